@@ -1,0 +1,218 @@
+//! MD5 (RFC 1321). Broken for collision resistance: kept for checksums and comparison only.
+//!
+//! MD5 has no internal parallelism worth a second execution unit: each of its 64 steps needs the
+//! previous step's result (`a = b + rotl(a + f(b,c,d) + m + k, s)`), and its message schedule is
+//! a fixed permutation of the 16 input words, so there is nothing to compute ahead. Its speed-ups
+//! come from running many messages side by side (see `batch/`), not from inside one message.
+
+use core::fmt;
+use digest::{
+    array::Array,
+    block_api::{
+        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
+        OutputSizeUser, Reset, UpdateCore,
+    },
+    typenum::{Unsigned, U16, U64},
+    HashMarker, Output,
+};
+
+use super::Variants;
+
+/// Initial chaining value (RFC 1321 section 3.3).
+pub const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+
+/// Sine-derived additive constants `floor(2^32 * |sin(i + 1)|)`.
+#[rustfmt::skip]
+const K: [u32; 64] = [
+    0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
+    0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
+    0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
+    0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
+    0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
+    0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
+    0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+    0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
+];
+
+/// Compresses whole 64-byte blocks into `state`. Fully unrolled: the round function, message
+/// index and rotation of every step are compile-time constants.
+pub fn compress_blocks(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+    for block in blocks {
+        let mut m = [0u32; 16];
+        for (w, chunk) in m.iter_mut().zip(block.chunks_exact(4)) {
+            *w = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        }
+        let [mut a, mut b, mut c, mut d] = *state;
+
+        macro_rules! step {
+            ($f:expr, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $g:expr, $s:expr) => {
+                $a = $b.wrapping_add(
+                    $a.wrapping_add($f($b, $c, $d))
+                        .wrapping_add(m[$g])
+                        .wrapping_add(K[$i])
+                        .rotate_left($s),
+                );
+            };
+        }
+        let f = |x: u32, y: u32, z: u32| (x & y) | (!x & z);
+        let g = |x: u32, y: u32, z: u32| (x & z) | (y & !z);
+        let h = |x: u32, y: u32, z: u32| x ^ y ^ z;
+        let i = |x: u32, y: u32, z: u32| y ^ (x | !z);
+
+        macro_rules! round {
+            ($fun:expr, $base:expr, $gi:expr, $s:expr) => {
+                step!($fun, a, b, c, d, $base, $gi($base), $s[0]);
+                step!($fun, d, a, b, c, $base + 1, $gi($base + 1), $s[1]);
+                step!($fun, c, d, a, b, $base + 2, $gi($base + 2), $s[2]);
+                step!($fun, b, c, d, a, $base + 3, $gi($base + 3), $s[3]);
+            };
+        }
+        const fn g1(i: usize) -> usize {
+            i
+        }
+        const fn g2(i: usize) -> usize {
+            (5 * i + 1) % 16
+        }
+        const fn g3(i: usize) -> usize {
+            (3 * i + 5) % 16
+        }
+        const fn g4(i: usize) -> usize {
+            (7 * i) % 16
+        }
+        const S1: [u32; 4] = [7, 12, 17, 22];
+        const S2: [u32; 4] = [5, 9, 14, 20];
+        const S3: [u32; 4] = [4, 11, 16, 23];
+        const S4: [u32; 4] = [6, 10, 15, 21];
+
+        round!(f, 0, g1, S1);
+        round!(f, 4, g1, S1);
+        round!(f, 8, g1, S1);
+        round!(f, 12, g1, S1);
+        round!(g, 16, g2, S2);
+        round!(g, 20, g2, S2);
+        round!(g, 24, g2, S2);
+        round!(g, 28, g2, S2);
+        round!(h, 32, g3, S3);
+        round!(h, 36, g3, S3);
+        round!(h, 40, g3, S3);
+        round!(h, 44, g3, S3);
+        round!(i, 48, g4, S4);
+        round!(i, 52, g4, S4);
+        round!(i, 56, g4, S4);
+        round!(i, 60, g4, S4);
+
+        state[0] = state[0].wrapping_add(a);
+        state[1] = state[1].wrapping_add(b);
+        state[2] = state[2].wrapping_add(c);
+        state[3] = state[3].wrapping_add(d);
+    }
+}
+
+/// Block-level MD5 state; [`Md5`] adds the buffering.
+#[derive(Clone)]
+pub struct Md5Core {
+    block_count: u64,
+    state: [u32; 4],
+}
+
+impl HashMarker for Md5Core {}
+
+impl BlockSizeUser for Md5Core {
+    type BlockSize = U64;
+}
+
+impl BufferKindUser for Md5Core {
+    type BufferKind = Eager;
+}
+
+impl OutputSizeUser for Md5Core {
+    type OutputSize = U16;
+}
+
+impl UpdateCore for Md5Core {
+    #[inline]
+    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+        self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
+        compress_blocks(&mut self.state, Array::cast_slice_to_core(blocks));
+    }
+}
+
+impl FixedOutputCore for Md5Core {
+    #[inline]
+    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+        let bit_len = self
+            .block_count
+            .wrapping_mul(Self::BlockSize::U64)
+            .wrapping_add(buffer.get_pos() as u64)
+            .wrapping_mul(8);
+        let mut state = self.state;
+        buffer.len64_padding_le(bit_len, |b| compress_blocks(&mut state, &[b.0]));
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+    }
+}
+
+impl Default for Md5Core {
+    #[inline]
+    fn default() -> Self {
+        Self {
+            block_count: 0,
+            state: IV,
+        }
+    }
+}
+
+impl Reset for Md5Core {
+    #[inline]
+    fn reset(&mut self) {
+        *self = Self::default();
+    }
+}
+
+impl AlgorithmName for Md5Core {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MD5")
+    }
+}
+
+impl fmt::Debug for Md5Core {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Md5Core { ... }")
+    }
+}
+
+digest::buffer_fixed!(
+    /// MD5 hasher (RFC 1321). Cryptographically broken; use it for compatibility only.
+    pub struct Md5(Md5Core);
+    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
+);
+
+impl Variants for Md5 {
+    fn with_variant(name: &str) -> Option<Self> {
+        (name == "portable").then(Self::default)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use digest::Digest;
+
+    #[test]
+    fn empty_and_abc() {
+        assert_eq!(
+            hex(&Md5::digest(b"")),
+            "d41d8cd98f00b204e9800998ecf8427e",
+            "RFC 1321 A.5"
+        );
+        assert_eq!(
+            hex(&Md5::digest(b"abc")),
+            "900150983cd24fb0d6963f7d28e17f72"
+        );
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}

@@ -1,0 +1,38 @@
+//! One module per hash family. Each module holds the family's plain reference (literal to the
+//! specification, never used for speed), its fast portable code, its per-ISA kernels and the
+//! single dispatch point that picks among them. The public hasher types implement the RustCrypto
+//! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
+
+pub mod md5;
+
+/// One implementation of an algorithm that can be selected by name, e.g. `reference`,
+/// `portable`, `sha-ni`, `avx2`, `avx512`, `sequential`, `parallel`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VariantInfo {
+    /// Short name, unique within an algorithm.
+    pub name: &'static str,
+    /// Whether this CPU (and `PARHASH_DISABLE_ISA`) allows it.
+    pub available: bool,
+    /// Whether it is the one used when nothing is forced.
+    pub default: bool,
+    /// One line: what this implementation does.
+    pub summary: &'static str,
+}
+
+/// Implemented by every public hasher type: lists its implementation variants and builds a hasher
+/// forced onto one of them. Types with a single implementation keep the defaults.
+pub trait Variants: Sized {
+    /// All variants of this algorithm compiled into this build, available here or not.
+    fn variants() -> Vec<VariantInfo> {
+        vec![VariantInfo {
+            name: "portable",
+            available: true,
+            default: true,
+            summary: "portable Rust",
+        }]
+    }
+
+    /// A hasher that uses the named variant for all its work, or `None` when the variant does
+    /// not exist or is not available on this CPU.
+    fn with_variant(name: &str) -> Option<Self>;
+}

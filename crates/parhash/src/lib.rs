@@ -1,0 +1,31 @@
+//! # parhash
+//!
+//! Hash data as fast as the hardware allows, using every kind of parallelism a machine has:
+//! SIMD lanes inside one compression function, many messages across SIMD lanes and cores
+//! ([`batch`]), tree modes that split one long message over all cores ([`tree`]), and a GPU.
+//!
+//! - [`Algorithm`] is the registry: names, aliases, metadata, variants.
+//! - [`Hasher`] and [`hash`] hash with an algorithm chosen at run time.
+//! - Each algorithm is also a concrete type implementing the RustCrypto `digest` traits
+//!   (for example [`Md5`]), so `hmac::Hmac<parhash::Sha256>` works.
+//!
+//! ```
+//! use parhash::{hash, Algorithm};
+//! let alg: Algorithm = "MD-5".parse().unwrap();
+//! assert_eq!(hash(alg, b"abc").to_hex(), "900150983cd24fb0d6963f7d28e17f72");
+//! ```
+//!
+//! Layout: `algo/` has one module per hash family (reference, portable and per-ISA code plus the
+//! family's single dispatch point); `platform` is the one place that detects CPU features;
+//! `tree/` holds single-message parallel modes; `batch/` the multi-message engine.
+
+pub mod algo;
+pub mod batch;
+pub mod platform;
+pub mod registry;
+pub mod tree;
+
+pub use algo::md5::Md5;
+pub use algo::{VariantInfo, Variants};
+pub use digest;
+pub use registry::{hash, Algorithm, AlgorithmInfo, Error, Family, Hasher, Output};

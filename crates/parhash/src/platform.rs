@@ -1,0 +1,124 @@
+//! The one place that asks the CPU what it can do.
+//!
+//! Every SIMD or special-instruction kernel in parhash requires a *token* from this module as
+//! proof that the instructions it uses exist on this CPU. Tokens have a private field, so the
+//! only way to get one is [`Avx2::detect`] and friends: safe code cannot forge a token and run
+//! an AVX-512 kernel on a CPU without AVX-512 (the weakness STYLE.md points out in BLAKE3's public
+//! `Platform` enum). Kernels take the token by value, which costs nothing at run time.
+//!
+//! For tests and CI, ISAs can be switched off at run time with the environment variable
+//! `PARHASH_DISABLE_ISA`, a comma-separated list of `sse41`, `avx2`, `avx512`, `sha-ni`, `bmi2`
+//! or `all`. It is read once per process. CI runs the test suite once per switch so that each
+//! fallback path is exercised on a machine that has the faster one.
+
+use std::sync::OnceLock;
+
+/// ISAs switched off by `PARHASH_DISABLE_ISA`.
+fn disabled(name: &str) -> bool {
+    static DISABLED: OnceLock<Vec<String>> = OnceLock::new();
+    let list = DISABLED.get_or_init(|| {
+        std::env::var("PARHASH_DISABLE_ISA")
+            .unwrap_or_default()
+            .split(',')
+            .map(|s| s.trim().to_ascii_lowercase().replace('_', "-"))
+            .filter(|s| !s.is_empty())
+            .collect()
+    });
+    list.iter().any(|d| d == name || d == "all")
+}
+
+macro_rules! isa_token {
+    ($(#[$doc:meta])* $name:ident, $switch:literal, [$($feature:tt),+]) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            _proof: (),
+        }
+
+        impl $name {
+            /// The switch name used by `PARHASH_DISABLE_ISA` and in variant names.
+            pub const NAME: &'static str = $switch;
+
+            /// Returns the token if this CPU has every feature the kernels behind it use and
+            /// the ISA has not been switched off.
+            #[inline]
+            pub fn detect() -> Option<Self> {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    if $(std::arch::is_x86_feature_detected!($feature))&&+ && !disabled($switch) {
+                        return Some(Self { _proof: () });
+                    }
+                }
+                None
+            }
+        }
+    };
+}
+
+isa_token!(
+    /// SSE4.1 and SSSE3 (byte shuffles, 128-bit integer ops).
+    Sse41, "sse41", ["sse4.1", "ssse3"]
+);
+isa_token!(
+    /// AVX2 (256-bit integer vectors: 8 x u32 or 4 x u64 lanes).
+    Avx2, "avx2", ["avx2", "avx"]
+);
+isa_token!(
+    /// AVX-512 F + BW + VL + DQ (512-bit vectors: 16 x u32 or 8 x u64 lanes, rotates, ternary logic).
+    Avx512, "avx512", ["avx512f", "avx512bw", "avx512vl", "avx512dq", "avx2"]
+);
+isa_token!(
+    /// The SHA extensions (SHA-1 and SHA-256 rounds in hardware), with the SSE4.1 they need.
+    ShaNi, "sha-ni", ["sha", "sse2", "ssse3", "sse4.1"]
+);
+isa_token!(
+    /// BMI2 (`mulx`, `rorx`, flag-free shifts).
+    Bmi2, "bmi2", ["bmi2", "bmi1"]
+);
+
+/// A one-line description of what this CPU offers parhash, e.g. for `parhash list` and reports.
+pub fn describe() -> String {
+    let mut have = Vec::new();
+    if Sse41::detect().is_some() {
+        have.push(Sse41::NAME);
+    }
+    if Avx2::detect().is_some() {
+        have.push(Avx2::NAME);
+    }
+    if Avx512::detect().is_some() {
+        have.push(Avx512::NAME);
+    }
+    if ShaNi::detect().is_some() {
+        have.push(ShaNi::NAME);
+    }
+    if Bmi2::detect().is_some() {
+        have.push(Bmi2::NAME);
+    }
+    if have.is_empty() {
+        "portable only".to_string()
+    } else {
+        have.join(", ")
+    }
+}
+
+/// Number of threads to use when the caller says "all cores".
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection_is_consistent() {
+        // AVX-512 as parhash defines it implies AVX2.
+        if Avx512::detect().is_some() && !disabled("avx2") {
+            assert!(Avx2::detect().is_some());
+        }
+        assert!(!describe().is_empty());
+        assert!(available_threads() >= 1);
+    }
+}

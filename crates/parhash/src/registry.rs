@@ -1,0 +1,475 @@
+//! The algorithm registry: canonical names, forgiving aliases, metadata, and hashers chosen at
+//! run time by name. This is what the CLI, the benchmark lab and (later) bindings use; code that
+//! knows its algorithm at compile time uses the concrete types (`parhash::Sha256`, ...) instead.
+
+use std::fmt;
+
+use digest::DynDigest;
+
+use crate::algo::{VariantInfo, Variants};
+
+/// A hash family: algorithms that share one design and one module under `algo/`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Family {
+    Md5,
+    Sha1,
+    Sha2,
+    Sha3,
+    Keccak,
+    Whirlpool,
+    Blake,
+    Groestl,
+    Jh,
+    Skein,
+    Simd,
+    Sandstorm,
+    Parsha,
+}
+
+impl Family {
+    /// Display name of the family.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Md5 => "MD5",
+            Family::Sha1 => "SHA-1",
+            Family::Sha2 => "SHA-2",
+            Family::Sha3 => "SHA-3",
+            Family::Keccak => "Keccak",
+            Family::Whirlpool => "Whirlpool",
+            Family::Blake => "BLAKE",
+            Family::Groestl => "Groestl",
+            Family::Jh => "JH",
+            Family::Skein => "Skein",
+            Family::Simd => "SIMD",
+            Family::Sandstorm => "SANDstorm",
+            Family::Parsha => "PARSHA-256",
+        }
+    }
+}
+
+/// Static facts about one algorithm.
+#[derive(Clone, Copy, Debug)]
+pub struct AlgorithmInfo {
+    /// Canonical lowercase name, e.g. `sha512-256`.
+    pub name: &'static str,
+    /// The name used in BSD-style (`--tag`) lines, e.g. `SHA512-256`.
+    pub tag: &'static str,
+    /// Other accepted spellings (matching also ignores case, `-`, `_`, `/` and spaces).
+    pub aliases: &'static [&'static str],
+    pub family: Family,
+    /// Digest size in bytes.
+    pub digest_size: usize,
+    /// Compression-function block size in bytes.
+    pub block_size: usize,
+    /// Considered broken (collisions are practical): say so wherever the algorithm is offered.
+    pub broken: bool,
+    /// One line: the standard it follows and anything a user should know.
+    pub note: &'static str,
+}
+
+/// Object-safe hasher used behind [`Hasher`].
+trait DynHash: DynDigest + Send + Sync {}
+impl<T: DynDigest + Send + Sync> DynHash for T {}
+
+fn boxed<T>(hasher: T) -> Box<dyn DynHash>
+where
+    T: DynDigest + Send + Sync + 'static,
+{
+    Box::new(hasher)
+}
+
+/// Declares every algorithm once: enum variant, concrete type, names and metadata.
+macro_rules! algorithms {
+    ($(
+        $variant:ident => $ty:ty {
+            name: $name:literal,
+            tag: $tag:literal,
+            aliases: [$($alias:literal),* $(,)?],
+            family: $family:ident,
+            digest: $digest:literal,
+            block: $block:literal,
+            broken: $broken:literal,
+            note: $note:literal $(,)?
+        }
+    ),* $(,)?) => {
+        /// Every algorithm parhash implements.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Algorithm {
+            $(
+                #[doc = $note]
+                $variant,
+            )*
+        }
+
+        impl Algorithm {
+            /// All algorithms, in the order `parhash list` shows them.
+            pub const ALL: &'static [Algorithm] = &[$(Algorithm::$variant),*];
+
+            /// Static facts about this algorithm.
+            pub fn info(self) -> &'static AlgorithmInfo {
+                match self {
+                    $(Algorithm::$variant => &AlgorithmInfo {
+                        name: $name,
+                        tag: $tag,
+                        aliases: &[$($alias),*],
+                        family: Family::$family,
+                        digest_size: $digest,
+                        block_size: $block,
+                        broken: $broken,
+                        note: $note,
+                    },)*
+                }
+            }
+
+            /// The implementation variants compiled in, with availability on this CPU.
+            pub fn variants(self) -> Vec<VariantInfo> {
+                match self {
+                    $(Algorithm::$variant => <$ty as Variants>::variants(),)*
+                }
+            }
+
+            fn new_dyn(self) -> Box<dyn DynHash> {
+                match self {
+                    $(Algorithm::$variant => boxed(<$ty>::default()),)*
+                }
+            }
+
+            fn new_dyn_variant(self, variant: &str) -> Option<Box<dyn DynHash>> {
+                match self {
+                    $(Algorithm::$variant => <$ty as Variants>::with_variant(variant).map(boxed),)*
+                }
+            }
+        }
+    };
+}
+
+algorithms! {
+    Md5 => crate::algo::md5::Md5 {
+        name: "md5", tag: "MD5", aliases: ["md-5"], family: Md5,
+        digest: 16, block: 64, broken: true,
+        note: "RFC 1321; BROKEN: practical collisions, use only for non-security checksums",
+    },
+}
+
+/// Normalises a user-typed name for matching: lowercase, without `-`, `_`, `/`, `.` or spaces.
+fn normalize(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '-' | '_' | '/' | ' ' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+impl Algorithm {
+    /// Canonical lowercase name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Digest size in bytes.
+    pub fn digest_size(self) -> usize {
+        self.info().digest_size
+    }
+
+    /// Looks an algorithm up by canonical name or alias, ignoring case and separators
+    /// (`SHA-256`, `sha_256`, `Sha256` all find `sha256`). The error suggests the closest name.
+    pub fn from_name(name: &str) -> Result<Algorithm, Error> {
+        let wanted = normalize(name);
+        for &alg in Algorithm::ALL {
+            let info = alg.info();
+            if normalize(info.name) == wanted
+                || normalize(info.tag) == wanted
+                || info.aliases.iter().any(|a| normalize(a) == wanted)
+            {
+                return Ok(alg);
+            }
+        }
+        let suggestion = Algorithm::ALL
+            .iter()
+            .map(|a| a.name())
+            .min_by_key(|candidate| strsim::levenshtein(&wanted, &normalize(candidate)))
+            .filter(|candidate| strsim::levenshtein(&wanted, &normalize(candidate)) <= 3);
+        Err(Error::UnknownAlgorithm {
+            name: name.to_string(),
+            suggestion,
+        })
+    }
+
+    /// Algorithms whose digest has this many bytes (used to infer the algorithm of a check line).
+    pub fn with_digest_size(size: usize) -> impl Iterator<Item = Algorithm> {
+        Algorithm::ALL
+            .iter()
+            .copied()
+            .filter(move |a| a.digest_size() == size)
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::from_name(s)
+    }
+}
+
+/// Errors from the registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// No algorithm has this name; `suggestion` is the closest valid one, if any is close.
+    UnknownAlgorithm {
+        name: String,
+        suggestion: Option<&'static str>,
+    },
+    /// The algorithm has no variant of this name, or it is not available on this CPU.
+    UnavailableVariant {
+        algorithm: Algorithm,
+        variant: String,
+        available: Vec<&'static str>,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownAlgorithm { name, suggestion } => {
+                write!(f, "unknown algorithm '{name}'")?;
+                if let Some(s) = suggestion {
+                    write!(f, "; did you mean '{s}'?")?;
+                }
+                write!(f, " ('parhash list' shows them all)")
+            }
+            Error::UnavailableVariant {
+                algorithm,
+                variant,
+                available,
+            } => write!(
+                f,
+                "{algorithm} has no variant '{variant}' on this machine (available: {})",
+                available.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// A digest value: up to 128 bytes, stored inline.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Output {
+    bytes: [u8; Output::MAX],
+    len: u8,
+}
+
+impl Output {
+    /// The largest digest any parhash algorithm produces (Skein-1024).
+    pub const MAX: usize = 128;
+
+    /// Wraps digest bytes. Panics if `bytes` is longer than [`Output::MAX`].
+    pub fn from_slice(bytes: &[u8]) -> Self {
+        assert!(bytes.len() <= Self::MAX, "digest longer than Output::MAX");
+        let mut out = Output {
+            bytes: [0; Self::MAX],
+            len: bytes.len() as u8,
+        };
+        out.bytes[..bytes.len()].copy_from_slice(bytes);
+        out
+    }
+
+    /// The digest bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    /// Lowercase hexadecimal.
+    pub fn to_hex(&self) -> String {
+        format!("{self:x}")
+    }
+}
+
+impl AsRef<[u8]> for Output {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl fmt::LowerHex for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.as_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Output({self:x})")
+    }
+}
+
+impl fmt::Display for Output {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::LowerHex::fmt(self, f)
+    }
+}
+
+/// A streaming hasher for an algorithm chosen at run time.
+///
+/// ```
+/// use parhash::{Algorithm, Hasher};
+/// let mut h = Hasher::new(Algorithm::Md5);
+/// h.update(b"a");
+/// h.update(b"bc");
+/// assert_eq!(h.finalize().to_hex(), "900150983cd24fb0d6963f7d28e17f72");
+/// ```
+pub struct Hasher {
+    algorithm: Algorithm,
+    inner: Box<dyn DynHash>,
+}
+
+impl Hasher {
+    /// A hasher using the fastest implementation available on this CPU.
+    pub fn new(algorithm: Algorithm) -> Self {
+        Hasher {
+            algorithm,
+            inner: algorithm.new_dyn(),
+        }
+    }
+
+    /// A hasher forced onto one implementation variant (see [`Algorithm::variants`]).
+    pub fn with_variant(algorithm: Algorithm, variant: &str) -> Result<Self, Error> {
+        match algorithm.new_dyn_variant(variant) {
+            Some(inner) => Ok(Hasher { algorithm, inner }),
+            None => Err(Error::UnavailableVariant {
+                algorithm,
+                variant: variant.to_string(),
+                available: algorithm
+                    .variants()
+                    .into_iter()
+                    .filter(|v| v.available)
+                    .map(|v| v.name)
+                    .collect(),
+            }),
+        }
+    }
+
+    /// The algorithm this hasher computes.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// Feeds more data; may be called any number of times.
+    pub fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+
+    /// Returns the digest of everything fed so far and consumes the hasher.
+    pub fn finalize(mut self) -> Output {
+        self.finalize_reset()
+    }
+
+    /// Returns the digest of everything fed so far and starts over.
+    pub fn finalize_reset(&mut self) -> Output {
+        let mut buf = [0u8; Output::MAX];
+        let len = self.inner.output_size();
+        self.inner
+            .finalize_into_reset(&mut buf[..len])
+            .expect("buffer sized from output_size");
+        Output::from_slice(&buf[..len])
+    }
+
+    /// Forgets everything fed so far.
+    pub fn reset(&mut self) {
+        self.inner.reset();
+    }
+}
+
+impl fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hasher({})", self.algorithm)
+    }
+}
+
+impl std::io::Write for Hasher {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Hashes `data` in one call with the fastest implementation available.
+pub fn hash(algorithm: Algorithm, data: &[u8]) -> Output {
+    let mut h = Hasher::new(algorithm);
+    h.update(data);
+    h.finalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_after_normalisation() {
+        let mut seen = std::collections::HashMap::new();
+        for &alg in Algorithm::ALL {
+            let info = alg.info();
+            let mut names = vec![info.name, info.tag];
+            names.extend(info.aliases);
+            for n in names {
+                if let Some(other) = seen.insert(normalize(n), alg) {
+                    assert_eq!(other, alg, "{n} names both {other} and {alg}");
+                }
+            }
+            assert_eq!(Algorithm::from_name(info.name), Ok(alg));
+            assert_eq!(info.name, info.name.to_ascii_lowercase());
+            assert!(info.digest_size <= Output::MAX);
+        }
+    }
+
+    #[test]
+    fn forgiving_lookup_and_suggestion() {
+        assert_eq!(Algorithm::from_name("MD-5"), Ok(Algorithm::Md5));
+        assert_eq!(Algorithm::from_name("md_5"), Ok(Algorithm::Md5));
+        match Algorithm::from_name("mdd5") {
+            Err(Error::UnknownAlgorithm { suggestion, .. }) => assert_eq!(suggestion, Some("md5")),
+            other => panic!("{other:?}"),
+        }
+        match Algorithm::from_name("zzzzzzzzzzzz") {
+            Err(Error::UnknownAlgorithm { suggestion, .. }) => assert_eq!(suggestion, None),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_variant_agrees_with_default() {
+        let data: Vec<u8> = (0..3000u32).map(|i| (i % 251) as u8).collect();
+        for &alg in Algorithm::ALL {
+            let expected = hash(alg, &data);
+            let variants = alg.variants();
+            assert_eq!(variants.iter().filter(|v| v.default).count(), 1, "{alg}");
+            for v in variants {
+                match Hasher::with_variant(alg, v.name) {
+                    Ok(mut h) => {
+                        assert!(v.available, "{alg}/{} built but marked unavailable", v.name);
+                        h.update(&data);
+                        assert_eq!(h.finalize(), expected, "{alg} variant {}", v.name);
+                    }
+                    Err(_) => {
+                        assert!(!v.available, "{alg}/{} available but not built", v.name);
+                        eprintln!("skipped {alg}/{}: not available on this CPU", v.name);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Tree modes: one long message split over many cores and SIMD lanes (PARSHA-256, SANDstorm).
