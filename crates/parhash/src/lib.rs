@@ -26,6 +26,9 @@ pub mod registry;
 pub mod tree;
 
 pub use algo::md5::Md5;
+pub use algo::sandstorm::{
+    Sandstorm224, Sandstorm224Ref, Sandstorm256, Sandstorm256Ref, Sandstorm384, Sandstorm512,
+};
 pub use algo::{VariantInfo, Variants};
 pub use digest;
 pub use registry::{hash, Algorithm, AlgorithmInfo, Error, Family, Hasher, Output};

@@ -151,6 +151,36 @@ algorithms! {
         digest: 16, block: 64, broken: true,
         note: "RFC 1321; BROKEN: practical collisions, use only for non-security checksums",
     },
+    Sandstorm224 => crate::algo::sandstorm::Sandstorm224 {
+        name: "sandstorm224", tag: "SANDSTORM224", aliases: ["sandstorm-224"], family: Sandstorm,
+        digest: 28, block: 64, broken: false,
+        note: "SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores",
+    },
+    Sandstorm256 => crate::algo::sandstorm::Sandstorm256 {
+        name: "sandstorm256", tag: "SANDSTORM256", aliases: ["sandstorm-256", "sandstorm"], family: Sandstorm,
+        digest: 32, block: 64, broken: false,
+        note: "SANDstorm-256 (Sandia, SHA-3 round 1), tree mode on all cores",
+    },
+    Sandstorm384 => crate::algo::sandstorm::Sandstorm384 {
+        name: "sandstorm384", tag: "SANDSTORM384", aliases: ["sandstorm-384"], family: Sandstorm,
+        digest: 48, block: 128, broken: false,
+        note: "SANDstorm-384 (Sandia, SHA-3 round 1), 128-bit words, tree mode on all cores",
+    },
+    Sandstorm512 => crate::algo::sandstorm::Sandstorm512 {
+        name: "sandstorm512", tag: "SANDSTORM512", aliases: ["sandstorm-512"], family: Sandstorm,
+        digest: 64, block: 128, broken: false,
+        note: "SANDstorm-512 (Sandia, SHA-3 round 1), 128-bit words, tree mode on all cores",
+    },
+    Sandstorm224Ref => crate::algo::sandstorm::Sandstorm224Ref {
+        name: "sandstorm224-ref", tag: "SANDSTORM224-REF", aliases: [], family: Sandstorm,
+        digest: 28, block: 64, broken: false,
+        note: "SANDstorm-224 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)",
+    },
+    Sandstorm256Ref => crate::algo::sandstorm::Sandstorm256Ref {
+        name: "sandstorm256-ref", tag: "SANDSTORM256-REF", aliases: [], family: Sandstorm,
+        digest: 32, block: 64, broken: false,
+        note: "SANDstorm-256 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)",
+    },
 }
 
 /// Normalises a user-typed name for matching: lowercase, without `-`, `_`, `/`, `.` or spaces.

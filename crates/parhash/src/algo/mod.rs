@@ -4,6 +4,7 @@
 //! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
 
 pub mod md5;
+pub mod sandstorm;
 
 /// One implementation of an algorithm that can be selected by name, e.g. `reference`,
 /// `portable`, `sha-ni`, `avx2`, `avx512`, `sequential`, `parallel`.

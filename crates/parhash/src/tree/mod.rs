@@ -1,1 +1,2 @@
 //! Tree modes: one long message split over many cores and SIMD lanes (PARSHA-256, SANDstorm).
+pub mod sandstorm;

@@ -1,0 +1,220 @@
+//! SANDstorm: the generated ShortMsgKAT files, the spec's outside and tree vectors, and the fast
+//! tree (every engine, thread count and streaming split) against the literal reference across
+//! every level boundary, for the design tree and the reference code's 8-bit-counter variant.
+mod common;
+
+use common::*;
+use digest::Digest;
+use parhash::algo::sandstorm::reference;
+use parhash::algo::sandstorm::{self, P224Ref, P256Ref, Params, P224, P256, P384, P512};
+use parhash::tree::sandstorm::Engine;
+use parhash::{hash, Algorithm, Hasher, Sandstorm256, Sandstorm512};
+
+const KATS: [(Algorithm, &str); 4] = [
+    (
+        Algorithm::Sandstorm224,
+        include_str!("vectors/sandstorm224/ShortMsgKAT_224.generated.txt"),
+    ),
+    (
+        Algorithm::Sandstorm256,
+        include_str!("vectors/sandstorm256/ShortMsgKAT_256.generated.txt"),
+    ),
+    (
+        Algorithm::Sandstorm384,
+        include_str!("vectors/sandstorm384/ShortMsgKAT_384.generated.txt"),
+    ),
+    (
+        Algorithm::Sandstorm512,
+        include_str!("vectors/sandstorm512/ShortMsgKAT_512.generated.txt"),
+    ),
+];
+
+#[test]
+fn short_msg_kat_every_variant() {
+    for (alg, text) in KATS {
+        let kats = byte_aligned(parse_kats(text));
+        assert_eq!(kats.len(), 256, "{alg}");
+        let mut algs = vec![alg];
+        match alg {
+            Algorithm::Sandstorm224 => algs.push(Algorithm::Sandstorm224Ref),
+            Algorithm::Sandstorm256 => algs.push(Algorithm::Sandstorm256Ref),
+            _ => {}
+        }
+        for a in algs {
+            for v in a.variants() {
+                for k in &kats {
+                    let mut h = Hasher::with_variant(a, v.name).unwrap();
+                    h.update(&k.msg);
+                    assert_eq!(
+                        h.finalize().as_bytes(),
+                        &k.md[..],
+                        "{a}/{} line {}",
+                        v.name,
+                        k.line
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn outside_and_tree_vectors() {
+    let fox = b"The quick brown fox jumps over the lazy dog";
+    let expect = [
+        (Algorithm::Sandstorm224, "e2ae7dbf4649c65e0ae19de85b3b4d2565862645146282ec57a64ef4"),
+        (Algorithm::Sandstorm256, "607ac39b7cd6c1912e7934cdbbfceeea1fe5e8155a9726b36c96895c93e6056d"),
+        (Algorithm::Sandstorm384, "e0fb1925617466e876152d6c632b4751829ee61036d1bccbe0d481ea5b0eab7f0a020c7cb9423cd7382a18b738609e5d"),
+        (Algorithm::Sandstorm512, "c50794660a3672279018ec7ab26559bdea6565e191ba892ef4cc579c96fb33804255ad18a4b2f6604b34d5e2a4ca5d4dd1fc6fee882727ac54f6273706ea9ff6"),
+    ];
+    for (alg, md) in expect {
+        assert_eq!(hash(alg, fox).to_hex(), md, "{alg}");
+    }
+    let counting = |n: usize| -> Vec<u8> { (0..n).map(|i| i as u8).collect() };
+    let trees = [
+        (Algorithm::Sandstorm256, 640, "97dd94cfb7de3af13c166f18b9eaa2b824d11f1f6e2194ef5483ddebfb0269a2"),
+        (Algorithm::Sandstorm256, 704, "4239f7dae54bc37852fb054c0bde6d43a74d913ab05a6cb439d31bb11af6565e"),
+        (Algorithm::Sandstorm256, 6464, "d174375e59f17e58c93c29d2932455e6676869b860891b8f4b061f4e27034c16"),
+        (Algorithm::Sandstorm512, 1280, "354f0c1e64f19d2952d6c45e8a924b0110ed4b2a09b1047e7eed8faa3a531964807e1823c8a81a392388e1e729d7aad8d792083e2e99aa44321ebb2f306a7c0b"),
+        (Algorithm::Sandstorm512, 1408, "789e241b73d4401476ae3d6997d15132d44907d39f5413df177804ccea9cb55041807c916500515e42eacdf17c2d90a31e7bfb9eddaa2de1e02ae3431428e260"),
+    ];
+    for (alg, n, md) in trees {
+        for v in alg.variants() {
+            let mut h = Hasher::with_variant(alg, v.name).unwrap();
+            h.update(&counting(n));
+            assert_eq!(h.finalize().to_hex(), md, "{alg}/{} n={n}", v.name);
+        }
+    }
+    assert_eq!(
+        hash(Algorithm::Sandstorm256Ref, &counting(6464)).to_hex(),
+        "d174375e59f17e58c93c29d2932455e6676869b860891b8f4b061f4e27034c16"
+    );
+}
+
+/// Message lengths (bytes) whose padded block counts sit on and around every level boundary:
+/// 1, 2, 11, 12, 101, 1001, 1002, 10001 blocks and their neighbours, plus the 8-bit-counter
+/// boundaries of the reference code (257, 258 padded blocks).
+fn level_boundary_lengths(block: usize, max_blocks: usize) -> Vec<usize> {
+    let mut v = Vec::new();
+    for blocks in [
+        1usize, 2, 10, 11, 12, 21, 101, 257, 258, 1001, 1002, 2001, 10001, 10002,
+    ] {
+        if blocks > max_blocks {
+            continue;
+        }
+        // n bytes pad to n / block + 1 blocks.
+        for n in [
+            (blocks - 1) * block,
+            (blocks - 1) * block + 1,
+            blocks * block - 1,
+        ] {
+            v.push(n);
+        }
+    }
+    v
+}
+
+fn engines() -> Vec<Engine> {
+    let mut e = vec![Engine::SEQUENTIAL, Engine::INTERLEAVED];
+    e.extend((1..=4).map(Engine::parallel));
+    e
+}
+
+fn check_against_reference<P: Params>(boundaries_max_blocks: usize, seed: u64) {
+    let bb = 8 * <P::W as sandstorm::word::Word>::BYTES;
+    let mut r = rng(seed);
+    for n in level_boundary_lengths(bb, boundaries_max_blocks) {
+        let data = random_bytes(&mut r, n);
+        let mut expected = reference::hash(&P::K, &data, P::BOUNDARIES);
+        expected.truncate(P::OUT);
+        for threads in 1..=4 {
+            assert_eq!(
+                sandstorm::hash_slice::<P>(&data, threads),
+                expected,
+                "{} n={n} threads={threads}",
+                P::NAME
+            );
+        }
+        for engine in engines() {
+            let words = parhash::tree::sandstorm::hash_slice(P::K, P::BOUNDARIES, engine, &data);
+            let mut got = Vec::new();
+            for w in words {
+                let mut b = vec![0u8; <P::W as sandstorm::word::Word>::BYTES];
+                sandstorm::word::Word::write_be_bytes(w, &mut b);
+                got.extend(b);
+            }
+            got.truncate(P::OUT);
+            assert_eq!(got, expected, "{} n={n} {engine:?}", P::NAME);
+            // Streaming with random split points through the public tree state.
+            let mut tree = parhash::tree::sandstorm::Tree::new(P::K, P::BOUNDARIES, engine);
+            let mut pending = Vec::new();
+            for piece in random_splits(&mut r, n) {
+                pending.extend_from_slice(&data[piece]);
+                let whole = pending.len() / bb * bb;
+                tree.update_blocks(&pending[..whole]);
+                pending.drain(..whole);
+            }
+            let words = tree.finalize(&pending, n as u128 * 8);
+            let mut got = Vec::new();
+            for w in words {
+                let mut b = vec![0u8; <P::W as sandstorm::word::Word>::BYTES];
+                sandstorm::word::Word::write_be_bytes(w, &mut b);
+                got.extend(b);
+            }
+            got.truncate(P::OUT);
+            assert_eq!(got, expected, "{} n={n} streaming {engine:?}", P::NAME);
+        }
+    }
+}
+
+#[test]
+fn tree_matches_reference_across_level_boundaries_256() {
+    check_against_reference::<P256>(cases(2001, 10002), 0x5a_256);
+    check_against_reference::<P224>(1002, 0x5a_224);
+}
+
+#[test]
+fn tree_matches_reference_across_level_boundaries_512() {
+    check_against_reference::<P512>(cases(1002, 10002), 0x5a_512);
+    check_against_reference::<P384>(1002, 0x5a_384);
+}
+
+#[test]
+fn reference_code_variant_matches_its_reference() {
+    check_against_reference::<P256Ref>(cases(2001, 10002), 0x5a_0256);
+    check_against_reference::<P224Ref>(1002, 0x5a_0224);
+}
+
+#[test]
+fn reference_code_quirk_starts_at_258_blocks() {
+    // The spec: results differ from 258 padded blocks (16,448 bytes) on; 16,447 bytes agree.
+    let data = pattern(20000);
+    for (n, same) in [(16447, true), (16448, false), (20000, false)] {
+        let design = hash(Algorithm::Sandstorm256, &data[..n]);
+        let quirk = hash(Algorithm::Sandstorm256Ref, &data[..n]);
+        assert_eq!(design == quirk, same, "n={n}");
+    }
+}
+
+#[test]
+fn digest_trait_streaming_and_threads_agree() {
+    let mut r = rng(0x5a_d1);
+    for len in [0usize, 1, 63, 64, 65, 700, 64_000, 64 * 1001, 64 * 2000 + 5] {
+        let data = random_bytes(&mut r, len);
+        let one_shot = Sandstorm256::digest(&data);
+        for threads in 1..=4 {
+            let mut h = Sandstorm256::with_threads(threads);
+            for piece in random_splits(&mut r, len) {
+                Digest::update(&mut h, &data[piece]);
+            }
+            assert_eq!(h.finalize(), one_shot, "len {len} threads {threads}");
+        }
+        let d512 = Sandstorm512::digest(&data);
+        let mut h = Sandstorm512::with_threads(3);
+        Digest::update(&mut h, &data);
+        assert_eq!(h.finalize_reset(), d512);
+        // After reset the hasher starts over.
+        Digest::update(&mut h, &data);
+        assert_eq!(h.finalize(), d512);
+    }
+}
