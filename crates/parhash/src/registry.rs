@@ -181,6 +181,51 @@ algorithms! {
         digest: 32, block: 64, broken: false,
         note: "SANDstorm-256 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)",
     },
+    Sha3_224 => crate::algo::keccak::Sha3_224 {
+        name: "sha3-224", tag: "SHA3-224", aliases: ["sha3_224", "sha-3-224"], family: Sha3,
+        digest: 28, block: 144, broken: false,
+        note: "FIPS 202 SHA3-224 (Keccak-f[1600], rate 144 bytes, padding 0x06)",
+    },
+    Sha3_256 => crate::algo::keccak::Sha3_256 {
+        name: "sha3-256", tag: "SHA3-256", aliases: ["sha3_256", "sha-3-256"], family: Sha3,
+        digest: 32, block: 136, broken: false,
+        note: "FIPS 202 SHA3-256 (Keccak-f[1600], rate 136 bytes, padding 0x06)",
+    },
+    Sha3_384 => crate::algo::keccak::Sha3_384 {
+        name: "sha3-384", tag: "SHA3-384", aliases: ["sha3_384", "sha-3-384"], family: Sha3,
+        digest: 48, block: 104, broken: false,
+        note: "FIPS 202 SHA3-384 (Keccak-f[1600], rate 104 bytes, padding 0x06)",
+    },
+    Sha3_512 => crate::algo::keccak::Sha3_512 {
+        name: "sha3-512", tag: "SHA3-512", aliases: ["sha3_512", "sha-3-512"], family: Sha3,
+        digest: 64, block: 72, broken: false,
+        note: "FIPS 202 SHA3-512 (Keccak-f[1600], rate 72 bytes, padding 0x06)",
+    },
+    Keccak224 => crate::algo::keccak::Keccak224 {
+        name: "keccak224", tag: "KECCAK224", aliases: ["keccak-224", "keccak_224"], family: Keccak,
+        digest: 28, block: 144, broken: false,
+        note: "SHA-3 round-3 Keccak-224, padding 0x01, not FIPS 202",
+    },
+    Keccak256 => crate::algo::keccak::Keccak256 {
+        name: "keccak256", tag: "KECCAK256", aliases: ["keccak-256", "keccak_256"], family: Keccak,
+        digest: 32, block: 136, broken: false,
+        note: "SHA-3 round-3 Keccak-256, padding 0x01, not FIPS 202 (Ethereum's keccak256)",
+    },
+    Keccak384 => crate::algo::keccak::Keccak384 {
+        name: "keccak384", tag: "KECCAK384", aliases: ["keccak-384", "keccak_384"], family: Keccak,
+        digest: 48, block: 104, broken: false,
+        note: "SHA-3 round-3 Keccak-384, padding 0x01, not FIPS 202",
+    },
+    Keccak512 => crate::algo::keccak::Keccak512 {
+        name: "keccak512", tag: "KECCAK512", aliases: ["keccak-512", "keccak_512"], family: Keccak,
+        digest: 64, block: 72, broken: false,
+        note: "SHA-3 round-3 Keccak-512, padding 0x01, not FIPS 202",
+    },
+    Whirlpool => crate::algo::whirlpool::Whirlpool {
+        name: "whirlpool", tag: "WHIRLPOOL", aliases: ["whirlpool-512"], family: Whirlpool,
+        digest: 64, block: 64, broken: false,
+        note: "Whirlpool, final 2003 version (ISO/IEC 10118-3)",
+    },
 }
 
 /// Normalises a user-typed name for matching: lowercase, without `-`, `_`, `/`, `.` or spaces.

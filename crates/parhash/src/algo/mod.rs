@@ -3,8 +3,10 @@
 //! single dispatch point that picks among them. The public hasher types implement the RustCrypto
 //! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
 
+pub mod keccak;
 pub mod md5;
 pub mod sandstorm;
+pub mod whirlpool;
 
 /// One implementation of an algorithm that can be selected by name, e.g. `reference`,
 /// `portable`, `sha-ni`, `avx2`, `avx512`, `sequential`, `parallel`.

@@ -1,0 +1,375 @@
+//! Keccak-f[1600] and the sponge built on it: SHA3-224/256/384/512 (FIPS 202, domain padding
+//! `0x06`) and Keccak-224/256/384/512 as submitted to the SHA-3 competition's third round (padding
+//! `0x01`, same rates and capacities as SHA-3).
+//!
+//! Two forms of the permutation, shared by all eight hashers:
+//! - `sequential` ([`sequential`]): portable scalar code on 25 lanes, literal to FIPS 202;
+//! - `parallel`: the seed study's lane parallelism mapped to SIMD. θ, ρ, π and χ act on
+//!   independent lanes, so the AVX-512 kernel ([`parallel_avx512`]) keeps the state as five
+//!   512-bit rows (planes) and applies each step to a whole row at once: `vprolq`/`vprolvq` for
+//!   the rotations, `vpternlogq` for the three-input XORs of θ and for χ, `vpermq`/`vpermt2q`
+//!   for the lane moves of θ, π and χ. The AVX2 kernel ([`parallel_avx2`]) does the same with
+//!   rows split over two 256-bit registers.
+//!
+//! The one dispatch point is [`Backend`]: chosen once per hasher, matched once per call.
+
+pub mod sequential;
+
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx512;
+
+use core::{fmt, marker::PhantomData};
+use digest::{
+    array::ArraySize,
+    block_api::{
+        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
+        OutputSizeUser, Reset, UpdateCore,
+    },
+    typenum::{Unsigned, U104, U136, U144, U28, U32, U48, U64, U72},
+    HashMarker, Output,
+};
+
+use digest::block_buffer::BlockSizes;
+
+use super::{VariantInfo, Variants};
+use crate::platform;
+
+/// Rotation offsets of ρ, indexed by lane `x + 5y`, derived as FIPS 202 Algorithm 2 does:
+/// walking `(x, y) -> (y, 2x + 3y)` from `(1, 0)`, the t-th lane visited rotates by
+/// `(t + 1)(t + 2) / 2 mod 64`.
+pub const RHO: [u32; 25] = {
+    let mut r = [0u32; 25];
+    let (mut x, mut y) = (1usize, 0usize);
+    let mut t = 0;
+    while t < 24 {
+        r[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
+        let next_y = (2 * x + 3 * y) % 5;
+        x = y;
+        y = next_y;
+        t += 1;
+    }
+    r
+};
+
+/// `rc(t)` of FIPS 202 Algorithm 5: the output of the LFSR `x^8 + x^6 + x^5 + x^4 + 1` after
+/// `t` steps from state 1.
+const fn rc_bit(t: usize) -> u64 {
+    let mut r: u32 = 1;
+    let mut i = 0;
+    while i < t % 255 {
+        r <<= 1;
+        if r & 0x100 != 0 {
+            r ^= 0x171;
+        }
+        i += 1;
+    }
+    (r & 1) as u64
+}
+
+/// Round constants of ι (FIPS 202 Algorithm 6): bit `2^j - 1` of `RC[ir]` is `rc(j + 7 ir)`.
+pub const ROUND_CONSTANTS: [u64; 24] = {
+    let mut rcs = [0u64; 24];
+    let mut ir = 0;
+    while ir < 24 {
+        let mut j = 0;
+        while j <= 6 {
+            rcs[ir] |= rc_bit(j + 7 * ir) << ((1usize << j) - 1);
+            j += 1;
+        }
+        ir += 1;
+    }
+    rcs
+};
+
+/// Which permutation code a hasher runs: the family's single dispatch point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    Sequential,
+    #[cfg(target_arch = "x86_64")]
+    ParallelAvx512(platform::Avx512),
+}
+
+impl Backend {
+    /// The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
+    fn detect() -> Self {
+        Self::parallel().unwrap_or(Backend::Sequential)
+    }
+
+    /// The best SIMD form available, if any.
+    fn parallel() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = platform::Avx512::detect() {
+            return Some(Backend::ParallelAvx512(token));
+        }
+        None
+    }
+
+    fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "sequential" => Some(Backend::Sequential),
+            "parallel" => Self::parallel(),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
+            _ => None,
+        }
+    }
+
+    /// Absorbs whole `rate`-byte blocks into `state`.
+    #[inline]
+    fn compress(self, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
+        match self {
+            Backend::Sequential => sequential::compress_blocks(state, blocks, rate),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(token) => {
+                parallel_avx512::compress_blocks(token, state, blocks, rate)
+            }
+        }
+    }
+}
+
+fn variant_infos() -> Vec<VariantInfo> {
+    let default = Backend::detect();
+    let mut v = vec![
+        VariantInfo {
+            name: "sequential",
+            available: true,
+            default: default == Backend::Sequential,
+            summary: "portable scalar Keccak-f[1600], unrolled, literal to FIPS 202",
+        },
+        VariantInfo {
+            name: "parallel",
+            available: Backend::parallel().is_some(),
+            default: default != Backend::Sequential,
+            summary: "lane-parallel θ/ρ/π/χ on SIMD rows (best ISA available)",
+        },
+    ];
+    #[cfg(target_arch = "x86_64")]
+    v.push(VariantInfo {
+        name: "parallel-avx512",
+        available: platform::Avx512::detect().is_some(),
+        default: false,
+        summary: "five 512-bit rows: vprolvq, vpternlogq, vpermt2q",
+    });
+    v
+}
+
+/// Parameters of one sponge instance: rate (the block size), digest size and domain padding.
+pub trait SpongeParams: 'static {
+    /// Rate in bytes (`200 - 2 * digest size`).
+    type Rate: BlockSizes;
+    /// Digest size in bytes.
+    type OutputSize: ArraySize;
+    /// First padding byte: FIPS 202 domain bits `01` plus the first `1` of pad10*1 (`0x06`),
+    /// or the bare pad10*1 of round-3 Keccak (`0x01`).
+    const PAD: u8;
+    /// Display name.
+    const NAME: &'static str;
+}
+
+/// Block-level sponge state; the public types ([`Sha3_256`], [`Keccak256`], ...) add buffering.
+pub struct KeccakCore<P: SpongeParams> {
+    state: [u64; 25],
+    backend: Backend,
+    params: PhantomData<P>,
+}
+
+impl<P: SpongeParams> KeccakCore<P> {
+    fn with_backend(backend: Backend) -> Self {
+        Self {
+            state: [0; 25],
+            backend,
+            params: PhantomData,
+        }
+    }
+}
+
+impl<P: SpongeParams> Clone for KeccakCore<P> {
+    fn clone(&self) -> Self {
+        Self {
+            state: self.state,
+            backend: self.backend,
+            params: PhantomData,
+        }
+    }
+}
+
+impl<P: SpongeParams> HashMarker for KeccakCore<P> {}
+
+impl<P: SpongeParams> BlockSizeUser for KeccakCore<P> {
+    type BlockSize = P::Rate;
+}
+
+impl<P: SpongeParams> BufferKindUser for KeccakCore<P> {
+    type BufferKind = Eager;
+}
+
+impl<P: SpongeParams> OutputSizeUser for KeccakCore<P> {
+    type OutputSize = P::OutputSize;
+}
+
+impl<P: SpongeParams> UpdateCore for KeccakCore<P> {
+    #[inline]
+    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+        let bytes: &[u8] = Block::<Self>::slice_as_flattened(blocks);
+        self.backend
+            .compress(&mut self.state, bytes, P::Rate::USIZE);
+    }
+}
+
+impl<P: SpongeParams> FixedOutputCore for KeccakCore<P> {
+    #[inline]
+    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+        // pad10*1 with the domain bits in front; when the message fills all but the last byte
+        // of the block, the first and last padding bits share that byte (0x86 or 0x81).
+        let pos = buffer.get_pos();
+        let mut block = buffer.pad_with_zeros();
+        block[pos] ^= P::PAD;
+        block[P::Rate::USIZE - 1] ^= 0x80;
+        let mut state = self.state;
+        self.backend.compress(&mut state, &block, P::Rate::USIZE);
+        // Every digest here is shorter than the rate: one squeeze, no further permutation.
+        for (chunk, lane) in out.chunks_mut(8).zip(state.iter()) {
+            chunk.copy_from_slice(&lane.to_le_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+impl<P: SpongeParams> Default for KeccakCore<P> {
+    #[inline]
+    fn default() -> Self {
+        Self::with_backend(Backend::detect())
+    }
+}
+
+impl<P: SpongeParams> Reset for KeccakCore<P> {
+    #[inline]
+    fn reset(&mut self) {
+        self.state = [0; 25];
+    }
+}
+
+impl<P: SpongeParams> AlgorithmName for KeccakCore<P> {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(P::NAME)
+    }
+}
+
+impl<P: SpongeParams> fmt::Debug for KeccakCore<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KeccakCore<{}> {{ ... }}", P::NAME)
+    }
+}
+
+macro_rules! sponge_hashers {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident, $params:ident, $rate:ty, $out:ty, $pad:expr, $display:literal;
+    )*) => {$(
+        #[doc = concat!("Sponge parameters of ", $display, ".")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $params;
+
+        impl SpongeParams for $params {
+            type Rate = $rate;
+            type OutputSize = $out;
+            const PAD: u8 = $pad;
+            const NAME: &'static str = $display;
+        }
+
+        digest::buffer_fixed!(
+            $(#[$doc])*
+            pub struct $name(KeccakCore<$params>);
+            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
+        );
+
+        impl Variants for $name {
+            fn variants() -> Vec<VariantInfo> {
+                variant_infos()
+            }
+
+            fn with_variant(name: &str) -> Option<Self> {
+                let backend = Backend::by_name(name)?;
+                Some(Self {
+                    core: KeccakCore::with_backend(backend),
+                    buffer: Default::default(),
+                })
+            }
+        }
+    )*};
+}
+
+/// FIPS 202 domain separation for SHA-3.
+const SHA3_PAD: u8 = 0x06;
+/// Round-3 Keccak: plain pad10*1.
+const KECCAK_PAD: u8 = 0x01;
+
+sponge_hashers! {
+    /// SHA3-224 (FIPS 202).
+    Sha3_224, Sha3_224Params, U144, U28, SHA3_PAD, "SHA3-224";
+    /// SHA3-256 (FIPS 202).
+    Sha3_256, Sha3_256Params, U136, U32, SHA3_PAD, "SHA3-256";
+    /// SHA3-384 (FIPS 202).
+    Sha3_384, Sha3_384Params, U104, U48, SHA3_PAD, "SHA3-384";
+    /// SHA3-512 (FIPS 202).
+    Sha3_512, Sha3_512Params, U72, U64, SHA3_PAD, "SHA3-512";
+    /// Keccak-224 as submitted to the SHA-3 competition, round 3 (padding 0x01).
+    Keccak224, Keccak224Params, U144, U28, KECCAK_PAD, "Keccak-224";
+    /// Keccak-256 as submitted to the SHA-3 competition, round 3 (padding 0x01); the hash
+    /// Ethereum calls "keccak256".
+    Keccak256, Keccak256Params, U136, U32, KECCAK_PAD, "Keccak-256";
+    /// Keccak-384 as submitted to the SHA-3 competition, round 3 (padding 0x01).
+    Keccak384, Keccak384Params, U104, U48, KECCAK_PAD, "Keccak-384";
+    /// Keccak-512 as submitted to the SHA-3 competition, round 3 (padding 0x01).
+    Keccak512, Keccak512Params, U72, U64, KECCAK_PAD, "Keccak-512";
+}
+
+/// Runs Keccak-f[1600] once on `state` with the named variant (for tests and the lab).
+/// Returns `false` when the variant is unknown or unavailable here.
+pub fn permute_with_variant(name: &str, state: &mut [u64; 25]) -> bool {
+    let Some(backend) = Backend::by_name(name) else {
+        return false;
+    };
+    // A permutation is an absorb of one all-zero block of the largest rate.
+    backend.compress(state, &[0u8; 168], 168);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn derived_constants_match_fips202() {
+        // Spot values printed in FIPS 202 / the Keccak reference (facts, not our output).
+        assert_eq!(ROUND_CONSTANTS[0], 0x0000_0000_0000_0001);
+        assert_eq!(ROUND_CONSTANTS[1], 0x0000_0000_0000_8082);
+        assert_eq!(ROUND_CONSTANTS[23], 0x8000_0000_8000_8008);
+        assert_eq!(RHO[0], 0);
+        assert_eq!(RHO[1], 1);
+        assert_eq!(RHO[2], 62);
+        assert_eq!(RHO[5], 36);
+        assert_eq!(RHO[24], 14);
+    }
+
+    #[test]
+    fn every_variant_permutes_alike() {
+        let mut expected = [0u64; 25];
+        for (i, l) in expected.iter_mut().enumerate() {
+            *l = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        let start = expected;
+        assert!(permute_with_variant("sequential", &mut expected));
+        for v in variant_infos() {
+            let mut s = start;
+            assert_eq!(
+                permute_with_variant(v.name, &mut s),
+                v.available,
+                "{}",
+                v.name
+            );
+            if v.available {
+                assert_eq!(s, expected, "{}", v.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Whirlpool against the ISO/IEC 10118-3 vectors (including one million 'a') in both forms,
+//! and against the RustCrypto `whirlpool` crate.
+mod common;
+
+use common::*;
+use digest::Digest;
+use parhash::{hash, Algorithm, Hasher, Variants, Whirlpool};
+
+const ISO: &str = include_str!("vectors/whirlpool/iso-test-vectors.txt");
+
+/// The `Len`/`Msg`/`MD` records, and the one `Repeat`/`Msg`/`MD` record (message repeated).
+fn iso_vectors() -> (Vec<Kat>, (usize, Vec<u8>, Vec<u8>)) {
+    let split = ISO.find("Repeat =").expect("Repeat record");
+    let kats = parse_kats(&ISO[..split]);
+    let mut fields = ISO[split..].lines().filter_map(|l| l.split_once('='));
+    let mut next = |key: &str| {
+        let (k, v) = fields.next().expect("Repeat record field");
+        assert_eq!(k.trim(), key);
+        v.trim().to_string()
+    };
+    let count = next("Repeat").parse().expect("repeat count");
+    let msg = unhex(&next("Msg"));
+    let md = unhex(&next("MD"));
+    (kats, (count, msg, md))
+}
+
+#[test]
+fn iso_vectors_every_variant() {
+    let (kats, _) = iso_vectors();
+    assert_eq!(kats.len(), 8);
+    for v in Algorithm::Whirlpool.variants() {
+        let mut h = Hasher::with_variant(Algorithm::Whirlpool, v.name).expect("always available");
+        for k in &kats {
+            h.update(&k.msg);
+            assert_eq!(
+                h.finalize_reset().as_bytes(),
+                &k.md[..],
+                "{} line {}",
+                v.name,
+                k.line
+            );
+        }
+    }
+}
+
+#[test]
+fn million_a_every_variant() {
+    let (_, (count, msg, md)) = iso_vectors();
+    let chunk: Vec<u8> = msg.iter().copied().cycle().take(1000 * msg.len()).collect();
+    assert_eq!(count % 1000, 0);
+    for v in Algorithm::Whirlpool.variants() {
+        let mut h = Whirlpool::with_variant(v.name).expect("always available");
+        for _ in 0..count / 1000 {
+            Digest::update(&mut h, &chunk);
+        }
+        assert_eq!(h.finalize().as_slice(), &md[..], "{}", v.name);
+    }
+}
+
+#[test]
+fn differential_against_whirlpool_crate() {
+    let mut r = rng(0x5eed_0f1a);
+    let mut lengths = boundary_lengths(64);
+    for _ in 0..cases(40, 400) {
+        lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
+    }
+    for len in lengths {
+        let data = random_bytes(&mut r, len);
+        let expected = whirlpool::Whirlpool::digest(&data);
+        assert_eq!(
+            hash(Algorithm::Whirlpool, &data).as_bytes(),
+            expected.as_slice()
+        );
+        assert_eq!(Whirlpool::digest(&data).as_slice(), expected.as_slice());
+        for v in Algorithm::Whirlpool.variants() {
+            let mut dynamic = Hasher::with_variant(Algorithm::Whirlpool, v.name).unwrap();
+            let mut typed = Whirlpool::with_variant(v.name).unwrap();
+            for piece in random_splits(&mut r, len) {
+                dynamic.update(&data[piece.clone()]);
+                Digest::update(&mut typed, &data[piece]);
+            }
+            assert_eq!(
+                dynamic.finalize().as_bytes(),
+                expected.as_slice(),
+                "{} len {len}",
+                v.name
+            );
+            assert_eq!(
+                typed.finalize().as_slice(),
+                expected.as_slice(),
+                "{} len {len}",
+                v.name
+            );
+        }
+    }
+}
