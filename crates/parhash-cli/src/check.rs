@@ -1,0 +1,552 @@
+//! `parhash check` (and `parhash sum -c`): verify files against checksum lists.
+//!
+//! The grammar and the messages follow GNU coreutils' sha256sum (9.1), so lists written by
+//! either tool check with the other and scripts see the same output and exit status:
+//!
+//! - Records end with `\n` (NUL with `-z`); a trailing `\r` is dropped; lines starting with `#`
+//!   and empty lines are skipped.
+//! - GNU line: optional blanks, optional `\` (the name is escaped: `\\`, `\n`, `\r`), hex
+//!   digest, one blank, then ` ` or `*` (the mode marker) and the name. A list whose first
+//!   line has no marker (`HEX NAME`) must keep that form throughout, and the other way round.
+//! - BSD line: optional blanks, optional `\`, `TAG`, optional space, `(NAME)`, blanks, `=`,
+//!   blanks, hex digest. The name ends at the last `)`.
+//! - Hex digits may be upper or lower case.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+
+use anyhow::Result;
+use parhash::{Algorithm, Family};
+
+use crate::escape;
+use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
+use crate::input::{self, hash_input, Source};
+use crate::messages::err_message;
+
+/// Everything `check` needs from the command line (from `check` or `sum -c`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Check every line with this algorithm instead of inferring it.
+    pub algorithm: Option<Algorithm>,
+    pub verify: VerifyFlags,
+    pub output: OutputFlags,
+    pub hashing: HashOptions,
+}
+
+impl From<&CheckArgs> for Options {
+    fn from(args: &CheckArgs) -> Options {
+        Options {
+            algorithm: args.algorithm,
+            verify: args.verify.clone(),
+            output: args.output.clone(),
+            hashing: args.hashing.clone(),
+        }
+    }
+}
+
+/// One parsed checksum line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub algorithm: Algorithm,
+    /// The digest the list expects.
+    pub expected: Vec<u8>,
+    /// The file name, unescaped.
+    pub name: Vec<u8>,
+}
+
+/// What one record of a checksum list is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A comment or an empty line.
+    Skip,
+    /// Neither a GNU nor a BSD checksum line.
+    Improper,
+    Entry(Entry),
+}
+
+/// Parses the records of one checksum list. Stateful because a list must not mix `HEX  NAME`
+/// with the marker-less `HEX NAME` form (coreutils' guard against names with leading blanks).
+#[derive(Clone, Debug)]
+pub struct Parser {
+    forced: Option<Algorithm>,
+    zero: bool,
+    /// `Some(true)` once a marker-less line was seen, `Some(false)` once a marked one was.
+    without_marker: Option<bool>,
+}
+
+impl Parser {
+    /// A parser for one list; `forced` is `-a`, `zero` is `-z` (NUL records, names verbatim).
+    pub fn new(forced: Option<Algorithm>, zero: bool) -> Parser {
+        Parser {
+            forced,
+            zero,
+            without_marker: None,
+        }
+    }
+
+    /// Parses one record, with or without its terminator.
+    pub fn parse(&mut self, record: &[u8]) -> Line {
+        if record.first() == Some(&b'#') {
+            return Line::Skip;
+        }
+        let terminator = if self.zero { b'\0' } else { b'\n' };
+        let mut line = record.strip_suffix(&[terminator]).unwrap_or(record);
+        if !self.zero {
+            line = line.strip_suffix(b"\r").unwrap_or(line);
+        }
+        if line.is_empty() {
+            return Line::Skip;
+        }
+        let start = line.iter().take_while(|&&b| is_blank(b)).count();
+        let mut rest = &line[start..];
+        let escaped = !self.zero && rest.first() == Some(&b'\\');
+        if escaped {
+            rest = &rest[1..];
+        }
+        if let Some(line) = self.parse_bsd(rest, escaped) {
+            return line;
+        }
+        self.parse_gnu(rest, escaped)
+    }
+
+    /// `TAG (NAME) = HEX`, or `None` when the line does not start with a known tag and `(`.
+    fn parse_bsd(&self, line: &[u8], escaped: bool) -> Option<Line> {
+        let word_len = line.iter().position(|&b| b == b' ' || b == b'(')?;
+        let tag = std::str::from_utf8(&line[..word_len]).ok()?;
+        let algorithm = *Algorithm::ALL.iter().find(|a| a.info().tag == tag)?;
+        let mut after = &line[word_len..];
+        after = after.strip_prefix(b" ").unwrap_or(after);
+        let inside = after.strip_prefix(b"(")?;
+        if self.forced.is_some_and(|forced| forced != algorithm) {
+            return Some(Line::Improper);
+        }
+        let Some(close) = inside.iter().rposition(|&b| b == b')') else {
+            return Some(Line::Improper);
+        };
+        let raw_name = &inside[..close];
+        let tail = skip_blanks(&inside[close + 1..]);
+        let Some(tail) = tail.strip_prefix(b"=") else {
+            return Some(Line::Improper);
+        };
+        let hex = skip_blanks(tail);
+        Some(self.entry(algorithm, hex, raw_name, escaped))
+    }
+
+    /// `HEX  NAME`, `HEX *NAME` or (in a list that uses it throughout) `HEX NAME`.
+    fn parse_gnu(&mut self, line: &[u8], escaped: bool) -> Line {
+        let hex_len = line.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+        let algorithm = match self.forced {
+            Some(forced) if hex_len == 2 * forced.digest_size() => forced,
+            Some(_) => return Line::Improper,
+            None if hex_len % 2 == 0 => match infer_from_digest_size(hex_len / 2) {
+                Some(alg) => alg,
+                None => return Line::Improper,
+            },
+            None => return Line::Improper,
+        };
+        // A blank after the digest, then at least one more byte.
+        if line.len() < hex_len + 2 || !is_blank(line[hex_len]) {
+            return Line::Improper;
+        }
+        let mut name_start = hex_len + 1;
+        let marker = line[name_start];
+        if line.len() - name_start == 1 || (marker != b' ' && marker != b'*') {
+            if self.without_marker == Some(false) {
+                return Line::Improper;
+            }
+            self.without_marker = Some(true);
+        } else if self.without_marker != Some(true) {
+            self.without_marker = Some(false);
+            name_start += 1;
+        }
+        self.entry(algorithm, &line[..hex_len], &line[name_start..], escaped)
+    }
+
+    fn entry(&self, algorithm: Algorithm, hex: &[u8], raw_name: &[u8], escaped: bool) -> Line {
+        let Some(expected) = decode_hex(hex).filter(|d| d.len() == algorithm.digest_size()) else {
+            return Line::Improper;
+        };
+        let name = if escaped {
+            match escape::unescape(raw_name) {
+                Some(name) => name,
+                None => return Line::Improper,
+            }
+        } else {
+            raw_name.to_vec()
+        };
+        Line::Entry(Entry {
+            algorithm,
+            expected,
+            name,
+        })
+    }
+}
+
+/// The algorithm of a GNU line with a digest of `size` bytes: the SHA-2 one where several
+/// share the size (`sha256` for 32 bytes, before `sha3-256` or `keccak256`).
+pub fn infer_from_digest_size(size: usize) -> Option<Algorithm> {
+    let plain_sha2 = format!("sha{}", size * 8);
+    let candidates: Vec<Algorithm> = Algorithm::with_digest_size(size).collect();
+    candidates
+        .iter()
+        .find(|a| a.name() == plain_sha2)
+        .or_else(|| candidates.iter().find(|a| a.info().family == Family::Sha2))
+        .or_else(|| candidates.first())
+        .copied()
+}
+
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+fn skip_blanks(bytes: &[u8]) -> &[u8] {
+    let n = bytes.iter().take_while(|&&b| is_blank(b)).count();
+    &bytes[n..]
+}
+
+fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
+    if hex.is_empty() || hex.len() % 2 != 0 {
+        return None;
+    }
+    hex.chunks_exact(2)
+        .map(|pair| {
+            let high = (pair[0] as char).to_digit(16)?;
+            let low = (pair[1] as char).to_digit(16)?;
+            Some((high * 16 + low) as u8)
+        })
+        .collect()
+}
+
+/// Counts for one checksum list, as coreutils keeps them.
+#[derive(Debug, Default)]
+struct Tally {
+    improper: u64,
+    mismatched: u64,
+    unreadable: u64,
+    verified: u64,
+    any_proper: bool,
+}
+
+/// Runs `check` over each list (`-` or none: standard input); `Ok(false)` if anything failed.
+pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
+    let stdin_only = [OsString::from("-")];
+    let lists = if lists.is_empty() {
+        &stdin_only[..]
+    } else {
+        lists
+    };
+    let mut stdout = io::stdout().lock();
+    let mut all_ok = true;
+    for list in lists {
+        all_ok &= check_list(options, list, &mut stdout)?;
+    }
+    stdout.flush()?;
+    Ok(all_ok)
+}
+
+fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<bool> {
+    let list_name = escape::os_bytes(list);
+    let is_stdin = list_name.as_ref() == b"-";
+    let shown = escape::quote(if is_stdin {
+        b"standard input"
+    } else {
+        &list_name
+    });
+    let mut reader: Box<dyn BufRead> = if is_stdin {
+        // Unlocked: a `-` line in the list hashes standard input too.
+        Box::new(BufReader::new(io::stdin()))
+    } else {
+        match File::open(list) {
+            Ok(file) => Box::new(BufReader::new(file)),
+            Err(err) => {
+                err_message!("{shown}: {}", input::error_text(&err));
+                return Ok(false);
+            }
+        }
+    };
+    let verify = &options.verify;
+    let zero = options.output.zero;
+    let terminator = if zero { b'\0' } else { b'\n' };
+    let mut parser = Parser::new(options.algorithm, zero);
+    let mut tally = Tally::default();
+    let mut record = Vec::new();
+    let mut line_number = 0u64;
+    loop {
+        record.clear();
+        match reader.read_until(terminator, &mut record) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => {
+                err_message!("{shown}: read error");
+                return Ok(false);
+            }
+        }
+        line_number += 1;
+        let entry = match parser.parse(&record) {
+            Line::Skip => continue,
+            Line::Improper => {
+                tally.improper += 1;
+                if verify.warn {
+                    let what = options
+                        .algorithm
+                        .map_or(String::new(), |a| format!("{} ", a.info().tag));
+                    err_message!(
+                        "{shown}: {line_number}: improperly formatted {what}checksum line"
+                    );
+                }
+                continue;
+            }
+            Line::Entry(entry) => entry,
+        };
+        tally.any_proper = true;
+        let source = Source::from_name(&entry.name);
+        let verdict = match hash_input(entry.algorithm, &source, &options.hashing) {
+            Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
+            Err(err) => {
+                err_message!(
+                    "{}: {}",
+                    escape::quote(&entry.name),
+                    input::error_text(&err)
+                );
+                tally.unreadable += 1;
+                "FAILED open or read"
+            }
+            Ok(digest) => {
+                tally.verified += 1;
+                if digest.as_bytes() == entry.expected {
+                    if verify.quiet {
+                        continue;
+                    }
+                    "OK"
+                } else {
+                    tally.mismatched += 1;
+                    "FAILED"
+                }
+            }
+        };
+        if !verify.status {
+            out.write_all(&report_line(&entry.name, verdict, zero))?;
+        }
+    }
+
+    if !tally.any_proper {
+        err_message!("{shown}: no properly formatted checksum lines found");
+        return Ok(false);
+    }
+    if !verify.status {
+        // Flush first so the summary follows the report when both go to one place.
+        out.flush()?;
+        let plural =
+            |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
+        if tally.improper > 0 {
+            let n = tally.improper;
+            err_message!(
+                "WARNING: {n} {}",
+                plural(
+                    n,
+                    "line is improperly formatted",
+                    "lines are improperly formatted"
+                )
+            );
+        }
+        if tally.unreadable > 0 {
+            let n = tally.unreadable;
+            err_message!(
+                "WARNING: {n} {}",
+                plural(
+                    n,
+                    "listed file could not be read",
+                    "listed files could not be read"
+                )
+            );
+        }
+        if tally.mismatched > 0 {
+            let n = tally.mismatched;
+            err_message!(
+                "WARNING: {n} {}",
+                plural(
+                    n,
+                    "computed checksum did NOT match",
+                    "computed checksums did NOT match"
+                )
+            );
+        }
+        if verify.ignore_missing && tally.verified == 0 {
+            err_message!("{shown}: no file was verified");
+        }
+    }
+    Ok(tally.mismatched == 0
+        && tally.unreadable == 0
+        && (!verify.strict || tally.improper == 0)
+        && (!verify.ignore_missing || tally.verified > 0))
+}
+
+/// `NAME: VERDICT`, escaped as coreutils escapes it (only names with a newline).
+fn report_line(name: &[u8], verdict: &str, zero: bool) -> Vec<u8> {
+    let mut line = Vec::with_capacity(name.len() + verdict.len() + 4);
+    if !zero && escape::report_needs_escape(name) {
+        line.push(b'\\');
+        escape::escape_into(&mut line, name);
+    } else {
+        line.extend_from_slice(name);
+    }
+    line.extend_from_slice(b": ");
+    line.extend_from_slice(verdict.as_bytes());
+    line.push(if zero { b'\0' } else { b'\n' });
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MD5_ABC: &str = "900150983cd24fb0d6963f7d28e17f72";
+
+    fn entry(name: &[u8]) -> Line {
+        Line::Entry(Entry {
+            algorithm: Algorithm::Md5,
+            expected: decode_hex(MD5_ABC.as_bytes()).unwrap(),
+            name: name.to_vec(),
+        })
+    }
+
+    fn parse(line: &str) -> Line {
+        Parser::new(None, false).parse(line.as_bytes())
+    }
+
+    #[test]
+    fn gnu_lines() {
+        assert_eq!(parse(&format!("{MD5_ABC}  a b\n")), entry(b"a b"));
+        assert_eq!(parse(&format!("{MD5_ABC} *a")), entry(b"a"));
+        assert_eq!(parse(&format!("{MD5_ABC}\t a")), entry(b"a"));
+        assert_eq!(parse(&format!("  {MD5_ABC}  a\r\n")), entry(b"a"));
+        assert_eq!(
+            parse(&format!("{}  a", MD5_ABC.to_uppercase())),
+            entry(b"a")
+        );
+        assert_eq!(parse(&format!("{MD5_ABC}  a ")), entry(b"a "));
+        assert_eq!(parse(&format!("{MD5_ABC}   a")), entry(b" a"));
+    }
+
+    #[test]
+    fn escaped_names() {
+        assert_eq!(
+            parse(&format!("\\{MD5_ABC}  n\\nl\\\\b\\rc")),
+            entry(b"n\nl\\b\rc")
+        );
+        assert_eq!(parse(&format!("\\{MD5_ABC}  bad\\x")), Line::Improper);
+        assert_eq!(
+            parse(&format!("{MD5_ABC}  not\\nescaped")),
+            entry(b"not\\nescaped")
+        );
+        assert_eq!(parse(&format!("\\MD5 (n\\nl) = {MD5_ABC}")), entry(b"n\nl"));
+    }
+
+    #[test]
+    fn bsd_lines() {
+        assert_eq!(parse(&format!("MD5 (a b) = {MD5_ABC}")), entry(b"a b"));
+        assert_eq!(parse(&format!("MD5(a)={MD5_ABC}")), entry(b"a"));
+        assert_eq!(parse(&format!("MD5 (a)  =  {MD5_ABC}")), entry(b"a"));
+        assert_eq!(
+            parse(&format!("MD5 (x) (y)) = {MD5_ABC}")),
+            entry(b"x) (y)")
+        );
+        assert_eq!(parse(&format!("md5 (a) = {MD5_ABC}")), Line::Improper);
+        assert_eq!(parse(&format!("MD5 (a) = {MD5_ABC}0")), Line::Improper);
+        assert_eq!(parse(&format!("MD5 (a) {MD5_ABC}")), Line::Improper);
+        assert_eq!(parse("NOSUCH (a) = 00"), Line::Improper);
+    }
+
+    #[test]
+    fn skipped_and_improper_lines() {
+        assert_eq!(parse("# comment\n"), Line::Skip);
+        assert_eq!(parse("\n"), Line::Skip);
+        assert_eq!(parse("\r\n"), Line::Skip);
+        assert_eq!(parse("garbage\n"), Line::Improper);
+        assert_eq!(parse(MD5_ABC), Line::Improper);
+        assert_eq!(parse(&format!("{MD5_ABC} ")), Line::Improper);
+        assert_eq!(parse(&format!("{MD5_ABC}0  a")), Line::Improper);
+        assert_eq!(parse(&format!("{MD5_ABC}x  a")), Line::Improper);
+        assert_eq!(parse("abc  a"), Line::Improper);
+    }
+
+    #[test]
+    fn marker_less_lines_must_not_mix() {
+        let mut parser = Parser::new(None, false);
+        assert_eq!(parser.parse(format!("{MD5_ABC} a").as_bytes()), entry(b"a"));
+        assert_eq!(
+            parser.parse(format!("{MD5_ABC}  b").as_bytes()),
+            entry(b" b")
+        );
+        let mut parser = Parser::new(None, false);
+        assert_eq!(
+            parser.parse(format!("{MD5_ABC}  b").as_bytes()),
+            entry(b"b")
+        );
+        assert_eq!(
+            parser.parse(format!("{MD5_ABC} a").as_bytes()),
+            Line::Improper
+        );
+    }
+
+    #[test]
+    fn forced_algorithm() {
+        let mut parser = Parser::new(Some(Algorithm::Md5), false);
+        assert_eq!(
+            parser.parse(format!("{MD5_ABC}  a").as_bytes()),
+            entry(b"a")
+        );
+        assert_eq!(
+            parser.parse(format!("MD5 (a) = {MD5_ABC}").as_bytes()),
+            entry(b"a")
+        );
+        assert_eq!(
+            parser.parse(format!("{MD5_ABC}00  a").as_bytes()),
+            Line::Improper
+        );
+    }
+
+    #[test]
+    fn zero_records_are_verbatim() {
+        let mut parser = Parser::new(None, true);
+        assert_eq!(
+            parser.parse(format!("{MD5_ABC}  n\nl\\\0").as_bytes()),
+            entry(b"n\nl\\")
+        );
+        assert_eq!(
+            parser.parse(format!("{MD5_ABC}  c\r\0").as_bytes()),
+            entry(b"c\r")
+        );
+    }
+
+    #[test]
+    fn inference_prefers_sha2() {
+        assert_eq!(infer_from_digest_size(16), Some(Algorithm::Md5));
+        assert_eq!(infer_from_digest_size(3), None);
+        for (size, name) in [
+            (20, "sha1"),
+            (28, "sha224"),
+            (32, "sha256"),
+            (48, "sha384"),
+            (64, "sha512"),
+        ] {
+            if let Ok(alg) = Algorithm::from_name(name) {
+                assert_eq!(infer_from_digest_size(size), Some(alg));
+            }
+        }
+    }
+
+    #[test]
+    fn report_lines() {
+        assert_eq!(report_line(b"a", "OK", false), b"a: OK\n");
+        assert_eq!(report_line(b"b\\s", "OK", false), b"b\\s: OK\n");
+        assert_eq!(report_line(b"c\rr", "OK", false), b"c\rr: OK\n");
+        assert_eq!(
+            report_line(b"x\r\n\\", "FAILED", false),
+            b"\\x\\r\\n\\\\: FAILED\n"
+        );
+        assert_eq!(report_line(b"n\nl", "OK", true), b"n\nl: OK\0");
+    }
+}

@@ -1,0 +1,374 @@
+//! Command-line definitions. Each flag has a short doc (first paragraph, shown by `-h`) and a
+//! long doc (shown by `--help`), and a parse test at the bottom of this file.
+//!
+//! Parsing only validates; nothing here opens files or hashes.
+
+use std::ffi::OsString;
+
+use clap::{Args, Parser, Subcommand};
+use parhash::Algorithm;
+
+/// Hash, check and compare files with every algorithm parhash implements.
+///
+/// parhash hashes data as fast as the hardware allows (SIMD, many cores, tree modes). Its
+/// `sum` and `check` subcommands read and write the same checksum lines as GNU coreutils'
+/// sha256sum, md5sum and friends.
+///
+/// Exit status: 0 if everything succeeded, 1 if any file could not be read or any checksum
+/// did not match, 2 for a usage error.
+#[derive(Parser, Debug)]
+#[command(name = "parhash", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands. (`bench` joins them from the benchmark lab.)
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    Sum(SumArgs),
+    Check(CheckArgs),
+    List(ListArgs),
+}
+
+/// Print checksums of files (sha256 unless -a says otherwise), like sha256sum.
+///
+/// Each line is `HEX  NAME`, exactly as coreutils writes it, or `TAG (NAME) = HEX` with
+/// --tag. With no FILE, or when FILE is -, read standard input. Names that contain a
+/// newline, backslash or carriage return are escaped (`\n`, `\\`, `\r`) and the line starts
+/// with a backslash, as coreutils does; -z turns that off.
+///
+/// MD5 and SHA-1 are BROKEN (practical collisions): use them only to compare with old
+/// checksum lists, never for security. `parhash list` shows every algorithm.
+#[derive(Args, Debug)]
+pub struct SumArgs {
+    /// Hash algorithm [default: sha256]; see `parhash list`.
+    ///
+    /// The algorithm to hash with: a canonical name from `parhash list` or any alias, with
+    /// case and separators ignored (`SHA-256`, `sha_256` and `sha256` are the same). The
+    /// default is sha256. md5 and sha1 are BROKEN and kept only for compatibility.
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = parse_algorithm)]
+    pub algorithm: Option<Algorithm>,
+
+    /// Write BSD-style lines: `SHA256 (NAME) = HEX`.
+    ///
+    /// Write BSD-style checksum lines, `TAG (NAME) = HEX`, with the algorithm's tag (SHA256,
+    /// MD5, SHA512-256, ...), as `sha256sum --tag` does. `parhash check` and `sha256sum -c`
+    /// read these lines too.
+    #[arg(long, conflicts_with = "check")]
+    pub tag: bool,
+
+    /// Mark files as read in binary mode (`HEX *NAME`).
+    ///
+    /// Write `*` instead of the second space before the name, as `sha256sum -b` does. parhash
+    /// always reads bytes as they are, so this changes only the line, for tools that expect
+    /// the marker.
+    #[arg(short = 'b', long, conflicts_with_all = ["text", "check"])]
+    pub binary: bool,
+
+    /// Mark files as read in text mode (`HEX  NAME`, the default).
+    ///
+    /// Write the default two spaces before the name. Accepted for compatibility with
+    /// sha256sum's -t; the data is hashed as it is either way.
+    #[arg(short = 't', long, conflicts_with_all = ["tag", "check"])]
+    pub text: bool,
+
+    /// Read checksum lists from the FILEs and check them (as `parhash check`).
+    ///
+    /// Verify instead of printing: each FILE is a list of checksum lines, as in `parhash
+    /// check`. The check options below apply only with this flag.
+    #[arg(short = 'c', long)]
+    pub check: bool,
+
+    #[command(flatten)]
+    pub verify: VerifyFlags,
+
+    #[command(flatten)]
+    pub output: OutputFlags,
+
+    #[command(flatten)]
+    pub hashing: HashOptions,
+
+    /// Files to hash; - or none means standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+}
+
+/// Check files against checksum lists written by `parhash sum` or coreutils' *sum tools.
+///
+/// Each FILE (- or none: standard input) holds lines in either format: GNU `HEX  NAME`
+/// (also `HEX *NAME`, and escaped `\HEX  NAME` lines) or BSD `TAG (NAME) = HEX`. Lines
+/// starting with # are comments. Every named file is hashed and reported as `NAME: OK`,
+/// `NAME: FAILED` or `NAME: FAILED open or read`; a summary of problems goes to standard
+/// error.
+///
+/// The algorithm of a BSD line comes from its tag. For a GNU line it comes from the length
+/// of the hex digest, and where several algorithms share a length the SHA-2 one wins: 32
+/// hex digits is md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512. Use -a to check
+/// sha3-256, keccak256, whirlpool and other lists of those lengths.
+///
+/// Exit status: 0 if every listed file was read and matched, 1 otherwise (or, with
+/// --strict, if any line was improperly formatted), 2 for a usage error.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Algorithm of every line (overrides tags and digest lengths).
+    ///
+    /// Check every line with this algorithm. GNU lines must then have its digest length and
+    /// BSD lines its tag; other lines count as improperly formatted. Without -a the algorithm
+    /// is read from each line (see above).
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = parse_algorithm)]
+    pub algorithm: Option<Algorithm>,
+
+    #[command(flatten)]
+    pub verify: VerifyFlags,
+
+    #[command(flatten)]
+    pub output: OutputFlags,
+
+    #[command(flatten)]
+    pub hashing: HashOptions,
+
+    /// Checksum lists; - or none means standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+}
+
+/// How `check` reports (shared by `check` and `sum -c`).
+#[derive(Args, Debug, Default, Clone)]
+pub struct VerifyFlags {
+    /// Don't print OK for each successfully verified file.
+    ///
+    /// Print only failures (`NAME: FAILED`, `NAME: FAILED open or read`) and the warnings
+    /// on standard error. Of --quiet, --status and --warn the last one given wins, as in
+    /// coreutils.
+    #[arg(long, overrides_with_all = ["status", "warn"])]
+    pub quiet: bool,
+
+    /// Print nothing; the exit status tells the result.
+    ///
+    /// Don't print the per-file report or the WARNING summary. Files that cannot be opened
+    /// and lists without any checksum line are still reported on standard error. Of --quiet,
+    /// --status and --warn the last one given wins.
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
+    pub status: bool,
+
+    /// Exit non-zero for improperly formatted checksum lines.
+    ///
+    /// Normally a malformed line only earns a warning; with --strict it also makes the exit
+    /// status 1.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Warn about each improperly formatted checksum line.
+    ///
+    /// Print `parhash: FILE: LINE: improperly formatted checksum line` on standard error
+    /// for every line that is neither a GNU nor a BSD checksum line. Of --quiet, --status
+    /// and --warn the last one given wins.
+    #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
+    pub warn: bool,
+
+    /// Don't fail or report for missing files.
+    ///
+    /// Skip listed files that do not exist, silently. A list in which no file at all could
+    /// be verified is still an error (`no file was verified`).
+    #[arg(long)]
+    pub ignore_missing: bool,
+}
+
+impl VerifyFlags {
+    /// The first of these flags that is set, as written on the command line.
+    fn first_set(&self) -> Option<&'static str> {
+        [
+            (self.quiet, "--quiet"),
+            (self.status, "--status"),
+            (self.strict, "--strict"),
+            (self.warn, "--warn"),
+            (self.ignore_missing, "--ignore-missing"),
+        ]
+        .into_iter()
+        .find_map(|(set, name)| set.then_some(name))
+    }
+}
+
+/// Output format shared by `sum` and `check`.
+#[derive(Args, Debug, Default, Clone)]
+pub struct OutputFlags {
+    /// End each output line with NUL instead of newline; don't escape names.
+    ///
+    /// End each line with a NUL byte instead of a newline and write names as they are (no
+    /// escaping), as `sha256sum -z` does. For `check` the checksum lists are then read as
+    /// NUL-terminated records too, so `parhash sum -z | parhash check -z` round-trips any
+    /// name.
+    #[arg(short = 'z', long)]
+    pub zero: bool,
+}
+
+/// How data is hashed (shared by `sum` and `check`). Engine options (threads, tree modes)
+/// join here.
+#[derive(Args, Debug, Default, Clone)]
+pub struct HashOptions {
+    /// Never show a progress bar.
+    ///
+    /// A progress bar (bytes, rate, time left) appears on standard error for files over
+    /// 64 MiB when standard error is a terminal. This flag turns it off.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// List every algorithm with its sizes, family, aliases, notes and implementations.
+///
+/// One block per algorithm: digest and block size, family, the aliases accepted by -a, a
+/// note (the standard it follows), a BROKEN marker for md5 and sha1, and the implementation
+/// variants compiled in, with the default one and those this CPU cannot run marked.
+#[derive(Args, Debug)]
+pub struct ListArgs {}
+
+/// Parses and validates the command line (what clap cannot express: check-only flags on `sum`
+/// need `-c`). Errors are usage errors (exit status 2).
+pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    use clap::CommandFactory;
+    let cli = Cli::try_parse_from(args)?;
+    if let Command::Sum(sum) = &cli.command {
+        if let (false, Some(flag)) = (sum.check, sum.verify.first_set()) {
+            let message =
+                format!("the {flag} option is meaningful only when verifying checksums (with -c)");
+            let kind = clap::error::ErrorKind::ArgumentConflict;
+            let mut command = Cli::command();
+            command.build();
+            return Err(match command.find_subcommand_mut("sum") {
+                Some(sum_command) => sum_command.error(kind, message),
+                None => command.error(kind, message),
+            });
+        }
+    }
+    Ok(cli)
+}
+
+fn parse_algorithm(name: &str) -> Result<Algorithm, parhash::Error> {
+    Algorithm::from_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        parse_from(std::iter::once("parhash").chain(args.iter().copied()))
+    }
+
+    fn sum(args: &[&str]) -> SumArgs {
+        match parse(&[&["sum"], args].concat()).unwrap().command {
+            Command::Sum(a) => a,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn check(args: &[&str]) -> CheckArgs {
+        match parse(&[&["check"], args].concat()).unwrap().command {
+            Command::Check(a) => a,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn definitions_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn algorithm_flag() {
+        assert_eq!(sum(&[]).algorithm, None);
+        assert_eq!(sum(&["-a", "MD-5"]).algorithm, Some(Algorithm::Md5));
+        assert_eq!(sum(&["--algorithm=md5"]).algorithm, Some(Algorithm::Md5));
+        assert_eq!(check(&["-a", "md5"]).algorithm, Some(Algorithm::Md5));
+        let err = parse(&["sum", "-a", "mdd5"]).unwrap_err();
+        assert!(err.to_string().contains("did you mean 'md5'"), "{err}");
+    }
+
+    #[test]
+    fn tag_flag() {
+        assert!(sum(&["--tag"]).tag);
+        assert!(!sum(&[]).tag);
+        assert!(parse(&["sum", "--tag", "-c"]).is_err());
+    }
+
+    #[test]
+    fn binary_and_text_flags() {
+        assert!(sum(&["-b"]).binary);
+        assert!(sum(&["--text"]).text);
+        assert!(parse(&["sum", "-b", "-t"]).is_err());
+        assert!(parse(&["sum", "--tag", "-t"]).is_err());
+        assert!(sum(&["--tag", "-b"]).binary);
+    }
+
+    #[test]
+    fn check_flag() {
+        assert!(sum(&["-c", "list"]).check);
+        assert!(sum(&["--check"]).check);
+    }
+
+    #[test]
+    fn zero_flag() {
+        assert!(sum(&["-z"]).output.zero);
+        assert!(check(&["--zero"]).output.zero);
+    }
+
+    #[test]
+    fn no_progress_flag() {
+        assert!(sum(&["--no-progress"]).hashing.no_progress);
+        assert!(check(&["--no-progress"]).hashing.no_progress);
+        assert!(!sum(&[]).hashing.no_progress);
+    }
+
+    #[test]
+    fn verify_flags() {
+        let v = check(&["--strict", "--ignore-missing", "l"]).verify;
+        assert!(v.strict && v.ignore_missing && !v.quiet && !v.status && !v.warn);
+        assert!(check(&["--quiet"]).verify.quiet);
+        assert!(check(&["--status"]).verify.status);
+        assert!(check(&["--warn"]).verify.warn);
+        let s = sum(&["-c", "--quiet", "--ignore-missing", "l"]);
+        assert!(s.verify.quiet && s.verify.ignore_missing && !s.verify.strict);
+    }
+
+    #[test]
+    fn last_of_quiet_status_warn_wins() {
+        let v = check(&["-w", "--quiet"]).verify;
+        assert!(v.quiet && !v.warn && !v.status);
+        let v = check(&["--quiet", "-w"]).verify;
+        assert!(v.warn && !v.quiet && !v.status);
+        let v = check(&["-w", "--status"]).verify;
+        assert!(v.status && !v.warn && !v.quiet);
+        let v = check(&["--status", "--quiet"]).verify;
+        assert!(v.quiet && !v.status);
+    }
+
+    #[test]
+    fn verify_flags_need_check_mode_on_sum() {
+        for flag in ["--quiet", "--status", "--strict", "-w", "--ignore-missing"] {
+            assert!(parse(&["sum", flag, "f"]).is_err(), "{flag}");
+        }
+    }
+
+    #[test]
+    fn files_keep_order_and_dash() {
+        let s = sum(&["b", "-", "a"]);
+        assert_eq!(s.files, ["b", "-", "a"]);
+        assert_eq!(sum(&["--", "-a"]).files, ["-a"]);
+        assert_eq!(check(&["x", "y"]).files, ["x", "y"]);
+    }
+
+    #[test]
+    fn list_takes_no_arguments() {
+        assert!(matches!(
+            parse(&["list"]).unwrap().command,
+            Command::List(_)
+        ));
+        assert!(parse(&["list", "extra"]).is_err());
+    }
+}

@@ -1,0 +1,117 @@
+//! `parhash list`: every algorithm in the registry, with what this CPU can run.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use parhash::{Algorithm, VariantInfo};
+
+use crate::flags::ListArgs;
+
+/// Prints the list on standard output.
+pub fn run(_args: &ListArgs) -> Result<bool> {
+    let mut stdout = io::stdout().lock();
+    stdout.write_all(render().as_bytes())?;
+    stdout.flush()?;
+    Ok(true)
+}
+
+/// The whole listing as text.
+pub fn render() -> String {
+    let mut out = format!(
+        "parhash {}: {} algorithm{}; this CPU: {}\n",
+        env!("CARGO_PKG_VERSION"),
+        Algorithm::ALL.len(),
+        if Algorithm::ALL.len() == 1 { "" } else { "s" },
+        parhash::platform::describe()
+    );
+    for &alg in Algorithm::ALL {
+        let info = alg.info();
+        out.push('\n');
+        out.push_str(&format!(
+            "{:<12} {}-bit digest ({} bytes), {}-byte blocks, {} family{}\n",
+            info.name,
+            info.digest_size * 8,
+            info.digest_size,
+            info.block_size,
+            info.family.name(),
+            if info.broken { "  BROKEN" } else { "" },
+        ));
+        let mut aliases = vec![info.tag];
+        aliases.extend(info.aliases.iter().copied());
+        out.push_str(&format!("    aliases:  {}\n", aliases.join(", ")));
+        out.push_str(&format!("    variants: {}\n", variants(&alg.variants())));
+        out.push_str(&format!("    note:     {}\n", info.note));
+    }
+    out.push_str(
+        "\nNames are matched ignoring case and separators (SHA-256 = sha_256 = sha256).\n\
+         BROKEN algorithms have practical collisions: use them only for compatibility.\n",
+    );
+    out
+}
+
+/// `portable (default), avx2 (not on this CPU)`.
+fn variants(list: &[VariantInfo]) -> String {
+    list.iter()
+        .map(|v| {
+            let mut s = v.name.to_string();
+            match (v.default, v.available) {
+                (true, _) => s.push_str(" (default)"),
+                (false, false) => s.push_str(" (not on this CPU)"),
+                (false, true) => {}
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_algorithm_and_its_facts_are_listed() {
+        let text = render();
+        for &alg in Algorithm::ALL {
+            let info = alg.info();
+            let block = text
+                .split("\n\n")
+                .find(|b| b.starts_with(&format!("{} ", info.name)))
+                .unwrap_or_else(|| panic!("{} missing:\n{text}", info.name));
+            assert!(block.contains(&format!("{}-bit digest", info.digest_size * 8)));
+            assert!(block.contains(info.note));
+            assert_eq!(block.contains("BROKEN"), info.broken, "{block}");
+            for alias in info.aliases {
+                assert!(block.contains(alias), "{alias} in {block}");
+            }
+            for v in alg.variants() {
+                assert!(block.contains(v.name), "{} in {block}", v.name);
+            }
+        }
+    }
+
+    #[test]
+    fn variant_markers() {
+        let list = [
+            VariantInfo {
+                name: "a",
+                available: true,
+                default: true,
+                summary: "",
+            },
+            VariantInfo {
+                name: "b",
+                available: false,
+                default: false,
+                summary: "",
+            },
+            VariantInfo {
+                name: "c",
+                available: true,
+                default: false,
+                summary: "",
+            },
+        ];
+        assert_eq!(variants(&list), "a (default), b (not on this CPU), c");
+    }
+}

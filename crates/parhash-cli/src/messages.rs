@@ -1,0 +1,28 @@
+//! Messages on standard error, all prefixed `parhash: ` as coreutils prefixes its own name.
+//! A closed or failing standard error must not stop the run, so write errors are ignored.
+
+use std::fmt;
+use std::io::{self, Write};
+
+/// Prints `parhash: MESSAGE` on standard error.
+pub fn error(message: fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "parhash: {message}");
+}
+
+/// Prints `parhash: MESSAGE` on standard error (format arguments as `format!`).
+macro_rules! err_message {
+    ($($arg:tt)*) => {
+        $crate::messages::error(format_args!($($arg)*))
+    };
+}
+pub(crate) use err_message;
+
+/// Whether an error is (caused by) a write to a closed pipe, such as stdout after
+/// `parhash sum big | head -c1` has exited.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

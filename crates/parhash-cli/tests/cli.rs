@@ -1,0 +1,620 @@
+//! End-to-end tests: run the built `parhash` binary in a temporary directory.
+//!
+//! Expected outputs come from the real GNU coreutils tools (`md5sum`, `sha256sum`, ...) run on
+//! the same files, never from parhash itself. A comparison whose tool is missing, or whose
+//! algorithm is not in this build yet, is skipped with a printed reason.
+
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use parhash::Algorithm;
+
+/// Algorithms with a coreutils twin.
+const TOOLS: &[(&str, &str)] = &[
+    ("md5", "md5sum"),
+    ("sha1", "sha1sum"),
+    ("sha224", "sha224sum"),
+    ("sha256", "sha256sum"),
+    ("sha384", "sha384sum"),
+    ("sha512", "sha512sum"),
+];
+
+#[derive(Debug)]
+struct Run {
+    stdout: Vec<u8>,
+    stderr: String,
+    code: Option<i32>,
+}
+
+impl Run {
+    fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Run {
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+fn parhash(dir: &Path, args: &[&str]) -> Run {
+    run_in(dir, env!("CARGO_BIN_EXE_parhash"), args, b"")
+}
+
+fn parhash_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    run_in(dir, env!("CARGO_BIN_EXE_parhash"), args, stdin)
+}
+
+fn have_tool(tool: &str) -> bool {
+    let found = Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        eprintln!("skipped: {tool} is not installed");
+    }
+    found
+}
+
+fn have_algorithm(name: &str) -> bool {
+    let built = Algorithm::from_name(name).is_ok();
+    if !built {
+        eprintln!("skipped: {name} is not in this build yet");
+    }
+    built
+}
+
+/// The (algorithm, tool) pairs this machine can compare.
+fn tool_pairs() -> Vec<(&'static str, &'static str)> {
+    TOOLS
+        .iter()
+        .copied()
+        .filter(|(alg, tool)| have_algorithm(alg) && have_tool(tool))
+        .collect()
+}
+
+/// A temporary directory with files of awkward names and contents.
+fn fixture() -> (tempfile::TempDir, Vec<&'static str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("plain", b"hello\n".to_vec()),
+        ("empty", Vec::new()),
+        ("with space", b"x".to_vec()),
+        ("new\nline", b"y".to_vec()),
+        ("back\\slash", b"z".to_vec()),
+        ("carriage\rreturn", b"r".to_vec()),
+        (
+            "star*paren(",
+            (0..5000u32).map(|i| (i % 251) as u8).collect(),
+        ),
+    ];
+    for (name, data) in &files {
+        fs::write(dir.path().join(name), data).unwrap();
+    }
+    (dir, files.into_iter().map(|(n, _)| n).collect())
+}
+
+fn with_prefix<'a>(prefix: &[&'a str], rest: &[&'a str]) -> Vec<&'a str> {
+    prefix.iter().chain(rest).copied().collect()
+}
+
+// ---- sum: output formats ----
+
+#[test]
+fn sum_prints_exactly_what_coreutils_prints() {
+    let (dir, names) = fixture();
+    for (alg, tool) in tool_pairs() {
+        for flags in [&[][..], &["--tag"], &["-z"], &["-b"], &["--tag", "-z"]] {
+            let ours = parhash(
+                dir.path(),
+                &with_prefix(&[&["sum", "-a", alg], flags].concat(), &names),
+            );
+            let theirs = run_in(dir.path(), tool, &with_prefix(flags, &names), b"");
+            assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{alg} {flags:?}");
+            assert_eq!(
+                (ours.code, ours.stderr.as_str()),
+                (Some(0), ""),
+                "{alg} {flags:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sum_reads_stdin_for_dash_and_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (alg, tool) in tool_pairs() {
+        let theirs = run_in(dir.path(), tool, &[], b"abc");
+        assert_eq!(
+            parhash_stdin(dir.path(), &["sum", "-a", alg], b"abc").stdout,
+            theirs.stdout
+        );
+        assert_eq!(
+            parhash_stdin(dir.path(), &["sum", "-a", alg, "-"], b"abc").stdout,
+            theirs.stdout
+        );
+        let tagged = run_in(dir.path(), tool, &["--tag", "-"], b"abc");
+        let ours = parhash_stdin(dir.path(), &["sum", "--tag", "-a", alg], b"abc");
+        assert_eq!(ours.stdout_text(), tagged.stdout_text());
+    }
+}
+
+#[test]
+fn sum_defaults_to_sha256() {
+    let dir = tempfile::tempdir().unwrap();
+    if !(have_algorithm("sha256") && have_tool("sha256sum")) {
+        return;
+    }
+    fs::write(dir.path().join("f"), b"data").unwrap();
+    let theirs = run_in(dir.path(), "sha256sum", &["f"], b"");
+    assert_eq!(
+        parhash(dir.path(), &["sum", "f"]).stdout_text(),
+        theirs.stdout_text()
+    );
+}
+
+#[test]
+fn large_sparse_file_streams_without_a_bar_when_not_on_a_terminal() {
+    // Over the progress threshold; stderr is a pipe here, so no bar may appear.
+    let (dir, _) = fixture();
+    let file = fs::File::create(dir.path().join("sparse")).unwrap();
+    file.set_len(65 * 1024 * 1024 + 3).unwrap();
+    drop(file);
+    for (alg, tool) in tool_pairs().into_iter().take(1) {
+        let ours = parhash(dir.path(), &["sum", "-a", alg, "sparse"]);
+        assert_eq!(ours.stderr, "");
+        assert_eq!(
+            ours.stdout,
+            run_in(dir.path(), tool, &["sparse"], b"").stdout
+        );
+    }
+}
+
+// ---- sum: errors ----
+
+#[test]
+fn missing_file_and_directory_are_reported_and_the_run_continues() {
+    let (dir, _) = fixture();
+    fs::create_dir(dir.path().join("dir")).unwrap();
+    let ours = parhash(
+        dir.path(),
+        &["sum", "-a", "md5", "missing", "plain", "dir", "it's", "a b"],
+    );
+    assert_eq!(
+        ours.stderr,
+        "parhash: missing: No such file or directory\n\
+         parhash: dir: Is a directory\n\
+         parhash: \"it's\": No such file or directory\n\
+         parhash: 'a b': No such file or directory\n"
+    );
+    assert_eq!(ours.code, Some(1));
+    assert!(ours.stdout_text().ends_with("  plain\n"), "{ours:?}");
+    assert_eq!(ours.stdout_text().lines().count(), 1);
+    if have_tool("md5sum") {
+        let theirs = run_in(
+            dir.path(),
+            "md5sum",
+            &["missing", "plain", "dir", "it's", "a b"],
+            b"",
+        );
+        assert_eq!(ours.stderr, theirs.stderr.replace("md5sum: ", "parhash: "));
+        assert_eq!(ours.code, theirs.code);
+    }
+}
+
+#[test]
+fn unreadable_file_says_permission_denied() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, _) = fixture();
+    let path = dir.path().join("secret");
+    fs::write(&path, b"s").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
+    if fs::read(&path).is_ok() {
+        eprintln!("skipped: running with privileges that ignore file permissions");
+        return;
+    }
+    let ours = parhash(dir.path(), &["sum", "-a", "md5", "secret", "plain"]);
+    assert_eq!(ours.stderr, "parhash: secret: Permission denied\n");
+    assert_eq!(ours.code, Some(1));
+    assert_eq!(ours.stdout_text().lines().count(), 1);
+}
+
+#[test]
+fn unknown_algorithm_is_one_line_with_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = parhash(dir.path(), &["sum", "-a", "mdd5", "x"]);
+    assert_eq!(ours.code, Some(2));
+    assert_eq!(ours.stderr.lines().count(), 1, "{}", ours.stderr);
+    assert!(
+        ours.stderr.starts_with("parhash: unknown algorithm 'mdd5'"),
+        "{}",
+        ours.stderr
+    );
+    assert!(
+        ours.stderr.contains("did you mean 'md5'"),
+        "{}",
+        ours.stderr
+    );
+    assert!(ours.stdout.is_empty());
+    let check = parhash(dir.path(), &["check", "-a", "nope-nope-nope", "x"]);
+    assert_eq!(check.code, Some(2));
+    assert_eq!(check.stderr.lines().count(), 1, "{}", check.stderr);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["sum", "--no-such-flag"][..],
+        &["sum", "--quiet", "x"],
+        &["sum", "--tag", "-c", "x"],
+        &["frobnicate"],
+        &[],
+    ] {
+        let run = parhash(dir.path(), args);
+        assert_eq!(run.code, Some(2), "{args:?}: {run:?}");
+        assert!(!run.stderr.is_empty());
+    }
+    assert_eq!(parhash(dir.path(), &["--help"]).code, Some(0));
+    assert_eq!(parhash(dir.path(), &["--version"]).code, Some(0));
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    let (dir, _) = fixture();
+    // Far more output than a pipe buffer holds, so the write after the reader quits fails.
+    let mut args = vec!["sum", "-a", "md5"];
+    args.extend(std::iter::repeat_n("plain", 20_000));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parhash"))
+        .args(&args)
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert!(
+        out.status.code().is_some(),
+        "killed by a signal: {:?}",
+        out.status
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+// ---- round trips with coreutils ----
+
+#[test]
+fn parhash_sum_output_checks_with_coreutils() {
+    let (dir, names) = fixture();
+    for (alg, tool) in tool_pairs() {
+        for flags in [&[][..], &["--tag"], &["-b"]] {
+            let list = parhash(
+                dir.path(),
+                &with_prefix(&[&["sum", "-a", alg], flags].concat(), &names),
+            );
+            fs::write(dir.path().join("LIST"), &list.stdout).unwrap();
+            let theirs = run_in(dir.path(), tool, &["-c", "LIST"], b"");
+            assert_eq!(theirs.code, Some(0), "{alg} {flags:?}: {theirs:?}");
+            assert_eq!(theirs.stdout_text().matches(": OK").count(), names.len());
+            let ours = parhash(dir.path(), &["check", "LIST"]);
+            assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{alg} {flags:?}");
+            assert_eq!(ours.code, Some(0));
+        }
+    }
+}
+
+#[test]
+fn coreutils_output_checks_with_parhash() {
+    let (dir, names) = fixture();
+    for (alg, tool) in tool_pairs() {
+        for flags in [&[][..], &["--tag"], &["-b"]] {
+            let list = run_in(dir.path(), tool, &with_prefix(flags, &names), b"");
+            fs::write(dir.path().join("LIST"), &list.stdout).unwrap();
+            let theirs = run_in(dir.path(), tool, &["-c", "LIST"], b"");
+            for check in [
+                &["check", "-a", alg][..],
+                &["check"],
+                &["sum", "-c"],
+                &["sum", "-c", "-a", alg],
+            ] {
+                let ours = parhash(dir.path(), &[check, &["LIST"]].concat());
+                assert_eq!(
+                    ours.stdout_text(),
+                    theirs.stdout_text(),
+                    "{alg} {flags:?} {check:?}"
+                );
+                assert_eq!((ours.code, ours.stderr.as_str()), (Some(0), ""));
+            }
+            // The list on standard input.
+            let ours = parhash_stdin(dir.path(), &["check", "-a", alg], &list.stdout);
+            assert_eq!(
+                ours.stdout_text(),
+                theirs.stdout_text(),
+                "{alg} {flags:?} stdin"
+            );
+        }
+    }
+}
+
+// ---- check: flags and messages against coreutils ----
+
+/// A list with one good line, one bad digest, one missing file, one malformed line, a
+/// comment and an empty line, in the tool's own format.
+fn mixed_list(dir: &Path, tool: &str, tag: bool) -> PathBuf {
+    let flags: &[&str] = if tag { &["--tag"] } else { &[] };
+    let good = run_in(
+        dir,
+        tool,
+        &with_prefix(flags, &["plain", "with space"]),
+        b"",
+    )
+    .stdout_text();
+    let missing = run_in(dir, tool, &with_prefix(flags, &["empty"]), b"")
+        .stdout_text()
+        .replace("empty", "gone");
+    let mut lines: Vec<String> = good.lines().map(str::to_string).collect();
+    // Corrupt the digest of the second line.
+    let corrupt = if tag { lines[1].len() - 1 } else { 0 };
+    let flipped = if lines[1].as_bytes()[corrupt] == b'0' {
+        "1"
+    } else {
+        "0"
+    };
+    lines[1].replace_range(corrupt..corrupt + 1, flipped);
+    let text = format!(
+        "# a comment\n{}\n\n{}\nnot a checksum line\n{}\n",
+        lines[0],
+        lines[1],
+        missing.trim_end()
+    );
+    let path = dir.join(if tag { "MIXED.tag" } else { "MIXED" });
+    fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn check_flags_behave_as_coreutils() {
+    let (dir, _) = fixture();
+    for (alg, tool) in tool_pairs() {
+        for tag in [false, true] {
+            let list = mixed_list(dir.path(), tool, tag);
+            let list = list.file_name().unwrap().to_str().unwrap();
+            for flags in [
+                &[][..],
+                &["--quiet"],
+                &["--status"],
+                &["--strict"],
+                &["-w"],
+                &["--warn", "--quiet"],
+                &["--quiet", "-w"],
+                &["-w", "--status"],
+                &["--status", "-w"],
+                &["--ignore-missing"],
+                &["--ignore-missing", "--strict"],
+                &["--status", "--strict"],
+            ] {
+                let theirs = run_in(dir.path(), tool, &[&["-c"], flags, &[list]].concat(), b"");
+                let ours = parhash(
+                    dir.path(),
+                    &[&["check", "-a", alg], flags, &[list]].concat(),
+                );
+                let what = format!("{alg} tag={tag} {flags:?}");
+                assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{what}");
+                assert_eq!(ours.code, theirs.code, "{what}");
+                let expected = theirs.stderr.replace(&format!("{tool}: "), "parhash: ");
+                assert_eq!(ours.stderr, expected, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn check_edge_cases_behave_as_coreutils() {
+    let (dir, _) = fixture();
+    fs::create_dir(dir.path().join("dir")).unwrap();
+    fs::write(dir.path().join("EMPTY"), b"").unwrap();
+    fs::write(dir.path().join("GARBAGE"), b"garbage\nmore garbage\n").unwrap();
+    for (alg, tool) in tool_pairs() {
+        let good = run_in(dir.path(), tool, &["plain"], b"").stdout_text();
+        let hex = good.split(' ').next().unwrap().to_string();
+        let lists = [
+            ("ALLGONE", format!("{hex}  gone\n{hex}  gone2\n")),
+            ("DIRLINE", format!("{hex}  dir\n")),
+            ("CRLF", good.replace('\n', "\r\n")),
+            ("UPPER", good.to_uppercase().replace("PLAIN", "plain")),
+            ("NOMARK", good.replacen("  ", " ", 1)),
+            ("MIXMARK", format!("{}{good}", good.replacen("  ", " ", 1))),
+            ("TWOBAD", format!("{good}x\ny\n")),
+        ];
+        for (name, text) in &lists {
+            fs::write(dir.path().join(name), text).unwrap();
+        }
+        let cases: &[&[&str]] = &[
+            &["ALLGONE"],
+            &["--ignore-missing", "ALLGONE"],
+            &["--ignore-missing", "--status", "ALLGONE"],
+            &["DIRLINE"],
+            &["CRLF"],
+            &["UPPER"],
+            &["NOMARK"],
+            &["MIXMARK"],
+            &["TWOBAD"],
+            &["-w", "TWOBAD"],
+            &["EMPTY"],
+            &["GARBAGE"],
+            &["--status", "GARBAGE"],
+            &["no-such-list", "CRLF"],
+            &["dir"],
+        ];
+        for args in cases {
+            let theirs = run_in(dir.path(), tool, &with_prefix(&["-c"], args), b"");
+            let ours = parhash(dir.path(), &with_prefix(&["check", "-a", alg], args));
+            let what = format!("{alg} {args:?}");
+            assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{what}");
+            assert_eq!(ours.code, theirs.code, "{what}");
+            let expected = theirs.stderr.replace(&format!("{tool}: "), "parhash: ");
+            assert_eq!(ours.stderr, expected, "{what}");
+        }
+        // A list on standard input is called 'standard input' in messages.
+        let theirs = run_in(dir.path(), tool, &["-c"], b"garbage\n");
+        let ours = parhash_stdin(dir.path(), &["check", "-a", alg], b"garbage\n");
+        assert_eq!(
+            ours.stderr,
+            theirs.stderr.replace(&format!("{tool}: "), "parhash: ")
+        );
+        assert_eq!(ours.code, theirs.code);
+    }
+}
+
+// ---- check: formats on their own ----
+
+#[test]
+fn check_reports_ok_failed_and_unreadable() {
+    let (dir, _) = fixture();
+    let digest = parhash::hash(Algorithm::Md5, b"hello\n").to_hex();
+    let list = format!(
+        "{digest}  plain\n{}  empty\nMD5 (gone) = {digest}\n",
+        "0".repeat(32)
+    );
+    fs::write(dir.path().join("L"), list).unwrap();
+    let ours = parhash(dir.path(), &["check", "L"]);
+    assert_eq!(
+        ours.stdout_text(),
+        "plain: OK\nempty: FAILED\ngone: FAILED open or read\n"
+    );
+    assert_eq!(
+        ours.stderr,
+        "parhash: gone: No such file or directory\n\
+         parhash: WARNING: 1 listed file could not be read\n\
+         parhash: WARNING: 1 computed checksum did NOT match\n"
+    );
+    assert_eq!(ours.code, Some(1));
+}
+
+#[test]
+fn weird_names_round_trip_through_sum_and_check() {
+    let (dir, names) = fixture();
+    let list = parhash(dir.path(), &with_prefix(&["sum", "-a", "md5"], &names));
+    assert_eq!(list.code, Some(0));
+    let text = list.stdout_text();
+    assert!(
+        text.contains("\\") && text.lines().count() == names.len(),
+        "{text}"
+    );
+    fs::write(dir.path().join("LIST"), &list.stdout).unwrap();
+    let check = parhash(dir.path(), &["check", "LIST"]);
+    assert_eq!(check.code, Some(0), "{check:?}");
+    assert_eq!(check.stdout_text().matches(": OK\n").count(), names.len());
+    assert!(check.stdout_text().contains("\\new\\nline: OK\n"));
+    assert!(check.stdout_text().contains("back\\slash: OK\n"));
+
+    // NUL-terminated records carry names verbatim.
+    let zero = parhash(
+        dir.path(),
+        &with_prefix(&["sum", "-z", "--tag", "-a", "md5"], &names),
+    );
+    assert!(!zero.stdout.contains(&b'\n') || names.iter().any(|n| n.contains('\n')));
+    let check = parhash_stdin(dir.path(), &["check", "-z"], &zero.stdout);
+    assert_eq!(check.code, Some(0), "{check:?}");
+    let records: Vec<&[u8]> = check
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|r| !r.is_empty())
+        .collect();
+    assert_eq!(records.len(), names.len());
+    assert!(records.iter().any(|r| *r == b"new\nline: OK"));
+}
+
+#[test]
+fn check_infers_the_algorithm_from_tags_and_lengths() {
+    let (dir, _) = fixture();
+    let mut list = String::new();
+    for (alg, _) in TOOLS.iter().filter(|(alg, _)| have_algorithm(alg)) {
+        let out = parhash(dir.path(), &["sum", "-a", alg, "plain"]);
+        list.push_str(&out.stdout_text());
+        let out = parhash(dir.path(), &["sum", "--tag", "-a", alg, "with space"]);
+        list.push_str(&out.stdout_text());
+    }
+    fs::write(dir.path().join("L"), &list).unwrap();
+    let ours = parhash(dir.path(), &["check", "L"]);
+    assert_eq!(ours.code, Some(0), "{ours:?}");
+    assert_eq!(
+        ours.stdout_text().matches(": OK\n").count(),
+        list.lines().count()
+    );
+    // With -a, lines of other algorithms are improperly formatted.
+    let forced = parhash(dir.path(), &["check", "-a", "md5", "--strict", "L"]);
+    assert_eq!(forced.stdout_text().matches(": OK\n").count(), 2);
+    let others = list.lines().count() - 2;
+    if others > 0 {
+        assert_eq!(forced.code, Some(1));
+        assert!(
+            forced.stderr.contains("improperly formatted"),
+            "{}",
+            forced.stderr
+        );
+    }
+}
+
+// ---- list and help ----
+
+#[test]
+fn list_shows_every_algorithm() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = parhash(dir.path(), &["list"]);
+    assert_eq!(out.code, Some(0));
+    let text = out.stdout_text();
+    assert!(text.contains(&parhash::platform::describe()));
+    for &alg in Algorithm::ALL {
+        let info = alg.info();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{} ", info.name)))
+            .unwrap_or_else(|| panic!("{} not listed:\n{text}", info.name));
+        assert_eq!(line.contains("BROKEN"), info.broken, "{line}");
+        assert!(
+            line.contains(&format!("{}-bit", info.digest_size * 8)),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn help_names_the_default_and_the_broken_algorithms() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = parhash(dir.path(), &["sum", "--help"]).stdout_text();
+    assert!(help.contains("sha256"), "{help}");
+    assert!(help.contains("MD5 and SHA-1 are BROKEN"), "{help}");
+    let short = parhash(dir.path(), &["sum", "-h"]).stdout_text();
+    assert!(short.contains("default: sha256"), "{short}");
+    let check = parhash(dir.path(), &["check", "--help"]).stdout_text();
+    assert!(check.contains("-a"), "{check}");
+}
