@@ -16,13 +16,13 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use parhash::{Algorithm, Family};
 
 use crate::escape;
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
 use crate::input::{self, hash_input, Source};
-use crate::messages::err_message;
+use crate::messages::{err_message, WRITE_ERROR};
 
 /// Everything `check` needs from the command line (from `check` or `sum -c`).
 #[derive(Clone, Debug, Default)]
@@ -241,7 +241,7 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     for list in lists {
         all_ok &= check_list(options, list, &mut stdout)?;
     }
-    stdout.flush()?;
+    stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
 }
 
@@ -327,7 +327,8 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
             }
         };
         if !verify.status {
-            out.write_all(&report_line(&entry.name, verdict, zero))?;
+            out.write_all(&report_line(&entry.name, verdict, zero))
+                .context(WRITE_ERROR)?;
         }
     }
 
@@ -337,7 +338,7 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
     }
     if !verify.status {
         // Flush first so the summary follows the report when both go to one place.
-        out.flush()?;
+        out.flush().context(WRITE_ERROR)?;
         let plural =
             |n: u64, one: &'static str, many: &'static str| if n == 1 { one } else { many };
         if tally.improper > 0 {

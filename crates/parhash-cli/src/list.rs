@@ -2,16 +2,17 @@
 
 use std::io::{self, Write};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use parhash::{Algorithm, VariantInfo};
 
 use crate::flags::ListArgs;
+use crate::messages::WRITE_ERROR;
 
 /// Prints the list on standard output.
 pub fn run(_args: &ListArgs) -> Result<bool> {
     let mut stdout = io::stdout().lock();
-    stdout.write_all(render().as_bytes())?;
-    stdout.flush()?;
+    stdout.write_all(render().as_bytes()).context(WRITE_ERROR)?;
+    stdout.flush().context(WRITE_ERROR)?;
     Ok(true)
 }
 
@@ -24,11 +25,16 @@ pub fn render() -> String {
         if Algorithm::ALL.len() == 1 { "" } else { "s" },
         parhash::platform::describe()
     );
+    let width = Algorithm::ALL
+        .iter()
+        .map(|a| a.name().len())
+        .max()
+        .unwrap_or(0);
     for &alg in Algorithm::ALL {
         let info = alg.info();
         out.push('\n');
         out.push_str(&format!(
-            "{:<12} {}-bit digest ({} bytes), {}-byte blocks, {} family{}\n",
+            "{:<width$}  {}-bit digest ({} bytes), {}-byte blocks, {} family{}\n",
             info.name,
             info.digest_size * 8,
             info.digest_size,

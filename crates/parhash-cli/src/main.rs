@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         // The reader went away (`parhash sum big | head -c1`): nothing left to tell anyone.
         Err(err) if messages::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            err_message!("{err:#}");
+            err_message!("{}", messages::describe(&err));
             ExitCode::FAILURE
         }
     }

@@ -17,6 +17,21 @@ macro_rules! err_message {
 }
 pub(crate) use err_message;
 
+/// Context of a failed write to standard output (coreutils' wording).
+pub const WRITE_ERROR: &str = "write error";
+
+/// The message for an error chain: causes joined by `: `, I/O errors worded as coreutils words
+/// them (`write error: No space left on device`).
+pub fn describe(err: &anyhow::Error) -> String {
+    err.chain()
+        .map(|cause| match cause.downcast_ref::<io::Error>() {
+            Some(io_err) => crate::input::error_text(io_err),
+            None => cause.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
 /// Whether an error is (caused by) a write to a closed pipe, such as stdout after
 /// `parhash sum big | head -c1` has exited.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -10,7 +10,7 @@ use crate::check;
 use crate::escape;
 use crate::flags::SumArgs;
 use crate::input::{self, hash_input, Source};
-use crate::messages::err_message;
+use crate::messages::{err_message, WRITE_ERROR};
 
 /// The algorithm `sum` uses when `-a` is not given.
 pub const DEFAULT_ALGORITHM: &str = "sha256";
@@ -68,7 +68,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
             Ok(digest) => {
                 line.clear();
                 write_line(&mut line, algorithm, &digest, &name, style);
-                stdout.write_all(&line)?;
+                stdout.write_all(&line).context(WRITE_ERROR)?;
             }
             Err(err) => {
                 err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
@@ -76,7 +76,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
             }
         }
     }
-    stdout.flush()?;
+    stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
 }
 

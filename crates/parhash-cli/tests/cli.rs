@@ -309,6 +309,26 @@ fn closed_stdout_ends_quietly() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+#[test]
+fn full_disk_on_stdout_is_a_write_error() {
+    let (dir, _) = fixture();
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full");
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_parhash"))
+        .args(["sum", "-a", "md5", "plain"])
+        .current_dir(dir.path())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "parhash: write error: No space left on device\n"
+    );
+}
+
 // ---- round trips with coreutils ----
 
 #[test]
@@ -581,6 +601,40 @@ fn check_infers_the_algorithm_from_tags_and_lengths() {
             "{}",
             forced.stderr
         );
+    }
+}
+
+#[test]
+fn every_algorithm_round_trips_through_sum_and_check() {
+    let (dir, names) = fixture();
+    for &alg in Algorithm::ALL {
+        let name = alg.name();
+        // Tags name the algorithm, so no -a is needed.
+        let tagged = parhash(
+            dir.path(),
+            &with_prefix(&["sum", "--tag", "-a", name], &names),
+        );
+        assert_eq!(tagged.code, Some(0), "{name}: {tagged:?}");
+        let check = parhash_stdin(dir.path(), &["check", "--quiet"], &tagged.stdout);
+        assert_eq!(
+            (check.code, check.stdout_text()),
+            (Some(0), String::new()),
+            "{name}"
+        );
+        // GNU lines carry only a length: -a says which algorithm.
+        let plain = parhash(dir.path(), &with_prefix(&["sum", "-a", name], &names));
+        let check = parhash_stdin(dir.path(), &["check", "-a", name], &plain.stdout);
+        assert_eq!(check.code, Some(0), "{name}: {check:?}");
+        assert_eq!(
+            check.stdout_text().matches(": OK").count(),
+            names.len(),
+            "{name}"
+        );
+        // Every digest is the library's (itself tested against published vectors).
+        let data = fs::read(dir.path().join("plain")).unwrap();
+        let single = parhash(dir.path(), &["sum", "-a", name, "plain"]);
+        let expected = format!("{}  plain\n", parhash::hash(alg, &data).to_hex());
+        assert_eq!(single.stdout_text(), expected, "{name}");
     }
 }
 
