@@ -32,6 +32,7 @@ pub use algo::md5::Md5;
 pub use algo::sandstorm::{
     Sandstorm224, Sandstorm224Ref, Sandstorm256, Sandstorm256Ref, Sandstorm384, Sandstorm512,
 };
+pub use algo::simd::{Simd224, Simd256, Simd384, Simd512};
 pub use algo::whirlpool::Whirlpool;
 pub use algo::{VariantInfo, Variants};
 pub use digest;

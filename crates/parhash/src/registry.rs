@@ -181,6 +181,26 @@ algorithms! {
         digest: 32, block: 64, broken: false,
         note: "SANDstorm-256 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)",
     },
+    Simd224 => crate::algo::simd::Simd224 {
+        name: "simd224", tag: "SIMD-224", aliases: ["simd-224-v1.1"], family: Simd,
+        digest: 28, block: 64, broken: false,
+        note: "SIMD-224 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; truncated n = 4 state, NTT message expansion)",
+    },
+    Simd256 => crate::algo::simd::Simd256 {
+        name: "simd256", tag: "SIMD-256", aliases: ["simd-256-v1.1"], family: Simd,
+        digest: 32, block: 64, broken: false,
+        note: "SIMD-256 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; 4 Feistel lanes, NTT message expansion)",
+    },
+    Simd384 => crate::algo::simd::Simd384 {
+        name: "simd384", tag: "SIMD-384", aliases: ["simd-384-v1.1"], family: Simd,
+        digest: 48, block: 128, broken: false,
+        note: "SIMD-384 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; truncated n = 8 state, NTT message expansion)",
+    },
+    Simd512 => crate::algo::simd::Simd512 {
+        name: "simd512", tag: "SIMD-512", aliases: ["simd-512-v1.1"], family: Simd,
+        digest: 64, block: 128, broken: false,
+        note: "SIMD-512 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; 8 Feistel lanes, NTT message expansion)",
+    },
     Sha3_224 => crate::algo::keccak::Sha3_224 {
         name: "sha3-224", tag: "SHA3-224", aliases: ["sha3_224", "sha-3-224"], family: Sha3,
         digest: 28, block: 144, broken: false,
