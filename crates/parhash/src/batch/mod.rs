@@ -1,2 +1,411 @@
 //! The multi-message engine: many independent messages hashed side by side in SIMD lanes and
-//! across threads.
+//! across threads (seed study 5's multi-message hashing, seed study 4's "Bitcoin" scenario).
+//!
+//! - [`hash_many`] / [`hash_many_with`]: any mix of lengths in, digests out in the same order.
+//! - [`JobManager`]: messages that arrive over time (`submit` / `poll` / `flush`). A lane is
+//!   refilled as soon as its message ends, so unequal lengths do not leave lanes idle; padding is
+//!   done per lane as its message ends, never as a serial pass over the batch.
+//! - [`Interleaved`]: the other data layout of the seed study: equal-length messages stored
+//!   word-interleaved, so each lane's word is one vector load instead of a gather.
+//!
+//! Algorithms with lane kernels (see [`lane_kernel`]) use them; every other algorithm goes
+//! through the same API with threads only ([`has_lanes`] says which).
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::fmt;
+
+use crate::lanes::{self, Lanes, Width, MAX_BLOCK};
+use crate::registry::{Algorithm, Hasher, Output};
+
+/// Builds the lane kernel for `alg` at `width`, or `None` if `alg` has none.
+pub fn lane_kernel(alg: Algorithm, width: Width) -> Option<Box<dyn Lanes>> {
+    use lanes::keccak::{KeccakLanes, Padding};
+    let k: Box<dyn Lanes> = match alg {
+        Algorithm::Md5 => Box::new(lanes::md5::Md5Lanes::new(width)),
+        Algorithm::Sha1 => Box::new(lanes::sha1::Sha1Lanes::new(width)),
+        Algorithm::Sha384 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Sha512 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Sha512_224 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Sha512_256 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Sha3_224 => Box::new(KeccakLanes::new(width, 28, Padding::Sha3)),
+        Algorithm::Sha3_256 => Box::new(KeccakLanes::new(width, 32, Padding::Sha3)),
+        Algorithm::Sha3_384 => Box::new(KeccakLanes::new(width, 48, Padding::Sha3)),
+        Algorithm::Sha3_512 => Box::new(KeccakLanes::new(width, 64, Padding::Sha3)),
+        Algorithm::Keccak224 => Box::new(KeccakLanes::new(width, 28, Padding::Keccak)),
+        Algorithm::Keccak256 => Box::new(KeccakLanes::new(width, 32, Padding::Keccak)),
+        Algorithm::Keccak384 => Box::new(KeccakLanes::new(width, 48, Padding::Keccak)),
+        Algorithm::Keccak512 => Box::new(KeccakLanes::new(width, 64, Padding::Keccak)),
+        _ => return None,
+    };
+    Some(k)
+}
+
+/// Whether `alg` has multi-lane kernels (otherwise the batch API uses threads only).
+pub fn has_lanes(alg: Algorithm) -> bool {
+    lane_kernel(alg, Width::Portable).is_some()
+}
+
+/// Options for [`hash_many_with`].
+#[derive(Clone, Copy, Debug)]
+pub struct BatchOptions {
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    /// Lane kernel width; `None` = the widest available.
+    pub width: Option<Width>,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions {
+            threads: 0,
+            width: None,
+        }
+    }
+}
+
+/// Hashes every message with the fastest kernels and all cores; digests in input order.
+pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
+    hash_many_with(alg, messages, BatchOptions::default())
+}
+
+/// [`hash_many`] with an explicit thread count and lane width. The digests never depend on them.
+pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
+    let threads = match opts.threads {
+        0 => crate::platform::available_threads(),
+        n => n,
+    }
+    .clamp(1, messages.len().max(1));
+    let width = opts.width.unwrap_or_else(Width::detect);
+    if threads == 1 {
+        return hash_group(alg, width, messages);
+    }
+    // Contiguous groups of about equal total bytes, one per thread, joined in order.
+    let total: usize = messages.iter().map(|m| m.len() + 64).sum();
+    let target = total.div_ceil(threads);
+    let mut groups: Vec<&[&[u8]]> = Vec::with_capacity(threads);
+    let mut start = 0;
+    let mut acc = 0;
+    for (i, m) in messages.iter().enumerate() {
+        acc += m.len() + 64;
+        if acc >= target && groups.len() + 1 < threads {
+            groups.push(&messages[start..=i]);
+            start = i + 1;
+            acc = 0;
+        }
+    }
+    groups.push(&messages[start..]);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .into_iter()
+            .map(|g| scope.spawn(move || hash_group(alg, width, g)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("batch worker thread panicked"))
+            .collect()
+    })
+}
+
+fn hash_group(alg: Algorithm, width: Width, messages: &[&[u8]]) -> Vec<Output> {
+    let mut jm = JobManager::with_width(alg, width);
+    for m in messages {
+        jm.submit(*m);
+    }
+    let mut done = jm.flush();
+    done.sort_unstable_by_key(|(id, _)| *id);
+    done.into_iter().map(|(_, d)| d).collect()
+}
+
+/// Identifies a submitted message; ids count up from 0 in submission order.
+pub type JobId = u64;
+
+struct Slot<'a> {
+    id: JobId,
+    data: Cow<'a, [u8]>,
+    /// Bytes of `data` already compressed.
+    pos: usize,
+    /// Final padded blocks, once the body is done.
+    pad: [u8; 2 * MAX_BLOCK],
+    pad_blocks: usize,
+    pad_done: usize,
+}
+
+/// A lane scheduler for messages that arrive over time.
+///
+/// ```
+/// use parhash::{batch::JobManager, hash, Algorithm};
+/// let mut jm = JobManager::new(Algorithm::Md5);
+/// let a = jm.submit(&b"abc"[..]);
+/// let b = jm.submit(vec![7u8; 1000]);
+/// let mut done = jm.flush();
+/// done.sort_by_key(|(id, _)| *id);
+/// assert_eq!(done[0], (a, hash(Algorithm::Md5, b"abc")));
+/// assert_eq!(done[1], (b, hash(Algorithm::Md5, &[7u8; 1000])));
+/// ```
+pub struct JobManager<'a> {
+    alg: Algorithm,
+    kernel: Option<Box<dyn Lanes>>,
+    slots: Vec<Option<Slot<'a>>>,
+    queue: VecDeque<(JobId, Cow<'a, [u8]>)>,
+    done: VecDeque<(JobId, Output)>,
+    next_id: JobId,
+}
+
+impl fmt::Debug for JobManager<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "JobManager({}, {} lanes, {} queued, {} done)",
+            self.alg,
+            self.slots.len(),
+            self.queue.len(),
+            self.done.len()
+        )
+    }
+}
+
+impl<'a> JobManager<'a> {
+    /// A job manager using the widest lane kernel available.
+    pub fn new(alg: Algorithm) -> Self {
+        Self::with_width(alg, Width::detect())
+    }
+
+    /// A job manager using lane kernels of this width (if `alg` has any).
+    pub fn with_width(alg: Algorithm, width: Width) -> Self {
+        let kernel = lane_kernel(alg, width);
+        let lanes = kernel.as_ref().map_or(0, |k| k.lanes());
+        JobManager {
+            alg,
+            kernel,
+            slots: (0..lanes).map(|_| None).collect(),
+            queue: VecDeque::new(),
+            done: VecDeque::new(),
+            next_id: 0,
+        }
+    }
+
+    /// Lanes this manager runs side by side (0 when the algorithm has no lane kernel).
+    pub fn lanes(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Adds a message. When every lane is busy and messages are waiting, runs lanes until one
+    /// finishes, so the lanes stay full. Returns the message's id.
+    pub fn submit(&mut self, message: impl Into<Cow<'a, [u8]>>) -> JobId {
+        let id = self.next_id;
+        self.next_id += 1;
+        let data = message.into();
+        if self.kernel.is_none() {
+            let mut h = Hasher::new(self.alg);
+            h.update(&data);
+            self.done.push_back((id, h.finalize()));
+            return id;
+        }
+        self.queue.push_back((id, data));
+        self.fill_free_lanes();
+        while !self.queue.is_empty() && self.slots.iter().all(Option::is_some) {
+            self.step_until_one_finishes();
+            self.fill_free_lanes();
+        }
+        id
+    }
+
+    /// Returns one finished message, if any, without doing any hashing.
+    pub fn poll(&mut self) -> Option<(JobId, Output)> {
+        self.done.pop_front()
+    }
+
+    /// Finishes every submitted message and returns all results not yet polled (in completion
+    /// order; ids tell which is which).
+    pub fn flush(&mut self) -> Vec<(JobId, Output)> {
+        self.fill_free_lanes();
+        while self.slots.iter().any(Option::is_some) {
+            self.step_until_one_finishes();
+            self.fill_free_lanes();
+        }
+        self.done.drain(..).collect()
+    }
+
+    fn fill_free_lanes(&mut self) {
+        let Some(kernel) = self.kernel.as_mut() else {
+            return;
+        };
+        for (lane, slot) in self.slots.iter_mut().enumerate() {
+            if slot.is_none() {
+                let Some((id, data)) = self.queue.pop_front() else {
+                    return;
+                };
+                kernel.reset(lane);
+                *slot = Some(Slot {
+                    id,
+                    data,
+                    pos: 0,
+                    pad: [0; 2 * MAX_BLOCK],
+                    pad_blocks: 0,
+                    pad_done: 0,
+                });
+            }
+        }
+    }
+
+    /// Compresses one block in every lane until at least one message completes.
+    fn step_until_one_finishes(&mut self) {
+        let kernel = self.kernel.as_mut().expect("lane kernel");
+        let block = kernel.block_len();
+        let idle = [0u8; MAX_BLOCK];
+        loop {
+            // Work out padding for lanes whose body is done (per lane, as it ends).
+            for slot in self.slots.iter_mut().flatten() {
+                if slot.pad_blocks == 0 && slot.pos + block > slot.data.len() {
+                    let tail = &slot.data[slot.pos..];
+                    slot.pad_blocks = kernel.pad(slot.data.len() as u64, tail, &mut slot.pad);
+                }
+            }
+            let mut inputs: [&[u8]; 16] = [&idle[..]; 16];
+            for (lane, slot) in self.slots.iter().enumerate() {
+                if let Some(s) = slot {
+                    inputs[lane] = if s.pad_blocks == 0 {
+                        &s.data[s.pos..s.pos + block]
+                    } else {
+                        &s.pad[s.pad_done * block..(s.pad_done + 1) * block]
+                    };
+                }
+            }
+            kernel.compress(&inputs[..self.slots.len()]);
+            let mut finished = false;
+            for (lane, slot) in self.slots.iter_mut().enumerate() {
+                let Some(s) = slot else { continue };
+                if s.pad_blocks == 0 {
+                    s.pos += block;
+                    continue;
+                }
+                s.pad_done += 1;
+                if s.pad_done == s.pad_blocks {
+                    let mut out = [0u8; Output::MAX];
+                    let n = kernel.digest_len();
+                    kernel.digest(lane, &mut out[..n]);
+                    self.done.push_back((s.id, Output::from_slice(&out[..n])));
+                    *slot = None;
+                    finished = true;
+                }
+            }
+            if finished {
+                return;
+            }
+        }
+    }
+}
+
+/// Why an [`Interleaved`] batch could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BatchError {
+    /// The algorithm has no lane kernel, so there is no interleaved layout for it.
+    NoLaneKernel(Algorithm),
+    /// The interleaved layout needs messages of one length.
+    UnequalLengths,
+}
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchError::NoLaneKernel(a) => write!(f, "{a} has no multi-lane kernel"),
+            BatchError::UnequalLengths => {
+                f.write_str("the interleaved layout needs messages of equal length")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// Equal-length messages laid out block-interleaved (word w of lane l of block b at word
+/// `(b * words_per_block + w) * lanes + l` of its group), padding included: what a producer
+/// that writes data straight into lanes would hand over. Building it is the host-side cost of
+/// this layout; [`Interleaved::hash`] is then pure vector loads.
+pub struct Interleaved {
+    alg: Algorithm,
+    width: Width,
+    count: usize,
+    blocks_per_message: usize,
+    groups: Vec<Vec<u8>>,
+}
+
+impl Interleaved {
+    /// Lays `messages` out for `alg`'s lane kernel at `width`.
+    pub fn new(alg: Algorithm, messages: &[&[u8]], width: Width) -> Result<Self, BatchError> {
+        let kernel = lane_kernel(alg, width).ok_or(BatchError::NoLaneKernel(alg))?;
+        let len = messages.first().map_or(0, |m| m.len());
+        if messages.iter().any(|m| m.len() != len) {
+            return Err(BatchError::UnequalLengths);
+        }
+        let (lanes, block, word) = (kernel.lanes(), kernel.block_len(), kernel.word_len());
+        let words_per_block = block / word;
+        let mut pad = [0u8; 2 * MAX_BLOCK];
+        let whole = len / block;
+        let pad_blocks = kernel.pad(len as u64, &messages.first().map_or(&[][..], |m| &m[whole * block..]), &mut pad);
+        let blocks_per_message = whole + pad_blocks;
+        let mut groups = Vec::new();
+        for group in messages.chunks(lanes) {
+            let mut buf = vec![0u8; blocks_per_message * block * lanes];
+            for (l, m) in group.iter().enumerate() {
+                let mut padded = [0u8; 2 * MAX_BLOCK];
+                let n = kernel.pad(len as u64, &m[whole * block..], &mut padded);
+                debug_assert_eq!(n, pad_blocks);
+                for b in 0..blocks_per_message {
+                    let src = if b < whole {
+                        &m[b * block..(b + 1) * block]
+                    } else {
+                        &padded[(b - whole) * block..(b - whole + 1) * block]
+                    };
+                    for w in 0..words_per_block {
+                        let dst = ((b * words_per_block + w) * lanes + l) * word;
+                        buf[dst..dst + word].copy_from_slice(&src[w * word..(w + 1) * word]);
+                    }
+                }
+            }
+            groups.push(buf);
+        }
+        Ok(Interleaved {
+            alg,
+            width,
+            count: messages.len(),
+            blocks_per_message,
+            groups,
+        })
+    }
+
+    /// Number of messages.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether there are no messages.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Hashes every message; digests in input order.
+    pub fn hash(&self) -> Vec<Output> {
+        let mut kernel = lane_kernel(self.alg, self.width).expect("checked in new");
+        let (lanes, block) = (kernel.lanes(), kernel.block_len());
+        let mut out = Vec::with_capacity(self.count);
+        for (g, buf) in self.groups.iter().enumerate() {
+            for l in 0..lanes {
+                kernel.reset(l);
+            }
+            for b in 0..self.blocks_per_message {
+                kernel.compress_interleaved(&buf[b * block * lanes..(b + 1) * block * lanes]);
+            }
+            let in_group = (self.count - g * lanes).min(lanes);
+            for l in 0..in_group {
+                let mut d = [0u8; Output::MAX];
+                let n = kernel.digest_len();
+                kernel.digest(l, &mut d[..n]);
+                out.push(Output::from_slice(&d[..n]));
+            }
+        }
+        out
+    }
+}
