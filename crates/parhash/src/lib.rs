@@ -21,6 +21,7 @@
 
 pub mod algo;
 pub mod batch;
+pub mod lanes;
 pub mod platform;
 pub mod registry;
 pub mod tree;

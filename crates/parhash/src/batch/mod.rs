@@ -23,11 +23,6 @@ pub fn lane_kernel(alg: Algorithm, width: Width) -> Option<Box<dyn Lanes>> {
     use lanes::keccak::{KeccakLanes, Padding};
     let k: Box<dyn Lanes> = match alg {
         Algorithm::Md5 => Box::new(lanes::md5::Md5Lanes::new(width)),
-        Algorithm::Sha1 => Box::new(lanes::sha1::Sha1Lanes::new(width)),
-        Algorithm::Sha384 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
-        Algorithm::Sha512 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
-        Algorithm::Sha512_224 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
-        Algorithm::Sha512_256 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
         Algorithm::Sha3_224 => Box::new(KeccakLanes::new(width, 28, Padding::Sha3)),
         Algorithm::Sha3_256 => Box::new(KeccakLanes::new(width, 32, Padding::Sha3)),
         Algorithm::Sha3_384 => Box::new(KeccakLanes::new(width, 48, Padding::Sha3)),
@@ -46,22 +41,13 @@ pub fn has_lanes(alg: Algorithm) -> bool {
     lane_kernel(alg, Width::Portable).is_some()
 }
 
-/// Options for [`hash_many_with`].
-#[derive(Clone, Copy, Debug)]
+/// Options for [`hash_many_with`]. The default: all cores, the widest kernel.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct BatchOptions {
     /// Worker threads (0 = all cores).
     pub threads: usize,
     /// Lane kernel width; `None` = the widest available.
     pub width: Option<Width>,
-}
-
-impl Default for BatchOptions {
-    fn default() -> Self {
-        BatchOptions {
-            threads: 0,
-            width: None,
-        }
-    }
 }
 
 /// Hashes every message with the fastest kernels and all cores; digests in input order.
@@ -344,7 +330,11 @@ impl Interleaved {
         let words_per_block = block / word;
         let mut pad = [0u8; 2 * MAX_BLOCK];
         let whole = len / block;
-        let pad_blocks = kernel.pad(len as u64, &messages.first().map_or(&[][..], |m| &m[whole * block..]), &mut pad);
+        let pad_blocks = kernel.pad(
+            len as u64,
+            messages.first().map_or(&[][..], |m| &m[whole * block..]),
+            &mut pad,
+        );
         let blocks_per_message = whole + pad_blocks;
         let mut groups = Vec::new();
         for group in messages.chunks(lanes) {

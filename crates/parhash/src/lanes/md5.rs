@@ -3,9 +3,9 @@
 //! MD5 has no parallelism inside one message (see `algo::md5`), so this is where its speed-up
 //! comes from: the same step on 16 messages in one instruction.
 
-use super::vector::{Portable, U32x};
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x8, Avx512x16};
+use super::vector::{Portable, U32x};
 use super::{md_pad, Lanes, Width, MAX_BLOCK};
 use crate::algo::md5::{IV, K};
 
@@ -15,12 +15,7 @@ fn rounds<V: U32x>(state: &mut [V; 4], m: &[V; 16]) {
     macro_rules! step {
         ($f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $g:expr, $s:literal) => {
             let f = $f($b, $c, $d);
-            $a = $b.add(
-                $a.add(f)
-                    .add(m[$g])
-                    .add(V::splat(K[$i]))
-                    .rotl::<$s>(),
-            );
+            $a = $b.add($a.add(f).add(m[$g]).add(V::splat(K[$i])).rotl::<$s>());
         };
     }
     #[inline(always)]

@@ -11,7 +11,6 @@ pub(crate) mod vector;
 pub mod keccak;
 pub mod md5;
 pub mod sha1;
-pub mod sha512;
 
 use crate::platform::{Avx2, Avx512};
 
@@ -59,7 +58,9 @@ impl Width {
 
     /// Looks an available width up by name.
     pub fn from_name(name: &str) -> Option<Width> {
-        Width::all_available().into_iter().find(|w| w.name() == name)
+        Width::all_available()
+            .into_iter()
+            .find(|w| w.name() == name)
     }
 
     /// Lanes of 32-bit words at this width.

@@ -1,8 +1,8 @@
 //! SHA-1 on 8 (AVX2, portable) or 16 (AVX-512) messages at once.
 
-use super::vector::{Portable, U32x};
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x8, Avx512x16};
+use super::vector::{Portable, U32x};
 use super::{md_pad, Lanes, Width, MAX_BLOCK};
 
 /// FIPS 180-4 5.3.1.

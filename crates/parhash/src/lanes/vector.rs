@@ -23,8 +23,6 @@ pub(crate) trait U32x: Copy {
     fn xor(self, o: Self) -> Self;
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
-    /// `!self & o`
-    fn andnot(self, o: Self) -> Self;
     fn rotl<const N: i32>(self) -> Self;
     fn bswap(self) -> Self;
     #[inline(always)]
@@ -34,6 +32,8 @@ pub(crate) trait U32x: Copy {
 }
 
 /// N lanes of u64.
+// Some methods are used only by the SHA-512 lanes, wired up together with `algo::sha2`.
+#[allow(dead_code)]
 pub(crate) trait U64x: Copy {
     const LANES: usize;
     fn splat(x: u64) -> Self;
@@ -44,6 +44,7 @@ pub(crate) trait U64x: Copy {
     fn xor(self, o: Self) -> Self;
     fn and(self, o: Self) -> Self;
     fn or(self, o: Self) -> Self;
+    /// `!self & o`
     fn andnot(self, o: Self) -> Self;
     fn rotl<const N: i32>(self) -> Self;
     fn shr<const N: i32>(self) -> Self;
@@ -93,10 +94,6 @@ macro_rules! portable_impl {
                 Portable(core::array::from_fn(|l| self.0[l] | o.0[l]))
             }
             #[inline(always)]
-            fn andnot(self, o: Self) -> Self {
-                Portable(core::array::from_fn(|l| !self.0[l] & o.0[l]))
-            }
-            #[inline(always)]
             fn rotl<const N: i32>(self) -> Self {
                 Portable(core::array::from_fn(|l| self.0[l].rotate_left(N as u32)))
             }
@@ -109,6 +106,10 @@ macro_rules! portable_impl {
     };
     (@extra U32x, $t:ty) => {};
     (@extra U64x, $t:ty) => {
+        #[inline(always)]
+        fn andnot(self, o: Self) -> Self {
+            Portable(core::array::from_fn(|l| !self.0[l] & o.0[l]))
+        }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
             Portable(core::array::from_fn(|l| self.0[l] >> N))
@@ -185,10 +186,6 @@ mod x86 {
         #[inline(always)]
         fn or(self, o: Self) -> Self {
             Avx2x8(simd!(_mm256_or_si256(self.0, o.0)))
-        }
-        #[inline(always)]
-        fn andnot(self, o: Self) -> Self {
-            Avx2x8(simd!(_mm256_andnot_si256(self.0, o.0)))
         }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
@@ -305,16 +302,14 @@ mod x86 {
             Avx512x16(simd!(_mm512_or_si512(self.0, o.0)))
         }
         #[inline(always)]
-        fn andnot(self, o: Self) -> Self {
-            Avx512x16(simd!(_mm512_andnot_si512(self.0, o.0)))
-        }
-        #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
             Avx512x16(simd!(_mm512_rol_epi32::<N>(self.0)))
         }
         #[inline(always)]
         fn bswap(self) -> Self {
-            let mask = simd!(_mm512_set4_epi32(0x0c0d0e0f, 0x08090a0b, 0x04050607, 0x00010203));
+            let mask = simd!(_mm512_set4_epi32(
+                0x0c0d0e0f, 0x08090a0b, 0x04050607, 0x00010203
+            ));
             Avx512x16(simd!(_mm512_shuffle_epi8(self.0, mask)))
         }
     }
@@ -370,7 +365,9 @@ mod x86 {
         }
         #[inline(always)]
         fn bswap(self) -> Self {
-            let mask = simd!(_mm512_set4_epi32(0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607));
+            let mask = simd!(_mm512_set4_epi32(
+                0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607
+            ));
             Avx512x8(simd!(_mm512_shuffle_epi8(self.0, mask)))
         }
     }
