@@ -7,7 +7,7 @@
 //! `Platform` enum). Kernels take the token by value, which costs nothing at run time.
 //!
 //! For tests and CI, ISAs can be switched off at run time with the environment variable
-//! `PARHASH_DISABLE_ISA`, a comma-separated list of `sse41`, `avx2`, `avx512`, `sha-ni`, `bmi2`
+//! `PARHASH_DISABLE_ISA`, a comma-separated list of `sse41`, `avx2`, `avx512`, `sha-ni`, `bmi2`, `gfni`
 //! or `all`. It is read once per process. CI runs the test suite once per switch so that each
 //! fallback path is exercised on a machine that has the faster one.
 
@@ -75,6 +75,11 @@ isa_token!(
     /// BMI2 (`mulx`, `rorx`, flag-free shifts).
     Bmi2, "bmi2", ["bmi2", "bmi1"]
 );
+isa_token!(
+    /// GFNI (GF(2^8) affine maps, inverses and products on bytes) together with AVX-512 VBMI
+    /// (byte permutes across a whole 512-bit register), as the byte-oriented kernels use them.
+    Gfni, "gfni", ["gfni", "avx512vbmi", "avx512f", "avx512bw", "avx512vl"]
+);
 
 /// A one-line description of what this CPU offers parhash, e.g. for `parhash list` and reports.
 pub fn describe() -> String {
@@ -93,6 +98,9 @@ pub fn describe() -> String {
     }
     if Bmi2::detect().is_some() {
         have.push(Bmi2::NAME);
+    }
+    if Gfni::detect().is_some() {
+        have.push(Gfni::NAME);
     }
     if have.is_empty() {
         "portable only".to_string()

@@ -241,6 +241,26 @@ algorithms! {
         digest: 64, block: 72, broken: false,
         note: "SHA-3 round-3 Keccak-512, padding 0x01, not FIPS 202",
     },
+    Groestl224 => crate::algo::groestl::Groestl224 {
+        name: "groestl224", tag: "GROESTL-224", aliases: ["grostl224", "grøstl-224"], family: Groestl,
+        digest: 28, block: 64, broken: false,
+        note: "Grøstl-224, final tweaked SHA-3 round-3 version (8x8 state, 10 rounds)",
+    },
+    Groestl256 => crate::algo::groestl::Groestl256 {
+        name: "groestl256", tag: "GROESTL-256", aliases: ["grostl256", "grøstl-256"], family: Groestl,
+        digest: 32, block: 64, broken: false,
+        note: "Grøstl-256, final tweaked SHA-3 round-3 version (8x8 state, 10 rounds)",
+    },
+    Groestl384 => crate::algo::groestl::Groestl384 {
+        name: "groestl384", tag: "GROESTL-384", aliases: ["grostl384", "grøstl-384"], family: Groestl,
+        digest: 48, block: 128, broken: false,
+        note: "Grøstl-384, final tweaked SHA-3 round-3 version (8x16 state, 14 rounds)",
+    },
+    Groestl512 => crate::algo::groestl::Groestl512 {
+        name: "groestl512", tag: "GROESTL-512", aliases: ["grostl512", "grøstl-512"], family: Groestl,
+        digest: 64, block: 128, broken: false,
+        note: "Grøstl-512, final tweaked SHA-3 round-3 version (8x16 state, 14 rounds)",
+    },
     Whirlpool => crate::algo::whirlpool::Whirlpool {
         name: "whirlpool", tag: "WHIRLPOOL", aliases: ["whirlpool-512"], family: Whirlpool,
         digest: 64, block: 64, broken: false,
