@@ -9,12 +9,14 @@
 //!   512-bit rows (planes) and applies each step to a whole row at once: `vprolq`/`vprolvq` for
 //!   the rotations, `vpternlogq` for the three-input XORs of θ and for χ, `vpermq`/`vpermt2q`
 //!   for the lane moves of θ, π and χ. The AVX2 kernel ([`parallel_avx2`]) does the same with
-//!   rows split over two 256-bit registers.
+//!   each row split over two 256-bit registers (lanes 0..3 and lane 4).
 //!
 //! The one dispatch point is [`Backend`]: chosen once per hasher, matched once per call.
 
 pub mod sequential;
 
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx512;
 
@@ -86,6 +88,8 @@ pub const ROUND_CONSTANTS: [u64; 24] = {
 enum Backend {
     Sequential,
     #[cfg(target_arch = "x86_64")]
+    ParallelAvx2(platform::Avx2),
+    #[cfg(target_arch = "x86_64")]
     ParallelAvx512(platform::Avx512),
 }
 
@@ -101,6 +105,10 @@ impl Backend {
         if let Some(token) = platform::Avx512::detect() {
             return Some(Backend::ParallelAvx512(token));
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = platform::Avx2::detect() {
+            return Some(Backend::ParallelAvx2(token));
+        }
         None
     }
 
@@ -110,6 +118,8 @@ impl Backend {
             "parallel" => Self::parallel(),
             #[cfg(target_arch = "x86_64")]
             "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
             _ => None,
         }
     }
@@ -119,6 +129,10 @@ impl Backend {
     fn compress(self, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, rate),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx2(token) => {
+                parallel_avx2::compress_blocks(token, state, blocks, rate)
+            }
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx512(token) => {
                 parallel_avx512::compress_blocks(token, state, blocks, rate)
@@ -143,6 +157,13 @@ fn variant_infos() -> Vec<VariantInfo> {
             summary: "lane-parallel θ/ρ/π/χ on SIMD rows (best ISA available)",
         },
     ];
+    #[cfg(target_arch = "x86_64")]
+    v.push(VariantInfo {
+        name: "parallel-avx2",
+        available: platform::Avx2::detect().is_some(),
+        default: false,
+        summary: "rows split over two 256-bit registers: vpermq, vpblendd, shift pairs",
+    });
     #[cfg(target_arch = "x86_64")]
     v.push(VariantInfo {
         name: "parallel-avx512",
