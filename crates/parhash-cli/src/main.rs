@@ -1,10 +1,11 @@
-//! `parhash`: hash, check and list from the command line.
+//! `parhash`: hash, check, list and benchmark from the command line.
 //!
-//! This file is glue: parse the flags (`flags`), run one subcommand (`sum`, `check`, `list`),
-//! turn the outcome into an exit status. Exit statuses follow coreutils' sha256sum: 0 when all
+//! This file is glue: parse the flags (`flags`), run one subcommand (`sum`, `check`, `list`,
+//! `bench`), turn the outcome into an exit status. Exit statuses follow coreutils' sha256sum: 0 when all
 //! went well, 1 when any file failed or any checksum did not match; usage errors are 2.
 #![forbid(unsafe_code)]
 
+mod bench;
 mod check;
 mod escape;
 mod flags;
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         Command::Sum(args) => sum::run(args),
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),
         Command::List(args) => list::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

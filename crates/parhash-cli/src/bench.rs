@@ -1,0 +1,246 @@
+//! `parhash bench`: the benchmark lab. Parses the sweep flags, runs a preset or a custom sweep
+//! through `parhash-lab`, prints the report and writes its files.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use parhash::Algorithm;
+use parhash_lab::{
+    lab::{self, LabOptions},
+    output, presets,
+    source::Source,
+    sweep::{SweepSpec, VariantChoice},
+    units,
+};
+
+/// Flags of `parhash bench`.
+#[derive(Args, Debug, Clone, Default)]
+#[command(
+    long_about = "Benchmark parhash: sweep algorithms, variants, message lengths, multiplicity, \
+                  source and threads; measure the machine's roofs (memory, page cache, disk, GPU \
+                  transfer) in the same run; name each configuration's bottleneck; compare with \
+                  OpenSSL, RustCrypto and blake3. Prints a table and writes CSV, JSON, SVG/PNG \
+                  plots and an HTML report. With no flags: a quick tour under one minute."
+)]
+pub struct BenchArgs {
+    /// Run a named preset (see --list-presets); default: the quick tour.
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+
+    /// List the presets and exit.
+    #[arg(long)]
+    pub list_presets: bool,
+
+    /// Algorithms to sweep (comma list of names; `all` for every one).
+    #[arg(short, long, value_name = "LIST")]
+    pub algorithms: Option<String>,
+
+    /// Implementation variants: `default`, `all`, or names such as `sequential,parallel`.
+    #[arg(long, value_name = "LIST")]
+    pub variants: Option<String>,
+
+    /// Message lengths: sizes with suffixes (`8,64,4KiB`), doubling ranges (`4k..1G`), or
+    /// `seed` for the seed's 8 B..256 KiB steps.
+    #[arg(short, long, value_name = "LIST")]
+    pub lengths: Option<String>,
+
+    /// Messages per batch: 1 is single-message (SMH), more is multi-message (MMH). `1,64`.
+    #[arg(short, long, value_name = "LIST")]
+    pub messages: Option<String>,
+
+    /// Sources: memory, page-cache (warm file), disk (cold file, cache dropped each sample).
+    #[arg(short, long, value_name = "LIST")]
+    pub sources: Option<String>,
+
+    /// Thread counts (`1..4`, `1,2`).
+    #[arg(short, long, value_name = "LIST")]
+    pub threads: Option<String>,
+
+    /// Tree-mode parameter set, passed to tree engines (repeatable), e.g. `chunk=4KiB,fanout=4`.
+    #[arg(long, value_name = "PARAMS")]
+    pub tree: Vec<String>,
+
+    /// Do not measure OpenSSL, RustCrypto and blake3 beside parhash.
+    #[arg(long)]
+    pub no_peers: bool,
+
+    /// Report speed-ups against this variant or provider (`sequential`, `openssl`...).
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+
+    /// Time budget for the measurements (`45s`, `2m`).
+    #[arg(long, value_name = "DURATION")]
+    pub budget: Option<String>,
+
+    /// Seconds-scale run with tiny sizes (for CI; the figures mean little).
+    #[arg(long)]
+    pub tiny: bool,
+
+    /// Output folder for CSV, JSON, plots and the HTML report.
+    #[arg(short, long, value_name = "DIR", default_value = "parhash-report")]
+    pub out: PathBuf,
+
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+
+    /// Print only where the files went, not the tables.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl BenchArgs {
+    fn sweeping(&self) -> bool {
+        self.algorithms.is_some()
+            || self.variants.is_some()
+            || self.lengths.is_some()
+            || self.messages.is_some()
+            || self.sources.is_some()
+            || self.threads.is_some()
+            || !self.tree.is_empty()
+    }
+}
+
+fn algorithms(text: &str) -> anyhow::Result<Vec<Algorithm>> {
+    if text.trim() == "all" {
+        return Ok(Algorithm::ALL.to_vec());
+    }
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| Algorithm::from_name(s).map_err(anyhow::Error::from))
+        .collect()
+}
+
+/// Builds the custom sweep the flags describe.
+fn custom_spec(args: &BenchArgs) -> anyhow::Result<SweepSpec> {
+    let algs = match &args.algorithms {
+        Some(list) => algorithms(list)?,
+        None => presets::one_per_family(),
+    };
+    let mut spec = SweepSpec::new(algs);
+    if let Some(v) = &args.variants {
+        spec.variants = VariantChoice::parse(v);
+    }
+    if let Some(l) = &args.lengths {
+        spec.lengths = units::parse_sizes(l).context("--lengths")?;
+    } else if args.tiny {
+        spec.lengths = vec![64, 4096];
+    }
+    if let Some(m) = &args.messages {
+        spec.multiplicities = units::parse_counts(m).context("--messages")?;
+    }
+    if let Some(s) = &args.sources {
+        spec.sources = s
+            .split(',')
+            .map(Source::parse)
+            .collect::<Result<_, _>>()
+            .context("--sources")?;
+    }
+    if let Some(t) = &args.threads {
+        spec.threads = units::parse_counts(t).context("--threads")?;
+    }
+    spec.tree = args.tree.clone();
+    spec.peers = !args.no_peers;
+    spec.anchor = !args.no_peers;
+    Ok(spec)
+}
+
+/// Runs `parhash bench`; `Ok(true)` when everything ran.
+pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
+    if args.list_presets {
+        for p in presets::ALL {
+            let study = if p.study.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", p.study)
+            };
+            println!("{:<22} {}{study}", p.name, p.about);
+        }
+        return Ok(true);
+    }
+    if args.preset.is_some() && args.sweeping() {
+        bail!("--preset takes no sweep flags (--algorithms, --lengths, ...): use one or the other");
+    }
+    let mut opts = LabOptions::new();
+    opts.out_dir = args.out.clone();
+    opts.tiny = args.tiny;
+    opts.progress = !args.no_progress && std::io::stderr().is_terminal();
+    opts.baseline = args.baseline.clone();
+    opts.command = std::iter::once("parhash".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if args.tiny {
+        opts.budget = std::time::Duration::from_secs(5);
+    }
+    if let Some(b) = &args.budget {
+        opts.budget = units::parse_duration(b).context("--budget")?;
+    }
+    let report = if args.sweeping() {
+        let spec = custom_spec(args)?;
+        lab::run_sweep("parhash bench: custom sweep", &spec, &opts)?
+    } else {
+        let name = args.preset.as_deref().unwrap_or("tour");
+        let Some(preset) = presets::find(name) else {
+            let names: Vec<&str> = presets::ALL.iter().map(|p| p.name).collect();
+            bail!("unknown preset '{name}' (presets: {})", names.join(", "));
+        };
+        (preset.run)(&opts).with_context(|| format!("preset {}", preset.name))?
+    };
+    if !args.quiet {
+        print!("{}", report.to_text());
+    }
+    let files = output::write_all(&report, &opts.out_dir)
+        .with_context(|| format!("writing {}", opts.out_dir.display()))?;
+    println!(
+        "wrote {} files to {} (open {}), {:.1} s",
+        files.len(),
+        opts.out_dir.display(),
+        opts.out_dir.join("report.html").display(),
+        report.seconds
+    );
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_sweep_flags_parse() {
+        let args = BenchArgs {
+            algorithms: Some("md5".into()),
+            lengths: Some("8,4k..16k".into()),
+            messages: Some("1,8".into()),
+            sources: Some("memory,disk".into()),
+            threads: Some("1..2".into()),
+            variants: Some("all".into()),
+            no_peers: true,
+            ..BenchArgs::default()
+        };
+        let spec = custom_spec(&args).unwrap();
+        assert_eq!(spec.algorithms, vec![Algorithm::Md5]);
+        assert_eq!(spec.lengths, vec![8, 4096, 8192, 16384]);
+        assert_eq!(spec.multiplicities, vec![1, 8]);
+        assert_eq!(spec.sources, vec![Source::Memory, Source::Disk]);
+        assert_eq!(spec.threads, vec![1, 2]);
+        assert_eq!(spec.variants, VariantChoice::All);
+        assert!(!spec.peers);
+    }
+
+    #[test]
+    fn bad_flags_are_errors() {
+        let bad = |f: fn(&mut BenchArgs)| {
+            let mut a = BenchArgs::default();
+            f(&mut a);
+            custom_spec(&a).is_err()
+        };
+        assert!(bad(|a| a.lengths = Some("4q".into())));
+        assert!(bad(|a| a.algorithms = Some("nope".into())));
+        assert!(bad(|a| a.sources = Some("tape".into())));
+        assert!(bad(|a| a.threads = Some("3..1".into())));
+    }
+}

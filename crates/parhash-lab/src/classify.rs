@@ -1,0 +1,338 @@
+//! Which bottleneck limits a configuration: a pure function of its measured time and of the
+//! roofs and compute rate measured in the same run.
+//!
+//! The model: hashing a batch costs at least the time the source needs to deliver it
+//! (`reads x latency + bytes / bandwidth`) and the time the hash needs on cache-resident data
+//! (`bytes / (compute rate x threads)`). The share of the measured time each model explains
+//! decides: a source explaining most of it is the bottleneck (memory, disk or the transfer to
+//! an accelerator); else compute when the hash runs near its in-cache rate; else, for short
+//! messages, the fixed per-message costs (setup, padding, finalisation, dispatch) dominate.
+
+use serde::{Deserialize, Serialize};
+
+use crate::source::Source;
+
+/// What limits a configuration's speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bottleneck {
+    /// The hash computation itself.
+    Compute,
+    /// Reading memory (or copying from the page cache).
+    Memory,
+    /// Reading the disk.
+    Disk,
+    /// Moving data to the accelerator.
+    Transfer,
+    /// Fixed costs per message: short messages.
+    PerMessageOverhead,
+}
+
+impl Bottleneck {
+    /// Name used in tables and files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bottleneck::Compute => "compute",
+            Bottleneck::Memory => "memory",
+            Bottleneck::Disk => "disk",
+            Bottleneck::Transfer => "transfer",
+            Bottleneck::PerMessageOverhead => "per-message overhead",
+        }
+    }
+}
+
+/// A source's speed: fixed cost per read call plus bytes over bandwidth.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Roof {
+    /// Bytes per second.
+    pub bandwidth: f64,
+    /// Seconds per read call (0 for memory).
+    pub latency: f64,
+}
+
+impl Roof {
+    /// Time to deliver `bytes` in `reads` calls.
+    pub fn time(&self, bytes: f64, reads: f64) -> f64 {
+        reads * self.latency + bytes / self.bandwidth
+    }
+}
+
+/// Everything the classification looks at for one configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassifyInput {
+    /// Measured seconds for one batch.
+    pub seconds: f64,
+    /// Bytes in one batch.
+    pub bytes: f64,
+    /// Read calls per batch (0 for memory).
+    pub reads: f64,
+    /// Length of each message.
+    pub message_len: usize,
+    /// The source's roof (memory at this thread count, page cache, disk).
+    pub source_roof: Roof,
+    /// The bottleneck the source stands for.
+    pub source_kind: Bottleneck,
+    /// The engine's single-thread rate on long, cache-resident messages (bytes per second).
+    pub compute_rate: f64,
+    /// Threads that actually work on the batch at once.
+    pub effective_threads: f64,
+    /// Host-to-accelerator roof, for engines that run on one.
+    pub transfer_roof: Option<Roof>,
+}
+
+/// Share of the measured time a source must explain to be the bottleneck.
+pub const SOURCE_SHARE: f64 = 0.6;
+/// Share of the measured time the streaming compute model must explain to call it compute-bound.
+pub const COMPUTE_SHARE: f64 = 0.6;
+/// Messages shorter than this are "short" (the seed's 8..1536 B; long is 4 KiB and up).
+pub const LONG_MESSAGE: usize = 4096;
+
+/// The bottleneck of one configuration (see the module docs for the model).
+pub fn classify(x: &ClassifyInput) -> Bottleneck {
+    if x.seconds <= 0.0 || x.bytes <= 0.0 {
+        return Bottleneck::PerMessageOverhead;
+    }
+    let source_share = x.source_roof.time(x.bytes, x.reads) / x.seconds;
+    let transfer_share = x
+        .transfer_roof
+        .map(|r| r.time(x.bytes, 1.0) / x.seconds)
+        .unwrap_or(0.0);
+    let compute_share = x.bytes / (x.compute_rate * x.effective_threads.max(1.0)) / x.seconds;
+    if transfer_share >= SOURCE_SHARE && transfer_share >= source_share {
+        return Bottleneck::Transfer;
+    }
+    if source_share >= SOURCE_SHARE {
+        return x.source_kind;
+    }
+    if compute_share >= COMPUTE_SHARE {
+        return Bottleneck::Compute;
+    }
+    if x.message_len < LONG_MESSAGE {
+        return Bottleneck::PerMessageOverhead;
+    }
+    if source_share > compute_share {
+        x.source_kind
+    } else {
+        Bottleneck::Compute
+    }
+}
+
+/// A row of the summary table: single or multi message, from memory or disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    pub multi_message: bool,
+    pub disk: bool,
+}
+
+impl SummaryRow {
+    /// The four rows, in the seed's order.
+    pub const ALL: [SummaryRow; 4] = [
+        SummaryRow {
+            multi_message: false,
+            disk: false,
+        },
+        SummaryRow {
+            multi_message: false,
+            disk: true,
+        },
+        SummaryRow {
+            multi_message: true,
+            disk: false,
+        },
+        SummaryRow {
+            multi_message: true,
+            disk: true,
+        },
+    ];
+
+    /// `SMH memory`, `MMH disk`...
+    pub fn name(self) -> String {
+        format!(
+            "{} {}",
+            if self.multi_message { "MMH" } else { "SMH" },
+            if self.disk { "disk" } else { "memory" }
+        )
+    }
+}
+
+/// One classified measurement, as the summary sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Classified {
+    pub messages: usize,
+    pub message_len: usize,
+    pub source: Source,
+    pub accelerator: bool,
+    pub bottleneck: Bottleneck,
+}
+
+/// The seed's summary: rows SMH/MMH x memory/disk, columns short/long x software/accelerator.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryTable {
+    pub columns: Vec<String>,
+    /// (row name, one cell per column).
+    pub rows: Vec<(String, Vec<String>)>,
+}
+
+/// The most frequent bottleneck in each cell (ties go to the earlier [`Bottleneck`]), with its
+/// share; `no accelerator` in the accelerator columns when none was measured, `not measured`
+/// for empty software cells. Page-cache reads count as memory rows, disk reads as disk rows.
+pub fn summarize(items: &[Classified], have_accelerator: bool) -> SummaryTable {
+    let columns = [
+        (false, false, "short, software"),
+        (true, false, "long, software"),
+        (false, true, "short, accelerator"),
+        (true, true, "long, accelerator"),
+    ];
+    let mut rows = Vec::new();
+    for row in SummaryRow::ALL {
+        let mut cells = Vec::new();
+        for (long, accel, _) in columns {
+            let matching: Vec<Bottleneck> = items
+                .iter()
+                .filter(|c| {
+                    (c.messages > 1) == row.multi_message
+                        && (c.source == Source::Disk) == row.disk
+                        && (c.message_len >= LONG_MESSAGE) == long
+                        && c.accelerator == accel
+                })
+                .map(|c| c.bottleneck)
+                .collect();
+            let cell = if matching.is_empty() {
+                if accel && !have_accelerator {
+                    "no accelerator".to_string()
+                } else {
+                    "not measured".to_string()
+                }
+            } else {
+                let mut counts = std::collections::BTreeMap::new();
+                for b in &matching {
+                    *counts.entry(*b).or_insert(0usize) += 1;
+                }
+                let top = counts.values().copied().max().unwrap_or(0);
+                let (winner, n) = counts
+                    .into_iter()
+                    .find(|&(_, n)| n == top)
+                    .expect("non-empty");
+                format!("{} ({n}/{})", winner.name(), matching.len())
+            };
+            cells.push(cell);
+        }
+        rows.push((row.name(), cells));
+    }
+    SummaryTable {
+        columns: columns.iter().map(|c| c.2.to_string()).collect(),
+        rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GB: f64 = 1e9;
+
+    fn input(seconds: f64, bytes: f64, message_len: usize) -> ClassifyInput {
+        ClassifyInput {
+            seconds,
+            bytes,
+            reads: 0.0,
+            message_len,
+            source_roof: Roof {
+                bandwidth: 20.0 * GB,
+                latency: 0.0,
+            },
+            source_kind: Bottleneck::Memory,
+            compute_rate: 2.0 * GB,
+            effective_threads: 1.0,
+            transfer_roof: None,
+        }
+    }
+
+    #[test]
+    fn near_in_cache_rate_is_compute() {
+        // 1 MB in 0.55 ms: 1.8 GB/s against a 2 GB/s compute rate and 20 GB/s memory.
+        assert_eq!(classify(&input(0.55e-3, 1e6, 65536)), Bottleneck::Compute);
+    }
+
+    #[test]
+    fn at_memory_roof_is_memory() {
+        let mut x = input(1e6 / (18.0 * GB), 1e6, 65536);
+        x.compute_rate = 10.0 * GB;
+        x.effective_threads = 4.0;
+        assert_eq!(classify(&x), Bottleneck::Memory);
+    }
+
+    #[test]
+    fn short_and_slow_is_per_message_overhead() {
+        // 64 messages of 8 B in 20 us: 25 MB/s, far below both roofs.
+        assert_eq!(
+            classify(&input(20e-6, 512.0, 8)),
+            Bottleneck::PerMessageOverhead
+        );
+    }
+
+    #[test]
+    fn long_and_slow_picks_the_larger_share() {
+        // Explained by neither at 60%: compute explains 25%, memory 2.5% -> compute.
+        assert_eq!(classify(&input(2e-3, 1e6, 65536)), Bottleneck::Compute);
+    }
+
+    #[test]
+    fn disk_latency_counts() {
+        // One 512-byte cold read taking 110 us on a disk with 100 us latency: disk-bound even
+        // though the bytes are few.
+        let mut x = input(110e-6, 512.0, 8);
+        x.reads = 1.0;
+        x.source_roof = Roof {
+            bandwidth: 1.0 * GB,
+            latency: 100e-6,
+        };
+        x.source_kind = Bottleneck::Disk;
+        assert_eq!(classify(&x), Bottleneck::Disk);
+    }
+
+    #[test]
+    fn transfer_roof_wins_when_it_explains_the_time() {
+        let mut x = input(1e6 / (3.0 * GB), 1e6, 1 << 20);
+        x.compute_rate = 100.0 * GB;
+        x.transfer_roof = Some(Roof {
+            bandwidth: 3.2 * GB,
+            latency: 0.0,
+        });
+        assert_eq!(classify(&x), Bottleneck::Transfer);
+    }
+
+    #[test]
+    fn degenerate_input_does_not_divide_by_zero() {
+        assert_eq!(
+            classify(&input(0.0, 0.0, 0)),
+            Bottleneck::PerMessageOverhead
+        );
+    }
+
+    #[test]
+    fn summary_cells() {
+        let item = |messages, len, source, b| Classified {
+            messages,
+            message_len: len,
+            source,
+            accelerator: false,
+            bottleneck: b,
+        };
+        let items = [
+            item(1, 8, Source::Memory, Bottleneck::PerMessageOverhead),
+            item(1, 64, Source::Memory, Bottleneck::PerMessageOverhead),
+            item(1, 64, Source::PageCache, Bottleneck::Compute),
+            item(1, 65536, Source::Memory, Bottleneck::Compute),
+            item(64, 65536, Source::Disk, Bottleneck::Disk),
+        ];
+        let t = summarize(&items, false);
+        assert_eq!(t.rows.len(), 4);
+        assert_eq!(t.rows[0].0, "SMH memory");
+        assert_eq!(t.rows[0].1[0], "per-message overhead (2/3)");
+        assert_eq!(t.rows[0].1[1], "compute (1/1)");
+        assert_eq!(t.rows[0].1[2], "no accelerator");
+        assert_eq!(t.rows[1].1[0], "not measured");
+        assert_eq!(t.rows[3].1[1], "disk (1/1)");
+    }
+}

@@ -1,0 +1,433 @@
+//! Timing one configuration: prepare the batch (in memory or in a scratch file), warm up,
+//! calibrate repetitions so one sample is long enough to time, then take samples until the
+//! configuration's share of the time budget is spent.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::classify::Bottleneck;
+use crate::engine::{Engine, Provider, StreamHasher};
+use crate::source::{fill_pattern, read_range, ScratchFile, Source, READ_CHUNK};
+use crate::sweep::Config;
+use crate::timer::{self, Stats};
+
+/// How samples are taken.
+#[derive(Clone, Copy, Debug)]
+pub struct SamplePlan {
+    /// A sample repeats the batch until it lasts at least this long (not for cold reads).
+    pub min_sample: Duration,
+    /// Samples taken at least (even past the budget) and at most.
+    pub min_samples: usize,
+    pub max_samples: usize,
+}
+
+impl SamplePlan {
+    /// 2 ms samples, 5 to 31 of them.
+    pub fn normal() -> Self {
+        SamplePlan {
+            min_sample: Duration::from_millis(2),
+            min_samples: 5,
+            max_samples: 31,
+        }
+    }
+
+    /// Seconds-scale CI runs: short samples, three of them.
+    pub fn tiny() -> Self {
+        SamplePlan {
+            min_sample: Duration::from_micros(50),
+            min_samples: 3,
+            max_samples: 3,
+        }
+    }
+}
+
+/// Every figure measured for one configuration (one CSV row).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    pub algorithm: String,
+    pub provider: Provider,
+    pub variant: String,
+    pub message_len: usize,
+    pub messages: usize,
+    pub source: Source,
+    pub threads: usize,
+    /// Batches hashed per sample.
+    pub reps_per_sample: usize,
+    pub samples: usize,
+    /// Read calls per batch (file sources).
+    pub reads_per_batch: usize,
+    /// Unit execution time: ns per byte, median of the samples, and the fastest and slowest.
+    pub ns_per_byte: f64,
+    pub ns_per_byte_min: f64,
+    pub ns_per_byte_max: f64,
+    /// Time-stamp-counter ticks per byte (median); empty where there is no TSC.
+    pub cycles_per_byte: Option<f64>,
+    /// ns and TSC ticks per message (median), for short-message tables.
+    pub ns_per_message: f64,
+    pub cycles_per_message: Option<f64>,
+    /// Decimal GB per second (median).
+    pub gb_per_s: f64,
+    pub messages_per_s: f64,
+    /// Against the same configuration on one thread.
+    pub speedup_vs_1_thread: Option<f64>,
+    /// Against the chosen baseline (`--baseline`) in the same configuration.
+    pub speedup_vs_baseline: Option<f64>,
+    pub bottleneck: Option<Bottleneck>,
+}
+
+impl Measurement {
+    /// The configuration this measures.
+    pub fn config(&self) -> Config {
+        Config {
+            algorithm: self.algorithm.clone(),
+            provider: self.provider,
+            variant: self.variant.clone(),
+            message_len: self.message_len,
+            messages: self.messages,
+            source: self.source,
+            threads: self.threads,
+        }
+    }
+
+    /// Bytes per second (median).
+    pub fn rate(&self) -> f64 {
+        if self.ns_per_byte > 0.0 {
+            1e9 / self.ns_per_byte
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// `provider algorithm/variant`.
+    pub fn label(&self) -> String {
+        format!(
+            "{} {}/{}",
+            self.provider.name(),
+            self.algorithm,
+            self.variant
+        )
+    }
+}
+
+/// The data of one configuration.
+enum Data {
+    Memory(Vec<u8>),
+    File(ScratchFile),
+}
+
+/// Hashes messages `range` of the batch with `hasher`, reading them from `data`.
+fn hash_range(
+    data: &Data,
+    file: Option<&File>,
+    len: usize,
+    range: std::ops::Range<usize>,
+    hasher: &mut dyn StreamHasher,
+    buf: &mut [u8],
+) -> u8 {
+    let mut check = 0u8;
+    match data {
+        Data::Memory(bytes) => {
+            for i in range {
+                hasher.update(&bytes[i * len..(i + 1) * len]);
+                check = check.wrapping_add(hasher.finish_reset());
+            }
+        }
+        Data::File(_) => {
+            let file = file.expect("file opened for file sources");
+            for i in range {
+                read_range(file, (i * len) as u64, len, buf, |c| hasher.update(c))
+                    .expect("reading the scratch file");
+                check = check.wrapping_add(hasher.finish_reset());
+            }
+        }
+    }
+    check
+}
+
+/// Reads the whole batch into `whole` (for engines that take the batch at once).
+fn load_batch(data: &Data, file: Option<&File>, whole: &mut Vec<u8>, buf: &mut [u8]) {
+    if let Data::File(f) = data {
+        whole.clear();
+        read_range(file.expect("file"), 0, f.len(), buf, |c| {
+            whole.extend_from_slice(c)
+        })
+        .expect("reading the scratch file");
+    }
+}
+
+/// Measures one configuration of `engine` within `budget`.
+pub fn measure(
+    engine: &dyn Engine,
+    config: &Config,
+    plan: &SamplePlan,
+    budget: Duration,
+    scratch: &Path,
+    tsc_hz: Option<f64>,
+) -> std::io::Result<Measurement> {
+    let len = config.message_len;
+    let messages = config.messages.max(1);
+    let total = config.batch_bytes();
+    let data = if config.source.is_file() {
+        Data::File(ScratchFile::create(
+            scratch,
+            &format!("batch-{}.bin", std::process::id()),
+            total,
+        )?)
+    } else {
+        let mut v = vec![0u8; total];
+        fill_pattern(&mut v);
+        Data::Memory(v)
+    };
+    let cold = config.source == Source::Disk;
+    let threads = config.threads.max(1);
+    let reads_per_batch = if config.source.is_file() {
+        messages * len.div_ceil(READ_CHUNK).max(1)
+    } else {
+        0
+    };
+
+    // Engines that take the whole batch themselves.
+    let slices: Vec<std::ops::Range<usize>> =
+        (0..messages).map(|i| i * len..(i + 1) * len).collect();
+    let batch_engine = {
+        let probe: Vec<&[u8]> = vec![&[]; 1];
+        engine.hash_batch(&probe, 1).is_some()
+    };
+
+    let file_handles: Vec<Option<File>> = (0..threads)
+        .map(|_| match &data {
+            Data::File(f) => f.open().map(Some),
+            Data::Memory(_) => Ok(None),
+        })
+        .collect::<std::io::Result<_>>()?;
+    let drop_cache = || -> std::io::Result<()> {
+        if let Data::File(f) = &data {
+            if cold {
+                f.drop_cache()?;
+            }
+        }
+        Ok(())
+    };
+
+    let reps = AtomicUsize::new(1);
+    let stop = AtomicBool::new(false);
+    let start = Barrier::new(threads);
+    let done = Barrier::new(threads);
+    let share = |t: usize| (t * messages / threads)..((t + 1) * messages / threads);
+
+    let mut seconds = Vec::new();
+    let mut ticks = Vec::new();
+    let mut reps_used = 1usize;
+    std::thread::scope(|s| -> std::io::Result<()> {
+        if !batch_engine {
+            for (t, fh) in file_handles.iter().enumerate().skip(1) {
+                let (data, reps, stop, start, done) = (&data, &reps, &stop, &start, &done);
+                let range = share(t);
+                s.spawn(move || {
+                    let mut hasher = engine.hasher();
+                    let mut buf = vec![0u8; READ_CHUNK.min(len.max(1))];
+                    let mut check = 0u8;
+                    loop {
+                        start.wait();
+                        if stop.load(Ordering::Acquire) {
+                            break;
+                        }
+                        for _ in 0..reps.load(Ordering::Acquire) {
+                            check = check.wrapping_add(hash_range(
+                                data,
+                                fh.as_ref(),
+                                len,
+                                range.clone(),
+                                &mut *hasher,
+                                &mut buf,
+                            ));
+                        }
+                        done.wait();
+                    }
+                    std::hint::black_box(check);
+                });
+            }
+        }
+        let mut hasher = engine.hasher();
+        let mut buf = vec![0u8; READ_CHUNK.min(len.max(1))];
+        let mut whole = Vec::new();
+        let mut check = 0u8;
+        let mut one_sample = |n: usize| -> timer::Sample {
+            reps.store(n, Ordering::Release);
+            timer::time(|| {
+                if batch_engine {
+                    for _ in 0..n {
+                        load_batch(&data, file_handles[0].as_ref(), &mut whole, &mut buf);
+                        let bytes: &[u8] = match &data {
+                            Data::Memory(v) => v,
+                            Data::File(_) => &whole,
+                        };
+                        let msgs: Vec<&[u8]> = slices.iter().map(|r| &bytes[r.clone()]).collect();
+                        let c = engine.hash_batch(&msgs, threads).unwrap_or(0);
+                        check = check.wrapping_add(c);
+                    }
+                } else {
+                    if threads > 1 {
+                        start.wait();
+                    }
+                    for _ in 0..n {
+                        check = check.wrapping_add(hash_range(
+                            &data,
+                            file_handles[0].as_ref(),
+                            len,
+                            share(0),
+                            &mut *hasher,
+                            &mut buf,
+                        ));
+                    }
+                    if threads > 1 {
+                        done.wait();
+                    }
+                }
+            })
+        };
+        let result = (|| -> std::io::Result<()> {
+            // Warm-up (also fills the page cache for warm file reads), then calibration.
+            drop_cache()?;
+            let first = one_sample(1);
+            drop_cache()?;
+            let second = one_sample(1);
+            let per_batch = first.seconds.min(second.seconds).max(1e-9);
+            reps_used = if cold {
+                1
+            } else {
+                ((plan.min_sample.as_secs_f64() / per_batch).ceil() as usize).clamp(1, 1 << 24)
+            };
+            let t0 = Instant::now();
+            while seconds.len() < plan.max_samples
+                && (seconds.len() < plan.min_samples || t0.elapsed() < budget)
+            {
+                drop_cache()?;
+                let sample = one_sample(reps_used);
+                seconds.push(sample.seconds / reps_used as f64);
+                ticks.push(sample.ticks / reps_used as f64);
+            }
+            Ok(())
+        })();
+        if !batch_engine && threads > 1 {
+            stop.store(true, Ordering::Release);
+            start.wait();
+        }
+        std::hint::black_box(check);
+        result
+    })?;
+
+    let per_batch = Stats::of(&seconds);
+    let bytes = total.max(1) as f64;
+    let ns = per_batch.scale(1e9 / bytes);
+    let median_ticks = Stats::of(&ticks).median;
+    let has_tsc = tsc_hz.is_some() && median_ticks > 0.0;
+    Ok(Measurement {
+        algorithm: config.algorithm.clone(),
+        provider: config.provider,
+        variant: config.variant.clone(),
+        message_len: len,
+        messages,
+        source: config.source,
+        threads,
+        reps_per_sample: reps_used,
+        samples: seconds.len(),
+        reads_per_batch,
+        ns_per_byte: ns.median,
+        ns_per_byte_min: ns.min,
+        ns_per_byte_max: ns.max,
+        cycles_per_byte: has_tsc.then(|| median_ticks / bytes),
+        ns_per_message: per_batch.median * 1e9 / messages as f64,
+        cycles_per_message: has_tsc.then(|| median_ticks / messages as f64),
+        gb_per_s: if per_batch.median > 0.0 {
+            total as f64 / per_batch.median / 1e9
+        } else {
+            0.0
+        },
+        messages_per_s: if per_batch.median > 0.0 {
+            messages as f64 / per_batch.median
+        } else {
+            0.0
+        },
+        speedup_vs_1_thread: None,
+        speedup_vs_baseline: None,
+        bottleneck: None,
+    })
+}
+
+/// The engine's single-thread rate on a cache-resident 16 KiB message (bytes per second): the
+/// "compute" reference of the classification.
+pub fn compute_rate(engine: &dyn Engine, plan: &SamplePlan) -> f64 {
+    const LEN: usize = 16 << 10;
+    let mut data = vec![0u8; LEN];
+    fill_pattern(&mut data);
+    let mut hasher = engine.hasher();
+    let mut check = 0u8;
+    let mut run = |n: usize| {
+        timer::time(|| {
+            for _ in 0..n {
+                hasher.update(&data);
+                check = check.wrapping_add(hasher.finish_reset());
+            }
+        })
+    };
+    let warm = run(1).seconds.max(1e-9);
+    let reps = ((plan.min_sample.as_secs_f64() / warm).ceil() as usize).clamp(1, 1 << 20);
+    let best = (0..plan.min_samples.max(3))
+        .map(|_| run(reps).seconds / reps as f64)
+        .fold(f64::INFINITY, f64::min);
+    std::hint::black_box(check);
+    LEN as f64 / best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::parhash_variant;
+    use parhash::Algorithm;
+
+    fn config(source: Source, messages: usize, threads: usize) -> Config {
+        Config {
+            algorithm: "md5".into(),
+            provider: Provider::Parhash,
+            variant: "portable".into(),
+            message_len: 1000,
+            messages,
+            source,
+            threads,
+        }
+    }
+
+    #[test]
+    fn measures_every_source_and_threads() {
+        let engine = parhash_variant(Algorithm::Md5, "portable").unwrap();
+        let dir = std::env::temp_dir().join(format!("parhash-lab-measure-{}", std::process::id()));
+        for source in Source::ALL {
+            for (messages, threads) in [(1, 1), (8, 2)] {
+                let m = measure(
+                    &*engine,
+                    &config(source, messages, threads),
+                    &SamplePlan::tiny(),
+                    Duration::ZERO,
+                    &dir,
+                    timer::tsc_frequency(Duration::from_millis(1)),
+                )
+                .unwrap();
+                assert_eq!(m.samples, 3);
+                assert!(m.ns_per_byte_min <= m.ns_per_byte && m.ns_per_byte <= m.ns_per_byte_max);
+                assert!(m.gb_per_s > 0.0 && m.messages_per_s > 0.0);
+                assert_eq!(m.config(), config(source, messages, threads));
+                if source.is_file() {
+                    assert_eq!(m.reads_per_batch, messages);
+                }
+            }
+        }
+        assert!(compute_rate(&*engine, &SamplePlan::tiny()) > 0.0);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -1,0 +1,85 @@
+//! Writing a report to its folder: `results.csv` (one row per measurement), `report.json`
+//! (everything), `report.txt` (the terminal view), plots (`plots/*.svg`, `plots/*.png`) and the
+//! self-contained `report.html`.
+
+use std::path::{Path, PathBuf};
+
+use crate::measure::Measurement;
+use crate::report::Report;
+
+/// Errors while writing a report.
+#[derive(Debug)]
+pub enum OutputError {
+    Io(std::io::Error),
+    Csv(csv::Error),
+    Json(serde_json::Error),
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutputError::Io(e) => write!(f, "{e}"),
+            OutputError::Csv(e) => write!(f, "CSV: {e}"),
+            OutputError::Json(e) => write!(f, "JSON: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+impl From<std::io::Error> for OutputError {
+    fn from(e: std::io::Error) -> Self {
+        OutputError::Io(e)
+    }
+}
+impl From<csv::Error> for OutputError {
+    fn from(e: csv::Error) -> Self {
+        OutputError::Csv(e)
+    }
+}
+impl From<serde_json::Error> for OutputError {
+    fn from(e: serde_json::Error) -> Self {
+        OutputError::Json(e)
+    }
+}
+
+/// Writes the measurements as CSV.
+pub fn write_csv(measurements: &[Measurement], path: &Path) -> Result<(), OutputError> {
+    let mut w = csv::Writer::from_path(path)?;
+    for m in measurements {
+        w.serialize(m)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Reads measurements back from CSV.
+pub fn read_csv(path: &Path) -> Result<Vec<Measurement>, OutputError> {
+    let mut r = csv::Reader::from_path(path)?;
+    let mut out = Vec::new();
+    for row in r.deserialize() {
+        out.push(row?);
+    }
+    Ok(out)
+}
+
+/// Reads a report back from JSON.
+pub fn read_json(path: &Path) -> Result<Report, OutputError> {
+    Ok(serde_json::from_slice(&std::fs::read(path)?)?)
+}
+
+/// Writes every file of the report into `dir` and returns their paths.
+pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, OutputError> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    let csv = dir.join("results.csv");
+    write_csv(&report.measurements, &csv)?;
+    written.push(csv);
+    let json = dir.join("report.json");
+    std::fs::write(&json, serde_json::to_vec_pretty(report)?)?;
+    written.push(json);
+    let text = dir.join("report.txt");
+    std::fs::write(&text, report.to_text())?;
+    written.push(text);
+    Ok(written)
+}

@@ -1,0 +1,380 @@
+//! A run's results: the machine, the roofs, every measurement, derived tables and the sections
+//! presets add; printed to the terminal, and written as CSV, JSON, plots and HTML by `output`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::classify::SummaryTable;
+use crate::measure::Measurement;
+use crate::roofs::Roofs;
+use crate::source::Source;
+use crate::units::{format_rate, format_size, sig3};
+
+/// A plain table: headers and rows of text.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these headers and no rows.
+    pub fn new<S: AsRef<str>>(headers: &[S]) -> Table {
+        Table {
+            headers: headers.iter().map(|h| h.as_ref().to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, row: Vec<String>) {
+        self.rows.push(row);
+    }
+
+    /// Aligned plain text, columns separated by two spaces, numbers right-aligned.
+    pub fn to_text(&self) -> String {
+        let cols = self.headers.len();
+        let mut width = vec![0usize; cols];
+        for row in std::iter::once(&self.headers).chain(&self.rows) {
+            for (i, cell) in row.iter().enumerate().take(cols) {
+                width[i] = width[i].max(cell.chars().count());
+            }
+        }
+        let numeric = |s: &str| {
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit() || c == '-' || c == '+')
+        };
+        let mut out = String::new();
+        let line = |row: &Vec<String>, out: &mut String| {
+            let cells: Vec<String> = (0..cols)
+                .map(|i| {
+                    let cell = row.get(i).map(String::as_str).unwrap_or("");
+                    if numeric(cell) && i > 0 {
+                        format!("{cell:>w$}", w = width[i])
+                    } else {
+                        format!("{cell:<w$}", w = width[i])
+                    }
+                })
+                .collect();
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        };
+        line(&self.headers, &mut out);
+        let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
+        out.push_str(&rule.join("  "));
+        out.push('\n');
+        for row in &self.rows {
+            line(row, &mut out);
+        }
+        out
+    }
+}
+
+/// A titled block of text and an optional table, added by a preset or by the lab.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    pub title: String,
+    pub paragraphs: Vec<String>,
+    pub table: Option<Table>,
+}
+
+/// Facts about the machine the run measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Machine {
+    pub cpu: String,
+    pub features: String,
+    pub threads: usize,
+    /// Measured time-stamp-counter frequency (Hz), where there is a TSC.
+    pub tsc_hz: Option<f64>,
+    pub os: String,
+}
+
+impl Machine {
+    /// Describes this machine, measuring the TSC frequency over `window`.
+    pub fn detect(window: std::time::Duration) -> Machine {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, v)| v.trim().to_string())
+            })
+            .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+        Machine {
+            cpu,
+            features: parhash::platform::describe(),
+            threads: parhash::platform::available_threads(),
+            tsc_hz: crate::timer::tsc_frequency(window),
+            os: std::env::consts::OS.to_string(),
+        }
+    }
+
+    /// One line: CPU, threads, features, TSC.
+    pub fn summary(&self) -> String {
+        let tsc = match self.tsc_hz {
+            Some(hz) => format!(
+                "TSC {:.3} GHz (measured; cycles below are TSC ticks)",
+                hz / 1e9
+            ),
+            None => "no time-stamp counter: cycles not reported".into(),
+        };
+        format!(
+            "{}, {} threads, {}; {tsc}",
+            self.cpu, self.threads, self.features
+        )
+    }
+}
+
+/// Everything one run produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub title: String,
+    /// The command line that produced it.
+    pub command: String,
+    pub machine: Machine,
+    pub roofs: Option<Roofs>,
+    /// The engines' single-thread in-cache rates: (label, bytes per second).
+    pub compute_rates: Vec<(String, f64)>,
+    pub measurements: Vec<Measurement>,
+    pub summary: Option<SummaryTable>,
+    pub sections: Vec<Section>,
+    pub notes: Vec<String>,
+    /// Seconds the run took.
+    pub seconds: f64,
+}
+
+impl Report {
+    /// An empty report for `machine`.
+    pub fn new(title: &str, command: &str, machine: Machine) -> Report {
+        Report {
+            title: title.to_string(),
+            command: command.to_string(),
+            machine,
+            roofs: None,
+            compute_rates: Vec::new(),
+            measurements: Vec::new(),
+            summary: None,
+            sections: Vec::new(),
+            notes: Vec::new(),
+            seconds: 0.0,
+        }
+    }
+
+    /// The roofs as a table.
+    pub fn roofs_table(&self) -> Option<Table> {
+        let r = self.roofs.as_ref()?;
+        let mut t = Table::new(&["roof", "rate", "latency per read", "how"]);
+        t.push(vec![
+            "memory read, 1 thread".into(),
+            format_rate(r.memory_1t),
+            "-".into(),
+            format!("streaming sum over {}", format_size(r.memory_bytes)),
+        ]);
+        t.push(vec![
+            format!("memory read, {} threads", r.threads),
+            format_rate(r.memory_nt),
+            "-".into(),
+            "same, split over threads".into(),
+        ]);
+        t.push(vec![
+            "page-cache read".into(),
+            format_rate(r.page_cache.bandwidth),
+            format!("{:.1} us", r.page_cache.latency * 1e6),
+            format!("1 MiB reads of a warm {} file", format_size(r.file_bytes)),
+        ]);
+        t.push(vec![
+            "cold disk read".into(),
+            format_rate(r.disk.bandwidth),
+            format!("{:.1} us", r.disk.latency * 1e6),
+            "same after posix_fadvise(DONTNEED)".into(),
+        ]);
+        t.push(vec![
+            "host-to-accelerator transfer".into(),
+            r.transfer
+                .as_ref()
+                .map(|(_, bw)| format_rate(*bw))
+                .unwrap_or_else(|| "no GPU".into()),
+            "-".into(),
+            r.transfer_text(),
+        ]);
+        Some(t)
+    }
+
+    /// Every measurement as a table (the terminal's main view).
+    pub fn measurements_table(&self) -> Table {
+        let mut t = Table::new(&[
+            "engine",
+            "length",
+            "msgs",
+            "source",
+            "thr",
+            "ns/B",
+            "min..max",
+            "cyc/B",
+            "GB/s",
+            "msg/s",
+            "x1thr",
+            "xbase",
+            "bottleneck",
+        ]);
+        for m in &self.measurements {
+            t.push(vec![
+                m.label(),
+                format_size(m.message_len),
+                m.messages.to_string(),
+                m.source.name().into(),
+                m.threads.to_string(),
+                sig3(m.ns_per_byte),
+                format!("{}..{}", sig3(m.ns_per_byte_min), sig3(m.ns_per_byte_max)),
+                m.cycles_per_byte.map(sig3).unwrap_or_else(|| "-".into()),
+                sig3(m.gb_per_s),
+                sig3(m.messages_per_s),
+                m.speedup_vs_1_thread
+                    .map(sig3)
+                    .unwrap_or_else(|| "-".into()),
+                m.speedup_vs_baseline
+                    .map(sig3)
+                    .unwrap_or_else(|| "-".into()),
+                m.bottleneck
+                    .map(|b| b.name().to_string())
+                    .unwrap_or_else(|| "-".into()),
+            ]);
+        }
+        t
+    }
+
+    /// parhash against its peers: single message, one thread, from memory; ratio > 1 means
+    /// parhash is faster.
+    pub fn peers_table(&self) -> Option<Table> {
+        use crate::engine::Provider;
+        let smh =
+            |m: &&Measurement| m.messages == 1 && m.threads == 1 && m.source == Source::Memory;
+        let ours: Vec<&Measurement> = self
+            .measurements
+            .iter()
+            .filter(smh)
+            .filter(|m| m.provider == Provider::Parhash)
+            .collect();
+        let others: Vec<&Measurement> = self
+            .measurements
+            .iter()
+            .filter(smh)
+            .filter(|m| m.provider != Provider::Parhash)
+            .collect();
+        if ours.is_empty() || others.is_empty() {
+            return None;
+        }
+        let mut t = Table::new(&[
+            "parhash engine",
+            "length",
+            "parhash GB/s",
+            "x openssl",
+            "x rustcrypto",
+            "x blake3",
+        ]);
+        for m in ours {
+            let ratio = |p: Provider| {
+                others
+                    .iter()
+                    .find(|o| {
+                        o.provider == p
+                            && o.message_len == m.message_len
+                            && (p == Provider::Blake3 || o.algorithm == m.algorithm)
+                    })
+                    .map(|o| sig3(o.ns_per_byte / m.ns_per_byte))
+                    .unwrap_or_else(|| "-".into())
+            };
+            t.push(vec![
+                m.label(),
+                format_size(m.message_len),
+                sig3(m.gb_per_s),
+                ratio(Provider::Openssl),
+                ratio(Provider::Rustcrypto),
+                ratio(Provider::Blake3),
+            ]);
+        }
+        Some(t)
+    }
+
+    /// The summary as a table.
+    pub fn summary_table(&self) -> Option<Table> {
+        let s = self.summary.as_ref()?;
+        let mut headers = vec!["".to_string()];
+        headers.extend(s.columns.iter().cloned());
+        let mut t = Table::new(&headers);
+        for (name, cells) in &s.rows {
+            let mut row = vec![name.clone()];
+            row.extend(cells.iter().cloned());
+            t.push(row);
+        }
+        Some(t)
+    }
+
+    /// The readable terminal rendering of the whole report.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!("== {}\n", self.title));
+        out.push_str(&format!("machine: {}\n", self.machine.summary()));
+        out.push_str(&format!("command: {}\n\n", self.command));
+        if let Some(t) = self.roofs_table() {
+            out.push_str("-- roofs (measured in this run)\n");
+            out.push_str(&t.to_text());
+            for n in &self.roofs.as_ref().expect("roofs").notes {
+                out.push_str(&format!("note: {n}\n"));
+            }
+            out.push('\n');
+        }
+        if !self.measurements.is_empty() {
+            out.push_str("-- measurements (median of samples; x1thr: speed-up vs 1 thread; xbase: vs baseline)\n");
+            out.push_str(&self.measurements_table().to_text());
+            out.push('\n');
+        }
+        if let Some(t) = self.peers_table() {
+            out.push_str(
+                "-- peers, same run (single message, 1 thread, memory; >1 = parhash faster)\n",
+            );
+            out.push_str(&t.to_text());
+            out.push('\n');
+        }
+        if let Some(t) = self.summary_table() {
+            out.push_str(
+                "-- dominating bottleneck on this machine (seed study 5's table; short < 4 KiB)\n",
+            );
+            out.push_str(&t.to_text());
+            out.push('\n');
+        }
+        for s in &self.sections {
+            out.push_str(&format!("-- {}\n", s.title));
+            for p in &s.paragraphs {
+                out.push_str(p);
+                out.push('\n');
+            }
+            if let Some(t) = &s.table {
+                out.push_str(&t.to_text());
+            }
+            out.push('\n');
+        }
+        for n in &self.notes {
+            out.push_str(&format!("note: {n}\n"));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_aligns() {
+        let mut t = Table::new(&["name", "value"]);
+        t.push(vec!["a".into(), "1".into()]);
+        t.push(vec!["long name".into(), "100".into()]);
+        let text = t.to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert!(lines[2].ends_with("  1"));
+        assert!(lines[3].starts_with("long name"));
+    }
+}

@@ -1,0 +1,291 @@
+//! Parsing and printing of the lab's quantities: sizes with suffixes (`4KiB`, `1.5M`, `2G`),
+//! comma lists (`8,64,4k`) and ranges (`1..4`, `1..=8`), rates and times.
+
+use std::fmt;
+
+/// A user-written value that could not be understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The seed's (study 5) message lengths: 8, 64, 576, 1536 B, then 4 KiB doubling to 256 KiB.
+pub const SEED_LENGTHS: [usize; 11] = [
+    8,
+    64,
+    576,
+    1536,
+    4 << 10,
+    8 << 10,
+    16 << 10,
+    32 << 10,
+    64 << 10,
+    128 << 10,
+    256 << 10,
+];
+
+/// Parses a byte size: a number (decimal point allowed) with an optional suffix. `k`, `m`, `g`,
+/// `t` and their `KiB`-style spellings are binary (1024); `kB`, `MB`, `GB`, `TB` are decimal
+/// (1000), like the seeds' "50 MB". `1e6` is accepted for powers of ten.
+pub fn parse_size(text: &str) -> Result<usize, ParseError> {
+    let t = text.trim();
+    let bad = || {
+        ParseError(format!(
+            "'{text}' is not a size (examples: 64, 4KiB, 1.5M, 50MB, 1e8)"
+        ))
+    };
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E'))
+        .unwrap_or(t.len());
+    // A trailing 'e'/'E' belongs to no exponent: treat "1e" as malformed.
+    let (number, suffix) = t.split_at(split);
+    if number.is_empty() {
+        return Err(bad());
+    }
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let multiplier: f64 = match suffix.trim() {
+        "" | "b" | "B" => 1.0,
+        "k" | "K" | "KiB" | "kiB" | "Ki" | "ki" => 1024.0,
+        "m" | "M" | "MiB" | "Mi" => 1024.0 * 1024.0,
+        "g" | "G" | "GiB" | "Gi" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "T" | "TiB" | "Ti" => 1024.0f64.powi(4),
+        "kB" | "KB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "TB" => 1e12,
+        _ => return Err(bad()),
+    };
+    let bytes = value * multiplier;
+    if !bytes.is_finite() || bytes < 0.0 || bytes > (usize::MAX / 2) as f64 {
+        return Err(bad());
+    }
+    if bytes.fract() != 0.0 {
+        return Err(ParseError(format!(
+            "'{text}' is not a whole number of bytes"
+        )));
+    }
+    Ok(bytes as usize)
+}
+
+/// Parses a comma-separated list of items, each either one value or an inclusive range
+/// `a..b` / `a..=b` (both inclusive: `1..4` is 1, 2, 3, 4). Ranges step by one for small
+/// integers, and by doubling when `doubling` is set (`8..256` = 8, 16, ..., 256).
+pub fn parse_list<F>(text: &str, doubling: bool, parse: F) -> Result<Vec<u64>, ParseError>
+where
+    F: Fn(&str) -> Result<u64, ParseError>,
+{
+    let mut out = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some((a, b)) = item.split_once("..") {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            let (lo, hi) = (parse(a)?, parse(b)?);
+            if hi < lo {
+                return Err(ParseError(format!("range '{item}' runs backwards")));
+            }
+            let mut v = lo;
+            loop {
+                out.push(v);
+                if out.len() > 10_000 {
+                    return Err(ParseError(format!("range '{item}' has too many values")));
+                }
+                let next = if doubling { v.max(1) * 2 } else { v + 1 };
+                if next > hi {
+                    break;
+                }
+                v = next;
+            }
+        } else {
+            out.push(parse(item)?);
+        }
+    }
+    if out.is_empty() {
+        return Err(ParseError(format!("'{text}' lists nothing")));
+    }
+    Ok(out)
+}
+
+/// Parses a list of sizes (`8,64,4KiB` or `4k..256k`, ranges doubling). The word `seed` stands
+/// for the seed study's eleven lengths.
+pub fn parse_sizes(text: &str) -> Result<Vec<usize>, ParseError> {
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        if part.trim() == "seed" {
+            out.extend(SEED_LENGTHS);
+        } else if !part.trim().is_empty() {
+            let v: Vec<u64> = parse_list(part, true, |s| parse_size(s).map(|n| n as u64))?;
+            out.extend(v.into_iter().map(|n| n as usize));
+        }
+    }
+    if out.is_empty() {
+        return Err(ParseError(format!("'{text}' lists no size")));
+    }
+    Ok(out)
+}
+
+/// Parses a list of counts (`1,2,4` or `1..4`, ranges stepping by one).
+pub fn parse_counts(text: &str) -> Result<Vec<usize>, ParseError> {
+    let v = parse_list(text, false, |s| {
+        s.trim()
+            .parse::<u64>()
+            .map_err(|_| ParseError(format!("'{s}' is not a whole number")))
+    })?;
+    Ok(v.into_iter().map(|n| n as usize).collect())
+}
+
+/// Parses a duration: `30s`, `500ms`, `2m`, or plain seconds.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, ParseError> {
+    let t = text.trim();
+    let bad = || {
+        ParseError(format!(
+            "'{text}' is not a duration (examples: 30s, 500ms, 2m)"
+        ))
+    };
+    let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = number.trim().parse().map_err(|_| bad())?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(bad());
+    }
+    Ok(std::time::Duration::from_secs_f64(v * scale))
+}
+
+/// Short human size: `8 B`, `576 B`, `4 KiB`, `1.5 MiB`, `100 MB` (decimal when exact).
+pub fn format_size(bytes: usize) -> String {
+    const KI: usize = 1024;
+    if bytes < 4 * KI {
+        return format!("{bytes} B");
+    }
+    let decimal = [(1_000_000_000usize, "GB"), (1_000_000, "MB")];
+    let binary = [(KI * KI * KI, "GiB"), (KI * KI, "MiB"), (KI, "KiB")];
+    for (unit, name) in binary {
+        if bytes >= unit && bytes % unit == 0 {
+            return format!("{} {name}", bytes / unit);
+        }
+    }
+    for (unit, name) in decimal {
+        if bytes >= unit && bytes % unit == 0 {
+            return format!("{} {name}", bytes / unit);
+        }
+    }
+    for (unit, name) in binary {
+        if bytes >= unit {
+            return format!("{:.1} {name}", bytes as f64 / unit as f64);
+        }
+    }
+    format!("{bytes} B")
+}
+
+/// Rate in GB/s (decimal, like memory bandwidth figures).
+pub fn format_rate(bytes_per_second: f64) -> String {
+    if !bytes_per_second.is_finite() || bytes_per_second <= 0.0 {
+        return "-".into();
+    }
+    let gb = bytes_per_second / 1e9;
+    if gb >= 10.0 {
+        format!("{gb:.1} GB/s")
+    } else if gb >= 0.1 {
+        format!("{gb:.2} GB/s")
+    } else {
+        format!("{:.1} MB/s", bytes_per_second / 1e6)
+    }
+}
+
+/// A number with three significant digits, for ns/byte, cycles/byte and ratios.
+pub fn sig3(x: f64) -> String {
+    if !x.is_finite() {
+        return "-".into();
+    }
+    let a = x.abs();
+    if a >= 100.0 {
+        format!("{x:.0}")
+    } else if a >= 10.0 {
+        format!("{x:.1}")
+    } else if a >= 1.0 {
+        format!("{x:.2}")
+    } else if a >= 0.01 {
+        format!("{x:.3}")
+    } else if a == 0.0 {
+        "0".into()
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_with_suffixes() {
+        assert_eq!(parse_size("64"), Ok(64));
+        assert_eq!(parse_size("4KiB"), Ok(4096));
+        assert_eq!(parse_size("4k"), Ok(4096));
+        assert_eq!(parse_size("1.5M"), Ok(1536 * 1024));
+        assert_eq!(parse_size("50MB"), Ok(50_000_000));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("1e8"), Ok(100_000_000));
+        assert_eq!(parse_size("0"), Ok(0));
+        assert!(parse_size("abc").is_err());
+        assert!(parse_size("4q").is_err());
+        assert!(parse_size("0.5").is_err());
+        assert!(parse_size("-1").is_err());
+    }
+
+    #[test]
+    fn lists_and_ranges() {
+        assert_eq!(parse_counts("1..4"), Ok(vec![1, 2, 3, 4]));
+        assert_eq!(parse_counts("1..=3,8"), Ok(vec![1, 2, 3, 8]));
+        assert_eq!(parse_sizes("4k..32k"), Ok(vec![4096, 8192, 16384, 32768]));
+        assert_eq!(parse_sizes("seed"), Ok(SEED_LENGTHS.to_vec()));
+        assert_eq!(parse_sizes("8, 1KiB"), Ok(vec![8, 1024]));
+        assert!(parse_counts("4..1").is_err());
+        assert!(parse_counts("").is_err());
+        assert!(parse_counts("x").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(
+            parse_duration("30s"),
+            Ok(std::time::Duration::from_secs(30))
+        );
+        assert_eq!(
+            parse_duration("500ms"),
+            Ok(std::time::Duration::from_millis(500))
+        );
+        assert_eq!(
+            parse_duration("2m"),
+            Ok(std::time::Duration::from_secs(120))
+        );
+        assert_eq!(
+            parse_duration("1.5"),
+            Ok(std::time::Duration::from_millis(1500))
+        );
+        assert!(parse_duration("soon").is_err());
+    }
+
+    #[test]
+    fn printing() {
+        assert_eq!(format_size(8), "8 B");
+        assert_eq!(format_size(4096), "4 KiB");
+        assert_eq!(format_size(50_000_000), "50 MB");
+        assert_eq!(format_size(1536), "1536 B");
+        assert_eq!(format_size(6 << 9 << 10), "3 MiB");
+        assert_eq!(format_size(5000), "4.9 KiB");
+        assert_eq!(format_rate(2.5e9), "2.50 GB/s");
+        assert_eq!(sig3(0.123456), "0.123");
+    }
+}
