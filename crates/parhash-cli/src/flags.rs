@@ -29,7 +29,7 @@ pub enum Command {
     Sum(SumArgs),
     Check(CheckArgs),
     List(ListArgs),
-    Bench(crate::bench::BenchArgs),
+    Bench(Box<crate::bench::BenchArgs>),
 }
 
 /// Print checksums of files (sha256 unless -a says otherwise), like sha256sum.
