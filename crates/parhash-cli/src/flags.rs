@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use clap::{Args, Parser, Subcommand};
 use parhash::Algorithm;
 
-/// Hash, check and compare files with every algorithm parhash implements.
+/// Hash files and check checksum lists with every algorithm parhash implements.
 ///
 /// parhash hashes data as fast as the hardware allows (SIMD, many cores, tree modes). Its
 /// `sum` and `check` subcommands read and write the same checksum lines as GNU coreutils'
