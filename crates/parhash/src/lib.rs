@@ -27,6 +27,7 @@ pub mod registry;
 pub mod tree;
 
 pub use algo::groestl::{Groestl224, Groestl256, Groestl384, Groestl512};
+pub use algo::jh::{Jh224, Jh256, Jh384, Jh512};
 pub use algo::keccak::{
     Keccak224, Keccak256, Keccak384, Keccak512, Sha3_224, Sha3_256, Sha3_384, Sha3_512,
 };

@@ -221,6 +221,26 @@ algorithms! {
         digest: 64, block: 72, broken: false,
         note: "FIPS 202 SHA3-512 (Keccak-f[1600], rate 72 bytes, padding 0x06)",
     },
+    Jh224 => crate::algo::jh::Jh224 {
+        name: "jh224", tag: "JH-224", aliases: ["jh_224"], family: Jh,
+        digest: 28, block: 64, broken: false,
+        note: "JH-224, final SHA-3 round-3 version (E8 with 42 rounds)",
+    },
+    Jh256 => crate::algo::jh::Jh256 {
+        name: "jh256", tag: "JH-256", aliases: ["jh_256"], family: Jh,
+        digest: 32, block: 64, broken: false,
+        note: "JH-256, final SHA-3 round-3 version (E8 with 42 rounds)",
+    },
+    Jh384 => crate::algo::jh::Jh384 {
+        name: "jh384", tag: "JH-384", aliases: ["jh_384"], family: Jh,
+        digest: 48, block: 64, broken: false,
+        note: "JH-384, final SHA-3 round-3 version (E8 with 42 rounds)",
+    },
+    Jh512 => crate::algo::jh::Jh512 {
+        name: "jh512", tag: "JH-512", aliases: ["jh_512"], family: Jh,
+        digest: 64, block: 64, broken: false,
+        note: "JH-512, final SHA-3 round-3 version (E8 with 42 rounds)",
+    },
     Keccak224 => crate::algo::keccak::Keccak224 {
         name: "keccak224", tag: "KECCAK224", aliases: ["keccak-224", "keccak_224"], family: Keccak,
         digest: 28, block: 144, broken: false,

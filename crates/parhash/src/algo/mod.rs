@@ -4,6 +4,7 @@
 //! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
 
 pub mod groestl;
+pub mod jh;
 pub mod keccak;
 pub mod md5;
 pub mod sandstorm;
