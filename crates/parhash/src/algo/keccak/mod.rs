@@ -2,19 +2,24 @@
 //! `0x06`) and Keccak-224/256/384/512 as submitted to the SHA-3 competition's third round (padding
 //! `0x01`, same rates and capacities as SHA-3).
 //!
-//! Two forms of the permutation, shared by all eight hashers:
+//! The permutation, shared by all eight hashers, comes in these forms (variant names):
 //! - `sequential` ([`sequential`]): portable scalar code on 25 lanes, literal to FIPS 202;
+//! - `bmi2` ([`bmi2`]): the same source compiled with BMI1/BMI2 (`andn`, `rorx`); the default
+//!   where available, because it is the fastest on the machines measured (BENCHMARKS.md);
 //! - `parallel`: the seed study's lane parallelism mapped to SIMD. θ, ρ, π and χ act on
 //!   independent lanes, so the AVX-512 kernel ([`parallel_avx512`]) keeps the state as five
 //!   512-bit rows (planes) and applies each step to a whole row at once: `vprolq`/`vprolvq` for
 //!   the rotations, `vpternlogq` for the three-input XORs of θ and for χ, `vpermq`/`vpermt2q`
 //!   for the lane moves of θ, π and χ. The AVX2 kernel ([`parallel_avx2`]) does the same with
-//!   each row split over two 256-bit registers (lanes 0..3 and lane 4).
+//!   each row split over two 256-bit registers (lanes 0..3 and lane 4). `parallel` picks one
+//!   of them (`parallel-avx2`, `parallel-avx512` force one).
 //!
 //! The one dispatch point is [`Backend`]: chosen once per hasher, matched once per call.
 
 pub mod sequential;
 
+#[cfg(target_arch = "x86_64")]
+pub mod bmi2;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx2;
 #[cfg(target_arch = "x86_64")]
@@ -88,33 +93,58 @@ pub const ROUND_CONSTANTS: [u64; 24] = {
 enum Backend {
     Sequential,
     #[cfg(target_arch = "x86_64")]
+    Bmi2(platform::Bmi2),
+    #[cfg(target_arch = "x86_64")]
     ParallelAvx2(platform::Avx2),
     #[cfg(target_arch = "x86_64")]
     ParallelAvx512(platform::Avx512),
 }
 
 impl Backend {
-    /// The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
+    /// The fastest form on this CPU. Measured on Zen 4 (BENCHMARKS.md): the scalar round with
+    /// BMI1/BMI2 beats both SIMD forms, because one Keccak state has too little width for
+    /// 256/512-bit registers to pay for the lane moves π and χ need.
     fn detect() -> Self {
-        Self::parallel().unwrap_or(Backend::Sequential)
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = platform::Bmi2::detect() {
+            return Backend::Bmi2(token);
+        }
+        Backend::Sequential
     }
 
-    /// The best SIMD form available, if any.
+    /// The best SIMD form available, if any: AVX2 before AVX-512, as measured on Zen 4, where
+    /// 512-bit cross-lane permutes are split into two 256-bit halves and cost more than AVX2's
+    /// permute-plus-blend.
     fn parallel() -> Option<Self> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Avx512::detect() {
-            return Some(Backend::ParallelAvx512(token));
-        }
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = platform::Avx2::detect() {
             return Some(Backend::ParallelAvx2(token));
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = platform::Avx512::detect() {
+            return Some(Backend::ParallelAvx512(token));
+        }
         None
+    }
+
+    /// The variant name of this backend.
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Sequential => "sequential",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Bmi2(_) => "bmi2",
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx2(_) => "parallel-avx2",
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(_) => "parallel-avx512",
+        }
     }
 
     fn by_name(name: &str) -> Option<Self> {
         match name {
             "sequential" => Some(Backend::Sequential),
+            #[cfg(target_arch = "x86_64")]
+            "bmi2" => platform::Bmi2::detect().map(Backend::Bmi2),
             "parallel" => Self::parallel(),
             #[cfg(target_arch = "x86_64")]
             "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
@@ -130,6 +160,8 @@ impl Backend {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, rate),
             #[cfg(target_arch = "x86_64")]
+            Backend::Bmi2(token) => bmi2::compress_blocks(token, state, blocks, rate),
+            #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx2(token) => {
                 parallel_avx2::compress_blocks(token, state, blocks, rate)
             }
@@ -142,21 +174,27 @@ impl Backend {
 }
 
 fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect();
-    let mut v = vec![
-        VariantInfo {
-            name: "sequential",
-            available: true,
-            default: default == Backend::Sequential,
-            summary: "portable scalar Keccak-f[1600], unrolled, literal to FIPS 202",
-        },
-        VariantInfo {
-            name: "parallel",
-            available: Backend::parallel().is_some(),
-            default: default != Backend::Sequential,
-            summary: "lane-parallel θ/ρ/π/χ on SIMD rows (best ISA available)",
-        },
-    ];
+    let default = Backend::detect().name();
+    let parallel = Backend::parallel();
+    let mut v = vec![VariantInfo {
+        name: "sequential",
+        available: true,
+        default: default == "sequential",
+        summary: "portable scalar Keccak-f[1600], round written out, literal to FIPS 202",
+    }];
+    #[cfg(target_arch = "x86_64")]
+    v.push(VariantInfo {
+        name: "bmi2",
+        available: platform::Bmi2::detect().is_some(),
+        default: default == "bmi2",
+        summary: "the sequential round compiled with BMI1/BMI2 (andn, rorx)",
+    });
+    v.push(VariantInfo {
+        name: "parallel",
+        available: parallel.is_some(),
+        default: parallel.is_some_and(|p| p.name() == default),
+        summary: "lane-parallel θ/ρ/π/χ on SIMD rows (best ISA available)",
+    });
     #[cfg(target_arch = "x86_64")]
     v.push(VariantInfo {
         name: "parallel-avx2",
