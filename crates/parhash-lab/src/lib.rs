@@ -14,9 +14,11 @@
 
 pub mod classify;
 pub mod engine;
+pub mod html;
 pub mod lab;
 pub mod measure;
 pub mod output;
+pub mod plots;
 pub mod presets;
 pub mod report;
 pub mod roofs;

@@ -81,5 +81,13 @@ pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, OutputErro
     let text = dir.join("report.txt");
     std::fs::write(&text, report.to_text())?;
     written.push(text);
+    let (plots, notes) = crate::plots::render_all(report, &dir.join("plots"));
+    for p in &plots {
+        written.push(dir.join("plots").join(format!("{}.svg", p.chart_name)));
+        written.extend(p.png_path.iter().cloned());
+    }
+    let html = dir.join("report.html");
+    std::fs::write(&html, crate::html::render(report, &plots, &notes))?;
+    written.push(html);
     Ok(written)
 }

@@ -44,5 +44,23 @@ fn tiny_sweep_writes_parseable_files() {
     let json = output::read_json(&opts.out_dir.join("report.json")).unwrap();
     assert_eq!(json.measurements.len(), report.measurements.len());
     assert_eq!(json.summary, report.summary);
+    // The HTML report is well-formed (an XML parser accepts it) and holds the tables.
+    let html = std::fs::read_to_string(opts.out_dir.join("report.html")).unwrap();
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&html, options)
+        .expect("report.html is well-formed");
+    let tables = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("table"))
+        .count();
+    assert!(tables >= 3, "{tables} tables");
+    if parhash_lab::plots::font().is_ok() {
+        assert!(doc.descendants().any(|n| n.has_tag_name("svg")));
+        assert!(html.contains("data:image/png;base64,"));
+        assert!(opts.out_dir.join("plots/ns-per-byte-1.png").exists());
+    }
     let _ = std::fs::remove_dir_all(&opts.out_dir);
 }
