@@ -295,9 +295,18 @@ pub fn measure(
             // Warm-up (also fills the page cache for warm file reads), then calibration.
             drop_cache()?;
             let first = one_sample(1);
-            drop_cache()?;
-            let second = one_sample(1);
-            let per_batch = first.seconds.min(second.seconds).max(1e-9);
+            // A second warm-up only where it is cheap (the first may pay page faults).
+            let mut per_batch = first.seconds.max(1e-9);
+            if first.seconds < 5e-3 {
+                drop_cache()?;
+                per_batch = per_batch.min(one_sample(1).seconds.max(1e-9));
+            }
+            // Slow batches that would overrun the budget get three samples, not more.
+            let min_samples = if per_batch * plan.min_samples as f64 > budget.as_secs_f64() {
+                plan.min_samples.min(3)
+            } else {
+                plan.min_samples
+            };
             reps_used = if cold {
                 1
             } else {
@@ -305,7 +314,7 @@ pub fn measure(
             };
             let t0 = Instant::now();
             while seconds.len() < plan.max_samples
-                && (seconds.len() < plan.min_samples || t0.elapsed() < budget)
+                && (seconds.len() < min_samples || t0.elapsed() < budget)
             {
                 drop_cache()?;
                 let sample = one_sample(reps_used);

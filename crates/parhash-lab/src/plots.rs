@@ -106,14 +106,15 @@ fn tick_text(v: f64, log: bool) -> String {
         return crate::units::sig3(v);
     }
     let x = 10f64.powf(v);
-    if (v - v.round()).abs() < 1e-9 {
-        if x >= 1024.0 && x < 1e12 && v.round() as i32 >= 3 {
-            format!("1e{}", v.round() as i32)
-        } else {
-            crate::units::sig3(x)
-        }
+    if x < 1000.0 {
+        return crate::units::sig3(x);
+    }
+    let exponent = x.log10().floor();
+    let mantissa = x / 10f64.powf(exponent);
+    if (mantissa - mantissa.round()).abs() < 0.05 {
+        format!("{}e{}", mantissa.round(), exponent)
     } else {
-        crate::units::sig3(x)
+        format!("{mantissa:.1}e{exponent}")
     }
 }
 
@@ -424,6 +425,7 @@ mod tests {
     fn log_ticks_read_as_values() {
         assert_eq!(tick_text(2.0, true), "100");
         assert_eq!(tick_text(6.0, true), "1e6");
+        assert_eq!(tick_text(4.5, true), "3.2e4");
         assert_eq!(tick_text(0.5, false), "0.500");
     }
 

@@ -23,17 +23,33 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         opts.budget = opts.budget.min(Duration::from_secs(40));
     }
     let algorithms = one_per_family();
-    let main = spec(algorithms.clone(), &opts);
-    let mut files = spec(algorithms.into_iter().take(2).collect(), &opts);
+    // Single message over the seed's lengths, with the peers.
+    let mut single = spec(algorithms.clone(), &opts);
+    single.multiplicities = vec![1];
+    single.threads = vec![1];
+    // Many messages on 1 and all threads: short, middle and long (batches of at most 1 MiB).
+    let mut multi = spec(algorithms.clone(), &opts);
+    multi.peers = false;
+    multi.anchor = false;
+    multi.lengths = if opts.tiny { vec![64] } else { vec![64, 4096] };
+    let mut multi_long = multi.clone();
+    multi_long.lengths = vec![64 << 10];
+    multi_long.multiplicities = vec![16];
+    // Files: page cache and cold disk, for two algorithms.
+    let mut files = multi.clone();
+    files.algorithms.truncate(2);
     files.sources = vec![Source::PageCache, Source::Disk];
     files.lengths = if opts.tiny {
         vec![64]
     } else {
         vec![64, 64 << 10]
     };
-    files.peers = false;
-    files.anchor = false;
-    let mut report = run_sweeps("parhash bench: quick tour", &[main, files], &opts)?;
+    files.multiplicities = vec![1, 16];
+    let mut parts = vec![single, multi, files];
+    if !opts.tiny {
+        parts.push(multi_long);
+    }
+    let mut report = run_sweeps("parhash bench: quick tour", &parts, &opts)?;
     report.notes.push(
         "more: --preset NAME (parhash bench --list-presets), or sweep axes such as \
          --algorithms, --variants all, --lengths 1MiB..1GiB, --threads 1..N"
