@@ -118,6 +118,9 @@ fn tick_text(v: f64, log: bool) -> String {
     }
 }
 
+/// (x, y) points of one series.
+type Points = Vec<(f64, f64)>;
+
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult
@@ -293,7 +296,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     }
 
     // Speed-up vs threads.
-    let mut by_point: BTreeMap<(String, usize, usize, Source), Vec<(f64, f64)>> = BTreeMap::new();
+    let mut by_point: BTreeMap<(String, usize, usize, Source), Points> = BTreeMap::new();
     for m in &report.measurements {
         let s = if m.threads == 1 {
             Some(1.0)
@@ -340,7 +343,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
     }
 
     // Throughput vs multiplicity, one thread, memory, at the longest length measured.
-    let mut by_mult: BTreeMap<(String, usize), Vec<(f64, f64)>> = BTreeMap::new();
+    let mut by_mult: BTreeMap<(String, usize), Points> = BTreeMap::new();
     for m in report
         .measurements
         .iter()
@@ -351,7 +354,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
             .or_default()
             .push((m.messages as f64, m.gb_per_s));
     }
-    let multi: Vec<((String, usize), Vec<(f64, f64)>)> =
+    let multi: Vec<((String, usize), Points)> =
         by_mult.into_iter().filter(|(_, p)| p.len() >= 2).collect();
     if let Some(len) = multi
         .iter()
