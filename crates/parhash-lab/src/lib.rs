@@ -13,6 +13,7 @@
 //! - [`report`], [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per seed study.
 
 pub mod classify;
+pub mod codesize;
 pub mod engine;
 pub mod html;
 pub mod lab;

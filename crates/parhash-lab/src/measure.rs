@@ -394,6 +394,41 @@ pub fn compute_rate(engine: &dyn Engine, plan: &SamplePlan) -> f64 {
     LEN as f64 / best
 }
 
+/// Cost of hashing one `len`-byte message from memory on one thread, reusing one state:
+/// nanoseconds and TSC ticks per message (median/min/max over `samples` samples, each repeating
+/// the message until it lasts `min_sample`).
+pub fn message_cost(
+    engine: &dyn Engine,
+    len: usize,
+    samples: usize,
+    min_sample: Duration,
+) -> (Stats, Stats) {
+    let mut data = vec![0u8; len];
+    fill_pattern(&mut data);
+    let mut hasher = engine.hasher();
+    let mut check = 0u8;
+    let mut run = |n: usize| {
+        timer::time(|| {
+            for _ in 0..n {
+                hasher.update(&data);
+                check = check.wrapping_add(hasher.finish_reset());
+            }
+        })
+    };
+    run(16);
+    let one = (run(64).seconds / 64.0).max(1e-9);
+    let reps = ((min_sample.as_secs_f64() / one).ceil() as usize).clamp(1, 1 << 24);
+    let mut ns = Vec::with_capacity(samples);
+    let mut ticks = Vec::with_capacity(samples);
+    for _ in 0..samples.max(1) {
+        let s = run(reps);
+        ns.push(s.seconds * 1e9 / reps as f64);
+        ticks.push(s.ticks / reps as f64);
+    }
+    std::hint::black_box(check);
+    (Stats::of(&ns), Stats::of(&ticks))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

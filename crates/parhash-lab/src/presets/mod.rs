@@ -23,7 +23,7 @@ use crate::sweep::SweepSpec;
 mod accelerator;
 mod internal_parallelism;
 mod parsha;
-mod sandstorm;
+pub mod sandstorm;
 mod tour;
 mod whirlpool;
 
