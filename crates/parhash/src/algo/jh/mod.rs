@@ -290,15 +290,21 @@ pub struct JhCore<P: JhParams> {
 }
 
 impl<P: JhParams> JhCore<P> {
-    fn with_backend(backend: Backend) -> Self {
-        // H(-1): the digest size in bits as a 16-bit big-endian number, then zeros;
-        // H(0) = F8(H(-1), 0).
+    /// `H(0) = F8(H(-1), 0)`, where `H(-1)` is the digest size in bits as a 16-bit big-endian
+    /// number followed by zeros. F8 with a zero block is just E8; it is computed at compile
+    /// time with the literal E8, so creating or resetting a hasher costs nothing.
+    const IV: State = {
         let bits = (P::OutputSize::USIZE * 8) as u16;
         let mut state = [0u8; 128];
-        state[..2].copy_from_slice(&bits.to_be_bytes());
-        backend.compress(&mut state, &[0u8; 64]);
+        state[0] = (bits >> 8) as u8;
+        state[1] = bits as u8;
+        sequential::e8(&mut state);
+        state
+    };
+
+    fn with_backend(backend: Backend) -> Self {
         Self {
-            state,
+            state: Self::IV,
             block_count: 0,
             backend,
             params: PhantomData,

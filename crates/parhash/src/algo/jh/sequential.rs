@@ -7,40 +7,54 @@ use super::{bit, round_elements, State, ROUNDS, ROUND_CONSTANTS};
 
 /// Grouping: element `2i` is bits `(i, i+256, i+512, i+768)` of `H` and element `2i+1` bits
 /// `(i+128, i+384, i+640, i+896)`, the first bit being the element's most significant.
-fn group(h: &State) -> [u8; 256] {
+const fn group(h: &State) -> [u8; 256] {
     let mut q = [0u8; 256];
-    for i in 0..128 {
-        for (half, offset) in [(0, 0), (1, 128)] {
+    let mut i = 0;
+    while i < 128 {
+        let mut half = 0;
+        while half < 2 {
             let mut e = 0;
-            for k in 0..4 {
-                e = (e << 1) | bit(h, i + offset + 256 * k);
+            let mut k = 0;
+            while k < 4 {
+                e = (e << 1) | bit(h, i + 128 * half + 256 * k);
+                k += 1;
             }
             q[2 * i + half] = e;
+            half += 1;
         }
+        i += 1;
     }
     q
 }
 
 /// The inverse of [`group`].
-fn degroup(q: &[u8; 256]) -> State {
+const fn degroup(q: &[u8; 256]) -> State {
     let mut h = [0u8; 128];
-    for i in 0..128 {
-        for (half, offset) in [(0, 0), (1, 128)] {
+    let mut i = 0;
+    while i < 128 {
+        let mut half = 0;
+        while half < 2 {
             let e = q[2 * i + half];
-            for k in 0..4 {
-                let pos = i + offset + 256 * k;
+            let mut k = 0;
+            while k < 4 {
+                let pos = i + 128 * half + 256 * k;
                 h[pos / 8] |= ((e >> (3 - k)) & 1) << (7 - pos % 8);
+                k += 1;
             }
+            half += 1;
         }
+        i += 1;
     }
     h
 }
 
-/// The permutation E8.
-fn e8(h: &mut State) {
+/// The permutation E8 (also evaluated at compile time for the initial values).
+pub const fn e8(h: &mut State) {
     let mut q = group(h);
-    for constant in ROUND_CONSTANTS.iter().take(ROUNDS) {
-        round_elements(&mut q, 256, constant);
+    let mut r = 0;
+    while r < ROUNDS {
+        round_elements(&mut q, 256, &ROUND_CONSTANTS[r]);
+        r += 1;
     }
     *h = degroup(&q);
 }

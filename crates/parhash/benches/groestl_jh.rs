@@ -1,0 +1,52 @@
+//! Grøstl and JH: every parhash form beside the RustCrypto `groestl` and `jh` crates, in the
+//! same run, at 64 B, 1 KiB and 1 MiB. The 224- and 384-bit versions run the same compression
+//! functions as the 256- and 512-bit ones, so only those two are measured.
+//!
+//! `cargo bench -p parhash --bench groestl_jh -- --warm-up-time 1 --measurement-time 2`
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use digest::Digest;
+use parhash::{Algorithm, Hasher};
+use std::hint::black_box;
+
+const SIZES: [usize; 3] = [64, 1024, 1024 * 1024];
+
+fn input(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i % 251) as u8).collect()
+}
+
+fn bench_algorithm<RC: Digest>(c: &mut Criterion, alg: Algorithm) {
+    let mut group = c.benchmark_group(alg.name());
+    for len in SIZES {
+        let data = input(len);
+        group.throughput(Throughput::Bytes(len as u64));
+        // The literal forms take a good fraction of a second per MiB: fewer samples there.
+        group.sample_size(if len > 4096 { 10 } else { 50 });
+        for v in alg.variants().into_iter().filter(|v| v.available) {
+            let mut h = Hasher::with_variant(alg, v.name).expect("available variant");
+            group.bench_with_input(
+                BenchmarkId::new(format!("parhash-{}", v.name), len),
+                &data,
+                |b, d| {
+                    b.iter(|| {
+                        h.update(black_box(d));
+                        h.finalize_reset()
+                    })
+                },
+            );
+        }
+        group.bench_with_input(BenchmarkId::new("rustcrypto", len), &data, |b, d| {
+            b.iter(|| RC::digest(black_box(d)))
+        });
+    }
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    bench_algorithm::<groestl::Groestl256>(c, Algorithm::Groestl256);
+    bench_algorithm::<groestl::Groestl512>(c, Algorithm::Groestl512);
+    bench_algorithm::<jh::Jh256>(c, Algorithm::Jh256);
+    bench_algorithm::<jh::Jh512>(c, Algorithm::Jh512);
+}
+
+criterion_group!(groestl_jh, benches);
+criterion_main!(groestl_jh);
