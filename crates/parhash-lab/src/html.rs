@@ -115,13 +115,6 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
             h.push_str(&table(t));
         }
     }
-    if let Some(t) = report.peers_table() {
-        h.push_str(
-            "<h2>Peers, same run</h2>\n<p>Single message, one thread, from memory; \
-                    ratio = peer time / parhash time (above 1: parhash faster).</p>\n",
-        );
-        h.push_str(&table(&t));
-    }
     if !plots.is_empty() {
         h.push_str("<h2>Plots</h2>\n");
         for p in plots {
@@ -140,6 +133,13 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
             }
             h.push_str("</figcaption>\n</figure>\n");
         }
+    }
+    if let Some(t) = report.peers_table() {
+        h.push_str(
+            "<h2>Peers, same run</h2>\n<p>Single message, one thread, from memory; \
+                    ratio = peer time / parhash time (above 1: parhash faster).</p>\n",
+        );
+        h.push_str(&table(&t));
     }
     if !report.measurements.is_empty() {
         h.push_str(&format!(

@@ -126,6 +126,17 @@ pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::i
             }
         }
     }
+    if specs
+        .iter()
+        .any(|s| s.multiplicities.contains(&1) && s.threads.iter().any(|&t| t > 1))
+    {
+        report.notes.push(
+            "one message on several threads is measured only for engines that split a message \
+             (tree modes such as sandstorm's `threads`); the others run multi-threaded on \
+             multi-message batches only"
+                .into(),
+        );
+    }
     if configs.is_empty() {
         report
             .notes
