@@ -13,14 +13,18 @@
 //!   words (`u64` pairs). Each word holds one bit of 128 elements, so one S-box evaluation is
 //!   ~20 logic operations on four words for 128 elements at once, `L` is 8 word XORs, and `P8`
 //!   is absorbed into a re-indexing that leaves only a bit-group swap in the odd words.
-//! - `parallel-sse` ([`parallel_simd`]): the same on SSE2 registers (one word per register).
-//! - `parallel-avx512` ([`parallel_simd`]): the same code compiled for AVX-512VL, where the
+//! - `parallel-sse` ([`parallel_sse`]): the same on SSE2 registers (one word per register).
+//! - `parallel-avx512` ([`parallel_avx512`]): the same code compiled for AVX-512VL, where the
 //!   compiler fuses the S-box's AND/XOR/NOT chains into `vpternlogq`.
 
 pub mod parallel;
 #[cfg(target_arch = "x86_64")]
-pub mod parallel_simd;
+pub mod parallel_avx512;
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_sse;
 pub mod sequential;
+#[cfg(target_arch = "x86_64")]
+mod simd128;
 
 use core::{fmt, marker::PhantomData};
 use digest::{
@@ -224,10 +228,10 @@ impl Backend {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
             Backend::ParallelPortable => parallel::compress_blocks(state, blocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::ParallelSse => parallel_simd::compress_blocks_sse(state, blocks),
+            Backend::ParallelSse => parallel_sse::compress_blocks(state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx512(token) => {
-                parallel_simd::compress_blocks_avx512(token, state, blocks)
+                parallel_avx512::compress_blocks(token, state, blocks)
             }
         }
     }

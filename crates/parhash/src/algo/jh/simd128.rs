@@ -1,18 +1,11 @@
-//! The bit-sliced E8 ([`super::parallel`]) on x86 vector registers: one 128-bit word per
-//! register, eight registers for the state.
-//!
-//! - `parallel-sse`: SSE2 only (part of every x86-64 CPU, so it needs no token). The bit-group
-//!   swaps are shifts and masks for bits and nibbles, 16- and 32-bit lane shifts for bytes and
-//!   16-bit groups, `pshufd` for 32- and 64-bit halves.
-//! - `parallel-avx512`: the same code compiled with AVX-512F/VL enabled. The three-operand
-//!   encodings save register copies, and the compiler turns each S-box step such as
-//!   `m0 ^= !m2 & c` or `m0 ^= m1 | m3` into one `vpternlogq`.
+//! The 128-bit word of the bit-sliced E8 ([`super::parallel::Word`]) as an x86 vector register.
+//! Only SSE2, which every x86-64 CPU has; the forms that use it are [`super::parallel_sse`] and
+//! [`super::parallel_avx512`] (the same operations compiled with AVX-512VL enabled). Everything
+//! here is `#[inline(always)]`, so its code is counted in those forms.
 
 use core::arch::x86_64::*;
 
-use super::parallel::{compress_generic, Word};
-use super::State;
-use crate::platform::Avx512;
+use super::parallel::Word;
 
 impl Word for __m128i {
     #[inline(always)]
@@ -85,25 +78,4 @@ impl Word for __m128i {
             }
         }
     }
-}
-
-/// `F8` on each 64-byte block, bit-sliced E8 on SSE2 registers.
-#[inline(never)]
-pub fn compress_blocks_sse(state: &mut State, blocks: &[u8]) {
-    compress_generic::<__m128i>(state, blocks);
-}
-
-/// # Safety
-/// The CPU must support AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn compress_avx512(state: &mut State, blocks: &[u8]) {
-    compress_generic::<__m128i>(state, blocks);
-}
-
-/// `F8` on each 64-byte block, bit-sliced E8 with AVX-512VL ternary logic.
-#[inline(never)]
-pub fn compress_blocks_avx512(token: Avx512, state: &mut State, blocks: &[u8]) {
-    let _ = token;
-    // SAFETY: the `Avx512` token proves AVX-512 F/BW/VL/DQ are present and not switched off.
-    unsafe { compress_avx512(state, blocks) }
 }
