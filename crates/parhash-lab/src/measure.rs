@@ -415,8 +415,8 @@ pub fn message_cost(
             }
         })
     };
-    run(16);
-    let one = (run(64).seconds / 64.0).max(1e-9);
+    run(2);
+    let one = (run(8).seconds / 8.0).max(1e-9);
     let reps = ((min_sample.as_secs_f64() / one).ceil() as usize).clamp(1, 1 << 24);
     let mut ns = Vec::with_capacity(samples);
     let mut ticks = Vec::with_capacity(samples);
