@@ -7,8 +7,8 @@
 //! `Platform` enum). Kernels take the token by value, which costs nothing at run time.
 //!
 //! For tests and CI, ISAs can be switched off at run time with the environment variable
-//! `PARHASH_DISABLE_ISA`, a comma-separated list of `sse41`, `avx2`, `avx512`, `sha-ni`, `bmi2`, `gfni`
-//! or `all`. It is read once per process. CI runs the test suite once per switch so that each
+//! `PARHASH_DISABLE_ISA`, a comma-separated list of `sse41`, `avx2`, `avx512`, `sha-ni`, `bmi2`,
+//! `gfni` or `all`. It is read once per process. CI runs the test suite once per switch so that each
 //! fallback path is exercised on a machine that has the faster one.
 
 use std::sync::OnceLock;
