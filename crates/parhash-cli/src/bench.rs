@@ -70,7 +70,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "NAME")]
     pub baseline: Option<String>,
 
-    /// Time budget for the measurements (`45s`, `2m`).
+    /// Time budget for the measurements (`40s`, `2m`; default 40s).
     #[arg(long, value_name = "DURATION")]
     pub budget: Option<String>,
 

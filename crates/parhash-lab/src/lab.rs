@@ -33,12 +33,13 @@ pub struct LabOptions {
 }
 
 impl LabOptions {
-    /// Defaults: `./parhash-report`, 45 s, progress bar, no baseline.
+    /// Defaults: `./parhash-report`, 40 s (the quick tour then ends within a minute), progress
+    /// bar, no baseline.
     pub fn new() -> LabOptions {
         LabOptions {
             out_dir: PathBuf::from("parhash-report"),
             tiny: false,
-            budget: Duration::from_secs(45),
+            budget: Duration::from_secs(40),
             progress: true,
             baseline: None,
             command: "parhash bench".into(),

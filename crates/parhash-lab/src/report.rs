@@ -39,17 +39,28 @@ impl Table {
                 width[i] = width[i].max(cell.chars().count());
             }
         }
-        let numeric = |s: &str| {
+        let starts_numeric = |s: &str| {
             s.chars()
                 .next()
                 .is_some_and(|c| c.is_ascii_digit() || c == '-' || c == '+')
         };
+        // A column is right-aligned when most of its cells read as numbers.
+        let numeric: Vec<bool> = (0..cols)
+            .map(|i| {
+                let n = self
+                    .rows
+                    .iter()
+                    .filter(|r| r.get(i).is_some_and(|c| starts_numeric(c)))
+                    .count();
+                i > 0 && 2 * n >= self.rows.len().max(1)
+            })
+            .collect();
         let mut out = String::new();
         let line = |row: &Vec<String>, out: &mut String| {
             let cells: Vec<String> = (0..cols)
                 .map(|i| {
                     let cell = row.get(i).map(String::as_str).unwrap_or("");
-                    if numeric(cell) && i > 0 {
+                    if numeric[i] {
                         format!("{cell:>w$}", w = width[i])
                     } else {
                         format!("{cell:<w$}", w = width[i])

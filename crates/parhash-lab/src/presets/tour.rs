@@ -2,8 +2,6 @@
 //! single and multi-message, memory on one and all threads, file sources at two lengths, the
 //! peers — the whole lab in under a minute.
 
-use std::time::Duration;
-
 use super::{one_per_family, spec, Preset};
 use crate::lab::{run_sweeps, LabOptions};
 use crate::source::Source;
@@ -18,10 +16,7 @@ pub const PRESET: Preset = Preset {
 };
 
 fn run(opts: &LabOptions) -> std::io::Result<Report> {
-    let mut opts = opts.clone();
-    if !opts.tiny {
-        opts.budget = opts.budget.min(Duration::from_secs(40));
-    }
+    let opts = opts.clone();
     let algorithms = one_per_family();
     // Single message over the seed's lengths, with the peers.
     let mut single = spec(algorithms.clone(), &opts);
