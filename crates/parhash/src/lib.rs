@@ -26,6 +26,7 @@ pub mod platform;
 pub mod registry;
 pub mod tree;
 
+pub use algo::blake::{Blake224, Blake256, Blake384, Blake512};
 pub use algo::groestl::{Groestl224, Groestl256, Groestl384, Groestl512};
 pub use algo::jh::{Jh224, Jh256, Jh384, Jh512};
 pub use algo::keccak::{

@@ -201,6 +201,26 @@ algorithms! {
         digest: 64, block: 128, broken: false,
         note: "SIMD-512 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; 8 Feistel lanes, NTT message expansion)",
     },
+    Blake224 => crate::algo::blake::Blake224 {
+        name: "blake224", tag: "BLAKE-224", aliases: ["blake-224"], family: Blake,
+        digest: 28, block: 64, broken: false,
+        note: "BLAKE-224, SHA-3 finalist (final version, 14 rounds, salt zero)",
+    },
+    Blake256 => crate::algo::blake::Blake256 {
+        name: "blake256", tag: "BLAKE-256", aliases: ["blake-256", "blake32"], family: Blake,
+        digest: 32, block: 64, broken: false,
+        note: "BLAKE-256, SHA-3 finalist (final version, 14 rounds, salt zero)",
+    },
+    Blake384 => crate::algo::blake::Blake384 {
+        name: "blake384", tag: "BLAKE-384", aliases: ["blake-384"], family: Blake,
+        digest: 48, block: 128, broken: false,
+        note: "BLAKE-384, SHA-3 finalist (final version, 16 rounds, salt zero)",
+    },
+    Blake512 => crate::algo::blake::Blake512 {
+        name: "blake512", tag: "BLAKE-512", aliases: ["blake-512", "blake64"], family: Blake,
+        digest: 64, block: 128, broken: false,
+        note: "BLAKE-512, SHA-3 finalist (final version, 16 rounds, salt zero)",
+    },
     Sha3_224 => crate::algo::keccak::Sha3_224 {
         name: "sha3-224", tag: "SHA3-224", aliases: ["sha3_224", "sha-3-224"], family: Sha3,
         digest: 28, block: 144, broken: false,

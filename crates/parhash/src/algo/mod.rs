@@ -3,6 +3,7 @@
 //! single dispatch point that picks among them. The public hasher types implement the RustCrypto
 //! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
 
+pub mod blake;
 pub mod groestl;
 pub mod jh;
 pub mod keccak;

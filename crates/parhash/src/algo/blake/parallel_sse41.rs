@@ -1,0 +1,146 @@
+//! BLAKE-256's internally parallel form on SSE4.1/SSSE3: each row of the 4x4 state is one 128-bit
+//! register, so one vector instruction does one step of the four column G functions at once.
+//! Rotations by 16 and 8 are byte shuffles (`pshufb`), by 12 and 7 shift/shift/or. The
+//! diagonal step lines up the diagonals by rotating rows b, c, d with `pshufd`. SSE has no
+//! variable permute across the 16 message words, so each round's message operands are gathered
+//! with scalar loads (`pinsrd`) and XORed with a precomputed constant vector.
+
+/// BLAKE-224/256 on 128-bit rows.
+pub mod blake256 {
+    use core::arch::x86_64::*;
+
+    use super::super::{load_be32, C256, MSG_CONST256, MSG_INDEX, ROUNDS256};
+    use crate::platform::Sse41;
+
+    /// Compresses whole blocks (see `sequential` for the counter convention).
+    #[inline(never)]
+    pub fn compress_blocks(token: Sse41, h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
+        let _ = token;
+        // SAFETY: the `Sse41` token proves this CPU has SSE4.1 and SSSE3 (and they are not
+        // switched off); the kernel only reads `blocks` and the constant tables by safe indexing.
+        unsafe { compress_sse41(h, blocks, bits_before) }
+    }
+
+    #[inline(always)]
+    unsafe fn ror16(x: __m128i) -> __m128i {
+        // SAFETY: the caller is compiled with SSSE3.
+        unsafe {
+            _mm_shuffle_epi8(
+                x,
+                _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn ror8(x: __m128i) -> __m128i {
+        // SAFETY: the caller is compiled with SSSE3.
+        unsafe {
+            _mm_shuffle_epi8(
+                x,
+                _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12),
+            )
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn ror<const R: i32, const L: i32>(x: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86_64.
+        unsafe { _mm_or_si128(_mm_srli_epi32::<R>(x), _mm_slli_epi32::<L>(x)) }
+    }
+
+    /// Message words XOR constants for four G functions: lanes `half * 4 ..` of a table row.
+    #[inline(always)]
+    unsafe fn operands(m: &[u32; 16], idx: &[usize; 8], cst: &[u32; 8], half: usize) -> __m128i {
+        let o = half * 4;
+        // SAFETY: SSE4.1 (`pinsrd`) is enabled in the caller; `cst[o..o + 4]` is in bounds.
+        unsafe {
+            _mm_xor_si128(
+                _mm_setr_epi32(
+                    m[idx[o]] as i32,
+                    m[idx[o + 1]] as i32,
+                    m[idx[o + 2]] as i32,
+                    m[idx[o + 3]] as i32,
+                ),
+                _mm_loadu_si128(cst[o..o + 4].as_ptr().cast()),
+            )
+        }
+    }
+
+    /// Four G functions side by side.
+    #[inline(always)]
+    unsafe fn g4(
+        a: &mut __m128i,
+        b: &mut __m128i,
+        c: &mut __m128i,
+        d: &mut __m128i,
+        mc0: __m128i,
+        mc1: __m128i,
+    ) {
+        // SAFETY: SSE2/SSSE3 instructions, enabled in the caller.
+        unsafe {
+            *a = _mm_add_epi32(_mm_add_epi32(*a, *b), mc0);
+            *d = ror16(_mm_xor_si128(*d, *a));
+            *c = _mm_add_epi32(*c, *d);
+            *b = ror::<12, 20>(_mm_xor_si128(*b, *c));
+            *a = _mm_add_epi32(_mm_add_epi32(*a, *b), mc1);
+            *d = ror8(_mm_xor_si128(*d, *a));
+            *c = _mm_add_epi32(*c, *d);
+            *b = ror::<7, 25>(_mm_xor_si128(*b, *c));
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support SSE4.1 and SSSE3.
+    #[target_feature(enable = "sse4.1,ssse3")]
+    unsafe fn compress_sse41(h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
+        let hp = h.as_mut_ptr().cast::<__m128i>();
+        // SAFETY: `h` is 8 words = two 128-bit rows; unaligned loads.
+        let (mut h0, mut h1) = unsafe { (_mm_loadu_si128(hp), _mm_loadu_si128(hp.add(1))) };
+        let cp = C256.as_ptr().cast::<__m128i>();
+        // SAFETY: `C256` has 16 words; rows 0 and 1 are in bounds.
+        let (c_row, t_const) = unsafe { (_mm_loadu_si128(cp), _mm_loadu_si128(cp.add(1))) };
+        let mut counter = bits_before;
+        for block in blocks {
+            counter = counter.wrapping_add(512);
+            let m = load_be32(block);
+            let (t0, t1) = (counter as u32 as i32, (counter >> 32) as u32 as i32);
+            let mut a = h0;
+            let mut b = h1;
+            let mut c = c_row;
+            let mut d = _mm_xor_si128(_mm_setr_epi32(t0, t0, t1, t1), t_const);
+            for r in 0..ROUNDS256 {
+                let (idx, cst) = (&MSG_INDEX[r % 10], &MSG_CONST256[r % 10]);
+                // SAFETY: SSE4.1/SSSE3 enabled on this function.
+                unsafe {
+                    let (m0, m1) = (
+                        operands(&m, &idx[0], &cst[0], 0),
+                        operands(&m, &idx[0], &cst[0], 1),
+                    );
+                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1);
+                }
+                b = _mm_shuffle_epi32::<0x39>(b);
+                c = _mm_shuffle_epi32::<0x4E>(c);
+                d = _mm_shuffle_epi32::<0x93>(d);
+                // SAFETY: as above.
+                unsafe {
+                    let (m0, m1) = (
+                        operands(&m, &idx[1], &cst[1], 0),
+                        operands(&m, &idx[1], &cst[1], 1),
+                    );
+                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1);
+                }
+                b = _mm_shuffle_epi32::<0x93>(b);
+                c = _mm_shuffle_epi32::<0x4E>(c);
+                d = _mm_shuffle_epi32::<0x39>(d);
+            }
+            h0 = _mm_xor_si128(h0, _mm_xor_si128(a, c));
+            h1 = _mm_xor_si128(h1, _mm_xor_si128(b, d));
+        }
+        // SAFETY: as for the loads.
+        unsafe {
+            _mm_storeu_si128(hp, h0);
+            _mm_storeu_si128(hp.add(1), h1);
+        }
+    }
+}
