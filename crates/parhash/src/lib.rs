@@ -21,6 +21,7 @@
 
 pub mod algo;
 pub mod batch;
+pub mod cipher;
 pub mod lanes;
 pub mod platform;
 pub mod registry;
@@ -37,6 +38,9 @@ pub use algo::sandstorm::{
     Sandstorm224, Sandstorm224Ref, Sandstorm256, Sandstorm256Ref, Sandstorm384, Sandstorm512,
 };
 pub use algo::simd::{Simd224, Simd256, Simd384, Simd512};
+pub use algo::skein::{
+    Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384, Skein512_512,
+};
 pub use algo::whirlpool::Whirlpool;
 pub use algo::{VariantInfo, Variants};
 pub use digest;

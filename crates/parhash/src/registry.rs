@@ -221,6 +221,36 @@ algorithms! {
         digest: 64, block: 128, broken: false,
         note: "BLAKE-512, SHA-3 finalist (final version, 16 rounds, salt zero)",
     },
+    Skein512_224 => crate::algo::skein::Skein512_224 {
+        name: "skein512-224", tag: "SKEIN512-224", aliases: ["skein-512-224"], family: Skein,
+        digest: 28, block: 64, broken: false,
+        note: "Skein-512-224 v1.3, SHA-3 finalist (Threefish-512, UBI)",
+    },
+    Skein512_256 => crate::algo::skein::Skein512_256 {
+        name: "skein512-256", tag: "SKEIN512-256", aliases: ["skein-512-256", "skein"], family: Skein,
+        digest: 32, block: 64, broken: false,
+        note: "Skein-512-256 v1.3, SHA-3 finalist (Threefish-512, UBI)",
+    },
+    Skein512_384 => crate::algo::skein::Skein512_384 {
+        name: "skein512-384", tag: "SKEIN512-384", aliases: ["skein-512-384"], family: Skein,
+        digest: 48, block: 64, broken: false,
+        note: "Skein-512-384 v1.3, SHA-3 finalist (Threefish-512, UBI)",
+    },
+    Skein512_512 => crate::algo::skein::Skein512_512 {
+        name: "skein512-512", tag: "SKEIN512-512", aliases: ["skein-512-512"], family: Skein,
+        digest: 64, block: 64, broken: false,
+        note: "Skein-512-512 v1.3, SHA-3 finalist (Threefish-512, UBI)",
+    },
+    Skein256_256 => crate::algo::skein::Skein256_256 {
+        name: "skein256-256", tag: "SKEIN256-256", aliases: ["skein-256-256"], family: Skein,
+        digest: 32, block: 32, broken: false,
+        note: "Skein-256-256 v1.3 (Threefish-256, UBI); sequential form only",
+    },
+    Skein1024_1024 => crate::algo::skein::Skein1024_1024 {
+        name: "skein1024-1024", tag: "SKEIN1024-1024", aliases: ["skein-1024-1024"], family: Skein,
+        digest: 128, block: 128, broken: false,
+        note: "Skein-1024-1024 v1.3 (Threefish-1024, UBI); sequential form only",
+    },
     Sha3_224 => crate::algo::keccak::Sha3_224 {
         name: "sha3-224", tag: "SHA3-224", aliases: ["sha3_224", "sha-3-224"], family: Sha3,
         digest: 28, block: 144, broken: false,

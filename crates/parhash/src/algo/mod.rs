@@ -10,6 +10,7 @@ pub mod keccak;
 pub mod md5;
 pub mod sandstorm;
 pub mod simd;
+pub mod skein;
 pub mod whirlpool;
 
 /// One implementation of an algorithm that can be selected by name, e.g. `reference`,

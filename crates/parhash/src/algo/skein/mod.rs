@@ -1,0 +1,490 @@
+//! Skein v1.3 (SHA-3 finalist): Threefish tweakable block ciphers chained by UBI. Implemented:
+//! Skein-512-224/256/384/512 (the SHA-3 submission), Skein-256-256 and Skein-1024-1024, all in
+//! the simple hashing mode (no key, no tree, one output block).
+//!
+//! A hash is three UBI calls: the configuration block (computed at compile time, giving each
+//! output size its own IV), the message (type 48, the last block flagged final and zero-padded,
+//! an empty message is one zero block), and the output stage (an 8-byte counter 0, type 63).
+//!
+//! Two forms of Threefish-512:
+//! - `sequential` ([`sequential`]): scalar, literal to the specification;
+//! - `parallel`: the four MIX functions of a round side by side in SIMD lanes (even words in one
+//!   256-bit register, odd words in another): [`parallel_avx2`] (rotations from two variable
+//!   shifts), [`parallel_avx512`] (`vprolvq`), and the same data flow in portable Rust
+//!   ([`parallel_portable`]).
+//!
+//! Skein-256 and Skein-1024 have the sequential form only. The one dispatch point is
+//! [`Backend`].
+
+pub mod parallel_portable;
+pub mod sequential;
+
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx512;
+
+use core::{fmt, marker::PhantomData};
+use digest::{
+    array::{Array, ArraySize},
+    block_api::{
+        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, FixedOutputCore, Lazy,
+        OutputSizeUser, Reset, UpdateCore,
+    },
+    typenum::{U128, U28, U32, U48, U64},
+    HashMarker, Output,
+};
+
+use super::{VariantInfo, Variants};
+#[cfg(target_arch = "x86_64")]
+use crate::platform;
+use sequential::{threefish1024, threefish256, threefish512};
+
+/// The key schedule's parity constant `C240`.
+pub const C240: u64 = 0x1BD1_1BDA_A9FC_1A22;
+/// Tweak bit 126: first block of a UBI call.
+pub const FIRST: u64 = 1 << 62;
+/// Tweak bit 127: last block of a UBI call.
+pub const FINAL: u64 = 1 << 63;
+/// Type field values (tweak bits 120..125), shifted into the tweak's second word.
+pub const TYPE_CFG: u64 = 4 << 56;
+/// Message type.
+pub const TYPE_MSG: u64 = 48 << 56;
+/// Output type.
+pub const TYPE_OUT: u64 = 63 << 56;
+
+/// The Threefish-512 rotation constants as left and right shift counts for the vector forms.
+pub(crate) const ROTATIONS_LEFT_I64: [[i64; 4]; 8] = {
+    let mut t = [[0i64; 4]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut j = 0;
+        while j < 4 {
+            t[d][j] = threefish512::ROTATIONS[d][j] as i64;
+            j += 1;
+        }
+        d += 1;
+    }
+    t
+};
+/// `64 - R`: the right-shift half of each rotation.
+pub(crate) const ROTATIONS_RIGHT_I64: [[i64; 4]; 8] = {
+    let mut t = [[0i64; 4]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut j = 0;
+        while j < 4 {
+            t[d][j] = 64 - ROTATIONS_LEFT_I64[d][j];
+            j += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Little-endian words of a 64-byte block.
+#[inline(always)]
+pub(crate) fn load_le64(block: &[u8; 64]) -> [u64; 8] {
+    let mut m = [0u64; 8];
+    for (w, chunk) in m.iter_mut().zip(block.chunks_exact(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        *w = u64::from_le_bytes(b);
+    }
+    m
+}
+
+/// The 19 Threefish-512 subkeys of one block, each split into its even words `[k0, k2, k4, k6]`
+/// and odd words `[k1, k3, k5, k7]` for the vector forms.
+#[inline(always)]
+pub(crate) fn subkey_rows(key: &[u64; 8], tweak: &[u64; 2]) -> [([u64; 4], [u64; 4]); 19] {
+    let mut k = [0u64; 9];
+    k[..8].copy_from_slice(key);
+    k[8] = key.iter().fold(C240, |p, w| p ^ w);
+    let t = [tweak[0], tweak[1], tweak[0] ^ tweak[1]];
+    core::array::from_fn(|s| {
+        let w = |i: usize| k[(s + i) % 9];
+        (
+            [w(0), w(2), w(4), w(6).wrapping_add(t[(s + 1) % 3])],
+            [
+                w(1),
+                w(3),
+                w(5).wrapping_add(t[s % 3]),
+                w(7).wrapping_add(s as u64),
+            ],
+        )
+    })
+}
+
+/// The configuration UBI for `out_bits` of output: schema "SHA3", version 1, no tree.
+macro_rules! config_iv {
+    ($name:ident, $words:literal, $module:ident) => {
+        const fn $name(out_bits: u64) -> [u64; $words] {
+            let mut cfg = [0u64; $words];
+            cfg[0] = 0x0000_0001_3341_4853; // "SHA3" then version 1, little-endian
+            cfg[1] = out_bits;
+            let e = $module::encrypt(&[0; $words], &[32, TYPE_CFG | FIRST | FINAL], &cfg);
+            let mut h = [0u64; $words];
+            let mut i = 0;
+            while i < $words {
+                h[i] = e[i] ^ cfg[i];
+                i += 1;
+            }
+            h
+        }
+    };
+}
+config_iv!(config_iv256, 4, threefish256);
+config_iv!(config_iv512, 8, threefish512);
+config_iv!(config_iv1024, 16, threefish1024);
+
+/// Which Threefish code a hasher runs: the family's single dispatch point. Skein-256 and
+/// Skein-1024 only have `Sequential`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Scalar, literal to the specification.
+    Sequential,
+    /// Even/odd rows in portable Rust.
+    ParallelPortable,
+    /// Even/odd rows in AVX2 registers.
+    #[cfg(target_arch = "x86_64")]
+    ParallelAvx2(platform::Avx2),
+    /// Even/odd rows with AVX-512VL rotates.
+    #[cfg(target_arch = "x86_64")]
+    ParallelAvx512(platform::Avx512),
+}
+
+impl Backend {
+    /// The best SIMD form available.
+    fn parallel() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(t) = platform::Avx512::detect() {
+                return Backend::ParallelAvx512(t);
+            }
+            if let Some(t) = platform::Avx2::detect() {
+                return Backend::ParallelAvx2(t);
+            }
+        }
+        Backend::ParallelPortable
+    }
+
+    /// The fastest form on this CPU: scalar Threefish (see BENCHMARKS.md: the MIX functions'
+    /// dependency chain is short enough that four scalar ALUs keep up, and the vector form
+    /// pays a cross-lane permute every round).
+    fn detect() -> Self {
+        Backend::Sequential
+    }
+
+    fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "sequential" => Some(Backend::Sequential),
+            "parallel" => Some(Self::parallel()),
+            "parallel-portable" => Some(Backend::ParallelPortable),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn compress(self, h: &mut [u64; 8], blocks: &[[u8; 64]], tweak: &mut [u64; 2], len: u64) {
+        match self {
+            Backend::Sequential => threefish512::compress_blocks(h, blocks, tweak, len),
+            Backend::ParallelPortable => parallel_portable::compress_blocks(h, blocks, tweak, len),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx2(t) => parallel_avx2::compress_blocks(t, h, blocks, tweak, len),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(t) => {
+                parallel_avx512::compress_blocks(t, h, blocks, tweak, len)
+            }
+        }
+    }
+
+    fn infos() -> Vec<VariantInfo> {
+        let default = Self::detect();
+        let parallel = Self::parallel();
+        let mut v = vec![
+            VariantInfo {
+                name: "sequential",
+                available: true,
+                default: default == Backend::Sequential,
+                summary: "portable scalar Threefish-512, MIX functions one after another",
+            },
+            VariantInfo {
+                name: "parallel",
+                available: true,
+                default: default == parallel,
+                summary: "four MIX functions per vector instruction (best ISA available)",
+            },
+            VariantInfo {
+                name: "parallel-portable",
+                available: true,
+                default: false,
+                summary: "even/odd word rows on [u64; 4] arrays",
+            },
+        ];
+        #[cfg(target_arch = "x86_64")]
+        v.extend([
+            VariantInfo {
+                name: "parallel-avx2",
+                available: platform::Avx2::detect().is_some(),
+                default: false,
+                summary: "even/odd rows in 256-bit registers, rotations by vpsllvq/vpsrlvq",
+            },
+            VariantInfo {
+                name: "parallel-avx512",
+                available: platform::Avx512::detect().is_some(),
+                default: false,
+                summary: "even/odd rows in 256-bit registers, rotations by vprolvq",
+            },
+        ]);
+        v
+    }
+}
+
+/// Compression of Skein-256 and Skein-1024, which have only the sequential form.
+fn compress_seq256(_: Backend, h: &mut [u64; 4], b: &[[u8; 32]], t: &mut [u64; 2], len: u64) {
+    threefish256::compress_blocks(h, b, t, len);
+}
+fn compress_seq1024(_: Backend, h: &mut [u64; 16], b: &[[u8; 128]], t: &mut [u64; 2], len: u64) {
+    threefish1024::compress_blocks(h, b, t, len);
+}
+fn compress512(backend: Backend, h: &mut [u64; 8], b: &[[u8; 64]], t: &mut [u64; 2], len: u64) {
+    backend.compress(h, b, t, len);
+}
+
+/// Parameters of one Skein instance.
+pub trait SkeinParams: 'static {
+    /// Digest size in bytes.
+    type OutputSize: ArraySize;
+    /// Display name.
+    const NAME: &'static str;
+}
+
+macro_rules! skein_core {
+    ($(#[$doc:meta])* $core:ident, $words:literal, $block:ty, $block_len:literal, $compress:ident) => {
+        $(#[$doc])*
+        pub struct $core<P: SkeinParams> {
+            h: [u64; $words],
+            iv: [u64; $words],
+            tweak: [u64; 2],
+            backend: Backend,
+            params: PhantomData<P>,
+        }
+
+        impl<P: SkeinParams> $core<P> {
+            fn with(iv: [u64; $words], backend: Backend) -> Self {
+                Self { h: iv, iv, tweak: [0, TYPE_MSG | FIRST], backend, params: PhantomData }
+            }
+        }
+
+        impl<P: SkeinParams> Clone for $core<P> {
+            fn clone(&self) -> Self {
+                Self { params: PhantomData, ..*self }
+            }
+        }
+
+        impl<P: SkeinParams> HashMarker for $core<P> {}
+
+        impl<P: SkeinParams> BlockSizeUser for $core<P> {
+            type BlockSize = $block;
+        }
+
+        // Lazy: the last block must be processed with the final flag, so a full block waits in
+        // the buffer until more data arrives.
+        impl<P: SkeinParams> BufferKindUser for $core<P> {
+            type BufferKind = Lazy;
+        }
+
+        impl<P: SkeinParams> OutputSizeUser for $core<P> {
+            type OutputSize = P::OutputSize;
+        }
+
+        impl<P: SkeinParams> UpdateCore for $core<P> {
+            #[inline]
+            fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+                $compress(
+                    self.backend,
+                    &mut self.h,
+                    Array::cast_slice_to_core(blocks),
+                    &mut self.tweak,
+                    $block_len,
+                );
+            }
+        }
+
+        impl<P: SkeinParams> FixedOutputCore for $core<P> {
+            fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+                let pos = buffer.get_pos() as u64;
+                let block: [u8; $block_len] = buffer.pad_with_zeros().into();
+                let mut h = self.h;
+                let mut tweak = [self.tweak[0], self.tweak[1] | FINAL];
+                $compress(self.backend, &mut h, &[block], &mut tweak, pos);
+                // Output stage: one block holding the 8-byte counter 0.
+                let mut tweak = [0, TYPE_OUT | FIRST | FINAL];
+                $compress(self.backend, &mut h, &[[0u8; $block_len]], &mut tweak, 8);
+                for (chunk, word) in out.chunks_mut(8).zip(h.iter()) {
+                    chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
+                }
+            }
+        }
+
+        impl<P: SkeinParams> Reset for $core<P> {
+            fn reset(&mut self) {
+                *self = Self::with(self.iv, self.backend);
+            }
+        }
+
+        impl<P: SkeinParams> AlgorithmName for $core<P> {
+            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(P::NAME)
+            }
+        }
+
+        impl<P: SkeinParams> fmt::Debug for $core<P> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!(stringify!($core), "<{}> {{ ... }}"), P::NAME)
+            }
+        }
+    };
+}
+
+skein_core!(
+    /// Block-level Skein-256 state (UBI chaining value and tweak).
+    Skein256Core, 4, U32, 32, compress_seq256
+);
+skein_core!(
+    /// Block-level Skein-512 state (UBI chaining value and tweak).
+    Skein512Core, 8, U64, 64, compress512
+);
+skein_core!(
+    /// Block-level Skein-1024 state (UBI chaining value and tweak).
+    Skein1024Core, 16, U128, 128, compress_seq1024
+);
+
+macro_rules! skein_hashers {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident, $params:ident, $core:ident, $iv_fn:ident, $out:ty, $bits:literal,
+        $display:literal, $has_parallel:literal;
+    )*) => {$(
+        #[doc = concat!("Parameters of ", $display, ".")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $params;
+
+        impl SkeinParams for $params {
+            type OutputSize = $out;
+            const NAME: &'static str = $display;
+        }
+
+        impl Default for $core<$params> {
+            fn default() -> Self {
+                const IV: [u64; <$core<$params>>::WORDS] = $iv_fn($bits);
+                Self::with(IV, if $has_parallel { Backend::detect() } else { Backend::Sequential })
+            }
+        }
+
+        digest::buffer_fixed!(
+            $(#[$doc])*
+            pub struct $name($core<$params>);
+            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
+        );
+
+        impl Variants for $name {
+            fn variants() -> Vec<VariantInfo> {
+                if $has_parallel {
+                    Backend::infos()
+                } else {
+                    vec![VariantInfo {
+                        name: "sequential",
+                        available: true,
+                        default: true,
+                        summary: "portable scalar Threefish (no vector form for this width)",
+                    }]
+                }
+            }
+
+            fn with_variant(name: &str) -> Option<Self> {
+                let backend = Backend::by_name(name)?;
+                if !$has_parallel && backend != Backend::Sequential {
+                    return None;
+                }
+                let mut h = Self::default();
+                h.core.backend = backend;
+                Some(h)
+            }
+        }
+    )*};
+}
+
+impl<P: SkeinParams> Skein256Core<P> {
+    const WORDS: usize = 4;
+}
+impl<P: SkeinParams> Skein512Core<P> {
+    const WORDS: usize = 8;
+}
+impl<P: SkeinParams> Skein1024Core<P> {
+    const WORDS: usize = 16;
+}
+
+skein_hashers! {
+    /// Skein-512-224 (Skein v1.3, SHA-3 finalist).
+    Skein512_224, Skein512_224Params, Skein512Core, config_iv512, U28, 224, "Skein-512-224", true;
+    /// Skein-512-256 (Skein v1.3, SHA-3 finalist).
+    Skein512_256, Skein512_256Params, Skein512Core, config_iv512, U32, 256, "Skein-512-256", true;
+    /// Skein-512-384 (Skein v1.3, SHA-3 finalist).
+    Skein512_384, Skein512_384Params, Skein512Core, config_iv512, U48, 384, "Skein-512-384", true;
+    /// Skein-512-512 (Skein v1.3, SHA-3 finalist).
+    Skein512_512, Skein512_512Params, Skein512Core, config_iv512, U64, 512, "Skein-512-512", true;
+    /// Skein-256-256 (Skein v1.3).
+    Skein256_256, Skein256_256Params, Skein256Core, config_iv256, U32, 256, "Skein-256-256", false;
+    /// Skein-1024-1024 (Skein v1.3).
+    Skein1024_1024, Skein1024_1024Params, Skein1024Core, config_iv1024, U128, 1024, "Skein-1024-1024", false;
+}
+
+/// Runs Threefish-512 UBI over whole blocks with the named variant (for tests and the lab);
+/// `false` when the variant is unknown or unavailable here.
+pub fn compress512_with_variant(
+    name: &str,
+    h: &mut [u64; 8],
+    blocks: &[[u8; 64]],
+    tweak: &mut [u64; 2],
+    len: u64,
+) -> bool {
+    let Some(backend) = Backend::by_name(name) else {
+        return false;
+    };
+    backend.compress(h, blocks, tweak, len);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_compresses_alike() {
+        let blocks: Vec<[u8; 64]> = (0..3u8)
+            .map(|k| core::array::from_fn(|i| (i as u8).wrapping_mul(29).wrapping_add(k)))
+            .collect();
+        for start in [0u64, u32::MAX as u64, u64::MAX - 64] {
+            let mut expected = config_iv512(512);
+            let mut t = [start, TYPE_MSG | FIRST];
+            threefish512::compress_blocks(&mut expected, &blocks, &mut t, 64);
+            for v in Backend::infos() {
+                let mut h = config_iv512(512);
+                let mut tv = [start, TYPE_MSG | FIRST];
+                assert_eq!(
+                    compress512_with_variant(v.name, &mut h, &blocks, &mut tv, 64),
+                    v.available
+                );
+                if v.available {
+                    assert_eq!((h, tv), (expected, t), "{}", v.name);
+                }
+            }
+        }
+    }
+}
