@@ -11,6 +11,7 @@ pub(crate) mod vector;
 pub mod keccak;
 pub mod md5;
 pub mod sha1;
+pub mod sha256;
 
 use crate::platform::{Avx2, Avx512};
 

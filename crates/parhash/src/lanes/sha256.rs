@@ -1,0 +1,182 @@
+//! SHA-256's compression function on 8 (portable, AVX2) or 16 (AVX-512) independent
+//! (state, block) pairs at once: lane `i` compresses `blocks[i]` into `states[i]`.
+//!
+//! Unlike the batch lanes, which keep their states inside, this kernel takes every lane's state
+//! from the caller: PARSHA-256's processors start each compression from a chaining value that
+//! is message data or a child's output, never from a running state. `batch/` can use it the
+//! same way. [`compress_lanes`] takes any number of pairs: whole vector groups, then the rest
+//! in one padded group.
+
+#[cfg(target_arch = "x86_64")]
+use super::vector::{Avx2x8, Avx512x16};
+use super::vector::{Portable, U32x};
+use super::Width;
+
+/// FIPS 180-4 4.2.2.
+#[rustfmt::skip]
+const K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+];
+
+/// SHA-256's initial hash value (FIPS 180-4 5.3.3).
+pub const IV: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+
+/// `x >> n` from a rotation and a mask (the lane vectors have rotations, not shifts).
+#[inline(always)]
+fn shr<V: U32x, const L: i32>(x: V) -> V {
+    x.rotl::<L>().and(V::splat(u32::MAX >> (32 - L)))
+}
+
+/// 64 rounds and the feed-forward on every lane.
+#[inline(always)]
+fn rounds<V: U32x>(state: &mut [V; 8], block: &[V; 16]) {
+    let mut w = *block;
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    for t in 0..64 {
+        let wt = if t < 16 {
+            w[t]
+        } else {
+            let w15 = w[(t + 1) % 16];
+            let w2 = w[(t + 14) % 16];
+            let s0 = w15
+                .rotl::<25>()
+                .xor(w15.rotl::<14>())
+                .xor(shr::<V, 29>(w15));
+            let s1 = w2.rotl::<15>().xor(w2.rotl::<13>()).xor(shr::<V, 22>(w2));
+            let x = w[t % 16].add(s0).add(w[(t + 9) % 16]).add(s1);
+            w[t % 16] = x;
+            x
+        };
+        let big_s1 = e.rotl::<26>().xor(e.rotl::<21>()).xor(e.rotl::<7>());
+        let ch = g.xor(e.and(f.xor(g)));
+        let t1 = h.add(big_s1).add(ch).add(V::splat(K[t])).add(wt);
+        let big_s0 = a.rotl::<30>().xor(a.rotl::<19>()).xor(a.rotl::<10>());
+        let maj = a.and(b).or(c.and(a.or(b)));
+        let t2 = big_s0.add(maj);
+        h = g;
+        g = f;
+        f = e;
+        e = d.add(t1);
+        d = c;
+        c = b;
+        b = a;
+        a = t1.add(t2);
+    }
+    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+        *s = s.add(v);
+    }
+}
+
+/// Compresses `V::LANES` pairs (exactly that many in each slice).
+#[inline(always)]
+fn group<V: U32x>(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    let mut s: [V; 8] = core::array::from_fn(|w| V::from_fn(|l| states[l][w]));
+    let m: [V; 16] = core::array::from_fn(|i| {
+        V::from_fn(|l| {
+            let b = &blocks[l];
+            u32::from_be_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+        })
+    });
+    rounds(&mut s, &m);
+    let mut out = [0u32; 16];
+    for (w, v) in s.iter().enumerate() {
+        v.to_array(&mut out);
+        for (state, &x) in states.iter_mut().zip(out.iter()) {
+            state[w] = x;
+        }
+    }
+}
+
+/// Whole groups, then the rest in one group padded with scratch lanes.
+#[inline(always)]
+fn all_groups<V: U32x>(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    let lanes = V::LANES;
+    let whole = states.len() / lanes * lanes;
+    for (s, b) in states[..whole]
+        .chunks_exact_mut(lanes)
+        .zip(blocks[..whole].chunks_exact(lanes))
+    {
+        group::<V>(s, b);
+    }
+    let rest = states.len() - whole;
+    if rest > 0 {
+        let mut s = [[0u32; 8]; 16];
+        let mut b = [[0u8; 64]; 16];
+        s[..rest].copy_from_slice(&states[whole..]);
+        b[..rest].copy_from_slice(&blocks[whole..]);
+        group::<V>(&mut s[..lanes], &b[..lanes]);
+        states[whole..].copy_from_slice(&s[..rest]);
+    }
+}
+
+#[inline(never)]
+fn portable(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    all_groups::<Portable<u32, 8>>(states, blocks);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn avx2(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    all_groups::<Avx2x8>(states, blocks);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+#[inline(never)]
+fn avx512(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    all_groups::<Avx512x16>(states, blocks);
+}
+
+/// Compresses `blocks[i]` into `states[i]` for every `i`, `width.lanes32()` at a time: the one
+/// dispatch point of the SHA-256 lanes. States are SHA-256 chaining values (H0..H7), blocks are
+/// 64 message bytes (big-endian words, as SHA-256 reads them); no padding is added.
+///
+/// # Panics
+/// If `states` and `blocks` have different lengths (a caller bug, not a data error).
+pub fn compress_lanes_with(width: Width, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    assert_eq!(states.len(), blocks.len(), "one block per state");
+    match width {
+        Width::Portable => portable(states, blocks),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
+        Width::Avx2(_) => unsafe { avx2(states, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512
+        // F/BW/VL/DQ and AVX2.
+        Width::Avx512(_) => unsafe { avx512(states, blocks) },
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => unreachable!("SIMD widths exist only on x86_64"),
+    }
+}
+
+/// [`compress_lanes_with`] at the widest width this CPU allows.
+pub fn compress_lanes(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    compress_lanes_with(Width::detect(), states, blocks);
+}
+
+/// One plain compression (scalar), for the few single compressions of a tree's top.
+pub fn compress_one(state: &mut [u32; 8], block: &[u8; 64]) {
+    let mut s: [Portable<u32, 1>; 8] = core::array::from_fn(|w| Portable([state[w]]));
+    let m: [Portable<u32, 1>; 16] = core::array::from_fn(|i| {
+        Portable([u32::from_be_bytes([
+            block[4 * i],
+            block[4 * i + 1],
+            block[4 * i + 2],
+            block[4 * i + 3],
+        ])])
+    });
+    rounds(&mut s, &m);
+    for (w, v) in s.iter().enumerate() {
+        state[w] = v.0[0];
+    }
+}
