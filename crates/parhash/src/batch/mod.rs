@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 
-use crate::lanes::{self, Lanes, Width, MAX_BLOCK};
+use crate::lanes::{self, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
 use crate::registry::{Algorithm, Hasher, Output};
 
 /// Builds the lane kernel for `alg` at `width`, or `None` if `alg` has none.
@@ -62,7 +62,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         n => n,
     }
     .clamp(1, messages.len().max(1));
-    let width = opts.width.unwrap_or_else(Width::detect);
+    let width = opts.width;
     if threads == 1 {
         return hash_group(alg, width, messages);
     }
@@ -93,8 +93,11 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
     })
 }
 
-fn hash_group(alg: Algorithm, width: Width, messages: &[&[u8]]) -> Vec<Output> {
-    let mut jm = JobManager::with_width(alg, width);
+fn hash_group(alg: Algorithm, width: Option<Width>, messages: &[&[u8]]) -> Vec<Output> {
+    let mut jm = match width {
+        Some(w) => JobManager::with_width(alg, w),
+        None => JobManager::new(alg),
+    };
     for m in messages {
         jm.submit(*m);
     }
@@ -152,9 +155,26 @@ impl fmt::Debug for JobManager<'_> {
 }
 
 impl<'a> JobManager<'a> {
-    /// A job manager using the widest lane kernel available.
+    /// A job manager using the widest lane kernel available. Without AVX2 it hashes each
+    /// message with the single-message code: portable lanes are correct but slower than it
+    /// (they are kept as the tested fallback and can be forced with [`JobManager::with_width`]).
     pub fn new(alg: Algorithm) -> Self {
-        Self::with_width(alg, Width::detect())
+        match Width::detect() {
+            Width::Portable => Self::without_lanes(alg),
+            width => Self::with_width(alg, width),
+        }
+    }
+
+    /// A job manager that hashes each message on submission with the single-message code.
+    pub fn without_lanes(alg: Algorithm) -> Self {
+        JobManager {
+            alg,
+            kernel: None,
+            slots: Vec::new(),
+            queue: VecDeque::new(),
+            done: VecDeque::new(),
+            next_id: 0,
+        }
     }
 
     /// A job manager using lane kernels of this width (if `alg` has any).
@@ -247,6 +267,28 @@ impl<'a> JobManager<'a> {
                     let tail = &slot.data[slot.pos..];
                     slot.pad_blocks = kernel.pad(slot.data.len() as u64, tail, &mut slot.pad);
                 }
+            }
+            // While every busy lane is inside its message body, hand the kernel a run of whole
+            // blocks: the state stays in registers and the scheduling cost is paid once.
+            let mut run = MAX_MULTI;
+            for slot in self.slots.iter().flatten() {
+                run = match slot.pad_blocks {
+                    0 => run.min((slot.data.len() - slot.pos) / block),
+                    _ => 0,
+                };
+            }
+            if run >= 2 {
+                let mut inputs: [&[u8]; 16] = [&IDLE[..run * block]; 16];
+                for (lane, slot) in self.slots.iter().enumerate() {
+                    if let Some(s) = slot {
+                        inputs[lane] = &s.data[s.pos..s.pos + run * block];
+                    }
+                }
+                kernel.compress_multi(&inputs[..self.slots.len()], run);
+                for s in self.slots.iter_mut().flatten() {
+                    s.pos += run * block;
+                }
+                continue;
             }
             let mut inputs: [&[u8]; 16] = [&idle[..]; 16];
             for (lane, slot) in self.slots.iter().enumerate() {

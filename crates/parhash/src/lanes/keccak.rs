@@ -3,7 +3,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x4, Avx512x8};
-use super::vector::{Portable, U64x};
+use super::vector::{Portable, Source, U64x};
 use super::{Lanes, Width, MAX_BLOCK};
 use crate::algo::keccak::{RHO, ROUND_CONSTANTS};
 
@@ -55,51 +55,40 @@ fn permute<V: U64x>(a: &mut [V; 25]) {
 
 type Soa = [[u64; 8]; 25];
 
+// No closures below that do vector work: a closure is a function of its own without the
+// enclosing target features, so its intrinsics would not inline (each would become a call).
 #[inline(always)]
-fn run<V: U64x>(soa: &mut Soa, rate_words: usize, load: impl Fn(usize) -> V) {
-    let mut s: [V; 25] = core::array::from_fn(|w| V::from_fn(|l| soa[w][l]));
-    for (w, word) in s.iter_mut().enumerate().take(rate_words) {
-        *word = word.xor(load(w));
+fn run<V: U64x>(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
+    let mut s = [V::splat(0); 25];
+    for (w, v) in s.iter_mut().enumerate() {
+        *v = V::load(&soa[w]);
     }
-    permute(&mut s);
+    for b in 0..n {
+        let src = src.advance(b * rate_words * 8);
+        for (w, word) in s.iter_mut().enumerate().take(rate_words) {
+            *word = word.xor(src.word64(w, false));
+        }
+        permute(&mut s);
+    }
     for (w, v) in s.iter().enumerate() {
         v.to_array(&mut soa[w]);
     }
 }
 
-#[inline(always)]
-fn gather<V: U64x>(blocks: &[&[u8]], i: usize) -> V {
-    V::from_fn(|l| u64::from_le_bytes(blocks[l][8 * i..8 * i + 8].try_into().unwrap()))
-}
-
-#[inline(always)]
-fn interleaved<V: U64x>(data: &[u8], i: usize) -> V {
-    V::load_le(&data[i * V::LANES * 8..])
-}
-
-fn portable(soa: &mut Soa, rate_words: usize, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Portable<u64, 4>>(soa, rate_words, |i| interleaved(d, i)),
-        None => run::<Portable<u64, 4>>(soa, rate_words, |i| gather(blocks, i)),
-    }
+fn portable(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
+    run::<Portable<u64, 4>>(soa, rate_words, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn avx2(soa: &mut Soa, rate_words: usize, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Avx2x4>(soa, rate_words, |i| interleaved(d, i)),
-        None => run::<Avx2x4>(soa, rate_words, |i| gather(blocks, i)),
-    }
+fn avx2(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
+    run::<Avx2x4>(soa, rate_words, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-fn avx512(soa: &mut Soa, rate_words: usize, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Avx512x8>(soa, rate_words, |i| interleaved(d, i)),
-        None => run::<Avx512x8>(soa, rate_words, |i| gather(blocks, i)),
-    }
+fn avx512(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
+    run::<Avx512x8>(soa, rate_words, src, n);
 }
 
 /// Keccak sponges in lanes.
@@ -123,16 +112,16 @@ impl KeccakLanes {
         }
     }
 
-    fn dispatch(&mut self, blocks: &[&[u8]], data: Option<&[u8]>) {
+    fn dispatch(&mut self, src: Source<'_>, n: usize) {
         let rate_words = self.rate / 8;
         match self.width {
-            Width::Portable => portable(&mut self.soa, rate_words, blocks, data),
+            Width::Portable => portable(&mut self.soa, rate_words, src, n),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-            Width::Avx2(_) => unsafe { avx2(&mut self.soa, rate_words, blocks, data) },
+            Width::Avx2(_) => unsafe { avx2(&mut self.soa, rate_words, src, n) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512.
-            Width::Avx512(_) => unsafe { avx512(&mut self.soa, rate_words, blocks, data) },
+            Width::Avx512(_) => unsafe { avx512(&mut self.soa, rate_words, src, n) },
             #[cfg(not(target_arch = "x86_64"))]
             _ => unreachable!("SIMD widths exist only on x86_64"),
         }
@@ -160,11 +149,16 @@ impl Lanes for KeccakLanes {
     fn compress(&mut self, blocks: &[&[u8]]) {
         assert_eq!(blocks.len(), self.lanes());
         assert!(blocks.iter().all(|b| b.len() >= self.rate));
-        self.dispatch(blocks, None);
+        self.dispatch(Source::Gather { blocks, offset: 0 }, 1);
+    }
+    fn compress_multi(&mut self, blocks: &[&[u8]], n: usize) {
+        assert_eq!(blocks.len(), self.lanes());
+        assert!(blocks.iter().all(|b| b.len() >= n * self.rate));
+        self.dispatch(Source::Gather { blocks, offset: 0 }, n);
     }
     fn compress_interleaved(&mut self, data: &[u8]) {
         assert!(data.len() >= self.lanes() * self.rate);
-        self.dispatch(&[], Some(data));
+        self.dispatch(Source::Interleaved(data), 1);
     }
     fn pad(&self, _total_len: u64, tail: &[u8], out: &mut [u8; 2 * MAX_BLOCK]) -> usize {
         let r = self.rate;

@@ -78,6 +78,13 @@ impl Width {
     }
 }
 
+/// The most blocks [`Lanes::compress_multi`] is handed at once by `batch/` (bounds the idle-lane
+/// buffer).
+pub const MAX_MULTI: usize = 32;
+
+/// Input for idle lanes: zeros, enough for [`MAX_MULTI`] of the largest block.
+pub(crate) static IDLE: [u8; MAX_MULTI * MAX_BLOCK] = [0; MAX_MULTI * MAX_BLOCK];
+
 /// The largest block any lane kernel takes (SHA3-224's rate is 144; SHA-512's block 128).
 pub const MAX_BLOCK: usize = 168;
 
@@ -96,6 +103,9 @@ pub trait Lanes: Send {
     fn reset(&mut self, lane: usize);
     /// Compresses one block into each lane (`blocks.len() == lanes()`, each `block_len()` bytes).
     fn compress(&mut self, blocks: &[&[u8]]);
+    /// Compresses `n` consecutive blocks into each lane (`blocks[l]` holds at least
+    /// `n * block_len()` bytes); the state stays in registers between blocks.
+    fn compress_multi(&mut self, blocks: &[&[u8]], n: usize);
     /// Compresses one block into each lane from pre-interleaved data: `lanes() * block_len()`
     /// bytes, word w of lane l at word index `w * lanes() + l` (words in the algorithm's width).
     fn compress_interleaved(&mut self, data: &[u8]);

@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x8, Avx512x16};
-use super::vector::{Portable, U32x};
+use super::vector::{Portable, Source, U32x};
 use super::{md_pad, Lanes, Width, MAX_BLOCK};
 
 /// FIPS 180-4 5.3.1.
@@ -58,49 +58,38 @@ fn rounds<V: U32x>(state: &mut [V; 5], block: &[V; 16]) {
 
 type Soa = [[u32; 16]; 5];
 
+// No closures below that do vector work: a closure is a function of its own without the
+// enclosing target features, so its intrinsics would not inline (each would become a call).
 #[inline(always)]
-fn run<V: U32x>(soa: &mut Soa, load: impl Fn(usize) -> V) {
-    let mut s: [V; 5] = core::array::from_fn(|w| V::from_fn(|l| soa[w][l]));
-    let m: [V; 16] = core::array::from_fn(load);
-    rounds(&mut s, &m);
+fn run<V: U32x>(soa: &mut Soa, src: Source<'_>, n: usize) {
+    let mut s = [V::splat(0); 5];
+    for (w, v) in s.iter_mut().enumerate() {
+        *v = V::load(&soa[w]);
+    }
+    for b in 0..n {
+        let mut m = [V::splat(0); 16];
+        src.advance(b * 64).block32(true, &mut m);
+        rounds(&mut s, &m);
+    }
     for (w, v) in s.iter().enumerate() {
         v.to_array(&mut soa[w]);
     }
 }
 
-#[inline(always)]
-fn gather<V: U32x>(blocks: &[&[u8]], i: usize) -> V {
-    V::from_fn(|l| u32::from_be_bytes(blocks[l][4 * i..4 * i + 4].try_into().unwrap()))
-}
-
-#[inline(always)]
-fn interleaved<V: U32x>(data: &[u8], i: usize) -> V {
-    V::load_le(&data[i * V::LANES * 4..]).bswap()
-}
-
-fn portable(soa: &mut Soa, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Portable<u32, 8>>(soa, |i| interleaved(d, i)),
-        None => run::<Portable<u32, 8>>(soa, |i| gather(blocks, i)),
-    }
+fn portable(soa: &mut Soa, src: Source<'_>, n: usize) {
+    run::<Portable<u32, 8>>(soa, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn avx2(soa: &mut Soa, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Avx2x8>(soa, |i| interleaved(d, i)),
-        None => run::<Avx2x8>(soa, |i| gather(blocks, i)),
-    }
+fn avx2(soa: &mut Soa, src: Source<'_>, n: usize) {
+    run::<Avx2x8>(soa, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-fn avx512(soa: &mut Soa, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Avx512x16>(soa, |i| interleaved(d, i)),
-        None => run::<Avx512x16>(soa, |i| gather(blocks, i)),
-    }
+fn avx512(soa: &mut Soa, src: Source<'_>, n: usize) {
+    run::<Avx512x16>(soa, src, n);
 }
 
 /// SHA-1 lanes.
@@ -122,15 +111,15 @@ impl Sha1Lanes {
         s
     }
 
-    fn dispatch(&mut self, blocks: &[&[u8]], data: Option<&[u8]>) {
+    fn dispatch(&mut self, src: Source<'_>, n: usize) {
         match self.width {
-            Width::Portable => portable(&mut self.soa, blocks, data),
+            Width::Portable => portable(&mut self.soa, src, n),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-            Width::Avx2(_) => unsafe { avx2(&mut self.soa, blocks, data) },
+            Width::Avx2(_) => unsafe { avx2(&mut self.soa, src, n) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512.
-            Width::Avx512(_) => unsafe { avx512(&mut self.soa, blocks, data) },
+            Width::Avx512(_) => unsafe { avx512(&mut self.soa, src, n) },
             #[cfg(not(target_arch = "x86_64"))]
             _ => unreachable!("SIMD widths exist only on x86_64"),
         }
@@ -158,11 +147,16 @@ impl Lanes for Sha1Lanes {
     fn compress(&mut self, blocks: &[&[u8]]) {
         assert_eq!(blocks.len(), self.lanes());
         assert!(blocks.iter().all(|b| b.len() >= 64));
-        self.dispatch(blocks, None);
+        self.dispatch(Source::Gather { blocks, offset: 0 }, 1);
+    }
+    fn compress_multi(&mut self, blocks: &[&[u8]], n: usize) {
+        assert_eq!(blocks.len(), self.lanes());
+        assert!(blocks.iter().all(|b| b.len() >= n * 64));
+        self.dispatch(Source::Gather { blocks, offset: 0 }, n);
     }
     fn compress_interleaved(&mut self, data: &[u8]) {
         assert!(data.len() >= self.lanes() * 64);
-        self.dispatch(&[], Some(data));
+        self.dispatch(Source::Interleaved(data), 1);
     }
     fn pad(&self, total_len: u64, tail: &[u8], out: &mut [u8; 2 * MAX_BLOCK]) -> usize {
         md_pad(64, 8, true, total_len, tail, out)

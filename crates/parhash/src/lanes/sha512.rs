@@ -1,7 +1,7 @@
 //! SHA-512 (and SHA-384, SHA-512/224, SHA-512/256) on 4 (AVX2, portable) or 8 (AVX-512)
 //! messages at once.
 
-use super::vector::{Portable, U64x};
+use super::vector::{Portable, Source, U64x};
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x4, Avx512x8};
 use super::{md_pad, Lanes, Width, MAX_BLOCK};
@@ -46,49 +46,41 @@ fn rounds<V: U64x>(state: &mut [V; 8], block: &[V; 16]) {
 
 type Soa = [[u64; 8]; 8];
 
+// No closures below that do vector work: a closure is a function of its own without the
+// enclosing target features, so its intrinsics would not inline (each would become a call).
 #[inline(always)]
-fn run<V: U64x>(soa: &mut Soa, load: impl Fn(usize) -> V) {
-    let mut s: [V; 8] = core::array::from_fn(|w| V::from_fn(|l| soa[w][l]));
-    let m: [V; 16] = core::array::from_fn(load);
-    rounds(&mut s, &m);
+fn run<V: U64x>(soa: &mut Soa, src: Source<'_>, n: usize) {
+    let mut s = [V::splat(0); 8];
+    for (w, v) in s.iter_mut().enumerate() {
+        *v = V::load(&soa[w]);
+    }
+    for b in 0..n {
+        let src = src.advance(b * 128);
+        let mut m = [V::splat(0); 16];
+        for (i, word) in m.iter_mut().enumerate() {
+            *word = src.word64(i, true);
+        }
+        rounds(&mut s, &m);
+    }
     for (w, v) in s.iter().enumerate() {
         v.to_array(&mut soa[w]);
     }
 }
 
-#[inline(always)]
-fn gather<V: U64x>(blocks: &[&[u8]], i: usize) -> V {
-    V::from_fn(|l| u64::from_be_bytes(blocks[l][8 * i..8 * i + 8].try_into().unwrap()))
-}
-
-#[inline(always)]
-fn interleaved<V: U64x>(data: &[u8], i: usize) -> V {
-    V::load_le(&data[i * V::LANES * 8..]).bswap()
-}
-
-fn portable(soa: &mut Soa, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Portable<u64, 4>>(soa, |i| interleaved(d, i)),
-        None => run::<Portable<u64, 4>>(soa, |i| gather(blocks, i)),
-    }
+fn portable(soa: &mut Soa, src: Source<'_>, n: usize) {
+    run::<Portable<u64, 4>>(soa, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn avx2(soa: &mut Soa, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Avx2x4>(soa, |i| interleaved(d, i)),
-        None => run::<Avx2x4>(soa, |i| gather(blocks, i)),
-    }
+fn avx2(soa: &mut Soa, src: Source<'_>, n: usize) {
+    run::<Avx2x4>(soa, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-fn avx512(soa: &mut Soa, blocks: &[&[u8]], data: Option<&[u8]>) {
-    match data {
-        Some(d) => run::<Avx512x8>(soa, |i| interleaved(d, i)),
-        None => run::<Avx512x8>(soa, |i| gather(blocks, i)),
-    }
+fn avx512(soa: &mut Soa, src: Source<'_>, n: usize) {
+    run::<Avx512x8>(soa, src, n);
 }
 
 /// SHA-512-family lanes.
@@ -122,15 +114,15 @@ impl Sha512Lanes {
         Some(s)
     }
 
-    fn dispatch(&mut self, blocks: &[&[u8]], data: Option<&[u8]>) {
+    fn dispatch(&mut self, src: Source<'_>, n: usize) {
         match self.width {
-            Width::Portable => portable(&mut self.soa, blocks, data),
+            Width::Portable => portable(&mut self.soa, src, n),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-            Width::Avx2(_) => unsafe { avx2(&mut self.soa, blocks, data) },
+            Width::Avx2(_) => unsafe { avx2(&mut self.soa, src, n) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512.
-            Width::Avx512(_) => unsafe { avx512(&mut self.soa, blocks, data) },
+            Width::Avx512(_) => unsafe { avx512(&mut self.soa, src, n) },
             #[cfg(not(target_arch = "x86_64"))]
             _ => unreachable!("SIMD widths exist only on x86_64"),
         }
@@ -158,11 +150,16 @@ impl Lanes for Sha512Lanes {
     fn compress(&mut self, blocks: &[&[u8]]) {
         assert_eq!(blocks.len(), self.lanes());
         assert!(blocks.iter().all(|b| b.len() >= 128));
-        self.dispatch(blocks, None);
+        self.dispatch(Source::Gather { blocks, offset: 0 }, 1);
+    }
+    fn compress_multi(&mut self, blocks: &[&[u8]], n: usize) {
+        assert_eq!(blocks.len(), self.lanes());
+        assert!(blocks.iter().all(|b| b.len() >= n * 128));
+        self.dispatch(Source::Gather { blocks, offset: 0 }, n);
     }
     fn compress_interleaved(&mut self, data: &[u8]) {
         assert!(data.len() >= self.lanes() * 128);
-        self.dispatch(&[], Some(data));
+        self.dispatch(Source::Interleaved(data), 1);
     }
     fn pad(&self, total_len: u64, tail: &[u8], out: &mut [u8; 2 * MAX_BLOCK]) -> usize {
         md_pad(128, 16, true, total_len, tail, out)

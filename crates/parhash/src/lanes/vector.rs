@@ -18,6 +18,8 @@ pub(crate) trait U32x: Copy {
     fn from_fn(f: impl FnMut(usize) -> u32) -> Self;
     /// Loads `LANES` consecutive little-endian u32 from `bytes` (pre-interleaved data).
     fn load_le(bytes: &[u8]) -> Self;
+    /// Loads `LANES` words.
+    fn load(words: &[u32]) -> Self;
     fn to_array(self, out: &mut [u32]);
     fn add(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
@@ -29,6 +31,23 @@ pub(crate) trait U32x: Copy {
     fn not(self) -> Self {
         self.xor(Self::splat(u32::MAX))
     }
+    /// Words 0..16 of one 64-byte block per lane, transposed: `out[w]` holds word w of every
+    /// lane. The SIMD types override this with an in-register transpose.
+    #[inline(always)]
+    fn transpose_blocks(blocks: &[&[u8]], offset: usize, big_endian: bool, out: &mut [Self; 16]) {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = Self::from_fn(|l| {
+                let b: [u8; 4] = blocks[l][offset + 4 * i..offset + 4 * i + 4]
+                    .try_into()
+                    .unwrap();
+                if big_endian {
+                    u32::from_be_bytes(b)
+                } else {
+                    u32::from_le_bytes(b)
+                }
+            });
+        }
+    }
 }
 
 /// N lanes of u64.
@@ -39,6 +58,7 @@ pub(crate) trait U64x: Copy {
     fn splat(x: u64) -> Self;
     fn from_fn(f: impl FnMut(usize) -> u64) -> Self;
     fn load_le(bytes: &[u8]) -> Self;
+    fn load(words: &[u64]) -> Self;
     fn to_array(self, out: &mut [u64]);
     fn add(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
@@ -64,14 +84,24 @@ macro_rules! portable_impl {
                 Portable([x; L])
             }
             #[inline(always)]
-            fn from_fn(f: impl FnMut(usize) -> $t) -> Self {
-                Portable(core::array::from_fn(f))
+            fn from_fn(mut f: impl FnMut(usize) -> $t) -> Self {
+                let mut r = [0; L];
+                for (l, x) in r.iter_mut().enumerate() {
+                    *x = f(l);
+                }
+                Portable(r)
             }
             #[inline(always)]
             fn load_le(bytes: &[u8]) -> Self {
-                Portable(core::array::from_fn(|l| {
-                    <$t>::from_le_bytes(bytes[l * $bytes..(l + 1) * $bytes].try_into().unwrap())
-                }))
+                let mut r = [0; L];
+                for (l, x) in r.iter_mut().enumerate() {
+                    *x = <$t>::from_le_bytes(bytes[l * $bytes..(l + 1) * $bytes].try_into().unwrap());
+                }
+                Portable(r)
+            }
+            #[inline(always)]
+            fn load(words: &[$t]) -> Self {
+                Portable(words[..L].try_into().unwrap())
             }
             #[inline(always)]
             fn to_array(self, out: &mut [$t]) {
@@ -79,27 +109,51 @@ macro_rules! portable_impl {
             }
             #[inline(always)]
             fn add(self, o: Self) -> Self {
-                Portable(core::array::from_fn(|l| self.0[l].wrapping_add(o.0[l])))
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] = a[l].wrapping_add(o.0[l]);
+                }
+                Portable(a)
             }
             #[inline(always)]
             fn xor(self, o: Self) -> Self {
-                Portable(core::array::from_fn(|l| self.0[l] ^ o.0[l]))
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] ^= o.0[l];
+                }
+                Portable(a)
             }
             #[inline(always)]
             fn and(self, o: Self) -> Self {
-                Portable(core::array::from_fn(|l| self.0[l] & o.0[l]))
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] &= o.0[l];
+                }
+                Portable(a)
             }
             #[inline(always)]
             fn or(self, o: Self) -> Self {
-                Portable(core::array::from_fn(|l| self.0[l] | o.0[l]))
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] |= o.0[l];
+                }
+                Portable(a)
             }
             #[inline(always)]
             fn rotl<const N: i32>(self) -> Self {
-                Portable(core::array::from_fn(|l| self.0[l].rotate_left(N as u32)))
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] = a[l].rotate_left(N as u32);
+                }
+                Portable(a)
             }
             #[inline(always)]
             fn bswap(self) -> Self {
-                Portable(core::array::from_fn(|l| self.0[l].swap_bytes()))
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] = a[l].swap_bytes();
+                }
+                Portable(a)
             }
             portable_impl!(@extra $trait, $t);
         }
@@ -108,12 +162,20 @@ macro_rules! portable_impl {
     (@extra U64x, $t:ty) => {
         #[inline(always)]
         fn andnot(self, o: Self) -> Self {
-            Portable(core::array::from_fn(|l| !self.0[l] & o.0[l]))
-        }
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] = !a[l] & o.0[l];
+                }
+                Portable(a)
+            }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
-            Portable(core::array::from_fn(|l| self.0[l] >> N))
-        }
+                let mut a = self.0;
+                for l in 0..L {
+                    a[l] >>= N;
+                }
+                Portable(a)
+            }
     };
 }
 
@@ -158,13 +220,21 @@ mod x86 {
         }
         #[inline(always)]
         fn from_fn(mut f: impl FnMut(usize) -> u32) -> Self {
-            let a: [u32; 8] = core::array::from_fn(&mut f);
+            let mut a = [0u32; 8];
+            for (l, x) in a.iter_mut().enumerate() {
+                *x = f(l);
+            }
             Avx2x8(simd!(_mm256_loadu_si256(a.as_ptr().cast())))
         }
         #[inline(always)]
         fn load_le(bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 32);
             Avx2x8(simd!(_mm256_loadu_si256(bytes.as_ptr().cast())))
+        }
+        #[inline(always)]
+        fn load(words: &[u32]) -> Self {
+            assert!(words.len() >= 8);
+            Avx2x8(simd!(_mm256_loadu_si256(words.as_ptr().cast())))
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u32]) {
@@ -193,6 +263,43 @@ mod x86 {
             let right = simd!(_mm256_srl_epi32(self.0, _mm_cvtsi32_si128(32 - N)));
             Avx2x8(simd!(_mm256_or_si256(left, right)))
         }
+        /// Two 8x8 transposes (words 0-7, then 8-15): 128-bit halves, then 64-bit pairs,
+        /// then 32-bit pairs are swapped between rows (each stage swaps one index bit).
+        #[inline(always)]
+        fn transpose_blocks(
+            blocks: &[&[u8]],
+            offset: usize,
+            big_endian: bool,
+            out: &mut [Self; 16],
+        ) {
+            assert!(blocks.len() >= 8);
+            for half in 0..2 {
+                let mut r = [simd!(_mm256_setzero_si256()); 8];
+                for (l, row) in r.iter_mut().enumerate() {
+                    let bytes = &blocks[l][offset + 32 * half..offset + 32 * half + 32];
+                    *row = simd!(_mm256_loadu_si256(bytes.as_ptr().cast()));
+                }
+                for i in [0usize, 1, 2, 3] {
+                    let (a, b) = (r[i], r[i + 4]);
+                    r[i] = simd!(_mm256_permute2x128_si256::<0x20>(a, b));
+                    r[i + 4] = simd!(_mm256_permute2x128_si256::<0x31>(a, b));
+                }
+                for i in [0usize, 1, 4, 5] {
+                    let (a, b) = (r[i], r[i + 2]);
+                    r[i] = simd!(_mm256_unpacklo_epi64(a, b));
+                    r[i + 2] = simd!(_mm256_unpackhi_epi64(a, b));
+                }
+                for i in [0usize, 2, 4, 6] {
+                    let (a, b) = (r[i], r[i + 1]);
+                    r[i] = simd!(_mm256_blend_epi32::<0xAA>(a, _mm256_slli_epi64::<32>(b)));
+                    r[i + 1] = simd!(_mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(a), b));
+                }
+                for (w, row) in r.iter().enumerate() {
+                    let v = Avx2x8(*row);
+                    out[8 * half + w] = if big_endian { v.bswap() } else { v };
+                }
+            }
+        }
         #[inline(always)]
         fn bswap(self) -> Self {
             let mask = simd!(_mm256_setr_epi8(
@@ -211,13 +318,21 @@ mod x86 {
         }
         #[inline(always)]
         fn from_fn(mut f: impl FnMut(usize) -> u64) -> Self {
-            let a: [u64; 4] = core::array::from_fn(&mut f);
+            let mut a = [0u64; 4];
+            for (l, x) in a.iter_mut().enumerate() {
+                *x = f(l);
+            }
             Avx2x4(simd!(_mm256_loadu_si256(a.as_ptr().cast())))
         }
         #[inline(always)]
         fn load_le(bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 32);
             Avx2x4(simd!(_mm256_loadu_si256(bytes.as_ptr().cast())))
+        }
+        #[inline(always)]
+        fn load(words: &[u64]) -> Self {
+            assert!(words.len() >= 4);
+            Avx2x4(simd!(_mm256_loadu_si256(words.as_ptr().cast())))
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u64]) {
@@ -272,13 +387,21 @@ mod x86 {
         }
         #[inline(always)]
         fn from_fn(mut f: impl FnMut(usize) -> u32) -> Self {
-            let a: [u32; 16] = core::array::from_fn(&mut f);
+            let mut a = [0u32; 16];
+            for (l, x) in a.iter_mut().enumerate() {
+                *x = f(l);
+            }
             Avx512x16(simd!(_mm512_loadu_si512(a.as_ptr().cast())))
         }
         #[inline(always)]
         fn load_le(bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 64);
             Avx512x16(simd!(_mm512_loadu_si512(bytes.as_ptr().cast())))
+        }
+        #[inline(always)]
+        fn load(words: &[u32]) -> Self {
+            assert!(words.len() >= 16);
+            Avx512x16(simd!(_mm512_loadu_si512(words.as_ptr().cast())))
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u32]) {
@@ -305,6 +428,57 @@ mod x86 {
         fn rotl<const N: i32>(self) -> Self {
             Avx512x16(simd!(_mm512_rol_epi32::<N>(self.0)))
         }
+        /// A 16x16 transpose in four butterfly stages of `vpermt2d`: stage b swaps the
+        /// b-sized blocks between rows i and i + b (one index bit per stage).
+        #[inline(always)]
+        fn transpose_blocks(
+            blocks: &[&[u8]],
+            offset: usize,
+            big_endian: bool,
+            out: &mut [Self; 16],
+        ) {
+            const fn index(b: usize, high: bool) -> [i32; 16] {
+                let mut idx = [0i32; 16];
+                let mut p = 0;
+                while p < 16 {
+                    idx[p] = match ((p & b) == 0, high) {
+                        (true, false) => p as i32,
+                        (false, false) => (16 + p - b) as i32,
+                        (true, true) => (p + b) as i32,
+                        (false, true) => (16 + p) as i32,
+                    };
+                    p += 1;
+                }
+                idx
+            }
+            const STAGES: [(usize, [i32; 16], [i32; 16]); 4] = [
+                (8, index(8, false), index(8, true)),
+                (4, index(4, false), index(4, true)),
+                (2, index(2, false), index(2, true)),
+                (1, index(1, false), index(1, true)),
+            ];
+            assert!(blocks.len() >= 16);
+            let mut r = [simd!(_mm512_setzero_si512()); 16];
+            for (l, row) in r.iter_mut().enumerate() {
+                let bytes = &blocks[l][offset..offset + 64];
+                *row = simd!(_mm512_loadu_si512(bytes.as_ptr().cast()));
+            }
+            for (b, lo, hi) in STAGES {
+                let lo = simd!(_mm512_loadu_si512(lo.as_ptr().cast()));
+                let hi = simd!(_mm512_loadu_si512(hi.as_ptr().cast()));
+                for i in 0..16 {
+                    if i & b == 0 {
+                        let (x, y) = (r[i], r[i + b]);
+                        r[i] = simd!(_mm512_permutex2var_epi32(x, lo, y));
+                        r[i + b] = simd!(_mm512_permutex2var_epi32(x, hi, y));
+                    }
+                }
+            }
+            for (w, row) in r.iter().enumerate() {
+                let v = Avx512x16(*row);
+                out[w] = if big_endian { v.bswap() } else { v };
+            }
+        }
         #[inline(always)]
         fn bswap(self) -> Self {
             let mask = simd!(_mm512_set4_epi32(
@@ -322,13 +496,21 @@ mod x86 {
         }
         #[inline(always)]
         fn from_fn(mut f: impl FnMut(usize) -> u64) -> Self {
-            let a: [u64; 8] = core::array::from_fn(&mut f);
+            let mut a = [0u64; 8];
+            for (l, x) in a.iter_mut().enumerate() {
+                *x = f(l);
+            }
             Avx512x8(simd!(_mm512_loadu_si512(a.as_ptr().cast())))
         }
         #[inline(always)]
         fn load_le(bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 64);
             Avx512x8(simd!(_mm512_loadu_si512(bytes.as_ptr().cast())))
+        }
+        #[inline(always)]
+        fn load(words: &[u64]) -> Self {
+            assert!(words.len() >= 8);
+            Avx512x8(simd!(_mm512_loadu_si512(words.as_ptr().cast())))
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u64]) {
@@ -369,6 +551,98 @@ mod x86 {
                 0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607
             ));
             Avx512x8(simd!(_mm512_shuffle_epi8(self.0, mask)))
+        }
+    }
+}
+
+/// Where a kernel reads its message words: one block per lane from separate buffers (gathered
+/// word by word), or a pre-interleaved buffer (one vector load per word).
+#[derive(Clone, Copy)]
+pub(crate) enum Source<'a> {
+    /// One buffer per lane; reads start `offset` bytes in.
+    Gather {
+        blocks: &'a [&'a [u8]],
+        offset: usize,
+    },
+    Interleaved(&'a [u8]),
+}
+
+impl<'a> Source<'a> {
+    /// The same source `offset` bytes further into each gathered lane. (Interleaved sources
+    /// are handed one block at a time.)
+    #[inline(always)]
+    pub(crate) fn advance(self, by: usize) -> Source<'a> {
+        match self {
+            Source::Gather { blocks, offset } => Source::Gather {
+                blocks,
+                offset: offset + by,
+            },
+            other => other,
+        }
+    }
+
+    /// Message word `i` of every lane as a vector of u32 (`big_endian` words for the SHA family).
+    #[inline(always)]
+    pub(crate) fn word32<V: U32x>(self, i: usize, big_endian: bool) -> V {
+        match self {
+            Source::Gather { blocks, offset } => V::from_fn(|l| {
+                let b: [u8; 4] = blocks[l][offset + 4 * i..offset + 4 * i + 4]
+                    .try_into()
+                    .unwrap();
+                if big_endian {
+                    u32::from_be_bytes(b)
+                } else {
+                    u32::from_le_bytes(b)
+                }
+            }),
+            Source::Interleaved(data) => {
+                let v = V::load_le(&data[i * V::LANES * 4..]);
+                if big_endian {
+                    v.bswap()
+                } else {
+                    v
+                }
+            }
+        }
+    }
+
+    /// The 16 message words of one 64-byte block per lane.
+    #[inline(always)]
+    pub(crate) fn block32<V: U32x>(self, big_endian: bool, out: &mut [V; 16]) {
+        match self {
+            Source::Gather { blocks, offset } => {
+                V::transpose_blocks(blocks, offset, big_endian, out)
+            }
+            Source::Interleaved(_) => {
+                for (i, word) in out.iter_mut().enumerate() {
+                    *word = self.word32(i, big_endian);
+                }
+            }
+        }
+    }
+
+    /// Message word `i` of every lane as a vector of u64.
+    #[inline(always)]
+    pub(crate) fn word64<V: U64x>(self, i: usize, big_endian: bool) -> V {
+        match self {
+            Source::Gather { blocks, offset } => V::from_fn(|l| {
+                let b: [u8; 8] = blocks[l][offset + 8 * i..offset + 8 * i + 8]
+                    .try_into()
+                    .unwrap();
+                if big_endian {
+                    u64::from_be_bytes(b)
+                } else {
+                    u64::from_le_bytes(b)
+                }
+            }),
+            Source::Interleaved(data) => {
+                let v = V::load_le(&data[i * V::LANES * 8..]);
+                if big_endian {
+                    v.bswap()
+                } else {
+                    v
+                }
+            }
         }
     }
 }
