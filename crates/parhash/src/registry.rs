@@ -151,6 +151,36 @@ algorithms! {
         digest: 16, block: 64, broken: true,
         note: "RFC 1321; BROKEN: practical collisions, use only for non-security checksums",
     },
+    Sha224 => crate::algo::sha2::Sha224 {
+        name: "sha224", tag: "SHA224", aliases: ["sha-224", "sha2-224", "sha-2-224"], family: Sha2,
+        digest: 28, block: 64, broken: false,
+        note: "FIPS 180-4 SHA-224 (SHA-256 with its own IV, truncated)",
+    },
+    Sha256 => crate::algo::sha2::Sha256 {
+        name: "sha256", tag: "SHA256", aliases: ["sha-256", "sha2-256", "sha-2-256", "sha2"], family: Sha2,
+        digest: 32, block: 64, broken: false,
+        note: "FIPS 180-4 SHA-256",
+    },
+    Sha384 => crate::algo::sha2::Sha384 {
+        name: "sha384", tag: "SHA384", aliases: ["sha-384", "sha2-384", "sha-2-384"], family: Sha2,
+        digest: 48, block: 128, broken: false,
+        note: "FIPS 180-4 SHA-384 (SHA-512 with its own IV, truncated)",
+    },
+    Sha512 => crate::algo::sha2::Sha512 {
+        name: "sha512", tag: "SHA512", aliases: ["sha-512", "sha2-512", "sha-2-512"], family: Sha2,
+        digest: 64, block: 128, broken: false,
+        note: "FIPS 180-4 SHA-512",
+    },
+    Sha512_224 => crate::algo::sha2::Sha512_224 {
+        name: "sha512-224", tag: "SHA512-224", aliases: ["sha512/224", "sha-512/224", "sha2-512/224"], family: Sha2,
+        digest: 28, block: 128, broken: false,
+        note: "FIPS 180-4 SHA-512/224 (SHA-512 with its own IV, truncated)",
+    },
+    Sha512_256 => crate::algo::sha2::Sha512_256 {
+        name: "sha512-256", tag: "SHA512-256", aliases: ["sha512/256", "sha-512/256", "sha2-512/256"], family: Sha2,
+        digest: 32, block: 128, broken: false,
+        note: "FIPS 180-4 SHA-512/256 (SHA-512 with its own IV, truncated)",
+    },
     Sandstorm224 => crate::algo::sandstorm::Sandstorm224 {
         name: "sandstorm224", tag: "SANDSTORM224", aliases: ["sandstorm-224"], family: Sandstorm,
         digest: 28, block: 64, broken: false,

@@ -11,6 +11,7 @@ pub mod md5;
 pub mod sandstorm;
 pub mod simd;
 pub mod skein;
+pub mod sha2;
 pub mod whirlpool;
 
 /// One implementation of an algorithm that can be selected by name, e.g. `reference`,

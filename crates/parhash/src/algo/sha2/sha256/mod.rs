@@ -1,0 +1,107 @@
+//! The SHA-224/256 compression function in every form, and its single dispatch point
+//! ([`Backend`]).
+//!
+//! - `sequential` ([`sequential`]): portable scalar, fully unrolled.
+//! - `sha-ni` ([`sha_ni`]): the SHA extensions (`sha256rnds2`, `sha256msg1/2`), two rounds per
+//!   instruction; the fastest where the CPU has them, and the default there.
+
+pub mod sequential;
+
+#[cfg(target_arch = "x86_64")]
+pub mod sha_ni;
+
+use std::sync::OnceLock;
+
+use crate::algo::VariantInfo;
+use crate::platform;
+
+/// Which SHA-256 compression code runs: chosen once per hasher, matched once per call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Sequential,
+    #[cfg(target_arch = "x86_64")]
+    ShaNi(platform::ShaNi),
+}
+
+impl Backend {
+    /// The fastest form this CPU allows (cached: detection runs once per process).
+    pub(crate) fn detect() -> Self {
+        static BEST: OnceLock<Backend> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(token) = platform::ShaNi::detect() {
+                return Backend::ShaNi(token);
+            }
+            Backend::Sequential
+        })
+    }
+
+    /// The named variant, if it exists and this CPU allows it.
+    pub(crate) fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "sequential" => Some(Backend::Sequential),
+            #[cfg(target_arch = "x86_64")]
+            "sha-ni" => platform::ShaNi::detect().map(Backend::ShaNi),
+            _ => None,
+        }
+    }
+
+    /// Compresses whole blocks into `state`.
+    #[inline]
+    pub(crate) fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        match self {
+            Backend::Sequential => sequential::compress_blocks(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(token) => sha_ni::compress_blocks(token, state, blocks),
+        }
+    }
+}
+
+/// The variants of SHA-224 and SHA-256, with availability here.
+pub(crate) fn variant_infos() -> Vec<VariantInfo> {
+    let default = Backend::detect();
+    let mut v = vec![VariantInfo {
+        name: "sequential",
+        available: true,
+        default: default == Backend::Sequential,
+        summary: "portable scalar, 64 rounds unrolled, rolling 16-word schedule",
+    }];
+    #[cfg(target_arch = "x86_64")]
+    v.push(VariantInfo {
+        name: "sha-ni",
+        available: platform::ShaNi::detect().is_some(),
+        default: matches!(default, Backend::ShaNi(_)),
+        summary: "SHA extensions: sha256rnds2 (two rounds), sha256msg1/msg2 schedule",
+    });
+    v
+}
+
+/// Compresses whole 64-byte blocks into a SHA-256 chaining value with the fastest form this
+/// CPU has. No padding: callers (tree modes, batch engines) handle that.
+#[inline]
+pub fn compress256(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    Backend::detect().compress(state, blocks);
+}
+
+/// [`compress256`] forced onto the `sequential` form.
+pub fn compress256_sequential(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    sequential::compress_blocks(state, blocks);
+}
+
+/// [`compress256`] forced onto the SHA extensions; the token proves the CPU has them.
+#[cfg(target_arch = "x86_64")]
+pub fn compress256_sha_ni(token: platform::ShaNi, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    sha_ni::compress_blocks(token, state, blocks);
+}
+
+/// [`compress256`] forced onto a named variant (as listed by `Sha256::variants()`); returns
+/// `false` and leaves `state` alone when it is unknown or unavailable here.
+pub fn compress256_with_variant(name: &str, state: &mut [u32; 8], blocks: &[[u8; 64]]) -> bool {
+    match Backend::by_name(name) {
+        Some(backend) => {
+            backend.compress(state, blocks);
+            true
+        }
+        None => false,
+    }
+}

@@ -1,0 +1,403 @@
+//! SHA-1 and SHA-2 against the published vectors (NIST CAVP SHAVS byte-oriented ShortMsg, LongMsg
+//! and Monte; RFC 4231 HMAC) through every implementation variant, and against the RustCrypto
+//! `sha1`/`sha2` crates at block boundaries and random lengths with random update splits.
+mod common;
+
+use common::*;
+use digest::{Digest, FixedOutputReset};
+use parhash::{hash, Algorithm, Hasher, Variants};
+
+/// Names of the variants of `D` available here; prints the ones skipped.
+fn available<D: Variants>(alg: Algorithm) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for v in D::variants() {
+        if v.available {
+            out.push(v.name);
+        } else {
+            eprintln!("skipped {alg}/{}: not available on this CPU", v.name);
+        }
+    }
+    assert!(!out.is_empty());
+    out
+}
+
+/// Every record through every variant, by the `Digest` type and by the dynamic `Hasher`.
+fn check_kats<D>(alg: Algorithm, text: &str, what: &str)
+where
+    D: Digest + Variants,
+{
+    let kats = byte_aligned(parse_kats(text));
+    assert!(
+        kats.len() >= 64,
+        "{alg} {what}: only {} records",
+        kats.len()
+    );
+    for variant in available::<D>(alg) {
+        let mut dynamic = Hasher::with_variant(alg, variant).expect("listed as available");
+        for k in &kats {
+            let typed = D::with_variant(variant).expect("listed as available");
+            let at = || format!("{alg}/{variant}: {what} line {} (Len {})", k.line, k.bits);
+            assert_eq!(
+                typed.chain_update(&k.msg).finalize().as_slice(),
+                &k.md[..],
+                "{}",
+                at()
+            );
+            dynamic.update(&k.msg);
+            assert_eq!(dynamic.finalize_reset().as_bytes(), &k.md[..], "{}", at());
+        }
+    }
+}
+
+/// The SHAVS Monte Carlo test for SHA-1 and SHA-2: for each of 100 checkpoints,
+/// `MD0 = MD1 = MD2 = Seed`, then for i in 3..1003 `MDi = SHA(MD(i-3) || MD(i-2) || MD(i-1))`;
+/// the checkpoint and the next seed are `MD1002`.
+fn check_monte<D>(alg: Algorithm, text: &str)
+where
+    D: Digest + FixedOutputReset + Variants,
+{
+    let monte = parse_monte(text);
+    assert_eq!(monte.checkpoints.len(), 100);
+    for variant in available::<D>(alg) {
+        let mut h = D::with_variant(variant).expect("listed as available");
+        let mut seed = monte.seed.clone();
+        for (j, expected) in monte.checkpoints.iter().enumerate() {
+            let mut md = [seed.clone(), seed.clone(), seed.clone()];
+            for _ in 3..1003 {
+                for m in &md {
+                    Digest::update(&mut h, m);
+                }
+                let next = h.finalize_reset().to_vec();
+                md = [md[1].clone(), md[2].clone(), next];
+            }
+            seed = md[2].clone();
+            assert_eq!(&seed, expected, "{alg}/{variant}: Monte checkpoint {j}");
+        }
+    }
+}
+
+/// Differential test against an independent implementation `Oracle`: every block-boundary
+/// length and random lengths up to 20000, fed in random pieces, through every variant, by the
+/// `Digest` trait, the dynamic `Hasher`, one-shot `Digest::digest` and `parhash::hash`.
+fn check_differential<D, Oracle>(alg: Algorithm, seed: u64)
+where
+    D: Digest + Variants + Clone,
+    Oracle: Digest,
+{
+    let block = alg.info().block_size;
+    let mut r = rng(seed);
+    let mut lengths = boundary_lengths(block);
+    for _ in 0..cases(60, 600) {
+        lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
+    }
+    let variants = available::<D>(alg);
+    for len in lengths {
+        let data = random_bytes(&mut r, len);
+        let expected = Oracle::digest(&data);
+        let expected = expected.as_slice();
+        assert_eq!(
+            D::digest(&data).as_slice(),
+            expected,
+            "{alg}: one-shot, len {len}"
+        );
+        assert_eq!(
+            hash(alg, &data).as_bytes(),
+            expected,
+            "{alg}: hash(), len {len}"
+        );
+        for &variant in &variants {
+            let splits = random_splits(&mut r, len);
+            let mut typed = D::with_variant(variant).expect("available");
+            let mut dynamic = Hasher::with_variant(alg, variant).expect("available");
+            for piece in splits.iter().cloned() {
+                Digest::update(&mut typed, &data[piece.clone()]);
+                dynamic.update(&data[piece]);
+            }
+            // A clone taken mid-stream must carry on identically.
+            let copy = typed.clone();
+            let at = format!("{alg}/{variant}: len {len}, splits {splits:?}");
+            assert_eq!(typed.finalize().as_slice(), expected, "{at}");
+            assert_eq!(copy.finalize().as_slice(), expected, "{at} (clone)");
+            assert_eq!(dynamic.finalize().as_bytes(), expected, "{at} (dyn)");
+        }
+    }
+}
+
+macro_rules! cavp {
+    ($test:ident, $monte:ident, $ty:ty, $alg:ident, $dir:literal, $prefix:literal) => {
+        #[test]
+        fn $test() {
+            check_kats::<$ty>(
+                Algorithm::$alg,
+                include_str!(concat!("vectors/", $dir, "/", $prefix, "ShortMsg.rsp")),
+                "ShortMsg",
+            );
+            check_kats::<$ty>(
+                Algorithm::$alg,
+                include_str!(concat!("vectors/", $dir, "/", $prefix, "LongMsg.rsp")),
+                "LongMsg",
+            );
+        }
+
+        #[test]
+        fn $monte() {
+            check_monte::<$ty>(
+                Algorithm::$alg,
+                include_str!(concat!("vectors/", $dir, "/", $prefix, "Monte.rsp")),
+            );
+        }
+    };
+}
+
+cavp!(
+    sha224_cavp,
+    sha224_monte,
+    parhash::Sha224,
+    Sha224,
+    "sha224",
+    "SHA224"
+);
+cavp!(
+    sha256_cavp,
+    sha256_monte,
+    parhash::Sha256,
+    Sha256,
+    "sha256",
+    "SHA256"
+);
+cavp!(
+    sha384_cavp,
+    sha384_monte,
+    parhash::Sha384,
+    Sha384,
+    "sha384",
+    "SHA384"
+);
+cavp!(
+    sha512_cavp,
+    sha512_monte,
+    parhash::Sha512,
+    Sha512,
+    "sha512",
+    "SHA512"
+);
+
+#[test]
+fn sha224_differential() {
+    check_differential::<parhash::Sha224, sha2::Sha224>(Algorithm::Sha224, 0x5ea_0224);
+}
+
+#[test]
+fn sha256_differential() {
+    check_differential::<parhash::Sha256, sha2::Sha256>(Algorithm::Sha256, 0x5ea_0256);
+}
+
+#[test]
+fn sha384_differential() {
+    check_differential::<parhash::Sha384, sha2::Sha384>(Algorithm::Sha384, 0x5ea_0384);
+}
+
+#[test]
+fn sha512_differential() {
+    check_differential::<parhash::Sha512, sha2::Sha512>(Algorithm::Sha512, 0x5ea_0512);
+}
+
+/// No CAVP files for SHA-512/t are in the collection: the `sha2` crate is the oracle.
+#[test]
+fn sha512_224_differential() {
+    check_differential::<parhash::Sha512_224, sha2::Sha512_224>(Algorithm::Sha512_224, 0x5ea_5224);
+}
+
+#[test]
+fn sha512_256_differential() {
+    check_differential::<parhash::Sha512_256, sha2::Sha512_256>(Algorithm::Sha512_256, 0x5ea_5256);
+}
+
+/// FIPS 180-4 section 5.3.6: the SHA-512/t initial values are SHA-512 digests, under the
+/// SHA-512 IV XOR `a5a5...`, of the string "SHA-512/t". Recomputed here with the public
+/// compression function, so the constants are checked against their definition.
+#[test]
+fn sha512_t_initial_values_follow_their_definition() {
+    use parhash::algo::sha2::{compress512, consts};
+    for (t, iv) in [("224", consts::IV512_224), ("256", consts::IV512_256)] {
+        let mut state = consts::IV512.map(|w| w ^ 0xa5a5_a5a5_a5a5_a5a5);
+        let name = format!("SHA-512/{t}");
+        let mut block = [0u8; 128];
+        block[..name.len()].copy_from_slice(name.as_bytes());
+        block[name.len()] = 0x80;
+        block[120..].copy_from_slice(&(name.len() as u64 * 8).to_be_bytes());
+        compress512(&mut state, &[block]);
+        assert_eq!(state, iv, "SHA-512/{t}");
+    }
+}
+
+/// Each variant's compression function, called directly on many blocks at once (what tree and
+/// batch modes do), against the `sequential` one.
+#[test]
+fn compress_functions_agree_on_many_blocks() {
+    use parhash::algo::sha2::{compress256_with_variant, compress512_with_variant};
+    let data = pattern(64 * 37);
+    let blocks256: Vec<[u8; 64]> = data
+        .chunks_exact(64)
+        .map(|c| c.try_into().unwrap())
+        .collect();
+    let blocks512: Vec<[u8; 128]> = pattern(128 * 19)
+        .chunks_exact(128)
+        .map(|c| c.try_into().unwrap())
+        .collect();
+    for n in [0, 1, 2, 3, 4, 5, 8, 17, 37] {
+        let mut expected = parhash::algo::sha2::consts::IV256;
+        parhash::algo::sha2::compress256_sequential(&mut expected, &blocks256[..n]);
+        for v in available::<parhash::Sha256>(Algorithm::Sha256) {
+            let mut state = parhash::algo::sha2::consts::IV256;
+            assert!(compress256_with_variant(v, &mut state, &blocks256[..n]));
+            assert_eq!(state, expected, "sha256/{v}, {n} blocks");
+        }
+        let mut default = parhash::algo::sha2::consts::IV256;
+        parhash::algo::sha2::compress256(&mut default, &blocks256[..n]);
+        assert_eq!(default, expected, "compress256, {n} blocks");
+
+        let n = n.min(19);
+        let mut expected = parhash::algo::sha2::consts::IV512;
+        parhash::algo::sha2::compress512_sequential(&mut expected, &blocks512[..n]);
+        for v in available::<parhash::Sha512>(Algorithm::Sha512) {
+            let mut state = parhash::algo::sha2::consts::IV512;
+            assert!(compress512_with_variant(v, &mut state, &blocks512[..n]));
+            assert_eq!(state, expected, "sha512/{v}, {n} blocks");
+        }
+    }
+    let mut state = [0u32; 8];
+    assert!(!compress256_with_variant(
+        "no-such-variant",
+        &mut state,
+        &blocks256
+    ));
+    assert_eq!(state, [0u32; 8]);
+}
+
+/// RFC 4231 section 4: the seven HMAC test cases, through `hmac::Hmac` over the parhash types.
+/// Case 5 specifies only the first 128 bits of the output.
+struct HmacCase {
+    key: Vec<u8>,
+    data: Vec<u8>,
+    sha256: &'static str,
+    sha512: &'static str,
+}
+
+fn rfc4231_cases() -> Vec<HmacCase> {
+    let big_key = vec![0xaa; 131];
+    vec![
+        HmacCase {
+            key: vec![0x0b; 20],
+            data: b"Hi There".to_vec(),
+            sha256: "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7",
+            sha512: "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde\
+                     daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854",
+        },
+        HmacCase {
+            key: b"Jefe".to_vec(),
+            data: b"what do ya want for nothing?".to_vec(),
+            sha256: "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+            sha512: "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554\
+                     9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737",
+        },
+        HmacCase {
+            key: vec![0xaa; 20],
+            data: vec![0xdd; 50],
+            sha256: "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe",
+            sha512: "fa73b0089d56a284efb0f0756c890be9b1b5dbdd8ee81a3655f83e33b2279d39\
+                     bf3e848279a722c806b485a47e67c807b946a337bee8942674278859e13292fb",
+        },
+        HmacCase {
+            key: (1..=25).collect(),
+            data: vec![0xcd; 50],
+            sha256: "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b",
+            sha512: "b0ba465637458c6990e5a8c5f61d4af7e576d97ff94b872de76f8050361ee3db\
+                     a91ca5c11aa25eb4d679275cc5788063a5f19741120c4f2de2adebeb10a298dd",
+        },
+        HmacCase {
+            key: vec![0x0c; 20],
+            data: b"Test With Truncation".to_vec(),
+            sha256: "a3b6167473100ee06e0c796c2955552b",
+            sha512: "415fad6271580a531d4179bc891d87a6",
+        },
+        HmacCase {
+            key: big_key.clone(),
+            data: b"Test Using Larger Than Block-Size Key - Hash Key First".to_vec(),
+            sha256: "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+            sha512: "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f352\
+                     6b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598",
+        },
+        HmacCase {
+            key: big_key,
+            data: b"This is a test using a larger than block-size key and a larger than \
+                    block-size data. The key needs to be hashed before being used by the \
+                    HMAC algorithm."
+                .to_vec(),
+            sha256: "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2",
+            sha512: "e37b6a775dc87dbaa4dfa9f96e5e3ffddebd71f8867289865df5a32d20cdc944\
+                     b6022cac3c4982b10d5eeb55c3e4de15134676fb6de0446065c97440fa8c6a58",
+        },
+    ]
+}
+
+fn hmac_hex<D>(key: &[u8], data: &[u8]) -> String
+where
+    hmac::Hmac<D>: hmac::Mac + hmac::digest::KeyInit,
+    D: hmac::EagerHash,
+{
+    use hmac::{digest::KeyInit, Mac};
+    let mut mac = <hmac::Hmac<D> as KeyInit>::new_from_slice(key).expect("any key length");
+    mac.update(data);
+    hex(&mac.finalize().into_bytes())
+}
+
+#[test]
+fn rfc4231_hmac_sha256_and_sha512() {
+    let cases = rfc4231_cases();
+    assert_eq!(cases.len(), 7);
+    for (i, case) in cases.iter().enumerate() {
+        let n = i + 1;
+        let got256 = hmac_hex::<parhash::Sha256>(&case.key, &case.data);
+        let got512 = hmac_hex::<parhash::Sha512>(&case.key, &case.data);
+        assert!(
+            got256.starts_with(case.sha256),
+            "HMAC-SHA-256 case {n}: {got256}"
+        );
+        assert!(
+            got512.starts_with(case.sha512),
+            "HMAC-SHA-512 case {n}: {got512}"
+        );
+        // Only case 5 is truncated (to 128 bits); all others give the full output.
+        let full = n != 5;
+        assert_eq!(case.sha256.len() == 64, full, "case {n}");
+        assert_eq!(case.sha512.len() == 128, full, "case {n}");
+    }
+}
+
+#[test]
+fn names_tags_and_aliases() {
+    for (name, alg, tag) in [
+        ("sha224", Algorithm::Sha224, "SHA224"),
+        ("sha256", Algorithm::Sha256, "SHA256"),
+        ("sha384", Algorithm::Sha384, "SHA384"),
+        ("sha512", Algorithm::Sha512, "SHA512"),
+        ("sha512-224", Algorithm::Sha512_224, "SHA512-224"),
+        ("sha512-256", Algorithm::Sha512_256, "SHA512-256"),
+    ] {
+        assert_eq!(alg.name(), name);
+        assert_eq!(alg.info().tag, tag);
+        assert_eq!(Algorithm::from_name(tag), Ok(alg));
+        assert!(!alg.info().broken);
+    }
+    for (alias, alg) in [
+        ("SHA-256", Algorithm::Sha256),
+        ("sha2-256", Algorithm::Sha256),
+        ("sha_256", Algorithm::Sha256),
+        ("SHA-512/256", Algorithm::Sha512_256),
+        ("sha512/224", Algorithm::Sha512_224),
+        ("SHA-384", Algorithm::Sha384),
+    ] {
+        assert_eq!(Algorithm::from_name(alias), Ok(alg), "{alias}");
+    }
+}
