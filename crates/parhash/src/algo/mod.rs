@@ -9,9 +9,9 @@ pub mod jh;
 pub mod keccak;
 pub mod md5;
 pub mod sandstorm;
+pub mod sha2;
 pub mod simd;
 pub mod skein;
-pub mod sha2;
 pub mod whirlpool;
 
 /// One implementation of an algorithm that can be selected by name, e.g. `reference`,
