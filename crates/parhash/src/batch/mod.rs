@@ -23,6 +23,10 @@ pub fn lane_kernel(alg: Algorithm, width: Width) -> Option<Box<dyn Lanes>> {
     use lanes::keccak::{KeccakLanes, Padding};
     let k: Box<dyn Lanes> = match alg {
         Algorithm::Md5 => Box::new(lanes::md5::Md5Lanes::new(width)),
+        Algorithm::Sha384 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Sha512 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Sha512_224 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Sha512_256 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
         Algorithm::Sha3_224 => Box::new(KeccakLanes::new(width, 28, Padding::Sha3)),
         Algorithm::Sha3_256 => Box::new(KeccakLanes::new(width, 32, Padding::Sha3)),
         Algorithm::Sha3_384 => Box::new(KeccakLanes::new(width, 48, Padding::Sha3)),

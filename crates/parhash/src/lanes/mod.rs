@@ -12,6 +12,7 @@ pub mod keccak;
 pub mod md5;
 pub mod sha1;
 pub mod sha256;
+pub mod sha512;
 
 use crate::platform::{Avx2, Avx512};
 

@@ -1,9 +1,9 @@
 //! SHA-512 (and SHA-384, SHA-512/224, SHA-512/256) on 4 (AVX2, portable) or 8 (AVX-512)
 //! messages at once.
 
-use super::vector::{Portable, Source, U64x};
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x4, Avx512x8};
+use super::vector::{Portable, Source, U64x};
 use super::{md_pad, Lanes, Width, MAX_BLOCK};
 use crate::algo::sha2::consts::{IV384, IV512, IV512_224, IV512_256, K512};
 use crate::registry::Algorithm;

@@ -51,8 +51,6 @@ pub(crate) trait U32x: Copy {
 }
 
 /// N lanes of u64.
-// Some methods are used only by the SHA-512 lanes, wired up together with `algo::sha2`.
-#[allow(dead_code)]
 pub(crate) trait U64x: Copy {
     const LANES: usize;
     fn splat(x: u64) -> Self;
