@@ -214,6 +214,13 @@ pub struct HashOptions {
     /// 64 MiB when standard error is a terminal. This flag turns it off.
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Threads to use [default: all cores].
+    ///
+    /// How many threads may work at once: on one long file for algorithms with a tree mode
+    /// (SANDstorm), and across files. The digests never depend on it. 0 means all cores.
+    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// List every algorithm with its sizes, family, aliases, notes and implementations.

@@ -38,7 +38,7 @@ impl Source {
 
 /// Hashes everything `source` holds with `alg`, streaming it through a fixed buffer.
 pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io::Result<Output> {
-    let mut hasher = Hasher::new(alg);
+    let mut hasher = Hasher::with_threads(alg, options.threads);
     match source {
         Source::Stdin => stream(&mut io::stdin().lock(), &mut hasher, &Progress::none())?,
         Source::Path(path) => {
@@ -60,17 +60,44 @@ fn stream(reader: &mut impl Read, hasher: &mut Hasher, progress: &Progress) -> i
         // One buffer per thread, reused across files: many small files cost no allocations.
         static BUFFER: RefCell<Vec<u8>> = RefCell::new(vec![0; READ_SIZE]);
     }
-    BUFFER.with_borrow_mut(|buf| loop {
-        match reader.read(buf) {
-            Ok(0) => return Ok(()),
-            Ok(n) => {
-                hasher.update(&buf[..n]);
-                progress.advance(n);
+    if Hasher::splits_over_threads(hasher.algorithm()) {
+        // A tree mode spreads each update over threads: give it pieces of many superblocks.
+        let mut buf = vec![0; TREE_READ_SIZE];
+        return fill_loop(reader, hasher, progress, &mut buf);
+    }
+    BUFFER.with_borrow_mut(|buf| fill_loop(reader, hasher, progress, buf))
+}
+
+/// Bytes per update for algorithms that split one message over threads.
+const TREE_READ_SIZE: usize = 8 * 1024 * 1024;
+
+/// Reads until end of input, filling `buf` as far as the reader allows before each update (a
+/// pipe returns short reads; a tree mode wants whole superblocks).
+fn fill_loop(
+    reader: &mut impl Read,
+    hasher: &mut Hasher,
+    progress: &Progress,
+    buf: &mut [u8],
+) -> io::Result<()> {
+    loop {
+        let mut filled = 0;
+        while filled < buf.len() {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
             }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
         }
-    })
+        if filled == 0 {
+            return Ok(());
+        }
+        hasher.update(&buf[..filled]);
+        progress.advance(filled);
+        if filled < buf.len() {
+            return Ok(());
+        }
+    }
 }
 
 /// An I/O error worded as coreutils words it: `No such file or directory`, without Rust's

@@ -558,6 +558,31 @@ impl Hasher {
         }
     }
 
+    /// A hasher that may use up to `threads` threads for one long message (0 = all cores).
+    ///
+    /// Only algorithms with a parallel tree mode (SANDstorm) use more than one thread; every
+    /// other algorithm gets the same hasher as [`Hasher::new`]. The digest never depends on
+    /// `threads`. Feed such a hasher large pieces (a few MiB per `update`) so each thread gets
+    /// whole superblocks.
+    pub fn with_threads(algorithm: Algorithm, threads: usize) -> Self {
+        use crate::algo::sandstorm as s;
+        let inner = match algorithm {
+            Algorithm::Sandstorm224 => boxed(s::Sandstorm224::with_threads(threads)),
+            Algorithm::Sandstorm256 => boxed(s::Sandstorm256::with_threads(threads)),
+            Algorithm::Sandstorm384 => boxed(s::Sandstorm384::with_threads(threads)),
+            Algorithm::Sandstorm512 => boxed(s::Sandstorm512::with_threads(threads)),
+            Algorithm::Sandstorm224Ref => boxed(s::Sandstorm224Ref::with_threads(threads)),
+            Algorithm::Sandstorm256Ref => boxed(s::Sandstorm256Ref::with_threads(threads)),
+            _ => algorithm.new_dyn(),
+        };
+        Hasher { algorithm, inner }
+    }
+
+    /// Whether [`Hasher::with_threads`] can spread one message over several threads.
+    pub fn splits_over_threads(algorithm: Algorithm) -> bool {
+        algorithm.info().family == Family::Sandstorm
+    }
+
     /// A hasher forced onto one implementation variant (see [`Algorithm::variants`]).
     pub fn with_variant(algorithm: Algorithm, variant: &str) -> Result<Self, Error> {
         match algorithm.new_dyn_variant(variant) {
@@ -662,6 +687,21 @@ mod tests {
         match Algorithm::from_name("zzzzzzzzzzzz") {
             Err(Error::UnknownAlgorithm { suggestion, .. }) => assert_eq!(suggestion, None),
             other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn threaded_hashers_agree_with_default() {
+        let data: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        for &alg in Algorithm::ALL {
+            let expected = hash(alg, &data);
+            for threads in [1, 2, 3] {
+                let mut h = Hasher::with_threads(alg, threads);
+                for piece in data.chunks(70_001) {
+                    h.update(piece);
+                }
+                assert_eq!(h.finalize(), expected, "{alg} with {threads} threads");
+            }
         }
     }
 
