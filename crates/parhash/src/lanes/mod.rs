@@ -15,6 +15,9 @@ pub mod sha256;
 pub mod sha512;
 
 use crate::platform::{Avx2, Avx512};
+#[cfg(target_arch = "x86_64")]
+use vector::{Avx2x4, Avx2x8, Avx512x16, Avx512x8};
+use vector::{Portable, Source, Vector};
 
 /// Which lane kernel to run. Constructed only by detection or by forcing an available ISA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,4 +145,233 @@ pub(crate) fn md_pad(
         len_field.copy_from_slice(&b[..len_bytes]);
     }
     n
+}
+
+/// A chaining-value word of the Merkle-Damgard lane kernels, with the vector types that hold
+/// one such word of every lane at each width.
+pub(crate) trait StateWord: Copy + Default + Send + 'static {
+    /// Portable arrays, as many lanes as AVX2.
+    type Portable: Vector<Word = Self>;
+    /// A 256-bit register.
+    #[cfg(target_arch = "x86_64")]
+    type Avx2: Vector<Word = Self>;
+    /// A 512-bit register.
+    #[cfg(target_arch = "x86_64")]
+    type Avx512: Vector<Word = Self>;
+    /// Writes the word's bytes, big- or little-endian, to the start of `out`.
+    fn put(self, big_endian: bool, out: &mut [u8]);
+}
+
+impl StateWord for u32 {
+    type Portable = Portable<u32, 8>;
+    #[cfg(target_arch = "x86_64")]
+    type Avx2 = Avx2x8;
+    #[cfg(target_arch = "x86_64")]
+    type Avx512 = Avx512x16;
+    fn put(self, big_endian: bool, out: &mut [u8]) {
+        let bytes = if big_endian {
+            self.to_be_bytes()
+        } else {
+            self.to_le_bytes()
+        };
+        out[..4].copy_from_slice(&bytes);
+    }
+}
+
+impl StateWord for u64 {
+    type Portable = Portable<u64, 4>;
+    #[cfg(target_arch = "x86_64")]
+    type Avx2 = Avx2x4;
+    #[cfg(target_arch = "x86_64")]
+    type Avx512 = Avx512x8;
+    fn put(self, big_endian: bool, out: &mut [u8]) {
+        let bytes = if big_endian {
+            self.to_be_bytes()
+        } else {
+            self.to_le_bytes()
+        };
+        out[..8].copy_from_slice(&bytes);
+    }
+}
+
+/// What one Merkle-Damgard lane algorithm (MD5, SHA-1, SHA-256, SHA-512) brings: its word,
+/// block and padding geometry. Its rounds come through [`MdRounds`]; [`MdLanes`] is the rest.
+pub(crate) trait MdAlgorithm: Send + 'static {
+    /// Chaining-value word.
+    type Word: StateWord;
+    /// Chaining-value words (at most 8).
+    const STATE_WORDS: usize;
+    /// Block size in bytes.
+    const BLOCK: usize;
+    /// Bytes of the bit-length field in the padding.
+    const LEN_BYTES: usize;
+    /// Whether message words, the length field and the digest are big-endian.
+    const BIG_ENDIAN: bool;
+}
+
+/// One block's rounds and feed-forward on every lane, for vectors of type `V`. Implemented once
+/// per algorithm, generic over `V` (the rounds inline into each width's entry point).
+pub(crate) trait MdRounds<V> {
+    /// `state` holds the chaining words (the first [`MdAlgorithm::STATE_WORDS`] of 8 used).
+    fn rounds(state: &mut [V; 8], block: &[V; 16]);
+}
+
+/// Every width's vectors have rounds: the bound [`MdLanes`] needs.
+pub(crate) trait MdKernel:
+    MdAlgorithm
+    + MdRounds<<Self::Word as StateWord>::Portable>
+    + MdRounds<AvxOf<Self>>
+    + MdRounds<Avx512Of<Self>>
+{
+}
+
+impl<A> MdKernel for A where
+    A: MdAlgorithm
+        + MdRounds<<A::Word as StateWord>::Portable>
+        + MdRounds<AvxOf<A>>
+        + MdRounds<Avx512Of<A>>
+{
+}
+
+#[cfg(target_arch = "x86_64")]
+type AvxOf<A> = <<A as MdAlgorithm>::Word as StateWord>::Avx2;
+#[cfg(target_arch = "x86_64")]
+type Avx512Of<A> = <<A as MdAlgorithm>::Word as StateWord>::Avx512;
+// Elsewhere only the portable kernel exists; these aliases make the bound above say nothing more.
+#[cfg(not(target_arch = "x86_64"))]
+type AvxOf<A> = <<A as MdAlgorithm>::Word as StateWord>::Portable;
+#[cfg(not(target_arch = "x86_64"))]
+type Avx512Of<A> = <<A as MdAlgorithm>::Word as StateWord>::Portable;
+
+/// Chaining values of every lane, word-major: `soa[word][lane]`. Eight words by sixteen lanes
+/// hold the largest state (SHA-256, SHA-512) at the widest width; smaller ones use part of it.
+type Soa<W> = [[W; 16]; 8];
+
+// No closures below that do vector work: a closure is a function of its own without the
+// enclosing target features, so its intrinsics would not inline (each would become a call).
+#[inline(always)]
+fn md_run<A: MdAlgorithm + MdRounds<V>, V: Vector<Word = A::Word>>(
+    soa: &mut Soa<A::Word>,
+    src: Source<'_>,
+    n: usize,
+) {
+    let mut state = [V::load_words(&soa[0]); 8];
+    for (v, words) in state.iter_mut().zip(soa.iter()) {
+        *v = V::load_words(words);
+    }
+    let mut block = [state[0]; 16];
+    for b in 0..n {
+        V::load_block(src.advance(b * A::BLOCK), A::BIG_ENDIAN, &mut block);
+        A::rounds(&mut state, &block);
+    }
+    for (v, words) in state.iter().zip(soa.iter_mut()) {
+        v.store_words(words);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn md_avx2<A: MdKernel>(soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
+    md_run::<A, AvxOf<A>>(soa, src, n);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
+#[inline(never)]
+fn md_avx512<A: MdKernel>(soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
+    md_run::<A, Avx512Of<A>>(soa, src, n);
+}
+
+#[inline(never)]
+fn md_portable<A: MdKernel>(soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
+    md_run::<A, <A::Word as StateWord>::Portable>(soa, src, n);
+}
+
+/// Lanes of a Merkle-Damgard algorithm: chaining values, the dispatch between widths, padding
+/// and digest bytes, written once for MD5, SHA-1, SHA-256 and SHA-512.
+pub(crate) struct MdLanes<A: MdAlgorithm> {
+    width: Width,
+    iv: [A::Word; 8],
+    digest_len: usize,
+    soa: Soa<A::Word>,
+}
+
+impl<A: MdKernel> MdLanes<A> {
+    /// Lanes at this width starting from `iv`, digests truncated to `digest_len` bytes.
+    pub(crate) fn with_iv(width: Width, iv: &[A::Word], digest_len: usize) -> Self {
+        debug_assert!(iv.len() == A::STATE_WORDS && A::STATE_WORDS <= 8);
+        debug_assert!(digest_len <= A::STATE_WORDS * size_of::<A::Word>());
+        let mut words = [A::Word::default(); 8];
+        words[..iv.len()].copy_from_slice(iv);
+        let mut lanes = MdLanes {
+            width,
+            iv: words,
+            digest_len,
+            soa: [[A::Word::default(); 16]; 8],
+        };
+        for lane in 0..16 {
+            lanes.reset(lane);
+        }
+        lanes
+    }
+
+    /// The one dispatch point of every Merkle-Damgard lane kernel.
+    fn dispatch(&mut self, src: Source<'_>, n: usize) {
+        match self.width {
+            Width::Portable => md_portable::<A>(&mut self.soa, src, n),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
+            Width::Avx2(_) => unsafe { md_avx2::<A>(&mut self.soa, src, n) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512
+            // F/BW/VL/DQ and AVX2.
+            Width::Avx512(_) => unsafe { md_avx512::<A>(&mut self.soa, src, n) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("SIMD widths exist only on x86_64"),
+        }
+    }
+}
+
+impl<A: MdKernel> Lanes for MdLanes<A> {
+    fn block_len(&self) -> usize {
+        A::BLOCK
+    }
+    fn lanes(&self) -> usize {
+        self.width.lanes32() * 4 / size_of::<A::Word>()
+    }
+    fn digest_len(&self) -> usize {
+        self.digest_len
+    }
+    fn word_len(&self) -> usize {
+        size_of::<A::Word>()
+    }
+    fn reset(&mut self, lane: usize) {
+        for (words, iv) in self.soa.iter_mut().zip(self.iv) {
+            words[lane] = iv;
+        }
+    }
+    fn compress(&mut self, blocks: &[&[u8]]) {
+        self.compress_multi(blocks, 1);
+    }
+    fn compress_multi(&mut self, blocks: &[&[u8]], n: usize) {
+        assert_eq!(blocks.len(), self.lanes());
+        assert!(blocks.iter().all(|b| b.len() >= n * A::BLOCK));
+        self.dispatch(Source::Gather { blocks, offset: 0 }, n);
+    }
+    fn compress_interleaved(&mut self, data: &[u8]) {
+        assert!(data.len() >= self.lanes() * A::BLOCK);
+        self.dispatch(Source::Interleaved(data), 1);
+    }
+    fn pad(&self, total_len: u64, tail: &[u8], out: &mut [u8; 2 * MAX_BLOCK]) -> usize {
+        md_pad(A::BLOCK, A::LEN_BYTES, A::BIG_ENDIAN, total_len, tail, out)
+    }
+    fn digest(&self, lane: usize, out: &mut [u8]) {
+        let word = size_of::<A::Word>();
+        let mut full = [0u8; 64];
+        for (w, words) in self.soa.iter().take(A::STATE_WORDS).enumerate() {
+            words[lane].put(A::BIG_ENDIAN, &mut full[w * word..]);
+        }
+        out[..self.digest_len].copy_from_slice(&full[..self.digest_len]);
+    }
 }

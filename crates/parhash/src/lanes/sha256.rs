@@ -1,34 +1,23 @@
-//! SHA-256's compression function on 8 (portable, AVX2) or 16 (AVX-512) independent
-//! (state, block) pairs at once: lane `i` compresses `blocks[i]` into `states[i]`.
+//! SHA-256's compression function on 8 (portable, AVX2) or 16 (AVX-512) lanes, in two forms
+//! that share one round function:
 //!
-//! Unlike the batch lanes, which keep their states inside, this kernel takes every lane's state
-//! from the caller: PARSHA-256's processors start each compression from a chaining value that
-//! is message data or a child's output, never from a running state. `batch/` can use it the
-//! same way. [`compress_lanes`] takes any number of pairs: whole vector groups, then the rest
-//! in one padded group.
+//! - [`compress_lanes_with`]: independent (state, block) pairs; lane `i` compresses `blocks[i]`
+//!   into `states[i]`. Every lane's state comes from the caller: PARSHA-256's processors start
+//!   each compression from a chaining value that is message data or a child's output, never
+//!   from a running state. It takes any number of pairs: whole vector groups, then the rest in
+//!   one padded group.
+//! - [`Sha256Lanes`]: the [`super::Lanes`] kernel of `batch/` (SHA-224 and SHA-256), states
+//!   kept inside across blocks.
 
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x8, Avx512x16};
 use super::vector::{Portable, U32x};
-use super::Width;
-
-/// FIPS 180-4 4.2.2.
-#[rustfmt::skip]
-const K: [u32; 64] = [
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-];
+use super::{MdAlgorithm, MdLanes, MdRounds, Width};
+use crate::algo::sha2::consts::{IV224, IV256, K256};
+use crate::registry::Algorithm;
 
 /// SHA-256's initial hash value (FIPS 180-4 5.3.3).
-pub const IV: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
+pub const IV: [u32; 8] = IV256;
 
 /// `x >> n` from a rotation and a mask (the lane vectors have rotations, not shifts).
 #[inline(always)]
@@ -58,7 +47,7 @@ fn rounds<V: U32x>(state: &mut [V; 8], block: &[V; 16]) {
         };
         let big_s1 = e.rotl::<26>().xor(e.rotl::<21>()).xor(e.rotl::<7>());
         let ch = g.xor(e.and(f.xor(g)));
-        let t1 = h.add(big_s1).add(ch).add(V::splat(K[t])).add(wt);
+        let t1 = h.add(big_s1).add(ch).add(V::splat(K256[t])).add(wt);
         let big_s0 = a.rotl::<30>().xor(a.rotl::<19>()).xor(a.rotl::<10>());
         let maj = a.and(b).or(c.and(a.or(b)));
         let t2 = big_s0.add(maj);
@@ -178,5 +167,38 @@ pub fn compress_one(state: &mut [u32; 8], block: &[u8; 64]) {
     rounds(&mut s, &m);
     for (w, v) in s.iter().enumerate() {
         state[w] = v.0[0];
+    }
+}
+
+/// SHA-256 as a Merkle-Damgard lane algorithm (serves SHA-224 too: another IV, a shorter digest).
+pub(crate) struct Sha256;
+
+impl MdAlgorithm for Sha256 {
+    type Word = u32;
+    const STATE_WORDS: usize = 8;
+    const BLOCK: usize = 64;
+    const LEN_BYTES: usize = 8;
+    const BIG_ENDIAN: bool = true;
+}
+
+impl<V: U32x> MdRounds<V> for Sha256 {
+    #[inline(always)]
+    fn rounds(state: &mut [V; 8], block: &[V; 16]) {
+        rounds(state, block);
+    }
+}
+
+/// SHA-224/SHA-256 lanes for `batch/`.
+pub(crate) type Sha256Lanes = MdLanes<Sha256>;
+
+impl Sha256Lanes {
+    /// Lanes for `alg` (SHA-224 or SHA-256) at this width; `None` for any other algorithm.
+    pub(crate) fn new(width: Width, alg: Algorithm) -> Option<Self> {
+        let (iv, digest_len) = match alg {
+            Algorithm::Sha224 => (IV224, 28),
+            Algorithm::Sha256 => (IV256, 32),
+            _ => return None,
+        };
+        Some(MdLanes::with_iv(width, &iv, digest_len))
     }
 }

@@ -619,6 +619,14 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// The 16 message words of one block of 64-bit words per lane.
+    #[inline(always)]
+    pub(crate) fn block64<V: U64x>(self, big_endian: bool, out: &mut [V; 16]) {
+        for (i, word) in out.iter_mut().enumerate() {
+            *word = self.word64(i, big_endian);
+        }
+    }
+
     /// Message word `i` of every lane as a vector of u64.
     #[inline(always)]
     pub(crate) fn word64<V: U64x>(self, i: usize, big_endian: bool) -> V {
@@ -644,3 +652,47 @@ impl<'a> Source<'a> {
         }
     }
 }
+
+/// What plumbing written once for both word sizes (`lanes::MdLanes`) needs of a lane vector:
+/// moving chaining values in and out, and reading one message block.
+pub(crate) trait Vector: Copy {
+    /// u32 or u64.
+    type Word: Copy;
+    /// Loads one word of every lane.
+    fn load_words(words: &[Self::Word]) -> Self;
+    /// Stores one word of every lane.
+    fn store_words(self, out: &mut [Self::Word]);
+    /// The 16 message words of one block per lane (`big_endian` words for the SHA family).
+    fn load_block(src: Source<'_>, big_endian: bool, out: &mut [Self; 16]);
+}
+
+macro_rules! vector_impl {
+    ([$($generics:tt)*] $v:ty, $word:ty, $ops:ident, $block:ident) => {
+        impl<$($generics)*> Vector for $v {
+            type Word = $word;
+            #[inline(always)]
+            fn load_words(words: &[$word]) -> Self {
+                <Self as $ops>::load(words)
+            }
+            #[inline(always)]
+            fn store_words(self, out: &mut [$word]) {
+                <Self as $ops>::to_array(self, out)
+            }
+            #[inline(always)]
+            fn load_block(src: Source<'_>, big_endian: bool, out: &mut [Self; 16]) {
+                src.$block(big_endian, out)
+            }
+        }
+    };
+}
+
+vector_impl!([const L: usize] Portable<u32, L>, u32, U32x, block32);
+vector_impl!([const L: usize] Portable<u64, L>, u64, U64x, block64);
+#[cfg(target_arch = "x86_64")]
+vector_impl!([] Avx2x8, u32, U32x, block32);
+#[cfg(target_arch = "x86_64")]
+vector_impl!([] Avx512x16, u32, U32x, block32);
+#[cfg(target_arch = "x86_64")]
+vector_impl!([] Avx2x4, u64, U64x, block64);
+#[cfg(target_arch = "x86_64")]
+vector_impl!([] Avx512x8, u64, U64x, block64);
