@@ -3,15 +3,13 @@
 //! MD5 has no parallelism inside one message (see `algo::md5`), so this is where its speed-up
 //! comes from: the same step on 16 messages in one instruction.
 
-#[cfg(target_arch = "x86_64")]
-use super::vector::{Avx2x8, Avx512x16};
-use super::vector::{Portable, Source, U32x};
-use super::{md_pad, Lanes, Width, MAX_BLOCK};
+use super::vector::U32x;
+use super::{md_algorithm, MdLanes, Width};
 use crate::algo::md5::{IV, K};
 
 #[inline(always)]
-fn rounds<V: U32x>(state: &mut [V; 4], m: &[V; 16]) {
-    let [mut a, mut b, mut c, mut d] = *state;
+fn rounds<V: U32x>(state: &mut [V; 8], m: &[V; 16]) {
+    let [mut a, mut b, mut c, mut d, ..] = *state;
     macro_rules! step {
         ($f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $g:expr, $s:literal) => {
             let f = $f($b, $c, $d);
@@ -68,115 +66,20 @@ fn rounds<V: U32x>(state: &mut [V; 4], m: &[V; 16]) {
     state[3] = state[3].add(d);
 }
 
-/// Chaining values, word-major: `soa[word][lane]`.
-type Soa = [[u32; 16]; 4];
-
-// No closures below that do vector work: a closure is a function of its own without the
-// enclosing target features, so its intrinsics would not inline (each would become a call).
-#[inline(always)]
-fn run<V: U32x>(soa: &mut Soa, src: Source<'_>, n: usize) {
-    let mut s = [V::splat(0); 4];
-    for (w, v) in s.iter_mut().enumerate() {
-        *v = V::load(&soa[w]);
+md_algorithm! {
+    /// MD5 as a Merkle-Damgard lane algorithm.
+    Md5 {
+        word: u32, vectors: U32x, state_words: 4, block: 64, length_bytes: 8,
+        big_endian: false, rounds: rounds,
     }
-    for b in 0..n {
-        let mut m = [V::splat(0); 16];
-        src.advance(b * 64).block32(false, &mut m);
-        rounds(&mut s, &m);
-    }
-    for (w, v) in s.iter().enumerate() {
-        v.to_array(&mut soa[w]);
-    }
-}
-
-fn portable(soa: &mut Soa, src: Source<'_>, n: usize) {
-    run::<Portable<u32, 8>>(soa, src, n);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn avx2(soa: &mut Soa, src: Source<'_>, n: usize) {
-    run::<Avx2x8>(soa, src, n);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-fn avx512(soa: &mut Soa, src: Source<'_>, n: usize) {
-    run::<Avx512x16>(soa, src, n);
 }
 
 /// MD5 lanes.
-pub struct Md5Lanes {
-    width: Width,
-    soa: Soa,
-}
+pub(crate) type Md5Lanes = MdLanes<Md5>;
 
 impl Md5Lanes {
     /// Lanes at this width, all reset.
-    pub fn new(width: Width) -> Self {
-        let mut s = Md5Lanes {
-            width,
-            soa: [[0; 16]; 4],
-        };
-        for l in 0..16 {
-            s.reset(l);
-        }
-        s
-    }
-
-    fn dispatch(&mut self, src: Source<'_>, n: usize) {
-        match self.width {
-            Width::Portable => portable(&mut self.soa, src, n),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-            Width::Avx2(_) => unsafe { avx2(&mut self.soa, src, n) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512.
-            Width::Avx512(_) => unsafe { avx512(&mut self.soa, src, n) },
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("SIMD widths exist only on x86_64"),
-        }
-    }
-}
-
-impl Lanes for Md5Lanes {
-    fn block_len(&self) -> usize {
-        64
-    }
-    fn lanes(&self) -> usize {
-        self.width.lanes32()
-    }
-    fn digest_len(&self) -> usize {
-        16
-    }
-    fn word_len(&self) -> usize {
-        4
-    }
-    fn reset(&mut self, lane: usize) {
-        for (w, iv) in IV.iter().enumerate() {
-            self.soa[w][lane] = *iv;
-        }
-    }
-    fn compress(&mut self, blocks: &[&[u8]]) {
-        assert_eq!(blocks.len(), self.lanes());
-        assert!(blocks.iter().all(|b| b.len() >= 64));
-        self.dispatch(Source::Gather { blocks, offset: 0 }, 1);
-    }
-    fn compress_multi(&mut self, blocks: &[&[u8]], n: usize) {
-        assert_eq!(blocks.len(), self.lanes());
-        assert!(blocks.iter().all(|b| b.len() >= n * 64));
-        self.dispatch(Source::Gather { blocks, offset: 0 }, n);
-    }
-    fn compress_interleaved(&mut self, data: &[u8]) {
-        assert!(data.len() >= self.lanes() * 64);
-        self.dispatch(Source::Interleaved(data), 1);
-    }
-    fn pad(&self, total_len: u64, tail: &[u8], out: &mut [u8; 2 * MAX_BLOCK]) -> usize {
-        md_pad(64, 8, false, total_len, tail, out)
-    }
-    fn digest(&self, lane: usize, out: &mut [u8]) {
-        for w in 0..4 {
-            out[4 * w..4 * w + 4].copy_from_slice(&self.soa[w][lane].to_le_bytes());
-        }
+    pub(crate) fn new(width: Width) -> Self {
+        MdLanes::with_iv(width, &IV, 16)
     }
 }

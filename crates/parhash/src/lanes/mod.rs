@@ -216,6 +216,34 @@ pub(crate) trait MdRounds<V> {
     fn rounds(state: &mut [V; 8], block: &[V; 16]);
 }
 
+/// Declares a Merkle-Damgard lane algorithm: a marker type with its [`MdAlgorithm`] geometry,
+/// and the algorithm's generic `rounds` function as its [`MdRounds`] for every vector of its word.
+macro_rules! md_algorithm {
+    ($(#[$doc:meta])* $name:ident {
+        word: $word:ty, vectors: $ops:ident, state_words: $state:literal, block: $block:literal,
+        length_bytes: $len:literal, big_endian: $be:literal, rounds: $rounds:path $(,)?
+    }) => {
+        $(#[$doc])*
+        pub(crate) struct $name;
+
+        impl $crate::lanes::MdAlgorithm for $name {
+            type Word = $word;
+            const STATE_WORDS: usize = $state;
+            const BLOCK: usize = $block;
+            const LEN_BYTES: usize = $len;
+            const BIG_ENDIAN: bool = $be;
+        }
+
+        impl<V: $ops> $crate::lanes::MdRounds<V> for $name {
+            #[inline(always)]
+            fn rounds(state: &mut [V; 8], block: &[V; 16]) {
+                $rounds(state, block);
+            }
+        }
+    };
+}
+pub(crate) use md_algorithm;
+
 /// Every width's vectors have rounds: the bound [`MdLanes`] needs.
 pub(crate) trait MdKernel:
     MdAlgorithm
@@ -374,4 +402,40 @@ impl<A: MdKernel> Lanes for MdLanes<A> {
         }
         out[..self.digest_len].copy_from_slice(&full[..self.digest_len]);
     }
+}
+
+/// Hashes one message per lane, all of one length, straight through a kernel (for kernels not
+/// yet reachable through `batch/`).
+#[cfg(test)]
+pub(crate) fn hash_equal_lengths(kernel: &mut dyn Lanes, messages: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let (lanes, block) = (kernel.lanes(), kernel.block_len());
+    assert_eq!(messages.len(), lanes);
+    let len = messages[0].len();
+    let whole = len / block;
+    for b in 0..whole {
+        let blocks: Vec<&[u8]> = messages
+            .iter()
+            .map(|m| &m[b * block..(b + 1) * block])
+            .collect();
+        kernel.compress(&blocks);
+    }
+    let mut pads = vec![[0u8; 2 * MAX_BLOCK]; lanes];
+    let mut pad_blocks = 0;
+    for (m, pad) in messages.iter().zip(pads.iter_mut()) {
+        pad_blocks = kernel.pad(len as u64, &m[whole * block..], pad);
+    }
+    for p in 0..pad_blocks {
+        let blocks: Vec<&[u8]> = pads
+            .iter()
+            .map(|pad| &pad[p * block..(p + 1) * block])
+            .collect();
+        kernel.compress(&blocks);
+    }
+    (0..lanes)
+        .map(|lane| {
+            let mut out = vec![0; kernel.digest_len()];
+            kernel.digest(lane, &mut out);
+            out
+        })
+        .collect()
 }

@@ -12,7 +12,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x8, Avx512x16};
 use super::vector::{Portable, U32x};
-use super::{MdAlgorithm, MdLanes, MdRounds, Width};
+use super::{md_algorithm, MdLanes, Width};
 use crate::algo::sha2::consts::{IV224, IV256, K256};
 use crate::registry::Algorithm;
 
@@ -170,21 +170,11 @@ pub fn compress_one(state: &mut [u32; 8], block: &[u8; 64]) {
     }
 }
 
-/// SHA-256 as a Merkle-Damgard lane algorithm (serves SHA-224 too: another IV, a shorter digest).
-pub(crate) struct Sha256;
-
-impl MdAlgorithm for Sha256 {
-    type Word = u32;
-    const STATE_WORDS: usize = 8;
-    const BLOCK: usize = 64;
-    const LEN_BYTES: usize = 8;
-    const BIG_ENDIAN: bool = true;
-}
-
-impl<V: U32x> MdRounds<V> for Sha256 {
-    #[inline(always)]
-    fn rounds(state: &mut [V; 8], block: &[V; 16]) {
-        rounds(state, block);
+md_algorithm! {
+    /// SHA-256 as a Merkle-Damgard lane algorithm (serves SHA-224 too: another IV, a shorter digest).
+    Sha256 {
+        word: u32, vectors: U32x, state_words: 8, block: 64, length_bytes: 8,
+        big_endian: true, rounds: rounds,
     }
 }
 

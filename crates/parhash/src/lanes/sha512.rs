@@ -1,10 +1,8 @@
 //! SHA-512 (and SHA-384, SHA-512/224, SHA-512/256) on 4 (AVX2, portable) or 8 (AVX-512)
 //! messages at once.
 
-#[cfg(target_arch = "x86_64")]
-use super::vector::{Avx2x4, Avx512x8};
-use super::vector::{Portable, Source, U64x};
-use super::{md_pad, Lanes, Width, MAX_BLOCK};
+use super::vector::U64x;
+use super::{md_algorithm, MdLanes, Width};
 use crate::algo::sha2::consts::{IV384, IV512, IV512_224, IV512_256, K512};
 use crate::registry::Algorithm;
 
@@ -44,57 +42,21 @@ fn rounds<V: U64x>(state: &mut [V; 8], block: &[V; 16]) {
     }
 }
 
-type Soa = [[u64; 8]; 8];
-
-// No closures below that do vector work: a closure is a function of its own without the
-// enclosing target features, so its intrinsics would not inline (each would become a call).
-#[inline(always)]
-fn run<V: U64x>(soa: &mut Soa, src: Source<'_>, n: usize) {
-    let mut s = [V::splat(0); 8];
-    for (w, v) in s.iter_mut().enumerate() {
-        *v = V::load(&soa[w]);
+md_algorithm! {
+    /// SHA-512 as a Merkle-Damgard lane algorithm (serves SHA-384, SHA-512/224, SHA-512/256 too).
+    Sha512 {
+        word: u64, vectors: U64x, state_words: 8, block: 128, length_bytes: 16,
+        big_endian: true, rounds: rounds,
     }
-    for b in 0..n {
-        let src = src.advance(b * 128);
-        let mut m = [V::splat(0); 16];
-        for (i, word) in m.iter_mut().enumerate() {
-            *word = src.word64(i, true);
-        }
-        rounds(&mut s, &m);
-    }
-    for (w, v) in s.iter().enumerate() {
-        v.to_array(&mut soa[w]);
-    }
-}
-
-fn portable(soa: &mut Soa, src: Source<'_>, n: usize) {
-    run::<Portable<u64, 4>>(soa, src, n);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn avx2(soa: &mut Soa, src: Source<'_>, n: usize) {
-    run::<Avx2x4>(soa, src, n);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-fn avx512(soa: &mut Soa, src: Source<'_>, n: usize) {
-    run::<Avx512x8>(soa, src, n);
 }
 
 /// SHA-512-family lanes.
-pub struct Sha512Lanes {
-    width: Width,
-    iv: [u64; 8],
-    digest_len: usize,
-    soa: Soa,
-}
+pub(crate) type Sha512Lanes = MdLanes<Sha512>;
 
 impl Sha512Lanes {
     /// Lanes for `alg` (SHA-384, SHA-512, SHA-512/224 or SHA-512/256) at this width; `None` for
     /// any other algorithm.
-    pub fn new(width: Width, alg: Algorithm) -> Option<Self> {
+    pub(crate) fn new(width: Width, alg: Algorithm) -> Option<Self> {
         let (iv, digest_len) = match alg {
             Algorithm::Sha384 => (IV384, 48),
             Algorithm::Sha512 => (IV512, 64),
@@ -102,73 +64,6 @@ impl Sha512Lanes {
             Algorithm::Sha512_256 => (IV512_256, 32),
             _ => return None,
         };
-        let mut s = Sha512Lanes {
-            width,
-            iv,
-            digest_len,
-            soa: [[0; 8]; 8],
-        };
-        for l in 0..8 {
-            s.reset(l);
-        }
-        Some(s)
-    }
-
-    fn dispatch(&mut self, src: Source<'_>, n: usize) {
-        match self.width {
-            Width::Portable => portable(&mut self.soa, src, n),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-            Width::Avx2(_) => unsafe { avx2(&mut self.soa, src, n) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512.
-            Width::Avx512(_) => unsafe { avx512(&mut self.soa, src, n) },
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("SIMD widths exist only on x86_64"),
-        }
-    }
-}
-
-impl Lanes for Sha512Lanes {
-    fn block_len(&self) -> usize {
-        128
-    }
-    fn lanes(&self) -> usize {
-        self.width.lanes64()
-    }
-    fn digest_len(&self) -> usize {
-        self.digest_len
-    }
-    fn word_len(&self) -> usize {
-        8
-    }
-    fn reset(&mut self, lane: usize) {
-        for (w, iv) in self.iv.iter().enumerate() {
-            self.soa[w][lane] = *iv;
-        }
-    }
-    fn compress(&mut self, blocks: &[&[u8]]) {
-        assert_eq!(blocks.len(), self.lanes());
-        assert!(blocks.iter().all(|b| b.len() >= 128));
-        self.dispatch(Source::Gather { blocks, offset: 0 }, 1);
-    }
-    fn compress_multi(&mut self, blocks: &[&[u8]], n: usize) {
-        assert_eq!(blocks.len(), self.lanes());
-        assert!(blocks.iter().all(|b| b.len() >= n * 128));
-        self.dispatch(Source::Gather { blocks, offset: 0 }, n);
-    }
-    fn compress_interleaved(&mut self, data: &[u8]) {
-        assert!(data.len() >= self.lanes() * 128);
-        self.dispatch(Source::Interleaved(data), 1);
-    }
-    fn pad(&self, total_len: u64, tail: &[u8], out: &mut [u8; 2 * MAX_BLOCK]) -> usize {
-        md_pad(128, 16, true, total_len, tail, out)
-    }
-    fn digest(&self, lane: usize, out: &mut [u8]) {
-        let mut full = [0u8; 64];
-        for w in 0..8 {
-            full[8 * w..8 * w + 8].copy_from_slice(&self.soa[w][lane].to_be_bytes());
-        }
-        out[..self.digest_len].copy_from_slice(&full[..self.digest_len]);
+        Some(MdLanes::with_iv(width, &iv, digest_len))
     }
 }
