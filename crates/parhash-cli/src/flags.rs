@@ -226,8 +226,9 @@ pub struct HashOptions {
 /// List every algorithm with its sizes, family, aliases, notes and implementations.
 ///
 /// One block per algorithm: digest and block size, family, the aliases accepted by -a, a
-/// note (the standard it follows), a BROKEN marker for md5 and sha1, and the implementation
-/// variants compiled in, with the default one and those this CPU cannot run marked.
+/// note (the standard it follows), a BROKEN marker for md5 and sha1, the implementation
+/// variants compiled in, with the default one and those this CPU cannot run marked, and how
+/// the multi-message engine runs it (SIMD lanes and threads, or threads only).
 #[derive(Args, Debug)]
 pub struct ListArgs {}
 

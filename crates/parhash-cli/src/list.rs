@@ -46,13 +46,26 @@ pub fn render() -> String {
         aliases.extend(info.aliases.iter().copied());
         out.push_str(&format!("    aliases:  {}\n", aliases.join(", ")));
         out.push_str(&format!("    variants: {}\n", variants(&alg.variants())));
+        out.push_str(&format!("    batch:    {}\n", batch(alg)));
         out.push_str(&format!("    note:     {}\n", info.note));
     }
     out.push_str(
         "\nNames are matched ignoring case and separators (SHA-256 = sha_256 = sha256).\n\
+         batch: how many messages at once (`sum` over many files) are hashed: side by side in\n\
+         SIMD lanes and across threads, or across threads only.\n\
          BROKEN algorithms have practical collisions: use them only for compatibility.\n",
     );
     out
+}
+
+/// How the multi-message engine (`sum` over many files, `parhash::batch`) runs `alg`: in SIMD
+/// lanes across threads, or threads only.
+fn batch(alg: Algorithm) -> String {
+    let width = parhash::lanes::Width::detect();
+    match parhash::batch::lane_kernel(alg, width) {
+        Some(kernel) => format!("{} lanes ({}) x threads", kernel.lanes(), width.name()),
+        None => "threads only (no multi-lane kernel)".to_string(),
+    }
 }
 
 /// `portable (default), avx2 (not on this CPU)`.
@@ -93,6 +106,9 @@ mod tests {
             for v in alg.variants() {
                 assert!(block.contains(v.name), "{} in {block}", v.name);
             }
+            let threads_only = block.contains("batch:    threads only");
+            assert_eq!(threads_only, !parhash::batch::has_lanes(alg), "{block}");
+            assert!(threads_only || block.contains(" lanes ("), "{block}");
         }
     }
 
