@@ -13,7 +13,11 @@
 //!   Feistel lanes as one vector. Forced ISAs: `parallel-portable` (plain Rust in the same
 //!   shape), `parallel-avx2`, `parallel-avx512`.
 
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx2;
+pub mod parallel_portable;
 pub mod sequential;
+pub mod twiddles;
 
 use core::fmt;
 
@@ -28,6 +32,8 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
+#[cfg(target_arch = "x86_64")]
+use crate::platform;
 
 /// The chaining value: the arrays A, B, C, D of n words each (n = `L` = 4 or 8).
 pub type State<const L: usize> = [[u32; L]; 4];
@@ -55,6 +61,17 @@ pub const fn feistel_schedule(k: usize) -> (u32, u32, bool) {
     let rot = ROUND_ROTATIONS[k / 8];
     let i = k % 4;
     (rot[i], rot[(i + 1) % 4], k % 8 >= 4)
+}
+
+/// Section 3.3: (r, s, uses MAJ) of any step k < 36, the feed-forward steps 32..35 included
+/// (IF, rotation pairs of [`FEED_FORWARD_ROTATIONS`]).
+pub const fn step_params(k: usize) -> (u32, u32, bool) {
+    if k < 32 {
+        feistel_schedule(k)
+    } else {
+        let (r, s) = FEED_FORWARD_ROTATIONS[k - 32];
+        (r, s, false)
+    }
 }
 
 /// Section 3.3: the lane permutation of global step k is `p(j) = j ⊕ c`; this returns c.
@@ -142,38 +159,93 @@ pub fn derive_iv<const L: usize>(bits: usize) -> State<L> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
     Sequential,
+    ParallelPortable,
+    #[cfg(target_arch = "x86_64")]
+    ParallelAvx2(platform::Avx2),
 }
 
 impl Backend {
+    /// The internally parallel form on the best ISA here.
+    fn parallel() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = platform::Avx2::detect() {
+            return Backend::ParallelAvx2(t);
+        }
+        Backend::ParallelPortable
+    }
+
+    /// The fastest form here (see BENCHMARKS.md, section SIMD).
     fn detect() -> Self {
-        Backend::Sequential
+        Self::parallel()
     }
 
     fn by_name(name: &str) -> Option<Self> {
         match name {
             "sequential" => Some(Backend::Sequential),
+            "parallel" => Some(Self::parallel()),
+            "parallel-portable" => Some(Backend::ParallelPortable),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
             _ => None,
         }
     }
 
     fn variants() -> Vec<VariantInfo> {
-        vec![VariantInfo {
-            name: "sequential",
-            available: true,
-            default: true,
-            summary: "scalar, literal to the specification (naive O(N^2) NTT)",
-        }]
+        let default = Self::detect();
+        let parallel = Self::parallel();
+        let mut v = vec![
+            VariantInfo {
+                name: "sequential",
+                available: true,
+                default: default == Backend::Sequential,
+                summary: "scalar, literal to the specification (naive O(N^2) NTT)",
+            },
+            VariantInfo {
+                name: "parallel",
+                available: true,
+                default: default == parallel,
+                summary: "NTT on 16-bit vector lanes, Feistel lanes as one vector (best ISA here)",
+            },
+            VariantInfo {
+                name: "parallel-portable",
+                available: true,
+                default: false,
+                summary: "the vector kernels' NTT plan and lane rows on plain arrays",
+            },
+        ];
+        #[cfg(target_arch = "x86_64")]
+        v.push(VariantInfo {
+            name: "parallel-avx2",
+            available: platform::Avx2::detect().is_some(),
+            default: false,
+            summary: "NTT in 16 x i16 ymm lanes, Feistel lanes in one xmm/ymm per word",
+        });
+        v
     }
 
     fn compress4(self, state: &mut State<4>, blocks: &[u8], final_block: bool) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, final_block),
+            Backend::ParallelPortable => {
+                parallel_portable::compress_blocks(state, blocks, final_block)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx2(t) => {
+                parallel_avx2::compress_blocks(t, state, blocks, final_block)
+            }
         }
     }
 
     fn compress8(self, state: &mut State<8>, blocks: &[u8], final_block: bool) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, final_block),
+            Backend::ParallelPortable => {
+                parallel_portable::compress_blocks(state, blocks, final_block)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx2(t) => {
+                parallel_avx2::compress_blocks(t, state, blocks, final_block)
+            }
         }
     }
 }
