@@ -81,6 +81,18 @@ pub struct SumArgs {
     #[arg(short = 'c', long)]
     pub check: bool,
 
+    /// Hash the files below each directory FILE, in sorted order.
+    ///
+    /// Walk each directory named as a FILE depth-first, entries in the byte order of their
+    /// names, and print a line for every file below it (`DIR/SUB/NAME`). A symbolic link named
+    /// on the command line is followed; below it, links to files are hashed (the target's
+    /// content, under the link's name), links to directories are not followed, a dangling link
+    /// is reported as missing, and FIFOs, sockets and devices are skipped. A directory that
+    /// cannot be read is reported in its place and the walk goes on (exit status 1). Without
+    /// -r a directory is an error (`Is a directory`), as in sha256sum.
+    #[arg(short = 'r', long, conflicts_with = "check")]
+    pub recursive: bool,
+
     #[command(flatten)]
     pub verify: VerifyFlags,
 
@@ -319,6 +331,15 @@ mod tests {
     fn check_flag() {
         assert!(sum(&["-c", "list"]).check);
         assert!(sum(&["--check"]).check);
+    }
+
+    #[test]
+    fn recursive_flag() {
+        assert!(sum(&["-r", "d"]).recursive);
+        assert!(sum(&["--recursive"]).recursive);
+        assert!(!sum(&["d"]).recursive);
+        assert!(parse(&["sum", "-r", "-c", "l"]).is_err());
+        assert!(parse(&["check", "-r", "l"]).is_err());
     }
 
     #[test]

@@ -11,9 +11,11 @@ mod escape;
 mod flags;
 mod input;
 mod list;
+mod many;
 mod messages;
 mod progress;
 mod sum;
+mod walk;
 
 use std::process::ExitCode;
 

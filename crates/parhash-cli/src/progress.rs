@@ -1,7 +1,11 @@
-//! A progress bar for large files, on standard error when it is a terminal.
+//! Progress bars on standard error when it is a terminal: one for a large file, one (files
+//! and bytes done) for `sum` over many files.
 
 use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -49,6 +53,69 @@ impl Progress {
 }
 
 impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Files and bytes done over many files, or nothing. Shared by the worker threads (counting is
+/// two atomic additions); cleared from the terminal when dropped.
+pub struct ManyProgress {
+    bar: Option<ProgressBar>,
+    files: Arc<AtomicU64>,
+}
+
+impl ManyProgress {
+    /// A bar when standard error is a terminal and `--no-progress` is not given; `total` files
+    /// when known (not for `-r`, whose walk is not counted ahead).
+    pub fn new(total: Option<u64>, options: &HashOptions) -> ManyProgress {
+        let files = Arc::new(AtomicU64::new(0));
+        if !std::io::stderr().is_terminal() || options.no_progress {
+            return ManyProgress { bar: None, files };
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        let counter = Arc::clone(&files);
+        let of_total = total.map(|t| format!("/{t}")).unwrap_or_default();
+        let style = ProgressStyle::with_template(
+            "{spinner} {files} files, {binary_bytes} ({binary_bytes_per_sec}) {elapsed}",
+        )
+        .map(|s| {
+            s.with_key(
+                "files",
+                move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{}{of_total}", counter.load(Ordering::Relaxed));
+                },
+            )
+        })
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+        bar.set_style(style);
+        bar.enable_steady_tick(Duration::from_millis(200));
+        ManyProgress {
+            bar: Some(bar),
+            files,
+        }
+    }
+
+    /// Records one more file of `bytes` bytes done.
+    pub fn file_done(&self, bytes: u64) {
+        self.files.fetch_add(1, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
+            bar.inc(bytes);
+        }
+    }
+
+    /// Runs `f` (which writes to the terminal) with the bar hidden.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+}
+
+impl Drop for ManyProgress {
     fn drop(&mut self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

@@ -1,0 +1,139 @@
+//! `sum -r`: the files below a directory, depth-first in sorted order, one directory read at a
+//! time (so a tree of any size costs memory for one path list per open level, never for the
+//! whole tree).
+//!
+//! Policy (also in `sum --help`): entries are sorted by the bytes of their names; symbolic
+//! links below the directory are hashed when they lead to a file (the target's content under
+//! the link's name) and not followed when they lead to a directory (no cycles, nothing counted
+//! twice); a dangling link is reported like a missing file; FIFOs, sockets and devices are
+//! skipped (reading them could block or never end). A directory that cannot be read is
+//! reported in its place and the walk goes on.
+
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+
+/// One step of a walk: a file to hash, or a directory that could not be read.
+#[derive(Debug)]
+pub enum Entry {
+    File(PathBuf),
+    Unreadable(PathBuf, io::Error),
+}
+
+/// What to do with a directory entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Directory,
+    File,
+    Skip,
+}
+
+/// A depth-first walk below one directory.
+pub struct Walk {
+    /// For each open directory, innermost last: its entries not yet visited, in reverse order
+    /// (so `pop` gives the next).
+    stack: Vec<Vec<(PathBuf, Kind)>>,
+}
+
+impl Walk {
+    /// A walk below `root` (which the caller found to be a directory).
+    pub fn new(root: PathBuf) -> Walk {
+        Walk {
+            stack: vec![vec![(root, Kind::Directory)]],
+        }
+    }
+}
+
+impl Iterator for Walk {
+    type Item = Entry;
+
+    fn next(&mut self) -> Option<Entry> {
+        loop {
+            let top = self.stack.last_mut()?;
+            let Some((path, kind)) = top.pop() else {
+                self.stack.pop();
+                continue;
+            };
+            match kind {
+                Kind::File => return Some(Entry::File(path)),
+                Kind::Skip => {}
+                Kind::Directory => match read_sorted(&path) {
+                    Ok(entries) => self.stack.push(entries),
+                    Err(err) => return Some(Entry::Unreadable(path, err)),
+                },
+            }
+        }
+    }
+}
+
+/// A directory's entries, classified, sorted by name bytes and reversed.
+fn read_sorted(dir: &PathBuf) -> io::Result<Vec<(PathBuf, Kind)>> {
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let file_type = entry.file_type()?;
+        let kind = if file_type.is_dir() {
+            Kind::Directory
+        } else if file_type.is_file() {
+            Kind::File
+        } else if file_type.is_symlink() {
+            match fs::metadata(&path) {
+                Ok(target) if target.is_file() => Kind::File,
+                Ok(_) => Kind::Skip,
+                // Dangling or unreadable: hashing it reports why, in its place.
+                Err(_) => Kind::File,
+            }
+        } else {
+            Kind::Skip
+        };
+        entries.push((path, kind));
+    }
+    entries.sort_unstable_by(|a, b| {
+        let name = |p: &PathBuf| p.file_name().map(|n| n.as_encoded_bytes().to_vec());
+        name(&b.0).cmp(&name(&a.0))
+    });
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(root: &std::path::Path) -> Vec<String> {
+        Walk::new(root.to_path_buf())
+            .map(|e| match e {
+                Entry::File(p) => p.strip_prefix(root).unwrap().display().to_string(),
+                Entry::Unreadable(p, _) => format!("! {}", p.display()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn depth_first_in_byte_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for d in ["b", "b/c", "a", "B"] {
+            fs::create_dir(root.join(d)).unwrap();
+        }
+        for f in ["z", "b/y", "b/c/x", "b/a", "a/q", "B/p", "_"] {
+            fs::write(root.join(f), f).unwrap();
+        }
+        assert_eq!(names(root), ["B/p", "_", "a/q", "b/a", "b/c/x", "b/y", "z"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_to_files_are_hashed_links_to_directories_are_not_followed() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir(root.join("d")).unwrap();
+        fs::write(root.join("d/f"), "f").unwrap();
+        symlink(root.join("d/f"), root.join("file-link")).unwrap();
+        symlink(root.join("d"), root.join("dir-link")).unwrap();
+        symlink(root, root.join("d/loop")).unwrap();
+        symlink(root.join("nowhere"), root.join("dangling")).unwrap();
+        assert_eq!(names(root), ["d/f", "dangling", "file-link"]);
+    }
+}
