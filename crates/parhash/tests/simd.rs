@@ -288,6 +288,12 @@ fn check_trace<const L: usize>(text: &str, iv: State<L>, digest_of_abc: &[u8]) {
         assert_eq!(block.ntt.len(), n_size);
         let y = sequential::ntt(L, &block.message, final_block);
         assert_eq!(&y[..n_size], &block.ntt[..], "NTT of block {index}");
+        let by_definition = sequential::ntt_by_definition(L, &block.message, final_block);
+        assert_eq!(
+            &by_definition[..n_size],
+            &block.ntt[..],
+            "O(N²) NTT of block {index}"
+        );
         let z = sequential::inner_codes::<L>(&sequential::lift(&y));
         let flat = |v: &[[u32; L]; 32]| v.iter().map(|x| x.to_vec()).collect::<Vec<_>>();
         assert_eq!(flat(&z), block.z, "Z of block {index}");
@@ -380,6 +386,78 @@ fn every_variant_matches_sequential_at_random_lengths_and_splits() {
             };
             assert_eq!(one_shot, expected, "{alg} Digest::digest len {len}");
         }
+    }
+}
+
+/// Spec section 9, pitfall 4: sphlib's length block goes wrong once the block counter reaches
+/// 2^14 (SIMD-224/256, 2^20 bytes) or 2^12 (SIMD-384/512, 2^19 bytes). Every form, streamed at
+/// random splits, against the literal form around those lengths (the published vectors at
+/// 1,000,000 and 1,048,576 bytes are in `long_message_vectors_every_variant`).
+#[test]
+fn long_message_pitfall_lengths_every_variant_matches_sequential() {
+    let mut r = rng(0x51d_1009);
+    for alg in ALGS {
+        let threshold: usize = if alg.info().block_size == 64 {
+            1 << 20
+        } else {
+            1 << 19
+        };
+        let block = alg.info().block_size;
+        let lengths = [threshold - block, threshold - 1, threshold, threshold + 1];
+        let variants = available_variants(alg);
+        let data = random_bytes(&mut r, threshold + 1);
+        for len in lengths {
+            let data = &data[..len];
+            let expected = hash_with(alg, "sequential", data);
+            for &variant in &variants {
+                let mut h = Hasher::with_variant(alg, variant).unwrap();
+                for piece in random_splits(&mut r, len) {
+                    h.update(&data[piece]);
+                }
+                assert_eq!(
+                    h.finalize().as_bytes(),
+                    &expected[..],
+                    "{alg}/{variant} len {len}"
+                );
+            }
+        }
+    }
+}
+
+/// The forced ISA forms are offered exactly when detection (which honours
+/// `PARHASH_DISABLE_ISA`) allows them, `parallel` is always there, and exactly one variant is
+/// the default: CI's passes with ISAs switched off exercise the fallbacks through this list.
+#[test]
+fn variants_follow_detection() {
+    use parhash::platform::{Avx2, Avx512};
+    for alg in ALGS {
+        let variants = alg.variants();
+        let available = |name: &str| {
+            variants
+                .iter()
+                .find(|v| v.name == name)
+                .unwrap_or_else(|| panic!("{alg} lists {name}"))
+                .available
+        };
+        assert!(available("sequential"));
+        assert!(available("parallel"));
+        assert!(available("parallel-portable"));
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(
+                available("parallel-avx2"),
+                Avx2::detect().is_some(),
+                "{alg}"
+            );
+            assert_eq!(
+                available("parallel-avx512"),
+                Avx512::detect().is_some(),
+                "{alg}"
+            );
+        }
+        let defaults: Vec<_> = variants.iter().filter(|v| v.default).collect();
+        assert_eq!(defaults.len(), 1, "{alg}: {defaults:?}");
+        assert_eq!(defaults[0].name, "parallel", "{alg}");
     }
 }
 

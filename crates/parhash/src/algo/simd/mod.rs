@@ -8,13 +8,15 @@
 //! feed-forward steps. The message length goes into a separate final block.
 //!
 //! Forms (the one dispatch point is [`Backend`]):
-//! - `sequential` ([`sequential`]): scalar, literal to the specification, naive O(N²) NTT.
+//! - `sequential` ([`sequential`]): scalar, literal to the specification, textbook radix-2 NTT.
 //! - `parallel`: what the algorithm was designed for: the NTT as a 16-bit-lane FFT and the n
 //!   Feistel lanes as one vector. Forced ISAs: `parallel-portable` (plain Rust in the same
 //!   shape), `parallel-avx2`, `parallel-avx512`.
 
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx512;
 pub mod parallel_portable;
 pub mod sequential;
 pub mod twiddles;
@@ -162,14 +164,21 @@ enum Backend {
     ParallelPortable,
     #[cfg(target_arch = "x86_64")]
     ParallelAvx2(platform::Avx2),
+    #[cfg(target_arch = "x86_64")]
+    ParallelAvx512(platform::Avx512),
 }
 
 impl Backend {
     /// The internally parallel form on the best ISA here.
     fn parallel() -> Self {
         #[cfg(target_arch = "x86_64")]
-        if let Some(t) = platform::Avx2::detect() {
-            return Backend::ParallelAvx2(t);
+        {
+            if let Some(t) = platform::Avx512::detect() {
+                return Backend::ParallelAvx512(t);
+            }
+            if let Some(t) = platform::Avx2::detect() {
+                return Backend::ParallelAvx2(t);
+            }
         }
         Backend::ParallelPortable
     }
@@ -186,6 +195,8 @@ impl Backend {
             "parallel-portable" => Some(Backend::ParallelPortable),
             #[cfg(target_arch = "x86_64")]
             "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
             _ => None,
         }
     }
@@ -198,7 +209,7 @@ impl Backend {
                 name: "sequential",
                 available: true,
                 default: default == Backend::Sequential,
-                summary: "scalar, literal to the specification (naive O(N^2) NTT)",
+                summary: "scalar, literal to the specification (textbook radix-2 NTT)",
             },
             VariantInfo {
                 name: "parallel",
@@ -214,12 +225,20 @@ impl Backend {
             },
         ];
         #[cfg(target_arch = "x86_64")]
-        v.push(VariantInfo {
-            name: "parallel-avx2",
-            available: platform::Avx2::detect().is_some(),
-            default: false,
-            summary: "NTT in 16 x i16 ymm lanes, Feistel lanes in one xmm/ymm per word",
-        });
+        v.extend([
+            VariantInfo {
+                name: "parallel-avx2",
+                available: platform::Avx2::detect().is_some(),
+                default: false,
+                summary: "NTT in 16 x i16 ymm lanes, Feistel lanes in one xmm/ymm per word",
+            },
+            VariantInfo {
+                name: "parallel-avx512",
+                available: platform::Avx512::detect().is_some(),
+                default: false,
+                summary: "as AVX2, SIMD-512's NTT in zmm, vprold rotations, vpternlogd IF/MAJ",
+            },
+        ]);
         v
     }
 
@@ -233,6 +252,10 @@ impl Backend {
             Backend::ParallelAvx2(t) => {
                 parallel_avx2::compress_blocks(t, state, blocks, final_block)
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(t) => {
+                parallel_avx512::compress_blocks(t, state, blocks, final_block)
+            }
         }
     }
 
@@ -245,6 +268,10 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx2(t) => {
                 parallel_avx2::compress_blocks(t, state, blocks, final_block)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(t) => {
+                parallel_avx512::compress_blocks(t, state, blocks, final_block)
             }
         }
     }
