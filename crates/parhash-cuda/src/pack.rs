@@ -1,0 +1,232 @@
+//! Message packing for the batched kernels (messages one after another, each at an aligned
+//! offset, with offset and length tables) and the padding rules the kernels apply, mirrored here
+//! so that they are tested on the CPU.
+
+/// Every packed message starts at a multiple of this many bytes, so the kernels load whole
+/// 32-bit (SHA-256) or 64-bit (Keccak) words from it.
+pub const PACK_ALIGN: usize = 16;
+
+/// SHA-256's block size in bytes.
+pub const SHA256_BLOCK: usize = 64;
+
+/// Keccak's rate in bytes for a 256-bit digest (r = 1088 bits).
+pub const KECCAK256_RATE: usize = 136;
+
+/// Keccak-256's domain byte (the original submission's padding).
+pub const DOMAIN_KECCAK: u8 = 0x01;
+
+/// SHA3-256's domain byte (FIPS 202: the suffix 01, then pad10*1).
+pub const DOMAIN_SHA3: u8 = 0x06;
+
+/// Messages packed for a batched kernel: `data[offsets[i] .. offsets[i] + lengths[i]]` is message
+/// `i`. `data` is never empty (a zero-byte device buffer cannot be allocated) and its length is a
+/// multiple of [`PACK_ALIGN`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Packed {
+    /// The messages, each starting at an aligned offset, zeros between them.
+    pub data: Vec<u8>,
+    /// Byte offset of each message in `data`.
+    pub offsets: Vec<u64>,
+    /// Byte length of each message.
+    pub lengths: Vec<u64>,
+}
+
+/// The offset table alone: where each of messages of these lengths starts, and the total size.
+pub fn offsets_for(lengths: impl IntoIterator<Item = usize>) -> (Vec<u64>, usize) {
+    let mut offsets = Vec::new();
+    let mut end = 0usize;
+    for len in lengths {
+        offsets.push(end as u64);
+        end += len.next_multiple_of(PACK_ALIGN);
+    }
+    (offsets, end.max(PACK_ALIGN))
+}
+
+/// Packs `messages` one after another at aligned offsets.
+pub fn pack(messages: &[&[u8]]) -> Packed {
+    let (offsets, total) = offsets_for(messages.iter().map(|m| m.len()));
+    let mut data = vec![0u8; total];
+    for (m, &off) in messages.iter().zip(&offsets) {
+        data[off as usize..off as usize + m.len()].copy_from_slice(m);
+    }
+    Packed {
+        data,
+        offsets,
+        lengths: messages.iter().map(|m| m.len() as u64).collect(),
+    }
+}
+
+/// SHA-256 blocks after padding a message of `len` bytes (the 0x80 byte and the 8-byte length).
+pub fn sha256_block_count(len: u64) -> u64 {
+    (len + 9).div_ceil(SHA256_BLOCK as u64)
+}
+
+/// Block `blk` of `msg` padded as FIPS 180-4 5.1.1 says, built the way the kernel builds it
+/// (word by word, the length in the last two words of the last block).
+pub fn sha256_padded_block(msg: &[u8], blk: u64) -> [u8; SHA256_BLOCK] {
+    let len = msg.len() as u64;
+    let last = sha256_block_count(len) - 1;
+    let mut block = [0u8; SHA256_BLOCK];
+    for (k, byte) in block.iter_mut().enumerate() {
+        let pos = blk * SHA256_BLOCK as u64 + k as u64;
+        *byte = if blk == last && k >= 56 {
+            (len * 8).to_be_bytes()[k - 56]
+        } else if pos < len {
+            msg[pos as usize]
+        } else if pos == len {
+            0x80
+        } else {
+            0
+        };
+    }
+    block
+}
+
+/// Keccak blocks after pad10*1 of a message of `len` bytes (at least one padding byte).
+pub fn keccak_block_count(len: u64) -> u64 {
+    len / KECCAK256_RATE as u64 + 1
+}
+
+/// Block `blk` of `msg` padded with the domain byte and pad10*1, as 17 little-endian lanes,
+/// built the way the kernel builds it.
+pub fn keccak_padded_lanes(msg: &[u8], blk: u64, domain: u8) -> [u64; KECCAK256_RATE / 8] {
+    let len = msg.len() as u64;
+    let last = keccak_block_count(len) - 1;
+    let mut lanes = [0u64; KECCAK256_RATE / 8];
+    for (w, lane) in lanes.iter_mut().enumerate() {
+        let mut bytes = [0u8; 8];
+        for (k, byte) in bytes.iter_mut().enumerate() {
+            let pos = blk * KECCAK256_RATE as u64 + 8 * w as u64 + k as u64;
+            *byte = if pos < len {
+                msg[pos as usize]
+            } else if pos == len {
+                domain
+            } else {
+                0
+            };
+        }
+        *lane = u64::from_le_bytes(bytes);
+        if blk == last && w == KECCAK256_RATE / 8 - 1 {
+            *lane |= 0x80 << 56;
+        }
+    }
+    lanes
+}
+
+/// Bytes per chunk below which a batch is not cut further (a copy this size already runs near
+/// the bus rate).
+pub const MIN_CHUNK_BYTES: usize = 1 << 20;
+
+/// Cuts a batch of `count` messages, `total_bytes` long, into consecutive chunks for `streams`
+/// streams: up to four chunks per stream so copies and kernels overlap, none below
+/// [`MIN_CHUNK_BYTES`] on average, never an empty chunk.
+pub fn chunk_ranges(
+    count: usize,
+    total_bytes: usize,
+    streams: usize,
+) -> Vec<std::ops::Range<usize>> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let chunks = (total_bytes / MIN_CHUNK_BYTES)
+        .clamp(1, 4 * streams.max(1))
+        .min(count);
+    (0..chunks)
+        .map(|c| c * count / chunks..(c + 1) * count / chunks)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sha2::Digest;
+
+    fn messages() -> Vec<Vec<u8>> {
+        // Every length around the block and alignment boundaries, then a few long ones.
+        let mut lens: Vec<usize> = (0..=300).collect();
+        lens.extend([1000, 4095, 4096, 4097, 10_000]);
+        lens.iter()
+            .map(|&n| (0..n).map(|i| (i * 7 + n) as u8).collect())
+            .collect()
+    }
+
+    #[test]
+    fn packing_places_every_message_aligned_and_disjoint() {
+        let msgs = messages();
+        let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+        let p = pack(&refs);
+        assert_eq!(p.data.len() % PACK_ALIGN, 0);
+        let mut end = 0;
+        for (i, m) in msgs.iter().enumerate() {
+            let off = p.offsets[i] as usize;
+            assert_eq!(off % PACK_ALIGN, 0);
+            assert!(off >= end, "messages overlap");
+            assert_eq!(&p.data[off..off + m.len()], m.as_slice());
+            assert_eq!(p.lengths[i], m.len() as u64);
+            end = off + m.len();
+        }
+        assert!(end <= p.data.len());
+    }
+
+    #[test]
+    fn chunks_cover_the_batch_in_order_without_empty_ones() {
+        assert!(chunk_ranges(0, 0, 3).is_empty());
+        assert_eq!(chunk_ranges(5, 10, 3), vec![0..5]);
+        let c = chunk_ranges(1000, 100 << 20, 3);
+        assert_eq!(c.len(), 12);
+        assert_eq!(c.first().unwrap().start, 0);
+        assert_eq!(c.last().unwrap().end, 1000);
+        assert!(c.windows(2).all(|w| w[0].end == w[1].start));
+        assert!(chunk_ranges(3, 100 << 20, 3).iter().all(|r| !r.is_empty()));
+    }
+
+    #[test]
+    fn empty_batches_and_empty_messages_still_have_a_buffer() {
+        let p = pack(&[]);
+        assert!(!p.data.is_empty() && p.offsets.is_empty());
+        let p = pack(&[b"", b""]);
+        assert_eq!(p.offsets, vec![0, 0]);
+        assert_eq!(p.data.len(), PACK_ALIGN);
+    }
+
+    #[test]
+    fn sha256_padding_mirror_gives_sha256() {
+        for m in messages() {
+            let mut state = parhash::algo::sha2::consts::IV256;
+            let blocks: Vec<[u8; 64]> = (0..sha256_block_count(m.len() as u64))
+                .map(|b| sha256_padded_block(&m, b))
+                .collect();
+            parhash::algo::sha2::compress256(&mut state, &blocks);
+            let digest: Vec<u8> = state.iter().flat_map(|w| w.to_be_bytes()).collect();
+            assert_eq!(digest, sha2::Sha256::digest(&m).to_vec(), "len {}", m.len());
+        }
+    }
+
+    fn keccak_with_mirror(m: &[u8], domain: u8) -> Vec<u8> {
+        let mut state = [0u64; 25];
+        for b in 0..keccak_block_count(m.len() as u64) {
+            for (s, lane) in state.iter_mut().zip(keccak_padded_lanes(m, b, domain)) {
+                *s ^= lane;
+            }
+            assert!(parhash::algo::keccak::permute_with_variant(
+                "sequential",
+                &mut state
+            ));
+        }
+        state[..4].iter().flat_map(|l| l.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn keccak_padding_mirror_gives_sha3_and_keccak() {
+        for m in messages() {
+            assert_eq!(
+                keccak_with_mirror(&m, DOMAIN_SHA3),
+                sha3::Sha3_256::digest(&m).to_vec()
+            );
+            assert_eq!(
+                keccak_with_mirror(&m, DOMAIN_KECCAK),
+                sha3::Keccak256::digest(&m).to_vec()
+            );
+        }
+    }
+}
