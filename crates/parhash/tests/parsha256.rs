@@ -91,3 +91,232 @@ fn reference_compression_is_sha256() {
     let y = [iv, block].concat();
     assert_eq!(reference::h(&y), sha2::Sha256::digest(b"abc").to_vec());
 }
+
+// ---- The fast engine against the paper and the reference ----
+
+use parhash::lanes::Width;
+use parhash::tree::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
+
+/// Every (threads, width) the fast engine is run with in the differential tests.
+fn configurations() -> Vec<ParshaOptions> {
+    let mut v = Vec::new();
+    for threads in [1, 2, 3, 8] {
+        for width in Width::all_available() {
+            v.push(ParshaOptions {
+                threads,
+                width: Some(width),
+            });
+        }
+    }
+    v.push(ParshaOptions::default());
+    v
+}
+
+/// The fast engine in every configuration, and the streaming hasher (one random split), must
+/// give the reference's (t, z).
+fn check_against_reference(data: &[u8], big_t: u32, l: u32, configs: &[ParshaOptions]) {
+    let expected = reference::parsha256(data, big_t, l).unwrap();
+    for options in configs {
+        let got = parsha256_with(data, big_t, l, options).unwrap();
+        assert_eq!(
+            got,
+            expected,
+            "len {} T {big_t} l {l} {options:?}",
+            data.len()
+        );
+    }
+    let mut r = rng(data.len() as u64 ^ u64::from(big_t) << 40 ^ u64::from(l) << 48);
+    let mut hasher =
+        Parsha256Hasher::new(data.len() as u64, big_t, l, &configs[0]).expect("valid params");
+    for piece in random_splits(&mut r, data.len()) {
+        hasher.update(&data[piece]);
+    }
+    assert_eq!(
+        hasher.finalize().unwrap(),
+        expected,
+        "streaming len {} T {big_t} l {l}",
+        data.len()
+    );
+}
+
+#[test]
+fn fast_matches_the_paper() {
+    for (l, expected) in appendix_a() {
+        for options in configurations() {
+            for big_t in [3, 4, 13] {
+                let (t, z) = parsha256_with(&appendix_message(), big_t, l, &options).unwrap();
+                assert_eq!((t, hex(&z)), (3, hex(&expected)), "l {l} {options:?}");
+            }
+        }
+        let (t, z) = parsha256(&appendix_message(), 3, l).unwrap();
+        assert_eq!((t, z.to_vec()), (3, expected));
+    }
+}
+
+/// Random lengths up to 200000 bytes for every T in 1..=16 and every l: one short-ish and one
+/// long length per (T, l), each against every thread count and width.
+#[test]
+fn fast_matches_reference_on_random_lengths() {
+    let configs = configurations();
+    let mut r = rng(0x9a25_0002);
+    for l in [0u32, 128, 256] {
+        for big_t in 1..=16 {
+            let mut lengths = vec![rand::Rng::random_range(&mut r, 0..=4000)];
+            for _ in 0..cases(3, 8) {
+                lengths.push(rand::Rng::random_range(&mut r, 0..=200_000));
+            }
+            for len in lengths {
+                let data = random_bytes(&mut r, len);
+                check_against_reference(&data, big_t, l, &configs);
+            }
+        }
+    }
+}
+
+/// A few messages of several MiB (many rounds, several 8 MiB-chunks' worth of geometry at small
+/// T, full trees at large T). Release only: the literal reference is slow in debug.
+#[test]
+fn fast_matches_reference_on_large_messages() {
+    let mut r = rng(0x9a25_0003);
+    let configs = [
+        ParshaOptions {
+            threads: 1,
+            width: None,
+        },
+        ParshaOptions {
+            threads: 3,
+            width: None,
+        },
+    ];
+    for _ in 0..cases(0, 4) {
+        let len = rand::Rng::random_range(&mut r, 2_000_000..=9_000_000);
+        let big_t = [2u32, 8, 13, 16][rand::Rng::random_range(&mut r, 0..4)];
+        let l = [0u32, 128, 256][rand::Rng::random_range(&mut r, 0..3)];
+        let data = random_bytes(&mut r, len);
+        check_against_reference(&data, big_t, l, &configs);
+    }
+}
+
+/// Lengths in bytes where the shape changes, for (T, l): the short path's end (L = n - l), the
+/// band up to delta(1), every delta(i) for i <= T + 1, the q boundaries above delta(t) and the
+/// b boundaries inside one round.
+fn edge_lengths(big_t: u32, l: u32) -> Vec<usize> {
+    let unit = (1024 - l as usize) / 8;
+    let delta = |i: u32| (1usize << i) * unit - 32;
+    let mut v = vec![
+        0,
+        1,
+        95 - l as usize / 8,
+        96 - l as usize / 8,
+        97 - l as usize / 8,
+    ];
+    let mut around = |x: usize| v.extend([x.saturating_sub(1), x, x + 1]);
+    for i in 1..=big_t + 1 {
+        around(delta(i));
+    }
+    let t = big_t;
+    let lambda = (1usize << (t - 1)) * unit;
+    for q in 1..=2 {
+        around(delta(t) + q * lambda);
+    }
+    for b in 1..=3 {
+        around(delta(t) + b * unit);
+        if b * unit < lambda {
+            around(delta(t) + lambda - b * unit);
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[test]
+fn fast_matches_reference_at_shape_boundaries() {
+    let configs = [
+        ParshaOptions {
+            threads: 1,
+            width: Some(Width::Portable),
+        },
+        ParshaOptions {
+            threads: 3,
+            width: None,
+        },
+    ];
+    for l in [0u32, 128, 256] {
+        for big_t in [1u32, 2, 3, 4, 6] {
+            for len in edge_lengths(big_t, l) {
+                check_against_reference(&pattern(len), big_t, l, &configs);
+            }
+        }
+    }
+}
+
+/// The short-message band (n - l < L < delta(1)) is zero-padded to delta(1) and L := delta(1),
+/// so, read literally, messages there that differ only by trailing zero bytes collide. The fast
+/// engine must reproduce this (documented in the README), not "fix" it.
+#[test]
+fn short_band_collides_on_trailing_zeros_as_specified() {
+    for l in [0u32, 128, 256] {
+        let band_start = 96 - l as usize / 8 + 1;
+        let mut x = pattern(band_start);
+        x[band_start - 1] = 1;
+        let mut y = x.clone();
+        y.push(0);
+        assert_eq!(
+            reference::parsha256(&x, 5, l).unwrap(),
+            reference::parsha256(&y, 5, l).unwrap()
+        );
+        assert_eq!(parsha256(&x, 5, l).unwrap(), parsha256(&y, 5, l).unwrap());
+        // Outside the band the length is hashed in: the same pair differs.
+        let z = [x.as_slice(), &[0]].concat();
+        assert_ne!(parsha256(&x[..1], 5, l), parsha256(&z[..2], 5, l));
+    }
+}
+
+/// The streaming hasher over random split points, and its length checks.
+#[test]
+fn streaming_hasher_matches_one_shot_and_checks_length() {
+    let mut r = rng(0x9a25_0004);
+    for _ in 0..cases(20, 100) {
+        let len = rand::Rng::random_range(&mut r, 0..=300_000);
+        let big_t = rand::Rng::random_range(&mut r, 1..=14);
+        let l = [0u32, 128, 256][rand::Rng::random_range(&mut r, 0..3)];
+        let data = random_bytes(&mut r, len);
+        let expected = parsha256(&data, big_t, l).unwrap();
+        let mut hasher =
+            Parsha256Hasher::new(len as u64, big_t, l, &ParshaOptions::default()).unwrap();
+        for piece in random_splits(&mut r, len) {
+            hasher.update(&data[piece]);
+        }
+        assert_eq!(hasher.finalize().unwrap(), expected, "len {len} T {big_t}");
+    }
+    let options = ParshaOptions::default();
+    let mut short = Parsha256Hasher::new(10_000, 8, 256, &options).unwrap();
+    short.update(&[0; 9_999]);
+    assert_eq!(
+        short.finalize(),
+        Err(ParshaError::LengthMismatch {
+            declared: 10_000,
+            received: 9_999
+        })
+    );
+    let mut long = Parsha256Hasher::new(10, 8, 256, &options).unwrap();
+    long.update(&[0; 8]);
+    long.update(&[0; 8]);
+    assert_eq!(
+        long.finalize(),
+        Err(ParshaError::LengthMismatch {
+            declared: 10,
+            received: 16
+        })
+    );
+    assert!(matches!(
+        Parsha256Hasher::new(10, 0, 256, &options),
+        Err(ParshaError::InvalidTreeHeight(0))
+    ));
+    assert!(matches!(
+        Parsha256Hasher::new(u64::MAX, 8, 256, &options),
+        Err(ParshaError::MessageTooLong(_))
+    ));
+    assert_eq!(parsha256(b"", 3, 100), Err(ParshaError::InvalidIvBits(100)));
+}

@@ -6,8 +6,19 @@
 //! depends on the thread count or the SIMD width.
 //!
 //! - [`reference`]: literal to the specification, round by round (the oracle).
+//! - [`parsha256`] / [`parsha256_with`]: the fast engine (`fast.rs`): every independent
+//!   compression of a round in SIMD lanes (8 with AVX2, 16 with AVX-512, portable fallback),
+//!   the processor tree split over threads by whole subtrees, the message read in place.
+//! - [`Parsha256Hasher`]: the same engine fed in pieces. PARSHA-256 needs the message length
+//!   before it starts (it fixes t, q, b and where every processor's piece lies), so the hasher
+//!   takes the total length up front and `finalize` fails if a different number of bytes
+//!   arrived. Input of unknown length (a pipe) must be measured first: the CLI spools standard
+//!   input to memory, up to a stated limit, and refuses larger input rather than guess.
 
+mod fast;
 pub mod reference;
+
+use crate::lanes::Width;
 
 use std::fmt;
 
@@ -24,6 +35,15 @@ pub enum ParshaError {
     InvalidTreeHeight(u32),
     /// The IV length must be 0, 128 or 256 bits.
     InvalidIvBits(u32),
+    /// The message is longer than 2^64 - 1 bits (its length in bytes).
+    MessageTooLong(u64),
+    /// A [`Parsha256Hasher`] received a different number of bytes than declared.
+    LengthMismatch {
+        /// The total length given to [`Parsha256Hasher::new`].
+        declared: u64,
+        /// The bytes passed to `update` (saturating).
+        received: u64,
+    },
 }
 
 impl fmt::Display for ParshaError {
@@ -39,6 +59,13 @@ impl fmt::Display for ParshaError {
                     "PARSHA-256 IV length {l} bits is invalid (0, 128 or 256)"
                 )
             }
+            ParshaError::MessageTooLong(len) => {
+                write!(f, "PARSHA-256 message of {len} bytes is over 2^64 - 1 bits")
+            }
+            ParshaError::LengthMismatch { declared, received } => write!(
+                f,
+                "PARSHA-256 hasher was told {declared} bytes but received {received}"
+            ),
         }
     }
 }
@@ -54,4 +81,183 @@ pub(crate) fn check_params(tree_height: u32, iv_bits: u32) -> Result<(), ParshaE
         return Err(ParshaError::InvalidIvBits(iv_bits));
     }
     Ok(())
+}
+
+/// The CLI's default tree height: `t = 13` (4096 processors, 2048 leaves) is reached from
+/// about 384 KiB (l = 256), so every larger message gets 4096 independent compressions per
+/// round: 256 AVX-512 lane groups, enough to keep any core count here busy, while the tail of
+/// `t + 2` rounds that shrink towards the root stays short. The CUDA study used the same value.
+pub const DEFAULT_TREE_HEIGHT: u32 = 13;
+
+/// The CLI's default IV length: l = 256 (every leaf-type input ends with SHA-256's whole
+/// initial value, the paper's most conservative choice). l = 0 packs 96 message bytes per leaf
+/// and runs about a quarter fewer compressions; choose it with `--iv-bits 0`.
+pub const DEFAULT_IV_BITS: u32 = 256;
+
+/// How the fast engine runs. The digest never depends on these.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParshaOptions {
+    /// Threads: 0 = all cores (fewer for small messages, about one per MiB); otherwise at most
+    /// this many (also bounded by the number of subtrees the tree is cut into).
+    pub threads: usize,
+    /// SIMD width of the lane kernel; `None` = the widest this CPU has.
+    pub width: Option<Width>,
+}
+
+/// PARSHA-256 of `data` with tree height `T` and an IV of `l` bits: `(t, z)`, on all cores and
+/// the widest SIMD lanes.
+///
+/// # Errors
+/// [`ParshaError::InvalidTreeHeight`], [`ParshaError::InvalidIvBits`].
+pub fn parsha256(
+    data: &[u8],
+    tree_height: u32,
+    iv_bits: u32,
+) -> Result<(u32, [u8; 32]), ParshaError> {
+    parsha256_with(data, tree_height, iv_bits, &ParshaOptions::default())
+}
+
+/// [`parsha256`] with explicit threads and SIMD width (the digest is the same for all).
+///
+/// # Errors
+/// [`ParshaError::InvalidTreeHeight`], [`ParshaError::InvalidIvBits`].
+pub fn parsha256_with(
+    data: &[u8],
+    tree_height: u32,
+    iv_bits: u32,
+    options: &ParshaOptions,
+) -> Result<(u32, [u8; 32]), ParshaError> {
+    let width = options.width.unwrap_or_else(Width::detect);
+    fast::hash(data, tree_height, iv_bits, width, options.threads)
+}
+
+/// PARSHA-256 fed in pieces, for a message whose total length is known up front (a file).
+///
+/// Holds at most one chunk of rounds (about 8 MiB) plus the latest `update`'s bytes: rounds
+/// are hashed as soon as their bytes are all there.
+pub struct Parsha256Hasher {
+    declared: u64,
+    received: u64,
+    state: HasherState,
+}
+
+enum HasherState {
+    /// Messages of at most n - l bits: buffered whole (at most 96 bytes).
+    Short(fast::Shape, Vec<u8>),
+    /// The engine, the bytes not yet consumed and the message offset of `buffer[0]`.
+    Long {
+        engine: Box<fast::Engine>,
+        buffer: Vec<u8>,
+        base: u64,
+    },
+}
+
+impl Parsha256Hasher {
+    /// A hasher for a message of exactly `total_len` bytes.
+    ///
+    /// # Errors
+    /// [`ParshaError::InvalidTreeHeight`], [`ParshaError::InvalidIvBits`],
+    /// [`ParshaError::MessageTooLong`].
+    pub fn new(
+        total_len: u64,
+        tree_height: u32,
+        iv_bits: u32,
+        options: &ParshaOptions,
+    ) -> Result<Parsha256Hasher, ParshaError> {
+        let shape = fast::Shape::new(total_len, tree_height, iv_bits)?;
+        let state = if shape.is_short() {
+            HasherState::Short(shape, Vec::new())
+        } else {
+            let width = options.width.unwrap_or_else(Width::detect);
+            HasherState::Long {
+                engine: Box::new(fast::Engine::new(shape, width, options.threads)),
+                buffer: Vec::new(),
+                base: 0,
+            }
+        };
+        Ok(Parsha256Hasher {
+            declared: total_len,
+            received: 0,
+            state,
+        })
+    }
+
+    /// Feeds the next bytes. Bytes past the declared length are counted and make
+    /// [`finalize`](Self::finalize) fail; they are not hashed.
+    pub fn update(&mut self, data: &[u8]) {
+        let room = self.declared - self.received.min(self.declared);
+        let accepted = &data[..data.len().min(usize::try_from(room).unwrap_or(usize::MAX))];
+        self.received = self.received.saturating_add(data.len() as u64);
+        match &mut self.state {
+            HasherState::Short(_, buffer) => buffer.extend_from_slice(accepted),
+            HasherState::Long {
+                engine,
+                buffer,
+                base,
+            } => {
+                buffer.extend_from_slice(accepted);
+                run_available(engine, buffer, base, self.declared, false);
+            }
+        }
+    }
+
+    /// `(t, z)`.
+    ///
+    /// # Errors
+    /// [`ParshaError::LengthMismatch`] when the bytes passed to `update` do not add up to the
+    /// declared length.
+    pub fn finalize(self) -> Result<(u32, [u8; 32]), ParshaError> {
+        if self.received != self.declared {
+            return Err(ParshaError::LengthMismatch {
+                declared: self.declared,
+                received: self.received,
+            });
+        }
+        match self.state {
+            HasherState::Short(shape, buffer) => Ok((0, fast::short(&shape, &buffer))),
+            HasherState::Long {
+                mut engine,
+                mut buffer,
+                mut base,
+            } => {
+                run_available(&mut engine, &mut buffer, &mut base, self.declared, true);
+                let view = fast::View {
+                    data: &buffer,
+                    base,
+                    end: self.declared,
+                };
+                Ok((engine.shape().t, engine.finish(&view)))
+            }
+        }
+    }
+}
+
+/// Runs every chunk of rounds whose bytes are all in `buffer` (all of them at the end), then
+/// drops the bytes no later round needs.
+fn run_available(
+    engine: &mut fast::Engine,
+    buffer: &mut Vec<u8>,
+    base: &mut u64,
+    declared: u64,
+    all: bool,
+) {
+    let rounds = engine.shape().rounds();
+    let mut consumed = 0u64;
+    while engine.next_round() < rounds {
+        let end = engine.chunk_end();
+        let needed = engine.shape().round_start(end).min(declared);
+        let have = *base + buffer.len() as u64;
+        if have < needed && !all {
+            break;
+        }
+        let view = fast::View {
+            data: buffer,
+            base: *base,
+            end: declared,
+        };
+        engine.run(&view, end);
+        consumed = engine.shape().round_start(end).min(have) - *base;
+    }
+    buffer.drain(..consumed as usize);
+    *base += consumed;
 }
