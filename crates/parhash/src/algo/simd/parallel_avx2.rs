@@ -13,7 +13,7 @@
 use core::arch::x86_64::*;
 
 use super::twiddles::{
-    tables, xor_shuffle_imm, NttTables, Twiddle, TwiddleVector, BIT_REVERSE_16, BIT_REVERSE_8,
+    stage_a_order, tables, xor_shuffle_imm, NttTables, Twiddle, TwiddleVector, BIT_REVERSE_8,
 };
 use super::{lane_permutation, step_params, State, PERMUTATION};
 use crate::platform::Avx2;
@@ -136,15 +136,18 @@ fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [__m256i; 16] {
         }
         len /= 2;
     }
+    // Unrolled with constant indices, so that the bit reversal is register renaming.
+    let order = stage_a_order(L);
     let mut u = [_mm256_setzero_si256(); 16];
-    for i2 in 0..two_n {
-        let at = if L == 4 {
-            BIT_REVERSE_8[i2]
-        } else {
-            BIT_REVERSE_16[i2]
-        };
-        u[i2] = mul_vector(a[at], &t.column[i2]);
+    u[0] = reduce(a[0]);
+    macro_rules! column {
+        ($($i:literal)*) => {$(
+            if $i < two_n {
+                u[$i] = mul_vector(a[order[$i]], &t.column[$i]);
+            }
+        )*};
     }
+    column!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     u
 }
 
@@ -188,8 +191,11 @@ fn stage_d(mut v: [__m256i; 8], t: &NttTables, set: usize, final_block: bool) ->
     for (r, reg) in v.iter_mut().enumerate() {
         let swapped = _mm256_permute2x128_si256::<0x01>(*reg, *reg);
         let sum = _mm256_add_epi16(*reg, swapped);
-        let diff = _mm256_sub_epi16(swapped, *reg);
-        *reg = mul_vector(_mm256_blend_epi32::<0xf0>(sum, diff), &t.first_d[r]);
+        let mut diff = _mm256_sub_epi16(swapped, *reg);
+        if r > 0 {
+            diff = mul_scalar(diff, t.beta[r]);
+        }
+        *reg = _mm256_blend_epi32::<0xf0>(sum, diff);
     }
     let mut len = 4;
     while len >= 1 {
@@ -262,7 +268,8 @@ fn step4<
     let [a, b, c, d] = *st;
     let rotated = rotl128::<R, RC>(a);
     let f = if MAJ {
-        _mm_or_si128(_mm_and_si128(a, b), _mm_and_si128(c, _mm_or_si128(a, b)))
+        // b and c are older than a: (b | c) and (b & c) are off the critical path.
+        _mm_or_si128(_mm_and_si128(a, _mm_or_si128(b, c)), _mm_and_si128(b, c))
     } else {
         _mm_xor_si128(_mm_and_si128(_mm_xor_si128(b, c), a), c)
     };
@@ -290,9 +297,10 @@ fn step8<
     let [a, b, c, d] = *st;
     let rotated = rotl256::<R, RC>(a);
     let f = if MAJ {
+        // b and c are older than a: (b | c) and (b & c) are off the critical path.
         _mm256_or_si256(
-            _mm256_and_si256(a, b),
-            _mm256_and_si256(c, _mm256_or_si256(a, b)),
+            _mm256_and_si256(a, _mm256_or_si256(b, c)),
+            _mm256_and_si256(b, c),
         )
     } else {
         _mm256_xor_si256(_mm256_and_si256(_mm256_xor_si256(b, c), a), c)
@@ -347,14 +355,18 @@ fn compress_avx2<const L: usize>(state: &mut State<L>, blocks: &[u8], final_bloc
             let u = stage_a::<4>(block, t);
             let zp = stage_d(transpose(&u[..8]), t, 0, final_block);
             let mut w = [_mm_setzero_si128(); 36];
-            for k in 0..32 {
-                let i = PERMUTATION[k];
-                w[k] = if i % 2 == 0 {
-                    _mm256_castsi256_si128(zp[i / 2])
-                } else {
-                    _mm256_extracti128_si256::<1>(zp[i / 2])
-                };
+            // W[k] = Z[P[k]]: the half of zp[P[k] / 2] named by P[k] mod 2 (constant indices).
+            macro_rules! gather {
+                ($($k:literal)*) => {$(
+                    w[$k] = if PERMUTATION[$k] % 2 == 0 {
+                        _mm256_castsi256_si128(zp[PERMUTATION[$k] / 2])
+                    } else {
+                        _mm256_extracti128_si256::<1>(zp[PERMUTATION[$k] / 2])
+                    };
+                )*};
             }
+            gather!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+                28 29 30 31);
             w[32..].copy_from_slice(&st);
             for (i, reg) in st.iter_mut().enumerate() {
                 *reg = _mm_xor_si128(*reg, load16(&block[16 * i..16 * i + 16]));

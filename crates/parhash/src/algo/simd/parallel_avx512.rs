@@ -13,7 +13,7 @@
 use core::arch::x86_64::*;
 
 use super::twiddles::{
-    tables, xor_shuffle_imm, NttTables, Twiddle, TwiddleVector, BIT_REVERSE_16, BIT_REVERSE_8,
+    stage_a_order, tables, xor_shuffle_imm, NttTables, Twiddle, TwiddleVector, BIT_REVERSE_8,
 };
 use super::{lane_permutation, step_params, State, PERMUTATION};
 use crate::platform::Avx512;
@@ -151,15 +151,18 @@ fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [__m256i; 16] {
         }
         len /= 2;
     }
+    // Unrolled with constant indices, so that the bit reversal is register renaming.
+    let order = stage_a_order(L);
     let mut u = [_mm256_setzero_si256(); 16];
-    for i2 in 0..two_n {
-        let at = if L == 4 {
-            BIT_REVERSE_8[i2]
-        } else {
-            BIT_REVERSE_16[i2]
-        };
-        u[i2] = mul_vector256(a[at], &t.column[i2]);
+    u[0] = reduce256(a[0]);
+    macro_rules! column {
+        ($($i:literal)*) => {$(
+            if $i < two_n {
+                u[$i] = mul_vector256(a[order[$i]], &t.column[$i]);
+            }
+        )*};
     }
+    column!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     u
 }
 
@@ -203,8 +206,11 @@ fn stage_d256(mut v: [__m256i; 8], t: &NttTables, final_block: bool) -> [__m256i
     for (r, reg) in v.iter_mut().enumerate() {
         let swapped = _mm256_permute2x128_si256::<0x01>(*reg, *reg);
         let sum = _mm256_add_epi16(*reg, swapped);
-        let diff = _mm256_sub_epi16(swapped, *reg);
-        *reg = mul_vector256(_mm256_blend_epi32::<0xf0>(sum, diff), &t.first_d[r]);
+        let mut diff = _mm256_sub_epi16(swapped, *reg);
+        if r > 0 {
+            diff = mul_scalar256(diff, t.beta[r]);
+        }
+        *reg = _mm256_blend_epi32::<0xf0>(sum, diff);
     }
     let mut len = 4;
     while len >= 1 {
@@ -269,15 +275,6 @@ fn mul_scalar512(a: __m512i, w: Twiddle) -> __m512i {
     )
 }
 
-/// Multiplies both sets by the same 16-lane twiddle vector.
-#[inline]
-#[target_feature(enable = "avx2,avx512f,avx512bw")]
-fn mul_vector512(a: __m512i, w: &TwiddleVector) -> __m512i {
-    let b = _mm512_broadcast_i64x4(load_lanes(&w.value));
-    let b_qinv = _mm512_broadcast_i64x4(load_lanes(&w.value_qinv));
-    mont512(a, b, b_qinv)
-}
-
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 fn reduce512(x: __m512i) -> __m512i {
@@ -336,8 +333,11 @@ fn stage_d512(mut v: [__m512i; 8], t: &NttTables, final_block: bool) -> [__m512i
         // Swap the 128-bit halves of each 256-bit half: lanes (1, 0, 3, 2).
         let swapped = _mm512_shuffle_i64x2::<0xb1>(*reg, *reg);
         let sum = _mm512_add_epi16(*reg, swapped);
-        let diff = _mm512_sub_epi16(swapped, *reg);
-        *reg = mul_vector512(_mm512_mask_blend_epi32(0xf0f0, sum, diff), &t.first_d[r]);
+        let mut diff = _mm512_sub_epi16(swapped, *reg);
+        if r > 0 {
+            diff = mul_scalar512(diff, t.beta[r]);
+        }
+        *reg = _mm512_mask_blend_epi32(0xf0f0, sum, diff);
     }
     let mut len = 4;
     while len >= 1 {
@@ -462,14 +462,18 @@ fn compress_avx512<const L: usize>(state: &mut State<L>, blocks: &[u8], final_bl
             let u = stage_a::<4>(block, t);
             let zp = stage_d256(transpose256(&u[..8]), t, final_block);
             let mut w = [_mm_setzero_si128(); 36];
-            for k in 0..32 {
-                let i = PERMUTATION[k];
-                w[k] = if i % 2 == 0 {
-                    _mm256_castsi256_si128(zp[i / 2])
-                } else {
-                    _mm256_extracti128_si256::<1>(zp[i / 2])
-                };
+            // W[k] = Z[P[k]]: the half of zp[P[k] / 2] named by P[k] mod 2 (constant indices).
+            macro_rules! gather {
+                ($($k:literal)*) => {$(
+                    w[$k] = if PERMUTATION[$k] % 2 == 0 {
+                        _mm256_castsi256_si128(zp[PERMUTATION[$k] / 2])
+                    } else {
+                        _mm256_extracti128_si256::<1>(zp[PERMUTATION[$k] / 2])
+                    };
+                )*};
             }
+            gather!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
+                28 29 30 31);
             w[32..].copy_from_slice(&st);
             for (i, reg) in st.iter_mut().enumerate() {
                 *reg = _mm_xor_si128(*reg, load16(&block[16 * i..16 * i + 16]));

@@ -9,7 +9,7 @@
 //! - Compression: the n Feistel ladders as one n-lane row per state word; the lane permutation
 //!   `j ⊕ c` of a step is a shuffle of the rotated row.
 
-use super::twiddles::{tables, NttTables, Twiddle, TwiddleVector, BIT_REVERSE_16, BIT_REVERSE_8};
+use super::twiddles::{stage_a_order, tables, NttTables, Twiddle, TwiddleVector, BIT_REVERSE_8};
 use super::{feistel_schedule, lane_permutation, State, FEED_FORWARD_ROTATIONS, PERMUTATION};
 
 /// Sixteen signed 16-bit lanes; lanes 0..8 and 8..16 are the two 128-bit halves.
@@ -60,7 +60,8 @@ fn lift(x: i16) -> i16 {
 /// Stage A: `u[i2][j1] = α^(j1·i2) · Σ_j2 M[j1 + 16·j2]·ω^(j2·i2)` for i2 < 2n (the first 2n
 /// registers), as a radix-2 DIF over registers. Bounds: bytes ≤ 255; the first stage only
 /// multiplies (its upper inputs are zero); three more stages at most multiply the magnitude
-/// by 8 (≤ 2040); the column factor brings it back below 133.
+/// by 8 (≤ 2040); the column factor brings it back below 133, and for i2 = 0 (factor 1) a
+/// reduction below 384.
 fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [Reg; 16] {
     let two_n = 2 * L;
     let mut a = [[0i16; 16]; 16];
@@ -93,16 +94,11 @@ fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [Reg; 16] {
         }
         len /= 2;
     }
-    core::array::from_fn(|i2| {
-        if i2 >= two_n {
-            return [0; 16];
-        }
-        let at = if L == 4 {
-            BIT_REVERSE_8[i2]
-        } else {
-            BIT_REVERSE_16[i2]
-        };
-        mul_vector(a[at], &t.column[i2])
+    let order = stage_a_order(L);
+    core::array::from_fn(|i2| match i2 {
+        0 => a[0].map(reduce),
+        _ if i2 < two_n => mul_vector(a[order[i2]], &t.column[i2]),
+        _ => [0; 16],
     })
 }
 
@@ -114,16 +110,18 @@ fn transpose(u: &[Reg]) -> [Reg; 8] {
 
 /// Stage D on one set of eight registers `[V[r] | V[r+8]]` (lanes t = i2 − 8·set): the 16-point
 /// DFT over j1, the constant terms and the lift. Returns `out[m] = [ỹ(2m) | ỹ(2m+1)]` where
-/// `ỹ(i1)` is the eight values `ỹ[2n·i1 + 8·set + t]`. Bounds: inputs < 133; the in-register
-/// butterfly gives sums < 266 and products < 130; three more stages < 2128, plus constants
-/// ≤ 512.
+/// `ỹ(i1)` is the eight values `ỹ[2n·i1 + 8·set + t]`. Bounds: inputs < 384; the in-register
+/// butterfly gives sums and (for r = 0, unmultiplied) differences < 768, products < 133; three
+/// more stages < 6144, plus constants ≤ 512.
 fn stage_d(mut v: [Reg; 8], t: &NttTables, set: usize, final_block: bool) -> [Reg; 8] {
     for (r, reg) in v.iter_mut().enumerate() {
         let swapped: Reg = core::array::from_fn(|i| reg[(i + 8) % 16]);
         let sum = add(*reg, swapped);
-        let diff = sub(swapped, *reg);
-        let blended: Reg = core::array::from_fn(|i| if i < 8 { sum[i] } else { diff[i] });
-        *reg = mul_vector(blended, &t.first_d[r]);
+        let mut diff = sub(swapped, *reg);
+        if r > 0 {
+            diff = mul_scalar(diff, t.beta[r]);
+        }
+        *reg = core::array::from_fn(|i| if i < 8 { sum[i] } else { diff[i] });
     }
     let mut len = 4;
     while len >= 1 {

@@ -104,9 +104,9 @@ pub struct NttTables {
     pub omega: [Twiddle; 16],
     /// The lane-wise factors between the stages: `column[i2][j1] = α^(j1·i2)`, i2 < 2n.
     pub column: [TwiddleVector; 16],
-    /// Stage D's first (in-register) butterfly, register r < 8 = `[V[r] | V[r+8]]`: the low half
-    /// (the sum) is multiplied by 1, the high half (the difference) by `β^r`.
-    pub first_d: [TwiddleVector; 8],
+    /// Stage D's first (in-register) butterfly, register r < 8 = `[V[r] | V[r+8]]`: the
+    /// difference `V[r] − V[r+8]` is multiplied by `β^r` (r > 0).
+    pub beta: [Twiddle; 8],
     /// The remaining 8-point DFT's twiddles `γ^k = β^(2k)`, k < 4.
     pub gamma: [Twiddle; 4],
     /// `α^((N−1)·i) + final·α^((N−3)·i)` in output register layout:
@@ -143,16 +143,10 @@ impl NttTables {
             i2 += 1;
         }
 
-        let mut first_d = [TwiddleVector::ZERO; 8];
+        let mut beta_powers = [Twiddle::ONE; 8];
         let mut r = 0;
         while r < 8 {
-            let mut powers = [1u32; 16];
-            let mut t = 8;
-            while t < 16 {
-                powers[t] = pow_mod(beta, r as u32);
-                t += 1;
-            }
-            first_d[r] = TwiddleVector::from_powers(powers);
+            beta_powers[r] = Twiddle::new(pow_mod(beta, r as u32));
             r += 1;
         }
 
@@ -192,7 +186,7 @@ impl NttTables {
         NttTables {
             omega,
             column,
-            first_d,
+            beta: beta_powers,
             gamma,
             constant_terms,
         }
@@ -217,6 +211,16 @@ pub const fn tables(lanes: usize) -> &'static NttTables {
 pub const BIT_REVERSE_8: [usize; 8] = [0, 4, 2, 6, 1, 5, 3, 7];
 /// Same for a 16-point DFT.
 pub const BIT_REVERSE_16: [usize; 16] = [0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15];
+
+/// Where stage A's 2n-point DIF leaves output i2 (bit reversal over log2(2n) bits; entries
+/// past 2n unused).
+pub const fn stage_a_order(lanes: usize) -> [usize; 16] {
+    if lanes == 4 {
+        [0, 4, 2, 6, 1, 5, 3, 7, 0, 0, 0, 0, 0, 0, 0, 0]
+    } else {
+        BIT_REVERSE_16
+    }
+}
 
 /// The shuffle immediate that makes lane j of a 4 × 32-bit vector read lane `j ⊕ c` (c < 4).
 pub const fn xor_shuffle_imm(c: usize) -> i32 {
