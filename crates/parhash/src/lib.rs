@@ -37,6 +37,7 @@ pub use algo::md5::Md5;
 pub use algo::sandstorm::{
     Sandstorm224, Sandstorm224Ref, Sandstorm256, Sandstorm256Ref, Sandstorm384, Sandstorm512,
 };
+pub use algo::sha1::Sha1;
 pub use algo::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 pub use algo::simd::{Simd224, Simd256, Simd384, Simd512};
 pub use algo::skein::{

@@ -151,6 +151,11 @@ algorithms! {
         digest: 16, block: 64, broken: true,
         note: "RFC 1321; BROKEN: practical collisions, use only for non-security checksums",
     },
+    Sha1 => crate::algo::sha1::Sha1 {
+        name: "sha1", tag: "SHA1", aliases: ["sha-1"], family: Sha1,
+        digest: 20, block: 64, broken: true,
+        note: "FIPS 180-4 SHA-1; BROKEN: practical collisions (SHAttered), use only for non-security checksums",
+    },
     Sha224 => crate::algo::sha2::Sha224 {
         name: "sha224", tag: "SHA224", aliases: ["sha-224", "sha2-224", "sha-2-224"], family: Sha2,
         digest: 28, block: 64, broken: false,

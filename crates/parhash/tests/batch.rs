@@ -49,7 +49,7 @@ fn lane_algorithms() -> Vec<Algorithm> {
 
 #[test]
 fn lane_algorithms_exist() {
-    for name in ["md5", "sha224", "sha256", "sha3-256", "keccak256"] {
+    for name in ["md5", "sha1", "sha224", "sha256", "sha3-256", "keccak256"] {
         assert!(has_lanes(Algorithm::from_name(name).unwrap()), "{name}");
     }
 }

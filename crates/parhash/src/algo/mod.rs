@@ -9,6 +9,7 @@ pub mod jh;
 pub mod keccak;
 pub mod md5;
 pub mod sandstorm;
+pub mod sha1;
 pub mod sha2;
 pub mod simd;
 pub mod skein;

@@ -23,6 +23,7 @@ pub fn lane_kernel(alg: Algorithm, width: Width) -> Option<Box<dyn Lanes>> {
     use lanes::keccak::{KeccakLanes, Padding};
     let k: Box<dyn Lanes> = match alg {
         Algorithm::Md5 => Box::new(lanes::md5::Md5Lanes::new(width)),
+        Algorithm::Sha1 => Box::new(lanes::sha1::Sha1Lanes::new(width)),
         Algorithm::Sha224 => Box::new(lanes::sha256::Sha256Lanes::new(width, alg)?),
         Algorithm::Sha256 => Box::new(lanes::sha256::Sha256Lanes::new(width, alg)?),
         Algorithm::Sha384 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),

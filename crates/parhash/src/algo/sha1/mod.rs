@@ -1,0 +1,429 @@
+//! SHA-1 (FIPS 180-4). BROKEN for collision resistance (SHAttered, 2017; chosen-prefix
+//! collisions since 2020): kept for non-security checksums, `sha1sum` compatibility and the
+//! seed study's comparison.
+//!
+//! Forms of the compression function, each in its own module:
+//! - `sequential` ([`sequential`]): portable scalar code, all 80 rounds unrolled, the message
+//!   schedule a rolling 16-word window computed just before the round that needs it;
+//! - `parallel`: the seed study's internal parallelism. The message schedule `W[16..80]` (and
+//!   the `+ K`) does not depend on the working variables, so it is computed four words per
+//!   vector instruction *ahead of* the scalar rounds, which then only read `W[t] + K` from a
+//!   small stack buffer. Kernels: [`parallel_sse41`] (128-bit, one block),
+//!   [`parallel_avx2`] (256-bit: the schedules of two blocks at once) and the same data flow on
+//!   `[u32; 4]` arrays in portable Rust ([`parallel_portable`]);
+//! - `sha-ni` ([`sha_ni`]): the SHA extensions (`sha1rnds4`, `sha1nexte`, `sha1msg1/2`).
+//!
+//! The one dispatch point is [`Backend`]: chosen once per hasher, matched once per call.
+
+pub mod parallel_portable;
+pub mod sequential;
+
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_sse41;
+#[cfg(target_arch = "x86_64")]
+pub mod sha_ni;
+
+use core::fmt;
+use std::sync::OnceLock;
+
+use digest::{
+    array::Array,
+    block_api::{
+        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
+        OutputSizeUser, Reset, UpdateCore,
+    },
+    typenum::{Unsigned, U20, U64},
+    HashMarker, Output,
+};
+
+use super::{VariantInfo, Variants};
+#[cfg(target_arch = "x86_64")]
+use crate::platform;
+
+/// Initial chaining value (FIPS 180-4 section 5.3.1).
+pub const IV: [u32; 5] = [
+    0x6745_2301,
+    0xefcd_ab89,
+    0x98ba_dcfe,
+    0x1032_5476,
+    0xc3d2_e1f0,
+];
+
+/// Round constants (FIPS 180-4 section 4.2.1), one per group of 20 rounds.
+pub const K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+
+/// The round function of round `t` (FIPS 180-4 section 4.1.1): Ch, Parity, Maj, Parity.
+#[inline(always)]
+pub(crate) fn f(t: usize, b: u32, c: u32, d: u32) -> u32 {
+    match t / 20 {
+        0 => d ^ (b & (c ^ d)),
+        2 => (b & c) | (d & (b | c)),
+        _ => b ^ c ^ d,
+    }
+}
+
+/// One round given `W[t] + K[t]`: adds into `e` and rotates `b`; the caller renames the
+/// variables (`a, b, c, d, e` becomes `e, a, b, c, d`) instead of moving them.
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $t:expr, $wk:expr) => {
+        $e = $e
+            .wrapping_add($a.rotate_left(5))
+            .wrapping_add($crate::algo::sha1::f($t, $b, $c, $d))
+            .wrapping_add($wk);
+        $b = $b.rotate_left(30);
+    };
+}
+
+/// Five rounds from round `t`; after five renamings every variable is back in its own place.
+macro_rules! rounds5 {
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident], $t:expr, $wk:expr) => {
+        round!($a, $b, $c, $d, $e, $t, $wk($t));
+        round!($e, $a, $b, $c, $d, $t + 1, $wk($t + 1));
+        round!($d, $e, $a, $b, $c, $t + 2, $wk($t + 2));
+        round!($c, $d, $e, $a, $b, $t + 3, $wk($t + 3));
+        round!($b, $c, $d, $e, $a, $t + 4, $wk($t + 4));
+    };
+}
+
+/// All 80 rounds on `state` plus the feed-forward, reading `W[t] + K[t]` from `$wk(t)` (called
+/// with constant `t` in increasing order).
+macro_rules! rounds80 {
+    ($state:expr, $wk:expr) => {{
+        let [mut a, mut b, mut c, mut d, mut e] = *$state;
+        rounds5!([a, b, c, d, e], 0, $wk);
+        rounds5!([a, b, c, d, e], 5, $wk);
+        rounds5!([a, b, c, d, e], 10, $wk);
+        rounds5!([a, b, c, d, e], 15, $wk);
+        rounds5!([a, b, c, d, e], 20, $wk);
+        rounds5!([a, b, c, d, e], 25, $wk);
+        rounds5!([a, b, c, d, e], 30, $wk);
+        rounds5!([a, b, c, d, e], 35, $wk);
+        rounds5!([a, b, c, d, e], 40, $wk);
+        rounds5!([a, b, c, d, e], 45, $wk);
+        rounds5!([a, b, c, d, e], 50, $wk);
+        rounds5!([a, b, c, d, e], 55, $wk);
+        rounds5!([a, b, c, d, e], 60, $wk);
+        rounds5!([a, b, c, d, e], 65, $wk);
+        rounds5!([a, b, c, d, e], 70, $wk);
+        rounds5!([a, b, c, d, e], 75, $wk);
+        let s: &mut [u32; 5] = $state;
+        s[0] = s[0].wrapping_add(a);
+        s[1] = s[1].wrapping_add(b);
+        s[2] = s[2].wrapping_add(c);
+        s[3] = s[3].wrapping_add(d);
+        s[4] = s[4].wrapping_add(e);
+    }};
+}
+pub(crate) use {round, rounds5, rounds80};
+
+/// The 16 big-endian message words of a block.
+#[inline(always)]
+pub(crate) fn load_be(block: &[u8; 64]) -> [u32; 16] {
+    let mut w = [0u32; 16];
+    for (word, bytes) in w.iter_mut().zip(block.chunks_exact(4)) {
+        *word = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    }
+    w
+}
+
+/// Which SHA-1 compression code runs: chosen once per hasher, matched once per call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    /// Scalar, rolling 16-word schedule.
+    Sequential,
+    /// Schedule ahead in groups of four on `[u32; 4]` arrays.
+    ParallelPortable,
+    /// Schedule ahead in 128-bit registers.
+    #[cfg(target_arch = "x86_64")]
+    ParallelSse41(platform::Sse41),
+    /// Schedule ahead in 256-bit registers, two blocks at a time.
+    #[cfg(target_arch = "x86_64")]
+    ParallelAvx2(platform::Avx2),
+    /// SHA extensions.
+    #[cfg(target_arch = "x86_64")]
+    ShaNi(platform::ShaNi),
+}
+
+impl Backend {
+    /// The best `parallel` kernel available.
+    fn parallel() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(t) = platform::Avx2::detect() {
+                return Backend::ParallelAvx2(t);
+            }
+            if let Some(t) = platform::Sse41::detect() {
+                return Backend::ParallelSse41(t);
+            }
+        }
+        Backend::ParallelPortable
+    }
+
+    /// The fastest form this CPU allows (cached: detection runs once per process). See
+    /// BENCHMARKS.md (SHA-1) for the measurements behind this order.
+    pub(crate) fn detect() -> Self {
+        static BEST: OnceLock<Backend> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if let Some(t) = platform::ShaNi::detect() {
+                    return Backend::ShaNi(t);
+                }
+                if platform::Sse41::detect().is_some() || platform::Avx2::detect().is_some() {
+                    return Self::parallel();
+                }
+            }
+            // Without vector registers the schedule-ahead form only adds stores and loads.
+            Backend::Sequential
+        })
+    }
+
+    /// The named variant, if it exists and this CPU allows it.
+    pub(crate) fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "sequential" => Some(Backend::Sequential),
+            "parallel" => Some(Self::parallel()),
+            "parallel-portable" => Some(Backend::ParallelPortable),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-sse41" => platform::Sse41::detect().map(Backend::ParallelSse41),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
+            #[cfg(target_arch = "x86_64")]
+            "sha-ni" => platform::ShaNi::detect().map(Backend::ShaNi),
+            _ => None,
+        }
+    }
+
+    /// Compresses whole blocks into `state`.
+    #[inline]
+    pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+        match self {
+            Backend::Sequential => sequential::compress_blocks(state, blocks),
+            Backend::ParallelPortable => parallel_portable::compress_blocks(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelSse41(t) => parallel_sse41::compress_blocks(t, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx2(t) => parallel_avx2::compress_blocks(t, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ShaNi(t) => sha_ni::compress_blocks(t, state, blocks),
+        }
+    }
+
+    fn infos() -> Vec<VariantInfo> {
+        let default = Self::detect();
+        let parallel = Self::parallel();
+        let mut v = vec![
+            VariantInfo {
+                name: "sequential",
+                available: true,
+                default: default == Backend::Sequential,
+                summary: "portable scalar, 80 rounds unrolled, rolling 16-word schedule",
+            },
+            VariantInfo {
+                name: "parallel",
+                available: true,
+                default: default == parallel,
+                summary: "message schedule computed ahead in vector registers (best ISA available)",
+            },
+            VariantInfo {
+                name: "parallel-portable",
+                available: true,
+                default: false,
+                summary: "schedule ahead, four words per step on [u32; 4] arrays",
+            },
+        ];
+        #[cfg(target_arch = "x86_64")]
+        v.extend([
+            VariantInfo {
+                name: "parallel-sse41",
+                available: platform::Sse41::detect().is_some(),
+                default: false,
+                summary: "schedule ahead in 128-bit registers, four words per instruction",
+            },
+            VariantInfo {
+                name: "parallel-avx2",
+                available: platform::Avx2::detect().is_some(),
+                default: false,
+                summary: "schedules of two blocks at once in 256-bit registers",
+            },
+            VariantInfo {
+                name: "sha-ni",
+                available: platform::ShaNi::detect().is_some(),
+                default: matches!(default, Backend::ShaNi(_)),
+                summary: "SHA extensions: sha1rnds4 (four rounds), sha1nexte, sha1msg1/msg2",
+            },
+        ]);
+        v
+    }
+}
+
+/// Compresses whole 64-byte blocks into a SHA-1 chaining value with the fastest form this CPU
+/// has. No padding: callers that do their own (batch engines, tests) use this.
+#[inline]
+pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    Backend::detect().compress(state, blocks);
+}
+
+/// [`compress`] forced onto a named variant (as listed by `Sha1::variants()`); returns `false`
+/// and leaves `state` alone when it is unknown or unavailable here.
+pub fn compress_with_variant(name: &str, state: &mut [u32; 5], blocks: &[[u8; 64]]) -> bool {
+    match Backend::by_name(name) {
+        Some(backend) => {
+            backend.compress(state, blocks);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Block-level SHA-1 state; [`Sha1`] adds the buffering.
+#[derive(Clone)]
+pub struct Sha1Core {
+    state: [u32; 5],
+    block_count: u64,
+    backend: Backend,
+}
+
+impl Sha1Core {
+    fn with_backend(backend: Backend) -> Self {
+        Self {
+            state: IV,
+            block_count: 0,
+            backend,
+        }
+    }
+}
+
+impl HashMarker for Sha1Core {}
+
+impl BlockSizeUser for Sha1Core {
+    type BlockSize = U64;
+}
+
+impl BufferKindUser for Sha1Core {
+    type BufferKind = Eager;
+}
+
+impl OutputSizeUser for Sha1Core {
+    type OutputSize = U20;
+}
+
+impl UpdateCore for Sha1Core {
+    #[inline]
+    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+        self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
+        self.backend
+            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
+    }
+}
+
+impl FixedOutputCore for Sha1Core {
+    #[inline]
+    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+        let bit_len = self
+            .block_count
+            .wrapping_mul(Self::BlockSize::U64)
+            .wrapping_add(buffer.get_pos() as u64)
+            .wrapping_mul(8);
+        let mut state = self.state;
+        let backend = self.backend;
+        buffer.len64_padding_be(bit_len, |b| backend.compress(&mut state, &[b.0]));
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+    }
+}
+
+impl Default for Sha1Core {
+    #[inline]
+    fn default() -> Self {
+        Self::with_backend(Backend::detect())
+    }
+}
+
+impl Reset for Sha1Core {
+    #[inline]
+    fn reset(&mut self) {
+        // Keeps the backend: a hasher forced onto a variant stays on it.
+        self.state = IV;
+        self.block_count = 0;
+    }
+}
+
+impl AlgorithmName for Sha1Core {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SHA-1")
+    }
+}
+
+impl fmt::Debug for Sha1Core {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Sha1Core { ... }")
+    }
+}
+
+digest::buffer_fixed!(
+    /// SHA-1 hasher (FIPS 180-4). Cryptographically broken (practical collisions): use it for
+    /// compatibility and non-security checksums only.
+    pub struct Sha1(Sha1Core);
+    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
+);
+
+impl Variants for Sha1 {
+    fn variants() -> Vec<VariantInfo> {
+        Backend::infos()
+    }
+
+    fn with_variant(name: &str) -> Option<Self> {
+        let backend = Backend::by_name(name)?;
+        Some(Self {
+            core: Sha1Core::with_backend(backend),
+            buffer: Default::default(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use digest::Digest;
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// FIPS 180-4 examples (NIST "SHA1.pdf"): "abc" and the two-block message, every variant.
+    #[test]
+    fn fips_examples_every_variant() {
+        let two_block = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+        for v in Sha1::variants().into_iter().filter(|v| v.available) {
+            let h = |m: &[u8]| {
+                hex(&Sha1::with_variant(v.name)
+                    .unwrap()
+                    .chain_update(m)
+                    .finalize())
+            };
+            assert_eq!(
+                h(b"abc"),
+                "a9993e364706816aba3e25717850c26c9cd0d89d",
+                "{}",
+                v.name
+            );
+            assert_eq!(
+                h(two_block),
+                "84983e441c3bd26ebaae4aa1f95129e5e54670f1",
+                "{}",
+                v.name
+            );
+            assert_eq!(
+                h(b""),
+                "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+                "{}",
+                v.name
+            );
+        }
+        assert_eq!(Sha1::variants().iter().filter(|v| v.default).count(), 1);
+    }
+}

@@ -1,0 +1,92 @@
+//! SHA-1 with the x86 SHA extensions. `A, B, C, D` live in one register (A in the top lane),
+//! `E` in the top lane of another. `sha1rnds4` does four rounds with the round function and
+//! constant of its immediate, taking `W[t..t+4]` with `E` already added to the first word;
+//! `sha1nexte` computes that next `E` (`rotl30` of the `A` from four rounds back) and adds it.
+//! `sha1msg1` and `sha1msg2` compute four schedule words: `msg1` the `W[t-16] ^ W[t-14]` part,
+//! an XOR adds `W[t-8]`, and `msg2` adds `W[t-3]` and rotates, handling the dependency of
+//! `W[t+3]` on `W[t]` inside the instruction.
+
+use core::arch::x86_64::*;
+
+use crate::platform::ShaNi;
+
+/// Compresses whole 64-byte blocks into `state`.
+#[inline(never)]
+pub fn compress_blocks(token: ShaNi, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    let _ = token;
+    // SAFETY: the `ShaNi` token proves this CPU has SHA, SSE2, SSSE3 and SSE4.1.
+    unsafe { compress_blocks_sha(state, blocks) }
+}
+
+/// # Safety
+/// The CPU must support SHA, SSSE3 and SSE4.1.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn compress_blocks_sha(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    // Reverses all 16 bytes: big-endian words, and W[t] in the top lane as the instructions
+    // want it.
+    let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
+    // SAFETY: `state[..4]` is 16 bytes (unaligned load).
+    let dcba = unsafe { _mm_loadu_si128(state.as_ptr().cast()) };
+    let mut abcd = _mm_shuffle_epi32::<0x1B>(dcba);
+    let mut e0 = _mm_set_epi32(state[4] as i32, 0, 0, 0);
+
+    for block in blocks {
+        let (abcd_in, e_in) = (abcd, e0);
+        let bp = block.as_ptr().cast::<__m128i>();
+        // SAFETY: a block is 64 bytes = four unaligned 128-bit loads.
+        let mut w = unsafe {
+            [
+                _mm_shuffle_epi8(_mm_loadu_si128(bp), reverse),
+                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(1)), reverse),
+                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(2)), reverse),
+                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(3)), reverse),
+            ]
+        };
+        // `abcd` as it was before the previous group: its A gives this group's E.
+        let mut abcd_prev = abcd;
+        // Twenty groups of four rounds. From group 4 on, the group's schedule words replace
+        // those of four groups back (W[t] from W[t-16], W[t-14], W[t-8], W[t-3]).
+        macro_rules! group {
+            ($g:literal) => {
+                if $g >= 4 {
+                    let partial = _mm_sha1msg1_epu32(w[$g % 4], w[($g + 1) % 4]);
+                    let partial = _mm_xor_si128(partial, w[($g + 2) % 4]);
+                    w[$g % 4] = _mm_sha1msg2_epu32(partial, w[($g + 3) % 4]);
+                }
+                let e_plus_w = if $g == 0 {
+                    _mm_add_epi32(e0, w[0])
+                } else {
+                    _mm_sha1nexte_epu32(abcd_prev, w[$g % 4])
+                };
+                abcd_prev = abcd;
+                abcd = _mm_sha1rnds4_epu32::<{ $g / 5 }>(abcd, e_plus_w);
+            };
+        }
+        group!(0);
+        group!(1);
+        group!(2);
+        group!(3);
+        group!(4);
+        group!(5);
+        group!(6);
+        group!(7);
+        group!(8);
+        group!(9);
+        group!(10);
+        group!(11);
+        group!(12);
+        group!(13);
+        group!(14);
+        group!(15);
+        group!(16);
+        group!(17);
+        group!(18);
+        group!(19);
+        e0 = _mm_sha1nexte_epu32(abcd_prev, e_in);
+        abcd = _mm_add_epi32(abcd, abcd_in);
+    }
+
+    // SAFETY: as for the load above.
+    unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), _mm_shuffle_epi32::<0x1B>(abcd)) };
+    state[4] = _mm_extract_epi32::<3>(e0) as u32;
+}
