@@ -1,5 +1,13 @@
-//! Multi-message hashing: N messages of one length through the lane kernels (each width, both
-//! layouts, one thread) against OpenSSL hashing the same messages one by one in the same run.
+//! Multi-message hashing, one thread (per-core figures), OpenSSL hashing the same messages one
+//! by one measured in the same run as the peer:
+//!
+//! - `batch/ALG/LENB`: about 4 MiB of messages of one length through the lane kernels at each
+//!   width, in both layouts of seed study 5: lanes gathering from separate buffers
+//!   (`lanes-gather`, what `hash_many` does) and a pre-interleaved buffer (`lanes-interleaved`).
+//!   Throughput in bytes.
+//! - `batch-many/ALG/LENB`: multiplicity 1, 16, 1000 and 100000 messages (up to 64 MiB in all)
+//!   through `hash_many` at the widest width against OpenSSL one by one. Throughput in
+//!   messages; bytes per second = messages per second x LEN.
 //!
 //! `cargo bench -p parhash --bench batch -- --warm-up-time 1 --measurement-time 2`
 
@@ -10,32 +18,48 @@ use parhash::lanes::Width;
 use parhash::Algorithm;
 use std::hint::black_box;
 
+/// The algorithms with a goal or a peer: SHA-1 joins once it has lanes.
+const ALGORITHMS: &[&str] = &["md5", "sha1", "sha256", "sha512", "sha3-256", "keccak256"];
+const LENGTHS: &[usize] = &[64, 1024, 4096, 65536];
+
 fn peer(alg: Algorithm) -> Option<MessageDigest> {
     match alg.name() {
         "md5" => Some(MessageDigest::md5()),
         "sha1" => Some(MessageDigest::sha1()),
         "sha256" => Some(MessageDigest::sha256()),
         "sha512" => Some(MessageDigest::sha512()),
-        "sha3-256" => Some(MessageDigest::sha3_256()),
-        "keccak256" => Some(MessageDigest::sha3_256()),
+        // OpenSSL has no round-3 Keccak: SHA3-256 is the same permutation and rate.
+        "sha3-256" | "keccak256" => Some(MessageDigest::sha3_256()),
         _ => None,
     }
 }
 
-fn benches(c: &mut Criterion) {
-    let algs = ["md5", "sha1", "sha256", "sha512", "sha3-256", "keccak256"];
-    for name in algs {
-        let Ok(alg) = Algorithm::from_name(name) else {
-            continue;
-        };
-        if !parhash::batch::has_lanes(alg) {
-            continue;
-        }
-        for len in [64usize, 1024, 4096, 65536] {
-            let count = (4 << 20) / len.max(1);
-            let owned: Vec<Vec<u8>> = (0..count)
-                .map(|i| (0..len).map(|j| (i * 7 + j) as u8).collect())
-                .collect();
+/// Algorithms of [`ALGORITHMS`] in this build that have lane kernels.
+fn lane_algorithms() -> impl Iterator<Item = (&'static str, Algorithm)> {
+    ALGORITHMS.iter().filter_map(|name| {
+        let alg = Algorithm::from_name(name).ok()?;
+        parhash::batch::has_lanes(alg).then_some((*name, alg))
+    })
+}
+
+fn messages(count: usize, len: usize) -> Vec<Vec<u8>> {
+    (0..count)
+        .map(|i| (0..len).map(|j| (i * 7 + j) as u8).collect())
+        .collect()
+}
+
+fn one_thread(width: Width) -> BatchOptions {
+    BatchOptions {
+        threads: 1,
+        width: Some(width),
+    }
+}
+
+fn layouts(c: &mut Criterion) {
+    for (name, alg) in lane_algorithms() {
+        for &len in LENGTHS {
+            let count = ((4 << 20) / len).max(16);
+            let owned = messages(count, len);
             let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
             let mut g = c.benchmark_group(format!("batch/{name}/{len}B"));
             g.throughput(Throughput::Bytes((count * len) as u64));
@@ -50,12 +74,8 @@ fn benches(c: &mut Criterion) {
                 });
             }
             for width in Width::all_available() {
-                let opts = BatchOptions {
-                    threads: 1,
-                    width: Some(width),
-                };
                 g.bench_function(BenchmarkId::new("lanes-gather", width.name()), |b| {
-                    b.iter(|| hash_many_with(alg, black_box(&set), opts))
+                    b.iter(|| hash_many_with(alg, black_box(&set), one_thread(width)))
                 });
                 let inter = Interleaved::new(alg, &set, width).unwrap();
                 g.bench_function(BenchmarkId::new("lanes-interleaved", width.name()), |b| {
@@ -67,5 +87,37 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(batch, benches);
+fn multiplicity(c: &mut Criterion) {
+    let width = Width::detect();
+    for (name, alg) in lane_algorithms() {
+        for len in [64usize, 4096] {
+            let mut g = c.benchmark_group(format!("batch-many/{name}/{len}B"));
+            g.sample_size(10);
+            for count in [1usize, 16, 1000, 100_000] {
+                if count * len > 64 << 20 {
+                    continue;
+                }
+                let owned = messages(count, len);
+                let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
+                g.throughput(Throughput::Elements(count as u64));
+                if let Some(md) = peer(alg) {
+                    g.bench_function(BenchmarkId::new("openssl-one-by-one", count), |b| {
+                        b.iter(|| {
+                            for m in &set {
+                                black_box(ossl_hash(md, m).unwrap());
+                            }
+                        })
+                    });
+                }
+                let id = format!("lanes-gather-{}", width.name());
+                g.bench_function(BenchmarkId::new(id, count), |b| {
+                    b.iter(|| hash_many_with(alg, black_box(&set), one_thread(width)))
+                });
+            }
+            g.finish();
+        }
+    }
+}
+
+criterion_group!(batch, layouts, multiplicity);
 criterion_main!(batch);

@@ -57,7 +57,9 @@ pub struct BatchOptions {
     pub width: Option<Width>,
 }
 
-/// Hashes every message with the fastest kernels and all cores; digests in input order.
+/// Hashes every message with the fastest kernels and all cores; digests in input order. A group
+/// of fewer messages than the kernel has lanes is hashed one by one (faster than mostly idle
+/// lanes).
 pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
     hash_many_with(alg, messages, BatchOptions::default())
 }
@@ -105,6 +107,12 @@ fn hash_group(alg: Algorithm, width: Option<Width>, messages: &[&[u8]]) -> Vec<O
         Some(w) => JobManager::with_width(alg, w),
         None => JobManager::new(alg),
     };
+    // Fewer messages than lanes would leave most lanes idle, and one lane of a multi-lane
+    // kernel is slower than the single-message code (SHA-NI for SHA-256). Unless a width was
+    // forced (tests, benchmarks), hash them one by one.
+    if width.is_none() && messages.len() < jm.lanes() {
+        jm = JobManager::without_lanes(alg);
+    }
     for m in messages {
         jm.submit(*m);
     }
