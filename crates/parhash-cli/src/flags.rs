@@ -93,6 +93,26 @@ pub struct SumArgs {
     #[arg(short = 'r', long, conflicts_with = "check")]
     pub recursive: bool,
 
+    /// Hash on this device: cpu (the default) or gpu.
+    ///
+    /// With gpu, parhash's CUDA backend hashes the files: sha256, sha3-256 and keccak256 in
+    /// batches of many files (one GPU thread per file), or PARSHA-256 with --parsha. It needs
+    /// an NVIDIA GPU with its driver and NVRTC (CUDA 12); without one parhash stops with "no
+    /// usable CUDA GPU: <reason>". The digests are the same as on the CPU.
+    #[arg(long, value_enum, default_value_t = Device::Cpu, conflicts_with = "check")]
+    pub device: Device,
+
+    /// With --device gpu: hash each file with PARSHA-256 of tree height T (1..=40).
+    ///
+    /// PARSHA-256 (Pal and Sarkar) arranges SHA-256's compression function as a tree of 2^T
+    /// processors, here GPU threads; the digest depends on T and on --parsha-iv.
+    #[arg(long, value_name = "T", conflicts_with = "check")]
+    pub parsha: Option<u32>,
+
+    /// IV length for --parsha: 0, 128 or 256 bits.
+    #[arg(long, value_name = "BITS", default_value_t = 0, requires = "parsha")]
+    pub parsha_iv: u32,
+
     #[command(flatten)]
     pub verify: VerifyFlags,
 
@@ -105,6 +125,15 @@ pub struct SumArgs {
     /// Files to hash; - or none means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
+}
+
+/// Where `sum` hashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Device {
+    /// The CPU (SIMD, all cores).
+    Cpu,
+    /// An NVIDIA GPU through the CUDA backend.
+    Gpu,
 }
 
 /// Check files against checksum lists written by `parhash sum` or coreutils' *sum tools.
@@ -340,6 +369,18 @@ mod tests {
         assert!(!sum(&["d"]).recursive);
         assert!(parse(&["sum", "-r", "-c", "l"]).is_err());
         assert!(parse(&["check", "-r", "l"]).is_err());
+    }
+
+    #[test]
+    fn device_flags() {
+        assert_eq!(sum(&[]).device, Device::Cpu);
+        let s = sum(&["--device", "gpu", "--parsha", "13", "--parsha-iv", "128"]);
+        assert_eq!(
+            (s.device, s.parsha, s.parsha_iv),
+            (Device::Gpu, Some(13), 128)
+        );
+        assert!(parse(&["sum", "--device", "tpu"]).is_err());
+        assert!(parse(&["sum", "--parsha-iv", "128"]).is_err());
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod bench;
 mod check;
 mod escape;
 mod flags;
+mod gpu;
 mod input;
 mod list;
 mod many;

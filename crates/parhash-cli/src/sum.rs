@@ -8,7 +8,7 @@ use parhash::{Algorithm, Output};
 
 use crate::check;
 use crate::escape;
-use crate::flags::SumArgs;
+use crate::flags::{Device, SumArgs};
 use crate::input::{self, hash_input, Source};
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
@@ -55,6 +55,12 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     } else {
         &args.files[..]
     };
+    if args.device == Device::Gpu {
+        return crate::gpu::run(algorithm, files, args, style);
+    }
+    if args.parsha.is_some() {
+        anyhow::bail!("--parsha runs on the GPU: add --device gpu");
+    }
 
     if args.recursive || files.len() > 1 {
         return run_many(algorithm, files, args, style);

@@ -92,7 +92,10 @@ pub type EngineRef = Arc<dyn Engine>;
 /// in the second argument where that applies (`--tree chunk=4KiB,fanout=4`; an empty list means
 /// "your defaults"). Helpers add theirs here; `--variants` then selects them by their variant
 /// name like any other.
-pub static EXTRA_ENGINES: &[EngineBuilder] = &[crate::presets::sandstorm::thread_engines];
+pub static EXTRA_ENGINES: &[EngineBuilder] = &[
+    crate::presets::sandstorm::thread_engines,
+    crate::gpu::engines,
+];
 
 /// Builds the extra engines of one algorithm for the given tree parameter sets.
 pub type EngineBuilder = fn(Algorithm, &[String]) -> Vec<EngineRef>;

@@ -15,6 +15,7 @@
 pub mod classify;
 pub mod codesize;
 pub mod engine;
+pub mod gpu;
 pub mod html;
 pub mod lab;
 pub mod measure;

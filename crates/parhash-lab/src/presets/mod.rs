@@ -21,6 +21,7 @@ use crate::report::Report;
 use crate::sweep::SweepSpec;
 
 mod accelerator;
+mod gpu;
 mod internal_parallelism;
 mod parsha;
 pub mod sandstorm;
@@ -47,6 +48,7 @@ pub static ALL: &[&Preset] = &[
     &internal_parallelism::PRESET,
     &parsha::PRESET,
     &accelerator::PRESET,
+    &gpu::PRESET,
 ];
 
 /// The preset called `name` (exact, or ignoring case and `-`/`_`).

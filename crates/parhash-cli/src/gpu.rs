@@ -1,0 +1,196 @@
+//! `parhash sum --device gpu`: files hashed by the CUDA backend (`parhash-cuda`). sha256,
+//! sha3-256 and keccak256 go in batches of many files (one GPU thread per file); `--parsha T`
+//! hashes each file with PARSHA-256 as a tree of GPU threads. Without a usable GPU this stops
+//! with the backend's one message, "no usable CUDA GPU: <reason>".
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+
+use anyhow::{bail, Context, Result};
+use parhash::{Algorithm, Output};
+use parhash_cuda::{Gpu, KeccakKind, KeccakLayout};
+
+use crate::escape;
+use crate::flags::SumArgs;
+use crate::input;
+use crate::messages::{err_message, WRITE_ERROR};
+use crate::sum::{write_line, LineStyle};
+
+/// Bytes of file data read before a batch goes to the GPU (bounds memory on huge file lists).
+const BATCH_BYTES: usize = 512 << 20;
+
+/// Files per batch at most.
+const BATCH_FILES: usize = 1 << 20;
+
+/// A file's name and its contents (or why they could not be read).
+type ReadFile = (Vec<u8>, io::Result<Vec<u8>>);
+
+/// What runs on the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GpuJob {
+    Sha256,
+    Keccak(KeccakKind),
+    Parsha { tree_height: u32, iv_bits: u32 },
+}
+
+fn job_for(algorithm: Algorithm, args: &SumArgs) -> Result<GpuJob> {
+    if let Some(tree_height) = args.parsha {
+        return Ok(GpuJob::Parsha {
+            tree_height,
+            iv_bits: args.parsha_iv,
+        });
+    }
+    Ok(match algorithm {
+        Algorithm::Sha256 => GpuJob::Sha256,
+        Algorithm::Sha3_256 => GpuJob::Keccak(KeccakKind::Sha3_256),
+        Algorithm::Keccak256 => GpuJob::Keccak(KeccakKind::Keccak256),
+        other => bail!(
+            "--device gpu hashes sha256, sha3-256 and keccak256 (or PARSHA-256 with --parsha), not {}",
+            other.info().name
+        ),
+    })
+}
+
+fn read_all(name: &[u8]) -> io::Result<Vec<u8>> {
+    let mut data = Vec::new();
+    if name == b"-" {
+        io::stdin().lock().read_to_end(&mut data)?;
+    } else {
+        data = std::fs::read(escape::path_from_bytes(name))?;
+    }
+    Ok(data)
+}
+
+/// Runs `sum --device gpu` over `files` (no directory walk); `Ok(false)` when a file failed.
+pub fn run(
+    algorithm: Algorithm,
+    files: &[OsString],
+    args: &SumArgs,
+    style: LineStyle,
+) -> Result<bool> {
+    if args.recursive {
+        bail!("--device gpu hashes the files named on the command line; -r is not supported");
+    }
+    let job = job_for(algorithm, args)?;
+    let gpu = Gpu::open()?;
+    let mut stdout = io::stdout().lock();
+    let mut all_ok = true;
+    let mut lines = Vec::new();
+    // Read files in order into a batch; flush the batch (and its lines, in order) when full.
+    let mut batch: Vec<ReadFile> = Vec::new();
+    let mut batch_bytes = 0usize;
+    let mut flush = |batch: &mut Vec<ReadFile>,
+                     stdout: &mut io::StdoutLock<'_>,
+                     all_ok: &mut bool|
+     -> Result<()> {
+        let inputs: Vec<&[u8]> = batch
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok().map(|d| d.as_slice()))
+            .collect();
+        let digests: Vec<[u8; 32]> = match job {
+            GpuJob::Sha256 => gpu.sha256_many(&inputs)?,
+            GpuJob::Keccak(kind) => gpu.keccak_many(&inputs, kind, KeccakLayout::Interleaved)?,
+            GpuJob::Parsha {
+                tree_height,
+                iv_bits,
+            } => inputs
+                .iter()
+                .map(|d| gpu.parsha256(d, tree_height, iv_bits).map(|(_, z)| z))
+                .collect::<Result<_, _>>()?,
+        };
+        let mut next = digests.iter();
+        for (name, result) in batch.drain(..) {
+            match result {
+                Ok(_) => {
+                    let digest = next.next().expect("one digest per file read");
+                    match job {
+                        GpuJob::Parsha { .. } => parsha_line(&mut lines, digest, &name, style),
+                        _ => write_line(
+                            &mut lines,
+                            algorithm,
+                            &Output::from_slice(digest),
+                            &name,
+                            style,
+                        ),
+                    }
+                }
+                Err(err) => {
+                    stdout.write_all(&lines).context(WRITE_ERROR)?;
+                    lines.clear();
+                    err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
+                    *all_ok = false;
+                }
+            }
+        }
+        stdout.write_all(&lines).context(WRITE_ERROR)?;
+        lines.clear();
+        Ok(())
+    };
+    for file in files {
+        let name = escape::os_bytes(file).into_owned();
+        let data = read_all(&name);
+        batch_bytes += data.as_ref().map_or(0, |d| d.len());
+        batch.push((name, data));
+        // PARSHA-256 hashes one long file at a time; the batched hashes gather many.
+        let full = matches!(job, GpuJob::Parsha { .. })
+            || batch_bytes >= BATCH_BYTES
+            || batch.len() >= BATCH_FILES;
+        if full {
+            flush(&mut batch, &mut stdout, &mut all_ok)?;
+            batch_bytes = 0;
+        }
+    }
+    flush(&mut batch, &mut stdout, &mut all_ok)?;
+    stdout.flush().context(WRITE_ERROR)?;
+    Ok(all_ok)
+}
+
+/// A PARSHA-256 checksum line: `HEX  NAME`, or `PARSHA-256 (NAME) = HEX` with --tag.
+fn parsha_line(out: &mut Vec<u8>, digest: &[u8; 32], name: &[u8], style: LineStyle) {
+    let hex = Output::from_slice(digest).to_hex();
+    let escaped = !style.zero && escape::sum_needs_escape(name);
+    if escaped {
+        out.push(b'\\');
+    }
+    let push_name = |out: &mut Vec<u8>| {
+        if escaped {
+            escape::escape_into(out, name);
+        } else {
+            out.extend_from_slice(name);
+        }
+    };
+    if style.tag {
+        out.extend_from_slice(b"PARSHA-256 (");
+        push_name(out);
+        out.extend_from_slice(b") = ");
+        out.extend_from_slice(hex.as_bytes());
+    } else {
+        out.extend_from_slice(hex.as_bytes());
+        out.extend_from_slice(if style.binary { b" *" } else { b"  " });
+        push_name(out);
+    }
+    out.push(if style.zero { b'\0' } else { b'\n' });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsha_lines_follow_the_sum_formats() {
+        let d = [0xabu8; 32];
+        let mut out = Vec::new();
+        parsha_line(&mut out, &d, b"f", LineStyle::default());
+        assert_eq!(out, format!("{}  f\n", "ab".repeat(32)).into_bytes());
+        out.clear();
+        let tag = LineStyle {
+            tag: true,
+            ..LineStyle::default()
+        };
+        parsha_line(&mut out, &d, b"f", tag);
+        assert_eq!(
+            out,
+            format!("PARSHA-256 (f) = {}\n", "ab".repeat(32)).into_bytes()
+        );
+    }
+}

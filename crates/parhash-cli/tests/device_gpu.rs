@@ -1,0 +1,50 @@
+//! `parhash sum --device gpu`: on a machine without a usable GPU it fails with the backend's one
+//! message and exit status 1; with a GPU its lines equal the CPU's.
+
+use std::process::Command;
+
+fn parhash(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_parhash"))
+        .args(args)
+        .output()
+        .expect("run parhash")
+}
+
+#[test]
+fn gpu_sum_fails_cleanly_without_a_gpu_or_matches_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names = Vec::new();
+    for (i, len) in [0usize, 3, 64, 1000, 100_000].iter().enumerate() {
+        let path = dir.path().join(format!("f{i}"));
+        std::fs::write(
+            &path,
+            (0..*len).map(|k| (k % 251) as u8).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        names.push(path.to_string_lossy().into_owned());
+    }
+    let files: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    for alg in ["sha256", "sha3-256", "keccak256"] {
+        let cpu = parhash(&[&["sum", "-a", alg], files.as_slice()].concat());
+        let gpu = parhash(&[&["sum", "--device", "gpu", "-a", alg], files.as_slice()].concat());
+        let stderr = String::from_utf8_lossy(&gpu.stderr);
+        if stderr.contains("no usable CUDA GPU: ") {
+            assert_eq!(gpu.status.code(), Some(1));
+            assert!(gpu.stdout.is_empty());
+            assert_eq!(stderr.lines().count(), 1, "one clear message: {stderr}");
+        } else {
+            assert!(gpu.status.success(), "{stderr}");
+            assert_eq!(gpu.stdout, cpu.stdout, "{alg}");
+        }
+    }
+}
+
+#[test]
+fn parsha_needs_the_gpu_and_other_algorithms_are_refused() {
+    let out = parhash(&["sum", "--parsha", "3", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--device gpu"));
+    let out = parhash(&["sum", "--device", "gpu", "-a", "md5", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not md5"));
+}

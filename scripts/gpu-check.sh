@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Runs parhash's GPU checks on a GPU machine that has CUDA (driver, NVRTC) and Python but no
+# cargo, using the binaries scripts/gpu-build.sh built beforehand (target/gpu-check/, carried
+# over). Prints the device, every test result, `parhash sum --device gpu` against the CPU, and
+# (with --bench) the GPU figures of `parhash bench --preset gpu`. Exit status 0 only if all passed.
+#   scripts/gpu-check.sh [--bench]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+dir=target/gpu-check
+if [ ! -f "$dir/manifest" ]; then
+  echo "gpu-check: $dir/manifest is missing: run scripts/gpu-build.sh on a machine with cargo first" >&2
+  exit 2
+fi
+
+# NVRTC and the driver: the CUDA toolkit's folder, and NVIDIA's Python wheels if installed.
+extra=""
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+  [ -d "$d" ] && extra="$extra:$d"
+done
+if command -v python3 >/dev/null; then
+  wheel_libs="$(python3 - <<'PY' 2>/dev/null
+import glob, os, site
+paths = site.getsitepackages() + [site.getusersitepackages()]
+for p in paths:
+    for lib in glob.glob(os.path.join(p, "nvidia", "*", "lib")):
+        print(lib)
+PY
+)"
+  for d in $wheel_libs; do extra="$extra:$d"; done
+fi
+export LD_LIBRARY_PATH="${extra#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PARHASH_CUDA_CACHE="${PARHASH_CUDA_CACHE:-$PWD/$dir/ptx-cache}"
+
+echo "== device"
+if command -v nvidia-smi >/dev/null; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total,compute_cap --format=csv,noheader || true
+else
+  echo "nvidia-smi not found"
+fi
+command -v nvcc >/dev/null && nvcc --version | tail -n 1
+
+failed=0
+echo "== tests (prebuilt, every ignored GPU test included)"
+while read -r bin; do
+  echo "-- $bin"
+  "$dir/bin/$bin" --include-ignored --test-threads 1 --nocapture > "$dir/$bin.log" 2>&1
+  status=$?
+  grep -E "^(GPU:|test |test result|host-to-device|.*panicked)" "$dir/$bin.log"
+  if [ "$status" != 0 ]; then
+    echo "FAILED: $bin (exit $status; full output in $dir/$bin.log)"
+    failed=1
+  fi
+done < "$dir/manifest"
+
+echo "== parhash sum --device gpu against the CPU"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+python3 - "$tmp" <<'PY'
+import os, random, sys
+random.seed(7)
+d = sys.argv[1]
+for i, n in enumerate([0, 1, 55, 56, 64, 135, 136, 1000, 65536, 3 << 20]):
+    with open(os.path.join(d, "f%02d" % i), "wb") as f:
+        f.write(bytes(random.getrandbits(8) for _ in range(n)))
+PY
+for alg in sha256 sha3-256 keccak256; do
+  cpu="$("$dir/bin/parhash" sum -a "$alg" "$tmp"/f*)"
+  gpu="$("$dir/bin/parhash" sum --device gpu -a "$alg" "$tmp"/f*)"
+  if [ "$cpu" = "$gpu" ] && [ -n "$gpu" ]; then
+    echo "$alg: $(echo "$gpu" | wc -l) files, GPU lines equal the CPU's"
+  else
+    echo "FAILED: $alg GPU lines differ from the CPU's"; echo "$gpu" | head -n 3
+    failed=1
+  fi
+done
+head -c 100000000 /dev/urandom > "$tmp/big"
+if "$dir/bin/parhash" sum --device gpu --parsha 13 "$tmp/big"; then
+  echo "parsha256 (T = 13) of 10^8 bytes on the GPU: ok (the digest is checked by the tests)"
+else
+  echo "FAILED: parhash sum --device gpu --parsha 13"; failed=1
+fi
+
+if [ "${1:-}" = "--bench" ]; then
+  echo "== parhash bench --preset gpu"
+  "$dir/bin/parhash" bench --preset gpu --out "$dir/bench-gpu" || failed=1
+fi
+
+if [ "$failed" = 0 ]; then echo "gpu-check: all passed"; else echo "gpu-check: FAILURES"; fi
+exit "$failed"
