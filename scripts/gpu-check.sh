@@ -45,7 +45,7 @@ while read -r bin; do
   echo "-- $bin"
   "$dir/bin/$bin" --include-ignored --test-threads 1 --nocapture > "$dir/$bin.log" 2>&1
   status=$?
-  grep -E "^(GPU:|test |test result|host-to-device|.*panicked)" "$dir/$bin.log"
+  grep -E -A1 "^(GPU:|test |test result|host-to-device|.*panicked)" "$dir/$bin.log" | grep -v "^--$"
   if [ "$status" != 0 ]; then
     echo "FAILED: $bin (exit $status; full output in $dir/$bin.log)"
     failed=1
