@@ -505,36 +505,54 @@ impl Gpu {
         };
         let total: usize = messages.iter().map(|m| m.len()).sum();
         let chunks = pack::chunk_ranges(messages.len(), total, STREAMS);
-        let streams: Vec<Arc<CudaStream>> = (0..STREAMS.min(chunks.len().max(1)))
-            .map(|_| self.ctx.new_stream())
-            .collect::<Result<_, _>>()?;
-        let mut slots: Vec<Option<Slot>> = (0..streams.len()).map(|_| None).collect();
         let mut digests = vec![[0u8; 32]; messages.len()];
         let mut times = GpuTimes::default();
+        if chunks.is_empty() {
+            return Ok((digests, times));
+        }
+        // Every buffer is allocated before the first copy: allocating pinned memory synchronises
+        // the device, which would serialise the streams if done between chunks.
+        let streams = STREAMS.min(chunks.len());
+        let mut slots = Vec::with_capacity(streams);
+        for s in 0..streams {
+            let mine = chunks.iter().skip(s).step_by(streams);
+            let in_bytes = mine
+                .clone()
+                .map(|r| staged_len(&messages[r.clone()], layout))
+                .max()
+                .unwrap_or(16);
+            let out_lanes = 4 * mine.map(|r| r.len()).max().unwrap_or(1);
+            let stream = self.ctx.new_stream()?;
+            slots.push(StreamSlot {
+                // SAFETY: the pinned buffers are written (input) or copied into (output) before
+                // any byte of them is read.
+                pinned_in: unsafe { self.ctx.alloc_pinned::<u8>(in_bytes) }?,
+                pinned_out: unsafe { self.ctx.alloc_pinned::<u64>(out_lanes) }?,
+                dev_in: stream.alloc_zeros::<u8>(in_bytes)?,
+                dev_out: stream.alloc_zeros::<u64>(out_lanes)?,
+                stream,
+                pending: None,
+            });
+        }
+        let domain = u32::from(kind.domain());
         for (c, range) in chunks.iter().enumerate() {
-            let which = c % streams.len();
-            let stream = &streams[which];
-            if let Some(done) = slots[which].take() {
-                done.harvest(&mut digests, &mut times)?;
-            }
+            let slot = &mut slots[c % streams];
+            slot.harvest(&mut digests, &mut times)?;
             let chunk = &messages[range.clone()];
             let staged = stage_keccak(chunk, kind, layout);
-            // SAFETY: every byte of the pinned buffer is written below before it is copied.
-            let mut pinned = unsafe { self.ctx.alloc_pinned::<u8>(staged.bytes.len()) }?;
-            pinned.as_mut_slice()?.copy_from_slice(&staged.bytes);
-            let mut dev = stream.alloc_zeros::<u8>(staged.bytes.len())?;
-            let mut out = stream.alloc_zeros::<u64>(4 * chunk.len().max(1))?;
-            let copy = Span::begin(&self.ctx, stream)?;
-            stream.memcpy_htod(&pinned, &mut dev)?;
-            copy.end(stream)?;
-            let run = Span::begin(&self.ctx, stream)?;
+            // Waits for this buffer's previous copy to the device, then refills it.
+            slot.pinned_in.as_mut_slice()?[..staged.bytes.len()].copy_from_slice(&staged.bytes);
+            let stream = slot.stream.clone();
+            let copy = Span::begin(&self.ctx, &stream)?;
+            stream.memcpy_htod(&slot.pinned_in, &mut slot.dev_in)?;
+            copy.end(&stream)?;
+            let run = Span::begin(&self.ctx, &stream)?;
             let count = chunk.len() as u32;
             let (a, b) = staged.split;
-            let table = dev.slice(..a);
-            let second = dev.slice(a..b);
-            let payload = dev.slice(b..);
+            let table = slot.dev_in.slice(..a);
+            let second = slot.dev_in.slice(a..b);
+            let payload = slot.dev_in.slice(b..);
             let mut launch = stream.launch_builder(&func);
-            let domain = u32::from(kind.domain());
             match layout {
                 KeccakLayout::Packed => {
                     // keccak_packed(const u8* data, const u64* offsets, const u64* lengths,
@@ -545,34 +563,32 @@ impl Gpu {
                         .arg(&second)
                         .arg(&count)
                         .arg(&domain)
-                        .arg(&mut out);
+                        .arg(&mut slot.dev_out);
                 }
                 KeccakLayout::Interleaved => {
                     // keccak_interleaved(const u64* lanes, const u32* blocks, u32 count,
                     // u64* digests)
-                    launch.arg(&payload).arg(&table).arg(&count).arg(&mut out);
+                    launch
+                        .arg(&payload)
+                        .arg(&table)
+                        .arg(&count)
+                        .arg(&mut slot.dev_out);
                 }
             }
             // SAFETY: the arguments match the signatures above; `stage_keccak` laid out the
-            // tables (`count` entries each) and the payload the kernel indexes, `out` holds
-            // 4 * count lanes.
+            // tables (`count` entries each) and the payload the kernel indexes, and `dev_out`
+            // holds at least 4 * count lanes (sized for this stream's largest chunk).
             unsafe { launch.launch(grid_for(u64::from(count))) }?;
-            run.end(stream)?;
-            // SAFETY: the digests are copied in before they are read (`harvest` syncs).
-            let mut host_out = unsafe { self.ctx.alloc_pinned::<u64>(out.len()) }?;
-            stream.memcpy_dtoh(&out, &mut host_out)?;
-            slots[which] = Some(Slot {
+            run.end(&stream)?;
+            stream.memcpy_dtoh(&slot.dev_out, &mut slot.pinned_out)?;
+            slot.pending = Some(Pending {
                 first: range.start,
                 count: chunk.len(),
-                host_out,
                 copy,
                 run,
-                _pinned: pinned,
-                _dev: dev,
-                _out: out,
             });
         }
-        for slot in slots.into_iter().flatten() {
+        for slot in &mut slots {
             slot.harvest(&mut digests, &mut times)?;
         }
         times.total_s = wall.elapsed().as_secs_f64();
@@ -588,30 +604,58 @@ fn z_pair(z0: &[u32], z1: &[u32], p0: u32, p1: u32) -> ZPair {
     ((p0 != 0).then(|| bytes(z0)), (p1 != 0).then(|| bytes(z1)))
 }
 
-/// One chunk in flight on a stream: its buffers are kept alive until its digests are read.
-struct Slot {
-    first: usize,
-    count: usize,
-    host_out: cudarc::driver::PinnedHostSlice<u64>,
-    copy: Span,
-    run: Span,
-    _pinned: cudarc::driver::PinnedHostSlice<u8>,
-    _dev: CudaSlice<u8>,
-    _out: CudaSlice<u64>,
+/// One stream of a Keccak batch with its reusable buffers (sized for its largest chunk).
+struct StreamSlot {
+    stream: Arc<CudaStream>,
+    pinned_in: cudarc::driver::PinnedHostSlice<u8>,
+    pinned_out: cudarc::driver::PinnedHostSlice<u64>,
+    dev_in: CudaSlice<u8>,
+    dev_out: CudaSlice<u64>,
+    pending: Option<Pending>,
 }
 
-impl Slot {
-    fn harvest(self, digests: &mut [[u8; 32]], times: &mut GpuTimes) -> Result<(), GpuError> {
-        let lanes = self.host_out.as_slice()?;
-        for i in 0..self.count {
-            let d = &mut digests[self.first + i];
+/// The chunk a stream is working on.
+struct Pending {
+    first: usize,
+    count: usize,
+    copy: Span,
+    run: Span,
+}
+
+impl StreamSlot {
+    /// Waits for the stream's chunk in flight, if any, and copies its digests out.
+    fn harvest(&mut self, digests: &mut [[u8; 32]], times: &mut GpuTimes) -> Result<(), GpuError> {
+        let Some(p) = self.pending.take() else {
+            return Ok(());
+        };
+        let lanes = self.pinned_out.as_slice()?;
+        for i in 0..p.count {
+            let d = &mut digests[p.first + i];
             for (k, lane) in lanes[4 * i..4 * i + 4].iter().enumerate() {
                 d[8 * k..8 * k + 8].copy_from_slice(&lane.to_le_bytes());
             }
         }
-        times.h2d_s += self.copy.seconds()?;
-        times.kernel_s += self.run.seconds()?;
+        times.h2d_s += p.copy.seconds()?;
+        times.kernel_s += p.run.seconds()?;
         Ok(())
+    }
+}
+
+/// The length of [`stage_keccak`]'s buffer for `chunk`, computed from the lengths alone.
+fn staged_len(chunk: &[&[u8]], layout: KeccakLayout) -> usize {
+    match layout {
+        KeccakLayout::Packed => {
+            16 * chunk.len() + pack::offsets_for(chunk.iter().map(|m| m.len())).1
+        }
+        KeccakLayout::Interleaved => {
+            let max_blocks = chunk
+                .iter()
+                .map(|m| pack::keccak_block_count(m.len() as u64) as usize)
+                .max()
+                .unwrap_or(0);
+            (4 * chunk.len()).next_multiple_of(16).max(16)
+                + 8 * (max_blocks * RATE_LANES * chunk.len()).max(1)
+        }
     }
 }
 
@@ -651,6 +695,28 @@ fn stage_keccak(chunk: &[&[u8]], kind: KeccakKind, layout: KeccakLayout) -> Stag
             Staged {
                 bytes,
                 split: (a, a),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staged_lengths_are_known_before_staging() {
+        let data: Vec<u8> = (0..5000u32).map(|i| i as u8).collect();
+        let batches: Vec<Vec<&[u8]>> = vec![
+            vec![&data[..0]],
+            vec![&data[..1], &data[..136], &data[..137]],
+            (0..40).map(|n| &data[..n * 97]).collect(),
+        ];
+        for batch in &batches {
+            for layout in [KeccakLayout::Packed, KeccakLayout::Interleaved] {
+                let staged = stage_keccak(batch, KeccakKind::Sha3_256, layout);
+                assert_eq!(staged.bytes.len(), staged_len(batch, layout), "{layout:?}");
+                assert_eq!(staged.split.1 % 16, 0, "the payload starts aligned");
             }
         }
     }
