@@ -96,7 +96,8 @@ pub struct SumArgs {
     /// Hash on this device: cpu (the default) or gpu.
     ///
     /// With gpu, parhash's CUDA backend hashes the files: sha256, sha3-256 and keccak256 in
-    /// batches of many files (one GPU thread per file), or PARSHA-256 with --parsha. It needs
+    /// batches of many files (one GPU thread per file; files over 64 MiB on the CPU, streamed),
+    /// or PARSHA-256 with --parsha. It needs
     /// an NVIDIA GPU with its driver and NVRTC (CUDA 12); without one parhash stops with "no
     /// usable CUDA GPU: <reason>". The digests are the same as on the CPU.
     #[arg(long, value_enum, default_value_t = Device::Cpu, conflicts_with = "check")]

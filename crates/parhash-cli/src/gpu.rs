@@ -22,8 +22,20 @@ const BATCH_BYTES: usize = 512 << 20;
 /// Files per batch at most.
 const BATCH_FILES: usize = 1 << 20;
 
-/// A file's name and its contents (or why they could not be read).
-type ReadFile = (Vec<u8>, io::Result<Vec<u8>>);
+/// Files larger than this are hashed by the batched kernels' CPU twin, streamed: one GPU thread
+/// per message is far slower than a CPU core on one long message, and streaming keeps memory
+/// bounded. (PARSHA-256 is the GPU's way to hash one long message: --parsha.)
+pub const LARGE_FILE: u64 = 64 << 20;
+
+/// One file of a batch, in command-line order.
+enum Entry {
+    /// Read into memory, to be hashed on the GPU.
+    Read(Vec<u8>),
+    /// Already hashed (a large file, on the CPU).
+    Done(Output),
+    /// Could not be read.
+    Failed(io::Error),
+}
 
 /// What runs on the GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,16 +88,20 @@ pub fn run(
     let mut stdout = io::stdout().lock();
     let mut all_ok = true;
     let mut lines = Vec::new();
-    // Read files in order into a batch; flush the batch (and its lines, in order) when full.
-    let mut batch: Vec<ReadFile> = Vec::new();
+    // Files are read in order into a batch, which goes to the GPU when full; lines keep the
+    // command line's order.
+    let mut batch: Vec<(Vec<u8>, Entry)> = Vec::new();
     let mut batch_bytes = 0usize;
-    let mut flush = |batch: &mut Vec<ReadFile>,
+    let mut flush = |batch: &mut Vec<(Vec<u8>, Entry)>,
                      stdout: &mut io::StdoutLock<'_>,
                      all_ok: &mut bool|
      -> Result<()> {
         let inputs: Vec<&[u8]> = batch
             .iter()
-            .filter_map(|(_, r)| r.as_ref().ok().map(|d| d.as_slice()))
+            .filter_map(|(_, e)| match e {
+                Entry::Read(d) => Some(d.as_slice()),
+                _ => None,
+            })
             .collect();
         let digests: Vec<[u8; 32]> = match job {
             GpuJob::Sha256 => gpu.sha256_many(&inputs)?,
@@ -99,27 +115,23 @@ pub fn run(
                 .collect::<Result<_, _>>()?,
         };
         let mut next = digests.iter();
-        for (name, result) in batch.drain(..) {
-            match result {
-                Ok(_) => {
-                    let digest = next.next().expect("one digest per file read");
-                    match job {
-                        GpuJob::Parsha { .. } => parsha_line(&mut lines, digest, &name, style),
-                        _ => write_line(
-                            &mut lines,
-                            algorithm,
-                            &Output::from_slice(digest),
-                            &name,
-                            style,
-                        ),
-                    }
+        for (name, entry) in batch.drain(..) {
+            let digest = match entry {
+                Entry::Read(_) => {
+                    Output::from_slice(next.next().expect("one digest per file read"))
                 }
-                Err(err) => {
+                Entry::Done(digest) => digest,
+                Entry::Failed(err) => {
                     stdout.write_all(&lines).context(WRITE_ERROR)?;
                     lines.clear();
                     err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
                     *all_ok = false;
+                    continue;
                 }
+            };
+            match job {
+                GpuJob::Parsha { .. } => parsha_line(&mut lines, digest.as_bytes(), &name, style),
+                _ => write_line(&mut lines, algorithm, &digest, &name, style),
             }
         }
         stdout.write_all(&lines).context(WRITE_ERROR)?;
@@ -128,9 +140,26 @@ pub fn run(
     };
     for file in files {
         let name = escape::os_bytes(file).into_owned();
-        let data = read_all(&name);
-        batch_bytes += data.as_ref().map_or(0, |d| d.len());
-        batch.push((name, data));
+        let source = input::Source::from_name(&name);
+        let large = match &source {
+            input::Source::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.len() > LARGE_FILE),
+            input::Source::Stdin => false,
+        };
+        let entry = if large && !matches!(job, GpuJob::Parsha { .. }) {
+            match input::hash_input(algorithm, &source, &args.hashing) {
+                Ok(digest) => Entry::Done(digest),
+                Err(err) => Entry::Failed(err),
+            }
+        } else {
+            match read_all(&name) {
+                Ok(data) => {
+                    batch_bytes += data.len();
+                    Entry::Read(data)
+                }
+                Err(err) => Entry::Failed(err),
+            }
+        };
+        batch.push((name, entry));
         // PARSHA-256 hashes one long file at a time; the batched hashes gather many.
         let full = matches!(job, GpuJob::Parsha { .. })
             || batch_bytes >= BATCH_BYTES
@@ -146,7 +175,7 @@ pub fn run(
 }
 
 /// A PARSHA-256 checksum line: `HEX  NAME`, or `PARSHA-256 (NAME) = HEX` with --tag.
-fn parsha_line(out: &mut Vec<u8>, digest: &[u8; 32], name: &[u8], style: LineStyle) {
+fn parsha_line(out: &mut Vec<u8>, digest: &[u8], name: &[u8], style: LineStyle) {
     let hex = Output::from_slice(digest).to_hex();
     let escaped = !style.zero && escape::sum_needs_escape(name);
     if escaped {
