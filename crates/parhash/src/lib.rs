@@ -34,6 +34,7 @@ pub use algo::keccak::{
     Keccak224, Keccak256, Keccak384, Keccak512, Sha3_224, Sha3_256, Sha3_384, Sha3_512,
 };
 pub use algo::md5::Md5;
+pub use algo::parsha256::Parsha256;
 pub use algo::sandstorm::{
     Sandstorm224, Sandstorm224Ref, Sandstorm256, Sandstorm256Ref, Sandstorm384, Sandstorm512,
 };

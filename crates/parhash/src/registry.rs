@@ -216,6 +216,11 @@ algorithms! {
         digest: 32, block: 64, broken: false,
         note: "SANDstorm-256 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)",
     },
+    Parsha256 => crate::algo::parsha256::Parsha256 {
+        name: "parsha256", tag: "PARSHA256-T13-IV256", aliases: ["parsha-256", "parsha"], family: Parsha,
+        digest: 32, block: 64, broken: false,
+        note: "PARSHA-256 (Pal & Sarkar 2003), tree of SHA-256 compressions on all cores; T=13, l=256 unless --tree-height/--iv-bits",
+    },
     Simd224 => crate::algo::simd::Simd224 {
         name: "simd224", tag: "SIMD-224", aliases: ["simd-224-v1.1"], family: Simd,
         digest: 28, block: 64, broken: false,
@@ -565,7 +570,7 @@ impl Hasher {
 
     /// A hasher that may use up to `threads` threads for one long message (0 = all cores).
     ///
-    /// Only algorithms with a parallel tree mode (SANDstorm) use more than one thread; every
+    /// Only algorithms with a parallel tree mode (SANDstorm, PARSHA-256) use more than one thread; every
     /// other algorithm gets the same hasher as [`Hasher::new`]. The digest never depends on
     /// `threads`. Feed such a hasher large pieces (a few MiB per `update`) so each thread gets
     /// whole superblocks.
@@ -578,6 +583,7 @@ impl Hasher {
             Algorithm::Sandstorm512 => boxed(s::Sandstorm512::with_threads(threads)),
             Algorithm::Sandstorm224Ref => boxed(s::Sandstorm224Ref::with_threads(threads)),
             Algorithm::Sandstorm256Ref => boxed(s::Sandstorm256Ref::with_threads(threads)),
+            Algorithm::Parsha256 => boxed(crate::algo::parsha256::Parsha256::with_threads(threads)),
             _ => algorithm.new_dyn(),
         };
         Hasher { algorithm, inner }
@@ -585,7 +591,7 @@ impl Hasher {
 
     /// Whether [`Hasher::with_threads`] can spread one message over several threads.
     pub fn splits_over_threads(algorithm: Algorithm) -> bool {
-        algorithm.info().family == Family::Sandstorm
+        matches!(algorithm.info().family, Family::Sandstorm | Family::Parsha)
     }
 
     /// A hasher forced onto one implementation variant (see [`Algorithm::variants`]).

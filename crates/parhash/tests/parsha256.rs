@@ -320,3 +320,37 @@ fn streaming_hasher_matches_one_shot_and_checks_length() {
     ));
     assert_eq!(parsha256(b"", 3, 100), Err(ParshaError::InvalidIvBits(100)));
 }
+
+/// The registry's `parsha256` (T = 13, l = 256, buffered) in every variant, threaded or not,
+/// against the reference.
+#[test]
+fn registry_entry_is_parsha256_t13_l256() {
+    use parhash::{Algorithm, Hasher};
+    let mut r = rng(0x9a25_0005);
+    for len in [0usize, 50, 64, 65, 1000, 400_000] {
+        let data = random_bytes(&mut r, len);
+        let (_, expected) = reference::parsha256(&data, 13, 256).unwrap();
+        assert_eq!(
+            parhash::hash(Algorithm::Parsha256, &data).as_bytes(),
+            expected
+        );
+        for v in Algorithm::Parsha256.variants() {
+            if !v.available || (v.name == "reference" && len > 100_000) {
+                continue;
+            }
+            let mut h = Hasher::with_variant(Algorithm::Parsha256, v.name).unwrap();
+            for piece in random_splits(&mut r, len) {
+                h.update(&data[piece]);
+            }
+            assert_eq!(h.finalize().as_bytes(), expected, "{} len {len}", v.name);
+        }
+        let mut h = Hasher::with_threads(Algorithm::Parsha256, 2);
+        h.update(&data);
+        assert_eq!(h.finalize().as_bytes(), expected);
+    }
+    assert!(Hasher::splits_over_threads(Algorithm::Parsha256));
+    assert_eq!(
+        Algorithm::from_name("PARSHA-256").unwrap(),
+        Algorithm::Parsha256
+    );
+}

@@ -8,6 +8,7 @@ pub mod groestl;
 pub mod jh;
 pub mod keccak;
 pub mod md5;
+pub mod parsha256;
 pub mod sandstorm;
 pub mod sha1;
 pub mod sha2;
