@@ -53,6 +53,8 @@ pub struct Entry {
     pub expected: Vec<u8>,
     /// The file name, unescaped.
     pub name: Vec<u8>,
+    /// PARSHA-256's parameters, from a `PARSHA256-T<T>-IV<l>` tag.
+    pub parsha: Option<crate::parsha::Params>,
 }
 
 /// What one record of a checksum list is.
@@ -114,7 +116,11 @@ impl Parser {
     fn parse_bsd(&self, line: &[u8], escaped: bool) -> Option<Line> {
         let word_len = line.iter().position(|&b| b == b' ' || b == b'(')?;
         let tag = std::str::from_utf8(&line[..word_len]).ok()?;
-        let algorithm = *Algorithm::ALL.iter().find(|a| a.info().tag == tag)?;
+        let parsha = crate::parsha::Params::from_tag(tag);
+        let algorithm = match parsha {
+            Some(_) => Algorithm::Parsha256,
+            None => *Algorithm::ALL.iter().find(|a| a.info().tag == tag)?,
+        };
         let mut after = &line[word_len..];
         after = after.strip_prefix(b" ").unwrap_or(after);
         let inside = after.strip_prefix(b"(")?;
@@ -130,7 +136,10 @@ impl Parser {
             return Some(Line::Improper);
         };
         let hex = skip_blanks(tail);
-        Some(self.entry(algorithm, hex, raw_name, escaped))
+        Some(match self.entry(algorithm, hex, raw_name, escaped) {
+            Line::Entry(entry) => Line::Entry(Entry { parsha, ..entry }),
+            other => other,
+        })
     }
 
     /// `HEX  NAME`, `HEX *NAME` or (in a list that uses it throughout) `HEX NAME`.
@@ -179,6 +188,7 @@ impl Parser {
             algorithm,
             expected,
             name,
+            parsha: None,
         })
     }
 }
@@ -302,7 +312,11 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
         };
         tally.any_proper = true;
         let source = Source::from_name(&entry.name);
-        let verdict = match hash_input(entry.algorithm, &source, &options.hashing) {
+        let hashing = match entry.parsha {
+            Some(params) => params.apply(&options.hashing),
+            None => options.hashing.clone(),
+        };
+        let verdict = match hash_input(entry.algorithm, &source, &hashing) {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
             Err(err) => {
                 err_message!(
@@ -410,6 +424,7 @@ mod tests {
             algorithm: Algorithm::Md5,
             expected: decode_hex(MD5_ABC.as_bytes()).unwrap(),
             name: name.to_vec(),
+            parsha: None,
         })
     }
 

@@ -38,6 +38,9 @@ impl Source {
 
 /// Hashes everything `source` holds with `alg`, streaming it through a fixed buffer.
 pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io::Result<Output> {
+    if crate::parsha::is_parsha(alg) {
+        return crate::parsha::hash(source, options);
+    }
     let mut hasher = Hasher::with_threads(alg, options.threads);
     match source {
         Source::Stdin => stream(&mut io::stdin().lock(), &mut hasher, &Progress::none())?,

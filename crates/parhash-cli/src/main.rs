@@ -14,6 +14,7 @@ mod input;
 mod list;
 mod many;
 mod messages;
+mod parsha;
 mod progress;
 mod sum;
 mod walk;

@@ -65,7 +65,12 @@ pub fn run(
     let mut items = items.peekable();
     while items.peek().is_some() {
         let window: Vec<Item> = items.by_ref().take(WINDOW).collect();
-        let hashed = hash_small_files(alg, &window, threads, progress);
+        // PARSHA-256 carries (T, l), which the lanes' hashers do not: hash each file in order.
+        let hashed = if crate::parsha::is_parsha(alg) {
+            window.iter().map(|_| Early::Stream).collect()
+        } else {
+            hash_small_files(alg, &window, threads, progress)
+        };
         let mut outcomes = Vec::with_capacity(window.len());
         for (item, early) in window.into_iter().zip(hashed) {
             outcomes.push(match (item, early) {

@@ -26,6 +26,8 @@ pub struct LineStyle {
     pub binary: bool,
     /// NUL-terminated and unescaped.
     pub zero: bool,
+    /// PARSHA-256's parameters, recorded in its tag.
+    pub parsha: Option<crate::parsha::Params>,
 }
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
@@ -48,6 +50,8 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         tag: args.tag,
         binary: args.binary,
         zero: args.output.zero,
+        parsha: crate::parsha::is_parsha(algorithm)
+            .then(|| crate::parsha::Params::from_options(&args.hashing)),
     };
     let stdin_only = [OsString::from("-")];
     let files = if args.files.is_empty() {
@@ -147,7 +151,12 @@ pub fn write_line(
         }
     };
     if style.tag {
-        out.extend_from_slice(alg.info().tag.as_bytes());
+        match style.parsha {
+            Some(params) if crate::parsha::is_parsha(alg) => {
+                out.extend_from_slice(params.tag().as_bytes())
+            }
+            _ => out.extend_from_slice(alg.info().tag.as_bytes()),
+        }
         out.extend_from_slice(b" (");
         push_name(out);
         out.extend_from_slice(b") = ");
