@@ -28,7 +28,8 @@ fn run(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
         .spawn()
         .unwrap();
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or(b"")).unwrap();
+    // A usage error exits before reading: a broken pipe here is expected then.
+    let _ = input.write_all(stdin.unwrap_or(b""));
     drop(input);
     let out = child.wait_with_output().unwrap();
     (

@@ -95,6 +95,7 @@ pub type EngineRef = Arc<dyn Engine>;
 pub static EXTRA_ENGINES: &[EngineBuilder] = &[
     crate::presets::sandstorm::thread_engines,
     crate::gpu::engines,
+    crate::presets::parsha::tree_engines,
 ];
 
 /// Builds the extra engines of one algorithm for the given tree parameter sets.

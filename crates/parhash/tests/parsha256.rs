@@ -354,3 +354,34 @@ fn registry_entry_is_parsha256_t13_l256() {
         Algorithm::Parsha256
     );
 }
+
+/// Threads start only from 256 KiB of message per thread: messages large enough for 2, 3 and
+/// 8 threads, against the reference (for one) and the checked one-thread engine (for all).
+#[test]
+fn threaded_engine_matches_on_messages_big_enough_to_split() {
+    let mut r = rng(0x9a25_0006);
+    let configs: Vec<ParshaOptions> = [1, 2, 3, 8]
+        .iter()
+        .map(|&threads| ParshaOptions {
+            threads,
+            width: None,
+        })
+        .collect();
+    let data = random_bytes(&mut r, 1_100_003);
+    check_against_reference(&data, 9, 128, &configs);
+    for (len, big_t, l) in [
+        (2_300_000usize, 13u32, 256u32),
+        (2_100_000, 4, 0),
+        (900_000, 16, 128),
+    ] {
+        let data = random_bytes(&mut r, len);
+        let one = parsha256_with(&data, big_t, l, &configs[0]).unwrap();
+        for options in &configs[1..] {
+            assert_eq!(
+                parsha256_with(&data, big_t, l, options).unwrap(),
+                one,
+                "{options:?}"
+            );
+        }
+    }
+}

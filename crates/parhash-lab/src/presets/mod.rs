@@ -23,7 +23,7 @@ use crate::sweep::SweepSpec;
 mod accelerator;
 mod gpu;
 mod internal_parallelism;
-mod parsha;
+pub mod parsha;
 pub mod sandstorm;
 mod tour;
 mod whirlpool;

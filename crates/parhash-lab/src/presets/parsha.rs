@@ -1,58 +1,195 @@
-//! Seed study 4, redone: PARSHA-256 against SHA-256 from 10 bytes to 10^8 bytes, on the CPU
-//! (and the GPU when a GPU back-end exists: its engines then appear beside the CPU's).
+//! Seed study 4, redone: PARSHA-256 against SHA-256 on one message from 10 bytes to 10^8 bytes
+//! (and 64 MiB): naive one-thread SHA-256 (parhash `sequential`), parhash's fastest SHA-256,
+//! OpenSSL's SHA-256 in the same run, and PARSHA-256 (T = 13, l = 256) on 1 .. all threads;
+//! time per message, speed-ups, and speed-up against threads at 64 MiB.
+//!
+//! PARSHA-256's `tree` engine (registered in [`crate::engine::EXTRA_ENGINES`]) hashes each
+//! message in place with `parsha256_with` on the sweep's thread count.
+
+use std::sync::Arc;
+
+use parhash::tree::parsha256::{
+    parsha256_with, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT,
+};
+use parhash::Algorithm;
 
 use super::{missing, Preset};
-use crate::lab::{run_sweep, LabOptions};
+use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
+use crate::lab::{run_sweeps, LabOptions};
+use crate::measure::Measurement;
 use crate::report::{Report, Section, Table};
 use crate::sweep::{SweepSpec, VariantChoice};
-use crate::units::sig3;
+use crate::units::{format_size, sig3};
 
 /// See the module docs.
 pub const PRESET: Preset = Preset {
     name: "parsha",
     study: "seed study 4: fast hashing in CUDA, SHA-256 and PARSHA-256",
-    about: "PARSHA-256 vs SHA-256 at 10^1..10^8 bytes, CPU (and GPU when present)",
+    about: "PARSHA-256 vs SHA-256 at 10^1..10^8 bytes on 1..N threads, speed-up vs threads",
     run,
 };
 
+/// PARSHA-256 with the default parameters, one message at a time on `threads` threads.
+struct Tree;
+
+/// The message-by-message form (one thread), through the registry's buffering hasher.
+struct Buffered(parhash::Parsha256);
+
+impl StreamHasher for Buffered {
+    fn update(&mut self, data: &[u8]) {
+        digest::Update::update(&mut self.0, data);
+    }
+    fn finish_reset(&mut self) -> u8 {
+        digest::FixedOutputReset::finalize_fixed_reset(&mut self.0)[0]
+    }
+}
+
+impl Engine for Tree {
+    fn algorithm(&self) -> String {
+        "parsha256".into()
+    }
+    fn provider(&self) -> Provider {
+        Provider::Parhash
+    }
+    fn variant(&self) -> String {
+        "tree".into()
+    }
+    fn hasher(&self) -> Box<dyn StreamHasher> {
+        Box::new(Buffered(parhash::Parsha256::with_threads(1)))
+    }
+    fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
+        let options = ParshaOptions {
+            threads: threads.max(1),
+            width: None,
+        };
+        let mut check = 0u8;
+        for m in messages {
+            let (_, z) = parsha256_with(m, DEFAULT_TREE_HEIGHT, DEFAULT_IV_BITS, &options)
+                .expect("default parameters are valid");
+            check = check.wrapping_add(z[0]);
+        }
+        Some(check)
+    }
+    fn splits_one_message(&self) -> bool {
+        true
+    }
+}
+
+/// The `tree` engine of PARSHA-256 (for [`crate::engine::EXTRA_ENGINES`]).
+pub fn tree_engines(algorithm: Algorithm, _tree: &[String]) -> Vec<EngineRef> {
+    match algorithm.name() {
+        "parsha256" => vec![Arc::new(Tree)],
+        _ => Vec::new(),
+    }
+}
+
 fn run(opts: &LabOptions) -> std::io::Result<Report> {
-    let (algs, note) = missing(&["parsha256", "sha256"]);
-    let mut spec = SweepSpec::new(algs);
-    spec.variants = VariantChoice::All;
+    let n = parhash::platform::available_threads().max(2);
     let top = if opts.tiny { 4 } else { 8 };
-    spec.lengths = (1..=top).map(|e| 10usize.pow(e)).collect();
-    spec.multiplicities = vec![1];
-    spec.threads = vec![1];
-    spec.anchor = false;
+    let mut lengths: Vec<usize> = (1..=top).map(|e| 10usize.pow(e)).collect();
+    let big = if opts.tiny { 1 << 20 } else { 64 << 20 };
+    lengths.push(big);
+
+    let (sha, sha_note) = missing(&["sha256"]);
+    let mut sha_spec = SweepSpec::new(sha);
+    sha_spec.variants = VariantChoice::Named(vec!["sequential".into(), "default".into()]);
+    sha_spec.lengths = lengths.clone();
+    sha_spec.multiplicities = vec![1];
+    sha_spec.threads = vec![1];
+    sha_spec.anchor = false;
+
+    let (parsha, parsha_note) = missing(&["parsha256"]);
+    let mut parsha_spec = SweepSpec::new(parsha);
+    parsha_spec.variants = VariantChoice::Named(vec!["tree".into()]);
+    parsha_spec.lengths = lengths;
+    parsha_spec.multiplicities = vec![1];
+    parsha_spec.threads = (1..=n).collect();
+    parsha_spec.peers = false;
+    parsha_spec.anchor = false;
+
     let mut opts = opts.clone();
     if !opts.tiny {
         opts.budget = opts.budget.max(std::time::Duration::from_secs(60));
     }
-    let mut report = run_sweep("PARSHA-256 (seed study 4 redone)", &spec, &opts)?;
-    report.notes.extend(note);
-    let gpu = report
-        .roofs
-        .as_ref()
-        .and_then(|r| r.transfer.as_ref().map(|(n, _)| n.clone()));
-    let mut t = Table::new(&["implementation", "bytes", "ns/B", "GB/s", "GPU"]);
-    for m in &report.measurements {
-        t.push(vec![
-            m.label(),
-            format!("1e{}", (m.message_len as f64).log10().round()),
-            sig3(m.ns_per_byte),
+    let mut report = run_sweeps(
+        "PARSHA-256 (seed study 4 redone)",
+        &[sha_spec, parsha_spec],
+        &opts,
+    )?;
+    report.notes.extend(sha_note);
+    report.notes.extend(parsha_note);
+
+    let ms = report.measurements.clone();
+    let find = |len: usize, pick: &dyn Fn(&Measurement) -> bool| {
+        ms.iter().find(|m| m.message_len == len && pick(m)).cloned()
+    };
+    let naive = |m: &Measurement| m.algorithm == "sha256" && m.variant == "sequential";
+    let openssl = |m: &Measurement| m.algorithm == "sha256" && m.provider == Provider::Openssl;
+    let fastest = |m: &Measurement| {
+        m.algorithm == "sha256" && m.provider == Provider::Parhash && m.variant != "sequential"
+    };
+    let mut headers = vec![
+        "message".to_string(),
+        "naive SHA-256 us".into(),
+        "parhash SHA-256 us".into(),
+        "OpenSSL SHA-256 us".into(),
+    ];
+    headers.extend((1..=n).map(|t| format!("PARSHA {t}T us")));
+    headers.extend([
+        format!("PARSHA {n}T vs naive"),
+        format!("PARSHA {n}T vs OpenSSL"),
+    ]);
+    let mut table = Table::new(&headers);
+    let us = |m: &Option<Measurement>| {
+        m.as_ref()
+            .map_or("-".into(), |m| sig3(m.ns_per_message / 1000.0))
+    };
+    let mut sizes: Vec<usize> = ms.iter().map(|m| m.message_len).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for &len in &sizes {
+        let parsha_t = |t: usize| {
+            find(len, &|m: &Measurement| {
+                m.algorithm == "parsha256" && m.threads == t
+            })
+        };
+        let (nv, os) = (find(len, &naive), find(len, &openssl));
+        let mut row = vec![format_size(len), us(&nv), us(&find(len, &fastest)), us(&os)];
+        row.extend((1..=n).map(|t| us(&parsha_t(t))));
+        let ratio = |base: &Option<Measurement>| match (base, parsha_t(n)) {
+            (Some(b), Some(p)) => format!("{}x", sig3(b.ns_per_message / p.ns_per_message)),
+            _ => "-".into(),
+        };
+        row.push(ratio(&nv));
+        row.push(ratio(&os));
+        table.push(row);
+    }
+    let mut scaling = Table::new(&["threads", "GB/s", "speed-up vs 1 thread"]);
+    for m in ms
+        .iter()
+        .filter(|m| m.algorithm == "parsha256" && m.message_len == big)
+    {
+        scaling.push(vec![
+            m.threads.to_string(),
             sig3(m.gb_per_s),
-            gpu.clone().unwrap_or_else(|| "no GPU".into()),
+            sig3(m.speedup_vs_1_thread.unwrap_or(1.0)),
         ]);
     }
     report.sections.push(Section {
-        title: "10^1 to 10^8 bytes".into(),
+        title: "Time per message, 10^1 to 10^8 bytes".into(),
         paragraphs: vec![
-            "The study (V100, T = 13): the CPU is faster below about 10^4 bytes (kernel launch \
-             overhead); at 10^8 bytes GPU PARSHA-256 is about 230x a naive single-thread CPU \
-             SHA-256 (no SIMD, no SHA extensions). Here the CPU forms run on one thread."
+            "The study (V100, T = 13): at 10^8 bytes GPU PARSHA-256 was about 230x a naive \
+             one-thread CPU SHA-256. Here: PARSHA-256 (T = 13, l = 256) on the CPU's SIMD \
+             lanes and threads against SHA-256 on one thread (naive scalar, parhash's fastest, \
+             OpenSSL)."
                 .into(),
         ],
-        table: Some(t),
+        table: Some(table),
+    });
+    report.sections.push(Section {
+        title: format!("PARSHA-256 speed-up vs threads at {}", format_size(big)),
+        paragraphs: vec![],
+        table: Some(scaling),
     });
     Ok(report)
 }

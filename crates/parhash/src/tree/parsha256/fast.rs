@@ -26,8 +26,9 @@ pub(crate) const CHUNK_BYTES: u64 = 8 << 20;
 const BATCH: usize = 128;
 /// Below this many compressions a lane call would mostly compress padding lanes.
 const SCALAR_BELOW: usize = 3;
-/// With `threads = 0`, at most one thread per this many message bytes.
-const AUTO_BYTES_PER_THREAD: u64 = 1 << 20;
+/// At most one thread per this many message bytes: starting a thread costs tens of
+/// microseconds, about what a core hashes of this much.
+const MIN_BYTES_PER_THREAD: u64 = 256 << 10;
 
 /// A processor's output: a 256-bit chaining value, or nothing (an empty input passed through).
 type Node = Option<[u32; 8]>;
@@ -404,16 +405,17 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// An engine for a long message (`!shape.is_short()`), on at most `threads` threads
-    /// (0 = all cores, fewer for small messages).
+    /// (0 = all cores), and at most one per [`MIN_BYTES_PER_THREAD`].
     pub(crate) fn new(shape: Shape, width: Width, threads: usize) -> Engine {
         debug_assert!(!shape.is_short());
         let threads = if threads == 0 {
-            let by_size = (shape.padded_len() / AUTO_BYTES_PER_THREAD).max(1);
-            crate::platform::available_threads().min(by_size as usize)
+            crate::platform::available_threads()
         } else {
             threads
         };
-        // A few subtrees per thread keeps uneven thread counts balanced.
+        let by_size = (shape.padded_len() / MIN_BYTES_PER_THREAD).max(1);
+        // The cut follows the requested count (so small messages exercise the same subtree
+        // split); only the threads actually started depend on the size.
         let cut = if threads <= 1 {
             0
         } else {
@@ -425,7 +427,7 @@ impl Engine {
             .collect();
         Engine {
             width,
-            threads: threads.clamp(1, 1 << cut),
+            threads: threads.min(by_size as usize).clamp(1, 1 << cut),
             cut,
             trees,
             top_old: vec![None; 1 << cut],

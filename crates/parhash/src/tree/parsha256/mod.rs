@@ -97,8 +97,8 @@ pub const DEFAULT_IV_BITS: u32 = 256;
 /// How the fast engine runs. The digest never depends on these.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ParshaOptions {
-    /// Threads: 0 = all cores (fewer for small messages, about one per MiB); otherwise at most
-    /// this many (also bounded by the number of subtrees the tree is cut into).
+    /// Threads: 0 = all cores; otherwise at most this many. Small messages use fewer (one per
+    /// 256 KiB of message at most).
     pub threads: usize,
     /// SIMD width of the lane kernel; `None` = the widest this CPU has.
     pub width: Option<Width>,
