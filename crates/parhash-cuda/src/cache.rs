@@ -3,7 +3,7 @@
 
 use crate::kernels::{self, Kernel};
 use crate::GpuError;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The cache folder: `$PARHASH_CUDA_CACHE`, else `$XDG_CACHE_HOME/parhash/cuda`, else
 /// `~/.cache/parhash/cuda`; `None` when none can be named (then nothing is cached).
@@ -28,7 +28,12 @@ pub fn cache_file_name(kernel: &Kernel, arch: &str) -> String {
 /// The PTX of `kernel` for `arch`: from the cache, or compiled and then cached. A cache that
 /// cannot be written is not an error.
 pub fn ptx_for(kernel: &Kernel, arch: &str) -> Result<String, GpuError> {
-    let path = cache_dir().map(|d| d.join(cache_file_name(kernel, arch)));
+    ptx_in(cache_dir().as_deref(), kernel, arch)
+}
+
+/// [`ptx_for`] with the cache in `dir` (`None`: no cache).
+pub fn ptx_in(dir: Option<&Path>, kernel: &Kernel, arch: &str) -> Result<String, GpuError> {
+    let path = dir.map(|d| d.join(cache_file_name(kernel, arch)));
     if let Some(ptx) = path.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
         return Ok(ptx);
     }
@@ -44,4 +49,39 @@ pub fn ptx_for(kernel: &Kernel, arch: &str) -> Result<String, GpuError> {
         }
     }
     Ok(ptx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_differ_by_kernel_and_architecture() {
+        let a = cache_file_name(&kernels::SHA256, "compute_80");
+        assert!(a.starts_with("sha256-compute_80-") && a.ends_with(".ptx"));
+        assert_ne!(a, cache_file_name(&kernels::SHA256, "compute_90"));
+        assert_ne!(a, cache_file_name(&kernels::KECCAK, "compute_80"));
+    }
+
+    #[test]
+    fn a_cached_ptx_is_served_without_nvrtc() {
+        let dir = std::env::temp_dir().join(format!("parhash-ptx-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = cache_file_name(&kernels::PARSHA256, "compute_75");
+        std::fs::write(dir.join(&name), "// cached").unwrap();
+        let got = ptx_in(Some(&dir), &kernels::PARSHA256, "compute_75").unwrap();
+        assert_eq!(got, "// cached");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn without_nvrtc_an_uncached_kernel_is_a_clear_error() {
+        if kernels::nvrtc_available().is_ok() {
+            return; // compiled for real instead (the PTX test covers it)
+        }
+        match ptx_in(None, &kernels::KECCAK, "compute_80") {
+            Err(GpuError::NoNvrtc(reason)) => assert!(reason.contains("libnvrtc")),
+            other => panic!("{other:?}"),
+        }
+    }
 }
