@@ -448,6 +448,20 @@ mod tests {
     }
 
     #[test]
+    fn emulation_matches_the_fast_cpu_engine_on_larger_messages() {
+        for (len, tree_height) in [(1 << 20, 16), (3 << 20, 13), (500_000, 4)] {
+            let data = pattern(len);
+            for iv_bits in [0, 128, 256] {
+                assert_eq!(
+                    emulate(&data, tree_height, iv_bits).unwrap(),
+                    parhash::tree::parsha256::parsha256(&data, tree_height, iv_bits).unwrap(),
+                    "len {len} T {tree_height} l {iv_bits}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_schedule_covers_the_padded_message_exactly() {
         for len in [97u64, 300, 1000, 12_345, 1 << 20] {
             for tree_height in 1..=16 {

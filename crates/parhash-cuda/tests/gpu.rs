@@ -150,9 +150,15 @@ fn parsha256_matches_the_cpu_for_every_height_and_iv_in_every_form() {
             }
         }
     }
-    // The GPU plan is the emulation's plan: a large message, checked against it (the reference
-    // is slow at this size).
+    // Large messages against parhash's fast CPU engine (the reference is slow at this size).
     let big = random_bytes(5, 20 << 20);
+    for (tree_height, iv_bits) in [(13, 0), (16, 128), (8, 256)] {
+        assert_eq!(
+            g.parsha256(&big, tree_height, iv_bits).unwrap(),
+            parhash::tree::parsha256::parsha256(&big, tree_height, iv_bits).unwrap(),
+            "20 MiB T {tree_height} l {iv_bits}"
+        );
+    }
     assert_eq!(
         g.parsha256(&big, 13, 0).unwrap(),
         plan::emulate(&big, 13, 0).unwrap()

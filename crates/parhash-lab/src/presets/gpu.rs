@@ -146,6 +146,7 @@ fn measure(
         "end-to-end GB/s",
         "host-to-device GB/s",
         "CPU sha256 GB/s (1 thread)",
+        "CPU parsha256 GB/s (all cores)",
     ]);
     let top = if opts.tiny { 5 } else { 8 };
     for e in 4..=top {
@@ -162,6 +163,14 @@ fn measure(
         let t0 = Instant::now();
         std::hint::black_box(parhash::hash(parhash::Algorithm::Sha256, &data));
         let cpu = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        std::hint::black_box(parhash::tree::parsha256::parsha256(
+            &data,
+            gpu::DEFAULT_TREE_HEIGHT,
+            0,
+        ))
+        .ok();
+        let cpu_parsha = t0.elapsed().as_secs_f64();
         t.push(vec![
             format!("1e{e}"),
             r.t.to_string(),
@@ -170,6 +179,7 @@ fn measure(
             gbps(len as f64, r.times.total_s),
             sig3(h2d / 1e9),
             gbps(len as f64, cpu),
+            gbps(len as f64, cpu_parsha),
         ]);
     }
     report.sections.push(Section {
