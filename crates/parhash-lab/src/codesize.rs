@@ -1,57 +1,107 @@
 //! Machine-code size of each implementation form, read from the running binary's symbols.
 //!
-//! Convention (see BRIEF): each form's code lives in module `parhash::algo::<family>::<form>`
-//! (`algo/keccak/parallel.rs`...). The lab parses its own executable (`/proc/self/exe`) with the
-//! `object` crate, demangles every function symbol, and adds the sizes of those whose path
-//! contains `parhash::algo::<family>::<form>`. Code inlined into callers outside the module is
-//! not counted; a family's form module serves all its digest sizes.
-
-use std::collections::BTreeMap;
+//! Convention (see BRIEF): each form's code lives in a module named after the form
+//! (`parhash::algo::keccak::sequential`, `parhash::algo::sha2::sha256::sha_ni`...). The lab
+//! parses its own executable (`/proc/self/exe`) with the `object` crate, demangles every
+//! function symbol (`rustc-demangle`), and adds the sizes (the ELF symbol sizes) of the
+//! functions defined in that module: those whose demangled path starts with the module's path
+//! (also as `<module::Type as Trait>::method`). A dispatching form counts every ISA module beside
+//! it (`parallel` = `parallel_avx2` + `parallel_avx512` + ...). Code inlined into callers outside
+//! the module is not counted; a family's form module serves all its digest sizes.
 
 use object::{Object, ObjectSymbol, SymbolKind};
 
-/// Bytes of code per `family::form` module (the two path segments after `parhash::algo::`).
-pub fn form_sizes() -> Result<BTreeMap<String, u64>, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let data = std::fs::read(&exe).map_err(|e| format!("{}: {e}", exe.display()))?;
-    let file = object::File::parse(&*data).map_err(|e| e.to_string())?;
-    let mut seen = std::collections::HashSet::new();
-    let mut sizes = BTreeMap::new();
-    for sym in file.symbols() {
-        if sym.kind() != SymbolKind::Text || sym.size() == 0 || !seen.insert(sym.address()) {
-            continue;
+/// The function symbols of a binary: demangled path (without hash) and size in bytes.
+#[derive(Clone, Debug, Default)]
+pub struct Symbols(Vec<(String, u64)>);
+
+impl Symbols {
+    /// Reads the symbols of the running executable.
+    pub fn of_this_binary() -> Result<Symbols, String> {
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        let data = std::fs::read(&exe).map_err(|e| format!("{}: {e}", exe.display()))?;
+        let file = object::File::parse(&*data).map_err(|e| e.to_string())?;
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for sym in file.symbols() {
+            if sym.kind() != SymbolKind::Text || sym.size() == 0 || !seen.insert(sym.address()) {
+                continue;
+            }
+            let Ok(name) = sym.name() else { continue };
+            let demangled = format!("{:#}", rustc_demangle::demangle(name));
+            if demangled.contains("parhash::") {
+                out.push((demangled, sym.size()));
+            }
         }
-        let Ok(name) = sym.name() else { continue };
-        let demangled = format!("{:#}", rustc_demangle::demangle(name));
-        if let Some(key) = form_key(&demangled) {
-            *sizes.entry(key).or_insert(0) += sym.size();
+        if out.is_empty() {
+            return Err("no parhash symbols in this binary (stripped?)".into());
         }
+        Ok(Symbols(out))
     }
-    if sizes.is_empty() {
-        return Err("no parhash::algo symbols in this binary (stripped?)".into());
+
+    /// Symbols from a list (for tests).
+    pub fn from_list(list: &[(&str, u64)]) -> Symbols {
+        Symbols(list.iter().map(|(n, s)| (n.to_string(), *s)).collect())
     }
-    Ok(sizes)
+
+    /// Paths with leading `<` removed (trait impls: `<path::Type as Trait>::f`).
+    fn paths(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.0.iter().map(|(n, s)| (n.trim_start_matches('<'), *s))
+    }
+
+    /// Bytes of the functions called exactly `path` (all instances).
+    pub fn named(&self, path: &str) -> u64 {
+        self.paths()
+            .filter(|(p, _)| *p == path || p.strip_prefix(path).is_some_and(|t| t.starts_with('<')))
+            .map(|(_, s)| s)
+            .sum()
+    }
+
+    /// Bytes and number of functions defined under module `path` (`parhash::cipher::rc5`).
+    pub fn under(&self, path: &str) -> (u64, usize) {
+        let prefix = format!("{path}::");
+        self.paths()
+            .filter(|(p, _)| p.starts_with(&prefix))
+            .fold((0, 0), |(b, n), (_, s)| (b + s, n + 1))
+    }
+
+    /// The modules right under `parent` whose name is `form` or starts with `form_`, with the
+    /// bytes of each (sorted by name).
+    fn form_modules(&self, parent: &str, form: &str) -> Vec<(String, u64)> {
+        let prefix = format!("{parent}::");
+        let mut out: Vec<(String, u64)> = Vec::new();
+        for (p, size) in self.paths() {
+            let Some(rest) = p.strip_prefix(&prefix) else {
+                continue;
+            };
+            // A module has a further `::` after its name; items of `parent` itself do not.
+            let Some((module, _)) = rest.split_once("::") else {
+                continue;
+            };
+            let module_matches = module == form
+                || module
+                    .strip_prefix(form)
+                    .is_some_and(|tail| tail.starts_with('_'));
+            if !module_matches {
+                continue;
+            }
+            match out.iter_mut().find(|(m, _)| m == module) {
+                Some((_, b)) => *b += size,
+                None => out.push((module.to_string(), size)),
+            }
+        }
+        out.sort();
+        out
+    }
 }
 
-/// `family::form` from a demangled path containing `parhash::algo::family::form...`.
-pub fn form_key(demangled: &str) -> Option<String> {
-    let at = demangled.find("parhash::algo::")? + "parhash::algo::".len();
-    let mut parts = demangled[at..].split("::");
-    let family = parts.next()?;
-    let form = parts.next()?;
-    let clean = |s: &str| {
-        s.chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect::<String>()
-    };
-    let (family, form) = (clean(family), clean(form));
-    (!family.is_empty() && !form.is_empty()).then(|| format!("{family}::{form}"))
-}
-
-/// The size of `variant`'s module for an algorithm of `family` (display name such as
-/// `SHA-2`), trying the family's likely module names; returns the module path and bytes.
-pub fn size_of(
-    sizes: &BTreeMap<String, u64>,
+/// The size of `variant`'s code for `algorithm` (registry name) of `family` (display name such
+/// as `SHA-2`): the module path(s) counted and the bytes. Tries the modules
+/// `parhash::algo::<family>::<algorithm>::<form>` (families with one sub-module per size, like
+/// SHA-2), `parhash::algo::<family>::<form>` and `parhash::algo::<algorithm letters>::<form>`;
+/// a family with a single form and no form module counts its `compress_blocks`.
+pub fn form_size(
+    symbols: &Symbols,
     family: &str,
     algorithm: &str,
     variant: &str,
@@ -63,31 +113,37 @@ pub fn size_of(
             .to_ascii_lowercase()
     };
     let form = variant.replace('-', "_");
+    let fam = norm(family);
+    let alg = norm(algorithm);
     let alg_alpha: String = algorithm
         .chars()
         .take_while(|c| c.is_ascii_alphabetic())
         .collect();
-    let mut candidates = vec![norm(family), norm(algorithm), alg_alpha];
-    candidates.dedup();
-    for fam in candidates {
-        // A dispatching form may keep per-ISA code beside it (`parallel_avx2`, ...): all count.
-        let key = format!("{fam}::{form}");
-        let prefix = format!("{key}_");
-        let parts: Vec<(&String, &u64)> = sizes
-            .iter()
-            .filter(|(k, _)| **k == key || k.starts_with(&prefix))
-            .collect();
-        if !parts.is_empty() {
-            let names: Vec<&str> = parts
-                .iter()
-                .map(|(k, _)| k.split("::").nth(1).unwrap_or(""))
-                .collect();
-            let path = if names.len() == 1 {
-                format!("parhash::algo::{key}")
+    let mut parents = vec![
+        format!("parhash::algo::{fam}::{alg}"),
+        format!("parhash::algo::{fam}"),
+        format!("parhash::algo::{alg_alpha}"),
+    ];
+    parents.dedup();
+    for parent in &parents {
+        let modules = symbols.form_modules(parent, &form);
+        if !modules.is_empty() {
+            let path = if modules.len() == 1 {
+                format!("{parent}::{}", modules[0].0)
             } else {
-                format!("parhash::algo::{fam}::{{{}}}", names.join(","))
+                let names: Vec<&str> = modules.iter().map(|(m, _)| m.as_str()).collect();
+                format!("{parent}::{{{}}}", names.join(","))
             };
-            return Some((path, parts.iter().map(|(_, b)| **b).sum()));
+            return Some((path, modules.iter().map(|(_, b)| b).sum()));
+        }
+    }
+    if matches!(variant, "portable" | "sequential") {
+        for parent in &parents {
+            let f = format!("{parent}::compress_blocks");
+            let bytes = symbols.named(&f);
+            if bytes > 0 {
+                return Some((format!("{f} (single form, no form module)"), bytes));
+            }
         }
     }
     None
@@ -97,39 +153,84 @@ pub fn size_of(
 mod tests {
     use super::*;
 
+    fn symbols() -> Symbols {
+        Symbols::from_list(&[
+            ("parhash::algo::keccak::sequential::compress_blocks", 100),
+            (
+                "<parhash::algo::keccak::sequential::State as core::clone::Clone>::clone",
+                5,
+            ),
+            ("parhash::algo::keccak::parallel_avx2::compress_blocks", 30),
+            (
+                "parhash::algo::keccak::parallel_avx512::compress_blocks",
+                40,
+            ),
+            ("parhash::algo::keccak::parallel_avx512::theta", 2),
+            ("parhash::algo::keccak::dispatch", 7),
+            (
+                "parhash::algo::sha2::sha256::sequential::compress_blocks",
+                50,
+            ),
+            (
+                "parhash::algo::sha2::sha512::sequential::compress_blocks",
+                60,
+            ),
+            ("parhash::algo::sha2::sha256::sha_ni::compress_blocks", 20),
+            ("parhash::algo::md5::compress_blocks", 9),
+            ("parhash::cipher::rc5::overlapped::encrypt_first_block", 11),
+            ("parhash::cipher::rc5::Rc5_32_12_16::new", 12),
+            (
+                "core::ptr::drop_in_place<parhash::algo::keccak::sequential::State>",
+                1000,
+            ),
+        ])
+    }
+
     #[test]
-    fn keys_from_demangled_paths() {
+    fn forms_by_module() {
+        let s = symbols();
         assert_eq!(
-            form_key("parhash::algo::keccak::parallel::compress_blocks").as_deref(),
-            Some("keccak::parallel")
+            form_size(&s, "Keccak", "keccak256", "sequential"),
+            Some(("parhash::algo::keccak::sequential".into(), 105))
         );
+        // A dispatching form counts every ISA module beside it.
         assert_eq!(
-            form_key("<parhash::algo::jh::sequential::E8 as core::clone::Clone>::clone").as_deref(),
-            Some("jh::sequential")
-        );
-        assert_eq!(form_key("std::io::stdio::_print"), None);
-        let mut sizes = BTreeMap::new();
-        sizes.insert("sha2::sequential".to_string(), 100u64);
-        assert_eq!(
-            size_of(&sizes, "SHA-2", "sha256", "sequential"),
-            Some(("parhash::algo::sha2::sequential".to_string(), 100))
-        );
-        assert_eq!(size_of(&sizes, "SHA-2", "sha256", "parallel"), None);
-        sizes.insert("sha2::parallel_avx2".to_string(), 30u64);
-        sizes.insert("sha2::parallel_avx512".to_string(), 40u64);
-        assert_eq!(
-            size_of(&sizes, "SHA-2", "sha256", "parallel"),
+            form_size(&s, "Keccak", "keccak256", "parallel"),
             Some((
-                "parhash::algo::sha2::{parallel_avx2,parallel_avx512}".to_string(),
-                70
+                "parhash::algo::keccak::{parallel_avx2,parallel_avx512}".into(),
+                72
             ))
         );
+        assert_eq!(
+            form_size(&s, "Keccak", "keccak256", "parallel-avx2"),
+            Some(("parhash::algo::keccak::parallel_avx2".into(), 30))
+        );
+        // Families with one module per size: the algorithm's own.
+        assert_eq!(
+            form_size(&s, "SHA-2", "sha256", "sequential"),
+            Some(("parhash::algo::sha2::sha256::sequential".into(), 50))
+        );
+        assert_eq!(
+            form_size(&s, "SHA-2", "sha256", "sha-ni"),
+            Some(("parhash::algo::sha2::sha256::sha_ni".into(), 20))
+        );
+        assert_eq!(form_size(&s, "SHA-2", "sha256", "parallel"), None);
+        // A single-form family without form modules.
+        assert_eq!(
+            form_size(&s, "MD5", "md5", "portable").map(|p| p.1),
+            Some(9)
+        );
+        assert_eq!(s.under("parhash::cipher::rc5::overlapped"), (11, 1));
+        assert_eq!(s.under("parhash::cipher::rc5::Rc5_32_12_16"), (12, 1));
     }
 
     #[test]
     fn this_binary_has_symbols() {
-        // The test binary links parhash: at least one algo module must show up.
-        let sizes = form_sizes().unwrap();
-        assert!(sizes.keys().any(|k| k.starts_with("md5::")), "{sizes:?}");
+        // The test binary links parhash: MD5's compression must show up.
+        let s = Symbols::of_this_binary().unwrap();
+        assert!(
+            form_size(&s, "MD5", "md5", "portable").is_some()
+                || form_size(&s, "MD5", "md5", "sequential").is_some()
+        );
     }
 }

@@ -92,8 +92,18 @@ pub type EngineRef = Arc<dyn Engine>;
 /// in the second argument where that applies (`--tree chunk=4KiB,fanout=4`; an empty list means
 /// "your defaults"). Helpers add theirs here; `--variants` then selects them by their variant
 /// name like any other.
+///
+/// How to add one (a GPU back-end, say): implement [`Engine`] with a variant name of its own
+/// (`gpu`), [`Engine::hash_batch`] hashing the whole batch on the device (host-to-device copy
+/// included) and [`Engine::on_accelerator`] returning `true`; return it from a builder listed
+/// here only when the device is present (an empty list otherwise, never a panic); and add a
+/// host-to-device copy probe to [`crate::roofs::TRANSFER_PROBES`] so the transfer roof is
+/// measured. The engine then appears in `--variants all`, `--variants gpu`, the presets that
+/// sweep all variants (`parsha`, `accelerator`), the accelerator columns of the bottleneck
+/// table, and the plots.
 pub static EXTRA_ENGINES: &[EngineBuilder] = &[
     crate::presets::sandstorm::thread_engines,
+    crate::batch_engine::batch_engines,
     crate::gpu::engines,
     crate::presets::parsha::tree_engines,
 ];

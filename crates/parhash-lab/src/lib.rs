@@ -12,6 +12,7 @@
 //! - [`classify`]: the bottleneck of a configuration (a pure function) and the summary table.
 //! - [`report`], [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per seed study.
 
+pub mod batch_engine;
 pub mod classify;
 pub mod codesize;
 pub mod engine;

@@ -369,19 +369,29 @@ pub fn measure(
     })
 }
 
-/// The engine's single-thread rate on a cache-resident 16 KiB message (bytes per second): the
-/// "compute" reference of the classification.
+/// The engine's single-thread rate on a cache-resident 16 KiB message, or a batch of them for
+/// batch engines (bytes per second): the "compute" reference of the classification.
 pub fn compute_rate(engine: &dyn Engine, plan: &SamplePlan) -> f64 {
     const LEN: usize = 16 << 10;
-    let mut data = vec![0u8; LEN];
+    // Batch engines (lanes, tree modes) are timed on a batch of this many 16 KiB messages (256
+    // KiB: still in L2), one thread, so that their lanes count in their compute rate.
+    const BATCH: usize = 16;
+    let batch_engine = engine.hash_batch(&[&[]], 1).is_some();
+    let count = if batch_engine { BATCH } else { 1 };
+    let mut data = vec![0u8; LEN * count];
     fill_pattern(&mut data);
+    let messages: Vec<&[u8]> = data.chunks(LEN).collect();
     let mut hasher = engine.hasher();
     let mut check = 0u8;
     let mut run = |n: usize| {
         timer::time(|| {
             for _ in 0..n {
-                hasher.update(&data);
-                check = check.wrapping_add(hasher.finish_reset());
+                if batch_engine {
+                    check = check.wrapping_add(engine.hash_batch(&messages, 1).unwrap_or(0));
+                } else {
+                    hasher.update(&data);
+                    check = check.wrapping_add(hasher.finish_reset());
+                }
             }
         })
     };
@@ -391,7 +401,7 @@ pub fn compute_rate(engine: &dyn Engine, plan: &SamplePlan) -> f64 {
         .map(|_| run(reps).seconds / reps as f64)
         .fold(f64::INFINITY, f64::min);
     std::hint::black_box(check);
-    LEN as f64 / best
+    (LEN * count) as f64 / best
 }
 
 /// Cost of hashing one `len`-byte message from memory on one thread, reusing one state:
@@ -406,12 +416,29 @@ pub fn message_cost(
     let mut data = vec![0u8; len];
     fill_pattern(&mut data);
     let mut hasher = engine.hasher();
+    work_cost(
+        || {
+            hasher.update(&data);
+            hasher.finish_reset()
+        },
+        samples,
+        min_sample,
+    )
+}
+
+/// Cost of one call of `work` (which returns a byte of its result, so it cannot be optimised
+/// away): nanoseconds and TSC ticks per call, median/min/max over `samples` samples, each
+/// repeating `work` until it lasts `min_sample`, after a short warm-up.
+pub fn work_cost(
+    mut work: impl FnMut() -> u8,
+    samples: usize,
+    min_sample: Duration,
+) -> (Stats, Stats) {
     let mut check = 0u8;
     let mut run = |n: usize| {
         timer::time(|| {
             for _ in 0..n {
-                hasher.update(&data);
-                check = check.wrapping_add(hasher.finish_reset());
+                check = check.wrapping_add(work());
             }
         })
     };

@@ -10,7 +10,8 @@ use crate::units::SEED_LENGTHS;
 /// Which implementations of each algorithm to measure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantChoice {
-    /// The variant parhash picks by itself.
+    /// The variant parhash picks by itself, plus the batch engine (SIMD lanes) where the sweep
+    /// has multi-message configurations.
     Default,
     /// Every variant available on this CPU, and every extra engine (tree, batch, GPU).
     All,
@@ -159,6 +160,15 @@ pub fn engines(spec: &SweepSpec) -> (Vec<EngineRef>, Vec<String>) {
                 if let Some(e) = engine::find_parhash_engine(alg, "default") {
                     out.push(e);
                 }
+                // Multi-message configurations also run through the batch engine (SIMD lanes),
+                // so that throughput against multiplicity shows the lanes.
+                if spec.multiplicities.iter().any(|&m| m > 1) {
+                    out.extend(
+                        all.iter()
+                            .filter(|e| e.variant() == crate::batch_engine::BATCH)
+                            .cloned(),
+                    );
+                }
             }
             VariantChoice::All => out.extend(all),
             VariantChoice::Named(names) => {
@@ -268,6 +278,43 @@ mod tests {
             VariantChoice::parse("sequential, parallel"),
             VariantChoice::Named(vec!["sequential".into(), "parallel".into()])
         );
+    }
+
+    #[test]
+    fn multi_message_sweeps_include_the_batch_engine() {
+        let mut s = SweepSpec::new(vec![Algorithm::Md5, Algorithm::Whirlpool]);
+        s.peers = false;
+        s.anchor = false;
+        let variants =
+            |s: &SweepSpec| -> Vec<String> { engines(s).0.iter().map(|e| e.label()).collect() };
+        let with_mmh = variants(&s);
+        let md5_batch = parhash::batch::has_lanes(Algorithm::Md5);
+        assert_eq!(
+            with_mmh.contains(&"parhash md5/batch".to_string()),
+            md5_batch
+        );
+        // Without lanes there is no batch engine: the default variant over threads is it.
+        assert_eq!(
+            with_mmh.iter().any(|l| l == "parhash whirlpool/batch"),
+            parhash::batch::has_lanes(Algorithm::Whirlpool)
+        );
+        s.multiplicities = vec![1];
+        assert!(variants(&s).iter().all(|l| !l.ends_with("/batch")));
+        // The batch engine is measured at every multiplicity (its curve starts at 1 message)
+        // but never with more threads than messages.
+        s.multiplicities = vec![1, 4, 16];
+        s.threads = vec![1, 8];
+        let (found, _) = engines(&s);
+        let metas: Vec<_> = found.iter().map(super::meta).collect();
+        let batch: Vec<Config> = expand(&s, &metas)
+            .into_iter()
+            .map(|(_, c)| c)
+            .filter(|c| c.variant == "batch")
+            .collect();
+        if md5_batch {
+            assert_eq!(batch.len(), (1 + 1 + 2) * s.lengths.len());
+            assert!(batch.iter().all(|c| c.threads <= c.messages));
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! A tiny sweep end to end: the files are written, and CSV and JSON read back to the same
 //! measurements.
 
+mod common;
+
 use parhash::Algorithm;
 use parhash_lab::{output, run_sweep, source::Source, sweep::SweepSpec, LabOptions};
 
@@ -29,6 +31,25 @@ fn tiny_sweep_writes_parseable_files() {
         .measurements
         .iter()
         .any(|m| m.threads == 2 && m.speedup_vs_1_thread.is_some()));
+    // Multi-message configurations ran through the batch engine too (MD5 has lanes).
+    assert!(report
+        .measurements
+        .iter()
+        .any(|m| m.variant == "batch" && m.messages == 4));
+    // Peers and the anchor were measured in the same run, and their ratios tabled.
+    let peers = report.peers_table().expect("peers table");
+    assert!(peers
+        .rows
+        .iter()
+        .any(|r| r.iter().skip(3).any(|c| c != "-")));
+    // The TSC frequency is reported where there is one, with cycles per byte.
+    if report.machine.tsc_hz.is_some() {
+        assert!(report.machine.summary().contains("GHz"));
+        assert!(report
+            .measurements
+            .iter()
+            .all(|m| m.cycles_per_byte.is_some()));
+    }
 
     let files = output::write_all(&report, &opts.out_dir).unwrap();
     for f in &files {
@@ -44,23 +65,43 @@ fn tiny_sweep_writes_parseable_files() {
     let json = output::read_json(&opts.out_dir.join("report.json")).unwrap();
     assert_eq!(json.measurements.len(), report.measurements.len());
     assert_eq!(json.summary, report.summary);
-    // The HTML report is well-formed (an XML parser accepts it) and holds the tables.
+    // The HTML report is well-formed, self-contained, and holds the tables and plots.
     let html = std::fs::read_to_string(opts.out_dir.join("report.html")).unwrap();
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = roxmltree::Document::parse_with_options(&html, options)
-        .expect("report.html is well-formed");
-    let tables = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("table"))
-        .count();
+    let (tables, svgs) = common::check_html(&html);
     assert!(tables >= 3, "{tables} tables");
     if parhash_lab::plots::font().is_ok() {
-        assert!(doc.descendants().any(|n| n.has_tag_name("svg")));
-        assert!(html.contains("data:image/png;base64,"));
-        assert!(opts.out_dir.join("plots/ns-per-byte-1.png").exists());
+        let plots: Vec<_> = std::fs::read_dir(opts.out_dir.join("plots"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        let svg_files = plots
+            .iter()
+            .filter(|p| p.extension().unwrap() == "svg")
+            .count();
+        let png_files = plots
+            .iter()
+            .filter(|p| p.extension().unwrap() == "png")
+            .count();
+        // Every chart as SVG and PNG files, inline as SVG and as a PNG data URI in the page.
+        assert!(svg_files >= 3, "{plots:?}");
+        assert_eq!(svg_files, png_files);
+        assert_eq!(svgs, svg_files);
+        assert_eq!(html.matches("data:image/png;base64,").count(), png_files);
+        for name in [
+            "ns-per-byte-1",
+            "speedup-vs-threads",
+            "throughput-vs-messages",
+        ] {
+            assert!(
+                opts.out_dir.join(format!("plots/{name}.svg")).exists(),
+                "{name}"
+            );
+            let png = std::fs::read(opts.out_dir.join(format!("plots/{name}.png"))).unwrap();
+            assert_eq!(&png[1..4], b"PNG");
+        }
+        // The roofs are drawn as lines (legend entries) on the ns/byte chart.
+        let svg = std::fs::read_to_string(opts.out_dir.join("plots/ns-per-byte-1.svg")).unwrap();
+        assert!(svg.contains("roof: memory"), "roof line missing");
     }
     let _ = std::fs::remove_dir_all(&opts.out_dir);
 }

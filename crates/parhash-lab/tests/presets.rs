@@ -1,6 +1,8 @@
 //! Every preset runs in tiny mode (seconds) and writes a well-formed report; presets whose
 //! algorithms are not built say so instead of failing.
 
+mod common;
+
 use parhash_lab::{output, presets, LabOptions};
 
 #[test]
@@ -25,12 +27,7 @@ fn every_preset_runs_tiny() {
         );
         output::write_all(&report, &opts.out_dir).unwrap();
         let html = std::fs::read_to_string(opts.out_dir.join("report.html")).unwrap();
-        let options = roxmltree::ParsingOptions {
-            allow_dtd: true,
-            ..Default::default()
-        };
-        roxmltree::Document::parse_with_options(&html, options)
-            .unwrap_or_else(|e| panic!("{}: report.html: {e}", preset.name));
+        common::check_html(&html);
         let json = output::read_json(&opts.out_dir.join("report.json")).unwrap();
         assert_eq!(json.measurements.len(), report.measurements.len());
         let _ = std::fs::remove_dir_all(&opts.out_dir);

@@ -1,18 +1,27 @@
 //! Seed study 3, redone: the parallelism *inside* one compression function. For each algorithm
-//! of the two-core microcontroller study (plus SIMD-256), the `sequential` form (portable,
-//! literal) against the `parallel` form (SIMD inside one compression), in TSC cycles and ns
-//! per message at the study's input sizes (0, 55, 56, 64, 119, 1024 bytes: the padding
+//! of the two-core microcontroller study (plus SIMD-256 from study 5), the `sequential` form
+//! (portable, literal) against the `parallel` form (SIMD inside one compression), in TSC cycles
+//! and ns per message at the study's input sizes (0, 55, 56, 64, 119, 1024 bytes: the padding
 //! boundaries), the improvement in percent as in the study's Table II, the machine code size of
-//! each form, and the study's own improvement figure beside it.
+//! each form, and the study's own improvement figure beside it. RC5 (a cipher, not in the hash
+//! registry): key expansion then encryption, against the overlapped form.
+//!
+//! The forms are discovered from `Algorithm::variants()`: `sequential` (else the single
+//! `portable` form) against `parallel`; where the default variant is a third form (`sha-ni`), it
+//! is compared too. A form that is not built (yet) is said so in its row.
 
 use std::time::Duration;
 
+use parhash::cipher::rc5::{self, overlapped, Rc5_32_12_16};
+use parhash::{Algorithm, VariantInfo};
+
 use super::Preset;
-use crate::codesize;
+use crate::codesize::{self, Symbols};
 use crate::engine::{self, EngineRef};
 use crate::lab::{machine, LabOptions};
-use crate::measure::message_cost;
+use crate::measure::{message_cost, work_cost};
 use crate::report::{Report, Section, Table};
+use crate::timer::Stats;
 
 /// See the module docs.
 pub const PRESET: Preset = Preset {
@@ -22,171 +31,349 @@ pub const PRESET: Preset = Preset {
     run,
 };
 
-/// (registry name, display name, the study's improvement).
-const ALGORITHMS: &[(&str, &str, &str)] = &[
+/// (registry name, display name, the study's improvement of the parallel form).
+pub const ALGORITHMS: &[(&str, &str, &str)] = &[
     ("blake256", "BLAKE-256", "~73%"),
     ("groestl256", "Grøstl-256", "33-46%"),
     ("jh256", "JH-256", "~73%"),
     ("keccak256", "Keccak-256", "~58%"),
     ("skein512-256", "Skein-512-256", "~18%"),
-    ("simd256", "SIMD-256", "(not in study 3)"),
+    ("simd256", "SIMD-256", "- (study 5 only)"),
     ("md5", "MD5", "7-14%"),
     ("sha1", "SHA-1", "~35%"),
     ("sha256", "SHA-256", "~39%"),
 ];
 
+/// The study's figure for RC5 (its summary gives none).
+const RC5_STUDY: &str = "- (no figure in the summary)";
+
 /// The study's input sizes.
 pub const SIZES: [usize; 6] = [0, 55, 56, 64, 119, 1024];
 
-/// The two forms compared: `sequential` (else `portable`/`reference`) and `parallel` (else the
-/// default variant when it differs).
-fn forms(alg: parhash::Algorithm) -> (Option<EngineRef>, Option<EngineRef>) {
-    let seq = ["sequential", "portable", "reference"]
+/// The forms of one algorithm to compare, by variant name: `Ok(name)` or `Err(why not)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormNames {
+    /// `sequential`, else the only `portable`/`reference` form.
+    pub sequential: Result<&'static str, String>,
+    /// `parallel`.
+    pub parallel: Result<&'static str, String>,
+    /// The default variant when it is neither of the two (a hardware form such as `sha-ni`).
+    pub other_default: Option<&'static str>,
+}
+
+/// Picks the forms to compare from an algorithm's variants (a pure function of the list).
+pub fn pick_forms(variants: &[VariantInfo]) -> FormNames {
+    let find = |name: &str| variants.iter().find(|v| v.name == name);
+    let usable = |name: &str| -> Result<&'static str, String> {
+        match find(name) {
+            Some(v) if v.available => Ok(v.name),
+            Some(v) => Err(format!("{} form not available on this CPU", v.name)),
+            None => Err(format!("{name} form not built yet")),
+        }
+    };
+    let sequential = ["sequential", "portable", "reference"]
         .iter()
-        .find_map(|v| engine::parhash_variant(alg, v));
-    let par = engine::parhash_variant(alg, "parallel").or_else(|| {
-        let d = engine::default_variant(alg);
-        let seq_name = seq.as_ref().map(|e| e.variant());
-        (seq_name.as_deref() != Some(d))
-            .then(|| engine::parhash_variant(alg, d))
-            .flatten()
-    });
-    (seq, par)
+        .find(|n| find(n).is_some())
+        .map(|n| usable(n))
+        .unwrap_or_else(|| Err("sequential form not built yet".into()));
+    let parallel = usable("parallel");
+    let chosen = [sequential.as_ref().ok(), parallel.as_ref().ok()];
+    let other_default = variants
+        .iter()
+        .find(|v| v.default && v.available)
+        .map(|v| v.name)
+        .filter(|d| !chosen.iter().any(|c| c == &Some(d)));
+    FormNames {
+        sequential,
+        parallel,
+        other_default,
+    }
+}
+
+/// Cost of one message: ns and TSC ticks (median/min/max).
+type Cost = (Stats, Stats);
+
+fn improvement(base: &Cost, new: &Cost, tsc: bool) -> String {
+    let (b, n) = if tsc {
+        (base.1.median, new.1.median)
+    } else {
+        (base.0.median, new.0.median)
+    };
+    if b > 0.0 {
+        format!("{:+.1}%", (b - n) / b * 100.0)
+    } else {
+        "-".into()
+    }
+}
+
+/// One compared pair over the sizes: rows of the cycles table.
+struct Pair<'a> {
+    label: String,
+    study: &'a str,
+    sequential: Vec<Cost>,
+    other: Result<Vec<Cost>, String>,
+}
+
+fn push_rows(t: &mut Table, pair: &Pair, tsc: bool) {
+    let cyc = |c: &Cost| {
+        if tsc {
+            format!("{:.0}", c.1.median)
+        } else {
+            "-".into()
+        }
+    };
+    for (i, &len) in SIZES.iter().enumerate() {
+        let s = &pair.sequential[i];
+        let (p_cyc, p_ns, imp) = match &pair.other {
+            Ok(costs) => (
+                cyc(&costs[i]),
+                format!("{:.0}", costs[i].0.median),
+                improvement(s, &costs[i], tsc),
+            ),
+            Err(why) => ("-".into(), "-".into(), why.clone()),
+        };
+        t.push(vec![
+            pair.label.clone(),
+            len.to_string(),
+            cyc(s),
+            p_cyc,
+            imp,
+            pair.study.to_string(),
+            format!("{:.0}", s.0.median),
+            p_ns,
+        ]);
+    }
+}
+
+/// Adds the code-size row of one form.
+fn size_row(
+    code: &mut Table,
+    symbols: &Result<Symbols, String>,
+    display: &str,
+    alg: Algorithm,
+    variant: &str,
+) {
+    let (path, bytes) = symbols
+        .as_ref()
+        .ok()
+        .and_then(|s| codesize::form_size(s, alg.info().family.name(), alg.name(), variant))
+        .map(|(p, b)| (p, b.to_string()))
+        .unwrap_or_else(|| ("no module named after this form".into(), "-".into()));
+    code.push(vec![display.to_string(), variant.to_string(), bytes, path]);
+}
+
+fn costs(e: &EngineRef, samples: usize, min_sample: Duration) -> Vec<Cost> {
+    SIZES
+        .iter()
+        .map(|&len| message_cost(&**e, len, samples, min_sample))
+        .collect()
+}
+
+/// RC5 on an input of `len` bytes: a fresh key, then `max(1, ceil(len / 8))` blocks encrypted
+/// (ECB). Sequential: expand the key, then encrypt; overlapped: the first block encrypted inside
+/// the key schedule's last pass, the others with the table it leaves.
+fn rc5_costs(samples: usize, min_sample: Duration) -> (Vec<Cost>, Vec<Cost>) {
+    let key: [u8; rc5::KEY_BYTES] = core::array::from_fn(|i| (i * 7 + 1) as u8);
+    let mut seq = Vec::new();
+    let mut ovl = Vec::new();
+    for &len in &SIZES {
+        let blocks: Vec<[u8; 8]> = (0..len.div_ceil(8).max(1))
+            .map(|b| core::array::from_fn(|i| (b * 8 + i) as u8))
+            .collect();
+        seq.push(work_cost(
+            || {
+                let k = Rc5_32_12_16::new(std::hint::black_box(&key));
+                blocks
+                    .iter()
+                    .fold(0u8, |a, b| a.wrapping_add(k.encrypt_block(*b)[0]))
+            },
+            samples,
+            min_sample,
+        ));
+        ovl.push(work_cost(
+            || {
+                let (first, k) =
+                    overlapped::encrypt_first_block(std::hint::black_box(&key), blocks[0]);
+                blocks[1..]
+                    .iter()
+                    .fold(first[0], |a, b| a.wrapping_add(k.encrypt_block(*b)[0]))
+            },
+            samples,
+            min_sample,
+        ));
+    }
+    (seq, ovl)
 }
 
 fn run(opts: &LabOptions) -> std::io::Result<Report> {
     let machine = machine(opts);
-    let tsc = machine.tsc_hz;
+    let tsc = machine.tsc_hz.is_some();
     let mut report = Report::new(
         "internal parallelism (seed study 3 redone)",
         &opts.command,
         machine,
     );
     let (samples, min_sample) = if opts.tiny {
-        (5, Duration::from_micros(5))
+        (3, Duration::from_micros(2))
     } else {
-        (101, Duration::from_micros(20))
+        (101, Duration::from_micros(100))
     };
-    let sizes = codesize::form_sizes();
-    if let Err(e) = &sizes {
+    let symbols = Symbols::of_this_binary();
+    if let Err(e) = &symbols {
         report.notes.push(format!("code sizes unavailable: {e}"));
     }
     let mut cycles = Table::new(&[
-        "algorithm",
+        "algorithm (sequential vs other form)",
         "bytes",
         "sequential cycles",
-        "parallel cycles",
-        "sequential ns",
-        "parallel ns",
+        "other form cycles",
         "improvement",
         "study 3",
+        "sequential ns",
+        "other form ns",
     ]);
-    let mut code = Table::new(&[
-        "algorithm",
-        "sequential form",
-        "code bytes",
-        "parallel form",
-        "code bytes",
-    ]);
+    let mut code = Table::new(&["algorithm", "form", "code bytes", "module(s) counted"]);
     let started = std::time::Instant::now();
     let mut absent = Vec::new();
-    for &(name, display, seed) in ALGORITHMS {
-        let Ok(alg) = parhash::Algorithm::from_name(name) else {
+    for &(name, display, study) in ALGORITHMS {
+        let Ok(alg) = Algorithm::from_name(name) else {
             absent.push(display);
+            for (i, &len) in SIZES.iter().enumerate() {
+                let why = if i == 0 { "not built yet" } else { "" };
+                cycles.push(vec![
+                    display.to_string(),
+                    len.to_string(),
+                    "-".into(),
+                    "-".into(),
+                    why.into(),
+                    study.into(),
+                    "-".into(),
+                    "-".into(),
+                ]);
+            }
             continue;
         };
-        let (seq, par) = forms(alg);
+        let forms = pick_forms(&alg.variants());
+        let seq = match &forms.sequential {
+            Ok(v) => engine::parhash_variant(alg, v),
+            Err(_) => None,
+        };
         let Some(seq) = seq else {
             absent.push(display);
             continue;
         };
-        let label = |e: &Option<EngineRef>| e.as_ref().map(|e| e.variant());
-        for &len in &SIZES {
-            let (s_ns, s_ticks) = message_cost(&*seq, len, samples, min_sample);
-            let p = par
-                .as_ref()
-                .map(|p| message_cost(&**p, len, samples, min_sample));
-            let cyc = |t: f64| {
-                if tsc.is_some() {
-                    format!("{t:.0}")
-                } else {
-                    "-".into()
-                }
-            };
-            let (p_cyc, p_ns, improvement) = match &p {
-                Some((p_ns, p_ticks)) => {
-                    let base = if tsc.is_some() {
-                        s_ticks.median
-                    } else {
-                        s_ns.median
-                    };
-                    let new = if tsc.is_some() {
-                        p_ticks.median
-                    } else {
-                        p_ns.median
-                    };
-                    (
-                        cyc(p_ticks.median),
-                        format!("{:.0}", p_ns.median),
-                        format!("{:+.1}%", (base - new) / base * 100.0),
-                    )
-                }
-                None => ("-".into(), "-".into(), "no parallel form".into()),
-            };
-            cycles.push(vec![
-                format!(
-                    "{display} ({} vs {})",
-                    seq.variant(),
-                    label(&par).unwrap_or_else(|| "-".into())
-                ),
-                len.to_string(),
-                cyc(s_ticks.median),
-                p_cyc,
-                format!("{:.0}", s_ns.median),
-                p_ns,
-                improvement,
-                seed.to_string(),
+        let seq_costs = costs(&seq, samples, min_sample);
+        size_row(&mut code, &symbols, display, alg, &seq.variant());
+        let parallel = forms
+            .parallel
+            .clone()
+            .and_then(|v| engine::parhash_variant(alg, v).ok_or_else(|| format!("{v} unusable")));
+        let par_costs = parallel.as_ref().map(|p| costs(p, samples, min_sample));
+        push_rows(
+            &mut cycles,
+            &Pair {
+                label: format!("{display} ({} vs parallel)", seq.variant()),
+                study,
+                sequential: seq_costs.clone(),
+                other: par_costs.map_err(|e| e.clone()),
+            },
+            tsc,
+        );
+        if let Ok(p) = &parallel {
+            size_row(&mut code, &symbols, display, alg, &p.variant());
+        } else if let Err(why) = &forms.parallel {
+            code.push(vec![
+                display.to_string(),
+                "parallel".into(),
+                "-".into(),
+                why.clone(),
             ]);
         }
-        let size =
-            |e: &Option<EngineRef>| -> (String, String) {
-                let Some(e) = e else {
-                    return ("-".into(), "-".into());
-                };
-                match sizes.as_ref().ok().and_then(|s| {
-                    codesize::size_of(s, alg.info().family.name(), name, &e.variant())
-                }) {
-                    Some((path, bytes)) => (path, bytes.to_string()),
-                    None => (
-                        format!("{} (no module of that name)", e.variant()),
-                        "-".into(),
+        if let Some(other) = forms
+            .other_default
+            .and_then(|v| engine::parhash_variant(alg, v))
+        {
+            push_rows(
+                &mut cycles,
+                &Pair {
+                    label: format!(
+                        "{display} ({} vs {}, the default)",
+                        seq.variant(),
+                        other.variant()
                     ),
-                }
-            };
-        let (sp, sb) = size(&Some(seq.clone()));
-        let (pp, pb) = size(&par);
-        code.push(vec![display.to_string(), sp, sb, pp, pb]);
+                    study: "-",
+                    sequential: seq_costs,
+                    other: Ok(costs(&other, samples, min_sample)),
+                },
+                tsc,
+            );
+            size_row(&mut code, &symbols, display, alg, &other.variant());
+        }
     }
-    let hz = tsc
+    let (rc5_seq, rc5_ovl) = rc5_costs(samples, min_sample);
+    push_rows(
+        &mut cycles,
+        &Pair {
+            label: "RC5-32/12/16 (key expansion then encryption vs overlapped)".into(),
+            study: RC5_STUDY,
+            sequential: rc5_seq,
+            other: Ok(rc5_ovl),
+        },
+        tsc,
+    );
+    for (form, module) in [
+        ("sequential", "parhash::cipher::rc5::Rc5_32_12_16"),
+        ("overlapped", "parhash::cipher::rc5::overlapped"),
+    ] {
+        let bytes = symbols
+            .as_ref()
+            .ok()
+            .map(|s| s.under(module).0)
+            .filter(|&b| b > 0)
+            .map(|b| b.to_string())
+            .unwrap_or_else(|| "-".into());
+        code.push(vec![
+            "RC5-32/12/16".into(),
+            form.into(),
+            bytes,
+            module.into(),
+        ]);
+    }
+    let hz = report
+        .machine
+        .tsc_hz
         .map(|h| format!("{:.3} GHz", h / 1e9))
         .unwrap_or_else(|| "absent".into());
     report.sections.push(Section {
         title: "Cycles per message, sequential vs parallel form (study 3, Table II)".into(),
-        paragraphs: vec![format!(
-            "Cycles are time-stamp-counter ticks (TSC measured at {hz}; the core clock may differ \
-             under boost), median of {samples} samples of one message hashed from memory on one \
-             thread, reusing one state. Improvement = (sequential - parallel) / sequential, as in \
-             the study; the study's figure (a 2-core S12X/XGATE microcontroller) is beside it."
-        )],
+        paragraphs: vec![
+            format!(
+                "Cycles are time-stamp-counter ticks (TSC frequency measured in this run: {hz}; \
+                 the core clock may differ under boost), median of {samples} samples of one \
+                 message hashed from memory on one thread, reusing one state (each sample repeats \
+                 the message for at least {} us). Improvement = (sequential - other) / \
+                 sequential in cycles, as in the study; the study's figure (a 2-core \
+                 S12X/XGATE microcontroller) is beside it.",
+                min_sample.as_micros()
+            ),
+            "Forms are found from each algorithm's variants: `sequential` (or its only \
+             `portable` form) against `parallel`; where the default is a third form (a hardware \
+             instruction such as SHA-NI), it is compared too. RC5 is a block cipher: per input, \
+             a fresh 16-byte key and max(1, ceil(bytes/8)) blocks encrypted; its other form \
+             encrypts the first block inside the key schedule's last pass."
+                .into(),
+        ],
         table: Some(cycles),
     });
     report.sections.push(Section {
         title: "Machine code size of each form".into(),
         paragraphs: vec![
-            "Read from this binary's symbol table (/proc/self/exe parsed with the object crate): \
-             the sizes of all function symbols whose demangled path contains \
-             parhash::algo::<family>::<form>. A family's form module serves all its digest \
-             sizes; code inlined into callers outside it is not counted."
+            "Read from this binary's symbol table: /proc/self/exe parsed with the object crate, \
+             every function symbol demangled (rustc-demangle), and the ELF sizes of the \
+             functions defined in the form's module added up (trait impls of its types \
+             included). A dispatching form counts all its ISA modules; code inlined into callers \
+             outside the module is not counted, and one module serves all digest sizes of a \
+             family."
                 .into(),
         ],
         table: Some(code),
@@ -199,4 +386,58 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(name: &'static str, available: bool, default: bool) -> VariantInfo {
+        VariantInfo {
+            name,
+            available,
+            default,
+            summary: "",
+        }
+    }
+
+    #[test]
+    fn forms_from_variants() {
+        // Both forms, parallel the default.
+        let f = pick_forms(&[
+            v("sequential", true, false),
+            v("parallel", true, true),
+            v("parallel-avx2", true, false),
+        ]);
+        assert_eq!(f.sequential, Ok("sequential"));
+        assert_eq!(f.parallel, Ok("parallel"));
+        assert_eq!(f.other_default, None);
+        // SHA-256 before its parallel form lands: sha-ni is the default.
+        let f = pick_forms(&[v("sequential", true, false), v("sha-ni", true, true)]);
+        assert_eq!(f.parallel, Err("parallel form not built yet".into()));
+        assert_eq!(f.other_default, Some("sha-ni"));
+        // A single-form family.
+        let f = pick_forms(&[v("portable", true, true)]);
+        assert_eq!(f.sequential, Ok("portable"));
+        assert!(f.parallel.is_err());
+        assert_eq!(f.other_default, None);
+        // Built but not usable here.
+        let f = pick_forms(&[v("sequential", true, true), v("parallel", false, false)]);
+        assert_eq!(
+            f.parallel,
+            Err("parallel form not available on this CPU".into())
+        );
+    }
+
+    #[test]
+    fn every_study_algorithm_is_listed() {
+        for alg in [
+            "MD5", "SHA-1", "SHA-256", "BLAKE", "Grøstl", "JH", "Keccak", "Skein",
+        ] {
+            assert!(
+                ALGORITHMS.iter().any(|(_, d, _)| d.starts_with(alg)),
+                "{alg}"
+            );
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! The quick tour (the default `parhash bench`): one algorithm per family, the seed's lengths,
-//! single and multi-message, memory on one and all threads, file sources at two lengths, the
-//! peers — the whole lab in under a minute.
+//! single and multi-message (the batch engine's SIMD lanes against multiplicity), memory on one
+//! and all threads, file sources at two lengths, the peers — the whole lab in under a minute.
 
 use super::{one_per_family, spec, Preset};
 use crate::lab::{run_sweeps, LabOptions};
@@ -40,7 +40,17 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         vec![64, 64 << 10]
     };
     files.multiplicities = vec![1, 16];
-    let mut parts = vec![single, multi, files];
+    // Throughput against multiplicity, one thread: the batch engine fills its SIMD lanes.
+    let mut lanes = multi.clone();
+    lanes.algorithms.retain(|&a| parhash::batch::has_lanes(a));
+    lanes.lengths = if opts.tiny { vec![64] } else { vec![4096] };
+    lanes.multiplicities = if opts.tiny {
+        vec![1, 4]
+    } else {
+        vec![1, 2, 4, 8, 16, 32, 64]
+    };
+    lanes.threads = vec![1];
+    let mut parts = vec![single, multi, files, lanes];
     if !opts.tiny {
         parts.push(multi_long);
     }
