@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::{missing, Preset};
 use crate::batch_engine::{interleaved_cost, lanes};
 use crate::engine::Provider;
-use crate::lab::{run_sweep, LabOptions};
+use crate::lab::{run_sweeps, LabOptions};
 use crate::report::{Report, Section, Table};
 use crate::source::Source;
 use crate::sweep::SweepSpec;
@@ -55,7 +55,24 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     if !opts.tiny {
         opts.budget = opts.budget.max(Duration::from_secs(60));
     }
-    let mut report = run_sweep("Keccak and SIMD (seed study 5 redone)", &spec, &opts)?;
+    // Accelerator engines (a GPU back-end's `gpu-packed` / `gpu-interleaved`...), when present:
+    // the same axes, so they fill the accelerator columns.
+    let mut specs = vec![spec.clone()];
+    for &alg in &algs {
+        let accel: Vec<String> = crate::engine::parhash_engines(alg)
+            .into_iter()
+            .filter(|e| e.on_accelerator())
+            .map(|e| e.variant())
+            .collect();
+        if !accel.is_empty() {
+            let mut on_device = spec.clone();
+            on_device.algorithms = vec![alg];
+            on_device.variants = crate::sweep::VariantChoice::Named(accel);
+            on_device.peers = false;
+            specs.push(on_device);
+        }
+    }
+    let mut report = run_sweeps("Keccak and SIMD (seed study 5 redone)", &specs, &opts)?;
     report.notes.extend(note);
     let mmh = spec.multiplicities.last().copied().unwrap_or(1);
 
