@@ -2,10 +2,20 @@
 //! ([`Backend`]).
 //!
 //! - `sequential` ([`sequential`]): portable scalar, fully unrolled.
+//! - `parallel` ([`parallel`]): scalar rounds with the message schedule computed four words at a
+//!   time in vector registers beside them; forced ISA forms `parallel-portable`,
+//!   `parallel-sse41`, `parallel-avx512`.
 //! - `sha-ni` ([`sha_ni`]): the SHA extensions (`sha256rnds2`, `sha256msg1/2`), two rounds per
 //!   instruction; the fastest where the CPU has them, and the default there.
 
+pub mod parallel;
+pub mod parallel_portable;
 pub mod sequential;
+
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx512;
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_sse41;
 
 #[cfg(target_arch = "x86_64")]
 pub mod sha_ni;
@@ -19,6 +29,7 @@ use crate::platform;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Backend {
     Sequential,
+    Parallel(parallel::Isa),
     #[cfg(target_arch = "x86_64")]
     ShaNi(platform::ShaNi),
 }
@@ -32,7 +43,7 @@ impl Backend {
             if let Some(token) = platform::ShaNi::detect() {
                 return Backend::ShaNi(token);
             }
-            Backend::Sequential
+            Backend::Parallel(parallel::Isa::detect())
         })
     }
 
@@ -42,7 +53,7 @@ impl Backend {
             "sequential" => Some(Backend::Sequential),
             #[cfg(target_arch = "x86_64")]
             "sha-ni" => platform::ShaNi::detect().map(Backend::ShaNi),
-            _ => None,
+            _ => parallel::Isa::by_variant(name).map(Backend::Parallel),
         }
     }
 
@@ -51,6 +62,7 @@ impl Backend {
     pub(crate) fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
+            Backend::Parallel(isa) => parallel::compress_blocks(isa, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(token) => sha_ni::compress_blocks(token, state, blocks),
         }
@@ -66,6 +78,15 @@ pub(crate) fn variant_infos() -> Vec<VariantInfo> {
         default: default == Backend::Sequential,
         summary: "portable scalar, 64 rounds unrolled, rolling 16-word schedule",
     }];
+    v.extend(parallel::Isa::variant_infos(
+        matches!(default, Backend::Parallel(_)),
+        super::schedule_isa::Words {
+            best: "scalar rounds, schedule 4 words per vector beside them (best ISA here)",
+            portable: "the parallel grouping on [u32; 4] arrays",
+            sse41: "schedule in SSE registers, rotates as shift+shift+or",
+            avx512: "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog",
+        },
+    ));
     #[cfg(target_arch = "x86_64")]
     v.push(VariantInfo {
         name: "sha-ni",

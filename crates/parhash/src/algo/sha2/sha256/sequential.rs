@@ -47,6 +47,7 @@ macro_rules! round {
         $h = t1.wrapping_add(t2);
     };
 }
+pub(super) use round;
 
 /// Eight rounds starting at round `t` on the locals `a..h`, reading `W[t] + K[t]` from
 /// `$wk(t)`. After eight renamings every variable is back in its own place.

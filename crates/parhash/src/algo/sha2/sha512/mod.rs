@@ -3,8 +3,18 @@
 //!
 //! - `sequential` ([`sequential`]): portable scalar, fully unrolled; 64-bit words suit scalar
 //!   x86_64 registers well, and this CPU has no SHA-512 instructions.
+//! - `parallel` ([`parallel`]): scalar rounds with the message schedule computed two words per
+//!   128-bit register beside them; forced ISA forms `parallel-portable`, `parallel-sse41`,
+//!   `parallel-avx512`.
 
+pub mod parallel;
+pub mod parallel_portable;
 pub mod sequential;
+
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_avx512;
+#[cfg(target_arch = "x86_64")]
+pub mod parallel_sse41;
 
 use crate::algo::VariantInfo;
 
@@ -12,6 +22,7 @@ use crate::algo::VariantInfo;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Backend {
     Sequential,
+    Parallel(parallel::Isa),
 }
 
 impl Backend {
@@ -24,7 +35,7 @@ impl Backend {
     pub(crate) fn by_name(name: &str) -> Option<Self> {
         match name {
             "sequential" => Some(Backend::Sequential),
-            _ => None,
+            _ => parallel::Isa::by_variant(name).map(Backend::Parallel),
         }
     }
 
@@ -33,6 +44,7 @@ impl Backend {
     pub(crate) fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
+            Backend::Parallel(isa) => parallel::compress_blocks(isa, state, blocks),
         }
     }
 }
@@ -40,12 +52,22 @@ impl Backend {
 /// The variants of SHA-384, SHA-512 and SHA-512/t, with availability here.
 pub(crate) fn variant_infos() -> Vec<VariantInfo> {
     let default = Backend::detect();
-    vec![VariantInfo {
+    let mut v = vec![VariantInfo {
         name: "sequential",
         available: true,
         default: default == Backend::Sequential,
         summary: "portable scalar, 80 rounds unrolled, rolling 16-word schedule",
-    }]
+    }];
+    v.extend(parallel::Isa::variant_infos(
+        matches!(default, Backend::Parallel(_)),
+        super::schedule_isa::Words {
+            best: "scalar rounds, schedule 2 words per vector beside them (best ISA here)",
+            portable: "the parallel grouping on [u64; 2] arrays",
+            sse41: "schedule in SSE registers, rotates as shift+shift+or",
+            avx512: "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog",
+        },
+    ));
+    v
 }
 
 /// Compresses whole 128-byte blocks into a SHA-512 chaining value with the fastest form this

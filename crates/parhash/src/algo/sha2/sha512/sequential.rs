@@ -46,6 +46,7 @@ macro_rules! round {
         $h = t1.wrapping_add(t2);
     };
 }
+pub(super) use round;
 
 /// Eight rounds starting at round `t` on the locals `a..h`, `W[t] + K[t]` from `$wk(t)`.
 macro_rules! rounds8 {

@@ -1,0 +1,142 @@
+//! The `parallel` SHA-256 compression: the parallelism seed study 3 found inside SHA-256, mapped
+//! to SIMD. The 64 rounds are a serial chain, but the message schedule
+//! `W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]` does not depend on them, so it runs four
+//! words at a time in vector registers beside the scalar rounds: while the rounds of group `g`
+//! (rounds `4g..4g+3`) run on the integer units, the vector unit computes group `g + 4` and
+//! stores `W + K` for it. Within a group, `W[t+2]` and `W[t+3]` need `W[t]` and `W[t+1]` (through
+//! `σ1`), so each group is finished in two halves of two words.
+//!
+//! Forms: `parallel-portable` ([`super::parallel_portable`], the same grouping on `[u32; 4]`
+//! arrays), `parallel-sse41` ([`super::parallel_sse41`], shifts and ORs for the rotations) and
+//! `parallel-avx512` ([`super::parallel_avx512`], AVX-512 VL rotates and three-way XOR on
+//! 128-bit registers). `parallel` is the best of them this CPU allows.
+
+pub(crate) use super::super::schedule_isa::ScheduleIsa as Isa;
+
+/// Compresses whole 64-byte blocks into `state` with the schedule computed by `isa`.
+#[inline(never)]
+pub(crate) fn compress_blocks(isa: Isa, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    match isa {
+        Isa::Portable => super::parallel_portable::compress_blocks(state, blocks),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse41(token) => super::parallel_sse41::compress_blocks(token, state, blocks),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512(token) => super::parallel_avx512::compress_blocks(token, state, blocks),
+    }
+}
+
+/// Eight scalar rounds from round `t` reading `W + K` from `$wk`, with `$schedule!(g)` called
+/// for two later groups in between (the vector work that runs beside these rounds).
+macro_rules! rounds8 {
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $t:expr, $wk:expr
+        $(, $schedule:ident, $g0:expr, $g1:expr)?) => {
+        $($schedule!($g0);)?
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $wk[$t]);
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $wk[$t + 1]);
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $wk[$t + 2]);
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $wk[$t + 3]);
+        $($schedule!($g1);)?
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $wk[$t + 4]);
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $wk[$t + 5]);
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $wk[$t + 6]);
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $wk[$t + 7]);
+    };
+}
+pub(super) use rounds8;
+
+/// The 64 rounds of one block on `$state` (without feed-forward). `$wk` must hold `W + K` for
+/// groups 0..4 on entry; `$schedule!(g)` must store group `g` (4..16) into `$wk`, and is called
+/// during the rounds of group `g - 4`.
+macro_rules! rounds64_with_schedule {
+    ($state:expr, $wk:expr, $schedule:ident) => {{
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $state;
+        rounds8!([a, b, c, d, e, f, g, h], 0, $wk, $schedule, 4, 5);
+        rounds8!([a, b, c, d, e, f, g, h], 8, $wk, $schedule, 6, 7);
+        rounds8!([a, b, c, d, e, f, g, h], 16, $wk, $schedule, 8, 9);
+        rounds8!([a, b, c, d, e, f, g, h], 24, $wk, $schedule, 10, 11);
+        rounds8!([a, b, c, d, e, f, g, h], 32, $wk, $schedule, 12, 13);
+        rounds8!([a, b, c, d, e, f, g, h], 40, $wk, $schedule, 14, 15);
+        rounds8!([a, b, c, d, e, f, g, h], 48, $wk);
+        rounds8!([a, b, c, d, e, f, g, h], 56, $wk);
+        [a, b, c, d, e, f, g, h]
+    }};
+}
+pub(super) use rounds64_with_schedule;
+
+/// The body of a 128-bit vector kernel: four schedule words per register, `W` of the last four
+/// groups kept in registers, `W + K` stored to an aligned stack array for the scalar rounds.
+/// `$sigma0` and `$sigma1` are the lane-wise small sigmas for the kernel's ISA.
+#[cfg(target_arch = "x86_64")]
+macro_rules! vector_kernel_body {
+    ($state:expr, $blocks:expr, $sigma0:ident, $sigma1:ident) => {{
+        use core::arch::x86_64::*;
+        use $crate::algo::sha2::consts::K256;
+        use $crate::algo::sha2::sha256::sequential::feed_forward;
+
+        /// `W + K` of one block, aligned for vector stores.
+        #[repr(C, align(16))]
+        struct Wk([u32; 64]);
+
+        let state: &mut [u32; 8] = $state;
+        let blocks: &[[u8; 64]] = $blocks;
+        // Byte order within each 32-bit word: the message is big-endian.
+        let be_words = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+        // A static, so the vector loads read one fixed copy.
+        static K: [u32; 64] = K256;
+        let kp = K.as_ptr().cast::<__m128i>();
+        let mut wk = Wk([0; 64]);
+        for block in blocks {
+            let bp = block.as_ptr().cast::<__m128i>();
+            // SAFETY: a block is 64 bytes = four unaligned 128-bit loads.
+            let mut x = unsafe {
+                [
+                    _mm_shuffle_epi8(_mm_loadu_si128(bp), be_words),
+                    _mm_shuffle_epi8(_mm_loadu_si128(bp.add(1)), be_words),
+                    _mm_shuffle_epi8(_mm_loadu_si128(bp.add(2)), be_words),
+                    _mm_shuffle_epi8(_mm_loadu_si128(bp.add(3)), be_words),
+                ]
+            };
+            for (i, w) in x.iter().enumerate() {
+                // SAFETY: i < 4, so both stay inside the 64-word K256 and `wk`, and `wk` is
+                // 16-byte aligned.
+                unsafe {
+                    let k = _mm_loadu_si128(kp.add(i));
+                    _mm_store_si128(
+                        wk.0.as_mut_ptr().cast::<__m128i>().add(i),
+                        _mm_add_epi32(*w, k),
+                    );
+                }
+            }
+            // Group `g` replaces group `g - 4` in `x`; the two halves follow from the σ1 chain.
+            macro_rules! schedule {
+                ($grp:expr) => {
+                    let w16 = x[$grp % 4];
+                    let w15 = _mm_alignr_epi8(x[($grp + 1) % 4], w16, 4);
+                    let w7 = _mm_alignr_epi8(x[($grp + 3) % 4], x[($grp + 2) % 4], 4);
+                    let mut n = _mm_add_epi32(_mm_add_epi32(w16, $sigma0(w15)), w7);
+                    // Lanes 0 and 1 need W[t-2], W[t-1] (lanes 2, 3 of the last group);
+                    // σ1(0) = 0 leaves lanes 2 and 3 alone.
+                    n = _mm_add_epi32(n, $sigma1(_mm_srli_si128(x[($grp + 3) % 4], 8)));
+                    // Lanes 2 and 3 need the W[t], W[t+1] just made.
+                    n = _mm_add_epi32(n, $sigma1(_mm_slli_si128(n, 8)));
+                    x[$grp % 4] = n;
+                    // SAFETY: groups are 4..16, so both stay inside the 64-word K256 and
+                    // `wk`, and `wk` is 16-byte aligned.
+                    unsafe {
+                        let k = _mm_loadu_si128(kp.add($grp));
+                        _mm_store_si128(
+                            wk.0.as_mut_ptr().cast::<__m128i>().add($grp),
+                            _mm_add_epi32(n, k),
+                        );
+                    }
+                };
+            }
+            let v = $crate::algo::sha2::sha256::parallel::rounds64_with_schedule!(
+                *state, wk.0, schedule
+            );
+            feed_forward(state, v);
+        }
+    }};
+}
+#[cfg(target_arch = "x86_64")]
+pub(super) use vector_kernel_body;

@@ -1,0 +1,135 @@
+//! The `parallel` SHA-384/512 compression: scalar rounds with the message schedule
+//! `W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]` computed two 64-bit words per 128-bit
+//! register beside them. With two words per register, `W[t-2]` and `W[t-1]` are exactly the
+//! previous register, so no group has to be split. While the rounds of groups `g..g+4` (eight
+//! rounds) run on the integer units, the vector unit computes groups `g+8..g+12` and stores
+//! `W + K` for them.
+//!
+//! Forms: `parallel-portable` ([`super::parallel_portable`], `[u64; 2]` arrays),
+//! `parallel-sse41` ([`super::parallel_sse41`], rotations as two shifts and an OR) and
+//! `parallel-avx512` ([`super::parallel_avx512`], AVX-512 VL `vprorq` and `vpternlogq`).
+
+pub(crate) use super::super::schedule_isa::ScheduleIsa as Isa;
+
+/// Compresses whole 128-byte blocks into `state` with the schedule computed by `isa`.
+#[inline(never)]
+pub(crate) fn compress_blocks(isa: Isa, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+    match isa {
+        Isa::Portable => super::parallel_portable::compress_blocks(state, blocks),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Sse41(token) => super::parallel_sse41::compress_blocks(token, state, blocks),
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512(token) => super::parallel_avx512::compress_blocks(token, state, blocks),
+    }
+}
+
+/// Eight scalar rounds from round `t` reading `W + K` from `$wk`, with `$schedule!(g)` called
+/// for four later two-word groups in between.
+macro_rules! rounds8 {
+    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $t:expr, $wk:expr
+        $(, $schedule:ident, $g0:expr)?) => {
+        $($schedule!($g0);)?
+        round!($a, $b, $c, $d, $e, $f, $g, $h, $wk[$t]);
+        round!($h, $a, $b, $c, $d, $e, $f, $g, $wk[$t + 1]);
+        $($schedule!($g0 + 1);)?
+        round!($g, $h, $a, $b, $c, $d, $e, $f, $wk[$t + 2]);
+        round!($f, $g, $h, $a, $b, $c, $d, $e, $wk[$t + 3]);
+        $($schedule!($g0 + 2);)?
+        round!($e, $f, $g, $h, $a, $b, $c, $d, $wk[$t + 4]);
+        round!($d, $e, $f, $g, $h, $a, $b, $c, $wk[$t + 5]);
+        $($schedule!($g0 + 3);)?
+        round!($c, $d, $e, $f, $g, $h, $a, $b, $wk[$t + 6]);
+        round!($b, $c, $d, $e, $f, $g, $h, $a, $wk[$t + 7]);
+    };
+}
+pub(super) use rounds8;
+
+/// The 80 rounds of one block on `$state` (without feed-forward). `$wk` must hold `W + K` for
+/// groups 0..8 on entry; `$schedule!(g)` must store group `g` (8..40) into `$wk`, and is called
+/// during the rounds of group `g - 8`.
+macro_rules! rounds80_with_schedule {
+    ($state:expr, $wk:expr, $schedule:ident) => {{
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $state;
+        rounds8!([a, b, c, d, e, f, g, h], 0, $wk, $schedule, 8);
+        rounds8!([a, b, c, d, e, f, g, h], 8, $wk, $schedule, 12);
+        rounds8!([a, b, c, d, e, f, g, h], 16, $wk, $schedule, 16);
+        rounds8!([a, b, c, d, e, f, g, h], 24, $wk, $schedule, 20);
+        rounds8!([a, b, c, d, e, f, g, h], 32, $wk, $schedule, 24);
+        rounds8!([a, b, c, d, e, f, g, h], 40, $wk, $schedule, 28);
+        rounds8!([a, b, c, d, e, f, g, h], 48, $wk, $schedule, 32);
+        rounds8!([a, b, c, d, e, f, g, h], 56, $wk, $schedule, 36);
+        rounds8!([a, b, c, d, e, f, g, h], 64, $wk);
+        rounds8!([a, b, c, d, e, f, g, h], 72, $wk);
+        [a, b, c, d, e, f, g, h]
+    }};
+}
+pub(super) use rounds80_with_schedule;
+
+/// The body of a 128-bit vector kernel: two schedule words per register, `W` of the last eight
+/// groups kept in registers, `W + K` stored to an aligned stack array for the scalar rounds.
+/// `$sigma0` and `$sigma1` are the lane-wise small sigmas for the kernel's ISA.
+#[cfg(target_arch = "x86_64")]
+macro_rules! vector_kernel_body {
+    ($state:expr, $blocks:expr, $sigma0:ident, $sigma1:ident) => {{
+        use core::arch::x86_64::*;
+        use $crate::algo::sha2::consts::K512;
+        use $crate::algo::sha2::sha512::sequential::feed_forward;
+
+        /// `W + K` of one block, aligned for vector stores.
+        #[repr(C, align(16))]
+        struct Wk([u64; 80]);
+
+        let state: &mut [u64; 8] = $state;
+        let blocks: &[[u8; 128]] = $blocks;
+        // Byte order within each 64-bit word: the message is big-endian.
+        let be_words = _mm_set_epi64x(0x0809_0a0b_0c0d_0e0f, 0x0001_0203_0405_0607);
+        // A static, so the vector loads read one fixed copy.
+        static K: [u64; 80] = K512;
+        let kp = K.as_ptr().cast::<__m128i>();
+        let mut wk = Wk([0; 80]);
+        for block in blocks {
+            let bp = block.as_ptr().cast::<__m128i>();
+            let mut x = [_mm_setzero_si128(); 8];
+            for (i, w) in x.iter_mut().enumerate() {
+                // SAFETY: i < 8: inside the 128-byte block (unaligned load), the 80-word K and
+                // `wk` (16-byte aligned).
+                unsafe {
+                    *w = _mm_shuffle_epi8(_mm_loadu_si128(bp.add(i)), be_words);
+                    let k = _mm_loadu_si128(kp.add(i));
+                    _mm_store_si128(
+                        wk.0.as_mut_ptr().cast::<__m128i>().add(i),
+                        _mm_add_epi64(*w, k),
+                    );
+                }
+            }
+            // Group `g` (words 2g, 2g+1) replaces group `g - 8` in `x`.
+            macro_rules! schedule {
+                ($grp:expr) => {
+                    let w16 = x[$grp % 8];
+                    let w15 = _mm_alignr_epi8(x[($grp + 1) % 8], w16, 8);
+                    let w7 = _mm_alignr_epi8(x[($grp + 5) % 8], x[($grp + 4) % 8], 8);
+                    let n = _mm_add_epi64(
+                        _mm_add_epi64(w16, $sigma0(w15)),
+                        _mm_add_epi64(w7, $sigma1(x[($grp + 7) % 8])),
+                    );
+                    x[$grp % 8] = n;
+                    // SAFETY: groups are 8..40, so both stay inside the 80-word K and `wk`,
+                    // and `wk` is 16-byte aligned.
+                    unsafe {
+                        let k = _mm_loadu_si128(kp.add($grp));
+                        _mm_store_si128(
+                            wk.0.as_mut_ptr().cast::<__m128i>().add($grp),
+                            _mm_add_epi64(n, k),
+                        );
+                    }
+                };
+            }
+            let v = $crate::algo::sha2::sha512::parallel::rounds80_with_schedule!(
+                *state, wk.0, schedule
+            );
+            feed_forward(state, v);
+        }
+    }};
+}
+#[cfg(target_arch = "x86_64")]
+pub(super) use vector_kernel_body;
