@@ -466,7 +466,7 @@ mod tests {
         Config {
             algorithm: "md5".into(),
             provider: Provider::Parhash,
-            variant: "portable".into(),
+            variant: "sequential".into(),
             message_len: 1000,
             messages,
             source,
@@ -476,7 +476,7 @@ mod tests {
 
     #[test]
     fn measures_every_source_and_threads() {
-        let engine = parhash_variant(Algorithm::Md5, "portable").unwrap();
+        let engine = parhash_variant(Algorithm::Md5, "sequential").unwrap();
         let dir = std::env::temp_dir().join(format!("parhash-lab-measure-{}", std::process::id()));
         for source in Source::ALL {
             for (messages, threads) in [(1, 1), (8, 2)] {

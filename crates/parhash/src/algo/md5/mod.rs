@@ -2,8 +2,21 @@
 //!
 //! MD5 has no internal parallelism worth a second execution unit: each of its 64 steps needs the
 //! previous step's result (`a = b + rotl(a + f(b,c,d) + m + k, s)`), and its message schedule is
-//! a fixed permutation of the 16 input words, so there is nothing to compute ahead. Its speed-ups
-//! come from running many messages side by side (see `batch/`), not from inside one message.
+//! a fixed permutation of the 16 input words, so the only work off that chain is the 64 additions
+//! `M[g] + K[i]`. Two forms show it:
+//!
+//! - `sequential` ([`sequential`]): portable scalar, fully unrolled, literal to RFC 1321; the
+//!   default.
+//! - `parallel` ([`parallel`]): all 64 `M[g] + K[i]` computed four at a time in vector registers
+//!   ahead of the steps (`parallel-sse41`; `parallel-portable` on arrays). It is not faster: the
+//!   additions it moves were already off the critical path, which is the chain of dependent
+//!   add-rotate steps, ~4-5 cycles each (BENCHMARKS.md, "SHA-2 and MD5").
+//!
+//! MD5's speed-ups come from running many messages side by side (see `batch/`), not from inside
+//! one message.
+
+pub mod parallel;
+pub mod sequential;
 
 use core::fmt;
 use digest::{
@@ -16,7 +29,9 @@ use digest::{
     HashMarker, Output,
 };
 
-use super::Variants;
+use super::{VariantInfo, Variants};
+#[cfg(target_arch = "x86_64")]
+use crate::platform;
 
 /// Initial chaining value (RFC 1321 section 3.3).
 pub const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
@@ -34,22 +49,19 @@ pub(crate) const K: [u32; 64] = [
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
 ];
 
-/// Compresses whole 64-byte blocks into `state`. Fully unrolled: the round function, message
-/// index and rotation of every step are compile-time constants.
-pub fn compress_blocks(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
-    for block in blocks {
-        let mut m = [0u32; 16];
-        for (w, chunk) in m.iter_mut().zip(block.chunks_exact(4)) {
-            *w = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        }
-        let [mut a, mut b, mut c, mut d] = *state;
-
+/// The 64 steps of one block on `$state` (without feed-forward); step `i` of round `r` adds
+/// `$mk(i, g)`, which must be `M[g] + K[i]` for the message word `g` that RFC 1321 names.
+/// Both forms expand this; they differ only in where `M[g] + K[i]` comes from.
+macro_rules! steps64 {
+    ($state:expr, $mk:expr) => {{
+        let [mut a, mut b, mut c, mut d] = $state;
         macro_rules! step {
             ($f:expr, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $g:expr, $s:expr) => {
+                // `a + M[g] + K[i]` does not wait for the previous step's `b`: adding it
+                // first leaves only f, one add, the rotation and one add on the chain.
                 $a = $b.wrapping_add(
-                    $a.wrapping_add($f($b, $c, $d))
-                        .wrapping_add(m[$g])
-                        .wrapping_add(K[$i])
+                    $a.wrapping_add($mk($i, $g))
+                        .wrapping_add($f($b, $c, $d))
                         .rotate_left($s),
                 );
             };
@@ -58,6 +70,7 @@ pub fn compress_blocks(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
         let g = |x: u32, y: u32, z: u32| (x & z) | (y & !z);
         let h = |x: u32, y: u32, z: u32| x ^ y ^ z;
         let i = |x: u32, y: u32, z: u32| y ^ (x | !z);
+        use $crate::algo::md5::{g1, g2, g3, g4, S1, S2, S3, S4};
 
         macro_rules! round {
             ($fun:expr, $base:expr, $gi:expr, $s:expr) => {
@@ -67,23 +80,6 @@ pub fn compress_blocks(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
                 step!($fun, b, c, d, a, $base + 3, $gi($base + 3), $s[3]);
             };
         }
-        const fn g1(i: usize) -> usize {
-            i
-        }
-        const fn g2(i: usize) -> usize {
-            (5 * i + 1) % 16
-        }
-        const fn g3(i: usize) -> usize {
-            (3 * i + 5) % 16
-        }
-        const fn g4(i: usize) -> usize {
-            (7 * i) % 16
-        }
-        const S1: [u32; 4] = [7, 12, 17, 22];
-        const S2: [u32; 4] = [5, 9, 14, 20];
-        const S3: [u32; 4] = [4, 11, 16, 23];
-        const S4: [u32; 4] = [6, 10, 15, 21];
-
         round!(f, 0, g1, S1);
         round!(f, 4, g1, S1);
         round!(f, 8, g1, S1);
@@ -100,11 +96,85 @@ pub fn compress_blocks(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
         round!(i, 52, g4, S4);
         round!(i, 56, g4, S4);
         round!(i, 60, g4, S4);
+        [a, b, c, d]
+    }};
+}
+pub(crate) use steps64;
 
-        state[0] = state[0].wrapping_add(a);
-        state[1] = state[1].wrapping_add(b);
-        state[2] = state[2].wrapping_add(c);
-        state[3] = state[3].wrapping_add(d);
+/// Message word of step `i` in round 1..4 (RFC 1321 section 3.4).
+pub(crate) const fn g1(i: usize) -> usize {
+    i
+}
+/// Round 2: `(5i + 1) mod 16`.
+pub(crate) const fn g2(i: usize) -> usize {
+    (5 * i + 1) % 16
+}
+/// Round 3: `(3i + 5) mod 16`.
+pub(crate) const fn g3(i: usize) -> usize {
+    (3 * i + 5) % 16
+}
+/// Round 4: `7i mod 16`.
+pub(crate) const fn g4(i: usize) -> usize {
+    (7 * i) % 16
+}
+/// Message word of step `i` (0..64).
+pub(crate) const fn message_index(i: usize) -> usize {
+    match i / 16 {
+        0 => g1(i),
+        1 => g2(i),
+        2 => g3(i),
+        _ => g4(i),
+    }
+}
+/// Rotation amounts of the four steps of a group, per round.
+pub(crate) const S1: [u32; 4] = [7, 12, 17, 22];
+pub(crate) const S2: [u32; 4] = [5, 9, 14, 20];
+pub(crate) const S3: [u32; 4] = [4, 11, 16, 23];
+pub(crate) const S4: [u32; 4] = [6, 10, 15, 21];
+
+/// Adds the working variables back into the chaining value.
+#[inline(always)]
+pub(crate) fn feed_forward(state: &mut [u32; 4], v: [u32; 4]) {
+    for (s, x) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(x);
+    }
+}
+
+/// Which MD5 compression code runs: chosen once per hasher, matched once per call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Sequential,
+    Parallel(parallel::Isa),
+}
+
+impl Backend {
+    /// The fastest form: `sequential` (measured; see BENCHMARKS.md, "SHA-2 and MD5").
+    fn detect() -> Self {
+        Backend::Sequential
+    }
+
+    /// The named variant, if it exists and this CPU allows it. `portable` is the name MD5's
+    /// only form had before the split, kept for callers that still use it.
+    fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "sequential" | "portable" => Some(Backend::Sequential),
+            "parallel" => Some(Backend::Parallel(parallel::Isa::detect())),
+            "parallel-portable" => Some(Backend::Parallel(parallel::Isa::Portable)),
+            #[cfg(target_arch = "x86_64")]
+            "parallel-sse41" => {
+                platform::Sse41::detect().map(|t| Backend::Parallel(parallel::Isa::Sse41(t)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Compresses whole blocks into `state`.
+    #[inline]
+    fn compress(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+        match self {
+            Backend::Sequential => sequential::compress_blocks(state, blocks),
+            Backend::Parallel(isa) => parallel::compress_blocks(isa, state, blocks),
+        }
     }
 }
 
@@ -113,6 +183,7 @@ pub fn compress_blocks(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
 pub struct Md5Core {
     block_count: u64,
     state: [u32; 4],
+    backend: Backend,
 }
 
 impl HashMarker for Md5Core {}
@@ -133,7 +204,8 @@ impl UpdateCore for Md5Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
         self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-        compress_blocks(&mut self.state, Array::cast_slice_to_core(blocks));
+        self.backend
+            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
     }
 }
 
@@ -146,7 +218,8 @@ impl FixedOutputCore for Md5Core {
             .wrapping_add(buffer.get_pos() as u64)
             .wrapping_mul(8);
         let mut state = self.state;
-        buffer.len64_padding_le(bit_len, |b| compress_blocks(&mut state, &[b.0]));
+        let backend = self.backend;
+        buffer.len64_padding_le(bit_len, |b| backend.compress(&mut state, &[b.0]));
         for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
             chunk.copy_from_slice(&word.to_le_bytes());
         }
@@ -156,9 +229,16 @@ impl FixedOutputCore for Md5Core {
 impl Default for Md5Core {
     #[inline]
     fn default() -> Self {
+        Self::with_backend(Backend::detect())
+    }
+}
+
+impl Md5Core {
+    fn with_backend(backend: Backend) -> Self {
         Self {
             block_count: 0,
             state: IV,
+            backend,
         }
     }
 }
@@ -166,7 +246,7 @@ impl Default for Md5Core {
 impl Reset for Md5Core {
     #[inline]
     fn reset(&mut self) {
-        *self = Self::default();
+        *self = Self::with_backend(self.backend);
     }
 }
 
@@ -189,8 +269,49 @@ digest::buffer_fixed!(
 );
 
 impl Variants for Md5 {
+    fn variants() -> Vec<VariantInfo> {
+        let default = Backend::detect();
+        let info = |name, available, summary| VariantInfo {
+            name,
+            available,
+            default: match default {
+                Backend::Sequential => name == "sequential",
+                Backend::Parallel(_) => name == "parallel",
+            },
+            summary,
+        };
+        #[allow(unused_mut)] // nothing is added off x86_64
+        let mut v = vec![
+            info(
+                "sequential",
+                true,
+                "portable scalar, 64 steps unrolled (RFC 1321)",
+            ),
+            info(
+                "parallel",
+                true,
+                "M[g] + K[i] for all 64 steps in vectors ahead of the steps (best ISA here)",
+            ),
+            info(
+                "parallel-portable",
+                true,
+                "the parallel form's precomputation on plain arrays",
+            ),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        v.push(info(
+            "parallel-sse41",
+            platform::Sse41::detect().is_some(),
+            "M[g] + K[i] four at a time in SSE registers",
+        ));
+        v
+    }
+
     fn with_variant(name: &str) -> Option<Self> {
-        (name == "portable").then(Self::default)
+        Some(Self {
+            core: Md5Core::with_backend(Backend::by_name(name)?),
+            buffer: Default::default(),
+        })
     }
 }
 
