@@ -5,21 +5,7 @@ mod common;
 
 use common::*;
 use digest::{Digest, FixedOutputReset};
-use parhash::{hash, Algorithm, Hasher, Variants};
-
-/// Names of the variants of `D` available here; prints the ones skipped.
-fn available<D: Variants>(alg: Algorithm) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    for v in D::variants() {
-        if v.available {
-            out.push(v.name);
-        } else {
-            eprintln!("skipped {alg}/{}: not available on this CPU", v.name);
-        }
-    }
-    assert!(!out.is_empty());
-    out
-}
+use parhash::{Algorithm, Variants};
 
 /// Every record through every variant, by the `Digest` type and by the dynamic `Hasher`.
 fn check_kats<D>(alg: Algorithm, text: &str, what: &str)
@@ -32,21 +18,7 @@ where
         "{alg} {what}: only {} records",
         kats.len()
     );
-    for variant in available::<D>(alg) {
-        let mut dynamic = Hasher::with_variant(alg, variant).expect("listed as available");
-        for k in &kats {
-            let typed = D::with_variant(variant).expect("listed as available");
-            let at = || format!("{alg}/{variant}: {what} line {} (Len {})", k.line, k.bits);
-            assert_eq!(
-                typed.chain_update(&k.msg).finalize().as_slice(),
-                &k.md[..],
-                "{}",
-                at()
-            );
-            dynamic.update(&k.msg);
-            assert_eq!(dynamic.finalize_reset().as_bytes(), &k.md[..], "{}", at());
-        }
-    }
+    check_records_every_variant::<D>(alg, &kats, what);
 }
 
 /// The SHAVS Monte Carlo test for SHA-1 and SHA-2: for each of 100 checkpoints,
@@ -58,7 +30,7 @@ where
 {
     let monte = parse_monte(text);
     assert_eq!(monte.checkpoints.len(), 100);
-    for variant in available::<D>(alg) {
+    for variant in available_variants::<D>() {
         let mut h = D::with_variant(variant).expect("listed as available");
         let mut seed = monte.seed.clone();
         for (j, expected) in monte.checkpoints.iter().enumerate() {
@@ -77,50 +49,19 @@ where
 }
 
 /// Differential test against an independent implementation `Oracle`: every block-boundary
-/// length and random lengths up to 20000, fed in random pieces, through every variant, by the
-/// `Digest` trait, the dynamic `Hasher`, one-shot `Digest::digest` and `parhash::hash`.
+/// length and random lengths up to 20000, fed in random pieces, through every variant.
 fn check_differential<D, Oracle>(alg: Algorithm, seed: u64)
 where
-    D: Digest + Variants + Clone,
+    D: Digest + Variants + Clone + digest::Reset,
     Oracle: Digest,
 {
+    let plan = Differential {
+        cases: (60, 600),
+        max_len: 20000,
+        slow: None,
+    };
     let block = alg.info().block_size;
-    let mut r = rng(seed);
-    let mut lengths = boundary_lengths(block);
-    for _ in 0..cases(60, 600) {
-        lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
-    }
-    let variants = available::<D>(alg);
-    for len in lengths {
-        let data = random_bytes(&mut r, len);
-        let expected = Oracle::digest(&data);
-        let expected = expected.as_slice();
-        assert_eq!(
-            D::digest(&data).as_slice(),
-            expected,
-            "{alg}: one-shot, len {len}"
-        );
-        assert_eq!(
-            hash(alg, &data).as_bytes(),
-            expected,
-            "{alg}: hash(), len {len}"
-        );
-        for &variant in &variants {
-            let splits = random_splits(&mut r, len);
-            let mut typed = D::with_variant(variant).expect("available");
-            let mut dynamic = Hasher::with_variant(alg, variant).expect("available");
-            for piece in splits.iter().cloned() {
-                Digest::update(&mut typed, &data[piece.clone()]);
-                dynamic.update(&data[piece]);
-            }
-            // A clone taken mid-stream must carry on identically.
-            let copy = typed.clone();
-            let at = format!("{alg}/{variant}: len {len}, splits {splits:?}");
-            assert_eq!(typed.finalize().as_slice(), expected, "{at}");
-            assert_eq!(copy.finalize().as_slice(), expected, "{at} (clone)");
-            assert_eq!(dynamic.finalize().as_bytes(), expected, "{at} (dyn)");
-        }
-    }
+    differential_every_variant::<D>(alg, block, seed, plan, |d| Oracle::digest(d).to_vec());
 }
 
 macro_rules! cavp {
@@ -248,7 +189,7 @@ fn compress_functions_agree_on_many_blocks() {
     for n in [0, 1, 2, 3, 4, 5, 8, 17, 37] {
         let mut expected = parhash::algo::sha2::consts::IV256;
         parhash::algo::sha2::compress256_sequential(&mut expected, &blocks256[..n]);
-        for v in available::<parhash::Sha256>(Algorithm::Sha256) {
+        for v in available_variants::<parhash::Sha256>() {
             let mut state = parhash::algo::sha2::consts::IV256;
             assert!(compress256_with_variant(v, &mut state, &blocks256[..n]));
             assert_eq!(state, expected, "sha256/{v}, {n} blocks");
@@ -260,7 +201,7 @@ fn compress_functions_agree_on_many_blocks() {
         let n = n.min(19);
         let mut expected = parhash::algo::sha2::consts::IV512;
         parhash::algo::sha2::compress512_sequential(&mut expected, &blocks512[..n]);
-        for v in available::<parhash::Sha512>(Algorithm::Sha512) {
+        for v in available_variants::<parhash::Sha512>() {
             let mut state = parhash::algo::sha2::consts::IV512;
             assert!(compress512_with_variant(v, &mut state, &blocks512[..n]));
             assert_eq!(state, expected, "sha512/{v}, {n} blocks");

@@ -6,54 +6,24 @@ mod common;
 use common::*;
 use digest::Digest;
 use parhash::{
-    Algorithm, Hasher, Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384,
+    Algorithm, Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384,
     Skein512_512, Variants,
 };
 
-fn check_all_variants<H: Variants + Digest>(msg: &[u8], expected: &[u8], what: &str) {
-    let mut ran = 0;
-    for v in H::variants() {
-        let Some(mut h) = H::with_variant(v.name) else {
-            assert!(
-                !v.available,
-                "{} says available but cannot be built",
-                v.name
-            );
-            println!("skipped (unavailable here): {}", v.name);
-            continue;
-        };
-        Digest::update(&mut h, msg);
-        assert_eq!(
-            h.finalize().as_slice(),
-            expected,
-            "{what} variant {}",
-            v.name
-        );
-        ran += 1;
-    }
-    assert!(ran >= 1);
-}
-
 #[test]
 fn skein512_256_short_msg_kat_every_variant() {
-    let kats = byte_aligned(parse_kats(include_str!(
-        "vectors/skein512-256/ShortMsgKAT_256.sphlib.txt"
-    )));
-    assert_eq!(kats.len(), 256);
-    for k in kats {
-        check_all_variants::<Skein512_256>(&k.msg, &k.md, &format!("line {}", k.line));
-    }
+    check_short_msg_kat::<Skein512_256>(
+        Algorithm::Skein512_256,
+        include_str!("vectors/skein512-256/ShortMsgKAT_256.sphlib.txt"),
+    );
 }
 
 #[test]
 fn skein512_512_short_msg_kat_every_variant() {
-    let kats = byte_aligned(parse_kats(include_str!(
-        "vectors/skein512-512/ShortMsgKAT_512.sphlib.txt"
-    )));
-    assert_eq!(kats.len(), 256);
-    for k in kats {
-        check_all_variants::<Skein512_512>(&k.msg, &k.md, &format!("line {}", k.line));
-    }
+    check_short_msg_kat::<Skein512_512>(
+        Algorithm::Skein512_512,
+        include_str!("vectors/skein512-512/ShortMsgKAT_512.sphlib.txt"),
+    );
 }
 
 fn oracle(alg: Algorithm, data: &[u8]) -> Vec<u8> {
@@ -74,50 +44,12 @@ fn differential<H: Variants + Digest + Clone + digest::Reset>(
     block: usize,
     seed: u64,
 ) {
-    let mut r = rng(seed);
-    let mut lengths = boundary_lengths(block);
-    for _ in 0..cases(30, 300) {
-        lengths.push(rand::Rng::random_range(&mut r, 0..=5000));
-    }
-    for len in lengths {
-        let data = random_bytes(&mut r, len);
-        let expected = oracle(alg, &data);
-        assert_eq!(
-            H::digest(&data).as_slice(),
-            &expected[..],
-            "{alg} len {len}"
-        );
-        assert_eq!(parhash::hash(alg, &data).as_bytes(), &expected[..]);
-        for v in H::variants().into_iter().filter(|v| v.available) {
-            let mut typed = H::with_variant(v.name).expect("available");
-            let mut dynamic = Hasher::with_variant(alg, v.name).expect("available");
-            for piece in random_splits(&mut r, len) {
-                Digest::update(&mut typed, &data[piece.clone()]);
-                dynamic.update(&data[piece]);
-            }
-            let mut reused = typed.clone();
-            assert_eq!(
-                typed.finalize().as_slice(),
-                &expected[..],
-                "{} len {len}",
-                v.name
-            );
-            assert_eq!(
-                dynamic.finalize().as_bytes(),
-                &expected[..],
-                "{} len {len}",
-                v.name
-            );
-            Digest::reset(&mut reused);
-            Digest::update(&mut reused, &data);
-            assert_eq!(
-                reused.finalize().as_slice(),
-                &expected[..],
-                "reset {}",
-                v.name
-            );
-        }
-    }
+    let plan = Differential {
+        cases: (30, 300),
+        max_len: 5000,
+        slow: None,
+    };
+    differential_every_variant::<H>(alg, block, seed, plan, |d| oracle(alg, d));
 }
 
 #[test]

@@ -157,3 +157,164 @@ pub fn cases(debug: usize, release: usize) -> usize {
         release
     }
 }
+
+/// Names of the variants of `T` available on this CPU; prints the skipped ones and checks that
+/// exactly one variant is the default.
+pub fn available_variants<T: parhash::Variants>() -> Vec<&'static str> {
+    let variants = T::variants();
+    assert_eq!(
+        variants.iter().filter(|v| v.default).count(),
+        1,
+        "exactly one default variant: {variants:?}"
+    );
+    let mut out = Vec::new();
+    for v in variants {
+        if v.available {
+            out.push(v.name);
+        } else {
+            eprintln!("skipped variant {}: not available on this CPU", v.name);
+        }
+    }
+    assert!(!out.is_empty());
+    out
+}
+
+/// Every record through every available variant of `T` (typed and dynamic `Hasher`), and
+/// through the default `parhash::hash`. Returns how many variants ran.
+pub fn check_records_every_variant<T>(alg: parhash::Algorithm, kats: &[Kat], what: &str) -> usize
+where
+    T: parhash::Variants + digest::Digest,
+{
+    let variants = available_variants::<T>();
+    for &variant in &variants {
+        let mut dynamic = parhash::Hasher::with_variant(alg, variant).expect("available");
+        for k in kats {
+            let at = || format!("{alg} {variant}: {what} line {}", k.line);
+            let typed = T::with_variant(variant).expect("available variant");
+            assert_eq!(
+                typed.chain_update(&k.msg).finalize().as_slice(),
+                &k.md[..],
+                "{}",
+                at()
+            );
+            dynamic.update(&k.msg);
+            assert_eq!(dynamic.finalize_reset().as_bytes(), &k.md[..], "{}", at());
+        }
+    }
+    for k in kats {
+        let at = format!("{alg} default: {what} line {}", k.line);
+        assert_eq!(parhash::hash(alg, &k.msg).as_bytes(), &k.md[..], "{at}");
+    }
+    variants.len()
+}
+
+/// A round-3 ShortMsgKAT file (256 byte-aligned records) through every variant; returns how
+/// many variants ran.
+pub fn check_short_msg_kat<T>(alg: parhash::Algorithm, text: &str) -> usize
+where
+    T: parhash::Variants + digest::Digest,
+{
+    let kats = byte_aligned(parse_kats(text));
+    assert_eq!(kats.len(), 256, "{alg}");
+    check_records_every_variant::<T>(alg, &kats, "ShortMsgKAT")
+}
+
+/// How many random lengths a differential test draws, up to which length, and which variant
+/// (a slow literal one) skips inputs longer than a bound.
+pub struct Differential {
+    /// Random lengths in debug and in release builds, besides [`boundary_lengths`].
+    pub cases: (usize, usize),
+    /// Largest random length.
+    pub max_len: usize,
+    /// A variant name and the longest input it is given.
+    pub slow: Option<(&'static str, usize)>,
+}
+
+/// Differential test against an independent one-shot `oracle`: block-boundary lengths and
+/// random ones, each through every available variant fed in random pieces (typed and dynamic
+/// `Hasher`), a clone reset and fed again, plus one-shot `Digest::digest` and `parhash::hash`.
+pub fn differential_every_variant<T>(
+    alg: parhash::Algorithm,
+    block: usize,
+    seed: u64,
+    plan: Differential,
+    oracle: impl Fn(&[u8]) -> Vec<u8>,
+) where
+    T: parhash::Variants + digest::Digest + Clone + digest::Reset,
+{
+    use digest::Digest;
+    let mut r = rng(seed);
+    let mut lengths = boundary_lengths(block);
+    for _ in 0..cases(plan.cases.0, plan.cases.1) {
+        lengths.push(r.random_range(0..=plan.max_len));
+    }
+    let variants = available_variants::<T>();
+    for len in lengths {
+        let data = random_bytes(&mut r, len);
+        let expected = oracle(&data);
+        let at = format!("{alg} len {len} (seed {seed:#x})");
+        assert_eq!(T::digest(&data).as_slice(), &expected[..], "{at} one-shot");
+        assert_eq!(parhash::hash(alg, &data).as_bytes(), &expected[..], "{at}");
+        for &variant in &variants {
+            if plan
+                .slow
+                .is_some_and(|(slow, limit)| slow == variant && len > limit)
+            {
+                continue;
+            }
+            let mut typed = T::with_variant(variant).expect("available");
+            let mut dynamic = parhash::Hasher::with_variant(alg, variant).expect("available");
+            for piece in random_splits(&mut r, len) {
+                Digest::update(&mut typed, &data[piece.clone()]);
+                dynamic.update(&data[piece]);
+            }
+            // A clone taken mid-stream must carry on identically.
+            let mut reused = typed.clone();
+            assert_eq!(typed.finalize().as_slice(), &expected[..], "{at} {variant}");
+            assert_eq!(
+                reused.clone().finalize().as_slice(),
+                &expected[..],
+                "{at} {variant} (clone)"
+            );
+            assert_eq!(
+                dynamic.finalize().as_bytes(),
+                &expected[..],
+                "{at} {variant} (dyn)"
+            );
+            // After reset the hasher starts from the IV again, still on its variant.
+            Digest::reset(&mut reused);
+            Digest::update(&mut reused, &data);
+            assert_eq!(
+                reused.finalize().as_slice(),
+                &expected[..],
+                "{at} {variant} (reset)"
+            );
+        }
+    }
+}
+
+/// Every variant of `T`, reset after garbage, then fed `pattern(len)` in pieces of 1..=16 bytes,
+/// against the one-shot digest.
+pub fn check_pieces_after_reset<T>(len: usize)
+where
+    T: parhash::Variants + digest::Digest + digest::FixedOutputReset,
+{
+    let data = pattern(len);
+    let expected = T::digest(&data);
+    for variant in available_variants::<T>() {
+        let mut h = T::with_variant(variant).expect("available");
+        // Garbage first, then reset: the variant must survive the reset.
+        digest::Digest::update(&mut h, b"garbage");
+        digest::Digest::reset(&mut h);
+        for piece_len in 1..=16 {
+            for piece in data.chunks(piece_len) {
+                digest::Digest::update(&mut h, piece);
+            }
+            assert_eq!(
+                h.finalize_reset(),
+                expected,
+                "{variant} pieces of {piece_len}"
+            );
+        }
+    }
+}
