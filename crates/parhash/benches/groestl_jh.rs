@@ -3,16 +3,15 @@
 //! functions as the 256- and 512-bit ones, so only those two are measured.
 //!
 //! `cargo bench -p parhash --bench groestl_jh -- --warm-up-time 1 --measurement-time 2`
+mod common;
+
+use common::{bench_variant, input};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use digest::Digest;
-use parhash::{Algorithm, Hasher};
+use parhash::Algorithm;
 use std::hint::black_box;
 
 const SIZES: [usize; 3] = [64, 1024, 1024 * 1024];
-
-fn input(len: usize) -> Vec<u8> {
-    (0..len).map(|i| (i % 251) as u8).collect()
-}
 
 fn bench_algorithm<RC: Digest>(c: &mut Criterion, alg: Algorithm) {
     let mut group = c.benchmark_group(alg.name());
@@ -22,17 +21,7 @@ fn bench_algorithm<RC: Digest>(c: &mut Criterion, alg: Algorithm) {
         // The literal forms take a good fraction of a second per MiB: fewer samples there.
         group.sample_size(if len > 4096 { 10 } else { 50 });
         for v in alg.variants().into_iter().filter(|v| v.available) {
-            let mut h = Hasher::with_variant(alg, v.name).expect("available variant");
-            group.bench_with_input(
-                BenchmarkId::new(format!("parhash-{}", v.name), len),
-                &data,
-                |b, d| {
-                    b.iter(|| {
-                        h.update(black_box(d));
-                        h.finalize_reset()
-                    })
-                },
-            );
+            bench_variant(&mut group, alg, v.name, &data);
         }
         group.bench_with_input(BenchmarkId::new("rustcrypto", len), &data, |b, d| {
             b.iter(|| RC::digest(black_box(d)))

@@ -4,61 +4,17 @@
 //! `cargo bench -p parhash --bench keccak_whirlpool -- --warm-up-time 1 --measurement-time 1`
 //!
 //! Measured in CPU time of the benchmarking thread (`CLOCK_THREAD_CPUTIME_ID`), not wall time:
-//! the machine this was written on is shared by up to eight busy builds, and wall-clock
-//! figures there swung by a factor of two between runs while CPU time stays within a few percent.
-//! Criterion prints the CPU time under "time" and throughput from it.
+//! see `common`.
+mod common;
+
+use common::{bench_variant, input, ThreadCpuTime, SIZES};
 use criterion::{
-    criterion_group, criterion_main,
-    measurement::{Measurement, ValueFormatter, WallTime},
-    BenchmarkId, Criterion, Throughput,
+    criterion_group, criterion_main, measurement::WallTime, BenchmarkId, Criterion, Throughput,
 };
 use digest::Digest;
 use openssl::hash::MessageDigest;
-use parhash::{Algorithm, Hasher};
-use std::{hint::black_box, time::Duration};
-
-const SIZES: [usize; 4] = [64, 1024, 16 * 1024, 1024 * 1024];
-
-/// Criterion measurement: CPU time consumed by the current thread.
-struct ThreadCpuTime(WallTime);
-
-fn thread_cpu_now() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-impl Measurement for ThreadCpuTime {
-    type Intermediate = Duration;
-    type Value = Duration;
-    fn start(&self) -> Duration {
-        thread_cpu_now()
-    }
-    fn end(&self, start: Duration) -> Duration {
-        thread_cpu_now().saturating_sub(start)
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, value: &Duration) -> f64 {
-        value.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        self.0.formatter()
-    }
-}
-
-fn input(len: usize) -> Vec<u8> {
-    (0..len).map(|i| (i % 251) as u8).collect()
-}
+use parhash::Algorithm;
+use std::hint::black_box;
 
 fn bench_algorithm<RC: Digest>(
     c: &mut Criterion<ThreadCpuTime>,
@@ -79,17 +35,7 @@ fn bench_algorithm<RC: Digest>(
             if v.name == "reference" && len > 16 * 1024 {
                 continue;
             }
-            let mut h = Hasher::with_variant(alg, v.name).expect("available variant");
-            group.bench_with_input(
-                BenchmarkId::new(format!("parhash-{}", v.name), len),
-                &data,
-                |b, d| {
-                    b.iter(|| {
-                        h.update(black_box(d));
-                        h.finalize_reset()
-                    })
-                },
-            );
+            bench_variant(&mut group, alg, v.name, &data);
         }
         group.bench_with_input(BenchmarkId::new("rustcrypto", len), &data, |b, d| {
             b.iter(|| RC::digest(black_box(d)))

@@ -1,0 +1,81 @@
+//! Shared by the benches: a criterion measurement of the benchmarking thread's CPU time, the
+//! sizes every bench uses, and the `i mod 251` input.
+//!
+//! CPU time, not wall time: the machine these run on is shared by up to eight busy builds, and
+//! wall-clock figures there swung by a factor of two between runs while CPU time stays within a
+//! few percent. Criterion prints the CPU time under "time" and throughput from it.
+#![allow(dead_code)] // each bench uses its own subset
+
+use criterion::{
+    measurement::{Measurement, ValueFormatter, WallTime},
+    BenchmarkGroup, BenchmarkId,
+};
+use parhash::{Algorithm, Hasher};
+use std::{hint::black_box, time::Duration};
+
+/// The sizes of issue 2: 64 B, 1 KiB, 16 KiB and 1 MiB.
+pub const SIZES: [usize; 4] = [64, 1024, 16 * 1024, 1024 * 1024];
+
+/// Criterion measurement: CPU time consumed by the current thread.
+pub struct ThreadCpuTime(pub WallTime);
+
+/// CPU time of the calling thread so far.
+pub fn thread_cpu_now() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant Linux supports.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+impl Measurement for ThreadCpuTime {
+    type Intermediate = Duration;
+    type Value = Duration;
+    fn start(&self) -> Duration {
+        thread_cpu_now()
+    }
+    fn end(&self, start: Duration) -> Duration {
+        thread_cpu_now().saturating_sub(start)
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        self.0.formatter()
+    }
+}
+
+/// `len` bytes of `i mod 251`.
+pub fn input(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i % 251) as u8).collect()
+}
+
+/// Measures parhash's `variant` of `alg` on `data` as `parhash-<variant>`: one hasher, updated
+/// and finalized (with reset) per iteration, as a streaming caller would.
+pub fn bench_variant<M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
+    alg: Algorithm,
+    variant: &str,
+    data: &[u8],
+) {
+    let mut h = Hasher::with_variant(alg, variant).expect("available variant");
+    group.bench_with_input(
+        BenchmarkId::new(format!("parhash-{variant}"), data.len()),
+        data,
+        |b, d| {
+            b.iter(|| {
+                h.update(black_box(d));
+                h.finalize_reset()
+            })
+        },
+    );
+}
