@@ -67,12 +67,29 @@ macro_rules! steps64 {
             };
         }
         let f = |x: u32, y: u32, z: u32| (x & y) | (!x & z);
-        let g = |x: u32, y: u32, z: u32| (x & z) | (y & !z);
         let h = |x: u32, y: u32, z: u32| x ^ y ^ z;
         let i = |x: u32, y: u32, z: u32| y ^ (x | !z);
         use $crate::algo::md5::{g1, g2, g3, g4, S1, S2, S3, S4};
 
+        // Round 2: G(b, c, d) = (b & d) | (c & !d) joins two disjoint bit sets, so the OR is an
+        // addition, and the `c & !d` half can be added before the previous step's `b` is known.
+        macro_rules! step_g {
+            ($a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $g:expr, $s:expr) => {
+                $a = $b.wrapping_add(
+                    $a.wrapping_add($mk($i, $g))
+                        .wrapping_add($c & !$d)
+                        .wrapping_add($b & $d)
+                        .rotate_left($s),
+                );
+            };
+        }
         macro_rules! round {
+            (g, $base:expr, $gi:expr, $s:expr) => {
+                step_g!(a, b, c, d, $base, $gi($base), $s[0]);
+                step_g!(d, a, b, c, $base + 1, $gi($base + 1), $s[1]);
+                step_g!(c, d, a, b, $base + 2, $gi($base + 2), $s[2]);
+                step_g!(b, c, d, a, $base + 3, $gi($base + 3), $s[3]);
+            };
             ($fun:expr, $base:expr, $gi:expr, $s:expr) => {
                 step!($fun, a, b, c, d, $base, $gi($base), $s[0]);
                 step!($fun, d, a, b, c, $base + 1, $gi($base + 1), $s[1]);

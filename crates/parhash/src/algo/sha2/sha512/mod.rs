@@ -5,7 +5,7 @@
 //!   x86_64 registers well, and this CPU has no SHA-512 instructions.
 //! - `parallel` ([`parallel`]): scalar rounds with the message schedule computed two words per
 //!   128-bit register beside them; forced ISA forms `parallel-portable`, `parallel-sse41`,
-//!   `parallel-avx512`.
+//!   `parallel-avx512`. The default.
 
 pub mod parallel;
 pub mod parallel_portable;
@@ -26,9 +26,10 @@ pub(crate) enum Backend {
 }
 
 impl Backend {
-    /// The fastest form this CPU allows.
+    /// The fastest form this CPU allows: `parallel` on its best ISA (measured faster than
+    /// `sequential` at every size, see BENCHMARKS.md "SHA-2 and MD5").
     pub(crate) fn detect() -> Self {
-        Backend::Sequential
+        Backend::Parallel(parallel::Isa::detect())
     }
 
     /// The named variant, if it exists and this CPU allows it.
