@@ -4,6 +4,8 @@
 //!
 //! `cargo bench -p parhash --bench sha2_md5 -- --warm-up-time 1 --measurement-time 2`
 //!
+//! `parhash` is the default through the dynamic `Hasher` (what the CLI uses), `parhash-digest`
+//! the default through the typed `Digest` one-shot (up to 1 KiB), `parhash-<form>` each form.
 //! Every form is measured for MD5, SHA-256 and SHA-512 (SHA-224 and SHA-384 run the same
 //! compression functions); SHA-224, SHA-384 and SHA-512/256 get the default and the peers.
 //! OpenSSL is called the way a C program would for each: the one-shot `SHA256()`-style functions
@@ -26,7 +28,7 @@ enum OpenSsl {
     Evp(MessageDigest),
 }
 
-fn bench_algorithm<RC: Digest>(
+fn bench_algorithm<P: Digest, RC: Digest>(
     c: &mut Criterion<ThreadCpuTime>,
     alg: Algorithm,
     openssl: OpenSsl,
@@ -45,6 +47,13 @@ fn bench_algorithm<RC: Digest>(
                 h.finalize_reset()
             })
         });
+        // The typed one-shot path (as `rustcrypto` is measured), without the dynamic `Hasher`'s
+        // boxed `DynDigest` and `Output` copy: what that costs shows at small sizes.
+        if len <= 1024 {
+            group.bench_with_input(BenchmarkId::new("parhash-digest", len), &data, |b, d| {
+                b.iter(|| P::digest(black_box(d)))
+            });
+        }
         // `parallel` is one of the forced forms (the best ISA here): not measured twice.
         let forms = alg
             .variants()
@@ -77,8 +86,13 @@ fn bench_algorithm<RC: Digest>(
 }
 
 fn benches(c: &mut Criterion<ThreadCpuTime>) {
-    bench_algorithm::<md5::Md5>(c, Algorithm::Md5, OpenSsl::Evp(MessageDigest::md5()), true);
-    bench_algorithm::<sha2::Sha224>(
+    bench_algorithm::<parhash::Md5, md5::Md5>(
+        c,
+        Algorithm::Md5,
+        OpenSsl::Evp(MessageDigest::md5()),
+        true,
+    );
+    bench_algorithm::<parhash::Sha224, sha2::Sha224>(
         c,
         Algorithm::Sha224,
         OpenSsl::OneShot(|d| {
@@ -86,7 +100,7 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
         }),
         false,
     );
-    bench_algorithm::<sha2::Sha256>(
+    bench_algorithm::<parhash::Sha256, sha2::Sha256>(
         c,
         Algorithm::Sha256,
         OpenSsl::OneShot(|d| {
@@ -94,7 +108,7 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
         }),
         true,
     );
-    bench_algorithm::<sha2::Sha384>(
+    bench_algorithm::<parhash::Sha384, sha2::Sha384>(
         c,
         Algorithm::Sha384,
         OpenSsl::OneShot(|d| {
@@ -102,7 +116,7 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
         }),
         false,
     );
-    bench_algorithm::<sha2::Sha512>(
+    bench_algorithm::<parhash::Sha512, sha2::Sha512>(
         c,
         Algorithm::Sha512,
         OpenSsl::OneShot(|d| {
@@ -111,7 +125,12 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
         true,
     );
     let sha512_256 = MessageDigest::from_name("sha512-256").expect("OpenSSL has SHA-512/256");
-    bench_algorithm::<sha2::Sha512_256>(c, Algorithm::Sha512_256, OpenSsl::Evp(sha512_256), false);
+    bench_algorithm::<parhash::Sha512_256, sha2::Sha512_256>(
+        c,
+        Algorithm::Sha512_256,
+        OpenSsl::Evp(sha512_256),
+        false,
+    );
 }
 
 criterion_group! {
