@@ -97,22 +97,11 @@ pub struct SumArgs {
     ///
     /// With gpu, parhash's CUDA backend hashes the files: sha256, sha3-256 and keccak256 in
     /// batches of many files (one GPU thread per file; files over 64 MiB on the CPU, streamed),
-    /// or PARSHA-256 with --parsha. It needs
+    /// and parsha256 (with --tree-height and --iv-bits) as a tree of GPU threads. It needs
     /// an NVIDIA GPU with its driver and NVRTC (CUDA 12); without one parhash stops with "no
     /// usable CUDA GPU: <reason>". The digests are the same as on the CPU.
     #[arg(long, value_enum, default_value_t = Device::Cpu, conflicts_with = "check")]
     pub device: Device,
-
-    /// With --device gpu: hash each file with PARSHA-256 of tree height T (1..=40).
-    ///
-    /// PARSHA-256 (Pal and Sarkar) arranges SHA-256's compression function as a tree of 2^T
-    /// processors, here GPU threads; the digest depends on T and on --parsha-iv.
-    #[arg(long, value_name = "T", conflicts_with = "check")]
-    pub parsha: Option<u32>,
-
-    /// IV length for --parsha: 0, 128 or 256 bits.
-    #[arg(long, value_name = "BITS", default_value_t = 0, requires = "parsha")]
-    pub parsha_iv: u32,
 
     #[command(flatten)]
     pub verify: VerifyFlags,
@@ -402,13 +391,10 @@ mod tests {
     #[test]
     fn device_flags() {
         assert_eq!(sum(&[]).device, Device::Cpu);
-        let s = sum(&["--device", "gpu", "--parsha", "13", "--parsha-iv", "128"]);
-        assert_eq!(
-            (s.device, s.parsha, s.parsha_iv),
-            (Device::Gpu, Some(13), 128)
-        );
+        let s = sum(&["--device", "gpu", "-a", "parsha256", "--tree-height", "13"]);
+        assert_eq!((s.device, s.hashing.tree_height), (Device::Gpu, Some(13)));
         assert!(parse(&["sum", "--device", "tpu"]).is_err());
-        assert!(parse(&["sum", "--parsha-iv", "128"]).is_err());
+        assert!(parse(&["sum", "-c", "--device", "gpu"]).is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `parhash sum --device gpu`: files hashed by the CUDA backend (`parhash-cuda`). sha256,
-//! sha3-256 and keccak256 go in batches of many files (one GPU thread per file); `--parsha T`
-//! hashes each file with PARSHA-256 as a tree of GPU threads. Without a usable GPU this stops
+//! sha3-256 and keccak256 go in batches of many files (one GPU thread per file); parsha256
+//! (`--tree-height`, `--iv-bits`) hashes each file as a tree of GPU threads. The lines are the
+//! CPU's, byte for byte. Without a usable GPU this stops
 //! with the backend's one message, "no usable CUDA GPU: <reason>".
 
 use std::ffi::OsString;
@@ -24,7 +25,7 @@ const BATCH_FILES: usize = 1 << 20;
 
 /// Files larger than this are hashed by the batched kernels' CPU twin, streamed: one GPU thread
 /// per message is far slower than a CPU core on one long message, and streaming keeps memory
-/// bounded. (PARSHA-256 is the GPU's way to hash one long message: --parsha.)
+/// bounded. (PARSHA-256 is the GPU's way to hash one long message.)
 pub const LARGE_FILE: u64 = 64 << 20;
 
 /// One file of a batch, in command-line order.
@@ -46,18 +47,19 @@ enum GpuJob {
 }
 
 fn job_for(algorithm: Algorithm, args: &SumArgs) -> Result<GpuJob> {
-    if let Some(tree_height) = args.parsha {
-        return Ok(GpuJob::Parsha {
-            tree_height,
-            iv_bits: args.parsha_iv,
-        });
-    }
     Ok(match algorithm {
         Algorithm::Sha256 => GpuJob::Sha256,
         Algorithm::Sha3_256 => GpuJob::Keccak(KeccakKind::Sha3_256),
         Algorithm::Keccak256 => GpuJob::Keccak(KeccakKind::Keccak256),
+        Algorithm::Parsha256 => {
+            let params = crate::parsha::Params::from_options(&args.hashing);
+            GpuJob::Parsha {
+                tree_height: params.tree_height,
+                iv_bits: params.iv_bits,
+            }
+        }
         other => bail!(
-            "--device gpu hashes sha256, sha3-256 and keccak256 (or PARSHA-256 with --parsha), not {}",
+            "--device gpu hashes sha256, sha3-256, keccak256 and parsha256, not {}",
             other.info().name
         ),
     })
@@ -129,10 +131,7 @@ pub fn run(
                     continue;
                 }
             };
-            match job {
-                GpuJob::Parsha { .. } => parsha_line(&mut lines, digest.as_bytes(), &name, style),
-                _ => write_line(&mut lines, algorithm, &digest, &name, style),
-            }
+            write_line(&mut lines, algorithm, &digest, &name, style);
         }
         stdout.write_all(&lines).context(WRITE_ERROR)?;
         lines.clear();
@@ -172,54 +171,4 @@ pub fn run(
     flush(&mut batch, &mut stdout, &mut all_ok)?;
     stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
-}
-
-/// A PARSHA-256 checksum line: `HEX  NAME`, or `PARSHA-256 (NAME) = HEX` with --tag.
-fn parsha_line(out: &mut Vec<u8>, digest: &[u8], name: &[u8], style: LineStyle) {
-    let hex = Output::from_slice(digest).to_hex();
-    let escaped = !style.zero && escape::sum_needs_escape(name);
-    if escaped {
-        out.push(b'\\');
-    }
-    let push_name = |out: &mut Vec<u8>| {
-        if escaped {
-            escape::escape_into(out, name);
-        } else {
-            out.extend_from_slice(name);
-        }
-    };
-    if style.tag {
-        out.extend_from_slice(b"PARSHA-256 (");
-        push_name(out);
-        out.extend_from_slice(b") = ");
-        out.extend_from_slice(hex.as_bytes());
-    } else {
-        out.extend_from_slice(hex.as_bytes());
-        out.extend_from_slice(if style.binary { b" *" } else { b"  " });
-        push_name(out);
-    }
-    out.push(if style.zero { b'\0' } else { b'\n' });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parsha_lines_follow_the_sum_formats() {
-        let d = [0xabu8; 32];
-        let mut out = Vec::new();
-        parsha_line(&mut out, &d, b"f", LineStyle::default());
-        assert_eq!(out, format!("{}  f\n", "ab".repeat(32)).into_bytes());
-        out.clear();
-        let tag = LineStyle {
-            tag: true,
-            ..LineStyle::default()
-        };
-        parsha_line(&mut out, &d, b"f", tag);
-        assert_eq!(
-            out,
-            format!("PARSHA-256 (f) = {}\n", "ab".repeat(32)).into_bytes()
-        );
-    }
 }

@@ -62,9 +62,6 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     if args.device == Device::Gpu {
         return crate::gpu::run(algorithm, files, args, style);
     }
-    if args.parsha.is_some() {
-        anyhow::bail!("--parsha runs on the GPU: add --device gpu");
-    }
 
     if args.recursive || files.len() > 1 {
         return run_many(algorithm, files, args, style);

@@ -1,5 +1,5 @@
 //! `parhash sum --device gpu`: on a machine without a usable GPU it fails with the backend's one
-//! message and exit status 1; with a GPU its lines equal the CPU's.
+//! message and exit status 1; with a GPU its lines equal the CPU's (parsha256 included).
 
 use std::process::Command;
 
@@ -24,9 +24,24 @@ fn gpu_sum_fails_cleanly_without_a_gpu_or_matches_the_cpu() {
         names.push(path.to_string_lossy().into_owned());
     }
     let files: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-    for alg in ["sha256", "sha3-256", "keccak256"] {
-        let cpu = parhash(&[&["sum", "-a", alg], files.as_slice()].concat());
-        let gpu = parhash(&[&["sum", "--device", "gpu", "-a", alg], files.as_slice()].concat());
+    let runs: [&[&str]; 5] = [
+        &["-a", "sha256"],
+        &["-a", "sha3-256"],
+        &["-a", "keccak256", "--tag"],
+        &["-a", "parsha256"],
+        &[
+            "-a",
+            "parsha256",
+            "--tree-height",
+            "4",
+            "--iv-bits",
+            "128",
+            "--tag",
+        ],
+    ];
+    for alg in runs {
+        let cpu = parhash(&[&["sum"], alg, files.as_slice()].concat());
+        let gpu = parhash(&[&["sum", "--device", "gpu"], alg, files.as_slice()].concat());
         let stderr = String::from_utf8_lossy(&gpu.stderr);
         if stderr.contains("no usable CUDA GPU: ") {
             assert_eq!(gpu.status.code(), Some(1));
@@ -34,16 +49,13 @@ fn gpu_sum_fails_cleanly_without_a_gpu_or_matches_the_cpu() {
             assert_eq!(stderr.lines().count(), 1, "one clear message: {stderr}");
         } else {
             assert!(gpu.status.success(), "{stderr}");
-            assert_eq!(gpu.stdout, cpu.stdout, "{alg}");
+            assert_eq!(gpu.stdout, cpu.stdout, "{alg:?}");
         }
     }
 }
 
 #[test]
-fn parsha_needs_the_gpu_and_other_algorithms_are_refused() {
-    let out = parhash(&["sum", "--parsha", "3", "-"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--device gpu"));
+fn other_algorithms_are_refused_on_the_gpu() {
     let out = parhash(&["sum", "--device", "gpu", "-a", "md5", "-"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not md5"));

@@ -4,8 +4,8 @@
 //! every sweep and report is what it was without them.
 //!
 //! Engines (variant names): `gpu` for sha256 (one message per GPU thread) and parsha256 (the
-//! tree on the GPU; `--tree t=13,l=0` sets T and the IV bits, default T = 13 as in seed study 4,
-//! l = 0); `gpu-packed` and `gpu-interleaved` for sha3-256 and keccak256 (the two host layouts).
+//! tree on the GPU; `--tree t=13,l=256` sets T and the IV bits, default parhash's T = 13 (seed
+//! study 4's) and l = 256); `gpu-packed` and `gpu-interleaved` for sha3-256 and keccak256 (the two host layouts).
 //! The lab times them end to end (copies included); kernel-only times come from the `gpu`
 //! preset, which reads the GPU's own event timers.
 
@@ -16,8 +16,11 @@ use parhash_cuda::{Gpu, GpuError, KeccakKind, KeccakLayout};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 
-/// PARSHA-256's tree height when none is given (seed study 4's T = 13).
-pub const DEFAULT_TREE_HEIGHT: u32 = 13;
+/// PARSHA-256's tree height when none is given: parhash's default, seed study 4's T = 13.
+pub const DEFAULT_TREE_HEIGHT: u32 = parhash::tree::parsha256::DEFAULT_TREE_HEIGHT;
+
+/// PARSHA-256's IV length when none is given: parhash's default.
+pub const DEFAULT_IV_BITS: u32 = parhash::tree::parsha256::DEFAULT_IV_BITS;
 
 static GPU: OnceLock<Result<Arc<Gpu>, GpuError>> = OnceLock::new();
 
@@ -117,10 +120,10 @@ impl Engine for GpuEngine {
     }
 }
 
-/// PARSHA-256's `(T, l)` from `--tree` sets such as `t=13,l=128` (defaults T = 13, l = 0).
+/// PARSHA-256's `(T, l)` from `--tree` sets such as `t=13,l=128` (defaults: parhash's).
 pub fn parsha_params(tree: &[String]) -> Vec<(u32, u32)> {
     let parse = |set: &str| {
-        let mut p = (DEFAULT_TREE_HEIGHT, 0);
+        let mut p = (DEFAULT_TREE_HEIGHT, DEFAULT_IV_BITS);
         for kv in set.split(',') {
             match kv.trim().split_once('=') {
                 Some(("t" | "T", v)) => p.0 = v.trim().parse().unwrap_or(p.0),
@@ -131,7 +134,7 @@ pub fn parsha_params(tree: &[String]) -> Vec<(u32, u32)> {
         p
     };
     if tree.is_empty() {
-        vec![(DEFAULT_TREE_HEIGHT, 0)]
+        vec![(DEFAULT_TREE_HEIGHT, DEFAULT_IV_BITS)]
     } else {
         tree.iter().map(|s| parse(s)).collect()
     }
@@ -189,10 +192,10 @@ mod tests {
 
     #[test]
     fn parsha_tree_parameters() {
-        assert_eq!(parsha_params(&[]), vec![(13, 0)]);
+        assert_eq!(parsha_params(&[]), vec![(13, 256)]);
         assert_eq!(
             parsha_params(&["t=5,l=128".into(), "T=16".into()]),
-            vec![(5, 128), (16, 0)]
+            vec![(5, 128), (16, 256)]
         );
     }
 
