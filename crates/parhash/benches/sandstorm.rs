@@ -1,0 +1,56 @@
+//! SANDstorm: compression function, serial hash and parallel hash (the Sandia study's three
+//! figures), and speed-up against the thread count on a long message.
+//!
+//! `cargo bench -p parhash --bench sandstorm -- --warm-up-time 1 --measurement-time 3`
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use parhash::algo::sandstorm::{fast, reference::Chain, Params, P256, P512};
+use parhash::tree::sandstorm::{hash_slice, Engine};
+use std::hint::black_box;
+
+fn compression<P: Params>(c: &mut Criterion, name: &str) {
+    let blocks = vec![[<P::W as Default>::default(); 8]; 1024];
+    let bytes = (blocks.len() * 8 * <P::W as parhash::algo::sandstorm::word::Word>::BYTES) as u64;
+    let mut g = c.benchmark_group(format!("{name}/compression"));
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("sequential", |b| {
+        let mut chain: Chain<P::W> = P::K;
+        b.iter(|| fast::compress_blocks(black_box(&mut chain), black_box(&blocks)))
+    });
+    g.finish();
+}
+
+fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
+    let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+    let mut g = c.benchmark_group(format!("{name}/hash-{}MiB", len >> 20));
+    g.throughput(Throughput::Bytes(len as u64));
+    g.sample_size(10);
+    let mut engines = vec![
+        ("sequential", Engine::SEQUENTIAL),
+        ("interleaved", Engine::INTERLEAVED),
+    ];
+    let max = parhash::platform::available_threads();
+    for t in 1..=max {
+        engines.push((
+            if t == 1 { "parallel-1" } else { "parallel-n" },
+            Engine::parallel(t),
+        ));
+    }
+    for (label, engine) in engines {
+        let id = BenchmarkId::new(label, engine.threads);
+        g.bench_with_input(id, &data, |b, d| {
+            b.iter(|| hash_slice(P::K, P::BOUNDARIES, engine, black_box(d)))
+        });
+    }
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    compression::<P256>(c, "sandstorm256");
+    compression::<P512>(c, "sandstorm512");
+    whole_hash::<P256>(c, "sandstorm256", 64 << 20);
+    whole_hash::<P512>(c, "sandstorm512", 64 << 20);
+}
+
+criterion_group!(sandstorm, benches);
+criterion_main!(sandstorm);
