@@ -9,6 +9,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use parhash::algo::sandstorm::{fast, reference::Chain, Params, P256, P512};
+use parhash::lanes::sandstorm::{Wide, LANES};
 use parhash::tree::sandstorm::{hash_slice, Engine};
 use std::hint::black_box;
 
@@ -24,6 +25,30 @@ fn compression<P: Params>(c: &mut Criterion, name: &str) {
     g.finish();
 }
 
+/// The eight-lane AVX-512 compression (SANDstorm-224/256 words): 8 x 128 blocks per call.
+fn compression_avx512(c: &mut Criterion) {
+    let Some(wide) = Wide::detect() else {
+        eprintln!("skipped sandstorm256/compression/avx512: no AVX-512 + GFNI");
+        return;
+    };
+    let per_lane = 128;
+    let data = vec![0x5au8; LANES * per_lane * 64];
+    let mut g = c.benchmark_group("sandstorm256/compression");
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    g.bench_function("avx512-8-lanes", |b| {
+        let mut chains = [P256::K; LANES];
+        b.iter(|| {
+            wide.compress_blocks(
+                black_box(&mut chains),
+                black_box(&data),
+                per_lane * 64,
+                per_lane,
+            )
+        })
+    });
+    g.finish();
+}
+
 fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
     let mut g = c.benchmark_group(format!("{name}/hash-{}MiB", len >> 20));
@@ -34,7 +59,11 @@ fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
         ("interleaved", Engine::INTERLEAVED),
     ];
     for t in [1, 2] {
-        engines.push(("parallel", Engine::parallel(t)));
+        engines.push(("parallel-portable", Engine::portable(t)));
+    }
+    if let (Some(one), Some(two)) = (Engine::avx512(1), Engine::avx512(2)) {
+        engines.push(("parallel-avx512", one));
+        engines.push(("parallel-avx512", two));
     }
     for (label, engine) in engines {
         let id = BenchmarkId::new(label, engine.threads);
@@ -66,6 +95,7 @@ fn benches(c: &mut Criterion) {
     print_clock();
     compression::<P256>(c, "sandstorm256");
     compression::<P512>(c, "sandstorm512");
+    compression_avx512(c);
     whole_hash::<P256>(c, "sandstorm256", 64 << 20);
     whole_hash::<P512>(c, "sandstorm512", 64 << 20);
 }

@@ -10,6 +10,7 @@ pub(crate) mod vector;
 
 pub mod keccak;
 pub mod md5;
+pub mod sandstorm;
 pub mod sha1;
 pub mod sha256;
 pub mod sha512;

@@ -7,7 +7,10 @@
 //!   of levels 1 and 2 is kept, because the level that feeds level 4 is known only at the end (a
 //!   message with a single level-1 superblock uses that output directly).
 //! - Interleaved path: when the state sits at a level-1 superblock boundary and several whole
-//!   superblocks are at hand, `LANES` of them are compressed side by side (independent chains).
+//!   superblocks are at hand, `LANES` of them are compressed side by side (independent chains):
+//!   portable code interleaves 4 (64-bit words) or 2 (128-bit) chains; with AVX-512 + GFNI
+//!   ([`Wide`], SANDstorm-224/256 only) eight superblocks run in the eight lanes of a register,
+//!   and so do eight level-2 chains.
 //! - Parallel path: when the state sits at a level-2 boundary (every 1000 blocks) and whole
 //!   level-2 superblocks are at hand, they are split over threads; each thread computes its
 //!   level-1 superblocks (interleaved) and its level-2 chain, and only the level-3 chain, one
@@ -21,11 +24,16 @@
 use crate::algo::sandstorm::fast::{compress_lanes, load_block};
 use crate::algo::sandstorm::reference::{level_output, Boundaries, Chain};
 use crate::algo::sandstorm::word::Word;
+use crate::lanes::sandstorm::{Wide, LANES as WIDE_LANES};
+use core::any::Any;
 
 const LEVEL1: u64 = 10;
 const LEVEL2: u64 = 100;
 /// Message blocks per level-2 superblock.
 const BLOCKS_PER_LEVEL2: u64 = LEVEL1 * LEVEL2;
+/// Level-2 superblocks handled together by one thread (bounds the level-1 outputs held at once
+/// to 1600 words of 8, and gives the eight-lane level-2 kernel two full groups).
+const LEVEL2_BATCH: usize = 16;
 
 /// How the tree engine may use the hardware. The digest never depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +42,8 @@ pub struct Engine {
     pub interleave: bool,
     /// Threads for whole level-2 superblocks (1 = none spawned).
     pub threads: usize,
+    /// Eight superblocks per AVX-512 register (64-bit words only; `None` = portable code).
+    pub wide: Option<Wide>,
 }
 
 impl Engine {
@@ -41,14 +51,24 @@ impl Engine {
     pub const SEQUENTIAL: Engine = Engine {
         interleave: false,
         threads: 1,
+        wide: None,
     };
-    /// Interleaved superblocks, one thread.
+    /// Interleaved superblocks, one thread, portable code.
     pub const INTERLEAVED: Engine = Engine {
         interleave: true,
         threads: 1,
+        wide: None,
     };
-    /// Interleaved superblocks on `threads` threads (0 = all cores).
+    /// Interleaved superblocks on `threads` threads (0 = all cores), with the widest kernel
+    /// this CPU has.
     pub fn parallel(threads: usize) -> Engine {
+        Engine {
+            wide: Wide::detect(),
+            ..Engine::portable(threads)
+        }
+    }
+    /// Interleaved superblocks on `threads` threads (0 = all cores), portable code only.
+    pub fn portable(threads: usize) -> Engine {
         Engine {
             interleave: true,
             threads: if threads == 0 {
@@ -56,7 +76,16 @@ impl Engine {
             } else {
                 threads
             },
+            wide: None,
         }
+    }
+    /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX-512 lanes; `None`
+    /// where this CPU lacks AVX-512 or GFNI.
+    pub fn avx512(threads: usize) -> Option<Engine> {
+        Some(Engine {
+            wide: Some(Wide::detect()?),
+            ..Engine::portable(threads)
+        })
     }
 }
 
@@ -120,13 +149,49 @@ fn level1_outputs<W: Word, const L: usize>(
     }
 }
 
-fn level1_outputs_dispatch<W: Word>(
+/// Level-1 outputs eight superblocks at a time in AVX-512 lanes, for 64-bit words; returns how
+/// many superblocks of `data` it did (a multiple of 8; 0 for 128-bit words).
+// `out` is downcast to the concrete `Vec<[u64; 8]>` it extends, so it must stay a `Vec`.
+#[allow(clippy::ptr_arg)]
+fn level1_outputs_wide<W: Word>(
+    wide: Wide,
     base: &Chain<W>,
     first_number: u64,
     data: &[u8],
-    interleave: bool,
+    out: &mut Vec<[W; 8]>,
+) -> usize {
+    let (Some(base), Some(out)) = (
+        (base as &dyn Any).downcast_ref::<Chain<u64>>(),
+        (out as &mut dyn Any).downcast_mut::<Vec<[u64; 8]>>(),
+    ) else {
+        return 0;
+    };
+    let superblock_bytes = LEVEL1 as usize * 64;
+    let groups = data.len() / superblock_bytes / WIDE_LANES;
+    for g in 0..groups {
+        let first = first_number + (g * WIDE_LANES) as u64;
+        let mut chains: [Chain<u64>; WIDE_LANES] =
+            core::array::from_fn(|l| numbered(base, first + l as u64));
+        let at = g * WIDE_LANES * superblock_bytes;
+        wide.compress_blocks(&mut chains, &data[at..], superblock_bytes, LEVEL1 as usize);
+        out.extend(chains.iter().map(level_output));
+    }
+    groups * WIDE_LANES
+}
+
+fn level1_outputs_dispatch<W: Word>(
+    base: &Chain<W>,
+    mut first_number: u64,
+    mut data: &[u8],
+    engine: Engine,
     out: &mut Vec<[W; 8]>,
 ) {
+    let interleave = engine.interleave;
+    if let (true, Some(wide)) = (interleave, engine.wide) {
+        let done = level1_outputs_wide(wide, base, first_number, data, out);
+        first_number += done as u64;
+        data = &data[done * LEVEL1 as usize * Tree::<W>::block_bytes()..];
+    }
     match (interleave, lanes_for::<W>()) {
         (false, _) => level1_outputs::<W, 1>(base, first_number, data, out),
         (true, 4) => level1_outputs::<W, 4>(base, first_number, data, out),
@@ -134,28 +199,69 @@ fn level1_outputs_dispatch<W: Word>(
     }
 }
 
-/// One whole level-2 superblock (1000 blocks in `data`): its 100 level-1 superblocks, then its
-/// level-2 chain. Pure, so threads can run many at once.
-fn level2_superblock<W: Word>(
+/// Whole level-2 superblocks (`1000 * count` blocks in `data`, numbered from `first_number`):
+/// their level-1 superblocks, then their level-2 chains; returns the `count` level-2 outputs.
+/// Pure, so threads can run many at once.
+fn level2_batch<W: Word>(
     base: &Chain<W>,
     base2: &Chain<W>,
-    number: u64,
+    first_number: u64,
     data: &[u8],
-    interleave: bool,
-) -> [W; 8] {
-    let mut outputs = Vec::with_capacity(LEVEL2 as usize);
+    engine: Engine,
+) -> Vec<[W; 8]> {
+    let count = data.len() / (BLOCKS_PER_LEVEL2 as usize * Tree::<W>::block_bytes());
+    let per = LEVEL2 as usize;
+    let mut outputs = Vec::with_capacity(count * per);
     level1_outputs_dispatch(
         base,
-        (number - 1) * LEVEL2 + 1,
+        (first_number - 1) * LEVEL2 + 1,
         data,
-        interleave,
+        engine,
         &mut outputs,
     );
-    let mut chain = [numbered(base2, number)];
-    for o in &outputs {
-        compress_lanes::<W, 1>(&[*o], &mut chain);
+    let mut chains: Vec<Chain<W>> = (0..count)
+        .map(|i| numbered(base2, first_number + i as u64))
+        .collect();
+    let mut done = 0;
+    if let (true, Some(wide)) = (engine.interleave, engine.wide) {
+        if let (Some(chains), Some(inputs)) = (
+            (&mut chains as &mut dyn Any).downcast_mut::<Vec<Chain<u64>>>(),
+            (&outputs as &dyn Any).downcast_ref::<Vec<[u64; 8]>>(),
+        ) {
+            while done + WIDE_LANES <= count {
+                let mut group: [Chain<u64>; WIDE_LANES] =
+                    core::array::from_fn(|l| chains[done + l]);
+                wide.compress_words(&mut group, &inputs[done * per..], per, per);
+                chains[done..done + WIDE_LANES].copy_from_slice(&group);
+                done += WIDE_LANES;
+            }
+        }
     }
-    level_output(&chain[0])
+    for (i, chain) in chains.iter_mut().enumerate().skip(done) {
+        let mut c = [*chain];
+        for o in &outputs[i * per..(i + 1) * per] {
+            compress_lanes::<W, 1>(&[*o], &mut c);
+        }
+        *chain = c[0];
+    }
+    chains.iter().map(level_output).collect()
+}
+
+/// [`level2_batch`] over any number of level-2 superblocks, [`LEVEL2_BATCH`] at a time.
+fn level2_run<W: Word>(
+    base: &Chain<W>,
+    base2: &Chain<W>,
+    first_number: u64,
+    data: &[u8],
+    engine: Engine,
+) -> Vec<[W; 8]> {
+    let batch_bytes = LEVEL2_BATCH * BLOCKS_PER_LEVEL2 as usize * Tree::<W>::block_bytes();
+    let mut out = Vec::new();
+    for (i, batch) in data.chunks(batch_bytes).enumerate() {
+        let number = first_number + (i * LEVEL2_BATCH) as u64;
+        out.extend(level2_batch(base, base2, number, batch, engine));
+    }
+    out
 }
 
 /// Streaming SANDstorm tree state for word type `W`.
@@ -325,7 +431,7 @@ impl<W: Word> Tree<W> {
                 let (bulk, rest) = data.split_at(count * superblock_bytes);
                 let mut outputs = Vec::with_capacity(count);
                 let first_number = self.blocks1 / LEVEL1 + 1;
-                level1_outputs_dispatch(&self.base, first_number, bulk, true, &mut outputs);
+                level1_outputs_dispatch(&self.base, first_number, bulk, self.engine, &mut outputs);
                 self.blocks1 += count as u64 * LEVEL1;
                 for out in outputs {
                     self.push_level1_output(out);
@@ -343,15 +449,10 @@ impl<W: Word> Tree<W> {
         let level2_bytes = BLOCKS_PER_LEVEL2 as usize * Self::block_bytes();
         let count = data.len() / level2_bytes;
         let first_number = self.inputs2 / LEVEL2 + 1;
-        let (base, base2, interleave) = (self.base, self.base2, self.engine.interleave);
+        let (base, base2, engine) = (self.base, self.base2, self.engine);
         let threads = self.engine.threads.clamp(1, count);
         let outputs: Vec<[W; 8]> = if threads == 1 {
-            data.chunks(level2_bytes)
-                .enumerate()
-                .map(|(i, d)| {
-                    level2_superblock(&base, &base2, first_number + i as u64, d, interleave)
-                })
-                .collect()
+            level2_run(&base, &base2, first_number, data, engine)
         } else {
             // Contiguous runs of superblocks per thread; joined in order.
             let per_thread = count.div_ceil(threads);
@@ -360,15 +461,8 @@ impl<W: Word> Tree<W> {
                     .chunks(per_thread * level2_bytes)
                     .enumerate()
                     .map(|(t, run)| {
-                        scope.spawn(move || {
-                            run.chunks(level2_bytes)
-                                .enumerate()
-                                .map(|(i, d)| {
-                                    let number = first_number + (t * per_thread + i) as u64;
-                                    level2_superblock(&base, &base2, number, d, interleave)
-                                })
-                                .collect::<Vec<_>>()
-                        })
+                        let number = first_number + (t * per_thread) as u64;
+                        scope.spawn(move || level2_run(&base, &base2, number, run, engine))
                     })
                     .collect();
                 handles

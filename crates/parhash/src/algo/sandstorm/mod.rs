@@ -7,8 +7,11 @@
 //! - The tree mode and its threads live in [`crate::tree::sandstorm`].
 //!
 //! Variants: `reference`, `sequential` (one compression at a time, one thread), `interleaved`
-//! (independent superblocks side by side in one thread), `parallel` (interleaved, and whole
-//! level-2 superblocks over all cores; the default). `sandstorm224-ref`/`sandstorm256-ref`
+//! (independent superblocks side by side in one thread, portable), `parallel` (interleaved, and
+//! whole level-2 superblocks over all cores, with the widest kernel; the default),
+//! `parallel-portable`, and for the 64-bit-word sizes (224/256) `interleaved-avx512` and
+//! `parallel-avx512` (eight superblocks in AVX-512 lanes, S-box by GFNI:
+//! [`crate::lanes::sandstorm`]). `sandstorm224-ref`/`sandstorm256-ref`
 //! reproduce the reference code's 8-bit superblock counter (section 7 of the spec), which differs
 //! from the design from 258 padded blocks (16,448 bytes) on.
 
@@ -163,7 +166,7 @@ impl<P: Params> fmt::Debug for SandstormCore<P> {
     }
 }
 
-const VARIANTS: [(&str, &str); 4] = [
+const VARIANTS: [(&str, &str); 7] = [
     (
         "reference",
         "literal to the spec, one-shot (buffers the message; for testing)",
@@ -177,17 +180,42 @@ const VARIANTS: [(&str, &str); 4] = [
         "independent superblocks side by side in one thread",
     ),
     (
+        "interleaved-avx512",
+        "eight superblocks in AVX-512 lanes (GFNI S-box), one thread",
+    ),
+    (
         "parallel",
-        "interleaved, and level-2 superblocks over all cores",
+        "interleaved, and level-2 superblocks over all cores (widest kernel)",
+    ),
+    (
+        "parallel-portable",
+        "portable interleaved superblocks over all cores",
+    ),
+    (
+        "parallel-avx512",
+        "eight superblocks in AVX-512 lanes, over all cores",
     ),
 ];
 
-fn engine_for(variant: &str) -> Option<Option<Engine>> {
+/// Whether `variant` exists for word type `W` (the AVX-512 forms only for 64-bit words).
+fn listed<W: Word>(variant: &str) -> bool {
+    W::BYTES == 8 || !variant.ends_with("avx512")
+}
+
+/// The engine of `variant` (`Some(None)` = the literal reference); `None` where the variant is
+/// unknown or not available on this CPU.
+fn engine_for<W: Word>(variant: &str) -> Option<Option<Engine>> {
+    if !listed::<W>(variant) {
+        return None;
+    }
     match variant {
         "reference" => Some(None),
         "sequential" => Some(Some(Engine::SEQUENTIAL)),
         "interleaved" => Some(Some(Engine::INTERLEAVED)),
+        "interleaved-avx512" => Engine::avx512(1).map(Some),
         "parallel" => Some(Some(Engine::parallel(0))),
+        "parallel-portable" => Some(Some(Engine::portable(0))),
+        "parallel-avx512" => Engine::avx512(0).map(Some),
         _ => None,
     }
 }
@@ -246,9 +274,10 @@ macro_rules! sandstorm_type {
             fn variants() -> Vec<VariantInfo> {
                 VARIANTS
                     .iter()
+                    .filter(|(name, _)| listed::<<$params as Params>::W>(name))
                     .map(|&(name, summary)| VariantInfo {
                         name,
-                        available: true,
+                        available: engine_for::<<$params as Params>::W>(name).is_some(),
                         default: name == "parallel",
                         summary,
                     })
@@ -256,7 +285,7 @@ macro_rules! sandstorm_type {
             }
 
             fn with_variant(name: &str) -> Option<Self> {
-                engine_for(name).map(|engine| Self {
+                engine_for::<<$params as Params>::W>(name).map(|engine| Self {
                     core: SandstormCore::with_engine(engine),
                     buffer: Default::default(),
                 })
