@@ -67,8 +67,6 @@ pub(crate) type Sha1Lanes = MdLanes<Sha1>;
 
 impl Sha1Lanes {
     /// Lanes at this width, all reset.
-    // Not yet reachable from `batch::lane_kernel`: the SHA-1 registry entry maps it.
-    #[allow(dead_code)]
     pub(crate) fn new(width: Width) -> Self {
         MdLanes::with_iv(width, &IV, 20)
     }
