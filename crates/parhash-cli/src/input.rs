@@ -46,16 +46,49 @@ pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io:
         Source::Stdin => stream(&mut io::stdin().lock(), &mut hasher, &Progress::none())?,
         Source::Path(path) => {
             let mut file = File::open(path)?;
-            let len = file
-                .metadata()
-                .ok()
-                .filter(|m| m.is_file())
-                .map(|m| m.len());
+            let len = regular_file_len(&file);
             let progress = Progress::for_file(path, len, options);
-            stream(&mut file, &mut hasher, &progress)?;
+            let mapped = Hasher::splits_over_threads(alg)
+                .then(|| map_file(&file, len))
+                .flatten();
+            match mapped {
+                Some(map) => {
+                    for piece in map.chunks(MAPPED_PIECE) {
+                        hasher.update(piece);
+                        progress.advance(piece.len());
+                    }
+                }
+                None => stream(&mut file, &mut hasher, &progress)?,
+            }
         }
     }
     Ok(hasher.finalize())
+}
+
+/// The length of a regular file (`None` for pipes, devices, ...).
+pub fn regular_file_len(file: &File) -> Option<u64> {
+    file.metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+}
+
+/// Files at least this large are memory-mapped when a tree mode hashes them.
+const MAP_AT_LEAST: u64 = 1 << 20;
+
+/// Bytes of a mapped file handed to the hasher per update (and per progress step): many
+/// superblocks or rounds at once, so a tree mode hashes almost all of it in place.
+pub const MAPPED_PIECE: usize = 32 << 20;
+
+/// Maps a regular file of `len` bytes for reading in place, so that a tree mode (SANDstorm,
+/// PARSHA-256) hashes it without copying it through a buffer ([`parhash::io::map_file`], whose
+/// caveat about files truncated while hashed the README repeats). `None` when the file is small,
+/// not regular, or cannot be mapped: the caller then reads it.
+pub fn map_file(file: &File, len: Option<u64>) -> Option<parhash::io::MappedFile> {
+    if len? < MAP_AT_LEAST {
+        return None;
+    }
+    parhash::io::map_file(file).ok()
 }
 
 fn stream(reader: &mut impl Read, hasher: &mut Hasher, progress: &Progress) -> io::Result<()> {

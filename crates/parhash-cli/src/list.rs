@@ -61,9 +61,9 @@ pub fn render() -> String {
 /// How the multi-message engine (`sum` over many files, `parhash::batch`) runs `alg`: in SIMD
 /// lanes across threads, or threads only.
 fn batch(alg: Algorithm) -> String {
-    let width = parhash::lanes::Width::detect();
-    match parhash::batch::lane_kernel(alg, width) {
-        Some(kernel) => format!("{} lanes ({}) x threads", kernel.lanes(), width.name()),
+    let best = parhash::lanes::Kernel::best_for(alg);
+    match parhash::batch::lane_kernel(alg, best) {
+        Some(kernel) => format!("{} lanes ({}) x threads", kernel.lanes(), best.name()),
         None => "threads only (no multi-lane kernel)".to_string(),
     }
 }

@@ -17,7 +17,7 @@ use parhash::tree::parsha256::{
 use parhash::{Algorithm, Output};
 
 use crate::flags::HashOptions;
-use crate::input::Source;
+use crate::input::{map_file, regular_file_len, Source, MAPPED_PIECE};
 use crate::progress::Progress;
 
 /// Most bytes of standard input (or another input of unknown length) spooled to memory.
@@ -101,33 +101,35 @@ pub fn hash(source: &Source, options: &HashOptions) -> io::Result<Output> {
     let params = Params::from_options(options);
     let engine = ParshaOptions {
         threads: options.threads,
-        width: None,
-    };
-    let file_len = |file: &File| {
-        file.metadata()
-            .ok()
-            .filter(|m| m.is_file())
-            .map(|m| m.len())
+        kernel: None,
     };
     let digest = match source {
         Source::Path(path) => {
             let mut file = File::open(path)?;
-            match file_len(&file) {
+            match regular_file_len(&file) {
                 Some(len) => {
                     let progress = Progress::for_file(path, Some(len), options);
                     let mut hasher =
                         Parsha256Hasher::new(len, params.tree_height, params.iv_bits, &engine)
                             .map_err(io::Error::other)?;
-                    let mut buf = vec![0; READ_SIZE.min(len as usize + 1)];
-                    loop {
-                        let n = match file.read(&mut buf) {
-                            Ok(0) => break,
-                            Ok(n) => n,
-                            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                            Err(e) => return Err(e),
-                        };
-                        hasher.update(&buf[..n]);
-                        progress.advance(n);
+                    if let Some(map) = map_file(&file, Some(len)) {
+                        // Hashed in place: whole rounds straight from the map.
+                        for piece in map.chunks(MAPPED_PIECE) {
+                            hasher.update(piece);
+                            progress.advance(piece.len());
+                        }
+                    } else {
+                        let mut buf = vec![0; READ_SIZE.min(len as usize + 1)];
+                        loop {
+                            let n = match file.read(&mut buf) {
+                                Ok(0) => break,
+                                Ok(n) => n,
+                                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                                Err(e) => return Err(e),
+                            };
+                            hasher.update(&buf[..n]);
+                            progress.advance(n);
+                        }
                     }
                     hasher.finalize().map_err(|e| {
                         io::Error::other(format!("file changed size while being read ({e})"))

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use parhash::batch::{self, BatchOptions, Interleaved};
-use parhash::lanes::Width;
+use parhash::lanes::{Kernel, Width};
 use parhash::{Algorithm, Hasher};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
@@ -56,7 +56,7 @@ impl Engine for BatchEngine {
     fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
         let opts = BatchOptions {
             threads: threads.max(1),
-            width: None,
+            kernel: None,
         };
         let digests = batch::hash_many_with(self.algorithm, messages, opts);
         Some(
@@ -77,11 +77,11 @@ pub fn batch_engines(algorithm: Algorithm, _tree: &[String]) -> Vec<EngineRef> {
     }
 }
 
-/// Lanes of `algorithm`'s widest kernel on this CPU and the kernel's name (`avx512`...), or
-/// `None` without lane kernels.
+/// Lanes of `algorithm`'s fastest kernel on this CPU and the kernel's name (`avx512`,
+/// `sha-ni`...), or `None` without lane kernels.
 pub fn lanes(algorithm: Algorithm) -> Option<(usize, &'static str)> {
-    let width = Width::detect();
-    batch::lane_kernel(algorithm, width).map(|k| (k.lanes(), width.name()))
+    let kernel = Kernel::best_for(algorithm);
+    batch::lane_kernel(algorithm, kernel).map(|k| (k.lanes(), kernel.name()))
 }
 
 /// Time to hash `messages` equal messages of `len` bytes on one thread, in nanoseconds per
@@ -109,7 +109,7 @@ pub fn interleaved_cost(
     let laid_out = Interleaved::new(algorithm, &msgs, width).ok()?;
     let one = BatchOptions {
         threads: 1,
-        width: Some(width),
+        kernel: Some(width.into()),
     };
     let gathered = crate::measure::work_cost(
         || batch::hash_many_with(algorithm, &msgs, one)[0].as_bytes()[0],

@@ -14,7 +14,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use openssl::hash::{hash as ossl_hash, MessageDigest};
 use parhash::batch::{hash_many_with, BatchOptions, Interleaved};
-use parhash::lanes::Width;
+use parhash::lanes::Kernel;
 use parhash::Algorithm;
 use std::hint::black_box;
 
@@ -48,10 +48,10 @@ fn messages(count: usize, len: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
-fn one_thread(width: Width) -> BatchOptions {
+fn one_thread(kernel: impl Into<Kernel>) -> BatchOptions {
     BatchOptions {
         threads: 1,
-        width: Some(width),
+        kernel: Some(kernel.into()),
     }
 }
 
@@ -73,10 +73,14 @@ fn layouts(c: &mut Criterion) {
                     })
                 });
             }
-            for width in Width::all_available() {
-                g.bench_function(BenchmarkId::new("lanes-gather", width.name()), |b| {
-                    b.iter(|| hash_many_with(alg, black_box(&set), one_thread(width)))
+            for kernel in Kernel::all_for(alg) {
+                g.bench_function(BenchmarkId::new("lanes-gather", kernel.name()), |b| {
+                    b.iter(|| hash_many_with(alg, black_box(&set), one_thread(kernel)))
                 });
+                // The SHA-NI streams take one message per register: no interleaved layout.
+                let Kernel::Vector(width) = kernel else {
+                    continue;
+                };
                 let inter = Interleaved::new(alg, &set, width).unwrap();
                 g.bench_function(BenchmarkId::new("lanes-interleaved", width.name()), |b| {
                     b.iter(|| black_box(inter.hash()))
@@ -88,8 +92,8 @@ fn layouts(c: &mut Criterion) {
 }
 
 fn multiplicity(c: &mut Criterion) {
-    let width = Width::detect();
     for (name, alg) in lane_algorithms() {
+        let kernel = Kernel::best_for(alg);
         for len in [64usize, 4096] {
             let mut g = c.benchmark_group(format!("batch-many/{name}/{len}B"));
             g.sample_size(10);
@@ -109,9 +113,9 @@ fn multiplicity(c: &mut Criterion) {
                         })
                     });
                 }
-                let id = format!("lanes-gather-{}", width.name());
+                let id = format!("lanes-gather-{}", kernel.name());
                 g.bench_function(BenchmarkId::new(id, count), |b| {
-                    b.iter(|| hash_many_with(alg, black_box(&set), one_thread(width)))
+                    b.iter(|| hash_many_with(alg, black_box(&set), one_thread(kernel)))
                 });
             }
             g.finish();

@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use openssl::hash::{hash as ossl_hash, MessageDigest};
-use parhash::lanes::Width;
+use parhash::lanes::Kernel;
 use parhash::tree::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher};
 use std::hint::black_box;
@@ -36,7 +36,7 @@ fn benches(c: &mut Criterion) {
             for &n in &threads {
                 let options = ParshaOptions {
                     threads: n,
-                    width: None,
+                    kernel: None,
                 };
                 g.bench_function(BenchmarkId::new(format!("parsha-T13-l{iv}"), n), |b| {
                     b.iter(|| parsha256_with(black_box(&data), 13, iv, &options).unwrap())
@@ -44,12 +44,12 @@ fn benches(c: &mut Criterion) {
             }
         }
         if len == 64 << 20 {
-            for width in Width::all_available() {
+            for kernel in Kernel::all_for(Algorithm::Sha256) {
                 let options = ParshaOptions {
                     threads: 1,
-                    width: Some(width),
+                    kernel: Some(kernel),
                 };
-                let id = BenchmarkId::new("parsha-T13-l256-1thread", width.name());
+                let id = BenchmarkId::new("parsha-T13-l256-1thread", kernel.name());
                 g.bench_function(id, |b| {
                     b.iter(|| parsha256_with(black_box(&data), 13, 256, &options).unwrap())
                 });

@@ -17,11 +17,13 @@
 //!
 //! Layout: `algo/` has one module per hash family (reference, portable and per-ISA code plus the
 //! family's single dispatch point); `platform` is the one place that detects CPU features;
-//! `tree/` holds single-message parallel modes; `batch/` the multi-message engine.
+//! `tree/` holds single-message parallel modes; `batch/` the multi-message engine; `io` maps
+//! files for reading in place.
 
 pub mod algo;
 pub mod batch;
 pub mod cipher;
+pub mod io;
 pub mod lanes;
 pub mod platform;
 pub mod registry;

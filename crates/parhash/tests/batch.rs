@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use parhash::batch::{has_lanes, hash_many, hash_many_with, BatchOptions, Interleaved, JobManager};
-use parhash::lanes::Width;
+use parhash::lanes::{Kernel, Width};
 use parhash::{hash, Algorithm, Output};
 use rand::Rng;
 
@@ -62,25 +62,25 @@ fn batch_equals_one_by_one_every_width_and_thread_count() {
             let owned = random_set(&mut r, if round == 0 { 300 } else { 60 });
             let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
             let expected = one_by_one(alg, &set);
-            for width in Width::all_available() {
+            for kernel in Kernel::all_for(alg) {
                 for threads in 1..=4 {
                     let got = hash_many_with(
                         alg,
                         &set,
                         BatchOptions {
                             threads,
-                            width: Some(width),
+                            kernel: Some(kernel),
                         },
                     );
-                    assert_eq!(got, expected, "{alg} {} threads={threads}", width.name());
+                    assert_eq!(got, expected, "{alg} {} threads={threads}", kernel.name());
                 }
             }
         }
         eprintln!(
-            "{alg}: widths tested: {:?}",
-            Width::all_available()
+            "{alg}: kernels tested: {:?}",
+            Kernel::all_for(alg)
                 .iter()
-                .map(|w| w.name())
+                .map(|k| k.name())
                 .collect::<Vec<_>>()
         );
     }
@@ -94,16 +94,16 @@ fn every_boundary_length_in_every_lane() {
         let owned: Vec<Vec<u8>> = boundary_lengths(block).into_iter().map(pattern).collect();
         let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
         let expected = one_by_one(alg, &set);
-        for width in Width::all_available() {
+        for kernel in Kernel::all_for(alg) {
             let got = hash_many_with(
                 alg,
                 &set,
                 BatchOptions {
                     threads: 1,
-                    width: Some(width),
+                    kernel: Some(kernel),
                 },
             );
-            assert_eq!(got, expected, "{alg} {}", width.name());
+            assert_eq!(got, expected, "{alg} {}", kernel.name());
         }
     }
 }
@@ -121,10 +121,10 @@ fn every_algorithm_works_through_the_batch_api() {
 fn job_manager_random_interleavings() {
     let mut r = rng(0xba7c_0002);
     for alg in lane_algorithms() {
-        for width in Width::all_available() {
+        for kernel in Kernel::all_for(alg) {
             for _ in 0..cases(2, 10) {
                 let owned = random_set(&mut r, 80);
-                let mut jm = JobManager::with_width(alg, width);
+                let mut jm = JobManager::with_kernel(alg, kernel);
                 let mut results: Vec<Option<Output>> = vec![None; owned.len()];
                 let record = |(id, d): (u64, Output), results: &mut Vec<Option<Output>>| {
                     assert!(
@@ -156,7 +156,7 @@ fn job_manager_random_interleavings() {
                         results[i],
                         Some(hash(alg, m)),
                         "{alg} {} job {i}",
-                        width.name()
+                        kernel.name()
                     );
                 }
             }

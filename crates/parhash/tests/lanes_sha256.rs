@@ -1,9 +1,11 @@
-//! SHA-256 lane kernels (every width) against the PARSHA-256 reference's literal compression.
+//! SHA-256 many-compression kernels (every vector width, and the SHA-NI streams where the CPU
+//! has them) against the PARSHA-256 reference's literal compression.
 mod common;
 
 use common::*;
-use parhash::lanes::{sha256, Width};
+use parhash::lanes::{sha256, Kernel};
 use parhash::tree::parsha256::reference;
+use parhash::Algorithm;
 use rand::Rng;
 
 fn expected(state: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {
@@ -17,15 +19,17 @@ fn expected(state: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {
 }
 
 #[test]
-fn every_width_matches_single_compressions() {
+fn every_kernel_matches_single_compressions() {
     let mut r = rng(0x1a2e_5256);
-    let widths = Width::all_available();
+    let kernels = Kernel::all_for(Algorithm::Sha256);
     eprintln!(
-        "sha256 lanes tested at: {:?}",
-        widths.iter().map(|w| w.name()).collect::<Vec<_>>()
+        "sha256 many-compression kernels tested: {:?}",
+        kernels.iter().map(|k| k.name()).collect::<Vec<_>>()
     );
     // Odd counts hit every remainder of 8 and 16; carry-prone all-ones states included.
-    for count in [0usize, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 48, 100] {
+    for count in [
+        0usize, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 33, 48, 100,
+    ] {
         let mut states: Vec<[u32; 8]> = (0..count).map(|_| r.random()).collect();
         if count > 0 {
             states[0] = [u32::MAX; 8];
@@ -38,10 +42,10 @@ fn every_width_matches_single_compressions() {
             .zip(&blocks)
             .map(|(s, b)| expected(s, b))
             .collect();
-        for &width in &widths {
+        for &kernel in &kernels {
             let mut got = states.clone();
-            sha256::compress_lanes_with(width, &mut got, &blocks);
-            assert_eq!(got, want, "{} count {count}", width.name());
+            sha256::compress_with(kernel, &mut got, &blocks);
+            assert_eq!(got, want, "{} count {count}", kernel.name());
         }
         let mut got = states.clone();
         sha256::compress_lanes(&mut got, &blocks);

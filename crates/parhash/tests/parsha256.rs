@@ -94,17 +94,18 @@ fn reference_compression_is_sha256() {
 
 // ---- The fast engine against the paper and the reference ----
 
-use parhash::lanes::Width;
+use parhash::lanes::{Kernel, Width};
 use parhash::tree::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
+use parhash::Algorithm;
 
-/// Every (threads, width) the fast engine is run with in the differential tests.
+/// Every (threads, kernel) the fast engine is run with in the differential tests.
 fn configurations() -> Vec<ParshaOptions> {
     let mut v = Vec::new();
     for threads in [1, 2, 3, 8] {
-        for width in Width::all_available() {
+        for kernel in Kernel::all_for(Algorithm::Sha256) {
             v.push(ParshaOptions {
                 threads,
-                width: Some(width),
+                kernel: Some(kernel),
             });
         }
     }
@@ -154,7 +155,7 @@ fn fast_matches_the_paper() {
 }
 
 /// Random lengths up to 200000 bytes for every T in 1..=16 and every l: one short-ish and one
-/// long length per (T, l), each against every thread count and width.
+/// long length per (T, l), each against every thread count and kernel.
 #[test]
 fn fast_matches_reference_on_random_lengths() {
     let configs = configurations();
@@ -173,27 +174,60 @@ fn fast_matches_reference_on_random_lengths() {
     }
 }
 
-/// A few messages of several MiB (many rounds, several 8 MiB-chunks' worth of geometry at small
-/// T, full trees at large T). Release only: the literal reference is slow in debug.
+/// Messages of several MiB (many rounds, several 8 MiB-chunks' worth of geometry at small T,
+/// full trees at large T), large enough that every thread count really starts its threads,
+/// with every kernel forced.
 #[test]
 fn fast_matches_reference_on_large_messages() {
     let mut r = rng(0x9a25_0003);
-    let configs = [
-        ParshaOptions {
-            threads: 1,
-            width: None,
-        },
-        ParshaOptions {
-            threads: 3,
-            width: None,
-        },
-    ];
-    for _ in 0..cases(0, 4) {
+    let mut configs = vec![ParshaOptions::default()];
+    for kernel in Kernel::all_for(Algorithm::Sha256) {
+        for threads in [1, 2, 3] {
+            configs.push(ParshaOptions {
+                threads,
+                kernel: Some(kernel),
+            });
+        }
+    }
+    for case in 0..cases(3, 6) {
         let len = rand::Rng::random_range(&mut r, 2_000_000..=9_000_000);
-        let big_t = [2u32, 8, 13, 16][rand::Rng::random_range(&mut r, 0..4)];
+        let big_t = if case == 0 {
+            13
+        } else {
+            [2u32, 8, 13, 16][rand::Rng::random_range(&mut r, 0..4)]
+        };
         let l = [0u32, 128, 256][rand::Rng::random_range(&mut r, 0..3)];
         let data = random_bytes(&mut r, len);
         check_against_reference(&data, big_t, l, &configs);
+    }
+}
+
+/// The streaming hasher fed many pieces of a multi-round message: pieces that end inside a
+/// round (buffered, completed by the next piece), pieces holding several chunks of rounds
+/// (hashed in place), tiny pieces.
+#[test]
+fn streaming_hasher_in_many_pieces() {
+    let mut r = rng(0x9a25_0006);
+    for _ in 0..cases(3, 12) {
+        let len = rand::Rng::random_range(&mut r, 500_000..=3_000_000);
+        let big_t = rand::Rng::random_range(&mut r, 3..=13);
+        let l = [0u32, 128, 256][rand::Rng::random_range(&mut r, 0..3)];
+        let data = random_bytes(&mut r, len);
+        let expected = parsha256(&data, big_t, l).unwrap();
+        let mut hasher =
+            Parsha256Hasher::new(len as u64, big_t, l, &ParshaOptions::default()).unwrap();
+        let mut at = 0;
+        while at < len {
+            let most = [7usize, 4096, 100_000, 1 << 20][rand::Rng::random_range(&mut r, 0..4)];
+            let n = rand::Rng::random_range(&mut r, 0..=most).min(len - at);
+            hasher.update(&data[at..at + n]);
+            at += n;
+        }
+        assert_eq!(
+            hasher.finalize().unwrap(),
+            expected,
+            "len {len} T {big_t} l {l}"
+        );
     }
 }
 
@@ -235,15 +269,16 @@ fn fast_matches_reference_at_shape_boundaries() {
     let configs = [
         ParshaOptions {
             threads: 1,
-            width: Some(Width::Portable),
+            kernel: Some(Width::Portable.into()),
         },
         ParshaOptions {
             threads: 3,
-            width: None,
+            kernel: None,
         },
     ];
+    // Large T reach delta(T + 1) and beyond: some MiB per length.
     for l in [0u32, 128, 256] {
-        for big_t in [1u32, 2, 3, 4, 6] {
+        for big_t in [1u32, 2, 3, 4, 6, 9, 12, 14] {
             for len in edge_lengths(big_t, l) {
                 check_against_reference(&pattern(len), big_t, l, &configs);
             }
@@ -364,7 +399,7 @@ fn threaded_engine_matches_on_messages_big_enough_to_split() {
         .iter()
         .map(|&threads| ParshaOptions {
             threads,
-            width: None,
+            kernel: None,
         })
         .collect();
     let data = random_bytes(&mut r, 1_100_003);

@@ -60,7 +60,7 @@ impl Engine for Tree {
     fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
         let options = ParshaOptions {
             threads: threads.max(1),
-            width: None,
+            kernel: None,
         };
         let mut check = 0u8;
         for m in messages {

@@ -14,7 +14,8 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-use crate::lanes::Width;
+use crate::lanes::Kernel;
+use crate::registry::Algorithm;
 use crate::tree::parsha256::{
     parsha256_with, reference, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT,
 };
@@ -48,7 +49,7 @@ impl Parsha256 {
             message: Vec::new(),
             engine: Engine::Fast(ParshaOptions {
                 threads,
-                width: None,
+                kernel: None,
             }),
         }
     }
@@ -101,7 +102,7 @@ impl Reset for Parsha256 {
     }
 }
 
-const WIDTHS: [(&str, &str); 3] = [
+const KERNELS: [(&str, &str); 4] = [
     (
         "parallel-portable",
         "tree engine, portable 8-lane compressions, all cores",
@@ -113,6 +114,10 @@ const WIDTHS: [(&str, &str); 3] = [
     (
         "parallel-avx512",
         "tree engine, AVX-512 16-lane compressions, all cores",
+    ),
+    (
+        "parallel-sha-ni",
+        "tree engine, 8 SHA-NI compressions interleaved, all cores",
     ),
 ];
 
@@ -132,10 +137,11 @@ impl Variants for Parsha256 {
                 summary: "tree engine, widest SIMD lanes, all cores",
             },
         ];
-        for (name, summary) in WIDTHS {
+        for (name, summary) in KERNELS {
             v.push(VariantInfo {
                 name,
-                available: Width::from_name(&name["parallel-".len()..]).is_some(),
+                available: Kernel::from_name(Algorithm::Sha256, &name["parallel-".len()..])
+                    .is_some(),
                 default: false,
                 summary,
             });
@@ -149,7 +155,10 @@ impl Variants for Parsha256 {
             "parallel" => Engine::Fast(ParshaOptions::default()),
             _ => Engine::Fast(ParshaOptions {
                 threads: 0,
-                width: Some(Width::from_name(name.strip_prefix("parallel-")?)?),
+                kernel: Some(Kernel::from_name(
+                    Algorithm::Sha256,
+                    name.strip_prefix("parallel-")?,
+                )?),
             }),
         };
         Some(Parsha256 {

@@ -15,12 +15,22 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 
-use crate::lanes::{self, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
+use crate::lanes::{self, Kernel, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
 use crate::registry::{Algorithm, Hasher, Output};
 
-/// Builds the lane kernel for `alg` at `width`, or `None` if `alg` has none.
-pub fn lane_kernel(alg: Algorithm, width: Width) -> Option<Box<dyn Lanes>> {
+/// Builds the lane kernel for `alg` (vector lanes at a width, or the SHA-NI streams), or `None`
+/// if `alg` has no such kernel.
+pub fn lane_kernel(alg: Algorithm, kernel: impl Into<Kernel>) -> Option<Box<dyn Lanes>> {
     use lanes::keccak::{KeccakLanes, Padding};
+    let width = match kernel.into() {
+        Kernel::Vector(width) => width,
+        #[cfg(target_arch = "x86_64")]
+        Kernel::ShaNi(token) => {
+            return lanes::sha256_ni::ShaNiLanes::new(token, alg).map(|k| Box::new(k) as _)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Kernel::ShaNi(_) => return None,
+    };
     let k: Box<dyn Lanes> = match alg {
         Algorithm::Md5 => Box::new(lanes::md5::Md5Lanes::new(width)),
         Algorithm::Sha1 => Box::new(lanes::sha1::Sha1Lanes::new(width)),
@@ -48,13 +58,13 @@ pub fn has_lanes(alg: Algorithm) -> bool {
     lane_kernel(alg, Width::Portable).is_some()
 }
 
-/// Options for [`hash_many_with`]. The default: all cores, the widest kernel.
+/// Options for [`hash_many_with`]. The default: all cores, the fastest kernel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BatchOptions {
     /// Worker threads (0 = all cores).
     pub threads: usize,
-    /// Lane kernel width; `None` = the widest available.
-    pub width: Option<Width>,
+    /// Lane kernel; `None` = the fastest available ([`Kernel::best_for`]).
+    pub kernel: Option<Kernel>,
 }
 
 /// Hashes every message with the fastest kernels and all cores; digests in input order. A group
@@ -64,16 +74,16 @@ pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
     hash_many_with(alg, messages, BatchOptions::default())
 }
 
-/// [`hash_many`] with an explicit thread count and lane width. The digests never depend on them.
+/// [`hash_many`] with an explicit thread count and lane kernel. The digests never depend on them.
 pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
     let threads = match opts.threads {
         0 => crate::platform::available_threads(),
         n => n,
     }
     .clamp(1, messages.len().max(1));
-    let width = opts.width;
+    let kernel = opts.kernel;
     if threads == 1 {
-        return hash_group(alg, width, messages);
+        return hash_group(alg, kernel, messages);
     }
     // Contiguous groups of about equal total bytes, one per thread, joined in order.
     let total: usize = messages.iter().map(|m| m.len() + 64).sum();
@@ -93,7 +103,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
     std::thread::scope(|scope| {
         let handles: Vec<_> = groups
             .into_iter()
-            .map(|g| scope.spawn(move || hash_group(alg, width, g)))
+            .map(|g| scope.spawn(move || hash_group(alg, kernel, g)))
             .collect();
         handles
             .into_iter()
@@ -102,15 +112,15 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
     })
 }
 
-fn hash_group(alg: Algorithm, width: Option<Width>, messages: &[&[u8]]) -> Vec<Output> {
-    let mut jm = match width {
-        Some(w) => JobManager::with_width(alg, w),
+fn hash_group(alg: Algorithm, kernel: Option<Kernel>, messages: &[&[u8]]) -> Vec<Output> {
+    let mut jm = match kernel {
+        Some(k) => JobManager::with_kernel(alg, k),
         None => JobManager::new(alg),
     };
     // Fewer messages than lanes would leave most lanes idle, and one lane of a multi-lane
-    // kernel is slower than the single-message code (SHA-NI for SHA-256). Unless a width was
+    // kernel is slower than the single-message code (SHA-NI for SHA-256). Unless a kernel was
     // forced (tests, benchmarks), hash them one by one.
-    if width.is_none() && messages.len() < jm.lanes() {
+    if kernel.is_none() && messages.len() < jm.lanes() {
         jm = JobManager::without_lanes(alg);
     }
     for m in messages {
@@ -170,13 +180,14 @@ impl fmt::Debug for JobManager<'_> {
 }
 
 impl<'a> JobManager<'a> {
-    /// A job manager using the widest lane kernel available. Without AVX2 it hashes each
-    /// message with the single-message code: portable lanes are correct but slower than it
-    /// (they are kept as the tested fallback and can be forced with [`JobManager::with_width`]).
+    /// A job manager using the fastest lane kernel available ([`Kernel::best_for`]). Without
+    /// AVX2 or SHA-NI it hashes each message with the single-message code: portable lanes are
+    /// correct but slower than it (they are kept as the tested fallback and can be forced with
+    /// [`JobManager::with_kernel`]).
     pub fn new(alg: Algorithm) -> Self {
-        match Width::detect() {
-            Width::Portable => Self::without_lanes(alg),
-            width => Self::with_width(alg, width),
+        match Kernel::best_for(alg) {
+            Kernel::Vector(Width::Portable) => Self::without_lanes(alg),
+            kernel => Self::with_kernel(alg, kernel),
         }
     }
 
@@ -194,7 +205,12 @@ impl<'a> JobManager<'a> {
 
     /// A job manager using lane kernels of this width (if `alg` has any).
     pub fn with_width(alg: Algorithm, width: Width) -> Self {
-        let kernel = lane_kernel(alg, width);
+        Self::with_kernel(alg, width)
+    }
+
+    /// A job manager using this lane kernel (if `alg` has it; otherwise one by one).
+    pub fn with_kernel(alg: Algorithm, kernel: impl Into<Kernel>) -> Self {
+        let kernel = lane_kernel(alg, kernel);
         let lanes = kernel.as_ref().map_or(0, |k| k.lanes());
         JobManager {
             alg,

@@ -13,9 +13,12 @@ pub mod md5;
 pub mod sandstorm;
 pub mod sha1;
 pub mod sha256;
+#[cfg(target_arch = "x86_64")]
+pub mod sha256_ni;
 pub mod sha512;
 
-use crate::platform::{Avx2, Avx512};
+use crate::platform::{Avx2, Avx512, ShaNi};
+use crate::registry::Algorithm;
 #[cfg(target_arch = "x86_64")]
 use vector::{Avx2x4, Avx2x8, Avx512x16, Avx512x8};
 use vector::{Portable, Source, Vector};
@@ -80,6 +83,75 @@ impl Width {
     /// Lanes of 64-bit words at this width.
     pub fn lanes64(self) -> usize {
         self.lanes32() / 2
+    }
+}
+
+/// A multi-message kernel: vector lanes at a [`Width`], or, for SHA-224 and SHA-256, the SHA
+/// extensions running [`sha256_ni::STREAMS`] independent messages interleaved (on a CPU with
+/// them that is the faster of the two: a single SHA-NI stream is latency-bound, so interleaved
+/// streams fill the unit; see `sha256_ni`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Vector lanes of this width.
+    Vector(Width),
+    /// The SHA extensions, several streams interleaved (SHA-224 and SHA-256 only).
+    ShaNi(ShaNi),
+}
+
+impl From<Width> for Kernel {
+    fn from(width: Width) -> Kernel {
+        Kernel::Vector(width)
+    }
+}
+
+impl Kernel {
+    /// Whether `alg` has a kernel on the SHA extensions.
+    fn has_sha_ni(alg: Algorithm) -> bool {
+        cfg!(target_arch = "x86_64") && matches!(alg, Algorithm::Sha224 | Algorithm::Sha256)
+    }
+
+    /// The fastest kernel for `alg` on this CPU (the widest vectors when `alg` has no other).
+    pub fn best_for(alg: Algorithm) -> Kernel {
+        match ShaNi::detect() {
+            Some(token) if Kernel::has_sha_ni(alg) => Kernel::ShaNi(token),
+            _ => Kernel::Vector(Width::detect()),
+        }
+    }
+
+    /// Every kernel `alg` can run on this CPU, vector widths narrowest first (tests, benchmarks).
+    pub fn all_for(alg: Algorithm) -> Vec<Kernel> {
+        let mut all: Vec<Kernel> = Width::all_available()
+            .into_iter()
+            .map(Kernel::from)
+            .collect();
+        if let Some(token) = ShaNi::detect().filter(|_| Kernel::has_sha_ni(alg)) {
+            all.push(Kernel::ShaNi(token));
+        }
+        all
+    }
+
+    /// Short name: `portable`, `avx2`, `avx512` or `sha-ni`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Vector(width) => width.name(),
+            Kernel::ShaNi(_) => ShaNi::NAME,
+        }
+    }
+
+    /// Looks a kernel of `alg` available here up by name.
+    pub fn from_name(alg: Algorithm, name: &str) -> Option<Kernel> {
+        Kernel::all_for(alg).into_iter().find(|k| k.name() == name)
+    }
+
+    /// Messages (or compressions) the kernel runs side by side.
+    pub fn lanes(self) -> usize {
+        match self {
+            Kernel::Vector(width) => width.lanes32(),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::ShaNi(_) => sha256_ni::STREAMS,
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::ShaNi(_) => unreachable!("no SHA extensions off x86_64"),
+        }
     }
 }
 

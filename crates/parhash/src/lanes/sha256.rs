@@ -12,7 +12,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::vector::{Avx2x8, Avx512x16};
 use super::vector::{Portable, U32x};
-use super::{md_algorithm, MdLanes, Width};
+use super::{md_algorithm, Kernel, MdLanes, Width};
 use crate::algo::sha2::consts::{IV224, IV256, K256};
 use crate::registry::Algorithm;
 
@@ -148,9 +148,24 @@ pub fn compress_lanes_with(width: Width, states: &mut [[u32; 8]], blocks: &[[u8;
     }
 }
 
-/// [`compress_lanes_with`] at the widest width this CPU allows.
+/// Compresses `blocks[i]` into `states[i]` for every `i` with `kernel`: vector lanes, or the
+/// SHA extensions on interleaved streams.
+///
+/// # Panics
+/// If `states` and `blocks` have different lengths.
+pub fn compress_with(kernel: Kernel, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    match kernel {
+        Kernel::Vector(width) => compress_lanes_with(width, states, blocks),
+        #[cfg(target_arch = "x86_64")]
+        Kernel::ShaNi(token) => super::sha256_ni::compress_many(token, states, blocks),
+        #[cfg(not(target_arch = "x86_64"))]
+        Kernel::ShaNi(_) => unreachable!("no SHA extensions off x86_64"),
+    }
+}
+
+/// [`compress_with`] with the fastest kernel this CPU has.
 pub fn compress_lanes(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    compress_lanes_with(Width::detect(), states, blocks);
+    compress_with(Kernel::best_for(Algorithm::Sha256), states, blocks);
 }
 
 /// One plain compression (scalar), for the few single compressions of a tree's top.

@@ -10,15 +10,15 @@
 //! [`CHUNK_BYTES`] of message bound the memory and let the streaming hasher start before the
 //! whole message is there.
 //!
-//! Every compression of one thread's round is gathered into a batch and compressed
-//! `Width::lanes32()` at a time by [`compress_lanes_with`]. The message is read in place
+//! Every compression of one thread's round is gathered into a batch and compressed by
+//! [`compress_with`]: SIMD lanes, or the SHA extensions on interleaved streams. The message is read in place
 //! (a slice, possibly memory-mapped); the padding beyond the message end is read as zeros, never
 //! materialised. Geometry (which `u(i, j)` a processor gets, where it lies in the padded
 //! message) is computed in closed form from the specification's size table.
 
 use super::{check_params, ParshaError};
-use crate::lanes::sha256::{compress_lanes_with, compress_one, IV as SHA256_IV};
-use crate::lanes::Width;
+use crate::lanes::sha256::{compress_one, compress_with, IV as SHA256_IV};
+use crate::lanes::Kernel;
 
 /// Message bytes per chunk of rounds handed to the threads at once.
 pub(crate) const CHUNK_BYTES: u64 = 8 << 20;
@@ -157,27 +157,52 @@ impl Shape {
         }
     }
 
-    /// Where u(i, j) lies for a round `i` in 1 .. R, or `None` when it is empty. Its size is
-    /// `leaf_bytes` for leaf-type inputs (round 1, leaves) and 32 for internal nodes.
-    fn piece(&self, i: u64, j: u64) -> Option<u64> {
+    /// Which processors of round `i` (1 .. R) have a message piece, and where the round starts.
+    fn layout(&self, i: u64) -> Layout {
         let half = 1u64 << (self.t - 1);
-        if i == 1 {
-            return Some(j * self.leaf_bytes);
-        }
-        let start = self.round_start(i);
-        let leaf = j >= half;
-        if i <= self.q + 2 {
-            if !leaf {
-                Some(start + 32 * j)
-            } else if i < self.q + 2 || j - half < self.b {
-                Some(start + half * 32 + (j - half) * self.leaf_bytes)
-            } else {
-                None
-            }
-        } else if !leaf && j < self.k(i) {
-            Some(start + 32 * j)
+        // Round 1 and the full rounds 2 ..= q+1: every processor has a piece.
+        let (internal, leaves) = if i <= self.q + 1 {
+            (half, half)
+        } else if i == self.q + 2 {
+            (half, self.b)
         } else {
-            None
+            (self.k(i), 0)
+        };
+        Layout {
+            first: i == 1,
+            start: self.round_start(i),
+            half,
+            internal,
+            leaves,
+            leaf_bytes: self.leaf_bytes,
+        }
+    }
+}
+
+/// One round's message pieces: internal processors `j < internal` get 32 bytes, leaves
+/// `half <= j < half + leaves` get `leaf_bytes`; round 1 gives every processor `leaf_bytes`.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    first: bool,
+    start: u64,
+    half: u64,
+    internal: u64,
+    leaves: u64,
+    leaf_bytes: u64,
+}
+
+impl Layout {
+    /// Where u(i, j) lies, or `None` when it is empty. Its size is `leaf_bytes` for leaf-type
+    /// inputs (round 1, leaves) and 32 for internal nodes.
+    #[inline(always)]
+    fn piece(&self, j: u64) -> Option<u64> {
+        if self.first {
+            Some(self.start + j * self.leaf_bytes)
+        } else if j < self.half {
+            (j < self.internal).then_some(self.start + 32 * j)
+        } else {
+            let leaf = j - self.half;
+            (leaf < self.leaves).then_some(self.start + self.half * 32 + leaf * self.leaf_bytes)
         }
     }
 }
@@ -192,19 +217,26 @@ pub(crate) struct View<'a> {
 }
 
 impl View<'_> {
-    /// Copies padded-message bytes `off .. off + out.len()` into `out`.
-    fn read(&self, off: u64, out: &mut [u8]) {
-        let stop = off + out.len() as u64;
-        if stop <= self.end {
+    /// Copies padded-message bytes `off .. off + N` into `out` (a fixed size, so the common
+    /// in-bounds case is a few vector moves, not a `memcpy` call).
+    #[inline(always)]
+    fn read<const N: usize>(&self, off: u64, out: &mut [u8; N]) {
+        if off + N as u64 <= self.end {
             let from = (off - self.base) as usize;
-            out.copy_from_slice(&self.data[from..from + out.len()]);
+            out.copy_from_slice(&self.data[from..from + N]);
         } else {
-            out.fill(0);
-            if off < self.end {
-                let from = (off - self.base) as usize;
-                let n = (self.end - off) as usize;
-                out[..n].copy_from_slice(&self.data[from..from + n]);
-            }
+            self.read_padded(off, out);
+        }
+    }
+
+    /// [`View::read`] across the message end: the bytes past it are zeros.
+    #[cold]
+    fn read_padded(&self, off: u64, out: &mut [u8]) {
+        out.fill(0);
+        if off < self.end {
+            let from = (off - self.base) as usize;
+            let n = (self.end - off) as usize;
+            out[..n].copy_from_slice(&self.data[from..from + n]);
         }
     }
 }
@@ -228,14 +260,6 @@ fn bytes(words: &[u32; 8]) -> [u8; 32] {
     out
 }
 
-/// What one processor does in one round.
-enum Step {
-    /// h(state || block).
-    Compress([u32; 8], [u8; 64]),
-    /// The input (m bits or nothing) passes through.
-    Pass(Node),
-}
-
 /// Per-run constants the processors need.
 struct Ctx<'a> {
     shape: &'a Shape,
@@ -243,88 +267,105 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// A leaf-type input u || IV (round 1, or a leaf), or nothing when u is empty.
-    fn leaf(&self, view: &View, i: u64, j: u64) -> Step {
-        match self.shape.piece(i, j) {
-            None => Step::Pass(None),
-            Some(off) => {
-                let leaf = self.shape.leaf_bytes as usize;
-                let mut v = [0u8; 96];
-                view.read(off, &mut v[..leaf]);
-                v[leaf..].copy_from_slice(&self.iv[..self.shape.iv_bytes]);
-                Step::Compress(words(&v[..32]), v[32..].try_into().expect("64 bytes"))
-            }
+    /// A leaf-type input u || IV (round 1, or a leaf) into `slot`; false when u is empty (the
+    /// processor then outputs nothing).
+    #[inline(always)]
+    fn leaf(&self, view: &View, piece: Option<u64>, slot: Slot) -> bool {
+        let Some(off) = piece else {
+            return false;
+        };
+        // 96 - l/8 message bytes then l/8 IV bytes: the first 32 are the chaining value.
+        let mut head = [0u8; 32];
+        view.read(off, &mut head);
+        *slot.0 = words(&head);
+        let (msg, iv) = slot.1.split_at_mut(64 - self.shape.iv_bytes);
+        match msg.len() {
+            32 => view.read::<32>(off + 32, msg.try_into().expect("32 bytes")),
+            48 => view.read::<48>(off + 32, msg.try_into().expect("48 bytes")),
+            _ => view.read::<64>(off + 32, msg.try_into().expect("64 bytes")),
         }
-    }
-
-    /// An internal node: z(2j) || z(2j+1) || u(i, j).
-    fn internal(&self, view: &View, i: u64, j: u64, left: Node, right: Node) -> Step {
-        combine(view, left, right, self.shape.piece(i, j))
+        iv.copy_from_slice(&self.iv[..self.shape.iv_bytes]);
+        true
     }
 }
 
-/// A processor's input from its children's outputs and its message piece: all three make n bits
-/// (compress), exactly one makes m bits (passes through), none is empty.
-fn combine(view: &View, left: Node, right: Node, piece: Option<u64>) -> Step {
+/// A compression's input being built: the chaining value and the block.
+type Slot<'s> = (&'s mut [u32; 8], &'s mut [u8; 64]);
+
+/// What a processor does with its children's outputs and its message piece: all three make n
+/// bits (compress: the input is written into `slot`), exactly one makes m bits (it passes
+/// through), none is empty.
+#[inline(always)]
+fn combine(view: &View, left: Node, right: Node, piece: Option<u64>, slot: Slot) -> Option<Node> {
     match (left, right, piece) {
         (Some(l), Some(r), Some(off)) => {
-            let mut block = [0u8; 64];
-            block[..32].copy_from_slice(&bytes(&r));
-            view.read(off, &mut block[32..]);
-            Step::Compress(l, block)
+            *slot.0 = l;
+            for (o, w) in slot.1[..32].chunks_exact_mut(4).zip(r) {
+                o.copy_from_slice(&w.to_be_bytes());
+            }
+            view.read::<32>(off, (&mut slot.1[32..]).try_into().expect("32 bytes"));
+            None
         }
-        (Some(z), None, None) | (None, Some(z), None) => Step::Pass(Some(z)),
+        (Some(z), None, None) | (None, Some(z), None) => Some(Some(z)),
         (None, None, Some(off)) => {
             let mut u = [0u8; 32];
             view.read(off, &mut u);
-            Step::Pass(Some(words(&u)))
+            Some(Some(words(&u)))
         }
-        (None, None, None) => Step::Pass(None),
+        (None, None, None) => Some(None),
         _ => unreachable!("PARSHA-256 processor input of 2m bits: the size table was misread"),
     }
 }
 
-/// Compressions gathered for one lane call, with where each result goes.
+/// Compressions gathered for one kernel call, with where each result goes. Fixed arrays: the
+/// inputs are built in place, never moved.
 struct Batch<D> {
-    width: Width,
-    states: Vec<[u32; 8]>,
-    blocks: Vec<[u8; 64]>,
-    dest: Vec<D>,
+    kernel: Kernel,
+    len: usize,
+    states: [[u32; 8]; BATCH],
+    blocks: [[u8; 64]; BATCH],
+    dest: [D; BATCH],
 }
 
-impl<D: Copy> Batch<D> {
-    fn new(width: Width) -> Self {
-        Batch {
-            width,
-            states: Vec::with_capacity(BATCH),
-            blocks: Vec::with_capacity(BATCH),
-            dest: Vec::with_capacity(BATCH),
-        }
+impl<D: Copy + Default> Batch<D> {
+    fn new(kernel: Kernel) -> Box<Self> {
+        Box::new(Batch {
+            kernel,
+            len: 0,
+            states: [[0; 8]; BATCH],
+            blocks: [[0; 64]; BATCH],
+            dest: [D::default(); BATCH],
+        })
     }
 
-    /// Adds one compression; returns true when the batch is full.
-    fn push(&mut self, state: [u32; 8], block: [u8; 64], dest: D) -> bool {
-        self.states.push(state);
-        self.blocks.push(block);
-        self.dest.push(dest);
-        self.states.len() == BATCH
+    /// The next free input slot.
+    #[inline]
+    fn slot(&mut self) -> Slot<'_> {
+        (&mut self.states[self.len], &mut self.blocks[self.len])
+    }
+
+    /// Keeps the slot just built, for `dest`; returns true when the batch is full.
+    #[inline]
+    fn commit(&mut self, dest: D) -> bool {
+        self.dest[self.len] = dest;
+        self.len += 1;
+        self.len == BATCH
     }
 
     /// Compresses everything gathered and hands each result to `store`.
     fn flush(&mut self, mut store: impl FnMut(D, [u32; 8])) {
-        if self.states.len() < SCALAR_BELOW {
-            for (s, b) in self.states.iter_mut().zip(&self.blocks) {
+        let n = self.len;
+        if n < SCALAR_BELOW {
+            for (s, b) in self.states[..n].iter_mut().zip(&self.blocks[..n]) {
                 compress_one(s, b);
             }
         } else {
-            compress_lanes_with(self.width, &mut self.states, &self.blocks);
+            compress_with(self.kernel, &mut self.states[..n], &self.blocks[..n]);
         }
-        for (&d, s) in self.dest.iter().zip(&self.states) {
+        for (&d, s) in self.dest[..n].iter().zip(&self.states[..n]) {
             store(d, *s);
         }
-        self.states.clear();
-        self.blocks.clear();
-        self.dest.clear();
+        self.len = 0;
     }
 }
 
@@ -356,32 +397,43 @@ impl Subtree {
 }
 
 /// Runs rounds `rounds` on `trees` (one thread's share).
-fn run_subtrees(ctx: &Ctx, view: &View, width: Width, trees: &mut [Subtree], rounds: (u64, u64)) {
-    let mut batch: Batch<(usize, usize)> = Batch::new(width);
+fn run_subtrees(ctx: &Ctx, view: &View, kernel: Kernel, trees: &mut [Subtree], rounds: (u64, u64)) {
+    let mut batch: Box<Batch<(u32, u32)>> = Batch::new(kernel);
     for i in rounds.0..rounds.1 {
+        let layout = ctx.shape.layout(i);
         for ti in 0..trees.len() {
-            let levels = trees[ti].levels;
-            let root = trees[ti].root;
-            for x in 1usize..1 << levels {
-                let level = x.ilog2();
-                let j = (root << level) + (x as u64 - (1u64 << level));
-                let tree = &trees[ti];
-                let step = if i == 1 || level == levels - 1 {
-                    ctx.leaf(view, i, j)
-                } else {
-                    ctx.internal(view, i, j, tree.old[2 * x], tree.old[2 * x + 1])
-                };
-                match step {
-                    Step::Pass(z) => trees[ti].new[x] = z,
-                    Step::Compress(s, b) => {
-                        if batch.push(s, b, (ti, x)) {
-                            batch.flush(|(t, x), z| trees[t].new[x] = Some(z));
+            let (levels, root) = (trees[ti].levels, trees[ti].root);
+            for level in 0..levels {
+                let first_j = root << level;
+                let leaf_type = i == 1 || level == levels - 1;
+                for x in 1usize << level..2usize << level {
+                    let j = first_j + (x as u64 - (1u64 << level));
+                    let piece = layout.piece(j);
+                    let tree = &mut trees[ti];
+                    let pass = if leaf_type {
+                        (!ctx.leaf(view, piece, batch.slot())).then_some(None)
+                    } else {
+                        combine(
+                            view,
+                            tree.old[2 * x],
+                            tree.old[2 * x + 1],
+                            piece,
+                            batch.slot(),
+                        )
+                    };
+                    match pass {
+                        Some(z) => tree.new[x] = z,
+                        None => {
+                            if batch.commit((ti as u32, x as u32)) {
+                                batch
+                                    .flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
+                            }
                         }
                     }
                 }
             }
         }
-        batch.flush(|(t, x), z| trees[t].new[x] = Some(z));
+        batch.flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
         for tree in trees.iter_mut() {
             std::mem::swap(&mut tree.old, &mut tree.new);
             tree.roots.push(tree.old[1]);
@@ -392,7 +444,7 @@ fn run_subtrees(ctx: &Ctx, view: &View, width: Width, trees: &mut [Subtree], rou
 /// The engine's state between chunks of rounds.
 pub(crate) struct Engine {
     shape: Shape,
-    width: Width,
+    kernel: Kernel,
     threads: usize,
     /// Log2 of the number of subtrees.
     cut: u32,
@@ -406,7 +458,7 @@ pub(crate) struct Engine {
 impl Engine {
     /// An engine for a long message (`!shape.is_short()`), on at most `threads` threads
     /// (0 = all cores), and at most one per [`MIN_BYTES_PER_THREAD`].
-    pub(crate) fn new(shape: Shape, width: Width, threads: usize) -> Engine {
+    pub(crate) fn new(shape: Shape, kernel: Kernel, threads: usize) -> Engine {
         debug_assert!(!shape.is_short());
         let threads = if threads == 0 {
             crate::platform::available_threads()
@@ -426,7 +478,7 @@ impl Engine {
             .map(|root| Subtree::new(root, levels))
             .collect();
         Engine {
-            width,
+            kernel,
             threads: threads.min(by_size as usize).clamp(1, 1 << cut),
             cut,
             trees,
@@ -447,14 +499,19 @@ impl Engine {
     }
 
     /// The end (exclusive) of the chunk of rounds starting at the next round: about
-    /// [`CHUNK_BYTES`] of message, at least one round, at most up to R.
-    pub(crate) fn chunk_end(&self) -> u64 {
+    /// [`CHUNK_BYTES`] of message, at most up to R, and only rounds whose bytes all lie below
+    /// `limit` (the padded-message bytes at hand; `u64::MAX` once the whole message is).
+    /// `None` when not even the next round's bytes are there.
+    pub(crate) fn chunk_end(&self, limit: u64) -> Option<u64> {
         let start = self.shape.round_start(self.next_round);
-        let mut end = self.next_round + 1;
-        while end < self.shape.rounds && self.shape.round_start(end) - start < CHUNK_BYTES {
+        let mut end = self.next_round;
+        while end < self.shape.rounds
+            && self.shape.round_start(end + 1) <= limit
+            && (end == self.next_round || self.shape.round_start(end) - start < CHUNK_BYTES)
+        {
             end += 1;
         }
-        end
+        (end > self.next_round).then_some(end)
     }
 
     /// Runs rounds `next_round .. end`; `view` must hold their message bytes.
@@ -465,9 +522,9 @@ impl Engine {
             shape: &shape,
             iv: bytes(&SHA256_IV),
         };
-        let width = self.width;
+        let kernel = self.kernel;
         if self.threads == 1 {
-            run_subtrees(&ctx, view, width, &mut self.trees, rounds);
+            run_subtrees(&ctx, view, kernel, &mut self.trees, rounds);
         } else {
             let per_thread = self.trees.len().div_ceil(self.threads);
             std::thread::scope(|scope| {
@@ -475,9 +532,9 @@ impl Engine {
                 let mine = shares.next().expect("at least one subtree");
                 for share in shares {
                     let ctx = &ctx;
-                    scope.spawn(move || run_subtrees(ctx, view, width, share, rounds));
+                    scope.spawn(move || run_subtrees(ctx, view, kernel, share, rounds));
                 }
-                run_subtrees(&ctx, view, width, mine, rounds);
+                run_subtrees(&ctx, view, kernel, mine, rounds);
             });
         }
         self.run_top(&ctx, view, rounds);
@@ -492,12 +549,14 @@ impl Engine {
     /// The top tree (nodes 0 .. 2^cut - 1) over the chunk's rounds, from the subtrees' roots.
     fn run_top(&mut self, ctx: &Ctx, view: &View, rounds: (u64, u64)) {
         let top = 1usize << self.cut;
-        let mut batch: Batch<usize> = Batch::new(self.width);
+        let mut batch: Box<Batch<usize>> = Batch::new(self.kernel);
         for i in rounds.0..rounds.1 {
             let back = (i - rounds.0) as usize;
+            let layout = ctx.shape.layout(i);
             for j in 0..top {
-                let step = if i == 1 {
-                    ctx.leaf(view, i, j as u64)
+                let piece = layout.piece(j as u64);
+                let pass = if i == 1 {
+                    (!ctx.leaf(view, piece, batch.slot())).then_some(None)
                 } else {
                     let child = |c: usize| {
                         if c < top {
@@ -506,16 +565,15 @@ impl Engine {
                             self.trees[c - top].roots[back]
                         }
                     };
-                    ctx.internal(view, i, j as u64, child(2 * j), child(2 * j + 1))
+                    combine(view, child(2 * j), child(2 * j + 1), piece, batch.slot())
                 };
-                match step {
-                    Step::Pass(z) => self.top_new[j] = z,
-                    Step::Compress(s, b) => {
-                        batch.push(s, b, j);
+                match pass {
+                    Some(z) => self.top_new[j] = z,
+                    None => {
+                        if batch.commit(j) {
+                            batch.flush(|j, z| self.top_new[j] = Some(z));
+                        }
                     }
-                }
-                if batch.states.len() == BATCH {
-                    batch.flush(|j, z| self.top_new[j] = Some(z));
                 }
             }
             batch.flush(|j, z| self.top_new[j] = Some(z));
@@ -535,13 +593,11 @@ impl Engine {
         };
         let w = if self.shape.b > 0 {
             let u_last = Some(self.shape.round_start(self.shape.rounds));
-            match combine(view, z0, z1, u_last) {
-                Step::Compress(mut s, b) => {
-                    compress_one(&mut s, &b);
-                    s
-                }
-                Step::Pass(_) => unreachable!("the final processor always gets n bits"),
-            }
+            let (mut state, mut block) = ([0u32; 8], [0u8; 64]);
+            let pass = combine(view, z0, z1, u_last, (&mut state, &mut block));
+            assert!(pass.is_none(), "the final processor always gets n bits");
+            compress_one(&mut state, &block);
+            state
         } else {
             z0.expect("P0 always outputs a chaining value")
         };
@@ -573,7 +629,7 @@ pub(crate) fn hash(
     data: &[u8],
     tree_height: u32,
     iv_bits: u32,
-    width: Width,
+    kernel: Kernel,
     threads: usize,
 ) -> Result<(u32, [u8; 32]), ParshaError> {
     let shape = Shape::new(data.len() as u64, tree_height, iv_bits)?;
@@ -586,9 +642,8 @@ pub(crate) fn hash(
         base: 0,
         end: data.len() as u64,
     };
-    let mut engine = Engine::new(shape, width, threads);
-    while engine.next_round() < engine.shape().rounds {
-        let end = engine.chunk_end();
+    let mut engine = Engine::new(shape, kernel, threads);
+    while let Some(end) = engine.chunk_end(u64::MAX) {
         engine.run(&view, end);
     }
     Ok((t, engine.finish(&view)))

@@ -3,7 +3,7 @@
 //!
 //! The digest depends on the message, the tree height `T` and the IV length `l` (0, 128 or 256
 //! bits), and the function returns the effective height `t <= T` with it: `(t, z)`. It never
-//! depends on the thread count or the SIMD width.
+//! depends on the thread count or the kernel (SIMD width or SHA-NI streams).
 //!
 //! - [`reference`]: literal to the specification, round by round (the oracle).
 //! - [`parsha256`] / [`parsha256_with`]: the fast engine (`fast.rs`): every independent
@@ -18,7 +18,8 @@
 mod fast;
 pub mod reference;
 
-use crate::lanes::Width;
+use crate::lanes::Kernel;
+use crate::registry::Algorithm;
 
 use std::fmt;
 
@@ -100,8 +101,9 @@ pub struct ParshaOptions {
     /// Threads: 0 = all cores; otherwise at most this many. Small messages use fewer (one per
     /// 256 KiB of message at most).
     pub threads: usize,
-    /// SIMD width of the lane kernel; `None` = the widest this CPU has.
-    pub width: Option<Width>,
+    /// The kernel for a round's many compressions; `None` = the fastest this CPU has
+    /// ([`Kernel::best_for`] SHA-256: SHA-NI streams, else the widest vectors).
+    pub kernel: Option<Kernel>,
 }
 
 /// PARSHA-256 of `data` with tree height `T` and an IV of `l` bits: `(t, z)`, on all cores and
@@ -117,7 +119,7 @@ pub fn parsha256(
     parsha256_with(data, tree_height, iv_bits, &ParshaOptions::default())
 }
 
-/// [`parsha256`] with explicit threads and SIMD width (the digest is the same for all).
+/// [`parsha256`] with explicit threads and kernel (the digest is the same for all).
 ///
 /// # Errors
 /// [`ParshaError::InvalidTreeHeight`], [`ParshaError::InvalidIvBits`].
@@ -127,8 +129,10 @@ pub fn parsha256_with(
     iv_bits: u32,
     options: &ParshaOptions,
 ) -> Result<(u32, [u8; 32]), ParshaError> {
-    let width = options.width.unwrap_or_else(Width::detect);
-    fast::hash(data, tree_height, iv_bits, width, options.threads)
+    let kernel = options
+        .kernel
+        .unwrap_or_else(|| Kernel::best_for(Algorithm::Sha256));
+    fast::hash(data, tree_height, iv_bits, kernel, options.threads)
 }
 
 /// PARSHA-256 fed in pieces, for a message whose total length is known up front (a file).
@@ -168,9 +172,11 @@ impl Parsha256Hasher {
         let state = if shape.is_short() {
             HasherState::Short(shape, Vec::new())
         } else {
-            let width = options.width.unwrap_or_else(Width::detect);
+            let kernel = options
+                .kernel
+                .unwrap_or_else(|| Kernel::best_for(Algorithm::Sha256));
             HasherState::Long {
-                engine: Box::new(fast::Engine::new(shape, width, options.threads)),
+                engine: Box::new(fast::Engine::new(shape, kernel, options.threads)),
                 buffer: Vec::new(),
                 base: 0,
             }
@@ -184,10 +190,14 @@ impl Parsha256Hasher {
 
     /// Feeds the next bytes. Bytes past the declared length are counted and make
     /// [`finalize`](Self::finalize) fail; they are not hashed.
+    ///
+    /// Whole rounds are hashed straight from `data` (a memory-mapped file is read in place);
+    /// only a round cut by the end of `data` is copied, to be completed by the next call.
     pub fn update(&mut self, data: &[u8]) {
         let room = self.declared - self.received.min(self.declared);
-        let accepted = &data[..data.len().min(usize::try_from(room).unwrap_or(usize::MAX))];
+        let mut accepted = &data[..data.len().min(usize::try_from(room).unwrap_or(usize::MAX))];
         self.received = self.received.saturating_add(data.len() as u64);
+        let declared = self.declared;
         match &mut self.state {
             HasherState::Short(_, buffer) => buffer.extend_from_slice(accepted),
             HasherState::Long {
@@ -195,8 +205,25 @@ impl Parsha256Hasher {
                 buffer,
                 base,
             } => {
+                let rounds = engine.shape().rounds();
+                if !buffer.is_empty() && engine.next_round() < rounds {
+                    // Complete the round the buffer holds the start of, then go on in place.
+                    let round_end = engine.shape().round_start(engine.next_round() + 1);
+                    let have = *base + buffer.len() as u64;
+                    let missing = round_end.min(declared).saturating_sub(have);
+                    let take = accepted
+                        .len()
+                        .min(usize::try_from(missing).unwrap_or(usize::MAX));
+                    buffer.extend_from_slice(&accepted[..take]);
+                    accepted = &accepted[take..];
+                    run_available(engine, buffer, base, declared);
+                }
+                if buffer.is_empty() {
+                    let consumed = run_chunks(engine, accepted, *base, declared);
+                    *base += consumed;
+                    accepted = &accepted[consumed as usize..];
+                }
                 buffer.extend_from_slice(accepted);
-                run_available(engine, buffer, base, self.declared, false);
             }
         }
     }
@@ -220,7 +247,7 @@ impl Parsha256Hasher {
                 mut buffer,
                 mut base,
             } => {
-                run_available(&mut engine, &mut buffer, &mut base, self.declared, true);
+                run_available(&mut engine, &mut buffer, &mut base, self.declared);
                 let view = fast::View {
                     data: &buffer,
                     base,
@@ -232,32 +259,28 @@ impl Parsha256Hasher {
     }
 }
 
-/// Runs every chunk of rounds whose bytes are all in `buffer` (all of them at the end), then
-/// drops the bytes no later round needs.
-fn run_available(
-    engine: &mut fast::Engine,
-    buffer: &mut Vec<u8>,
-    base: &mut u64,
-    declared: u64,
-    all: bool,
-) {
-    let rounds = engine.shape().rounds();
-    let mut consumed = 0u64;
-    while engine.next_round() < rounds {
-        let end = engine.chunk_end();
-        let needed = engine.shape().round_start(end).min(declared);
-        let have = *base + buffer.len() as u64;
-        if have < needed && !all {
-            break;
-        }
-        let view = fast::View {
-            data: buffer,
-            base: *base,
-            end: declared,
-        };
+/// Runs every chunk of rounds whose bytes all lie in `data` (message bytes `base ..`; every
+/// remaining round once `data` reaches the declared end) and returns how many leading bytes of
+/// `data` no later round needs.
+fn run_chunks(engine: &mut fast::Engine, data: &[u8], base: u64, declared: u64) -> u64 {
+    let have = base + data.len() as u64;
+    let limit = if have >= declared { u64::MAX } else { have };
+    let view = fast::View {
+        data,
+        base,
+        end: declared,
+    };
+    let mut consumed = 0;
+    while let Some(end) = engine.chunk_end(limit) {
         engine.run(&view, end);
-        consumed = engine.shape().round_start(end).min(have) - *base;
+        consumed = engine.shape().round_start(end).min(have) - base;
     }
+    consumed
+}
+
+/// [`run_chunks`] on the buffered bytes, then drops the bytes no later round needs.
+fn run_available(engine: &mut fast::Engine, buffer: &mut Vec<u8>, base: &mut u64, declared: u64) {
+    let consumed = run_chunks(engine, buffer, *base, declared);
     buffer.drain(..consumed as usize);
     *base += consumed;
 }
