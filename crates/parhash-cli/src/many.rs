@@ -6,10 +6,12 @@
 //! submitted to the worker's own `parhash::batch::JobManager`, which hashes up to 16 files at
 //! once and drops each file's bytes as soon as its digest is out. So the memory in use is about
 //! threads x lanes x `SMALL_FILE` of file data plus one window of digests, however many files
-//! there are. Everything else (larger files, standard input, directories, FIFOs, ...) goes, in
-//! order, through `input::hash_input`, the function the one-by-one path uses: large files are
-//! streamed and, where the algorithm has a tree mode, split over threads; and every error comes
-//! out worded exactly as there. A window's results are handed on in input order once it is done.
+//! there are. A larger regular file is streamed by the worker that claimed it through
+//! `input::hash_input` (the function the one-by-one path uses, so every error comes out worded
+//! exactly as there): several large files are read and hashed at once, one per thread, with a
+//! fixed buffer each. Where the algorithm has a tree mode (it splits one file over all threads
+//! itself), large files instead go in order, one at a time, as do standard input, directories
+//! and FIFOs. A window's results are handed on in input order once it is done.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -69,7 +71,7 @@ pub fn run(
         let hashed = if crate::parsha::is_parsha(alg) {
             window.iter().map(|_| Early::Stream).collect()
         } else {
-            hash_small_files(alg, &window, threads, progress)
+            hash_in_parallel(alg, &window, threads, &streaming, progress)
         };
         let mut outcomes = Vec::with_capacity(window.len());
         for (item, early) in window.into_iter().zip(hashed) {
@@ -96,23 +98,33 @@ pub fn run(
 enum Early {
     Done(Output),
     Failed(io::Error),
-    /// Not a small regular file: hash it in order with the streaming code.
+    /// Not a regular file, or a large one of a tree mode: hash it in order with the streaming
+    /// code.
     Stream,
 }
 
-/// Reads and hashes the window's small files on `threads` threads, each with its own lanes.
-fn hash_small_files(
+/// Reads and hashes the window's regular files on `threads` threads: small ones in each
+/// worker's lanes, large ones streamed by the worker (unless the algorithm's tree mode splits
+/// each file over the threads itself).
+fn hash_in_parallel(
     alg: Algorithm,
     window: &[Item],
     threads: usize,
+    streaming: &HashOptions,
     progress: &ManyProgress,
 ) -> Vec<Early> {
     let next = AtomicUsize::new(0);
     let workers = threads.clamp(1, window.len().max(1));
+    let large_in_workers = !parhash::Hasher::splits_over_threads(alg);
     let mut early: Vec<Option<Early>> = (0..window.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
-            .map(|_| scope.spawn(|| worker(alg, window, &next, progress)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let large = large_in_workers.then_some(streaming);
+                    worker(alg, window, &next, large, progress)
+                })
+            })
             .collect();
         for handle in handles {
             for (index, e) in handle.join().expect("file reader thread panicked") {
@@ -126,11 +138,14 @@ fn hash_small_files(
         .collect()
 }
 
-/// Claims inputs until none are left; returns (index, outcome) for each one it claimed.
+/// Claims inputs until none are left; returns (index, outcome) for each one it claimed. Large
+/// regular files are streamed here with `large`'s options, or left to the in-order pass when
+/// it is `None`.
 fn worker(
     alg: Algorithm,
     window: &[Item],
     next: &AtomicUsize,
+    large: Option<&HashOptions>,
     progress: &ManyProgress,
 ) -> Vec<(usize, Early)> {
     let mut lanes: JobManager<'static> = JobManager::new(alg);
@@ -146,7 +161,7 @@ fn worker(
         let index = next.fetch_add(1, Ordering::Relaxed);
         let Some(item) = window.get(index) else { break };
         let Item::Hash {
-            source: Source::Path(path),
+            source: source @ Source::Path(path),
             ..
         } = item
         else {
@@ -154,14 +169,24 @@ fn worker(
             continue;
         };
         match read_small(path) {
-            Ok(Some(data)) => {
+            Ok(Regular::Small(data)) => {
                 jobs.push((index, data.len() as u64));
                 lanes.submit(data);
                 while let Some(done) = lanes.poll() {
                     collect(done, &jobs, &mut out);
                 }
             }
-            Ok(None) => out.push((index, Early::Stream)),
+            Ok(Regular::Large(len)) => match large {
+                Some(options) => match hash_input(alg, source, options) {
+                    Ok(digest) => {
+                        progress.file_done(len);
+                        out.push((index, Early::Done(digest)));
+                    }
+                    Err(error) => out.push((index, Early::Failed(error))),
+                },
+                None => out.push((index, Early::Stream)),
+            },
+            Ok(Regular::Not) => out.push((index, Early::Stream)),
             Err(error) => out.push((index, Early::Failed(error))),
         }
     }
@@ -171,19 +196,32 @@ fn worker(
     out
 }
 
-/// A regular file of at most [`SMALL_FILE`] bytes, read whole; `None` for anything else. Opening
-/// and reading fail exactly as `hash_input` would (same calls, same errors).
-fn read_small(path: &Path) -> io::Result<Option<Vec<u8>>> {
+/// What [`read_small`] found.
+enum Regular {
+    /// A regular file of at most [`SMALL_FILE`] bytes, read whole.
+    Small(Vec<u8>),
+    /// A larger regular file (its length), not read.
+    Large(u64),
+    /// Not a regular file (or its metadata could not be read): left to the streaming code.
+    Not,
+}
+
+/// Reads a small regular file whole. Opening and reading fail exactly as `hash_input` would
+/// (same calls, same errors).
+fn read_small(path: &Path) -> io::Result<Regular> {
     let mut file = File::open(path)?;
     let Ok(meta) = file.metadata() else {
-        return Ok(None);
+        return Ok(Regular::Not);
     };
-    if !meta.is_file() || meta.len() > SMALL_FILE {
-        return Ok(None);
+    if !meta.is_file() {
+        return Ok(Regular::Not);
+    }
+    if meta.len() > SMALL_FILE {
+        return Ok(Regular::Large(meta.len()));
     }
     let mut data = Vec::with_capacity(meta.len() as usize + 1);
     file.read_to_end(&mut data)?;
-    Ok(Some(data))
+    Ok(Regular::Small(data))
 }
 
 /// Bytes of a streamed input, for the progress bar (0 when not a regular file).

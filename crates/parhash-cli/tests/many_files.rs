@@ -105,8 +105,18 @@ fn mixed_fixture() -> (tempfile::TempDir, Vec<String>) {
 fn many_files_print_exactly_what_one_by_one_prints() {
     let (dir, names) = mixed_fixture();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    // Lane algorithms of both word sizes, a sponge, and one with threads only.
-    for alg in ["sha256", "md5", "sha512", "sha3-256", "whirlpool", "sha1"] {
+    // Lane algorithms of both word sizes, a sponge, one with threads only (its large files
+    // streamed by the workers), and tree modes (large files in order, each on all threads).
+    for alg in [
+        "sha256",
+        "md5",
+        "sha512",
+        "sha3-256",
+        "whirlpool",
+        "sha1",
+        "sandstorm256",
+        "parsha256",
+    ] {
         if Algorithm::from_name(alg).is_err() {
             eprintln!("skipped: {alg} is not in this build");
             continue;

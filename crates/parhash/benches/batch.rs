@@ -2,12 +2,13 @@
 //! by one measured in the same run as the peer:
 //!
 //! - `batch/ALG/LENB`: about 4 MiB of messages of one length through the lane kernels at each
-//!   width, in both layouts of seed study 5: lanes gathering from separate buffers
-//!   (`lanes-gather`, what `hash_many` does) and a pre-interleaved buffer (`lanes-interleaved`).
-//!   Throughput in bytes.
-//! - `batch-many/ALG/LENB`: multiplicity 1, 16, 1000 and 100000 messages (up to 64 MiB in all)
-//!   through `hash_many` at the widest width against OpenSSL one by one. Throughput in
-//!   messages; bytes per second = messages per second x LEN.
+//!   width (and SHA-NI streams for SHA-256), in both layouts of seed study 5: lanes gathering
+//!   from separate buffers (`lanes-gather`, what `hash_many` does) and a pre-interleaved buffer
+//!   (`lanes-interleaved`, vector widths only). Throughput in bytes.
+//! - `batch-many/ALG/LENB`: multiplicity 1, 16, 1000 and 100000 messages of 64 B, 1 KiB, 4 KiB
+//!   and 64 KiB (windows into 64 MiB of data) through `hash_many` with the fastest kernel
+//!   against OpenSSL one by one. Throughput in messages; bytes per second = messages per
+//!   second x LEN.
 //!
 //! `cargo bench -p parhash --bench batch -- --warm-up-time 1 --measurement-time 2`
 
@@ -18,7 +19,7 @@ use parhash::lanes::Kernel;
 use parhash::Algorithm;
 use std::hint::black_box;
 
-/// The algorithms with a goal or a peer: SHA-1 joins once it has lanes.
+/// The algorithms with lane kernels and a goal or a peer.
 const ALGORITHMS: &[&str] = &["md5", "sha1", "sha256", "sha512", "sha3-256", "keccak256"];
 const LENGTHS: &[usize] = &[64, 1024, 4096, 65536];
 
@@ -91,18 +92,33 @@ fn layouts(c: &mut Criterion) {
     }
 }
 
+/// Bytes of distinct message data behind the multiplicity benchmarks.
+const MANY_BYTES: usize = 64 << 20;
+
+/// `count` messages of `len` bytes as windows into one buffer of [`MANY_BYTES`] (+ `SLACK`), so
+/// that 10^5 messages of 64 KiB need no 6.4 GB: consecutive while they fit, then again from the
+/// start shifted by a byte per pass (different contents, overlapping bytes).
+fn windows(buffer: &[u8], count: usize, len: usize) -> Vec<&[u8]> {
+    let fit = MANY_BYTES / len;
+    (0..count)
+        .map(|i| &buffer[(i % fit) * len + (i / fit) % SLACK..][..len])
+        .collect()
+}
+
+/// Room past [`MANY_BYTES`] for the shifted passes of [`windows`].
+const SLACK: usize = 4096;
+
 fn multiplicity(c: &mut Criterion) {
+    let buffer: Vec<u8> = (0..MANY_BYTES + SLACK)
+        .map(|i| (i * 31 % 251) as u8)
+        .collect();
     for (name, alg) in lane_algorithms() {
         let kernel = Kernel::best_for(alg);
-        for len in [64usize, 4096] {
+        for len in [64usize, 1024, 4096, 65536] {
             let mut g = c.benchmark_group(format!("batch-many/{name}/{len}B"));
             g.sample_size(10);
             for count in [1usize, 16, 1000, 100_000] {
-                if count * len > 64 << 20 {
-                    continue;
-                }
-                let owned = messages(count, len);
-                let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
+                let set = windows(&buffer, count, len);
                 g.throughput(Throughput::Elements(count as u64));
                 if let Some(md) = peer(alg) {
                     g.bench_function(BenchmarkId::new("openssl-one-by-one", count), |b| {

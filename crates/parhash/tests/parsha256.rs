@@ -292,19 +292,30 @@ fn fast_matches_reference_at_shape_boundaries() {
 #[test]
 fn short_band_collides_on_trailing_zeros_as_specified() {
     for l in [0u32, 128, 256] {
+        // The band is 97 - l/8 ..= delta(1)/8 - 1 bytes; delta(1) = 1792 - 2l bits.
         let band_start = 96 - l as usize / 8 + 1;
+        let delta1 = (1792 - 2 * l as usize) / 8;
         let mut x = pattern(band_start);
         x[band_start - 1] = 1;
-        let mut y = x.clone();
-        y.push(0);
-        assert_eq!(
-            reference::parsha256(&x, 5, l).unwrap(),
-            reference::parsha256(&y, 5, l).unwrap()
-        );
-        assert_eq!(parsha256(&x, 5, l).unwrap(), parsha256(&y, 5, l).unwrap());
-        // Outside the band the length is hashed in: the same pair differs.
-        let z = [x.as_slice(), &[0]].concat();
-        assert_ne!(parsha256(&x[..1], 5, l), parsha256(&z[..2], 5, l));
+        let digest = reference::parsha256(&x, 5, l).unwrap();
+        // Every zero extension up to delta(1) bytes, that length included, collides.
+        for len in [band_start + 1, band_start + 7, delta1 - 1, delta1] {
+            let mut y = x.clone();
+            y.resize(len, 0);
+            assert_eq!(
+                reference::parsha256(&y, 5, l).unwrap(),
+                digest,
+                "l {l} len {len}"
+            );
+            assert_eq!(parsha256(&y, 5, l).unwrap(), digest, "l {l} len {len}");
+        }
+        // Past delta(1) the length is the message's own again, and so is the digest.
+        let mut z = x.clone();
+        z.resize(delta1 + 1, 0);
+        assert_ne!(parsha256(&z, 5, l).unwrap(), digest, "l {l}");
+        // Outside the band (the short path) the length is hashed in: a pair differing by a
+        // trailing zero differs.
+        assert_ne!(parsha256(&x[..1], 5, l), parsha256(&[x[0], 0], 5, l));
     }
 }
 

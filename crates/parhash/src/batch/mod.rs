@@ -82,37 +82,41 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
     }
     .clamp(1, messages.len().max(1));
     let kernel = opts.kernel;
+    // Digests are written in place, by index: with many short messages, collecting and
+    // reordering result lists would cost as much memory traffic as the hashing.
+    let mut out = vec![Output::from_slice(&[]); messages.len()];
     if threads == 1 {
-        return hash_group(alg, kernel, messages);
+        hash_group(alg, kernel, messages, &mut out);
+        return out;
     }
-    // Contiguous groups of about equal total bytes, one per thread, joined in order.
+    // Contiguous groups of about equal total bytes, one per thread.
     let total: usize = messages.iter().map(|m| m.len() + 64).sum();
     let target = total.div_ceil(threads);
-    let mut groups: Vec<&[&[u8]]> = Vec::with_capacity(threads);
-    let mut start = 0;
+    let mut ends = Vec::with_capacity(threads);
     let mut acc = 0;
     for (i, m) in messages.iter().enumerate() {
         acc += m.len() + 64;
-        if acc >= target && groups.len() + 1 < threads {
-            groups.push(&messages[start..=i]);
-            start = i + 1;
+        if acc >= target && ends.len() + 1 < threads {
+            ends.push(i + 1);
             acc = 0;
         }
     }
-    groups.push(&messages[start..]);
+    ends.push(messages.len());
     std::thread::scope(|scope| {
-        let handles: Vec<_> = groups
-            .into_iter()
-            .map(|g| scope.spawn(move || hash_group(alg, kernel, g)))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("batch worker thread panicked"))
-            .collect()
-    })
+        let (mut rest_in, mut rest_out) = (messages, &mut out[..]);
+        let mut start = 0;
+        for end in ends {
+            let (group, more_in) = rest_in.split_at(end - start);
+            let (digests, more_out) = rest_out.split_at_mut(end - start);
+            (rest_in, rest_out, start) = (more_in, more_out, end);
+            scope.spawn(move || hash_group(alg, kernel, group, digests));
+        }
+    });
+    out
 }
 
-fn hash_group(alg: Algorithm, kernel: Option<Kernel>, messages: &[&[u8]]) -> Vec<Output> {
+/// Hashes `messages` on this thread, writing digest `i` to `out[i]`.
+fn hash_group(alg: Algorithm, kernel: Option<Kernel>, messages: &[&[u8]], out: &mut [Output]) {
     let mut jm = match kernel {
         Some(k) => JobManager::with_kernel(alg, k),
         None => JobManager::new(alg),
@@ -125,10 +129,13 @@ fn hash_group(alg: Algorithm, kernel: Option<Kernel>, messages: &[&[u8]]) -> Vec
     }
     for m in messages {
         jm.submit(*m);
+        while let Some((id, digest)) = jm.poll() {
+            out[id as usize] = digest;
+        }
     }
-    let mut done = jm.flush();
-    done.sort_unstable_by_key(|(id, _)| *id);
-    done.into_iter().map(|(_, d)| d).collect()
+    for (id, digest) in jm.flush() {
+        out[id as usize] = digest;
+    }
 }
 
 /// Identifies a submitted message; ids count up from 0 in submission order.
