@@ -401,7 +401,14 @@ fn run_subtrees(ctx: &Ctx, view: &View, kernel: Kernel, trees: &mut [Subtree], r
     let mut batch: Box<Batch<(u32, u32)>> = Batch::new(kernel);
     for i in rounds.0..rounds.1 {
         let layout = ctx.shape.layout(i);
+        // Rounds 2 ..= q + 1 are the bulk of a long message: every processor compresses and
+        // every piece lies inside the message, so they take a branch-free path.
+        let full = i >= 2 && i <= ctx.shape.q + 1 && ctx.shape.round_start(i + 1) <= view.end;
         for ti in 0..trees.len() {
+            if full {
+                full_round(ctx, view, &layout, &mut trees[ti], &mut batch);
+                continue;
+            }
             let (levels, root) = (trees[ti].levels, trees[ti].root);
             for level in 0..levels {
                 let first_j = root << level;
@@ -432,11 +439,65 @@ fn run_subtrees(ctx: &Ctx, view: &View, kernel: Kernel, trees: &mut [Subtree], r
                     }
                 }
             }
+            batch.flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
         }
-        batch.flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
         for tree in trees.iter_mut() {
             std::mem::swap(&mut tree.old, &mut tree.new);
             tree.roots.push(tree.old[1]);
+        }
+    }
+}
+
+/// One full round (2 ..= q + 1, all of it inside the message) on one subtree: every internal
+/// node compresses its children's outputs with 32 message bytes, every leaf its piece and the
+/// IV. Nodes go to the kernel a level at a time, [`BATCH`] consecutive ones per call, and
+/// their results back to consecutive places: no per-node branches or destinations.
+fn full_round(
+    ctx: &Ctx,
+    view: &View,
+    layout: &Layout,
+    tree: &mut Subtree,
+    batch: &mut Batch<(u32, u32)>,
+) {
+    let (levels, root) = (tree.levels, tree.root);
+    let data = view.data;
+    let base = view.base;
+    let iv_bytes = ctx.shape.iv_bytes;
+    let leaf_msg = 64 - iv_bytes;
+    for level in 0..levels {
+        let first_x = 1usize << level;
+        let first_j = root << level;
+        let leaves = level == levels - 1;
+        for from in (first_x..2 * first_x).step_by(BATCH) {
+            let n = BATCH.min(2 * first_x - from);
+            for k in 0..n {
+                let x = from + k;
+                let j = first_j + (x - first_x) as u64;
+                let (state, block) = (&mut batch.states[k], &mut batch.blocks[k]);
+                if leaves {
+                    let off =
+                        (layout.start + layout.half * 32 + (j - layout.half) * layout.leaf_bytes
+                            - base) as usize;
+                    let piece = &data[off..off + layout.leaf_bytes as usize];
+                    *state = words(&piece[..32]);
+                    block[..leaf_msg].copy_from_slice(&piece[32..]);
+                    block[leaf_msg..].copy_from_slice(&ctx.iv[..iv_bytes]);
+                } else {
+                    let off = (layout.start + 32 * j - base) as usize;
+                    let (Some(left), Some(right)) = (tree.old[2 * x], tree.old[2 * x + 1]) else {
+                        unreachable!("a full round's children all compressed in the last round")
+                    };
+                    *state = left;
+                    for (o, w) in block[..32].chunks_exact_mut(4).zip(right) {
+                        o.copy_from_slice(&w.to_be_bytes());
+                    }
+                    block[32..].copy_from_slice(&data[off..off + 32]);
+                }
+            }
+            compress_with(batch.kernel, &mut batch.states[..n], &batch.blocks[..n]);
+            for (dest, z) in tree.new[from..from + n].iter_mut().zip(&batch.states[..n]) {
+                *dest = Some(*z);
+            }
         }
     }
 }
