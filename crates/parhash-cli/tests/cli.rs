@@ -468,6 +468,44 @@ fn check_flags_behave_as_coreutils() {
     }
 }
 
+/// `-w` names the algorithm as coreutils' tools do (`improperly formatted SHA256 checksum line`)
+/// when -a fixes it; without -a no single algorithm is fixed, and the line drops the name. The
+/// report, the summary and the exit status are coreutils' either way.
+#[test]
+fn improper_line_warnings_name_the_algorithm_fixed_by_a() {
+    let (dir, _) = fixture();
+    for (alg, tool) in tool_pairs() {
+        let good = run_in(dir.path(), tool, &["plain"], b"").stdout_text();
+        fs::write(dir.path().join("BAD"), format!("{good}garbage\n{good}")).unwrap();
+        // md5sum says MD5, sha1sum SHA1, sha512sum SHA512, ...
+        let tag = tool.trim_end_matches("sum").to_uppercase();
+        let tagged = format!("improperly formatted {tag} checksum line");
+        for flags in [&["-w"][..], &["--strict", "-w"], &["--strict"]] {
+            let theirs = run_in(dir.path(), tool, &[&["-c"], flags, &["BAD"]].concat(), b"");
+            let expected = theirs.stderr.replace(&format!("{tool}: "), "parhash: ");
+            let warns = flags.contains(&"-w");
+            assert_eq!(
+                expected.contains(&format!("parhash: BAD: 2: {tagged}\n")),
+                warns,
+                "{tool} {flags:?}: {expected}"
+            );
+            let generic = expected.replace(&tagged, "improperly formatted checksum line");
+            for (check, expected) in [
+                (&["check", "-a", alg][..], &expected),
+                (&["sum", "-c", "-a", alg], &expected),
+                (&["check"], &generic),
+                (&["sum", "-c"], &generic),
+            ] {
+                let ours = parhash(dir.path(), &[check, flags, &["BAD"]].concat());
+                let what = format!("{check:?} {flags:?}");
+                assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{what}");
+                assert_eq!(ours.code, theirs.code, "{what}");
+                assert_eq!(&ours.stderr, expected, "{what}");
+            }
+        }
+    }
+}
+
 #[test]
 fn check_edge_cases_behave_as_coreutils() {
     let (dir, _) = fixture();
@@ -683,4 +721,25 @@ fn help_names_the_default_and_the_broken_algorithms() {
     assert!(short.contains("default: sha256"), "{short}");
     let check = parhash(dir.path(), &["check", "--help"]).stdout_text();
     assert!(check.contains("-a"), "{check}");
+    assert!(check.contains("MD5 and SHA-1 are BROKEN"), "{check}");
+    let top = parhash(dir.path(), &["--help"]).stdout_text();
+    assert!(top.contains("MD5 and SHA-1 are BROKEN"), "{top}");
+}
+
+#[test]
+fn top_level_help_says_what_each_subcommand_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = parhash(dir.path(), &["--help"]).stdout_text();
+    let summary = |subcommand: &str| {
+        help.lines()
+            .find_map(|l| l.trim_start().strip_prefix(&format!("{subcommand} ")))
+            .unwrap_or_else(|| panic!("no {subcommand} line:\n{help}"))
+            .trim()
+            .to_string()
+    };
+    for subcommand in ["sum", "check", "list", "bench"] {
+        assert!(!summary(subcommand).is_empty(), "{subcommand}:\n{help}");
+    }
+    // The summary once read "Flags of `parhash bench`" (the doc of its flag struct).
+    assert!(summary("bench").starts_with("Benchmark"), "{help}");
 }
