@@ -2,7 +2,9 @@
 //!
 //! Expected outputs come from the real GNU coreutils tools (`md5sum`, `sha256sum`, ...) run on
 //! the same files, never from parhash itself. A comparison whose tool is missing, or whose
-//! algorithm is not in this build yet, is skipped with a printed reason.
+//! algorithm is not in this build yet, is skipped with a printed reason; under CI (the `CI`
+//! environment variable set, as `.ci/run` does) a missing tool fails the test instead, so a
+//! green run there has compared everything.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -66,17 +68,38 @@ fn parhash_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     run_in(dir, env!("CARGO_BIN_EXE_parhash"), args, stdin)
 }
 
-fn have_tool(tool: &str) -> bool {
-    let found = Command::new(tool)
+/// Whether `tool --version` runs.
+fn tool_exists(tool: &str) -> bool {
+    Command::new(tool)
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .is_ok_and(|s| s.success());
+        .is_ok_and(|s| s.success())
+}
+
+/// Whether a coreutils tool to compare with is installed; prints the skip, or fails under CI.
+fn have_tool(tool: &str) -> bool {
+    tool_or_skip(tool, std::env::var_os("CI").is_some())
+}
+
+fn tool_or_skip(tool: &str, under_ci: bool) -> bool {
+    let found = tool_exists(tool);
     if !found {
+        assert!(
+            !under_ci,
+            "{tool} is not installed, and CI must compare with every coreutils tool"
+        );
         eprintln!("skipped: {tool} is not installed");
     }
     found
+}
+
+#[test]
+fn a_missing_tool_skips_but_fails_under_ci() {
+    let missing = "parhash-test-no-such-tool";
+    assert!(!tool_or_skip(missing, false));
+    assert!(std::panic::catch_unwind(|| tool_or_skip(missing, true)).is_err());
 }
 
 fn have_algorithm(name: &str) -> bool {
