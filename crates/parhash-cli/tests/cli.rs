@@ -260,6 +260,55 @@ fn missing_file_and_directory_are_reported_and_the_run_continues() {
     }
 }
 
+/// Runs `parhash ARGS` in `dir` as user nobody (uid and gid 65534, no supplementary groups), so
+/// that file permissions apply even when the tests run as root (as CI does). Uses util-linux's
+/// setpriv, else runuser; `None`, with the reason printed, when neither is installed. `dir` and
+/// what nobody should read in it must be open to others.
+fn parhash_as_nobody(dir: &Path, args: &[&str]) -> Option<Run> {
+    let mechanisms: [&[&str]; 2] = [
+        &[
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+        ],
+        &["runuser", "-u", "nobody", "--"],
+    ];
+    let Some(prefix) = mechanisms.into_iter().find(|m| tool_exists(m[0])) else {
+        eprintln!(
+            "skipped: running with privileges that ignore file permissions, and neither setpriv \
+             nor runuser (util-linux) is installed to drop them"
+        );
+        return None;
+    };
+    let as_nobody = |binary: &Path, args: &[&str]| {
+        let binary = binary.to_str().expect("UTF-8 path of the test binary");
+        run_in(
+            dir,
+            prefix[0],
+            &[&prefix[1..], &[binary], args].concat(),
+            b"",
+        )
+    };
+    // nobody may not get through the directories above the build's binary: then run a copy.
+    let mut binary = PathBuf::from(env!("CARGO_BIN_EXE_parhash"));
+    if as_nobody(&binary, &["--version"]).code != Some(0) {
+        let copy = dir.join("parhash-for-nobody");
+        fs::copy(&binary, &copy).unwrap();
+        binary = copy;
+        let probe = as_nobody(&binary, &["--version"]);
+        assert_eq!(
+            probe.code,
+            Some(0),
+            "{} cannot run parhash in {dir:?} (every folder above it must let others \
+             through): {probe:?}",
+            prefix[0]
+        );
+    }
+    Some(as_nobody(&binary, args))
+}
+
 #[test]
 fn unreadable_file_says_permission_denied() {
     use std::os::unix::fs::PermissionsExt;
@@ -267,14 +316,23 @@ fn unreadable_file_says_permission_denied() {
     let path = dir.path().join("secret");
     fs::write(&path, b"s").unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
-    if fs::read(&path).is_ok() {
-        eprintln!("skipped: running with privileges that ignore file permissions");
-        return;
-    }
-    let ours = parhash(dir.path(), &["sum", "-a", "md5", "secret", "plain"]);
+    let args = ["sum", "-a", "md5", "secret", "plain"];
+    let ours = if fs::read(&path).is_err() {
+        parhash(dir.path(), &args)
+    } else {
+        // Root reads anything: run as nobody, who may enter the directory and read `plain`.
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let plain = dir.path().join("plain");
+        fs::set_permissions(plain, fs::Permissions::from_mode(0o644)).unwrap();
+        let Some(run) = parhash_as_nobody(dir.path(), &args) else {
+            return;
+        };
+        run
+    };
     assert_eq!(ours.stderr, "parhash: secret: Permission denied\n");
     assert_eq!(ours.code, Some(1));
     assert_eq!(ours.stdout_text().lines().count(), 1);
+    assert!(ours.stdout_text().ends_with("  plain\n"), "{ours:?}");
 }
 
 #[test]
