@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds, on a machine with cargo, everything scripts/gpu-check.sh runs on a GPU machine that
-# has no cargo: the release test binaries of parhash-cuda and the release `parhash` binary,
+# has no cargo: the release test binaries of parhash-cuda, parhash-cli's `device_gpu` test (which
+# runs the `parhash` binary named by PARHASH_BIN there) and the release `parhash` binary,
 # stripped, copied to target/gpu-check/bin/ with a manifest (target/gpu-check/manifest) naming
 # each test binary. Carry target/gpu-check over to the GPU machine (same relative path under the
 # repository root) and run scripts/gpu-check.sh there.
@@ -11,7 +12,10 @@ rm -rf "$out"
 mkdir -p "$out/bin"
 cargo build --release -p parhash-cli >&2
 # The test executables, read from cargo's own JSON messages (not guessed from file names).
-cargo test --release -p parhash-cuda --no-run --message-format=json 2>/dev/null |
+{
+  cargo test --release -p parhash-cuda --no-run --message-format=json
+  cargo test --release -p parhash-cli --test device_gpu --no-run --message-format=json
+} 2>/dev/null |
   python3 -c '
 import json, sys
 for line in sys.stdin:

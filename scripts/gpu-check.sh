@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs parhash's GPU checks on a GPU machine that has CUDA (driver, NVRTC) and Python but no
 # cargo, using the binaries scripts/gpu-build.sh built beforehand (target/gpu-check/, carried
-# over). Prints the device, every test result, `parhash sum --device gpu` against the CPU, and
+# over). Prints the device, every test result (parhash-cuda's, and parhash-cli's device_gpu on
+# the prebuilt `parhash`), `parhash sum --device gpu` against the CPU, and
 # (with --bench) the GPU figures of `parhash bench --preset gpu`. Exit status 0 only if all passed.
 #   scripts/gpu-check.sh [--bench]
 set -uo pipefail
@@ -30,6 +31,8 @@ PY
 fi
 export LD_LIBRARY_PATH="${extra#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PARHASH_CUDA_CACHE="${PARHASH_CUDA_CACHE:-$PWD/$dir/ptx-cache}"
+# The prebuilt CLI for test-device_gpu: the path cargo compiled into it is the build machine's.
+export PARHASH_BIN="$PWD/$dir/bin/parhash"
 
 echo "== device"
 if command -v nvidia-smi >/dev/null; then

@@ -15,7 +15,7 @@ use parhash_lab::{
     units,
 };
 
-/// Flags of `parhash bench`.
+/// Benchmark algorithms, variants, sizes and threads beside OpenSSL and RustCrypto.
 #[derive(Args, Debug, Clone, Default)]
 #[command(
     long_about = "Benchmark parhash: sweep algorithms, variants, message lengths, multiplicity, \

@@ -14,6 +14,9 @@ use parhash::Algorithm;
 /// `sum` and `check` subcommands read and write the same checksum lines as GNU coreutils'
 /// sha256sum, md5sum and friends.
 ///
+/// MD5 and SHA-1 are BROKEN (practical collisions): use them only to compare with old
+/// checksum lists, never for security. `parhash list` shows every algorithm.
+///
 /// Exit status: 0 if everything succeeded, 1 if any file could not be read or any checksum
 /// did not match, 2 for a usage error.
 #[derive(Parser, Debug)]
@@ -139,6 +142,9 @@ pub enum Device {
 /// hex digits is md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512. Use -a to check
 /// sha3-256, keccak256, whirlpool and other lists of those lengths.
 ///
+/// MD5 and SHA-1 are BROKEN (practical collisions): a matching md5 or sha1 line shows only
+/// that the file was not damaged by accident, not that nobody tampered with it.
+///
 /// Exit status: 0 if every listed file was read and matched, 1 otherwise (or, with
 /// --strict, if any line was improperly formatted), 2 for a usage error.
 #[derive(Args, Debug)]
@@ -194,8 +200,10 @@ pub struct VerifyFlags {
     /// Warn about each improperly formatted checksum line.
     ///
     /// Print `parhash: FILE: LINE: improperly formatted checksum line` on standard error
-    /// for every line that is neither a GNU nor a BSD checksum line. Of --quiet, --status
-    /// and --warn the last one given wins.
+    /// for every line that is neither a GNU nor a BSD checksum line; with -a the algorithm's
+    /// tag joins in (`improperly formatted SHA256 checksum line`), word for word what
+    /// coreutils' sha256sum, md5sum, ... print. Of --quiet, --status and --warn the last one
+    /// given wins.
     #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
 

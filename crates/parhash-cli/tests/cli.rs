@@ -2,7 +2,9 @@
 //!
 //! Expected outputs come from the real GNU coreutils tools (`md5sum`, `sha256sum`, ...) run on
 //! the same files, never from parhash itself. A comparison whose tool is missing, or whose
-//! algorithm is not in this build yet, is skipped with a printed reason.
+//! algorithm is not in this build yet, is skipped with a printed reason; under CI (the `CI`
+//! environment variable set, as `.ci/run` does) a missing tool fails the test instead, so a
+//! green run there has compared everything.
 
 use std::fs;
 use std::io::{Read, Write};
@@ -66,17 +68,38 @@ fn parhash_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     run_in(dir, env!("CARGO_BIN_EXE_parhash"), args, stdin)
 }
 
-fn have_tool(tool: &str) -> bool {
-    let found = Command::new(tool)
+/// Whether `tool --version` runs.
+fn tool_exists(tool: &str) -> bool {
+    Command::new(tool)
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .is_ok_and(|s| s.success());
+        .is_ok_and(|s| s.success())
+}
+
+/// Whether a coreutils tool to compare with is installed; prints the skip, or fails under CI.
+fn have_tool(tool: &str) -> bool {
+    tool_or_skip(tool, std::env::var_os("CI").is_some())
+}
+
+fn tool_or_skip(tool: &str, under_ci: bool) -> bool {
+    let found = tool_exists(tool);
     if !found {
+        assert!(
+            !under_ci,
+            "{tool} is not installed, and CI must compare with every coreutils tool"
+        );
         eprintln!("skipped: {tool} is not installed");
     }
     found
+}
+
+#[test]
+fn a_missing_tool_skips_but_fails_under_ci() {
+    let missing = "parhash-test-no-such-tool";
+    assert!(!tool_or_skip(missing, false));
+    assert!(std::panic::catch_unwind(|| tool_or_skip(missing, true)).is_err());
 }
 
 fn have_algorithm(name: &str) -> bool {
@@ -237,6 +260,55 @@ fn missing_file_and_directory_are_reported_and_the_run_continues() {
     }
 }
 
+/// Runs `parhash ARGS` in `dir` as user nobody (uid and gid 65534, no supplementary groups), so
+/// that file permissions apply even when the tests run as root (as CI does). Uses util-linux's
+/// setpriv, else runuser; `None`, with the reason printed, when neither is installed. `dir` and
+/// what nobody should read in it must be open to others.
+fn parhash_as_nobody(dir: &Path, args: &[&str]) -> Option<Run> {
+    let mechanisms: [&[&str]; 2] = [
+        &[
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--",
+        ],
+        &["runuser", "-u", "nobody", "--"],
+    ];
+    let Some(prefix) = mechanisms.into_iter().find(|m| tool_exists(m[0])) else {
+        eprintln!(
+            "skipped: running with privileges that ignore file permissions, and neither setpriv \
+             nor runuser (util-linux) is installed to drop them"
+        );
+        return None;
+    };
+    let as_nobody = |binary: &Path, args: &[&str]| {
+        let binary = binary.to_str().expect("UTF-8 path of the test binary");
+        run_in(
+            dir,
+            prefix[0],
+            &[&prefix[1..], &[binary], args].concat(),
+            b"",
+        )
+    };
+    // nobody may not get through the directories above the build's binary: then run a copy.
+    let mut binary = PathBuf::from(env!("CARGO_BIN_EXE_parhash"));
+    if as_nobody(&binary, &["--version"]).code != Some(0) {
+        let copy = dir.join("parhash-for-nobody");
+        fs::copy(&binary, &copy).unwrap();
+        binary = copy;
+        let probe = as_nobody(&binary, &["--version"]);
+        assert_eq!(
+            probe.code,
+            Some(0),
+            "{} cannot run parhash in {dir:?} (every folder above it must let others \
+             through): {probe:?}",
+            prefix[0]
+        );
+    }
+    Some(as_nobody(&binary, args))
+}
+
 #[test]
 fn unreadable_file_says_permission_denied() {
     use std::os::unix::fs::PermissionsExt;
@@ -244,14 +316,23 @@ fn unreadable_file_says_permission_denied() {
     let path = dir.path().join("secret");
     fs::write(&path, b"s").unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap();
-    if fs::read(&path).is_ok() {
-        eprintln!("skipped: running with privileges that ignore file permissions");
-        return;
-    }
-    let ours = parhash(dir.path(), &["sum", "-a", "md5", "secret", "plain"]);
+    let args = ["sum", "-a", "md5", "secret", "plain"];
+    let ours = if fs::read(&path).is_err() {
+        parhash(dir.path(), &args)
+    } else {
+        // Root reads anything: run as nobody, who may enter the directory and read `plain`.
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let plain = dir.path().join("plain");
+        fs::set_permissions(plain, fs::Permissions::from_mode(0o644)).unwrap();
+        let Some(run) = parhash_as_nobody(dir.path(), &args) else {
+            return;
+        };
+        run
+    };
     assert_eq!(ours.stderr, "parhash: secret: Permission denied\n");
     assert_eq!(ours.code, Some(1));
     assert_eq!(ours.stdout_text().lines().count(), 1);
+    assert!(ours.stdout_text().ends_with("  plain\n"), "{ours:?}");
 }
 
 #[test]
@@ -463,6 +544,44 @@ fn check_flags_behave_as_coreutils() {
                 assert_eq!(ours.code, theirs.code, "{what}");
                 let expected = theirs.stderr.replace(&format!("{tool}: "), "parhash: ");
                 assert_eq!(ours.stderr, expected, "{what}");
+            }
+        }
+    }
+}
+
+/// `-w` names the algorithm as coreutils' tools do (`improperly formatted SHA256 checksum line`)
+/// when -a fixes it; without -a no single algorithm is fixed, and the line drops the name. The
+/// report, the summary and the exit status are coreutils' either way.
+#[test]
+fn improper_line_warnings_name_the_algorithm_fixed_by_a() {
+    let (dir, _) = fixture();
+    for (alg, tool) in tool_pairs() {
+        let good = run_in(dir.path(), tool, &["plain"], b"").stdout_text();
+        fs::write(dir.path().join("BAD"), format!("{good}garbage\n{good}")).unwrap();
+        // md5sum says MD5, sha1sum SHA1, sha512sum SHA512, ...
+        let tag = tool.trim_end_matches("sum").to_uppercase();
+        let tagged = format!("improperly formatted {tag} checksum line");
+        for flags in [&["-w"][..], &["--strict", "-w"], &["--strict"]] {
+            let theirs = run_in(dir.path(), tool, &[&["-c"], flags, &["BAD"]].concat(), b"");
+            let expected = theirs.stderr.replace(&format!("{tool}: "), "parhash: ");
+            let warns = flags.contains(&"-w");
+            assert_eq!(
+                expected.contains(&format!("parhash: BAD: 2: {tagged}\n")),
+                warns,
+                "{tool} {flags:?}: {expected}"
+            );
+            let generic = expected.replace(&tagged, "improperly formatted checksum line");
+            for (check, expected) in [
+                (&["check", "-a", alg][..], &expected),
+                (&["sum", "-c", "-a", alg], &expected),
+                (&["check"], &generic),
+                (&["sum", "-c"], &generic),
+            ] {
+                let ours = parhash(dir.path(), &[check, flags, &["BAD"]].concat());
+                let what = format!("{check:?} {flags:?}");
+                assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{what}");
+                assert_eq!(ours.code, theirs.code, "{what}");
+                assert_eq!(&ours.stderr, expected, "{what}");
             }
         }
     }
@@ -683,4 +802,25 @@ fn help_names_the_default_and_the_broken_algorithms() {
     assert!(short.contains("default: sha256"), "{short}");
     let check = parhash(dir.path(), &["check", "--help"]).stdout_text();
     assert!(check.contains("-a"), "{check}");
+    assert!(check.contains("MD5 and SHA-1 are BROKEN"), "{check}");
+    let top = parhash(dir.path(), &["--help"]).stdout_text();
+    assert!(top.contains("MD5 and SHA-1 are BROKEN"), "{top}");
+}
+
+#[test]
+fn top_level_help_says_what_each_subcommand_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = parhash(dir.path(), &["--help"]).stdout_text();
+    let summary = |subcommand: &str| {
+        help.lines()
+            .find_map(|l| l.trim_start().strip_prefix(&format!("{subcommand} ")))
+            .unwrap_or_else(|| panic!("no {subcommand} line:\n{help}"))
+            .trim()
+            .to_string()
+    };
+    for subcommand in ["sum", "check", "list", "bench"] {
+        assert!(!summary(subcommand).is_empty(), "{subcommand}:\n{help}");
+    }
+    // The summary once read "Flags of `parhash bench`" (the doc of its flag struct).
+    assert!(summary("bench").starts_with("Benchmark"), "{help}");
 }

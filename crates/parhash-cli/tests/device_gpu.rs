@@ -1,10 +1,16 @@
 //! `parhash sum --device gpu`: on a machine without a usable GPU it fails with the backend's one
 //! message and exit status 1; with a GPU its lines equal the CPU's (parsha256 included).
+//!
+//! `scripts/gpu-check.sh` runs this test prebuilt on a GPU machine without cargo, where the path
+//! cargo compiled in does not exist: there `PARHASH_BIN` names the `parhash` binary to run.
 
+use std::ffi::OsString;
 use std::process::Command;
 
 fn parhash(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_parhash"))
+    let binary = std::env::var_os("PARHASH_BIN")
+        .unwrap_or_else(|| OsString::from(env!("CARGO_BIN_EXE_parhash")));
+    Command::new(binary)
         .args(args)
         .output()
         .expect("run parhash")

@@ -1,7 +1,7 @@
 //! Every `.cu` kernel compiles to PTX with NVRTC for the architectures we target, and the PTX
 //! defines every entry point the host launches. NVRTC needs no GPU, only `libnvrtc` on the
 //! library path: `.ci/run` installs the `nvidia-cuda-nvrtc-cu12` wheel and runs this test with
-//! `--ignored` (see `scripts/nvrtc-env.sh`).
+//! `--ignored` (see `scripts/install-nvrtc.sh`).
 
 use parhash_cuda::kernels;
 

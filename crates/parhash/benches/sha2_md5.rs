@@ -1,24 +1,25 @@
-//! MD5 and SHA-2: parhash's default and each of its forms beside OpenSSL and the RustCrypto
-//! crates, in the same run, at 64 B, 1 KiB, 16 KiB and 1 MiB (CPU time of the benchmarking
-//! thread; see `common`).
+//! MD5, SHA-1 and SHA-2: parhash's default and each of its forms beside OpenSSL and the
+//! RustCrypto crates, in the same run, at 64 B, 1 KiB, 16 KiB and 1 MiB (CPU time of the
+//! benchmarking thread; see `common`).
 //!
 //! `cargo bench -p parhash --bench sha2_md5 -- --warm-up-time 1 --measurement-time 2`
 //!
 //! `parhash` is the default through the dynamic `Hasher` (what the CLI uses), `parhash-digest`
 //! the default through the typed `Digest` one-shot (up to 1 KiB), `parhash-<form>` each form.
-//! Every form is measured for MD5, SHA-256 and SHA-512 (SHA-224 and SHA-384 run the same
-//! compression functions); SHA-224, SHA-384 and SHA-512/256 get the default and the peers.
-//! OpenSSL is called the way a C program would for each: the one-shot `SHA256()`-style functions
-//! (`openssl::sha`) where they exist, a reused EVP context (`openssl::hash::Hasher`) otherwise.
+//! Every form is measured for MD5, SHA-1, SHA-256 and SHA-512 (SHA-224, SHA-384 and SHA-512/t
+//! run the same compression functions); SHA-224, SHA-384, SHA-512/224 and SHA-512/256 get the
+//! default and the peers. OpenSSL is called the way a C program would for each: the one-shot
+//! `SHA256()`-style functions (`openssl::sha`) where they exist, a reused EVP context
+//! (`openssl::hash::Hasher`) otherwise. The one-shots (`parhash-digest`, `rustcrypto`, OpenSSL's)
+//! are all called through a function pointer, so they pay the same call.
 mod common;
 
-use common::{bench_variant, input, ThreadCpuTime, SIZES};
+use common::{bench_default, bench_variant, input, one_shot, ThreadCpuTime, SIZES};
 use criterion::{
     criterion_group, criterion_main, measurement::WallTime, BenchmarkId, Criterion, Throughput,
 };
-use digest::Digest;
 use openssl::hash::MessageDigest;
-use parhash::{Algorithm, Hasher};
+use parhash::Algorithm;
 use std::hint::black_box;
 
 /// How OpenSSL is asked for one digest.
@@ -28,30 +29,24 @@ enum OpenSsl {
     Evp(MessageDigest),
 }
 
-fn bench_algorithm<P: Digest, RC: Digest>(
-    c: &mut Criterion<ThreadCpuTime>,
-    alg: Algorithm,
-    openssl: OpenSsl,
-    every_form: bool,
-) {
+/// One algorithm of the run: parhash's typed one-shot and RustCrypto's (see `common::one_shot`),
+/// OpenSSL, and whether every parhash form is measured or only the default.
+type Peers = (Algorithm, fn(&[u8]), fn(&[u8]), OpenSsl, bool);
+
+fn bench_algorithm(c: &mut Criterion<ThreadCpuTime>, peers: Peers) {
+    let (alg, parhash_digest, rustcrypto, openssl, every_form) = peers;
     let mut group = c.benchmark_group(alg.name());
     for len in SIZES {
         let data = input(len);
         group.throughput(Throughput::Bytes(len as u64));
         // Criterion's 100 samples need 5050 iterations, minutes at 1 MiB on a loaded machine.
         group.sample_size(if len > 64 * 1024 { 10 } else { 50 });
-        let mut h = Hasher::new(alg);
-        group.bench_with_input(BenchmarkId::new("parhash", len), &data, |b, d| {
-            b.iter(|| {
-                h.update(black_box(d));
-                h.finalize_reset()
-            })
-        });
+        bench_default(&mut group, alg, &data);
         // The typed one-shot path (as `rustcrypto` is measured), without the dynamic `Hasher`'s
         // boxed `DynDigest` and `Output` copy: what that costs shows at small sizes.
         if len <= 1024 {
             group.bench_with_input(BenchmarkId::new("parhash-digest", len), &data, |b, d| {
-                b.iter(|| P::digest(black_box(d)))
+                b.iter(|| parhash_digest(black_box(d)))
             });
         }
         // `parallel` is one of the forced forms (the best ISA here): not measured twice.
@@ -63,16 +58,16 @@ fn bench_algorithm<P: Digest, RC: Digest>(
             bench_variant(&mut group, alg, v.name, &data);
         }
         group.bench_with_input(BenchmarkId::new("rustcrypto", len), &data, |b, d| {
-            b.iter(|| RC::digest(black_box(d)))
+            b.iter(|| rustcrypto(black_box(d)))
         });
-        match openssl {
+        match &openssl {
             OpenSsl::OneShot(f) => {
                 group.bench_with_input(BenchmarkId::new("openssl", len), &data, |b, d| {
                     b.iter(|| f(black_box(d)))
                 });
             }
             OpenSsl::Evp(md) => {
-                let mut h = openssl::hash::Hasher::new(md).expect("openssl digest");
+                let mut h = openssl::hash::Hasher::new(*md).expect("openssl digest");
                 group.bench_with_input(BenchmarkId::new("openssl", len), &data, |b, d| {
                     b.iter(|| {
                         h.update(black_box(d)).expect("openssl update");
@@ -86,51 +81,82 @@ fn bench_algorithm<P: Digest, RC: Digest>(
 }
 
 fn benches(c: &mut Criterion<ThreadCpuTime>) {
-    bench_algorithm::<parhash::Md5, md5::Md5>(
-        c,
-        Algorithm::Md5,
-        OpenSsl::Evp(MessageDigest::md5()),
-        true,
-    );
-    bench_algorithm::<parhash::Sha224, sha2::Sha224>(
-        c,
-        Algorithm::Sha224,
-        OpenSsl::OneShot(|d| {
-            black_box(openssl::sha::sha224(d));
-        }),
-        false,
-    );
-    bench_algorithm::<parhash::Sha256, sha2::Sha256>(
-        c,
-        Algorithm::Sha256,
-        OpenSsl::OneShot(|d| {
-            black_box(openssl::sha::sha256(d));
-        }),
-        true,
-    );
-    bench_algorithm::<parhash::Sha384, sha2::Sha384>(
-        c,
-        Algorithm::Sha384,
-        OpenSsl::OneShot(|d| {
-            black_box(openssl::sha::sha384(d));
-        }),
-        false,
-    );
-    bench_algorithm::<parhash::Sha512, sha2::Sha512>(
-        c,
-        Algorithm::Sha512,
-        OpenSsl::OneShot(|d| {
-            black_box(openssl::sha::sha512(d));
-        }),
-        true,
-    );
-    let sha512_256 = MessageDigest::from_name("sha512-256").expect("OpenSSL has SHA-512/256");
-    bench_algorithm::<parhash::Sha512_256, sha2::Sha512_256>(
-        c,
-        Algorithm::Sha512_256,
-        OpenSsl::Evp(sha512_256),
-        false,
-    );
+    let evp = |name: &str| {
+        OpenSsl::Evp(
+            MessageDigest::from_name(name).unwrap_or_else(|| panic!("OpenSSL has no {name}")),
+        )
+    };
+    let all: [Peers; 8] = [
+        (
+            Algorithm::Md5,
+            one_shot::<parhash::Md5>,
+            one_shot::<md5::Md5>,
+            OpenSsl::Evp(MessageDigest::md5()),
+            true,
+        ),
+        (
+            Algorithm::Sha1,
+            one_shot::<parhash::Sha1>,
+            one_shot::<sha1::Sha1>,
+            OpenSsl::OneShot(|d| {
+                black_box(openssl::sha::sha1(d));
+            }),
+            true,
+        ),
+        (
+            Algorithm::Sha224,
+            one_shot::<parhash::Sha224>,
+            one_shot::<sha2::Sha224>,
+            OpenSsl::OneShot(|d| {
+                black_box(openssl::sha::sha224(d));
+            }),
+            false,
+        ),
+        (
+            Algorithm::Sha256,
+            one_shot::<parhash::Sha256>,
+            one_shot::<sha2::Sha256>,
+            OpenSsl::OneShot(|d| {
+                black_box(openssl::sha::sha256(d));
+            }),
+            true,
+        ),
+        (
+            Algorithm::Sha384,
+            one_shot::<parhash::Sha384>,
+            one_shot::<sha2::Sha384>,
+            OpenSsl::OneShot(|d| {
+                black_box(openssl::sha::sha384(d));
+            }),
+            false,
+        ),
+        (
+            Algorithm::Sha512,
+            one_shot::<parhash::Sha512>,
+            one_shot::<sha2::Sha512>,
+            OpenSsl::OneShot(|d| {
+                black_box(openssl::sha::sha512(d));
+            }),
+            true,
+        ),
+        (
+            Algorithm::Sha512_224,
+            one_shot::<parhash::Sha512_224>,
+            one_shot::<sha2::Sha512_224>,
+            evp("sha512-224"),
+            false,
+        ),
+        (
+            Algorithm::Sha512_256,
+            one_shot::<parhash::Sha512_256>,
+            one_shot::<sha2::Sha512_256>,
+            evp("sha512-256"),
+            false,
+        ),
+    ];
+    for algorithm in all {
+        bench_algorithm(c, algorithm);
+    }
 }
 
 criterion_group! {

@@ -386,6 +386,32 @@ fn normalize(name: &str) -> String {
         .collect()
 }
 
+/// The canonical name closest to `wanted` (already normalised), if at most 3 edits away.
+///
+/// Distance is optimal string alignment, so a swap of two adjacent characters counts as one
+/// edit: `sha265` is one edit from `sha256` but two from `sha224` (plain Levenshtein ties those
+/// and the registry order wrongly picked `sha224`). Ties go to the longer shared prefix (people
+/// get the start of a name right more often than its end), then to registry order.
+fn closest_name(wanted: &str) -> Option<&'static str> {
+    const MAX_EDITS: usize = 3;
+    Algorithm::ALL
+        .iter()
+        .map(|alg| {
+            let candidate = normalize(alg.name());
+            let distance = strsim::osa_distance(wanted, &candidate);
+            let shared_prefix = wanted
+                .chars()
+                .zip(candidate.chars())
+                .take_while(|(a, b)| a == b)
+                .count();
+            (distance, std::cmp::Reverse(shared_prefix), alg.name())
+        })
+        // `min_by_key` keeps the first of equal keys: registry order breaks the last tie.
+        .min_by_key(|&(distance, shared_prefix, _)| (distance, shared_prefix))
+        .filter(|&(distance, _, _)| distance <= MAX_EDITS)
+        .map(|(_, _, name)| name)
+}
+
 impl Algorithm {
     /// Canonical lowercase name.
     pub fn name(self) -> &'static str {
@@ -410,14 +436,9 @@ impl Algorithm {
                 return Ok(alg);
             }
         }
-        let suggestion = Algorithm::ALL
-            .iter()
-            .map(|a| a.name())
-            .min_by_key(|candidate| strsim::levenshtein(&wanted, &normalize(candidate)))
-            .filter(|candidate| strsim::levenshtein(&wanted, &normalize(candidate)) <= 3);
         Err(Error::UnknownAlgorithm {
             name: name.to_string(),
-            suggestion,
+            suggestion: closest_name(&wanted),
         })
     }
 
@@ -699,6 +720,41 @@ mod tests {
             Err(Error::UnknownAlgorithm { suggestion, .. }) => assert_eq!(suggestion, None),
             other => panic!("{other:?}"),
         }
+    }
+
+    fn suggestion_for(typo: &str) -> Option<&'static str> {
+        match Algorithm::from_name(typo) {
+            Err(Error::UnknownAlgorithm { suggestion, .. }) => suggestion,
+            other => panic!("{typo}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn swapped_characters_count_as_one_edit() {
+        // The first four tie under plain Levenshtein, where registry order picked a wrong name
+        // (sha224, sha224, sha3-224, sha1); the rest are ordinary typos.
+        for (typo, meant) in [
+            ("sha265", "sha256"),
+            ("SHA-265", "sha256"),
+            ("sha3-265", "sha3-256"),
+            ("sha521", "sha512"),
+            ("sah384", "sha384"),
+            ("kecakc256", "keccak256"),
+            ("whirlpol", "whirlpool"),
+            ("mdd5", "md5"),
+        ] {
+            assert_eq!(suggestion_for(typo), Some(meant), "{typo}");
+        }
+    }
+
+    #[test]
+    fn ties_go_to_the_longer_shared_prefix_then_registry_order() {
+        // One edit from sha1 and from sha512; sha512 shares `sha5` (registry order says sha1).
+        assert_eq!(suggestion_for("sha51"), Some("sha512"));
+        // One edit from sha224 and from sha256; sha224 shares `sha22`.
+        assert_eq!(suggestion_for("sha226"), Some("sha224"));
+        // One edit from sha224 and from sha3-224, both sharing `sha`: the first listed wins.
+        assert_eq!(suggestion_for("sha1224"), Some("sha224"));
     }
 
     #[test]

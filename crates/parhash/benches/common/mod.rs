@@ -10,6 +10,7 @@ use criterion::{
     measurement::{Measurement, ValueFormatter, WallTime},
     BenchmarkGroup, BenchmarkId,
 };
+use digest::Digest;
 use parhash::{Algorithm, Hasher};
 use std::{hint::black_box, time::Duration};
 
@@ -57,6 +58,28 @@ impl Measurement for ThreadCpuTime {
 /// `len` bytes of `i mod 251`.
 pub fn input(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i % 251) as u8).collect()
+}
+
+/// `D::digest(data)`, the digest `black_box`ed: a plain `fn(&[u8])`, so that one table can list
+/// each algorithm's one-shot peers (all of them then called alike, through a function pointer).
+pub fn one_shot<D: Digest>(data: &[u8]) {
+    black_box(D::digest(data));
+}
+
+/// Measures parhash's default form of `alg` on `data` as `parhash`: the dynamic `Hasher` (what
+/// the CLI uses), updated and finalized (with reset) per iteration.
+pub fn bench_default<M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
+    alg: Algorithm,
+    data: &[u8],
+) {
+    let mut h = Hasher::new(alg);
+    group.bench_with_input(BenchmarkId::new("parhash", data.len()), data, |b, d| {
+        b.iter(|| {
+            h.update(black_box(d));
+            h.finalize_reset()
+        })
+    });
 }
 
 /// Measures parhash's `variant` of `alg` on `data` as `parhash-<variant>`: one hasher, updated

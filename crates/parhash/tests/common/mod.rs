@@ -149,6 +149,60 @@ pub fn random_splits(rng: &mut StdRng, len: usize) -> Vec<std::ops::Range<usize>
     cuts.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
+/// The digest of `data` by an independent implementation among the dev-dependencies (the
+/// RustCrypto crates, `blake-hash`), or `None` for algorithms that have none here (SIMD,
+/// SANDstorm, PARSHA-256).
+pub fn oracle(alg: parhash::Algorithm, data: &[u8]) -> Option<Vec<u8>> {
+    use digest::Digest;
+    use parhash::Algorithm as A;
+    use skein::digest::consts::{U28, U48};
+    fn rust_crypto<D: Digest>(data: &[u8]) -> Vec<u8> {
+        D::digest(data).to_vec()
+    }
+    // blake-hash implements the older digest 0.9 traits.
+    fn blake_hash<D: blake_hash::Digest>(data: &[u8]) -> Vec<u8> {
+        D::digest(data).to_vec()
+    }
+    Some(match alg {
+        A::Md5 => rust_crypto::<md5::Md5>(data),
+        A::Sha1 => rust_crypto::<sha1::Sha1>(data),
+        A::Sha224 => rust_crypto::<sha2::Sha224>(data),
+        A::Sha256 => rust_crypto::<sha2::Sha256>(data),
+        A::Sha384 => rust_crypto::<sha2::Sha384>(data),
+        A::Sha512 => rust_crypto::<sha2::Sha512>(data),
+        A::Sha512_224 => rust_crypto::<sha2::Sha512_224>(data),
+        A::Sha512_256 => rust_crypto::<sha2::Sha512_256>(data),
+        A::Sha3_224 => rust_crypto::<sha3::Sha3_224>(data),
+        A::Sha3_256 => rust_crypto::<sha3::Sha3_256>(data),
+        A::Sha3_384 => rust_crypto::<sha3::Sha3_384>(data),
+        A::Sha3_512 => rust_crypto::<sha3::Sha3_512>(data),
+        A::Keccak224 => rust_crypto::<sha3::Keccak224>(data),
+        A::Keccak256 => rust_crypto::<sha3::Keccak256>(data),
+        A::Keccak384 => rust_crypto::<sha3::Keccak384>(data),
+        A::Keccak512 => rust_crypto::<sha3::Keccak512>(data),
+        A::Whirlpool => rust_crypto::<whirlpool::Whirlpool>(data),
+        A::Groestl224 => rust_crypto::<groestl::Groestl224>(data),
+        A::Groestl256 => rust_crypto::<groestl::Groestl256>(data),
+        A::Groestl384 => rust_crypto::<groestl::Groestl384>(data),
+        A::Groestl512 => rust_crypto::<groestl::Groestl512>(data),
+        A::Jh224 => rust_crypto::<jh::Jh224>(data),
+        A::Jh256 => rust_crypto::<jh::Jh256>(data),
+        A::Jh384 => rust_crypto::<jh::Jh384>(data),
+        A::Jh512 => rust_crypto::<jh::Jh512>(data),
+        A::Skein512_224 => rust_crypto::<skein::Skein512<U28>>(data),
+        A::Skein512_256 => rust_crypto::<skein::Skein512_256>(data),
+        A::Skein512_384 => rust_crypto::<skein::Skein512<U48>>(data),
+        A::Skein512_512 => rust_crypto::<skein::Skein512_512>(data),
+        A::Skein256_256 => rust_crypto::<skein::Skein256_256>(data),
+        A::Skein1024_1024 => rust_crypto::<skein::Skein1024_1024>(data),
+        A::Blake224 => blake_hash::<blake_hash::Blake224>(data),
+        A::Blake256 => blake_hash::<blake_hash::Blake256>(data),
+        A::Blake384 => blake_hash::<blake_hash::Blake384>(data),
+        A::Blake512 => blake_hash::<blake_hash::Blake512>(data),
+        _ => return None,
+    })
+}
+
 /// Number of random cases: fewer in debug builds, more in release.
 pub fn cases(debug: usize, release: usize) -> usize {
     if cfg!(debug_assertions) {
