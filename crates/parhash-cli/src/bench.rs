@@ -4,15 +4,15 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Args;
 use parhash::Algorithm;
 use parhash_lab::{
-    lab::{self, LabOptions},
+    lab::{self, LabOptions, UsageError},
     output, presets,
     source::Source,
     sweep::{SweepSpec, VariantChoice},
-    units,
+    tree_params, units,
 };
 
 /// Benchmark algorithms, variants, sizes and threads beside OpenSSL and RustCrypto.
@@ -38,6 +38,9 @@ pub struct BenchArgs {
     pub algorithms: Option<String>,
 
     /// Implementation variants: `default`, `all`, or names such as `sequential,parallel`.
+    ///
+    /// A base name such as `tree` selects every --tree set of that engine; `openssl` and
+    /// `rustcrypto` select those peers.
     #[arg(long, value_name = "LIST")]
     pub variants: Option<String>,
 
@@ -58,7 +61,13 @@ pub struct BenchArgs {
     #[arg(short, long, value_name = "LIST")]
     pub threads: Option<String>,
 
-    /// Tree-mode parameter set, passed to tree engines (repeatable), e.g. `chunk=4KiB,fanout=4`.
+    /// PARSHA-256 tree parameters, one configuration per use: `--tree T=10,l=0 --tree T=13`.
+    ///
+    /// Keys: T (tree height, 1 to 40, default 13) and l (IV bits: 0, 128 or 256, default 256).
+    /// Each set is measured as its own engine of parsha256 (`tree[T=10,l=0]` on the CPU,
+    /// `gpu[T=10,l=0]` on a GPU), added to the default variants. Other engines take no tree
+    /// parameters: in a sweep that mixes them a note says so; sets that no engine of the sweep
+    /// takes are an error.
     #[arg(long, value_name = "PARAMS")]
     pub tree: Vec<String>,
 
@@ -67,6 +76,8 @@ pub struct BenchArgs {
     pub no_peers: bool,
 
     /// Report speed-ups against this variant or provider (`sequential`, `openssl`...).
+    ///
+    /// A name the run does not measure is an error listing the valid ones.
     #[arg(long, value_name = "NAME")]
     pub baseline: Option<String>,
 
@@ -103,19 +114,24 @@ impl BenchArgs {
     }
 }
 
-fn algorithms(text: &str) -> anyhow::Result<Vec<Algorithm>> {
+/// A bad value of `flag`, as a usage error (exit status 2).
+fn bad(flag: &str, err: impl std::fmt::Display) -> UsageError {
+    UsageError(format!("{flag}: {err}"))
+}
+
+fn algorithms(text: &str) -> Result<Vec<Algorithm>, UsageError> {
     if text.trim() == "all" {
         return Ok(Algorithm::ALL.to_vec());
     }
     text.split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| Algorithm::from_name(s).map_err(anyhow::Error::from))
+        .map(|s| Algorithm::from_name(s).map_err(|e| bad("--algorithms", e)))
         .collect()
 }
 
-/// Builds the custom sweep the flags describe.
-fn custom_spec(args: &BenchArgs) -> anyhow::Result<SweepSpec> {
+/// Builds the custom sweep the flags describe; every error is a usage error.
+fn custom_spec(args: &BenchArgs) -> Result<SweepSpec, UsageError> {
     let algs = match &args.algorithms {
         Some(list) => algorithms(list)?,
         None => presets::one_per_family(),
@@ -125,24 +141,25 @@ fn custom_spec(args: &BenchArgs) -> anyhow::Result<SweepSpec> {
         spec.variants = VariantChoice::parse(v);
     }
     if let Some(l) = &args.lengths {
-        spec.lengths = units::parse_sizes(l).context("--lengths")?;
+        spec.lengths = units::parse_sizes(l).map_err(|e| bad("--lengths", e))?;
     } else if args.tiny {
         spec.lengths = vec![64, 4096];
     }
     if let Some(m) = &args.messages {
-        spec.multiplicities = units::parse_counts(m).context("--messages")?;
+        spec.multiplicities = units::parse_counts(m).map_err(|e| bad("--messages", e))?;
     }
     if let Some(s) = &args.sources {
         spec.sources = s
             .split(',')
             .map(Source::parse)
             .collect::<Result<_, _>>()
-            .context("--sources")?;
+            .map_err(|e| bad("--sources", e))?;
     }
     if let Some(t) = &args.threads {
-        spec.threads = units::parse_counts(t).context("--threads")?;
+        spec.threads = units::parse_counts(t).map_err(|e| bad("--threads", e))?;
     }
-    spec.tree = args.tree.clone();
+    // The error names the flag, the set and the valid keys itself.
+    spec.tree = tree_params::parse_sets(&args.tree).map_err(|e| UsageError(e.to_string()))?;
     spec.peers = !args.no_peers;
     spec.anchor = !args.no_peers;
     Ok(spec)
@@ -162,7 +179,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
         return Ok(true);
     }
     if args.preset.is_some() && args.sweeping() {
-        bail!("--preset takes no sweep flags (--algorithms, --lengths, ...): use one or the other");
+        return Err(UsageError(
+            "--preset takes no sweep flags (--algorithms, --lengths, ...): use one or the other"
+                .into(),
+        )
+        .into());
     }
     let mut opts = LabOptions::new();
     opts.out_dir = args.out.clone();
@@ -177,18 +198,33 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
         opts.budget = std::time::Duration::from_secs(5);
     }
     if let Some(b) = &args.budget {
-        opts.budget = units::parse_duration(b).context("--budget")?;
+        opts.budget = units::parse_duration(b).map_err(|e| bad("--budget", e))?;
+        opts.budget_given = true;
     }
     let report = if args.sweeping() {
         let spec = custom_spec(args)?;
-        lab::run_sweep("parhash bench: custom sweep", &spec, &opts)?
+        lab::run_sweep("parhash bench: custom sweep", &spec, &opts).map_err(usage_or_io)?
     } else {
         let name = args.preset.as_deref().unwrap_or("tour");
         let Some(preset) = presets::find(name) else {
             let names: Vec<&str> = presets::ALL.iter().map(|p| p.name).collect();
-            bail!("unknown preset '{name}' (presets: {})", names.join(", "));
+            return Err(UsageError(format!(
+                "unknown preset '{name}' (presets: {})",
+                names.join(", ")
+            ))
+            .into());
         };
-        (preset.run)(&opts).with_context(|| format!("preset {}", preset.name))?
+        let mut report = (preset.run)(&opts)
+            .map_err(usage_or_io)
+            .with_context(|| format!("preset {}", preset.name))?;
+        if let (Some(base), true) = (&args.baseline, report.measurements.is_empty()) {
+            // Presets that time their own figures (no sweep) compute their own ratios.
+            report.notes.push(format!(
+                "--baseline {base} not used: preset {} has no sweep measurements to compare",
+                preset.name
+            ));
+        }
+        report
     };
     if !args.quiet {
         print!("{}", report.to_text());
@@ -203,6 +239,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
         report.seconds
     );
     Ok(true)
+}
+
+/// A lab error: its usage error (an unknown `--baseline`, `--tree` sets nothing takes) as such,
+/// so that it exits with status 2; anything else as it is.
+fn usage_or_io(err: std::io::Error) -> anyhow::Error {
+    match UsageError::find(&err) {
+        Some(usage) => usage.clone().into(),
+        None => err.into(),
+    }
 }
 
 #[cfg(test)]
@@ -242,5 +287,18 @@ mod tests {
         assert!(bad(|a| a.algorithms = Some("nope".into())));
         assert!(bad(|a| a.sources = Some("tape".into())));
         assert!(bad(|a| a.threads = Some("3..1".into())));
+        assert!(bad(|a| a.tree = vec!["T=5".into(), "chunk=4KiB".into()]));
+    }
+
+    #[test]
+    fn tree_sets_reach_the_sweep_parsed() {
+        let args = BenchArgs {
+            algorithms: Some("parsha256".into()),
+            tree: vec!["T=5".into(), "l=0,T=10".into(), "t=5".into()],
+            ..BenchArgs::default()
+        };
+        let spec = custom_spec(&args).unwrap();
+        let sets: Vec<String> = spec.tree.iter().map(|p| p.to_string()).collect();
+        assert_eq!(sets, ["T=5,l=256", "T=10,l=0"]);
     }
 }

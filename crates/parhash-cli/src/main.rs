@@ -40,10 +40,18 @@ fn main() -> ExitCode {
         Ok(false) => ExitCode::FAILURE,
         // The reader went away (`parhash sum big | head -c1`): nothing left to tell anyone.
         Err(err) if messages::is_broken_pipe(&err) => ExitCode::SUCCESS,
-        Err(err) => {
-            err_message!("{}", messages::describe(&err));
-            ExitCode::FAILURE
-        }
+        // Options clap cannot check (`bench --tree`, `--baseline`...) are usage errors: one
+        // line, status 2.
+        Err(err) => match err.downcast_ref::<parhash_lab::lab::UsageError>() {
+            Some(usage) => {
+                err_message!("{usage}");
+                ExitCode::from(2)
+            }
+            None => {
+                err_message!("{}", messages::describe(&err));
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

@@ -22,6 +22,7 @@ fn list_presets_names_every_study() {
         "internal-parallelism",
         "parsha",
         "accelerator",
+        "batch",
     ] {
         assert!(text.contains(name), "{name} missing from:\n{text}");
     }
@@ -48,18 +49,60 @@ fn tiny_tour_writes_report() {
     }
 }
 
+/// Runs `parhash bench ARGS` and returns its exit status and standard error.
+fn bench(args: &[&str]) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = parhash()
+        .arg("bench")
+        .args(args)
+        .args(["--no-progress", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// A usage error: exit status 2 and one line on standard error holding `needle`.
+fn assert_usage_error(args: &[&str], needle: &str) {
+    let (code, stderr) = bench(args);
+    assert_eq!(code, Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(stderr.contains(needle), "{args:?}: {stderr}");
+}
+
 #[test]
 fn bad_flags_fail_with_a_message() {
-    let out = parhash()
-        .args(["bench", "--tiny", "--lengths", "4q"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--lengths"));
-    let out = parhash()
-        .args(["bench", "--preset", "nope"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown preset"));
+    assert_usage_error(&["--tiny", "--lengths", "4q"], "--lengths");
+    assert_usage_error(&["--preset", "nope"], "unknown preset");
+}
+
+#[test]
+fn bad_tree_parameters_are_usage_errors() {
+    // Unknown keys and bad values name the valid keys (the old help's example among them).
+    for set in ["chunk=4KiB,fanout=4", "T=0", "l=64", "T=x"] {
+        assert_usage_error(
+            &["--tiny", "-a", "parsha256", "--tree", set],
+            "valid keys: T (tree height",
+        );
+    }
+    // Sets that no engine of the sweep takes would change nothing.
+    assert_usage_error(
+        &["--tiny", "-a", "sha256", "--tree", "T=5"],
+        "no engine of this sweep takes tree parameters",
+    );
+}
+
+#[test]
+fn unknown_baseline_is_a_usage_error_listing_valid_names() {
+    assert_usage_error(
+        &["--tiny", "-a", "md5", "--no-peers", "--baseline", "nope"],
+        "valid in this run: batch",
+    );
+    assert_usage_error(
+        &["--tiny", "--preset", "batch", "--baseline", "nope"],
+        "openssl",
+    );
 }

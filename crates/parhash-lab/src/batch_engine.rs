@@ -1,12 +1,16 @@
 //! parhash's multi-message engine ([`parhash::batch`]) as a lab engine, so that multi-message
 //! (MMH) configurations measure the SIMD lanes, not only threads over one-message hashers.
 //!
-//! - `batch`: [`parhash::batch::hash_many_with`] with the widest lane kernel of this CPU and the
-//!   configuration's thread count (messages gathered from wherever they lie in memory);
+//! - `batch`: [`parhash::batch::hash_many_with`] as users call it: the fastest kernel of this
+//!   CPU ([`Kernel::best_for`]), groups with fewer messages than lanes hashed one by one, and
+//!   the configuration's thread count (messages gathered from wherever they lie in memory);
+//! - `batch-<kernel>` (`batch-portable`, `batch-avx2`, `batch-avx512`, `batch-sha-ni`): the same
+//!   with that kernel forced, even for a single message, to compare the kernels;
 //! - [`interleaved_cost`]: the other data layout of seed study 5, equal-length messages laid out
-//!   block-interleaved beforehand ([`parhash::batch::Interleaved`]), for the accelerator preset.
+//!   block-interleaved beforehand ([`parhash::batch::Interleaved`]), and [`layout_table`], which
+//!   tables it against the gathered layout (the accelerator and batch presets).
 //!
-//! Only algorithms with lane kernels ([`parhash::batch::has_lanes`]) get a `batch` engine: for
+//! Only algorithms with lane kernels ([`parhash::batch::has_lanes`]) get batch engines: for
 //! the others the batch API is threads over the one-message hasher, which the lab measures
 //! already.
 
@@ -18,14 +22,18 @@ use parhash::lanes::{Kernel, Width};
 use parhash::{Algorithm, Hasher};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
+use crate::report::Table;
 use crate::timer::Stats;
+use crate::tree_params::TreeParams;
+use crate::units::{format_size, sig3};
 
 /// The variant name of the batch engine.
 pub const BATCH: &str = "batch";
 
-/// [`batch::hash_many_with`] as an engine.
+/// [`batch::hash_many_with`] as an engine, with the library's kernel choice or a forced one.
 struct BatchEngine {
     algorithm: Algorithm,
+    kernel: Option<Kernel>,
 }
 
 /// One message at a time (only for the lab's single-message probes): the default hasher.
@@ -48,7 +56,10 @@ impl Engine for BatchEngine {
         Provider::Parhash
     }
     fn variant(&self) -> String {
-        BATCH.to_string()
+        match self.kernel {
+            None => BATCH.to_string(),
+            Some(kernel) => kernel_variant(kernel),
+        }
     }
     fn hasher(&self) -> Box<dyn StreamHasher> {
         Box::new(OneAtATime(Hasher::new(self.algorithm)))
@@ -56,7 +67,7 @@ impl Engine for BatchEngine {
     fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
         let opts = BatchOptions {
             threads: threads.max(1),
-            kernel: None,
+            kernel: self.kernel,
         };
         let digests = batch::hash_many_with(self.algorithm, messages, opts);
         Some(
@@ -67,14 +78,22 @@ impl Engine for BatchEngine {
     }
 }
 
-/// The `batch` engine of `algorithm` when it has lane kernels (for
-/// [`crate::engine::EXTRA_ENGINES`]; takes no tree parameters).
-pub fn batch_engines(algorithm: Algorithm, _tree: &[String]) -> Vec<EngineRef> {
-    if batch::has_lanes(algorithm) {
-        vec![Arc::new(BatchEngine { algorithm })]
-    } else {
-        Vec::new()
+/// The variant name of the batch engine with `kernel` forced: `batch-avx2`, `batch-sha-ni`...
+pub fn kernel_variant(kernel: Kernel) -> String {
+    format!("{BATCH}-{}", kernel.name())
+}
+
+/// The `batch` engine of `algorithm` and one `batch-<kernel>` engine per kernel this CPU runs,
+/// when it has lane kernels (for [`crate::engine::EXTRA_ENGINES`]; they take no tree
+/// parameters).
+pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRef> {
+    if !batch::has_lanes(algorithm) {
+        return Vec::new();
     }
+    std::iter::once(None)
+        .chain(Kernel::all_for(algorithm).into_iter().map(Some))
+        .map(|kernel| Arc::new(BatchEngine { algorithm, kernel }) as EngineRef)
+        .collect()
 }
 
 /// Lanes of `algorithm`'s fastest kernel on this CPU and the kernel's name (`avx512`,
@@ -132,24 +151,75 @@ pub fn interleaved_cost(
     Some((gathered, interleaved, layout))
 }
 
+/// Gathered against pre-interleaved layout ([`interleaved_cost`]), one thread, the widest
+/// vector kernel: one row per algorithm and length, `messages_for(lanes)` messages per batch.
+/// Also returns the algorithms without lane kernels (no interleaved layout), for a note.
+pub fn layout_table(
+    algorithms: &[Algorithm],
+    lengths: &[usize],
+    messages_for: impl Fn(usize) -> usize,
+    samples: usize,
+    min_sample: Duration,
+) -> (Table, Vec<&'static str>) {
+    let mut table = Table::new(&[
+        "algorithm",
+        "message",
+        "messages",
+        "gathered ns/B",
+        "interleaved ns/B",
+        "gain",
+        "layout ns/B (host)",
+    ]);
+    let width = Width::detect();
+    let mut without = Vec::new();
+    for &alg in algorithms {
+        let Some(lane_count) = batch::lane_kernel(alg, width).map(|k| k.lanes()) else {
+            without.push(alg.name());
+            continue;
+        };
+        let messages = messages_for(lane_count);
+        for &len in lengths {
+            let Some((g, i, l)) = interleaved_cost(alg, len, messages, samples, min_sample) else {
+                continue;
+            };
+            let per_byte = |ns: f64| ns / (len * messages).max(1) as f64;
+            table.push(vec![
+                format!("{} ({lane_count} lanes, {})", alg.name(), width.name()),
+                format_size(len),
+                messages.to_string(),
+                sig3(per_byte(g.median)),
+                sig3(per_byte(i.median)),
+                format!("{:+.1}%", (g.median - i.median) / g.median * 100.0),
+                sig3(per_byte(l.median)),
+            ]);
+        }
+    }
+    (table, without)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn batch_engine_agrees_with_one_at_a_time() {
-        let alg = Algorithm::Md5;
-        let engines = batch_engines(alg, &[]);
-        assert_eq!(engines.len(), 1);
-        let e = &engines[0];
-        assert_eq!(e.variant(), BATCH);
-        let data: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; 100 + i]).collect();
-        let msgs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
-        let want = msgs.iter().fold(0u8, |a, m| {
-            a.wrapping_add(parhash::hash(alg, m).as_bytes()[0])
-        });
-        for threads in [1, 2] {
-            assert_eq!(e.hash_batch(&msgs, threads), Some(want));
+    fn batch_engines_agree_with_one_at_a_time() {
+        for alg in [Algorithm::Md5, Algorithm::Sha256] {
+            let engines = batch_engines(alg, &[]);
+            let variants: Vec<String> = engines.iter().map(|e| e.variant()).collect();
+            let mut want_variants = vec![BATCH.to_string()];
+            want_variants.extend(Kernel::all_for(alg).into_iter().map(kernel_variant));
+            assert_eq!(variants, want_variants);
+            assert!(variants.contains(&"batch-portable".to_string()));
+            let data: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; 100 + i]).collect();
+            let msgs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+            let want = msgs.iter().fold(0u8, |a, m| {
+                a.wrapping_add(parhash::hash(alg, m).as_bytes()[0])
+            });
+            for e in &engines {
+                for threads in [1, 2] {
+                    assert_eq!(e.hash_batch(&msgs, threads), Some(want), "{}", e.label());
+                }
+            }
         }
         assert!(
             batch_engines(Algorithm::Whirlpool, &[]).is_empty()

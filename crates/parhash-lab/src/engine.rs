@@ -12,6 +12,8 @@ use digest::{Digest, FixedOutputReset};
 use parhash::{Algorithm, Hasher};
 use serde::{Deserialize, Serialize};
 
+use crate::tree_params::TreeParams;
+
 /// A hashing state that is reused message after message, so that the lab measures hashing and
 /// not allocation.
 pub trait StreamHasher: Send {
@@ -73,25 +75,63 @@ pub trait Engine: Send + Sync {
     fn splits_one_message(&self) -> bool {
         false
     }
+    /// Whether the engine runs with a `--tree` parameter set (PARSHA-256's `tree` and `gpu`).
+    fn takes_tree_params(&self) -> bool {
+        false
+    }
+    /// Whether hashing needs no memory in proportion to the data beyond the data itself. Only
+    /// such engines are handed batches larger than the lab's memory cap (as windows into one
+    /// buffer) or single messages streamed from a bounded chunk ([`Engine::hash_repeated`]);
+    /// engines that copy or buffer whole messages (GPU back-ends, the registry's PARSHA-256
+    /// hasher) return `false` and such configurations are skipped with a note.
+    fn bounded_memory(&self) -> bool {
+        true
+    }
+    /// Hashes one message of `len` bytes made of `chunk` repeated (the last copy cut short),
+    /// on `threads` threads where the engine splits a message, and returns one digest byte.
+    /// Called only when [`Engine::bounded_memory`] holds. The default streams through
+    /// [`Engine::hasher`] on one thread.
+    fn hash_repeated(&self, chunk: &[u8], len: u64, _threads: usize) -> u8 {
+        let mut hasher = self.hasher();
+        feed_repeated(chunk, len, |piece| hasher.update(piece));
+        hasher.finish_reset()
+    }
     /// `provider algorithm/variant`, e.g. `parhash sha256/sha-ni`.
     fn label(&self) -> String {
-        format!(
-            "{} {}/{}",
-            self.provider().name(),
-            self.algorithm(),
-            self.variant()
-        )
+        label(self.provider(), &self.algorithm(), &self.variant())
     }
+}
+
+/// The label of an engine, a configuration or a measurement: `provider algorithm/variant`.
+pub fn label(provider: Provider, algorithm: &str, variant: &str) -> String {
+    format!("{} {algorithm}/{variant}", provider.name())
 }
 
 /// A shareable engine.
 pub type EngineRef = Arc<dyn Engine>;
 
+/// Calls `feed` with `chunk` repeatedly until `len` bytes have gone, the last piece cut short:
+/// one long message in the memory of one chunk.
+pub fn feed_repeated(chunk: &[u8], len: u64, mut feed: impl FnMut(&[u8])) {
+    if chunk.is_empty() {
+        debug_assert_eq!(len, 0, "a message cannot be made of an empty chunk");
+        return;
+    }
+    let mut left = len;
+    while left > 0 {
+        let take = usize::try_from(left).map_or(chunk.len(), |l| l.min(chunk.len()));
+        feed(&chunk[..take]);
+        left -= take as u64;
+    }
+}
+
 /// Builders of extra engines (tree modes, batch engines, GPU back-ends) for an algorithm: each
-/// returns the engines it offers for that algorithm (none for most), one per tree parameter set
-/// in the second argument where that applies (`--tree chunk=4KiB,fanout=4`; an empty list means
-/// "your defaults"). Helpers add theirs here; `--variants` then selects them by their variant
-/// name like any other.
+/// returns the engines it offers for that algorithm (none for most). Engines that take tree
+/// parameters (PARSHA-256's) return one engine per `--tree` set in the second argument, named
+/// after it (`tree[T=10,l=0]`, see [`crate::tree_params::labelled`]); an empty list means "your
+/// defaults, under the plain name". Builders of engines without parameters ignore it (the sweep
+/// tells the user, see [`crate::sweep::engines`]). Helpers add theirs here; `--variants` then
+/// selects them by their variant name (or its base name, `tree`) like any other.
 ///
 /// How to add one (a GPU back-end, say): implement [`Engine`] with a variant name of its own
 /// (`gpu`), [`Engine::hash_batch`] hashing the whole batch on the device (host-to-device copy
@@ -109,7 +149,7 @@ pub static EXTRA_ENGINES: &[EngineBuilder] = &[
 ];
 
 /// Builds the extra engines of one algorithm for the given tree parameter sets.
-pub type EngineBuilder = fn(Algorithm, &[String]) -> Vec<EngineRef>;
+pub type EngineBuilder = fn(Algorithm, &[TreeParams]) -> Vec<EngineRef>;
 
 /// A parhash variant, driven through the run-time [`Hasher`].
 struct ParhashEngine {
@@ -143,6 +183,11 @@ impl Engine for ParhashEngine {
             .expect("engine built only for available variants");
         Box::new(ParhashState(hasher))
     }
+    fn bounded_memory(&self) -> bool {
+        // The registry's PARSHA-256 keeps the whole message until `finalize` (it needs the
+        // length first).
+        self.algorithm != Algorithm::Parsha256
+    }
 }
 
 /// The parhash engine for one variant, or `None` if it is unknown or unavailable on this CPU.
@@ -175,7 +220,7 @@ pub fn parhash_engines(algorithm: Algorithm) -> Vec<EngineRef> {
 }
 
 /// Like [`parhash_engines`], handing `tree` parameter sets to the extra engines.
-pub fn parhash_engines_with_tree(algorithm: Algorithm, tree: &[String]) -> Vec<EngineRef> {
+pub fn parhash_engines_with_tree(algorithm: Algorithm, tree: &[TreeParams]) -> Vec<EngineRef> {
     let mut out: Vec<EngineRef> = algorithm
         .variants()
         .into_iter()
@@ -453,6 +498,36 @@ mod tests {
                 assert_eq!(digest_byte(&*engine, &data), ours, "{}", engine.label());
             }
         }
+    }
+
+    #[test]
+    fn repeated_chunks_hash_as_the_whole_message() {
+        let chunk: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        let mut pieces = Vec::new();
+        feed_repeated(&chunk, 2500, |p| pieces.push(p.len()));
+        assert_eq!(pieces, [1000, 1000, 500]);
+        feed_repeated(&[], 0, |_| panic!("nothing to feed"));
+        let whole: Vec<u8> = chunk.iter().cycle().take(2500).copied().collect();
+        let algorithms = [
+            Algorithm::Md5,
+            Algorithm::Sha256,
+            Algorithm::Sandstorm256,
+            Algorithm::Parsha256,
+        ];
+        for alg in algorithms {
+            let want = parhash::hash(alg, &whole).as_bytes()[0];
+            for engine in parhash_engines(alg) {
+                if engine.bounded_memory() {
+                    for threads in [1, 2] {
+                        let got = engine.hash_repeated(&chunk, 2500, threads);
+                        assert_eq!(got, want, "{} on {threads}", engine.label());
+                    }
+                }
+            }
+        }
+        // The registry's PARSHA-256 buffers the message: never streamed past the memory cap.
+        let parsha = parhash_engines(Algorithm::Parsha256);
+        assert!(parsha.iter().any(|e| !e.bounded_memory()));
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! every sweep and report is what it was without them.
 //!
 //! Engines (variant names): `gpu` for sha256 (one message per GPU thread) and parsha256 (the
-//! tree on the GPU; `--tree t=13,l=256` sets T and the IV bits, default parhash's T = 13 (seed
-//! study 4's) and l = 256); `gpu-packed` and `gpu-interleaved` for sha3-256 and keccak256 (the two host layouts).
+//! tree on the GPU: one engine per `--tree` set, `gpu[T=10,l=0]`, as the CPU's `tree`; plain
+//! `gpu` with parhash's T = 13 (seed study 4's) and l = 256 when none is given); `gpu-packed`
+//! and `gpu-interleaved` for sha3-256 and keccak256 (the two host layouts).
 //! The lab times them end to end (copies included); kernel-only times come from the `gpu`
 //! preset, which reads the GPU's own event timers.
 
@@ -15,6 +16,7 @@ use parhash::Algorithm;
 use parhash_cuda::{Gpu, GpuError, KeccakKind, KeccakLayout};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
+use crate::tree_params::{self, TreeParams};
 
 /// PARSHA-256's tree height when none is given: parhash's default, seed study 4's T = 13.
 pub const DEFAULT_TREE_HEIGHT: u32 = parhash::tree::parsha256::DEFAULT_TREE_HEIGHT;
@@ -46,6 +48,7 @@ pub enum GpuOp {
 }
 
 impl GpuOp {
+    /// The variant name (PARSHA-256's engines are named after their parameter set instead).
     fn variant(self) -> &'static str {
         match self {
             GpuOp::Keccak(_, KeccakLayout::Packed) => "gpu-packed",
@@ -73,6 +76,7 @@ impl GpuOp {
 struct GpuEngine {
     algorithm: Algorithm,
     op: GpuOp,
+    variant: String,
     gpu: Arc<Gpu>,
 }
 
@@ -102,10 +106,17 @@ impl Engine for GpuEngine {
         Provider::Parhash
     }
     fn variant(&self) -> String {
-        self.op.variant().to_string()
+        self.variant.clone()
     }
     fn on_accelerator(&self) -> bool {
         true
+    }
+    fn takes_tree_params(&self) -> bool {
+        matches!(self.op, GpuOp::Parsha { .. })
+    }
+    fn bounded_memory(&self) -> bool {
+        // The whole batch (or message) is copied to the device.
+        false
     }
     fn hasher(&self) -> Box<dyn StreamHasher> {
         Box::new(Buffered {
@@ -120,58 +131,57 @@ impl Engine for GpuEngine {
     }
 }
 
-/// PARSHA-256's `(T, l)` from `--tree` sets such as `t=13,l=128` (defaults: parhash's).
-pub fn parsha_params(tree: &[String]) -> Vec<(u32, u32)> {
-    let parse = |set: &str| {
-        let mut p = (DEFAULT_TREE_HEIGHT, DEFAULT_IV_BITS);
-        for kv in set.split(',') {
-            match kv.trim().split_once('=') {
-                Some(("t" | "T", v)) => p.0 = v.trim().parse().unwrap_or(p.0),
-                Some(("l" | "iv", v)) => p.1 = v.trim().parse().unwrap_or(p.1),
-                _ => {}
-            }
-        }
-        p
-    };
-    if tree.is_empty() {
-        vec![(DEFAULT_TREE_HEIGHT, DEFAULT_IV_BITS)]
-    } else {
-        tree.iter().map(|s| parse(s)).collect()
-    }
-}
-
 /// The GPU engines of `algorithm` (none without a GPU) for [`crate::engine::EXTRA_ENGINES`].
-pub fn engines(algorithm: Algorithm, tree: &[String]) -> Vec<EngineRef> {
-    let ops: Vec<GpuOp> = match algorithm.name() {
-        "sha256" => vec![GpuOp::Sha256],
+pub fn engines(algorithm: Algorithm, tree: &[TreeParams]) -> Vec<EngineRef> {
+    let named = |ops: Vec<GpuOp>| -> Vec<(GpuOp, String)> {
+        ops.into_iter()
+            .map(|op| (op, op.variant().to_string()))
+            .collect()
+    };
+    let ops = match algorithm.name() {
+        "sha256" => named(vec![GpuOp::Sha256]),
         "sha3-256" | "keccak256" => {
             let kind = if algorithm.name() == "sha3-256" {
                 KeccakKind::Sha3_256
             } else {
                 KeccakKind::Keccak256
             };
-            vec![
+            named(vec![
                 GpuOp::Keccak(kind, KeccakLayout::Packed),
                 GpuOp::Keccak(kind, KeccakLayout::Interleaved),
-            ]
+            ])
         }
-        "parsha256" => parsha_params(tree)
-            .into_iter()
-            .map(|(tree_height, iv_bits)| GpuOp::Parsha {
-                tree_height,
-                iv_bits,
-            })
-            .collect(),
+        "parsha256" => parsha_ops(tree),
         _ => return Vec::new(),
     };
+    with_gpu(algorithm, ops)
+}
+
+/// PARSHA-256's operations, one per parameter set, with their variant names.
+fn parsha_ops(tree: &[TreeParams]) -> Vec<(GpuOp, String)> {
+    tree_params::labelled(tree, "gpu")
+        .into_iter()
+        .map(|(p, variant)| {
+            let op = GpuOp::Parsha {
+                tree_height: p.tree_height(),
+                iv_bits: p.iv_bits(),
+            };
+            (op, variant)
+        })
+        .collect()
+}
+
+/// The engines for `ops` on the process's GPU, none without one.
+fn with_gpu(algorithm: Algorithm, ops: Vec<(GpuOp, String)>) -> Vec<EngineRef> {
     let Ok(gpu) = shared() else {
         return Vec::new();
     };
     ops.into_iter()
-        .map(|op| {
+        .map(|(op, variant)| {
             Arc::new(GpuEngine {
                 algorithm,
                 op,
+                variant,
                 gpu: gpu.clone(),
             }) as EngineRef
         })
@@ -191,11 +201,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parsha_tree_parameters() {
-        assert_eq!(parsha_params(&[]), vec![(13, 256)]);
+    fn parsha_tree_parameters_name_the_engines() {
+        let ops = |sets: &[TreeParams]| -> Vec<String> {
+            parsha_ops(sets).into_iter().map(|(_, v)| v).collect()
+        };
+        assert_eq!(ops(&[]), ["gpu"]);
+        let sets = tree_params::parse_sets(&["t=5,l=128".into(), "T=16".into()]).unwrap();
+        assert_eq!(ops(&sets), ["gpu[T=5,l=128]", "gpu[T=16,l=256]"]);
         assert_eq!(
-            parsha_params(&["t=5,l=128".into(), "T=16".into()]),
-            vec![(5, 128), (16, 256)]
+            parsha_ops(&sets)[0].0,
+            GpuOp::Parsha {
+                tree_height: 5,
+                iv_bits: 128
+            }
         );
     }
 

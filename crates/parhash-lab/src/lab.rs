@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::classify::{self, Bottleneck, Classified, ClassifyInput};
 use crate::engine::{EngineRef, Provider};
-use crate::measure::{self, Measurement, SamplePlan};
+use crate::measure::{self, DataLimits, DataPlan, Measurement, SamplePlan};
 use crate::report::{Machine, Report};
 use crate::roofs::{self, RoofPlan};
 use crate::source::Source;
@@ -24,6 +24,11 @@ pub struct LabOptions {
     pub tiny: bool,
     /// Total time the measurements may take (roofs and probes come on top, a few seconds).
     pub budget: Duration,
+    /// Whether the user chose the budget (`--budget`); presets that need longer than the
+    /// default raise it only when not.
+    pub budget_given: bool,
+    /// How much memory one configuration's data may take (see [`measure::plan_data`]).
+    pub data_limits: DataLimits,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
     /// The variant or provider (`sequential`, `openssl`...) speed-ups are computed against.
@@ -34,15 +39,26 @@ pub struct LabOptions {
 
 impl LabOptions {
     /// Defaults: `./parhash-report`, 40 s (the quick tour then ends within a minute), progress
-    /// bar, no baseline.
+    /// bar, no baseline, data up to a quarter of the available memory.
     pub fn new() -> LabOptions {
         LabOptions {
             out_dir: PathBuf::from("parhash-report"),
             tiny: false,
             budget: Duration::from_secs(40),
+            budget_given: false,
+            data_limits: DataLimits::for_this_machine(),
             progress: true,
             baseline: None,
             command: "parhash bench".into(),
+        }
+    }
+
+    /// The budget a preset runs with: the user's, else `default` (tiny runs keep theirs).
+    pub fn budget_or(&self, default: Duration) -> Duration {
+        if self.budget_given || self.tiny {
+            self.budget
+        } else {
+            default
         }
     }
 
@@ -83,6 +99,81 @@ impl Default for LabOptions {
     }
 }
 
+/// A mistake in the options of a run (an unknown `--baseline`, `--tree` sets nothing takes):
+/// the CLI reports it as a usage error. Inside an [`std::io::Error`] of kind `InvalidInput`
+/// where the lab returns I/O results (see [`UsageError::find`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+impl From<UsageError> for std::io::Error {
+    fn from(e: UsageError) -> Self {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, e)
+    }
+}
+
+impl UsageError {
+    /// The usage error inside `err`, if that is what it is.
+    pub fn find(err: &std::io::Error) -> Option<&UsageError> {
+        err.get_ref()?.downcast_ref::<UsageError>()
+    }
+}
+
+/// The names `--baseline` may take for a run measuring `engines`: parhash's variants and the
+/// peers' providers, sorted.
+pub fn baseline_names(engines: &[EngineRef]) -> Vec<String> {
+    let mut names: Vec<String> = engines
+        .iter()
+        .map(|e| match e.provider() {
+            Provider::Parhash => e.variant(),
+            peer => peer.name().to_string(),
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Checks `--baseline` against what a run measures: an unknown name is a usage error listing
+/// the valid ones (the engines are known before anything is measured).
+pub fn check_baseline(baseline: Option<&str>, engines: &[EngineRef]) -> Result<(), UsageError> {
+    let Some(base) = baseline else {
+        return Ok(());
+    };
+    let names = baseline_names(engines);
+    if names.iter().any(|n| n == base) {
+        Ok(())
+    } else {
+        Err(UsageError(format!(
+            "unknown --baseline '{base}' (valid in this run: {})",
+            names.join(", ")
+        )))
+    }
+}
+
+/// A lower bound of the seconds one batch of `config` takes, from the engine's in-cache
+/// single-thread `rate` (bytes per second) spread over the threads that can work on it.
+pub fn predicted_batch_seconds(config: &Config, rate: f64, splits: bool, cores: usize) -> f64 {
+    let parallel = if splits {
+        config.threads
+    } else {
+        config.threads.min(config.messages)
+    };
+    let effective = parallel.clamp(1, cores.max(1)) as f64;
+    config.batch_bytes() as f64 / (rate * effective).max(1.0)
+}
+
+/// A configuration whose one batch is predicted to take longer than this, and than all of the
+/// budget left, is skipped (with a note): one such batch would overrun the whole run.
+const LONGEST_UNBUDGETED_BATCH: Duration = Duration::from_secs(1);
+
 /// The machine description, with the TSC measured briefly.
 pub fn machine(opts: &LabOptions) -> Machine {
     Machine::detect(if opts.tiny {
@@ -98,18 +189,19 @@ pub fn run_sweep(title: &str, spec: &SweepSpec, opts: &LabOptions) -> std::io::R
 }
 
 /// Runs the union of several sweeps (a preset's pieces) as one run with one budget and one set
-/// of roofs.
+/// of roofs. Errors of kind `InvalidInput` holding a [`UsageError`] come before anything is
+/// measured.
 pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::io::Result<Report> {
     let started = Instant::now();
-    let mut report = Report::new(title, &opts.command, machine(opts));
+    let mut notes: Vec<String> = Vec::new();
     let mut engines: Vec<EngineRef> = Vec::new();
     let mut configs: Vec<(usize, Config)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for spec in specs {
-        let (found, notes) = sweep::engines(spec);
-        for n in notes {
-            if !report.notes.contains(&n) {
-                report.notes.push(n);
+        let (found, found_notes) = sweep::engines(spec)?;
+        for n in found_notes {
+            if !notes.contains(&n) {
+                notes.push(n);
             }
         }
         let metas: Vec<_> = found.iter().map(sweep::meta).collect();
@@ -127,6 +219,9 @@ pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::i
             }
         }
     }
+    check_baseline(opts.baseline.as_deref(), &engines)?;
+    let mut report = Report::new(title, &opts.command, machine(opts));
+    report.notes = notes;
     if specs
         .iter()
         .any(|s| s.multiplicities.contains(&1) && s.threads.iter().any(|&t| t > 1))
@@ -176,18 +271,44 @@ pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::i
             config.source.name(),
             config.threads
         ));
+        bar.inc(1);
+        let data = measure::plan_data(config, engine.bounded_memory(), &opts.data_limits);
+        if let DataPlan::Skip(why) = data {
+            report.notes.push(why);
+            continue;
+        }
         let left = opts.budget.saturating_sub(started.elapsed());
+        let rate = rates.get(&engine.label()).copied().unwrap_or(f64::INFINITY);
+        let predicted = predicted_batch_seconds(
+            config,
+            rate,
+            engine.splits_one_message(),
+            report.machine.threads,
+        );
+        if predicted > LONGEST_UNBUDGETED_BATCH.as_secs_f64() && predicted > left.as_secs_f64() {
+            report.notes.push(format!(
+                "skipped {} {} x{} on {} thread(s): one batch would take at least {:.0} s, \
+                 more than the {:.0} s left of the budget (raise --budget)",
+                config.label(),
+                crate::units::format_size(config.message_len),
+                config.messages,
+                config.threads,
+                predicted,
+                left.as_secs_f64()
+            ));
+            continue;
+        }
         let slice = left / (configs.len() - i) as u32;
         let m = measure::measure(
             &**engine,
             config,
+            &data,
             &plan,
             slice,
             &scratch,
             report.machine.tsc_hz,
         )?;
         report.measurements.push(m);
-        bar.inc(1);
     }
     bar.finish_and_clear();
     let _ = std::fs::remove_dir_all(&scratch);
@@ -299,7 +420,8 @@ fn report_baseline_configs(c: &Config, base: &str) -> Vec<Config> {
     out
 }
 
-/// Measures `engine` on one configuration outside a sweep (presets use it).
+/// Measures `engine` on one configuration outside a sweep, within the options' memory limits
+/// (a configuration over them is an `InvalidInput` error saying why).
 pub fn measure_one(
     engine: &EngineRef,
     config: &Config,
@@ -307,12 +429,90 @@ pub fn measure_one(
     budget: Duration,
     tsc_hz: Option<f64>,
 ) -> std::io::Result<Measurement> {
+    let data = measure::plan_data(config, engine.bounded_memory(), &opts.data_limits);
     measure::measure(
         &**engine,
         config,
+        &data,
         &opts.sample_plan(),
         budget,
         &opts.scratch(),
         tsc_hz,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parhash::Algorithm;
+
+    #[test]
+    fn baseline_names_come_from_the_run() {
+        let mut engines = crate::engine::parhash_engines(Algorithm::Md5);
+        engines.extend(crate::engine::peers(Algorithm::Md5));
+        let names = baseline_names(&engines);
+        for name in ["sequential", "batch", "openssl", "rustcrypto"] {
+            assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+            assert_eq!(check_baseline(Some(name), &engines), Ok(()));
+        }
+        assert_eq!(check_baseline(None, &engines), Ok(()));
+        let err = check_baseline(Some("blake3"), &engines).unwrap_err().0;
+        assert!(
+            err.starts_with("unknown --baseline 'blake3' (valid in this run: "),
+            "{err}"
+        );
+        assert!(err.contains("openssl"), "{err}");
+        // Carried through io::Error for the CLI to find.
+        let io: std::io::Error = UsageError(err.clone()).into();
+        assert_eq!(
+            UsageError::find(&io).map(|u| u.0.as_str()),
+            Some(err.as_str())
+        );
+        assert!(UsageError::find(&std::io::Error::other("x")).is_none());
+    }
+
+    #[test]
+    fn unknown_baseline_stops_a_run_before_measuring() {
+        let mut spec = SweepSpec::new(vec![Algorithm::Md5]);
+        spec.peers = false;
+        spec.anchor = false;
+        let mut opts = LabOptions::new();
+        opts.baseline = Some("openssl".into());
+        opts.progress = false;
+        let err = run_sweep("t", &spec, &opts).unwrap_err();
+        let usage = UsageError::find(&err).expect("a usage error");
+        assert!(usage.0.contains("'openssl'"), "{usage}");
+    }
+
+    #[test]
+    fn predicted_batch_time_spreads_over_usable_threads() {
+        let config = |messages: usize, threads: usize| Config {
+            algorithm: "md5".into(),
+            provider: Provider::Parhash,
+            variant: "batch".into(),
+            message_len: 1_000_000,
+            messages,
+            source: Source::Memory,
+            threads,
+        };
+        // 64 MB at 1 GB/s on one thread.
+        assert_eq!(
+            predicted_batch_seconds(&config(64, 1), 1e9, false, 8),
+            0.064
+        );
+        // 4 threads; capped by the cores, and by the messages unless the engine splits one.
+        assert_eq!(
+            predicted_batch_seconds(&config(64, 4), 1e9, false, 8),
+            0.016
+        );
+        assert_eq!(
+            predicted_batch_seconds(&config(64, 16), 1e9, false, 8),
+            0.008
+        );
+        assert_eq!(predicted_batch_seconds(&config(1, 4), 1e9, false, 8), 0.001);
+        assert_eq!(
+            predicted_batch_seconds(&config(1, 4), 1e9, true, 8),
+            0.00025
+        );
+    }
 }

@@ -7,8 +7,10 @@
 //! plots and one self-contained HTML report. Presets regenerate the seed studies' figures.
 //!
 //! - [`sweep`]: the axes and their expansion; [`engine`]: what is measured (parhash variants,
-//!   peers, and the [`engine::EXTRA_ENGINES`] hook for tree, batch and GPU engines).
-//! - [`measure`]: timing one configuration; [`roofs`]: memory, page cache, disk, transfer.
+//!   peers, and the [`engine::EXTRA_ENGINES`] hook for tree, batch and GPU engines);
+//!   [`tree_params`]: the `--tree` parameter sets.
+//! - [`measure`]: timing one configuration in bounded memory; [`roofs`]: memory, page cache,
+//!   disk, transfer.
 //! - [`classify`]: the bottleneck of a configuration (a pure function) and the summary table.
 //! - [`report`], [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per seed study.
 
@@ -28,6 +30,7 @@ pub mod roofs;
 pub mod source;
 pub mod sweep;
 pub mod timer;
+pub mod tree_params;
 pub mod units;
 
 pub use lab::{run_sweep, LabOptions};

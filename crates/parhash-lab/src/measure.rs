@@ -1,6 +1,11 @@
 //! Timing one configuration: prepare the batch (in memory or in a scratch file), warm up,
 //! calibrate repetitions so one sample is long enough to time, then take samples until the
 //! configuration's share of the time budget is spent.
+//!
+//! Memory stays bounded whatever the lengths and multiplicities asked for ([`plan_data`]): a
+//! batch over the cap ([`DataLimits`]) is hashed from windows into one shared buffer, a single
+//! message over it is streamed from one chunk fed repeatedly, and what cannot be done either
+//! way is skipped with a note, never allocated.
 
 use std::fs::File;
 use std::path::Path;
@@ -11,10 +16,11 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::classify::Bottleneck;
-use crate::engine::{Engine, Provider, StreamHasher};
+use crate::engine::{feed_repeated, Engine, Provider, StreamHasher};
 use crate::source::{fill_pattern, read_range, ScratchFile, Source, READ_CHUNK};
 use crate::sweep::Config;
 use crate::timer::{self, Stats};
+use crate::units::format_size;
 
 /// How samples are taken.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +49,94 @@ impl SamplePlan {
             min_samples: 3,
             max_samples: 3,
         }
+    }
+}
+
+/// How much memory the data of one configuration may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataLimits {
+    /// A batch of at most this many bytes is held whole (in memory, or in a scratch file).
+    pub max_bytes: usize,
+    /// Past that, the messages are windows into one buffer of this many bytes (or of one
+    /// message, if longer), and a single message is streamed from a chunk of this size.
+    pub window_bytes: usize,
+}
+
+/// Memory assumed available where the system does not say (`/proc/meminfo`).
+const ASSUMED_AVAILABLE: usize = 4 << 30;
+
+/// The largest window buffer by default: far beyond any cache, so windows are still read from
+/// memory, and quick to fill.
+const MAX_WINDOW: usize = 1 << 30;
+
+impl DataLimits {
+    /// A quarter of the memory available now (the machine may be shared; the rest is left to
+    /// others and to the roofs), windows of at most 1 GiB.
+    pub fn for_this_machine() -> DataLimits {
+        let max_bytes = available_memory().unwrap_or(ASSUMED_AVAILABLE) / 4;
+        DataLimits {
+            max_bytes,
+            window_bytes: max_bytes.min(MAX_WINDOW),
+        }
+    }
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in bytes, where there is one.
+pub fn available_memory() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// How the data of one configuration is held (see [`plan_data`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DataPlan {
+    /// Every message in its own place: the whole batch in memory or in a scratch file.
+    Whole,
+    /// Message `i` is window `i mod slots` of one buffer of `slots` messages.
+    Windows { slots: usize },
+    /// The one message is a `chunk`-byte buffer fed repeatedly ([`Engine::hash_repeated`]).
+    Stream { chunk: usize },
+    /// Not measured, and why (one line for the report's notes).
+    Skip(String),
+}
+
+/// Decides how to hold the data of `config` within `limits` (a pure function: nothing is
+/// allocated). `bounded_memory` is the engine's [`Engine::bounded_memory`].
+pub fn plan_data(config: &Config, bounded_memory: bool, limits: &DataLimits) -> DataPlan {
+    let total = config.batch_bytes();
+    if total <= limits.max_bytes {
+        return DataPlan::Whole;
+    }
+    let len = config.message_len;
+    let skip = |why: &str| {
+        DataPlan::Skip(format!(
+            "skipped {} {} x{} from {}: {} of data is over the lab's memory cap of {}; {why}",
+            config.label(),
+            format_size(len),
+            config.messages,
+            config.source.name(),
+            format_size(total),
+            format_size(limits.max_bytes),
+        ))
+    };
+    if config.source.is_file() {
+        return skip("file sources need the whole batch in a scratch file");
+    }
+    if !bounded_memory {
+        return skip("this engine copies or buffers whole messages");
+    }
+    let window = limits.window_bytes.min(limits.max_bytes).max(1);
+    if config.messages <= 1 {
+        return DataPlan::Stream { chunk: window };
+    }
+    if len > limits.max_bytes {
+        return skip("messages that long are streamed only one at a time");
+    }
+    // `len` > 0 here: the batch is over the cap.
+    DataPlan::Windows {
+        slots: (window.max(len) / len).max(1),
     }
 }
 
@@ -105,19 +199,30 @@ impl Measurement {
 
     /// `provider algorithm/variant`.
     pub fn label(&self) -> String {
-        format!(
-            "{} {}/{}",
-            self.provider.name(),
-            self.algorithm,
-            self.variant
-        )
+        crate::engine::label(self.provider, &self.algorithm, &self.variant)
     }
 }
 
 /// The data of one configuration.
 enum Data {
-    Memory(Vec<u8>),
+    /// Messages in memory: message `i` at `(i mod slots) * len`.
+    Memory {
+        bytes: Vec<u8>,
+        slots: usize,
+    },
     File(ScratchFile),
+    /// The one message: this chunk repeated up to the message's length.
+    Repeated(Vec<u8>),
+}
+
+impl Data {
+    /// Where message `i` of `len` bytes starts.
+    fn offset(&self, i: usize, len: usize) -> usize {
+        match self {
+            Data::Memory { slots, .. } => (i % slots) * len,
+            Data::File(_) | Data::Repeated(_) => i * len,
+        }
+    }
 }
 
 /// Hashes messages `range` of the batch with `hasher`, reading them from `data`.
@@ -131,9 +236,10 @@ fn hash_range(
 ) -> u8 {
     let mut check = 0u8;
     match data {
-        Data::Memory(bytes) => {
+        Data::Memory { bytes, .. } => {
             for i in range {
-                hasher.update(&bytes[i * len..(i + 1) * len]);
+                let at = data.offset(i, len);
+                hasher.update(&bytes[at..at + len]);
                 check = check.wrapping_add(hasher.finish_reset());
             }
         }
@@ -142,6 +248,12 @@ fn hash_range(
             for i in range {
                 read_range(file, (i * len) as u64, len, buf, |c| hasher.update(c))
                     .expect("reading the scratch file");
+                check = check.wrapping_add(hasher.finish_reset());
+            }
+        }
+        Data::Repeated(chunk) => {
+            for _ in range {
+                feed_repeated(chunk, len as u64, |c| hasher.update(c));
                 check = check.wrapping_add(hasher.finish_reset());
             }
         }
@@ -160,10 +272,17 @@ fn load_batch(data: &Data, file: Option<&File>, whole: &mut Vec<u8>, buf: &mut [
     }
 }
 
-/// Measures one configuration of `engine` within `budget`.
+/// A batch whose first run takes at least this long, and longer than its share of the budget,
+/// is timed by that run alone (a run out of budget then costs one batch per configuration,
+/// not four; shorter batches keep their samples, which cost little).
+const LONG_BATCH: Duration = Duration::from_millis(50);
+
+/// Measures one configuration of `engine` within `budget`, holding its data as `data` says
+/// (from [`plan_data`]; a [`DataPlan::Skip`] is an `InvalidInput` error).
 pub fn measure(
     engine: &dyn Engine,
     config: &Config,
+    data: &DataPlan,
     plan: &SamplePlan,
     budget: Duration,
     scratch: &Path,
@@ -172,16 +291,32 @@ pub fn measure(
     let len = config.message_len;
     let messages = config.messages.max(1);
     let total = config.batch_bytes();
-    let data = if config.source.is_file() {
-        Data::File(ScratchFile::create(
+    let filled = |bytes: usize| {
+        let mut v = vec![0u8; bytes];
+        fill_pattern(&mut v);
+        v
+    };
+    let data = match data {
+        DataPlan::Skip(why) => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                why.clone(),
+            ))
+        }
+        DataPlan::Whole if config.source.is_file() => Data::File(ScratchFile::create(
             scratch,
             &format!("batch-{}.bin", std::process::id()),
             total,
-        )?)
-    } else {
-        let mut v = vec![0u8; total];
-        fill_pattern(&mut v);
-        Data::Memory(v)
+        )?),
+        DataPlan::Whole => Data::Memory {
+            bytes: filled(total),
+            slots: messages,
+        },
+        DataPlan::Windows { slots } => Data::Memory {
+            bytes: filled(slots * len),
+            slots: *slots,
+        },
+        DataPlan::Stream { chunk } => Data::Repeated(filled(*chunk)),
     };
     let cold = config.source == Source::Disk;
     let threads = config.threads.max(1);
@@ -192,17 +327,23 @@ pub fn measure(
     };
 
     // Engines that take the whole batch themselves.
-    let slices: Vec<std::ops::Range<usize>> =
-        (0..messages).map(|i| i * len..(i + 1) * len).collect();
+    let slices: Vec<std::ops::Range<usize>> = (0..messages)
+        .map(|i| data.offset(i, len))
+        .map(|at| at..at + len)
+        .collect();
     let batch_engine = {
         let probe: Vec<&[u8]> = vec![&[]; 1];
         engine.hash_batch(&probe, 1).is_some()
     };
+    // A streamed message is hashed by the engine as a whole too (on its threads, if it splits
+    // messages); no worker threads of the lab's own.
+    let streamed = matches!(data, Data::Repeated(_));
+    let whole_batch = batch_engine || streamed;
 
     let file_handles: Vec<Option<File>> = (0..threads)
         .map(|_| match &data {
             Data::File(f) => f.open().map(Some),
-            Data::Memory(_) => Ok(None),
+            Data::Memory { .. } | Data::Repeated(_) => Ok(None),
         })
         .collect::<std::io::Result<_>>()?;
     let drop_cache = || -> std::io::Result<()> {
@@ -224,7 +365,7 @@ pub fn measure(
     let mut ticks = Vec::new();
     let mut reps_used = 1usize;
     std::thread::scope(|s| -> std::io::Result<()> {
-        if !batch_engine {
+        if !whole_batch {
             for (t, fh) in file_handles.iter().enumerate().skip(1) {
                 let (data, reps, stop, start, done) = (&data, &reps, &stop, &start, &done);
                 let range = share(t);
@@ -260,12 +401,17 @@ pub fn measure(
         let mut one_sample = |n: usize| -> timer::Sample {
             reps.store(n, Ordering::Release);
             timer::time(|| {
-                if batch_engine {
+                if let Data::Repeated(chunk) = &data {
+                    for _ in 0..n {
+                        let c = engine.hash_repeated(chunk, len as u64, threads);
+                        check = check.wrapping_add(c);
+                    }
+                } else if batch_engine {
                     for _ in 0..n {
                         load_batch(&data, file_handles[0].as_ref(), &mut whole, &mut buf);
                         let bytes: &[u8] = match &data {
-                            Data::Memory(v) => v,
-                            Data::File(_) => &whole,
+                            Data::Memory { bytes, .. } => bytes,
+                            Data::File(_) | Data::Repeated(_) => &whole,
                         };
                         let msgs: Vec<&[u8]> = slices.iter().map(|r| &bytes[r.clone()]).collect();
                         let c = engine.hash_batch(&msgs, threads).unwrap_or(0);
@@ -295,6 +441,13 @@ pub fn measure(
             // Warm-up (also fills the page cache for warm file reads), then calibration.
             drop_cache()?;
             let first = one_sample(1);
+            if first.seconds >= LONG_BATCH.as_secs_f64() && first.seconds > budget.as_secs_f64() {
+                // One batch outlasts this configuration's share of the budget: its first run
+                // is its only sample (the data was written just before, so no page faults).
+                seconds.push(first.seconds);
+                ticks.push(first.ticks);
+                return Ok(());
+            }
             // A second warm-up only where it is cheap (the first may pay page faults).
             let mut per_batch = first.seconds.max(1e-9);
             if first.seconds < 5e-3 {
@@ -323,7 +476,7 @@ pub fn measure(
             }
             Ok(())
         })();
-        if !batch_engine && threads > 1 {
+        if !whole_batch && threads > 1 {
             stop.store(true, Ordering::Release);
             start.wait();
         }
@@ -483,6 +636,7 @@ mod tests {
                 let m = measure(
                     &*engine,
                     &config(source, messages, threads),
+                    &DataPlan::Whole,
                     &SamplePlan::tiny(),
                     Duration::ZERO,
                     &dir,
@@ -500,5 +654,120 @@ mod tests {
         }
         assert!(compute_rate(&*engine, &SamplePlan::tiny()) > 0.0);
         let _ = std::fs::remove_dir_all(dir);
+    }
+
+    fn sized(len: usize, messages: usize, source: Source) -> Config {
+        Config {
+            message_len: len,
+            messages,
+            source,
+            ..config(source, messages, 1)
+        }
+    }
+
+    #[test]
+    fn data_over_the_cap_is_windowed_streamed_or_skipped() {
+        const GIB: usize = 1 << 30;
+        let limits = DataLimits {
+            max_bytes: 4 * GIB,
+            window_bytes: 64 << 20,
+        };
+        let plan = |len, messages, source, bounded| {
+            plan_data(&sized(len, messages, source), bounded, &limits)
+        };
+        // Within the cap: held whole, whatever the engine.
+        assert_eq!(plan(GIB, 4, Source::Disk, false), DataPlan::Whole);
+        assert_eq!(plan(0, usize::MAX, Source::Memory, true), DataPlan::Whole);
+        // The tour's own suggestion, 1 GiB x 64: windows of one message each (64 GiB never
+        // allocated); 100,000 x 64 KiB: 1024 windows of 64 KiB in 64 MiB.
+        assert_eq!(
+            plan(GIB, 64, Source::Memory, true),
+            DataPlan::Windows { slots: 1 }
+        );
+        assert_eq!(
+            plan(64 << 10, 100_000, Source::Memory, true),
+            DataPlan::Windows { slots: 1024 }
+        );
+        // One long message: streamed from one window-sized chunk.
+        assert_eq!(
+            plan(64 * GIB, 1, Source::Memory, true),
+            DataPlan::Stream { chunk: 64 << 20 }
+        );
+        // Skipped, with the reason: files, engines that buffer, several over-long messages,
+        // sizes past the address space.
+        for (len, messages, source, bounded, why) in [
+            (GIB, 64, Source::PageCache, true, "file sources"),
+            (64 * GIB, 1, Source::Memory, false, "buffers whole messages"),
+            (GIB, 64, Source::Memory, false, "buffers whole messages"),
+            (8 * GIB, 2, Source::Memory, true, "one at a time"),
+            (usize::MAX, 2, Source::Memory, true, "one at a time"),
+        ] {
+            match plan(len, messages, source, bounded) {
+                DataPlan::Skip(note) => {
+                    assert!(note.contains(why), "{note}");
+                    assert!(note.contains("memory cap of 4 GiB"), "{note}");
+                    assert!(note.contains("parhash md5/sequential"), "{note}");
+                }
+                other => panic!("{len} x {messages}: {other:?}"),
+            }
+        }
+        assert!(DataLimits::for_this_machine().max_bytes > 0);
+    }
+
+    #[test]
+    fn windows_and_streams_hash_every_byte() {
+        // A cap of 4 KiB forces both paths on small data: 8 messages of 1000 bytes in 4
+        // windows, and one 10,000-byte message streamed from a 4 KiB chunk.
+        let limits = DataLimits {
+            max_bytes: 4096,
+            window_bytes: 4096,
+        };
+        let dir = std::env::temp_dir().join(format!("parhash-lab-windows-{}", std::process::id()));
+        let engines = [
+            parhash_variant(Algorithm::Md5, "sequential").unwrap(),
+            crate::batch_engine::batch_engines(Algorithm::Md5, &[])[0].clone(),
+        ];
+        for engine in &engines {
+            for (config, want) in [
+                (
+                    sized(1000, 8, Source::Memory),
+                    DataPlan::Windows { slots: 4 },
+                ),
+                (
+                    sized(10_000, 1, Source::Memory),
+                    DataPlan::Stream { chunk: 4096 },
+                ),
+            ] {
+                let data = plan_data(&config, engine.bounded_memory(), &limits);
+                assert_eq!(data, want);
+                let m = measure(
+                    &**engine,
+                    &config,
+                    &data,
+                    &SamplePlan::tiny(),
+                    Duration::ZERO,
+                    &dir,
+                    None,
+                )
+                .unwrap();
+                assert_eq!(
+                    (m.messages, m.message_len),
+                    (config.messages, config.message_len)
+                );
+                assert!(m.gb_per_s > 0.0);
+            }
+        }
+        let skip = DataPlan::Skip("why".into());
+        let err = measure(
+            &*engines[0],
+            &sized(1, 1, Source::Memory),
+            &skip,
+            &SamplePlan::tiny(),
+            Duration::ZERO,
+            &dir,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
     }
 }

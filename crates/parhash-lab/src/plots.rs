@@ -12,20 +12,21 @@ use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::measure::Measurement;
 use crate::report::Report;
 use crate::source::Source;
 
 /// One drawn line.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
 }
 
 /// What a chart shows.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Chart {
     /// File stem, e.g. `ns-per-byte-1`.
     pub name: String,
@@ -251,7 +252,7 @@ fn smh_memory_1t(m: &Measurement) -> bool {
     m.messages == 1 && m.threads == 1 && m.source == Source::Memory
 }
 
-/// The charts a report calls for (those with data).
+/// The charts a report calls for (those with data), then those its preset added.
 pub fn charts(report: &Report) -> Vec<Chart> {
     let mut out = Vec::new();
     let roofs = report.roofs.as_ref();
@@ -402,6 +403,7 @@ pub fn charts(report: &Report) -> Vec<Chart> {
             diagonal: false,
         });
     }
+    out.extend(report.charts.iter().cloned());
     out
 }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::classify::SummaryTable;
 use crate::measure::Measurement;
+use crate::plots::Chart;
 use crate::roofs::Roofs;
 use crate::source::Source;
 use crate::units::{format_rate, format_size, sig3};
@@ -150,6 +151,9 @@ pub struct Report {
     pub measurements: Vec<Measurement>,
     pub summary: Option<SummaryTable>,
     pub sections: Vec<Section>,
+    /// Charts a preset adds to the ones drawn from the measurements.
+    #[serde(default)]
+    pub charts: Vec<Chart>,
     pub notes: Vec<String>,
     /// Seconds the run took.
     pub seconds: f64,
@@ -167,6 +171,7 @@ impl Report {
             measurements: Vec::new(),
             summary: None,
             sections: Vec::new(),
+            charts: Vec::new(),
             notes: Vec::new(),
             seconds: 0.0,
         }

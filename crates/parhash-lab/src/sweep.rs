@@ -4,18 +4,23 @@ use parhash::Algorithm;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{self, EngineRef, Provider};
+use crate::lab::UsageError;
 use crate::source::Source;
+use crate::tree_params::{base_variant, TreeParams};
 use crate::units::SEED_LENGTHS;
 
 /// Which implementations of each algorithm to measure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VariantChoice {
     /// The variant parhash picks by itself, plus the batch engine (SIMD lanes) where the sweep
-    /// has multi-message configurations.
+    /// has multi-message configurations, plus the engines that take `--tree` parameters when
+    /// sets are given.
     Default,
     /// Every variant available on this CPU, and every extra engine (tree, batch, GPU).
     All,
-    /// These names (`default` allowed); names an algorithm lacks are reported and skipped.
+    /// These names (`default` allowed; a base name such as `tree` selects every parameter set;
+    /// `openssl` and `rustcrypto` select those peers); names an algorithm lacks are reported
+    /// and skipped.
     Named(Vec<String>),
 }
 
@@ -45,8 +50,9 @@ pub struct SweepSpec {
     pub multiplicities: Vec<usize>,
     pub sources: Vec<Source>,
     pub threads: Vec<usize>,
-    /// Tree-mode parameter sets (`chunk=4KiB,fanout=4`), handed to the extra engines.
-    pub tree: Vec<String>,
+    /// `--tree` parameter sets (PARSHA-256's `T=10,l=0`), one configuration of the engines
+    /// that take them per set; empty for their defaults.
+    pub tree: Vec<TreeParams>,
     /// Measure OpenSSL and RustCrypto beside each algorithm (single thread, from memory).
     pub peers: bool,
     /// Measure the `blake3` crate as the anchor (single thread, from memory).
@@ -92,6 +98,11 @@ impl Config {
     /// Bytes hashed per batch.
     pub fn batch_bytes(&self) -> usize {
         self.message_len.saturating_mul(self.messages)
+    }
+
+    /// `provider algorithm/variant`, as [`EngineRef`] labels name it.
+    pub fn label(&self) -> String {
+        engine::label(self.provider, &self.algorithm, &self.variant)
     }
 }
 
@@ -149,12 +160,22 @@ pub fn expand(spec: &SweepSpec, engines: &[EngineMeta]) -> Vec<(usize, Config)> 
     out
 }
 
-/// The engines a sweep measures, and a note for each name that matched nothing.
-pub fn engines(spec: &SweepSpec) -> (Vec<EngineRef>, Vec<String>) {
+/// The engines a sweep measures, and notes: a name that matched nothing, `--tree` sets that
+/// some engines ignore.
+///
+/// `--tree` sets go to the engines that take them (PARSHA-256's `tree` and `gpu`, added to the
+/// default choice when sets are given). Engines without parameters (SANDstorm's `threads`,
+/// `batch`) cannot refuse them without breaking sweeps that mix algorithms, so they run as
+/// usual and a note names them; but sets that no engine of the sweep takes are an error, as
+/// they would change nothing.
+pub fn engines(spec: &SweepSpec) -> Result<(Vec<EngineRef>, Vec<String>), UsageError> {
     let mut out: Vec<EngineRef> = Vec::new();
     let mut notes = Vec::new();
+    let mut ignoring_tree = Vec::new();
     for &alg in &spec.algorithms {
         let all = engine::parhash_engines_with_tree(alg, &spec.tree);
+        let registry: Vec<&str> = alg.variants().iter().map(|v| v.name).collect();
+        let before = out.len();
         match &spec.variants {
             VariantChoice::Default => {
                 if let Some(e) = engine::find_parhash_engine(alg, "default") {
@@ -169,28 +190,47 @@ pub fn engines(spec: &SweepSpec) -> (Vec<EngineRef>, Vec<String>) {
                             .cloned(),
                     );
                 }
+                if !spec.tree.is_empty() {
+                    out.extend(all.iter().filter(|e| e.takes_tree_params()).cloned());
+                }
             }
-            VariantChoice::All => out.extend(all),
+            VariantChoice::All => out.extend(all.iter().cloned()),
             VariantChoice::Named(names) => {
+                let peers = engine::peers(alg);
                 for name in names {
                     let wanted = if name == "default" {
                         engine::default_variant(alg).to_string()
                     } else {
                         name.clone()
                     };
-                    match all.iter().find(|e| e.variant() == wanted) {
-                        Some(e) => out.push(e.clone()),
-                        None => notes.push(format!(
+                    let ours: Vec<&EngineRef> = all
+                        .iter()
+                        .filter(|e| e.variant() == wanted || base_variant(&e.variant()) == wanted)
+                        .collect();
+                    let theirs: Vec<&EngineRef> = peers
+                        .iter()
+                        .filter(|p| p.provider().name() == wanted)
+                        .collect();
+                    if ours.is_empty() && theirs.is_empty() {
+                        notes.push(format!(
                             "{alg} has no variant '{name}' on this machine (it has: {})",
                             all.iter()
                                 .map(|e| e.variant())
                                 .collect::<Vec<_>>()
                                 .join(", ")
-                        )),
+                        ));
                     }
+                    out.extend(ours.into_iter().chain(theirs).cloned());
                 }
             }
         }
+        ignoring_tree.extend(
+            out[before..]
+                .iter()
+                .filter(|e| e.provider() == Provider::Parhash)
+                .filter(|e| !e.takes_tree_params() && !registry.contains(&e.variant().as_str()))
+                .map(|e| format!("{}/{}", e.algorithm(), e.variant())),
+        );
         if spec.peers {
             out.extend(engine::peers(alg));
         }
@@ -198,7 +238,31 @@ pub fn engines(spec: &SweepSpec) -> (Vec<EngineRef>, Vec<String>) {
     if spec.anchor {
         out.push(engine::blake3_anchor());
     }
-    (out, notes)
+    let mut labels = std::collections::HashSet::new();
+    out.retain(|e| labels.insert(e.label()));
+    if !spec.tree.is_empty() {
+        let sets = spec
+            .tree
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("; ");
+        if !out.iter().any(|e| e.takes_tree_params()) {
+            return Err(UsageError(format!(
+                "--tree {sets}: no engine of this sweep takes tree parameters (only parsha256's \
+                 `tree` and `gpu` engines do: add -a parsha256, and `tree` to --variants if you \
+                 name variants)"
+            )));
+        }
+        if !ignoring_tree.is_empty() {
+            notes.push(format!(
+                "--tree {sets} applies to parsha256's tree engines only; these take no tree \
+                 parameters and ran as usual: {}",
+                ignoring_tree.join(", ")
+            ));
+        }
+    }
+    Ok((out, notes))
 }
 
 /// The expansion's view of an engine.
@@ -285,8 +349,7 @@ mod tests {
         let mut s = SweepSpec::new(vec![Algorithm::Md5, Algorithm::Whirlpool]);
         s.peers = false;
         s.anchor = false;
-        let variants =
-            |s: &SweepSpec| -> Vec<String> { engines(s).0.iter().map(|e| e.label()).collect() };
+        let variants = |s: &SweepSpec| -> Vec<String> { labels(&engines(s).unwrap().0) };
         let with_mmh = variants(&s);
         let md5_batch = parhash::batch::has_lanes(Algorithm::Md5);
         assert_eq!(
@@ -304,7 +367,7 @@ mod tests {
         // but never with more threads than messages.
         s.multiplicities = vec![1, 4, 16];
         s.threads = vec![1, 8];
-        let (found, _) = engines(&s);
+        let (found, _) = engines(&s).unwrap();
         let metas: Vec<_> = found.iter().map(super::meta).collect();
         let batch: Vec<Config> = expand(&s, &metas)
             .into_iter()
@@ -317,13 +380,107 @@ mod tests {
         }
     }
 
+    fn labels(engines: &[EngineRef]) -> Vec<String> {
+        engines.iter().map(|e| e.label()).collect()
+    }
+
+    fn tree_spec(algorithms: Vec<Algorithm>, sets: &[&str]) -> SweepSpec {
+        let mut s = SweepSpec::new(algorithms);
+        s.peers = false;
+        s.anchor = false;
+        s.multiplicities = vec![1];
+        s.tree =
+            crate::tree_params::parse_sets(&sets.iter().map(|t| t.to_string()).collect::<Vec<_>>())
+                .unwrap();
+        s
+    }
+
+    #[test]
+    fn each_tree_set_is_its_own_parsha_configuration() {
+        let s = tree_spec(vec![Algorithm::Parsha256], &["T=5", "T=10,l=0"]);
+        let (found, notes) = engines(&s).unwrap();
+        let trees: Vec<&EngineRef> = found.iter().filter(|e| e.takes_tree_params()).collect();
+        let cpu: Vec<String> = labels(&found)
+            .into_iter()
+            .filter(|l| l.contains("/tree"))
+            .collect();
+        assert_eq!(
+            cpu,
+            [
+                "parhash parsha256/tree[T=5,l=256]",
+                "parhash parsha256/tree[T=10,l=0]"
+            ]
+        );
+        assert!(notes.is_empty(), "{notes:?}");
+        // Each engine hashes with its own parameters (one message, and streamed).
+        let data: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+        for (engine, (t, l)) in trees.iter().zip([(5, 256), (10, 0)]) {
+            let want = parhash::tree::parsha256::parsha256(&data, t, l).unwrap().1[0];
+            assert_eq!(engine.hash_batch(&[&data], 2), Some(want));
+            let mut h = engine.hasher();
+            h.update(&data[..100]);
+            h.update(&data[100..]);
+            assert_eq!(h.finish_reset(), want);
+        }
+        // The configurations differ by variant, so both are measured, and distinctly labelled.
+        let metas: Vec<_> = found.iter().map(super::meta).collect();
+        let configs = expand(&s, &metas);
+        let variants: std::collections::BTreeSet<&str> =
+            configs.iter().map(|(_, c)| c.variant.as_str()).collect();
+        assert!(variants.contains("tree[T=5,l=256]") && variants.contains("tree[T=10,l=0]"));
+        // `--variants tree` selects every set.
+        let mut named = s.clone();
+        named.variants = VariantChoice::Named(vec!["tree".into()]);
+        assert_eq!(engines(&named).unwrap().0.len(), 2);
+    }
+
+    #[test]
+    fn tree_sets_nothing_takes_are_an_error_and_mixed_sweeps_a_note() {
+        // Only SANDstorm's `threads` and plain variants: the sets would change nothing.
+        let mut s = tree_spec(vec![Algorithm::Sandstorm256], &["T=5"]);
+        s.variants = VariantChoice::All;
+        let Err(err) = engines(&s) else {
+            panic!("tree sets that nothing takes were accepted")
+        };
+        let err = err.to_string();
+        assert!(err.starts_with("--tree T=5,l=256: no engine"), "{err}");
+        assert!(err.contains("-a parsha256"), "{err}");
+        // PARSHA-256 with variants that take none: still an error.
+        let mut s = tree_spec(vec![Algorithm::Parsha256], &["T=5"]);
+        s.variants = VariantChoice::Named(vec!["default".into()]);
+        assert!(engines(&s).is_err());
+        // Mixed with engines that take none: they run, and a note names them.
+        let mut s = tree_spec(
+            vec![Algorithm::Parsha256, Algorithm::Sandstorm256],
+            &["T=5"],
+        );
+        s.variants = VariantChoice::All;
+        let (found, notes) = engines(&s).unwrap();
+        assert!(labels(&found).contains(&"parhash sandstorm256/threads".to_string()));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("sandstorm256/threads"), "{}", notes[0]);
+        assert!(!notes[0].contains("sequential"), "{}", notes[0]);
+    }
+
+    #[test]
+    fn peers_can_be_named_as_variants() {
+        let mut s = SweepSpec::new(vec![Algorithm::Sha256]);
+        s.peers = false;
+        s.anchor = false;
+        s.variants = VariantChoice::Named(vec!["batch".into(), "openssl".into()]);
+        let (found, notes) = engines(&s).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        let providers: Vec<Provider> = found.iter().map(|e| e.provider()).collect();
+        assert_eq!(providers, [Provider::Parhash, Provider::Openssl]);
+    }
+
     #[test]
     fn unknown_variant_is_a_note_not_a_failure() {
         let mut s = SweepSpec::new(vec![Algorithm::Md5]);
         s.variants = VariantChoice::Named(vec!["default".into(), "warp-drive".into()]);
         s.peers = false;
         s.anchor = false;
-        let (engines, notes) = engines(&s);
+        let (engines, notes) = engines(&s).unwrap();
         assert_eq!(engines.len(), 1);
         assert_eq!(notes.len(), 1);
         assert!(notes[0].contains("warp-drive"));

@@ -224,9 +224,30 @@ pub fn sig3(x: f64) -> String {
     }
 }
 
+/// A count or rate with three significant digits and an SI prefix: `950`, `3.90 k`, `1.25 M`.
+pub fn si(x: f64) -> String {
+    let a = x.abs();
+    for (unit, prefix) in [(1e9, "G"), (1e6, "M"), (1e3, "k")] {
+        if a >= unit {
+            return format!("{} {prefix}", sig3(x / unit));
+        }
+    }
+    sig3(x)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn si_prefixes() {
+        assert_eq!(si(950.0), "950");
+        assert_eq!(si(3_900.0), "3.90 k");
+        assert_eq!(si(387_000.0), "387 k");
+        assert_eq!(si(1_250_000.0), "1.25 M");
+        assert_eq!(si(2.5e9), "2.50 G");
+        assert_eq!(si(f64::NAN), "-");
+    }
 
     #[test]
     fn sizes_with_suffixes() {

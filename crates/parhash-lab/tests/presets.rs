@@ -33,3 +33,59 @@ fn every_preset_runs_tiny() {
         let _ = std::fs::remove_dir_all(&opts.out_dir);
     }
 }
+
+/// The batch preset in tiny mode: every path of the full run on small data (windows past the
+/// memory cap, OpenSSL's cut-off, every kernel), its tables and one chart per algorithm.
+#[test]
+fn batch_preset_measures_multiplicity_kernels_and_layouts() {
+    let preset = presets::find("batch").expect("batch preset registered");
+    let mut opts = LabOptions::new();
+    opts.tiny = true;
+    opts.progress = false;
+    opts.budget = std::time::Duration::from_secs(2);
+    let report = (preset.run)(&opts).unwrap();
+    let algorithms = ["sha256", "sha1", "md5", "sha512", "sha3-256", "keccak256"];
+    for alg in algorithms {
+        let batch = |messages: usize| {
+            report
+                .measurements
+                .iter()
+                .any(|m| m.algorithm == alg && m.variant == "batch" && m.messages == messages)
+        };
+        // 100 x 4 KiB is over the tiny cap of 64 KiB: measured from windows, not skipped.
+        assert!(batch(1) && batch(10) && batch(100), "{alg}");
+        assert!(report
+            .measurements
+            .iter()
+            .any(|m| m.algorithm == alg && m.variant == "batch-portable"));
+    }
+    assert!(report
+        .measurements
+        .iter()
+        .any(|m| m.algorithm == "sha256" && m.provider == parhash_lab::engine::Provider::Openssl));
+    // The run's messages are figures: every row has both units.
+    assert!(report
+        .measurements
+        .iter()
+        .all(|m| m.messages_per_s > 0.0 && m.gb_per_s > 0.0));
+    let titles: Vec<&str> = report.sections.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(titles.len(), 4, "{titles:?}");
+    assert!(titles[0].contains("Multiplicity decides"), "{titles:?}");
+    let multiplicity = report.sections[1].table.as_ref().unwrap();
+    assert_eq!(multiplicity.rows.len(), algorithms.len() * 2 * 3);
+    // keccak256 is compared with OpenSSL's SHA3-256 (OpenSSL has no Keccak-256).
+    let keccak = multiplicity
+        .rows
+        .iter()
+        .find(|r| r[0] == "keccak256")
+        .unwrap();
+    assert_ne!(keccak[7], "-", "{keccak:?}");
+    let charts: Vec<&str> = report.charts.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(charts.len(), algorithms.len(), "{charts:?}");
+    assert!(charts.contains(&"batch-sha3-256"));
+    assert!(
+        !report.notes.iter().any(|n| n.contains("skipped")),
+        "{:?}",
+        report.notes
+    );
+}

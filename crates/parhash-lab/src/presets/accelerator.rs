@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use super::{missing, Preset};
-use crate::batch_engine::{interleaved_cost, lanes};
+use crate::batch_engine::layout_table;
 use crate::engine::Provider;
 use crate::lab::{run_sweeps, LabOptions};
 use crate::report::{Report, Section, Table};
@@ -134,42 +134,9 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
             vec![64, 576, 1536, 4 << 10, 16 << 10, 64 << 10],
         )
     };
-    let mut il = Table::new(&[
-        "algorithm",
-        "message",
-        "messages",
-        "gathered ns/B",
-        "interleaved ns/B",
-        "gain",
-        "layout ns/B (host)",
-    ]);
-    let mut without = Vec::new();
-    for alg in &algs {
-        let Some((lane_count, width)) = lanes(*alg) else {
-            without.push(alg.name());
-            continue;
-        };
-        let messages = if opts.tiny {
-            lane_count
-        } else {
-            4 * lane_count
-        };
-        for &len in &lengths {
-            let Some((g, i, l)) = interleaved_cost(*alg, len, messages, samples, min_sample) else {
-                continue;
-            };
-            let per_byte = |ns: f64| ns / (len * messages).max(1) as f64;
-            il.push(vec![
-                format!("{} ({lane_count} lanes, {width})", alg.name()),
-                format_size(len),
-                messages.to_string(),
-                sig3(per_byte(g.median)),
-                sig3(per_byte(i.median)),
-                format!("{:+.1}%", (g.median - i.median) / g.median * 100.0),
-                sig3(per_byte(l.median)),
-            ]);
-        }
-    }
+    // Four lane groups per batch (one in tiny mode).
+    let groups = if opts.tiny { 1 } else { 4 };
+    let (il, without) = layout_table(&algs, &lengths, |lanes| groups * lanes, samples, min_sample);
     let mut paragraphs = vec![
         "The study's transfer layouts: non-interleaved (each message contiguous; longer than the \
          FPGA's 8 KiB core buffer, multi-core collapsed to one core) against block-interleaved \

@@ -21,6 +21,7 @@ use crate::report::Report;
 use crate::sweep::SweepSpec;
 
 mod accelerator;
+mod batch;
 mod gpu;
 mod internal_parallelism;
 pub mod parsha;
@@ -48,6 +49,7 @@ pub static ALL: &[&Preset] = &[
     &internal_parallelism::PRESET,
     &parsha::PRESET,
     &accelerator::PRESET,
+    &batch::PRESET,
     &gpu::PRESET,
 ];
 

@@ -4,21 +4,21 @@
 //! time per message, speed-ups, and speed-up against threads at 64 MiB.
 //!
 //! PARSHA-256's `tree` engine (registered in [`crate::engine::EXTRA_ENGINES`]) hashes each
-//! message in place with `parsha256_with` on the sweep's thread count.
+//! message in place with `parsha256_with` on the sweep's thread count, one engine per `--tree`
+//! parameter set (`tree[T=10,l=0]`; plain `tree` with parhash's defaults when none is given).
 
 use std::sync::Arc;
 
-use parhash::tree::parsha256::{
-    parsha256_with, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT,
-};
+use parhash::tree::parsha256::{parsha256_with, Parsha256Hasher, ParshaOptions};
 use parhash::Algorithm;
 
 use super::{missing, Preset};
-use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
+use crate::engine::{feed_repeated, Engine, EngineRef, Provider, StreamHasher};
 use crate::lab::{run_sweeps, LabOptions};
 use crate::measure::Measurement;
 use crate::report::{Report, Section, Table};
 use crate::sweep::{SweepSpec, VariantChoice};
+use crate::tree_params::{self, TreeParams};
 use crate::units::{format_size, sig3};
 
 /// See the module docs.
@@ -29,18 +29,47 @@ pub const PRESET: Preset = Preset {
     run,
 };
 
-/// PARSHA-256 with the default parameters, one message at a time on `threads` threads.
-struct Tree;
+/// PARSHA-256 with one parameter set, one message at a time on `threads` threads.
+struct Tree {
+    params: TreeParams,
+    variant: String,
+}
 
-/// The message-by-message form (one thread), through the registry's buffering hasher.
-struct Buffered(parhash::Parsha256);
+/// `threads` threads and the fastest kernel.
+fn options(threads: usize) -> ParshaOptions {
+    ParshaOptions {
+        threads: threads.max(1),
+        kernel: None,
+    }
+}
+
+/// PARSHA-256 of a message in memory.
+fn digest(params: TreeParams, message: &[u8], threads: usize) -> [u8; 32] {
+    let (_, z) = parsha256_with(
+        message,
+        params.tree_height(),
+        params.iv_bits(),
+        &options(threads),
+    )
+    .expect("TreeParams are validated, and a slice is under 2^64 bits");
+    z
+}
+
+/// The message-by-message form (one thread): buffers the message, as PARSHA-256 needs its
+/// length before it starts.
+struct Buffered {
+    params: TreeParams,
+    message: Vec<u8>,
+}
 
 impl StreamHasher for Buffered {
     fn update(&mut self, data: &[u8]) {
-        digest::Update::update(&mut self.0, data);
+        self.message.extend_from_slice(data);
     }
     fn finish_reset(&mut self) -> u8 {
-        digest::FixedOutputReset::finalize_fixed_reset(&mut self.0)[0]
+        let z = digest(self.params, &self.message, 1);
+        self.message.clear();
+        z[0]
     }
 }
 
@@ -52,35 +81,52 @@ impl Engine for Tree {
         Provider::Parhash
     }
     fn variant(&self) -> String {
-        "tree".into()
+        self.variant.clone()
     }
     fn hasher(&self) -> Box<dyn StreamHasher> {
-        Box::new(Buffered(parhash::Parsha256::with_threads(1)))
+        Box::new(Buffered {
+            params: self.params,
+            message: Vec::new(),
+        })
     }
     fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
-        let options = ParshaOptions {
-            threads: threads.max(1),
-            kernel: None,
-        };
-        let mut check = 0u8;
-        for m in messages {
-            let (_, z) = parsha256_with(m, DEFAULT_TREE_HEIGHT, DEFAULT_IV_BITS, &options)
-                .expect("default parameters are valid");
-            check = check.wrapping_add(z[0]);
-        }
-        Some(check)
+        Some(messages.iter().fold(0u8, |check, m| {
+            check.wrapping_add(digest(self.params, m, threads)[0])
+        }))
     }
     fn splits_one_message(&self) -> bool {
         true
     }
+    fn takes_tree_params(&self) -> bool {
+        true
+    }
+    fn hash_repeated(&self, chunk: &[u8], len: u64, threads: usize) -> u8 {
+        // Told the length up front, the streaming hasher holds about one chunk of rounds.
+        let mut hasher = Parsha256Hasher::new(
+            len,
+            self.params.tree_height(),
+            self.params.iv_bits(),
+            &options(threads),
+        )
+        .expect("TreeParams are validated, and the lab's lengths are under 2^64 bits");
+        feed_repeated(chunk, len, |piece| hasher.update(piece));
+        let (_, z) = hasher
+            .finalize()
+            .expect("exactly the declared length was fed");
+        z[0]
+    }
 }
 
-/// The `tree` engine of PARSHA-256 (for [`crate::engine::EXTRA_ENGINES`]).
-pub fn tree_engines(algorithm: Algorithm, _tree: &[String]) -> Vec<EngineRef> {
-    match algorithm.name() {
-        "parsha256" => vec![Arc::new(Tree)],
-        _ => Vec::new(),
+/// The `tree` engines of PARSHA-256, one per parameter set (for
+/// [`crate::engine::EXTRA_ENGINES`]).
+pub fn tree_engines(algorithm: Algorithm, tree: &[TreeParams]) -> Vec<EngineRef> {
+    if algorithm != Algorithm::Parsha256 {
+        return Vec::new();
     }
+    tree_params::labelled(tree, "tree")
+        .into_iter()
+        .map(|(params, variant)| Arc::new(Tree { params, variant }) as EngineRef)
+        .collect()
 }
 
 fn run(opts: &LabOptions) -> std::io::Result<Report> {

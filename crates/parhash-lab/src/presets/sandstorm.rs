@@ -25,6 +25,7 @@ use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 use crate::lab::LabOptions;
 use crate::report::{Machine, Report, Section, Table};
 use crate::timer;
+use crate::tree_params::TreeParams;
 use crate::units::{format_size, sig3};
 
 /// See the module docs.
@@ -79,10 +80,17 @@ impl<D: Digest + digest::FixedOutputReset + Send + 'static> Engine for Threads<D
     fn splits_one_message(&self) -> bool {
         true
     }
+    fn hash_repeated(&self, chunk: &[u8], len: u64, threads: usize) -> u8 {
+        // The tree streams: it holds a few superblocks, not the message.
+        let mut h = (self.make)(threads.max(1));
+        crate::engine::feed_repeated(chunk, len, |piece| Digest::update(&mut h, piece));
+        h.finalize()[0]
+    }
 }
 
-/// The `threads` engines of SANDstorm-256 and -512 (for [`crate::engine::EXTRA_ENGINES`]).
-pub fn thread_engines(algorithm: Algorithm, _tree: &[String]) -> Vec<EngineRef> {
+/// The `threads` engines of SANDstorm-256 and -512 (for [`crate::engine::EXTRA_ENGINES`]; they
+/// take no tree parameters).
+pub fn thread_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRef> {
     match algorithm.name() {
         "sandstorm256" => vec![Arc::new(Threads {
             algorithm,
