@@ -41,7 +41,7 @@ fn compression_avx512(c: &mut Criterion) {
             wide.compress_blocks(
                 black_box(&mut chains),
                 black_box(&data),
-                per_lane * 64,
+                &core::array::from_fn(|l| l * per_lane * 64),
                 per_lane,
             )
         })

@@ -164,7 +164,7 @@ fn time_wide_compression(wide: Wide, per_lane: usize, reps: usize) -> (timer::Sa
         wide.compress_blocks(
             std::hint::black_box(&mut chains),
             &data,
-            per_lane * 64,
+            &core::array::from_fn(|l| l * per_lane * 64),
             per_lane,
         );
     });

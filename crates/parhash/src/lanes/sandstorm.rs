@@ -37,44 +37,46 @@ impl Wide {
         })
     }
 
-    /// Lane `l` (0..8) compresses the `blocks` 64-byte blocks starting at `data[l * stride..]`
-    /// into `chains[l]`, one after the other.
+    /// Lane `l` (0..8) compresses the `blocks` 64-byte blocks starting at `data[starts[l]..]`
+    /// into `chains[l]`, one after the other. The lanes' inputs may lie anywhere in `data`
+    /// (superblocks need not be evenly spaced: the reference code's 8-bit counter makes some
+    /// shorter).
     ///
     /// # Panics
-    /// If `data` is shorter than `7 * stride + 64 * blocks` bytes (an internal bug, not input).
+    /// If a lane's blocks run past the end of `data` (an internal bug, not input).
     pub fn compress_blocks(
         self,
         chains: &mut [Chain<u64>; LANES],
         data: &[u8],
-        stride: usize,
+        starts: &[usize; LANES],
         blocks: usize,
     ) {
-        assert!(blocks == 0 || (LANES - 1) * stride + 64 * blocks <= data.len());
+        assert!(blocks == 0 || starts.iter().all(|&s| s + 64 * blocks <= data.len()));
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Wide` holds `Avx512` and `Gfni` tokens, made only after detecting
         // AVX-512 F/BW/VL/DQ and GFNI (+ AVX-512 F/BW) on this CPU.
         unsafe {
-            compress_blocks_avx512(chains, data, stride, blocks)
+            compress_blocks_avx512(chains, data, starts, blocks)
         }
     }
 
-    /// Lane `l` compresses the `count` 8-word inputs `inputs[l * stride..][..count]` into
+    /// Lane `l` compresses the `count` 8-word inputs `inputs[starts[l]..][..count]` into
     /// `chains[l]` (level-2 chains, whose inputs are level-1 outputs).
     ///
     /// # Panics
-    /// If `inputs` is shorter than `7 * stride + count` entries.
+    /// If a lane's inputs run past the end of `inputs`.
     pub fn compress_words(
         self,
         chains: &mut [Chain<u64>; LANES],
         inputs: &[[u64; 8]],
-        stride: usize,
+        starts: &[usize; LANES],
         count: usize,
     ) {
-        assert!(count == 0 || (LANES - 1) * stride + count <= inputs.len());
+        assert!(count == 0 || starts.iter().all(|&s| s + count <= inputs.len()));
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as in `compress_blocks`: the `Wide` token proves AVX-512 and GFNI.
         unsafe {
-            compress_words_avx512(chains, inputs, stride, count)
+            compress_words_avx512(chains, inputs, starts, count)
         }
     }
 }
@@ -308,14 +310,14 @@ fn bswap64(x: __m512i) -> __m512i {
 fn compress_blocks_avx512(
     chains: &mut [Chain<u64>; LANES],
     data: &[u8],
-    stride: usize,
+    starts: &[usize; LANES],
     blocks: usize,
 ) {
     let mut c = kernel::load_chains(chains);
     for b in 0..blocks {
         let mut rows = [_mm512_setzero_si512(); 8];
-        for (l, row) in rows.iter_mut().enumerate() {
-            let block = &data[l * stride + 64 * b..][..64];
+        for (row, &start) in rows.iter_mut().zip(starts) {
+            let block = &data[start + 64 * b..][..64];
             // SAFETY: `block` is 64 in-bounds bytes; the load is unaligned.
             *row = bswap64(unsafe { _mm512_loadu_si512(block.as_ptr().cast()) });
         }
@@ -330,14 +332,14 @@ fn compress_blocks_avx512(
 fn compress_words_avx512(
     chains: &mut [Chain<u64>; LANES],
     inputs: &[[u64; 8]],
-    stride: usize,
+    starts: &[usize; LANES],
     count: usize,
 ) {
     let mut c = kernel::load_chains(chains);
     for k in 0..count {
         let mut rows = [_mm512_setzero_si512(); 8];
-        for (l, row) in rows.iter_mut().enumerate() {
-            let words: &[u64; 8] = &inputs[l * stride + k];
+        for (row, &start) in rows.iter_mut().zip(starts) {
+            let words: &[u64; 8] = &inputs[start + k];
             // SAFETY: `words` is 64 in-bounds bytes; the load is unaligned.
             *row = unsafe { _mm512_loadu_si512(words.as_ptr().cast()) };
         }
@@ -375,6 +377,12 @@ mod tests {
         })
     }
 
+    /// Lane starts in a shuffled order and off 64-byte alignment, as the tree hands them over
+    /// when superblocks differ in length.
+    fn shuffled_starts(stride: usize) -> [usize; LANES] {
+        core::array::from_fn(|l| (l * 5) % LANES * stride + l)
+    }
+
     #[test]
     fn wide_blocks_equal_portable() {
         let Some(wide) = Wide::detect() else {
@@ -382,14 +390,15 @@ mod tests {
             return;
         };
         for (seed, blocks, stride) in [(1u64, 1usize, 64usize), (2, 10, 640), (3, 3, 1000)] {
-            let data = pseudo_random(seed, 7 * stride + 64 * blocks);
+            let data = pseudo_random(seed, LANES * stride + 64 * blocks);
+            let starts = shuffled_starts(stride);
             let start = chains(seed);
             let mut got = start;
-            wide.compress_blocks(&mut got, &data, stride, blocks);
+            wide.compress_blocks(&mut got, &data, &starts, blocks);
             for l in 0..LANES {
                 let mut c = [start[l]];
                 for b in 0..blocks {
-                    compress_lanes::<u64, 1>(&[load_block(&data[l * stride + 64 * b..])], &mut c);
+                    compress_lanes::<u64, 1>(&[load_block(&data[starts[l] + 64 * b..])], &mut c);
                 }
                 assert_eq!(got[l], c[0], "seed {seed} lane {l}");
             }
@@ -409,14 +418,15 @@ mod tests {
                 core::array::from_fn(|j| u64::from_le_bytes(b[8 * j..][..8].try_into().unwrap()))
             })
             .collect();
-        let (stride, count) = (13, 12);
+        let (stride, count) = (12, 12);
+        let starts = shuffled_starts(stride);
         let start = chains(9);
         let mut got = start;
-        wide.compress_words(&mut got, &inputs, stride, count);
+        wide.compress_words(&mut got, &inputs, &starts, count);
         for l in 0..LANES {
             let mut c = [start[l]];
             for k in 0..count {
-                compress_lanes::<u64, 1>(&[inputs[l * stride + k]], &mut c);
+                compress_lanes::<u64, 1>(&[inputs[starts[l] + k]], &mut c);
             }
             assert_eq!(got[l], c[0], "lane {l}");
         }

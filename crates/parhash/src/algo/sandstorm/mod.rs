@@ -13,7 +13,8 @@
 //! `parallel-avx512` (eight superblocks in AVX-512 lanes, S-box by GFNI:
 //! [`crate::lanes::sandstorm`]). `sandstorm224-ref`/`sandstorm256-ref`
 //! reproduce the reference code's 8-bit superblock counter (section 7 of the spec), which differs
-//! from the design from 258 padded blocks (16,448 bytes) on.
+//! from the design from 258 padded blocks (16,448 bytes) on; they have the same variants, threads
+//! and lanes included (the tree finds either kind of boundary).
 
 use core::fmt;
 use core::marker::PhantomData;
