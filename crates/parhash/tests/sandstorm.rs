@@ -8,6 +8,7 @@ use digest::Digest;
 use parhash::algo::sandstorm::reference::{self, Boundaries};
 use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
+use parhash::lanes::sandstorm::Wide;
 use parhash::tree::sandstorm::{hash_slice, Engine, Tree};
 use parhash::{hash, Algorithm, Hasher, Sandstorm256, Sandstorm512};
 use rand::{rngs::StdRng, Rng};
@@ -115,14 +116,21 @@ fn lengths_padding_to(blocks: usize, block_bytes: usize, r: &mut StdRng) -> [usi
     ]
 }
 
-/// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and (where this
-/// CPU has AVX-512 + GFNI and `PARHASH_DISABLE_ISA` allows it) the eight-lane kernel.
+/// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and each
+/// eight-lane form this CPU has and `PARHASH_DISABLE_ISA` allows (AVX-512; AVX2 with GFNI's
+/// S-box where present; AVX2 with the table-gather S-box, forced).
 fn engines() -> Vec<Engine> {
     let mut e = vec![Engine::SEQUENTIAL, Engine::INTERLEAVED];
     e.extend((1..=4).map(Engine::portable));
-    match Engine::avx512(1) {
-        Some(_) => e.extend((1..=4).filter_map(Engine::avx512)),
-        None => eprintln!("skipped the AVX-512 engine: not available here"),
+    for (name, wide) in [
+        ("AVX-512", Wide::avx512()),
+        ("AVX2", Wide::avx2()),
+        ("AVX2 gather", Wide::avx2_gather()),
+    ] {
+        match wide {
+            Some(_) => e.extend((1..=4).filter_map(|t| Engine::portable(t).with_wide(wide))),
+            None => eprintln!("skipped the {name} engine: not available here"),
+        }
     }
     e
 }
@@ -263,30 +271,45 @@ fn digest_trait_streaming_and_threads_agree() {
     }
 }
 
-/// The eight-lane AVX-512 tree groups level-2 chains eight at a time and level-2 superblocks
-/// sixteen per batch: messages with 8 and 17 whole level-2 superblocks (8,001 and 17,005 blocks)
-/// reach both, checked against the literal reference on 1..=3 threads and streamed.
-#[test]
-fn avx512_level2_groups_match_reference() {
-    let Some(_) = Engine::avx512(1) else {
-        eprintln!("skipped: no AVX-512 + GFNI here");
+/// The eight-lane forms group level-2 chains eight at a time and a job holds up to sixteen
+/// level-2 superblocks: messages with 8 and 17 whole level-2 superblocks (8,001 and 17,005
+/// blocks) reach both, checked against the literal reference for each form on 1..=3 threads and
+/// streamed, for the design and the reference code's counter (whose level-2 superblocks differ in
+/// length, so its groups mix lengths).
+fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
+    let forms: Vec<Wide> = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if forms.is_empty() {
+        eprintln!("skipped: no AVX-512 or AVX2 here");
         return;
-    };
-    let mut r = rng(0x5a_81a);
+    }
+    let mut r = rng(seed);
     for n in [64 * 8001 + 17, 64 * 17_005 - 1] {
         let data = random_bytes(&mut r, n);
-        let expected = reference::hash(&P256::K, &data, P256::BOUNDARIES);
-        for threads in 1..=3 {
-            let engine = Engine::avx512(threads).unwrap();
-            let words =
-                parhash::tree::sandstorm::hash_slice(P256::K, P256::BOUNDARIES, engine, &data);
-            let got: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
-            assert_eq!(got, expected, "n={n} threads={threads}");
+        let mut expected = reference::hash(&P::K, &data, P::BOUNDARIES);
+        expected.truncate(P::OUT);
+        for &wide in &forms {
+            for threads in 1..=3 {
+                let engine = Engine::portable(threads).with_wide(Some(wide)).unwrap();
+                let words = hash_slice(P::K, P::BOUNDARIES, engine, &data);
+                let at = format!("{} n={n} {} threads={threads}", P::NAME, wide.name());
+                assert_eq!(digest_bytes::<P>(words), expected, "{at}");
+            }
+            let engine = Engine::portable(2).with_wide(Some(wide)).unwrap();
+            let got = streamed::<P>(engine, &data, &mut r);
+            assert_eq!(got, expected, "{} n={n} {} streamed", P::NAME, wide.name());
         }
-        let mut h = Sandstorm256::with_engine(Engine::avx512(2).unwrap());
-        for piece in random_splits(&mut r, n) {
-            Digest::update(&mut h, &data[piece]);
-        }
-        assert_eq!(h.finalize().to_vec(), expected, "n={n} streaming");
     }
+}
+
+#[test]
+fn wide_level2_groups_match_literal_256() {
+    wide_level2_groups_match_literal::<P256>(0x5a_81a);
+}
+
+#[test]
+fn wide_level2_groups_match_literal_256_ref() {
+    wide_level2_groups_match_literal::<P256Ref>(0x5a_081a);
 }

@@ -2,16 +2,16 @@
 //!
 //! IMPLEMENTATION NOTE. The state keeps one open superblock per level, so memory is bounded by a
 //! few chaining arrays whatever the message length: the whole message is never buffered.
-//! - Boundaries: [`next_boundary`] says where a superblock closes, for the design (every 10 / 100
+//! - Boundaries: `next_boundary` says where a superblock closes, for the design (every 10 / 100
 //!   inputs) and for the reference code's 8-bit counter (section 7 of the spec), so every path
 //!   below serves both, threads and SIMD lanes included.
-//! - Serial path ([`Tree::advance`]): whole level-1 superblocks up to the end of the open level-2
+//! - Serial path (`Tree::advance`): whole level-1 superblocks up to the end of the open level-2
 //!   superblock are compressed side by side (independent chains: portable code interleaves 4
-//!   chains of 64-bit words or 2 of 128-bit words; with AVX-512 + GFNI, [`Wide`], eight run in
-//!   the eight lanes of a register); a partial superblock goes block by block. Their outputs go
+//!   chains of 64-bit words or 2 of 128-bit words; with [`Wide`] (AVX-512 + GFNI, or AVX2),
+//!   eight run in SIMD lanes); a partial superblock goes block by block. Their outputs go
 //!   to the open level-2 superblock, whose outputs go to the level-3 chain. The first output of
 //!   levels 1 and 2 is kept, because the level that feeds level 4 is known only at the end.
-//! - Parallel path ([`Tree::bulk`]): the whole level-2 superblocks of an update are cut into
+//! - Parallel path (`Tree::bulk`): the whole level-2 superblocks of an update are cut into
 //!   jobs that threads take one after the other; a job computes its level-1 superblocks, then
 //!   its level-2 chains (side by side too), so even level 2 is parallel. The calling thread
 //!   takes jobs as well, and in between feeds the level-3 chain with every level-2 output whose
@@ -45,7 +45,8 @@ pub struct Engine {
     pub interleave: bool,
     /// Threads for whole level-2 superblocks, the calling one included (1 = none spawned).
     pub threads: usize,
-    /// Eight superblocks per AVX-512 register (64-bit words only; `None` = portable code).
+    /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (64-bit words only;
+    /// `None` = portable code).
     pub wide: Option<Wide>,
 }
 
@@ -85,9 +86,18 @@ impl Engine {
     /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX-512 lanes; `None`
     /// where this CPU lacks AVX-512 or GFNI.
     pub fn avx512(threads: usize) -> Option<Engine> {
+        Engine::portable(threads).with_wide(Wide::avx512())
+    }
+    /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX2 lanes (GFNI's
+    /// S-box where the CPU has it); `None` where this CPU lacks AVX2.
+    pub fn avx2(threads: usize) -> Option<Engine> {
+        Engine::portable(threads).with_wide(Wide::avx2())
+    }
+    /// This engine with the eight-lane form `wide`, if there is one.
+    pub fn with_wide(self, wide: Option<Wide>) -> Option<Engine> {
         Some(Engine {
-            wide: Some(Wide::detect()?),
-            ..Engine::portable(threads)
+            wide: Some(wide?),
+            ..self
         })
     }
 }
@@ -267,7 +277,7 @@ impl<'a, W: Word> Chains<'a, W> {
         L
     }
 
-    /// Eight chains of `group` in the AVX-512 lanes. Returns false, having done nothing,
+    /// Eight chains of `group` in SIMD lanes. Returns false, having done nothing,
     /// without the token, for a group of another size, or for 128-bit words (the kernel is
     /// 64-bit only).
     fn run_wide(&mut self, engine: Engine, group: &[usize]) -> bool {
