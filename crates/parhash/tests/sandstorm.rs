@@ -207,34 +207,23 @@ fn fast_tree_matches_literal<P: Params>(alg: Algorithm, seed: u64) {
     }
 }
 
-#[test]
-fn tree_matches_literal_224() {
-    fast_tree_matches_literal::<P224>(Algorithm::Sandstorm224, 0x5a_224);
+/// One test per size and variant, so that they run side by side.
+macro_rules! tree_matches_literal {
+    ($($name:ident: $params:ty, $alg:ident, $seed:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            fast_tree_matches_literal::<$params>(Algorithm::$alg, $seed);
+        }
+    )*};
 }
 
-#[test]
-fn tree_matches_literal_256() {
-    fast_tree_matches_literal::<P256>(Algorithm::Sandstorm256, 0x5a_256);
-}
-
-#[test]
-fn tree_matches_literal_384() {
-    fast_tree_matches_literal::<P384>(Algorithm::Sandstorm384, 0x5a_384);
-}
-
-#[test]
-fn tree_matches_literal_512() {
-    fast_tree_matches_literal::<P512>(Algorithm::Sandstorm512, 0x5a_512);
-}
-
-#[test]
-fn tree_matches_literal_224_ref() {
-    fast_tree_matches_literal::<P224Ref>(Algorithm::Sandstorm224Ref, 0x5a_0224);
-}
-
-#[test]
-fn tree_matches_literal_256_ref() {
-    fast_tree_matches_literal::<P256Ref>(Algorithm::Sandstorm256Ref, 0x5a_0256);
+tree_matches_literal! {
+    tree_matches_literal_224: P224, Sandstorm224, 0x5a_224;
+    tree_matches_literal_256: P256, Sandstorm256, 0x5a_256;
+    tree_matches_literal_384: P384, Sandstorm384, 0x5a_384;
+    tree_matches_literal_512: P512, Sandstorm512, 0x5a_512;
+    tree_matches_literal_224_ref: P224Ref, Sandstorm224Ref, 0x5a_0224;
+    tree_matches_literal_256_ref: P256Ref, Sandstorm256Ref, 0x5a_0256;
 }
 
 #[test]

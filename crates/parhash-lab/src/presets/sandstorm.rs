@@ -156,8 +156,8 @@ fn time_compression<P: Params>(blocks: usize, reps: usize) -> (timer::Sample, us
     (sample, blocks * 8 * <P::W as Word>::BYTES)
 }
 
-/// The eight-lane SIMD compression of SANDstorm-256 (the widest form), `per_lane` blocks in
-/// each lane.
+/// The eight-lane SIMD compression of SANDstorm-256 in form `wide`, `per_lane` blocks in each
+/// lane.
 fn time_wide_compression(wide: Wide, per_lane: usize, reps: usize) -> (timer::Sample, usize) {
     let data = vec![0x5au8; LANES * per_lane * 64];
     let mut chains = [P256::K; LANES];
@@ -239,7 +239,12 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         b,
         "13",
     );
-    if let Some(w) = wide {
+    // Every SIMD form this CPU has (the AVX2 ones too where AVX-512 wins), to compare them.
+    let forms: Vec<Wide> = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()]
+        .into_iter()
+        .flatten()
+        .collect();
+    for &w in &forms {
         let (s, b) = time_wide_compression(w, comp_blocks / LANES, reps);
         push(
             "sandstorm256",
@@ -269,12 +274,16 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         len,
         "-",
     );
-    if let Some(e) = TreeEngine::INTERLEAVED.with_wide(wide) {
+    for &w in &forms {
+        let e = TreeEngine {
+            wide: Some(w),
+            ..TreeEngine::INTERLEAVED
+        };
         let s = time_hash::<P256>(e, len, &chunk, reps);
         push(
             "sandstorm256",
             "serial hash",
-            format!("interleaved, {}", kernel_name(true)),
+            format!("interleaved, {}", w.name()),
             s,
             len,
             "-",
