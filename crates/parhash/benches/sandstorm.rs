@@ -25,27 +25,27 @@ fn compression<P: Params>(c: &mut Criterion, name: &str) {
     g.finish();
 }
 
-/// The eight-lane AVX-512 compression (SANDstorm-224/256 words): 8 x 128 blocks per call.
-fn compression_avx512(c: &mut Criterion) {
-    let Some(wide) = Wide::detect() else {
-        eprintln!("skipped sandstorm256/compression/avx512: no AVX-512 + GFNI");
-        return;
-    };
+/// The eight-lane compression of SANDstorm-224/256 words in each SIMD form this CPU has:
+/// 8 x 128 blocks per call.
+fn compression_wide(c: &mut Criterion) {
+    let forms = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()];
     let per_lane = 128;
     let data = vec![0x5au8; LANES * per_lane * 64];
     let mut g = c.benchmark_group("sandstorm256/compression");
     g.throughput(Throughput::Bytes(data.len() as u64));
-    g.bench_function("avx512-8-lanes", |b| {
-        let mut chains = [P256::K; LANES];
-        b.iter(|| {
-            wide.compress_blocks(
-                black_box(&mut chains),
-                black_box(&data),
-                per_lane * 64,
-                per_lane,
-            )
-        })
-    });
+    for wide in forms.into_iter().flatten() {
+        g.bench_function(format!("{}-8-lanes", wide.name()), |b| {
+            let mut chains = [P256::K; LANES];
+            b.iter(|| {
+                wide.compress_blocks(
+                    black_box(&mut chains),
+                    black_box(&data),
+                    &core::array::from_fn(|l| l * per_lane * 64),
+                    per_lane,
+                )
+            })
+        });
+    }
     g.finish();
 }
 
@@ -61,11 +61,15 @@ fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     for t in [1, 2] {
         engines.push(("parallel-portable", Engine::portable(t)));
     }
-    // The AVX-512 form exists for 64-bit words (224/256) only.
+    // The SIMD forms exist for 64-bit words (224/256) only.
     let wide_words = <P::W as parhash::algo::sandstorm::word::Word>::BYTES == 8;
     if let (true, Some(one), Some(two)) = (wide_words, Engine::avx512(1), Engine::avx512(2)) {
         engines.push(("parallel-avx512", one));
         engines.push(("parallel-avx512", two));
+    }
+    if let (true, Some(one), Some(two)) = (wide_words, Engine::avx2(1), Engine::avx2(2)) {
+        engines.push(("parallel-avx2", one));
+        engines.push(("parallel-avx2", two));
     }
     for (label, engine) in engines {
         let id = BenchmarkId::new(label, engine.threads);
@@ -97,7 +101,7 @@ fn benches(c: &mut Criterion) {
     print_clock();
     compression::<P256>(c, "sandstorm256");
     compression::<P512>(c, "sandstorm512");
-    compression_avx512(c);
+    compression_wide(c);
     whole_hash::<P256>(c, "sandstorm256", 64 << 20);
     whole_hash::<P512>(c, "sandstorm512", 64 << 20);
 }

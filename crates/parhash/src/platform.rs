@@ -80,6 +80,11 @@ isa_token!(
     /// (byte permutes across a whole 512-bit register), as the byte-oriented kernels use them.
     Gfni, "gfni", ["gfni", "avx512vbmi", "avx512f", "avx512bw", "avx512vl"]
 );
+isa_token!(
+    /// GFNI in its VEX encoding (256-bit registers) with AVX2, as CPUs without AVX-512 have it
+    /// (Intel Alder Lake and later client cores). The same `gfni` switch turns it off.
+    GfniAvx2, "gfni", ["gfni", "avx2", "avx"]
+);
 
 /// A one-line description of what this CPU offers parhash, e.g. for `parhash list` and reports.
 pub fn describe() -> String {

@@ -5,10 +5,13 @@ mod common;
 
 use common::*;
 use digest::Digest;
-use parhash::algo::sandstorm::reference;
-use parhash::algo::sandstorm::{self, P224Ref, P256Ref, Params, P224, P256, P384, P512};
-use parhash::tree::sandstorm::Engine;
+use parhash::algo::sandstorm::reference::{self, Boundaries};
+use parhash::algo::sandstorm::word::Word;
+use parhash::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
+use parhash::lanes::sandstorm::Wide;
+use parhash::tree::sandstorm::{hash_slice, Engine, Tree};
 use parhash::{hash, Algorithm, Hasher, Sandstorm256, Sandstorm512};
+use rand::{rngs::StdRng, Rng};
 
 const KATS: [(Algorithm, &str); 4] = [
     (
@@ -91,104 +94,136 @@ fn outside_and_tree_vectors() {
     );
 }
 
-/// Message lengths (bytes) whose padded block counts sit on and around every level boundary:
-/// 1, 2, 11, 12, 101, 1001, 1002, 10001 blocks and their neighbours, plus the 8-bit-counter
-/// boundaries of the reference code (257, 258 padded blocks).
-fn level_boundary_lengths(block: usize, max_blocks: usize) -> Vec<usize> {
-    let mut v = Vec::new();
-    for blocks in [
-        1usize, 2, 10, 11, 12, 21, 101, 257, 258, 1001, 1002, 2001, 10001, 10002,
-    ] {
-        if blocks > max_blocks {
-            continue;
-        }
-        // n bytes pad to n / block + 1 blocks.
-        for n in [
-            (blocks - 1) * block,
-            (blocks - 1) * block + 1,
-            blocks * block - 1,
-        ] {
-            v.push(n);
-        }
-    }
-    v
+/// Padded block counts on and next to every level boundary: level 0 alone (1), one level-1
+/// superblock (2, 10, 11), level 2 used (12), a second level-2 input (20, 21, 100-102), one or
+/// two level-2 superblocks (1000-1002), level 3 and its neighbours (10000-10002).
+const BOUNDARY_BLOCKS: [usize; 16] = [
+    1, 2, 10, 11, 12, 20, 21, 100, 101, 102, 1000, 1001, 1002, 10000, 10001, 10002,
+];
+
+/// Where the reference code's 8-bit counter first moves a boundary (section 7: from 258 padded
+/// blocks on), plus a level-2 superblock of its shorter kind (the third, from 2525 blocks).
+const QUIRK_BLOCKS: [usize; 5] = [256, 257, 258, 259, 2526];
+
+/// Message lengths (bytes) that pad to `blocks` blocks: the shortest (the padding fills a whole
+/// block), one inside, and the longest (one byte of padding).
+fn lengths_padding_to(blocks: usize, block_bytes: usize, r: &mut StdRng) -> [usize; 3] {
+    let shortest = (blocks - 1) * block_bytes;
+    [
+        shortest,
+        shortest + r.random_range(1..block_bytes - 1),
+        shortest + block_bytes - 1,
+    ]
 }
 
-/// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and (where this
-/// CPU has AVX-512 + GFNI and `PARHASH_DISABLE_ISA` allows it) the eight-lane kernel.
+/// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and each
+/// eight-lane form this CPU has and `PARHASH_DISABLE_ISA` allows (AVX-512; AVX2 with GFNI's
+/// S-box where present; AVX2 with the table-gather S-box, forced).
 fn engines() -> Vec<Engine> {
     let mut e = vec![Engine::SEQUENTIAL, Engine::INTERLEAVED];
     e.extend((1..=4).map(Engine::portable));
-    match Engine::avx512(1) {
-        Some(_) => e.extend((1..=4).filter_map(Engine::avx512)),
-        None => eprintln!("skipped the AVX-512 engine: not available here"),
+    for (name, wide) in [
+        ("AVX-512", Wide::avx512()),
+        ("AVX2", Wide::avx2()),
+        ("AVX2 gather", Wide::avx2_gather()),
+    ] {
+        match wide {
+            Some(_) => e.extend((1..=4).filter_map(|t| Engine::portable(t).with_wide(wide))),
+            None => eprintln!("skipped the {name} engine: not available here"),
+        }
     }
     e
 }
 
-fn check_against_reference<P: Params>(boundaries_max_blocks: usize, seed: u64) {
-    let bb = 8 * <P::W as sandstorm::word::Word>::BYTES;
+/// The truncated digest of result words.
+fn digest_bytes<P: Params>(words: [P::W; 4]) -> Vec<u8> {
+    let word_bytes = <P::W as Word>::BYTES;
+    let mut out = vec![0u8; 4 * word_bytes];
+    for (j, w) in words.into_iter().enumerate() {
+        w.write_be_bytes(&mut out[j * word_bytes..]);
+    }
+    out.truncate(P::OUT);
+    out
+}
+
+/// The tree of `engine` fed `data` in random pieces (carrying partial blocks, as the `digest`
+/// buffer does).
+fn streamed<P: Params>(engine: Engine, data: &[u8], r: &mut StdRng) -> Vec<u8> {
+    let bb = 8 * <P::W as Word>::BYTES;
+    let mut tree = Tree::new(P::K, P::BOUNDARIES, engine);
+    let mut pending = Vec::new();
+    for piece in random_splits(r, data.len()) {
+        pending.extend_from_slice(&data[piece]);
+        let whole = pending.len() / bb * bb;
+        tree.update_blocks(&pending[..whole]);
+        pending.drain(..whole);
+    }
+    digest_bytes::<P>(tree.finalize(&pending, data.len() as u128 * 8))
+}
+
+/// The fast tree against the literal reference at every boundary block count, three byte
+/// lengths each: the fast serial form; every engine (each kernel, each thread count 1..=4) both
+/// whole and streamed at random split points; and the public API (`Hasher::with_threads`, the
+/// path of `parhash sum -j N`) streamed on 1..=4 threads. The whole set runs in debug builds
+/// too (a few seconds: the dev profile optimises a little), so CI reaches level 3 for every size.
+fn fast_tree_matches_literal<P: Params>(alg: Algorithm, seed: u64) {
+    let bb = 8 * <P::W as Word>::BYTES;
     let mut r = rng(seed);
-    for n in level_boundary_lengths(bb, boundaries_max_blocks) {
-        let data = random_bytes(&mut r, n);
-        let mut expected = reference::hash(&P::K, &data, P::BOUNDARIES);
-        expected.truncate(P::OUT);
-        for threads in 1..=4 {
-            assert_eq!(
-                sandstorm::hash_slice::<P>(&data, threads),
-                expected,
-                "{} n={n} threads={threads}",
-                P::NAME
-            );
-        }
-        for engine in engines() {
-            let words = parhash::tree::sandstorm::hash_slice(P::K, P::BOUNDARIES, engine, &data);
-            let mut got = Vec::new();
-            for w in words {
-                let mut b = vec![0u8; <P::W as sandstorm::word::Word>::BYTES];
-                sandstorm::word::Word::write_be_bytes(w, &mut b);
-                got.extend(b);
+    let engines = engines();
+    let mut counts = BOUNDARY_BLOCKS.to_vec();
+    if P::BOUNDARIES == Boundaries::ReferenceCode8Bit {
+        counts.extend(QUIRK_BLOCKS);
+    }
+    for blocks in counts {
+        for n in lengths_padding_to(blocks, bb, &mut r) {
+            let data = random_bytes(&mut r, n);
+            let mut expected = reference::hash(&P::K, &data, P::BOUNDARIES);
+            expected.truncate(P::OUT);
+            let at = |form: &str| format!("{} {blocks} blocks, n={n}: {form}", P::NAME);
+            let serial = hash_slice(P::K, P::BOUNDARIES, Engine::SEQUENTIAL, &data);
+            assert_eq!(digest_bytes::<P>(serial), expected, "{}", at("sequential"));
+            for threads in 1..=4 {
+                let mut h = Hasher::with_threads(alg, threads);
+                for piece in random_splits(&mut r, n) {
+                    h.update(&data[piece]);
+                }
+                let form = format!("Hasher::with_threads({threads}) streamed");
+                assert_eq!(h.finalize().as_bytes(), &expected[..], "{}", at(&form));
             }
-            got.truncate(P::OUT);
-            assert_eq!(got, expected, "{} n={n} {engine:?}", P::NAME);
-            // Streaming with random split points through the public tree state.
-            let mut tree = parhash::tree::sandstorm::Tree::new(P::K, P::BOUNDARIES, engine);
-            let mut pending = Vec::new();
-            for piece in random_splits(&mut r, n) {
-                pending.extend_from_slice(&data[piece]);
-                let whole = pending.len() / bb * bb;
-                tree.update_blocks(&pending[..whole]);
-                pending.drain(..whole);
+            for &engine in &engines {
+                let words = hash_slice(P::K, P::BOUNDARIES, engine, &data);
+                assert_eq!(
+                    digest_bytes::<P>(words),
+                    expected,
+                    "{}",
+                    at(&format!("{engine:?}"))
+                );
             }
-            let words = tree.finalize(&pending, n as u128 * 8);
-            let mut got = Vec::new();
-            for w in words {
-                let mut b = vec![0u8; <P::W as sandstorm::word::Word>::BYTES];
-                sandstorm::word::Word::write_be_bytes(w, &mut b);
-                got.extend(b);
+            for &engine in &engines {
+                let got = streamed::<P>(engine, &data, &mut r);
+                assert_eq!(got, expected, "{}", at(&format!("streamed {engine:?}")));
             }
-            got.truncate(P::OUT);
-            assert_eq!(got, expected, "{} n={n} streaming {engine:?}", P::NAME);
         }
     }
 }
 
-#[test]
-fn tree_matches_reference_across_level_boundaries_256() {
-    check_against_reference::<P256>(cases(2001, 10002), 0x5a_256);
-    check_against_reference::<P224>(1002, 0x5a_224);
+/// One test per size and variant, so that they run side by side.
+macro_rules! tree_matches_literal {
+    ($($name:ident: $params:ty, $alg:ident, $seed:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            fast_tree_matches_literal::<$params>(Algorithm::$alg, $seed);
+        }
+    )*};
 }
 
-#[test]
-fn tree_matches_reference_across_level_boundaries_512() {
-    check_against_reference::<P512>(cases(1002, 10002), 0x5a_512);
-    check_against_reference::<P384>(1002, 0x5a_384);
-}
-
-#[test]
-fn reference_code_variant_matches_its_reference() {
-    check_against_reference::<P256Ref>(cases(2001, 10002), 0x5a_0256);
-    check_against_reference::<P224Ref>(1002, 0x5a_0224);
+tree_matches_literal! {
+    tree_matches_literal_224: P224, Sandstorm224, 0x5a_224;
+    tree_matches_literal_256: P256, Sandstorm256, 0x5a_256;
+    tree_matches_literal_384: P384, Sandstorm384, 0x5a_384;
+    tree_matches_literal_512: P512, Sandstorm512, 0x5a_512;
+    tree_matches_literal_224_ref: P224Ref, Sandstorm224Ref, 0x5a_0224;
+    tree_matches_literal_256_ref: P256Ref, Sandstorm256Ref, 0x5a_0256;
 }
 
 #[test]
@@ -225,30 +260,45 @@ fn digest_trait_streaming_and_threads_agree() {
     }
 }
 
-/// The eight-lane AVX-512 tree groups level-2 chains eight at a time and level-2 superblocks
-/// sixteen per batch: messages with 8 and 17 whole level-2 superblocks (8,001 and 17,005 blocks)
-/// reach both, checked against the literal reference on 1..=3 threads and streamed.
-#[test]
-fn avx512_level2_groups_match_reference() {
-    let Some(_) = Engine::avx512(1) else {
-        eprintln!("skipped: no AVX-512 + GFNI here");
+/// The eight-lane forms group level-2 chains eight at a time and a job holds up to sixteen
+/// level-2 superblocks: messages with 8 and 17 whole level-2 superblocks (8,001 and 17,005
+/// blocks) reach both, checked against the literal reference for each form on 1..=3 threads and
+/// streamed, for the design and the reference code's counter (whose level-2 superblocks differ in
+/// length, so its groups mix lengths).
+fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
+    let forms: Vec<Wide> = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if forms.is_empty() {
+        eprintln!("skipped: no AVX-512 or AVX2 here");
         return;
-    };
-    let mut r = rng(0x5a_81a);
+    }
+    let mut r = rng(seed);
     for n in [64 * 8001 + 17, 64 * 17_005 - 1] {
         let data = random_bytes(&mut r, n);
-        let expected = reference::hash(&P256::K, &data, P256::BOUNDARIES);
-        for threads in 1..=3 {
-            let engine = Engine::avx512(threads).unwrap();
-            let words =
-                parhash::tree::sandstorm::hash_slice(P256::K, P256::BOUNDARIES, engine, &data);
-            let got: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
-            assert_eq!(got, expected, "n={n} threads={threads}");
+        let mut expected = reference::hash(&P::K, &data, P::BOUNDARIES);
+        expected.truncate(P::OUT);
+        for &wide in &forms {
+            for threads in 1..=3 {
+                let engine = Engine::portable(threads).with_wide(Some(wide)).unwrap();
+                let words = hash_slice(P::K, P::BOUNDARIES, engine, &data);
+                let at = format!("{} n={n} {} threads={threads}", P::NAME, wide.name());
+                assert_eq!(digest_bytes::<P>(words), expected, "{at}");
+            }
+            let engine = Engine::portable(2).with_wide(Some(wide)).unwrap();
+            let got = streamed::<P>(engine, &data, &mut r);
+            assert_eq!(got, expected, "{} n={n} {} streamed", P::NAME, wide.name());
         }
-        let mut h = Sandstorm256::with_engine(Engine::avx512(2).unwrap());
-        for piece in random_splits(&mut r, n) {
-            Digest::update(&mut h, &data[piece]);
-        }
-        assert_eq!(h.finalize().to_vec(), expected, "n={n} streaming");
     }
+}
+
+#[test]
+fn wide_level2_groups_match_literal_256() {
+    wide_level2_groups_match_literal::<P256>(0x5a_81a);
+}
+
+#[test]
+fn wide_level2_groups_match_literal_256_ref() {
+    wide_level2_groups_match_literal::<P256Ref>(0x5a_081a);
 }

@@ -164,7 +164,8 @@ fn time_compression<P: Params>(blocks: usize, reps: usize) -> (timer::Sample, us
     (sample, blocks * 8 * <P::W as Word>::BYTES)
 }
 
-/// The eight-lane AVX-512 compression of SANDstorm-256, `per_lane` blocks in each lane.
+/// The eight-lane SIMD compression of SANDstorm-256 in form `wide`, `per_lane` blocks in each
+/// lane.
 fn time_wide_compression(wide: Wide, per_lane: usize, reps: usize) -> (timer::Sample, usize) {
     let data = vec![0x5au8; LANES * per_lane * 64];
     let mut chains = [P256::K; LANES];
@@ -172,7 +173,7 @@ fn time_wide_compression(wide: Wide, per_lane: usize, reps: usize) -> (timer::Sa
         wide.compress_blocks(
             std::hint::black_box(&mut chains),
             &data,
-            per_lane * 64,
+            &core::array::from_fn(|l| l * per_lane * 64),
             per_lane,
         );
     });
@@ -189,8 +190,8 @@ fn engine(threads: usize, simd: bool) -> TreeEngine {
 }
 
 fn kernel_name(simd: bool) -> &'static str {
-    if simd && Wide::detect().is_some() {
-        "avx512"
+    if let (true, Some(wide)) = (simd, Wide::detect()) {
+        wide.name()
     } else {
         "portable"
     }
@@ -246,12 +247,17 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         b,
         "13",
     );
-    if let Some(w) = wide {
+    // Every SIMD form this CPU has (the AVX2 ones too where AVX-512 wins), to compare them.
+    let forms: Vec<Wide> = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()]
+        .into_iter()
+        .flatten()
+        .collect();
+    for &w in &forms {
         let (s, b) = time_wide_compression(w, comp_blocks / LANES, reps);
         push(
             "sandstorm256",
             "compression",
-            "avx512, 8 lanes".into(),
+            format!("{}, 8 lanes", w.name()),
             s,
             b,
             "13",
@@ -276,12 +282,16 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         len,
         "-",
     );
-    if let Some(e) = TreeEngine::avx512(1) {
+    for &w in &forms {
+        let e = TreeEngine {
+            wide: Some(w),
+            ..TreeEngine::INTERLEAVED
+        };
         let s = time_hash::<P256>(e, len, &chunk, reps);
         push(
             "sandstorm256",
             "serial hash",
-            "interleaved, avx512".into(),
+            format!("interleaved, {}", w.name()),
             s,
             len,
             "-",
@@ -338,7 +348,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
              parallel hash 8 cycles/byte; SANDstorm-512 compression 24 (with intrinsics), serial \
              27, parallel 14. Here: cycles are TSC ticks, hashes over a {} message, best of {reps} \
              runs. SANDstorm-512 has no SIMD form (its 64x64->128 products have no vector \
-             instruction); the AVX-512 form is 224/256 only.",
+             instruction); the SIMD forms (AVX-512, AVX2) are 224/256 only.",
             format_size(figure_len)
         )],
         table: Some(figures),

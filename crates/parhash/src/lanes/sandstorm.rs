@@ -1,218 +1,516 @@
-//! SANDstorm-224/256 (64-bit words): eight independent compressions in the eight 64-bit lanes of
-//! AVX-512 registers, the SIMD form the tree makes possible (independent superblocks side by
-//! side, as the issue and the Sandia study suggest).
+//! SANDstorm-224/256 (64-bit words): eight independent compressions side by side in SIMD lanes,
+//! the SIMD form the tree makes possible (independent superblocks side by side, as the issue and
+//! the Sandia study suggest).
 //!
-//! Each SANDstorm operation maps to one or two instructions per eight lanes:
-//! - F and G square/multiply 32-bit halves: `vpmuludq` multiplies the low 32 bits of each lane
-//!   into a full 64-bit product, and the (hi + A, lo + B) pair is one 32-bit `vpaddd`;
-//! - SB replaces the low byte by its AES S-box image: the AES S-box is the GF(2^8) inverse (AES
-//!   polynomial) followed by an affine map, exactly what GFNI's `gf2p8affineinv` computes, then a
-//!   byte blend keeps the other seven bytes;
-//! - rotates are `vprolq`, Ch and the masked swaps of BitMix are single `vpternlogq`.
+//! IMPLEMENTATION NOTE. The compression is written once (`kernel::compress`), generic over
+//! `kernel::Lanes8` (eight 64-bit lanes), and compiled inside one `#[target_feature]` entry
+//! function per form; every method is `#[inline(always)]`, so the intrinsics become single
+//! instructions there (the pattern of `lanes::vector`). The forms:
+//! - AVX-512 + GFNI: one 512-bit register per word. F and G square/multiply 32-bit halves with
+//!   `vpmuludq` (the low 32 bits of each lane into a full 64-bit product; the (hi + A, lo + B)
+//!   pair is one 32-bit `vpaddd`); SB is GFNI's `gf2p8affineinv` (the AES S-box is the GF(2^8)
+//!   inverse followed by an affine map) and a byte-masked blend keeping the other seven bytes;
+//!   rotates are `vprolq`, Ch and the masked swaps of BitMix single `vpternlogq`.
+//! - AVX2: two 256-bit registers per word (two independent groups of four lanes, which also
+//!   hides the latency of each chain). Rotates are two shifts and an OR, Ch three logic ops
+//!   (`c ^ (a & (b ^ c))`). SB is the VEX form of `gf2p8affineinv` where the CPU has GFNI
+//!   (Intel Alder Lake on) and otherwise a `vpgatherqq` from a 256-entry table (Haswell to
+//!   Cascade Lake, AMD Zen 1-3).
 //!
-//! The portable twin is [`crate::algo::sandstorm::fast::compress_lanes`]; tests compare the two.
+//! The portable twin is [`crate::algo::sandstorm::fast::compress_lanes`]; tests compare every
+//! form with it. SANDstorm-384/512 have no SIMD form: their 64x64->128 products have no vector
+//! instruction.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
 use crate::algo::sandstorm::reference::Chain;
-use crate::platform::{Avx512, Gfni};
+use crate::platform::{Avx2, Avx512, Gfni, GfniAvx2};
 
 /// Lanes per kernel call.
 pub const LANES: usize = 8;
 
-/// Proof that the CPU has AVX-512 (F/BW) and GFNI, which the eight-lane kernel needs.
+/// Proof that the CPU has what one of the eight-lane forms needs, and which form to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wide {
-    _avx512: Avx512,
-    _gfni: Gfni,
+    form: Form,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    Avx512(Avx512, Gfni),
+    Avx2Gfni(Avx2, GfniAvx2),
+    Avx2Gather(Avx2),
 }
 
 impl Wide {
-    /// The token, if this CPU has both ISAs and neither is switched off.
+    /// The fastest form this CPU has (none switched off), if any.
     pub fn detect() -> Option<Wide> {
+        Wide::avx512().or_else(Wide::avx2)
+    }
+
+    /// The AVX-512 form, if this CPU has AVX-512 and GFNI.
+    pub fn avx512() -> Option<Wide> {
+        let form = Form::Avx512(Avx512::detect()?, Gfni::detect()?);
+        Some(Wide { form })
+    }
+
+    /// The AVX2 form, with GFNI's S-box where the CPU has it, else the table gather.
+    pub fn avx2() -> Option<Wide> {
+        let avx2 = Avx2::detect()?;
+        let form = match GfniAvx2::detect() {
+            Some(gfni) => Form::Avx2Gfni(avx2, gfni),
+            None => Form::Avx2Gather(avx2),
+        };
+        Some(Wide { form })
+    }
+
+    /// The AVX2 form with the table-gather S-box even where GFNI exists (to test and time the
+    /// fallback on any AVX2 CPU).
+    pub fn avx2_gather() -> Option<Wide> {
         Some(Wide {
-            _avx512: Avx512::detect()?,
-            _gfni: Gfni::detect()?,
+            form: Form::Avx2Gather(Avx2::detect()?),
         })
     }
 
-    /// Lane `l` (0..8) compresses the `blocks` 64-byte blocks starting at `data[l * stride..]`
-    /// into `chains[l]`, one after the other.
+    /// The form's name, for variant lists and reports.
+    pub fn name(self) -> &'static str {
+        match self.form {
+            Form::Avx512(..) => "avx512",
+            Form::Avx2Gfni(..) => "avx2-gfni",
+            Form::Avx2Gather(_) => "avx2-gather",
+        }
+    }
+
+    /// Lane `l` (0..8) compresses the `blocks` 64-byte blocks starting at `data[starts[l]..]`
+    /// into `chains[l]`, one after the other. The lanes' inputs may lie anywhere in `data`
+    /// (superblocks need not be evenly spaced: the reference code's 8-bit counter makes some
+    /// shorter).
     ///
     /// # Panics
-    /// If `data` is shorter than `7 * stride + 64 * blocks` bytes (an internal bug, not input).
+    /// If a lane's blocks run past the end of `data` (an internal bug, not input).
     pub fn compress_blocks(
         self,
         chains: &mut [Chain<u64>; LANES],
         data: &[u8],
-        stride: usize,
+        starts: &[usize; LANES],
         blocks: usize,
     ) {
-        assert!(blocks == 0 || (LANES - 1) * stride + 64 * blocks <= data.len());
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Wide` holds `Avx512` and `Gfni` tokens, made only after detecting
-        // AVX-512 F/BW/VL/DQ and GFNI (+ AVX-512 F/BW) on this CPU.
-        unsafe {
-            compress_blocks_avx512(chains, data, stride, blocks)
-        }
+        assert!(blocks == 0 || starts.iter().all(|&s| s + 64 * blocks <= data.len()));
+        self.run(chains, Input::Blocks(data), starts, blocks);
     }
 
-    /// Lane `l` compresses the `count` 8-word inputs `inputs[l * stride..][..count]` into
+    /// Lane `l` compresses the `count` 8-word inputs `inputs[starts[l]..][..count]` into
     /// `chains[l]` (level-2 chains, whose inputs are level-1 outputs).
     ///
     /// # Panics
-    /// If `inputs` is shorter than `7 * stride + count` entries.
+    /// If a lane's inputs run past the end of `inputs`.
     pub fn compress_words(
         self,
         chains: &mut [Chain<u64>; LANES],
         inputs: &[[u64; 8]],
-        stride: usize,
+        starts: &[usize; LANES],
         count: usize,
     ) {
-        assert!(count == 0 || (LANES - 1) * stride + count <= inputs.len());
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `compress_blocks`: the `Wide` token proves AVX-512 and GFNI.
-        unsafe {
-            compress_words_avx512(chains, inputs, stride, count)
+        assert!(count == 0 || starts.iter().all(|&s| s + count <= inputs.len()));
+        self.run(chains, Input::Words(inputs), starts, count);
+    }
+
+    /// The one dispatch point: lane l compresses `count` inputs from `starts[l]`, which the
+    /// callers checked are in bounds.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn run(
+        self,
+        chains: &mut [Chain<u64>; LANES],
+        input: Input<'_>,
+        starts: &[usize; LANES],
+        count: usize,
+    ) {
+        match self.form {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx512` and `Gfni` tokens are made only after detecting AVX-512
+            // F/BW/VL/DQ and GFNI (+ VBMI) on this CPU.
+            Form::Avx512(..) => unsafe { kernel::avx512(chains, input, starts, count) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx2` and `GfniAvx2` tokens are made only after detecting AVX2 and GFNI.
+            Form::Avx2Gfni(..) => unsafe { kernel::avx2_gfni(chains, input, starts, count) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: an `Avx2` token is made only after detecting AVX2 on this CPU.
+            Form::Avx2Gather(_) => unsafe { kernel::avx2_gather(chains, input, starts, count) },
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("no SIMD token exists on this architecture"),
         }
     }
+}
+
+/// What a lane compresses: message blocks (big-endian words) or level-1 outputs.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Blocks(&'a [u8]),
+    Words(&'a [[u64; 8]]),
 }
 
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use super::*;
-    use crate::algo::sandstorm::consts::RC64;
+    use crate::algo::sandstorm::consts::{AES_SBOX, RC64};
+    use core::marker::PhantomData;
 
-    /// Eight chains, transposed: `c[r][j]` holds word j of row r of every lane.
-    pub(super) type Lanes = [[__m512i; 4]; 5];
-
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    pub(super) fn load_chains(chains: &[Chain<u64>; LANES]) -> Lanes {
-        let mut t = [[[0u64; LANES]; 4]; 5];
-        for (l, chain) in chains.iter().enumerate() {
-            for r in 0..5 {
-                for j in 0..4 {
-                    t[r][j][l] = chain[r][j];
-                }
-            }
-        }
-        let mut c = [[_mm512_setzero_si512(); 4]; 5];
-        for r in 0..5 {
-            for j in 0..4 {
-                // SAFETY: `t[r][j]` is 64 bytes; the load is unaligned.
-                c[r][j] = unsafe { _mm512_loadu_si512(t[r][j].as_ptr().cast()) };
-            }
-        }
-        c
+    // Every `unsafe` block below: SAFETY: the vector types only exist inside the entry functions
+    // at the end of this module, which `Wide` enters only with the token for their ISA.
+    macro_rules! simd {
+        ($e:expr) => {
+            // SAFETY: see the comment above `simd!`: the ISA's token was checked on entry.
+            unsafe { $e }
+        };
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    pub(super) fn store_chains(c: &Lanes, chains: &mut [Chain<u64>; LANES]) {
-        let mut t = [[[0u64; LANES]; 4]; 5];
-        for r in 0..5 {
-            for j in 0..4 {
-                // SAFETY: `t[r][j]` is 64 bytes; the store is unaligned.
-                unsafe { _mm512_storeu_si512(t[r][j].as_mut_ptr().cast(), c[r][j]) };
-            }
+    /// Eight lanes of u64 and the SANDstorm operations on them.
+    pub(super) trait Lanes8: Copy {
+        fn splat(x: u64) -> Self;
+        /// Lane l = `words[l]`.
+        fn load(words: &[u64; LANES]) -> Self;
+        fn store(self, words: &mut [u64; LANES]);
+        /// Input `k` of every lane, transposed: word j of lane l's input is lane l of `out[j]`.
+        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8];
+        fn add(self, o: Self) -> Self;
+        fn xor(self, o: Self) -> Self;
+        /// Ch(self, b, c): bits of `b` where `self` is set, of `c` elsewhere.
+        fn select(self, b: Self, c: Self) -> Self;
+        fn rotl<const N: i32>(self) -> Self;
+        /// F: hi^2 + lo^2 of the 32-bit halves.
+        fn f(self) -> Self;
+        /// G: F + ROTL_32((hi + A) * (lo + B)).
+        fn g(self) -> Self;
+        /// SB: the low byte through the AES S-box.
+        fn sb(self) -> Self;
+    }
+
+    /// The AES affine map (after the GF(2^8) inverse) as GFNI's matrix operand; constant 0x63.
+    const AES_AFFINE: u64 = 0xF1E3_C78F_1F3E_7CF8;
+    /// G's constants A (high half) and B (low half), added to the halves in one go.
+    const G_AB: u64 = 0xA611_186B_BEE8_390D;
+
+    /// Eight lanes in one AVX-512 register.
+    #[derive(Clone, Copy)]
+    pub(super) struct Zmm(__m512i);
+
+    impl Lanes8 for Zmm {
+        #[inline(always)]
+        fn splat(x: u64) -> Self {
+            Zmm(simd!(_mm512_set1_epi64(x as i64)))
         }
-        for (l, chain) in chains.iter_mut().enumerate() {
-            for r in 0..5 {
-                for j in 0..4 {
-                    chain[r][j] = t[r][j][l];
-                }
-            }
+        #[inline(always)]
+        fn load(words: &[u64; LANES]) -> Self {
+            Zmm(simd!(_mm512_loadu_si512(words.as_ptr().cast())))
         }
+        #[inline(always)]
+        fn store(self, words: &mut [u64; LANES]) {
+            simd!(_mm512_storeu_si512(words.as_mut_ptr().cast(), self.0))
+        }
+        #[inline(always)]
+        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+            let mut rows = [simd!(_mm512_setzero_si512()); 8];
+            for (row, &start) in rows.iter_mut().zip(starts) {
+                *row = match input {
+                    Input::Blocks(data) => {
+                        let block = &data[start + 64 * k..][..64];
+                        bswap64(simd!(_mm512_loadu_si512(block.as_ptr().cast())))
+                    }
+                    Input::Words(words) => {
+                        let words: &[u64; 8] = &words[start + k];
+                        simd!(_mm512_loadu_si512(words.as_ptr().cast()))
+                    }
+                };
+            }
+            transpose8(rows).map(Zmm)
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            Zmm(simd!(_mm512_add_epi64(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Zmm(simd!(_mm512_xor_si512(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn select(self, b: Self, c: Self) -> Self {
+            Zmm(simd!(_mm512_ternarylogic_epi64::<0xCA>(self.0, b.0, c.0)))
+        }
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            Zmm(simd!(_mm512_rol_epi64::<N>(self.0)))
+        }
+        #[inline(always)]
+        fn f(self) -> Self {
+            let hi = simd!(_mm512_srli_epi64::<32>(self.0));
+            let squares = simd!((_mm512_mul_epu32(hi, hi), _mm512_mul_epu32(self.0, self.0)));
+            Zmm(simd!(_mm512_add_epi64(squares.0, squares.1)))
+        }
+        #[inline(always)]
+        fn g(self) -> Self {
+            // hi + A and lo + B modulo 2^32 in one 32-bit add.
+            let y = simd!(_mm512_add_epi32(self.0, _mm512_set1_epi64(G_AB as i64)));
+            let product = simd!(_mm512_mul_epu32(_mm512_srli_epi64::<32>(y), y));
+            self.f().add(Zmm(product).rotl::<32>())
+        }
+        #[inline(always)]
+        fn sb(self) -> Self {
+            let matrix = simd!(_mm512_set1_epi64(AES_AFFINE as i64));
+            let s = simd!(_mm512_gf2p8affineinv_epi64_epi8::<0x63>(self.0, matrix));
+            Zmm(simd!(_mm512_mask_blend_epi8(
+                0x0101_0101_0101_0101,
+                self.0,
+                s
+            )))
+        }
+    }
+
+    /// Byte-swaps every 64-bit lane (blocks are big-endian words).
+    #[inline(always)]
+    fn bswap64(x: __m512i) -> __m512i {
+        let order = simd!(_mm512_set_epi8(
+            56, 57, 58, 59, 60, 61, 62, 63, 48, 49, 50, 51, 52, 53, 54, 55, 40, 41, 42, 43, 44, 45,
+            46, 47, 32, 33, 34, 35, 36, 37, 38, 39, 24, 25, 26, 27, 28, 29, 30, 31, 16, 17, 18, 19,
+            20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+        ));
+        simd!(_mm512_shuffle_epi8(x, order))
     }
 
     /// 8x8 transpose of 64-bit words: `rows[l]` word j becomes `out[j]` lane l.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    pub(super) fn transpose(rows: [__m512i; 8]) -> [__m512i; 8] {
+    #[inline(always)]
+    fn transpose8(rows: [__m512i; 8]) -> [__m512i; 8] {
         // Stage 1: pairs of rows interleaved by word.
-        let mut t = [_mm512_setzero_si512(); 8];
+        let mut t = [simd!(_mm512_setzero_si512()); 8];
         for i in 0..4 {
             let (a, b) = (rows[2 * i], rows[2 * i + 1]);
-            t[2 * i] = _mm512_unpacklo_epi64(a, b); // a0 b0 a2 b2 a4 b4 a6 b6
-            t[2 * i + 1] = _mm512_unpackhi_epi64(a, b); // a1 b1 a3 b3 a5 b5 a7 b7
+            t[2 * i] = simd!(_mm512_unpacklo_epi64(a, b)); // a0 b0 a2 b2 a4 b4 a6 b6
+            t[2 * i + 1] = simd!(_mm512_unpackhi_epi64(a, b)); // a1 b1 a3 b3 a5 b5 a7 b7
         }
         // Stage 2: quadruples of rows; u[q*4 + k]: rows 4q..4q+4, words {k', k'+4}.
-        let lo = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-        let hi = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-        let mut u = [_mm512_setzero_si512(); 8];
+        let lo = simd!(_mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0));
+        let hi = simd!(_mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2));
+        let mut u = [simd!(_mm512_setzero_si512()); 8];
         for q in 0..2 {
             let (e0, o0, e1, o1) = (t[4 * q], t[4 * q + 1], t[4 * q + 2], t[4 * q + 3]);
             // e0 = r0w0 r1w0 r0w2 r1w2 r0w4 r1w4 r0w6 r1w6 ; e1 the same for rows 2, 3.
-            u[4 * q] = _mm512_permutex2var_epi64(e0, lo, e1); // words 0, 4
-            u[4 * q + 1] = _mm512_permutex2var_epi64(e0, hi, e1); // words 2, 6
-            u[4 * q + 2] = _mm512_permutex2var_epi64(o0, lo, o1); // words 1, 5
-            u[4 * q + 3] = _mm512_permutex2var_epi64(o0, hi, o1); // words 3, 7
+            u[4 * q] = simd!(_mm512_permutex2var_epi64(e0, lo, e1)); // words 0, 4
+            u[4 * q + 1] = simd!(_mm512_permutex2var_epi64(e0, hi, e1)); // words 2, 6
+            u[4 * q + 2] = simd!(_mm512_permutex2var_epi64(o0, lo, o1)); // words 1, 5
+            u[4 * q + 3] = simd!(_mm512_permutex2var_epi64(o0, hi, o1)); // words 3, 7
         }
         // u[k] = [r0 r1 r2 r3 of word w | r0..r3 of word w + 4] for rows 0-3 (k < 4) or 4-7.
         let word_of = [0usize, 2, 1, 3];
-        let mut out = [_mm512_setzero_si512(); 8];
+        let mut out = [simd!(_mm512_setzero_si512()); 8];
         for k in 0..4 {
             let w = word_of[k];
-            out[w] = _mm512_shuffle_i64x2::<0b01_00_01_00>(u[k], u[4 + k]);
-            out[w + 4] = _mm512_shuffle_i64x2::<0b11_10_11_10>(u[k], u[4 + k]);
+            out[w] = simd!(_mm512_shuffle_i64x2::<0b01_00_01_00>(u[k], u[4 + k]));
+            out[w + 4] = simd!(_mm512_shuffle_i64x2::<0b11_10_11_10>(u[k], u[4 + k]));
         }
         out
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    fn f(x: __m512i) -> __m512i {
-        let hi = _mm512_srli_epi64::<32>(x);
-        _mm512_add_epi64(_mm512_mul_epu32(hi, hi), _mm512_mul_epu32(x, x))
+    /// How the AVX2 form computes SB on four lanes.
+    pub(super) trait Sbox4: Copy {
+        fn sb(x: __m256i) -> __m256i;
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    fn g(x: __m512i) -> __m512i {
-        // hi + A and lo + B modulo 2^32 in one 32-bit add.
-        let ab = _mm512_set1_epi64(0xA611_186B_BEE8_390Du64 as i64);
-        let y = _mm512_add_epi32(x, ab);
-        let product = _mm512_mul_epu32(_mm512_srli_epi64::<32>(y), y);
-        _mm512_add_epi64(f(x), _mm512_rol_epi64::<32>(product))
+    /// SB by GFNI's affine inverse (VEX form), then a byte blend.
+    #[derive(Clone, Copy)]
+    pub(super) struct GfniSbox;
+
+    impl Sbox4 for GfniSbox {
+        #[inline(always)]
+        fn sb(x: __m256i) -> __m256i {
+            let matrix = simd!(_mm256_set1_epi64x(AES_AFFINE as i64));
+            let s = simd!(_mm256_gf2p8affineinv_epi64_epi8::<0x63>(x, matrix));
+            // `vpblendvb` takes the bytes whose mask byte has its top bit set: byte 0 of a lane.
+            simd!(_mm256_blendv_epi8(x, s, _mm256_set1_epi64x(0x80)))
+        }
     }
 
-    /// Ch(a, b, c) = a ? b : c, bit by bit.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    fn select(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
-        _mm512_ternarylogic_epi64::<0xCA>(a, b, c)
+    /// The AES S-box widened to 64-bit entries, for `vpgatherqq`.
+    static SBOX64: [u64; 256] = {
+        let mut t = [0u64; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = AES_SBOX[i] as u64;
+            i += 1;
+        }
+        t
+    };
+
+    /// SB by gathering the S-box entries of the four low bytes.
+    #[derive(Clone, Copy)]
+    pub(super) struct GatherSbox;
+
+    impl Sbox4 for GatherSbox {
+        #[inline(always)]
+        fn sb(x: __m256i) -> __m256i {
+            let low = simd!(_mm256_set1_epi64x(0xFF));
+            let index = simd!(_mm256_and_si256(x, low));
+            // SAFETY: every index is a byte (0..=255) and the table has 256 entries, so the
+            // gather reads inside `SBOX64`; the `Avx2` token was checked on entry.
+            let s = unsafe { _mm256_i64gather_epi64::<8>(SBOX64.as_ptr().cast(), index) };
+            simd!(_mm256_or_si256(_mm256_andnot_si256(low, x), s))
+        }
     }
 
-    /// SB: the low byte of every lane through the AES S-box.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    fn sb(x: __m512i) -> __m512i {
-        // The AES S-box = affine map (matrix below, constant 0x63) of the GF(2^8) inverse.
-        let aes_affine = _mm512_set1_epi64(0xF1E3_C78F_1F3E_7CF8u64 as i64);
-        let s = _mm512_gf2p8affineinv_epi64_epi8::<0x63>(x, aes_affine);
-        _mm512_mask_blend_epi8(0x0101_0101_0101_0101, x, s)
+    /// Eight lanes in two AVX2 registers (lanes 0-3, 4-7), SB by `S`.
+    #[derive(Clone, Copy)]
+    pub(super) struct YmmPair<S> {
+        lo: __m256i,
+        hi: __m256i,
+        _sbox: PhantomData<S>,
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    fn rc(i: usize) -> __m512i {
-        _mm512_set1_epi64(RC64[i] as i64)
+    impl<S> YmmPair<S> {
+        #[inline(always)]
+        fn new(lo: __m256i, hi: __m256i) -> Self {
+            YmmPair {
+                lo,
+                hi,
+                _sbox: PhantomData,
+            }
+        }
     }
 
-    /// BitMix: each masked swap is two bit selects on the old values.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    fn bitmix(w: &mut [__m512i; 4]) {
-        let j3 = _mm512_set1_epi64(0x3333_3333_3333_3333);
-        let j5 = _mm512_set1_epi64(0x5555_5555_5555_5555);
-        let j6 = _mm512_set1_epi64(0x6666_6666_6666_6666);
+    /// One AVX2 operation on both halves.
+    macro_rules! both {
+        ($a:ident $(, $b:ident)* => |$x:ident $(, $y:ident)*| $e:expr) => {{
+            let lo = { let $x = $a.lo; $(let $y = $b.lo;)* $e };
+            let hi = { let $x = $a.hi; $(let $y = $b.hi;)* $e };
+            YmmPair::new(lo, hi)
+        }};
+    }
+
+    /// F on four lanes.
+    #[inline(always)]
+    fn f4(x: __m256i) -> __m256i {
+        let hi = simd!(_mm256_srli_epi64::<32>(x));
+        simd!(_mm256_add_epi64(
+            _mm256_mul_epu32(hi, hi),
+            _mm256_mul_epu32(x, x)
+        ))
+    }
+
+    /// 4x4 transpose of 64-bit words: `rows[l]` word j becomes `out[j]` lane l.
+    #[inline(always)]
+    fn transpose4(rows: [__m256i; 4]) -> [__m256i; 4] {
+        let t0 = simd!(_mm256_unpacklo_epi64(rows[0], rows[1])); // r0w0 r1w0 r0w2 r1w2
+        let t1 = simd!(_mm256_unpackhi_epi64(rows[0], rows[1])); // r0w1 r1w1 r0w3 r1w3
+        let t2 = simd!(_mm256_unpacklo_epi64(rows[2], rows[3]));
+        let t3 = simd!(_mm256_unpackhi_epi64(rows[2], rows[3]));
+        simd!([
+            _mm256_permute2x128_si256::<0x20>(t0, t2),
+            _mm256_permute2x128_si256::<0x20>(t1, t3),
+            _mm256_permute2x128_si256::<0x31>(t0, t2),
+            _mm256_permute2x128_si256::<0x31>(t1, t3),
+        ])
+    }
+
+    impl<S: Sbox4> Lanes8 for YmmPair<S> {
+        #[inline(always)]
+        fn splat(x: u64) -> Self {
+            let v = simd!(_mm256_set1_epi64x(x as i64));
+            YmmPair::new(v, v)
+        }
+        #[inline(always)]
+        fn load(words: &[u64; LANES]) -> Self {
+            let (lo, hi) = words.split_at(4);
+            simd!(YmmPair::new(
+                _mm256_loadu_si256(lo.as_ptr().cast()),
+                _mm256_loadu_si256(hi.as_ptr().cast())
+            ))
+        }
+        #[inline(always)]
+        fn store(self, words: &mut [u64; LANES]) {
+            let (lo, hi) = words.split_at_mut(4);
+            simd!(_mm256_storeu_si256(lo.as_mut_ptr().cast(), self.lo));
+            simd!(_mm256_storeu_si256(hi.as_mut_ptr().cast(), self.hi));
+        }
+        #[inline(always)]
+        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+            let order = simd!(_mm256_setr_epi8(
+                7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15,
+                14, 13, 12, 11, 10, 9, 8
+            ));
+            // words[half][j]: word j of lanes 4*half..4*half+4.
+            let mut words = [[simd!(_mm256_setzero_si256()); 8]; 2];
+            for (half, out) in words.iter_mut().enumerate() {
+                for part in 0..2 {
+                    let mut rows = [simd!(_mm256_setzero_si256()); 4];
+                    for (row, &start) in rows.iter_mut().zip(&starts[4 * half..]) {
+                        *row = match input {
+                            Input::Blocks(data) => {
+                                let bytes = &data[start + 64 * k + 32 * part..][..32];
+                                let v = simd!(_mm256_loadu_si256(bytes.as_ptr().cast()));
+                                simd!(_mm256_shuffle_epi8(v, order))
+                            }
+                            Input::Words(words) => {
+                                let quarter = &words[start + k][4 * part..];
+                                simd!(_mm256_loadu_si256(quarter.as_ptr().cast()))
+                            }
+                        };
+                    }
+                    out[4 * part..4 * part + 4].copy_from_slice(&transpose4(rows));
+                }
+            }
+            core::array::from_fn(|j| YmmPair::new(words[0][j], words[1][j]))
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            both!(self, o => |a, b| simd!(_mm256_add_epi64(a, b)))
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            both!(self, o => |a, b| simd!(_mm256_xor_si256(a, b)))
+        }
+        #[inline(always)]
+        fn select(self, b: Self, c: Self) -> Self {
+            both!(self, b, c => |a, b, c| simd!(
+                _mm256_xor_si256(c, _mm256_and_si256(a, _mm256_xor_si256(b, c)))
+            ))
+        }
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            both!(self => |a| simd!(_mm256_or_si256(
+                _mm256_slli_epi64::<N>(a),
+                _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N))
+            )))
+        }
+        #[inline(always)]
+        fn f(self) -> Self {
+            both!(self => |a| f4(a))
+        }
+        #[inline(always)]
+        fn g(self) -> Self {
+            both!(self => |a| {
+                let y = simd!(_mm256_add_epi32(a, _mm256_set1_epi64x(G_AB as i64)));
+                let product = simd!(_mm256_mul_epu32(_mm256_srli_epi64::<32>(y), y));
+                // Rotating a lane by 32 swaps its 32-bit halves.
+                let rotated = simd!(_mm256_shuffle_epi32::<0b10_11_00_01>(product));
+                simd!(_mm256_add_epi64(f4(a), rotated))
+            })
+        }
+        #[inline(always)]
+        fn sb(self) -> Self {
+            both!(self => |a| S::sb(a))
+        }
+    }
+
+    /// BitMix: each masked swap is two bit selects on the old values. (Macros, not closures:
+    /// a closure would not inherit the entry function's target features.)
+    #[inline(always)]
+    fn bitmix<V: Lanes8>(w: &mut [V; 4]) {
+        let j3 = V::splat(0x3333_3333_3333_3333);
+        let j5 = V::splat(0x5555_5555_5555_5555);
+        let j6 = V::splat(0x6666_6666_6666_6666);
         macro_rules! swap {
-            ($a:literal, $b:literal, $m:expr) => {
+            ($a:literal, $b:literal, $mask:expr) => {
                 let (x, y) = (w[$a], w[$b]);
-                w[$a] = select($m, y, x);
-                w[$b] = select($m, x, y);
+                w[$a] = $mask.select(y, x);
+                w[$b] = $mask.select(x, y);
             };
         }
         swap!(0, 2, j6);
@@ -222,29 +520,25 @@ mod kernel {
     }
 
     /// One compression of eight lanes: message words `m` (transposed), chains `c` in place.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-    #[inline]
-    pub(super) fn compress(m: [__m512i; 8], c: &mut Lanes) {
-        let mut ms = [_mm512_setzero_si512(); 33];
+    #[inline(always)]
+    pub(super) fn compress<V: Lanes8>(m: [V; 8], c: &mut [[V; 4]; 5]) {
+        let mut ms = [V::splat(0); 33];
         ms[..8].copy_from_slice(&m);
         macro_rules! schedule {
             ($($i:literal)*) => {$(
-                let sum = _mm512_add_epi64(
-                    _mm512_add_epi64(ms[$i - 8], rc($i - 8)),
-                    _mm512_add_epi64(
-                        _mm512_add_epi64(g(ms[$i - 1]), select(ms[$i - 1], ms[$i - 2], ms[$i - 3])),
-                        ms[$i - 4],
-                    ),
-                );
-                ms[$i] = _mm512_rol_epi64::<27>(sb(sum));
+                let sum = ms[$i - 8]
+                    .add(V::splat(RC64[$i - 8]))
+                    .add(ms[$i - 1].g().add(ms[$i - 1].select(ms[$i - 2], ms[$i - 3])))
+                    .add(ms[$i - 4]);
+                ms[$i] = sum.sb().rotl::<27>();
             )*};
         }
         let mut w = c[0];
         macro_rules! round {
             ($r:literal, $p:expr) => {
-                let p: [__m512i; 4] = $p;
+                let p: [V; 4] = $p;
                 for j in 0..4 {
-                    w[j] = _mm512_xor_si512(w[j], p[j]);
+                    w[j] = w[j].xor(p[j]);
                 }
                 round!(@step $r, 0);
                 round!(@step $r, 1);
@@ -254,7 +548,7 @@ mod kernel {
                 if $r < 4 {
                     const NEXT: usize = if $r < 4 { $r + 1 } else { 4 };
                     for j in 0..4 {
-                        w[j] = _mm512_xor_si512(w[j], c[NEXT][j]);
+                        w[j] = w[j].xor(c[NEXT][j]);
                     }
                 }
                 if $r >= 1 {
@@ -263,18 +557,17 @@ mod kernel {
             };
             (@step $r:literal, $i:literal) => {
                 let a = w[($i + 3) % 4];
-                let sum = _mm512_add_epi64(
-                    _mm512_add_epi64(w[$i], f(a)),
-                    _mm512_add_epi64(select(a, w[($i + 2) % 4], w[($i + 1) % 4]), rc(24 - 4 * $r - $i)),
-                );
-                w[$i] = _mm512_rol_epi64::<25>(sb(sum));
+                let sum = w[$i]
+                    .add(a.f())
+                    .add(a.select(w[($i + 2) % 4], w[($i + 1) % 4]).add(V::splat(RC64[24 - 4 * $r - $i])));
+                w[$i] = sum.sb().rotl::<25>();
             };
         }
-        let at = |s: &[__m512i; 33], k: usize| [s[k], s[k + 1], s[k + 2], s[k + 3]];
+        let at = |s: &[V; 33], k: usize| [s[k], s[k + 1], s[k + 2], s[k + 3]];
         schedule!(8 9 10 11 12);
-        let mut p0 = [_mm512_setzero_si512(); 4];
+        let mut p0 = [V::splat(0); 4];
         for j in 0..4 {
-            p0[j] = _mm512_xor_si512(_mm512_rol_epi64::<19>(ms[j]), ms[j + 4]);
+            p0[j] = ms[j].rotl::<19>().xor(ms[j + 4]);
         }
         bitmix(&mut p0);
         round!(0, p0);
@@ -287,63 +580,66 @@ mod kernel {
         schedule!(28 29 30 31 32);
         round!(4, at(&ms, 29));
     }
-}
 
-/// Byte-swaps every 64-bit lane (blocks are big-endian words).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-#[inline]
-fn bswap64(x: __m512i) -> __m512i {
-    let order = _mm512_set_epi8(
-        56, 57, 58, 59, 60, 61, 62, 63, 48, 49, 50, 51, 52, 53, 54, 55, 40, 41, 42, 43, 44, 45, 46,
-        47, 32, 33, 34, 35, 36, 37, 38, 39, 24, 25, 26, 27, 28, 29, 30, 31, 16, 17, 18, 19, 20, 21,
-        22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
-    );
-    _mm512_shuffle_epi8(x, order)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-#[inline(never)]
-fn compress_blocks_avx512(
-    chains: &mut [Chain<u64>; LANES],
-    data: &[u8],
-    stride: usize,
-    blocks: usize,
-) {
-    let mut c = kernel::load_chains(chains);
-    for b in 0..blocks {
-        let mut rows = [_mm512_setzero_si512(); 8];
-        for (l, row) in rows.iter_mut().enumerate() {
-            let block = &data[l * stride + 64 * b..][..64];
-            // SAFETY: `block` is 64 in-bounds bytes; the load is unaligned.
-            *row = bswap64(unsafe { _mm512_loadu_si512(block.as_ptr().cast()) });
+    /// Lane l compresses `count` inputs from `starts[l]` into `chains[l]`.
+    #[inline(always)]
+    fn run<V: Lanes8>(
+        chains: &mut [Chain<u64>; LANES],
+        input: Input<'_>,
+        starts: &[usize; LANES],
+        count: usize,
+    ) {
+        // Transposed: c[r][j] holds word j of row r of every lane.
+        let mut rows = [[[0u64; LANES]; 4]; 5];
+        for (l, chain) in chains.iter().enumerate() {
+            for r in 0..5 {
+                for j in 0..4 {
+                    rows[r][j][l] = chain[r][j];
+                }
+            }
         }
-        kernel::compress(kernel::transpose(rows), &mut c);
-    }
-    kernel::store_chains(&c, chains);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,gfni")]
-#[inline(never)]
-fn compress_words_avx512(
-    chains: &mut [Chain<u64>; LANES],
-    inputs: &[[u64; 8]],
-    stride: usize,
-    count: usize,
-) {
-    let mut c = kernel::load_chains(chains);
-    for k in 0..count {
-        let mut rows = [_mm512_setzero_si512(); 8];
-        for (l, row) in rows.iter_mut().enumerate() {
-            let words: &[u64; 8] = &inputs[l * stride + k];
-            // SAFETY: `words` is 64 in-bounds bytes; the load is unaligned.
-            *row = unsafe { _mm512_loadu_si512(words.as_ptr().cast()) };
+        let mut c = [[V::splat(0); 4]; 5];
+        for (row, words) in c.iter_mut().zip(&rows) {
+            for (v, words) in row.iter_mut().zip(words) {
+                *v = V::load(words);
+            }
         }
-        kernel::compress(kernel::transpose(rows), &mut c);
+        for k in 0..count {
+            compress(V::inputs(input, starts, k), &mut c);
+        }
+        for (r, row) in c.iter().enumerate() {
+            for (j, v) in row.iter().enumerate() {
+                v.store(&mut rows[r][j]);
+            }
+        }
+        for (l, chain) in chains.iter_mut().enumerate() {
+            for r in 0..5 {
+                for j in 0..4 {
+                    chain[r][j] = rows[r][j][l];
+                }
+            }
+        }
     }
-    kernel::store_chains(&c, chains);
+
+    /// The entry function of one form: where the generic code above becomes instructions.
+    macro_rules! entry {
+        ($name:ident, $features:tt, $lanes:ty) => {
+            #[target_feature(enable = $features)]
+            #[inline(never)]
+            pub(super) fn $name(
+                chains: &mut [Chain<u64>; LANES],
+                input: Input<'_>,
+                starts: &[usize; LANES],
+                count: usize,
+            ) {
+                run::<$lanes>(chains, input, starts, count)
+            }
+        };
+    }
+
+    entry!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,gfni", Zmm);
+    entry!(avx2_gfni, "avx2,avx,gfni", YmmPair<GfniSbox>);
+    entry!(avx2_gather, "avx2,avx", YmmPair<GatherSbox>);
 }
 
 #[cfg(test)]
@@ -375,33 +671,51 @@ mod tests {
         })
     }
 
+    /// Lane starts in a shuffled order and off 64-byte alignment, as the tree hands them over
+    /// when superblocks differ in length.
+    fn shuffled_starts(stride: usize) -> [usize; LANES] {
+        core::array::from_fn(|l| (l * 5) % LANES * stride + l)
+    }
+
+    /// Every form this CPU has (the skipped ones printed).
+    fn forms() -> Vec<Wide> {
+        let mut forms = Vec::new();
+        for (name, form) in [
+            ("avx512", Wide::avx512()),
+            ("avx2", Wide::avx2()),
+            ("avx2-gather", Wide::avx2_gather()),
+        ] {
+            match form {
+                Some(wide) => forms.push(wide),
+                None => eprintln!("skipped the {name} form: not available here"),
+            }
+        }
+        forms
+    }
+
     #[test]
     fn wide_blocks_equal_portable() {
-        let Some(wide) = Wide::detect() else {
-            eprintln!("skipped: no AVX-512 + GFNI here");
-            return;
-        };
-        for (seed, blocks, stride) in [(1u64, 1usize, 64usize), (2, 10, 640), (3, 3, 1000)] {
-            let data = pseudo_random(seed, 7 * stride + 64 * blocks);
-            let start = chains(seed);
-            let mut got = start;
-            wide.compress_blocks(&mut got, &data, stride, blocks);
-            for l in 0..LANES {
-                let mut c = [start[l]];
-                for b in 0..blocks {
-                    compress_lanes::<u64, 1>(&[load_block(&data[l * stride + 64 * b..])], &mut c);
+        for wide in forms() {
+            for (seed, blocks, stride) in [(1u64, 1usize, 64usize), (2, 10, 640), (3, 3, 1000)] {
+                let data = pseudo_random(seed, LANES * stride + 64 * blocks);
+                let starts = shuffled_starts(stride);
+                let start = chains(seed);
+                let mut got = start;
+                wide.compress_blocks(&mut got, &data, &starts, blocks);
+                for l in 0..LANES {
+                    let mut c = [start[l]];
+                    for b in 0..blocks {
+                        let block = load_block(&data[starts[l] + 64 * b..]);
+                        compress_lanes::<u64, 1>(&[block], &mut c);
+                    }
+                    assert_eq!(got[l], c[0], "{} seed {seed} lane {l}", wide.name());
                 }
-                assert_eq!(got[l], c[0], "seed {seed} lane {l}");
             }
         }
     }
 
     #[test]
     fn wide_words_equal_portable() {
-        let Some(wide) = Wide::detect() else {
-            eprintln!("skipped: no AVX-512 + GFNI here");
-            return;
-        };
         let bytes = pseudo_random(9, 8 * 8 * 8 * 13);
         let inputs: Vec<[u64; 8]> = bytes
             .chunks(64)
@@ -409,16 +723,28 @@ mod tests {
                 core::array::from_fn(|j| u64::from_le_bytes(b[8 * j..][..8].try_into().unwrap()))
             })
             .collect();
-        let (stride, count) = (13, 12);
-        let start = chains(9);
-        let mut got = start;
-        wide.compress_words(&mut got, &inputs, stride, count);
-        for l in 0..LANES {
-            let mut c = [start[l]];
-            for k in 0..count {
-                compress_lanes::<u64, 1>(&[inputs[l * stride + k]], &mut c);
+        let (stride, count) = (12, 12);
+        let starts = shuffled_starts(stride);
+        for wide in forms() {
+            let start = chains(9);
+            let mut got = start;
+            wide.compress_words(&mut got, &inputs, &starts, count);
+            for l in 0..LANES {
+                let mut c = [start[l]];
+                for k in 0..count {
+                    compress_lanes::<u64, 1>(&[inputs[starts[l] + k]], &mut c);
+                }
+                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
             }
-            assert_eq!(got[l], c[0], "lane {l}");
+        }
+    }
+
+    #[test]
+    fn detect_prefers_avx512_then_avx2() {
+        let expected = Wide::avx512().or_else(Wide::avx2).map(Wide::name);
+        assert_eq!(Wide::detect().map(Wide::name), expected);
+        if let Some(gather) = Wide::avx2_gather() {
+            assert_eq!(gather.name(), "avx2-gather");
         }
     }
 }

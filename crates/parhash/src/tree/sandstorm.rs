@@ -2,47 +2,51 @@
 //!
 //! IMPLEMENTATION NOTE. The state keeps one open superblock per level, so memory is bounded by a
 //! few chaining arrays whatever the message length: the whole message is never buffered.
-//! - Serial path: each block goes to the open level-1 superblock; a finished superblock's output
-//!   goes to the open level-2 superblock, whose outputs go to the level-3 chain. The first output
-//!   of levels 1 and 2 is kept, because the level that feeds level 4 is known only at the end (a
-//!   message with a single level-1 superblock uses that output directly).
-//! - Interleaved path: when the state sits at a level-1 superblock boundary and several whole
-//!   superblocks are at hand, `LANES` of them are compressed side by side (independent chains):
-//!   portable code interleaves 4 (64-bit words) or 2 (128-bit) chains; with AVX-512 + GFNI
-//!   ([`Wide`], SANDstorm-224/256 only) eight superblocks run in the eight lanes of a register,
-//!   and so do eight level-2 chains.
-//! - Parallel path: when the state sits at a level-2 boundary (every 1000 blocks) and whole
-//!   level-2 superblocks are at hand, they are split over threads; each thread computes its
-//!   level-1 superblocks (interleaved) and its level-2 chain, and only the level-3 chain, one
-//!   compression per 1000 blocks, stays serial. So even level 2 is parallel, which is what lets
-//!   two threads approach 2x.
+//! - Boundaries: `next_boundary` says where a superblock closes, for the design (every 10 / 100
+//!   inputs) and for the reference code's 8-bit counter (section 7 of the spec), so every path
+//!   below serves both, threads and SIMD lanes included.
+//! - Serial path (`Tree::advance`): whole level-1 superblocks up to the end of the open level-2
+//!   superblock are compressed side by side (independent chains: portable code interleaves 4
+//!   chains of 64-bit words or 2 of 128-bit words; with [`Wide`] (AVX-512 + GFNI, or AVX2),
+//!   eight run in SIMD lanes); a partial superblock goes block by block. Their outputs go
+//!   to the open level-2 superblock, whose outputs go to the level-3 chain. The first output of
+//!   levels 1 and 2 is kept, because the level that feeds level 4 is known only at the end.
+//! - Parallel path (`Tree::bulk`): the whole level-2 superblocks of an update are cut into
+//!   jobs that threads take one after the other; a job computes its level-1 superblocks, then
+//!   its level-2 chains (side by side too), so even level 2 is parallel. The calling thread
+//!   takes jobs as well, and in between feeds the level-3 chain with every level-2 output whose
+//!   predecessors are all done: level 3 overlaps levels 1 and 2 instead of waiting for them.
+//!   The blocks that finish the open level-2 superblock (before the first whole one) and those
+//!   that start the next (after the last) also run on the calling thread while the workers run.
 //!
 //! Every path produces exactly the outputs of the serial definition in the same order, so the
-//! digest never depends on the thread count (tests compare against the literal reference).
-//! The reference code's 8-bit counter quirk (`Boundaries::ReferenceCode8Bit`) only runs serially.
+//! digest never depends on the thread count or the kernel (tests compare against the literal
+//! reference).
+
+use std::any::Any;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 use crate::algo::sandstorm::fast::{compress_lanes, load_block};
 use crate::algo::sandstorm::reference::{level_output, Boundaries, Chain};
 use crate::algo::sandstorm::word::Word;
 use crate::lanes::sandstorm::{Wide, LANES as WIDE_LANES};
-use core::any::Any;
 
 const LEVEL1: u64 = 10;
 const LEVEL2: u64 = 100;
-/// Message blocks per level-2 superblock.
-const BLOCKS_PER_LEVEL2: u64 = LEVEL1 * LEVEL2;
-/// Level-2 superblocks handled together by one thread (bounds the level-1 outputs held at once
-/// to 1600 words of 8, and gives the eight-lane level-2 kernel two full groups).
-const LEVEL2_BATCH: usize = 16;
+/// Level-2 superblocks per job at most: bounds the level-1 outputs one job holds (1600 of 8
+/// words) and gives the eight-lane kernel two full groups of level-2 chains.
+const LEVEL2_PER_JOB: usize = 16;
 
 /// How the tree engine may use the hardware. The digest never depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Engine {
-    /// Interleave independent level-1 superblocks in one thread.
+    /// Interleave independent superblocks in one thread.
     pub interleave: bool,
-    /// Threads for whole level-2 superblocks (1 = none spawned).
+    /// Threads for whole level-2 superblocks, the calling one included (1 = none spawned).
     pub threads: usize,
-    /// Eight superblocks per AVX-512 register (64-bit words only; `None` = portable code).
+    /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (64-bit words only;
+    /// `None` = portable code).
     pub wide: Option<Wide>,
 }
 
@@ -82,11 +86,68 @@ impl Engine {
     /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX-512 lanes; `None`
     /// where this CPU lacks AVX-512 or GFNI.
     pub fn avx512(threads: usize) -> Option<Engine> {
+        Engine::portable(threads).with_wide(Wide::avx512())
+    }
+    /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX2 lanes (GFNI's
+    /// S-box where the CPU has it); `None` where this CPU lacks AVX2.
+    pub fn avx2(threads: usize) -> Option<Engine> {
+        Engine::portable(threads).with_wide(Wide::avx2())
+    }
+    /// This engine with the eight-lane form `wide`, if there is one.
+    pub fn with_wide(self, wide: Option<Wide>) -> Option<Engine> {
         Some(Engine {
-            wide: Some(Wide::detect()?),
-            ..Engine::portable(threads)
+            wide: Some(wide?),
+            ..self
         })
     }
+}
+
+/// The count at which the superblock of `size` inputs that is open at `count` inputs closes:
+/// the first boundary after `count`.
+fn next_boundary(boundaries: Boundaries, count: u64, size: u64) -> u64 {
+    match boundaries {
+        Boundaries::Design => (count / size + 1) * size,
+        // The reference code tests `(count as u8) % size == 0`: boundaries fall on the multiples
+        // of `size` inside each run of 256, and on every multiple of 256.
+        Boundaries::ReferenceCode8Bit => {
+            let within = count % 256;
+            count - within + ((within / size + 1) * size).min(256)
+        }
+    }
+}
+
+/// Whether a superblock of `size` closes once `count` (>= 1) inputs are in.
+fn closes(boundaries: Boundaries, count: u64, size: u64) -> bool {
+    next_boundary(boundaries, count - 1, size) == count
+}
+
+/// How far the tree has got: level-1 blocks and level-1 outputs (= level-2 inputs) so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Position {
+    blocks: u64,
+    outputs: u64,
+}
+
+impl Position {
+    /// Where the level-2 superblock open at `self` (or starting there) closes.
+    fn level2_end(self, boundaries: Boundaries) -> Position {
+        let outputs = next_boundary(boundaries, self.outputs, LEVEL2);
+        let mut blocks = self.blocks;
+        for _ in self.outputs..outputs {
+            blocks = next_boundary(boundaries, blocks, LEVEL1);
+        }
+        Position { blocks, outputs }
+    }
+}
+
+/// The level-1 superblocks from block count `blocks` on (which must be a boundary), as (first
+/// block, end block) counts.
+fn level1_superblocks(boundaries: Boundaries, mut blocks: u64) -> impl Iterator<Item = (u64, u64)> {
+    core::iter::from_fn(move || {
+        let start = blocks;
+        blocks = next_boundary(boundaries, start, LEVEL1);
+        Some((start, blocks))
+    })
 }
 
 fn xor_words<W: Word>(c: &mut Chain<W>, cols: &[usize], value: W) {
@@ -97,14 +158,16 @@ fn xor_words<W: Word>(c: &mut Chain<W>, cols: &[usize], value: W) {
     }
 }
 
-fn numbered<W: Word>(base: &Chain<W>, number: u64) -> Chain<W> {
+/// The starting chain of the superblock whose first input is input `first` of its level
+/// (numbered from 1 by the design's count, whatever the boundaries).
+fn numbered<W: Word>(base: &Chain<W>, first: u64, size: u64) -> Chain<W> {
     let mut c = *base;
-    xor_words(&mut c, &[1, 3], W::from_counter(number));
+    xor_words(&mut c, &[1, 3], W::from_counter(first / size + 1));
     c
 }
 
-/// Superblocks compressed side by side: 4 chains of 64-bit words, 2 of 128-bit words
-/// (enough to cover the multiply and S-box latencies without spilling registers).
+/// Superblocks compressed side by side by portable code: 4 chains of 64-bit words, 2 of
+/// 128-bit words (enough to cover the multiply and S-box latencies without spilling registers).
 fn lanes_for<W: Word>() -> usize {
     if W::BYTES == 8 {
         4
@@ -113,155 +176,233 @@ fn lanes_for<W: Word>() -> usize {
     }
 }
 
-/// Outputs of `count` consecutive level-1 superblocks (whole, `10 * count` blocks in `data`),
-/// the first numbered `first_number`, compressed `L` at a time.
-fn level1_outputs<W: Word, const L: usize>(
-    base: &Chain<W>,
-    first_number: u64,
-    data: &[u8],
-    out: &mut Vec<[W; 8]>,
-) {
-    let block_bytes = 8 * W::BYTES;
-    let superblock_bytes = LEVEL1 as usize * block_bytes;
-    let count = data.len() / superblock_bytes;
-    let mut s = 0;
-    while s + L <= count {
-        let mut chains: [Chain<W>; L] =
-            core::array::from_fn(|l| numbered(base, first_number + (s + l) as u64));
-        for b in 0..LEVEL1 as usize {
-            let m: [[W; 8]; L] = core::array::from_fn(|l| {
-                load_block(&data[(s + l) * superblock_bytes + b * block_bytes..])
-            });
-            compress_lanes::<W, L>(&m, &mut chains);
+/// Where the inputs of a set of independent chains lie.
+#[derive(Clone, Copy)]
+enum Inputs<'a, W> {
+    /// Message blocks; a chain's start is a byte offset.
+    Blocks(&'a [u8]),
+    /// Level-1 outputs; a chain's start is an index. (A `Vec`, so that the eight-lane kernel
+    /// can downcast it to 64-bit words.)
+    Words(&'a Vec<[W; 8]>),
+}
+
+impl<W: Word> Inputs<'_, W> {
+    /// Input `k` of the chain that starts at `start`.
+    #[inline(always)]
+    fn get(&self, start: usize, k: usize) -> [W; 8] {
+        match self {
+            Inputs::Blocks(data) => load_block(&data[start + k * 8 * W::BYTES..]),
+            Inputs::Words(words) => words[start + k],
         }
-        out.extend(chains.iter().map(level_output));
-        s += L;
     }
-    for rest in s..count {
-        let mut chain = [numbered(base, first_number + rest as u64)];
-        for b in 0..LEVEL1 as usize {
-            let m = [load_block(
-                &data[rest * superblock_bytes + b * block_bytes..],
-            )];
-            compress_lanes::<W, 1>(&m, &mut chain);
+}
+
+/// Independent chains (superblocks of one level): chain `i` compresses its `lens[i]` inputs
+/// from `starts[i]` of `inputs`.
+struct Chains<'a, W: Word> {
+    inputs: Inputs<'a, W>,
+    chains: Vec<Chain<W>>,
+    starts: Vec<usize>,
+    lens: Vec<usize>,
+}
+
+impl<'a, W: Word> Chains<'a, W> {
+    /// From (starting chain, start, length) triples.
+    fn new(inputs: Inputs<'a, W>, chains: impl Iterator<Item = (Chain<W>, usize, usize)>) -> Self {
+        let mut set = Chains {
+            inputs,
+            chains: Vec::new(),
+            starts: Vec::new(),
+            lens: Vec::new(),
+        };
+        for (chain, start, len) in chains {
+            set.chains.push(chain);
+            set.starts.push(start);
+            set.lens.push(len);
         }
-        out.push(level_output(&chain[0]));
+        set
+    }
+
+    /// Runs every chain and returns their outputs, in order. Chains of equal length run side
+    /// by side, as many as the engine allows (the reference code's counter makes some
+    /// superblocks shorter).
+    fn outputs(mut self, engine: Engine) -> Vec<[W; 8]> {
+        let width = match (engine.interleave, engine.wide) {
+            (false, _) => 1,
+            (true, Some(_)) if W::BYTES == 8 => WIDE_LANES,
+            (true, _) => lanes_for::<W>(),
+        };
+        // Stable, so chains of the same length keep their order (and their data stays close).
+        let lens = self.lens.clone();
+        let mut order: Vec<usize> = (0..lens.len()).collect();
+        order.sort_by_key(|&i| lens[i]);
+        for same_length in order.chunk_by(|&a, &b| lens[a] == lens[b]) {
+            for group in same_length.chunks(width) {
+                if !self.run_wide(engine, group) {
+                    self.run_portable(group);
+                }
+            }
+        }
+        self.chains.iter().map(level_output).collect()
+    }
+
+    /// The chains of `group` (any number, of one length) in portable code, 4, 2 or 1 at a time.
+    fn run_portable(&mut self, group: &[usize]) {
+        let mut rest = group;
+        while !rest.is_empty() {
+            let taken = match (rest.len(), lanes_for::<W>()) {
+                (4.., 4) => self.run_lanes::<4>(rest),
+                (2.., _) => self.run_lanes::<2>(rest),
+                _ => self.run_lanes::<1>(rest),
+            };
+            rest = &rest[taken..];
+        }
+    }
+
+    /// The first `L` chains of `group`, interleaved; returns `L`.
+    fn run_lanes<const L: usize>(&mut self, group: &[usize]) -> usize {
+        let mut c: [Chain<W>; L] = core::array::from_fn(|l| self.chains[group[l]]);
+        let starts: [usize; L] = core::array::from_fn(|l| self.starts[group[l]]);
+        let mut m = [[W::default(); 8]; L];
+        for k in 0..self.lens[group[0]] {
+            // A plain loop: `array::from_fn` here was left out of line, costing 10% of the hash.
+            for (block, &start) in m.iter_mut().zip(&starts) {
+                *block = self.inputs.get(start, k);
+            }
+            compress_lanes::<W, L>(&m, &mut c);
+        }
+        for (l, chain) in c.into_iter().enumerate() {
+            self.chains[group[l]] = chain;
+        }
+        L
+    }
+
+    /// Eight chains of `group` in SIMD lanes. Returns false, having done nothing,
+    /// without the token, for a group of another size, or for 128-bit words (the kernel is
+    /// 64-bit only).
+    fn run_wide(&mut self, engine: Engine, group: &[usize]) -> bool {
+        let (Some(wide), true) = (engine.wide, group.len() == WIDE_LANES) else {
+            return false;
+        };
+        let mut lanes = [[[0u64; 4]; 5]; WIDE_LANES];
+        for (lane, &i) in lanes.iter_mut().zip(group) {
+            let Some(chain) = (&self.chains[i] as &dyn Any).downcast_ref::<Chain<u64>>() else {
+                return false;
+            };
+            *lane = *chain;
+        }
+        let starts: [usize; WIDE_LANES] = core::array::from_fn(|l| self.starts[group[l]]);
+        let len = self.lens[group[0]];
+        match self.inputs {
+            Inputs::Blocks(data) => wide.compress_blocks(&mut lanes, data, &starts, len),
+            Inputs::Words(words) => {
+                let Some(words) = (words as &dyn Any).downcast_ref::<Vec<[u64; 8]>>() else {
+                    return false;
+                };
+                wide.compress_words(&mut lanes, words, &starts, len);
+            }
+        }
+        for (lane, &i) in lanes.iter().zip(group) {
+            if let Some(chain) = (&mut self.chains[i] as &mut dyn Any).downcast_mut::<Chain<u64>>()
+            {
+                *chain = *lane;
+            }
+        }
+        true
     }
 }
 
-/// Level-1 outputs eight superblocks at a time in AVX-512 lanes, for 64-bit words; returns how
-/// many superblocks of `data` it did (a multiple of 8; 0 for 128-bit words).
-// `out` is downcast to the concrete `Vec<[u64; 8]>` it extends, so it must stay a `Vec`.
-#[allow(clippy::ptr_arg)]
-fn level1_outputs_wide<W: Word>(
-    wide: Wide,
-    base: &Chain<W>,
-    first_number: u64,
-    data: &[u8],
-    out: &mut Vec<[W; 8]>,
-) -> usize {
-    let (Some(base), Some(out)) = (
-        (base as &dyn Any).downcast_ref::<Chain<u64>>(),
-        (out as &mut dyn Any).downcast_mut::<Vec<[u64; 8]>>(),
-    ) else {
-        return 0;
-    };
-    let superblock_bytes = LEVEL1 as usize * 64;
-    let groups = data.len() / superblock_bytes / WIDE_LANES;
-    for g in 0..groups {
-        let first = first_number + (g * WIDE_LANES) as u64;
-        let mut chains: [Chain<u64>; WIDE_LANES] =
-            core::array::from_fn(|l| numbered(base, first + l as u64));
-        let at = g * WIDE_LANES * superblock_bytes;
-        wide.compress_blocks(&mut chains, &data[at..], superblock_bytes, LEVEL1 as usize);
-        out.extend(chains.iter().map(level_output));
-    }
-    groups * WIDE_LANES
-}
-
-fn level1_outputs_dispatch<W: Word>(
-    base: &Chain<W>,
-    mut first_number: u64,
-    mut data: &[u8],
+/// The outputs of the level-1 `superblocks` ((first block, end block) counts), whose blocks lie
+/// in `data` from block count `origin` on.
+fn level1_outputs<W: Word>(
     engine: Engine,
-    out: &mut Vec<[W; 8]>,
-) {
-    let interleave = engine.interleave;
-    if let (true, Some(wide)) = (interleave, engine.wide) {
-        let done = level1_outputs_wide(wide, base, first_number, data, out);
-        first_number += done as u64;
-        data = &data[done * LEVEL1 as usize * Tree::<W>::block_bytes()..];
-    }
-    match (interleave, lanes_for::<W>()) {
-        (false, _) => level1_outputs::<W, 1>(base, first_number, data, out),
-        (true, 4) => level1_outputs::<W, 4>(base, first_number, data, out),
-        (true, _) => level1_outputs::<W, 2>(base, first_number, data, out),
-    }
-}
-
-/// Whole level-2 superblocks (`1000 * count` blocks in `data`, numbered from `first_number`):
-/// their level-1 superblocks, then their level-2 chains; returns the `count` level-2 outputs.
-/// Pure, so threads can run many at once.
-fn level2_batch<W: Word>(
     base: &Chain<W>,
-    base2: &Chain<W>,
-    first_number: u64,
     data: &[u8],
-    engine: Engine,
+    origin: u64,
+    superblocks: &[(u64, u64)],
 ) -> Vec<[W; 8]> {
-    let count = data.len() / (BLOCKS_PER_LEVEL2 as usize * Tree::<W>::block_bytes());
-    let per = LEVEL2 as usize;
-    let mut outputs = Vec::with_capacity(count * per);
-    level1_outputs_dispatch(
-        base,
-        (first_number - 1) * LEVEL2 + 1,
-        data,
-        engine,
-        &mut outputs,
-    );
-    let mut chains: Vec<Chain<W>> = (0..count)
-        .map(|i| numbered(base2, first_number + i as u64))
-        .collect();
-    let mut done = 0;
-    if let (true, Some(wide)) = (engine.interleave, engine.wide) {
-        if let (Some(chains), Some(inputs)) = (
-            (&mut chains as &mut dyn Any).downcast_mut::<Vec<Chain<u64>>>(),
-            (&outputs as &dyn Any).downcast_ref::<Vec<[u64; 8]>>(),
-        ) {
-            while done + WIDE_LANES <= count {
-                let mut group: [Chain<u64>; WIDE_LANES] =
-                    core::array::from_fn(|l| chains[done + l]);
-                wide.compress_words(&mut group, &inputs[done * per..], per, per);
-                chains[done..done + WIDE_LANES].copy_from_slice(&group);
-                done += WIDE_LANES;
+    let block_bytes = 8 * W::BYTES;
+    let chains = superblocks.iter().map(|&(first, end)| {
+        let start = (first - origin) as usize * block_bytes;
+        (numbered(base, first, LEVEL1), start, (end - first) as usize)
+    });
+    Chains::new(Inputs::Blocks(data), chains).outputs(engine)
+}
+
+/// What the jobs of one update share, read-only: whole level-2 superblocks `ends[i]..ends[i+1]`
+/// whose blocks lie in `data` from block count `origin` on.
+struct Level2Work<'a, W: Word> {
+    engine: Engine,
+    boundaries: Boundaries,
+    base: Chain<W>,
+    base2: Chain<W>,
+    data: &'a [u8],
+    origin: u64,
+    ends: &'a [Position],
+}
+
+impl<W: Word> Level2Work<'_, W> {
+    /// The outputs of level-2 superblocks `range`: their level-1 superblocks, then their
+    /// level-2 chains. Pure, so any thread can run it.
+    fn outputs(&self, range: core::ops::Range<usize>) -> Vec<[W; 8]> {
+        let (first, last) = (self.ends[range.start], self.ends[range.end]);
+        let superblocks: Vec<(u64, u64)> = level1_superblocks(self.boundaries, first.blocks)
+            .take((last.outputs - first.outputs) as usize)
+            .collect();
+        let inputs = level1_outputs(
+            self.engine,
+            &self.base,
+            self.data,
+            self.origin,
+            &superblocks,
+        );
+        let chains = self.ends[range.start..=range.end].windows(2).map(|span| {
+            let start = (span[0].outputs - first.outputs) as usize;
+            let len = (span[1].outputs - span[0].outputs) as usize;
+            (numbered(&self.base2, span[0].outputs, LEVEL2), start, len)
+        });
+        Chains::new(Inputs::Words(&inputs), chains).outputs(self.engine)
+    }
+}
+
+/// The level-3 chain and what level 4 may need from it.
+#[derive(Clone, Debug)]
+struct Level3<W: Word> {
+    /// Level-2 outputs so far.
+    inputs: u64,
+    /// The first level-2 output: the top when it stays the only one.
+    first: [W; 8],
+    chain: Chain<W>,
+}
+
+impl<W: Word> Level3<W> {
+    fn push(&mut self, out: [W; 8]) {
+        self.inputs += 1;
+        match self.inputs {
+            1 => self.first = out,
+            2 => {
+                let mut c = [self.chain];
+                compress_lanes::<W, 1>(&[self.first], &mut c);
+                compress_lanes::<W, 1>(&[out], &mut c);
+                self.chain = c[0];
+            }
+            _ => {
+                let mut c = [self.chain];
+                compress_lanes::<W, 1>(&[out], &mut c);
+                self.chain = c[0];
             }
         }
     }
-    for (i, chain) in chains.iter_mut().enumerate().skip(done) {
-        let mut c = [*chain];
-        for o in &outputs[i * per..(i + 1) * per] {
-            compress_lanes::<W, 1>(&[*o], &mut c);
-        }
-        *chain = c[0];
-    }
-    chains.iter().map(level_output).collect()
-}
 
-/// [`level2_batch`] over any number of level-2 superblocks, [`LEVEL2_BATCH`] at a time.
-fn level2_run<W: Word>(
-    base: &Chain<W>,
-    base2: &Chain<W>,
-    first_number: u64,
-    data: &[u8],
-    engine: Engine,
-) -> Vec<[W; 8]> {
-    let batch_bytes = LEVEL2_BATCH * BLOCKS_PER_LEVEL2 as usize * Tree::<W>::block_bytes();
-    let mut out = Vec::new();
-    for (i, batch) in data.chunks(batch_bytes).enumerate() {
-        let number = first_number + (i * LEVEL2_BATCH) as u64;
-        out.extend(level2_batch(base, base2, number, batch, engine));
+    /// Pushes the finished jobs' outputs that come next in order; `fed` counts the jobs pushed.
+    fn feed_ready(&mut self, done: &mut [Option<Vec<[W; 8]>>], fed: &mut usize) {
+        while let Some(outputs) = done.get_mut(*fed).and_then(Option::take) {
+            for out in outputs {
+                self.push(out);
+            }
+            *fed += 1;
+        }
     }
-    out
 }
 
 /// Streaming SANDstorm tree state for word type `W`.
@@ -275,18 +416,12 @@ pub struct Tree<W: Word> {
     level0_output: [W; 8],
     base: Chain<W>,
     base2: Chain<W>,
-    // Level 1.
-    blocks1: u64,
+    at: Position,
     open1: Option<Chain<W>>,
-    outputs1: u64,
+    /// The first level-1 output: the top when it stays the only one.
     first1: [W; 8],
-    // Level 2.
-    inputs2: u64,
     open2: Option<Chain<W>>,
-    outputs2: u64,
-    first2: [W; 8],
-    // Level 3.
-    chain3: Chain<W>,
+    level3: Level3<W>,
 }
 
 impl<W: Word> Tree<W> {
@@ -300,28 +435,21 @@ impl<W: Word> Tree<W> {
             level0_output: [W::default(); 8],
             base: k,
             base2: k,
-            blocks1: 0,
+            at: Position::default(),
             open1: None,
-            outputs1: 0,
             first1: [W::default(); 8],
-            inputs2: 0,
             open2: None,
-            outputs2: 0,
-            first2: [W::default(); 8],
-            chain3: k,
+            level3: Level3 {
+                inputs: 0,
+                first: [W::default(); 8],
+                chain: k,
+            },
         }
     }
 
     /// Bytes per block.
     pub const fn block_bytes() -> usize {
         8 * W::BYTES
-    }
-
-    fn is_boundary(&self, count: u64, size: u64) -> bool {
-        match self.boundaries {
-            Boundaries::Design => count % size == 0,
-            Boundaries::ReferenceCode8Bit => u64::from(count as u8) % size == 0,
-        }
     }
 
     fn level0(&mut self, block: &[W; 8]) {
@@ -341,58 +469,41 @@ impl<W: Word> Tree<W> {
         self.base = base;
         self.base2 = base;
         xor_words(&mut self.base2, &[3], W::LEVEL2);
-        self.chain3 = base;
-        xor_words(&mut self.chain3, &[3], W::LEVEL3);
+        self.level3.chain = base;
+        xor_words(&mut self.level3.chain, &[3], W::LEVEL3);
         self.started = true;
     }
 
     fn push_level1_block(&mut self, block: &[W; 8]) {
-        let number = self.blocks1 / LEVEL1 + 1;
-        let base = self.base;
-        let chain = self.open1.get_or_insert_with(|| numbered(&base, number));
+        let (base, first) = (self.base, self.at.blocks);
+        let chain = self
+            .open1
+            .get_or_insert_with(|| numbered(&base, first, LEVEL1));
         let mut c = [*chain];
         compress_lanes::<W, 1>(&[*block], &mut c);
         *chain = c[0];
-        self.blocks1 += 1;
-        if self.is_boundary(self.blocks1, LEVEL1) {
+        self.at.blocks += 1;
+        if closes(self.boundaries, self.at.blocks, LEVEL1) {
             let out = level_output(&self.open1.take().expect("open superblock"));
             self.push_level1_output(out);
         }
     }
 
     fn push_level1_output(&mut self, out: [W; 8]) {
-        self.outputs1 += 1;
-        if self.outputs1 == 1 {
+        if self.at.outputs == 0 {
             self.first1 = out;
         }
-        let number = self.inputs2 / LEVEL2 + 1;
-        let base2 = self.base2;
-        let chain = self.open2.get_or_insert_with(|| numbered(&base2, number));
+        let (base2, first) = (self.base2, self.at.outputs);
+        let chain = self
+            .open2
+            .get_or_insert_with(|| numbered(&base2, first, LEVEL2));
         let mut c = [*chain];
         compress_lanes::<W, 1>(&[out], &mut c);
         *chain = c[0];
-        self.inputs2 += 1;
-        if self.is_boundary(self.inputs2, LEVEL2) {
+        self.at.outputs += 1;
+        if closes(self.boundaries, self.at.outputs, LEVEL2) {
             let out = level_output(&self.open2.take().expect("open superblock"));
-            self.push_level2_output(out);
-        }
-    }
-
-    fn push_level2_output(&mut self, out: [W; 8]) {
-        self.outputs2 += 1;
-        match self.outputs2 {
-            1 => self.first2 = out,
-            2 => {
-                let mut c = [self.chain3];
-                compress_lanes::<W, 1>(&[self.first2], &mut c);
-                compress_lanes::<W, 1>(&[out], &mut c);
-                self.chain3 = c[0];
-            }
-            _ => {
-                let mut c = [self.chain3];
-                compress_lanes::<W, 1>(&[out], &mut c);
-                self.chain3 = c[0];
-            }
+            self.level3.push(out);
         }
     }
 
@@ -400,84 +511,138 @@ impl<W: Word> Tree<W> {
     pub fn update_blocks(&mut self, mut data: &[u8]) {
         let bb = Self::block_bytes();
         debug_assert_eq!(data.len() % bb, 0);
-        let design = self.boundaries == Boundaries::Design;
+        if !self.started && !data.is_empty() {
+            self.level0(&load_block(data));
+            data = &data[bb..];
+        }
+        // Where whole level-2 superblocks can start: here, or once the open one is finished.
+        let here = self.at;
+        let at_level2_boundary = self.open1.is_none() && self.open2.is_none();
+        let first = if at_level2_boundary {
+            here
+        } else {
+            here.level2_end(self.boundaries)
+        };
+        let blocks = (data.len() / bb) as u64;
+        let mut ends = vec![first];
+        loop {
+            let next = ends[ends.len() - 1].level2_end(self.boundaries);
+            if next.blocks - here.blocks > blocks {
+                break;
+            }
+            ends.push(next);
+        }
+        if ends.len() > 1 {
+            self.bulk(data, &ends);
+        } else {
+            self.advance(data);
+        }
+    }
+
+    /// Feeds whole blocks on this thread: whole level-1 superblocks side by side up to the end
+    /// of the open level-2 superblock, a partial one block by block.
+    fn advance(&mut self, mut data: &[u8]) {
+        let bb = Self::block_bytes();
         while !data.is_empty() {
-            if !self.started {
-                self.level0(&load_block(data));
-                data = &data[bb..];
-                continue;
-            }
-            let level2_bytes = BLOCKS_PER_LEVEL2 as usize * bb;
-            let at_level2_boundary = self.open1.is_none()
-                && self.open2.is_none()
-                && self.blocks1 % BLOCKS_PER_LEVEL2 == 0;
-            if design && at_level2_boundary && data.len() >= level2_bytes {
-                let count = data.len() / level2_bytes;
-                let (bulk, rest) = data.split_at(count * level2_bytes);
-                self.bulk_level2(bulk);
-                data = rest;
-                continue;
-            }
-            let lanes = lanes_for::<W>() as u64;
-            let superblock_bytes = LEVEL1 as usize * bb;
-            if design
-                && self.engine.interleave
-                && self.open1.is_none()
-                && data.len() >= lanes as usize * superblock_bytes
-            {
-                // Whole level-1 superblocks, up to the next level-2 boundary.
-                let to_boundary = (LEVEL2 - self.inputs2 % LEVEL2) as usize;
-                let count = (data.len() / superblock_bytes).min(to_boundary);
-                let (bulk, rest) = data.split_at(count * superblock_bytes);
-                let mut outputs = Vec::with_capacity(count);
-                let first_number = self.blocks1 / LEVEL1 + 1;
-                level1_outputs_dispatch(&self.base, first_number, bulk, self.engine, &mut outputs);
-                self.blocks1 += count as u64 * LEVEL1;
-                for out in outputs {
-                    self.push_level1_output(out);
+            if self.open1.is_none() {
+                let origin = self.at.blocks;
+                let blocks = (data.len() / bb) as u64;
+                let level2_end = next_boundary(self.boundaries, self.at.outputs, LEVEL2);
+                let superblocks: Vec<(u64, u64)> = level1_superblocks(self.boundaries, origin)
+                    .take((level2_end - self.at.outputs) as usize)
+                    .take_while(|&(_, end)| end - origin <= blocks)
+                    .collect();
+                if let Some(&(_, end)) = superblocks.last() {
+                    let outputs =
+                        level1_outputs(self.engine, &self.base, data, origin, &superblocks);
+                    self.at.blocks = end;
+                    for out in outputs {
+                        self.push_level1_output(out);
+                    }
+                    data = &data[(end - origin) as usize * bb..];
+                    continue;
                 }
-                data = rest;
-                continue;
             }
             self.push_level1_block(&load_block(data));
             data = &data[bb..];
         }
     }
 
-    /// Whole level-2 superblocks, spread over the engine's threads.
-    fn bulk_level2(&mut self, data: &[u8]) {
-        let level2_bytes = BLOCKS_PER_LEVEL2 as usize * Self::block_bytes();
-        let count = data.len() / level2_bytes;
-        let first_number = self.inputs2 / LEVEL2 + 1;
-        let (base, base2, engine) = (self.base, self.base2, self.engine);
-        let threads = self.engine.threads.clamp(1, count);
-        let outputs: Vec<[W; 8]> = if threads == 1 {
-            level2_run(&base, &base2, first_number, data, engine)
-        } else {
-            // Contiguous runs of superblocks per thread; joined in order.
-            let per_thread = count.div_ceil(threads);
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = data
-                    .chunks(per_thread * level2_bytes)
-                    .enumerate()
-                    .map(|(t, run)| {
-                        let number = first_number + (t * per_thread) as u64;
-                        scope.spawn(move || level2_run(&base, &base2, number, run, engine))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .flat_map(|h| h.join().expect("SANDstorm worker thread panicked"))
-                    .collect()
-            })
+    /// Whole level-2 superblocks `ends[i]..ends[i+1]` over the engine's threads (jobs taken in
+    /// turn; the calling thread takes jobs too), with the level-3 chain fed in order as their
+    /// outputs become ready. `data` starts at the current position; the blocks before `ends[0]`
+    /// (the rest of the open level-2 superblock) and after the last end (the start of the next)
+    /// run on the calling thread while the workers start and finish.
+    fn bulk(&mut self, data: &[u8], ends: &[Position]) {
+        let bb = Self::block_bytes();
+        let here = self.at;
+        let last = ends[ends.len() - 1];
+        let lead = &data[..(ends[0].blocks - here.blocks) as usize * bb];
+        let trail = &data[(last.blocks - here.blocks) as usize * bb..];
+        let work = Level2Work {
+            engine: self.engine,
+            boundaries: self.boundaries,
+            base: self.base,
+            base2: self.base2,
+            data,
+            origin: here.blocks,
+            ends,
         };
-        // The level-1 outputs of these superblocks were consumed inside them.
-        self.blocks1 += count as u64 * BLOCKS_PER_LEVEL2;
-        self.outputs1 += count as u64 * LEVEL2;
-        self.inputs2 += count as u64 * LEVEL2;
-        for out in outputs {
-            self.push_level2_output(out);
-        }
+        // Jobs of at most LEVEL2_PER_JOB superblocks, as many as a multiple of the thread count
+        // (equal shares) where there are enough superblocks.
+        let superblocks = ends.len() - 1;
+        let threads = self.engine.threads.max(1);
+        let wanted = superblocks
+            .div_ceil(LEVEL2_PER_JOB)
+            .next_multiple_of(threads)
+            .min(superblocks);
+        let per_job = superblocks.div_ceil(wanted);
+        let jobs = superblocks.div_ceil(per_job);
+        let job = |j: usize| j * per_job..((j + 1) * per_job).min(superblocks);
+        let next_job = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            let (sender, finished) = mpsc::channel();
+            for _ in 1..threads.min(jobs) {
+                let (sender, work, next_job) = (sender.clone(), &work, &next_job);
+                scope.spawn(move || loop {
+                    let j = next_job.fetch_add(1, Ordering::Relaxed);
+                    if j >= jobs || sender.send((j, work.outputs(job(j)))).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(sender);
+
+            self.advance(lead);
+            debug_assert!(self.at == ends[0] && self.open1.is_none() && self.open2.is_none());
+            let mut done: Vec<Option<Vec<[W; 8]>>> = vec![None; jobs];
+            let mut fed = 0;
+            loop {
+                while let Ok((j, outputs)) = finished.try_recv() {
+                    done[j] = Some(outputs);
+                }
+                self.level3.feed_ready(&mut done, &mut fed);
+                let j = next_job.fetch_add(1, Ordering::Relaxed);
+                if j >= jobs {
+                    break;
+                }
+                done[j] = Some(work.outputs(job(j)));
+            }
+            self.level3.feed_ready(&mut done, &mut fed);
+
+            // No job left to take. The trail never closes a level-2 superblock (the last whole
+            // one ends at `last`), so it cannot reach level 3 ahead of the jobs still running.
+            self.at = last;
+            let level3_inputs = self.level3.inputs;
+            self.advance(trail);
+            debug_assert_eq!(self.level3.inputs, level3_inputs);
+
+            while fed < jobs {
+                let (j, outputs) = finished.recv().expect("a SANDstorm worker thread panicked");
+                done[j] = Some(outputs);
+                self.level3.feed_ready(&mut done, &mut fed);
+            }
+        });
     }
 
     /// Pads the final partial block `tail` (shorter than a block), runs levels 1-4 to the end and
@@ -493,18 +658,18 @@ impl<W: Word> Tree<W> {
         if let Some(c) = self.open1.take() {
             self.push_level1_output(level_output(&c));
         }
-        let top = if self.blocks1 == 0 {
+        let top = if self.at.blocks == 0 {
             self.level0_output
-        } else if self.outputs1 == 1 {
+        } else if self.at.outputs == 1 {
             self.first1
         } else {
             if let Some(c) = self.open2.take() {
-                self.push_level2_output(level_output(&c));
+                self.level3.push(level_output(&c));
             }
-            if self.outputs2 == 1 {
-                self.first2
+            if self.level3.inputs == 1 {
+                self.level3.first
             } else {
-                level_output(&self.chain3)
+                level_output(&self.level3.chain)
             }
         };
 
@@ -532,4 +697,63 @@ pub fn hash_slice<W: Word>(
     let mut tree = Tree::new(k, boundaries, engine);
     tree.update_blocks(&data[..whole]);
     tree.finalize(&data[whole..], data.len() as u128 * 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The boundary arithmetic agrees with the rule as the reference code words it: a
+    /// superblock closes when the count cast to 8 bits is a multiple of the size.
+    #[test]
+    fn next_boundary_follows_the_counter_rule() {
+        for (boundaries, rule) in [
+            (
+                Boundaries::Design,
+                (|c, s| c % s == 0) as fn(u64, u64) -> bool,
+            ),
+            (Boundaries::ReferenceCode8Bit, |c, s| {
+                u64::from(c as u8) % s == 0
+            }),
+        ] {
+            for size in [LEVEL1, LEVEL2] {
+                for count in 0..3000u64 {
+                    let expected = (count + 1..).find(|&c| rule(c, size)).unwrap();
+                    assert_eq!(
+                        next_boundary(boundaries, count, size),
+                        expected,
+                        "{boundaries:?} size {size} count {count}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// A level-2 superblock spans 1000 blocks in the design; with the 8-bit counter the spans
+    /// differ (100 outputs, then 56 at each multiple of 256, and level-1 superblocks of 6
+    /// blocks at each multiple of 256 blocks).
+    #[test]
+    fn level2_spans() {
+        let start = Position::default();
+        assert_eq!(
+            start.level2_end(Boundaries::Design),
+            Position {
+                blocks: 1000,
+                outputs: 100
+            }
+        );
+        let quirk = Boundaries::ReferenceCode8Bit;
+        let first = start.level2_end(quirk);
+        // 100 level-1 outputs: three runs of 26 (25 of 10 blocks, one of 6) and 22 more.
+        assert_eq!(
+            first,
+            Position {
+                blocks: 3 * 256 + 220,
+                outputs: 100
+            }
+        );
+        let third = first.level2_end(quirk).level2_end(quirk);
+        assert_eq!(third.outputs, 256);
+        assert_eq!(third.blocks % 256, 220, "{third:?}");
+    }
 }

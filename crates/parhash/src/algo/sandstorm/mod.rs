@@ -9,11 +9,13 @@
 //! Variants: `reference`, `sequential` (one compression at a time, one thread), `interleaved`
 //! (independent superblocks side by side in one thread, portable), `parallel` (interleaved, and
 //! whole level-2 superblocks over all cores, with the widest kernel; the default),
-//! `parallel-portable`, and for the 64-bit-word sizes (224/256) `interleaved-avx512` and
-//! `parallel-avx512` (eight superblocks in AVX-512 lanes, S-box by GFNI:
-//! [`crate::lanes::sandstorm`]). `sandstorm224-ref`/`sandstorm256-ref`
+//! `parallel-portable`, and for the 64-bit-word sizes (224/256) `interleaved-avx512`,
+//! `parallel-avx512` (eight superblocks in AVX-512 lanes, S-box by GFNI), `interleaved-avx2` and
+//! `parallel-avx2` (eight superblocks in two AVX2 registers per word, S-box by GFNI or a table
+//! gather): [`crate::lanes::sandstorm`]. `sandstorm224-ref`/`sandstorm256-ref`
 //! reproduce the reference code's 8-bit superblock counter (section 7 of the spec), which differs
-//! from the design from 258 padded blocks (16,448 bytes) on.
+//! from the design from 258 padded blocks (16,448 bytes) on; they have the same variants, threads
+//! and lanes included (the tree finds either kind of boundary).
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -166,7 +168,7 @@ impl<P: Params> fmt::Debug for SandstormCore<P> {
     }
 }
 
-const VARIANTS: [(&str, &str); 7] = [
+const VARIANTS: [(&str, &str); 9] = [
     (
         "reference",
         "literal to the spec, one-shot (buffers the message; for testing)",
@@ -184,6 +186,10 @@ const VARIANTS: [(&str, &str); 7] = [
         "eight superblocks in AVX-512 lanes (GFNI S-box), one thread",
     ),
     (
+        "interleaved-avx2",
+        "eight superblocks in AVX2 lanes (GFNI or table S-box), one thread",
+    ),
+    (
         "parallel",
         "interleaved, and level-2 superblocks over all cores (widest kernel)",
     ),
@@ -195,11 +201,15 @@ const VARIANTS: [(&str, &str); 7] = [
         "parallel-avx512",
         "eight superblocks in AVX-512 lanes, over all cores",
     ),
+    (
+        "parallel-avx2",
+        "eight superblocks in AVX2 lanes, over all cores",
+    ),
 ];
 
-/// Whether `variant` exists for word type `W` (the AVX-512 forms only for 64-bit words).
+/// Whether `variant` exists for word type `W` (the SIMD forms only for 64-bit words).
 fn listed<W: Word>(variant: &str) -> bool {
-    W::BYTES == 8 || !variant.ends_with("avx512")
+    W::BYTES == 8 || !(variant.ends_with("avx512") || variant.ends_with("avx2"))
 }
 
 /// The engine of `variant` (`Some(None)` = the literal reference); `None` where the variant is
@@ -216,6 +226,8 @@ fn engine_for<W: Word>(variant: &str) -> Option<Option<Engine>> {
         "parallel" => Some(Some(Engine::parallel(0))),
         "parallel-portable" => Some(Some(Engine::portable(0))),
         "parallel-avx512" => Engine::avx512(0).map(Some),
+        "interleaved-avx2" => Engine::avx2(1).map(Some),
+        "parallel-avx2" => Engine::avx2(0).map(Some),
         _ => None,
     }
 }
