@@ -11,11 +11,14 @@
 //!   512-bit rows (planes) and applies each step to a whole row at once: `vprolq`/`vprolvq` for
 //!   the rotations, `vpternlogq` for the three-input XORs of θ and for χ, `vpermq`/`vpermt2q`
 //!   for the lane moves of θ, π and χ. The AVX2 kernel ([`parallel_avx2`]) does the same with
-//!   each row split over two 256-bit registers (lanes 0..3 and lane 4). `parallel` picks one
-//!   of them (`parallel-avx2`, `parallel-avx512` force one).
+//!   each row split over two 256-bit registers (lanes 0..3 and lane 4). The same row-wise data
+//!   flow on `[u64; 5]` arrays ([`parallel_portable`]) is the fallback where neither exists.
+//!   `parallel` picks the best of them (`parallel-avx2`, `parallel-avx512`,
+//!   `parallel-portable` force one).
 //!
 //! The one dispatch point is [`Backend`]: chosen once per hasher, matched once per call.
 
+pub mod parallel_portable;
 pub mod sequential;
 
 #[cfg(target_arch = "x86_64")]
@@ -94,6 +97,7 @@ enum Backend {
     Sequential,
     #[cfg(target_arch = "x86_64")]
     Bmi2(platform::Bmi2),
+    ParallelPortable,
     #[cfg(target_arch = "x86_64")]
     ParallelAvx2(platform::Avx2),
     #[cfg(target_arch = "x86_64")]
@@ -112,19 +116,19 @@ impl Backend {
         Backend::Sequential
     }
 
-    /// The best SIMD form available, if any: AVX2 before AVX-512, as measured on Zen 4, where
-    /// 512-bit cross-lane permutes are split into two 256-bit halves and cost more than AVX2's
-    /// permute-plus-blend.
-    fn parallel() -> Option<Self> {
+    /// The best kernel of the lane-parallel form: AVX2 before AVX-512, as measured on Zen 4,
+    /// where 512-bit cross-lane permutes are split into two 256-bit halves and cost more than
+    /// AVX2's permute-plus-blend; portable rows where neither is available.
+    fn parallel() -> Self {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = platform::Avx2::detect() {
-            return Some(Backend::ParallelAvx2(token));
+            return Backend::ParallelAvx2(token);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = platform::Avx512::detect() {
-            return Some(Backend::ParallelAvx512(token));
+            return Backend::ParallelAvx512(token);
         }
-        None
+        Backend::ParallelPortable
     }
 
     /// The variant name of this backend.
@@ -133,6 +137,7 @@ impl Backend {
             Backend::Sequential => "sequential",
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(_) => "bmi2",
+            Backend::ParallelPortable => "parallel-portable",
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx2(_) => "parallel-avx2",
             #[cfg(target_arch = "x86_64")]
@@ -145,7 +150,8 @@ impl Backend {
             "sequential" => Some(Backend::Sequential),
             #[cfg(target_arch = "x86_64")]
             "bmi2" => platform::Bmi2::detect().map(Backend::Bmi2),
-            "parallel" => Self::parallel(),
+            "parallel" => Some(Self::parallel()),
+            "parallel-portable" => Some(Backend::ParallelPortable),
             #[cfg(target_arch = "x86_64")]
             "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
             #[cfg(target_arch = "x86_64")]
@@ -161,6 +167,7 @@ impl Backend {
             Backend::Sequential => sequential::compress_blocks(state, blocks, rate),
             #[cfg(target_arch = "x86_64")]
             Backend::Bmi2(token) => bmi2::compress_blocks(token, state, blocks, rate),
+            Backend::ParallelPortable => parallel_portable::compress_blocks(state, blocks, rate),
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx2(token) => {
                 parallel_avx2::compress_blocks(token, state, blocks, rate)
@@ -191,9 +198,15 @@ fn variant_infos() -> Vec<VariantInfo> {
     });
     v.push(VariantInfo {
         name: "parallel",
-        available: parallel.is_some(),
-        default: parallel.is_some_and(|p| p.name() == default),
-        summary: "lane-parallel θ/ρ/π/χ on SIMD rows (best ISA available)",
+        available: true,
+        default: parallel.name() == default,
+        summary: "lane-parallel θ/ρ/π/χ on whole rows (best ISA available)",
+    });
+    v.push(VariantInfo {
+        name: "parallel-portable",
+        available: true,
+        default: false,
+        summary: "the row-wise data flow on [u64; 5] arrays",
     });
     #[cfg(target_arch = "x86_64")]
     v.push(VariantInfo {

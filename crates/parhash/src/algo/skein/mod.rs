@@ -8,14 +8,17 @@
 //!
 //! Two forms of Threefish-512:
 //! - `sequential` ([`sequential`]): scalar, literal to the specification;
-//! - `parallel`: the four MIX functions of a round side by side in SIMD lanes (even words in one
-//!   256-bit register, odd words in another): [`parallel_avx2`] (rotations from two variable
-//!   shifts), [`parallel_avx512`] (`vprolvq`), and the same data flow in portable Rust
-//!   ([`parallel_portable`]).
+//! - `parallel` ([`parallel`]): the four MIX functions of a round side by side, two per
+//!   128-bit register, with π done by renaming instead of moving words, so no lane move sits on
+//!   a round's dependency chain: [`parallel_avx2`] (rotations from two variable shifts),
+//!   [`parallel_avx512`] (`vprolvq`), and the same data flow in portable Rust
+//!   ([`parallel_portable`]). It is the default: about 2x the sequential form or more at
+//!   64 B to 1 MiB (BENCHMARKS.md).
 //!
 //! Skein-256 and Skein-1024 have the sequential form only. The one dispatch point is
 //! [`Backend`].
 
+pub mod parallel;
 pub mod parallel_portable;
 pub mod sequential;
 
@@ -23,8 +26,12 @@ pub mod sequential;
 pub mod parallel_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx512;
+#[cfg(target_arch = "x86_64")]
+mod xmm;
 
 use core::{fmt, marker::PhantomData};
+use std::sync::OnceLock;
+
 use digest::{
     array::{Array, ArraySize},
     block_api::{
@@ -53,35 +60,6 @@ pub const TYPE_MSG: u64 = 48 << 56;
 /// Output type.
 pub const TYPE_OUT: u64 = 63 << 56;
 
-/// The Threefish-512 rotation constants as left and right shift counts for the vector forms.
-pub(crate) const ROTATIONS_LEFT_I64: [[i64; 4]; 8] = {
-    let mut t = [[0i64; 4]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut j = 0;
-        while j < 4 {
-            t[d][j] = threefish512::ROTATIONS[d][j] as i64;
-            j += 1;
-        }
-        d += 1;
-    }
-    t
-};
-/// `64 - R`: the right-shift half of each rotation.
-pub(crate) const ROTATIONS_RIGHT_I64: [[i64; 4]; 8] = {
-    let mut t = [[0i64; 4]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut j = 0;
-        while j < 4 {
-            t[d][j] = 64 - ROTATIONS_LEFT_I64[d][j];
-            j += 1;
-        }
-        d += 1;
-    }
-    t
-};
-
 /// Little-endian words of a 64-byte block.
 #[inline(always)]
 pub(crate) fn load_le64(block: &[u8; 64]) -> [u64; 8] {
@@ -92,28 +70,6 @@ pub(crate) fn load_le64(block: &[u8; 64]) -> [u64; 8] {
         *w = u64::from_le_bytes(b);
     }
     m
-}
-
-/// The 19 Threefish-512 subkeys of one block, each split into its even words `[k0, k2, k4, k6]`
-/// and odd words `[k1, k3, k5, k7]` for the vector forms.
-#[inline(always)]
-pub(crate) fn subkey_rows(key: &[u64; 8], tweak: &[u64; 2]) -> [([u64; 4], [u64; 4]); 19] {
-    let mut k = [0u64; 9];
-    k[..8].copy_from_slice(key);
-    k[8] = key.iter().fold(C240, |p, w| p ^ w);
-    let t = [tweak[0], tweak[1], tweak[0] ^ tweak[1]];
-    core::array::from_fn(|s| {
-        let w = |i: usize| k[(s + i) % 9];
-        (
-            [w(0), w(2), w(4), w(6).wrapping_add(t[(s + 1) % 3])],
-            [
-                w(1),
-                w(3),
-                w(5).wrapping_add(t[s % 3]),
-                w(7).wrapping_add(s as u64),
-            ],
-        )
-    })
 }
 
 /// The configuration UBI for `out_bits` of output: schema "SHA3", version 1, no tree.
@@ -144,18 +100,19 @@ config_iv!(config_iv1024, 16, threefish1024);
 pub enum Backend {
     /// Scalar, literal to the specification.
     Sequential,
-    /// Even/odd rows in portable Rust.
+    /// Word pairs in portable Rust.
     ParallelPortable,
-    /// Even/odd rows in AVX2 registers.
+    /// Word pairs in XMM registers, rotations by AVX2 variable shifts.
     #[cfg(target_arch = "x86_64")]
     ParallelAvx2(platform::Avx2),
-    /// Even/odd rows with AVX-512VL rotates.
+    /// Word pairs in XMM registers with AVX-512VL rotates.
     #[cfg(target_arch = "x86_64")]
     ParallelAvx512(platform::Avx512),
 }
 
 impl Backend {
-    /// The best SIMD form available.
+    /// The best kernel of the parallel form here: AVX-512 (one `vprolvq` per rotation) before
+    /// AVX2 (three instructions), as measured on Zen 4.
     fn parallel() -> Self {
         #[cfg(target_arch = "x86_64")]
         {
@@ -169,11 +126,14 @@ impl Backend {
         Backend::ParallelPortable
     }
 
-    /// The fastest form on this CPU: scalar Threefish (see BENCHMARKS.md: the MIX functions'
-    /// dependency chain is short enough that four scalar ALUs keep up, and the vector form
-    /// pays a cross-lane permute every round).
+    /// The fastest form: `parallel`, each of its kernels (portable included) measured about 2x
+    /// the sequential form or more from 64 B to 1 MiB (BENCHMARKS.md). Renaming π leaves a
+    /// round one add and one XOR deep; the literal form runs each round as a loop that copies
+    /// the state for π and computes rotation counts and key indices as it goes.
     fn detect() -> Self {
-        Backend::Sequential
+        // Cached: every new hasher asks, and a 64-byte message takes only ~200 ns.
+        static BEST: OnceLock<Backend> = OnceLock::new();
+        *BEST.get_or_init(Self::parallel)
     }
 
     fn by_name(name: &str) -> Option<Self> {
@@ -217,13 +177,14 @@ impl Backend {
                 name: "parallel",
                 available: true,
                 default: default == parallel,
-                summary: "four MIX functions per vector instruction (best ISA available)",
+                summary:
+                    "four MIX functions side by side, two per instruction (best ISA available)",
             },
             VariantInfo {
                 name: "parallel-portable",
                 available: true,
                 default: false,
-                summary: "even/odd word rows on [u64; 4] arrays",
+                summary: "word pairs on [u64; 2] arrays, π by renaming",
             },
         ];
         #[cfg(target_arch = "x86_64")]
@@ -232,13 +193,13 @@ impl Backend {
                 name: "parallel-avx2",
                 available: platform::Avx2::detect().is_some(),
                 default: false,
-                summary: "even/odd rows in 256-bit registers, rotations by vpsllvq/vpsrlvq",
+                summary: "word pairs in 128-bit registers, rotations by vpsllvq/vpsrlvq",
             },
             VariantInfo {
                 name: "parallel-avx512",
                 available: platform::Avx512::detect().is_some(),
                 default: false,
-                summary: "even/odd rows in 256-bit registers, rotations by vprolvq",
+                summary: "word pairs in 128-bit registers, rotations by vprolvq",
             },
         ]);
         v

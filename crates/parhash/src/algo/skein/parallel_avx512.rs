@@ -1,11 +1,33 @@
-//! Threefish-512's internally parallel form with AVX-512 (F/VL): as the AVX2 form (even and odd
-//! words in two 256-bit registers, four MIX functions per instruction, π as one `vpermq` per
-//! register), but the per-lane rotation is a single `vprolvq`.
+//! Threefish-512's internally parallel form ([`super::parallel`]) on 128-bit registers with
+//! AVX-512 F/VL: as [`super::parallel_avx2`], but the per-lane rotation is one `vprolvq`.
 
 use core::arch::x86_64::*;
 
-use super::{subkey_rows, FIRST, ROTATIONS_LEFT_I64};
+use super::parallel::compress_generic;
+use super::xmm::{Pair, Rotate};
 use crate::platform::Avx512;
+
+impl Rotate for Avx512 {
+    #[inline(always)]
+    fn rotl(self, v: __m128i, counts: [u32; 2]) -> __m128i {
+        // SAFETY: an `Avx512` token exists only where this CPU has AVX-512 F/VL (not switched
+        // off).
+        unsafe { _mm_rolv_epi64(v, _mm_set_epi64x(counts[1] as i64, counts[0] as i64)) }
+    }
+}
+
+/// # Safety
+/// The CPU must support AVX-512 F and VL.
+#[target_feature(enable = "avx512f,avx512vl")]
+unsafe fn compress_avx512(
+    token: Avx512,
+    h: &mut [u64; 8],
+    blocks: &[[u8; 64]],
+    tweak: &mut [u64; 2],
+    len: u64,
+) {
+    compress_generic::<Pair<Avx512>>(token, h, blocks, tweak, len);
+}
 
 /// UBI over whole blocks (see `sequential::threefish512::compress_blocks`).
 #[inline(never)]
@@ -16,54 +38,7 @@ pub fn compress_blocks(
     tweak: &mut [u64; 2],
     len: u64,
 ) {
-    let _ = token;
     // SAFETY: the `Avx512` token proves this CPU has AVX-512 F/BW/VL/DQ (and it is not
-    // switched off); all loads are from arrays of the loaded size.
-    unsafe { compress_avx512(h, blocks, tweak, len) }
-}
-
-/// # Safety
-/// The CPU must support AVX-512 F and VL.
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn compress_avx512(h: &mut [u64; 8], blocks: &[[u8; 64]], tweak: &mut [u64; 2], len: u64) {
-    let load = |row: &[u64; 4]| {
-        // SAFETY: a row is four u64 = one unaligned 256-bit load; AVX enabled here.
-        unsafe { _mm256_loadu_si256(row.as_ptr().cast()) }
-    };
-    let rot: [__m256i; 8] = core::array::from_fn(|d| {
-        // SAFETY: as above.
-        unsafe { _mm256_loadu_si256(ROTATIONS_LEFT_I64[d].as_ptr().cast()) }
-    });
-    for block in blocks {
-        let m = super::load_le64(block);
-        tweak[0] = tweak[0].wrapping_add(len);
-        let keys = subkey_rows(h, tweak);
-        let m_even = _mm256_setr_epi64x(m[0] as i64, m[2] as i64, m[4] as i64, m[6] as i64);
-        let m_odd = _mm256_setr_epi64x(m[1] as i64, m[3] as i64, m[5] as i64, m[7] as i64);
-        let (mut even, mut odd) = (m_even, m_odd);
-        for (s, (key_even, key_odd)) in keys[..18].iter().enumerate() {
-            even = _mm256_add_epi64(even, load(key_even));
-            odd = _mm256_add_epi64(odd, load(key_odd));
-            for i in 0..4 {
-                let d = (4 * s + i) % 8;
-                even = _mm256_add_epi64(even, odd);
-                odd = _mm256_xor_si256(_mm256_rolv_epi64(odd, rot[d]), even);
-                even = _mm256_permute4x64_epi64::<0x39>(even);
-                odd = _mm256_permute4x64_epi64::<0x6C>(odd);
-            }
-        }
-        even = _mm256_xor_si256(_mm256_add_epi64(even, load(&keys[18].0)), m_even);
-        odd = _mm256_xor_si256(_mm256_add_epi64(odd, load(&keys[18].1)), m_odd);
-        let (mut e, mut o) = ([0u64; 4], [0u64; 4]);
-        // SAFETY: four u64 each, unaligned stores.
-        unsafe {
-            _mm256_storeu_si256(e.as_mut_ptr().cast(), even);
-            _mm256_storeu_si256(o.as_mut_ptr().cast(), odd);
-        }
-        for l in 0..4 {
-            h[2 * l] = e[l];
-            h[2 * l + 1] = o[l];
-        }
-        tweak[1] &= !FIRST;
-    }
+    // switched off).
+    unsafe { compress_avx512(token, h, blocks, tweak, len) }
 }
