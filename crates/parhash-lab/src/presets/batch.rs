@@ -363,7 +363,8 @@ impl Results<'_> {
                         alg.name().to_string(),
                         format_size(len),
                         format!("{}{marker}", kernel.name()),
-                        kernel.lanes().to_string(),
+                        parhash::batch::lane_kernel(alg, kernel)
+                            .map_or("-".into(), |k| k.lanes().to_string()),
                         one.map_or("-".into(), |m| si(m.messages_per_s)),
                         one.map_or("-".into(), |m| sig3(m.gb_per_s)),
                         versus(1).unwrap_or_else(|| "-".into()),

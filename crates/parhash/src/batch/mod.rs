@@ -58,10 +58,14 @@ pub fn has_lanes(alg: Algorithm) -> bool {
     lane_kernel(alg, Width::Portable).is_some()
 }
 
+/// At most one thread per this many bytes of a batch (each message counted 64 bytes more, for
+/// its padding and bookkeeping): a thread costs about what a core hashes of this much.
+const MIN_BYTES_PER_THREAD: usize = 128 << 10;
+
 /// Options for [`hash_many_with`]. The default: all cores, the fastest kernel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BatchOptions {
-    /// Worker threads (0 = all cores).
+    /// Worker threads (0 = all cores); a batch of less than 128 KiB per thread uses fewer.
     pub threads: usize,
     /// Lane kernel; `None` = the fastest available ([`Kernel::best_for`]).
     pub kernel: Option<Kernel>,
@@ -76,10 +80,13 @@ pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
 
 /// [`hash_many`] with an explicit thread count and lane kernel. The digests never depend on them.
 pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
+    // Starting a thread costs tens of microseconds: small batches stay on fewer threads.
+    let work: usize = messages.iter().map(|m| m.len() + 64).sum();
     let threads = match opts.threads {
         0 => crate::platform::available_threads(),
         n => n,
     }
+    .min(work / MIN_BYTES_PER_THREAD + 1)
     .clamp(1, messages.len().max(1));
     let kernel = opts.kernel;
     // Digests are written in place, by index: with many short messages, collecting and
@@ -90,8 +97,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         return out;
     }
     // Contiguous groups of about equal total bytes, one per thread.
-    let total: usize = messages.iter().map(|m| m.len() + 64).sum();
-    let target = total.div_ceil(threads);
+    let target = work.div_ceil(threads);
     let mut ends = Vec::with_capacity(threads);
     let mut acc = 0;
     for (i, m) in messages.iter().enumerate() {

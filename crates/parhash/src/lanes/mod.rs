@@ -142,17 +142,6 @@ impl Kernel {
     pub fn from_name(alg: Algorithm, name: &str) -> Option<Kernel> {
         Kernel::all_for(alg).into_iter().find(|k| k.name() == name)
     }
-
-    /// Messages (or compressions) the kernel runs side by side.
-    pub fn lanes(self) -> usize {
-        match self {
-            Kernel::Vector(width) => width.lanes32(),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::ShaNi(_) => sha256_ni::STREAMS,
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::ShaNi(_) => unreachable!("no SHA extensions off x86_64"),
-        }
-    }
 }
 
 /// The most blocks [`Lanes::compress_multi`] is handed at once by `batch/` (bounds the idle-lane
