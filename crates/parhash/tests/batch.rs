@@ -87,6 +87,34 @@ fn batch_equals_one_by_one_every_width_and_thread_count() {
 }
 
 #[test]
+fn large_batches_split_over_pool_threads_equal_one_by_one() {
+    // Enough bytes (256 KiB per thread at least) that 2..=4 threads really split the batch over
+    // rayon's pool: uneven sizes, so the groups' boundaries fall mid-set.
+    let mut r = rng(0xba7c_0003);
+    let owned: Vec<Vec<u8>> = (0..24)
+        .map(|i| {
+            let n = if i % 5 == 0 {
+                r.random_range(0..100)
+            } else {
+                r.random_range(40_000..160_000)
+            };
+            random_bytes(&mut r, n)
+        })
+        .collect();
+    let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
+    assert!(owned.iter().map(Vec::len).sum::<usize>() > 4 * (256 << 10));
+    for alg in lane_algorithms() {
+        let expected = one_by_one(alg, &set);
+        for kernel in Kernel::all_for(alg).into_iter().map(Some).chain([None]) {
+            for threads in 2..=4 {
+                let got = hash_many_with(alg, &set, BatchOptions { threads, kernel });
+                assert_eq!(got, expected, "{alg} {kernel:?} threads={threads}");
+            }
+        }
+    }
+}
+
+#[test]
 fn every_boundary_length_in_every_lane() {
     // All lanes busy with messages whose lengths cross each padding boundary.
     for alg in lane_algorithms() {

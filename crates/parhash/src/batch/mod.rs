@@ -58,14 +58,15 @@ pub fn has_lanes(alg: Algorithm) -> bool {
     lane_kernel(alg, Width::Portable).is_some()
 }
 
-/// At most one thread per this many bytes of a batch (each message counted 64 bytes more, for
-/// its padding and bookkeeping): a thread costs about what a core hashes of this much.
-const MIN_BYTES_PER_THREAD: usize = 128 << 10;
+/// At least this many bytes of a batch per thread (each message counted 64 bytes more, for its
+/// padding and bookkeeping): handing work to a pool thread and waiting for it costs tens of
+/// microseconds on a VM, what a core hashes of about this much.
+const MIN_BYTES_PER_THREAD: usize = 256 << 10;
 
 /// Options for [`hash_many_with`]. The default: all cores, the fastest kernel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BatchOptions {
-    /// Worker threads (0 = all cores); a batch of less than 128 KiB per thread uses fewer.
+    /// Worker threads (0 = all cores); a batch of less than 256 KiB per thread uses fewer.
     pub threads: usize,
     /// Lane kernel; `None` = the fastest available ([`Kernel::best_for`]).
     pub kernel: Option<Kernel>,
@@ -80,13 +81,13 @@ pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
 
 /// [`hash_many`] with an explicit thread count and lane kernel. The digests never depend on them.
 pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
-    // Starting a thread costs tens of microseconds: small batches stay on fewer threads.
+    // A pool thread costs tens of microseconds to hand work to: small batches use fewer.
     let work: usize = messages.iter().map(|m| m.len() + 64).sum();
     let threads = match opts.threads {
         0 => crate::platform::available_threads(),
         n => n,
     }
-    .min(work / MIN_BYTES_PER_THREAD + 1)
+    .min(work / MIN_BYTES_PER_THREAD)
     .clamp(1, messages.len().max(1));
     let kernel = opts.kernel;
     // Digests are written in place, by index: with many short messages, collecting and
@@ -108,14 +109,25 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         }
     }
     ends.push(messages.len());
-    std::thread::scope(|scope| {
-        let (mut rest_in, mut rest_out) = (messages, &mut out[..]);
-        let mut start = 0;
-        for end in ends {
-            let (group, more_in) = rest_in.split_at(end - start);
-            let (digests, more_out) = rest_out.split_at_mut(end - start);
-            (rest_in, rest_out, start) = (more_in, more_out, end);
-            scope.spawn(move || hash_group(alg, kernel, group, digests));
+    // Groups 1.. go to rayon's pool (threads that stay alive: spawning one costs ~55 us on a
+    // VM, a whole small batch's time); this thread hashes group 0 meanwhile.
+    let (mut rest_in, mut rest_out) = (messages, &mut out[..]);
+    let mut groups = Vec::with_capacity(ends.len());
+    let mut start = 0;
+    for end in ends {
+        let (group, more_in) = rest_in.split_at(end - start);
+        let (digests, more_out) = rest_out.split_at_mut(end - start);
+        (rest_in, rest_out, start) = (more_in, more_out, end);
+        groups.push((group, digests));
+    }
+    rayon::in_place_scope(|scope| {
+        let mut groups = groups.into_iter();
+        let first = groups.next();
+        for (group, digests) in groups {
+            scope.spawn(move |_| hash_group(alg, kernel, group, digests));
+        }
+        if let Some((group, digests)) = first {
+            hash_group(alg, kernel, group, digests);
         }
     });
     out

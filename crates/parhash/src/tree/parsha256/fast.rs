@@ -588,12 +588,14 @@ impl Engine {
             run_subtrees(&ctx, view, kernel, &mut self.trees, rounds);
         } else {
             let per_thread = self.trees.len().div_ceil(self.threads);
-            std::thread::scope(|scope| {
+            // rayon's pool: threads that stay alive between chunks (a streamed message runs
+            // one chunk per `update` that completes rounds; a spawn costs ~55 us on a VM).
+            rayon::in_place_scope(|scope| {
                 let mut shares = self.trees.chunks_mut(per_thread);
                 let mine = shares.next().expect("at least one subtree");
                 for share in shares {
                     let ctx = &ctx;
-                    scope.spawn(move || run_subtrees(ctx, view, kernel, share, rounds));
+                    scope.spawn(move |_| run_subtrees(ctx, view, kernel, share, rounds));
                 }
                 run_subtrees(&ctx, view, kernel, mine, rounds);
             });
