@@ -10,7 +10,7 @@
 //! - `parallel` ([`parallel`]): all 64 `M[g] + K[i]` computed four at a time in vector registers
 //!   ahead of the steps (`parallel-sse41`; `parallel-portable` on arrays). It is not faster: the
 //!   additions it moves were already off the critical path, which is the chain of dependent
-//!   add-rotate steps, ~4-5 cycles each (BENCHMARKS.md, "SHA-2 and MD5").
+//!   add-rotate steps, ~4-5 cycles each (BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2").
 //!
 //! MD5's speed-ups come from running many messages side by side (see `batch/`), not from inside
 //! one message.
@@ -165,7 +165,8 @@ pub(crate) enum Backend {
 }
 
 impl Backend {
-    /// The fastest form: `sequential` (measured; see BENCHMARKS.md, "SHA-2 and MD5").
+    /// The fastest form: `sequential` (measured; see BENCHMARKS.md, "Foundation: MD5, SHA-1,
+    /// SHA-2").
     fn detect() -> Self {
         Backend::Sequential
     }

@@ -162,7 +162,7 @@ impl Backend {
     }
 
     /// The fastest form this CPU allows (cached: detection runs once per process). See
-    /// BENCHMARKS.md (SHA-1) for the measurements behind this order.
+    /// BENCHMARKS.md ("Foundation: MD5, SHA-1, SHA-2") for the measurements behind this order.
     pub(crate) fn detect() -> Self {
         static BEST: OnceLock<Backend> = OnceLock::new();
         *BEST.get_or_init(|| {

@@ -183,7 +183,7 @@ impl Backend {
         Backend::ParallelPortable
     }
 
-    /// The fastest form here (see BENCHMARKS.md, section SIMD).
+    /// The fastest form here (see BENCHMARKS.md, "SHA-3 finalists, SIMD and RC5").
     fn detect() -> Self {
         Self::parallel()
     }

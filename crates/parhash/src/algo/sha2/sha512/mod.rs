@@ -27,7 +27,7 @@ pub(crate) enum Backend {
 
 impl Backend {
     /// The fastest form this CPU allows: `parallel` on its best ISA (measured faster than
-    /// `sequential` at every size, see BENCHMARKS.md "SHA-2 and MD5").
+    /// `sequential` at every size, see BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2").
     pub(crate) fn detect() -> Self {
         Backend::Parallel(parallel::Isa::detect())
     }
