@@ -14,6 +14,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 
 use crate::lanes::{self, Kernel, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
 use crate::registry::{Algorithm, Hasher, Output};
@@ -97,38 +98,36 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         hash_group(alg, kernel, messages, &mut out);
         return out;
     }
-    // Contiguous groups of about equal total bytes, one per thread.
-    let target = work.div_ceil(threads);
-    let mut ends = Vec::with_capacity(threads);
+    // Contiguous groups of about equal total bytes, four per thread, taken in turn by the
+    // threads (see `crate::workers`: one that starts late takes fewer groups); each group
+    // fills the kernel's lanes at least (a smaller one would be hashed one by one).
+    let lanes =
+        lane_kernel(alg, kernel.unwrap_or_else(|| Kernel::best_for(alg))).map_or(1, |k| k.lanes());
+    let groups = (threads * 4).min(messages.len() / lanes).max(1);
+    let target = work.div_ceil(groups);
+    let mut ends = Vec::with_capacity(groups);
     let mut acc = 0;
     for (i, m) in messages.iter().enumerate() {
         acc += m.len() + 64;
-        if acc >= target && ends.len() + 1 < threads {
+        if acc >= target && ends.len() + 1 < groups {
             ends.push(i + 1);
             acc = 0;
         }
     }
     ends.push(messages.len());
-    // Groups 1.. go to rayon's pool (threads that stay alive: spawning one costs ~55 us on a
-    // VM, a whole small batch's time); this thread hashes group 0 meanwhile.
     let (mut rest_in, mut rest_out) = (messages, &mut out[..]);
-    let mut groups = Vec::with_capacity(ends.len());
+    let mut jobs = Vec::with_capacity(ends.len());
     let mut start = 0;
     for end in ends {
         let (group, more_in) = rest_in.split_at(end - start);
         let (digests, more_out) = rest_out.split_at_mut(end - start);
         (rest_in, rest_out, start) = (more_in, more_out, end);
-        groups.push((group, digests));
+        jobs.push(Mutex::new((group, digests)));
     }
-    rayon::in_place_scope(|scope| {
-        let mut groups = groups.into_iter();
-        let first = groups.next();
-        for (group, digests) in groups {
-            scope.spawn(move |_| hash_group(alg, kernel, group, digests));
-        }
-        if let Some((group, digests)) = first {
-            hash_group(alg, kernel, group, digests);
-        }
+    crate::workers::for_each_job(jobs.len(), threads, |i| {
+        let mut job = jobs[i].lock().unwrap_or_else(PoisonError::into_inner);
+        let (group, digests) = &mut *job;
+        hash_group(alg, kernel, group, digests);
     });
     out
 }

@@ -3,15 +3,17 @@
 //!
 //! The tree of `2^t` processors is cut at depth `k` into `2^k` subtrees rooted at nodes
 //! `2^k .. 2^(k+1) - 1`, plus a small top tree (nodes `0 .. 2^k - 1`). Information only flows
-//! upwards, so a subtree never needs anything from outside itself: each thread takes whole
-//! subtrees and runs *all* rounds of a chunk of rounds on them (no barrier per round, the
-//! subtree's chaining values stay in its own cache), recording each round's root output. The
+//! upwards, so a subtree never needs anything from outside itself: the threads take whole
+//! subtrees in turn (8 per thread) and run *all* rounds of a chunk of rounds on each (no
+//! barrier per round, the subtree's chaining values stay in one cache), recording each round's
+//! root output. The
 //! serial top tree then replays the chunk's rounds from those root outputs. Chunks of about
 //! [`CHUNK_BYTES`] of message bound the memory and let the streaming hasher start before the
 //! whole message is there.
 //!
-//! Every compression of one thread's round is gathered into a batch and compressed by
-//! [`compress_with`]: SIMD lanes, or the SHA extensions on interleaved streams. The message is read in place
+//! Every compression of one subtree's round is gathered into a batch and compressed by
+//! [`compress_with`]: SIMD lanes, or the SHA extensions on interleaved streams. The message is
+//! read in place
 //! (a slice, possibly memory-mapped); the padding beyond the message end is read as zeros, never
 //! materialised. Geometry (which `u(i, j)` a processor gets, where it lies in the padded
 //! message) is computed in closed form from the specification's size table.
@@ -19,6 +21,7 @@
 use super::{check_params, ParshaError};
 use crate::lanes::sha256::{compress_one, compress_with, IV as SHA256_IV};
 use crate::lanes::Kernel;
+use std::sync::{Mutex, PoisonError};
 
 /// Message bytes per chunk of rounds handed to the threads at once.
 pub(crate) const CHUNK_BYTES: u64 = 8 << 20;
@@ -528,11 +531,12 @@ impl Engine {
         };
         let by_size = (shape.padded_len() / MIN_BYTES_PER_THREAD).max(1);
         // The cut follows the requested count (so small messages exercise the same subtree
-        // split); only the threads actually started depend on the size.
+        // split); only the threads actually started depend on the size. Eight subtrees per
+        // thread: threads take them in turn, so one that starts late takes fewer.
         let cut = if threads <= 1 {
             0
         } else {
-            (threads.next_power_of_two().ilog2() + 2).min(shape.t - 1)
+            (threads.next_power_of_two().ilog2() + 3).min(shape.t - 1)
         };
         let levels = shape.t - cut;
         let trees = ((1u64 << cut)..(2u64 << cut))
@@ -587,17 +591,18 @@ impl Engine {
         if self.threads == 1 {
             run_subtrees(&ctx, view, kernel, &mut self.trees, rounds);
         } else {
-            let per_thread = self.trees.len().div_ceil(self.threads);
-            // rayon's pool: threads that stay alive between chunks (a streamed message runs
-            // one chunk per `update` that completes rounds; a spawn costs ~55 us on a VM).
-            rayon::in_place_scope(|scope| {
-                let mut shares = self.trees.chunks_mut(per_thread);
-                let mine = shares.next().expect("at least one subtree");
-                for share in shares {
-                    let ctx = &ctx;
-                    scope.spawn(move |_| run_subtrees(ctx, view, kernel, share, rounds));
-                }
-                run_subtrees(&ctx, view, kernel, mine, rounds);
+            // One job per subtree, taken in turn by the threads (see `crate::workers`: a
+            // helper that wakes late takes fewer subtrees instead of holding up the chunk).
+            let jobs: Vec<Mutex<&mut Subtree>> = self.trees.iter_mut().map(Mutex::new).collect();
+            crate::workers::for_each_job(jobs.len(), self.threads, |i| {
+                let mut tree = jobs[i].lock().unwrap_or_else(PoisonError::into_inner);
+                run_subtrees(
+                    &ctx,
+                    view,
+                    kernel,
+                    std::slice::from_mut(&mut **tree),
+                    rounds,
+                );
             });
         }
         self.run_top(&ctx, view, rounds);
