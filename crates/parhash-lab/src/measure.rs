@@ -587,26 +587,75 @@ pub fn work_cost(
     samples: usize,
     min_sample: Duration,
 ) -> (Stats, Stats) {
+    let mut works: [&mut dyn FnMut() -> u8; 1] = [&mut work];
+    work_costs(&mut works, samples, min_sample)
+        .pop()
+        .expect("one cost per work")
+}
+
+/// [`work_cost`] of several works whose samples are taken in turn (sample 1 of each, then
+/// sample 2 of each, ...), so that a change of clock or of load on the machine lands on all of
+/// them alike: what forms of one algorithm are compared with.
+pub fn work_costs(
+    works: &mut [&mut dyn FnMut() -> u8],
+    samples: usize,
+    min_sample: Duration,
+) -> Vec<(Stats, Stats)> {
     let mut check = 0u8;
-    let mut run = |n: usize| {
+    let mut run = |work: &mut dyn FnMut() -> u8, n: usize| {
         timer::time(|| {
             for _ in 0..n {
                 check = check.wrapping_add(work());
             }
         })
     };
-    run(2);
-    let one = (run(8).seconds / 8.0).max(1e-9);
-    let reps = ((min_sample.as_secs_f64() / one).ceil() as usize).clamp(1, 1 << 24);
-    let mut ns = Vec::with_capacity(samples);
-    let mut ticks = Vec::with_capacity(samples);
+    let reps: Vec<usize> = works
+        .iter_mut()
+        .map(|work| {
+            run(&mut **work, 2);
+            let one = (run(&mut **work, 8).seconds / 8.0).max(1e-9);
+            ((min_sample.as_secs_f64() / one).ceil() as usize).clamp(1, 1 << 24)
+        })
+        .collect();
+    let mut ns = vec![Vec::with_capacity(samples); works.len()];
+    let mut ticks = vec![Vec::with_capacity(samples); works.len()];
     for _ in 0..samples.max(1) {
-        let s = run(reps);
-        ns.push(s.seconds * 1e9 / reps as f64);
-        ticks.push(s.ticks / reps as f64);
+        for (k, work) in works.iter_mut().enumerate() {
+            let s = run(&mut **work, reps[k]);
+            ns[k].push(s.seconds * 1e9 / reps[k] as f64);
+            ticks[k].push(s.ticks / reps[k] as f64);
+        }
     }
     std::hint::black_box(check);
-    (Stats::of(&ns), Stats::of(&ticks))
+    ns.iter()
+        .zip(&ticks)
+        .map(|(n, t)| (Stats::of(n), Stats::of(t)))
+        .collect()
+}
+
+/// [`message_cost`] of several engines on the same message, their samples taken in turn
+/// ([`work_costs`]).
+pub fn message_costs(
+    engines: &[&dyn Engine],
+    len: usize,
+    samples: usize,
+    min_sample: Duration,
+) -> Vec<(Stats, Stats)> {
+    let mut data = vec![0u8; len];
+    fill_pattern(&mut data);
+    let data = &data;
+    let mut hashers: Vec<_> = engines.iter().map(|e| e.hasher()).collect();
+    let mut works: Vec<Box<dyn FnMut() -> u8 + '_>> = hashers
+        .iter_mut()
+        .map(|h| {
+            Box::new(move || {
+                h.update(data);
+                h.finish_reset()
+            }) as Box<dyn FnMut() -> u8>
+        })
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut() -> u8> = works.iter_mut().map(|w| &mut **w as _).collect();
+    work_costs(&mut refs, samples, min_sample)
 }
 
 #[cfg(test)]
@@ -625,6 +674,26 @@ mod tests {
             source,
             threads,
         }
+    }
+
+    #[test]
+    fn work_costs_samples_every_work_in_turn() {
+        let (mut a_calls, mut b_calls) = (0usize, 0usize);
+        let (mut a, mut b) = (
+            || {
+                a_calls += 1;
+                1u8
+            },
+            || {
+                b_calls += 1;
+                2u8
+            },
+        );
+        let mut works: [&mut dyn FnMut() -> u8; 2] = [&mut a, &mut b];
+        let costs = work_costs(&mut works, 5, Duration::from_micros(1));
+        assert_eq!(costs.len(), 2);
+        // Warm-up (2 + 8 calls) plus at least one call per sample, for each work.
+        assert!(a_calls >= 15 && b_calls >= 15, "{a_calls} {b_calls}");
     }
 
     #[test]

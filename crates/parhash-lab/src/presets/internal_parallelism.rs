@@ -21,7 +21,7 @@ use super::Preset;
 use crate::codesize::{self, Symbols};
 use crate::engine::{self, EngineRef};
 use crate::lab::{machine, LabOptions};
-use crate::measure::{message_cost, work_cost};
+use crate::measure::{message_costs, work_cost};
 use crate::report::{Report, Section, Table};
 use crate::timer::Stats;
 
@@ -164,11 +164,20 @@ fn size_row(
     code.push(vec![display.to_string(), variant.to_string(), bytes, path]);
 }
 
-fn costs(e: &EngineRef, samples: usize, min_sample: Duration) -> Vec<Cost> {
-    SIZES
-        .iter()
-        .map(|&len| message_cost(&**e, len, samples, min_sample))
-        .collect()
+/// Each engine's cost at every size; at each size the engines' samples are taken in turn
+/// ([`message_costs`]), so the forms compared meet the same machine conditions.
+fn costs(engines: &[&EngineRef], samples: usize, min_sample: Duration) -> Vec<Vec<Cost>> {
+    let dyns: Vec<&dyn crate::engine::Engine> = engines.iter().map(|e| &***e).collect();
+    let mut out = vec![Vec::with_capacity(SIZES.len()); engines.len()];
+    for len in SIZES {
+        for (k, cost) in message_costs(&dyns, len, samples, min_sample)
+            .into_iter()
+            .enumerate()
+        {
+            out[k].push(cost);
+        }
+    }
+    out
 }
 
 /// RC5 on an input of `len` bytes: a fresh key, then `max(1, ceil(len / 8))` blocks encrypted
@@ -360,13 +369,23 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
             absent.push(display);
             continue;
         };
-        let seq_costs = costs(&seq, samples, min_sample);
-        size_row(&mut code, &symbols, display, alg, &seq.variant());
         let parallel = forms
             .parallel
             .clone()
             .and_then(|v| engine::parhash_variant(alg, v).ok_or_else(|| format!("{v} unusable")));
-        let par_costs = parallel.as_ref().map(|p| costs(p, samples, min_sample));
+        let other = forms
+            .other_default
+            .and_then(|v| engine::parhash_variant(alg, v));
+        // Every form of the algorithm measured together, sample by sample.
+        let mut measured: Vec<&EngineRef> = vec![&seq];
+        measured.extend(parallel.as_ref().ok());
+        measured.extend(other.as_ref());
+        let mut all_costs = costs(&measured, samples, min_sample).into_iter();
+        let seq_costs = all_costs.next().expect("the sequential form's costs");
+        let par_costs = parallel
+            .as_ref()
+            .map(|_| all_costs.next().expect("the parallel form's costs"));
+        size_row(&mut code, &symbols, display, alg, &seq.variant());
         push_rows(
             &mut cycles,
             &Pair {
@@ -387,10 +406,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                 why.clone(),
             ]);
         }
-        if let Some(other) = forms
-            .other_default
-            .and_then(|v| engine::parhash_variant(alg, v))
-        {
+        if let Some(other) = other {
             push_rows(
                 &mut cycles,
                 &Pair {
@@ -401,7 +417,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                     ),
                     study: "-",
                     sequential: seq_costs,
-                    other: Ok(costs(&other, samples, min_sample)),
+                    other: Ok(all_costs.next().expect("the default form's costs")),
                 },
                 tsc,
             );
@@ -449,7 +465,9 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                 "Cycles are time-stamp-counter ticks (TSC frequency measured in this run: {hz}; \
                  the core clock may differ under boost), median of {samples} samples of one \
                  message hashed from memory on one thread, reusing one state (each sample repeats \
-                 the message for at least {} us). Improvement = (sequential - other) / \
+                 the message for at least {} us; the forms of one algorithm take their samples \
+                 in turn, so a change of clock or load lands on all of them alike). \
+                 Improvement = (sequential - other) / \
                  sequential in cycles, as in the study; the study's figure (a 2-core \
                  S12X/XGATE microcontroller) is beside it.",
                 min_sample.as_micros()
