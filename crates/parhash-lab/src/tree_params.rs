@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use parhash::tree::parsha256::{DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT, MAX_TREE_HEIGHT};
+use parhash::tree::parsha256::{check_params, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT};
 
 /// The keys a set may hold, for error messages and help.
 pub const VALID_KEYS: &str = "T (tree height, 1 to 40; also t, tree-height), \
@@ -52,14 +52,7 @@ impl std::error::Error for TreeParamError {}
 impl TreeParams {
     /// `(T, l)` if both are in range.
     pub fn new(tree_height: u32, iv_bits: u32) -> Result<TreeParams, String> {
-        if !(1..=MAX_TREE_HEIGHT).contains(&tree_height) {
-            return Err(format!(
-                "tree height T = {tree_height} is out of range (1 to {MAX_TREE_HEIGHT})"
-            ));
-        }
-        if !matches!(iv_bits, 0 | 128 | 256) {
-            return Err(format!("IV length l = {iv_bits} is not 0, 128 or 256"));
-        }
+        check_params(tree_height, iv_bits).map_err(|e| e.to_string())?;
         Ok(TreeParams {
             tree_height,
             iv_bits,

@@ -5,10 +5,12 @@
 //! takes. Why not rayon's global pool as is: its `cores` workers plus the calling thread
 //! oversubscribe the cores, and a worker asleep on an idle vCPU can take milliseconds to wake,
 //! so equal shares handed out up front wait for the latest one. Here every thread takes the
-//! next job not yet taken, so a helper that wakes late only takes what is left.
+//! next job not yet taken, so a helper that wakes late only takes what is left. Used by the
+//! batch engine (groups of messages), PARSHA-256 (subtrees) and SANDstorm's tree (level-2
+//! superblocks).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The helpers (`None` if the OS refused to start threads: jobs then run on the caller).
 fn pool() -> Option<&'static rayon::ThreadPool> {
@@ -27,15 +29,31 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
+/// Runs `main` on the calling thread while `helpers` pool threads run `helper`, and returns
+/// `main`'s result once all have finished. Helpers may start late, or not at all (no pool), so
+/// `main` must be able to do all the work alone (taking jobs from the same counter as they do)
+/// and wait only for work a helper has taken. A panic in a helper reaches the caller.
+pub(crate) fn with_helpers<R>(
+    helpers: usize,
+    helper: impl Fn() + Sync,
+    main: impl FnOnce() -> R,
+) -> R {
+    match pool() {
+        Some(pool) if helpers > 0 => pool.in_place_scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| helper());
+            }
+            main()
+        }),
+        _ => main(),
+    }
+}
+
 /// Runs `job(i)` for every `i` in `0..jobs` on at most `threads` threads (the calling one
 /// included), each taking the next job not yet taken; returns when all are done. A panic in a
 /// job is passed on to the caller.
-pub(crate) fn for_each_job(jobs: usize, threads: usize, job: impl Fn(usize) + Sync) {
+fn for_each_job(jobs: usize, threads: usize, job: impl Fn(usize) + Sync) {
     let threads = threads.clamp(1, jobs.max(1));
-    let pool = match pool() {
-        Some(pool) if threads > 1 => pool,
-        _ => return (0..jobs).for_each(job),
-    };
     let next = AtomicUsize::new(0);
     let take_jobs = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -44,18 +62,24 @@ pub(crate) fn for_each_job(jobs: usize, threads: usize, job: impl Fn(usize) + Sy
         }
         job(i);
     };
-    pool.in_place_scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(|_| take_jobs());
-        }
-        take_jobs();
+    // `take_jobs` only borrows, so it is `Copy`: the helpers and the caller run the same loop.
+    with_helpers(threads - 1, take_jobs, take_jobs);
+}
+
+/// `f` on every item, on at most `threads` threads (the calling one included), the items
+/// taken in turn ([`for_each_job`]).
+pub(crate) fn for_each_mut<T: Send>(items: &mut [T], threads: usize, f: impl Fn(&mut T) + Sync) {
+    // Each item is taken exactly once, so its lock is never contended: it only hands out the
+    // `&mut` safely.
+    let items: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
+    for_each_job(items.len(), threads, |i| {
+        f(&mut items[i].lock().unwrap_or_else(PoisonError::into_inner))
     });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
 
     #[test]
     fn every_job_runs_once_whatever_the_thread_count() {

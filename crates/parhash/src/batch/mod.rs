@@ -14,7 +14,6 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
-use std::sync::{Mutex, PoisonError};
 
 use crate::lanes::{self, Kernel, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
 use crate::registry::{Algorithm, Hasher, Output};
@@ -122,12 +121,10 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         let (group, more_in) = rest_in.split_at(end - start);
         let (digests, more_out) = rest_out.split_at_mut(end - start);
         (rest_in, rest_out, start) = (more_in, more_out, end);
-        jobs.push(Mutex::new((group, digests)));
+        jobs.push((group, digests));
     }
-    crate::workers::for_each_job(jobs.len(), threads, |i| {
-        let mut job = jobs[i].lock().unwrap_or_else(PoisonError::into_inner);
-        let (group, digests) = &mut *job;
-        hash_group(alg, kernel, group, digests);
+    crate::workers::for_each_mut(&mut jobs, threads, |(group, digests)| {
+        hash_group(alg, kernel, group, digests)
     });
     out
 }

@@ -24,6 +24,7 @@
 //! reference).
 
 use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -43,7 +44,7 @@ const LEVEL2_PER_JOB: usize = 16;
 pub struct Engine {
     /// Interleave independent superblocks in one thread.
     pub interleave: bool,
-    /// Threads for whole level-2 superblocks, the calling one included (1 = none spawned).
+    /// Threads for whole level-2 superblocks, the calling one included (1 = no helpers).
     pub threads: usize,
     /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (64-bit words only;
     /// `None` = portable code).
@@ -600,26 +601,32 @@ impl<W: Word> Tree<W> {
         let jobs = superblocks.div_ceil(per_job);
         let job = |j: usize| j * per_job..((j + 1) * per_job).min(superblocks);
         let next_job = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            let (sender, finished) = mpsc::channel();
-            for _ in 1..threads.min(jobs) {
-                let (sender, work, next_job) = (sender.clone(), &work, &next_job);
-                scope.spawn(move || loop {
-                    let j = next_job.fetch_add(1, Ordering::Relaxed);
-                    if j >= jobs || sender.send((j, work.outputs(job(j)))).is_err() {
-                        break;
-                    }
-                });
+        let (sender, finished) = mpsc::channel();
+        // Helpers from the process-wide pool (`crate::workers`): starting threads per call cost
+        // ~55 us each, and a streaming caller runs this for every `update` holding whole
+        // level-2 superblocks. A helper's panic travels as a result, so the caller never waits
+        // for a job that will not come.
+        let helper = || loop {
+            let j = next_job.fetch_add(1, Ordering::Relaxed);
+            if j >= jobs {
+                break;
             }
-            drop(sender);
-
+            let outputs = panic::catch_unwind(AssertUnwindSafe(|| work.outputs(job(j))));
+            if sender.send((j, outputs)).is_err() {
+                break;
+            }
+        };
+        let resumed = |outputs: std::thread::Result<Vec<[W; 8]>>| {
+            outputs.unwrap_or_else(|payload| panic::resume_unwind(payload))
+        };
+        crate::workers::with_helpers(threads.min(jobs) - 1, helper, || {
             self.advance(lead);
             debug_assert!(self.at == ends[0] && self.open1.is_none() && self.open2.is_none());
             let mut done: Vec<Option<Vec<[W; 8]>>> = vec![None; jobs];
             let mut fed = 0;
             loop {
                 while let Ok((j, outputs)) = finished.try_recv() {
-                    done[j] = Some(outputs);
+                    done[j] = Some(resumed(outputs));
                 }
                 self.level3.feed_ready(&mut done, &mut fed);
                 let j = next_job.fetch_add(1, Ordering::Relaxed);
@@ -637,9 +644,10 @@ impl<W: Word> Tree<W> {
             self.advance(trail);
             debug_assert_eq!(self.level3.inputs, level3_inputs);
 
+            // Every job left was taken by a helper, which always sends its result.
             while fed < jobs {
-                let (j, outputs) = finished.recv().expect("a SANDstorm worker thread panicked");
-                done[j] = Some(outputs);
+                let (j, outputs) = finished.recv().expect("the sender outlives the helpers");
+                done[j] = Some(resumed(outputs));
                 self.level3.feed_ready(&mut done, &mut fed);
             }
         });

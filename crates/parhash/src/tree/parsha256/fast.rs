@@ -6,22 +6,19 @@
 //! upwards, so a subtree never needs anything from outside itself: the threads take whole
 //! subtrees in turn (8 per thread) and run *all* rounds of a chunk of rounds on each (no
 //! barrier per round, the subtree's chaining values stay in one cache), recording each round's
-//! root output. The
-//! serial top tree then replays the chunk's rounds from those root outputs. Chunks of about
-//! [`CHUNK_BYTES`] of message bound the memory and let the streaming hasher start before the
-//! whole message is there.
+//! root output. The serial top tree then replays the chunk's rounds from those root outputs.
+//! Chunks of about [`CHUNK_BYTES`] of message bound the memory and let the streaming hasher
+//! start before the whole message is there.
 //!
 //! Every compression of one subtree's round is gathered into a batch and compressed by
 //! [`compress_with`]: SIMD lanes, or the SHA extensions on interleaved streams. The message is
-//! read in place
-//! (a slice, possibly memory-mapped); the padding beyond the message end is read as zeros, never
-//! materialised. Geometry (which `u(i, j)` a processor gets, where it lies in the padded
+//! read in place (a slice, possibly memory-mapped); the padding beyond the message end is read
+//! as zeros, never materialised. Geometry (which `u(i, j)` a processor gets, where it lies in the padded
 //! message) is computed in closed form from the specification's size table.
 
 use super::{check_params, ParshaError};
 use crate::lanes::sha256::{compress_one, compress_with, IV as SHA256_IV};
 use crate::lanes::Kernel;
-use std::sync::{Mutex, PoisonError};
 
 /// Message bytes per chunk of rounds handed to the threads at once.
 pub(crate) const CHUNK_BYTES: u64 = 8 << 20;
@@ -533,10 +530,9 @@ impl Engine {
             usize::try_from(shape.padded_len() / MIN_BYTES_PER_THREAD).unwrap_or(usize::MAX);
         let threads = threads.min(by_size).max(1);
         // Eight subtrees per thread: threads take them in turn, so one that starts late takes
-        // fewer. One thread keeps the whole tree (small subtrees cost more small kernel calls:
-        // a 10 KiB message took 1.8x as long split in 16).
-        // Subtrees keep at least 4 levels (15 nodes): thinner ones spend their time in small
-        // kernel calls (`-j 1000` on 64 MiB cut 4,096 one-node subtrees and ran 24x slower).
+        // fewer. A thinner cut costs small kernel calls, so one thread keeps the whole tree (a
+        // 10 KiB message took 1.8x as long cut in 16) and subtrees keep at least 4 levels
+        // (`-j 1000` on 64 MiB cut 4,096 one-node subtrees and ran 24x slower).
         let cut = if threads == 1 {
             0
         } else {
@@ -597,16 +593,8 @@ impl Engine {
         } else {
             // One job per subtree, taken in turn by the threads (see `crate::workers`: a
             // helper that wakes late takes fewer subtrees instead of holding up the chunk).
-            let jobs: Vec<Mutex<&mut Subtree>> = self.trees.iter_mut().map(Mutex::new).collect();
-            crate::workers::for_each_job(jobs.len(), self.threads, |i| {
-                let mut tree = jobs[i].lock().unwrap_or_else(PoisonError::into_inner);
-                run_subtrees(
-                    &ctx,
-                    view,
-                    kernel,
-                    std::slice::from_mut(&mut **tree),
-                    rounds,
-                );
+            crate::workers::for_each_mut(&mut self.trees, self.threads, |tree| {
+                run_subtrees(&ctx, view, kernel, std::slice::from_mut(tree), rounds)
             });
         }
         self.run_top(&ctx, view, rounds);

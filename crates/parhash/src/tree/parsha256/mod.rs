@@ -55,10 +55,7 @@ impl fmt::Display for ParshaError {
                 "PARSHA-256 tree height {t} is out of range (1..={MAX_TREE_HEIGHT})"
             ),
             ParshaError::InvalidIvBits(l) => {
-                write!(
-                    f,
-                    "PARSHA-256 IV length {l} bits is invalid (0, 128 or 256)"
-                )
+                write!(f, "PARSHA-256 IV length {l} bits is not 0, 128 or 256")
             }
             ParshaError::MessageTooLong(len) => {
                 write!(f, "PARSHA-256 message of {len} bytes is over 2^64 - 1 bits")
@@ -73,8 +70,11 @@ impl fmt::Display for ParshaError {
 
 impl std::error::Error for ParshaError {}
 
-/// Checks `(T, l)`.
-pub(crate) fn check_params(tree_height: u32, iv_bits: u32) -> Result<(), ParshaError> {
+/// Checks `(T, l)`: T in 1..=[`MAX_TREE_HEIGHT`], l in {0, 128, 256}.
+///
+/// # Errors
+/// [`ParshaError::InvalidTreeHeight`], [`ParshaError::InvalidIvBits`].
+pub fn check_params(tree_height: u32, iv_bits: u32) -> Result<(), ParshaError> {
     if !(1..=MAX_TREE_HEIGHT).contains(&tree_height) {
         return Err(ParshaError::InvalidTreeHeight(tree_height));
     }
