@@ -5,13 +5,19 @@ mod common;
 
 use parhash_lab::{output, presets, LabOptions};
 
+/// Tiny mode (seconds), no progress bar.
+fn tiny_options() -> LabOptions {
+    let mut opts = LabOptions::new();
+    opts.tiny = true;
+    opts.progress = false;
+    opts.budget = std::time::Duration::from_secs(2);
+    opts
+}
+
 #[test]
 fn every_preset_runs_tiny() {
     for preset in presets::ALL {
-        let mut opts = LabOptions::new();
-        opts.tiny = true;
-        opts.progress = false;
-        opts.budget = std::time::Duration::from_secs(2);
+        let mut opts = tiny_options();
         opts.out_dir = std::env::temp_dir().join(format!(
             "parhash-lab-preset-{}-{}",
             preset.name,
@@ -39,10 +45,7 @@ fn every_preset_runs_tiny() {
 #[test]
 fn batch_preset_measures_multiplicity_kernels_and_layouts() {
     let preset = presets::find("batch").expect("batch preset registered");
-    let mut opts = LabOptions::new();
-    opts.tiny = true;
-    opts.progress = false;
-    opts.budget = std::time::Duration::from_secs(2);
+    let opts = tiny_options();
     let report = (preset.run)(&opts).unwrap();
     let algorithms = ["sha256", "sha1", "md5", "sha512", "sha3-256", "keccak256"];
     for alg in algorithms {
@@ -88,4 +91,28 @@ fn batch_preset_measures_multiplicity_kernels_and_layouts() {
         "{:?}",
         report.notes
     );
+}
+
+/// The PARSHA-256 preset in tiny mode: the speed-up table has a row per thread count, and from
+/// two threads on, the ceiling of independent one-thread runs beside it.
+#[test]
+fn parsha_preset_sets_the_speed_up_beside_the_machines_ceiling() {
+    let preset = presets::find("parsha").expect("parsha preset registered");
+    let opts = tiny_options();
+    let report = (preset.run)(&opts).unwrap();
+    let scaling = report
+        .sections
+        .iter()
+        .find(|s| s.title.contains("speed-up vs threads"))
+        .and_then(|s| s.table.as_ref())
+        .expect("a speed-up table");
+    let threads = parhash::platform::available_threads().max(2);
+    assert_eq!(scaling.rows.len(), threads);
+    let two = &scaling.rows[1];
+    assert_eq!(two[0], "2");
+    for cell in &two[1..5] {
+        let figure: f64 = cell.trim_end_matches('x').parse().unwrap_or(0.0);
+        assert!(figure > 0.0, "{two:?}");
+    }
+    assert!(two[5].ends_with(" %"), "{two:?}");
 }

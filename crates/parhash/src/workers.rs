@@ -9,7 +9,7 @@
 //! batch engine (groups of messages), PARSHA-256 (subtrees) and SANDstorm's tree (level-2
 //! superblocks).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The helpers (`None` if the OS refused to start threads: jobs then run on the caller).
@@ -77,6 +77,65 @@ pub(crate) fn for_each_mut<T: Send>(items: &mut [T], threads: usize, f: impl Fn(
     });
 }
 
+/// `f(item, step)` for every item and every step `0..steps`, on at most `threads` threads (the
+/// calling one included), each item's steps in order. Jobs are taken in turn step by step
+/// (every item's step 0, then every item's step 1, ...), so a thread takes an item's next step
+/// `items.len()` jobs after the one before it and almost never waits for it; no thread waits
+/// for all items to finish a step.
+///
+/// Why: with one job per item, the threads wait for the slowest job at the end of every call
+/// (half a job on average); 16 jobs for 2 threads lost ~6 % there (PARSHA-256 measured 94 %
+/// busy). Cutting every item's work in steps makes the jobs, and that wait, small.
+pub(crate) fn for_each_mut_in_steps<T: Send>(
+    items: &mut [T],
+    steps: usize,
+    threads: usize,
+    f: impl Fn(&mut T, usize) + Sync,
+) {
+    let n = items.len();
+    // Per item: how many of its steps are done, and the item (its lock is never contended:
+    // a step only runs once the step before has finished).
+    let slots: Vec<(AtomicUsize, Mutex<&mut T>)> = items
+        .iter_mut()
+        .map(|item| (AtomicUsize::new(0), Mutex::new(item)))
+        .collect();
+    // Set when a step panics, so that nobody waits for the steps after it.
+    let failed = AtomicBool::new(false);
+    for_each_job(n * steps, threads, |job| {
+        let (step, i) = (job / n, job % n);
+        let (done, item) = &slots[i];
+        let mut spins = 0u32;
+        while done.load(Ordering::Acquire) < step {
+            if failed.load(Ordering::Relaxed) {
+                return;
+            }
+            // The step before is running on another thread: it was taken `n` jobs ago.
+            if spins < 100 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        let on_panic = PanicFlag(&failed);
+        f(
+            &mut item.lock().unwrap_or_else(PoisonError::into_inner),
+            step,
+        );
+        std::mem::forget(on_panic);
+        done.store(step + 1, Ordering::Release);
+    });
+}
+
+/// Raises its flag when dropped, i.e. when a step unwinds (it is forgotten otherwise).
+struct PanicFlag<'a>(&'a AtomicBool);
+
+impl Drop for PanicFlag<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +151,40 @@ mod tests {
                     "{threads} {jobs}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn every_step_runs_once_and_in_order_whatever_the_thread_count() {
+        for threads in [1, 2, 3, 8] {
+            for (items, steps) in [(0, 3), (1, 1), (1, 40), (5, 7), (16, 30)] {
+                let mut logs: Vec<Vec<usize>> = vec![Vec::new(); items];
+                for_each_mut_in_steps(&mut logs, steps, threads, |log, step| {
+                    // Some steps take longer, so threads overtake each other.
+                    if step % 3 == 0 {
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                    }
+                    log.push(step);
+                });
+                let expected: Vec<usize> = (0..steps).collect();
+                assert!(
+                    logs.iter().all(|log| *log == expected),
+                    "{threads} threads, {items} items, {steps} steps: {logs:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_panicking_step_reaches_the_caller_without_a_hang() {
+        for threads in [1, 2, 3] {
+            let mut items = vec![0u32; 4];
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                for_each_mut_in_steps(&mut items, 5, threads, |_, step| {
+                    assert_ne!(step, 2, "step 2 fails")
+                });
+            }));
+            assert!(caught.is_err(), "{threads} threads");
         }
     }
 

@@ -4,11 +4,12 @@
 //! The tree of `2^t` processors is cut at depth `k` into `2^k` subtrees rooted at nodes
 //! `2^k .. 2^(k+1) - 1`, plus a small top tree (nodes `0 .. 2^k - 1`). Information only flows
 //! upwards, so a subtree never needs anything from outside itself: the threads take whole
-//! subtrees in turn (8 per thread) and run *all* rounds of a chunk of rounds on each (no
-//! barrier per round, the subtree's chaining values stay in one cache), recording each round's
-//! root output. The serial top tree then replays the chunk's rounds from those root outputs.
-//! Chunks of about [`CHUNK_BYTES`] of message bound the memory and let the streaming hasher
-//! start before the whole message is there.
+//! subtrees (8 per thread) a slice of rounds at a time (about [`SLICE_BYTES`] of message: no
+//! barrier per round, the subtree's chaining values stay in one cache while it runs), taking
+//! the jobs in turn slice by slice, and record each round's root output. The serial top tree
+//! then replays the chunk's rounds from those root outputs. Chunks of about [`CHUNK_BYTES`] of
+//! message bound that record and let the streaming hasher start before the whole message is
+//! there.
 //!
 //! Every compression of one subtree's round is gathered into a batch and compressed by
 //! [`compress_with`]: SIMD lanes, or the SHA extensions on interleaved streams. The message is
@@ -20,8 +21,13 @@ use super::{check_params, ParshaError};
 use crate::lanes::sha256::{compress_one, compress_with, IV as SHA256_IV};
 use crate::lanes::Kernel;
 
-/// Message bytes per chunk of rounds handed to the threads at once.
-pub(crate) const CHUNK_BYTES: u64 = 8 << 20;
+/// Message bytes per chunk of rounds handed to the threads at once. The threads wait for each
+/// other, and a sleeping helper is woken, once per chunk.
+pub(crate) const CHUNK_BYTES: u64 = 64 << 20;
+/// Message bytes per slice of a chunk's rounds: a job is one subtree's part of a slice (with
+/// T = 13 and 2 threads, 1/16 of ~1 MiB: ~40 us of work). Small jobs keep the threads' wait at
+/// the end of a chunk short.
+const SLICE_BYTES: u64 = 1 << 20;
 /// Compressions gathered before one lane call (a few lane groups; stays in L1).
 const BATCH: usize = 128;
 /// Below this many compressions a lane call would mostly compress padding lanes.
@@ -514,6 +520,9 @@ pub(crate) struct Engine {
     top_new: Vec<Node>,
     /// The first round not yet run.
     next_round: u64,
+    /// [`CHUNK_BYTES`] and [`SLICE_BYTES`] (smaller in tests, to run many of each).
+    chunk_bytes: u64,
+    slice_bytes: u64,
 }
 
 impl Engine {
@@ -550,6 +559,8 @@ impl Engine {
             top_old: vec![None; 1 << cut],
             top_new: vec![None; 1 << cut],
             next_round: 1,
+            chunk_bytes: CHUNK_BYTES,
+            slice_bytes: SLICE_BYTES,
             shape,
         }
     }
@@ -572,7 +583,7 @@ impl Engine {
         let mut end = self.next_round;
         while end < self.shape.rounds
             && self.shape.round_start(end + 1) <= limit
-            && (end == self.next_round || self.shape.round_start(end) - start < CHUNK_BYTES)
+            && (end == self.next_round || self.shape.round_start(end) - start < self.chunk_bytes)
         {
             end += 1;
         }
@@ -591,11 +602,24 @@ impl Engine {
         if self.threads == 1 {
             run_subtrees(&ctx, view, kernel, &mut self.trees, rounds);
         } else {
-            // One job per subtree, taken in turn by the threads (see `crate::workers`: a
-            // helper that wakes late takes fewer subtrees instead of holding up the chunk).
-            crate::workers::for_each_mut(&mut self.trees, self.threads, |tree| {
-                run_subtrees(&ctx, view, kernel, std::slice::from_mut(tree), rounds)
-            });
+            // One job per subtree and slice of rounds, taken in turn by the threads (see
+            // `crate::workers`: a helper that wakes late takes fewer jobs instead of holding
+            // up the chunk, and the jobs are small, so the threads finish close together).
+            let slices = self.shape.slices(rounds, self.slice_bytes);
+            crate::workers::for_each_mut_in_steps(
+                &mut self.trees,
+                slices.len(),
+                self.threads,
+                |tree, slice| {
+                    run_subtrees(
+                        &ctx,
+                        view,
+                        kernel,
+                        std::slice::from_mut(tree),
+                        slices[slice],
+                    )
+                },
+            );
         }
         self.run_top(&ctx, view, rounds);
         for tree in &mut self.trees {
@@ -713,5 +737,71 @@ impl Shape {
     /// R.
     pub(crate) fn rounds(&self) -> u64 {
         self.rounds
+    }
+
+    /// `rounds` cut into consecutive slices of about `slice_bytes` of message (at least one
+    /// round each).
+    fn slices(&self, rounds: (u64, u64), slice_bytes: u64) -> Vec<(u64, u64)> {
+        let mut slices = Vec::new();
+        let mut start = rounds.0;
+        for i in rounds.0 + 1..=rounds.1 {
+            if i == rounds.1 || self.round_start(i) - self.round_start(start) >= slice_bytes {
+                slices.push((start, i));
+                start = i;
+            }
+        }
+        slices
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Many chunks and many slices per chunk (the real sizes need messages of hundreds of MiB):
+    /// the digest is the reference's whatever the thread count.
+    #[test]
+    fn many_chunks_and_slices_match_the_reference() {
+        let kernel = Kernel::best_for(crate::Algorithm::Sha256);
+        for (len, tree_height, iv_bits) in [(700_001u64, 9u32, 256u32), (600_000, 7, 0)] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 131 % 251) as u8).collect();
+            let expected = super::super::reference::parsha256(&data, tree_height, iv_bits)
+                .expect("valid parameters");
+            for threads in [1, 2, 3] {
+                let shape = Shape::new(len, tree_height, iv_bits).expect("valid parameters");
+                let t = shape.t;
+                let mut engine = Engine::new(shape, kernel, threads);
+                engine.chunk_bytes = 100_000;
+                engine.slice_bytes = 9_000;
+                let view = View {
+                    data: &data,
+                    base: 0,
+                    end: len,
+                };
+                let mut chunks = 0;
+                while let Some(end) = engine.chunk_end(u64::MAX) {
+                    engine.run(&view, end);
+                    chunks += 1;
+                }
+                assert!(chunks >= 3, "{chunks} chunks");
+                assert_eq!(
+                    (t, engine.finish(&view)),
+                    expected,
+                    "{len} bytes, T {tree_height}, l {iv_bits}, {threads} threads"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn slices_cover_the_rounds_in_order() {
+        let shape = Shape::new(5_000_000, 13, 256).expect("valid parameters");
+        for bytes in [1, 100_000, SLICE_BYTES, u64::MAX] {
+            let slices = shape.slices((3, shape.rounds()), bytes);
+            assert_eq!(slices.first().map(|s| s.0), Some(3));
+            assert_eq!(slices.last().map(|s| s.1), Some(shape.rounds()));
+            assert!(slices.windows(2).all(|w| w[0].1 == w[1].0));
+            assert!(slices.iter().all(|s| s.0 < s.1));
+        }
     }
 }

@@ -137,8 +137,9 @@ pub fn parsha256_with(
 
 /// PARSHA-256 fed in pieces, for a message whose total length is known up front (a file).
 ///
-/// Holds at most one chunk of rounds (about 8 MiB) plus the latest `update`'s bytes: rounds
-/// are hashed as soon as their bytes are all there.
+/// Rounds are hashed as soon as their bytes are all there, straight from the slice `update`
+/// was given; only the start of a round that an `update` ends in the middle of is copied (at
+/// most one round, at most 2^t x 96 bytes: 768 KiB with T = 13).
 pub struct Parsha256Hasher {
     declared: u64,
     received: u64,
