@@ -127,9 +127,10 @@ macro_rules! block_core {
                 let mut state = self.state;
                 let backend = self.backend;
                 buffer.$pad(bit_len, |b| backend.compress(&mut state, &[b.0]));
-                let bytes = state.iter().flat_map(|w| w.to_be_bytes());
-                for (o, b) in out.iter_mut().zip(bytes) {
-                    *o = b;
+                // Word by word, the last one cut for truncated outputs (a byte-by-byte loop over
+                // `flat_map` cost ~15 ns of a 64-byte SHA-256's ~105).
+                for (o, w) in out.chunks_mut(size_of_val(&state[0])).zip(&state) {
+                    o.copy_from_slice(&w.to_be_bytes()[..o.len()]);
                 }
             }
         }
