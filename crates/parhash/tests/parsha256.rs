@@ -174,9 +174,10 @@ fn fast_matches_reference_on_random_lengths() {
     }
 }
 
-/// Messages of several MiB (many rounds, several 8 MiB-chunks' worth of geometry at small T,
-/// full trees at large T), large enough that every thread count really starts its threads,
-/// with every kernel forced.
+/// Messages of several MiB (many rounds, several ~1 MiB slices of rounds for the threads to
+/// take, full trees at large T), large enough that every thread count really starts its
+/// threads, with every kernel forced. (Many 64 MiB chunks: the engine's own unit test, with
+/// small chunks.)
 #[test]
 fn fast_matches_reference_on_large_messages() {
     let mut r = rng(0x9a25_0003);
