@@ -6,8 +6,8 @@
 //! oversubscribe the cores, and a worker asleep on an idle vCPU can take milliseconds to wake,
 //! so equal shares handed out up front wait for the latest one. Here every thread takes the
 //! next job not yet taken, so a helper that wakes late only takes what is left. Used by the
-//! batch engine (groups of messages), PARSHA-256 (subtrees) and SANDstorm's tree (level-2
-//! superblocks).
+//! batch engine (groups of messages), PARSHA-256 (subtrees, a slice of rounds at a time:
+//! [`for_each_mut_in_steps`]) and SANDstorm's tree (level-2 superblocks).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
