@@ -101,8 +101,8 @@ pub struct SumArgs {
     /// With gpu, parhash's CUDA backend hashes the files: sha256, sha3-256 and keccak256 in
     /// batches of many files (one GPU thread per file; files over 64 MiB on the CPU, streamed),
     /// and parsha256 (with --tree-height and --iv-bits) as a tree of GPU threads. It needs
-    /// an NVIDIA GPU with its driver and NVRTC (CUDA 12); without one parhash stops with "no
-    /// usable CUDA GPU: <reason>". The digests are the same as on the CPU.
+    /// an NVIDIA GPU with its driver and NVRTC (CUDA 12); without one parhash stops with `no
+    /// usable CUDA GPU: <reason>`. The digests are the same as on the CPU.
     #[arg(long, value_enum, default_value_t = Device::Cpu, conflicts_with = "check")]
     pub device: Device,
 

@@ -2,7 +2,7 @@
 //! sha3-256 and keccak256 go in batches of many files (one GPU thread per file); parsha256
 //! (`--tree-height`, `--iv-bits`) hashes each file as a tree of GPU threads. The lines are the
 //! CPU's, byte for byte. Without a usable GPU this stops
-//! with the backend's one message, "no usable CUDA GPU: <reason>".
+//! with the backend's one message, `no usable CUDA GPU: <reason>`.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};

@@ -7,7 +7,7 @@ use std::fmt;
 #[non_exhaustive]
 pub enum GpuError {
     /// No CUDA driver, no device, or no NVRTC: the one message every GPU request gives on a
-    /// machine without a usable GPU ("no usable CUDA GPU: <reason>").
+    /// machine without a usable GPU (`no usable CUDA GPU: <reason>`).
     NoGpu(String),
     /// NVRTC is missing (only for [`crate::kernels::compile_ptx`], which needs no GPU).
     NoNvrtc(String),

@@ -139,7 +139,7 @@ fn count_u32(n: usize, what: &str) -> Result<u32, GpuError> {
 
 impl Gpu {
     /// Opens GPU 0. Without a driver, a device or NVRTC, this is the one error every GPU request
-    /// gives: "no usable CUDA GPU: <reason>".
+    /// gives: `no usable CUDA GPU: <reason>`.
     pub fn open() -> Result<Gpu, GpuError> {
         // SAFETY: this only asks the dynamic loader whether `libcuda` can be opened.
         if !unsafe { cudarc::driver::sys::is_culib_present() } {

@@ -4,7 +4,7 @@
 //! the Bitcoin nonce search, PARSHA-256 as a tree of GPU threads, and batched Keccak-256 /
 //! SHA3-256 with two host layouts. The CUDA driver and NVRTC are loaded at run time (cudarc's
 //! dynamic loading), so this crate builds and its host logic is tested on machines without CUDA;
-//! there [`Gpu::open`] fails with one clear error, "no usable CUDA GPU: <reason>".
+//! there [`Gpu::open`] fails with one clear error, `no usable CUDA GPU: <reason>`.
 //!
 //! - [`kernels`]: the CUDA C sources (`kernels/*.cu`, embedded) and NVRTC compilation to PTX;
 //!   [`cache`]: compiled PTX cached per architecture.

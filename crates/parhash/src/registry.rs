@@ -111,6 +111,9 @@ macro_rules! algorithms {
         /// Every algorithm parhash implements.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
+        // Each variant's doc is its note, plain text also shown by `parhash list`, where
+        // brackets (`Keccak-f[1600]`) are not links.
+        #[allow(rustdoc::broken_intra_doc_links)]
         pub enum Algorithm {
             $(
                 #[doc = $note]

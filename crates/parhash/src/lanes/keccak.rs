@@ -1,4 +1,4 @@
-//! Keccak-f[1600] on 4 (AVX2, portable) or 8 (AVX-512) sponges at once, serving SHA-3 and
+//! Keccak-f\[1600\] on 4 (AVX2, portable) or 8 (AVX-512) sponges at once, serving SHA-3 and
 //! round-3 Keccak. Each lane's 25 words sit in 25 vectors, one word per message.
 
 #[cfg(target_arch = "x86_64")]

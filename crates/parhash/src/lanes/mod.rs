@@ -1,6 +1,6 @@
 //! Multi-lane compression kernels: many independent messages side by side in SIMD lanes.
 //!
-//! Each kernel is written once over the lane vector types of [`vector`] and compiled for the
+//! Each kernel is written once over the lane vector types of `vector` and compiled for the
 //! portable fallback, AVX2 and AVX-512. The one dispatch point is [`Width::detect`]; a [`Width`]
 //! holds the platform token, so a kernel can only be entered on a CPU that has its ISA.
 //! `batch/` drives these kernels through the [`Lanes`] trait; `tree/` (PARSHA-256) uses the

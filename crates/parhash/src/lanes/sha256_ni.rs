@@ -10,7 +10,7 @@
 //! its throughput, without spilling more of the 16 xmm registers the SHA instructions can use.
 //!
 //! This is the multi-buffer idea of Intel's ISA-L applied to the SHA extensions; it serves the
-//! batch engine ([`ShaNiLanes`]: [`STREAMS`] messages, several blocks each) and PARSHA-256's rounds
+//! batch engine (`ShaNiLanes`: [`STREAMS`] messages, several blocks each) and PARSHA-256's rounds
 //! ([`compress_many`]: any number of independent (state, block) pairs).
 
 use core::arch::x86_64::*;

@@ -5,7 +5,7 @@
 //! 16 columns and 14 rounds for Grøstl-384/512). P and Q share nothing but their inputs, so
 //! they can run side by side: that is the internal parallelism this module maps to hardware.
 //!
-//! Forms (the one dispatch point is [`Backend`]):
+//! Forms (the one dispatch point is `Backend`):
 //! - `sequential` ([`sequential`]): portable and literal to the specification: AddRoundConstant,
 //!   SubBytes, ShiftBytes and MixBytes on the byte matrix, P first, then Q. The oracle.
 //! - `parallel-portable` ([`parallel`]): the table form (SubBytes and MixBytes merged into eight

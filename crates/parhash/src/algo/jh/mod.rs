@@ -5,7 +5,7 @@
 //! into the second half. All the work is in E8, whose rounds apply one of two 4-bit S-boxes to
 //! each of 256 elements, a linear map `L` to each pair, and a fixed permutation `P8`.
 //!
-//! Forms (the one dispatch point is [`Backend`]):
+//! Forms (the one dispatch point is `Backend`):
 //! - `sequential` ([`sequential`]): portable and literal: grouping of the bits into 4-bit
 //!   elements, 42 rounds of S-boxes, `L` and `P8` on those elements, degrouping; the round
 //!   constants are generated from `C0` by the round function `R6`, as the specification says.

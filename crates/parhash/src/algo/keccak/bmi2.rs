@@ -1,4 +1,4 @@
-//! The sequential Keccak-f[1600] ([`super::sequential`], unchanged source) compiled with BMI1 and
+//! The sequential Keccak-f\[1600\] ([`super::sequential`], unchanged source) compiled with BMI1 and
 //! BMI2 enabled: χ's `!b & c` becomes one `andn` and the rotations become flag-free `rorx`, which
 //! removes about one instruction in five from the round. This is the form OpenSSL's x86-64
 //! assembly gets by "lane complementing"; here the compiler gets it from the ISA.

@@ -1,4 +1,4 @@
-//! Keccak-f[1600] and the sponge built on it: SHA3-224/256/384/512 (FIPS 202, domain padding
+//! Keccak-f\[1600\] and the sponge built on it: SHA3-224/256/384/512 (FIPS 202, domain padding
 //! `0x06`) and Keccak-224/256/384/512 as submitted to the SHA-3 competition's third round (padding
 //! `0x01`, same rates and capacities as SHA-3).
 //!
@@ -16,7 +16,7 @@
 //!   `parallel` picks the best of them (`parallel-avx2`, `parallel-avx512`,
 //!   `parallel-portable` force one).
 //!
-//! The one dispatch point is [`Backend`]: chosen once per hasher, matched once per call.
+//! The one dispatch point is `Backend`: chosen once per hasher, matched once per call.
 
 pub mod parallel_portable;
 pub mod sequential;
@@ -395,7 +395,7 @@ sponge_hashers! {
     Keccak512, Keccak512Params, U72, U64, KECCAK_PAD, "Keccak-512";
 }
 
-/// Runs Keccak-f[1600] once on `state` with the named variant (for tests and the lab).
+/// Runs Keccak-f\[1600\] once on `state` with the named variant (for tests and the lab).
 /// Returns `false` when the variant is unknown or unavailable here.
 pub fn permute_with_variant(name: &str, state: &mut [u64; 25]) -> bool {
     let Some(backend) = Backend::by_name(name) else {

@@ -1,4 +1,4 @@
-//! The lane-parallel form of Keccak-f[1600] on AVX2. A row of five lanes does not fit one
+//! The lane-parallel form of Keccak-f\[1600\] on AVX2. A row of five lanes does not fit one
 //! 256-bit register, so each row `y` is split: `lo[y]` holds lanes `x = 0..3`, element 0 of
 //! `hi[y]` holds lane 4 (its other elements are don't-care). The steps act on whole registers:
 //!

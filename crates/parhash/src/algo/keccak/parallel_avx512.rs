@@ -1,4 +1,4 @@
-//! The lane-parallel form of Keccak-f[1600] on AVX-512: the state is five 512-bit registers,
+//! The lane-parallel form of Keccak-f\[1600\] on AVX-512: the state is five 512-bit registers,
 //! one per row (plane) `y`, holding lanes `x = 0..4` in its first five 64-bit elements (the other
 //! three are don't-care and never flow into the first five). Each step acts on whole rows:
 //!

@@ -1,4 +1,4 @@
-//! The sequential form of Keccak-f[1600]: portable, scalar, literal to FIPS 202 section 3.2
+//! The sequential form of Keccak-f\[1600\]: portable, scalar, literal to FIPS 202 section 3.2
 //! (θ, ρ, π, χ, ι on 25 64-bit lanes). The round is written out lane by lane: every index and
 //! rotation is a literal, so the 25 lanes stay in registers and nothing is looked up at run time.
 #![forbid(unsafe_code)]
@@ -84,7 +84,7 @@ fn round(a: &mut [u64; 25], rc: u64) {
     *a = out;
 }
 
-/// Keccak-f[1600]: 24 rounds.
+/// Keccak-f\[1600\]: 24 rounds.
 #[inline(always)]
 pub fn permute(state: &mut [u64; 25]) {
     let mut a = *state;

@@ -56,7 +56,7 @@ pub use crate::algo::sha2::consts::{
 };
 use crate::algo::sha2::consts::{K256, K512};
 
-/// RC for 64-bit words: RC[i] = K256[2i] || K256[2i+1] (the first 50 SHA-256 constants).
+/// RC for 64-bit words: `RC[i] = K256[2i] || K256[2i+1]` (the first 50 SHA-256 constants).
 pub const RC64: [u64; 25] = {
     let mut rc = [0u64; 25];
     let mut i = 0;
@@ -67,7 +67,7 @@ pub const RC64: [u64; 25] = {
     rc
 };
 
-/// RC for 128-bit words: RC[i] = K512[2i] || K512[2i+1].
+/// RC for 128-bit words: `RC[i] = K512[2i] || K512[2i+1]`.
 pub const RC128: [u128; 25] = {
     let mut rc = [0u128; 25];
     let mut i = 0;

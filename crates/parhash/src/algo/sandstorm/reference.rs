@@ -6,7 +6,7 @@ use super::word::{bitmix, ch, Word};
 /// A chaining array: 5 rows of 4 words.
 pub type Chain<W> = [[W; 4]; 5];
 
-/// Cmp(M[0..7], C[0..4][0..3]) -> C' (section 4).
+/// `Cmp(M[0..7], C[0..4][0..3]) -> C'` (section 4).
 pub fn compress<W: Word>(m: &[W; 8], c: &Chain<W>) -> Chain<W> {
     // Message schedule: 33 words.
     let mut ms = [W::default(); 33];
@@ -60,7 +60,7 @@ pub fn compress<W: Word>(m: &[W; 8], c: &Chain<W>) -> Chain<W> {
     out
 }
 
-/// Out(C) = (C[1] ^ C[3]) || (C[2] ^ C[4]): the 8-word message a level passes upward.
+/// `Out(C) = (C[1] ^ C[3]) || (C[2] ^ C[4])`: the 8-word message a level passes upward.
 pub fn level_output<W: Word>(c: &Chain<W>) -> [W; 8] {
     let mut m = [W::default(); 8];
     for j in 0..4 {

@@ -13,7 +13,7 @@
 //!   `[u32; 4]` arrays in portable Rust ([`parallel_portable`]);
 //! - `sha-ni` ([`sha_ni`]): the SHA extensions (`sha1rnds4`, `sha1nexte`, `sha1msg1/2`).
 //!
-//! The one dispatch point is [`Backend`]: chosen once per hasher, matched once per call.
+//! The one dispatch point is `Backend`: chosen once per hasher, matched once per call.
 
 pub mod parallel_portable;
 pub mod sequential;

@@ -7,7 +7,7 @@
 //! F_257 and two inner codes, then runs n Feistel ladders side by side for 32 steps plus four
 //! feed-forward steps. The message length goes into a separate final block.
 //!
-//! Forms (the one dispatch point is [`Backend`]):
+//! Forms (the one dispatch point is `Backend`):
 //! - `sequential` ([`sequential`]): scalar, literal to the specification, textbook radix-2 NTT.
 //! - `parallel`: what the algorithm was designed for: the NTT as a 16-bit-lane FFT and the n
 //!   Feistel lanes as one vector. Forced ISAs: `parallel-portable` (plain Rust in the same

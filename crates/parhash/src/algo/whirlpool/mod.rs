@@ -2,7 +2,7 @@
 //! Hashing Function", revised 2003).
 //!
 //! Two forms of the compression function, as in seed study 2 (Nayuki's fast Whirlpool):
-//! - `reference` ([`reference`]): byte-wise and literal to the specification — SubBytes (γ),
+//! - `reference` ([`reference`](mod@reference)): byte-wise and literal to the specification — SubBytes (γ),
 //!   ShiftColumns (π), MixRows (θ) and AddRoundKey (σ) on an 8x8 byte matrix;
 //! - `fused` ([`fused`]), the default: a whole row at a time, γ, π and θ fused into one 64-bit
 //!   table lookup per byte (8 tables of 256 entries, built at compile time from the S-box and

@@ -5,7 +5,7 @@
 //! bits), and the function returns the effective height `t <= T` with it: `(t, z)`. It never
 //! depends on the thread count or the kernel (SIMD width or SHA-NI streams).
 //!
-//! - [`reference`]: literal to the specification, round by round (the oracle).
+//! - [`reference`](mod@reference): literal to the specification, round by round (the oracle).
 //! - [`parsha256`] / [`parsha256_with`]: the fast engine (`fast.rs`): every independent
 //!   compression of a round in SIMD lanes (8 with AVX2, 16 with AVX-512, portable fallback),
 //!   the processor tree split over threads by whole subtrees, the message read in place.

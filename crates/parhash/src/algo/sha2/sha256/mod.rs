@@ -1,5 +1,5 @@
 //! The SHA-224/256 compression function in every form, and its single dispatch point
-//! ([`Backend`]).
+//! (`Backend`).
 //!
 //! - `sequential` ([`sequential`]): portable scalar, fully unrolled.
 //! - `parallel` ([`parallel`]): scalar rounds with the message schedule computed four words at a

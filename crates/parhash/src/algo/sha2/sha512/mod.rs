@@ -1,5 +1,5 @@
 //! The SHA-384/512 (and SHA-512/t) compression function in every form, and its single dispatch
-//! point ([`Backend`]).
+//! point (`Backend`).
 //!
 //! - `sequential` ([`sequential`]): portable scalar, fully unrolled; 64-bit words suit scalar
 //!   x86_64 registers well, and this CPU has no SHA-512 instructions.
