@@ -557,28 +557,6 @@ pub fn compute_rate(engine: &dyn Engine, plan: &SamplePlan) -> f64 {
     (LEN * count) as f64 / best
 }
 
-/// Cost of hashing one `len`-byte message from memory on one thread, reusing one state:
-/// nanoseconds and TSC ticks per message (median/min/max over `samples` samples, each repeating
-/// the message until it lasts `min_sample`).
-pub fn message_cost(
-    engine: &dyn Engine,
-    len: usize,
-    samples: usize,
-    min_sample: Duration,
-) -> (Stats, Stats) {
-    let mut data = vec![0u8; len];
-    fill_pattern(&mut data);
-    let mut hasher = engine.hasher();
-    work_cost(
-        || {
-            hasher.update(&data);
-            hasher.finish_reset()
-        },
-        samples,
-        min_sample,
-    )
-}
-
 /// Cost of one call of `work` (which returns a byte of its result, so it cannot be optimised
 /// away): nanoseconds and TSC ticks per call, median/min/max over `samples` samples, each
 /// repeating `work` until it lasts `min_sample`, after a short warm-up.
@@ -633,8 +611,8 @@ pub fn work_costs(
         .collect()
 }
 
-/// [`message_cost`] of several engines on the same message, their samples taken in turn
-/// ([`work_costs`]).
+/// The cost of hashing one `len`-byte message from memory on one thread, reusing one state
+/// (see [`work_cost`]), for several engines whose samples are taken in turn ([`work_costs`]).
 pub fn message_costs(
     engines: &[&dyn Engine],
     len: usize,

@@ -85,13 +85,7 @@ where
 fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
     let mut hasher = T::default();
     hasher.update(data);
-    let mut out = Output::empty();
-    let len = hasher.output_size();
-    hasher
-        .finalize_into(&mut out.bytes[..len])
-        .expect("buffer sized from output_size");
-    out.len = len as u8;
-    out
+    Output::filled(hasher.output_size(), |out| hasher.finalize_into(out))
 }
 
 /// Declares every algorithm once: enum variant, concrete type, names and metadata.
@@ -542,12 +536,17 @@ impl Output {
     /// The largest digest any parhash algorithm produces (Skein-1024).
     pub const MAX: usize = 128;
 
-    /// No bytes yet: filled in place by the hashers (one copy less than [`Output::from_slice`]).
-    fn empty() -> Self {
-        Output {
+    /// `len` bytes written in place by `finalize` (one copy less than [`Output::from_slice`]).
+    fn filled(
+        len: usize,
+        finalize: impl FnOnce(&mut [u8]) -> Result<(), digest::InvalidBufferSize>,
+    ) -> Self {
+        let mut out = Output {
             bytes: [0; Output::MAX],
-            len: 0,
-        }
+            len: len as u8,
+        };
+        finalize(&mut out.bytes[..len]).expect("buffer sized from output_size");
+        out
     }
 
     /// Wraps digest bytes. Panics if `bytes` is longer than [`Output::MAX`].
@@ -682,13 +681,8 @@ impl Hasher {
 
     /// Returns the digest of everything fed so far and starts over.
     pub fn finalize_reset(&mut self) -> Output {
-        let mut out = Output::empty();
-        let len = self.inner.output_size();
-        self.inner
-            .finalize_into_reset(&mut out.bytes[..len])
-            .expect("buffer sized from output_size");
-        out.len = len as u8;
-        out
+        let inner = &mut self.inner;
+        Output::filled(inner.output_size(), |out| inner.finalize_into_reset(out))
     }
 
     /// Forgets everything fed so far.

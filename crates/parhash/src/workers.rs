@@ -9,7 +9,7 @@
 //! batch engine (groups of messages), PARSHA-256 (subtrees, a slice of rounds at a time:
 //! [`for_each_mut_in_steps`]) and SANDstorm's tree (level-2 superblocks).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// The helpers (`None` if the OS refused to start threads: jobs then run on the caller).
@@ -94,19 +94,18 @@ pub(crate) fn for_each_mut_in_steps<T: Send>(
 ) {
     let n = items.len();
     // Per item: how many of its steps are done, and the item (its lock is never contended:
-    // a step only runs once the step before has finished).
+    // a step only runs once the step before has finished; a step that panics poisons it).
     let slots: Vec<(AtomicUsize, Mutex<&mut T>)> = items
         .iter_mut()
         .map(|item| (AtomicUsize::new(0), Mutex::new(item)))
         .collect();
-    // Set when a step panics, so that nobody waits for the steps after it.
-    let failed = AtomicBool::new(false);
     for_each_job(n * steps, threads, |job| {
         let (step, i) = (job / n, job % n);
         let (done, item) = &slots[i];
         let mut spins = 0u32;
         while done.load(Ordering::Acquire) < step {
-            if failed.load(Ordering::Relaxed) {
+            // The step before panicked: this one never runs (the panic reaches the caller).
+            if item.is_poisoned() {
                 return;
             }
             // The step before is running on another thread: it was taken `n` jobs ago.
@@ -117,23 +116,12 @@ pub(crate) fn for_each_mut_in_steps<T: Send>(
                 std::thread::yield_now();
             }
         }
-        let on_panic = PanicFlag(&failed);
         f(
             &mut item.lock().unwrap_or_else(PoisonError::into_inner),
             step,
         );
-        std::mem::forget(on_panic);
         done.store(step + 1, Ordering::Release);
     });
-}
-
-/// Raises its flag when dropped, i.e. when a step unwinds (it is forgotten otherwise).
-struct PanicFlag<'a>(&'a AtomicBool);
-
-impl Drop for PanicFlag<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
 }
 
 #[cfg(test)]
@@ -186,6 +174,18 @@ mod tests {
             }));
             assert!(caught.is_err(), "{threads} threads");
         }
+        // One item: while its slow step 0 runs and panics, another thread has taken step 1
+        // and waits for it. Without the poisoning check that thread waits forever (a hang).
+        let mut item = [0u32];
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for_each_mut_in_steps(&mut item, 4, 2, |_, step| {
+                if step == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(30));
+                    panic!("step 0 fails");
+                }
+            });
+        }));
+        assert!(caught.is_err());
     }
 
     #[test]
