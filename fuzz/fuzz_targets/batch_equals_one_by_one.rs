@@ -4,7 +4,6 @@
 
 use libfuzzer_sys::fuzz_target;
 use parhash::batch::{has_lanes, hash_many_with, BatchOptions};
-use parhash::lanes::Kernel;
 use parhash::{hash, Algorithm};
 
 fuzz_target!(|input: &[u8]| {
@@ -29,7 +28,11 @@ fuzz_target!(|input: &[u8]| {
         at = &tail[n..];
     }
     let want: Vec<_> = messages.iter().map(|m| hash(alg, m)).collect();
-    for kernel in Kernel::all_for(alg).into_iter().map(Some).chain([None]) {
+    for kernel in parhash::batch::kernels(alg)
+        .into_iter()
+        .map(Some)
+        .chain([None])
+    {
         for threads in 1..=3 {
             let got = hash_many_with(alg, &messages, BatchOptions { threads, kernel });
             assert_eq!(got, want, "{alg} {kernel:?} threads={threads}");

@@ -3,9 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use parhash::algo::parsha256::{parsha256_with, reference, Parsha256Hasher, ParshaOptions};
 use parhash::lanes::Kernel;
-use parhash::tree::parsha256::{parsha256_with, reference, Parsha256Hasher, ParshaOptions};
-use parhash::Algorithm;
 
 fuzz_target!(|input: &[u8]| {
     let [params, cut, data @ ..] = input else {
@@ -15,7 +14,7 @@ fuzz_target!(|input: &[u8]| {
     let iv_bits = [0, 128, 256][usize::from(params / 16 % 3)];
     let want = reference::parsha256(data, tree_height, iv_bits).expect("valid parameters");
     let cut = *cut as usize * data.len() / 256;
-    for kernel in Kernel::all_for(Algorithm::Sha256) {
+    for kernel in Kernel::all(true) {
         for threads in 1..=3 {
             let options = ParshaOptions {
                 threads,

@@ -61,7 +61,7 @@ pub fn render() -> String {
 /// How the multi-message engine (`sum` over many files, `parhash::batch`) runs `alg`: in SIMD
 /// lanes across threads, or threads only.
 fn batch(alg: Algorithm) -> String {
-    let best = parhash::lanes::Kernel::best_for(alg);
+    let best = parhash::batch::best_kernel(alg);
     match parhash::batch::lane_kernel(alg, best) {
         Some(kernel) => format!("{} lanes ({}) x threads", kernel.lanes(), best.name()),
         None => "threads only (no multi-lane kernel)".to_string(),

@@ -10,7 +10,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 
-use parhash::tree::parsha256::{
+use parhash::algo::parsha256::{
     parsha256_with, Parsha256Hasher, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT,
     MAX_TREE_HEIGHT,
 };

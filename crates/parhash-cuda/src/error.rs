@@ -41,8 +41,8 @@ impl From<cudarc::driver::DriverError> for GpuError {
     }
 }
 
-impl From<parhash::tree::parsha256::ParshaError> for GpuError {
-    fn from(e: parhash::tree::parsha256::ParshaError) -> Self {
+impl From<parhash::algo::parsha256::ParshaError> for GpuError {
+    fn from(e: parhash::algo::parsha256::ParshaError) -> Self {
         GpuError::InvalidInput(e.to_string())
     }
 }

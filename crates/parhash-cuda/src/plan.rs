@@ -5,9 +5,9 @@
 //!
 //! [`emulate`] runs the plan on the CPU exactly as the kernels do (round by round, the same
 //! offsets, the same pass-through rule) and is tested against
-//! `parhash::tree::parsha256::reference` for every small length, `T` and `l`.
+//! `parhash::algo::parsha256::reference` for every small length, `T` and `l`.
 
-use parhash::tree::parsha256::{ParshaError, MAX_TREE_HEIGHT};
+use parhash::algo::parsha256::{ParshaError, MAX_TREE_HEIGHT};
 
 /// n / 8: bytes into the compression function.
 pub const N_BYTES: u64 = 96;
@@ -408,7 +408,7 @@ pub fn emulate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parhash::tree::parsha256::reference;
+    use parhash::algo::parsha256::reference;
 
     fn pattern(len: usize) -> Vec<u8> {
         (0..len).map(|i| (i % 251) as u8).collect()
@@ -454,7 +454,7 @@ mod tests {
             for iv_bits in [0, 128, 256] {
                 assert_eq!(
                     emulate(&data, tree_height, iv_bits).unwrap(),
-                    parhash::tree::parsha256::parsha256(&data, tree_height, iv_bits).unwrap(),
+                    parhash::algo::parsha256::parsha256(&data, tree_height, iv_bits).unwrap(),
                     "len {len} T {tree_height} l {iv_bits}"
                 );
             }

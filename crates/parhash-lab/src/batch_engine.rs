@@ -2,7 +2,7 @@
 //! (MMH) configurations measure the SIMD lanes, not only threads over one-message hashers.
 //!
 //! - `batch`: [`parhash::batch::hash_many_with`] as users call it: the fastest kernel of this
-//!   CPU ([`Kernel::best_for`]), groups with fewer messages than lanes hashed one by one, and
+//!   CPU ([`parhash::batch::best_kernel`]), groups with fewer messages than lanes hashed one by one, and
 //!   the configuration's thread count (messages gathered from wherever they lie in memory);
 //! - `batch-<kernel>` (`batch-portable`, `batch-avx2`, `batch-avx512`, `batch-sha-ni`): the same
 //!   with that kernel forced, even for a single message, to compare the kernels;
@@ -91,7 +91,7 @@ pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRe
         return Vec::new();
     }
     std::iter::once(None)
-        .chain(Kernel::all_for(algorithm).into_iter().map(Some))
+        .chain(parhash::batch::kernels(algorithm).into_iter().map(Some))
         .map(|kernel| Arc::new(BatchEngine { algorithm, kernel }) as EngineRef)
         .collect()
 }
@@ -99,7 +99,7 @@ pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRe
 /// Lanes of `algorithm`'s fastest kernel on this CPU and the kernel's name (`avx512`,
 /// `sha-ni`...), or `None` without lane kernels.
 pub fn lanes(algorithm: Algorithm) -> Option<(usize, &'static str)> {
-    let kernel = Kernel::best_for(algorithm);
+    let kernel = parhash::batch::best_kernel(algorithm);
     batch::lane_kernel(algorithm, kernel).map(|k| (k.lanes(), kernel.name()))
 }
 
@@ -207,7 +207,7 @@ mod tests {
             let engines = batch_engines(alg, &[]);
             let variants: Vec<String> = engines.iter().map(|e| e.variant()).collect();
             let mut want_variants = vec![BATCH.to_string()];
-            want_variants.extend(Kernel::all_for(alg).into_iter().map(kernel_variant));
+            want_variants.extend(parhash::batch::kernels(alg).into_iter().map(kernel_variant));
             assert_eq!(variants, want_variants);
             assert!(variants.contains(&"batch-portable".to_string()));
             let data: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; 100 + i]).collect();

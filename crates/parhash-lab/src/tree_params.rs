@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use parhash::tree::parsha256::{check_params, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT};
+use parhash::algo::parsha256::{check_params, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT};
 
 /// The keys a set may hold, for error messages and help.
 pub const VALID_KEYS: &str = "T (tree height, 1 to 40; also t, tree-height), \

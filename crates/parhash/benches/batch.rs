@@ -74,7 +74,7 @@ fn layouts(c: &mut Criterion) {
                     })
                 });
             }
-            for kernel in Kernel::all_for(alg) {
+            for kernel in parhash::batch::kernels(alg) {
                 g.bench_function(BenchmarkId::new("lanes-gather", kernel.name()), |b| {
                     b.iter(|| hash_many_with(alg, black_box(&set), one_thread(kernel)))
                 });
@@ -113,7 +113,7 @@ fn multiplicity(c: &mut Criterion) {
         .map(|i| (i * 31 % 251) as u8)
         .collect();
     for (name, alg) in lane_algorithms() {
-        let kernel = Kernel::best_for(alg);
+        let kernel = parhash::batch::best_kernel(alg);
         for len in [64usize, 1024, 4096, 65536] {
             let mut g = c.benchmark_group(format!("batch-many/{name}/{len}B"));
             g.sample_size(10);

@@ -6,8 +6,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use openssl::hash::{hash as ossl_hash, MessageDigest};
+use parhash::algo::parsha256::{parsha256_with, ParshaOptions};
 use parhash::lanes::Kernel;
-use parhash::tree::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher};
 use std::hint::black_box;
 
@@ -44,7 +44,7 @@ fn benches(c: &mut Criterion) {
             }
         }
         if len == 64 << 20 {
-            for kernel in Kernel::all_for(Algorithm::Sha256) {
+            for kernel in Kernel::all(true) {
                 let options = ParshaOptions {
                     threads: 1,
                     kernel: Some(kernel),

@@ -8,9 +8,9 @@
 //! divided by criterion's bytes/s.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use parhash::algo::sandstorm::lanes::{Wide, LANES};
+use parhash::algo::sandstorm::tree::{hash_slice, Engine};
 use parhash::algo::sandstorm::{fast, reference::Chain, Params, P256, P512};
-use parhash::lanes::sandstorm::{Wide, LANES};
-use parhash::tree::sandstorm::{hash_slice, Engine};
 use std::hint::black_box;
 
 fn compression<P: Params>(c: &mut Criterion, name: &str) {

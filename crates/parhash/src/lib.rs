@@ -27,8 +27,8 @@ pub mod io;
 pub mod lanes;
 pub mod platform;
 pub mod registry;
-pub mod tree;
-mod workers;
+pub mod threads;
+pub mod vector;
 
 pub use algo::blake::{Blake224, Blake256, Blake384, Blake512};
 pub use algo::groestl::{Groestl224, Groestl256, Groestl384, Groestl512};

@@ -3,9 +3,9 @@
 mod common;
 
 use common::*;
-use parhash::lanes::{sha256, Kernel};
-use parhash::tree::parsha256::reference;
-use parhash::Algorithm;
+use parhash::algo::parsha256::reference;
+use parhash::algo::sha2::sha256::lanes as sha256;
+use parhash::lanes::Kernel;
 use rand::Rng;
 
 fn expected(state: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {
@@ -21,7 +21,7 @@ fn expected(state: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {
 #[test]
 fn every_kernel_matches_single_compressions() {
     let mut r = rng(0x1a2e_5256);
-    let kernels = Kernel::all_for(Algorithm::Sha256);
+    let kernels = Kernel::all(true);
     eprintln!(
         "sha256 many-compression kernels tested: {:?}",
         kernels.iter().map(|k| k.name()).collect::<Vec<_>>()

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use parhash::tree::parsha256::{reference, ParshaError};
+use parhash::algo::parsha256::{reference, ParshaError};
 
 /// The paper's Appendix A: (l, digest).
 fn appendix_a() -> Vec<(u32, Vec<u8>)> {
@@ -94,15 +94,14 @@ fn reference_compression_is_sha256() {
 
 // ---- The fast engine against the paper and the reference ----
 
+use parhash::algo::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
 use parhash::lanes::{Kernel, Width};
-use parhash::tree::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
-use parhash::Algorithm;
 
 /// Every (threads, kernel) the fast engine is run with in the differential tests.
 fn configurations() -> Vec<ParshaOptions> {
     let mut v = Vec::new();
     for threads in [1, 2, 3, 8] {
-        for kernel in Kernel::all_for(Algorithm::Sha256) {
+        for kernel in Kernel::all(true) {
             v.push(ParshaOptions {
                 threads,
                 kernel: Some(kernel),
@@ -182,7 +181,7 @@ fn fast_matches_reference_on_random_lengths() {
 fn fast_matches_reference_on_large_messages() {
     let mut r = rng(0x9a25_0003);
     let mut configs = vec![ParshaOptions::default()];
-    for kernel in Kernel::all_for(Algorithm::Sha256) {
+    for kernel in Kernel::all(true) {
         for threads in [1, 2, 3] {
             configs.push(ParshaOptions {
                 threads,

@@ -5,11 +5,11 @@ mod common;
 
 use common::*;
 use digest::Digest;
+use parhash::algo::sandstorm::lanes::Wide;
 use parhash::algo::sandstorm::reference::{self, Boundaries};
+use parhash::algo::sandstorm::tree::{hash_slice, Engine, Tree};
 use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
-use parhash::lanes::sandstorm::Wide;
-use parhash::tree::sandstorm::{hash_slice, Engine, Tree};
 use parhash::{hash, Algorithm, Hasher, Sandstorm256, Sandstorm512};
 use rand::{rngs::StdRng, Rng};
 

@@ -13,7 +13,6 @@
 
 use std::time::Duration;
 
-use parhash::lanes::Kernel;
 use parhash::Algorithm;
 
 use super::{missing, Preset};
@@ -137,7 +136,7 @@ fn specs(algorithms: &[Algorithm], axes: &Axes) -> Vec<SweepSpec> {
         out.push(batch);
         if m == axes.kernel_messages {
             for &alg in algorithms {
-                let kernels = Kernel::all_for(alg).into_iter().map(kernel_variant);
+                let kernels = parhash::batch::kernels(alg).into_iter().map(kernel_variant);
                 let mut each = base(vec![alg], kernels.collect());
                 each.multiplicities = vec![m];
                 out.push(each);
@@ -196,7 +195,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         ),
         paragraphs: vec![
             "`batch-<kernel>` forces one kernel (even for fewer messages than lanes); `batch` \
-             is the library's choice (Kernel::best_for, marked *). vs batch: against `batch` \
+             is the library's choice (batch::best_kernel, marked *). vs batch: against `batch` \
              on the same thread count."
                 .into(),
         ],
@@ -347,9 +346,9 @@ impl Results<'_> {
             format!("{n}T vs batch"),
         ]);
         for &alg in algorithms {
-            let best = Kernel::best_for(alg);
+            let best = parhash::batch::best_kernel(alg);
             for &len in &axes.lengths {
-                for kernel in Kernel::all_for(alg) {
+                for kernel in parhash::batch::kernels(alg) {
                     let variant = kernel_variant(kernel);
                     let versus = |threads: usize| {
                         let ours = self.find(alg, &variant, len, m, threads)?;
@@ -561,7 +560,7 @@ mod tests {
             panic!("kernels are named")
         };
         assert!(sha256_kernels.contains(&"batch-portable".to_string()));
-        let sha_ni_here = Kernel::all_for(Algorithm::Sha256)
+        let sha_ni_here = parhash::lanes::Kernel::all(true)
             .iter()
             .any(|k| k.name() == "sha-ni");
         assert_eq!(

@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use parhash::tree::parsha256::{parsha256_with, Parsha256Hasher, ParshaOptions};
+use parhash::algo::parsha256::{parsha256_with, Parsha256Hasher, ParshaOptions};
 use parhash::Algorithm;
 
 use super::{missing, Preset};

@@ -15,10 +15,10 @@ use std::sync::Arc;
 use digest::Digest;
 use parhash::Algorithm;
 
+use parhash::algo::sandstorm::lanes::{Wide, LANES};
+use parhash::algo::sandstorm::tree::{Engine as TreeEngine, Tree};
 use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{fast, Params, P256, P512};
-use parhash::lanes::sandstorm::{Wide, LANES};
-use parhash::tree::sandstorm::{Engine as TreeEngine, Tree};
 
 use super::Preset;
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};

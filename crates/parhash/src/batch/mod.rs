@@ -15,31 +15,56 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 
-use crate::lanes::{self, Kernel, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
+use crate::lanes::{Kernel, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
 use crate::registry::{Algorithm, Hasher, Output};
 
+/// Whether `alg` has a lane kernel on the SHA extensions (SHA-224 and SHA-256).
+fn has_sha_ni(alg: Algorithm) -> bool {
+    matches!(alg, Algorithm::Sha224 | Algorithm::Sha256)
+}
+
+/// The fastest lane kernel for `alg` on this CPU (the widest vectors when `alg` has no other).
+pub fn best_kernel(alg: Algorithm) -> Kernel {
+    Kernel::best(has_sha_ni(alg))
+}
+
+/// Every lane kernel `alg` can run on this CPU, vector widths narrowest first (tests,
+/// benchmarks).
+pub fn kernels(alg: Algorithm) -> Vec<Kernel> {
+    Kernel::all(has_sha_ni(alg))
+}
+
 /// Builds the lane kernel for `alg` (vector lanes at a width, or the SHA-NI streams), or `None`
-/// if `alg` has no such kernel.
+/// if `alg` has no such kernel. The registry's algorithm picks the family's lanes and their
+/// initial value here, so nothing below the registry needs to know its enum.
 pub fn lane_kernel(alg: Algorithm, kernel: impl Into<Kernel>) -> Option<Box<dyn Lanes>> {
-    use lanes::keccak::{KeccakLanes, Padding};
+    use crate::algo::keccak::lanes::{KeccakLanes, Padding};
+    use crate::algo::sha2::consts::{IV384, IV512, IV512_224, IV512_256};
+    use crate::algo::sha2::sha256::lanes::Sha256Lanes;
+    use crate::algo::sha2::sha512::lanes::Sha512Lanes;
     let width = match kernel.into() {
         Kernel::Vector(width) => width,
         #[cfg(target_arch = "x86_64")]
         Kernel::ShaNi(token) => {
-            return lanes::sha256_ni::ShaNiLanes::new(token, alg).map(|k| Box::new(k) as _)
+            use crate::algo::sha2::sha256::lanes_sha_ni::ShaNiLanes;
+            return match alg {
+                Algorithm::Sha224 => Some(Box::new(ShaNiLanes::sha224(token))),
+                Algorithm::Sha256 => Some(Box::new(ShaNiLanes::sha256(token))),
+                _ => None,
+            };
         }
         #[cfg(not(target_arch = "x86_64"))]
         Kernel::ShaNi(_) => return None,
     };
     let k: Box<dyn Lanes> = match alg {
-        Algorithm::Md5 => Box::new(lanes::md5::Md5Lanes::new(width)),
-        Algorithm::Sha1 => Box::new(lanes::sha1::Sha1Lanes::new(width)),
-        Algorithm::Sha224 => Box::new(lanes::sha256::Sha256Lanes::new(width, alg)?),
-        Algorithm::Sha256 => Box::new(lanes::sha256::Sha256Lanes::new(width, alg)?),
-        Algorithm::Sha384 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
-        Algorithm::Sha512 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
-        Algorithm::Sha512_224 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
-        Algorithm::Sha512_256 => Box::new(lanes::sha512::Sha512Lanes::new(width, alg)?),
+        Algorithm::Md5 => Box::new(crate::algo::md5::lanes::Md5Lanes::new(width)),
+        Algorithm::Sha1 => Box::new(crate::algo::sha1::lanes::Sha1Lanes::new(width)),
+        Algorithm::Sha224 => Box::new(Sha256Lanes::sha224(width)),
+        Algorithm::Sha256 => Box::new(Sha256Lanes::sha256(width)),
+        Algorithm::Sha384 => Box::new(Sha512Lanes::new(width, &IV384, 48)),
+        Algorithm::Sha512 => Box::new(Sha512Lanes::new(width, &IV512, 64)),
+        Algorithm::Sha512_224 => Box::new(Sha512Lanes::new(width, &IV512_224, 28)),
+        Algorithm::Sha512_256 => Box::new(Sha512Lanes::new(width, &IV512_256, 32)),
         Algorithm::Sha3_224 => Box::new(KeccakLanes::new(width, 28, Padding::Sha3)),
         Algorithm::Sha3_256 => Box::new(KeccakLanes::new(width, 32, Padding::Sha3)),
         Algorithm::Sha3_384 => Box::new(KeccakLanes::new(width, 48, Padding::Sha3)),
@@ -68,7 +93,7 @@ const MIN_BYTES_PER_THREAD: usize = 256 << 10;
 pub struct BatchOptions {
     /// Worker threads (0 = all cores); a batch of less than 256 KiB per thread uses fewer.
     pub threads: usize,
-    /// Lane kernel; `None` = the fastest available ([`Kernel::best_for`]).
+    /// Lane kernel; `None` = the fastest available ([`best_kernel`]).
     pub kernel: Option<Kernel>,
 }
 
@@ -101,7 +126,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
     // threads (see `crate::workers`: one that starts late takes fewer groups); each group
     // fills the kernel's lanes at least (a smaller one would be hashed one by one).
     let lanes =
-        lane_kernel(alg, kernel.unwrap_or_else(|| Kernel::best_for(alg))).map_or(1, |k| k.lanes());
+        lane_kernel(alg, kernel.unwrap_or_else(|| best_kernel(alg))).map_or(1, |k| k.lanes());
     let groups = (threads * 4).min(messages.len() / lanes).max(1);
     let target = work.div_ceil(groups);
     let mut ends = Vec::with_capacity(groups);
@@ -123,7 +148,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         (rest_in, rest_out, start) = (more_in, more_out, end);
         jobs.push((group, digests));
     }
-    crate::workers::for_each_mut(&mut jobs, threads, |(group, digests)| {
+    crate::threads::for_each_mut(&mut jobs, threads, |(group, digests)| {
         hash_group(alg, kernel, group, digests)
     });
     out
@@ -201,12 +226,12 @@ impl fmt::Debug for JobManager<'_> {
 }
 
 impl<'a> JobManager<'a> {
-    /// A job manager using the fastest lane kernel available ([`Kernel::best_for`]). Without
+    /// A job manager using the fastest lane kernel available ([`best_kernel`]). Without
     /// AVX2 or SHA-NI it hashes each message with the single-message code: portable lanes are
     /// correct but slower than it (they are kept as the tested fallback and can be forced with
     /// [`JobManager::with_kernel`]).
     pub fn new(alg: Algorithm) -> Self {
-        match Kernel::best_for(alg) {
+        match best_kernel(alg) {
             Kernel::Vector(Width::Portable) => Self::without_lanes(alg),
             kernel => Self::with_kernel(alg, kernel),
         }

@@ -15,6 +15,7 @@
 //! MD5's speed-ups come from running many messages side by side (see `batch/`), not from inside
 //! one message.
 
+pub mod lanes;
 pub mod parallel;
 pub mod sequential;
 

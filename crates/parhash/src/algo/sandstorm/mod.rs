@@ -4,7 +4,7 @@
 //! - `reference`: literal, one-shot; buffers the message (an oracle for tests, not for speed).
 //! - `fast`: the unrolled compression with the message schedule beside the rounds, over 1 or
 //!   more interleaved lanes.
-//! - The tree mode and its threads live in [`crate::tree::sandstorm`].
+//! - The tree mode and its threads live in [`crate::algo::sandstorm::tree`].
 //!
 //! Variants: `reference`, `sequential` (one compression at a time, one thread), `interleaved`
 //! (independent superblocks side by side in one thread, portable), `parallel` (interleaved, and
@@ -12,7 +12,7 @@
 //! `parallel-portable`, and for the 64-bit-word sizes (224/256) `interleaved-avx512`,
 //! `parallel-avx512` (eight superblocks in AVX-512 lanes, S-box by GFNI), `interleaved-avx2` and
 //! `parallel-avx2` (eight superblocks in two AVX2 registers per word, S-box by GFNI or a table
-//! gather): [`crate::lanes::sandstorm`]. `sandstorm224-ref`/`sandstorm256-ref`
+//! gather): [`crate::algo::sandstorm::lanes`]. `sandstorm224-ref`/`sandstorm256-ref`
 //! reproduce the reference code's 8-bit superblock counter (section 7 of the spec), which differs
 //! from the design from 258 padded blocks (16,448 bytes) on; they have the same variants, threads
 //! and lanes included (the tree finds either kind of boundary).
@@ -30,13 +30,15 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-use crate::tree::sandstorm::{Engine, Tree};
+use crate::algo::sandstorm::tree::{Engine, Tree};
 use reference::{Boundaries, Chain};
 use word::Word;
 
 pub mod consts;
 pub mod fast;
+pub mod lanes;
 pub mod reference;
+pub mod tree;
 pub mod word;
 
 /// Static parameters of one SANDstorm algorithm.
@@ -322,8 +324,12 @@ sandstorm_type!(/// SANDstorm-256 as the submitters' reference code computes it 
 /// Hashes a slice in place (e.g. a memory-mapped file) with `threads` threads (0 = all cores).
 /// Same digest as the streaming types; returns the digest bytes.
 pub fn hash_slice<P: Params>(data: &[u8], threads: usize) -> Vec<u8> {
-    let words =
-        crate::tree::sandstorm::hash_slice(P::K, P::BOUNDARIES, Engine::parallel(threads), data);
+    let words = crate::algo::sandstorm::tree::hash_slice(
+        P::K,
+        P::BOUNDARIES,
+        Engine::parallel(threads),
+        data,
+    );
     let mut bytes = words_to_bytes(&words);
     bytes.truncate(P::OUT);
     bytes

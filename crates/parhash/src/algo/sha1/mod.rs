@@ -15,6 +15,7 @@
 //!
 //! The one dispatch point is `Backend`: chosen once per hasher, matched once per call.
 
+pub mod lanes;
 pub mod parallel_portable;
 pub mod sequential;
 

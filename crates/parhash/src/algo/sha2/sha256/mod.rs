@@ -8,6 +8,9 @@
 //! - `sha-ni` ([`sha_ni`]): the SHA extensions (`sha256rnds2`, `sha256msg1/2`), two rounds per
 //!   instruction; the fastest where the CPU has them, and the default there.
 
+pub mod lanes;
+#[cfg(target_arch = "x86_64")]
+pub mod lanes_sha_ni;
 pub mod parallel;
 pub mod parallel_portable;
 pub mod sequential;

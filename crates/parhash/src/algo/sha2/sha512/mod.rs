@@ -7,6 +7,7 @@
 //!   128-bit register beside them; forced ISA forms `parallel-portable`, `parallel-sse41`,
 //!   `parallel-avx512`. The default.
 
+pub mod lanes;
 pub mod parallel;
 pub mod parallel_portable;
 pub mod sequential;

@@ -1,11 +1,11 @@
 //! Keccak-f\[1600\] on 4 (AVX2, portable) or 8 (AVX-512) sponges at once, serving SHA-3 and
 //! round-3 Keccak. Each lane's 25 words sit in 25 vectors, one word per message.
 
-#[cfg(target_arch = "x86_64")]
-use super::vector::{Avx2x4, Avx512x8};
-use super::vector::{Portable, Source, U64x};
-use super::{Lanes, Width, MAX_BLOCK};
 use crate::algo::keccak::{RHO, ROUND_CONSTANTS};
+use crate::lanes::{Lanes, Width, MAX_BLOCK};
+#[cfg(target_arch = "x86_64")]
+use crate::vector::{Avx2x4, Avx512x8};
+use crate::vector::{Portable, Source, U64x};
 
 /// The domain-separation padding of the sponge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! SHA-1 on 8 (AVX2, portable) or 16 (AVX-512) messages at once.
 
-use super::vector::U32x;
-use super::{md_algorithm, MdLanes, Width};
+use crate::lanes::{md_algorithm, MdLanes, Width};
+use crate::vector::U32x;
 
 /// FIPS 180-4 5.3.1.
 const IV: [u32; 5] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];

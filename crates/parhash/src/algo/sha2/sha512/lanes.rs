@@ -1,10 +1,9 @@
 //! SHA-512 (and SHA-384, SHA-512/224, SHA-512/256) on 4 (AVX2, portable) or 8 (AVX-512)
 //! messages at once.
 
-use super::vector::U64x;
-use super::{md_algorithm, MdLanes, Width};
-use crate::algo::sha2::consts::{IV384, IV512, IV512_224, IV512_256, K512};
-use crate::registry::Algorithm;
+use crate::algo::sha2::consts::K512;
+use crate::lanes::{md_algorithm, MdLanes, Width};
+use crate::vector::U64x;
 
 #[inline(always)]
 fn rounds<V: U64x>(state: &mut [V; 8], block: &[V; 16]) {
@@ -54,16 +53,9 @@ md_algorithm! {
 pub(crate) type Sha512Lanes = MdLanes<Sha512>;
 
 impl Sha512Lanes {
-    /// Lanes for `alg` (SHA-384, SHA-512, SHA-512/224 or SHA-512/256) at this width; `None` for
-    /// any other algorithm.
-    pub(crate) fn new(width: Width, alg: Algorithm) -> Option<Self> {
-        let (iv, digest_len) = match alg {
-            Algorithm::Sha384 => (IV384, 48),
-            Algorithm::Sha512 => (IV512, 64),
-            Algorithm::Sha512_224 => (IV512_224, 28),
-            Algorithm::Sha512_256 => (IV512_256, 32),
-            _ => return None,
-        };
-        Some(MdLanes::with_iv(width, &iv, digest_len))
+    /// Lanes starting from `iv`, digests of `digest_len` bytes: SHA-384 (`IV384`, 48),
+    /// SHA-512 (`IV512`, 64), SHA-512/224 (`IV512_224`, 28), SHA-512/256 (`IV512_256`, 32).
+    pub(crate) fn new(width: Width, iv: &[u64; 8], digest_len: usize) -> Self {
+        MdLanes::with_iv(width, iv, digest_len)
     }
 }

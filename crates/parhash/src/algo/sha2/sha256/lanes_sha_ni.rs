@@ -15,10 +15,9 @@
 
 use core::arch::x86_64::*;
 
-use super::{md_pad, Lanes, MAX_BLOCK};
 use crate::algo::sha2::consts::{IV224, IV256, K256};
+use crate::lanes::{md_pad, Lanes, MAX_BLOCK};
 use crate::platform::ShaNi;
-use crate::registry::Algorithm;
 
 /// Streams interleaved per call.
 pub const STREAMS: usize = 4;
@@ -193,19 +192,23 @@ pub(crate) struct ShaNiLanes {
 }
 
 impl ShaNiLanes {
-    /// Lanes for `alg` (SHA-224 or SHA-256); `None` for any other algorithm.
-    pub(crate) fn new(token: ShaNi, alg: Algorithm) -> Option<Self> {
-        let (iv, digest_len) = match alg {
-            Algorithm::Sha224 => (IV224, 28),
-            Algorithm::Sha256 => (IV256, 32),
-            _ => return None,
-        };
-        Some(ShaNiLanes {
+    /// SHA-224 streams.
+    pub(crate) fn sha224(token: ShaNi) -> Self {
+        Self::with_iv(token, IV224, 28)
+    }
+
+    /// SHA-256 streams.
+    pub(crate) fn sha256(token: ShaNi) -> Self {
+        Self::with_iv(token, IV256, 32)
+    }
+
+    fn with_iv(token: ShaNi, iv: [u32; 8], digest_len: usize) -> Self {
+        ShaNiLanes {
             token,
             iv,
             digest_len,
             states: [iv; STREAMS],
-        })
+        }
     }
 }
 

@@ -18,7 +18,7 @@
 //! message) is computed in closed form from the specification's size table.
 
 use super::{check_params, ParshaError};
-use crate::lanes::sha256::{compress_one, compress_with, IV as SHA256_IV};
+use crate::algo::sha2::sha256::lanes::{compress_one, compress_with, IV as SHA256_IV};
 use crate::lanes::Kernel;
 
 /// Message bytes per chunk of rounds handed to the threads at once. The threads wait for each
@@ -606,7 +606,7 @@ impl Engine {
             // `crate::workers`: a helper that wakes late takes fewer jobs instead of holding
             // up the chunk, and the jobs are small, so the threads finish close together).
             let slices = self.shape.slices(rounds, self.slice_bytes);
-            crate::workers::for_each_mut_in_steps(
+            crate::threads::for_each_mut_in_steps(
                 &mut self.trees,
                 slices.len(),
                 self.threads,
@@ -762,7 +762,7 @@ mod tests {
     /// the digest is the reference's whatever the thread count.
     #[test]
     fn many_chunks_and_slices_match_the_reference() {
-        let kernel = Kernel::best_for(crate::Algorithm::Sha256);
+        let kernel = Kernel::best(true);
         for (len, tree_height, iv_bits) in [(700_001u64, 9u32, 256u32), (600_000, 7, 0)] {
             let data: Vec<u8> = (0..len).map(|i| (i * 131 % 251) as u8).collect();
             let expected = super::super::reference::parsha256(&data, tree_height, iv_bits)

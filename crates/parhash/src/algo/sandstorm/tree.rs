@@ -29,9 +29,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use crate::algo::sandstorm::fast::{compress_lanes, load_block};
+use crate::algo::sandstorm::lanes::{Wide, LANES as WIDE_LANES};
 use crate::algo::sandstorm::reference::{level_output, Boundaries, Chain};
 use crate::algo::sandstorm::word::Word;
-use crate::lanes::sandstorm::{Wide, LANES as WIDE_LANES};
 
 const LEVEL1: u64 = 10;
 const LEVEL2: u64 = 100;
@@ -619,7 +619,7 @@ impl<W: Word> Tree<W> {
         let resumed = |outputs: std::thread::Result<Vec<[W; 8]>>| {
             outputs.unwrap_or_else(|payload| panic::resume_unwind(payload))
         };
-        crate::workers::with_helpers(threads.min(jobs) - 1, helper, || {
+        crate::threads::with_helpers(threads.min(jobs) - 1, helper, || {
             self.advance(lead);
             debug_assert!(self.at == ends[0] && self.open1.is_none() && self.open2.is_none());
             let mut done: Vec<Option<Vec<[W; 8]>>> = vec![None; jobs];

@@ -1,24 +1,20 @@
-//! PARSHA-256 as a registry algorithm (`parsha256`): the fast tree engine
-//! ([`crate::tree::parsha256`]) with the default parameters T = 13, l = 256.
+//! PARSHA-256 as a `digest` type (`parsha256` in the registry): the fast tree engine with the default parameters T = 13, l = 256.
 //!
 //! PARSHA-256 must know the message length before it hashes anything, and the `digest` traits
 //! do not say it up front, so [`Parsha256`] **keeps the whole message in memory until
 //! `finalize`** and then hashes it on all cores. Use it for the registry's uniform interface
 //! (`parhash list`, the lab, `Hasher`); for large inputs or other parameters call
-//! [`crate::tree::parsha256::parsha256_with`] on a slice (a memory-mapped file) or feed a
-//! [`crate::tree::parsha256::Parsha256Hasher`] that is told the length first, as the CLI does.
+//! [`crate::algo::parsha256::parsha256_with`] on a slice (a memory-mapped file) or feed a
+//! [`crate::algo::parsha256::Parsha256Hasher`] that is told the length first, as the CLI does.
 //! Only the digest is output; the effective height t is fixed by the length.
 
 use digest::{
     typenum::U32, FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update,
 };
 
-use super::{VariantInfo, Variants};
+use super::{parsha256_with, reference, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT};
+use crate::algo::{VariantInfo, Variants};
 use crate::lanes::Kernel;
-use crate::registry::Algorithm;
-use crate::tree::parsha256::{
-    parsha256_with, reference, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT,
-};
 
 /// Which engine finalizes the buffered message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,8 +136,7 @@ impl Variants for Parsha256 {
         for (name, summary) in KERNELS {
             v.push(VariantInfo {
                 name,
-                available: Kernel::from_name(Algorithm::Sha256, &name["parallel-".len()..])
-                    .is_some(),
+                available: Kernel::from_name(true, &name["parallel-".len()..]).is_some(),
                 default: false,
                 summary,
             });
@@ -155,10 +150,7 @@ impl Variants for Parsha256 {
             "parallel" => Engine::Fast(ParshaOptions::default()),
             _ => Engine::Fast(ParshaOptions {
                 threads: 0,
-                kernel: Some(Kernel::from_name(
-                    Algorithm::Sha256,
-                    name.strip_prefix("parallel-")?,
-                )?),
+                kernel: Some(Kernel::from_name(true, name.strip_prefix("parallel-")?)?),
             }),
         };
         Some(Parsha256 {

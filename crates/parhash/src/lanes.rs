@@ -6,22 +6,10 @@
 //! `batch/` drives these kernels through the [`Lanes`] trait; `tree/` (PARSHA-256) uses the
 //! SHA-256 lanes directly.
 
-pub(crate) mod vector;
-
-pub mod keccak;
-pub mod md5;
-pub mod sandstorm;
-pub mod sha1;
-pub mod sha256;
-#[cfg(target_arch = "x86_64")]
-pub mod sha256_ni;
-pub mod sha512;
-
 use crate::platform::{Avx2, Avx512, ShaNi};
-use crate::registry::Algorithm;
 #[cfg(target_arch = "x86_64")]
-use vector::{Avx2x4, Avx2x8, Avx512x16, Avx512x8};
-use vector::{Portable, Source, Vector};
+use crate::vector::{Avx2x4, Avx2x8, Avx512x16, Avx512x8};
+use crate::vector::{Portable, Source, Vector};
 
 /// Which lane kernel to run. Constructed only by detection or by forcing an available ISA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,26 +93,23 @@ impl From<Width> for Kernel {
 }
 
 impl Kernel {
-    /// Whether `alg` has a kernel on the SHA extensions.
-    fn has_sha_ni(alg: Algorithm) -> bool {
-        cfg!(target_arch = "x86_64") && matches!(alg, Algorithm::Sha224 | Algorithm::Sha256)
-    }
-
-    /// The fastest kernel for `alg` on this CPU (the widest vectors when `alg` has no other).
-    pub fn best_for(alg: Algorithm) -> Kernel {
+    /// The fastest kernel on this CPU for an algorithm that has SHA-NI streams (`sha_ni`:
+    /// SHA-224 and SHA-256) or not (the widest vectors).
+    pub fn best(sha_ni: bool) -> Kernel {
         match ShaNi::detect() {
-            Some(token) if Kernel::has_sha_ni(alg) => Kernel::ShaNi(token),
+            Some(token) if sha_ni && cfg!(target_arch = "x86_64") => Kernel::ShaNi(token),
             _ => Kernel::Vector(Width::detect()),
         }
     }
 
-    /// Every kernel `alg` can run on this CPU, vector widths narrowest first (tests, benchmarks).
-    pub fn all_for(alg: Algorithm) -> Vec<Kernel> {
+    /// Every kernel this CPU can run, vector widths narrowest first, then the SHA-NI streams
+    /// where the algorithm has them (`sha_ni`) (tests, benchmarks).
+    pub fn all(sha_ni: bool) -> Vec<Kernel> {
         let mut all: Vec<Kernel> = Width::all_available()
             .into_iter()
             .map(Kernel::from)
             .collect();
-        if let Some(token) = ShaNi::detect().filter(|_| Kernel::has_sha_ni(alg)) {
+        if let Some(token) = ShaNi::detect().filter(|_| sha_ni && cfg!(target_arch = "x86_64")) {
             all.push(Kernel::ShaNi(token));
         }
         all
@@ -138,9 +123,9 @@ impl Kernel {
         }
     }
 
-    /// Looks a kernel of `alg` available here up by name.
-    pub fn from_name(alg: Algorithm, name: &str) -> Option<Kernel> {
-        Kernel::all_for(alg).into_iter().find(|k| k.name() == name)
+    /// Looks a kernel available here up by name (`sha_ni` as for [`Kernel::all`]).
+    pub fn from_name(sha_ni: bool, name: &str) -> Option<Kernel> {
+        Kernel::all(sha_ni).into_iter().find(|k| k.name() == name)
     }
 }
 

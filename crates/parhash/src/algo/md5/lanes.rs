@@ -3,9 +3,9 @@
 //! MD5 has no parallelism inside one message (see `algo::md5`), so this is where its speed-up
 //! comes from: the same step on 16 messages in one instruction.
 
-use super::vector::U32x;
-use super::{md_algorithm, MdLanes, Width};
 use crate::algo::md5::{IV, K};
+use crate::lanes::{md_algorithm, MdLanes, Width};
+use crate::vector::U32x;
 
 #[inline(always)]
 fn rounds<V: U32x>(state: &mut [V; 8], m: &[V; 16]) {

@@ -9,12 +9,11 @@
 //! - `Sha256Lanes`: the [`super::Lanes`] kernel of `batch/` (SHA-224 and SHA-256), states
 //!   kept inside across blocks.
 
-#[cfg(target_arch = "x86_64")]
-use super::vector::{Avx2x8, Avx512x16};
-use super::vector::{Portable, U32x};
-use super::{md_algorithm, Kernel, MdLanes, Width};
 use crate::algo::sha2::consts::{IV224, IV256, K256};
-use crate::registry::Algorithm;
+use crate::lanes::{md_algorithm, Kernel, MdLanes, Width};
+#[cfg(target_arch = "x86_64")]
+use crate::vector::{Avx2x8, Avx512x16};
+use crate::vector::{Portable, U32x};
 
 /// SHA-256's initial hash value (FIPS 180-4 5.3.3).
 pub const IV: [u32; 8] = IV256;
@@ -157,7 +156,7 @@ pub fn compress_with(kernel: Kernel, states: &mut [[u32; 8]], blocks: &[[u8; 64]
     match kernel {
         Kernel::Vector(width) => compress_lanes_with(width, states, blocks),
         #[cfg(target_arch = "x86_64")]
-        Kernel::ShaNi(token) => super::sha256_ni::compress_many(token, states, blocks),
+        Kernel::ShaNi(token) => super::lanes_sha_ni::compress_many(token, states, blocks),
         #[cfg(not(target_arch = "x86_64"))]
         Kernel::ShaNi(_) => unreachable!("no SHA extensions off x86_64"),
     }
@@ -165,7 +164,7 @@ pub fn compress_with(kernel: Kernel, states: &mut [[u32; 8]], blocks: &[[u8; 64]
 
 /// [`compress_with`] with the fastest kernel this CPU has.
 pub fn compress_lanes(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    compress_with(Kernel::best_for(Algorithm::Sha256), states, blocks);
+    compress_with(Kernel::best(true), states, blocks);
 }
 
 /// One plain compression (scalar), for the few single compressions of a tree's top.
@@ -197,13 +196,13 @@ md_algorithm! {
 pub(crate) type Sha256Lanes = MdLanes<Sha256>;
 
 impl Sha256Lanes {
-    /// Lanes for `alg` (SHA-224 or SHA-256) at this width; `None` for any other algorithm.
-    pub(crate) fn new(width: Width, alg: Algorithm) -> Option<Self> {
-        let (iv, digest_len) = match alg {
-            Algorithm::Sha224 => (IV224, 28),
-            Algorithm::Sha256 => (IV256, 32),
-            _ => return None,
-        };
-        Some(MdLanes::with_iv(width, &iv, digest_len))
+    /// SHA-224 lanes at this width.
+    pub(crate) fn sha224(width: Width) -> Self {
+        MdLanes::with_iv(width, &IV224, 28)
+    }
+
+    /// SHA-256 lanes at this width.
+    pub(crate) fn sha256(width: Width) -> Self {
+        MdLanes::with_iv(width, &IV256, 32)
     }
 }

@@ -15,11 +15,13 @@
 //!   arrived. Input of unknown length (a pipe) must be measured first: the CLI spools standard
 //!   input to memory, up to a stated limit, and refuses larger input rather than guess.
 
-mod fast;
+mod engine;
+mod hasher;
 pub mod reference;
 
+pub use hasher::Parsha256;
+
 use crate::lanes::Kernel;
-use crate::registry::Algorithm;
 
 use std::fmt;
 
@@ -102,7 +104,7 @@ pub struct ParshaOptions {
     /// 256 KiB of message at most).
     pub threads: usize,
     /// The kernel for a round's many compressions; `None` = the fastest this CPU has
-    /// ([`Kernel::best_for`] SHA-256: SHA-NI streams, else the widest vectors).
+    /// ([`Kernel::best`]`(true)`: SHA-NI streams, else the widest vectors).
     pub kernel: Option<Kernel>,
 }
 
@@ -129,10 +131,8 @@ pub fn parsha256_with(
     iv_bits: u32,
     options: &ParshaOptions,
 ) -> Result<(u32, [u8; 32]), ParshaError> {
-    let kernel = options
-        .kernel
-        .unwrap_or_else(|| Kernel::best_for(Algorithm::Sha256));
-    fast::hash(data, tree_height, iv_bits, kernel, options.threads)
+    let kernel = options.kernel.unwrap_or_else(|| Kernel::best(true));
+    engine::hash(data, tree_height, iv_bits, kernel, options.threads)
 }
 
 /// PARSHA-256 fed in pieces, for a message whose total length is known up front (a file).
@@ -148,10 +148,10 @@ pub struct Parsha256Hasher {
 
 enum HasherState {
     /// Messages of at most n - l bits: buffered whole (at most 96 bytes).
-    Short(fast::Shape, Vec<u8>),
+    Short(engine::Shape, Vec<u8>),
     /// The engine, the bytes not yet consumed and the message offset of `buffer[0]`.
     Long {
-        engine: Box<fast::Engine>,
+        engine: Box<engine::Engine>,
         buffer: Vec<u8>,
         base: u64,
     },
@@ -169,15 +169,13 @@ impl Parsha256Hasher {
         iv_bits: u32,
         options: &ParshaOptions,
     ) -> Result<Parsha256Hasher, ParshaError> {
-        let shape = fast::Shape::new(total_len, tree_height, iv_bits)?;
+        let shape = engine::Shape::new(total_len, tree_height, iv_bits)?;
         let state = if shape.is_short() {
             HasherState::Short(shape, Vec::new())
         } else {
-            let kernel = options
-                .kernel
-                .unwrap_or_else(|| Kernel::best_for(Algorithm::Sha256));
+            let kernel = options.kernel.unwrap_or_else(|| Kernel::best(true));
             HasherState::Long {
-                engine: Box::new(fast::Engine::new(shape, kernel, options.threads)),
+                engine: Box::new(engine::Engine::new(shape, kernel, options.threads)),
                 buffer: Vec::new(),
                 base: 0,
             }
@@ -242,14 +240,14 @@ impl Parsha256Hasher {
             });
         }
         match self.state {
-            HasherState::Short(shape, buffer) => Ok((0, fast::short(&shape, &buffer))),
+            HasherState::Short(shape, buffer) => Ok((0, engine::short(&shape, &buffer))),
             HasherState::Long {
                 mut engine,
                 mut buffer,
                 mut base,
             } => {
                 run_available(&mut engine, &mut buffer, &mut base, self.declared);
-                let view = fast::View {
+                let view = engine::View {
                     data: &buffer,
                     base,
                     end: self.declared,
@@ -263,10 +261,10 @@ impl Parsha256Hasher {
 /// Runs every chunk of rounds whose bytes all lie in `data` (message bytes `base ..`; every
 /// remaining round once `data` reaches the declared end) and returns how many leading bytes of
 /// `data` no later round needs.
-fn run_chunks(engine: &mut fast::Engine, data: &[u8], base: u64, declared: u64) -> u64 {
+fn run_chunks(engine: &mut engine::Engine, data: &[u8], base: u64, declared: u64) -> u64 {
     let have = base + data.len() as u64;
     let limit = if have >= declared { u64::MAX } else { have };
-    let view = fast::View {
+    let view = engine::View {
         data,
         base,
         end: declared,
@@ -280,7 +278,7 @@ fn run_chunks(engine: &mut fast::Engine, data: &[u8], base: u64, declared: u64) 
 }
 
 /// [`run_chunks`] on the buffered bytes, then drops the bytes no later round needs.
-fn run_available(engine: &mut fast::Engine, buffer: &mut Vec<u8>, base: &mut u64, declared: u64) {
+fn run_available(engine: &mut engine::Engine, buffer: &mut Vec<u8>, base: &mut u64, declared: u64) {
     let consumed = run_chunks(engine, buffer, *base, declared);
     buffer.drain(..consumed as usize);
     *base += consumed;
