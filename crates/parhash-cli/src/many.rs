@@ -55,10 +55,7 @@ pub fn run(
     progress: &ManyProgress,
     mut emit: impl FnMut(Vec<Outcome>) -> Result<()>,
 ) -> Result<()> {
-    let threads = match options.threads {
-        0 => parhash::platform::available_threads(),
-        n => n,
-    };
+    let threads = parhash::threads::Threads::new(options.threads).count();
     // Streamed inputs report to the many-files bar, not a bar of their own.
     let streaming = HashOptions {
         no_progress: true,

@@ -100,7 +100,7 @@ pub fn parse_iv_bits(s: &str) -> Result<u32, String> {
 pub fn hash(source: &Source, options: &HashOptions) -> io::Result<Output> {
     let params = Params::from_options(options);
     let engine = ParshaOptions {
-        threads: options.threads,
+        threads: options.threads.into(),
         kernel: None,
     };
     let digest = match source {

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use parhash::batch::{self, BatchOptions, Interleaved};
 use parhash::lanes::{Kernel, Width};
+use parhash::threads::Threads;
 use parhash::{Algorithm, Hasher};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
@@ -66,7 +67,7 @@ impl Engine for BatchEngine {
     }
     fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
         let opts = BatchOptions {
-            threads: threads.max(1),
+            threads: threads.max(1).into(),
             kernel: self.kernel,
         };
         let digests = batch::hash_many_with(self.algorithm, messages, opts);
@@ -127,7 +128,7 @@ pub fn interleaved_cost(
     };
     let laid_out = Interleaved::new(algorithm, &msgs, width).ok()?;
     let one = BatchOptions {
-        threads: 1,
+        threads: Threads::ONE,
         kernel: Some(width.into()),
     };
     let gathered = crate::measure::work_cost(

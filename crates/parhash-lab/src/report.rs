@@ -116,7 +116,7 @@ impl Machine {
         Machine {
             cpu,
             features: parhash::platform::describe(),
-            threads: parhash::platform::available_threads(),
+            threads: parhash::threads::available(),
             tsc_hz: crate::timer::tsc_frequency(window),
             os: std::env::consts::OS.to_string(),
         }

@@ -63,7 +63,7 @@ impl SweepSpec {
     /// The seed's lengths, single and 64 messages, memory, 1 thread and all threads, default
     /// variants, peers and anchor on.
     pub fn new(algorithms: Vec<Algorithm>) -> SweepSpec {
-        let n = parhash::platform::available_threads();
+        let n = parhash::threads::available();
         let mut threads = vec![1];
         if n > 1 {
             threads.push(n);

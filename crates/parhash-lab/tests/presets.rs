@@ -106,7 +106,7 @@ fn parsha_preset_sets_the_speed_up_beside_the_machines_ceiling() {
         .find(|s| s.title.contains("speed-up vs threads"))
         .and_then(|s| s.table.as_ref())
         .expect("a speed-up table");
-    let threads = parhash::platform::available_threads().max(2);
+    let threads = parhash::threads::available().max(2);
     assert_eq!(scaling.rows.len(), threads);
     let two = &scaling.rows[1];
     assert_eq!(two[0], "2");

@@ -51,7 +51,7 @@ fn messages(count: usize, len: usize) -> Vec<Vec<u8>> {
 
 fn one_thread(kernel: impl Into<Kernel>) -> BatchOptions {
     BatchOptions {
-        threads: 1,
+        threads: 1.into(),
         kernel: Some(kernel.into()),
     }
 }

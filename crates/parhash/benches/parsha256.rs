@@ -12,7 +12,7 @@ use parhash::{Algorithm, Hasher};
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {
-    let cores = parhash::platform::available_threads();
+    let cores = parhash::threads::available();
     for len in [10usize, 1000, 100_000, 10_000_000, 64 << 20] {
         let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         let mut g = c.benchmark_group(format!("parsha256/{len}B"));
@@ -35,7 +35,7 @@ fn benches(c: &mut Criterion) {
         for iv in [256u32, 0] {
             for &n in &threads {
                 let options = ParshaOptions {
-                    threads: n,
+                    threads: n.into(),
                     kernel: None,
                 };
                 g.bench_function(BenchmarkId::new(format!("parsha-T13-l{iv}"), n), |b| {
@@ -46,7 +46,7 @@ fn benches(c: &mut Criterion) {
         if len == 64 << 20 {
             for kernel in Kernel::all(true) {
                 let options = ParshaOptions {
-                    threads: 1,
+                    threads: 1.into(),
                     kernel: Some(kernel),
                 };
                 let id = BenchmarkId::new("parsha-T13-l256-1thread", kernel.name());

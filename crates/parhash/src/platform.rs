@@ -114,19 +114,6 @@ pub fn describe() -> String {
     }
 }
 
-/// Number of threads to use when the caller says "all cores".
-///
-/// Asked once per process: `available_parallelism` reads the cgroup quota files on Linux, about
-/// 35 us a call, which every "all cores" hash of a short message paid before.
-pub fn available_threads() -> usize {
-    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *THREADS.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,6 +125,5 @@ mod tests {
             assert!(Avx2::detect().is_some());
         }
         assert!(!describe().is_empty());
-        assert!(available_threads() >= 1);
     }
 }

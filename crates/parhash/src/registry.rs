@@ -7,6 +7,7 @@ use std::fmt;
 use digest::DynDigest;
 
 use crate::algo::{VariantInfo, Variants};
+use crate::threads::Threads;
 
 /// A hash family: algorithms that share one design and one module under `algo/`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -627,8 +628,9 @@ impl Hasher {
     /// other algorithm gets the same hasher as [`Hasher::new`]. The digest never depends on
     /// `threads`. Feed such a hasher large pieces (a few MiB per `update`) so each thread gets
     /// whole superblocks.
-    pub fn with_threads(algorithm: Algorithm, threads: usize) -> Self {
+    pub fn with_threads(algorithm: Algorithm, threads: impl Into<Threads>) -> Self {
         use crate::algo::sandstorm as s;
+        let threads = threads.into();
         let inner = match algorithm {
             Algorithm::Sandstorm224 => boxed(s::Sandstorm224::with_threads(threads)),
             Algorithm::Sandstorm256 => boxed(s::Sandstorm256::with_threads(threads)),

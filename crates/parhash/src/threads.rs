@@ -1,5 +1,10 @@
-//! Independent jobs on a bounded number of threads: the calling thread plus helpers from one
-//! process-wide pool of (cores - 1) threads that stay alive between calls.
+//! The one thread policy: [`Threads`] says how many threads a piece of work may use (the only
+//! place where "all cores" becomes a number), and one process-wide pool of (cores - 1) helper
+//! threads runs every engine's jobs, with the calling thread as one more worker.
+//!
+//! Everything that splits work over threads goes through here: `-j` in the CLI, the
+//! `threads` of [`crate::Hasher`]'s builder, the batch engine, PARSHA-256's subtrees and
+//! SANDstorm's level-2 superblocks.
 //!
 //! Why not a thread per call: starting one costs ~55 us on a VM, more than a small batch
 //! takes. Why not rayon's global pool as is: its `cores` workers plus the calling thread
@@ -9,19 +14,89 @@
 //! batch engine (groups of messages), PARSHA-256 (subtrees, a slice of rounds at a time:
 //! [`for_each_mut_in_steps`]) and SANDstorm's tree (level-2 superblocks).
 
+use std::fmt;
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
+
+/// How many threads one piece of work may use: all cores (the default) or at most `n`.
+///
+/// `0` means all cores wherever a count is given as a number (`-j 0`, `Threads::from(0)`), as
+/// in the CLI; [`Threads::count`] is the one place that turns it into a number. Engines may use
+/// fewer than the count when the work is small (each says its minimum work per thread); the
+/// digest never depends on it.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Threads(Option<NonZeroUsize>);
+
+impl Threads {
+    /// All the cores this process may use.
+    pub const ALL: Threads = Threads(None);
+    /// The calling thread only.
+    pub const ONE: Threads = Threads(Some(NonZeroUsize::MIN));
+
+    /// At most `n` threads; `0` = all cores.
+    pub const fn new(n: usize) -> Threads {
+        Threads(NonZeroUsize::new(n))
+    }
+
+    /// The number of threads: `n`, or the cores available to this process for [`Threads::ALL`].
+    pub fn count(self) -> usize {
+        match self.0 {
+            Some(n) => n.get(),
+            None => available(),
+        }
+    }
+
+    /// Whether this is [`Threads::ALL`].
+    pub fn is_all(self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl From<usize> for Threads {
+    /// `0` = all cores.
+    fn from(n: usize) -> Threads {
+        Threads::new(n)
+    }
+}
+
+impl fmt::Debug for Threads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "Threads({n})"),
+            None => f.write_str("Threads::ALL"),
+        }
+    }
+}
+
+impl fmt::Display for Threads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => write!(f, "all ({})", available()),
+        }
+    }
+}
+
+/// Number of threads this process may run at once (its CPU quota), at least 1.
+///
+/// Asked once per process: `available_parallelism` reads the cgroup quota files on Linux, about
+/// 35 us a call, which every "all cores" hash of a short message paid before.
+pub fn available() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
 
 /// The helpers (`None` if the OS refused to start threads: jobs then run on the caller).
 fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(
-                crate::platform::available_threads()
-                    .saturating_sub(1)
-                    .max(1),
-            )
+            .num_threads(available().saturating_sub(1).max(1))
             .thread_name(|i| format!("parhash-{i}"))
             .build()
             .ok()
@@ -52,8 +127,8 @@ pub(crate) fn with_helpers<R>(
 /// Runs `job(i)` for every `i` in `0..jobs` on at most `threads` threads (the calling one
 /// included), each taking the next job not yet taken; returns when all are done. A panic in a
 /// job is passed on to the caller.
-fn for_each_job(jobs: usize, threads: usize, job: impl Fn(usize) + Sync) {
-    let threads = threads.clamp(1, jobs.max(1));
+fn for_each_job(jobs: usize, threads: Threads, job: impl Fn(usize) + Sync) {
+    let threads = threads.count().clamp(1, jobs.max(1));
     let next = AtomicUsize::new(0);
     let take_jobs = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -68,7 +143,7 @@ fn for_each_job(jobs: usize, threads: usize, job: impl Fn(usize) + Sync) {
 
 /// `f` on every item, on at most `threads` threads (the calling one included), the items
 /// taken in turn ([`for_each_job`]).
-pub(crate) fn for_each_mut<T: Send>(items: &mut [T], threads: usize, f: impl Fn(&mut T) + Sync) {
+pub(crate) fn for_each_mut<T: Send>(items: &mut [T], threads: Threads, f: impl Fn(&mut T) + Sync) {
     // Each item is taken exactly once, so its lock is never contended: it only hands out the
     // `&mut` safely.
     let items: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
@@ -89,7 +164,7 @@ pub(crate) fn for_each_mut<T: Send>(items: &mut [T], threads: usize, f: impl Fn(
 pub(crate) fn for_each_mut_in_steps<T: Send>(
     items: &mut [T],
     steps: usize,
-    threads: usize,
+    threads: Threads,
     f: impl Fn(&mut T, usize) + Sync,
 ) {
     let n = items.len();
@@ -133,7 +208,9 @@ mod tests {
         for threads in [0, 1, 2, 3, 8] {
             for jobs in [0, 1, 2, 7, 100] {
                 let runs: Vec<Mutex<u32>> = (0..jobs).map(|_| Mutex::new(0)).collect();
-                for_each_job(jobs, threads, |i| *runs[i].lock().unwrap() += 1);
+                for_each_job(jobs, Threads::new(threads), |i| {
+                    *runs[i].lock().unwrap() += 1
+                });
                 assert!(
                     runs.iter().all(|r| *r.lock().unwrap() == 1),
                     "{threads} {jobs}"
@@ -147,7 +224,7 @@ mod tests {
         for threads in [1, 2, 3, 8] {
             for (items, steps) in [(0, 3), (1, 1), (1, 40), (5, 7), (16, 30)] {
                 let mut logs: Vec<Vec<usize>> = vec![Vec::new(); items];
-                for_each_mut_in_steps(&mut logs, steps, threads, |log, step| {
+                for_each_mut_in_steps(&mut logs, steps, Threads::new(threads), |log, step| {
                     // Some steps take longer, so threads overtake each other.
                     if step % 3 == 0 {
                         std::thread::sleep(std::time::Duration::from_micros(50));
@@ -168,7 +245,7 @@ mod tests {
         for threads in [1, 2, 3] {
             let mut items = vec![0u32; 4];
             let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                for_each_mut_in_steps(&mut items, 5, threads, |_, step| {
+                for_each_mut_in_steps(&mut items, 5, Threads::new(threads), |_, step| {
                     assert_ne!(step, 2, "step 2 fails")
                 });
             }));
@@ -178,7 +255,7 @@ mod tests {
         // and waits for it. Without the poisoning check that thread waits forever (a hang).
         let mut item = [0u32];
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            for_each_mut_in_steps(&mut item, 4, 2, |_, step| {
+            for_each_mut_in_steps(&mut item, 4, Threads::new(2), |_, step| {
                 if step == 0 {
                     std::thread::sleep(std::time::Duration::from_millis(30));
                     panic!("step 0 fails");
@@ -189,9 +266,20 @@ mod tests {
     }
 
     #[test]
+    fn zero_and_all_mean_the_available_cores() {
+        assert!(available() >= 1);
+        assert_eq!(Threads::from(0), Threads::ALL);
+        assert_eq!(Threads::ALL.count(), available());
+        assert_eq!(Threads::default(), Threads::ALL);
+        assert_eq!(Threads::new(3).count(), 3);
+        assert_eq!(Threads::ONE.count(), 1);
+        assert!(!Threads::ONE.is_all());
+    }
+
+    #[test]
     fn a_panicking_job_reaches_the_caller() {
         let caught = std::panic::catch_unwind(|| {
-            for_each_job(4, 2, |i| assert_ne!(i, 3, "job 3 fails"));
+            for_each_job(4, Threads::new(2), |i| assert_ne!(i, 3, "job 3 fails"));
         });
         assert!(caught.is_err());
     }

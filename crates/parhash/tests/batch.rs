@@ -68,7 +68,7 @@ fn batch_equals_one_by_one_every_width_and_thread_count() {
                         alg,
                         &set,
                         BatchOptions {
-                            threads,
+                            threads: threads.into(),
                             kernel: Some(kernel),
                         },
                     );
@@ -111,7 +111,14 @@ fn large_batches_split_over_pool_threads_equal_one_by_one() {
             .chain([None])
         {
             for threads in 2..=4 {
-                let got = hash_many_with(alg, &set, BatchOptions { threads, kernel });
+                let got = hash_many_with(
+                    alg,
+                    &set,
+                    BatchOptions {
+                        threads: threads.into(),
+                        kernel,
+                    },
+                );
                 assert_eq!(got, expected, "{alg} {kernel:?} threads={threads}");
             }
         }
@@ -131,7 +138,7 @@ fn every_boundary_length_in_every_lane() {
                 alg,
                 &set,
                 BatchOptions {
-                    threads: 1,
+                    threads: 1.into(),
                     kernel: Some(kernel),
                 },
             );

@@ -103,7 +103,7 @@ fn configurations() -> Vec<ParshaOptions> {
     for threads in [1, 2, 3, 8] {
         for kernel in Kernel::all(true) {
             v.push(ParshaOptions {
-                threads,
+                threads: threads.into(),
                 kernel: Some(kernel),
             });
         }
@@ -184,7 +184,7 @@ fn fast_matches_reference_on_large_messages() {
     for kernel in Kernel::all(true) {
         for threads in [1, 2, 3] {
             configs.push(ParshaOptions {
-                threads,
+                threads: threads.into(),
                 kernel: Some(kernel),
             });
         }
@@ -268,11 +268,11 @@ fn edge_lengths(big_t: u32, l: u32) -> Vec<usize> {
 fn fast_matches_reference_at_shape_boundaries() {
     let configs = [
         ParshaOptions {
-            threads: 1,
+            threads: 1.into(),
             kernel: Some(Width::Portable.into()),
         },
         ParshaOptions {
-            threads: 3,
+            threads: 3.into(),
             kernel: None,
         },
     ];
@@ -409,7 +409,7 @@ fn threaded_engine_matches_on_messages_big_enough_to_split() {
     let configs: Vec<ParshaOptions> = [1, 2, 3, 8]
         .iter()
         .map(|&threads| ParshaOptions {
-            threads,
+            threads: threads.into(),
             kernel: None,
         })
         .collect();

@@ -40,7 +40,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     let names = ["keccak256", "simd256"];
     let (algs, note) = missing(&names);
     let mut spec = SweepSpec::new(algs.clone());
-    let n = parhash::platform::available_threads();
+    let n = parhash::threads::available();
     spec.lengths = if opts.tiny {
         vec![64, 4096]
     } else {

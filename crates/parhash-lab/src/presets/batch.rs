@@ -106,7 +106,7 @@ impl Axes {
 
 /// The sweeps, cheapest first so that what the budget cuts is the costliest (10^5 messages).
 fn specs(algorithms: &[Algorithm], axes: &Axes) -> Vec<SweepSpec> {
-    let n = parhash::platform::available_threads();
+    let n = parhash::threads::available();
     let threads = if n > 1 { vec![1, n] } else { vec![1] };
     let base = |algs: Vec<Algorithm>, variants: Vec<String>| {
         let mut s = SweepSpec::new(algs);
@@ -162,7 +162,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         &opts,
     )?;
     report.notes.extend(not_built);
-    let threads = parhash::platform::available_threads();
+    let threads = parhash::threads::available();
     let results = Results {
         all: &report.measurements,
         threads,

@@ -45,7 +45,7 @@ struct Tree {
 /// `threads` threads and the fastest kernel.
 fn options(threads: usize) -> ParshaOptions {
     ParshaOptions {
-        threads: threads.max(1),
+        threads: threads.max(1).into(),
         kernel: None,
     }
 }
@@ -137,7 +137,7 @@ pub fn tree_engines(algorithm: Algorithm, tree: &[TreeParams]) -> Vec<EngineRef>
 }
 
 fn run(opts: &LabOptions) -> std::io::Result<Report> {
-    let n = parhash::platform::available_threads().max(2);
+    let n = parhash::threads::available().max(2);
     let top = if opts.tiny { 4 } else { 8 };
     let mut lengths: Vec<usize> = (1..=top).map(|e| 10usize.pow(e)).collect();
     let big = if opts.tiny { 1 << 20 } else { 64 << 20 };

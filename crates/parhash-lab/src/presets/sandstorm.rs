@@ -206,7 +206,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         200
     }));
     let mut report = Report::new("SANDstorm (seed study 1 redone)", &opts.command, machine);
-    let cores = parhash::platform::available_threads();
+    let cores = parhash::threads::available();
     let reps = if tiny { 1 } else { 3 };
     let chunk: Vec<u8> = (0..CHUNK).map(|i| (i % 251) as u8).collect();
     let wide = Wide::detect();

@@ -17,6 +17,7 @@ use std::fmt;
 
 use crate::lanes::{Kernel, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
 use crate::registry::{Algorithm, Hasher, Output};
+use crate::threads::Threads;
 
 /// Whether `alg` has a lane kernel on the SHA extensions (SHA-224 and SHA-256).
 fn has_sha_ni(alg: Algorithm) -> bool {
@@ -91,8 +92,8 @@ const MIN_BYTES_PER_THREAD: usize = 256 << 10;
 /// Options for [`hash_many_with`]. The default: all cores, the fastest kernel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BatchOptions {
-    /// Worker threads (0 = all cores); a batch of less than 256 KiB per thread uses fewer.
-    pub threads: usize,
+    /// Worker threads (default: all cores); a batch of less than 256 KiB per thread uses fewer.
+    pub threads: Threads,
     /// Lane kernel; `None` = the fastest available ([`best_kernel`]).
     pub kernel: Option<Kernel>,
 }
@@ -108,12 +109,11 @@ pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
 pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
     // A pool thread costs tens of microseconds to hand work to: small batches use fewer.
     let work: usize = messages.iter().map(|m| m.len() + 64).sum();
-    let threads = match opts.threads {
-        0 => crate::platform::available_threads(),
-        n => n,
-    }
-    .min(work / MIN_BYTES_PER_THREAD)
-    .clamp(1, messages.len().max(1));
+    let threads = opts
+        .threads
+        .count()
+        .min(work / MIN_BYTES_PER_THREAD)
+        .clamp(1, messages.len().max(1));
     let kernel = opts.kernel;
     // Digests are written in place, by index: with many short messages, collecting and
     // reordering result lists would cost as much memory traffic as the hashing.
@@ -148,7 +148,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         (rest_in, rest_out, start) = (more_in, more_out, end);
         jobs.push((group, digests));
     }
-    crate::threads::for_each_mut(&mut jobs, threads, |(group, digests)| {
+    crate::threads::for_each_mut(&mut jobs, Threads::new(threads), |(group, digests)| {
         hash_group(alg, kernel, group, digests)
     });
     out

@@ -20,6 +20,7 @@
 use super::{check_params, ParshaError};
 use crate::algo::sha2::sha256::lanes::{compress_one, compress_with, IV as SHA256_IV};
 use crate::lanes::Kernel;
+use crate::threads::Threads;
 
 /// Message bytes per chunk of rounds handed to the threads at once. The threads wait for each
 /// other, and a sleeping helper is woken, once per chunk.
@@ -528,13 +529,9 @@ pub(crate) struct Engine {
 impl Engine {
     /// An engine for a long message (`!shape.is_short()`), on at most `threads` threads
     /// (0 = all cores), and at most one per [`MIN_BYTES_PER_THREAD`].
-    pub(crate) fn new(shape: Shape, kernel: Kernel, threads: usize) -> Engine {
+    pub(crate) fn new(shape: Shape, kernel: Kernel, threads: Threads) -> Engine {
         debug_assert!(!shape.is_short());
-        let threads = if threads == 0 {
-            crate::platform::available_threads()
-        } else {
-            threads
-        };
+        let threads = threads.count();
         let by_size =
             usize::try_from(shape.padded_len() / MIN_BYTES_PER_THREAD).unwrap_or(usize::MAX);
         let threads = threads.min(by_size).max(1);
@@ -609,7 +606,7 @@ impl Engine {
             crate::threads::for_each_mut_in_steps(
                 &mut self.trees,
                 slices.len(),
-                self.threads,
+                Threads::new(self.threads),
                 |tree, slice| {
                     run_subtrees(
                         &ctx,
@@ -714,7 +711,7 @@ pub(crate) fn hash(
     tree_height: u32,
     iv_bits: u32,
     kernel: Kernel,
-    threads: usize,
+    threads: Threads,
 ) -> Result<(u32, [u8; 32]), ParshaError> {
     let shape = Shape::new(data.len() as u64, tree_height, iv_bits)?;
     if shape.is_short() {
@@ -770,7 +767,7 @@ mod tests {
             for threads in [1, 2, 3] {
                 let shape = Shape::new(len, tree_height, iv_bits).expect("valid parameters");
                 let t = shape.t;
-                let mut engine = Engine::new(shape, kernel, threads);
+                let mut engine = Engine::new(shape, kernel, Threads::new(threads));
                 engine.chunk_bytes = 100_000;
                 engine.slice_bytes = 9_000;
                 let view = View {

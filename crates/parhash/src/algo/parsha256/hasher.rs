@@ -15,6 +15,7 @@ use digest::{
 use super::{parsha256_with, reference, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT};
 use crate::algo::{VariantInfo, Variants};
 use crate::lanes::Kernel;
+use crate::threads::Threads;
 
 /// Which engine finalizes the buffered message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,12 +40,12 @@ impl Default for Parsha256 {
 }
 
 impl Parsha256 {
-    /// The fast engine on up to `threads` threads (0 = all cores).
-    pub fn with_threads(threads: usize) -> Self {
+    /// The fast engine on up to `threads` threads (`0` or [`Threads::ALL`]: all cores).
+    pub fn with_threads(threads: impl Into<Threads>) -> Self {
         Parsha256 {
             message: Vec::new(),
             engine: Engine::Fast(ParshaOptions {
-                threads,
+                threads: threads.into(),
                 kernel: None,
             }),
         }
@@ -149,7 +150,7 @@ impl Variants for Parsha256 {
             "reference" => Engine::Reference,
             "parallel" => Engine::Fast(ParshaOptions::default()),
             _ => Engine::Fast(ParshaOptions {
-                threads: 0,
+                threads: Threads::ALL,
                 kernel: Some(Kernel::from_name(true, name.strip_prefix("parallel-")?)?),
             }),
         };

@@ -22,6 +22,7 @@ pub mod reference;
 pub use hasher::Parsha256;
 
 use crate::lanes::Kernel;
+use crate::threads::Threads;
 
 use std::fmt;
 
@@ -102,7 +103,7 @@ pub const DEFAULT_IV_BITS: u32 = 256;
 pub struct ParshaOptions {
     /// Threads: 0 = all cores; otherwise at most this many. Small messages use fewer (one per
     /// 256 KiB of message at most).
-    pub threads: usize,
+    pub threads: Threads,
     /// The kernel for a round's many compressions; `None` = the fastest this CPU has
     /// ([`Kernel::best`]`(true)`: SHA-NI streams, else the widest vectors).
     pub kernel: Option<Kernel>,

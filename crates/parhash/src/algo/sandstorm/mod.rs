@@ -31,6 +31,7 @@ use digest::{
 
 use super::{VariantInfo, Variants};
 use crate::algo::sandstorm::tree::{Engine, Tree};
+use crate::threads::Threads;
 use reference::{Boundaries, Chain};
 use word::Word;
 
@@ -271,7 +272,7 @@ macro_rules! sandstorm_type {
         impl $name {
             /// A hasher using `threads` threads for long messages (0 = all cores); the digest
             /// does not depend on it.
-            pub fn with_threads(threads: usize) -> Self {
+            pub fn with_threads(threads: impl Into<Threads>) -> Self {
                 Self::with_engine(Engine::parallel(threads))
             }
 
@@ -323,7 +324,7 @@ sandstorm_type!(/// SANDstorm-256 as the submitters' reference code computes it 
 
 /// Hashes a slice in place (e.g. a memory-mapped file) with `threads` threads (0 = all cores).
 /// Same digest as the streaming types; returns the digest bytes.
-pub fn hash_slice<P: Params>(data: &[u8], threads: usize) -> Vec<u8> {
+pub fn hash_slice<P: Params>(data: &[u8], threads: impl Into<Threads>) -> Vec<u8> {
     let words = crate::algo::sandstorm::tree::hash_slice(
         P::K,
         P::BOUNDARIES,

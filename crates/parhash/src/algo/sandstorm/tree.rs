@@ -32,6 +32,7 @@ use crate::algo::sandstorm::fast::{compress_lanes, load_block};
 use crate::algo::sandstorm::lanes::{Wide, LANES as WIDE_LANES};
 use crate::algo::sandstorm::reference::{level_output, Boundaries, Chain};
 use crate::algo::sandstorm::word::Word;
+use crate::threads::Threads;
 
 const LEVEL1: u64 = 10;
 const LEVEL2: u64 = 100;
@@ -66,32 +67,28 @@ impl Engine {
     };
     /// Interleaved superblocks on `threads` threads (0 = all cores), with the widest kernel
     /// this CPU has.
-    pub fn parallel(threads: usize) -> Engine {
+    pub fn parallel(threads: impl Into<Threads>) -> Engine {
         Engine {
             wide: Wide::detect(),
             ..Engine::portable(threads)
         }
     }
     /// Interleaved superblocks on `threads` threads (0 = all cores), portable code only.
-    pub fn portable(threads: usize) -> Engine {
+    pub fn portable(threads: impl Into<Threads>) -> Engine {
         Engine {
             interleave: true,
-            threads: if threads == 0 {
-                crate::platform::available_threads()
-            } else {
-                threads
-            },
+            threads: threads.into().count(),
             wide: None,
         }
     }
     /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX-512 lanes; `None`
     /// where this CPU lacks AVX-512 or GFNI.
-    pub fn avx512(threads: usize) -> Option<Engine> {
+    pub fn avx512(threads: impl Into<Threads>) -> Option<Engine> {
         Engine::portable(threads).with_wide(Wide::avx512())
     }
     /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX2 lanes (GFNI's
     /// S-box where the CPU has it); `None` where this CPU lacks AVX2.
-    pub fn avx2(threads: usize) -> Option<Engine> {
+    pub fn avx2(threads: impl Into<Threads>) -> Option<Engine> {
         Engine::portable(threads).with_wide(Wide::avx2())
     }
     /// This engine with the eight-lane form `wide`, if there is one.
