@@ -25,6 +25,7 @@ pub mod batch;
 pub mod cipher;
 pub mod io;
 pub mod lanes;
+pub mod parts;
 pub mod platform;
 pub mod registry;
 pub mod threads;

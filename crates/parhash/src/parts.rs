@@ -1,0 +1,364 @@
+//! Partial states of the tree modes, as bytes that can travel between machines.
+//!
+//! PARSHA-256 and SANDstorm split one message into parts that can be hashed anywhere and then
+//! combined (their `parts` modules: `algo::parsha256::parts`,
+//! `algo::sandstorm::parts`). What one part yields is a [`PartState`]: the family's
+//! payload wrapped in an envelope that says which algorithm and parameters, which message
+//! length, how many parts and which one it is, so that a combine step can refuse anything that
+//! does not belong (a part of another plan, a missing or duplicated part), and a checksum, so
+//! that a state damaged on its way is refused rather than turned into a wrong digest.
+//!
+//! Wire format, version 1 (all integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 4 | magic `PHPS` |
+//! | 1 | format version (1) |
+//! | 1 | tree mode ([`TreeMode`]) |
+//! | 8 | the mode's parameters (two `u32`: PARSHA-256 T and l; SANDstorm digest bits and boundary rule) |
+//! | 8 | message length in bytes |
+//! | 4 | number of parts in the plan |
+//! | 4 | this part's index |
+//! | 4 | payload length n |
+//! | n | payload (the mode's partial result) |
+//! | 8 | checksum: the first 8 bytes of SHA-256 over everything before it |
+
+#![forbid(unsafe_code)]
+// The tree modes' `parts` modules are the users; this allow goes when they land.
+#![allow(dead_code)]
+
+use std::fmt;
+
+use digest::Digest;
+
+const MAGIC: &[u8; 4] = b"PHPS";
+/// The format version written by this build; [`PartState::from_bytes`] accepts only it.
+pub const FORMAT_VERSION: u8 = 1;
+const HEADER_LEN: usize = 4 + 1 + 1 + 8 + 8 + 4 + 4 + 4;
+const CHECKSUM_LEN: usize = 8;
+
+/// Which tree mode a partial state belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TreeMode {
+    /// PARSHA-256 (parameters: tree height T, IV bits l).
+    Parsha256,
+    /// SANDstorm (parameters: digest bits, boundary rule 0 = design, 1 = reference code).
+    Sandstorm,
+}
+
+impl TreeMode {
+    fn code(self) -> u8 {
+        match self {
+            TreeMode::Parsha256 => 1,
+            TreeMode::Sandstorm => 2,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<TreeMode> {
+        match code {
+            1 => Some(TreeMode::Parsha256),
+            2 => Some(TreeMode::Sandstorm),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for TreeMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TreeMode::Parsha256 => "PARSHA-256",
+            TreeMode::Sandstorm => "SANDstorm",
+        })
+    }
+}
+
+/// What identifies a plan: a part belongs to a plan only if all of these match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlanKey {
+    /// The tree mode.
+    pub mode: TreeMode,
+    /// The mode's two parameters (see [`TreeMode`]).
+    pub params: [u32; 2],
+    /// The message length in bytes.
+    pub message_len: u64,
+    /// The number of parts in the plan.
+    pub parts: u32,
+}
+
+impl fmt::Display for PlanKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}, {}), {} bytes, {} parts",
+            self.mode, self.params[0], self.params[1], self.message_len, self.parts
+        )
+    }
+}
+
+/// One part's partial result, ready to be sent elsewhere ([`PartState::to_bytes`]) and combined.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PartState {
+    key: PlanKey,
+    index: u32,
+    payload: Vec<u8>,
+}
+
+impl fmt::Debug for PartState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "PartState({}, part {}, {} payload bytes)",
+            self.key,
+            self.index,
+            self.payload.len()
+        )
+    }
+}
+
+impl PartState {
+    /// A state of part `index` of the plan `key` (for the tree modes' `parts` modules).
+    pub(crate) fn new(key: PlanKey, index: u32, payload: Vec<u8>) -> PartState {
+        debug_assert!(index < key.parts);
+        PartState {
+            key,
+            index,
+            payload,
+        }
+    }
+
+    /// The plan this part belongs to.
+    pub fn key(&self) -> PlanKey {
+        self.key
+    }
+
+    /// This part's place in its plan, `0..parts`.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
+    /// The mode's partial result.
+    pub(crate) fn payload(&self) -> &[u8] {
+        &self.payload
+    }
+
+    /// The state in the wire format (see the module docs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_LEN + self.payload.len() + CHECKSUM_LEN);
+        out.extend_from_slice(MAGIC);
+        out.push(FORMAT_VERSION);
+        out.push(self.key.mode.code());
+        out.extend_from_slice(&self.key.params[0].to_le_bytes());
+        out.extend_from_slice(&self.key.params[1].to_le_bytes());
+        out.extend_from_slice(&self.key.message_len.to_le_bytes());
+        out.extend_from_slice(&self.key.parts.to_le_bytes());
+        out.extend_from_slice(&self.index.to_le_bytes());
+        let payload_len =
+            u32::try_from(self.payload.len()).expect("a part's payload is under 4 GiB");
+        out.extend_from_slice(&payload_len.to_le_bytes());
+        out.extend_from_slice(&self.payload);
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum);
+        out
+    }
+
+    /// Reads a state written by [`PartState::to_bytes`].
+    ///
+    /// # Errors
+    /// [`PartError::Corrupt`] for anything that is not a whole, intact state of this format
+    /// (wrong magic, truncated, trailing bytes, checksum mismatch, unknown mode, index out of
+    /// range); [`PartError::UnsupportedVersion`] for another format version.
+    pub fn from_bytes(bytes: &[u8]) -> Result<PartState, PartError> {
+        let corrupt = |why: &str| Err(PartError::Corrupt(why.to_string()));
+        if bytes.len() < HEADER_LEN + CHECKSUM_LEN {
+            return corrupt("too short to be a partial state");
+        }
+        if &bytes[..4] != MAGIC {
+            return corrupt("not a parhash partial state (bad magic)");
+        }
+        if bytes[4] != FORMAT_VERSION {
+            return Err(PartError::UnsupportedVersion(bytes[4]));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
+        if checksum(body) != sum {
+            return corrupt("checksum mismatch (damaged in transit?)");
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(body[at..at + 4].try_into().expect("4 bytes"));
+        let Some(mode) = TreeMode::from_code(body[5]) else {
+            return corrupt("unknown tree mode");
+        };
+        let key = PlanKey {
+            mode,
+            params: [u32_at(6), u32_at(10)],
+            message_len: u64::from_le_bytes(body[14..22].try_into().expect("8 bytes")),
+            parts: u32_at(22),
+        };
+        let index = u32_at(26);
+        let payload_len = u32_at(30) as usize;
+        if body.len() != HEADER_LEN + payload_len {
+            return corrupt("payload length does not match the state's size");
+        }
+        if index >= key.parts {
+            return corrupt("part index out of range");
+        }
+        Ok(PartState {
+            key,
+            index,
+            payload: body[HEADER_LEN..].to_vec(),
+        })
+    }
+}
+
+fn checksum(bytes: &[u8]) -> [u8; CHECKSUM_LEN] {
+    let full = crate::algo::sha2::Sha256::digest(bytes);
+    full[..CHECKSUM_LEN].try_into().expect("8 bytes")
+}
+
+/// Why partial states cannot be read or combined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PartError {
+    /// The bytes are not an intact partial state.
+    Corrupt(String),
+    /// The state was written in another format version.
+    UnsupportedVersion(u8),
+    /// A part of another plan (algorithm, parameters, message length or part count).
+    Foreign {
+        /// The plan being combined.
+        expected: PlanKey,
+        /// The plan the part says it belongs to.
+        found: PlanKey,
+    },
+    /// A part given twice.
+    Duplicate(u32),
+    /// Parts not given (their indices, at most the first 10).
+    Missing(Vec<u32>),
+    /// The part's payload does not have the shape the plan expects.
+    BadPayload {
+        /// The part's index.
+        index: u32,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+impl fmt::Display for PartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PartError::Corrupt(why) => write!(f, "corrupt partial state: {why}"),
+            PartError::UnsupportedVersion(v) => write!(
+                f,
+                "partial state of format version {v}; this build reads version {FORMAT_VERSION}"
+            ),
+            PartError::Foreign { expected, found } => {
+                write!(f, "part of another plan: expected {expected}, got {found}")
+            }
+            PartError::Duplicate(i) => write!(f, "part {i} given twice"),
+            PartError::Missing(parts) => {
+                let list: Vec<String> = parts.iter().map(u32::to_string).collect();
+                write!(f, "missing parts: {}", list.join(", "))
+            }
+            PartError::BadPayload { index, why } => {
+                write!(f, "part {index} has a malformed payload: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PartError {}
+
+/// The parts of plan `key` in index order, or why they are not exactly its parts: each part
+/// must belong to `key` and appear once, and none may be missing.
+pub(crate) fn in_order<'a>(
+    key: PlanKey,
+    states: impl IntoIterator<Item = &'a PartState>,
+) -> Result<Vec<&'a PartState>, PartError> {
+    let mut slots: Vec<Option<&PartState>> = vec![None; key.parts as usize];
+    for state in states {
+        if state.key != key {
+            return Err(PartError::Foreign {
+                expected: key,
+                found: state.key,
+            });
+        }
+        let slot = &mut slots[state.index as usize];
+        if slot.is_some() {
+            return Err(PartError::Duplicate(state.index));
+        }
+        *slot = Some(state);
+    }
+    let missing: Vec<u32> = (0..key.parts)
+        .filter(|&i| slots[i as usize].is_none())
+        .take(10)
+        .collect();
+    if !missing.is_empty() {
+        return Err(PartError::Missing(missing));
+    }
+    Ok(slots.into_iter().map(|s| s.expect("checked")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(parts: u32) -> PlanKey {
+        PlanKey {
+            mode: TreeMode::Parsha256,
+            params: [13, 256],
+            message_len: 1 << 20,
+            parts,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_every_kind_of_damage_is_refused() {
+        let state = PartState::new(key(4), 2, (0..100u8).collect());
+        let bytes = state.to_bytes();
+        assert_eq!(PartState::from_bytes(&bytes), Ok(state.clone()));
+        // Every single flipped bit is caught (the magic, version, header, payload, checksum).
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(PartState::from_bytes(&bad).is_err(), "flip at byte {i}");
+        }
+        for cut in 0..bytes.len() {
+            assert!(
+                PartState::from_bytes(&bytes[..cut]).is_err(),
+                "cut at {cut}"
+            );
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(PartState::from_bytes(&longer).is_err());
+        let mut v2 = bytes.clone();
+        v2[4] = 2;
+        assert_eq!(
+            PartState::from_bytes(&v2),
+            Err(PartError::UnsupportedVersion(2))
+        );
+    }
+
+    #[test]
+    fn in_order_refuses_foreign_duplicate_and_missing_parts() {
+        let parts: Vec<PartState> = (0..4).map(|i| PartState::new(key(4), i, vec![])).collect();
+        let shuffled = [&parts[2], &parts[0], &parts[3], &parts[1]];
+        let ordered = in_order(key(4), shuffled).unwrap();
+        assert!(ordered
+            .iter()
+            .enumerate()
+            .all(|(i, p)| p.index() == i as u32));
+        assert_eq!(
+            in_order(key(4), [&parts[0], &parts[1], &parts[1], &parts[3]]),
+            Err(PartError::Duplicate(1))
+        );
+        assert_eq!(
+            in_order(key(4), [&parts[0], &parts[3]]),
+            Err(PartError::Missing(vec![1, 2]))
+        );
+        let other = PartState::new(key(5), 1, vec![]);
+        assert!(matches!(
+            in_order(key(4), [&parts[0], &other]),
+            Err(PartError::Foreign { .. })
+        ));
+    }
+}
