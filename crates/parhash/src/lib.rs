@@ -2,10 +2,14 @@
 //!
 //! Hash data as fast as the hardware allows, using every kind of parallelism a machine has:
 //! SIMD lanes inside one compression function, many messages across SIMD lanes and cores
-//! ([`batch`]), tree modes that split one long message over all cores ([`tree`]), and a GPU.
+//! ([`batch`]), tree modes that split one long message over all cores (PARSHA-256 and
+//! SANDstorm, [`algo::parsha256`], [`algo::sandstorm`]) or over many machines ([`parts`]), and
+//! a GPU (the `parhash-cuda` crate).
 //!
 //! - [`Algorithm`] is the registry: names, aliases, metadata, variants.
-//! - [`Hasher`] and [`hash`] hash with an algorithm chosen at run time.
+//! - [`Hasher`] and [`hash`] hash with an algorithm chosen at run time; [`Hasher::builder`]
+//!   adds threads ([`Threads`]), a forced variant, PARSHA-256's [`TreeParams`] and a known
+//!   message length.
 //! - Each algorithm is also a concrete type implementing the RustCrypto `digest` traits
 //!   (for example [`Md5`]), so `hmac::Hmac<parhash::Sha256>` works.
 //!
@@ -15,10 +19,12 @@
 //! assert_eq!(hash(alg, b"abc").to_hex(), "900150983cd24fb0d6963f7d28e17f72");
 //! ```
 //!
-//! Layout: `algo/` has one module per hash family (reference, portable and per-ISA code plus the
-//! family's single dispatch point); `platform` is the one place that detects CPU features;
-//! `tree/` holds single-message parallel modes; `batch/` the multi-message engine; `io` maps
-//! files for reading in place.
+//! Layout (ARCHITECTURE.md tells the whole story): `algo/<family>/` is one room per hash
+//! family — its reference code, kernels, dispatch point, lanes (many messages side by side)
+//! and tree mode; `platform` is the one place that detects CPU features; `threads` the one
+//! thread policy and pool; `vector` the lane vector types and `lanes` the shared machinery of
+//! many-message kernels; `registry` names algorithms and builds hashers; `batch` hashes many
+//! messages; `parts` carries the tree modes' partial states between machines; `io` maps files.
 
 pub mod algo;
 pub mod batch;
@@ -29,7 +35,7 @@ pub mod parts;
 pub mod platform;
 pub mod registry;
 pub mod threads;
-pub mod vector;
+pub(crate) mod vector;
 
 pub use algo::blake::{Blake224, Blake256, Blake384, Blake512};
 pub use algo::groestl::{Groestl224, Groestl256, Groestl384, Groestl512};
@@ -39,6 +45,7 @@ pub use algo::keccak::{
 };
 pub use algo::md5::Md5;
 pub use algo::parsha256::Parsha256;
+pub use algo::parsha256::TreeParams;
 pub use algo::sandstorm::{
     Sandstorm224, Sandstorm224Ref, Sandstorm256, Sandstorm256Ref, Sandstorm384, Sandstorm512,
 };
@@ -51,4 +58,5 @@ pub use algo::skein::{
 pub use algo::whirlpool::Whirlpool;
 pub use algo::{VariantInfo, Variants};
 pub use digest;
-pub use registry::{hash, Algorithm, AlgorithmInfo, Error, Family, Hasher, Output};
+pub use registry::{hash, Algorithm, AlgorithmInfo, Error, Family, Hasher, HasherBuilder, Output};
+pub use threads::Threads;

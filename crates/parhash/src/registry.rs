@@ -6,7 +6,9 @@ use std::fmt;
 
 use digest::DynDigest;
 
+use crate::algo::parsha256::{Parsha256Hasher, ParshaError, ParshaOptions, TreeParams};
 use crate::algo::{VariantInfo, Variants};
+use crate::lanes::Kernel;
 use crate::threads::Threads;
 
 /// A hash family: algorithms that share one design and one module under `algo/`.
@@ -156,9 +158,35 @@ macro_rules! algorithms {
                 }
             }
 
-            fn new_dyn_variant(self, variant: &str) -> Option<Box<dyn DynHash>> {
+            fn new_dyn_variant(
+                self,
+                variant: &str,
+                threads: Threads,
+                params: TreeParams,
+            ) -> Option<Box<dyn DynHash>> {
+                if self == Algorithm::Parsha256 {
+                    let hasher = crate::algo::parsha256::Parsha256::with_variant_on(variant, threads)?;
+                    return Some(boxed(hasher.params(params)));
+                }
                 match self {
-                    $(Algorithm::$variant => <$ty as Variants>::with_variant(variant).map(boxed),)*
+                    $(Algorithm::$variant => <$ty as Variants>::with_variant_on(variant, threads).map(boxed),)*
+                }
+            }
+
+            /// The default variant on `threads` threads (only the tree modes use more than one).
+            fn new_dyn_threads(self, threads: Threads) -> Box<dyn DynHash> {
+                if threads.is_all() {
+                    return self.new_dyn();
+                }
+                match self {
+                    $(Algorithm::$variant => {
+                        let default = <$ty as Variants>::variants()
+                            .into_iter()
+                            .find(|v| v.default)
+                            .map_or("portable", |v| v.name);
+                        <$ty as Variants>::with_variant_on(default, threads)
+                            .map_or_else(|| boxed(<$ty>::default()), boxed)
+                    })*
                 }
             }
         }
@@ -499,6 +527,16 @@ pub enum Error {
         variant: String,
         available: Vec<&'static str>,
     },
+    /// Tree parameters (T, l) were given for an algorithm that has none (only PARSHA-256 has).
+    NoTreeParams(Algorithm),
+    /// A hasher told the message length received another number of bytes
+    /// ([`HasherBuilder::expected_len`]).
+    LengthMismatch {
+        /// The length the hasher was built for.
+        declared: u64,
+        /// The bytes it received (saturating).
+        received: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -519,6 +557,14 @@ impl fmt::Display for Error {
                 f,
                 "{algorithm} has no variant '{variant}' on this machine (available: {})",
                 available.join(", ")
+            ),
+            Error::NoTreeParams(algorithm) => write!(
+                f,
+                "{algorithm} has no tree parameters (only parsha256 takes a tree height and IV length)"
+            ),
+            Error::LengthMismatch { declared, received } => write!(
+                f,
+                "the input changed size while being read: expected {declared} bytes, got {received}"
             ),
         }
     }
@@ -610,15 +656,187 @@ impl fmt::Display for Output {
 /// ```
 pub struct Hasher {
     algorithm: Algorithm,
-    inner: Box<dyn DynHash>,
+    inner: Inner,
+}
+
+/// What a [`Hasher`] runs.
+enum Inner {
+    /// Any algorithm through its `digest` type.
+    Digest(Box<dyn DynHash>),
+    /// PARSHA-256 told the message length up front: streamed, not buffered.
+    Parsha(ParshaStream),
+}
+
+/// PARSHA-256 of a message of known length, hashed as it arrives (the `digest` type must buffer
+/// the whole message, since it learns the length only at the end).
+struct ParshaStream {
+    declared: u64,
+    params: TreeParams,
+    options: ParshaOptions,
+    hasher: Parsha256Hasher,
+}
+
+impl ParshaStream {
+    fn new(declared: u64, params: TreeParams, options: ParshaOptions) -> Result<Self, Error> {
+        let hasher =
+            Parsha256Hasher::new(declared, params.tree_height(), params.iv_bits(), &options)
+                .map_err(|e| match e {
+                    // Checked parameters leave only a length over 2^64 - 1 bits.
+                    ParshaError::MessageTooLong(len) => Error::LengthMismatch {
+                        declared: len,
+                        received: 0,
+                    },
+                    other => unreachable!("checked PARSHA-256 parameters: {other}"),
+                })?;
+        Ok(ParshaStream {
+            declared,
+            params,
+            options,
+            hasher,
+        })
+    }
+
+    /// The digest, and a fresh stream in its place.
+    fn finish(&mut self) -> Result<Output, Error> {
+        let fresh = ParshaStream::new(self.declared, self.params, self.options)?;
+        let done = std::mem::replace(self, fresh);
+        match done.hasher.finalize() {
+            Ok((_, digest)) => Ok(Output::from_slice(&digest)),
+            Err(ParshaError::LengthMismatch { declared, received }) => {
+                Err(Error::LengthMismatch { declared, received })
+            }
+            Err(other) => unreachable!("checked PARSHA-256 parameters: {other}"),
+        }
+    }
+}
+
+/// Builds a [`Hasher`] with everything a caller may choose besides the algorithm: threads,
+/// implementation variant, tree parameters, the message length when it is known. Every
+/// algorithm goes through it alike; options an algorithm does not use are ignored, except
+/// tree parameters, which only PARSHA-256 accepts.
+///
+/// ```
+/// use parhash::{Algorithm, Hasher, TreeParams};
+/// let mut h = Hasher::builder(Algorithm::Parsha256)
+///     .threads(2)
+///     .tree_params(TreeParams::new(10, 0).unwrap())
+///     .expected_len(3)
+///     .build()
+///     .unwrap();
+/// h.update(b"abc");
+/// assert_eq!(h.try_finalize().unwrap().as_bytes().len(), 32);
+/// ```
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct HasherBuilder {
+    algorithm: Algorithm,
+    threads: Threads,
+    variant: Option<String>,
+    tree_params: Option<TreeParams>,
+    expected_len: Option<u64>,
+}
+
+impl HasherBuilder {
+    /// Up to `threads` threads for one long message (default: all cores; `0` = all cores).
+    /// Only the tree modes (SANDstorm, PARSHA-256) use more than one; the digest never depends
+    /// on it.
+    pub fn threads(mut self, threads: impl Into<Threads>) -> Self {
+        self.threads = threads.into();
+        self
+    }
+
+    /// One implementation variant (see [`Algorithm::variants`]) instead of the fastest.
+    pub fn variant(mut self, name: &str) -> Self {
+        self.variant = Some(name.to_string());
+        self
+    }
+
+    /// PARSHA-256's tree height and IV length (default T = 13, l = 256).
+    pub fn tree_params(mut self, params: TreeParams) -> Self {
+        self.tree_params = Some(params);
+        self
+    }
+
+    /// The total length of the message, when known (a file's size). PARSHA-256 then hashes as
+    /// the data arrives instead of keeping it all in memory, and [`Hasher::try_finalize`]
+    /// fails if another number of bytes arrived (a file that changed while being read). Other
+    /// algorithms do not need it and ignore it.
+    pub fn expected_len(mut self, len: u64) -> Self {
+        self.expected_len = Some(len);
+        self
+    }
+
+    /// The hasher.
+    ///
+    /// # Errors
+    /// [`Error::UnavailableVariant`] for a variant this algorithm or CPU does not have;
+    /// [`Error::NoTreeParams`] for tree parameters on an algorithm other than PARSHA-256.
+    pub fn build(self) -> Result<Hasher, Error> {
+        let algorithm = self.algorithm;
+        let is_parsha = algorithm == Algorithm::Parsha256;
+        if self.tree_params.is_some() && !is_parsha {
+            return Err(Error::NoTreeParams(algorithm));
+        }
+        let params = self.tree_params.unwrap_or_default();
+        let unavailable = || Error::UnavailableVariant {
+            algorithm,
+            variant: self.variant.clone().unwrap_or_default(),
+            available: algorithm
+                .variants()
+                .into_iter()
+                .filter(|v| v.available)
+                .map(|v| v.name)
+                .collect(),
+        };
+        let inner = match (&self.variant, self.expected_len) {
+            // The streaming engine has every variant but the literal reference.
+            (variant, Some(len)) if is_parsha && variant.as_deref() != Some("reference") => {
+                let kernel = match variant.as_deref() {
+                    None | Some("parallel") => None,
+                    Some(name) => Some(
+                        name.strip_prefix("parallel-")
+                            .and_then(|k| Kernel::from_name(true, k))
+                            .ok_or_else(unavailable)?,
+                    ),
+                };
+                let options = ParshaOptions {
+                    threads: self.threads,
+                    kernel,
+                };
+                Inner::Parsha(ParshaStream::new(len, params, options)?)
+            }
+            (None, _) if is_parsha => Inner::Digest(boxed(
+                crate::algo::parsha256::Parsha256::with_params(params, self.threads),
+            )),
+            (None, _) => Inner::Digest(algorithm.new_dyn_threads(self.threads)),
+            (Some(name), _) => Inner::Digest(
+                algorithm
+                    .new_dyn_variant(name, self.threads, params)
+                    .ok_or_else(unavailable)?,
+            ),
+        };
+        Ok(Hasher { algorithm, inner })
+    }
 }
 
 impl Hasher {
-    /// A hasher using the fastest implementation available on this CPU.
+    /// A hasher using the fastest implementation available on this CPU, on all cores where
+    /// the algorithm splits one message over threads.
     pub fn new(algorithm: Algorithm) -> Self {
         Hasher {
             algorithm,
-            inner: algorithm.new_dyn(),
+            inner: Inner::Digest(algorithm.new_dyn()),
+        }
+    }
+
+    /// A builder for a hasher with threads, a variant, tree parameters or a known length.
+    pub fn builder(algorithm: Algorithm) -> HasherBuilder {
+        HasherBuilder {
+            algorithm,
+            threads: Threads::ALL,
+            variant: None,
+            tree_params: None,
+            expected_len: None,
         }
     }
 
@@ -629,19 +847,10 @@ impl Hasher {
     /// `threads`. Feed such a hasher large pieces (a few MiB per `update`) so each thread gets
     /// whole superblocks.
     pub fn with_threads(algorithm: Algorithm, threads: impl Into<Threads>) -> Self {
-        use crate::algo::sandstorm as s;
-        let threads = threads.into();
-        let inner = match algorithm {
-            Algorithm::Sandstorm224 => boxed(s::Sandstorm224::with_threads(threads)),
-            Algorithm::Sandstorm256 => boxed(s::Sandstorm256::with_threads(threads)),
-            Algorithm::Sandstorm384 => boxed(s::Sandstorm384::with_threads(threads)),
-            Algorithm::Sandstorm512 => boxed(s::Sandstorm512::with_threads(threads)),
-            Algorithm::Sandstorm224Ref => boxed(s::Sandstorm224Ref::with_threads(threads)),
-            Algorithm::Sandstorm256Ref => boxed(s::Sandstorm256Ref::with_threads(threads)),
-            Algorithm::Parsha256 => boxed(crate::algo::parsha256::Parsha256::with_threads(threads)),
-            _ => algorithm.new_dyn(),
-        };
-        Hasher { algorithm, inner }
+        Hasher {
+            algorithm,
+            inner: Inner::Digest(algorithm.new_dyn_threads(threads.into())),
+        }
     }
 
     /// Whether [`Hasher::with_threads`] can spread one message over several threads.
@@ -651,19 +860,7 @@ impl Hasher {
 
     /// A hasher forced onto one implementation variant (see [`Algorithm::variants`]).
     pub fn with_variant(algorithm: Algorithm, variant: &str) -> Result<Self, Error> {
-        match algorithm.new_dyn_variant(variant) {
-            Some(inner) => Ok(Hasher { algorithm, inner }),
-            None => Err(Error::UnavailableVariant {
-                algorithm,
-                variant: variant.to_string(),
-                available: algorithm
-                    .variants()
-                    .into_iter()
-                    .filter(|v| v.available)
-                    .map(|v| v.name)
-                    .collect(),
-            }),
-        }
+        Hasher::builder(algorithm).variant(variant).build()
     }
 
     /// The algorithm this hasher computes.
@@ -673,23 +870,63 @@ impl Hasher {
 
     /// Feeds more data; may be called any number of times.
     pub fn update(&mut self, data: &[u8]) {
-        self.inner.update(data);
+        match &mut self.inner {
+            Inner::Digest(inner) => inner.update(data),
+            Inner::Parsha(stream) => stream.hasher.update(data),
+        }
     }
 
     /// Returns the digest of everything fed so far and consumes the hasher.
+    ///
+    /// # Panics
+    /// If the hasher was built for a message length ([`HasherBuilder::expected_len`]) and
+    /// received another number of bytes: use [`Hasher::try_finalize`] there.
     pub fn finalize(mut self) -> Output {
         self.finalize_reset()
     }
 
+    /// Returns the digest of everything fed so far and consumes the hasher.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] if the hasher was built for a message length and received
+    /// another number of bytes.
+    pub fn try_finalize(mut self) -> Result<Output, Error> {
+        self.try_finalize_reset()
+    }
+
     /// Returns the digest of everything fed so far and starts over.
+    ///
+    /// # Panics
+    /// As [`Hasher::finalize`].
     pub fn finalize_reset(&mut self) -> Output {
-        let inner = &mut self.inner;
-        Output::filled(inner.output_size(), |out| inner.finalize_into_reset(out))
+        self.try_finalize_reset()
+            .unwrap_or_else(|e| panic!("Hasher::finalize: {e}"))
+    }
+
+    /// Returns the digest of everything fed so far and starts over.
+    ///
+    /// # Errors
+    /// As [`Hasher::try_finalize`].
+    pub fn try_finalize_reset(&mut self) -> Result<Output, Error> {
+        match &mut self.inner {
+            Inner::Digest(inner) => Ok(Output::filled(inner.output_size(), |out| {
+                inner.finalize_into_reset(out)
+            })),
+            Inner::Parsha(stream) => stream.finish(),
+        }
     }
 
     /// Forgets everything fed so far.
     pub fn reset(&mut self) {
-        self.inner.reset();
+        match &mut self.inner {
+            Inner::Digest(inner) => inner.reset(),
+            Inner::Parsha(stream) => {
+                if let Ok(fresh) = ParshaStream::new(stream.declared, stream.params, stream.options)
+                {
+                    *stream = fresh;
+                }
+            }
+        }
     }
 }
 
@@ -813,6 +1050,111 @@ mod tests {
                 }
                 assert_eq!(h.finalize(), expected, "{alg} with {threads} threads");
             }
+        }
+    }
+
+    #[test]
+    fn the_builder_gives_every_algorithm_the_default_digest() {
+        let data: Vec<u8> = (0..200_000u32).map(|i| (i % 253) as u8).collect();
+        for &alg in Algorithm::ALL {
+            let expected = hash(alg, &data);
+            for threads in [Threads::ONE, Threads::new(2), Threads::ALL] {
+                for len in [None, Some(data.len() as u64)] {
+                    let mut builder = Hasher::builder(alg).threads(threads);
+                    if let Some(len) = len {
+                        builder = builder.expected_len(len);
+                    }
+                    let mut h = builder.build().unwrap();
+                    for piece in data.chunks(65_537) {
+                        h.update(piece);
+                    }
+                    let got = h.try_finalize_reset().unwrap();
+                    assert_eq!(got, expected, "{alg}, {threads:?}, length {len:?}");
+                    // The hasher starts over: the same message gives the same digest.
+                    h.update(&data);
+                    assert_eq!(h.try_finalize().unwrap(), expected, "{alg} after reset");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parsha_through_the_builder_takes_its_parameters_and_checks_the_length() {
+        use crate::algo::parsha256::parsha256;
+        let data: Vec<u8> = (0..50_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        for (t, l) in [(1, 0), (5, 128), (13, 256), (20, 0)] {
+            let params = TreeParams::new(t, l).unwrap();
+            let expected = parsha256(&data, t, l).unwrap().1;
+            for len in [None, Some(data.len() as u64)] {
+                for variant in [None, Some("reference"), Some("parallel-portable")] {
+                    let mut builder = Hasher::builder(Algorithm::Parsha256)
+                        .tree_params(params)
+                        .threads(2);
+                    if let Some(len) = len {
+                        builder = builder.expected_len(len);
+                    }
+                    if let Some(v) = variant {
+                        builder = builder.variant(v);
+                    }
+                    let mut h = builder.build().unwrap();
+                    h.update(&data);
+                    assert_eq!(
+                        h.try_finalize().unwrap().as_bytes(),
+                        expected,
+                        "T {t}, l {l}, {len:?}, {variant:?}"
+                    );
+                }
+            }
+        }
+        // A message that is not the length announced is an error, not a wrong digest.
+        for got in [0, 49_999, 50_001] {
+            let mut h = Hasher::builder(Algorithm::Parsha256)
+                .expected_len(50_000)
+                .build()
+                .unwrap();
+            h.update(&data[..got.min(data.len())]);
+            if got > data.len() {
+                h.update(b"x");
+            }
+            assert_eq!(
+                h.try_finalize(),
+                Err(Error::LengthMismatch {
+                    declared: 50_000,
+                    received: got as u64
+                })
+            );
+        }
+        assert_eq!(
+            Hasher::builder(Algorithm::Sha256)
+                .tree_params(TreeParams::DEFAULT)
+                .build()
+                .map(|_| ()),
+            Err(Error::NoTreeParams(Algorithm::Sha256))
+        );
+        assert!(matches!(
+            Hasher::builder(Algorithm::Parsha256)
+                .variant("no-such")
+                .expected_len(3)
+                .build(),
+            Err(Error::UnavailableVariant { .. })
+        ));
+    }
+
+    #[test]
+    fn tree_params_tags_round_trip() {
+        assert_eq!(TreeParams::DEFAULT.tag(), "PARSHA256-T13-IV256");
+        for (t, l) in [(1, 0), (13, 128), (40, 256)] {
+            let p = TreeParams::new(t, l).unwrap();
+            assert_eq!(TreeParams::from_tag(&p.tag()), Some(p));
+        }
+        for bad in [
+            "PARSHA256-T0-IV256",
+            "PARSHA256-T13-IV64",
+            "PARSHA256-T41-IV0",
+            "SHA256",
+            "PARSHA256-T+1-IV0",
+        ] {
+            assert_eq!(TreeParams::from_tag(bad), None, "{bad}");
         }
     }
 

@@ -46,4 +46,11 @@ pub trait Variants: Sized {
     /// A hasher that uses the named variant for all its work, or `None` when the variant does
     /// not exist or is not available on this CPU.
     fn with_variant(name: &str) -> Option<Self>;
+
+    /// [`Variants::with_variant`] on at most `threads` threads, for the variants that split one
+    /// message over threads (the tree modes' `parallel*`); the others ignore `threads`.
+    fn with_variant_on(name: &str, threads: crate::threads::Threads) -> Option<Self> {
+        let _ = threads;
+        Self::with_variant(name)
+    }
 }

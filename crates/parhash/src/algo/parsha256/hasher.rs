@@ -12,7 +12,12 @@ use digest::{
     typenum::U32, FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update,
 };
 
-use super::{parsha256_with, reference, ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT};
+#[cfg(doc)]
+use super::MAX_TREE_HEIGHT;
+use super::{
+    check_params, parsha256_with, reference, ParshaError, ParshaOptions, DEFAULT_IV_BITS,
+    DEFAULT_TREE_HEIGHT,
+};
 use crate::algo::{VariantInfo, Variants};
 use crate::lanes::Kernel;
 use crate::threads::Threads;
@@ -26,10 +31,75 @@ enum Engine {
     Fast(ParshaOptions),
 }
 
-/// PARSHA-256 with T = 13, l = 256, buffering the message until `finalize` (see the module docs).
+/// PARSHA-256's parameters: the tree height T and the IV length l in bits. The digest depends
+/// on them, so they travel with it (the BSD tag `PARSHA256-T13-IV256`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TreeParams {
+    tree_height: u32,
+    iv_bits: u32,
+}
+
+impl Default for TreeParams {
+    fn default() -> Self {
+        TreeParams::DEFAULT
+    }
+}
+
+impl TreeParams {
+    /// T = 13, l = 256 ([`DEFAULT_TREE_HEIGHT`], [`DEFAULT_IV_BITS`]).
+    pub const DEFAULT: TreeParams = TreeParams {
+        tree_height: DEFAULT_TREE_HEIGHT,
+        iv_bits: DEFAULT_IV_BITS,
+    };
+
+    /// Checked parameters.
+    ///
+    /// # Errors
+    /// [`ParshaError::InvalidTreeHeight`] unless T is in `1..=`[`MAX_TREE_HEIGHT`],
+    /// [`ParshaError::InvalidIvBits`] unless l is 0, 128 or 256.
+    pub fn new(tree_height: u32, iv_bits: u32) -> Result<TreeParams, ParshaError> {
+        check_params(tree_height, iv_bits)?;
+        Ok(TreeParams {
+            tree_height,
+            iv_bits,
+        })
+    }
+
+    /// The tree height T.
+    pub fn tree_height(self) -> u32 {
+        self.tree_height
+    }
+
+    /// The IV length l in bits.
+    pub fn iv_bits(self) -> u32 {
+        self.iv_bits
+    }
+
+    /// The BSD-style tag that records them: `PARSHA256-T13-IV256`.
+    pub fn tag(self) -> String {
+        format!("PARSHA256-T{}-IV{}", self.tree_height, self.iv_bits)
+    }
+
+    /// Reads a tag written by [`TreeParams::tag`]; `None` for any other word or invalid
+    /// parameters.
+    pub fn from_tag(tag: &str) -> Option<TreeParams> {
+        let rest = tag.strip_prefix("PARSHA256-T")?;
+        let (t, l) = rest.split_once("-IV")?;
+        let number = |s: &str| {
+            (!s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u32>().ok())
+                .flatten()
+        };
+        TreeParams::new(number(t)?, number(l)?).ok()
+    }
+}
+
+/// PARSHA-256 buffering the message until `finalize` (see the module docs); T = 13, l = 256
+/// unless built [`Parsha256::with_params`].
 #[derive(Clone, Debug)]
 pub struct Parsha256 {
     message: Vec<u8>,
+    params: TreeParams,
     engine: Engine,
 }
 
@@ -42,8 +112,14 @@ impl Default for Parsha256 {
 impl Parsha256 {
     /// The fast engine on up to `threads` threads (`0` or [`Threads::ALL`]: all cores).
     pub fn with_threads(threads: impl Into<Threads>) -> Self {
+        Parsha256::with_params(TreeParams::DEFAULT, threads)
+    }
+
+    /// The fast engine with these parameters, on up to `threads` threads.
+    pub fn with_params(params: TreeParams, threads: impl Into<Threads>) -> Self {
         Parsha256 {
             message: Vec::new(),
+            params,
             engine: Engine::Fast(ParshaOptions {
                 threads: threads.into(),
                 kernel: None,
@@ -51,20 +127,22 @@ impl Parsha256 {
         }
     }
 
+    /// This hasher with parameters `params` (the engine, threads and kernel unchanged).
+    pub fn params(self, params: TreeParams) -> Self {
+        Parsha256 { params, ..self }
+    }
+
     fn digest(&self) -> [u8; 32] {
+        let TreeParams {
+            tree_height,
+            iv_bits,
+        } = self.params;
         let result = match self.engine {
-            Engine::Reference => {
-                reference::parsha256(&self.message, DEFAULT_TREE_HEIGHT, DEFAULT_IV_BITS)
-            }
-            Engine::Fast(options) => parsha256_with(
-                &self.message,
-                DEFAULT_TREE_HEIGHT,
-                DEFAULT_IV_BITS,
-                &options,
-            ),
+            Engine::Reference => reference::parsha256(&self.message, tree_height, iv_bits),
+            Engine::Fast(options) => parsha256_with(&self.message, tree_height, iv_bits, &options),
         };
-        // The parameters are constants in range and a Vec is far below 2^64 bits.
-        result.expect("default PARSHA-256 parameters are valid").1
+        // `TreeParams` are checked and a Vec is far below 2^64 bits.
+        result.expect("checked PARSHA-256 parameters").1
     }
 }
 
@@ -146,16 +224,24 @@ impl Variants for Parsha256 {
     }
 
     fn with_variant(name: &str) -> Option<Self> {
+        Self::with_variant_on(name, Threads::ALL)
+    }
+
+    fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
         let engine = match name {
             "reference" => Engine::Reference,
-            "parallel" => Engine::Fast(ParshaOptions::default()),
+            "parallel" => Engine::Fast(ParshaOptions {
+                threads,
+                kernel: None,
+            }),
             _ => Engine::Fast(ParshaOptions {
-                threads: Threads::ALL,
+                threads,
                 kernel: Some(Kernel::from_name(true, name.strip_prefix("parallel-")?)?),
             }),
         };
         Some(Parsha256 {
             message: Vec::new(),
+            params: TreeParams::DEFAULT,
             engine,
         })
     }

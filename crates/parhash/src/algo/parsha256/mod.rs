@@ -19,7 +19,7 @@ mod engine;
 mod hasher;
 pub mod reference;
 
-pub use hasher::Parsha256;
+pub use hasher::{Parsha256, TreeParams};
 
 use crate::lanes::Kernel;
 use crate::threads::Threads;

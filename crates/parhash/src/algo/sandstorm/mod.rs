@@ -217,7 +217,7 @@ fn listed<W: Word>(variant: &str) -> bool {
 
 /// The engine of `variant` (`Some(None)` = the literal reference); `None` where the variant is
 /// unknown or not available on this CPU.
-fn engine_for<W: Word>(variant: &str) -> Option<Option<Engine>> {
+fn engine_for<W: Word>(variant: &str, threads: Threads) -> Option<Option<Engine>> {
     if !listed::<W>(variant) {
         return None;
     }
@@ -226,11 +226,11 @@ fn engine_for<W: Word>(variant: &str) -> Option<Option<Engine>> {
         "sequential" => Some(Some(Engine::SEQUENTIAL)),
         "interleaved" => Some(Some(Engine::INTERLEAVED)),
         "interleaved-avx512" => Engine::avx512(1).map(Some),
-        "parallel" => Some(Some(Engine::parallel(0))),
-        "parallel-portable" => Some(Some(Engine::portable(0))),
-        "parallel-avx512" => Engine::avx512(0).map(Some),
+        "parallel" => Some(Some(Engine::parallel(threads))),
+        "parallel-portable" => Some(Some(Engine::portable(threads))),
+        "parallel-avx512" => Engine::avx512(threads).map(Some),
         "interleaved-avx2" => Engine::avx2(1).map(Some),
-        "parallel-avx2" => Engine::avx2(0).map(Some),
+        "parallel-avx2" => Engine::avx2(threads).map(Some),
         _ => None,
     }
 }
@@ -292,7 +292,7 @@ macro_rules! sandstorm_type {
                     .filter(|(name, _)| listed::<<$params as Params>::W>(name))
                     .map(|&(name, summary)| VariantInfo {
                         name,
-                        available: engine_for::<<$params as Params>::W>(name).is_some(),
+                        available: engine_for::<<$params as Params>::W>(name, Threads::ALL).is_some(),
                         default: name == "parallel",
                         summary,
                     })
@@ -300,7 +300,11 @@ macro_rules! sandstorm_type {
             }
 
             fn with_variant(name: &str) -> Option<Self> {
-                engine_for::<<$params as Params>::W>(name).map(|engine| Self {
+                Self::with_variant_on(name, Threads::ALL)
+            }
+
+            fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
+                engine_for::<<$params as Params>::W>(name, threads).map(|engine| Self {
                     core: SandstormCore::with_engine(engine),
                     buffer: Default::default(),
                 })
