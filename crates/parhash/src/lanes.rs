@@ -75,9 +75,9 @@ impl Width {
 }
 
 /// A multi-message kernel: vector lanes at a [`Width`], or, for SHA-224 and SHA-256, the SHA
-/// extensions running [`STREAMS`](crate::algo::sha2::sha256::lanes_sha_ni::STREAMS) independent messages interleaved (on a CPU with
-/// them that is the faster of the two: a single SHA-NI stream is latency-bound, so interleaved
-/// streams fill the unit; see `sha256_ni`).
+/// extensions running several independent messages interleaved (on a CPU with them that is the
+/// faster of the two: a single SHA-NI stream is latency-bound, so interleaved streams fill the
+/// unit; see `algo/sha2/sha256/lanes_sha_ni.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// Vector lanes of this width.

@@ -1,12 +1,13 @@
-//! PARSHA-256 as a `digest` type (`parsha256` in the registry): the fast tree engine with the default parameters T = 13, l = 256.
+//! PARSHA-256 as a `digest` type (`parsha256` in the registry): the fast tree engine with the
+//! default parameters T = 13, l = 256 unless built with others.
 //!
 //! PARSHA-256 must know the message length before it hashes anything, and the `digest` traits
 //! do not say it up front, so [`Parsha256`] **keeps the whole message in memory until
-//! `finalize`** and then hashes it on all cores. Use it for the registry's uniform interface
-//! (`parhash list`, the lab, `Hasher`); for large inputs or other parameters call
-//! [`crate::algo::parsha256::parsha256_with`] on a slice (a memory-mapped file) or feed a
-//! [`crate::algo::parsha256::Parsha256Hasher`] that is told the length first, as the CLI does.
-//! Only the digest is output; the effective height t is fixed by the length.
+//! `finalize`** and then hashes it on all cores. For large inputs tell the length first:
+//! [`crate::Hasher::builder`] with `expected_len` (what the CLI does for files) streams through a
+//! [`crate::algo::parsha256::Parsha256Hasher`]; a slice already in memory (a memory-mapped
+//! file) goes to [`crate::algo::parsha256::parsha256_with`]. Only the digest is output; the
+//! effective height t is fixed by the length.
 
 use digest::{
     typenum::U32, FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update,
@@ -22,9 +23,9 @@ use crate::algo::{VariantInfo, Variants};
 use crate::lanes::Kernel;
 use crate::threads::Threads;
 
-/// Which engine finalizes the buffered message.
+/// Which form finalizes the buffered message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Engine {
+enum Form {
     /// The literal round-by-round reference (slow; for cross-checks).
     Reference,
     /// The fast engine with these options.
@@ -100,7 +101,7 @@ impl TreeParams {
 pub struct Parsha256 {
     message: Vec<u8>,
     params: TreeParams,
-    engine: Engine,
+    form: Form,
 }
 
 impl Default for Parsha256 {
@@ -120,7 +121,7 @@ impl Parsha256 {
         Parsha256 {
             message: Vec::new(),
             params,
-            engine: Engine::Fast(ParshaOptions {
+            form: Form::Fast(ParshaOptions {
                 threads: threads.into(),
                 kernel: None,
             }),
@@ -137,9 +138,9 @@ impl Parsha256 {
             tree_height,
             iv_bits,
         } = self.params;
-        let result = match self.engine {
-            Engine::Reference => reference::parsha256(&self.message, tree_height, iv_bits),
-            Engine::Fast(options) => parsha256_with(&self.message, tree_height, iv_bits, &options),
+        let result = match self.form {
+            Form::Reference => reference::parsha256(&self.message, tree_height, iv_bits),
+            Form::Fast(options) => parsha256_with(&self.message, tree_height, iv_bits, &options),
         };
         // `TreeParams` are checked and a Vec is far below 2^64 bits.
         result.expect("checked PARSHA-256 parameters").1
@@ -228,13 +229,13 @@ impl Variants for Parsha256 {
     }
 
     fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
-        let engine = match name {
-            "reference" => Engine::Reference,
-            "parallel" => Engine::Fast(ParshaOptions {
+        let form = match name {
+            "reference" => Form::Reference,
+            "parallel" => Form::Fast(ParshaOptions {
                 threads,
                 kernel: None,
             }),
-            _ => Engine::Fast(ParshaOptions {
+            _ => Form::Fast(ParshaOptions {
                 threads,
                 kernel: Some(Kernel::from_name(true, name.strip_prefix("parallel-")?)?),
             }),
@@ -242,7 +243,7 @@ impl Variants for Parsha256 {
         Some(Parsha256 {
             message: Vec::new(),
             params: TreeParams::DEFAULT,
-            engine,
+            form,
         })
     }
 }
