@@ -1,7 +1,7 @@
 //! `--tree` parameter sets: PARSHA-256's tree height `T` and IV length `l`, the only tree mode
 //! with parameters. Each set is one configuration of the engines that take them (PARSHA-256's
 //! `tree` on the CPU, `gpu` on a GPU), labelled with the set (`tree[T=10,l=0]`); every other
-//! engine takes none (see [`crate::sweep::engines`] for what happens when sets are given).
+//! engine takes none (the sweep says what happens when sets are given: `sweep::engines`).
 
 use std::fmt;
 
