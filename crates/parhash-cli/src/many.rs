@@ -64,8 +64,9 @@ pub fn run(
     let mut items = items.peekable();
     while items.peek().is_some() {
         let window: Vec<Item> = items.by_ref().take(WINDOW).collect();
-        // PARSHA-256 carries (T, l), which the lanes' hashers do not: hash each file in order.
-        let hashed = if crate::parsha::is_parsha(alg) {
+        // Tree parameters (PARSHA-256's T and l) reach only the one-by-one path, not the
+        // lanes' hashers: hash each file in order.
+        let hashed = if crate::parsha::takes_tree_params(alg) {
             window.iter().map(|_| Early::Stream).collect()
         } else {
             hash_in_parallel(alg, &window, threads, &streaming, progress)
