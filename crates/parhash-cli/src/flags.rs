@@ -7,6 +7,7 @@ use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
 use parhash::algo::parsha256::MAX_TREE_HEIGHT;
+use parhash::threads::Threads;
 use parhash::{Algorithm, TreeParams};
 
 /// Hash files and check checksum lists with every algorithm parhash implements.
@@ -260,8 +261,8 @@ pub struct HashOptions {
     /// How many threads may work at once: on one long file for algorithms with a tree mode
     /// (SANDstorm, PARSHA-256), and across files. The digests never depend on it. 0 means all
     /// cores.
-    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    #[arg(short = 'j', long = "threads", value_name = "N", default_value = "0", value_parser = parse_threads)]
+    pub threads: Threads,
 
     /// PARSHA-256 tree height T, 1 to 40 [default: 13].
     ///
@@ -301,6 +302,11 @@ impl HashOptions {
             ..self.clone()
         }
     }
+}
+
+/// `-j` value parser: the library's thread policy, `0` = all cores.
+fn parse_threads(s: &str) -> Result<Threads, std::num::ParseIntError> {
+    s.parse::<usize>().map(Threads::from)
 }
 
 /// `--tree-height` value parser: T as the library checks it ([`TreeParams::new`]).
@@ -461,6 +467,14 @@ mod tests {
         assert!(parse_tree_height("0").is_err());
         assert!(parse_tree_height("41").is_err());
         assert_eq!(parse_tree_height("16"), Ok(16));
+    }
+
+    #[test]
+    fn threads_flag() {
+        assert_eq!(sum(&[]).hashing.threads, Threads::ALL);
+        assert_eq!(sum(&["-j", "0"]).hashing.threads, Threads::ALL);
+        assert_eq!(check(&["-j", "3"]).hashing.threads, Threads::new(3));
+        assert!(parse(&["sum", "-j", "x"]).is_err());
     }
 
     #[test]
