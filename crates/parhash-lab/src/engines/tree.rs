@@ -5,13 +5,13 @@
 //! - PARSHA-256 `tree`: each message hashed in place with `parsha256_with` on the sweep's
 //!   thread count, one engine per `--tree` parameter set (`tree[T=10,l=0]`; plain `tree` with
 //!   parhash's defaults when none is given); a long message generated from a repeated chunk
-//!   streams through `Parsha256Hasher`, told the length up front.
+//!   streams through `Hasher::builder`, told the length up front.
 
 use std::sync::Arc;
 
 use digest::Digest;
-use parhash::algo::parsha256::{parsha256_with, Parsha256Hasher, ParshaOptions};
-use parhash::Algorithm;
+use parhash::algo::parsha256::{parsha256_with, ParshaOptions};
+use parhash::{Algorithm, Hasher};
 
 use crate::engine::{feed_repeated, Engine, EngineRef, Provider, StreamHasher};
 use crate::tree_params::{self, TreeParams};
@@ -155,19 +155,19 @@ impl Engine for ParshaTree {
         true
     }
     fn hash_repeated(&self, chunk: &[u8], len: u64, threads: usize) -> u8 {
-        // Told the length up front, the streaming hasher holds about one chunk of rounds.
-        let mut hasher = Parsha256Hasher::new(
-            len,
-            self.params.tree_height(),
-            self.params.iv_bits(),
-            &options(threads),
-        )
-        .expect("TreeParams are validated, and the lab's lengths are under 2^64 bits");
+        // Built as users build it: told the length up front, PARSHA-256 streams and holds
+        // about one chunk of rounds.
+        let mut hasher = Hasher::builder(Algorithm::Parsha256)
+            .threads(threads.max(1))
+            .tree_params(self.params.library())
+            .expected_len(len)
+            .build()
+            .expect("the fast engine with checked parameters");
         feed_repeated(chunk, len, |piece| hasher.update(piece));
-        let (_, z) = hasher
-            .finalize()
+        let digest = hasher
+            .try_finalize()
             .expect("exactly the declared length was fed");
-        z[0]
+        digest.as_bytes()[0]
     }
 }
 
