@@ -8,7 +8,8 @@ use anyhow::Context;
 use clap::Args;
 use parhash::Algorithm;
 use parhash_lab::{
-    lab::{self, LabOptions, UsageError},
+    error::UsageError,
+    lab::{self, LabOptions},
     output, presets,
     source::Source,
     sweep::{SweepSpec, VariantChoice},

@@ -17,7 +17,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use anyhow::{Context, Result};
-use parhash::{Algorithm, Family};
+use parhash::{Algorithm, Family, TreeParams};
 
 use crate::escape;
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
@@ -54,7 +54,7 @@ pub struct Entry {
     /// The file name, unescaped.
     pub name: Vec<u8>,
     /// PARSHA-256's parameters, from a `PARSHA256-T<T>-IV<l>` tag.
-    pub parsha: Option<crate::parsha::Params>,
+    pub parsha: Option<TreeParams>,
 }
 
 /// What one record of a checksum list is.
@@ -116,11 +116,7 @@ impl Parser {
     fn parse_bsd(&self, line: &[u8], escaped: bool) -> Option<Line> {
         let word_len = line.iter().position(|&b| b == b' ' || b == b'(')?;
         let tag = std::str::from_utf8(&line[..word_len]).ok()?;
-        let parsha = crate::parsha::Params::from_tag(tag);
-        let algorithm = match parsha {
-            Some(_) => Algorithm::Parsha256,
-            None => *Algorithm::ALL.iter().find(|a| a.info().tag == tag)?,
-        };
+        let (algorithm, parsha) = crate::parsha::from_tag(tag)?;
         let mut after = &line[word_len..];
         after = after.strip_prefix(b" ").unwrap_or(after);
         let inside = after.strip_prefix(b"(")?;
@@ -313,7 +309,7 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
         tally.any_proper = true;
         let source = Source::from_name(&entry.name);
         let hashing = match entry.parsha {
-            Some(params) => params.apply(&options.hashing),
+            Some(params) => options.hashing.with_tree_params(params),
             None => options.hashing.clone(),
         };
         let verdict = match hash_input(entry.algorithm, &source, &hashing) {

@@ -6,7 +6,9 @@
 use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
-use parhash::Algorithm;
+use parhash::algo::parsha256::MAX_TREE_HEIGHT;
+use parhash::threads::Threads;
+use parhash::{Algorithm, TreeParams};
 
 /// Hash files and check checksum lists with every algorithm parhash implements.
 ///
@@ -259,8 +261,8 @@ pub struct HashOptions {
     /// How many threads may work at once: on one long file for algorithms with a tree mode
     /// (SANDstorm, PARSHA-256), and across files. The digests never depend on it. 0 means all
     /// cores.
-    #[arg(short = 'j', long = "threads", value_name = "N", default_value_t = 0)]
-    pub threads: usize,
+    #[arg(short = 'j', long = "threads", value_name = "N", default_value = "0", value_parser = parse_threads)]
+    pub threads: Threads,
 
     /// PARSHA-256 tree height T, 1 to 40 [default: 13].
     ///
@@ -270,15 +272,59 @@ pub struct HashOptions {
     /// chaining values take about 72 bytes x 2^t of memory, t <= T shrinking with short
     /// messages (T = 13: 0.6 MiB; T = 20: 75 MiB). PARSHA-256 needs the length first: standard
     /// input is read into memory, up to 1 GiB (more is refused: hash a regular file).
-    #[arg(long, value_name = "T", value_parser = crate::parsha::parse_tree_height)]
+    #[arg(long, value_name = "T", value_parser = parse_tree_height)]
     pub tree_height: Option<u32>,
 
     /// PARSHA-256 IV length l in bits: 0, 128 or 256 [default: 256].
     ///
     /// Every leaf input ends with the first l bits of SHA-256's initial value; 0 puts more
     /// message bytes in each compression (faster), 256 is the paper's most conservative choice.
-    #[arg(long, value_name = "BITS", value_parser = crate::parsha::parse_iv_bits)]
+    #[arg(long, value_name = "BITS", value_parser = parse_iv_bits)]
     pub iv_bits: Option<u32>,
+}
+
+impl HashOptions {
+    /// PARSHA-256's parameters: `--tree-height` and `--iv-bits`, or the defaults.
+    pub fn tree_params(&self) -> TreeParams {
+        let default = TreeParams::DEFAULT;
+        TreeParams::new(
+            self.tree_height.unwrap_or(default.tree_height()),
+            self.iv_bits.unwrap_or(default.iv_bits()),
+        )
+        .expect("each flag is checked when parsed")
+    }
+
+    /// These options with `params` instead of the flags' (what a tag line of `check` asks for).
+    pub fn with_tree_params(&self, params: TreeParams) -> HashOptions {
+        HashOptions {
+            tree_height: Some(params.tree_height()),
+            iv_bits: Some(params.iv_bits()),
+            ..self.clone()
+        }
+    }
+}
+
+/// `-j` value parser: the library's thread policy, `0` = all cores.
+fn parse_threads(s: &str) -> Result<Threads, std::num::ParseIntError> {
+    s.parse::<usize>().map(Threads::from)
+}
+
+/// `--tree-height` value parser: T as the library checks it ([`TreeParams::new`]).
+fn parse_tree_height(s: &str) -> Result<u32, String> {
+    let iv_bits = TreeParams::DEFAULT.iv_bits();
+    s.parse::<u32>()
+        .ok()
+        .filter(|&t| TreeParams::new(t, iv_bits).is_ok())
+        .ok_or_else(|| format!("the tree height must be 1 to {MAX_TREE_HEIGHT}"))
+}
+
+/// `--iv-bits` value parser: l as the library checks it ([`TreeParams::new`]).
+fn parse_iv_bits(s: &str) -> Result<u32, String> {
+    let tree_height = TreeParams::DEFAULT.tree_height();
+    s.parse::<u32>()
+        .ok()
+        .filter(|&l| TreeParams::new(tree_height, l).is_ok())
+        .ok_or_else(|| "the IV length must be 0, 128 or 256 bits".to_string())
 }
 
 /// List every algorithm with its sizes, family, aliases, notes and implementations.
@@ -301,7 +347,7 @@ where
     let cli = Cli::try_parse_from(args)?;
     if let Command::Sum(sum) = &cli.command {
         let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();
-        let parsha = sum.algorithm.is_some_and(crate::parsha::is_parsha);
+        let parsha = sum.algorithm.is_some_and(crate::parsha::takes_tree_params);
         if params_given && !parsha && !sum.check {
             let mut command = Cli::command();
             command.build();
@@ -407,6 +453,28 @@ mod tests {
         assert_eq!((s.device, s.hashing.tree_height), (Device::Gpu, Some(13)));
         assert!(parse(&["sum", "--device", "tpu"]).is_err());
         assert!(parse(&["sum", "-c", "--device", "gpu"]).is_err());
+    }
+
+    #[test]
+    fn tree_parameter_flags() {
+        let s = sum(&["-a", "parsha256", "--tree-height", "16", "--iv-bits", "0"]);
+        assert_eq!(s.hashing.tree_params(), TreeParams::new(16, 0).unwrap());
+        assert_eq!(
+            sum(&["-a", "parsha256"]).hashing.tree_params(),
+            TreeParams::DEFAULT
+        );
+        assert!(parse_iv_bits("64").is_err());
+        assert!(parse_tree_height("0").is_err());
+        assert!(parse_tree_height("41").is_err());
+        assert_eq!(parse_tree_height("16"), Ok(16));
+    }
+
+    #[test]
+    fn threads_flag() {
+        assert_eq!(sum(&[]).hashing.threads, Threads::ALL);
+        assert_eq!(sum(&["-j", "0"]).hashing.threads, Threads::ALL);
+        assert_eq!(check(&["-j", "3"]).hashing.threads, Threads::new(3));
+        assert!(parse(&["sum", "-j", "x"]).is_err());
     }
 
     #[test]

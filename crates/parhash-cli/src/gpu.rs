@@ -14,8 +14,8 @@ use parhash_cuda::{Gpu, KeccakKind, KeccakLayout};
 use crate::escape;
 use crate::flags::SumArgs;
 use crate::input;
+use crate::lines::{write_line, LineStyle};
 use crate::messages::{err_message, WRITE_ERROR};
-use crate::sum::{write_line, LineStyle};
 
 /// Bytes of file data read before a batch goes to the GPU (bounds memory on huge file lists).
 const BATCH_BYTES: usize = 512 << 20;
@@ -52,10 +52,10 @@ fn job_for(algorithm: Algorithm, args: &SumArgs) -> Result<GpuJob> {
         Algorithm::Sha3_256 => GpuJob::Keccak(KeccakKind::Sha3_256),
         Algorithm::Keccak256 => GpuJob::Keccak(KeccakKind::Keccak256),
         Algorithm::Parsha256 => {
-            let params = crate::parsha::Params::from_options(&args.hashing);
+            let params = args.hashing.tree_params();
             GpuJob::Parsha {
-                tree_height: params.tree_height,
-                iv_bits: params.iv_bits,
+                tree_height: params.tree_height(),
+                iv_bits: params.iv_bits(),
             }
         }
         other => bail!(

@@ -12,6 +12,7 @@ use parhash::{Algorithm, Hasher, Output};
 
 use crate::escape;
 use crate::flags::HashOptions;
+use crate::parsha;
 use crate::progress::Progress;
 
 /// Bytes read per call: large enough to amortise system calls, small enough to keep memory
@@ -36,23 +37,38 @@ impl Source {
     }
 }
 
-/// Hashes everything `source` holds with `alg`, streaming it through a fixed buffer.
+/// Hashes everything `source` holds with `alg`, streaming it through a fixed buffer (or, for a
+/// tree mode, straight from a memory map).
+///
+/// Every algorithm is built alike ([`hasher_for`]); the one difference is PARSHA-256's: it must
+/// know the length first, so input of unknown length is spooled to memory before it is hashed.
 pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io::Result<Output> {
-    if crate::parsha::is_parsha(alg) {
-        return crate::parsha::hash(source, options);
-    }
-    let mut hasher = Hasher::with_threads(alg, options.threads);
     match source {
-        Source::Stdin => stream(&mut io::stdin().lock(), &mut hasher, &Progress::none())?,
+        Source::Stdin => {
+            let mut stdin = io::stdin().lock();
+            if parsha::needs_length_first(alg) {
+                return hash_spooled(alg, &mut stdin, options);
+            }
+            let mut hasher = hasher_for(alg, options, None)?;
+            stream(&mut stdin, &mut hasher, &Progress::none())?;
+            finish(hasher)
+        }
         Source::Path(path) => {
             let mut file = File::open(path)?;
             let len = regular_file_len(&file);
-            let progress = Progress::for_file(path, len, options);
+            // procfs and sysfs files say 0 bytes whatever they hold: no length to promise.
+            let promised_len = len.filter(|&l| l > 0);
+            if parsha::needs_length_first(alg) && promised_len.is_none() {
+                return hash_spooled(alg, &mut file, options);
+            }
+            let mut hasher = hasher_for(alg, options, promised_len)?;
+            let progress = Progress::for_file(path, len, options.no_progress);
             let mapped = Hasher::splits_over_threads(alg)
                 .then(|| map_file(&file, len))
                 .flatten();
             match mapped {
                 Some(map) => {
+                    // Hashed in place: whole superblocks or rounds straight from the map.
                     for piece in map.chunks(MAPPED_PIECE) {
                         hasher.update(piece);
                         progress.advance(piece.len());
@@ -60,9 +76,41 @@ pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io:
                 }
                 None => stream(&mut file, &mut hasher, &progress)?,
             }
+            finish(hasher)
         }
     }
-    Ok(hasher.finalize())
+}
+
+/// The hasher for one input: `-j`'s threads; tree parameters where the algorithm takes them;
+/// the length when it is known, so PARSHA-256 streams (and notices a file that changes size).
+pub fn hasher_for(alg: Algorithm, options: &HashOptions, len: Option<u64>) -> io::Result<Hasher> {
+    let mut builder = Hasher::builder(alg).threads(options.threads);
+    if parsha::takes_tree_params(alg) {
+        builder = builder.tree_params(options.tree_params());
+    }
+    if let Some(len) = len {
+        builder = builder.expected_len(len);
+    }
+    builder.build().map_err(io::Error::other)
+}
+
+/// Input of unknown length for an algorithm that needs the length first: spooled to memory
+/// ([`parsha::spool`]), then hashed.
+fn hash_spooled(
+    alg: Algorithm,
+    reader: &mut impl Read,
+    options: &HashOptions,
+) -> io::Result<Output> {
+    let data = parsha::spool(reader)?;
+    let mut hasher = hasher_for(alg, options, Some(data.len() as u64))?;
+    hasher.update(&data);
+    finish(hasher)
+}
+
+/// The digest; a hasher promised a length that received another (the file changed size while
+/// it was read) is an error, not a wrong digest.
+fn finish(hasher: Hasher) -> io::Result<Output> {
+    hasher.try_finalize().map_err(io::Error::other)
 }
 
 /// The length of a regular file (`None` for pipes, devices, ...).

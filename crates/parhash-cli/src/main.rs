@@ -11,6 +11,7 @@ mod escape;
 mod flags;
 mod gpu;
 mod input;
+mod lines;
 mod list;
 mod many;
 mod messages;
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
         Err(err) if messages::is_broken_pipe(&err) => ExitCode::SUCCESS,
         // Options clap cannot check (`bench --tree`, `--baseline`...) are usage errors: one
         // line, status 2.
-        Err(err) => match err.downcast_ref::<parhash_lab::lab::UsageError>() {
+        Err(err) => match err.downcast_ref::<parhash_lab::error::UsageError>() {
             Some(usage) => {
                 err_message!("{usage}");
                 ExitCode::from(2)

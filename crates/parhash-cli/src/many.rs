@@ -55,7 +55,8 @@ pub fn run(
     progress: &ManyProgress,
     mut emit: impl FnMut(Vec<Outcome>) -> Result<()>,
 ) -> Result<()> {
-    let threads = parhash::threads::Threads::new(options.threads).count();
+    // The library's policy says how many; the threads are the CLI's own (see `hash_in_parallel`).
+    let threads = options.threads.count();
     // Streamed inputs report to the many-files bar, not a bar of their own.
     let streaming = HashOptions {
         no_progress: true,
@@ -64,8 +65,9 @@ pub fn run(
     let mut items = items.peekable();
     while items.peek().is_some() {
         let window: Vec<Item> = items.by_ref().take(WINDOW).collect();
-        // PARSHA-256 carries (T, l), which the lanes' hashers do not: hash each file in order.
-        let hashed = if crate::parsha::is_parsha(alg) {
+        // Tree parameters (PARSHA-256's T and l) reach only the one-by-one path, not the
+        // lanes' hashers: hash each file in order.
+        let hashed = if crate::parsha::takes_tree_params(alg) {
             window.iter().map(|_| Early::Stream).collect()
         } else {
             hash_in_parallel(alg, &window, threads, &streaming, progress)
@@ -103,6 +105,10 @@ enum Early {
 /// Reads and hashes the window's regular files on `threads` threads: small ones in each
 /// worker's lanes, large ones streamed by the worker (unless the algorithm's tree mode splits
 /// each file over the threads itself).
+///
+/// The threads are scoped threads of the CLI's own, not the library's pool: each worker keeps
+/// state across the inputs it claims (its lanes' `JobManager`, its results), and the pool's way
+/// to run such workers (`threads::with_helpers`) is private to the library.
 fn hash_in_parallel(
     alg: Algorithm,
     window: &[Item],

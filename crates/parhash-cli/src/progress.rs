@@ -9,8 +9,6 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::flags::HashOptions;
-
 /// Files at least this large get a progress bar: smaller ones finish before it is useful.
 pub const THRESHOLD: u64 = 64 * 1024 * 1024;
 
@@ -25,12 +23,12 @@ impl Progress {
         Progress { bar: None }
     }
 
-    /// A bar for a file of `len` bytes when [`wanted`] says so.
-    pub fn for_file(path: &Path, len: Option<u64>, options: &HashOptions) -> Progress {
+    /// A bar for a file of `len` bytes when [`wanted`] says so (`switched_off`: `--no-progress`).
+    pub fn for_file(path: &Path, len: Option<u64>, switched_off: bool) -> Progress {
         let Some(len) = len else {
             return Progress::none();
         };
-        if !wanted(len, std::io::stderr().is_terminal(), options.no_progress) {
+        if !wanted(len, std::io::stderr().is_terminal(), switched_off) {
             return Progress::none();
         }
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
@@ -68,11 +66,11 @@ pub struct ManyProgress {
 }
 
 impl ManyProgress {
-    /// A bar when standard error is a terminal and `--no-progress` is not given; `total` files
-    /// when known (not for `-r`, whose walk is not counted ahead).
-    pub fn new(total: Option<u64>, options: &HashOptions) -> ManyProgress {
+    /// A bar when standard error is a terminal and not `switched_off` (`--no-progress`); `total`
+    /// files when known (not for `-r`, whose walk is not counted ahead).
+    pub fn new(total: Option<u64>, switched_off: bool) -> ManyProgress {
         let files = Arc::new(AtomicU64::new(0));
-        if !std::io::stderr().is_terminal() || options.no_progress {
+        if !std::io::stderr().is_terminal() || switched_off {
             return ManyProgress { bar: None, files };
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());

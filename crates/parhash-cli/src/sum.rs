@@ -4,31 +4,20 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
-use parhash::{Algorithm, Output};
+use parhash::Algorithm;
 
 use crate::check;
 use crate::escape;
 use crate::flags::{Device, SumArgs};
 use crate::input::{self, hash_input, Source};
+use crate::lines::{write_line, LineStyle};
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
+use crate::parsha;
 use crate::progress::ManyProgress;
 
 /// The algorithm `sum` uses when `-a` is not given.
 pub const DEFAULT_ALGORITHM: &str = "sha256";
-
-/// How a checksum line is written.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LineStyle {
-    /// BSD `TAG (NAME) = HEX` instead of GNU `HEX  NAME`.
-    pub tag: bool,
-    /// `HEX *NAME` (coreutils' binary-mode marker).
-    pub binary: bool,
-    /// NUL-terminated and unescaped.
-    pub zero: bool,
-    /// PARSHA-256's parameters, recorded in its tag.
-    pub parsha: Option<crate::parsha::Params>,
-}
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
 pub fn run(args: &SumArgs) -> Result<bool> {
@@ -50,8 +39,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         tag: args.tag,
         binary: args.binary,
         zero: args.output.zero,
-        parsha: crate::parsha::is_parsha(algorithm)
-            .then(|| crate::parsha::Params::from_options(&args.hashing)),
+        parsha: parsha::takes_tree_params(algorithm).then(|| args.hashing.tree_params()),
     };
     let stdin_only = [OsString::from("-")];
     let files = if args.files.is_empty() {
@@ -101,7 +89,7 @@ fn run_many(
     style: LineStyle,
 ) -> Result<bool> {
     let total = (!args.recursive).then_some(files.len() as u64);
-    let progress = ManyProgress::new(total, &args.hashing);
+    let progress = ManyProgress::new(total, args.hashing.no_progress);
     let items = many::items_for(files, args.recursive);
     let mut stdout = io::stdout().lock();
     let mut lines = Vec::with_capacity(64 * 1024);
@@ -126,89 +114,4 @@ fn run_many(
     })?;
     stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
-}
-
-/// Appends one checksum line for `name`, byte for byte as coreutils writes it.
-pub fn write_line(
-    out: &mut Vec<u8>,
-    alg: Algorithm,
-    digest: &Output,
-    name: &[u8],
-    style: LineStyle,
-) {
-    let escaped = !style.zero && escape::sum_needs_escape(name);
-    if escaped {
-        out.push(b'\\');
-    }
-    let push_name = |out: &mut Vec<u8>| {
-        if escaped {
-            escape::escape_into(out, name);
-        } else {
-            out.extend_from_slice(name);
-        }
-    };
-    if style.tag {
-        match style.parsha {
-            Some(params) if crate::parsha::is_parsha(alg) => {
-                out.extend_from_slice(params.tag().as_bytes())
-            }
-            _ => out.extend_from_slice(alg.info().tag.as_bytes()),
-        }
-        out.extend_from_slice(b" (");
-        push_name(out);
-        out.extend_from_slice(b") = ");
-        out.extend_from_slice(digest.to_hex().as_bytes());
-    } else {
-        out.extend_from_slice(digest.to_hex().as_bytes());
-        out.extend_from_slice(if style.binary { b" *" } else { b"  " });
-        push_name(out);
-    }
-    out.push(if style.zero { b'\0' } else { b'\n' });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn line(name: &[u8], style: LineStyle) -> Vec<u8> {
-        let digest = Output::from_slice(&[0xab, 0x01]);
-        let mut out = Vec::new();
-        write_line(&mut out, Algorithm::Md5, &digest, name, style);
-        out
-    }
-
-    #[test]
-    fn gnu_lines() {
-        let plain = LineStyle::default();
-        assert_eq!(line(b"a b", plain), b"ab01  a b\n");
-        assert_eq!(line(b"n\nl", plain), b"\\ab01  n\\nl\n");
-        assert_eq!(line(b"b\\s", plain), b"\\ab01  b\\\\s\n");
-        assert_eq!(line(b"c\rr", plain), b"\\ab01  c\\rr\n");
-        let binary = LineStyle {
-            binary: true,
-            ..plain
-        };
-        assert_eq!(line(b"a", binary), b"ab01 *a\n");
-    }
-
-    #[test]
-    fn tag_lines() {
-        let tag = LineStyle {
-            tag: true,
-            ..LineStyle::default()
-        };
-        assert_eq!(line(b"a", tag), b"MD5 (a) = ab01\n");
-        assert_eq!(line(b"n\nl", tag), b"\\MD5 (n\\nl) = ab01\n");
-    }
-
-    #[test]
-    fn zero_lines_are_not_escaped() {
-        let zero = LineStyle {
-            zero: true,
-            ..LineStyle::default()
-        };
-        assert_eq!(line(b"n\nl", zero), b"ab01  n\nl\0");
-        let tag = LineStyle { tag: true, ..zero };
-        assert_eq!(line(b"b\\s", tag), b"MD5 (b\\s) = ab01\0");
-    }
 }

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use parhash::algo::parsha256::ParshaError;
+
 /// Why a GPU request failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -15,8 +17,12 @@ pub enum GpuError {
     Compile { kernel: &'static str, log: String },
     /// A CUDA driver call failed after the GPU was opened.
     Driver(String),
-    /// The caller's arguments are out of range (for example a PARSHA-256 tree height).
+    /// The caller's arguments are out of range (too many messages for one batch, a kernel form
+    /// that cannot run a tree of that height).
     InvalidInput(String),
+    /// PARSHA-256's parameters (T, l) or message length, refused by the library's own checks
+    /// (`parhash::algo::parsha256::check_params`): the GPU accepts exactly what the CPU does.
+    Parsha(ParshaError),
 }
 
 impl fmt::Display for GpuError {
@@ -29,11 +35,19 @@ impl fmt::Display for GpuError {
             }
             GpuError::Driver(what) => write!(f, "CUDA driver error: {what}"),
             GpuError::InvalidInput(what) => write!(f, "invalid input: {what}"),
+            GpuError::Parsha(e) => write!(f, "invalid input: {e}"),
         }
     }
 }
 
-impl std::error::Error for GpuError {}
+impl std::error::Error for GpuError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GpuError::Parsha(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<cudarc::driver::DriverError> for GpuError {
     fn from(e: cudarc::driver::DriverError) -> Self {
@@ -41,8 +55,8 @@ impl From<cudarc::driver::DriverError> for GpuError {
     }
 }
 
-impl From<parhash::algo::parsha256::ParshaError> for GpuError {
-    fn from(e: parhash::algo::parsha256::ParshaError) -> Self {
-        GpuError::InvalidInput(e.to_string())
+impl From<ParshaError> for GpuError {
+    fn from(e: ParshaError) -> Self {
+        GpuError::Parsha(e)
     }
 }

@@ -7,7 +7,7 @@
 //! offsets, the same pass-through rule) and is tested against
 //! `parhash::algo::parsha256::reference` for every small length, `T` and `l`.
 
-use parhash::algo::parsha256::{ParshaError, MAX_TREE_HEIGHT};
+use parhash::algo::parsha256::{check_params, ParshaError};
 
 /// n / 8: bytes into the compression function.
 pub const N_BYTES: u64 = 96;
@@ -127,12 +127,8 @@ fn delta_bytes(i: u32, iv_bits: u32) -> u64 {
 
 /// The plan for a message of `len` bytes, tree height `tree_height`, IV of `iv_bits` bits.
 pub fn plan(len: u64, tree_height: u32, iv_bits: u32) -> Result<Plan, ParshaError> {
-    if !(1..=MAX_TREE_HEIGHT).contains(&tree_height) {
-        return Err(ParshaError::InvalidTreeHeight(tree_height));
-    }
-    if !matches!(iv_bits, 0 | 128 | 256) {
-        return Err(ParshaError::InvalidIvBits(iv_bits));
-    }
+    // The library's rule for T and l, so the GPU refuses exactly what the CPU refuses.
+    check_params(tree_height, iv_bits)?;
     let leaf_bytes = N_BYTES - u64::from(iv_bits) / 8;
     if len <= leaf_bytes {
         return Ok(Plan::Short { iv_bits });
@@ -500,5 +496,11 @@ mod tests {
         assert_eq!(plan(10, 0, 0), Err(ParshaError::InvalidTreeHeight(0)));
         assert_eq!(plan(10, 41, 0), Err(ParshaError::InvalidTreeHeight(41)));
         assert_eq!(plan(10, 3, 64), Err(ParshaError::InvalidIvBits(64)));
+        let wrapped = crate::GpuError::from(ParshaError::InvalidIvBits(64));
+        assert_eq!(
+            wrapped.to_string(),
+            "invalid input: PARSHA-256 IV length 64 bits is not 0, 128 or 256"
+        );
+        assert!(std::error::Error::source(&wrapped).is_some());
     }
 }

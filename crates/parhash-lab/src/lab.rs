@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::classify::{self, Bottleneck, Classified, ClassifyInput};
 use crate::engine::{EngineRef, Provider};
+use crate::error::UsageError;
 use crate::measure::{self, DataLimits, DataPlan, Measurement, SamplePlan};
 use crate::report::{Machine, Report};
 use crate::roofs::{self, RoofPlan};
@@ -96,33 +97,6 @@ impl LabOptions {
 impl Default for LabOptions {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// A mistake in the options of a run (an unknown `--baseline`, `--tree` sets nothing takes):
-/// the CLI reports it as a usage error. Inside an [`std::io::Error`] of kind `InvalidInput`
-/// where the lab returns I/O results (see [`UsageError::find`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
-impl From<UsageError> for std::io::Error {
-    fn from(e: UsageError) -> Self {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, e)
-    }
-}
-
-impl UsageError {
-    /// The usage error inside `err`, if that is what it is.
-    pub fn find(err: &std::io::Error) -> Option<&UsageError> {
-        err.get_ref()?.downcast_ref::<UsageError>()
     }
 }
 
@@ -407,7 +381,7 @@ fn report_baseline_configs(c: &Config, base: &str) -> Vec<Config> {
     for p in [Provider::Openssl, Provider::Rustcrypto, Provider::Blake3] {
         if p.name() == base {
             // Peers are measured single-threaded: compare against that.
-            for (algorithm, variant) in crate::engine::peer_ids(&c.algorithm, p) {
+            for (algorithm, variant) in crate::engines::peer_ids(&c.algorithm, p) {
                 let mut v = c.clone();
                 v.provider = p;
                 v.algorithm = algorithm;
@@ -448,8 +422,8 @@ mod tests {
 
     #[test]
     fn baseline_names_come_from_the_run() {
-        let mut engines = crate::engine::parhash_engines(Algorithm::Md5);
-        engines.extend(crate::engine::peers(Algorithm::Md5));
+        let mut engines = crate::engines::parhash_engines(Algorithm::Md5);
+        engines.extend(crate::engines::peers(Algorithm::Md5));
         let names = baseline_names(&engines);
         for name in ["sequential", "batch", "openssl", "rustcrypto"] {
             assert!(names.iter().any(|n| n == name), "{name} in {names:?}");

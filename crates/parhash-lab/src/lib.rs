@@ -6,21 +6,28 @@
 //! peers (OpenSSL, RustCrypto, `blake3`) beside parhash, and writes a terminal table, CSV, JSON,
 //! plots and one self-contained HTML report. Presets regenerate the seed studies' figures.
 //!
-//! - [`sweep`]: the axes and their expansion; [`engine`]: what is measured (parhash variants,
-//!   peers, and the [`engine::EXTRA_ENGINES`] hook for tree, batch and GPU engines);
-//!   [`tree_params`]: the `--tree` parameter sets.
+//! - [`engine`]: what an engine is (the interface); [`engines`]: every engine (parhash's
+//!   variants, the peers, and the [`engines::EXTRA_ENGINES`]: tree, batch and GPU engines);
+//!   [`tree_params`]: the `--tree` parameter sets; [`sweep`]: the axes and their expansion.
 //! - [`measure`]: timing one configuration in bounded memory; [`roofs`]: memory, page cache,
 //!   disk, transfer.
 //! - [`classify`]: the bottleneck of a configuration (a pure function) and the summary table.
-//! - [`report`], [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per seed study.
+//! - [`report`], [`chart`], [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per seed
+//!   study; they choose configurations and build tables, the engines live in [`engines`].
+//!
+//! Layers, each using only those before it: units, timer, source, classify, tree_params,
+//! error, chart; engine; engines; sweep; measure; roofs; report, plots, html, output; layout,
+//! lab; presets.
 
-pub mod batch_engine;
+pub mod chart;
 pub mod classify;
 pub mod codesize;
 pub mod engine;
-pub mod gpu;
+pub mod engines;
+pub mod error;
 pub mod html;
 pub mod lab;
+pub mod layout;
 pub mod measure;
 pub mod output;
 pub mod plots;

@@ -639,7 +639,7 @@ pub fn message_costs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::parhash_variant;
+    use crate::engines::parhash_variant;
     use parhash::Algorithm;
 
     fn config(source: Source, messages: usize, threads: usize) -> Config {
@@ -772,7 +772,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("parhash-lab-windows-{}", std::process::id()));
         let engines = [
             parhash_variant(Algorithm::Md5, "sequential").unwrap(),
-            crate::batch_engine::batch_engines(Algorithm::Md5, &[])[0].clone(),
+            crate::engines::batch::batch_engines(Algorithm::Md5, &[])[0].clone(),
         ];
         for engine in &engines {
             for (config, want) in [

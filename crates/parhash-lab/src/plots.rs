@@ -12,35 +12,11 @@ use std::sync::OnceLock;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use serde::{Deserialize, Serialize};
 
+use crate::chart::{Chart, Series};
 use crate::measure::Measurement;
 use crate::report::Report;
 use crate::source::Source;
-
-/// One drawn line.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Series {
-    pub name: String,
-    pub points: Vec<(f64, f64)>,
-}
-
-/// What a chart shows.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Chart {
-    /// File stem, e.g. `ns-per-byte-1`.
-    pub name: String,
-    pub title: String,
-    pub x_label: String,
-    pub y_label: String,
-    pub log_x: bool,
-    pub log_y: bool,
-    pub series: Vec<Series>,
-    /// Horizontal reference lines (roofs): name and value.
-    pub roofs: Vec<(String, f64)>,
-    /// Draw y = x (ideal speed-up).
-    pub diagonal: bool,
-}
 
 /// A drawn chart: its SVG text and the PNG written beside it.
 #[derive(Clone, Debug)]

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chart::Chart;
 use crate::classify::SummaryTable;
 use crate::measure::Measurement;
-use crate::plots::Chart;
 use crate::roofs::Roofs;
 use crate::source::Source;
 use crate::units::{format_rate, format_size, sig3};

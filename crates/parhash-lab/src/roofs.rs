@@ -12,7 +12,7 @@ use crate::source::{read_range, ScratchFile, READ_CHUNK};
 
 /// Probes of host-to-accelerator copy rates: each returns `(device name, bytes per second)` or
 /// `None` when its device is absent. GPU back-ends add theirs here.
-pub static TRANSFER_PROBES: &[TransferProbe] = &[crate::gpu::transfer_probe];
+pub static TRANSFER_PROBES: &[TransferProbe] = &[crate::engines::gpu::transfer_probe];
 
 /// Measures one device's host-to-device copy rate: `(device name, bytes per second)`.
 pub type TransferProbe = fn() -> Option<(String, f64)>;

@@ -4,7 +4,8 @@ use parhash::Algorithm;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{self, EngineRef, Provider};
-use crate::lab::UsageError;
+use crate::engines;
+use crate::error::UsageError;
 use crate::source::Source;
 use crate::tree_params::{base_variant, TreeParams};
 use crate::units::SEED_LENGTHS;
@@ -173,12 +174,12 @@ pub fn engines(spec: &SweepSpec) -> Result<(Vec<EngineRef>, Vec<String>), UsageE
     let mut notes = Vec::new();
     let mut ignoring_tree = Vec::new();
     for &alg in &spec.algorithms {
-        let all = engine::parhash_engines_with_tree(alg, &spec.tree);
+        let all = engines::parhash_engines_with_tree(alg, &spec.tree);
         let registry: Vec<&str> = alg.variants().iter().map(|v| v.name).collect();
         let before = out.len();
         match &spec.variants {
             VariantChoice::Default => {
-                if let Some(e) = engine::find_parhash_engine(alg, "default") {
+                if let Some(e) = engines::find_parhash_engine(alg, "default") {
                     out.push(e);
                 }
                 // Multi-message configurations also run through the batch engine (SIMD lanes),
@@ -186,7 +187,7 @@ pub fn engines(spec: &SweepSpec) -> Result<(Vec<EngineRef>, Vec<String>), UsageE
                 if spec.multiplicities.iter().any(|&m| m > 1) {
                     out.extend(
                         all.iter()
-                            .filter(|e| e.variant() == crate::batch_engine::BATCH)
+                            .filter(|e| e.variant() == engines::batch::BATCH)
                             .cloned(),
                     );
                 }
@@ -196,10 +197,10 @@ pub fn engines(spec: &SweepSpec) -> Result<(Vec<EngineRef>, Vec<String>), UsageE
             }
             VariantChoice::All => out.extend(all.iter().cloned()),
             VariantChoice::Named(names) => {
-                let peers = engine::peers(alg);
+                let peers = engines::peers(alg);
                 for name in names {
                     let wanted = if name == "default" {
-                        engine::default_variant(alg).to_string()
+                        engines::default_variant(alg).to_string()
                     } else {
                         name.clone()
                     };
@@ -232,11 +233,11 @@ pub fn engines(spec: &SweepSpec) -> Result<(Vec<EngineRef>, Vec<String>), UsageE
                 .map(|e| format!("{}/{}", e.algorithm(), e.variant())),
         );
         if spec.peers {
-            out.extend(engine::peers(alg));
+            out.extend(engines::peers(alg));
         }
     }
     if spec.anchor {
-        out.push(engine::blake3_anchor());
+        out.push(engines::blake3_anchor());
     }
     let mut labels = std::collections::HashSet::new();
     out.retain(|e| labels.insert(e.label()));

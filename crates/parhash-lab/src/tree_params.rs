@@ -1,30 +1,30 @@
 //! `--tree` parameter sets: PARSHA-256's tree height `T` and IV length `l`, the only tree mode
 //! with parameters. Each set is one configuration of the engines that take them (PARSHA-256's
 //! `tree` on the CPU, `gpu` on a GPU), labelled with the set (`tree[T=10,l=0]`); every other
-//! engine takes none (see [`crate::sweep::engines`] for what happens when sets are given).
+//! engine takes none (the sweep says what happens when sets are given: `sweep::engines`).
 
+use std::cmp::Ordering;
 use std::fmt;
-
-use parhash::algo::parsha256::{check_params, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT};
 
 /// The keys a set may hold, for error messages and help.
 pub const VALID_KEYS: &str = "T (tree height, 1 to 40; also t, tree-height), \
                               l (IV bits: 0, 128 or 256; also iv, iv-bits)";
 
-/// One validated parameter set of PARSHA-256.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TreeParams {
-    tree_height: u32,
-    iv_bits: u32,
+/// One validated parameter set of PARSHA-256: the library's [`parhash::TreeParams`] (which
+/// checks T and l), with the lab's spelling (`T=13,l=256`) and order; by default parhash's
+/// T = 13 (seed study 4's) and l = 256.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct TreeParams(parhash::TreeParams);
+
+impl Ord for TreeParams {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.tree_height(), self.iv_bits()).cmp(&(other.tree_height(), other.iv_bits()))
+    }
 }
 
-impl Default for TreeParams {
-    /// parhash's defaults: T = 13 (seed study 4's), l = 256.
-    fn default() -> Self {
-        TreeParams {
-            tree_height: DEFAULT_TREE_HEIGHT,
-            iv_bits: DEFAULT_IV_BITS,
-        }
+impl PartialOrd for TreeParams {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -50,13 +50,16 @@ impl fmt::Display for TreeParamError {
 impl std::error::Error for TreeParamError {}
 
 impl TreeParams {
-    /// `(T, l)` if both are in range.
+    /// `(T, l)` if both are in range (the library's check).
     pub fn new(tree_height: u32, iv_bits: u32) -> Result<TreeParams, String> {
-        check_params(tree_height, iv_bits).map_err(|e| e.to_string())?;
-        Ok(TreeParams {
-            tree_height,
-            iv_bits,
-        })
+        parhash::TreeParams::new(tree_height, iv_bits)
+            .map(TreeParams)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The library's form, for engines that hash with it.
+    pub fn library(self) -> parhash::TreeParams {
+        self.0
     }
 
     /// Parses `T=13,l=256` (keys in any order, either may be left out for its default).
@@ -68,8 +71,9 @@ impl TreeParams {
         if set.trim().is_empty() {
             return Err(fail("empty parameter set".into()));
         }
-        let mut tree_height = DEFAULT_TREE_HEIGHT;
-        let mut iv_bits = DEFAULT_IV_BITS;
+        let defaults = parhash::TreeParams::DEFAULT;
+        let mut tree_height = defaults.tree_height();
+        let mut iv_bits = defaults.iv_bits();
         for pair in set.split(',') {
             let Some((key, value)) = pair.split_once('=') else {
                 return Err(fail(format!("'{}' is not KEY=VALUE", pair.trim())));
@@ -89,12 +93,12 @@ impl TreeParams {
 
     /// Tree height `T`.
     pub fn tree_height(self) -> u32 {
-        self.tree_height
+        self.0.tree_height()
     }
 
     /// IV length `l` in bits.
     pub fn iv_bits(self) -> u32 {
-        self.iv_bits
+        self.0.iv_bits()
     }
 
     /// The variant name of `base` (`tree`, `gpu`) run with these parameters: `tree[T=10,l=0]`.
@@ -105,7 +109,7 @@ impl TreeParams {
 
 impl fmt::Display for TreeParams {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "T={},l={}", self.tree_height, self.iv_bits)
+        write!(f, "T={},l={}", self.tree_height(), self.iv_bits())
     }
 }
 

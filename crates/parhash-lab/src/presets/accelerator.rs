@@ -2,7 +2,7 @@
 //! single vs multi-message (SMH/MMH, the latter through the batch engine's SIMD lanes where the
 //! algorithm has them), memory vs disk, threads — the table of dominating bottlenecks, and the
 //! transfer layout (block-interleaved vs not). The study's accelerator (an FPGA) has no
-//! counterpart here unless a GPU back-end registers an engine (`engine::EXTRA_ENGINES`): it then
+//! counterpart here unless a GPU back-end registers an engine (`engines::EXTRA_ENGINES`): it then
 //! fills the accelerator columns. Without one, "interleaved vs not" is measured where it also
 //! matters on a CPU: the SIMD lanes of the batch engine, fed from messages lying apart in memory
 //! (gathered) or from a batch laid out block-interleaved beforehand.
@@ -10,9 +10,9 @@
 use std::time::Duration;
 
 use super::{missing, Preset};
-use crate::batch_engine::layout_table;
 use crate::engine::Provider;
 use crate::lab::{run_sweeps, LabOptions};
+use crate::layout::layout_table;
 use crate::report::{Report, Section, Table};
 use crate::source::Source;
 use crate::sweep::SweepSpec;
@@ -59,7 +59,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     // the same axes, so they fill the accelerator columns.
     let mut specs = vec![spec.clone()];
     for &alg in &algs {
-        let accel: Vec<String> = crate::engine::parhash_engines(alg)
+        let accel: Vec<String> = crate::engines::parhash_engines(alg)
             .into_iter()
             .filter(|e| e.on_accelerator())
             .map(|e| e.variant())

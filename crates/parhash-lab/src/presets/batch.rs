@@ -16,11 +16,12 @@ use std::time::Duration;
 use parhash::Algorithm;
 
 use super::{missing, Preset};
-use crate::batch_engine::{kernel_variant, lanes, layout_table, BATCH};
+use crate::chart::{Chart, Series};
 use crate::engine::Provider;
+use crate::engines::batch::{kernel_variant, lanes, BATCH};
 use crate::lab::{run_sweeps, LabOptions};
+use crate::layout::layout_table;
 use crate::measure::{DataLimits, Measurement};
-use crate::plots::{Chart, Series};
 use crate::report::{Report, Section, Table};
 use crate::source::Source;
 use crate::sweep::{SweepSpec, VariantChoice};
@@ -44,7 +45,7 @@ const WINDOW_BUFFER: usize = 64 << 20;
 /// The single-message reference of each algorithm: OpenSSL's own, or for Keccak-256, which
 /// OpenSSL lacks, its SHA3-256 (the same permutation and rate; only the padding differs).
 fn openssl_reference(alg: Algorithm) -> Algorithm {
-    let has_openssl = crate::engine::peers(alg)
+    let has_openssl = crate::engines::peers(alg)
         .iter()
         .any(|p| p.provider() == Provider::Openssl);
     match alg {

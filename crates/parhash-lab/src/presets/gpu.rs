@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use super::Preset;
-use crate::gpu;
+use crate::engines::gpu;
 use crate::lab::{machine, LabOptions};
 use crate::report::{Report, Section, Table};
 use crate::units::{format_rate, format_size, sig3};

@@ -19,7 +19,8 @@ use parhash::{Algorithm, VariantInfo};
 
 use super::Preset;
 use crate::codesize::{self, Symbols};
-use crate::engine::{self, EngineRef};
+use crate::engine::EngineRef;
+use crate::engines;
 use crate::lab::{machine, LabOptions};
 use crate::measure::{message_costs, work_cost};
 use crate::report::{Report, Section, Table};
@@ -362,7 +363,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         };
         let forms = pick_forms(&alg.variants());
         let seq = match &forms.sequential {
-            Ok(v) => engine::parhash_variant(alg, v),
+            Ok(v) => engines::parhash_variant(alg, v),
             Err(_) => None,
         };
         let Some(seq) = seq else {
@@ -372,10 +373,10 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         let parallel = forms
             .parallel
             .clone()
-            .and_then(|v| engine::parhash_variant(alg, v).ok_or_else(|| format!("{v} unusable")));
+            .and_then(|v| engines::parhash_variant(alg, v).ok_or_else(|| format!("{v} unusable")));
         let other = forms
             .other_default
-            .and_then(|v| engine::parhash_variant(alg, v));
+            .and_then(|v| engines::parhash_variant(alg, v));
         // Every form of the algorithm measured together, sample by sample.
         let mut measured: Vec<&EngineRef> = vec![&seq];
         measured.extend(parallel.as_ref().ok());

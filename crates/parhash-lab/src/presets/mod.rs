@@ -12,7 +12,7 @@
 //!    ([`missing`] helps).
 //!
 //! Engines that are not plain variants (tree modes, batch engines, GPU back-ends) are made
-//! visible to every preset through [`crate::engine::EXTRA_ENGINES`].
+//! visible to every preset through [`crate::engines::EXTRA_ENGINES`].
 
 use parhash::Algorithm;
 

@@ -9,23 +9,18 @@
 //! sibling is busy, a shared power budget or memory bus all show in it). All forms take their
 //! samples in turn, so a change of load on a shared host lands on all of them alike.
 //!
-//! PARSHA-256's `tree` engine (registered in [`crate::engine::EXTRA_ENGINES`]) hashes each
-//! message in place with `parsha256_with` on the sweep's thread count, one engine per `--tree`
-//! parameter set (`tree[T=10,l=0]`; plain `tree` with parhash's defaults when none is given).
-
-use std::sync::Arc;
-
-use parhash::algo::parsha256::{parsha256_with, Parsha256Hasher, ParshaOptions};
-use parhash::Algorithm;
+//! PARSHA-256 runs as the `tree` engine ([`crate::engines::tree`]); this preset only chooses the
+//! configurations and builds the tables.
 
 use super::{missing, Preset};
-use crate::engine::{feed_repeated, Engine, EngineRef, Provider, StreamHasher};
+use crate::engine::Provider;
+use crate::engines::tree::parsha_digest;
 use crate::lab::{run_sweeps, LabOptions};
 use crate::measure::{available_memory, work_costs, Measurement};
 use crate::report::{Report, Section, Table};
 use crate::source::fill_pattern;
 use crate::sweep::{SweepSpec, VariantChoice};
-use crate::tree_params::{self, TreeParams};
+use crate::tree_params::TreeParams;
 use crate::units::{format_size, sig3};
 
 /// See the module docs.
@@ -35,106 +30,6 @@ pub const PRESET: Preset = Preset {
     about: "PARSHA-256 vs SHA-256 at 10^1..10^8 bytes on 1..N threads; speed-up vs threads beside the machine's ceiling",
     run,
 };
-
-/// PARSHA-256 with one parameter set, one message at a time on `threads` threads.
-struct Tree {
-    params: TreeParams,
-    variant: String,
-}
-
-/// `threads` threads and the fastest kernel.
-fn options(threads: usize) -> ParshaOptions {
-    ParshaOptions {
-        threads: threads.max(1).into(),
-        kernel: None,
-    }
-}
-
-/// PARSHA-256 of a message in memory.
-fn digest(params: TreeParams, message: &[u8], threads: usize) -> [u8; 32] {
-    let (_, z) = parsha256_with(
-        message,
-        params.tree_height(),
-        params.iv_bits(),
-        &options(threads),
-    )
-    .expect("TreeParams are validated, and a slice is under 2^64 bits");
-    z
-}
-
-/// The message-by-message form (one thread): buffers the message, as PARSHA-256 needs its
-/// length before it starts.
-struct Buffered {
-    params: TreeParams,
-    message: Vec<u8>,
-}
-
-impl StreamHasher for Buffered {
-    fn update(&mut self, data: &[u8]) {
-        self.message.extend_from_slice(data);
-    }
-    fn finish_reset(&mut self) -> u8 {
-        let z = digest(self.params, &self.message, 1);
-        self.message.clear();
-        z[0]
-    }
-}
-
-impl Engine for Tree {
-    fn algorithm(&self) -> String {
-        "parsha256".into()
-    }
-    fn provider(&self) -> Provider {
-        Provider::Parhash
-    }
-    fn variant(&self) -> String {
-        self.variant.clone()
-    }
-    fn hasher(&self) -> Box<dyn StreamHasher> {
-        Box::new(Buffered {
-            params: self.params,
-            message: Vec::new(),
-        })
-    }
-    fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
-        Some(messages.iter().fold(0u8, |check, m| {
-            check.wrapping_add(digest(self.params, m, threads)[0])
-        }))
-    }
-    fn splits_one_message(&self) -> bool {
-        true
-    }
-    fn takes_tree_params(&self) -> bool {
-        true
-    }
-    fn hash_repeated(&self, chunk: &[u8], len: u64, threads: usize) -> u8 {
-        // Told the length up front, the streaming hasher holds about one chunk of rounds.
-        let mut hasher = Parsha256Hasher::new(
-            len,
-            self.params.tree_height(),
-            self.params.iv_bits(),
-            &options(threads),
-        )
-        .expect("TreeParams are validated, and the lab's lengths are under 2^64 bits");
-        feed_repeated(chunk, len, |piece| hasher.update(piece));
-        let (_, z) = hasher
-            .finalize()
-            .expect("exactly the declared length was fed");
-        z[0]
-    }
-}
-
-/// The `tree` engines of PARSHA-256, one per parameter set (for
-/// [`crate::engine::EXTRA_ENGINES`]).
-pub fn tree_engines(algorithm: Algorithm, tree: &[TreeParams]) -> Vec<EngineRef> {
-    if algorithm != Algorithm::Parsha256 {
-        return Vec::new();
-    }
-    tree_params::labelled(tree, "tree")
-        .into_iter()
-        .map(|(params, variant)| Arc::new(Tree { params, variant }) as EngineRef)
-        .collect()
-}
 
 fn run(opts: &LabOptions) -> std::io::Result<Report> {
     let n = parhash::threads::available().max(2);
@@ -258,12 +153,12 @@ fn scaling_table(len: usize, n: usize, samples: usize) -> Table {
             m
         })
         .collect();
-    let parallel = |threads: usize| digest(params, &messages[0], threads)[0];
+    let parallel = |threads: usize| parsha_digest(params, &messages[0], threads)[0];
     let independent = |threads: usize| {
         std::thread::scope(|scope| {
             let others: Vec<_> = messages[1..threads]
                 .iter()
-                .map(|m| scope.spawn(move || digest(params, m, 1)[0]))
+                .map(|m| scope.spawn(move || parsha_digest(params, m, 1)[0]))
                 .collect();
             others.into_iter().fold(parallel(1), |check, other| {
                 check.wrapping_add(other.join().expect("a PARSHA-256 run panicked"))

@@ -7,13 +7,8 @@
 //! tree, so a 500 MB message needs 8 MiB of memory (the chunk stays in cache, which a hash at
 //! these rates does not need anyway: it is far below memory bandwidth).
 //!
-//! The thread count of one message is set through the `threads` engine registered here in
-//! [`crate::engine::EXTRA_ENGINES`] (`SandstormN::with_threads`).
-
-use std::sync::Arc;
-
-use digest::Digest;
-use parhash::Algorithm;
+//! The tables time SANDstorm's tree directly, kernel by kernel; sweeps reach the same tree
+//! through the `threads` engine ([`crate::engines::tree`], `SandstormN::with_threads`).
 
 use parhash::algo::sandstorm::lanes::{Wide, LANES};
 use parhash::algo::sandstorm::tree::{Engine as TreeEngine, Tree};
@@ -21,11 +16,9 @@ use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{fast, Params, P256, P512};
 
 use super::Preset;
-use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 use crate::lab::LabOptions;
 use crate::report::{Machine, Report, Section, Table};
 use crate::timer;
-use crate::tree_params::TreeParams;
 use crate::units::{format_size, sig3};
 
 /// See the module docs.
@@ -37,72 +30,6 @@ pub const PRESET: Preset = Preset {
             at 50/500 MB and vs message size",
     run,
 };
-
-/// A SANDstorm hasher running one message on a given number of threads.
-struct Threads<D> {
-    algorithm: Algorithm,
-    make: fn(usize) -> D,
-}
-
-struct State<D>(D);
-
-impl<D: Digest + digest::FixedOutputReset + Send> StreamHasher for State<D> {
-    fn update(&mut self, data: &[u8]) {
-        Digest::update(&mut self.0, data);
-    }
-    fn finish_reset(&mut self) -> u8 {
-        Digest::finalize_reset(&mut self.0)[0]
-    }
-}
-
-impl<D: Digest + digest::FixedOutputReset + Send + 'static> Engine for Threads<D> {
-    fn algorithm(&self) -> String {
-        self.algorithm.name().to_string()
-    }
-    fn provider(&self) -> Provider {
-        Provider::Parhash
-    }
-    fn variant(&self) -> String {
-        "threads".into()
-    }
-    fn hasher(&self) -> Box<dyn StreamHasher> {
-        Box::new(State((self.make)(1)))
-    }
-    fn hash_batch(&self, messages: &[&[u8]], threads: usize) -> Option<u8> {
-        let mut check = 0u8;
-        for m in messages {
-            let mut h = (self.make)(threads.max(1));
-            Digest::update(&mut h, m);
-            check = check.wrapping_add(h.finalize()[0]);
-        }
-        Some(check)
-    }
-    fn splits_one_message(&self) -> bool {
-        true
-    }
-    fn hash_repeated(&self, chunk: &[u8], len: u64, threads: usize) -> u8 {
-        // The tree streams: it holds a few superblocks, not the message.
-        let mut h = (self.make)(threads.max(1));
-        crate::engine::feed_repeated(chunk, len, |piece| Digest::update(&mut h, piece));
-        h.finalize()[0]
-    }
-}
-
-/// The `threads` engines of SANDstorm-256 and -512 (for [`crate::engine::EXTRA_ENGINES`]; they
-/// take no tree parameters).
-pub fn thread_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRef> {
-    match algorithm.name() {
-        "sandstorm256" => vec![Arc::new(Threads {
-            algorithm,
-            make: parhash::Sandstorm256::with_threads,
-        })],
-        "sandstorm512" => vec![Arc::new(Threads {
-            algorithm,
-            make: parhash::Sandstorm512::with_threads,
-        })],
-        _ => Vec::new(),
-    }
-}
 
 /// Bytes of the generated chunk fed repeatedly (a whole number of blocks of both sizes).
 const CHUNK: usize = 8 << 20;

@@ -1,6 +1,6 @@
 //! The GPU back-end (`parhash-cuda`) in the lab: engines registered in
-//! [`crate::engine::EXTRA_ENGINES`] and the host-to-device copy probe registered in
-//! [`crate::roofs::TRANSFER_PROBES`]. On a machine without a usable GPU both offer nothing, so
+//! [`super::EXTRA_ENGINES`] and the host-to-device copy probe registered in the roofs'
+//! `TRANSFER_PROBES`. On a machine without a usable GPU both offer nothing, so
 //! every sweep and report is what it was without them.
 //!
 //! Engines (variant names): `gpu` for sha256 (one message per GPU thread) and parsha256 (the
@@ -131,7 +131,7 @@ impl Engine for GpuEngine {
     }
 }
 
-/// The GPU engines of `algorithm` (none without a GPU) for [`crate::engine::EXTRA_ENGINES`].
+/// The GPU engines of `algorithm` (none without a GPU) for [`super::EXTRA_ENGINES`].
 pub fn engines(algorithm: Algorithm, tree: &[TreeParams]) -> Vec<EngineRef> {
     let named = |ops: Vec<GpuOp>| -> Vec<(GpuOp, String)> {
         ops.into_iter()
@@ -189,7 +189,7 @@ fn with_gpu(algorithm: Algorithm, ops: Vec<(GpuOp, String)>) -> Vec<EngineRef> {
 }
 
 /// The host-to-device copy rate from pinned memory (64 MiB copies), for
-/// [`crate::roofs::TRANSFER_PROBES`].
+/// the roofs' `TRANSFER_PROBES`.
 pub fn transfer_probe() -> Option<(String, f64)> {
     let gpu = shared().ok()?;
     let rate = gpu.h2d_rate(64 << 20).ok()?;

@@ -5,28 +5,23 @@
 //!   CPU ([`parhash::batch::best_kernel`]), groups with fewer messages than lanes hashed one by one, and
 //!   the configuration's thread count (messages gathered from wherever they lie in memory);
 //! - `batch-<kernel>` (`batch-portable`, `batch-avx2`, `batch-avx512`, `batch-sha-ni`): the same
-//!   with that kernel forced, even for a single message, to compare the kernels;
-//! - [`interleaved_cost`]: the other data layout of seed study 5, equal-length messages laid out
-//!   block-interleaved beforehand ([`parhash::batch::Interleaved`]), and [`layout_table`], which
-//!   tables it against the gathered layout (the accelerator and batch presets).
+//!   with that kernel forced, even for a single message, to compare the kernels.
+//!
+//! The other data layout of seed study 5 (messages laid out block-interleaved beforehand) is
+//! measured by the lab's `layout` module, above the engines.
 //!
 //! Only algorithms with lane kernels ([`parhash::batch::has_lanes`]) get batch engines: for
 //! the others the batch API is threads over the one-message hasher, which the lab measures
 //! already.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use parhash::batch::{self, BatchOptions, Interleaved};
-use parhash::lanes::{Kernel, Width};
-use parhash::threads::Threads;
+use parhash::batch::{self, BatchOptions};
+use parhash::lanes::Kernel;
 use parhash::{Algorithm, Hasher};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
-use crate::report::Table;
-use crate::timer::Stats;
 use crate::tree_params::TreeParams;
-use crate::units::{format_size, sig3};
 
 /// The variant name of the batch engine.
 pub const BATCH: &str = "batch";
@@ -85,8 +80,7 @@ pub fn kernel_variant(kernel: Kernel) -> String {
 }
 
 /// The `batch` engine of `algorithm` and one `batch-<kernel>` engine per kernel this CPU runs,
-/// when it has lane kernels (for [`crate::engine::EXTRA_ENGINES`]; they take no tree
-/// parameters).
+/// when it has lane kernels (for [`super::EXTRA_ENGINES`]; they take no tree parameters).
 pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRef> {
     if !batch::has_lanes(algorithm) {
         return Vec::new();
@@ -102,100 +96,6 @@ pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRe
 pub fn lanes(algorithm: Algorithm) -> Option<(usize, &'static str)> {
     let kernel = parhash::batch::best_kernel(algorithm);
     batch::lane_kernel(algorithm, kernel).map(|k| (k.lanes(), kernel.name()))
-}
-
-/// Time to hash `messages` equal messages of `len` bytes on one thread, in nanoseconds per
-/// batch (median/min/max of `samples`), in the two layouts of seed study 5: `(gathered,
-/// interleaved, layout)` where `gathered` reads each message from its own place
-/// ([`batch::hash_many_with`]), `interleaved` hashes a batch laid out block-interleaved
-/// beforehand ([`Interleaved::hash`]), and `layout` is the host-side cost of building that
-/// layout. `None` when `algorithm` has no lane kernel.
-pub fn interleaved_cost(
-    algorithm: Algorithm,
-    len: usize,
-    messages: usize,
-    samples: usize,
-    min_sample: Duration,
-) -> Option<(Stats, Stats, Stats)> {
-    let width = Width::detect();
-    let mut data = vec![0u8; len * messages];
-    crate::source::fill_pattern(&mut data);
-    let msgs: Vec<&[u8]> = data.chunks(len.max(1)).take(messages).collect();
-    let msgs: Vec<&[u8]> = if len == 0 {
-        vec![&[][..]; messages]
-    } else {
-        msgs
-    };
-    let laid_out = Interleaved::new(algorithm, &msgs, width).ok()?;
-    let one = BatchOptions {
-        threads: Threads::ONE,
-        kernel: Some(width.into()),
-    };
-    let gathered = crate::measure::work_cost(
-        || batch::hash_many_with(algorithm, &msgs, one)[0].as_bytes()[0],
-        samples,
-        min_sample,
-    )
-    .0;
-    let interleaved =
-        crate::measure::work_cost(|| laid_out.hash()[0].as_bytes()[0], samples, min_sample).0;
-    let layout = crate::measure::work_cost(
-        || {
-            Interleaved::new(algorithm, &msgs, width)
-                .map(|l| l.len() as u8)
-                .unwrap_or(0)
-        },
-        samples,
-        min_sample,
-    )
-    .0;
-    Some((gathered, interleaved, layout))
-}
-
-/// Gathered against pre-interleaved layout ([`interleaved_cost`]), one thread, the widest
-/// vector kernel: one row per algorithm and length, `messages_for(lanes)` messages per batch.
-/// Also returns the algorithms without lane kernels (no interleaved layout), for a note.
-pub fn layout_table(
-    algorithms: &[Algorithm],
-    lengths: &[usize],
-    messages_for: impl Fn(usize) -> usize,
-    samples: usize,
-    min_sample: Duration,
-) -> (Table, Vec<&'static str>) {
-    let mut table = Table::new(&[
-        "algorithm",
-        "message",
-        "messages",
-        "gathered ns/B",
-        "interleaved ns/B",
-        "gain",
-        "layout ns/B (host)",
-    ]);
-    let width = Width::detect();
-    let mut without = Vec::new();
-    for &alg in algorithms {
-        let Some(lane_count) = batch::lane_kernel(alg, width).map(|k| k.lanes()) else {
-            without.push(alg.name());
-            continue;
-        };
-        let messages = messages_for(lane_count);
-        for &len in lengths {
-            let Some((g, i, l)) = interleaved_cost(alg, len, messages, samples, min_sample) else {
-                continue;
-            };
-            let per_byte = |ns: f64| ns / (len * messages).max(1) as f64;
-            table.push(vec![
-                format!("{} ({lane_count} lanes, {})", alg.name(), width.name()),
-                format_size(len),
-                messages.to_string(),
-                sig3(per_byte(g.median)),
-                sig3(per_byte(i.median)),
-                format!("{:+.1}%", (g.median - i.median) / g.median * 100.0),
-                sig3(per_byte(l.median)),
-            ]);
-        }
-    }
-    (table, without)
 }
 
 #[cfg(test)]
@@ -224,16 +124,6 @@ mod tests {
         }
         assert!(
             batch_engines(Algorithm::Whirlpool, &[]).is_empty()
-                || batch::has_lanes(Algorithm::Whirlpool)
-        );
-    }
-
-    #[test]
-    fn interleaved_cost_runs() {
-        let (g, i, l) = interleaved_cost(Algorithm::Keccak256, 200, 8, 2, Duration::ZERO).unwrap();
-        assert!(g.median > 0.0 && i.median > 0.0 && l.median > 0.0);
-        assert!(
-            interleaved_cost(Algorithm::Whirlpool, 200, 8, 2, Duration::ZERO).is_none()
                 || batch::has_lanes(Algorithm::Whirlpool)
         );
     }

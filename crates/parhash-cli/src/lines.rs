@@ -1,0 +1,100 @@
+//! Checksum lines as `sum` writes them (on the CPU and the GPU alike), byte for byte as
+//! coreutils' sha256sum does: `HEX  NAME`, `HEX *NAME`, or `TAG (NAME) = HEX` with `--tag`.
+
+use parhash::{Algorithm, Output, TreeParams};
+
+use crate::escape;
+use crate::parsha;
+
+/// How a checksum line is written.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineStyle {
+    /// BSD `TAG (NAME) = HEX` instead of GNU `HEX  NAME`.
+    pub tag: bool,
+    /// `HEX *NAME` (coreutils' binary-mode marker).
+    pub binary: bool,
+    /// NUL-terminated and unescaped.
+    pub zero: bool,
+    /// PARSHA-256's parameters, recorded in its tag.
+    pub parsha: Option<TreeParams>,
+}
+
+/// Appends one checksum line for `name`, byte for byte as coreutils writes it.
+pub fn write_line(
+    out: &mut Vec<u8>,
+    alg: Algorithm,
+    digest: &Output,
+    name: &[u8],
+    style: LineStyle,
+) {
+    let escaped = !style.zero && escape::sum_needs_escape(name);
+    if escaped {
+        out.push(b'\\');
+    }
+    let push_name = |out: &mut Vec<u8>| {
+        if escaped {
+            escape::escape_into(out, name);
+        } else {
+            out.extend_from_slice(name);
+        }
+    };
+    if style.tag {
+        out.extend_from_slice(parsha::tag(alg, style.parsha).as_bytes());
+        out.extend_from_slice(b" (");
+        push_name(out);
+        out.extend_from_slice(b") = ");
+        out.extend_from_slice(digest.to_hex().as_bytes());
+    } else {
+        out.extend_from_slice(digest.to_hex().as_bytes());
+        out.extend_from_slice(if style.binary { b" *" } else { b"  " });
+        push_name(out);
+    }
+    out.push(if style.zero { b'\0' } else { b'\n' });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(name: &[u8], style: LineStyle) -> Vec<u8> {
+        let digest = Output::from_slice(&[0xab, 0x01]);
+        let mut out = Vec::new();
+        write_line(&mut out, Algorithm::Md5, &digest, name, style);
+        out
+    }
+
+    #[test]
+    fn gnu_lines() {
+        let plain = LineStyle::default();
+        assert_eq!(line(b"a b", plain), b"ab01  a b\n");
+        assert_eq!(line(b"n\nl", plain), b"\\ab01  n\\nl\n");
+        assert_eq!(line(b"b\\s", plain), b"\\ab01  b\\\\s\n");
+        assert_eq!(line(b"c\rr", plain), b"\\ab01  c\\rr\n");
+        let binary = LineStyle {
+            binary: true,
+            ..plain
+        };
+        assert_eq!(line(b"a", binary), b"ab01 *a\n");
+    }
+
+    #[test]
+    fn tag_lines() {
+        let tag = LineStyle {
+            tag: true,
+            ..LineStyle::default()
+        };
+        assert_eq!(line(b"a", tag), b"MD5 (a) = ab01\n");
+        assert_eq!(line(b"n\nl", tag), b"\\MD5 (n\\nl) = ab01\n");
+    }
+
+    #[test]
+    fn zero_lines_are_not_escaped() {
+        let zero = LineStyle {
+            zero: true,
+            ..LineStyle::default()
+        };
+        assert_eq!(line(b"n\nl", zero), b"ab01  n\nl\0");
+        let tag = LineStyle { tag: true, ..zero };
+        assert_eq!(line(b"b\\s", tag), b"MD5 (b\\s) = ab01\0");
+    }
+}
