@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Result;
 use parhash::batch::JobManager;
-use parhash::{Algorithm, Output};
+use parhash::{Algorithm, Output, Threads};
 
 use crate::flags::HashOptions;
 use crate::input::{hash_input, Source};
@@ -55,7 +55,7 @@ pub fn run(
     progress: &ManyProgress,
     mut emit: impl FnMut(Vec<Outcome>) -> Result<()>,
 ) -> Result<()> {
-    // The library's policy says how many; the threads are the CLI's own (see `hash_in_parallel`).
+    // The library's policy says how many, and its pool runs them (see `hash_in_parallel`).
     let threads = options.threads.count();
     // Streamed inputs report to the many-files bar, not a bar of their own.
     let streaming = HashOptions {
@@ -102,13 +102,9 @@ enum Early {
     Stream,
 }
 
-/// Reads and hashes the window's regular files on `threads` threads: small ones in each
-/// worker's lanes, large ones streamed by the worker (unless the algorithm's tree mode splits
-/// each file over the threads itself).
-///
-/// The threads are scoped threads of the CLI's own, not the library's pool: each worker keeps
-/// state across the inputs it claims (its lanes' `JobManager`, its results), and the pool's way
-/// to run such workers (`threads::with_helpers`) is private to the library.
+/// Reads and hashes the window's regular files on `threads` threads (the library's pool, see
+/// `parhash::threads::run_workers`): small ones in each worker's lanes, large ones streamed by
+/// the worker (unless the algorithm's tree mode splits each file over the threads itself).
 fn hash_in_parallel(
     alg: Algorithm,
     window: &[Item],
@@ -117,24 +113,16 @@ fn hash_in_parallel(
     progress: &ManyProgress,
 ) -> Vec<Early> {
     let next = AtomicUsize::new(0);
-    let workers = threads.clamp(1, window.len().max(1));
+    let workers = Threads::new(threads.clamp(1, window.len().max(1)));
     let large_in_workers = !parhash::Hasher::splits_over_threads(alg);
     let mut early: Vec<Option<Early>> = (0..window.len()).map(|_| None).collect();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let large = large_in_workers.then_some(streaming);
-                    worker(alg, window, &next, large, progress)
-                })
-            })
-            .collect();
-        for handle in handles {
-            for (index, e) in handle.join().expect("file reader thread panicked") {
-                early[index] = Some(e);
-            }
-        }
+    let runs = parhash::threads::run_workers(workers, || {
+        let large = large_in_workers.then_some(streaming);
+        worker(alg, window, &next, large, progress)
     });
+    for (index, e) in runs.into_iter().flatten() {
+        early[index] = Some(e);
+    }
     early
         .into_iter()
         .map(|e| e.expect("every input is claimed by a worker"))

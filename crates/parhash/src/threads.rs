@@ -124,6 +124,34 @@ pub(crate) fn with_helpers<R>(
     }
 }
 
+/// Runs `worker` on up to `threads.count()` threads — the calling thread, helpers of the pool,
+/// and, beyond the pool's size (one per core), scoped threads of their own — and returns every
+/// run's result, in no particular order. For workers that keep state across the items they
+/// take (a lane kernel's job manager, a list of results) and share the items through a counter
+/// of their own: helpers may start late or not at all, so the caller's run must be able to
+/// take every item alone. More threads than cores only help workers that wait for I/O (reading
+/// many files); a panic in any run reaches the caller.
+pub fn run_workers<R: Send>(threads: Threads, worker: impl Fn() -> R + Sync) -> Vec<R> {
+    let others = threads.count().max(1) - 1;
+    let pool_size = pool().map_or(0, |p| p.current_num_threads());
+    let (helpers, extra) = (others.min(pool_size), others.saturating_sub(pool_size));
+    let results = Mutex::new(Vec::with_capacity(others + 1));
+    let run = || {
+        let result = worker();
+        results
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(result);
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..extra {
+            scope.spawn(run);
+        }
+        with_helpers(helpers, run, run);
+    });
+    results.into_inner().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Runs `job(i)` for every `i` in `0..jobs` on at most `threads` threads (the calling one
 /// included), each taking the next job not yet taken; returns when all are done. A panic in a
 /// job is passed on to the caller.
@@ -262,6 +290,31 @@ mod tests {
                 }
             });
         }));
+        assert!(caught.is_err());
+    }
+
+    #[test]
+    fn workers_share_the_items_and_every_result_comes_back() {
+        for threads in [1, 2, 3, 16] {
+            let next = AtomicUsize::new(0);
+            let results = run_workers(Threads::new(threads), || {
+                let mut taken = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= 1000 {
+                        break taken;
+                    }
+                    taken.push(i);
+                }
+            });
+            assert!(results.len() <= threads.max(1) && !results.is_empty());
+            let mut all: Vec<usize> = results.into_iter().flatten().collect();
+            all.sort_unstable();
+            assert_eq!(all, (0..1000).collect::<Vec<_>>(), "{threads} threads");
+        }
+        let caught = std::panic::catch_unwind(|| {
+            run_workers(Threads::new(3), || panic!("a worker fails"));
+        });
         assert!(caught.is_err());
     }
 
