@@ -34,7 +34,14 @@ fuzz_target!(|input: &[u8]| {
         .chain([None])
     {
         for threads in 1..=3 {
-            let got = hash_many_with(alg, &messages, BatchOptions { threads, kernel });
+            let got = hash_many_with(
+                alg,
+                &messages,
+                BatchOptions {
+                    threads: threads.into(),
+                    kernel,
+                },
+            );
             assert_eq!(got, want, "{alg} {kernel:?} threads={threads}");
         }
     }
