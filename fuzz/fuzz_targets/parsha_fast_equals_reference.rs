@@ -17,7 +17,7 @@ fuzz_target!(|input: &[u8]| {
     for kernel in Kernel::all(true) {
         for threads in 1..=3 {
             let options = ParshaOptions {
-                threads,
+                threads: threads.into(),
                 kernel: Some(kernel),
             };
             let got = parsha256_with(data, tree_height, iv_bits, &options).expect("valid");

@@ -232,8 +232,12 @@ impl Plan {
     /// Hashes part `index`, reading exactly its [`Plan::ranges`] through `read(offset, buf)`
     /// (fill `buf` with the message bytes at `offset`), in increasing order, a step of about
     /// 4 MiB of message at a time (the part's share of it: a range may come in several reads).
-    /// Memory: one buffer spanning a step (4 MiB, or one round, 2^t x (128 - l/8) / 2 bytes,
-    /// when that is more), whatever the message length. One thread.
+    /// Memory: one buffer spanning a step (4 MiB and at most one round more; a round is at most
+    /// 2^t x (96 - l/8) bytes: 768 KiB with T = 13), whatever the message length. One thread.
+    ///
+    /// A part's pieces are strided: per round, one range per level of its subtree (with T = 13
+    /// and 64 parts, 7 ranges per 384 KiB round, ~860 bytes on average). A reader with costly
+    /// requests (an object store) should fetch larger blocks and serve `read` from them.
     ///
     /// # Errors
     /// The first error `read` returns.
