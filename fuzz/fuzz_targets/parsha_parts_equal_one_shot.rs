@@ -14,8 +14,13 @@ fuzz_target!(|input: &[u8]| {
     let tree_height = u32::from(params % 16) + 1;
     let iv_bits = [0, 128, 256][usize::from(params / 16 % 3)];
     let want = parsha256(data, tree_height, iv_bits).expect("valid parameters");
-    let plan = Plan::new(data.len() as u64, tree_height, iv_bits, usize::from(parts % 64) + 1)
-        .expect("valid parameters");
+    let plan = Plan::new(
+        data.len() as u64,
+        tree_height,
+        iv_bits,
+        usize::from(parts % 64) + 1,
+    )
+    .expect("valid parameters");
     let mut sent = Vec::new();
     for p in (0..plan.parts()).rev() {
         let ranges = plan.ranges(p);
@@ -37,5 +42,10 @@ fuzz_target!(|input: &[u8]| {
         .iter()
         .map(|bytes| PartState::from_bytes(bytes).expect("intact"))
         .collect();
-    assert_eq!(plan.combine(&states, data), Ok(want), "{} parts", plan.parts());
+    assert_eq!(
+        plan.combine(&states, data),
+        Ok(want),
+        "{} parts",
+        plan.parts()
+    );
 });
