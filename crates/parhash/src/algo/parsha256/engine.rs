@@ -949,6 +949,53 @@ mod tests {
         }
     }
 
+    /// `Shape::outputs` (closed form) against the processors' rule applied round by round: a
+    /// processor outputs something unless it has no piece and its children output nothing.
+    #[test]
+    fn outputs_follow_the_processors_round_by_round() {
+        for iv_bits in [0u32, 128, 256] {
+            let leaf = 96 - u64::from(iv_bits) / 8;
+            for tree_height in 1..=9u32 {
+                let mut lens: Vec<u64> = (0..60).map(|k| leaf + 1 + k * 997).collect();
+                lens.extend((1..=tree_height).flat_map(|t| {
+                    let delta = (1u64 << t) * (leaf + 32) - 32;
+                    [delta - 1, delta, delta + 1, 3 * delta + 17]
+                }));
+                for len in lens {
+                    let shape = Shape::new(len, tree_height, iv_bits).expect("valid");
+                    let n = 1usize << shape.t;
+                    let half = n / 2;
+                    let mut prev = vec![true; n];
+                    for i in 1..shape.rounds() {
+                        let layout = shape.layout(i);
+                        let now: Vec<bool> = (0..n)
+                            .map(|j| {
+                                let piece = layout.piece(j as u64).is_some();
+                                if i == 1 || j >= half {
+                                    piece
+                                } else {
+                                    piece || prev[2 * j] || prev[2 * j + 1]
+                                }
+                            })
+                            .collect();
+                        for (j, &out) in now.iter().enumerate() {
+                            assert_eq!(
+                                shape.outputs(i, j as u64),
+                                out,
+                                "{len} bytes, T {tree_height}, l {iv_bits}, round {i}, P{j}"
+                            );
+                        }
+                        prev = now;
+                    }
+                    for j in 0..n as u64 {
+                        let count = (1..shape.rounds()).filter(|&i| shape.outputs(i, j)).count();
+                        assert_eq!(shape.outputs_count(j), count as u64);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn slices_cover_the_rounds_in_order() {
         let shape = Shape::new(5_000_000, 13, 256).expect("valid parameters");
