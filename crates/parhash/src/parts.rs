@@ -24,8 +24,6 @@
 //! | 8 | checksum: the first 8 bytes of SHA-256 over everything before it |
 
 #![forbid(unsafe_code)]
-// The tree modes' `parts` modules are the users; this allow goes when they land.
-#![allow(dead_code)]
 
 use std::fmt;
 
@@ -240,6 +238,22 @@ pub enum PartError {
         /// What is wrong.
         why: String,
     },
+    /// Reading message bytes for the combine step failed (the reader's error).
+    Io {
+        /// The error's kind.
+        kind: std::io::ErrorKind,
+        /// The error, as text.
+        message: String,
+    },
+}
+
+impl From<std::io::Error> for PartError {
+    fn from(e: std::io::Error) -> PartError {
+        PartError::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
 }
 
 impl fmt::Display for PartError {
@@ -260,6 +274,9 @@ impl fmt::Display for PartError {
             }
             PartError::BadPayload { index, why } => {
                 write!(f, "part {index} has a malformed payload: {why}")
+            }
+            PartError::Io { message, .. } => {
+                write!(f, "reading the message for the combine step: {message}")
             }
         }
     }

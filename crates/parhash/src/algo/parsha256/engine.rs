@@ -9,7 +9,8 @@
 //! the jobs in turn slice by slice, and record each round's root output. The serial top tree
 //! then replays the chunk's rounds from those root outputs. Chunks of about [`CHUNK_BYTES`] of
 //! message bound that record and let the streaming hasher start before the whole message is
-//! there.
+//! there. The cut is a [`Split`]: its subtrees ([`Subtree`]) and top tree ([`Top`]) are also
+//! what the split/merge API (`parts::Plan`) runs, a part per machine instead of per job.
 //!
 //! Every compression of one subtree's round is gathered into a batch and compressed by
 //! [`compress_with`]: SIMD lanes, or the SHA extensions on interleaved streams. The message is
@@ -38,7 +39,7 @@ const SCALAR_BELOW: usize = 3;
 const MIN_BYTES_PER_THREAD: u64 = 256 << 10;
 
 /// A processor's output: a 256-bit chaining value, or nothing (an empty input passed through).
-type Node = Option<[u32; 8]>;
+pub(crate) type Node = Option<[u32; 8]>;
 
 /// Everything the length and the parameters fix: the effective height, q, b, the rounds and
 /// where each round starts in the padded message. Lengths are in bytes unless named `_bits`.
@@ -164,8 +165,29 @@ impl Shape {
         }
     }
 
+    /// Whether processor `j` outputs a chaining value in round `i` (1 .. R) rather than
+    /// nothing. This depends only on the shape, never on the message: it does when it or a
+    /// descendant `e` levels down had a piece in round `i - e` (an input travels up one level
+    /// per round). Every processor does in rounds 1 ..= q + 1; O(t) for the others.
+    pub(crate) fn outputs(&self, i: u64, j: u64) -> bool {
+        if i <= self.q + 1 {
+            return true;
+        }
+        // Levels below j (P0's descendants e levels down are 0 .. 2^e, like P1's are 2^e ..).
+        let below = u64::from(self.t - 1 - j.max(1).ilog2());
+        (0..=below.min(i - 1)).any(|e| self.layout(i - e).any_piece(j << e, (j + 1) << e))
+    }
+
+    /// In how many rounds `1 .. R` processor `j` outputs a chaining value ([`Shape::outputs`]).
+    pub(crate) fn outputs_count(&self, j: u64) -> u64 {
+        let full = (self.q + 1).min(self.rounds - 1);
+        full + (full + 1..self.rounds)
+            .filter(|&i| self.outputs(i, j))
+            .count() as u64
+    }
+
     /// Which processors of round `i` (1 .. R) have a message piece, and where the round starts.
-    fn layout(&self, i: u64) -> Layout {
+    pub(crate) fn layout(&self, i: u64) -> Layout {
         let half = 1u64 << (self.t - 1);
         // Round 1 and the full rounds 2 ..= q+1: every processor has a piece.
         let (internal, leaves) = if i <= self.q + 1 {
@@ -189,7 +211,7 @@ impl Shape {
 /// One round's message pieces: internal processors `j < internal` get 32 bytes, leaves
 /// `half <= j < half + leaves` get `leaf_bytes`; round 1 gives every processor `leaf_bytes`.
 #[derive(Clone, Copy, Debug)]
-struct Layout {
+pub(crate) struct Layout {
     first: bool,
     start: u64,
     half: u64,
@@ -211,6 +233,34 @@ impl Layout {
             let leaf = j - self.half;
             (leaf < self.leaves).then_some(self.start + self.half * 32 + leaf * self.leaf_bytes)
         }
+    }
+
+    /// Where the pieces of processors `lo .. hi` lie (padded-message bytes), or `None` when none
+    /// of them has one. The run must not straddle `half` (one level of a subtree never does):
+    /// the pieces of consecutive processors of one kind are consecutive in the message.
+    pub(crate) fn pieces(&self, lo: u64, hi: u64) -> Option<std::ops::Range<u64>> {
+        debug_assert!(self.first || hi <= self.half || lo >= self.half);
+        let (first, end, size, at) = if self.first {
+            (lo, hi, self.leaf_bytes, self.start)
+        } else if hi <= self.half {
+            (lo, hi.min(self.internal), 32, self.start)
+        } else {
+            let leaves = (hi - self.half).min(self.leaves);
+            (
+                lo - self.half,
+                leaves,
+                self.leaf_bytes,
+                self.start + self.half * 32,
+            )
+        };
+        (first < end).then(|| at + first * size..at + end * size)
+    }
+
+    /// Whether any of processors `lo .. hi` has a piece.
+    fn any_piece(&self, lo: u64, hi: u64) -> bool {
+        self.first
+            || lo < self.internal
+            || (self.leaves > 0 && lo < self.half + self.leaves && hi > self.half)
     }
 }
 
@@ -248,7 +298,7 @@ impl View<'_> {
     }
 }
 
-fn words(bytes: &[u8]) -> [u32; 8] {
+pub(crate) fn words(bytes: &[u8]) -> [u32; 8] {
     core::array::from_fn(|w| {
         u32::from_be_bytes([
             bytes[4 * w],
@@ -259,7 +309,7 @@ fn words(bytes: &[u8]) -> [u32; 8] {
     })
 }
 
-fn bytes(words: &[u32; 8]) -> [u8; 32] {
+pub(crate) fn bytes(words: &[u32; 8]) -> [u8; 32] {
     let mut out = [0u8; 32];
     for (o, w) in out.chunks_exact_mut(4).zip(words) {
         o.copy_from_slice(&w.to_be_bytes());
@@ -268,12 +318,19 @@ fn bytes(words: &[u32; 8]) -> [u8; 32] {
 }
 
 /// Per-run constants the processors need.
-struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     shape: &'a Shape,
     iv: [u8; 32],
 }
 
 impl Ctx<'_> {
+    pub(crate) fn new(shape: &Shape) -> Ctx<'_> {
+        Ctx {
+            shape,
+            iv: bytes(&SHA256_IV),
+        }
+    }
+
     /// A leaf-type input u || IV (round 1, or a leaf) into `slot`; false when u is empty (the
     /// processor then outputs nothing).
     #[inline(always)]
@@ -376,9 +433,9 @@ impl<D: Copy + Default> Batch<D> {
     }
 }
 
-/// One subtree: heap-indexed chaining values (local node 1 is the root, children of x are 2x
-/// and 2x + 1, like the global tree), double-buffered across rounds.
-struct Subtree {
+/// One subtree (one part of a [`Split`]): heap-indexed chaining values (local node 1 is the
+/// root, children of x are 2x and 2x + 1, like the global tree), double-buffered across rounds.
+pub(crate) struct Subtree {
     /// Global index of the root.
     root: u64,
     /// Levels in the subtree (t - k).
@@ -400,6 +457,23 @@ impl Subtree {
             new: vec![None; size],
             roots: vec![None],
         }
+    }
+
+    /// Runs rounds `rounds` (`view` holds the subtree's pieces of them).
+    pub(crate) fn run(&mut self, ctx: &Ctx, view: &View, kernel: Kernel, rounds: (u64, u64)) {
+        run_subtrees(ctx, view, kernel, std::slice::from_mut(self), rounds);
+    }
+
+    /// The root's outputs since the last call (or since the start), oldest first, for every
+    /// round run; only the last one is kept (the next round's input).
+    pub(crate) fn drain_roots(&mut self) -> impl Iterator<Item = Node> + '_ {
+        let last = *self.roots.last().expect("the carried root output");
+        self.roots.splice(.., [last]).skip(1)
+    }
+
+    /// The root's output in the last round run.
+    pub(crate) fn last_root(&self) -> Node {
+        *self.roots.last().expect("the carried root output")
     }
 }
 
@@ -509,16 +583,163 @@ fn full_round(
     }
 }
 
-/// The engine's state between chunks of rounds.
+/// The tree cut at depth `cut` into independent parts: the `2^cut` subtrees rooted at nodes
+/// `2^cut .. 2^(cut+1) - 1` (part `p` is rooted at `2^cut + p`, with `t - cut` levels) and the
+/// top tree of nodes `0 .. 2^cut - 1` above them. Both the threaded [`Engine`] (a part per
+/// job) and the split/merge API (`parts::Plan`, a part per machine) run on it.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    pub(crate) shape: Shape,
+    pub(crate) cut: u32,
+}
+
+impl Split {
+    /// `shape` cut at depth `cut` (`cut < t`: every part keeps at least its leaves).
+    pub(crate) fn new(shape: Shape, cut: u32) -> Split {
+        debug_assert!(cut == 0 || cut < shape.t);
+        Split { shape, cut }
+    }
+
+    pub(crate) fn parts(&self) -> usize {
+        1 << self.cut
+    }
+
+    /// The global index of part `index`'s root.
+    pub(crate) fn root(&self, index: usize) -> u64 {
+        (1u64 << self.cut) + index as u64
+    }
+
+    /// Part `index`'s subtree, before round 1.
+    pub(crate) fn part(&self, index: usize) -> Subtree {
+        Subtree::new(self.root(index), self.shape.t - self.cut)
+    }
+
+    /// The top tree, before round 1.
+    pub(crate) fn top(&self, kernel: Kernel) -> Top {
+        Top {
+            cut: self.cut,
+            old: vec![None; 1 << self.cut],
+            new: vec![None; 1 << self.cut],
+            batch: Batch::new(kernel),
+        }
+    }
+
+    /// Part `index`'s message pieces in rounds `rounds` (padded-message bytes, in increasing
+    /// order, consecutive ones not merged): per round, one run per level of its subtree.
+    pub(crate) fn part_pieces(
+        &self,
+        index: usize,
+        rounds: (u64, u64),
+        mut f: impl FnMut(std::ops::Range<u64>),
+    ) {
+        let root = self.root(index);
+        for i in rounds.0..rounds.1 {
+            let layout = self.shape.layout(i);
+            for e in 0..self.shape.t - self.cut {
+                if let Some(r) = layout.pieces(root << e, (root + 1) << e) {
+                    f(r);
+                }
+            }
+        }
+    }
+
+    /// The top tree's pieces in round `i` (1 ..= R; round R's is U_R, the final processor's):
+    /// consecutive, at the start of the round.
+    pub(crate) fn top_pieces(&self, i: u64) -> Option<std::ops::Range<u64>> {
+        if i == self.shape.rounds {
+            let start = self.shape.round_start(i);
+            (self.shape.b > 0).then_some(start..start + 32)
+        } else {
+            self.shape.layout(i).pieces(0, 1 << self.cut)
+        }
+    }
+}
+
+/// The top tree of a [`Split`]: replays rounds from the parts' root outputs.
+pub(crate) struct Top {
+    cut: u32,
+    old: Vec<Node>,
+    new: Vec<Node>,
+    batch: Box<Batch<usize>>,
+}
+
+impl Top {
+    /// Runs rounds `rounds`; `roots(p, k)` is part `p`'s root output in round `rounds.0 - 1 + k`
+    /// (an input of round `rounds.0 + k`); `view` holds the top's pieces of these rounds.
+    pub(crate) fn run(
+        &mut self,
+        ctx: &Ctx,
+        view: &View,
+        rounds: (u64, u64),
+        roots: impl Fn(usize, usize) -> Node,
+    ) {
+        let top = 1usize << self.cut;
+        for i in rounds.0..rounds.1 {
+            let back = (i - rounds.0) as usize;
+            let layout = ctx.shape.layout(i);
+            for j in 0..top {
+                let piece = layout.piece(j as u64);
+                let pass = if i == 1 {
+                    (!ctx.leaf(view, piece, self.batch.slot())).then_some(None)
+                } else {
+                    let old = &self.old;
+                    let child = |c: usize| {
+                        if c < top {
+                            old[c]
+                        } else {
+                            roots(c - top, back)
+                        }
+                    };
+                    combine(
+                        view,
+                        child(2 * j),
+                        child(2 * j + 1),
+                        piece,
+                        self.batch.slot(),
+                    )
+                };
+                match pass {
+                    Some(z) => self.new[j] = z,
+                    None => {
+                        if self.batch.commit(j) {
+                            self.batch.flush(|j, z| self.new[j] = Some(z));
+                        }
+                    }
+                }
+            }
+            self.batch.flush(|j, z| self.new[j] = Some(z));
+            std::mem::swap(&mut self.old, &mut self.new);
+        }
+    }
+
+    /// The final step once rounds 1 .. R have run: P0 on U_R (when b > 0), then
+    /// h(w || bin512(L)). `view` must hold U_R; `part0` is part 0's root output in round R - 1
+    /// (P1's, used when the top is P0 alone).
+    pub(crate) fn finish(&self, shape: &Shape, view: &View, part0: Node) -> [u8; 32] {
+        let z0 = self.old[0];
+        let z1 = if self.cut >= 1 { self.old[1] } else { part0 };
+        let w = if shape.b > 0 {
+            let u_last = Some(shape.round_start(shape.rounds));
+            let (mut state, mut block) = ([0u32; 8], [0u8; 64]);
+            let pass = combine(view, z0, z1, u_last, (&mut state, &mut block));
+            assert!(pass.is_none(), "the final processor always gets n bits");
+            compress_one(&mut state, &block);
+            state
+        } else {
+            z0.expect("P0 always outputs a chaining value")
+        };
+        final_compression(w, shape.len_bits)
+    }
+}
+
+/// The engine's state between chunks of rounds: a [`Split`] whose parts the threads run.
 pub(crate) struct Engine {
-    shape: Shape,
     kernel: Kernel,
     threads: usize,
-    /// Log2 of the number of subtrees.
-    cut: u32,
+    /// The parts' subtrees and the top tree above them.
+    split: Split,
     trees: Vec<Subtree>,
-    top_old: Vec<Node>,
-    top_new: Vec<Node>,
+    top: Top,
     /// The first round not yet run.
     next_round: u64,
     /// [`CHUNK_BYTES`] and [`SLICE_BYTES`] (smaller in tests, to run many of each).
@@ -544,26 +765,21 @@ impl Engine {
         } else {
             (threads.next_power_of_two().ilog2() + 3).min(shape.t.saturating_sub(4))
         };
-        let levels = shape.t - cut;
-        let trees = ((1u64 << cut)..(2u64 << cut))
-            .map(|root| Subtree::new(root, levels))
-            .collect();
+        let split = Split::new(shape, cut);
         Engine {
             kernel,
             threads: threads.min(1 << cut),
-            cut,
-            trees,
-            top_old: vec![None; 1 << cut],
-            top_new: vec![None; 1 << cut],
+            trees: (0..split.parts()).map(|p| split.part(p)).collect(),
+            top: split.top(kernel),
+            split,
             next_round: 1,
             chunk_bytes: CHUNK_BYTES,
             slice_bytes: SLICE_BYTES,
-            shape,
         }
     }
 
     pub(crate) fn shape(&self) -> &Shape {
-        &self.shape
+        &self.split.shape
     }
 
     /// The first round not yet run (R once all are).
@@ -576,11 +792,12 @@ impl Engine {
     /// `limit` (the padded-message bytes at hand; `u64::MAX` once the whole message is).
     /// `None` when not even the next round's bytes are there.
     pub(crate) fn chunk_end(&self, limit: u64) -> Option<u64> {
-        let start = self.shape.round_start(self.next_round);
+        let start = self.split.shape.round_start(self.next_round);
         let mut end = self.next_round;
-        while end < self.shape.rounds
-            && self.shape.round_start(end + 1) <= limit
-            && (end == self.next_round || self.shape.round_start(end) - start < self.chunk_bytes)
+        while end < self.split.shape.rounds
+            && self.split.shape.round_start(end + 1) <= limit
+            && (end == self.next_round
+                || self.split.shape.round_start(end) - start < self.chunk_bytes)
         {
             end += 1;
         }
@@ -590,11 +807,8 @@ impl Engine {
     /// Runs rounds `next_round .. end`; `view` must hold their message bytes.
     pub(crate) fn run(&mut self, view: &View, end: u64) {
         let rounds = (self.next_round, end);
-        let shape = self.shape.clone();
-        let ctx = Ctx {
-            shape: &shape,
-            iv: bytes(&SHA256_IV),
-        };
+        let shape = &self.split.shape;
+        let ctx = Ctx::new(shape);
         let kernel = self.kernel;
         if self.threads == 1 {
             run_subtrees(&ctx, view, kernel, &mut self.trees, rounds);
@@ -602,87 +816,32 @@ impl Engine {
             // One job per subtree and slice of rounds, taken in turn by the threads (see
             // `crate::workers`: a helper that wakes late takes fewer jobs instead of holding
             // up the chunk, and the jobs are small, so the threads finish close together).
-            let slices = self.shape.slices(rounds, self.slice_bytes);
+            let slices = self.split.shape.slices(rounds, self.slice_bytes);
             crate::threads::for_each_mut_in_steps(
                 &mut self.trees,
                 slices.len(),
                 Threads::new(self.threads),
-                |tree, slice| {
-                    run_subtrees(
-                        &ctx,
-                        view,
-                        kernel,
-                        std::slice::from_mut(tree),
-                        slices[slice],
-                    )
-                },
+                |tree, slice| tree.run(&ctx, view, kernel, slices[slice]),
             );
         }
-        self.run_top(&ctx, view, rounds);
-        for tree in &mut self.trees {
-            let last = *tree.roots.last().expect("the carried root output");
-            tree.roots.clear();
-            tree.roots.push(last);
+        let trees = &self.trees;
+        self.top
+            .run(&ctx, view, rounds, |p, back| trees[p].roots[back]);
+        for (p, tree) in self.trees.iter_mut().enumerate() {
+            let root = self.split.root(p);
+            for (i, z) in (rounds.0..).zip(tree.drain_roots()) {
+                // What the split/merge API relies on to pack a part's outputs.
+                debug_assert_eq!(z.is_some(), self.split.shape.outputs(i, root), "round {i}");
+            }
         }
         self.next_round = end;
     }
 
-    /// The top tree (nodes 0 .. 2^cut - 1) over the chunk's rounds, from the subtrees' roots.
-    fn run_top(&mut self, ctx: &Ctx, view: &View, rounds: (u64, u64)) {
-        let top = 1usize << self.cut;
-        let mut batch: Box<Batch<usize>> = Batch::new(self.kernel);
-        for i in rounds.0..rounds.1 {
-            let back = (i - rounds.0) as usize;
-            let layout = ctx.shape.layout(i);
-            for j in 0..top {
-                let piece = layout.piece(j as u64);
-                let pass = if i == 1 {
-                    (!ctx.leaf(view, piece, batch.slot())).then_some(None)
-                } else {
-                    let child = |c: usize| {
-                        if c < top {
-                            self.top_old[c]
-                        } else {
-                            self.trees[c - top].roots[back]
-                        }
-                    };
-                    combine(view, child(2 * j), child(2 * j + 1), piece, batch.slot())
-                };
-                match pass {
-                    Some(z) => self.top_new[j] = z,
-                    None => {
-                        if batch.commit(j) {
-                            batch.flush(|j, z| self.top_new[j] = Some(z));
-                        }
-                    }
-                }
-            }
-            batch.flush(|j, z| self.top_new[j] = Some(z));
-            std::mem::swap(&mut self.top_old, &mut self.top_new);
-        }
-    }
-
-    /// The final step once every round has run: P0 on U_R (when b > 0), then h(w || bin512(L)).
-    /// `view` must hold U_R.
+    /// The final step once every round has run (see [`Top::finish`]). `view` must hold U_R.
     pub(crate) fn finish(&self, view: &View) -> [u8; 32] {
-        debug_assert_eq!(self.next_round, self.shape.rounds);
-        let z0 = self.top_old[0];
-        let z1 = if self.cut >= 1 {
-            self.top_old[1]
-        } else {
-            self.trees[0].old[1]
-        };
-        let w = if self.shape.b > 0 {
-            let u_last = Some(self.shape.round_start(self.shape.rounds));
-            let (mut state, mut block) = ([0u32; 8], [0u8; 64]);
-            let pass = combine(view, z0, z1, u_last, (&mut state, &mut block));
-            assert!(pass.is_none(), "the final processor always gets n bits");
-            compress_one(&mut state, &block);
-            state
-        } else {
-            z0.expect("P0 always outputs a chaining value")
-        };
-        final_compression(w, self.shape.len_bits)
+        debug_assert_eq!(self.next_round, self.split.shape.rounds);
+        self.top
+            .finish(&self.split.shape, view, self.trees[0].last_root())
     }
 }
 
@@ -738,7 +897,7 @@ impl Shape {
 
     /// `rounds` cut into consecutive slices of about `slice_bytes` of message (at least one
     /// round each).
-    fn slices(&self, rounds: (u64, u64), slice_bytes: u64) -> Vec<(u64, u64)> {
+    pub(crate) fn slices(&self, rounds: (u64, u64), slice_bytes: u64) -> Vec<(u64, u64)> {
         let mut slices = Vec::new();
         let mut start = rounds.0;
         for i in rounds.0 + 1..=rounds.1 {
@@ -786,6 +945,53 @@ mod tests {
                     expected,
                     "{len} bytes, T {tree_height}, l {iv_bits}, {threads} threads"
                 );
+            }
+        }
+    }
+
+    /// `Shape::outputs` (closed form) against the processors' rule applied round by round: a
+    /// processor outputs something unless it has no piece and its children output nothing.
+    #[test]
+    fn outputs_follow_the_processors_round_by_round() {
+        for iv_bits in [0u32, 128, 256] {
+            let leaf = 96 - u64::from(iv_bits) / 8;
+            for tree_height in 1..=9u32 {
+                let mut lens: Vec<u64> = (0..60).map(|k| leaf + 1 + k * 997).collect();
+                lens.extend((1..=tree_height).flat_map(|t| {
+                    let delta = (1u64 << t) * (leaf + 32) - 32;
+                    [delta - 1, delta, delta + 1, 3 * delta + 17]
+                }));
+                for len in lens {
+                    let shape = Shape::new(len, tree_height, iv_bits).expect("valid");
+                    let n = 1usize << shape.t;
+                    let half = n / 2;
+                    let mut prev = vec![true; n];
+                    for i in 1..shape.rounds() {
+                        let layout = shape.layout(i);
+                        let now: Vec<bool> = (0..n)
+                            .map(|j| {
+                                let piece = layout.piece(j as u64).is_some();
+                                if i == 1 || j >= half {
+                                    piece
+                                } else {
+                                    piece || prev[2 * j] || prev[2 * j + 1]
+                                }
+                            })
+                            .collect();
+                        for (j, &out) in now.iter().enumerate() {
+                            assert_eq!(
+                                shape.outputs(i, j as u64),
+                                out,
+                                "{len} bytes, T {tree_height}, l {iv_bits}, round {i}, P{j}"
+                            );
+                        }
+                        prev = now;
+                    }
+                    for j in 0..n as u64 {
+                        let count = (1..shape.rounds()).filter(|&i| shape.outputs(i, j)).count();
+                        assert_eq!(shape.outputs_count(j), count as u64);
+                    }
+                }
             }
         }
     }

@@ -9,6 +9,8 @@
 //! - [`parsha256`] / [`parsha256_with`]: the fast engine (`fast.rs`): every independent
 //!   compression of a round in SIMD lanes (8 with AVX2, 16 with AVX-512, portable fallback),
 //!   the processor tree split over threads by whole subtrees, the message read in place.
+//! - [`parts`]: the same engine split over machines: independent parts (processor subtrees)
+//!   hashed anywhere, then combined into the one-machine digest.
 //! - [`Parsha256Hasher`]: the same engine fed in pieces. PARSHA-256 needs the message length
 //!   before it starts (it fixes t, q, b and where every processor's piece lies), so the hasher
 //!   takes the total length up front and `finalize` fails if a different number of bytes
@@ -17,6 +19,7 @@
 
 mod engine;
 mod hasher;
+pub mod parts;
 pub mod reference;
 
 pub use hasher::{Parsha256, TreeParams};
@@ -48,6 +51,8 @@ pub enum ParshaError {
         /// The bytes passed to `update` (saturating).
         received: u64,
     },
+    /// A [`parts::Plan`] of zero parts was asked for.
+    NoParts,
 }
 
 impl fmt::Display for ParshaError {
@@ -67,6 +72,7 @@ impl fmt::Display for ParshaError {
                 f,
                 "PARSHA-256 hasher was told {declared} bytes but received {received}"
             ),
+            ParshaError::NoParts => f.write_str("a PARSHA-256 plan needs at least one part"),
         }
     }
 }
