@@ -36,8 +36,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use crate::dispatch::{backends, Dispatch};
 
 /// Rounds of BLAKE-224/256 (final version).
 pub const ROUNDS256: usize = 14;
@@ -191,55 +190,28 @@ pub(crate) fn load_be64(block: &[u8; 128]) -> [u64; 16] {
     m
 }
 
-/// Which compression code a BLAKE-224/256 hasher runs: the single dispatch point for 32-bit
-/// words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend256 {
-    /// Scalar, literal G function.
-    Sequential,
-    /// Row-parallel data flow in portable Rust.
-    ParallelPortable,
-    /// Rows in SSE registers, message gathered with scalar loads.
-    #[cfg(target_arch = "x86_64")]
-    ParallelSse41(platform::Sse41),
-    /// Rows in SSE registers, message gathered with AVX2 `vpermd`.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
+backends! {
+    /// Which compression code a BLAKE-224/256 hasher runs: the single dispatch point for 32-bit
+    /// words.
+    pub enum Backend256 {
+        /// Scalar, literal G function.
+        Sequential => "sequential": "portable scalar G function, columns then diagonals";
+        // The best SIMD kernel available (see BENCHMARKS.md for the order).
+        "parallel" = ["parallel-avx2", "parallel-sse41", "parallel-portable"]:
+            "four G functions per vector instruction (best ISA available)";
+        /// Row-parallel data flow in portable Rust.
+        ParallelPortable => "parallel-portable": "row-parallel data flow on [u32; 4] arrays";
+        /// Rows in SSE registers, message gathered with scalar loads.
+        ParallelSse41(Sse41) => "parallel-sse41":
+            "rows in 128-bit registers, pshufb rotations, scalar message gather";
+        /// Rows in SSE registers, message gathered with AVX2 `vpermd`.
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "rows in 128-bit registers, message gathered with vpermd";
+    }
+    default = ["parallel"];
 }
 
 impl Backend256 {
-    /// The best SIMD kernel available (see BENCHMARKS.md for the order).
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend256::ParallelAvx2(t);
-            }
-            if let Some(t) = platform::Sse41::detect() {
-                return Backend256::ParallelSse41(t);
-            }
-        }
-        Backend256::ParallelPortable
-    }
-
-    /// The fastest form here.
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend256::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend256::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-sse41" => platform::Sse41::detect().map(Backend256::ParallelSse41),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend256::ParallelAvx2),
-            _ => None,
-        }
-    }
-
     #[inline]
     fn compress(self, h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
         match self {
@@ -257,101 +229,32 @@ impl Backend256 {
             }
         }
     }
-
-    fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend256::Sequential,
-                summary: "portable scalar G function, columns then diagonals",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary: "four G functions per vector instruction (best ISA available)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "row-parallel data flow on [u32; 4] arrays",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-sse41",
-                available: platform::Sse41::detect().is_some(),
-                default: false,
-                summary: "rows in 128-bit registers, pshufb rotations, scalar message gather",
-            },
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "rows in 128-bit registers, message gathered with vpermd",
-            },
-        ]);
-        v
-    }
 }
 
-/// Which compression code a BLAKE-384/512 hasher runs: the single dispatch point for 64-bit
-/// words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend512 {
-    /// Scalar, literal G function.
-    Sequential,
-    /// Row-parallel data flow in portable Rust.
-    ParallelPortable,
-    /// Rows in AVX2 registers.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    /// Rows in AVX2 registers with AVX-512VL rotates and `vpermt2q` message gathers.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which compression code a BLAKE-384/512 hasher runs: the single dispatch point for 64-bit
+    /// words.
+    pub enum Backend512 {
+        /// Scalar, literal G function.
+        Sequential => "sequential": "portable scalar G function, columns then diagonals";
+        // AVX2 before AVX-512, because on Zen 4 the AVX2 kernel measured 5-8 % faster from 64 B
+        // to 1 MiB (BENCHMARKS.md), likely because Zen 4 splits the AVX-512 kernel's 512-bit
+        // message permutes into two halves, which costs more than `vprorq` saves on the rotations.
+        "parallel" = ["parallel-avx2", "parallel-avx512", "parallel-portable"]:
+            "four G functions per vector instruction (best ISA available)";
+        /// Row-parallel data flow in portable Rust.
+        ParallelPortable => "parallel-portable": "row-parallel data flow on [u64; 4] arrays";
+        /// Rows in AVX2 registers.
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "rows in 256-bit registers, shuffle and shift rotations";
+        /// Rows in AVX2 registers with AVX-512VL rotates and `vpermt2q` message gathers.
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "rows in 256-bit registers, vprorq rotations, vpermt2q message gather";
+    }
+    default = ["parallel"];
 }
 
 impl Backend512 {
-    /// The best SIMD kernel available: AVX2 before AVX-512, because on Zen 4 the AVX2 kernel
-    /// measured 5-8 % faster from 64 B to 1 MiB (BENCHMARKS.md), likely because Zen 4 splits
-    /// the AVX-512 kernel's 512-bit message permutes into two halves, which costs more than
-    /// `vprorq` saves on the rotations.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend512::ParallelAvx2(t);
-            }
-            if let Some(t) = platform::Avx512::detect() {
-                return Backend512::ParallelAvx512(t);
-            }
-        }
-        Backend512::ParallelPortable
-    }
-
-    /// The fastest form here.
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend512::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend512::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend512::ParallelAvx2),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend512::ParallelAvx512),
-            _ => None,
-        }
-    }
-
     #[inline]
     fn compress(self, h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
         match self {
@@ -368,47 +271,6 @@ impl Backend512 {
                 parallel_avx512::blake512::compress_blocks(t, h, blocks, bits_before)
             }
         }
-    }
-
-    fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend512::Sequential,
-                summary: "portable scalar G function, columns then diagonals",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary: "four G functions per vector instruction (best ISA available)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "row-parallel data flow on [u64; 4] arrays",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "rows in 256-bit registers, shuffle and shift rotations",
-            },
-            VariantInfo {
-                name: "parallel-avx512",
-                available: platform::Avx512::detect().is_some(),
-                default: false,
-                summary: "rows in 256-bit registers, vprorq rotations, vpermt2q message gather",
-            },
-        ]);
-        v
     }
 }
 

@@ -38,7 +38,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-use crate::platform;
+use crate::dispatch::{backends, Dispatch};
 
 /// Chaining state: up to 16 columns (only the first `cols` are used).
 pub type State = [u64; 16];
@@ -117,49 +117,22 @@ pub const fn shifts(cols: usize, q: bool) -> [usize; 8] {
     }
 }
 
-/// Which compression code a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512, platform::Gfni),
+backends! {
+    /// Which compression code a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "portable, literal byte-matrix rounds; P, then Q";
+        // The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
+        "parallel" = ["parallel-avx512", "parallel-portable"]:
+            "P and Q computed together (best form available)";
+        ParallelPortable => "parallel-portable":
+            "table-driven rounds of P and Q interleaved in one loop";
+        ParallelAvx512(Avx512, Gfni) => "parallel-avx512":
+            "P and Q in 512-bit registers: GFNI SubBytes and MixBytes, VBMI ShiftBytes";
+    }
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    /// The best internally parallel form available.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(b) = Self::avx512() {
-            return b;
-        }
-        Backend::ParallelPortable
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn avx512() -> Option<Self> {
-        Some(Backend::ParallelAvx512(
-            platform::Avx512::detect()?,
-            platform::Gfni::detect()?,
-        ))
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => Self::avx512(),
-            _ => None,
-        }
-    }
-
     /// Compresses whole blocks of `8 * cols` bytes into the first `cols` words of `state`.
     #[inline]
     fn compress(self, state: &mut State, blocks: &[u8], cols: usize) {
@@ -185,38 +158,6 @@ impl Backend {
             }
         }
     }
-}
-
-fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect();
-    let mut v = vec![
-        VariantInfo {
-            name: "sequential",
-            available: true,
-            default: default == Backend::Sequential,
-            summary: "portable, literal byte-matrix rounds; P, then Q",
-        },
-        VariantInfo {
-            name: "parallel",
-            available: true,
-            default: default != Backend::Sequential,
-            summary: "P and Q computed together (best form available)",
-        },
-        VariantInfo {
-            name: "parallel-portable",
-            available: true,
-            default: false,
-            summary: "table-driven rounds of P and Q interleaved in one loop",
-        },
-    ];
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "parallel-avx512",
-        available: Backend::avx512().is_some(),
-        default: false,
-        summary: "P and Q in 512-bit registers: GFNI SubBytes and MixBytes, VBMI ShiftBytes",
-    });
-    v
 }
 
 /// Parameters of one Grøstl instance.
@@ -365,7 +306,7 @@ macro_rules! groestl_hashers {
 
         impl Variants for $name {
             fn variants() -> Vec<VariantInfo> {
-                variant_infos()
+                Backend::infos()
             }
 
             fn with_variant(name: &str) -> Option<Self> {
@@ -431,7 +372,7 @@ mod tests {
                 &block,
                 cols
             ));
-            for v in variant_infos() {
+            for v in Backend::infos() {
                 let mut s = start;
                 assert_eq!(
                     compress_with_variant(v.name, &mut s, &block, cols),

@@ -38,8 +38,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use crate::dispatch::{backends, Dispatch};
 
 /// The 1024-bit state as bytes, in the specification's order (bit `i` is bit `7 - i mod 8` of
 /// byte `i / 8`: most significant bit first).
@@ -178,49 +177,25 @@ pub const BITSLICED_CONSTANTS: [[[u64; 2]; 2]; ROUNDS] = {
     out
 };
 
-/// Which E8 code a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelSse,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which E8 code a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Sequential => "sequential":
+            "portable, literal E8 on 256 4-bit elements (grouping, S-boxes, L, P8)";
+        // The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order);
+        // x86_64 always has SSE2, so `parallel-portable` is picked only elsewhere.
+        "parallel" = ["parallel-avx512", "parallel-sse", "parallel-portable"]:
+            "bit-sliced E8 on 128-bit words (best form available)";
+        ParallelPortable => "parallel-portable": "bit-sliced E8 on eight 128-bit words as u64 pairs";
+        #[cfg(target_arch = "x86_64")]
+        ParallelSse => "parallel-sse": "bit-sliced E8, one 128-bit word per SSE2 register";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "bit-sliced E8 on 128-bit registers with AVX-512VL ternary logic";
+    }
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    /// The best internally parallel form available.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(token) = platform::Avx512::detect() {
-                return Backend::ParallelAvx512(token);
-            }
-            Backend::ParallelSse
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Backend::ParallelPortable
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-sse" => Some(Backend::ParallelSse),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            _ => None,
-        }
-    }
-
     /// `F8` on each 64-byte block.
     #[inline]
     fn compress(self, state: &mut State, blocks: &[u8]) {
@@ -235,46 +210,6 @@ impl Backend {
             }
         }
     }
-}
-
-fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect();
-    let mut v = vec![
-        VariantInfo {
-            name: "sequential",
-            available: true,
-            default: default == Backend::Sequential,
-            summary: "portable, literal E8 on 256 4-bit elements (grouping, S-boxes, L, P8)",
-        },
-        VariantInfo {
-            name: "parallel",
-            available: true,
-            default: default != Backend::Sequential,
-            summary: "bit-sliced E8 on 128-bit words (best form available)",
-        },
-        VariantInfo {
-            name: "parallel-portable",
-            available: true,
-            default: false,
-            summary: "bit-sliced E8 on eight 128-bit words as u64 pairs",
-        },
-    ];
-    #[cfg(target_arch = "x86_64")]
-    v.extend([
-        VariantInfo {
-            name: "parallel-sse",
-            available: true,
-            default: false,
-            summary: "bit-sliced E8, one 128-bit word per SSE2 register",
-        },
-        VariantInfo {
-            name: "parallel-avx512",
-            available: platform::Avx512::detect().is_some(),
-            default: false,
-            summary: "bit-sliced E8 on 128-bit registers with AVX-512VL ternary logic",
-        },
-    ]);
-    v
 }
 
 /// Parameters of one JH instance.
@@ -420,7 +355,7 @@ macro_rules! jh_hashers {
 
         impl Variants for $name {
             fn variants() -> Vec<VariantInfo> {
-                variant_infos()
+                Backend::infos()
             }
 
             fn with_variant(name: &str) -> Option<Self> {
@@ -477,7 +412,7 @@ mod tests {
         let block: [u8; 64] = core::array::from_fn(|i| (i * 29 + 3) as u8);
         let mut expected = start;
         assert!(compress_with_variant("sequential", &mut expected, &block));
-        for v in variant_infos() {
+        for v in Backend::infos() {
             let mut s = start;
             assert_eq!(
                 compress_with_variant(v.name, &mut s, &block),

@@ -43,7 +43,7 @@ use digest::{
 use digest::block_buffer::BlockSizes;
 
 use super::{VariantInfo, Variants};
-use crate::platform;
+use crate::dispatch::{backends, Dispatch};
 
 /// Rotation offsets of ρ, indexed by lane `x + 5y`, derived as FIPS 202 Algorithm 2 does:
 /// walking `(x, y) -> (y, 2x + 3y)` from `(1, 0)`, the t-th lane visited rotates by
@@ -92,75 +92,29 @@ pub const ROUND_CONSTANTS: [u64; 24] = {
     rcs
 };
 
-/// Which permutation code a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    #[cfg(target_arch = "x86_64")]
-    Bmi2(platform::Bmi2),
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which permutation code a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Sequential => "sequential":
+            "portable scalar Keccak-f[1600], round written out, literal to FIPS 202";
+        Bmi2(Bmi2) => "bmi2": "the sequential round compiled with BMI1/BMI2 (andn, rorx)";
+        // The best kernel of the lane-parallel form: AVX2 before AVX-512, as measured on Zen 4,
+        // where 512-bit cross-lane permutes are split into two 256-bit halves and cost more than
+        // AVX2's permute-plus-blend; portable rows where neither is available.
+        "parallel" = ["parallel-avx2", "parallel-avx512", "parallel-portable"]:
+            "lane-parallel θ/ρ/π/χ on whole rows (best ISA available)";
+        ParallelPortable => "parallel-portable": "the row-wise data flow on [u64; 5] arrays";
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "rows split over two 256-bit registers: vpermq, vpblendd, shift pairs";
+        ParallelAvx512(Avx512) => "parallel-avx512": "five 512-bit rows: vprolvq, vpternlogq, vpermt2q";
+    }
+    // The fastest form on this CPU. Measured on Zen 4 (BENCHMARKS.md): the scalar round with
+    // BMI1/BMI2 beats both SIMD forms, because one Keccak state has too little width for 256/512-bit
+    // registers to pay for the lane moves π and χ need.
+    default = ["bmi2", "sequential"];
 }
 
 impl Backend {
-    /// The fastest form on this CPU. Measured on Zen 4 (BENCHMARKS.md): the scalar round with
-    /// BMI1/BMI2 beats both SIMD forms, because one Keccak state has too little width for
-    /// 256/512-bit registers to pay for the lane moves π and χ need.
-    fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Bmi2::detect() {
-            return Backend::Bmi2(token);
-        }
-        Backend::Sequential
-    }
-
-    /// The best kernel of the lane-parallel form: AVX2 before AVX-512, as measured on Zen 4,
-    /// where 512-bit cross-lane permutes are split into two 256-bit halves and cost more than
-    /// AVX2's permute-plus-blend; portable rows where neither is available.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Avx2::detect() {
-            return Backend::ParallelAvx2(token);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Avx512::detect() {
-            return Backend::ParallelAvx512(token);
-        }
-        Backend::ParallelPortable
-    }
-
-    /// The variant name of this backend.
-    fn name(self) -> &'static str {
-        match self {
-            Backend::Sequential => "sequential",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Bmi2(_) => "bmi2",
-            Backend::ParallelPortable => "parallel-portable",
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx2(_) => "parallel-avx2",
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx512(_) => "parallel-avx512",
-        }
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            #[cfg(target_arch = "x86_64")]
-            "bmi2" => platform::Bmi2::detect().map(Backend::Bmi2),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
-            _ => None,
-        }
-    }
-
     /// Absorbs whole `rate`-byte blocks into `state`.
     #[inline]
     fn compress(self, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
@@ -179,51 +133,6 @@ impl Backend {
             }
         }
     }
-}
-
-fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect().name();
-    let parallel = Backend::parallel();
-    let mut v = vec![VariantInfo {
-        name: "sequential",
-        available: true,
-        default: default == "sequential",
-        summary: "portable scalar Keccak-f[1600], round written out, literal to FIPS 202",
-    }];
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "bmi2",
-        available: platform::Bmi2::detect().is_some(),
-        default: default == "bmi2",
-        summary: "the sequential round compiled with BMI1/BMI2 (andn, rorx)",
-    });
-    v.push(VariantInfo {
-        name: "parallel",
-        available: true,
-        default: parallel.name() == default,
-        summary: "lane-parallel θ/ρ/π/χ on whole rows (best ISA available)",
-    });
-    v.push(VariantInfo {
-        name: "parallel-portable",
-        available: true,
-        default: false,
-        summary: "the row-wise data flow on [u64; 5] arrays",
-    });
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "parallel-avx2",
-        available: platform::Avx2::detect().is_some(),
-        default: false,
-        summary: "rows split over two 256-bit registers: vpermq, vpblendd, shift pairs",
-    });
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "parallel-avx512",
-        available: platform::Avx512::detect().is_some(),
-        default: false,
-        summary: "five 512-bit rows: vprolvq, vpternlogq, vpermt2q",
-    });
-    v
 }
 
 /// Parameters of one sponge instance: rate (the block size), digest size and domain padding.
@@ -357,7 +266,7 @@ macro_rules! sponge_hashers {
 
         impl Variants for $name {
             fn variants() -> Vec<VariantInfo> {
-                variant_infos()
+                Backend::infos()
             }
 
             fn with_variant(name: &str) -> Option<Self> {
@@ -432,7 +341,7 @@ mod tests {
         }
         let start = expected;
         assert!(permute_with_variant("sequential", &mut expected));
-        for v in variant_infos() {
+        for v in Backend::infos() {
             let mut s = start;
             assert_eq!(
                 permute_with_variant(v.name, &mut s),

@@ -31,8 +31,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use crate::dispatch::{backends, Dispatch};
 
 /// Initial chaining value (RFC 1321 section 3.3).
 pub const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
@@ -158,41 +157,35 @@ pub(crate) fn feed_forward(state: &mut [u32; 4], v: [u32; 4]) {
     }
 }
 
-/// Which MD5 compression code runs: chosen once per hasher, matched once per call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    Sequential,
-    Parallel(parallel::Isa),
+backends! {
+    /// Which MD5 compression code runs: chosen once per hasher, matched once per call.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "portable scalar, 64 steps unrolled (RFC 1321)";
+        "parallel" = ["parallel-sse41", "parallel-portable"]:
+            "M[g] + K[i] for all 64 steps in vectors ahead of the steps (best ISA here)";
+        ParallelPortable => "parallel-portable": "the parallel form's precomputation on plain arrays";
+        ParallelSse41(Sse41) => "parallel-sse41": "M[g] + K[i] four at a time in SSE registers";
+        // The name MD5's only form had before the split, kept for callers that still use it.
+        "portable" = ["sequential"];
+    }
+    // `sequential` is the fastest form (measured; see BENCHMARKS.md, "Foundation: MD5, SHA-1,
+    // SHA-2").
+    default = ["sequential"];
 }
 
 impl Backend {
-    /// The fastest form: `sequential` (measured; see BENCHMARKS.md, "Foundation: MD5, SHA-1,
-    /// SHA-2").
-    fn detect() -> Self {
-        Backend::Sequential
-    }
-
-    /// The named variant, if it exists and this CPU allows it. `portable` is the name MD5's
-    /// only form had before the split, kept for callers that still use it.
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" | "portable" => Some(Backend::Sequential),
-            "parallel" => Some(Backend::Parallel(parallel::Isa::detect())),
-            "parallel-portable" => Some(Backend::Parallel(parallel::Isa::Portable)),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-sse41" => {
-                platform::Sse41::detect().map(|t| Backend::Parallel(parallel::Isa::Sse41(t)))
-            }
-            _ => None,
-        }
-    }
-
     /// Compresses whole blocks into `state`.
     #[inline]
     fn compress(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
-            Backend::Parallel(isa) => parallel::compress_blocks(isa, state, blocks),
+            Backend::ParallelPortable => {
+                parallel::compress_blocks(parallel::Isa::Portable, state, blocks)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelSse41(t) => {
+                parallel::compress_blocks(parallel::Isa::Sse41(t), state, blocks)
+            }
         }
     }
 }
@@ -289,41 +282,7 @@ digest::buffer_fixed!(
 
 impl Variants for Md5 {
     fn variants() -> Vec<VariantInfo> {
-        let default = Backend::detect();
-        let info = |name, available, summary| VariantInfo {
-            name,
-            available,
-            default: match default {
-                Backend::Sequential => name == "sequential",
-                Backend::Parallel(_) => name == "parallel",
-            },
-            summary,
-        };
-        #[allow(unused_mut)] // nothing is added off x86_64
-        let mut v = vec![
-            info(
-                "sequential",
-                true,
-                "portable scalar, 64 steps unrolled (RFC 1321)",
-            ),
-            info(
-                "parallel",
-                true,
-                "M[g] + K[i] for all 64 steps in vectors ahead of the steps (best ISA here)",
-            ),
-            info(
-                "parallel-portable",
-                true,
-                "the parallel form's precomputation on plain arrays",
-            ),
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.push(info(
-            "parallel-sse41",
-            platform::Sse41::detect().is_some(),
-            "M[g] + K[i] four at a time in SSE registers",
-        ));
-        v
+        Backend::infos()
     }
 
     fn with_variant(name: &str) -> Option<Self> {

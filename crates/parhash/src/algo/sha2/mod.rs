@@ -30,6 +30,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
+use crate::dispatch::Dispatch;
 
 /// What distinguishes SHA-224 from SHA-256: initial value, digest size, name.
 pub trait Sha256Params: 'static {
@@ -205,7 +206,7 @@ macro_rules! hashers {
 
         impl Variants for $name {
             fn variants() -> Vec<VariantInfo> {
-                $backend::variant_infos()
+                $backend::Backend::infos()
             }
 
             fn with_variant(name: &str) -> Option<Self> {

@@ -34,8 +34,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use crate::dispatch::{backends, Dispatch};
 
 /// The chaining value: the arrays A, B, C, D of n words each (n = `L` = 4 or 8).
 pub type State<const L: usize> = [[u32; L]; 4];
@@ -156,92 +155,25 @@ pub fn derive_iv<const L: usize>(bits: usize) -> State<L> {
     state
 }
 
-/// The implementation a hasher uses: chosen once (detection or a forced variant), matched on
-/// every call. The only place that picks a kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// The implementation a hasher uses: chosen once (detection or a forced variant), matched on
+    /// every call. The only place that picks a kernel.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "scalar, literal to the specification (textbook radix-2 NTT)";
+        // The fastest form here (see BENCHMARKS.md, "SHA-3 finalists, SIMD and RC5").
+        "parallel" = ["parallel-avx512", "parallel-avx2", "parallel-portable"]:
+            "NTT on 16-bit vector lanes, Feistel lanes as one vector (best ISA here)";
+        ParallelPortable => "parallel-portable":
+            "the vector kernels' NTT plan and lane rows on plain arrays";
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "NTT in 16 x i16 ymm lanes, Feistel lanes in one xmm/ymm per word";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "as AVX2, SIMD-512's NTT in zmm, vprold rotations, vpternlogd IF/MAJ";
+    }
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The internally parallel form on the best ISA here.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx512::detect() {
-                return Backend::ParallelAvx512(t);
-            }
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend::ParallelAvx2(t);
-            }
-        }
-        Backend::ParallelPortable
-    }
-
-    /// The fastest form here (see BENCHMARKS.md, "SHA-3 finalists, SIMD and RC5").
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            _ => None,
-        }
-    }
-
-    fn variants() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend::Sequential,
-                summary: "scalar, literal to the specification (textbook radix-2 NTT)",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary: "NTT on 16-bit vector lanes, Feistel lanes as one vector (best ISA here)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "the vector kernels' NTT plan and lane rows on plain arrays",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "NTT in 16 x i16 ymm lanes, Feistel lanes in one xmm/ymm per word",
-            },
-            VariantInfo {
-                name: "parallel-avx512",
-                available: platform::Avx512::detect().is_some(),
-                default: false,
-                summary: "as AVX2, SIMD-512's NTT in zmm, vprold rotations, vpternlogd IF/MAJ",
-            },
-        ]);
-        v
-    }
-
     fn compress4(self, state: &mut State<4>, blocks: &[u8], final_block: bool) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, final_block),
@@ -384,7 +316,7 @@ macro_rules! simd_hash {
 
         impl Variants for $hasher {
             fn variants() -> Vec<VariantInfo> {
-                Backend::variants()
+                Backend::infos()
             }
 
             fn with_variant(name: &str) -> Option<Self> {

@@ -30,8 +30,6 @@ pub mod parallel_avx512;
 mod xmm;
 
 use core::{fmt, marker::PhantomData};
-use std::sync::OnceLock;
-
 use digest::{
     array::{Array, ArraySize},
     block_api::{
@@ -43,8 +41,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use crate::dispatch::{backends, Dispatch};
 use sequential::{threefish1024, threefish256, threefish512};
 
 /// The key schedule's parity constant `C240`.
@@ -94,61 +91,33 @@ config_iv!(config_iv256, 4, threefish256);
 config_iv!(config_iv512, 8, threefish512);
 config_iv!(config_iv1024, 16, threefish1024);
 
-/// Which Threefish code a hasher runs: the family's single dispatch point. Skein-256 and
-/// Skein-1024 only have `Sequential`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// Scalar, literal to the specification.
-    Sequential,
-    /// Word pairs in portable Rust.
-    ParallelPortable,
-    /// Word pairs in XMM registers, rotations by AVX2 variable shifts.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    /// Word pairs in XMM registers with AVX-512VL rotates.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which Threefish code a hasher runs: the family's single dispatch point. Skein-256 and
+    /// Skein-1024 only have `Sequential`.
+    pub enum Backend {
+        /// Scalar, literal to the specification.
+        Sequential => "sequential": "portable scalar Threefish-512, MIX functions one after another";
+        // AVX-512 (one `vprolvq` per rotation) before AVX2 (three instructions), as measured on
+        // Zen 4.
+        "parallel" = ["parallel-avx512", "parallel-avx2", "parallel-portable"]:
+            "four MIX functions side by side, two per instruction (best ISA available)";
+        /// Word pairs in portable Rust.
+        ParallelPortable => "parallel-portable": "word pairs on [u64; 2] arrays, π by renaming";
+        /// Word pairs in XMM registers, rotations by AVX2 variable shifts.
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "word pairs in 128-bit registers, rotations by vpsllvq/vpsrlvq";
+        /// Word pairs in XMM registers with AVX-512VL rotates.
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "word pairs in 128-bit registers, rotations by vprolvq";
+    }
+    // `parallel`: each of its kernels (portable included) measured about 2x the sequential form
+    // or more from 64 B to 1 MiB (BENCHMARKS.md). Renaming π leaves a round one add and one XOR
+    // deep; the literal form runs each round as a loop that copies the state for π and computes
+    // rotation counts and key indices as it goes.
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The best kernel of the parallel form here: AVX-512 (one `vprolvq` per rotation) before
-    /// AVX2 (three instructions), as measured on Zen 4.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx512::detect() {
-                return Backend::ParallelAvx512(t);
-            }
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend::ParallelAvx2(t);
-            }
-        }
-        Backend::ParallelPortable
-    }
-
-    /// The fastest form: `parallel`, each of its kernels (portable included) measured about 2x
-    /// the sequential form or more from 64 B to 1 MiB (BENCHMARKS.md). Renaming π leaves a
-    /// round one add and one XOR deep; the literal form runs each round as a loop that copies
-    /// the state for π and computes rotation counts and key indices as it goes.
-    fn detect() -> Self {
-        // Cached: every new hasher asks, and a 64-byte message takes only ~200 ns.
-        static BEST: OnceLock<Backend> = OnceLock::new();
-        *BEST.get_or_init(Self::parallel)
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            _ => None,
-        }
-    }
-
     #[inline]
     fn compress(self, h: &mut [u64; 8], blocks: &[[u8; 64]], tweak: &mut [u64; 2], len: u64) {
         match self {
@@ -161,48 +130,6 @@ impl Backend {
                 parallel_avx512::compress_blocks(t, h, blocks, tweak, len)
             }
         }
-    }
-
-    fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend::Sequential,
-                summary: "portable scalar Threefish-512, MIX functions one after another",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary:
-                    "four MIX functions side by side, two per instruction (best ISA available)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "word pairs on [u64; 2] arrays, π by renaming",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "word pairs in 128-bit registers, rotations by vpsllvq/vpsrlvq",
-            },
-            VariantInfo {
-                name: "parallel-avx512",
-                available: platform::Avx512::detect().is_some(),
-                default: false,
-                summary: "word pairs in 128-bit registers, rotations by vprolvq",
-            },
-        ]);
-        v
     }
 }
 

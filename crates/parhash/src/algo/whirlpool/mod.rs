@@ -26,6 +26,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
+use crate::dispatch::{backends, Dispatch};
 
 /// Number of rounds.
 pub const ROUNDS: usize = 10;
@@ -103,11 +104,14 @@ pub const ROUND_CONSTANTS: [u64; ROUNDS] = {
     rc
 };
 
-/// Which compression function a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Reference,
-    Fused,
+backends! {
+    /// Which compression function a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Reference => "reference":
+            "byte-wise SubBytes/ShiftColumns/MixRows/AddRoundKey on an 8x8 matrix";
+        Fused => "fused": "one 64-bit table lookup per byte, a whole row at a time";
+    }
+    default = ["fused"];
 }
 
 impl Backend {
@@ -182,7 +186,7 @@ impl FixedOutputCore for WhirlpoolCore {
 impl Default for WhirlpoolCore {
     #[inline]
     fn default() -> Self {
-        Self::with_backend(Backend::Fused)
+        Self::with_backend(Backend::detect())
     }
 }
 
@@ -214,30 +218,12 @@ digest::buffer_fixed!(
 
 impl Variants for Whirlpool {
     fn variants() -> Vec<VariantInfo> {
-        vec![
-            VariantInfo {
-                name: "reference",
-                available: true,
-                default: false,
-                summary: "byte-wise SubBytes/ShiftColumns/MixRows/AddRoundKey on an 8x8 matrix",
-            },
-            VariantInfo {
-                name: "fused",
-                available: true,
-                default: true,
-                summary: "one 64-bit table lookup per byte, a whole row at a time",
-            },
-        ]
+        Backend::infos()
     }
 
     fn with_variant(name: &str) -> Option<Self> {
-        let backend = match name {
-            "reference" => Backend::Reference,
-            "fused" => Backend::Fused,
-            _ => return None,
-        };
         Some(Self {
-            core: WhirlpoolCore::with_backend(backend),
+            core: WhirlpoolCore::with_backend(Backend::by_name(name)?),
             buffer: Default::default(),
         })
     }
