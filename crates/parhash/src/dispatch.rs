@@ -342,6 +342,7 @@ mod tests {
         check_table::<sha2::sha512::Backend>();
         check_table::<simd::Backend>();
         check_table::<skein::Backend>();
+        check_table::<skein::SequentialOnly>();
         check_table::<whirlpool::Backend>();
     }
 }

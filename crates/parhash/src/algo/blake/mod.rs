@@ -24,18 +24,15 @@ pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_sse41;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::{Array, ArraySize},
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
+use super::block_api::{block_core, hashers};
 use crate::dispatch::{backends, Dispatch};
 
 /// Rounds of BLAKE-224/256 (final version).
@@ -282,21 +279,23 @@ pub trait BlakeParams: 'static {
     const NAME: &'static str;
     /// The padding bit before the length field: 1 for BLAKE-256/512, 0 for BLAKE-224/384.
     const FINAL_BIT: u8;
+    /// The word: `u32` for BLAKE-224/256, `u64` for BLAKE-384/512.
+    type Word;
+    /// Initial chaining value.
+    const IV: [Self::Word; 8];
 }
 
 /// Block-level state of BLAKE-224/256; [`Blake224`] and [`Blake256`] add buffering.
-pub struct Blake256Core<P: BlakeParams> {
+pub struct Blake256Core<P: BlakeParams<Word = u32>> {
     h: [u32; 8],
-    iv: [u32; 8],
     block_count: u64,
     backend: Backend256,
     params: PhantomData<P>,
 }
 
 /// Block-level state of BLAKE-384/512; [`Blake384`] and [`Blake512`] add buffering.
-pub struct Blake512Core<P: BlakeParams> {
+pub struct Blake512Core<P: BlakeParams<Word = u64>> {
     h: [u64; 8],
-    iv: [u64; 8],
     block_count: u128,
     backend: Backend512,
     params: PhantomData<P>,
@@ -304,11 +303,10 @@ pub struct Blake512Core<P: BlakeParams> {
 
 macro_rules! blake_core {
     ($core:ident, $word:ty, $count:ty, $block:ty, $block_len:literal, $backend:ident) => {
-        impl<P: BlakeParams> $core<P> {
-            fn with(iv: [$word; 8], backend: $backend) -> Self {
+        impl<P: BlakeParams<Word = $word>> $core<P> {
+            fn with_backend(backend: $backend) -> Self {
                 Self {
-                    h: iv,
-                    iv,
+                    h: P::IV,
                     block_count: 0,
                     backend,
                     params: PhantomData,
@@ -316,30 +314,9 @@ macro_rules! blake_core {
             }
         }
 
-        impl<P: BlakeParams> Clone for $core<P> {
-            fn clone(&self) -> Self {
-                Self {
-                    params: PhantomData,
-                    ..*self
-                }
-            }
-        }
+        block_core!($core<P: BlakeParams<Word = $word>>, block: $block, output: P::OutputSize, buffer: Eager);
 
-        impl<P: BlakeParams> HashMarker for $core<P> {}
-
-        impl<P: BlakeParams> BlockSizeUser for $core<P> {
-            type BlockSize = $block;
-        }
-
-        impl<P: BlakeParams> BufferKindUser for $core<P> {
-            type BufferKind = Eager;
-        }
-
-        impl<P: BlakeParams> OutputSizeUser for $core<P> {
-            type OutputSize = P::OutputSize;
-        }
-
-        impl<P: BlakeParams> UpdateCore for $core<P> {
+        impl<P: BlakeParams<Word = $word>> UpdateCore for $core<P> {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
                 let bits_before = self.block_count.wrapping_mul($block_len * 8);
@@ -349,7 +326,7 @@ macro_rules! blake_core {
             }
         }
 
-        impl<P: BlakeParams> FixedOutputCore for $core<P> {
+        impl<P: BlakeParams<Word = $word>> FixedOutputCore for $core<P> {
             fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
                 const LEN_AT: usize = $block_len - 2 * size_of::<$word>();
                 let pos = buffer.get_pos();
@@ -386,82 +363,22 @@ macro_rules! blake_core {
             }
         }
 
-        impl<P: BlakeParams> Reset for $core<P> {
-            fn reset(&mut self) {
-                self.h = self.iv;
-                self.block_count = 0;
-            }
-        }
-
-        impl<P: BlakeParams> AlgorithmName for $core<P> {
-            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(P::NAME)
-            }
-        }
-
-        impl<P: BlakeParams> fmt::Debug for $core<P> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!(stringify!($core), "<{}> {{ ... }}"), P::NAME)
-            }
-        }
     };
 }
 
 blake_core!(Blake256Core, u32, u64, U64, 64, Backend256);
 blake_core!(Blake512Core, u64, u128, U128, 128, Backend512);
 
-macro_rules! blake_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $core:ident, $backend:ident, $iv:ident, $out:ty,
-        $final_bit:literal, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl BlakeParams for $params {
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-            const FINAL_BIT: u8 = $final_bit;
-        }
-
-        impl Default for $core<$params> {
-            fn default() -> Self {
-                Self::with($iv, $backend::detect())
-            }
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name($core<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                $backend::infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                Some(Self {
-                    core: $core::with($iv, $backend::by_name(name)?),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
-
-blake_hashers! {
+hashers! {
+    impl BlakeParams;
     /// BLAKE-224 (SHA-3 finalist, final version: 14 rounds, salt zero).
-    Blake224, Blake224Params, Blake256Core, Backend256, IV224, U28, 0x00, "BLAKE-224";
+    Blake224(Blake256Core<Blake224Params>, U28, "BLAKE-224") { const FINAL_BIT: u8 = 0; type Word = u32; const IV: [u32; 8] = IV224; }
     /// BLAKE-256 (SHA-3 finalist, final version: 14 rounds, salt zero).
-    Blake256, Blake256Params, Blake256Core, Backend256, IV256, U32, 0x01, "BLAKE-256";
+    Blake256(Blake256Core<Blake256Params>, U32, "BLAKE-256") { const FINAL_BIT: u8 = 1; type Word = u32; const IV: [u32; 8] = IV256; }
     /// BLAKE-384 (SHA-3 finalist, final version: 16 rounds, salt zero).
-    Blake384, Blake384Params, Blake512Core, Backend512, IV384, U48, 0x00, "BLAKE-384";
+    Blake384(Blake512Core<Blake384Params>, U48, "BLAKE-384") { const FINAL_BIT: u8 = 0; type Word = u64; const IV: [u64; 8] = IV384; }
     /// BLAKE-512 (SHA-3 finalist, final version: 16 rounds, salt zero).
-    Blake512, Blake512Params, Blake512Core, Backend512, IV512, U64, 0x01, "BLAKE-512";
+    Blake512(Blake512Core<Blake512Params>, U64, "BLAKE-512") { const FINAL_BIT: u8 = 1; type Word = u64; const IV: [u64; 8] = IV512; }
 }
 
 /// Compresses whole BLAKE-256 blocks with the named variant (for tests and the lab); `false`

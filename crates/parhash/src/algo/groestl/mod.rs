@@ -25,19 +25,16 @@ pub mod sequential;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx512;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::ArraySize,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     block_buffer::BlockSizes,
     typenum::{Unsigned, U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
+use super::block_api::{block_core, hashers};
 use crate::dispatch::{backends, Dispatch};
 
 /// Chaining state: up to 16 columns (only the first `cols` are used).
@@ -196,31 +193,6 @@ impl<P: GroestlParams> GroestlCore<P> {
     }
 }
 
-impl<P: GroestlParams> Clone for GroestlCore<P> {
-    fn clone(&self) -> Self {
-        Self {
-            state: self.state,
-            block_count: self.block_count,
-            backend: self.backend,
-            params: PhantomData,
-        }
-    }
-}
-
-impl<P: GroestlParams> HashMarker for GroestlCore<P> {}
-
-impl<P: GroestlParams> BlockSizeUser for GroestlCore<P> {
-    type BlockSize = P::BlockSize;
-}
-
-impl<P: GroestlParams> BufferKindUser for GroestlCore<P> {
-    type BufferKind = Eager;
-}
-
-impl<P: GroestlParams> OutputSizeUser for GroestlCore<P> {
-    type OutputSize = P::OutputSize;
-}
-
 impl<P: GroestlParams> UpdateCore for GroestlCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -257,78 +229,18 @@ impl<P: GroestlParams> FixedOutputCore for GroestlCore<P> {
     }
 }
 
-impl<P: GroestlParams> Default for GroestlCore<P> {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
+block_core!(GroestlCore<P: GroestlParams>, block: P::BlockSize, output: P::OutputSize, buffer: Eager);
 
-impl<P: GroestlParams> Reset for GroestlCore<P> {
-    #[inline]
-    fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
-
-impl<P: GroestlParams> AlgorithmName for GroestlCore<P> {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(P::NAME)
-    }
-}
-
-impl<P: GroestlParams> fmt::Debug for GroestlCore<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GroestlCore<{}> {{ ... }}", P::NAME)
-    }
-}
-
-macro_rules! groestl_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $block:ty, $out:ty, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl GroestlParams for $params {
-            type BlockSize = $block;
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name(GroestlCore<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                Backend::infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: GroestlCore::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
-
-groestl_hashers! {
+hashers! {
+    impl GroestlParams;
     /// Grøstl-224 (final, tweaked round-3 version).
-    Groestl224, Groestl224Params, U64, U28, "Groestl-224";
+    Groestl224(GroestlCore<Groestl224Params>, U28, "Groestl-224") { type BlockSize = U64; }
     /// Grøstl-256 (final, tweaked round-3 version).
-    Groestl256, Groestl256Params, U64, U32, "Groestl-256";
+    Groestl256(GroestlCore<Groestl256Params>, U32, "Groestl-256") { type BlockSize = U64; }
     /// Grøstl-384 (final, tweaked round-3 version).
-    Groestl384, Groestl384Params, U128, U48, "Groestl-384";
+    Groestl384(GroestlCore<Groestl384Params>, U48, "Groestl-384") { type BlockSize = U128; }
     /// Grøstl-512 (final, tweaked round-3 version).
-    Groestl512, Groestl512Params, U128, U64, "Groestl-512";
+    Groestl512(GroestlCore<Groestl512Params>, U64, "Groestl-512") { type BlockSize = U128; }
 }
 
 /// Runs the permutation pair of one compression (`state = f(state, block)`) with the named

@@ -26,18 +26,15 @@ pub mod sequential;
 #[cfg(target_arch = "x86_64")]
 mod simd128;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::ArraySize,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
+use super::block_api::{block_core, hashers};
 use crate::dispatch::{backends, Dispatch};
 
 /// The 1024-bit state as bytes, in the specification's order (bit `i` is bit `7 - i mod 8` of
@@ -251,31 +248,6 @@ impl<P: JhParams> JhCore<P> {
     }
 }
 
-impl<P: JhParams> Clone for JhCore<P> {
-    fn clone(&self) -> Self {
-        Self {
-            state: self.state,
-            block_count: self.block_count,
-            backend: self.backend,
-            params: PhantomData,
-        }
-    }
-}
-
-impl<P: JhParams> HashMarker for JhCore<P> {}
-
-impl<P: JhParams> BlockSizeUser for JhCore<P> {
-    type BlockSize = U64;
-}
-
-impl<P: JhParams> BufferKindUser for JhCore<P> {
-    type BufferKind = Eager;
-}
-
-impl<P: JhParams> OutputSizeUser for JhCore<P> {
-    type OutputSize = P::OutputSize;
-}
-
 impl<P: JhParams> UpdateCore for JhCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -307,77 +279,18 @@ impl<P: JhParams> FixedOutputCore for JhCore<P> {
     }
 }
 
-impl<P: JhParams> Default for JhCore<P> {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
+block_core!(JhCore<P: JhParams>, block: U64, output: P::OutputSize, buffer: Eager);
 
-impl<P: JhParams> Reset for JhCore<P> {
-    #[inline]
-    fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
-
-impl<P: JhParams> AlgorithmName for JhCore<P> {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(P::NAME)
-    }
-}
-
-impl<P: JhParams> fmt::Debug for JhCore<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "JhCore<{}> {{ ... }}", P::NAME)
-    }
-}
-
-macro_rules! jh_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $out:ty, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl JhParams for $params {
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name(JhCore<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                Backend::infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: JhCore::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
-
-jh_hashers! {
+hashers! {
+    impl JhParams;
     /// JH-224 (final round-3 version, 42 rounds).
-    Jh224, Jh224Params, U28, "JH-224";
+    Jh224(JhCore<Jh224Params>, U28, "JH-224") {}
     /// JH-256 (final round-3 version, 42 rounds).
-    Jh256, Jh256Params, U32, "JH-256";
+    Jh256(JhCore<Jh256Params>, U32, "JH-256") {}
     /// JH-384 (final round-3 version, 42 rounds).
-    Jh384, Jh384Params, U48, "JH-384";
+    Jh384(JhCore<Jh384Params>, U48, "JH-384") {}
     /// JH-512 (final round-3 version, 42 rounds).
-    Jh512, Jh512Params, U64, "JH-512";
+    Jh512(JhCore<Jh512Params>, U64, "JH-512") {}
 }
 
 /// Runs `F8` on `state` with one 64-byte block and the named variant (for tests and the lab).

@@ -29,20 +29,17 @@ pub mod parallel_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx512;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::ArraySize,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U104, U136, U144, U28, U32, U48, U64, U72},
-    HashMarker, Output,
+    Output,
 };
 
 use digest::block_buffer::BlockSizes;
 
-use super::{VariantInfo, Variants};
+use super::block_api::{block_core, hashers};
 use crate::dispatch::{backends, Dispatch};
 
 /// Rotation offsets of ρ, indexed by lane `x + 5y`, derived as FIPS 202 Algorithm 2 does:
@@ -165,30 +162,6 @@ impl<P: SpongeParams> KeccakCore<P> {
     }
 }
 
-impl<P: SpongeParams> Clone for KeccakCore<P> {
-    fn clone(&self) -> Self {
-        Self {
-            state: self.state,
-            backend: self.backend,
-            params: PhantomData,
-        }
-    }
-}
-
-impl<P: SpongeParams> HashMarker for KeccakCore<P> {}
-
-impl<P: SpongeParams> BlockSizeUser for KeccakCore<P> {
-    type BlockSize = P::Rate;
-}
-
-impl<P: SpongeParams> BufferKindUser for KeccakCore<P> {
-    type BufferKind = Eager;
-}
-
-impl<P: SpongeParams> OutputSizeUser for KeccakCore<P> {
-    type OutputSize = P::OutputSize;
-}
-
 impl<P: SpongeParams> UpdateCore for KeccakCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -216,93 +189,32 @@ impl<P: SpongeParams> FixedOutputCore for KeccakCore<P> {
     }
 }
 
-impl<P: SpongeParams> Default for KeccakCore<P> {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
-
-impl<P: SpongeParams> Reset for KeccakCore<P> {
-    #[inline]
-    fn reset(&mut self) {
-        self.state = [0; 25];
-    }
-}
-
-impl<P: SpongeParams> AlgorithmName for KeccakCore<P> {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(P::NAME)
-    }
-}
-
-impl<P: SpongeParams> fmt::Debug for KeccakCore<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "KeccakCore<{}> {{ ... }}", P::NAME)
-    }
-}
-
-macro_rules! sponge_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $rate:ty, $out:ty, $pad:expr, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Sponge parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl SpongeParams for $params {
-            type Rate = $rate;
-            type OutputSize = $out;
-            const PAD: u8 = $pad;
-            const NAME: &'static str = $display;
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name(KeccakCore<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                Backend::infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: KeccakCore::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
+block_core!(KeccakCore<P: SpongeParams>, block: P::Rate, output: P::OutputSize, buffer: Eager);
 
 /// FIPS 202 domain separation for SHA-3.
 const SHA3_PAD: u8 = 0x06;
 /// Round-3 Keccak: plain pad10*1.
 const KECCAK_PAD: u8 = 0x01;
 
-sponge_hashers! {
+hashers! {
+    impl SpongeParams;
     /// SHA3-224 (FIPS 202).
-    Sha3_224, Sha3_224Params, U144, U28, SHA3_PAD, "SHA3-224";
+    Sha3_224(KeccakCore<Sha3_224Params>, U28, "SHA3-224") { type Rate = U144; const PAD: u8 = SHA3_PAD; }
     /// SHA3-256 (FIPS 202).
-    Sha3_256, Sha3_256Params, U136, U32, SHA3_PAD, "SHA3-256";
+    Sha3_256(KeccakCore<Sha3_256Params>, U32, "SHA3-256") { type Rate = U136; const PAD: u8 = SHA3_PAD; }
     /// SHA3-384 (FIPS 202).
-    Sha3_384, Sha3_384Params, U104, U48, SHA3_PAD, "SHA3-384";
+    Sha3_384(KeccakCore<Sha3_384Params>, U48, "SHA3-384") { type Rate = U104; const PAD: u8 = SHA3_PAD; }
     /// SHA3-512 (FIPS 202).
-    Sha3_512, Sha3_512Params, U72, U64, SHA3_PAD, "SHA3-512";
+    Sha3_512(KeccakCore<Sha3_512Params>, U64, "SHA3-512") { type Rate = U72; const PAD: u8 = SHA3_PAD; }
     /// Keccak-224 as submitted to the SHA-3 competition, round 3 (padding 0x01).
-    Keccak224, Keccak224Params, U144, U28, KECCAK_PAD, "Keccak-224";
+    Keccak224(KeccakCore<Keccak224Params>, U28, "Keccak-224") { type Rate = U144; const PAD: u8 = KECCAK_PAD; }
     /// Keccak-256 as submitted to the SHA-3 competition, round 3 (padding 0x01); the hash
     /// Ethereum calls "keccak256".
-    Keccak256, Keccak256Params, U136, U32, KECCAK_PAD, "Keccak-256";
+    Keccak256(KeccakCore<Keccak256Params>, U32, "Keccak-256") { type Rate = U136; const PAD: u8 = KECCAK_PAD; }
     /// Keccak-384 as submitted to the SHA-3 competition, round 3 (padding 0x01).
-    Keccak384, Keccak384Params, U104, U48, KECCAK_PAD, "Keccak-384";
+    Keccak384(KeccakCore<Keccak384Params>, U48, "Keccak-384") { type Rate = U104; const PAD: u8 = KECCAK_PAD; }
     /// Keccak-512 as submitted to the SHA-3 competition, round 3 (padding 0x01).
-    Keccak512, Keccak512Params, U72, U64, KECCAK_PAD, "Keccak-512";
+    Keccak512(KeccakCore<Keccak512Params>, U64, "Keccak-512") { type Rate = U72; const PAD: u8 = KECCAK_PAD; }
 }
 
 /// Runs Keccak-f\[1600\] once on `state` with the named variant (for tests and the lab).

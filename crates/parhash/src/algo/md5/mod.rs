@@ -19,19 +19,15 @@ pub mod lanes;
 pub mod parallel;
 pub mod sequential;
 
-use core::fmt;
 use digest::{
     array::Array,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U16, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
-use crate::dispatch::{backends, Dispatch};
+use super::block_api::{block_core, hashers};
+use crate::dispatch::backends;
 
 /// Initial chaining value (RFC 1321 section 3.3).
 pub const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
@@ -198,20 +194,6 @@ pub struct Md5Core {
     backend: Backend,
 }
 
-impl HashMarker for Md5Core {}
-
-impl BlockSizeUser for Md5Core {
-    type BlockSize = U64;
-}
-
-impl BufferKindUser for Md5Core {
-    type BufferKind = Eager;
-}
-
-impl OutputSizeUser for Md5Core {
-    type OutputSize = U16;
-}
-
 impl UpdateCore for Md5Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -238,13 +220,6 @@ impl FixedOutputCore for Md5Core {
     }
 }
 
-impl Default for Md5Core {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
-
 impl Md5Core {
     fn with_backend(backend: Backend) -> Self {
         Self {
@@ -255,42 +230,11 @@ impl Md5Core {
     }
 }
 
-impl Reset for Md5Core {
-    #[inline]
-    fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
+block_core!(Md5Core, name: "MD5", block: U64, output: U16, buffer: Eager);
 
-impl AlgorithmName for Md5Core {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("MD5")
-    }
-}
-
-impl fmt::Debug for Md5Core {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Md5Core { ... }")
-    }
-}
-
-digest::buffer_fixed!(
+hashers! {
     /// MD5 hasher (RFC 1321). Cryptographically broken; use it for compatibility only.
-    pub struct Md5(Md5Core);
-    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-);
-
-impl Variants for Md5 {
-    fn variants() -> Vec<VariantInfo> {
-        Backend::infos()
-    }
-
-    fn with_variant(name: &str) -> Option<Self> {
-        Some(Self {
-            core: Md5Core::with_backend(Backend::by_name(name)?),
-            buffer: Default::default(),
-        })
-    }
+    Md5(Md5Core);
 }
 
 #[cfg(test)]

@@ -26,18 +26,14 @@ pub mod parallel_sse41;
 #[cfg(target_arch = "x86_64")]
 pub mod sha_ni;
 
-use core::fmt;
 use digest::{
     array::Array,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U20, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
+use super::block_api::{block_core, hashers};
 use crate::dispatch::{backends, Dispatch};
 
 /// Initial chaining value (FIPS 180-4 section 5.3.1).
@@ -206,20 +202,6 @@ impl Sha1Core {
     }
 }
 
-impl HashMarker for Sha1Core {}
-
-impl BlockSizeUser for Sha1Core {
-    type BlockSize = U64;
-}
-
-impl BufferKindUser for Sha1Core {
-    type BufferKind = Eager;
-}
-
-impl OutputSizeUser for Sha1Core {
-    type OutputSize = U20;
-}
-
 impl UpdateCore for Sha1Core {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -246,58 +228,18 @@ impl FixedOutputCore for Sha1Core {
     }
 }
 
-impl Default for Sha1Core {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
+block_core!(Sha1Core, name: "SHA-1", block: U64, output: U20, buffer: Eager);
 
-impl Reset for Sha1Core {
-    #[inline]
-    fn reset(&mut self) {
-        // Keeps the backend: a hasher forced onto a variant stays on it.
-        self.state = IV;
-        self.block_count = 0;
-    }
-}
-
-impl AlgorithmName for Sha1Core {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SHA-1")
-    }
-}
-
-impl fmt::Debug for Sha1Core {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Sha1Core { ... }")
-    }
-}
-
-digest::buffer_fixed!(
+hashers! {
     /// SHA-1 hasher (FIPS 180-4). Cryptographically broken (practical collisions): use it for
     /// compatibility and non-security checksums only.
-    pub struct Sha1(Sha1Core);
-    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-);
-
-impl Variants for Sha1 {
-    fn variants() -> Vec<VariantInfo> {
-        Backend::infos()
-    }
-
-    fn with_variant(name: &str) -> Option<Self> {
-        let backend = Backend::by_name(name)?;
-        Some(Self {
-            core: Sha1Core::with_backend(backend),
-            buffer: Default::default(),
-        })
-    }
+    Sha1(Sha1Core);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::Variants;
     use digest::Digest;
 
     fn hex(bytes: &[u8]) -> String {

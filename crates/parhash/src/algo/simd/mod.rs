@@ -21,20 +21,15 @@ pub mod parallel_portable;
 pub mod sequential;
 pub mod twiddles;
 
-use core::fmt;
-
 use digest::{
     array::Array,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
-use crate::dispatch::{backends, Dispatch};
+use super::block_api::{block_core, hashers};
+use crate::dispatch::backends;
 
 /// The chaining value: the arrays A, B, C, D of n words each (n = `L` = 4 or 8).
 pub type State<const L: usize> = [[u32; L]; 4];
@@ -209,10 +204,8 @@ impl Backend {
     }
 }
 
-macro_rules! simd_hash {
-    (
-        $(#[$doc:meta])*
-        $hasher:ident, $core:ident, lanes: $lanes:literal, block: $block:ty, out: $out:ty,
+macro_rules! simd_core {
+    ($core:ident, $hasher:ident, lanes: $lanes:literal, block: $block:ty, out: $out:ty,
         iv: $iv:expr, name: $name:literal, compress: $compress:ident
     ) => {
         #[doc = concat!("Block-level ", $name, " state; [`", stringify!($hasher), "`] adds the buffering.")]
@@ -233,19 +226,7 @@ macro_rules! simd_hash {
             }
         }
 
-        impl HashMarker for $core {}
-
-        impl BlockSizeUser for $core {
-            type BlockSize = $block;
-        }
-
-        impl BufferKindUser for $core {
-            type BufferKind = Eager;
-        }
-
-        impl OutputSizeUser for $core {
-            type OutputSize = $out;
-        }
+        block_core!($core, name: $name, block: $block, output: $out, buffer: Eager);
 
         impl UpdateCore for $core {
             #[inline]
@@ -281,75 +262,24 @@ macro_rules! simd_hash {
                 }
             }
         }
-
-        impl Default for $core {
-            #[inline]
-            fn default() -> Self {
-                Self::with_backend(Backend::detect())
-            }
-        }
-
-        impl Reset for $core {
-            #[inline]
-            fn reset(&mut self) {
-                *self = Self::with_backend(self.backend);
-            }
-        }
-
-        impl AlgorithmName for $core {
-            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str($name)
-            }
-        }
-
-        impl fmt::Debug for $core {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!(stringify!($core), " {{ backend: {:?}, .. }}"), self.backend)
-            }
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $hasher($core);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $hasher {
-            fn variants() -> Vec<VariantInfo> {
-                Backend::infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: $core::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
     };
 }
 
-simd_hash!(
+simd_core!(Simd224Core, Simd224, lanes: 4, block: U64, out: U28, iv: IV_224, name: "SIMD-224", compress: compress4);
+simd_core!(Simd256Core, Simd256, lanes: 4, block: U64, out: U32, iv: IV_256, name: "SIMD-256", compress: compress4);
+simd_core!(Simd384Core, Simd384, lanes: 8, block: U128, out: U48, iv: IV_384, name: "SIMD-384", compress: compress8);
+simd_core!(Simd512Core, Simd512, lanes: 8, block: U128, out: U64, iv: IV_512, name: "SIMD-512", compress: compress8);
+
+hashers! {
     /// SIMD-224 (v1.1): the n = 4 design with its own IV, digest truncated to 28 bytes.
-    Simd224, Simd224Core, lanes: 4, block: U64, out: U28, iv: IV_224, name: "SIMD-224",
-    compress: compress4
-);
-simd_hash!(
+    Simd224(Simd224Core);
     /// SIMD-256 (v1.1): 4 Feistel lanes, 64-byte blocks, 32-byte digest.
-    Simd256, Simd256Core, lanes: 4, block: U64, out: U32, iv: IV_256, name: "SIMD-256",
-    compress: compress4
-);
-simd_hash!(
+    Simd256(Simd256Core);
     /// SIMD-384 (v1.1): the n = 8 design with its own IV, digest truncated to 48 bytes.
-    Simd384, Simd384Core, lanes: 8, block: U128, out: U48, iv: IV_384, name: "SIMD-384",
-    compress: compress8
-);
-simd_hash!(
+    Simd384(Simd384Core);
     /// SIMD-512 (v1.1): 8 Feistel lanes, 128-byte blocks, 64-byte digest.
-    Simd512, Simd512Core, lanes: 8, block: U128, out: U64, iv: IV_512, name: "SIMD-512",
-    compress: compress8
-);
+    Simd512(Simd512Core);
+}
 
 #[cfg(test)]
 mod tests {

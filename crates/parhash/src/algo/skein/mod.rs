@@ -29,18 +29,15 @@ pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 mod xmm;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::{Array, ArraySize},
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, FixedOutputCore, Lazy,
-        OutputSizeUser, Reset, UpdateCore,
-    },
-    typenum::{U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
+    typenum::{Unsigned, U128, U28, U32, U48, U64},
+    Output,
 };
 
-use super::{VariantInfo, Variants};
+use super::block_api::{block_core, hashers};
 use crate::dispatch::{backends, Dispatch};
 use sequential::{threefish1024, threefish256, threefish512};
 
@@ -133,11 +130,30 @@ impl Backend {
     }
 }
 
-/// Compression of Skein-256 and Skein-1024, which have only the sequential form.
-fn compress_seq256(_: Backend, h: &mut [u64; 4], b: &[[u8; 32]], t: &mut [u64; 2], len: u64) {
+backends! {
+    /// Skein-256 and Skein-1024 have the literal form only.
+    pub(crate) enum SequentialOnly {
+        Sequential => "sequential": "portable scalar Threefish (no vector form for this width)";
+    }
+    default = ["sequential"];
+}
+
+fn compress_seq256(
+    _: SequentialOnly,
+    h: &mut [u64; 4],
+    b: &[[u8; 32]],
+    t: &mut [u64; 2],
+    len: u64,
+) {
     threefish256::compress_blocks(h, b, t, len);
 }
-fn compress_seq1024(_: Backend, h: &mut [u64; 16], b: &[[u8; 128]], t: &mut [u64; 2], len: u64) {
+fn compress_seq1024(
+    _: SequentialOnly,
+    h: &mut [u64; 16],
+    b: &[[u8; 128]],
+    t: &mut [u64; 2],
+    len: u64,
+) {
     threefish1024::compress_blocks(h, b, t, len);
 }
 fn compress512(backend: Backend, h: &mut [u64; 8], b: &[[u8; 64]], t: &mut [u64; 2], len: u64) {
@@ -153,43 +169,27 @@ pub trait SkeinParams: 'static {
 }
 
 macro_rules! skein_core {
-    ($(#[$doc:meta])* $core:ident, $words:literal, $block:ty, $block_len:literal, $compress:ident) => {
+    ($(#[$doc:meta])* $core:ident, $words:literal, $block:ty, $block_len:literal, $backend:ident, $compress:ident, $iv:ident) => {
         $(#[$doc])*
         pub struct $core<P: SkeinParams> {
             h: [u64; $words],
-            iv: [u64; $words],
             tweak: [u64; 2],
-            backend: Backend,
+            backend: $backend,
             params: PhantomData<P>,
         }
 
         impl<P: SkeinParams> $core<P> {
-            fn with(iv: [u64; $words], backend: Backend) -> Self {
-                Self { h: iv, iv, tweak: [0, TYPE_MSG | FIRST], backend, params: PhantomData }
+            /// The configuration UBI's output for this digest size, computed at compile time.
+            const IV: [u64; $words] = $iv(P::OutputSize::U64 * 8);
+
+            fn with_backend(backend: $backend) -> Self {
+                Self { h: Self::IV, tweak: [0, TYPE_MSG | FIRST], backend, params: PhantomData }
             }
-        }
-
-        impl<P: SkeinParams> Clone for $core<P> {
-            fn clone(&self) -> Self {
-                Self { params: PhantomData, ..*self }
-            }
-        }
-
-        impl<P: SkeinParams> HashMarker for $core<P> {}
-
-        impl<P: SkeinParams> BlockSizeUser for $core<P> {
-            type BlockSize = $block;
         }
 
         // Lazy: the last block must be processed with the final flag, so a full block waits in
         // the buffer until more data arrives.
-        impl<P: SkeinParams> BufferKindUser for $core<P> {
-            type BufferKind = Lazy;
-        }
-
-        impl<P: SkeinParams> OutputSizeUser for $core<P> {
-            type OutputSize = P::OutputSize;
-        }
+        block_core!($core<P: SkeinParams>, block: $block, output: P::OutputSize, buffer: Lazy);
 
         impl<P: SkeinParams> UpdateCore for $core<P> {
             #[inline]
@@ -219,118 +219,36 @@ macro_rules! skein_core {
                 }
             }
         }
-
-        impl<P: SkeinParams> Reset for $core<P> {
-            fn reset(&mut self) {
-                *self = Self::with(self.iv, self.backend);
-            }
-        }
-
-        impl<P: SkeinParams> AlgorithmName for $core<P> {
-            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(P::NAME)
-            }
-        }
-
-        impl<P: SkeinParams> fmt::Debug for $core<P> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!(stringify!($core), "<{}> {{ ... }}"), P::NAME)
-            }
-        }
     };
 }
 
 skein_core!(
     /// Block-level Skein-256 state (UBI chaining value and tweak).
-    Skein256Core, 4, U32, 32, compress_seq256
+    Skein256Core, 4, U32, 32, SequentialOnly, compress_seq256, config_iv256
 );
 skein_core!(
     /// Block-level Skein-512 state (UBI chaining value and tweak).
-    Skein512Core, 8, U64, 64, compress512
+    Skein512Core, 8, U64, 64, Backend, compress512, config_iv512
 );
 skein_core!(
     /// Block-level Skein-1024 state (UBI chaining value and tweak).
-    Skein1024Core, 16, U128, 128, compress_seq1024
+    Skein1024Core, 16, U128, 128, SequentialOnly, compress_seq1024, config_iv1024
 );
 
-macro_rules! skein_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $core:ident, $iv_fn:ident, $out:ty, $bits:literal,
-        $display:literal, $has_parallel:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl SkeinParams for $params {
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-        }
-
-        impl Default for $core<$params> {
-            fn default() -> Self {
-                const IV: [u64; <$core<$params>>::WORDS] = $iv_fn($bits);
-                Self::with(IV, if $has_parallel { Backend::detect() } else { Backend::Sequential })
-            }
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name($core<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                if $has_parallel {
-                    Backend::infos()
-                } else {
-                    vec![VariantInfo {
-                        name: "sequential",
-                        available: true,
-                        default: true,
-                        summary: "portable scalar Threefish (no vector form for this width)",
-                    }]
-                }
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                if !$has_parallel && backend != Backend::Sequential {
-                    return None;
-                }
-                let mut h = Self::default();
-                h.core.backend = backend;
-                Some(h)
-            }
-        }
-    )*};
-}
-
-impl<P: SkeinParams> Skein256Core<P> {
-    const WORDS: usize = 4;
-}
-impl<P: SkeinParams> Skein512Core<P> {
-    const WORDS: usize = 8;
-}
-impl<P: SkeinParams> Skein1024Core<P> {
-    const WORDS: usize = 16;
-}
-
-skein_hashers! {
+hashers! {
+    impl SkeinParams;
     /// Skein-512-224 (Skein v1.3, SHA-3 finalist).
-    Skein512_224, Skein512_224Params, Skein512Core, config_iv512, U28, 224, "Skein-512-224", true;
+    Skein512_224(Skein512Core<Skein512_224Params>, U28, "Skein-512-224") {}
     /// Skein-512-256 (Skein v1.3, SHA-3 finalist).
-    Skein512_256, Skein512_256Params, Skein512Core, config_iv512, U32, 256, "Skein-512-256", true;
+    Skein512_256(Skein512Core<Skein512_256Params>, U32, "Skein-512-256") {}
     /// Skein-512-384 (Skein v1.3, SHA-3 finalist).
-    Skein512_384, Skein512_384Params, Skein512Core, config_iv512, U48, 384, "Skein-512-384", true;
+    Skein512_384(Skein512Core<Skein512_384Params>, U48, "Skein-512-384") {}
     /// Skein-512-512 (Skein v1.3, SHA-3 finalist).
-    Skein512_512, Skein512_512Params, Skein512Core, config_iv512, U64, 512, "Skein-512-512", true;
+    Skein512_512(Skein512Core<Skein512_512Params>, U64, "Skein-512-512") {}
     /// Skein-256-256 (Skein v1.3).
-    Skein256_256, Skein256_256Params, Skein256Core, config_iv256, U32, 256, "Skein-256-256", false;
+    Skein256_256(Skein256Core<Skein256_256Params>, U32, "Skein-256-256") {}
     /// Skein-1024-1024 (Skein v1.3).
-    Skein1024_1024, Skein1024_1024Params, Skein1024Core, config_iv1024, U128, 1024, "Skein-1024-1024", false;
+    Skein1024_1024(Skein1024Core<Skein1024_1024Params>, U128, "Skein-1024-1024") {}
 }
 
 /// Runs Threefish-512 UBI over whole blocks with the named variant (for tests and the lab);
