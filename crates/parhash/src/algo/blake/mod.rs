@@ -33,6 +33,7 @@ use digest::{
 };
 
 use super::block_api::{block_core, hashers};
+use super::sha2;
 use crate::dispatch::{backends, Dispatch};
 
 /// Rounds of BLAKE-224/256 (final version).
@@ -71,71 +72,15 @@ pub const C512: [u64; 16] = [
     0xBA7C9045F12C7F99, 0x24A19947B3916CF7, 0x0801F2E2858EFC16, 0x636920D871574E69,
 ];
 
-/// Initial values (those of SHA-224/256/384/512).
-#[rustfmt::skip]
-pub const IV224: [u32; 8] = [
-    0xC1059ED8, 0x367CD507, 0x3070DD17, 0xF70E5939, 0xFFC00B31, 0x68581511, 0x64F98FA7, 0xBEFA4FA4,
-];
-#[rustfmt::skip]
+// The initial values are those of SHA-224/256/384/512.
+/// BLAKE-224 initial value.
+pub const IV224: [u32; 8] = sha2::consts::IV224;
 /// BLAKE-256 initial value.
-pub const IV256: [u32; 8] = [
-    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
-];
+pub const IV256: [u32; 8] = sha2::consts::IV256;
 /// BLAKE-384 initial value.
-#[rustfmt::skip]
-pub const IV384: [u64; 8] = [
-    0xCBBB9D5DC1059ED8, 0x629A292A367CD507, 0x9159015A3070DD17, 0x152FECD8F70E5939,
-    0x67332667FFC00B31, 0x8EB44A8768581511, 0xDB0C2E0D64F98FA7, 0x47B5481DBEFA4FA4,
-];
+pub const IV384: [u64; 8] = sha2::consts::IV384;
 /// BLAKE-512 initial value.
-#[rustfmt::skip]
-pub const IV512: [u64; 8] = [
-    0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
-    0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179,
-];
-
-/// For the vector forms: per round (mod 10) and step (0 = columns, 1 = diagonals), the message
-/// index of each of the eight operands `[first of G0..G3, second of G0..G3]`: the first operand
-/// of G_i is `m[σ(2i)]`, the second `m[σ(2i + 1)]`.
-pub(crate) const MSG_INDEX: [[[usize; 8]; 2]; 10] = {
-    let mut t = [[[0usize; 8]; 2]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut step = 0;
-        while step < 2 {
-            let mut lane = 0;
-            while lane < 8 {
-                let g = 4 * step + lane % 4;
-                t[r][step][lane] = SIGMA[r][2 * g + lane / 4];
-                lane += 1;
-            }
-            step += 1;
-        }
-        r += 1;
-    }
-    t
-};
-
-/// The partner constant's index of each operand in [`MSG_INDEX`]: `c[σ(2i + 1)]` for the first,
-/// `c[σ(2i)]` for the second.
-const CONST_INDEX: [[[usize; 8]; 2]; 10] = {
-    let mut t = [[[0usize; 8]; 2]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut step = 0;
-        while step < 2 {
-            let mut lane = 0;
-            while lane < 8 {
-                let g = 4 * step + lane % 4;
-                t[r][step][lane] = SIGMA[r][2 * g + 1 - lane / 4];
-                lane += 1;
-            }
-            step += 1;
-        }
-        r += 1;
-    }
-    t
-};
+pub const IV512: [u64; 8] = sha2::consts::IV512;
 
 macro_rules! table_map {
     ($name:ident: $ty:ty = |$i:ident| $f:expr) => {
@@ -160,6 +105,12 @@ macro_rules! table_map {
     };
 }
 
+// For the vector forms: per round (mod 10) and step (0 = columns, 1 = diagonals), the message
+// index of each of the eight operands `[first of G0..G3, second of G0..G3]`: the first operand
+// of G_i is `m[σ(2i)]`, the second `m[σ(2i + 1)]`; and the partner constant's index of each:
+// `c[σ(2i + 1)]` for the first, `c[σ(2i)]` for the second.
+table_map!(MSG_INDEX: usize = |i| SIGMA[i.0][2 * (4 * i.1 + i.2 % 4) + i.2 / 4]);
+table_map!(CONST_INDEX: usize = |i| SIGMA[i.0][2 * (4 * i.1 + i.2 % 4) + 1 - i.2 / 4]);
 table_map!(MSG_INDEX32: i32 = |i| MSG_INDEX[i.0][i.1][i.2] as i32);
 table_map!(MSG_INDEX64: i64 = |i| MSG_INDEX[i.0][i.1][i.2] as i64);
 table_map!(MSG_CONST256: u32 = |i| C256[CONST_INDEX[i.0][i.1][i.2]]);
@@ -389,11 +340,9 @@ pub fn compress256_with_variant(
     blocks: &[[u8; 64]],
     bits_before: u64,
 ) -> bool {
-    let Some(backend) = Backend256::by_name(name) else {
-        return false;
-    };
-    backend.compress(h, blocks, bits_before);
-    true
+    Backend256::by_name(name)
+        .map(|backend| backend.compress(h, blocks, bits_before))
+        .is_some()
 }
 
 /// Compresses whole BLAKE-512 blocks with the named variant (for tests and the lab); `false`
@@ -404,11 +353,9 @@ pub fn compress512_with_variant(
     blocks: &[[u8; 128]],
     bits_before: u128,
 ) -> bool {
-    let Some(backend) = Backend512::by_name(name) else {
-        return false;
-    };
-    backend.compress(h, blocks, bits_before);
-    true
+    Backend512::by_name(name)
+        .map(|backend| backend.compress(h, blocks, bits_before))
+        .is_some()
 }
 
 #[cfg(test)]

@@ -247,12 +247,12 @@ hashers! {
 /// variant, for tests and the lab. `cols` is 8 or 16; `block` must hold `8 * cols` bytes.
 /// Returns `false` when the variant is unknown or unavailable here.
 pub fn compress_with_variant(name: &str, state: &mut State, block: &[u8], cols: usize) -> bool {
-    let Some(backend) = Backend::by_name(name) else {
-        return false;
-    };
-    assert!((cols == 8 || cols == 16) && block.len() == 8 * cols);
-    backend.compress(state, block, cols);
-    true
+    Backend::by_name(name)
+        .map(|backend| {
+            assert!((cols == 8 || cols == 16) && block.len() == 8 * cols);
+            backend.compress(state, block, cols);
+        })
+        .is_some()
 }
 
 #[cfg(test)]

@@ -296,11 +296,9 @@ hashers! {
 /// Runs `F8` on `state` with one 64-byte block and the named variant (for tests and the lab).
 /// Returns `false` when the variant is unknown or unavailable here.
 pub fn compress_with_variant(name: &str, state: &mut State, block: &[u8; 64]) -> bool {
-    let Some(backend) = Backend::by_name(name) else {
-        return false;
-    };
-    backend.compress(state, block);
-    true
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, block))
+        .is_some()
 }
 
 #[cfg(test)]

@@ -175,13 +175,9 @@ pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 /// [`compress`] forced onto a named variant (as listed by `Sha1::variants()`); returns `false`
 /// and leaves `state` alone when it is unknown or unavailable here.
 pub fn compress_with_variant(name: &str, state: &mut [u32; 5], blocks: &[[u8; 64]]) -> bool {
-    match Backend::by_name(name) {
-        Some(backend) => {
-            backend.compress(state, blocks);
-            true
-        }
-        None => false,
-    }
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, blocks))
+        .is_some()
 }
 
 /// Block-level SHA-1 state; [`Sha1`] adds the buffering.

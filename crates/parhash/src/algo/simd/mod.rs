@@ -169,24 +169,8 @@ backends! {
 }
 
 impl Backend {
-    fn compress4(self, state: &mut State<4>, blocks: &[u8], final_block: bool) {
-        match self {
-            Backend::Sequential => sequential::compress_blocks(state, blocks, final_block),
-            Backend::ParallelPortable => {
-                parallel_portable::compress_blocks(state, blocks, final_block)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx2(t) => {
-                parallel_avx2::compress_blocks(t, state, blocks, final_block)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx512(t) => {
-                parallel_avx512::compress_blocks(t, state, blocks, final_block)
-            }
-        }
-    }
-
-    fn compress8(self, state: &mut State<8>, blocks: &[u8], final_block: bool) {
+    /// Compresses whole blocks of `16 * L` bytes (`L` = 4 or 8 Feistel lanes).
+    fn compress<const L: usize>(self, state: &mut State<L>, blocks: &[u8], final_block: bool) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, final_block),
             Backend::ParallelPortable => {
@@ -206,7 +190,7 @@ impl Backend {
 
 macro_rules! simd_core {
     ($core:ident, $hasher:ident, lanes: $lanes:literal, block: $block:ty, out: $out:ty,
-        iv: $iv:expr, name: $name:literal, compress: $compress:ident
+        iv: $iv:expr, name: $name:literal
     ) => {
         #[doc = concat!("Block-level ", $name, " state; [`", stringify!($hasher), "`] adds the buffering.")]
         #[derive(Clone)]
@@ -233,7 +217,7 @@ macro_rules! simd_core {
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
                 self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
                 let bytes = Array::cast_slice_to_core(blocks).as_flattened();
-                self.backend.$compress(&mut self.state, bytes, false);
+                self.backend.compress(&mut self.state, bytes, false);
             }
         }
 
@@ -250,11 +234,11 @@ macro_rules! simd_core {
                 if buffer.get_pos() > 0 {
                     // Zero padding only, compressed with final = 0.
                     let last = buffer.pad_with_zeros();
-                    self.backend.$compress(&mut state, &last, false);
+                    self.backend.compress(&mut state, &last, false);
                 }
                 let mut length_block = [0u8; BLOCK];
                 length_block[..8].copy_from_slice(&bit_len.to_le_bytes());
-                self.backend.$compress(&mut state, &length_block, true);
+                self.backend.compress(&mut state, &length_block, true);
                 // A then B, little-endian, truncated to the digest size.
                 let words = state[0].iter().chain(state[1].iter());
                 for (chunk, word) in out.chunks_mut(4).zip(words) {
@@ -265,10 +249,10 @@ macro_rules! simd_core {
     };
 }
 
-simd_core!(Simd224Core, Simd224, lanes: 4, block: U64, out: U28, iv: IV_224, name: "SIMD-224", compress: compress4);
-simd_core!(Simd256Core, Simd256, lanes: 4, block: U64, out: U32, iv: IV_256, name: "SIMD-256", compress: compress4);
-simd_core!(Simd384Core, Simd384, lanes: 8, block: U128, out: U48, iv: IV_384, name: "SIMD-384", compress: compress8);
-simd_core!(Simd512Core, Simd512, lanes: 8, block: U128, out: U64, iv: IV_512, name: "SIMD-512", compress: compress8);
+simd_core!(Simd224Core, Simd224, lanes: 4, block: U64, out: U28, iv: IV_224, name: "SIMD-224");
+simd_core!(Simd256Core, Simd256, lanes: 4, block: U64, out: U32, iv: IV_256, name: "SIMD-256");
+simd_core!(Simd384Core, Simd384, lanes: 8, block: U128, out: U48, iv: IV_384, name: "SIMD-384");
+simd_core!(Simd512Core, Simd512, lanes: 8, block: U128, out: U64, iv: IV_512, name: "SIMD-512");
 
 hashers! {
     /// SIMD-224 (v1.1): the n = 4 design with its own IV, digest truncated to 28 bytes.

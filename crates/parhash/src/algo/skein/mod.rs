@@ -138,28 +138,6 @@ backends! {
     default = ["sequential"];
 }
 
-fn compress_seq256(
-    _: SequentialOnly,
-    h: &mut [u64; 4],
-    b: &[[u8; 32]],
-    t: &mut [u64; 2],
-    len: u64,
-) {
-    threefish256::compress_blocks(h, b, t, len);
-}
-fn compress_seq1024(
-    _: SequentialOnly,
-    h: &mut [u64; 16],
-    b: &[[u8; 128]],
-    t: &mut [u64; 2],
-    len: u64,
-) {
-    threefish1024::compress_blocks(h, b, t, len);
-}
-fn compress512(backend: Backend, h: &mut [u64; 8], b: &[[u8; 64]], t: &mut [u64; 2], len: u64) {
-    backend.compress(h, b, t, len);
-}
-
 /// Parameters of one Skein instance.
 pub trait SkeinParams: 'static {
     /// Digest size in bytes.
@@ -169,7 +147,7 @@ pub trait SkeinParams: 'static {
 }
 
 macro_rules! skein_core {
-    ($(#[$doc:meta])* $core:ident, $words:literal, $block:ty, $block_len:literal, $backend:ident, $compress:ident, $iv:ident) => {
+    ($(#[$doc:meta])* $core:ident, $words:literal, $block:ty, $block_len:literal, $backend:ident, $iv:ident, $compress:expr) => {
         $(#[$doc])*
         pub struct $core<P: SkeinParams> {
             h: [u64; $words],
@@ -194,13 +172,8 @@ macro_rules! skein_core {
         impl<P: SkeinParams> UpdateCore for $core<P> {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-                $compress(
-                    self.backend,
-                    &mut self.h,
-                    Array::cast_slice_to_core(blocks),
-                    &mut self.tweak,
-                    $block_len,
-                );
+                let blocks = Array::cast_slice_to_core(blocks);
+                ($compress)(self.backend, &mut self.h, blocks, &mut self.tweak, $block_len);
             }
         }
 
@@ -210,10 +183,10 @@ macro_rules! skein_core {
                 let block: [u8; $block_len] = buffer.pad_with_zeros().into();
                 let mut h = self.h;
                 let mut tweak = [self.tweak[0], self.tweak[1] | FINAL];
-                $compress(self.backend, &mut h, &[block], &mut tweak, pos);
+                ($compress)(self.backend, &mut h, &[block], &mut tweak, pos);
                 // Output stage: one block holding the 8-byte counter 0.
                 let mut tweak = [0, TYPE_OUT | FIRST | FINAL];
-                $compress(self.backend, &mut h, &[[0u8; $block_len]], &mut tweak, 8);
+                ($compress)(self.backend, &mut h, &[[0u8; $block_len]], &mut tweak, 8);
                 for (chunk, word) in out.chunks_mut(8).zip(h.iter()) {
                     chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
                 }
@@ -224,15 +197,18 @@ macro_rules! skein_core {
 
 skein_core!(
     /// Block-level Skein-256 state (UBI chaining value and tweak).
-    Skein256Core, 4, U32, 32, SequentialOnly, compress_seq256, config_iv256
+    Skein256Core, 4, U32, 32, SequentialOnly, config_iv256,
+    |_, h, b, t, len| threefish256::compress_blocks(h, b, t, len)
 );
 skein_core!(
     /// Block-level Skein-512 state (UBI chaining value and tweak).
-    Skein512Core, 8, U64, 64, Backend, compress512, config_iv512
+    Skein512Core, 8, U64, 64, Backend, config_iv512,
+    |backend: Backend, h, b, t, len| backend.compress(h, b, t, len)
 );
 skein_core!(
     /// Block-level Skein-1024 state (UBI chaining value and tweak).
-    Skein1024Core, 16, U128, 128, SequentialOnly, compress_seq1024, config_iv1024
+    Skein1024Core, 16, U128, 128, SequentialOnly, config_iv1024,
+    |_, h, b, t, len| threefish1024::compress_blocks(h, b, t, len)
 );
 
 hashers! {
@@ -260,11 +236,9 @@ pub fn compress512_with_variant(
     tweak: &mut [u64; 2],
     len: u64,
 ) -> bool {
-    let Some(backend) = Backend::by_name(name) else {
-        return false;
-    };
-    backend.compress(h, blocks, tweak, len);
-    true
+    Backend::by_name(name)
+        .map(|backend| backend.compress(h, blocks, tweak, len))
+        .is_some()
 }
 
 #[cfg(test)]

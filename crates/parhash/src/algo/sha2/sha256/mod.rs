@@ -81,11 +81,7 @@ pub fn compress256_sha_ni(token: platform::ShaNi, state: &mut [u32; 8], blocks: 
 /// [`compress256`] forced onto a named variant (as listed by `Sha256::variants()`); returns
 /// `false` and leaves `state` alone when it is unknown or unavailable here.
 pub fn compress256_with_variant(name: &str, state: &mut [u32; 8], blocks: &[[u8; 64]]) -> bool {
-    match Backend::by_name(name) {
-        Some(backend) => {
-            backend.compress(state, blocks);
-            true
-        }
-        None => false,
-    }
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, blocks))
+        .is_some()
 }

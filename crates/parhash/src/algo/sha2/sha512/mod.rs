@@ -66,11 +66,7 @@ pub fn compress512_sequential(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
 /// [`compress512`] forced onto a named variant; returns `false` and leaves `state` alone when it
 /// is unknown or unavailable here.
 pub fn compress512_with_variant(name: &str, state: &mut [u64; 8], blocks: &[[u8; 128]]) -> bool {
-    match Backend::by_name(name) {
-        Some(backend) => {
-            backend.compress(state, blocks);
-            true
-        }
-        None => false,
-    }
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, blocks))
+        .is_some()
 }
