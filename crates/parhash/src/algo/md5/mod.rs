@@ -19,14 +19,9 @@ pub mod lanes;
 pub mod parallel;
 pub mod sequential;
 
-use digest::{
-    array::Array,
-    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
-    typenum::{Unsigned, U16, U64},
-    Output,
-};
+use digest::typenum::{U16, U64};
 
-use super::block_api::{block_core, hashers};
+use super::block_api::{block_core, hashers, md_core};
 use crate::dispatch::backends;
 
 /// Initial chaining value (RFC 1321 section 3.3).
@@ -194,31 +189,7 @@ pub struct Md5Core {
     backend: Backend,
 }
 
-impl UpdateCore for Md5Core {
-    #[inline]
-    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-        self.backend
-            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
-    }
-}
-
-impl FixedOutputCore for Md5Core {
-    #[inline]
-    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        let bit_len = self
-            .block_count
-            .wrapping_mul(Self::BlockSize::U64)
-            .wrapping_add(buffer.get_pos() as u64)
-            .wrapping_mul(8);
-        let mut state = self.state;
-        let backend = self.backend;
-        buffer.len64_padding_le(bit_len, |b| backend.compress(&mut state, &[b.0]));
-        for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
-    }
-}
+md_core!(Md5Core, count: u64, padding: len64_padding_le, words: to_le_bytes);
 
 impl Md5Core {
     fn with_backend(backend: Backend) -> Self {

@@ -26,14 +26,9 @@ pub mod parallel_sse41;
 #[cfg(target_arch = "x86_64")]
 pub mod sha_ni;
 
-use digest::{
-    array::Array,
-    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
-    typenum::{Unsigned, U20, U64},
-    Output,
-};
+use digest::typenum::{U20, U64};
 
-use super::block_api::{block_core, hashers};
+use super::block_api::{block_core, hashers, md_core};
 use crate::dispatch::{backends, Dispatch};
 
 /// Initial chaining value (FIPS 180-4 section 5.3.1).
@@ -198,31 +193,7 @@ impl Sha1Core {
     }
 }
 
-impl UpdateCore for Sha1Core {
-    #[inline]
-    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-        self.backend
-            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
-    }
-}
-
-impl FixedOutputCore for Sha1Core {
-    #[inline]
-    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        let bit_len = self
-            .block_count
-            .wrapping_mul(Self::BlockSize::U64)
-            .wrapping_add(buffer.get_pos() as u64)
-            .wrapping_mul(8);
-        let mut state = self.state;
-        let backend = self.backend;
-        buffer.len64_padding_be(bit_len, |b| backend.compress(&mut state, &[b.0]));
-        for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
-    }
-}
+md_core!(Sha1Core, count: u64, padding: len64_padding_be, words: to_be_bytes);
 
 block_core!(Sha1Core, name: "SHA-1", block: U64, output: U20, buffer: Eager);
 

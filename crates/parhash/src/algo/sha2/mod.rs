@@ -20,10 +20,8 @@ pub use sha512::{compress512, compress512_sequential, compress512_with_variant};
 
 use core::marker::PhantomData;
 use digest::{
-    array::{Array, ArraySize},
-    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
-    typenum::{Unsigned, U128, U28, U32, U48, U64},
-    Output,
+    array::ArraySize,
+    typenum::{U128, U28, U32, U48, U64},
 };
 
 use super::block_api;
@@ -81,33 +79,7 @@ macro_rules! block_core {
 
         block_api::block_core!($core<P: $params>, block: $block, output: P::OutputSize, buffer: Eager);
 
-        impl<P: $params> UpdateCore for $core<P> {
-            #[inline]
-            fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-                self.block_count = self.block_count.wrapping_add(blocks.len() as $count);
-                self.backend
-                    .compress(&mut self.state, Array::cast_slice_to_core(blocks));
-            }
-        }
-
-        impl<P: $params> FixedOutputCore for $core<P> {
-            #[inline]
-            fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-                let bit_len = self
-                    .block_count
-                    .wrapping_mul(<$block>::U64 as $count)
-                    .wrapping_add(buffer.get_pos() as $count)
-                    .wrapping_mul(8);
-                let mut state = self.state;
-                let backend = self.backend;
-                buffer.$pad(bit_len, |b| backend.compress(&mut state, &[b.0]));
-                // Word by word, the last one cut for truncated outputs (a byte-by-byte loop over
-                // `flat_map` cost ~15 ns of a 64-byte SHA-256's ~105).
-                for (o, w) in out.chunks_mut(size_of_val(&state[0])).zip(&state) {
-                    o.copy_from_slice(&w.to_be_bytes()[..o.len()]);
-                }
-            }
-        }
+        block_api::md_core!($core<P: $params>, count: $count, padding: $pad, words: to_be_bytes);
     };
 }
 
