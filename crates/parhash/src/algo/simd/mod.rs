@@ -80,7 +80,8 @@ pub const fn lane_permutation(lanes: usize, k: usize) -> usize {
 }
 
 /// Splits a table listed as A, B, C, D (n words each) into the state.
-const fn state_from_words<const L: usize>(words: [u32; 16]) -> State<L> {
+const fn state_from_words<const L: usize, const N: usize>(words: [u32; N]) -> State<L> {
+    assert!(N == 4 * L, "four arrays of L words");
     let mut s = [[0u32; L]; 4];
     let mut i = 0;
     while i < 4 * L {
@@ -101,43 +102,21 @@ pub const IV_256: State<4> = state_from_words([
     0xc2c2ba14, 0x49b3bcb4, 0xf67caf46, 0x668626c9, 0xe2eaa8d2, 0x1ff47833, 0xd0c661a5, 0x55693de1,
 ]);
 /// Section 2: the SIMD-384 IV.
-pub const IV_384: State<8> = [
-    [
-        0x8a36eebc, 0x94a3bd90, 0xd1537b83, 0xb25b070b, 0xf463f1b5, 0xb6f81e20, 0x0055c339,
-        0xb4d144d1,
-    ],
-    [
-        0x7360ca61, 0x18361a03, 0x17dcb4b9, 0x3414c45a, 0xa699a9d2, 0xe39e9664, 0x468bfe77,
-        0x51d062f8,
-    ],
-    [
-        0xb9e3bfe8, 0x63bece2a, 0x8fe506b9, 0xf8cc4ac2, 0x7ae11542, 0xb1aadda1, 0x64b06794,
-        0x28d2f462,
-    ],
-    [
-        0xe64071ec, 0x1deb91a8, 0x8ac8db23, 0x3f782ab5, 0x039b5cb8, 0x71ddd962, 0xfade2cea,
-        0x1416df71,
-    ],
-];
+#[rustfmt::skip]
+pub const IV_384: State<8> = state_from_words([
+    0x8a36eebc, 0x94a3bd90, 0xd1537b83, 0xb25b070b, 0xf463f1b5, 0xb6f81e20, 0x0055c339, 0xb4d144d1,
+    0x7360ca61, 0x18361a03, 0x17dcb4b9, 0x3414c45a, 0xa699a9d2, 0xe39e9664, 0x468bfe77, 0x51d062f8,
+    0xb9e3bfe8, 0x63bece2a, 0x8fe506b9, 0xf8cc4ac2, 0x7ae11542, 0xb1aadda1, 0x64b06794, 0x28d2f462,
+    0xe64071ec, 0x1deb91a8, 0x8ac8db23, 0x3f782ab5, 0x039b5cb8, 0x71ddd962, 0xfade2cea, 0x1416df71,
+]);
 /// Section 2: the SIMD-512 IV.
-pub const IV_512: State<8> = [
-    [
-        0x0ba16b95, 0x72f999ad, 0x9fecc2ae, 0xba3264fc, 0x5e894929, 0x8e9f30e5, 0x2f1daa37,
-        0xf0f2c558,
-    ],
-    [
-        0xac506643, 0xa90635a5, 0xe25b878b, 0xaab7878f, 0x88817f7a, 0x0a02892b, 0x559a7550,
-        0x598f657e,
-    ],
-    [
-        0x7eef60a1, 0x6b70e3e8, 0x9c1714d1, 0xb958e2a8, 0xab02675e, 0xed1c014f, 0xcd8d65bb,
-        0xfdb7a257,
-    ],
-    [
-        0x09254899, 0xd699c7bc, 0x9019b6dc, 0x2b9022e4, 0x8fa14956, 0x21bf9bd3, 0xb94d0943,
-        0x6ffddc22,
-    ],
-];
+#[rustfmt::skip]
+pub const IV_512: State<8> = state_from_words([
+    0x0ba16b95, 0x72f999ad, 0x9fecc2ae, 0xba3264fc, 0x5e894929, 0x8e9f30e5, 0x2f1daa37, 0xf0f2c558,
+    0xac506643, 0xa90635a5, 0xe25b878b, 0xaab7878f, 0x88817f7a, 0x0a02892b, 0x559a7550, 0x598f657e,
+    0x7eef60a1, 0x6b70e3e8, 0x9c1714d1, 0xb958e2a8, 0xab02675e, 0xed1c014f, 0xcd8d65bb, 0xfdb7a257,
+    0x09254899, 0xd699c7bc, 0x9019b6dc, 0x2b9022e4, 0x8fa14956, 0x21bf9bd3, 0xb94d0943, 0x6ffddc22,
+]);
 
 /// Section 2's rule: the IV for output size `bits` is the compression (final = 0) of the block
 /// `"SIMD-<bits> v1.1"` padded with zeros, starting from the all-zero state. Uses the literal form.
