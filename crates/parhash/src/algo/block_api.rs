@@ -2,7 +2,7 @@
 //!
 //! A family writes what is its own: the core's fields, `fn with_backend(backend) -> Self` (a
 //! fresh state that runs on `backend`, one of the family's [`backends!`] enums), `UpdateCore`
-//! and `FixedOutputCore`. Then:
+//! and `FixedOutputCore` (or [`md_core!`] for both, where the padding is MD4-style). Then:
 //! - [`block_core!`] adds the traits that only name sizes: `HashMarker`, `BlockSizeUser`,
 //!   `BufferKindUser`, `OutputSizeUser`, `AlgorithmName` and `Debug` (and `Clone` for a core
 //!   generic over its parameters `P`, which need not be `Clone` themselves);
