@@ -29,6 +29,7 @@
 pub mod algo;
 pub mod batch;
 pub mod cipher;
+mod dispatch;
 pub mod io;
 pub mod lanes;
 pub mod parts;

@@ -4,9 +4,12 @@
 
 use std::fmt;
 
-use digest::DynDigest;
+use digest::{typenum::Unsigned, DynDigest};
 
 use crate::algo::parsha256::{Parsha256Hasher, ParshaError, ParshaOptions, TreeParams};
+use crate::algo::{
+    blake, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein, whirlpool,
+};
 use crate::algo::{VariantInfo, Variants};
 use crate::lanes::Kernel;
 use crate::threads::Threads;
@@ -91,20 +94,17 @@ fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
     Output::filled(hasher.output_size(), |out| hasher.finalize_into(out))
 }
 
-/// Declares every algorithm once: enum variant, concrete type, names and metadata.
+/// Declares every algorithm once, one line each after its note (the doc comment, also the
+/// enum variant's doc): `Variant(type) "name", "TAG", [aliases], Family, block N[, broken];`.
+/// The digest size comes from the type.
 macro_rules! algorithms {
+    (@broken) => { false };
+    (@broken broken) => { true };
     ($(
-        $variant:ident => $ty:ty {
-            name: $name:literal,
-            tag: $tag:literal,
-            aliases: [$($alias:literal),* $(,)?],
-            family: $family:ident,
-            digest: $digest:literal,
-            block: $block:literal,
-            broken: $broken:literal,
-            note: $note:literal $(,)?
-        }
-    ),* $(,)?) => {
+        #[doc = $note:literal]
+        $variant:ident($ty:ty) $name:literal, $tag:literal, [$($alias:literal),* $(,)?],
+            $family:ident, block $block:literal $(, $broken:ident)?;
+    )*) => {
         /// Every algorithm parhash implements.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
@@ -125,16 +125,19 @@ macro_rules! algorithms {
             /// Static facts about this algorithm.
             pub fn info(self) -> &'static AlgorithmInfo {
                 match self {
-                    $(Algorithm::$variant => &AlgorithmInfo {
-                        name: $name,
-                        tag: $tag,
-                        aliases: &[$($alias),*],
-                        family: Family::$family,
-                        digest_size: $digest,
-                        block_size: $block,
-                        broken: $broken,
-                        note: $note,
-                    },)*
+                    $(Algorithm::$variant => {
+                        const INFO: AlgorithmInfo = AlgorithmInfo {
+                            name: $name,
+                            tag: $tag,
+                            aliases: &[$($alias),*],
+                            family: Family::$family,
+                            digest_size: <$ty as digest::OutputSizeUser>::OutputSize::USIZE,
+                            block_size: $block,
+                            broken: algorithms!(@broken $($broken)?),
+                            note: $note.trim_ascii_start(),
+                        };
+                        &INFO
+                    })*
                 }
             }
 
@@ -194,236 +197,98 @@ macro_rules! algorithms {
 }
 
 algorithms! {
-    Md5 => crate::algo::md5::Md5 {
-        name: "md5", tag: "MD5", aliases: ["md-5"], family: Md5,
-        digest: 16, block: 64, broken: true,
-        note: "RFC 1321; BROKEN: practical collisions, use only for non-security checksums",
-    },
-    Sha1 => crate::algo::sha1::Sha1 {
-        name: "sha1", tag: "SHA1", aliases: ["sha-1"], family: Sha1,
-        digest: 20, block: 64, broken: true,
-        note: "FIPS 180-4 SHA-1; BROKEN: practical collisions (SHAttered), use only for non-security checksums",
-    },
-    Sha224 => crate::algo::sha2::Sha224 {
-        name: "sha224", tag: "SHA224", aliases: ["sha-224", "sha2-224", "sha-2-224"], family: Sha2,
-        digest: 28, block: 64, broken: false,
-        note: "FIPS 180-4 SHA-224 (SHA-256 with its own IV, truncated)",
-    },
-    Sha256 => crate::algo::sha2::Sha256 {
-        name: "sha256", tag: "SHA256", aliases: ["sha-256", "sha2-256", "sha-2-256", "sha2"], family: Sha2,
-        digest: 32, block: 64, broken: false,
-        note: "FIPS 180-4 SHA-256",
-    },
-    Sha384 => crate::algo::sha2::Sha384 {
-        name: "sha384", tag: "SHA384", aliases: ["sha-384", "sha2-384", "sha-2-384"], family: Sha2,
-        digest: 48, block: 128, broken: false,
-        note: "FIPS 180-4 SHA-384 (SHA-512 with its own IV, truncated)",
-    },
-    Sha512 => crate::algo::sha2::Sha512 {
-        name: "sha512", tag: "SHA512", aliases: ["sha-512", "sha2-512", "sha-2-512"], family: Sha2,
-        digest: 64, block: 128, broken: false,
-        note: "FIPS 180-4 SHA-512",
-    },
-    Sha512_224 => crate::algo::sha2::Sha512_224 {
-        name: "sha512-224", tag: "SHA512-224", aliases: ["sha512/224", "sha-512/224", "sha2-512/224"], family: Sha2,
-        digest: 28, block: 128, broken: false,
-        note: "FIPS 180-4 SHA-512/224 (SHA-512 with its own IV, truncated)",
-    },
-    Sha512_256 => crate::algo::sha2::Sha512_256 {
-        name: "sha512-256", tag: "SHA512-256", aliases: ["sha512/256", "sha-512/256", "sha2-512/256"], family: Sha2,
-        digest: 32, block: 128, broken: false,
-        note: "FIPS 180-4 SHA-512/256 (SHA-512 with its own IV, truncated)",
-    },
-    Sandstorm224 => crate::algo::sandstorm::Sandstorm224 {
-        name: "sandstorm224", tag: "SANDSTORM224", aliases: ["sandstorm-224"], family: Sandstorm,
-        digest: 28, block: 64, broken: false,
-        note: "SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores",
-    },
-    Sandstorm256 => crate::algo::sandstorm::Sandstorm256 {
-        name: "sandstorm256", tag: "SANDSTORM256", aliases: ["sandstorm-256", "sandstorm"], family: Sandstorm,
-        digest: 32, block: 64, broken: false,
-        note: "SANDstorm-256 (Sandia, SHA-3 round 1), tree mode on all cores",
-    },
-    Sandstorm384 => crate::algo::sandstorm::Sandstorm384 {
-        name: "sandstorm384", tag: "SANDSTORM384", aliases: ["sandstorm-384"], family: Sandstorm,
-        digest: 48, block: 128, broken: false,
-        note: "SANDstorm-384 (Sandia, SHA-3 round 1), 128-bit words, tree mode on all cores",
-    },
-    Sandstorm512 => crate::algo::sandstorm::Sandstorm512 {
-        name: "sandstorm512", tag: "SANDSTORM512", aliases: ["sandstorm-512"], family: Sandstorm,
-        digest: 64, block: 128, broken: false,
-        note: "SANDstorm-512 (Sandia, SHA-3 round 1), 128-bit words, tree mode on all cores",
-    },
-    Sandstorm224Ref => crate::algo::sandstorm::Sandstorm224Ref {
-        name: "sandstorm224-ref", tag: "SANDSTORM224-REF", aliases: [], family: Sandstorm,
-        digest: 28, block: 64, broken: false,
-        note: "SANDstorm-224 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)",
-    },
-    Sandstorm256Ref => crate::algo::sandstorm::Sandstorm256Ref {
-        name: "sandstorm256-ref", tag: "SANDSTORM256-REF", aliases: [], family: Sandstorm,
-        digest: 32, block: 64, broken: false,
-        note: "SANDstorm-256 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)",
-    },
-    Parsha256 => crate::algo::parsha256::Parsha256 {
-        name: "parsha256", tag: "PARSHA256-T13-IV256", aliases: ["parsha-256", "parsha"], family: Parsha,
-        digest: 32, block: 64, broken: false,
-        note: "PARSHA-256 (Pal & Sarkar 2003), tree of SHA-256 compressions on all cores; T=13, l=256 unless --tree-height/--iv-bits",
-    },
-    Simd224 => crate::algo::simd::Simd224 {
-        name: "simd224", tag: "SIMD-224", aliases: ["simd-224-v1.1"], family: Simd,
-        digest: 28, block: 64, broken: false,
-        note: "SIMD-224 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; truncated n = 4 state, NTT message expansion)",
-    },
-    Simd256 => crate::algo::simd::Simd256 {
-        name: "simd256", tag: "SIMD-256", aliases: ["simd-256-v1.1"], family: Simd,
-        digest: 32, block: 64, broken: false,
-        note: "SIMD-256 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; 4 Feistel lanes, NTT message expansion)",
-    },
-    Simd384 => crate::algo::simd::Simd384 {
-        name: "simd384", tag: "SIMD-384", aliases: ["simd-384-v1.1"], family: Simd,
-        digest: 48, block: 128, broken: false,
-        note: "SIMD-384 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; truncated n = 8 state, NTT message expansion)",
-    },
-    Simd512 => crate::algo::simd::Simd512 {
-        name: "simd512", tag: "SIMD-512", aliases: ["simd-512-v1.1"], family: Simd,
-        digest: 64, block: 128, broken: false,
-        note: "SIMD-512 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; 8 Feistel lanes, NTT message expansion)",
-    },
-    Blake224 => crate::algo::blake::Blake224 {
-        name: "blake224", tag: "BLAKE-224", aliases: ["blake-224"], family: Blake,
-        digest: 28, block: 64, broken: false,
-        note: "BLAKE-224, SHA-3 finalist (final version, 14 rounds, salt zero)",
-    },
-    Blake256 => crate::algo::blake::Blake256 {
-        name: "blake256", tag: "BLAKE-256", aliases: ["blake-256", "blake32"], family: Blake,
-        digest: 32, block: 64, broken: false,
-        note: "BLAKE-256, SHA-3 finalist (final version, 14 rounds, salt zero)",
-    },
-    Blake384 => crate::algo::blake::Blake384 {
-        name: "blake384", tag: "BLAKE-384", aliases: ["blake-384"], family: Blake,
-        digest: 48, block: 128, broken: false,
-        note: "BLAKE-384, SHA-3 finalist (final version, 16 rounds, salt zero)",
-    },
-    Blake512 => crate::algo::blake::Blake512 {
-        name: "blake512", tag: "BLAKE-512", aliases: ["blake-512", "blake64"], family: Blake,
-        digest: 64, block: 128, broken: false,
-        note: "BLAKE-512, SHA-3 finalist (final version, 16 rounds, salt zero)",
-    },
-    Skein512_224 => crate::algo::skein::Skein512_224 {
-        name: "skein512-224", tag: "SKEIN512-224", aliases: ["skein-512-224"], family: Skein,
-        digest: 28, block: 64, broken: false,
-        note: "Skein-512-224 v1.3, SHA-3 finalist (Threefish-512, UBI)",
-    },
-    Skein512_256 => crate::algo::skein::Skein512_256 {
-        name: "skein512-256", tag: "SKEIN512-256", aliases: ["skein-512-256", "skein"], family: Skein,
-        digest: 32, block: 64, broken: false,
-        note: "Skein-512-256 v1.3, SHA-3 finalist (Threefish-512, UBI)",
-    },
-    Skein512_384 => crate::algo::skein::Skein512_384 {
-        name: "skein512-384", tag: "SKEIN512-384", aliases: ["skein-512-384"], family: Skein,
-        digest: 48, block: 64, broken: false,
-        note: "Skein-512-384 v1.3, SHA-3 finalist (Threefish-512, UBI)",
-    },
-    Skein512_512 => crate::algo::skein::Skein512_512 {
-        name: "skein512-512", tag: "SKEIN512-512", aliases: ["skein-512-512"], family: Skein,
-        digest: 64, block: 64, broken: false,
-        note: "Skein-512-512 v1.3, SHA-3 finalist (Threefish-512, UBI)",
-    },
-    Skein256_256 => crate::algo::skein::Skein256_256 {
-        name: "skein256-256", tag: "SKEIN256-256", aliases: ["skein-256-256"], family: Skein,
-        digest: 32, block: 32, broken: false,
-        note: "Skein-256-256 v1.3 (Threefish-256, UBI); sequential form only",
-    },
-    Skein1024_1024 => crate::algo::skein::Skein1024_1024 {
-        name: "skein1024-1024", tag: "SKEIN1024-1024", aliases: ["skein-1024-1024"], family: Skein,
-        digest: 128, block: 128, broken: false,
-        note: "Skein-1024-1024 v1.3 (Threefish-1024, UBI); sequential form only",
-    },
-    Sha3_224 => crate::algo::keccak::Sha3_224 {
-        name: "sha3-224", tag: "SHA3-224", aliases: ["sha3_224", "sha-3-224"], family: Sha3,
-        digest: 28, block: 144, broken: false,
-        note: "FIPS 202 SHA3-224 (Keccak-f[1600], rate 144 bytes, padding 0x06)",
-    },
-    Sha3_256 => crate::algo::keccak::Sha3_256 {
-        name: "sha3-256", tag: "SHA3-256", aliases: ["sha3_256", "sha-3-256"], family: Sha3,
-        digest: 32, block: 136, broken: false,
-        note: "FIPS 202 SHA3-256 (Keccak-f[1600], rate 136 bytes, padding 0x06)",
-    },
-    Sha3_384 => crate::algo::keccak::Sha3_384 {
-        name: "sha3-384", tag: "SHA3-384", aliases: ["sha3_384", "sha-3-384"], family: Sha3,
-        digest: 48, block: 104, broken: false,
-        note: "FIPS 202 SHA3-384 (Keccak-f[1600], rate 104 bytes, padding 0x06)",
-    },
-    Sha3_512 => crate::algo::keccak::Sha3_512 {
-        name: "sha3-512", tag: "SHA3-512", aliases: ["sha3_512", "sha-3-512"], family: Sha3,
-        digest: 64, block: 72, broken: false,
-        note: "FIPS 202 SHA3-512 (Keccak-f[1600], rate 72 bytes, padding 0x06)",
-    },
-    Jh224 => crate::algo::jh::Jh224 {
-        name: "jh224", tag: "JH-224", aliases: ["jh_224"], family: Jh,
-        digest: 28, block: 64, broken: false,
-        note: "JH-224, final SHA-3 round-3 version (E8 with 42 rounds)",
-    },
-    Jh256 => crate::algo::jh::Jh256 {
-        name: "jh256", tag: "JH-256", aliases: ["jh_256"], family: Jh,
-        digest: 32, block: 64, broken: false,
-        note: "JH-256, final SHA-3 round-3 version (E8 with 42 rounds)",
-    },
-    Jh384 => crate::algo::jh::Jh384 {
-        name: "jh384", tag: "JH-384", aliases: ["jh_384"], family: Jh,
-        digest: 48, block: 64, broken: false,
-        note: "JH-384, final SHA-3 round-3 version (E8 with 42 rounds)",
-    },
-    Jh512 => crate::algo::jh::Jh512 {
-        name: "jh512", tag: "JH-512", aliases: ["jh_512"], family: Jh,
-        digest: 64, block: 64, broken: false,
-        note: "JH-512, final SHA-3 round-3 version (E8 with 42 rounds)",
-    },
-    Keccak224 => crate::algo::keccak::Keccak224 {
-        name: "keccak224", tag: "KECCAK224", aliases: ["keccak-224", "keccak_224"], family: Keccak,
-        digest: 28, block: 144, broken: false,
-        note: "SHA-3 round-3 Keccak-224, padding 0x01, not FIPS 202",
-    },
-    Keccak256 => crate::algo::keccak::Keccak256 {
-        name: "keccak256", tag: "KECCAK256", aliases: ["keccak-256", "keccak_256"], family: Keccak,
-        digest: 32, block: 136, broken: false,
-        note: "SHA-3 round-3 Keccak-256, padding 0x01, not FIPS 202 (Ethereum's keccak256)",
-    },
-    Keccak384 => crate::algo::keccak::Keccak384 {
-        name: "keccak384", tag: "KECCAK384", aliases: ["keccak-384", "keccak_384"], family: Keccak,
-        digest: 48, block: 104, broken: false,
-        note: "SHA-3 round-3 Keccak-384, padding 0x01, not FIPS 202",
-    },
-    Keccak512 => crate::algo::keccak::Keccak512 {
-        name: "keccak512", tag: "KECCAK512", aliases: ["keccak-512", "keccak_512"], family: Keccak,
-        digest: 64, block: 72, broken: false,
-        note: "SHA-3 round-3 Keccak-512, padding 0x01, not FIPS 202",
-    },
-    Groestl224 => crate::algo::groestl::Groestl224 {
-        name: "groestl224", tag: "GROESTL-224", aliases: ["grostl224", "grøstl-224"], family: Groestl,
-        digest: 28, block: 64, broken: false,
-        note: "Grøstl-224, final tweaked SHA-3 round-3 version (8x8 state, 10 rounds)",
-    },
-    Groestl256 => crate::algo::groestl::Groestl256 {
-        name: "groestl256", tag: "GROESTL-256", aliases: ["grostl256", "grøstl-256"], family: Groestl,
-        digest: 32, block: 64, broken: false,
-        note: "Grøstl-256, final tweaked SHA-3 round-3 version (8x8 state, 10 rounds)",
-    },
-    Groestl384 => crate::algo::groestl::Groestl384 {
-        name: "groestl384", tag: "GROESTL-384", aliases: ["grostl384", "grøstl-384"], family: Groestl,
-        digest: 48, block: 128, broken: false,
-        note: "Grøstl-384, final tweaked SHA-3 round-3 version (8x16 state, 14 rounds)",
-    },
-    Groestl512 => crate::algo::groestl::Groestl512 {
-        name: "groestl512", tag: "GROESTL-512", aliases: ["grostl512", "grøstl-512"], family: Groestl,
-        digest: 64, block: 128, broken: false,
-        note: "Grøstl-512, final tweaked SHA-3 round-3 version (8x16 state, 14 rounds)",
-    },
-    Whirlpool => crate::algo::whirlpool::Whirlpool {
-        name: "whirlpool", tag: "WHIRLPOOL", aliases: ["whirlpool-512"], family: Whirlpool,
-        digest: 64, block: 64, broken: false,
-        note: "Whirlpool, final 2003 version (ISO/IEC 10118-3)",
-    },
+    /// RFC 1321; BROKEN: practical collisions, use only for non-security checksums
+    Md5(md5::Md5) "md5", "MD5", ["md-5"], Md5, block 64, broken;
+    /// FIPS 180-4 SHA-1; BROKEN: practical collisions (SHAttered), use only for non-security checksums
+    Sha1(sha1::Sha1) "sha1", "SHA1", ["sha-1"], Sha1, block 64, broken;
+    /// FIPS 180-4 SHA-224 (SHA-256 with its own IV, truncated)
+    Sha224(sha2::Sha224) "sha224", "SHA224", ["sha-224", "sha2-224", "sha-2-224"], Sha2, block 64;
+    /// FIPS 180-4 SHA-256
+    Sha256(sha2::Sha256) "sha256", "SHA256", ["sha-256", "sha2-256", "sha-2-256", "sha2"], Sha2, block 64;
+    /// FIPS 180-4 SHA-384 (SHA-512 with its own IV, truncated)
+    Sha384(sha2::Sha384) "sha384", "SHA384", ["sha-384", "sha2-384", "sha-2-384"], Sha2, block 128;
+    /// FIPS 180-4 SHA-512
+    Sha512(sha2::Sha512) "sha512", "SHA512", ["sha-512", "sha2-512", "sha-2-512"], Sha2, block 128;
+    /// FIPS 180-4 SHA-512/224 (SHA-512 with its own IV, truncated)
+    Sha512_224(sha2::Sha512_224) "sha512-224", "SHA512-224", ["sha512/224", "sha-512/224", "sha2-512/224"], Sha2, block 128;
+    /// FIPS 180-4 SHA-512/256 (SHA-512 with its own IV, truncated)
+    Sha512_256(sha2::Sha512_256) "sha512-256", "SHA512-256", ["sha512/256", "sha-512/256", "sha2-512/256"], Sha2, block 128;
+    /// SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores
+    Sandstorm224(sandstorm::Sandstorm224) "sandstorm224", "SANDSTORM224", ["sandstorm-224"], Sandstorm, block 64;
+    /// SANDstorm-256 (Sandia, SHA-3 round 1), tree mode on all cores
+    Sandstorm256(sandstorm::Sandstorm256) "sandstorm256", "SANDSTORM256", ["sandstorm-256", "sandstorm"], Sandstorm, block 64;
+    /// SANDstorm-384 (Sandia, SHA-3 round 1), 128-bit words, tree mode on all cores
+    Sandstorm384(sandstorm::Sandstorm384) "sandstorm384", "SANDSTORM384", ["sandstorm-384"], Sandstorm, block 128;
+    /// SANDstorm-512 (Sandia, SHA-3 round 1), 128-bit words, tree mode on all cores
+    Sandstorm512(sandstorm::Sandstorm512) "sandstorm512", "SANDSTORM512", ["sandstorm-512"], Sandstorm, block 128;
+    /// SANDstorm-224 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)
+    Sandstorm224Ref(sandstorm::Sandstorm224Ref) "sandstorm224-ref", "SANDSTORM224-REF", [], Sandstorm, block 64;
+    /// SANDstorm-256 as the submitters' code computes it (8-bit superblock counter; differs from 16448 bytes on)
+    Sandstorm256Ref(sandstorm::Sandstorm256Ref) "sandstorm256-ref", "SANDSTORM256-REF", [], Sandstorm, block 64;
+    /// PARSHA-256 (Pal & Sarkar 2003), tree of SHA-256 compressions on all cores; T=13, l=256 unless --tree-height/--iv-bits
+    Parsha256(parsha256::Parsha256) "parsha256", "PARSHA256-T13-IV256", ["parsha-256", "parsha"], Parsha, block 64;
+    /// SIMD-224 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; truncated n = 4 state, NTT message expansion)
+    Simd224(simd::Simd224) "simd224", "SIMD-224", ["simd-224-v1.1"], Simd, block 64;
+    /// SIMD-256 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; 4 Feistel lanes, NTT message expansion)
+    Simd256(simd::Simd256) "simd256", "SIMD-256", ["simd-256-v1.1"], Simd, block 64;
+    /// SIMD-384 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; truncated n = 8 state, NTT message expansion)
+    Simd384(simd::Simd384) "simd384", "SIMD-384", ["simd-384-v1.1"], Simd, block 128;
+    /// SIMD-512 hash v1.1 (Leurent-Bouillaguet-Fouque, SHA-3 round 2; 8 Feistel lanes, NTT message expansion)
+    Simd512(simd::Simd512) "simd512", "SIMD-512", ["simd-512-v1.1"], Simd, block 128;
+    /// BLAKE-224, SHA-3 finalist (final version, 14 rounds, salt zero)
+    Blake224(blake::Blake224) "blake224", "BLAKE-224", ["blake-224"], Blake, block 64;
+    /// BLAKE-256, SHA-3 finalist (final version, 14 rounds, salt zero)
+    Blake256(blake::Blake256) "blake256", "BLAKE-256", ["blake-256", "blake32"], Blake, block 64;
+    /// BLAKE-384, SHA-3 finalist (final version, 16 rounds, salt zero)
+    Blake384(blake::Blake384) "blake384", "BLAKE-384", ["blake-384"], Blake, block 128;
+    /// BLAKE-512, SHA-3 finalist (final version, 16 rounds, salt zero)
+    Blake512(blake::Blake512) "blake512", "BLAKE-512", ["blake-512", "blake64"], Blake, block 128;
+    /// Skein-512-224 v1.3, SHA-3 finalist (Threefish-512, UBI)
+    Skein512_224(skein::Skein512_224) "skein512-224", "SKEIN512-224", ["skein-512-224"], Skein, block 64;
+    /// Skein-512-256 v1.3, SHA-3 finalist (Threefish-512, UBI)
+    Skein512_256(skein::Skein512_256) "skein512-256", "SKEIN512-256", ["skein-512-256", "skein"], Skein, block 64;
+    /// Skein-512-384 v1.3, SHA-3 finalist (Threefish-512, UBI)
+    Skein512_384(skein::Skein512_384) "skein512-384", "SKEIN512-384", ["skein-512-384"], Skein, block 64;
+    /// Skein-512-512 v1.3, SHA-3 finalist (Threefish-512, UBI)
+    Skein512_512(skein::Skein512_512) "skein512-512", "SKEIN512-512", ["skein-512-512"], Skein, block 64;
+    /// Skein-256-256 v1.3 (Threefish-256, UBI); sequential form only
+    Skein256_256(skein::Skein256_256) "skein256-256", "SKEIN256-256", ["skein-256-256"], Skein, block 32;
+    /// Skein-1024-1024 v1.3 (Threefish-1024, UBI); sequential form only
+    Skein1024_1024(skein::Skein1024_1024) "skein1024-1024", "SKEIN1024-1024", ["skein-1024-1024"], Skein, block 128;
+    /// FIPS 202 SHA3-224 (Keccak-f[1600], rate 144 bytes, padding 0x06)
+    Sha3_224(keccak::Sha3_224) "sha3-224", "SHA3-224", ["sha3_224", "sha-3-224"], Sha3, block 144;
+    /// FIPS 202 SHA3-256 (Keccak-f[1600], rate 136 bytes, padding 0x06)
+    Sha3_256(keccak::Sha3_256) "sha3-256", "SHA3-256", ["sha3_256", "sha-3-256"], Sha3, block 136;
+    /// FIPS 202 SHA3-384 (Keccak-f[1600], rate 104 bytes, padding 0x06)
+    Sha3_384(keccak::Sha3_384) "sha3-384", "SHA3-384", ["sha3_384", "sha-3-384"], Sha3, block 104;
+    /// FIPS 202 SHA3-512 (Keccak-f[1600], rate 72 bytes, padding 0x06)
+    Sha3_512(keccak::Sha3_512) "sha3-512", "SHA3-512", ["sha3_512", "sha-3-512"], Sha3, block 72;
+    /// JH-224, final SHA-3 round-3 version (E8 with 42 rounds)
+    Jh224(jh::Jh224) "jh224", "JH-224", ["jh_224"], Jh, block 64;
+    /// JH-256, final SHA-3 round-3 version (E8 with 42 rounds)
+    Jh256(jh::Jh256) "jh256", "JH-256", ["jh_256"], Jh, block 64;
+    /// JH-384, final SHA-3 round-3 version (E8 with 42 rounds)
+    Jh384(jh::Jh384) "jh384", "JH-384", ["jh_384"], Jh, block 64;
+    /// JH-512, final SHA-3 round-3 version (E8 with 42 rounds)
+    Jh512(jh::Jh512) "jh512", "JH-512", ["jh_512"], Jh, block 64;
+    /// SHA-3 round-3 Keccak-224, padding 0x01, not FIPS 202
+    Keccak224(keccak::Keccak224) "keccak224", "KECCAK224", ["keccak-224", "keccak_224"], Keccak, block 144;
+    /// SHA-3 round-3 Keccak-256, padding 0x01, not FIPS 202 (Ethereum's keccak256)
+    Keccak256(keccak::Keccak256) "keccak256", "KECCAK256", ["keccak-256", "keccak_256"], Keccak, block 136;
+    /// SHA-3 round-3 Keccak-384, padding 0x01, not FIPS 202
+    Keccak384(keccak::Keccak384) "keccak384", "KECCAK384", ["keccak-384", "keccak_384"], Keccak, block 104;
+    /// SHA-3 round-3 Keccak-512, padding 0x01, not FIPS 202
+    Keccak512(keccak::Keccak512) "keccak512", "KECCAK512", ["keccak-512", "keccak_512"], Keccak, block 72;
+    /// Grøstl-224, final tweaked SHA-3 round-3 version (8x8 state, 10 rounds)
+    Groestl224(groestl::Groestl224) "groestl224", "GROESTL-224", ["grostl224", "grøstl-224"], Groestl, block 64;
+    /// Grøstl-256, final tweaked SHA-3 round-3 version (8x8 state, 10 rounds)
+    Groestl256(groestl::Groestl256) "groestl256", "GROESTL-256", ["grostl256", "grøstl-256"], Groestl, block 64;
+    /// Grøstl-384, final tweaked SHA-3 round-3 version (8x16 state, 14 rounds)
+    Groestl384(groestl::Groestl384) "groestl384", "GROESTL-384", ["grostl384", "grøstl-384"], Groestl, block 128;
+    /// Grøstl-512, final tweaked SHA-3 round-3 version (8x16 state, 14 rounds)
+    Groestl512(groestl::Groestl512) "groestl512", "GROESTL-512", ["grostl512", "grøstl-512"], Groestl, block 128;
+    /// Whirlpool, final 2003 version (ISO/IEC 10118-3)
+    Whirlpool(whirlpool::Whirlpool) "whirlpool", "WHIRLPOOL", ["whirlpool-512"], Whirlpool, block 64;
 }
 
 /// Normalises a user-typed name for matching: lowercase, without `-`, `_`, `/`, `.` or spaces.

@@ -4,6 +4,7 @@
 //! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
 
 pub mod blake;
+mod block_api;
 pub mod groestl;
 pub mod jh;
 pub mod keccak;

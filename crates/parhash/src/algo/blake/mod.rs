@@ -24,20 +24,17 @@ pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_sse41;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::{Array, ArraySize},
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use super::block_api::{block_core, hashers};
+use super::sha2;
+use crate::dispatch::{backends, Dispatch};
 
 /// Rounds of BLAKE-224/256 (final version).
 pub const ROUNDS256: usize = 14;
@@ -75,71 +72,15 @@ pub const C512: [u64; 16] = [
     0xBA7C9045F12C7F99, 0x24A19947B3916CF7, 0x0801F2E2858EFC16, 0x636920D871574E69,
 ];
 
-/// Initial values (those of SHA-224/256/384/512).
-#[rustfmt::skip]
-pub const IV224: [u32; 8] = [
-    0xC1059ED8, 0x367CD507, 0x3070DD17, 0xF70E5939, 0xFFC00B31, 0x68581511, 0x64F98FA7, 0xBEFA4FA4,
-];
-#[rustfmt::skip]
+// The initial values are those of SHA-224/256/384/512.
+/// BLAKE-224 initial value.
+pub const IV224: [u32; 8] = sha2::consts::IV224;
 /// BLAKE-256 initial value.
-pub const IV256: [u32; 8] = [
-    0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
-];
+pub const IV256: [u32; 8] = sha2::consts::IV256;
 /// BLAKE-384 initial value.
-#[rustfmt::skip]
-pub const IV384: [u64; 8] = [
-    0xCBBB9D5DC1059ED8, 0x629A292A367CD507, 0x9159015A3070DD17, 0x152FECD8F70E5939,
-    0x67332667FFC00B31, 0x8EB44A8768581511, 0xDB0C2E0D64F98FA7, 0x47B5481DBEFA4FA4,
-];
+pub const IV384: [u64; 8] = sha2::consts::IV384;
 /// BLAKE-512 initial value.
-#[rustfmt::skip]
-pub const IV512: [u64; 8] = [
-    0x6A09E667F3BCC908, 0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B, 0xA54FF53A5F1D36F1,
-    0x510E527FADE682D1, 0x9B05688C2B3E6C1F, 0x1F83D9ABFB41BD6B, 0x5BE0CD19137E2179,
-];
-
-/// For the vector forms: per round (mod 10) and step (0 = columns, 1 = diagonals), the message
-/// index of each of the eight operands `[first of G0..G3, second of G0..G3]`: the first operand
-/// of G_i is `m[σ(2i)]`, the second `m[σ(2i + 1)]`.
-pub(crate) const MSG_INDEX: [[[usize; 8]; 2]; 10] = {
-    let mut t = [[[0usize; 8]; 2]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut step = 0;
-        while step < 2 {
-            let mut lane = 0;
-            while lane < 8 {
-                let g = 4 * step + lane % 4;
-                t[r][step][lane] = SIGMA[r][2 * g + lane / 4];
-                lane += 1;
-            }
-            step += 1;
-        }
-        r += 1;
-    }
-    t
-};
-
-/// The partner constant's index of each operand in [`MSG_INDEX`]: `c[σ(2i + 1)]` for the first,
-/// `c[σ(2i)]` for the second.
-const CONST_INDEX: [[[usize; 8]; 2]; 10] = {
-    let mut t = [[[0usize; 8]; 2]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut step = 0;
-        while step < 2 {
-            let mut lane = 0;
-            while lane < 8 {
-                let g = 4 * step + lane % 4;
-                t[r][step][lane] = SIGMA[r][2 * g + 1 - lane / 4];
-                lane += 1;
-            }
-            step += 1;
-        }
-        r += 1;
-    }
-    t
-};
+pub const IV512: [u64; 8] = sha2::consts::IV512;
 
 macro_rules! table_map {
     ($name:ident: $ty:ty = |$i:ident| $f:expr) => {
@@ -164,6 +105,12 @@ macro_rules! table_map {
     };
 }
 
+// For the vector forms: per round (mod 10) and step (0 = columns, 1 = diagonals), the message
+// index of each of the eight operands `[first of G0..G3, second of G0..G3]`: the first operand
+// of G_i is `m[σ(2i)]`, the second `m[σ(2i + 1)]`; and the partner constant's index of each:
+// `c[σ(2i + 1)]` for the first, `c[σ(2i)]` for the second.
+table_map!(MSG_INDEX: usize = |i| SIGMA[i.0][2 * (4 * i.1 + i.2 % 4) + i.2 / 4]);
+table_map!(CONST_INDEX: usize = |i| SIGMA[i.0][2 * (4 * i.1 + i.2 % 4) + 1 - i.2 / 4]);
 table_map!(MSG_INDEX32: i32 = |i| MSG_INDEX[i.0][i.1][i.2] as i32);
 table_map!(MSG_INDEX64: i64 = |i| MSG_INDEX[i.0][i.1][i.2] as i64);
 table_map!(MSG_CONST256: u32 = |i| C256[CONST_INDEX[i.0][i.1][i.2]]);
@@ -191,55 +138,28 @@ pub(crate) fn load_be64(block: &[u8; 128]) -> [u64; 16] {
     m
 }
 
-/// Which compression code a BLAKE-224/256 hasher runs: the single dispatch point for 32-bit
-/// words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend256 {
-    /// Scalar, literal G function.
-    Sequential,
-    /// Row-parallel data flow in portable Rust.
-    ParallelPortable,
-    /// Rows in SSE registers, message gathered with scalar loads.
-    #[cfg(target_arch = "x86_64")]
-    ParallelSse41(platform::Sse41),
-    /// Rows in SSE registers, message gathered with AVX2 `vpermd`.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
+backends! {
+    /// Which compression code a BLAKE-224/256 hasher runs: the single dispatch point for 32-bit
+    /// words.
+    pub enum Backend256 {
+        /// Scalar, literal G function.
+        Sequential => "sequential": "portable scalar G function, columns then diagonals";
+        // The best SIMD kernel available (see BENCHMARKS.md for the order).
+        "parallel" = ["parallel-avx2", "parallel-sse41", "parallel-portable"]:
+            "four G functions per vector instruction (best ISA available)";
+        /// Row-parallel data flow in portable Rust.
+        ParallelPortable => "parallel-portable": "row-parallel data flow on [u32; 4] arrays";
+        /// Rows in SSE registers, message gathered with scalar loads.
+        ParallelSse41(Sse41) => "parallel-sse41":
+            "rows in 128-bit registers, pshufb rotations, scalar message gather";
+        /// Rows in SSE registers, message gathered with AVX2 `vpermd`.
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "rows in 128-bit registers, message gathered with vpermd";
+    }
+    default = ["parallel"];
 }
 
 impl Backend256 {
-    /// The best SIMD kernel available (see BENCHMARKS.md for the order).
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend256::ParallelAvx2(t);
-            }
-            if let Some(t) = platform::Sse41::detect() {
-                return Backend256::ParallelSse41(t);
-            }
-        }
-        Backend256::ParallelPortable
-    }
-
-    /// The fastest form here.
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend256::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend256::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-sse41" => platform::Sse41::detect().map(Backend256::ParallelSse41),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend256::ParallelAvx2),
-            _ => None,
-        }
-    }
-
     #[inline]
     fn compress(self, h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
         match self {
@@ -257,101 +177,32 @@ impl Backend256 {
             }
         }
     }
-
-    fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend256::Sequential,
-                summary: "portable scalar G function, columns then diagonals",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary: "four G functions per vector instruction (best ISA available)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "row-parallel data flow on [u32; 4] arrays",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-sse41",
-                available: platform::Sse41::detect().is_some(),
-                default: false,
-                summary: "rows in 128-bit registers, pshufb rotations, scalar message gather",
-            },
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "rows in 128-bit registers, message gathered with vpermd",
-            },
-        ]);
-        v
-    }
 }
 
-/// Which compression code a BLAKE-384/512 hasher runs: the single dispatch point for 64-bit
-/// words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend512 {
-    /// Scalar, literal G function.
-    Sequential,
-    /// Row-parallel data flow in portable Rust.
-    ParallelPortable,
-    /// Rows in AVX2 registers.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    /// Rows in AVX2 registers with AVX-512VL rotates and `vpermt2q` message gathers.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which compression code a BLAKE-384/512 hasher runs: the single dispatch point for 64-bit
+    /// words.
+    pub enum Backend512 {
+        /// Scalar, literal G function.
+        Sequential => "sequential": "portable scalar G function, columns then diagonals";
+        // AVX2 before AVX-512, because on Zen 4 the AVX2 kernel measured 5-8 % faster from 64 B
+        // to 1 MiB (BENCHMARKS.md), likely because Zen 4 splits the AVX-512 kernel's 512-bit
+        // message permutes into two halves, which costs more than `vprorq` saves on the rotations.
+        "parallel" = ["parallel-avx2", "parallel-avx512", "parallel-portable"]:
+            "four G functions per vector instruction (best ISA available)";
+        /// Row-parallel data flow in portable Rust.
+        ParallelPortable => "parallel-portable": "row-parallel data flow on [u64; 4] arrays";
+        /// Rows in AVX2 registers.
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "rows in 256-bit registers, shuffle and shift rotations";
+        /// Rows in AVX2 registers with AVX-512VL rotates and `vpermt2q` message gathers.
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "rows in 256-bit registers, vprorq rotations, vpermt2q message gather";
+    }
+    default = ["parallel"];
 }
 
 impl Backend512 {
-    /// The best SIMD kernel available: AVX2 before AVX-512, because on Zen 4 the AVX2 kernel
-    /// measured 5-8 % faster from 64 B to 1 MiB (BENCHMARKS.md), likely because Zen 4 splits
-    /// the AVX-512 kernel's 512-bit message permutes into two halves, which costs more than
-    /// `vprorq` saves on the rotations.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend512::ParallelAvx2(t);
-            }
-            if let Some(t) = platform::Avx512::detect() {
-                return Backend512::ParallelAvx512(t);
-            }
-        }
-        Backend512::ParallelPortable
-    }
-
-    /// The fastest form here.
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend512::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend512::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend512::ParallelAvx2),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend512::ParallelAvx512),
-            _ => None,
-        }
-    }
-
     #[inline]
     fn compress(self, h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
         match self {
@@ -369,47 +220,6 @@ impl Backend512 {
             }
         }
     }
-
-    fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend512::Sequential,
-                summary: "portable scalar G function, columns then diagonals",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary: "four G functions per vector instruction (best ISA available)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "row-parallel data flow on [u64; 4] arrays",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "rows in 256-bit registers, shuffle and shift rotations",
-            },
-            VariantInfo {
-                name: "parallel-avx512",
-                available: platform::Avx512::detect().is_some(),
-                default: false,
-                summary: "rows in 256-bit registers, vprorq rotations, vpermt2q message gather",
-            },
-        ]);
-        v
-    }
 }
 
 /// Parameters of one BLAKE instance.
@@ -420,21 +230,23 @@ pub trait BlakeParams: 'static {
     const NAME: &'static str;
     /// The padding bit before the length field: 1 for BLAKE-256/512, 0 for BLAKE-224/384.
     const FINAL_BIT: u8;
+    /// The word: `u32` for BLAKE-224/256, `u64` for BLAKE-384/512.
+    type Word;
+    /// Initial chaining value.
+    const IV: [Self::Word; 8];
 }
 
 /// Block-level state of BLAKE-224/256; [`Blake224`] and [`Blake256`] add buffering.
-pub struct Blake256Core<P: BlakeParams> {
+pub struct Blake256Core<P: BlakeParams<Word = u32>> {
     h: [u32; 8],
-    iv: [u32; 8],
     block_count: u64,
     backend: Backend256,
     params: PhantomData<P>,
 }
 
 /// Block-level state of BLAKE-384/512; [`Blake384`] and [`Blake512`] add buffering.
-pub struct Blake512Core<P: BlakeParams> {
+pub struct Blake512Core<P: BlakeParams<Word = u64>> {
     h: [u64; 8],
-    iv: [u64; 8],
     block_count: u128,
     backend: Backend512,
     params: PhantomData<P>,
@@ -442,11 +254,10 @@ pub struct Blake512Core<P: BlakeParams> {
 
 macro_rules! blake_core {
     ($core:ident, $word:ty, $count:ty, $block:ty, $block_len:literal, $backend:ident) => {
-        impl<P: BlakeParams> $core<P> {
-            fn with(iv: [$word; 8], backend: $backend) -> Self {
+        impl<P: BlakeParams<Word = $word>> $core<P> {
+            fn with_backend(backend: $backend) -> Self {
                 Self {
-                    h: iv,
-                    iv,
+                    h: P::IV,
                     block_count: 0,
                     backend,
                     params: PhantomData,
@@ -454,30 +265,9 @@ macro_rules! blake_core {
             }
         }
 
-        impl<P: BlakeParams> Clone for $core<P> {
-            fn clone(&self) -> Self {
-                Self {
-                    params: PhantomData,
-                    ..*self
-                }
-            }
-        }
+        block_core!($core<P: BlakeParams<Word = $word>>, block: $block, output: P::OutputSize, buffer: Eager);
 
-        impl<P: BlakeParams> HashMarker for $core<P> {}
-
-        impl<P: BlakeParams> BlockSizeUser for $core<P> {
-            type BlockSize = $block;
-        }
-
-        impl<P: BlakeParams> BufferKindUser for $core<P> {
-            type BufferKind = Eager;
-        }
-
-        impl<P: BlakeParams> OutputSizeUser for $core<P> {
-            type OutputSize = P::OutputSize;
-        }
-
-        impl<P: BlakeParams> UpdateCore for $core<P> {
+        impl<P: BlakeParams<Word = $word>> UpdateCore for $core<P> {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
                 let bits_before = self.block_count.wrapping_mul($block_len * 8);
@@ -487,7 +277,7 @@ macro_rules! blake_core {
             }
         }
 
-        impl<P: BlakeParams> FixedOutputCore for $core<P> {
+        impl<P: BlakeParams<Word = $word>> FixedOutputCore for $core<P> {
             fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
                 const LEN_AT: usize = $block_len - 2 * size_of::<$word>();
                 let pos = buffer.get_pos();
@@ -524,82 +314,22 @@ macro_rules! blake_core {
             }
         }
 
-        impl<P: BlakeParams> Reset for $core<P> {
-            fn reset(&mut self) {
-                self.h = self.iv;
-                self.block_count = 0;
-            }
-        }
-
-        impl<P: BlakeParams> AlgorithmName for $core<P> {
-            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(P::NAME)
-            }
-        }
-
-        impl<P: BlakeParams> fmt::Debug for $core<P> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!(stringify!($core), "<{}> {{ ... }}"), P::NAME)
-            }
-        }
     };
 }
 
 blake_core!(Blake256Core, u32, u64, U64, 64, Backend256);
 blake_core!(Blake512Core, u64, u128, U128, 128, Backend512);
 
-macro_rules! blake_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $core:ident, $backend:ident, $iv:ident, $out:ty,
-        $final_bit:literal, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl BlakeParams for $params {
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-            const FINAL_BIT: u8 = $final_bit;
-        }
-
-        impl Default for $core<$params> {
-            fn default() -> Self {
-                Self::with($iv, $backend::detect())
-            }
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name($core<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                $backend::infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                Some(Self {
-                    core: $core::with($iv, $backend::by_name(name)?),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
-
-blake_hashers! {
+hashers! {
+    impl BlakeParams;
     /// BLAKE-224 (SHA-3 finalist, final version: 14 rounds, salt zero).
-    Blake224, Blake224Params, Blake256Core, Backend256, IV224, U28, 0x00, "BLAKE-224";
+    Blake224(Blake256Core<Blake224Params>, U28, "BLAKE-224") { const FINAL_BIT: u8 = 0; type Word = u32; const IV: [u32; 8] = IV224; }
     /// BLAKE-256 (SHA-3 finalist, final version: 14 rounds, salt zero).
-    Blake256, Blake256Params, Blake256Core, Backend256, IV256, U32, 0x01, "BLAKE-256";
+    Blake256(Blake256Core<Blake256Params>, U32, "BLAKE-256") { const FINAL_BIT: u8 = 1; type Word = u32; const IV: [u32; 8] = IV256; }
     /// BLAKE-384 (SHA-3 finalist, final version: 16 rounds, salt zero).
-    Blake384, Blake384Params, Blake512Core, Backend512, IV384, U48, 0x00, "BLAKE-384";
+    Blake384(Blake512Core<Blake384Params>, U48, "BLAKE-384") { const FINAL_BIT: u8 = 0; type Word = u64; const IV: [u64; 8] = IV384; }
     /// BLAKE-512 (SHA-3 finalist, final version: 16 rounds, salt zero).
-    Blake512, Blake512Params, Blake512Core, Backend512, IV512, U64, 0x01, "BLAKE-512";
+    Blake512(Blake512Core<Blake512Params>, U64, "BLAKE-512") { const FINAL_BIT: u8 = 1; type Word = u64; const IV: [u64; 8] = IV512; }
 }
 
 /// Compresses whole BLAKE-256 blocks with the named variant (for tests and the lab); `false`
@@ -610,11 +340,9 @@ pub fn compress256_with_variant(
     blocks: &[[u8; 64]],
     bits_before: u64,
 ) -> bool {
-    let Some(backend) = Backend256::by_name(name) else {
-        return false;
-    };
-    backend.compress(h, blocks, bits_before);
-    true
+    Backend256::by_name(name)
+        .map(|backend| backend.compress(h, blocks, bits_before))
+        .is_some()
 }
 
 /// Compresses whole BLAKE-512 blocks with the named variant (for tests and the lab); `false`
@@ -625,11 +353,9 @@ pub fn compress512_with_variant(
     blocks: &[[u8; 128]],
     bits_before: u128,
 ) -> bool {
-    let Some(backend) = Backend512::by_name(name) else {
-        return false;
-    };
-    backend.compress(h, blocks, bits_before);
-    true
+    Backend512::by_name(name)
+        .map(|backend| backend.compress(h, blocks, bits_before))
+        .is_some()
 }
 
 #[cfg(test)]

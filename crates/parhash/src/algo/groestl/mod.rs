@@ -25,20 +25,17 @@ pub mod sequential;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx512;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::ArraySize,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     block_buffer::BlockSizes,
     typenum::{Unsigned, U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
-use crate::platform;
+use super::block_api::{block_core, hashers};
+use crate::dispatch::{backends, Dispatch};
 
 /// Chaining state: up to 16 columns (only the first `cols` are used).
 pub type State = [u64; 16];
@@ -117,49 +114,22 @@ pub const fn shifts(cols: usize, q: bool) -> [usize; 8] {
     }
 }
 
-/// Which compression code a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512, platform::Gfni),
+backends! {
+    /// Which compression code a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "portable, literal byte-matrix rounds; P, then Q";
+        // The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
+        "parallel" = ["parallel-avx512", "parallel-portable"]:
+            "P and Q computed together (best form available)";
+        ParallelPortable => "parallel-portable":
+            "table-driven rounds of P and Q interleaved in one loop";
+        ParallelAvx512(Avx512, Gfni) => "parallel-avx512":
+            "P and Q in 512-bit registers: GFNI SubBytes and MixBytes, VBMI ShiftBytes";
+    }
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    /// The best internally parallel form available.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(b) = Self::avx512() {
-            return b;
-        }
-        Backend::ParallelPortable
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn avx512() -> Option<Self> {
-        Some(Backend::ParallelAvx512(
-            platform::Avx512::detect()?,
-            platform::Gfni::detect()?,
-        ))
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => Self::avx512(),
-            _ => None,
-        }
-    }
-
     /// Compresses whole blocks of `8 * cols` bytes into the first `cols` words of `state`.
     #[inline]
     fn compress(self, state: &mut State, blocks: &[u8], cols: usize) {
@@ -185,38 +155,6 @@ impl Backend {
             }
         }
     }
-}
-
-fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect();
-    let mut v = vec![
-        VariantInfo {
-            name: "sequential",
-            available: true,
-            default: default == Backend::Sequential,
-            summary: "portable, literal byte-matrix rounds; P, then Q",
-        },
-        VariantInfo {
-            name: "parallel",
-            available: true,
-            default: default != Backend::Sequential,
-            summary: "P and Q computed together (best form available)",
-        },
-        VariantInfo {
-            name: "parallel-portable",
-            available: true,
-            default: false,
-            summary: "table-driven rounds of P and Q interleaved in one loop",
-        },
-    ];
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "parallel-avx512",
-        available: Backend::avx512().is_some(),
-        default: false,
-        summary: "P and Q in 512-bit registers: GFNI SubBytes and MixBytes, VBMI ShiftBytes",
-    });
-    v
 }
 
 /// Parameters of one Grøstl instance.
@@ -255,31 +193,6 @@ impl<P: GroestlParams> GroestlCore<P> {
     }
 }
 
-impl<P: GroestlParams> Clone for GroestlCore<P> {
-    fn clone(&self) -> Self {
-        Self {
-            state: self.state,
-            block_count: self.block_count,
-            backend: self.backend,
-            params: PhantomData,
-        }
-    }
-}
-
-impl<P: GroestlParams> HashMarker for GroestlCore<P> {}
-
-impl<P: GroestlParams> BlockSizeUser for GroestlCore<P> {
-    type BlockSize = P::BlockSize;
-}
-
-impl<P: GroestlParams> BufferKindUser for GroestlCore<P> {
-    type BufferKind = Eager;
-}
-
-impl<P: GroestlParams> OutputSizeUser for GroestlCore<P> {
-    type OutputSize = P::OutputSize;
-}
-
 impl<P: GroestlParams> UpdateCore for GroestlCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -316,90 +229,30 @@ impl<P: GroestlParams> FixedOutputCore for GroestlCore<P> {
     }
 }
 
-impl<P: GroestlParams> Default for GroestlCore<P> {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
+block_core!(GroestlCore<P: GroestlParams>, block: P::BlockSize, output: P::OutputSize, buffer: Eager);
 
-impl<P: GroestlParams> Reset for GroestlCore<P> {
-    #[inline]
-    fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
-
-impl<P: GroestlParams> AlgorithmName for GroestlCore<P> {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(P::NAME)
-    }
-}
-
-impl<P: GroestlParams> fmt::Debug for GroestlCore<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "GroestlCore<{}> {{ ... }}", P::NAME)
-    }
-}
-
-macro_rules! groestl_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $block:ty, $out:ty, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl GroestlParams for $params {
-            type BlockSize = $block;
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name(GroestlCore<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                variant_infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: GroestlCore::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
-
-groestl_hashers! {
+hashers! {
+    impl GroestlParams;
     /// Grøstl-224 (final, tweaked round-3 version).
-    Groestl224, Groestl224Params, U64, U28, "Groestl-224";
+    Groestl224(GroestlCore<Groestl224Params>, U28, "Groestl-224") { type BlockSize = U64; }
     /// Grøstl-256 (final, tweaked round-3 version).
-    Groestl256, Groestl256Params, U64, U32, "Groestl-256";
+    Groestl256(GroestlCore<Groestl256Params>, U32, "Groestl-256") { type BlockSize = U64; }
     /// Grøstl-384 (final, tweaked round-3 version).
-    Groestl384, Groestl384Params, U128, U48, "Groestl-384";
+    Groestl384(GroestlCore<Groestl384Params>, U48, "Groestl-384") { type BlockSize = U128; }
     /// Grøstl-512 (final, tweaked round-3 version).
-    Groestl512, Groestl512Params, U128, U64, "Groestl-512";
+    Groestl512(GroestlCore<Groestl512Params>, U64, "Groestl-512") { type BlockSize = U128; }
 }
 
 /// Runs the permutation pair of one compression (`state = f(state, block)`) with the named
 /// variant, for tests and the lab. `cols` is 8 or 16; `block` must hold `8 * cols` bytes.
 /// Returns `false` when the variant is unknown or unavailable here.
 pub fn compress_with_variant(name: &str, state: &mut State, block: &[u8], cols: usize) -> bool {
-    let Some(backend) = Backend::by_name(name) else {
-        return false;
-    };
-    assert!((cols == 8 || cols == 16) && block.len() == 8 * cols);
-    backend.compress(state, block, cols);
-    true
+    Backend::by_name(name)
+        .map(|backend| {
+            assert!((cols == 8 || cols == 16) && block.len() == 8 * cols);
+            backend.compress(state, block, cols);
+        })
+        .is_some()
 }
 
 #[cfg(test)]
@@ -431,7 +284,7 @@ mod tests {
                 &block,
                 cols
             ));
-            for v in variant_infos() {
+            for v in Backend::infos() {
                 let mut s = start;
                 assert_eq!(
                     compress_with_variant(v.name, &mut s, &block, cols),

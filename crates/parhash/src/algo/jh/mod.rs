@@ -26,20 +26,16 @@ pub mod sequential;
 #[cfg(target_arch = "x86_64")]
 mod simd128;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::ArraySize,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use super::block_api::{block_core, hashers};
+use crate::dispatch::{backends, Dispatch};
 
 /// The 1024-bit state as bytes, in the specification's order (bit `i` is bit `7 - i mod 8` of
 /// byte `i / 8`: most significant bit first).
@@ -178,49 +174,25 @@ pub const BITSLICED_CONSTANTS: [[[u64; 2]; 2]; ROUNDS] = {
     out
 };
 
-/// Which E8 code a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelSse,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which E8 code a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Sequential => "sequential":
+            "portable, literal E8 on 256 4-bit elements (grouping, S-boxes, L, P8)";
+        // The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order);
+        // x86_64 always has SSE2, so `parallel-portable` is picked only elsewhere.
+        "parallel" = ["parallel-avx512", "parallel-sse", "parallel-portable"]:
+            "bit-sliced E8 on 128-bit words (best form available)";
+        ParallelPortable => "parallel-portable": "bit-sliced E8 on eight 128-bit words as u64 pairs";
+        #[cfg(target_arch = "x86_64")]
+        ParallelSse => "parallel-sse": "bit-sliced E8, one 128-bit word per SSE2 register";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "bit-sliced E8 on 128-bit registers with AVX-512VL ternary logic";
+    }
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    /// The best internally parallel form available.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(token) = platform::Avx512::detect() {
-                return Backend::ParallelAvx512(token);
-            }
-            Backend::ParallelSse
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Backend::ParallelPortable
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-sse" => Some(Backend::ParallelSse),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            _ => None,
-        }
-    }
-
     /// `F8` on each 64-byte block.
     #[inline]
     fn compress(self, state: &mut State, blocks: &[u8]) {
@@ -235,46 +207,6 @@ impl Backend {
             }
         }
     }
-}
-
-fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect();
-    let mut v = vec![
-        VariantInfo {
-            name: "sequential",
-            available: true,
-            default: default == Backend::Sequential,
-            summary: "portable, literal E8 on 256 4-bit elements (grouping, S-boxes, L, P8)",
-        },
-        VariantInfo {
-            name: "parallel",
-            available: true,
-            default: default != Backend::Sequential,
-            summary: "bit-sliced E8 on 128-bit words (best form available)",
-        },
-        VariantInfo {
-            name: "parallel-portable",
-            available: true,
-            default: false,
-            summary: "bit-sliced E8 on eight 128-bit words as u64 pairs",
-        },
-    ];
-    #[cfg(target_arch = "x86_64")]
-    v.extend([
-        VariantInfo {
-            name: "parallel-sse",
-            available: true,
-            default: false,
-            summary: "bit-sliced E8, one 128-bit word per SSE2 register",
-        },
-        VariantInfo {
-            name: "parallel-avx512",
-            available: platform::Avx512::detect().is_some(),
-            default: false,
-            summary: "bit-sliced E8 on 128-bit registers with AVX-512VL ternary logic",
-        },
-    ]);
-    v
 }
 
 /// Parameters of one JH instance.
@@ -316,31 +248,6 @@ impl<P: JhParams> JhCore<P> {
     }
 }
 
-impl<P: JhParams> Clone for JhCore<P> {
-    fn clone(&self) -> Self {
-        Self {
-            state: self.state,
-            block_count: self.block_count,
-            backend: self.backend,
-            params: PhantomData,
-        }
-    }
-}
-
-impl<P: JhParams> HashMarker for JhCore<P> {}
-
-impl<P: JhParams> BlockSizeUser for JhCore<P> {
-    type BlockSize = U64;
-}
-
-impl<P: JhParams> BufferKindUser for JhCore<P> {
-    type BufferKind = Eager;
-}
-
-impl<P: JhParams> OutputSizeUser for JhCore<P> {
-    type OutputSize = P::OutputSize;
-}
-
 impl<P: JhParams> UpdateCore for JhCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -372,87 +279,26 @@ impl<P: JhParams> FixedOutputCore for JhCore<P> {
     }
 }
 
-impl<P: JhParams> Default for JhCore<P> {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
+block_core!(JhCore<P: JhParams>, block: U64, output: P::OutputSize, buffer: Eager);
 
-impl<P: JhParams> Reset for JhCore<P> {
-    #[inline]
-    fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
-
-impl<P: JhParams> AlgorithmName for JhCore<P> {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(P::NAME)
-    }
-}
-
-impl<P: JhParams> fmt::Debug for JhCore<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "JhCore<{}> {{ ... }}", P::NAME)
-    }
-}
-
-macro_rules! jh_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $out:ty, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl JhParams for $params {
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name(JhCore<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                variant_infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: JhCore::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
-
-jh_hashers! {
+hashers! {
+    impl JhParams;
     /// JH-224 (final round-3 version, 42 rounds).
-    Jh224, Jh224Params, U28, "JH-224";
+    Jh224(JhCore<Jh224Params>, U28, "JH-224") {}
     /// JH-256 (final round-3 version, 42 rounds).
-    Jh256, Jh256Params, U32, "JH-256";
+    Jh256(JhCore<Jh256Params>, U32, "JH-256") {}
     /// JH-384 (final round-3 version, 42 rounds).
-    Jh384, Jh384Params, U48, "JH-384";
+    Jh384(JhCore<Jh384Params>, U48, "JH-384") {}
     /// JH-512 (final round-3 version, 42 rounds).
-    Jh512, Jh512Params, U64, "JH-512";
+    Jh512(JhCore<Jh512Params>, U64, "JH-512") {}
 }
 
 /// Runs `F8` on `state` with one 64-byte block and the named variant (for tests and the lab).
 /// Returns `false` when the variant is unknown or unavailable here.
 pub fn compress_with_variant(name: &str, state: &mut State, block: &[u8; 64]) -> bool {
-    let Some(backend) = Backend::by_name(name) else {
-        return false;
-    };
-    backend.compress(state, block);
-    true
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, block))
+        .is_some()
 }
 
 #[cfg(test)]
@@ -477,7 +323,7 @@ mod tests {
         let block: [u8; 64] = core::array::from_fn(|i| (i * 29 + 3) as u8);
         let mut expected = start;
         assert!(compress_with_variant("sequential", &mut expected, &block));
-        for v in variant_infos() {
+        for v in Backend::infos() {
             let mut s = start;
             assert_eq!(
                 compress_with_variant(v.name, &mut s, &block),

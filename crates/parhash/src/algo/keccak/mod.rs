@@ -29,21 +29,18 @@ pub mod parallel_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_avx512;
 
-use core::{fmt, marker::PhantomData};
+use core::marker::PhantomData;
 use digest::{
     array::ArraySize,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U104, U136, U144, U28, U32, U48, U64, U72},
-    HashMarker, Output,
+    Output,
 };
 
 use digest::block_buffer::BlockSizes;
 
-use super::{VariantInfo, Variants};
-use crate::platform;
+use super::block_api::{block_core, hashers};
+use crate::dispatch::{backends, Dispatch};
 
 /// Rotation offsets of ρ, indexed by lane `x + 5y`, derived as FIPS 202 Algorithm 2 does:
 /// walking `(x, y) -> (y, 2x + 3y)` from `(1, 0)`, the t-th lane visited rotates by
@@ -92,75 +89,29 @@ pub const ROUND_CONSTANTS: [u64; 24] = {
     rcs
 };
 
-/// Which permutation code a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    #[cfg(target_arch = "x86_64")]
-    Bmi2(platform::Bmi2),
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which permutation code a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Sequential => "sequential":
+            "portable scalar Keccak-f[1600], round written out, literal to FIPS 202";
+        Bmi2(Bmi2) => "bmi2": "the sequential round compiled with BMI1/BMI2 (andn, rorx)";
+        // The best kernel of the lane-parallel form: AVX2 before AVX-512, as measured on Zen 4,
+        // where 512-bit cross-lane permutes are split into two 256-bit halves and cost more than
+        // AVX2's permute-plus-blend; portable rows where neither is available.
+        "parallel" = ["parallel-avx2", "parallel-avx512", "parallel-portable"]:
+            "lane-parallel θ/ρ/π/χ on whole rows (best ISA available)";
+        ParallelPortable => "parallel-portable": "the row-wise data flow on [u64; 5] arrays";
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "rows split over two 256-bit registers: vpermq, vpblendd, shift pairs";
+        ParallelAvx512(Avx512) => "parallel-avx512": "five 512-bit rows: vprolvq, vpternlogq, vpermt2q";
+    }
+    // The fastest form on this CPU. Measured on Zen 4 (BENCHMARKS.md): the scalar round with
+    // BMI1/BMI2 beats both SIMD forms, because one Keccak state has too little width for 256/512-bit
+    // registers to pay for the lane moves π and χ need.
+    default = ["bmi2", "sequential"];
 }
 
 impl Backend {
-    /// The fastest form on this CPU. Measured on Zen 4 (BENCHMARKS.md): the scalar round with
-    /// BMI1/BMI2 beats both SIMD forms, because one Keccak state has too little width for
-    /// 256/512-bit registers to pay for the lane moves π and χ need.
-    fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Bmi2::detect() {
-            return Backend::Bmi2(token);
-        }
-        Backend::Sequential
-    }
-
-    /// The best kernel of the lane-parallel form: AVX2 before AVX-512, as measured on Zen 4,
-    /// where 512-bit cross-lane permutes are split into two 256-bit halves and cost more than
-    /// AVX2's permute-plus-blend; portable rows where neither is available.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Avx2::detect() {
-            return Backend::ParallelAvx2(token);
-        }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Avx512::detect() {
-            return Backend::ParallelAvx512(token);
-        }
-        Backend::ParallelPortable
-    }
-
-    /// The variant name of this backend.
-    fn name(self) -> &'static str {
-        match self {
-            Backend::Sequential => "sequential",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Bmi2(_) => "bmi2",
-            Backend::ParallelPortable => "parallel-portable",
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx2(_) => "parallel-avx2",
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx512(_) => "parallel-avx512",
-        }
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            #[cfg(target_arch = "x86_64")]
-            "bmi2" => platform::Bmi2::detect().map(Backend::Bmi2),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
-            _ => None,
-        }
-    }
-
     /// Absorbs whole `rate`-byte blocks into `state`.
     #[inline]
     fn compress(self, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
@@ -179,51 +130,6 @@ impl Backend {
             }
         }
     }
-}
-
-fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect().name();
-    let parallel = Backend::parallel();
-    let mut v = vec![VariantInfo {
-        name: "sequential",
-        available: true,
-        default: default == "sequential",
-        summary: "portable scalar Keccak-f[1600], round written out, literal to FIPS 202",
-    }];
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "bmi2",
-        available: platform::Bmi2::detect().is_some(),
-        default: default == "bmi2",
-        summary: "the sequential round compiled with BMI1/BMI2 (andn, rorx)",
-    });
-    v.push(VariantInfo {
-        name: "parallel",
-        available: true,
-        default: parallel.name() == default,
-        summary: "lane-parallel θ/ρ/π/χ on whole rows (best ISA available)",
-    });
-    v.push(VariantInfo {
-        name: "parallel-portable",
-        available: true,
-        default: false,
-        summary: "the row-wise data flow on [u64; 5] arrays",
-    });
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "parallel-avx2",
-        available: platform::Avx2::detect().is_some(),
-        default: false,
-        summary: "rows split over two 256-bit registers: vpermq, vpblendd, shift pairs",
-    });
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "parallel-avx512",
-        available: platform::Avx512::detect().is_some(),
-        default: false,
-        summary: "five 512-bit rows: vprolvq, vpternlogq, vpermt2q",
-    });
-    v
 }
 
 /// Parameters of one sponge instance: rate (the block size), digest size and domain padding.
@@ -256,30 +162,6 @@ impl<P: SpongeParams> KeccakCore<P> {
     }
 }
 
-impl<P: SpongeParams> Clone for KeccakCore<P> {
-    fn clone(&self) -> Self {
-        Self {
-            state: self.state,
-            backend: self.backend,
-            params: PhantomData,
-        }
-    }
-}
-
-impl<P: SpongeParams> HashMarker for KeccakCore<P> {}
-
-impl<P: SpongeParams> BlockSizeUser for KeccakCore<P> {
-    type BlockSize = P::Rate;
-}
-
-impl<P: SpongeParams> BufferKindUser for KeccakCore<P> {
-    type BufferKind = Eager;
-}
-
-impl<P: SpongeParams> OutputSizeUser for KeccakCore<P> {
-    type OutputSize = P::OutputSize;
-}
-
 impl<P: SpongeParams> UpdateCore for KeccakCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -307,104 +189,43 @@ impl<P: SpongeParams> FixedOutputCore for KeccakCore<P> {
     }
 }
 
-impl<P: SpongeParams> Default for KeccakCore<P> {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
-
-impl<P: SpongeParams> Reset for KeccakCore<P> {
-    #[inline]
-    fn reset(&mut self) {
-        self.state = [0; 25];
-    }
-}
-
-impl<P: SpongeParams> AlgorithmName for KeccakCore<P> {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(P::NAME)
-    }
-}
-
-impl<P: SpongeParams> fmt::Debug for KeccakCore<P> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "KeccakCore<{}> {{ ... }}", P::NAME)
-    }
-}
-
-macro_rules! sponge_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $rate:ty, $out:ty, $pad:expr, $display:literal;
-    )*) => {$(
-        #[doc = concat!("Sponge parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl SpongeParams for $params {
-            type Rate = $rate;
-            type OutputSize = $out;
-            const PAD: u8 = $pad;
-            const NAME: &'static str = $display;
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name(KeccakCore<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                variant_infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: KeccakCore::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
-    )*};
-}
+block_core!(KeccakCore<P: SpongeParams>, block: P::Rate, output: P::OutputSize, buffer: Eager);
 
 /// FIPS 202 domain separation for SHA-3.
 const SHA3_PAD: u8 = 0x06;
 /// Round-3 Keccak: plain pad10*1.
 const KECCAK_PAD: u8 = 0x01;
 
-sponge_hashers! {
+hashers! {
+    impl SpongeParams;
     /// SHA3-224 (FIPS 202).
-    Sha3_224, Sha3_224Params, U144, U28, SHA3_PAD, "SHA3-224";
+    Sha3_224(KeccakCore<Sha3_224Params>, U28, "SHA3-224") { type Rate = U144; const PAD: u8 = SHA3_PAD; }
     /// SHA3-256 (FIPS 202).
-    Sha3_256, Sha3_256Params, U136, U32, SHA3_PAD, "SHA3-256";
+    Sha3_256(KeccakCore<Sha3_256Params>, U32, "SHA3-256") { type Rate = U136; const PAD: u8 = SHA3_PAD; }
     /// SHA3-384 (FIPS 202).
-    Sha3_384, Sha3_384Params, U104, U48, SHA3_PAD, "SHA3-384";
+    Sha3_384(KeccakCore<Sha3_384Params>, U48, "SHA3-384") { type Rate = U104; const PAD: u8 = SHA3_PAD; }
     /// SHA3-512 (FIPS 202).
-    Sha3_512, Sha3_512Params, U72, U64, SHA3_PAD, "SHA3-512";
+    Sha3_512(KeccakCore<Sha3_512Params>, U64, "SHA3-512") { type Rate = U72; const PAD: u8 = SHA3_PAD; }
     /// Keccak-224 as submitted to the SHA-3 competition, round 3 (padding 0x01).
-    Keccak224, Keccak224Params, U144, U28, KECCAK_PAD, "Keccak-224";
+    Keccak224(KeccakCore<Keccak224Params>, U28, "Keccak-224") { type Rate = U144; const PAD: u8 = KECCAK_PAD; }
     /// Keccak-256 as submitted to the SHA-3 competition, round 3 (padding 0x01); the hash
     /// Ethereum calls "keccak256".
-    Keccak256, Keccak256Params, U136, U32, KECCAK_PAD, "Keccak-256";
+    Keccak256(KeccakCore<Keccak256Params>, U32, "Keccak-256") { type Rate = U136; const PAD: u8 = KECCAK_PAD; }
     /// Keccak-384 as submitted to the SHA-3 competition, round 3 (padding 0x01).
-    Keccak384, Keccak384Params, U104, U48, KECCAK_PAD, "Keccak-384";
+    Keccak384(KeccakCore<Keccak384Params>, U48, "Keccak-384") { type Rate = U104; const PAD: u8 = KECCAK_PAD; }
     /// Keccak-512 as submitted to the SHA-3 competition, round 3 (padding 0x01).
-    Keccak512, Keccak512Params, U72, U64, KECCAK_PAD, "Keccak-512";
+    Keccak512(KeccakCore<Keccak512Params>, U64, "Keccak-512") { type Rate = U72; const PAD: u8 = KECCAK_PAD; }
 }
 
 /// Runs Keccak-f\[1600\] once on `state` with the named variant (for tests and the lab).
 /// Returns `false` when the variant is unknown or unavailable here.
 pub fn permute_with_variant(name: &str, state: &mut [u64; 25]) -> bool {
-    let Some(backend) = Backend::by_name(name) else {
-        return false;
-    };
-    // A permutation is an absorb of one all-zero block of the largest rate.
-    backend.compress(state, &[0u8; 168], 168);
-    true
+    Backend::by_name(name)
+        .map(|backend| {
+            // A permutation is an absorb of one all-zero block of the largest rate.
+            backend.compress(state, &[0u8; 168], 168);
+        })
+        .is_some()
 }
 
 #[cfg(test)]
@@ -432,7 +253,7 @@ mod tests {
         }
         let start = expected;
         assert!(permute_with_variant("sequential", &mut expected));
-        for v in variant_infos() {
+        for v in Backend::infos() {
             let mut s = start;
             assert_eq!(
                 permute_with_variant(v.name, &mut s),

@@ -19,20 +19,10 @@ pub mod lanes;
 pub mod parallel;
 pub mod sequential;
 
-use core::fmt;
-use digest::{
-    array::Array,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
-    typenum::{Unsigned, U16, U64},
-    HashMarker, Output,
-};
+use digest::typenum::{U16, U64};
 
-use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use super::block_api::{block_core, hashers, md_core};
+use crate::dispatch::backends;
 
 /// Initial chaining value (RFC 1321 section 3.3).
 pub const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
@@ -158,41 +148,35 @@ pub(crate) fn feed_forward(state: &mut [u32; 4], v: [u32; 4]) {
     }
 }
 
-/// Which MD5 compression code runs: chosen once per hasher, matched once per call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    Sequential,
-    Parallel(parallel::Isa),
+backends! {
+    /// Which MD5 compression code runs: chosen once per hasher, matched once per call.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "portable scalar, 64 steps unrolled (RFC 1321)";
+        "parallel" = ["parallel-sse41", "parallel-portable"]:
+            "M[g] + K[i] for all 64 steps in vectors ahead of the steps (best ISA here)";
+        ParallelPortable => "parallel-portable": "the parallel form's precomputation on plain arrays";
+        ParallelSse41(Sse41) => "parallel-sse41": "M[g] + K[i] four at a time in SSE registers";
+        // The name MD5's only form had before the split, kept for callers that still use it.
+        "portable" = ["sequential"];
+    }
+    // `sequential` is the fastest form (measured; see BENCHMARKS.md, "Foundation: MD5, SHA-1,
+    // SHA-2").
+    default = ["sequential"];
 }
 
 impl Backend {
-    /// The fastest form: `sequential` (measured; see BENCHMARKS.md, "Foundation: MD5, SHA-1,
-    /// SHA-2").
-    fn detect() -> Self {
-        Backend::Sequential
-    }
-
-    /// The named variant, if it exists and this CPU allows it. `portable` is the name MD5's
-    /// only form had before the split, kept for callers that still use it.
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" | "portable" => Some(Backend::Sequential),
-            "parallel" => Some(Backend::Parallel(parallel::Isa::detect())),
-            "parallel-portable" => Some(Backend::Parallel(parallel::Isa::Portable)),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-sse41" => {
-                platform::Sse41::detect().map(|t| Backend::Parallel(parallel::Isa::Sse41(t)))
-            }
-            _ => None,
-        }
-    }
-
     /// Compresses whole blocks into `state`.
     #[inline]
     fn compress(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
-            Backend::Parallel(isa) => parallel::compress_blocks(isa, state, blocks),
+            Backend::ParallelPortable => {
+                parallel::compress_blocks(parallel::Isa::Portable, state, blocks)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelSse41(t) => {
+                parallel::compress_blocks(parallel::Isa::Sse41(t), state, blocks)
+            }
         }
     }
 }
@@ -205,52 +189,7 @@ pub struct Md5Core {
     backend: Backend,
 }
 
-impl HashMarker for Md5Core {}
-
-impl BlockSizeUser for Md5Core {
-    type BlockSize = U64;
-}
-
-impl BufferKindUser for Md5Core {
-    type BufferKind = Eager;
-}
-
-impl OutputSizeUser for Md5Core {
-    type OutputSize = U16;
-}
-
-impl UpdateCore for Md5Core {
-    #[inline]
-    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-        self.backend
-            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
-    }
-}
-
-impl FixedOutputCore for Md5Core {
-    #[inline]
-    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        let bit_len = self
-            .block_count
-            .wrapping_mul(Self::BlockSize::U64)
-            .wrapping_add(buffer.get_pos() as u64)
-            .wrapping_mul(8);
-        let mut state = self.state;
-        let backend = self.backend;
-        buffer.len64_padding_le(bit_len, |b| backend.compress(&mut state, &[b.0]));
-        for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
-    }
-}
-
-impl Default for Md5Core {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
+md_core!(Md5Core, count: u64, padding: len64_padding_le, words: to_le_bytes);
 
 impl Md5Core {
     fn with_backend(backend: Backend) -> Self {
@@ -262,76 +201,11 @@ impl Md5Core {
     }
 }
 
-impl Reset for Md5Core {
-    #[inline]
-    fn reset(&mut self) {
-        *self = Self::with_backend(self.backend);
-    }
-}
+block_core!(Md5Core, name: "MD5", block: U64, output: U16, buffer: Eager);
 
-impl AlgorithmName for Md5Core {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("MD5")
-    }
-}
-
-impl fmt::Debug for Md5Core {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Md5Core { ... }")
-    }
-}
-
-digest::buffer_fixed!(
+hashers! {
     /// MD5 hasher (RFC 1321). Cryptographically broken; use it for compatibility only.
-    pub struct Md5(Md5Core);
-    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-);
-
-impl Variants for Md5 {
-    fn variants() -> Vec<VariantInfo> {
-        let default = Backend::detect();
-        let info = |name, available, summary| VariantInfo {
-            name,
-            available,
-            default: match default {
-                Backend::Sequential => name == "sequential",
-                Backend::Parallel(_) => name == "parallel",
-            },
-            summary,
-        };
-        #[allow(unused_mut)] // nothing is added off x86_64
-        let mut v = vec![
-            info(
-                "sequential",
-                true,
-                "portable scalar, 64 steps unrolled (RFC 1321)",
-            ),
-            info(
-                "parallel",
-                true,
-                "M[g] + K[i] for all 64 steps in vectors ahead of the steps (best ISA here)",
-            ),
-            info(
-                "parallel-portable",
-                true,
-                "the parallel form's precomputation on plain arrays",
-            ),
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.push(info(
-            "parallel-sse41",
-            platform::Sse41::detect().is_some(),
-            "M[g] + K[i] four at a time in SSE registers",
-        ));
-        v
-    }
-
-    fn with_variant(name: &str) -> Option<Self> {
-        Some(Self {
-            core: Md5Core::with_backend(Backend::by_name(name)?),
-            buffer: Default::default(),
-        })
-    }
+    Md5(Md5Core);
 }
 
 #[cfg(test)]

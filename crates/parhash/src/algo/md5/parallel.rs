@@ -19,17 +19,6 @@ pub(crate) enum Isa {
     Sse41(platform::Sse41),
 }
 
-impl Isa {
-    /// The best ISA this CPU allows.
-    pub(crate) fn detect() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = platform::Sse41::detect() {
-            return Isa::Sse41(token);
-        }
-        Isa::Portable
-    }
-}
-
 /// Message word index of each of the 64 steps.
 const G: [usize; 64] = {
     let mut g = [0; 64];

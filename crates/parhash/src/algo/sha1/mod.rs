@@ -26,22 +26,10 @@ pub mod parallel_sse41;
 #[cfg(target_arch = "x86_64")]
 pub mod sha_ni;
 
-use core::fmt;
-use std::sync::OnceLock;
+use digest::typenum::{U20, U64};
 
-use digest::{
-    array::Array,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
-    typenum::{Unsigned, U20, U64},
-    HashMarker, Output,
-};
-
-use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use super::block_api::{block_core, hashers, md_core};
+use crate::dispatch::{backends, Dispatch};
 
 /// Initial chaining value (FIPS 180-4 section 5.3.1).
 pub const IV: [u32; 5] = [
@@ -129,77 +117,36 @@ pub(crate) fn load_be(block: &[u8; 64]) -> [u32; 16] {
     w
 }
 
-/// Which SHA-1 compression code runs: chosen once per hasher, matched once per call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    /// Scalar, rolling 16-word schedule.
-    Sequential,
-    /// Schedule ahead in groups of four on `[u32; 4]` arrays.
-    ParallelPortable,
-    /// Schedule ahead in 128-bit registers.
-    #[cfg(target_arch = "x86_64")]
-    ParallelSse41(platform::Sse41),
-    /// Schedule ahead in 256-bit registers, two blocks at a time.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    /// SHA extensions.
-    #[cfg(target_arch = "x86_64")]
-    ShaNi(platform::ShaNi),
+backends! {
+    /// Which SHA-1 compression code runs: chosen once per hasher, matched once per call.
+    pub(crate) enum Backend {
+        /// Scalar, rolling 16-word schedule.
+        Sequential => "sequential": "portable scalar, 80 rounds unrolled, rolling 16-word schedule";
+        "parallel" = ["parallel-avx2", "parallel-sse41", "parallel-portable"]:
+            "message schedule computed ahead in vector registers (best ISA available)";
+        /// Schedule ahead in groups of four on `[u32; 4]` arrays.
+        ParallelPortable => "parallel-portable":
+            "schedule ahead, four words per step on [u32; 4] arrays";
+        /// Schedule ahead in 128-bit registers.
+        ParallelSse41(Sse41) => "parallel-sse41":
+            "schedule ahead in 128-bit registers, four words per instruction";
+        /// Schedule ahead in 256-bit registers, two blocks at a time.
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "schedules of two blocks at once in 256-bit registers";
+        /// SHA extensions.
+        ShaNi(ShaNi) => "sha-ni":
+            "SHA extensions: sha1rnds4 (four rounds), sha1nexte, sha1msg1/msg2";
+    }
+    // See BENCHMARKS.md ("Foundation: MD5, SHA-1, SHA-2") for the measurements behind this
+    // order. Without vector registers the schedule-ahead form only adds stores and loads, so
+    // `parallel-portable` is never the default.
+    default = ["sha-ni", "parallel-avx2", "parallel-sse41", "sequential"];
 }
 
 impl Backend {
-    /// The best `parallel` kernel available.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend::ParallelAvx2(t);
-            }
-            if let Some(t) = platform::Sse41::detect() {
-                return Backend::ParallelSse41(t);
-            }
-        }
-        Backend::ParallelPortable
-    }
-
-    /// The fastest form this CPU allows (cached: detection runs once per process). See
-    /// BENCHMARKS.md ("Foundation: MD5, SHA-1, SHA-2") for the measurements behind this order.
-    pub(crate) fn detect() -> Self {
-        static BEST: OnceLock<Backend> = OnceLock::new();
-        *BEST.get_or_init(|| {
-            #[cfg(target_arch = "x86_64")]
-            {
-                if let Some(t) = platform::ShaNi::detect() {
-                    return Backend::ShaNi(t);
-                }
-                if platform::Sse41::detect().is_some() || platform::Avx2::detect().is_some() {
-                    return Self::parallel();
-                }
-            }
-            // Without vector registers the schedule-ahead form only adds stores and loads.
-            Backend::Sequential
-        })
-    }
-
-    /// The named variant, if it exists and this CPU allows it.
-    pub(crate) fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-sse41" => platform::Sse41::detect().map(Backend::ParallelSse41),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
-            #[cfg(target_arch = "x86_64")]
-            "sha-ni" => platform::ShaNi::detect().map(Backend::ShaNi),
-            _ => None,
-        }
-    }
-
     /// Compresses whole blocks into `state`.
     #[inline]
-    pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
             Backend::ParallelPortable => parallel_portable::compress_blocks(state, blocks),
@@ -210,53 +157,6 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(t) => sha_ni::compress_blocks(t, state, blocks),
         }
-    }
-
-    fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend::Sequential,
-                summary: "portable scalar, 80 rounds unrolled, rolling 16-word schedule",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary: "message schedule computed ahead in vector registers (best ISA available)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "schedule ahead, four words per step on [u32; 4] arrays",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-sse41",
-                available: platform::Sse41::detect().is_some(),
-                default: false,
-                summary: "schedule ahead in 128-bit registers, four words per instruction",
-            },
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "schedules of two blocks at once in 256-bit registers",
-            },
-            VariantInfo {
-                name: "sha-ni",
-                available: platform::ShaNi::detect().is_some(),
-                default: matches!(default, Backend::ShaNi(_)),
-                summary: "SHA extensions: sha1rnds4 (four rounds), sha1nexte, sha1msg1/msg2",
-            },
-        ]);
-        v
     }
 }
 
@@ -270,13 +170,9 @@ pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 /// [`compress`] forced onto a named variant (as listed by `Sha1::variants()`); returns `false`
 /// and leaves `state` alone when it is unknown or unavailable here.
 pub fn compress_with_variant(name: &str, state: &mut [u32; 5], blocks: &[[u8; 64]]) -> bool {
-    match Backend::by_name(name) {
-        Some(backend) => {
-            backend.compress(state, blocks);
-            true
-        }
-        None => false,
-    }
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, blocks))
+        .is_some()
 }
 
 /// Block-level SHA-1 state; [`Sha1`] adds the buffering.
@@ -297,98 +193,20 @@ impl Sha1Core {
     }
 }
 
-impl HashMarker for Sha1Core {}
+md_core!(Sha1Core, count: u64, padding: len64_padding_be, words: to_be_bytes);
 
-impl BlockSizeUser for Sha1Core {
-    type BlockSize = U64;
-}
+block_core!(Sha1Core, name: "SHA-1", block: U64, output: U20, buffer: Eager);
 
-impl BufferKindUser for Sha1Core {
-    type BufferKind = Eager;
-}
-
-impl OutputSizeUser for Sha1Core {
-    type OutputSize = U20;
-}
-
-impl UpdateCore for Sha1Core {
-    #[inline]
-    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-        self.backend
-            .compress(&mut self.state, Array::cast_slice_to_core(blocks));
-    }
-}
-
-impl FixedOutputCore for Sha1Core {
-    #[inline]
-    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
-        let bit_len = self
-            .block_count
-            .wrapping_mul(Self::BlockSize::U64)
-            .wrapping_add(buffer.get_pos() as u64)
-            .wrapping_mul(8);
-        let mut state = self.state;
-        let backend = self.backend;
-        buffer.len64_padding_be(bit_len, |b| backend.compress(&mut state, &[b.0]));
-        for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
-    }
-}
-
-impl Default for Sha1Core {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::detect())
-    }
-}
-
-impl Reset for Sha1Core {
-    #[inline]
-    fn reset(&mut self) {
-        // Keeps the backend: a hasher forced onto a variant stays on it.
-        self.state = IV;
-        self.block_count = 0;
-    }
-}
-
-impl AlgorithmName for Sha1Core {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("SHA-1")
-    }
-}
-
-impl fmt::Debug for Sha1Core {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Sha1Core { ... }")
-    }
-}
-
-digest::buffer_fixed!(
+hashers! {
     /// SHA-1 hasher (FIPS 180-4). Cryptographically broken (practical collisions): use it for
     /// compatibility and non-security checksums only.
-    pub struct Sha1(Sha1Core);
-    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-);
-
-impl Variants for Sha1 {
-    fn variants() -> Vec<VariantInfo> {
-        Backend::infos()
-    }
-
-    fn with_variant(name: &str) -> Option<Self> {
-        let backend = Backend::by_name(name)?;
-        Some(Self {
-            core: Sha1Core::with_backend(backend),
-            buffer: Default::default(),
-        })
-    }
+    Sha1(Sha1Core);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::algo::Variants;
     use digest::Digest;
 
     fn hex(bytes: &[u8]) -> String {

@@ -21,21 +21,15 @@ pub mod parallel_portable;
 pub mod sequential;
 pub mod twiddles;
 
-use core::fmt;
-
 use digest::{
     array::Array,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use super::block_api::{block_core, hashers};
+use crate::dispatch::backends;
 
 /// The chaining value: the arrays A, B, C, D of n words each (n = `L` = 4 or 8).
 pub type State<const L: usize> = [[u32; L]; 4];
@@ -86,7 +80,8 @@ pub const fn lane_permutation(lanes: usize, k: usize) -> usize {
 }
 
 /// Splits a table listed as A, B, C, D (n words each) into the state.
-const fn state_from_words<const L: usize>(words: [u32; 16]) -> State<L> {
+const fn state_from_words<const L: usize, const N: usize>(words: [u32; N]) -> State<L> {
+    assert!(N == 4 * L, "four arrays of L words");
     let mut s = [[0u32; L]; 4];
     let mut i = 0;
     while i < 4 * L {
@@ -107,43 +102,21 @@ pub const IV_256: State<4> = state_from_words([
     0xc2c2ba14, 0x49b3bcb4, 0xf67caf46, 0x668626c9, 0xe2eaa8d2, 0x1ff47833, 0xd0c661a5, 0x55693de1,
 ]);
 /// Section 2: the SIMD-384 IV.
-pub const IV_384: State<8> = [
-    [
-        0x8a36eebc, 0x94a3bd90, 0xd1537b83, 0xb25b070b, 0xf463f1b5, 0xb6f81e20, 0x0055c339,
-        0xb4d144d1,
-    ],
-    [
-        0x7360ca61, 0x18361a03, 0x17dcb4b9, 0x3414c45a, 0xa699a9d2, 0xe39e9664, 0x468bfe77,
-        0x51d062f8,
-    ],
-    [
-        0xb9e3bfe8, 0x63bece2a, 0x8fe506b9, 0xf8cc4ac2, 0x7ae11542, 0xb1aadda1, 0x64b06794,
-        0x28d2f462,
-    ],
-    [
-        0xe64071ec, 0x1deb91a8, 0x8ac8db23, 0x3f782ab5, 0x039b5cb8, 0x71ddd962, 0xfade2cea,
-        0x1416df71,
-    ],
-];
+#[rustfmt::skip]
+pub const IV_384: State<8> = state_from_words([
+    0x8a36eebc, 0x94a3bd90, 0xd1537b83, 0xb25b070b, 0xf463f1b5, 0xb6f81e20, 0x0055c339, 0xb4d144d1,
+    0x7360ca61, 0x18361a03, 0x17dcb4b9, 0x3414c45a, 0xa699a9d2, 0xe39e9664, 0x468bfe77, 0x51d062f8,
+    0xb9e3bfe8, 0x63bece2a, 0x8fe506b9, 0xf8cc4ac2, 0x7ae11542, 0xb1aadda1, 0x64b06794, 0x28d2f462,
+    0xe64071ec, 0x1deb91a8, 0x8ac8db23, 0x3f782ab5, 0x039b5cb8, 0x71ddd962, 0xfade2cea, 0x1416df71,
+]);
 /// Section 2: the SIMD-512 IV.
-pub const IV_512: State<8> = [
-    [
-        0x0ba16b95, 0x72f999ad, 0x9fecc2ae, 0xba3264fc, 0x5e894929, 0x8e9f30e5, 0x2f1daa37,
-        0xf0f2c558,
-    ],
-    [
-        0xac506643, 0xa90635a5, 0xe25b878b, 0xaab7878f, 0x88817f7a, 0x0a02892b, 0x559a7550,
-        0x598f657e,
-    ],
-    [
-        0x7eef60a1, 0x6b70e3e8, 0x9c1714d1, 0xb958e2a8, 0xab02675e, 0xed1c014f, 0xcd8d65bb,
-        0xfdb7a257,
-    ],
-    [
-        0x09254899, 0xd699c7bc, 0x9019b6dc, 0x2b9022e4, 0x8fa14956, 0x21bf9bd3, 0xb94d0943,
-        0x6ffddc22,
-    ],
-];
+#[rustfmt::skip]
+pub const IV_512: State<8> = state_from_words([
+    0x0ba16b95, 0x72f999ad, 0x9fecc2ae, 0xba3264fc, 0x5e894929, 0x8e9f30e5, 0x2f1daa37, 0xf0f2c558,
+    0xac506643, 0xa90635a5, 0xe25b878b, 0xaab7878f, 0x88817f7a, 0x0a02892b, 0x559a7550, 0x598f657e,
+    0x7eef60a1, 0x6b70e3e8, 0x9c1714d1, 0xb958e2a8, 0xab02675e, 0xed1c014f, 0xcd8d65bb, 0xfdb7a257,
+    0x09254899, 0xd699c7bc, 0x9019b6dc, 0x2b9022e4, 0x8fa14956, 0x21bf9bd3, 0xb94d0943, 0x6ffddc22,
+]);
 
 /// Section 2's rule: the IV for output size `bits` is the compression (final = 0) of the block
 /// `"SIMD-<bits> v1.1"` padded with zeros, starting from the all-zero state. Uses the literal form.
@@ -156,110 +129,27 @@ pub fn derive_iv<const L: usize>(bits: usize) -> State<L> {
     state
 }
 
-/// The implementation a hasher uses: chosen once (detection or a forced variant), matched on
-/// every call. The only place that picks a kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Sequential,
-    ParallelPortable,
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// The implementation a hasher uses: chosen once (detection or a forced variant), matched on
+    /// every call. The only place that picks a kernel.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "scalar, literal to the specification (textbook radix-2 NTT)";
+        // The fastest form here (see BENCHMARKS.md, "SHA-3 finalists, SIMD and RC5").
+        "parallel" = ["parallel-avx512", "parallel-avx2", "parallel-portable"]:
+            "NTT on 16-bit vector lanes, Feistel lanes as one vector (best ISA here)";
+        ParallelPortable => "parallel-portable":
+            "the vector kernels' NTT plan and lane rows on plain arrays";
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "NTT in 16 x i16 ymm lanes, Feistel lanes in one xmm/ymm per word";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "as AVX2, SIMD-512's NTT in zmm, vprold rotations, vpternlogd IF/MAJ";
+    }
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The internally parallel form on the best ISA here.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx512::detect() {
-                return Backend::ParallelAvx512(t);
-            }
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend::ParallelAvx2(t);
-            }
-        }
-        Backend::ParallelPortable
-    }
-
-    /// The fastest form here (see BENCHMARKS.md, "SHA-3 finalists, SIMD and RC5").
-    fn detect() -> Self {
-        Self::parallel()
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            _ => None,
-        }
-    }
-
-    fn variants() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend::Sequential,
-                summary: "scalar, literal to the specification (textbook radix-2 NTT)",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary: "NTT on 16-bit vector lanes, Feistel lanes as one vector (best ISA here)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "the vector kernels' NTT plan and lane rows on plain arrays",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "NTT in 16 x i16 ymm lanes, Feistel lanes in one xmm/ymm per word",
-            },
-            VariantInfo {
-                name: "parallel-avx512",
-                available: platform::Avx512::detect().is_some(),
-                default: false,
-                summary: "as AVX2, SIMD-512's NTT in zmm, vprold rotations, vpternlogd IF/MAJ",
-            },
-        ]);
-        v
-    }
-
-    fn compress4(self, state: &mut State<4>, blocks: &[u8], final_block: bool) {
-        match self {
-            Backend::Sequential => sequential::compress_blocks(state, blocks, final_block),
-            Backend::ParallelPortable => {
-                parallel_portable::compress_blocks(state, blocks, final_block)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx2(t) => {
-                parallel_avx2::compress_blocks(t, state, blocks, final_block)
-            }
-            #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx512(t) => {
-                parallel_avx512::compress_blocks(t, state, blocks, final_block)
-            }
-        }
-    }
-
-    fn compress8(self, state: &mut State<8>, blocks: &[u8], final_block: bool) {
+    /// Compresses whole blocks of `16 * L` bytes (`L` = 4 or 8 Feistel lanes).
+    fn compress<const L: usize>(self, state: &mut State<L>, blocks: &[u8], final_block: bool) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, final_block),
             Backend::ParallelPortable => {
@@ -277,11 +167,9 @@ impl Backend {
     }
 }
 
-macro_rules! simd_hash {
-    (
-        $(#[$doc:meta])*
-        $hasher:ident, $core:ident, lanes: $lanes:literal, block: $block:ty, out: $out:ty,
-        iv: $iv:expr, name: $name:literal, compress: $compress:ident
+macro_rules! simd_core {
+    ($core:ident, $hasher:ident, lanes: $lanes:literal, block: $block:ty, out: $out:ty,
+        iv: $iv:expr, name: $name:literal
     ) => {
         #[doc = concat!("Block-level ", $name, " state; [`", stringify!($hasher), "`] adds the buffering.")]
         #[derive(Clone)]
@@ -301,26 +189,14 @@ macro_rules! simd_hash {
             }
         }
 
-        impl HashMarker for $core {}
-
-        impl BlockSizeUser for $core {
-            type BlockSize = $block;
-        }
-
-        impl BufferKindUser for $core {
-            type BufferKind = Eager;
-        }
-
-        impl OutputSizeUser for $core {
-            type OutputSize = $out;
-        }
+        block_core!($core, name: $name, block: $block, output: $out, buffer: Eager);
 
         impl UpdateCore for $core {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
                 self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
                 let bytes = Array::cast_slice_to_core(blocks).as_flattened();
-                self.backend.$compress(&mut self.state, bytes, false);
+                self.backend.compress(&mut self.state, bytes, false);
             }
         }
 
@@ -337,11 +213,11 @@ macro_rules! simd_hash {
                 if buffer.get_pos() > 0 {
                     // Zero padding only, compressed with final = 0.
                     let last = buffer.pad_with_zeros();
-                    self.backend.$compress(&mut state, &last, false);
+                    self.backend.compress(&mut state, &last, false);
                 }
                 let mut length_block = [0u8; BLOCK];
                 length_block[..8].copy_from_slice(&bit_len.to_le_bytes());
-                self.backend.$compress(&mut state, &length_block, true);
+                self.backend.compress(&mut state, &length_block, true);
                 // A then B, little-endian, truncated to the digest size.
                 let words = state[0].iter().chain(state[1].iter());
                 for (chunk, word) in out.chunks_mut(4).zip(words) {
@@ -349,75 +225,24 @@ macro_rules! simd_hash {
                 }
             }
         }
-
-        impl Default for $core {
-            #[inline]
-            fn default() -> Self {
-                Self::with_backend(Backend::detect())
-            }
-        }
-
-        impl Reset for $core {
-            #[inline]
-            fn reset(&mut self) {
-                *self = Self::with_backend(self.backend);
-            }
-        }
-
-        impl AlgorithmName for $core {
-            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str($name)
-            }
-        }
-
-        impl fmt::Debug for $core {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!(stringify!($core), " {{ backend: {:?}, .. }}"), self.backend)
-            }
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $hasher($core);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $hasher {
-            fn variants() -> Vec<VariantInfo> {
-                Backend::variants()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                Some(Self {
-                    core: $core::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
     };
 }
 
-simd_hash!(
+simd_core!(Simd224Core, Simd224, lanes: 4, block: U64, out: U28, iv: IV_224, name: "SIMD-224");
+simd_core!(Simd256Core, Simd256, lanes: 4, block: U64, out: U32, iv: IV_256, name: "SIMD-256");
+simd_core!(Simd384Core, Simd384, lanes: 8, block: U128, out: U48, iv: IV_384, name: "SIMD-384");
+simd_core!(Simd512Core, Simd512, lanes: 8, block: U128, out: U64, iv: IV_512, name: "SIMD-512");
+
+hashers! {
     /// SIMD-224 (v1.1): the n = 4 design with its own IV, digest truncated to 28 bytes.
-    Simd224, Simd224Core, lanes: 4, block: U64, out: U28, iv: IV_224, name: "SIMD-224",
-    compress: compress4
-);
-simd_hash!(
+    Simd224(Simd224Core);
     /// SIMD-256 (v1.1): 4 Feistel lanes, 64-byte blocks, 32-byte digest.
-    Simd256, Simd256Core, lanes: 4, block: U64, out: U32, iv: IV_256, name: "SIMD-256",
-    compress: compress4
-);
-simd_hash!(
+    Simd256(Simd256Core);
     /// SIMD-384 (v1.1): the n = 8 design with its own IV, digest truncated to 48 bytes.
-    Simd384, Simd384Core, lanes: 8, block: U128, out: U48, iv: IV_384, name: "SIMD-384",
-    compress: compress8
-);
-simd_hash!(
+    Simd384(Simd384Core);
     /// SIMD-512 (v1.1): 8 Feistel lanes, 128-byte blocks, 64-byte digest.
-    Simd512, Simd512Core, lanes: 8, block: U128, out: U64, iv: IV_512, name: "SIMD-512",
-    compress: compress8
-);
+    Simd512(Simd512Core);
+}
 
 #[cfg(test)]
 mod tests {

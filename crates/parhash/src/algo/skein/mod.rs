@@ -29,22 +29,16 @@ pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 mod xmm;
 
-use core::{fmt, marker::PhantomData};
-use std::sync::OnceLock;
-
+use core::marker::PhantomData;
 use digest::{
     array::{Array, ArraySize},
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, FixedOutputCore, Lazy,
-        OutputSizeUser, Reset, UpdateCore,
-    },
-    typenum::{U128, U28, U32, U48, U64},
-    HashMarker, Output,
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
+    typenum::{Unsigned, U128, U28, U32, U48, U64},
+    Output,
 };
 
-use super::{VariantInfo, Variants};
-#[cfg(target_arch = "x86_64")]
-use crate::platform;
+use super::block_api::{block_core, hashers};
+use crate::dispatch::{backends, Dispatch};
 use sequential::{threefish1024, threefish256, threefish512};
 
 /// The key schedule's parity constant `C240`.
@@ -94,61 +88,33 @@ config_iv!(config_iv256, 4, threefish256);
 config_iv!(config_iv512, 8, threefish512);
 config_iv!(config_iv1024, 16, threefish1024);
 
-/// Which Threefish code a hasher runs: the family's single dispatch point. Skein-256 and
-/// Skein-1024 only have `Sequential`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Backend {
-    /// Scalar, literal to the specification.
-    Sequential,
-    /// Word pairs in portable Rust.
-    ParallelPortable,
-    /// Word pairs in XMM registers, rotations by AVX2 variable shifts.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx2(platform::Avx2),
-    /// Word pairs in XMM registers with AVX-512VL rotates.
-    #[cfg(target_arch = "x86_64")]
-    ParallelAvx512(platform::Avx512),
+backends! {
+    /// Which Threefish code a hasher runs: the family's single dispatch point. Skein-256 and
+    /// Skein-1024 only have `Sequential`.
+    pub enum Backend {
+        /// Scalar, literal to the specification.
+        Sequential => "sequential": "portable scalar Threefish-512, MIX functions one after another";
+        // AVX-512 (one `vprolvq` per rotation) before AVX2 (three instructions), as measured on
+        // Zen 4.
+        "parallel" = ["parallel-avx512", "parallel-avx2", "parallel-portable"]:
+            "four MIX functions side by side, two per instruction (best ISA available)";
+        /// Word pairs in portable Rust.
+        ParallelPortable => "parallel-portable": "word pairs on [u64; 2] arrays, π by renaming";
+        /// Word pairs in XMM registers, rotations by AVX2 variable shifts.
+        ParallelAvx2(Avx2) => "parallel-avx2":
+            "word pairs in 128-bit registers, rotations by vpsllvq/vpsrlvq";
+        /// Word pairs in XMM registers with AVX-512VL rotates.
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "word pairs in 128-bit registers, rotations by vprolvq";
+    }
+    // `parallel`: each of its kernels (portable included) measured about 2x the sequential form
+    // or more from 64 B to 1 MiB (BENCHMARKS.md). Renaming π leaves a round one add and one XOR
+    // deep; the literal form runs each round as a loop that copies the state for π and computes
+    // rotation counts and key indices as it goes.
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The best kernel of the parallel form here: AVX-512 (one `vprolvq` per rotation) before
-    /// AVX2 (three instructions), as measured on Zen 4.
-    fn parallel() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(t) = platform::Avx512::detect() {
-                return Backend::ParallelAvx512(t);
-            }
-            if let Some(t) = platform::Avx2::detect() {
-                return Backend::ParallelAvx2(t);
-            }
-        }
-        Backend::ParallelPortable
-    }
-
-    /// The fastest form: `parallel`, each of its kernels (portable included) measured about 2x
-    /// the sequential form or more from 64 B to 1 MiB (BENCHMARKS.md). Renaming π leaves a
-    /// round one add and one XOR deep; the literal form runs each round as a loop that copies
-    /// the state for π and computes rotation counts and key indices as it goes.
-    fn detect() -> Self {
-        // Cached: every new hasher asks, and a 64-byte message takes only ~200 ns.
-        static BEST: OnceLock<Backend> = OnceLock::new();
-        *BEST.get_or_init(Self::parallel)
-    }
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            "parallel" => Some(Self::parallel()),
-            "parallel-portable" => Some(Backend::ParallelPortable),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx2" => platform::Avx2::detect().map(Backend::ParallelAvx2),
-            #[cfg(target_arch = "x86_64")]
-            "parallel-avx512" => platform::Avx512::detect().map(Backend::ParallelAvx512),
-            _ => None,
-        }
-    }
-
     #[inline]
     fn compress(self, h: &mut [u64; 8], blocks: &[[u8; 64]], tweak: &mut [u64; 2], len: u64) {
         match self {
@@ -162,59 +128,14 @@ impl Backend {
             }
         }
     }
+}
 
-    fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let parallel = Self::parallel();
-        let mut v = vec![
-            VariantInfo {
-                name: "sequential",
-                available: true,
-                default: default == Backend::Sequential,
-                summary: "portable scalar Threefish-512, MIX functions one after another",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: default == parallel,
-                summary:
-                    "four MIX functions side by side, two per instruction (best ISA available)",
-            },
-            VariantInfo {
-                name: "parallel-portable",
-                available: true,
-                default: false,
-                summary: "word pairs on [u64; 2] arrays, π by renaming",
-            },
-        ];
-        #[cfg(target_arch = "x86_64")]
-        v.extend([
-            VariantInfo {
-                name: "parallel-avx2",
-                available: platform::Avx2::detect().is_some(),
-                default: false,
-                summary: "word pairs in 128-bit registers, rotations by vpsllvq/vpsrlvq",
-            },
-            VariantInfo {
-                name: "parallel-avx512",
-                available: platform::Avx512::detect().is_some(),
-                default: false,
-                summary: "word pairs in 128-bit registers, rotations by vprolvq",
-            },
-        ]);
-        v
+backends! {
+    /// Skein-256 and Skein-1024 have the literal form only.
+    pub(crate) enum SequentialOnly {
+        Sequential => "sequential": "portable scalar Threefish (no vector form for this width)";
     }
-}
-
-/// Compression of Skein-256 and Skein-1024, which have only the sequential form.
-fn compress_seq256(_: Backend, h: &mut [u64; 4], b: &[[u8; 32]], t: &mut [u64; 2], len: u64) {
-    threefish256::compress_blocks(h, b, t, len);
-}
-fn compress_seq1024(_: Backend, h: &mut [u64; 16], b: &[[u8; 128]], t: &mut [u64; 2], len: u64) {
-    threefish1024::compress_blocks(h, b, t, len);
-}
-fn compress512(backend: Backend, h: &mut [u64; 8], b: &[[u8; 64]], t: &mut [u64; 2], len: u64) {
-    backend.compress(h, b, t, len);
+    default = ["sequential"];
 }
 
 /// Parameters of one Skein instance.
@@ -226,54 +147,33 @@ pub trait SkeinParams: 'static {
 }
 
 macro_rules! skein_core {
-    ($(#[$doc:meta])* $core:ident, $words:literal, $block:ty, $block_len:literal, $compress:ident) => {
+    ($(#[$doc:meta])* $core:ident, $words:literal, $block:ty, $block_len:literal, $backend:ident, $iv:ident, $compress:expr) => {
         $(#[$doc])*
         pub struct $core<P: SkeinParams> {
             h: [u64; $words],
-            iv: [u64; $words],
             tweak: [u64; 2],
-            backend: Backend,
+            backend: $backend,
             params: PhantomData<P>,
         }
 
         impl<P: SkeinParams> $core<P> {
-            fn with(iv: [u64; $words], backend: Backend) -> Self {
-                Self { h: iv, iv, tweak: [0, TYPE_MSG | FIRST], backend, params: PhantomData }
+            /// The configuration UBI's output for this digest size, computed at compile time.
+            const IV: [u64; $words] = $iv(P::OutputSize::U64 * 8);
+
+            fn with_backend(backend: $backend) -> Self {
+                Self { h: Self::IV, tweak: [0, TYPE_MSG | FIRST], backend, params: PhantomData }
             }
-        }
-
-        impl<P: SkeinParams> Clone for $core<P> {
-            fn clone(&self) -> Self {
-                Self { params: PhantomData, ..*self }
-            }
-        }
-
-        impl<P: SkeinParams> HashMarker for $core<P> {}
-
-        impl<P: SkeinParams> BlockSizeUser for $core<P> {
-            type BlockSize = $block;
         }
 
         // Lazy: the last block must be processed with the final flag, so a full block waits in
         // the buffer until more data arrives.
-        impl<P: SkeinParams> BufferKindUser for $core<P> {
-            type BufferKind = Lazy;
-        }
-
-        impl<P: SkeinParams> OutputSizeUser for $core<P> {
-            type OutputSize = P::OutputSize;
-        }
+        block_core!($core<P: SkeinParams>, block: $block, output: P::OutputSize, buffer: Lazy);
 
         impl<P: SkeinParams> UpdateCore for $core<P> {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-                $compress(
-                    self.backend,
-                    &mut self.h,
-                    Array::cast_slice_to_core(blocks),
-                    &mut self.tweak,
-                    $block_len,
-                );
+                let blocks = Array::cast_slice_to_core(blocks);
+                ($compress)(self.backend, &mut self.h, blocks, &mut self.tweak, $block_len);
             }
         }
 
@@ -283,31 +183,13 @@ macro_rules! skein_core {
                 let block: [u8; $block_len] = buffer.pad_with_zeros().into();
                 let mut h = self.h;
                 let mut tweak = [self.tweak[0], self.tweak[1] | FINAL];
-                $compress(self.backend, &mut h, &[block], &mut tweak, pos);
+                ($compress)(self.backend, &mut h, &[block], &mut tweak, pos);
                 // Output stage: one block holding the 8-byte counter 0.
                 let mut tweak = [0, TYPE_OUT | FIRST | FINAL];
-                $compress(self.backend, &mut h, &[[0u8; $block_len]], &mut tweak, 8);
+                ($compress)(self.backend, &mut h, &[[0u8; $block_len]], &mut tweak, 8);
                 for (chunk, word) in out.chunks_mut(8).zip(h.iter()) {
                     chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
                 }
-            }
-        }
-
-        impl<P: SkeinParams> Reset for $core<P> {
-            fn reset(&mut self) {
-                *self = Self::with(self.iv, self.backend);
-            }
-        }
-
-        impl<P: SkeinParams> AlgorithmName for $core<P> {
-            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(P::NAME)
-            }
-        }
-
-        impl<P: SkeinParams> fmt::Debug for $core<P> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, concat!(stringify!($core), "<{}> {{ ... }}"), P::NAME)
             }
         }
     };
@@ -315,95 +197,34 @@ macro_rules! skein_core {
 
 skein_core!(
     /// Block-level Skein-256 state (UBI chaining value and tweak).
-    Skein256Core, 4, U32, 32, compress_seq256
+    Skein256Core, 4, U32, 32, SequentialOnly, config_iv256,
+    |_, h, b, t, len| threefish256::compress_blocks(h, b, t, len)
 );
 skein_core!(
     /// Block-level Skein-512 state (UBI chaining value and tweak).
-    Skein512Core, 8, U64, 64, compress512
+    Skein512Core, 8, U64, 64, Backend, config_iv512,
+    |backend: Backend, h, b, t, len| backend.compress(h, b, t, len)
 );
 skein_core!(
     /// Block-level Skein-1024 state (UBI chaining value and tweak).
-    Skein1024Core, 16, U128, 128, compress_seq1024
+    Skein1024Core, 16, U128, 128, SequentialOnly, config_iv1024,
+    |_, h, b, t, len| threefish1024::compress_blocks(h, b, t, len)
 );
 
-macro_rules! skein_hashers {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident, $params:ident, $core:ident, $iv_fn:ident, $out:ty, $bits:literal,
-        $display:literal, $has_parallel:literal;
-    )*) => {$(
-        #[doc = concat!("Parameters of ", $display, ".")]
-        #[derive(Clone, Copy, Debug)]
-        pub struct $params;
-
-        impl SkeinParams for $params {
-            type OutputSize = $out;
-            const NAME: &'static str = $display;
-        }
-
-        impl Default for $core<$params> {
-            fn default() -> Self {
-                const IV: [u64; <$core<$params>>::WORDS] = $iv_fn($bits);
-                Self::with(IV, if $has_parallel { Backend::detect() } else { Backend::Sequential })
-            }
-        }
-
-        digest::buffer_fixed!(
-            $(#[$doc])*
-            pub struct $name($core<$params>);
-            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-        );
-
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                if $has_parallel {
-                    Backend::infos()
-                } else {
-                    vec![VariantInfo {
-                        name: "sequential",
-                        available: true,
-                        default: true,
-                        summary: "portable scalar Threefish (no vector form for this width)",
-                    }]
-                }
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = Backend::by_name(name)?;
-                if !$has_parallel && backend != Backend::Sequential {
-                    return None;
-                }
-                let mut h = Self::default();
-                h.core.backend = backend;
-                Some(h)
-            }
-        }
-    )*};
-}
-
-impl<P: SkeinParams> Skein256Core<P> {
-    const WORDS: usize = 4;
-}
-impl<P: SkeinParams> Skein512Core<P> {
-    const WORDS: usize = 8;
-}
-impl<P: SkeinParams> Skein1024Core<P> {
-    const WORDS: usize = 16;
-}
-
-skein_hashers! {
+hashers! {
+    impl SkeinParams;
     /// Skein-512-224 (Skein v1.3, SHA-3 finalist).
-    Skein512_224, Skein512_224Params, Skein512Core, config_iv512, U28, 224, "Skein-512-224", true;
+    Skein512_224(Skein512Core<Skein512_224Params>, U28, "Skein-512-224") {}
     /// Skein-512-256 (Skein v1.3, SHA-3 finalist).
-    Skein512_256, Skein512_256Params, Skein512Core, config_iv512, U32, 256, "Skein-512-256", true;
+    Skein512_256(Skein512Core<Skein512_256Params>, U32, "Skein-512-256") {}
     /// Skein-512-384 (Skein v1.3, SHA-3 finalist).
-    Skein512_384, Skein512_384Params, Skein512Core, config_iv512, U48, 384, "Skein-512-384", true;
+    Skein512_384(Skein512Core<Skein512_384Params>, U48, "Skein-512-384") {}
     /// Skein-512-512 (Skein v1.3, SHA-3 finalist).
-    Skein512_512, Skein512_512Params, Skein512Core, config_iv512, U64, 512, "Skein-512-512", true;
+    Skein512_512(Skein512Core<Skein512_512Params>, U64, "Skein-512-512") {}
     /// Skein-256-256 (Skein v1.3).
-    Skein256_256, Skein256_256Params, Skein256Core, config_iv256, U32, 256, "Skein-256-256", false;
+    Skein256_256(Skein256Core<Skein256_256Params>, U32, "Skein-256-256") {}
     /// Skein-1024-1024 (Skein v1.3).
-    Skein1024_1024, Skein1024_1024Params, Skein1024Core, config_iv1024, U128, 1024, "Skein-1024-1024", false;
+    Skein1024_1024(Skein1024Core<Skein1024_1024Params>, U128, "Skein-1024-1024") {}
 }
 
 /// Runs Threefish-512 UBI over whole blocks with the named variant (for tests and the lab);
@@ -415,11 +236,9 @@ pub fn compress512_with_variant(
     tweak: &mut [u64; 2],
     len: u64,
 ) -> bool {
-    let Some(backend) = Backend::by_name(name) else {
-        return false;
-    };
-    backend.compress(h, blocks, tweak, len);
-    true
+    Backend::by_name(name)
+        .map(|backend| backend.compress(h, blocks, tweak, len))
+        .is_some()
 }
 
 #[cfg(test)]

@@ -14,18 +14,15 @@
 pub mod fused;
 pub mod reference;
 
-use core::fmt;
 use digest::{
     array::Array,
-    block_api::{
-        AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
-        OutputSizeUser, Reset, UpdateCore,
-    },
+    block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U64},
-    HashMarker, Output,
+    Output,
 };
 
-use super::{VariantInfo, Variants};
+use super::block_api::{block_core, hashers};
+use crate::dispatch::backends;
 
 /// Number of rounds.
 pub const ROUNDS: usize = 10;
@@ -103,11 +100,14 @@ pub const ROUND_CONSTANTS: [u64; ROUNDS] = {
     rc
 };
 
-/// Which compression function a hasher runs: the family's single dispatch point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Backend {
-    Reference,
-    Fused,
+backends! {
+    /// Which compression function a hasher runs: the family's single dispatch point.
+    pub(crate) enum Backend {
+        Reference => "reference":
+            "byte-wise SubBytes/ShiftColumns/MixRows/AddRoundKey on an 8x8 matrix";
+        Fused => "fused": "one 64-bit table lookup per byte, a whole row at a time";
+    }
+    default = ["fused"];
 }
 
 impl Backend {
@@ -138,20 +138,6 @@ impl WhirlpoolCore {
     }
 }
 
-impl HashMarker for WhirlpoolCore {}
-
-impl BlockSizeUser for WhirlpoolCore {
-    type BlockSize = U64;
-}
-
-impl BufferKindUser for WhirlpoolCore {
-    type BufferKind = Eager;
-}
-
-impl OutputSizeUser for WhirlpoolCore {
-    type OutputSize = U64;
-}
-
 impl UpdateCore for WhirlpoolCore {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
@@ -179,68 +165,11 @@ impl FixedOutputCore for WhirlpoolCore {
     }
 }
 
-impl Default for WhirlpoolCore {
-    #[inline]
-    fn default() -> Self {
-        Self::with_backend(Backend::Fused)
-    }
-}
+block_core!(WhirlpoolCore, name: "Whirlpool", block: U64, output: U64, buffer: Eager);
 
-impl Reset for WhirlpoolCore {
-    #[inline]
-    fn reset(&mut self) {
-        self.state = [0; 8];
-        self.block_count = 0;
-    }
-}
-
-impl AlgorithmName for WhirlpoolCore {
-    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Whirlpool")
-    }
-}
-
-impl fmt::Debug for WhirlpoolCore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("WhirlpoolCore { ... }")
-    }
-}
-
-digest::buffer_fixed!(
+hashers! {
     /// Whirlpool hasher (final 2003 version, ISO/IEC 10118-3), 512-bit digest.
-    pub struct Whirlpool(WhirlpoolCore);
-    impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
-);
-
-impl Variants for Whirlpool {
-    fn variants() -> Vec<VariantInfo> {
-        vec![
-            VariantInfo {
-                name: "reference",
-                available: true,
-                default: false,
-                summary: "byte-wise SubBytes/ShiftColumns/MixRows/AddRoundKey on an 8x8 matrix",
-            },
-            VariantInfo {
-                name: "fused",
-                available: true,
-                default: true,
-                summary: "one 64-bit table lookup per byte, a whole row at a time",
-            },
-        ]
-    }
-
-    fn with_variant(name: &str) -> Option<Self> {
-        let backend = match name {
-            "reference" => Backend::Reference,
-            "fused" => Backend::Fused,
-            _ => return None,
-        };
-        Some(Self {
-            core: WhirlpoolCore::with_backend(backend),
-            buffer: Default::default(),
-        })
-    }
+    Whirlpool(WhirlpoolCore);
 }
 
 #[cfg(test)]

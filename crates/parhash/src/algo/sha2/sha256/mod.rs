@@ -23,81 +23,41 @@ pub mod parallel_sse41;
 #[cfg(target_arch = "x86_64")]
 pub mod sha_ni;
 
-use std::sync::OnceLock;
-
-use crate::algo::VariantInfo;
+use crate::dispatch::{backends, Dispatch};
+#[cfg(target_arch = "x86_64")]
 use crate::platform;
 
-/// Which SHA-256 compression code runs: chosen once per hasher, matched once per call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    Sequential,
-    Parallel(parallel::Isa),
-    #[cfg(target_arch = "x86_64")]
-    ShaNi(platform::ShaNi),
+backends! {
+    /// Which SHA-256 compression code runs: chosen once per hasher, matched once per call.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "portable scalar, 64 rounds unrolled, rolling 16-word schedule";
+        "parallel" = ["parallel-avx512", "parallel-sse41", "parallel-portable"]:
+            "scalar rounds, schedule 4 words per vector beside them (best ISA here)";
+        ParallelPortable => "parallel-portable": "the parallel grouping on [u32; 4] arrays";
+        ParallelSse41(Sse41) => "parallel-sse41": "schedule in SSE registers, rotates as shift+shift+or";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog";
+        ShaNi(ShaNi) => "sha-ni": "SHA extensions: sha256rnds2 (two rounds), sha256msg1/msg2 schedule";
+    }
+    default = ["sha-ni", "parallel"];
 }
 
 impl Backend {
-    /// The fastest form this CPU allows (cached: detection runs once per process).
-    pub(crate) fn detect() -> Self {
-        static BEST: OnceLock<Backend> = OnceLock::new();
-        *BEST.get_or_init(|| {
-            #[cfg(target_arch = "x86_64")]
-            if let Some(token) = platform::ShaNi::detect() {
-                return Backend::ShaNi(token);
-            }
-            Backend::Parallel(parallel::Isa::detect())
-        })
-    }
-
-    /// The named variant, if it exists and this CPU allows it.
-    pub(crate) fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            #[cfg(target_arch = "x86_64")]
-            "sha-ni" => platform::ShaNi::detect().map(Backend::ShaNi),
-            _ => parallel::Isa::by_variant(name).map(Backend::Parallel),
-        }
-    }
-
     /// Compresses whole blocks into `state`.
     #[inline]
     pub(crate) fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        use parallel::Isa;
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
-            Backend::Parallel(isa) => parallel::compress_blocks(isa, state, blocks),
+            Backend::ParallelPortable => parallel::compress_blocks(Isa::Portable, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelSse41(t) => parallel::compress_blocks(Isa::Sse41(t), state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(t) => parallel::compress_blocks(Isa::Avx512(t), state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(token) => sha_ni::compress_blocks(token, state, blocks),
         }
     }
-}
-
-/// The variants of SHA-224 and SHA-256, with availability here.
-pub(crate) fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect();
-    let mut v = vec![VariantInfo {
-        name: "sequential",
-        available: true,
-        default: default == Backend::Sequential,
-        summary: "portable scalar, 64 rounds unrolled, rolling 16-word schedule",
-    }];
-    v.extend(parallel::Isa::variant_infos(
-        matches!(default, Backend::Parallel(_)),
-        super::schedule_isa::Words {
-            best: "scalar rounds, schedule 4 words per vector beside them (best ISA here)",
-            portable: "the parallel grouping on [u32; 4] arrays",
-            sse41: "schedule in SSE registers, rotates as shift+shift+or",
-            avx512: "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog",
-        },
-    ));
-    #[cfg(target_arch = "x86_64")]
-    v.push(VariantInfo {
-        name: "sha-ni",
-        available: platform::ShaNi::detect().is_some(),
-        default: matches!(default, Backend::ShaNi(_)),
-        summary: "SHA extensions: sha256rnds2 (two rounds), sha256msg1/msg2 schedule",
-    });
-    v
 }
 
 /// Compresses whole 64-byte blocks into a SHA-256 chaining value with the fastest form this
@@ -121,11 +81,7 @@ pub fn compress256_sha_ni(token: platform::ShaNi, state: &mut [u32; 8], blocks: 
 /// [`compress256`] forced onto a named variant (as listed by `Sha256::variants()`); returns
 /// `false` and leaves `state` alone when it is unknown or unavailable here.
 pub fn compress256_with_variant(name: &str, state: &mut [u32; 8], blocks: &[[u8; 64]]) -> bool {
-    match Backend::by_name(name) {
-        Some(backend) => {
-            backend.compress(state, blocks);
-            true
-        }
-        None => false,
-    }
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, blocks))
+        .is_some()
 }

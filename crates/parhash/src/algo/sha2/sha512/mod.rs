@@ -17,59 +17,38 @@ pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_sse41;
 
-use crate::algo::VariantInfo;
+use crate::dispatch::{backends, Dispatch};
 
-/// Which SHA-512 compression code runs: chosen once per hasher, matched once per call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    Sequential,
-    Parallel(parallel::Isa),
+backends! {
+    /// Which SHA-512 compression code runs: chosen once per hasher, matched once per call.
+    pub(crate) enum Backend {
+        Sequential => "sequential": "portable scalar, 80 rounds unrolled, rolling 16-word schedule";
+        "parallel" = ["parallel-avx512", "parallel-sse41", "parallel-portable"]:
+            "scalar rounds, schedule 2 words per vector beside them (best ISA here)";
+        ParallelPortable => "parallel-portable": "the parallel grouping on [u64; 2] arrays";
+        ParallelSse41(Sse41) => "parallel-sse41": "schedule in SSE registers, rotates as shift+shift+or";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog";
+    }
+    // `parallel` on its best ISA: measured faster than `sequential` at every size (see
+    // BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2").
+    default = ["parallel"];
 }
 
 impl Backend {
-    /// The fastest form this CPU allows: `parallel` on its best ISA (measured faster than
-    /// `sequential` at every size, see BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2").
-    pub(crate) fn detect() -> Self {
-        Backend::Parallel(parallel::Isa::detect())
-    }
-
-    /// The named variant, if it exists and this CPU allows it.
-    pub(crate) fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "sequential" => Some(Backend::Sequential),
-            _ => parallel::Isa::by_variant(name).map(Backend::Parallel),
-        }
-    }
-
     /// Compresses whole blocks into `state`.
     #[inline]
     pub(crate) fn compress(self, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
+        use parallel::Isa;
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
-            Backend::Parallel(isa) => parallel::compress_blocks(isa, state, blocks),
+            Backend::ParallelPortable => parallel::compress_blocks(Isa::Portable, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelSse41(t) => parallel::compress_blocks(Isa::Sse41(t), state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(t) => parallel::compress_blocks(Isa::Avx512(t), state, blocks),
         }
     }
-}
-
-/// The variants of SHA-384, SHA-512 and SHA-512/t, with availability here.
-pub(crate) fn variant_infos() -> Vec<VariantInfo> {
-    let default = Backend::detect();
-    let mut v = vec![VariantInfo {
-        name: "sequential",
-        available: true,
-        default: default == Backend::Sequential,
-        summary: "portable scalar, 80 rounds unrolled, rolling 16-word schedule",
-    }];
-    v.extend(parallel::Isa::variant_infos(
-        matches!(default, Backend::Parallel(_)),
-        super::schedule_isa::Words {
-            best: "scalar rounds, schedule 2 words per vector beside them (best ISA here)",
-            portable: "the parallel grouping on [u64; 2] arrays",
-            sse41: "schedule in SSE registers, rotates as shift+shift+or",
-            avx512: "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog",
-        },
-    ));
-    v
 }
 
 /// Compresses whole 128-byte blocks into a SHA-512 chaining value with the fastest form this
@@ -87,11 +66,7 @@ pub fn compress512_sequential(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
 /// [`compress512`] forced onto a named variant; returns `false` and leaves `state` alone when it
 /// is unknown or unavailable here.
 pub fn compress512_with_variant(name: &str, state: &mut [u64; 8], blocks: &[[u8; 128]]) -> bool {
-    match Backend::by_name(name) {
-        Some(backend) => {
-            backend.compress(state, blocks);
-            true
-        }
-        None => false,
-    }
+    Backend::by_name(name)
+        .map(|backend| backend.compress(state, blocks))
+        .is_some()
 }

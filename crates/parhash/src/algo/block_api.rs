@@ -1,0 +1,195 @@
+//! The RustCrypto `digest` boilerplate every family repeated, written once.
+//!
+//! A family writes what is its own: the core's fields, `fn with_backend(backend) -> Self` (a
+//! fresh state that runs on `backend`, one of the family's [`backends!`] enums), `UpdateCore`
+//! and `FixedOutputCore` (or [`md_core!`] for both, where the padding is MD4-style). Then:
+//! - [`block_core!`] adds the traits that only name sizes: `HashMarker`, `BlockSizeUser`,
+//!   `BufferKindUser`, `OutputSizeUser`, `AlgorithmName` and `Debug` (and `Clone` for a core
+//!   generic over its parameters `P`, which need not be `Clone` themselves);
+//! - [`hashers!`] declares each public hasher: its parameter type, `Default` (the detected
+//!   backend) and `Reset` (same backend, fresh state) for its core, the `digest` buffering
+//!   wrapper, and [`Variants`](super::Variants) from the backend table.
+//!
+//! [`backends!`]: crate::dispatch::backends
+
+use super::VariantInfo;
+use crate::dispatch::Dispatch;
+
+/// The size-only `digest` traits of a core type (see the [module docs](self)).
+///
+/// `Core<P: Params>` is named `P::NAME` and shown as `Core<NAME> { ... }`; a plain core is
+/// named `name` and shown as `Core { ... }`.
+macro_rules! block_core {
+    (
+        $core:ident<P: $params:path>,
+        block: $block:ty, output: $out:ty, buffer: $kind:ident $(,)?
+    ) => {
+        $crate::algo::block_api::block_core!(@sizes [P: $params] $core<P>, $block, $out, $kind, P::NAME);
+
+        impl<P: $params> Clone for $core<P> {
+            fn clone(&self) -> Self {
+                Self {
+                    params: core::marker::PhantomData,
+                    ..*self
+                }
+            }
+        }
+
+        impl<P: $params> core::fmt::Debug for $core<P> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                write!(f, concat!(stringify!($core), "<{}> {{ ... }}"), P::NAME)
+            }
+        }
+    };
+    (
+        $core:ident, name: $name:expr,
+        block: $block:ty, output: $out:ty, buffer: $kind:ident $(,)?
+    ) => {
+        $crate::algo::block_api::block_core!(@sizes [] $core, $block, $out, $kind, $name);
+
+        impl core::fmt::Debug for $core {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(concat!(stringify!($core), " { ... }"))
+            }
+        }
+    };
+    (@sizes [$($generics:tt)*] $core:ty, $block:ty, $out:ty, $kind:ident, $name:expr) => {
+        impl<$($generics)*> digest::HashMarker for $core {}
+
+        impl<$($generics)*> digest::block_api::BlockSizeUser for $core {
+            type BlockSize = $block;
+        }
+
+        impl<$($generics)*> digest::block_api::BufferKindUser for $core {
+            type BufferKind = digest::block_api::$kind;
+        }
+
+        impl<$($generics)*> digest::block_api::OutputSizeUser for $core {
+            type OutputSize = $out;
+        }
+
+        impl<$($generics)*> digest::block_api::AlgorithmName for $core {
+            fn write_alg_name(f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str($name)
+            }
+        }
+    };
+}
+pub(crate) use block_core;
+
+/// `UpdateCore` and `FixedOutputCore` of a Merkle–Damgård core with MD4-style padding (MD5,
+/// SHA-1, SHA-2): fields `state` (words), `block_count` (`$count`) and `backend`, whose
+/// `compress(&mut state, blocks)` takes whole blocks; `padding` is the `digest` buffer method
+/// (`len64_padding_le`, ...); the digest is the state's words as `$to_bytes` gives them, the last
+/// one cut for truncated outputs.
+macro_rules! md_core {
+    ($core:ident<P: $params:path>, $($rest:tt)*) => {
+        $crate::algo::block_api::md_core!(@impl [P: $params] $core<P>, $($rest)*);
+    };
+    ($core:ident, $($rest:tt)*) => {
+        $crate::algo::block_api::md_core!(@impl [] $core, $($rest)*);
+    };
+    (@impl [$($generics:tt)*] $core:ty, count: $count:ty, padding: $pad:ident, words: $to_bytes:ident) => {
+        impl<$($generics)*> digest::block_api::UpdateCore for $core {
+            #[inline]
+            fn update_blocks(&mut self, blocks: &[digest::block_api::Block<Self>]) {
+                self.block_count = self.block_count.wrapping_add(blocks.len() as $count);
+                self.backend
+                    .compress(&mut self.state, digest::array::Array::cast_slice_to_core(blocks));
+            }
+        }
+
+        impl<$($generics)*> digest::block_api::FixedOutputCore for $core {
+            #[inline]
+            fn finalize_fixed_core(
+                &mut self,
+                buffer: &mut digest::block_api::Buffer<Self>,
+                out: &mut digest::Output<Self>,
+            ) {
+                use digest::{block_api::BlockSizeUser, typenum::Unsigned};
+                let bit_len = self
+                    .block_count
+                    .wrapping_mul(<Self as BlockSizeUser>::BlockSize::U64 as $count)
+                    .wrapping_add(buffer.get_pos() as $count)
+                    .wrapping_mul(8);
+                let mut state = self.state;
+                let backend = self.backend;
+                buffer.$pad(bit_len, |b| backend.compress(&mut state, &[b.0]));
+                // Word by word, the last one cut for truncated outputs (a byte-by-byte loop over
+                // `flat_map` cost ~15 ns of a 64-byte SHA-256's ~105).
+                for (o, w) in out.chunks_mut(size_of_val(&state[0])).zip(&state) {
+                    o.copy_from_slice(&w.$to_bytes()[..o.len()]);
+                }
+            }
+        }
+    };
+}
+pub(crate) use md_core;
+
+/// Public hasher types around cores (see the [module docs](self)). Plain cores:
+/// `Hasher(Core);`. Cores generic over a parameter trait (named once, `impl Trait;`) declare each
+/// parameter type with its digest size, name and the trait's other items:
+/// `Hasher(Core<Params>, OutputSize, "Name") { items }`.
+macro_rules! hashers {
+    (impl $params_trait:path; $(
+        $(#[$doc:meta])*
+        $name:ident($core:ident<$params:ident>, $out:ty, $display:literal) { $($items:tt)* }
+    )*) => {$(
+        #[doc = concat!("Parameters of ", $display, ".")]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $params;
+
+        impl $params_trait for $params {
+            type OutputSize = $out;
+            const NAME: &'static str = $display;
+            $($items)*
+        }
+
+        $crate::algo::block_api::hashers! { $(#[$doc])* $name($core<$params>); }
+    )*};
+    ($(
+        $(#[$doc:meta])*
+        $name:ident($core:ty);
+    )*) => {$(
+        impl Default for $core {
+            #[inline]
+            fn default() -> Self {
+                Self::with_backend($crate::dispatch::Dispatch::detect())
+            }
+        }
+
+        // Keeps the backend: a hasher forced onto a variant stays on it.
+        impl digest::Reset for $core {
+            #[inline]
+            fn reset(&mut self) {
+                *self = Self::with_backend(self.backend);
+            }
+        }
+
+        digest::buffer_fixed!(
+            $(#[$doc])*
+            pub struct $name($core);
+            impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
+        );
+
+        impl $crate::algo::Variants for $name {
+            fn variants() -> Vec<$crate::algo::VariantInfo> {
+                $crate::algo::block_api::variants_of(<$core>::with_backend)
+            }
+
+            fn with_variant(name: &str) -> Option<Self> {
+                let backend = $crate::dispatch::Dispatch::by_name(name)?;
+                Some(Self {
+                    core: <$core>::with_backend(backend),
+                    buffer: Default::default(),
+                })
+            }
+        }
+    )*};
+}
+pub(crate) use hashers;
+
+/// The variants of the backend enum a core's `with_backend` takes.
+pub(crate) fn variants_of<B: Dispatch, Core>(_with_backend: fn(B) -> Core) -> Vec<VariantInfo> {
+    B::infos()
+}
