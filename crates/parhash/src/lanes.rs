@@ -75,7 +75,7 @@ impl Width {
 }
 
 /// A multi-message kernel: vector lanes at a [`Width`], or, for SHA-224 and SHA-256, the SHA
-/// extensions running [`sha256_ni::STREAMS`] independent messages interleaved (on a CPU with
+/// extensions running `lanes_sha_ni::STREAMS` independent messages interleaved (on a CPU with
 /// them that is the faster of the two: a single SHA-NI stream is latency-bound, so interleaved
 /// streams fill the unit; see `sha256_ni`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //!
 //! Hash data as fast as the hardware allows, using every kind of parallelism a machine has:
 //! SIMD lanes inside one compression function, many messages across SIMD lanes and cores
-//! ([`batch`]), tree modes that split one long message over all cores ([`tree`]), and a GPU.
+//! ([`batch`]), tree modes that split one long message over all cores ([`algo::parsha256`], [`algo::sandstorm`]), and a GPU.
 //!
 //! - [`Algorithm`] is the registry: names, aliases, metadata, variants.
 //! - [`Hasher`] and [`hash`] hash with an algorithm chosen at run time.

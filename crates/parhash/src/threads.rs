@@ -12,7 +12,7 @@
 //! so equal shares handed out up front wait for the latest one. Here every thread takes the
 //! next job not yet taken, so a helper that wakes late only takes what is left. Used by the
 //! batch engine (groups of messages), PARSHA-256 (subtrees, a slice of rounds at a time:
-//! [`for_each_mut_in_steps`]) and SANDstorm's tree (level-2 superblocks).
+//! `for_each_mut_in_steps`) and SANDstorm's tree (level-2 superblocks).
 
 use std::fmt;
 use std::num::NonZeroUsize;

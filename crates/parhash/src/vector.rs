@@ -1,7 +1,7 @@
 //! Vector types for multi-lane kernels: N independent 32- or 64-bit words, one per message.
 //!
 //! IMPLEMENTATION NOTE. Each lane kernel (MD5, SHA-1, SHA-512, Keccak) is written once, generic
-//! over [`U32x`] or [`U64x`], and compiled three times: with portable arrays, inside an
+//! over `U32x` or `U64x`, and compiled three times: with portable arrays, inside an
 //! `#[target_feature(enable = "avx2")]` function and inside an AVX-512 one. Because every method
 //! here is `#[inline(always)]`, the intrinsics inline into the target-feature function and become
 //! single instructions there.

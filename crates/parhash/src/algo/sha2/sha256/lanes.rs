@@ -6,7 +6,7 @@
 //!   each compression from a chaining value that is message data or a child's output, never
 //!   from a running state. It takes any number of pairs: whole vector groups, then the rest in
 //!   one padded group.
-//! - `Sha256Lanes`: the [`super::Lanes`] kernel of `batch/` (SHA-224 and SHA-256), states
+//! - `Sha256Lanes`: the [`crate::lanes::Lanes`] kernel of `batch/` (SHA-224 and SHA-256), states
 //!   kept inside across blocks.
 
 use crate::algo::sha2::consts::{IV224, IV256, K256};
