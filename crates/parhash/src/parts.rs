@@ -24,8 +24,6 @@
 //! | 8 | checksum: the first 8 bytes of SHA-256 over everything before it |
 
 #![forbid(unsafe_code)]
-// The tree modes' `parts` modules are the users; this allow goes when they land.
-#![allow(dead_code)]
 
 use std::fmt;
 
