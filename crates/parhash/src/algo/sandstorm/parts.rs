@@ -13,7 +13,7 @@
 //! 64 bytes for SANDstorm-224/256, 128 for 384/512), because every superblock of the tree
 //! starts from a base that level 0 derives from that block. Part 0's range starts with it.
 //!
-//! What a part's state holds (its payload; the envelope adds 50 bytes):
+//! What a part's state holds (its payload; the envelope of [`crate::parts`] adds 42 bytes):
 //! - a middle or the last part: the outputs of its level-2 superblocks, one block each
 //!   (64 or 128 bytes per 1000 blocks in the design, so 1 MiB per GiB of message; with the
 //!   reference code's 8-bit counter, superblocks average 840 blocks: 1.22 MiB per GiB);
@@ -233,6 +233,16 @@ impl Plan {
             parts,
             engine: Engine::parallel(Threads::ALL),
         }
+    }
+
+    /// The plan a key describes (for example a received state's [`PartState::key`]), or `None`
+    /// for a key that no SANDstorm plan has.
+    pub fn for_key(key: &PlanKey) -> Option<Plan> {
+        let variant = Variant::ALL.into_iter().find(|v| {
+            key.mode == TreeMode::Sandstorm && Plan::new(*v, 0, 1).key().params == key.params
+        })?;
+        let plan = Plan::new(variant, key.message_len, key.parts as usize);
+        (plan.key() == *key).then_some(plan)
     }
 
     /// This plan hashing its parts on `threads` threads (0 = all cores). The states and the
@@ -594,6 +604,24 @@ mod tests {
         assert_eq!(Plan::new(Variant::Sandstorm512, 1001 * 128, 8).parts(), 2);
         let plan = Plan::new(Variant::Sandstorm256, 10_000 * 64, 3);
         assert_eq!(plan.range(1), (3000 * 64 + 64)..(6000 * 64 + 64));
+    }
+
+    #[test]
+    fn plans_from_their_keys() {
+        for variant in Variant::ALL {
+            for (len, parts) in [(0, 1), (5 << 20, 7), (5 << 20, 1)] {
+                let plan = Plan::new(variant, len, parts);
+                assert_eq!(Plan::for_key(&plan.key()), Some(plan.clone()));
+            }
+        }
+        // More parts than the message has superblocks: no plan has that key.
+        let mut key = Plan::new(Variant::Sandstorm256, 1 << 20, 4).key();
+        key.parts = 40;
+        assert_eq!(Plan::for_key(&key), None);
+        key.params = [256, 2];
+        assert_eq!(Plan::for_key(&key), None);
+        key.mode = TreeMode::Parsha256;
+        assert_eq!(Plan::for_key(&key), None);
     }
 
     #[test]
