@@ -595,6 +595,21 @@ mod tests {
                 }
             }
         }
+        // The longest messages: no overflow, the last part ends at the end.
+        for variant in Variant::ALL {
+            let plan = Plan::new(variant, u64::MAX, 64);
+            assert_eq!(plan.parts(), 64);
+            assert_eq!(plan.range(63).end, u64::MAX);
+            // Bytes per level-2 superblock: 1000 blocks, or with the 8-bit counter 3 per 256
+            // level-1 superblocks, which are 26 per 256 blocks.
+            let bytes = match variant.boundaries() {
+                Boundaries::Design => 1000.0 * variant.block_bytes() as f64,
+                Boundaries::ReferenceCode8Bit => 256.0 / 3.0 * 256.0 / 26.0 * 64.0,
+            };
+            let expected = u64::MAX as f64 / bytes;
+            let error = (plan.superblocks as f64 - expected).abs() / expected;
+            assert!(error < 1e-9, "{variant}: {} {expected}", plan.superblocks);
+        }
         // The design: 1000 blocks per level-2 superblock; more than one only from 1001 blocks.
         assert_eq!(
             Plan::new(Variant::Sandstorm256, 1001 * 64 - 1, 8).parts(),

@@ -155,9 +155,10 @@ impl Position {
             return 0;
         }
         // The superblocks that end strictly before the last block, plus the one it is in: the
-        // largest j with after_level2(j).blocks < blocks, plus 1 (each superblock has a block,
-        // so j < blocks).
-        let (mut lo, mut hi) = (0, blocks);
+        // largest j with after_level2(j).blocks < blocks, plus 1. A level-2 superblock has at
+        // least 56 level-1 superblocks of at least 6 blocks, so j < blocks / 300 + 1 (a bound
+        // that keeps after_level2 from overflowing for any u64 message length).
+        let (mut lo, mut hi) = (0, blocks / 300 + 1);
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
             if Position::after_level2(boundaries, mid).blocks < blocks {
