@@ -15,7 +15,7 @@
 //!
 //! What a part's state holds (its payload; the envelope of [`crate::parts`] adds 42 bytes):
 //! - a middle or the last part: the outputs of its level-2 superblocks, one block each
-//!   (64 or 128 bytes per 1000 blocks in the design, so 1 MiB per GiB of message; with the
+//!   (64 or 128 bytes per 1000 blocks in the design, so 1.02 MiB per GiB of message; with the
 //!   reference code's 8-bit counter, superblocks average 840 blocks: 1.22 MiB per GiB);
 //! - part 0: its level-2 outputs already run through the level-3 chain (the first output and
 //!   the chain: 28 words, 224 or 448 bytes), which only part 0 can start;
@@ -343,7 +343,8 @@ impl Plan {
     /// Hashes part `index`, reading the message through `read(offset, buffer)`, which must fill
     /// `buffer` with the message's bytes from `offset` on. It asks for [`Plan::head`] (parts
     /// other than 0) and then for [`Plan::range`] in order, [`READ_CHUNK`] bytes at a time at
-    /// most, and for nothing else; memory stays within one such buffer.
+    /// most, and for nothing else. Memory: one such buffer, and the state being built (its
+    /// level-2 outputs, about 1 MiB per GiB of the part).
     ///
     /// # Errors
     /// The first error `read` returns.
