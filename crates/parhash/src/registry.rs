@@ -377,6 +377,33 @@ impl std::str::FromStr for Algorithm {
     }
 }
 
+impl From<sandstorm::parts::Variant> for Algorithm {
+    fn from(variant: sandstorm::parts::Variant) -> Algorithm {
+        use sandstorm::parts::Variant as V;
+        match variant {
+            V::Sandstorm224 => Algorithm::Sandstorm224,
+            V::Sandstorm256 => Algorithm::Sandstorm256,
+            V::Sandstorm384 => Algorithm::Sandstorm384,
+            V::Sandstorm512 => Algorithm::Sandstorm512,
+            V::Sandstorm224Ref => Algorithm::Sandstorm224Ref,
+            V::Sandstorm256Ref => Algorithm::Sandstorm256Ref,
+        }
+    }
+}
+
+impl TryFrom<Algorithm> for sandstorm::parts::Variant {
+    type Error = Algorithm;
+
+    /// The SANDstorm variant of `algorithm` (for its split/merge plan); the algorithm back for
+    /// any other.
+    fn try_from(algorithm: Algorithm) -> Result<Self, Algorithm> {
+        sandstorm::parts::Variant::ALL
+            .into_iter()
+            .find(|&v| Algorithm::from(v) == algorithm)
+            .ok_or(algorithm)
+    }
+}
+
 /// Errors from the registry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -1021,6 +1048,20 @@ mod tests {
         ] {
             assert_eq!(TreeParams::from_tag(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn sandstorm_part_variants_name_their_algorithms() {
+        use crate::algo::sandstorm::parts::Variant;
+        for v in Variant::ALL {
+            let alg = Algorithm::from(v);
+            assert_eq!(alg.name(), v.name());
+            assert_eq!(Variant::try_from(alg), Ok(v));
+        }
+        let by_alias: Result<Variant, _> =
+            Algorithm::from_name("SANDstorm-256").unwrap().try_into();
+        assert_eq!(by_alias, Ok(Variant::Sandstorm256));
+        assert_eq!(Variant::try_from(Algorithm::Sha256), Err(Algorithm::Sha256));
     }
 
     #[test]

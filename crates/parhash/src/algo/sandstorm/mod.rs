@@ -4,7 +4,8 @@
 //! - `reference`: literal, one-shot; buffers the message (an oracle for tests, not for speed).
 //! - `fast`: the unrolled compression with the message schedule beside the rounds, over 1 or
 //!   more interleaved lanes.
-//! - The tree mode and its threads live in [`crate::algo::sandstorm::tree`].
+//! - The tree mode and its threads live in [`crate::algo::sandstorm::tree`]; one message split
+//!   into parts hashed on many machines: [`crate::algo::sandstorm::parts`].
 //!
 //! Variants: `reference`, `sequential` (one compression at a time, one thread), `interleaved`
 //! (independent superblocks side by side in one thread, portable), `parallel` (interleaved, and
@@ -38,6 +39,7 @@ use word::Word;
 pub mod consts;
 pub mod fast;
 pub mod lanes;
+pub mod parts;
 pub mod reference;
 pub mod tree;
 pub mod word;

@@ -121,12 +121,55 @@ fn closes(boundaries: Boundaries, count: u64, size: u64) -> bool {
 
 /// How far the tree has got: level-1 blocks and level-1 outputs (= level-2 inputs) so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Position {
-    blocks: u64,
-    outputs: u64,
+pub(crate) struct Position {
+    pub(crate) blocks: u64,
+    pub(crate) outputs: u64,
 }
 
 impl Position {
+    /// Where level-2 superblock `j` (counted from 1; 0 = the start) ends, in closed form: the
+    /// same as `j` steps of [`Position::level2_end`] from the start, without walking the tree.
+    /// (The design: 100 outputs of 10 blocks. The 8-bit counter: level-2 superblocks of 100,
+    /// 100 and 56 outputs in each run of 256, level-1 superblocks of 10 blocks, 25 of them and
+    /// one of 6 in each run of 256 blocks.)
+    pub(crate) fn after_level2(boundaries: Boundaries, j: u64) -> Position {
+        match boundaries {
+            Boundaries::Design => Position {
+                blocks: j * LEVEL1 * LEVEL2,
+                outputs: j * LEVEL2,
+            },
+            Boundaries::ReferenceCode8Bit => {
+                let outputs = 256 * (j / 3) + LEVEL2 * (j % 3);
+                Position {
+                    blocks: 256 * (outputs / 26) + LEVEL1 * (outputs % 26),
+                    outputs,
+                }
+            }
+        }
+    }
+
+    /// The number of level-2 superblocks of a tree of `blocks` level-1 blocks (the padded
+    /// message less its first block): the last one may be partial; 0 for no level-1 block.
+    pub(crate) fn level2_superblocks(boundaries: Boundaries, blocks: u64) -> u64 {
+        if blocks == 0 {
+            return 0;
+        }
+        // The superblocks that end strictly before the last block, plus the one it is in: the
+        // largest j with after_level2(j).blocks < blocks, plus 1. A level-2 superblock has at
+        // least 56 level-1 superblocks of at least 6 blocks, so j < blocks / 300 + 1 (a bound
+        // that keeps after_level2 from overflowing for any u64 message length).
+        let (mut lo, mut hi) = (0, blocks / 300 + 1);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if Position::after_level2(boundaries, mid).blocks < blocks {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo + 1
+    }
+
     /// Where the level-2 superblock open at `self` (or starting there) closes.
     fn level2_end(self, boundaries: Boundaries) -> Position {
         let outputs = next_boundary(boundaries, self.outputs, LEVEL2);
@@ -365,16 +408,26 @@ impl<W: Word> Level2Work<'_, W> {
 
 /// The level-3 chain and what level 4 may need from it.
 #[derive(Clone, Debug)]
-struct Level3<W: Word> {
+pub(crate) struct Level3<W: Word> {
     /// Level-2 outputs so far.
-    inputs: u64,
+    pub(crate) inputs: u64,
     /// The first level-2 output: the top when it stays the only one.
-    first: [W; 8],
-    chain: Chain<W>,
+    pub(crate) first: [W; 8],
+    pub(crate) chain: Chain<W>,
 }
 
 impl<W: Word> Level3<W> {
-    fn push(&mut self, out: [W; 8]) {
+    /// The message level 3 passes to level 4, when level 3 is the top (2 or more inputs): the
+    /// chain's output, or the only input.
+    pub(crate) fn top(&self) -> [W; 8] {
+        if self.inputs == 1 {
+            self.first
+        } else {
+            level_output(&self.chain)
+        }
+    }
+
+    pub(crate) fn push(&mut self, out: [W; 8]) {
         self.inputs += 1;
         match self.inputs {
             1 => self.first = out,
@@ -391,12 +444,39 @@ impl<W: Word> Level3<W> {
             }
         }
     }
+}
+
+/// Where level-2 outputs go: the level-3 chain of a whole message, or, for one part of a
+/// message split over machines (`parts.rs`), a list that the combine
+/// step feeds to the level-3 chain later. Everything else in the tree is the same for both.
+#[derive(Clone, Debug)]
+pub(crate) enum Level2Sink<W: Word> {
+    Level3(Level3<W>),
+    Collect(Vec<[W; 8]>),
+}
+
+impl<W: Word> Level2Sink<W> {
+    fn push(&mut self, out: [W; 8]) {
+        match self {
+            Level2Sink::Level3(level3) => level3.push(out),
+            Level2Sink::Collect(outputs) => outputs.push(out),
+        }
+    }
+
+    /// Level-2 outputs received so far.
+    fn len(&self) -> u64 {
+        match self {
+            Level2Sink::Level3(level3) => level3.inputs,
+            Level2Sink::Collect(outputs) => outputs.len() as u64,
+        }
+    }
 
     /// Pushes the finished jobs' outputs that come next in order; `fed` counts the jobs pushed.
     fn feed_ready(&mut self, done: &mut [Option<Vec<[W; 8]>>], fed: &mut usize) {
         while let Some(outputs) = done.get_mut(*fed).and_then(Option::take) {
-            for out in outputs {
-                self.push(out);
+            match self {
+                Level2Sink::Level3(level3) => outputs.into_iter().for_each(|out| level3.push(out)),
+                Level2Sink::Collect(all) => all.extend(outputs),
             }
             *fed += 1;
         }
@@ -419,7 +499,7 @@ pub struct Tree<W: Word> {
     /// The first level-1 output: the top when it stays the only one.
     first1: [W; 8],
     open2: Option<Chain<W>>,
-    level3: Level3<W>,
+    sink: Level2Sink<W>,
 }
 
 impl<W: Word> Tree<W> {
@@ -437,11 +517,11 @@ impl<W: Word> Tree<W> {
             open1: None,
             first1: [W::default(); 8],
             open2: None,
-            level3: Level3 {
+            sink: Level2Sink::Level3(Level3 {
                 inputs: 0,
                 first: [W::default(); 8],
                 chain: k,
-            },
+            }),
         }
     }
 
@@ -467,9 +547,39 @@ impl<W: Word> Tree<W> {
         self.base = base;
         self.base2 = base;
         xor_words(&mut self.base2, &[3], W::LEVEL2);
-        self.level3.chain = base;
-        xor_words(&mut self.level3.chain, &[3], W::LEVEL3);
+        if let Level2Sink::Level3(level3) = &mut self.sink {
+            level3.chain = base;
+            xor_words(&mut level3.chain, &[3], W::LEVEL3);
+        }
         self.started = true;
+    }
+
+    /// Turns a fresh tree into the tree of one part of a split message: level 0 from the
+    /// message's first `block` (a whole one: a message of one block is never split), then the
+    /// part's first level-2 superblock, which starts at `at` (a level-2 boundary after the
+    /// start). Its level-2 outputs are collected ([`Tree::take_outputs`]) rather than chained.
+    pub(crate) fn start_part(&mut self, block: &[u8], at: Position) {
+        debug_assert!(!self.started && at.outputs > 0);
+        self.level0(&load_block(block));
+        self.at = at;
+        self.sink = Level2Sink::Collect(Vec::new());
+    }
+
+    /// The level-2 outputs collected by a part's tree ([`Tree::start_part`]).
+    pub(crate) fn take_outputs(&mut self) -> Vec<[W; 8]> {
+        match &mut self.sink {
+            Level2Sink::Collect(outputs) => core::mem::take(outputs),
+            Level2Sink::Level3(_) => panic!("not a part's tree"),
+        }
+    }
+
+    /// The level-3 chain of a tree that starts at the message's start, and where the tree is:
+    /// the first part of a split message ends at a level-2 boundary and sends this on.
+    pub(crate) fn level3(&self) -> (&Level3<W>, Position) {
+        match &self.sink {
+            Level2Sink::Level3(level3) => (level3, self.at),
+            Level2Sink::Collect(_) => panic!("a part's tree has no level-3 chain"),
+        }
     }
 
     fn push_level1_block(&mut self, block: &[W; 8]) {
@@ -501,7 +611,7 @@ impl<W: Word> Tree<W> {
         self.at.outputs += 1;
         if closes(self.boundaries, self.at.outputs, LEVEL2) {
             let out = level_output(&self.open2.take().expect("open superblock"));
-            self.level3.push(out);
+            self.sink.push(out);
         }
     }
 
@@ -625,27 +735,27 @@ impl<W: Word> Tree<W> {
                 while let Ok((j, outputs)) = finished.try_recv() {
                     done[j] = Some(resumed(outputs));
                 }
-                self.level3.feed_ready(&mut done, &mut fed);
+                self.sink.feed_ready(&mut done, &mut fed);
                 let j = next_job.fetch_add(1, Ordering::Relaxed);
                 if j >= jobs {
                     break;
                 }
                 done[j] = Some(work.outputs(job(j)));
             }
-            self.level3.feed_ready(&mut done, &mut fed);
+            self.sink.feed_ready(&mut done, &mut fed);
 
             // No job left to take. The trail never closes a level-2 superblock (the last whole
             // one ends at `last`), so it cannot reach level 3 ahead of the jobs still running.
             self.at = last;
-            let level3_inputs = self.level3.inputs;
+            let level2_outputs = self.sink.len();
             self.advance(trail);
-            debug_assert_eq!(self.level3.inputs, level3_inputs);
+            debug_assert_eq!(self.sink.len(), level2_outputs);
 
             // Every job left was taken by a helper, which always sends its result.
             while fed < jobs {
                 let (j, outputs) = finished.recv().expect("the sender outlives the helpers");
                 done[j] = Some(resumed(outputs));
-                self.level3.feed_ready(&mut done, &mut fed);
+                self.sink.feed_ready(&mut done, &mut fed);
             }
         });
     }
@@ -653,6 +763,13 @@ impl<W: Word> Tree<W> {
     /// Pads the final partial block `tail` (shorter than a block), runs levels 1-4 to the end and
     /// returns the untruncated 4-word result. `bit_len` is the whole message length in bits.
     pub fn finalize(mut self, tail: &[u8], bit_len: u128) -> [W; 4] {
+        self.close(tail);
+        level4(&self.k, &self.top(), bit_len)
+    }
+
+    /// Pads the final partial block `tail` (shorter than a block) and closes the open
+    /// superblocks of levels 1 and 2, so that every level-2 output has gone to the sink.
+    pub(crate) fn close(&mut self, tail: &[u8]) {
         let bb = Self::block_bytes();
         assert!(tail.len() < bb, "finalize takes less than one block");
         let mut last = vec![0u8; bb];
@@ -663,30 +780,35 @@ impl<W: Word> Tree<W> {
         if let Some(c) = self.open1.take() {
             self.push_level1_output(level_output(&c));
         }
-        let top = if self.at.blocks == 0 {
+        if let Some(c) = self.open2.take() {
+            self.sink.push(level_output(&c));
+        }
+    }
+
+    /// The message that feeds level 4, once the whole message is in ([`Tree::close`]): level 0's
+    /// output for a one-block message, the only level-1 output, or level 3's.
+    pub(crate) fn top(&self) -> [W; 8] {
+        if self.at.blocks == 0 {
             self.level0_output
         } else if self.at.outputs == 1 {
             self.first1
         } else {
-            if let Some(c) = self.open2.take() {
-                self.level3.push(level_output(&c));
-            }
-            if self.level3.inputs == 1 {
-                self.level3.first
-            } else {
-                level_output(&self.level3.chain)
-            }
-        };
-
-        let mut fin = self.k;
-        xor_words(&mut fin, &[3], W::LEVEL3);
-        xor_words(&mut fin, &[1, 3], W::from_bit_len(bit_len));
-        xor_words(&mut fin, &[0, 1], !W::default());
-        let mut z = [fin];
-        compress_lanes::<W, 1>(&[top], &mut z);
-        let z = z[0];
-        core::array::from_fn(|j| z[1][j] ^ z[2][j] ^ z[3][j] ^ z[4][j])
+            self.level3().0.top()
+        }
     }
+}
+
+/// Level 4: the result from the message `top` that the highest level used passes up, the
+/// chaining constants `k` and the message length in bits.
+pub(crate) fn level4<W: Word>(k: &Chain<W>, top: &[W; 8], bit_len: u128) -> [W; 4] {
+    let mut fin = *k;
+    xor_words(&mut fin, &[3], W::LEVEL3);
+    xor_words(&mut fin, &[1, 3], W::from_bit_len(bit_len));
+    xor_words(&mut fin, &[0, 1], !W::default());
+    let mut z = [fin];
+    compress_lanes::<W, 1>(&[*top], &mut z);
+    let z = z[0];
+    core::array::from_fn(|j| z[1][j] ^ z[2][j] ^ z[3][j] ^ z[4][j])
 }
 
 /// Hashes a whole slice (for example a memory-mapped file) in place with the given engine and
@@ -730,6 +852,37 @@ mod tests {
                         "{boundaries:?} size {size} count {count}"
                     );
                 }
+            }
+        }
+    }
+
+    /// The closed form of the level-2 boundaries agrees with walking the tree, and the count of
+    /// level-2 superblocks with the boundaries it finds.
+    #[test]
+    fn level2_boundaries_in_closed_form() {
+        for boundaries in [Boundaries::Design, Boundaries::ReferenceCode8Bit] {
+            let mut walked = Position::default();
+            for j in 0..3000 {
+                assert_eq!(
+                    Position::after_level2(boundaries, j),
+                    walked,
+                    "{boundaries:?} superblock {j}"
+                );
+                walked = walked.level2_end(boundaries);
+            }
+            for blocks in 0..30_000 {
+                let expected = if blocks == 0 {
+                    0
+                } else {
+                    (1..)
+                        .find(|&j| Position::after_level2(boundaries, j).blocks >= blocks)
+                        .unwrap()
+                };
+                assert_eq!(
+                    Position::level2_superblocks(boundaries, blocks),
+                    expected,
+                    "{boundaries:?} {blocks} blocks"
+                );
             }
         }
     }
