@@ -15,14 +15,7 @@ pub mod blake256 {
     use super::super::{C256, MSG_CONST256, MSG_INDEX32, ROUNDS256};
     use crate::platform::Avx2;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(token: Avx2, h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
-        let _ = token;
-        // SAFETY: the `Avx2` token proves this CPU has AVX2 (and it is not switched off); all
-        // loads are from arrays of the loaded size.
-        unsafe { compress_avx2(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Avx2, u32, 64, u64, compress_avx2);
 
     #[inline(always)]
     unsafe fn ror<const R: i32, const L: i32>(x: __m128i) -> __m128i {
@@ -106,14 +99,7 @@ pub mod blake512 {
     use super::super::{load_be64, C512, MSG_CONST512, MSG_INDEX, ROUNDS512};
     use crate::platform::Avx2;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(token: Avx2, h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
-        let _ = token;
-        // SAFETY: the `Avx2` token proves this CPU has AVX2 (and it is not switched off); all
-        // loads are from arrays of the loaded size.
-        unsafe { compress_avx2(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Avx2, u64, 128, u128, compress_avx2);
 
     #[inline(always)]
     unsafe fn ror<const R: i32, const L: i32>(x: __m256i) -> __m256i {

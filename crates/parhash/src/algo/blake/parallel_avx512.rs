@@ -10,19 +10,7 @@ pub mod blake512 {
     use super::super::{C512, MSG_CONST512, MSG_INDEX64, ROUNDS512};
     use crate::platform::Avx512;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(
-        token: Avx512,
-        h: &mut [u64; 8],
-        blocks: &[[u8; 128]],
-        bits_before: u128,
-    ) {
-        let _ = token;
-        // SAFETY: the `Avx512` token proves this CPU has AVX-512 F/BW/VL/DQ (and it is not
-        // switched off); all loads are from arrays of the loaded size.
-        unsafe { compress_avx512(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Avx512, u64, 128, u128, compress_avx512);
 
     /// The eight message operands of one step: `vpermt2q` over the 16 words, XOR constants.
     #[inline(always)]

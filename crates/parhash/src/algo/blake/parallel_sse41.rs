@@ -12,14 +12,7 @@ pub mod blake256 {
     use super::super::{load_be32, C256, MSG_CONST256, MSG_INDEX, ROUNDS256};
     use crate::platform::Sse41;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(token: Sse41, h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
-        let _ = token;
-        // SAFETY: the `Sse41` token proves this CPU has SSE4.1 and SSSE3 (and they are not
-        // switched off); the kernel only reads `blocks` and the constant tables by safe indexing.
-        unsafe { compress_sse41(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Sse41, u32, 64, u64, compress_sse41);
 
     #[inline(always)]
     unsafe fn ror16(x: __m128i) -> __m128i {

@@ -59,3 +59,24 @@ macro_rules! compress_rows {
     }};
 }
 pub(super) use compress_rows;
+
+/// Stamps a kernel's safe entry point: `compress_blocks(token, h, blocks, bits_before)` (see
+/// `sequential` for the counter convention) calls the kernel's `#[target_feature]` function.
+macro_rules! entry_point {
+    ($token:ident, $word:ty, $block:literal, $counter:ty, $kernel:ident) => {
+        /// Compresses whole blocks (see `sequential` for the counter convention).
+        #[inline(never)]
+        pub fn compress_blocks(
+            token: $token,
+            h: &mut [$word; 8],
+            blocks: &[[u8; $block]],
+            bits_before: $counter,
+        ) {
+            let _ = token;
+            // SAFETY: the token proves this CPU has the features `$kernel` enables (and that
+            // they are not switched off); all loads are from arrays of the loaded size.
+            unsafe { $kernel(h, blocks, bits_before) }
+        }
+    };
+}
+pub(super) use entry_point;
