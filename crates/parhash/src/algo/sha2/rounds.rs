@@ -137,3 +137,49 @@ macro_rules! scalar_form {
     };
 }
 pub(crate) use scalar_form;
+
+/// The lane kernels' `rounds`: every round and the feed-forward on vectors of `$vectors` lanes,
+/// the schedule as a rolling 16-word window, `σ0(x)` and `σ1(y)` given as expressions of the
+/// caller's `x` and `y`. The lane vectors rotate left only, so Σ0 and Σ1 are given as left
+/// rotation counts.
+macro_rules! lane_rounds {
+    ($vectors:ident, $k:ident, |$x:ident| $small_sigma0:expr, |$y:ident| $small_sigma1:expr,
+        big_sigma0_rotl ($a0:literal $b0:literal $c0:literal),
+        big_sigma1_rotl ($a1:literal $b1:literal $c1:literal)) => {
+        #[inline(always)]
+        fn rounds<V: $vectors>(state: &mut [V; 8], block: &[V; 16]) {
+            let mut w = *block;
+            let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+            for (t, k) in $k.iter().enumerate() {
+                let wt = if t < 16 {
+                    w[t]
+                } else {
+                    let $x = w[(t + 1) % 16];
+                    let $y = w[(t + 14) % 16];
+                    let (s0, s1) = ($small_sigma0, $small_sigma1);
+                    let next = w[t % 16].add(s0).add(w[(t + 9) % 16]).add(s1);
+                    w[t % 16] = next;
+                    next
+                };
+                let big_s1 = e.rotl::<$a1>().xor(e.rotl::<$b1>()).xor(e.rotl::<$c1>());
+                let ch = g.xor(e.and(f.xor(g)));
+                let t1 = h.add(big_s1).add(ch).add(V::splat(*k)).add(wt);
+                let big_s0 = a.rotl::<$a0>().xor(a.rotl::<$b0>()).xor(a.rotl::<$c0>());
+                let maj = a.and(b).or(c.and(a.or(b)));
+                let t2 = big_s0.add(maj);
+                h = g;
+                g = f;
+                f = e;
+                e = d.add(t1);
+                d = c;
+                c = b;
+                b = a;
+                a = t1.add(t2);
+            }
+            for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+                *s = s.add(v);
+            }
+        }
+    };
+}
+pub(crate) use lane_rounds;
