@@ -10,7 +10,7 @@
 //!   kept inside across blocks.
 
 use crate::algo::sha2::consts::{IV224, IV256, K256};
-use crate::lanes::{md_algorithm, Kernel, MdLanes, Width};
+use crate::lanes::{md_algorithm, Kernel, Width};
 #[cfg(target_arch = "x86_64")]
 use crate::vector::{Avx2x8, Avx512x16};
 use crate::vector::{Portable, U32x};
@@ -157,21 +157,10 @@ md_algorithm! {
     /// SHA-256 as a Merkle-Damgard lane algorithm (serves SHA-224 too: another IV, a shorter digest).
     Sha256 {
         word: u32, vectors: U32x, state_words: 8, block: 64, length_bytes: 8,
-        big_endian: true, rounds: rounds,
+        big_endian: true, rounds: rounds, lanes: Sha256Lanes,
     }
-}
-
-/// SHA-224/SHA-256 lanes for `batch/`.
-pub(crate) type Sha256Lanes = MdLanes<Sha256>;
-
-impl Sha256Lanes {
     /// SHA-224 lanes at this width.
-    pub(crate) fn sha224(width: Width) -> Self {
-        MdLanes::with_iv(width, &IV224, 28)
-    }
-
+    sha224: IV224, 28;
     /// SHA-256 lanes at this width.
-    pub(crate) fn sha256(width: Width) -> Self {
-        MdLanes::with_iv(width, &IV256, 32)
-    }
+    sha256: IV256, 32;
 }

@@ -18,12 +18,9 @@ md_algorithm! {
     /// SHA-512 as a Merkle-Damgard lane algorithm (serves SHA-384, SHA-512/224, SHA-512/256 too).
     Sha512 {
         word: u64, vectors: U64x, state_words: 8, block: 128, length_bytes: 16,
-        big_endian: true, rounds: rounds,
+        big_endian: true, rounds: rounds, lanes: Sha512Lanes,
     }
 }
-
-/// SHA-512-family lanes.
-pub(crate) type Sha512Lanes = MdLanes<Sha512>;
 
 impl Sha512Lanes {
     /// Lanes starting from `iv`, digests of `digest_len` bytes: SHA-384 (`IV384`, 48),
