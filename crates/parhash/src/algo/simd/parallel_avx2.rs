@@ -101,6 +101,36 @@ fn lift(x: __m256i) -> __m256i {
     _mm256_sub_epi16(r, _mm256_and_si256(above, _mm256_set1_epi16(257)))
 }
 
+/// Radix-2 DIF butterflies between whole registers (see `parallel_portable::butterflies`).
+///
+/// # Safety
+/// The CPU must support AVX2 (always inlined, as [`stage_a`]).
+#[inline(always)]
+unsafe fn butterflies(regs: &mut [__m256i], top: usize, scale: usize, twiddles: &[Twiddle]) {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let mut len = top;
+        while len >= 1 {
+            let step = scale / len;
+            let mut start = 0;
+            while start < regs.len() {
+                for k in 0..len {
+                    let (u, v) = (regs[start + k], regs[start + k + len]);
+                    regs[start + k] = _mm256_add_epi16(u, v);
+                    let d = _mm256_sub_epi16(u, v);
+                    regs[start + k + len] = if k == 0 {
+                        d
+                    } else {
+                        mul_scalar(d, twiddles[k * step])
+                    };
+                }
+                start += 2 * len;
+            }
+            len /= 2;
+        }
+    }
+}
+
 /// Stage A (see `parallel_portable::stage_a` for the plan and the bounds).
 ///
 /// # Safety
@@ -122,25 +152,7 @@ pub(super) unsafe fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [__
                 mul_scalar(a[k], t.omega[k])
             };
         }
-        let mut len = L / 2;
-        while len >= 1 {
-            let step = L / len;
-            let mut start = 0;
-            while start < two_n {
-                for k in 0..len {
-                    let (u, v) = (a[start + k], a[start + k + len]);
-                    a[start + k] = _mm256_add_epi16(u, v);
-                    let d = _mm256_sub_epi16(u, v);
-                    a[start + k + len] = if k == 0 {
-                        d
-                    } else {
-                        mul_scalar(d, t.omega[k * step])
-                    };
-                }
-                start += 2 * len;
-            }
-            len /= 2;
-        }
+        butterflies(&mut a[..two_n], L / 2, L, &t.omega);
         // Unrolled with constant indices, so that the bit reversal is register renaming.
         let order = stage_a_order(L);
         let mut u = [_mm256_setzero_si256(); 16];
@@ -237,25 +249,7 @@ pub(super) unsafe fn stage_d_butterflies(mut v: [__m256i; 8], t: &NttTables) -> 
             }
             *reg = _mm256_blend_epi32::<0xf0>(sum, diff);
         }
-        let mut len = 4;
-        while len >= 1 {
-            let step = 4 / len;
-            let mut start = 0;
-            while start < 8 {
-                for k in 0..len {
-                    let (a, b) = (v[start + k], v[start + k + len]);
-                    v[start + k] = _mm256_add_epi16(a, b);
-                    let d = _mm256_sub_epi16(a, b);
-                    v[start + k + len] = if k == 0 {
-                        d
-                    } else {
-                        mul_scalar(d, t.gamma[k * step])
-                    };
-                }
-                start += 2 * len;
-            }
-            len /= 2;
-        }
+        butterflies(&mut v, 4, 4, &t.gamma);
         v
     }
 }
