@@ -268,8 +268,10 @@ pub(crate) trait MdRounds<V> {
 macro_rules! md_algorithm {
     ($(#[$doc:meta])* $name:ident {
         word: $word:ty, vectors: $ops:ident, state_words: $state:literal, block: $block:literal,
-        length_bytes: $len:literal, big_endian: $be:literal, rounds: $rounds:path $(,)?
-    }) => {
+        length_bytes: $len:literal, big_endian: $be:literal, rounds: $rounds:path,
+        lanes: $lanes:ident $(,)?
+    }
+    $($(#[$ctor_doc:meta])* $ctor:ident: $iv:expr, $digest_len:literal;)*) => {
         $(#[$doc])*
         pub(crate) struct $name;
 
@@ -286,6 +288,18 @@ macro_rules! md_algorithm {
             fn rounds(state: &mut [V; 8], block: &[V; 16]) {
                 $rounds(state, block);
             }
+        }
+
+        #[doc = concat!("`", stringify!($name), "` on lanes: the [`crate::lanes::MdLanes`] kernel of `batch/`.")]
+        pub(crate) type $lanes = $crate::lanes::MdLanes<$name>;
+
+        impl $lanes {
+            $(
+                $(#[$ctor_doc])*
+                pub(crate) fn $ctor(width: $crate::lanes::Width) -> Self {
+                    $crate::lanes::MdLanes::with_iv(width, &$iv, $digest_len)
+                }
+            )*
         }
     };
 }

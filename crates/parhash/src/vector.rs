@@ -210,6 +210,23 @@ mod x86 {
         };
     }
 
+    /// A 64-byte block as four 128-bit registers, the bytes of each reordered by `order` (a
+    /// `pshufb` mask: big-endian words, or words in the order an instruction wants them).
+    #[inline]
+    #[target_feature(enable = "sse2,ssse3")]
+    pub(crate) fn load_block_shuffled(block: &[u8; 64], order: __m128i) -> [__m128i; 4] {
+        let bp = block.as_ptr().cast::<__m128i>();
+        // SAFETY: a block is 64 bytes, four unaligned 128-bit loads.
+        unsafe {
+            [
+                _mm_shuffle_epi8(_mm_loadu_si128(bp), order),
+                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(1)), order),
+                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(2)), order),
+                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(3)), order),
+            ]
+        }
+    }
+
     impl U32x for Avx2x8 {
         const LANES: usize = 8;
         #[inline(always)]

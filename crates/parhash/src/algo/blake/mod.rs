@@ -23,6 +23,8 @@ pub mod parallel_avx2;
 pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_sse41;
+#[cfg(target_arch = "x86_64")]
+mod rows;
 
 use core::marker::PhantomData;
 use digest::{

@@ -15,14 +15,7 @@ pub mod blake256 {
     use super::super::{C256, MSG_CONST256, MSG_INDEX32, ROUNDS256};
     use crate::platform::Avx2;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(token: Avx2, h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
-        let _ = token;
-        // SAFETY: the `Avx2` token proves this CPU has AVX2 (and it is not switched off); all
-        // loads are from arrays of the loaded size.
-        unsafe { compress_avx2(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Avx2, u32, 64, u64, compress_avx2);
 
     #[inline(always)]
     unsafe fn ror<const R: i32, const L: i32>(x: __m128i) -> __m128i {
@@ -71,75 +64,31 @@ pub mod blake256 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     unsafe fn compress_avx2(h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
-        let hp = h.as_mut_ptr().cast::<__m128i>();
-        let cp = C256.as_ptr().cast::<__m128i>();
-        // SAFETY: `h` is two 128-bit rows, `C256` four; unaligned loads.
-        let (mut h0, mut h1, c_row, t_const) = unsafe {
-            (
-                _mm_loadu_si128(hp),
-                _mm_loadu_si128(hp.add(1)),
-                _mm_loadu_si128(cp),
-                _mm_loadu_si128(cp.add(1)),
-            )
-        };
         // Byte order within each 32-bit word: the message is big-endian.
         let bswap = _mm256_setr_epi8(
             3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10,
             9, 8, 15, 14, 13, 12,
         );
-        let mut counter = bits_before;
-        for block in blocks {
-            counter = counter.wrapping_add(512);
-            let bp = block.as_ptr().cast::<__m256i>();
-            // SAFETY: a block is 64 bytes = two 256-bit loads.
-            let (mlo, mhi) = unsafe {
-                (
-                    _mm256_shuffle_epi8(_mm256_loadu_si256(bp), bswap),
-                    _mm256_shuffle_epi8(_mm256_loadu_si256(bp.add(1)), bswap),
-                )
+        super::super::rows::compress_rows!(
+            h, blocks, bits_before;
+            __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm_setr_epi32, _mm_shuffle_epi32;
+            C256, 512, u32 as i32, 32, ROUNDS256;
+            |block| {
+                let bp = block.as_ptr().cast::<__m256i>();
+                // SAFETY: a block is 64 bytes = two 256-bit loads.
+                unsafe {
+                    (
+                        _mm256_shuffle_epi8(_mm256_loadu_si256(bp), bswap),
+                        _mm256_shuffle_epi8(_mm256_loadu_si256(bp.add(1)), bswap),
+                    )
+                }
             };
-            let (t0, t1) = (counter as u32 as i32, (counter >> 32) as u32 as i32);
-            let mut a = h0;
-            let mut b = h1;
-            let mut c = c_row;
-            let mut d = _mm_xor_si128(_mm_setr_epi32(t0, t0, t1, t1), t_const);
-            for r in 0..ROUNDS256 {
-                let (idx, cst) = (&MSG_INDEX32[r % 10], &MSG_CONST256[r % 10]);
+            |m, r, half, [a, b, c, d]| {
+                let (idx, cst) = (&MSG_INDEX32[r % 10][half], &MSG_CONST256[r % 10][half]);
                 // SAFETY: AVX2 enabled on this function.
-                unsafe {
-                    g4(
-                        &mut a,
-                        &mut b,
-                        &mut c,
-                        &mut d,
-                        operands(mlo, mhi, &idx[0], &cst[0]),
-                    )
-                };
-                b = _mm_shuffle_epi32::<0x39>(b);
-                c = _mm_shuffle_epi32::<0x4E>(c);
-                d = _mm_shuffle_epi32::<0x93>(d);
-                // SAFETY: as above.
-                unsafe {
-                    g4(
-                        &mut a,
-                        &mut b,
-                        &mut c,
-                        &mut d,
-                        operands(mlo, mhi, &idx[1], &cst[1]),
-                    )
-                };
-                b = _mm_shuffle_epi32::<0x93>(b);
-                c = _mm_shuffle_epi32::<0x4E>(c);
-                d = _mm_shuffle_epi32::<0x39>(d);
+                unsafe { g4(&mut a, &mut b, &mut c, &mut d, operands(m.0, m.1, idx, cst)) }
             }
-            h0 = _mm_xor_si128(h0, _mm_xor_si128(a, c));
-            h1 = _mm_xor_si128(h1, _mm_xor_si128(b, d));
-        }
-        // SAFETY: as for the loads.
-        unsafe {
-            _mm_storeu_si128(hp, h0);
-            _mm_storeu_si128(hp.add(1), h1);
-        }
+        )
     }
 }
 
@@ -150,14 +99,7 @@ pub mod blake512 {
     use super::super::{load_be64, C512, MSG_CONST512, MSG_INDEX, ROUNDS512};
     use crate::platform::Avx2;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(token: Avx2, h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
-        let _ = token;
-        // SAFETY: the `Avx2` token proves this CPU has AVX2 (and it is not switched off); all
-        // loads are from arrays of the loaded size.
-        unsafe { compress_avx2(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Avx2, u64, 128, u128, compress_avx2);
 
     #[inline(always)]
     unsafe fn ror<const R: i32, const L: i32>(x: __m256i) -> __m256i {
@@ -214,58 +156,20 @@ pub mod blake512 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     unsafe fn compress_avx2(h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
-        let hp = h.as_mut_ptr().cast::<__m256i>();
-        let cp = C512.as_ptr().cast::<__m256i>();
-        // SAFETY: `h` is two 256-bit rows, `C512` four; unaligned loads.
-        let (mut h0, mut h1, c_row, t_const) = unsafe {
-            (
-                _mm256_loadu_si256(hp),
-                _mm256_loadu_si256(hp.add(1)),
-                _mm256_loadu_si256(cp),
-                _mm256_loadu_si256(cp.add(1)),
-            )
-        };
-        let mut counter = bits_before;
-        for block in blocks {
-            counter = counter.wrapping_add(1024);
-            let m = load_be64(block);
-            let (t0, t1) = (counter as u64 as i64, (counter >> 64) as u64 as i64);
-            let mut a = h0;
-            let mut b = h1;
-            let mut c = c_row;
-            let mut d = _mm256_xor_si256(_mm256_setr_epi64x(t0, t0, t1, t1), t_const);
-            for r in 0..ROUNDS512 {
-                let (idx, cst) = (&MSG_INDEX[r % 10], &MSG_CONST512[r % 10]);
+        super::super::rows::compress_rows!(
+            h, blocks, bits_before;
+            __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256, _mm256_setr_epi64x,
+            _mm256_permute4x64_epi64;
+            C512, 1024, u64 as i64, 64, ROUNDS512;
+            |block| load_be64(block);
+            |m, r, half, [a, b, c, d]| {
+                let (idx, cst) = (&MSG_INDEX[r % 10][half], &MSG_CONST512[r % 10][half]);
                 // SAFETY: AVX2 enabled on this function.
                 unsafe {
-                    let (m0, m1) = (
-                        operands(&m, &idx[0], &cst[0], 0),
-                        operands(&m, &idx[0], &cst[0], 1),
-                    );
-                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1);
+                    let (m0, m1) = (operands(&m, idx, cst, 0), operands(&m, idx, cst, 1));
+                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1)
                 }
-                b = _mm256_permute4x64_epi64::<0x39>(b);
-                c = _mm256_permute4x64_epi64::<0x4E>(c);
-                d = _mm256_permute4x64_epi64::<0x93>(d);
-                // SAFETY: as above.
-                unsafe {
-                    let (m0, m1) = (
-                        operands(&m, &idx[1], &cst[1], 0),
-                        operands(&m, &idx[1], &cst[1], 1),
-                    );
-                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1);
-                }
-                b = _mm256_permute4x64_epi64::<0x93>(b);
-                c = _mm256_permute4x64_epi64::<0x4E>(c);
-                d = _mm256_permute4x64_epi64::<0x39>(d);
             }
-            h0 = _mm256_xor_si256(h0, _mm256_xor_si256(a, c));
-            h1 = _mm256_xor_si256(h1, _mm256_xor_si256(b, d));
-        }
-        // SAFETY: as for the loads.
-        unsafe {
-            _mm256_storeu_si256(hp, h0);
-            _mm256_storeu_si256(hp.add(1), h1);
-        }
+        )
     }
 }

@@ -10,19 +10,7 @@ pub mod blake512 {
     use super::super::{C512, MSG_CONST512, MSG_INDEX64, ROUNDS512};
     use crate::platform::Avx512;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(
-        token: Avx512,
-        h: &mut [u64; 8],
-        blocks: &[[u8; 128]],
-        bits_before: u128,
-    ) {
-        let _ = token;
-        // SAFETY: the `Avx512` token proves this CPU has AVX-512 F/BW/VL/DQ (and it is not
-        // switched off); all loads are from arrays of the loaded size.
-        unsafe { compress_avx512(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Avx512, u64, 128, u128, compress_avx512);
 
     /// The eight message operands of one step: `vpermt2q` over the 16 words, XOR constants.
     #[inline(always)]
@@ -57,71 +45,28 @@ pub mod blake512 {
     /// The CPU must support AVX-512 F, BW and VL.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
     unsafe fn compress_avx512(h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
-        let hp = h.as_mut_ptr().cast::<__m256i>();
-        let cp = C512.as_ptr().cast::<__m256i>();
-        // SAFETY: `h` is two 256-bit rows, `C512` four; unaligned loads.
-        let (mut h0, mut h1, c_row, t_const) = unsafe {
-            (
-                _mm256_loadu_si256(hp),
-                _mm256_loadu_si256(hp.add(1)),
-                _mm256_loadu_si256(cp),
-                _mm256_loadu_si256(cp.add(1)),
-            )
-        };
         // Byte order within each 64-bit word: the message is big-endian.
         let bswap = _mm512_set4_epi32(0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607);
-        let mut counter = bits_before;
-        for block in blocks {
-            counter = counter.wrapping_add(1024);
-            let bp = block.as_ptr().cast::<__m512i>();
-            // SAFETY: a block is 128 bytes = two 512-bit loads.
-            let (mlo, mhi) = unsafe {
-                (
-                    _mm512_shuffle_epi8(_mm512_loadu_si512(bp), bswap),
-                    _mm512_shuffle_epi8(_mm512_loadu_si512(bp.add(1)), bswap),
-                )
+        super::super::rows::compress_rows!(
+            h, blocks, bits_before;
+            __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256, _mm256_setr_epi64x,
+            _mm256_permute4x64_epi64;
+            C512, 1024, u64 as i64, 64, ROUNDS512;
+            |block| {
+                let bp = block.as_ptr().cast::<__m512i>();
+                // SAFETY: a block is 128 bytes = two 512-bit loads.
+                unsafe {
+                    (
+                        _mm512_shuffle_epi8(_mm512_loadu_si512(bp), bswap),
+                        _mm512_shuffle_epi8(_mm512_loadu_si512(bp.add(1)), bswap),
+                    )
+                }
             };
-            let (t0, t1) = (counter as u64 as i64, (counter >> 64) as u64 as i64);
-            let mut a = h0;
-            let mut b = h1;
-            let mut c = c_row;
-            let mut d = _mm256_xor_si256(_mm256_setr_epi64x(t0, t0, t1, t1), t_const);
-            for r in 0..ROUNDS512 {
-                let (idx, cst) = (&MSG_INDEX64[r % 10], &MSG_CONST512[r % 10]);
+            |m, r, half, [a, b, c, d]| {
+                let (idx, cst) = (&MSG_INDEX64[r % 10][half], &MSG_CONST512[r % 10][half]);
                 // SAFETY: AVX-512 F/VL enabled on this function.
-                unsafe {
-                    g4(
-                        &mut a,
-                        &mut b,
-                        &mut c,
-                        &mut d,
-                        operands(mlo, mhi, &idx[0], &cst[0]),
-                    )
-                };
-                b = _mm256_permute4x64_epi64::<0x39>(b);
-                c = _mm256_permute4x64_epi64::<0x4E>(c);
-                d = _mm256_permute4x64_epi64::<0x93>(d);
-                // SAFETY: as above.
-                unsafe {
-                    g4(
-                        &mut a,
-                        &mut b,
-                        &mut c,
-                        &mut d,
-                        operands(mlo, mhi, &idx[1], &cst[1]),
-                    )
-                };
-                b = _mm256_permute4x64_epi64::<0x93>(b);
-                c = _mm256_permute4x64_epi64::<0x4E>(c);
-                d = _mm256_permute4x64_epi64::<0x39>(d);
+                unsafe { g4(&mut a, &mut b, &mut c, &mut d, operands(m.0, m.1, idx, cst)) }
             }
-            h0 = _mm256_xor_si256(h0, _mm256_xor_si256(a, c));
-            h1 = _mm256_xor_si256(h1, _mm256_xor_si256(b, d));
-        }
-        // SAFETY: as for the loads.
-        unsafe {
-            _mm256_storeu_si256(hp, h0);
-            _mm256_storeu_si256(hp.add(1), h1);
-        }
+        )
     }
 }

@@ -82,26 +82,25 @@ macro_rules! row_form {
                 ];
                 for r in 0..$rounds {
                     let s = &SIGMA[r % 10];
-                    g4(
-                        &mut a,
-                        &mut b,
-                        &mut c,
-                        &mut d,
-                        gather(&m, s, 0, 0),
-                        gather(&m, s, 0, 1),
-                    );
+                    // G_base..G_base+3 side by side (base 0: the columns, 4: the diagonals).
+                    macro_rules! step {
+                        ($base:literal) => {
+                            g4(
+                                &mut a,
+                                &mut b,
+                                &mut c,
+                                &mut d,
+                                gather(&m, s, $base, 0),
+                                gather(&m, s, $base, 1),
+                            )
+                        };
+                    }
+                    step!(0);
                     // Diagonalise: rows b, c, d rotate left by 1, 2, 3 lanes.
                     b = lanes_left(b, 1);
                     c = lanes_left(c, 2);
                     d = lanes_left(d, 3);
-                    g4(
-                        &mut a,
-                        &mut b,
-                        &mut c,
-                        &mut d,
-                        gather(&m, s, 4, 0),
-                        gather(&m, s, 4, 1),
-                    );
+                    step!(4);
                     b = lanes_left(b, 3);
                     c = lanes_left(c, 2);
                     d = lanes_left(d, 1);

@@ -12,14 +12,7 @@ pub mod blake256 {
     use super::super::{load_be32, C256, MSG_CONST256, MSG_INDEX, ROUNDS256};
     use crate::platform::Sse41;
 
-    /// Compresses whole blocks (see `sequential` for the counter convention).
-    #[inline(never)]
-    pub fn compress_blocks(token: Sse41, h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
-        let _ = token;
-        // SAFETY: the `Sse41` token proves this CPU has SSE4.1 and SSSE3 (and they are not
-        // switched off); the kernel only reads `blocks` and the constant tables by safe indexing.
-        unsafe { compress_sse41(h, blocks, bits_before) }
-    }
+    super::super::rows::entry_point!(Sse41, u32, 64, u64, compress_sse41);
 
     #[inline(always)]
     unsafe fn ror16(x: __m128i) -> __m128i {
@@ -94,53 +87,19 @@ pub mod blake256 {
     /// The CPU must support SSE4.1 and SSSE3.
     #[target_feature(enable = "sse4.1,ssse3")]
     unsafe fn compress_sse41(h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
-        let hp = h.as_mut_ptr().cast::<__m128i>();
-        // SAFETY: `h` is 8 words = two 128-bit rows; unaligned loads.
-        let (mut h0, mut h1) = unsafe { (_mm_loadu_si128(hp), _mm_loadu_si128(hp.add(1))) };
-        let cp = C256.as_ptr().cast::<__m128i>();
-        // SAFETY: `C256` has 16 words; rows 0 and 1 are in bounds.
-        let (c_row, t_const) = unsafe { (_mm_loadu_si128(cp), _mm_loadu_si128(cp.add(1))) };
-        let mut counter = bits_before;
-        for block in blocks {
-            counter = counter.wrapping_add(512);
-            let m = load_be32(block);
-            let (t0, t1) = (counter as u32 as i32, (counter >> 32) as u32 as i32);
-            let mut a = h0;
-            let mut b = h1;
-            let mut c = c_row;
-            let mut d = _mm_xor_si128(_mm_setr_epi32(t0, t0, t1, t1), t_const);
-            for r in 0..ROUNDS256 {
-                let (idx, cst) = (&MSG_INDEX[r % 10], &MSG_CONST256[r % 10]);
+        super::super::rows::compress_rows!(
+            h, blocks, bits_before;
+            __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm_setr_epi32, _mm_shuffle_epi32;
+            C256, 512, u32 as i32, 32, ROUNDS256;
+            |block| load_be32(block);
+            |m, r, half, [a, b, c, d]| {
+                let (idx, cst) = (&MSG_INDEX[r % 10][half], &MSG_CONST256[r % 10][half]);
                 // SAFETY: SSE4.1/SSSE3 enabled on this function.
                 unsafe {
-                    let (m0, m1) = (
-                        operands(&m, &idx[0], &cst[0], 0),
-                        operands(&m, &idx[0], &cst[0], 1),
-                    );
-                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1);
+                    let (m0, m1) = (operands(&m, idx, cst, 0), operands(&m, idx, cst, 1));
+                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1)
                 }
-                b = _mm_shuffle_epi32::<0x39>(b);
-                c = _mm_shuffle_epi32::<0x4E>(c);
-                d = _mm_shuffle_epi32::<0x93>(d);
-                // SAFETY: as above.
-                unsafe {
-                    let (m0, m1) = (
-                        operands(&m, &idx[1], &cst[1], 0),
-                        operands(&m, &idx[1], &cst[1], 1),
-                    );
-                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1);
-                }
-                b = _mm_shuffle_epi32::<0x93>(b);
-                c = _mm_shuffle_epi32::<0x4E>(c);
-                d = _mm_shuffle_epi32::<0x39>(d);
             }
-            h0 = _mm_xor_si128(h0, _mm_xor_si128(a, c));
-            h1 = _mm_xor_si128(h1, _mm_xor_si128(b, d));
-        }
-        // SAFETY: as for the loads.
-        unsafe {
-            _mm_storeu_si128(hp, h0);
-            _mm_storeu_si128(hp.add(1), h1);
-        }
+        )
     }
 }

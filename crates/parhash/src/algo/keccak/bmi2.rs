@@ -6,14 +6,25 @@
 use super::sequential;
 use crate::platform::Bmi2;
 
-/// Absorbs whole `rate`-byte blocks: XOR each into the state, then permute.
-#[inline(never)]
-pub fn compress_blocks(token: Bmi2, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
-    let _ = token;
-    // SAFETY: the `Bmi2` token proves that this CPU has BMI1 and BMI2 (and that they were not
-    // switched off); the function body is safe code.
-    unsafe { compress_blocks_bmi2(state, blocks, rate) }
+/// Stamps a form's safe entry point: `compress_blocks(token, state, blocks, rate)` checks the
+/// block geometry, then runs `$kernel`, the form's `#[target_feature]` function, which the
+/// token proves this CPU can run.
+macro_rules! entry_point {
+    ($token:ident, $kernel:ident) => {
+        /// Absorbs whole `rate`-byte blocks: XOR each into the state, then permute.
+        #[inline(never)]
+        pub fn compress_blocks(token: $token, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
+            let _ = token;
+            assert!(rate.is_multiple_of(8) && rate <= 200 && blocks.len().is_multiple_of(rate));
+            // SAFETY: the token proves that this CPU has the features `$kernel` enables (and
+            // that they were not switched off); the geometry `$kernel` relies on is checked.
+            unsafe { $kernel(state, blocks, rate) }
+        }
+    };
 }
+pub(super) use entry_point;
+
+entry_point!(Bmi2, compress_blocks_bmi2);
 
 /// # Safety
 /// The CPU must support BMI1 and BMI2.

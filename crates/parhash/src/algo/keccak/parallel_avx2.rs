@@ -77,15 +77,7 @@ macro_rules! rotlv {
     }};
 }
 
-/// Absorbs whole `rate`-byte blocks: XOR each into the state, then permute.
-#[inline(never)]
-pub fn compress_blocks(token: Avx2, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
-    let _ = token;
-    assert!(rate.is_multiple_of(8) && rate <= 200 && blocks.len().is_multiple_of(rate));
-    // SAFETY: the `Avx2` token proves that this CPU has AVX2 (and that it was not switched
-    // off); the kernel only touches `state` and `blocks` within their bounds.
-    unsafe { compress_blocks_avx2(state, blocks, rate) }
-}
+super::bmi2::entry_point!(Avx2, compress_blocks_avx2);
 
 /// # Safety
 /// The CPU must support AVX2. `rate` must be a multiple of 8, at most 200, and `blocks.len()`

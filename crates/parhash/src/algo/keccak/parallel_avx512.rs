@@ -35,15 +35,7 @@ const fn pi_col(x: usize, k: usize) -> usize {
     (x + 3 * k) % 5
 }
 
-/// Absorbs whole `rate`-byte blocks: XOR each into the state, then permute.
-#[inline(never)]
-pub fn compress_blocks(token: Avx512, state: &mut [u64; 25], blocks: &[u8], rate: usize) {
-    let _ = token;
-    assert!(rate.is_multiple_of(8) && rate <= 200 && blocks.len().is_multiple_of(rate));
-    // SAFETY: the `Avx512` token proves that this CPU has AVX-512 F/BW/VL/DQ (and that they were
-    // not switched off); the kernel checks its own pointer bounds (see its comments).
-    unsafe { compress_blocks_avx512(state, blocks, rate) }
-}
+super::bmi2::entry_point!(Avx512, compress_blocks_avx512);
 
 /// # Safety
 /// The CPU must support AVX-512F. `rate` must be a multiple of 8, at most 200, and

@@ -4,7 +4,7 @@
 //! comes from: the same step on 16 messages in one instruction.
 
 use crate::algo::md5::{IV, K};
-use crate::lanes::{md_algorithm, MdLanes, Width};
+use crate::lanes::md_algorithm;
 use crate::vector::U32x;
 
 #[inline(always)]
@@ -70,16 +70,8 @@ md_algorithm! {
     /// MD5 as a Merkle-Damgard lane algorithm.
     Md5 {
         word: u32, vectors: U32x, state_words: 4, block: 64, length_bytes: 8,
-        big_endian: false, rounds: rounds,
+        big_endian: false, rounds: rounds, lanes: Md5Lanes,
     }
-}
-
-/// MD5 lanes.
-pub(crate) type Md5Lanes = MdLanes<Md5>;
-
-impl Md5Lanes {
     /// Lanes at this width, all reset.
-    pub(crate) fn new(width: Width) -> Self {
-        MdLanes::with_iv(width, &IV, 16)
-    }
+    new: IV, 16;
 }

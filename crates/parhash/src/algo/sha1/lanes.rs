@@ -1,6 +1,6 @@
 //! SHA-1 on 8 (AVX2, portable) or 16 (AVX-512) messages at once.
 
-use crate::lanes::{md_algorithm, MdLanes, Width};
+use crate::lanes::md_algorithm;
 use crate::vector::U32x;
 
 /// FIPS 180-4 5.3.1.
@@ -58,23 +58,16 @@ md_algorithm! {
     /// SHA-1 as a Merkle-Damgard lane algorithm.
     Sha1 {
         word: u32, vectors: U32x, state_words: 5, block: 64, length_bytes: 8,
-        big_endian: true, rounds: rounds,
+        big_endian: true, rounds: rounds, lanes: Sha1Lanes,
     }
-}
-
-/// SHA-1 lanes.
-pub(crate) type Sha1Lanes = MdLanes<Sha1>;
-
-impl Sha1Lanes {
     /// Lanes at this width, all reset.
-    pub(crate) fn new(width: Width) -> Self {
-        MdLanes::with_iv(width, &IV, 20)
-    }
+    new: IV, 20;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lanes::Width;
     use sha1::Digest;
 
     // SHA-1 has no batch mapping yet, so its lanes are checked here against the `sha1` crate.

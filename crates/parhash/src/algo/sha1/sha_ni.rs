@@ -9,6 +9,7 @@
 use core::arch::x86_64::*;
 
 use crate::platform::ShaNi;
+use crate::vector::load_block_shuffled;
 
 /// Compresses whole 64-byte blocks into `state`.
 #[inline(never)]
@@ -32,22 +33,13 @@ unsafe fn compress_blocks_sha(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 
     for block in blocks {
         let (abcd_in, e_in) = (abcd, e0);
-        let bp = block.as_ptr().cast::<__m128i>();
-        // SAFETY: a block is 64 bytes = four unaligned 128-bit loads.
-        let mut w = unsafe {
-            [
-                _mm_shuffle_epi8(_mm_loadu_si128(bp), reverse),
-                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(1)), reverse),
-                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(2)), reverse),
-                _mm_shuffle_epi8(_mm_loadu_si128(bp.add(3)), reverse),
-            ]
-        };
+        let mut w = load_block_shuffled(block, reverse);
         // `abcd` as it was before the previous group: its A gives this group's E.
         let mut abcd_prev = abcd;
         // Twenty groups of four rounds. From group 4 on, the group's schedule words replace
         // those of four groups back (W[t] from W[t-16], W[t-14], W[t-8], W[t-3]).
-        macro_rules! group {
-            ($g:literal) => {
+        macro_rules! groups {
+            ($($g:literal)*) => {$(
                 if $g >= 4 {
                     let partial = _mm_sha1msg1_epu32(w[$g % 4], w[($g + 1) % 4]);
                     let partial = _mm_xor_si128(partial, w[($g + 2) % 4]);
@@ -60,28 +52,9 @@ unsafe fn compress_blocks_sha(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
                 };
                 abcd_prev = abcd;
                 abcd = _mm_sha1rnds4_epu32::<{ $g / 5 }>(abcd, e_plus_w);
-            };
+            )*};
         }
-        group!(0);
-        group!(1);
-        group!(2);
-        group!(3);
-        group!(4);
-        group!(5);
-        group!(6);
-        group!(7);
-        group!(8);
-        group!(9);
-        group!(10);
-        group!(11);
-        group!(12);
-        group!(13);
-        group!(14);
-        group!(15);
-        group!(16);
-        group!(17);
-        group!(18);
-        group!(19);
+        groups!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
         e0 = _mm_sha1nexte_epu32(abcd_prev, e_in);
         abcd = _mm_add_epi32(abcd, abcd_in);
     }

@@ -9,6 +9,7 @@
 //! [`compress512`] directly: they take many blocks per call and run the fastest form here.
 
 pub mod consts;
+mod rounds;
 mod schedule_isa;
 pub mod sha256;
 pub mod sha512;

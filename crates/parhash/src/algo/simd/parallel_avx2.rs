@@ -34,14 +34,14 @@ pub fn compress_blocks<const L: usize>(
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load_lanes(v: &[i16; 16]) -> __m256i {
+pub(super) fn load_lanes(v: &[i16; 16]) -> __m256i {
     // SAFETY: reads exactly the 32 bytes of the array (unaligned load).
     unsafe { _mm256_loadu_si256(v.as_ptr().cast()) }
 }
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load16(bytes: &[u8]) -> __m128i {
+pub(super) fn load16(bytes: &[u8]) -> __m128i {
     let bytes: &[u8; 16] = bytes.try_into().expect("16 bytes");
     // SAFETY: reads exactly the 16 bytes of the array (unaligned load).
     unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
@@ -49,7 +49,7 @@ fn load16(bytes: &[u8]) -> __m128i {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn load32(bytes: &[u8]) -> __m256i {
+pub(super) fn load32(bytes: &[u8]) -> __m256i {
     let bytes: &[u8; 32] = bytes.try_into().expect("32 bytes");
     // SAFETY: reads exactly the 32 bytes of the array (unaligned load).
     unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
@@ -58,7 +58,7 @@ fn load32(bytes: &[u8]) -> __m256i {
 /// Montgomery product by a constant, lane-wise; |result| < 129 + |a·b|/2^16.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mont(a: __m256i, b: __m256i, b_qinv: __m256i) -> __m256i {
+pub(super) fn mont(a: __m256i, b: __m256i, b_qinv: __m256i) -> __m256i {
     let t = _mm256_mullo_epi16(a, b_qinv);
     _mm256_sub_epi16(
         _mm256_mulhi_epi16(a, b),
@@ -68,7 +68,7 @@ fn mont(a: __m256i, b: __m256i, b_qinv: __m256i) -> __m256i {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mul_scalar(a: __m256i, w: Twiddle) -> __m256i {
+pub(super) fn mul_scalar(a: __m256i, w: Twiddle) -> __m256i {
     mont(
         a,
         _mm256_set1_epi16(w.value),
@@ -78,14 +78,14 @@ fn mul_scalar(a: __m256i, w: Twiddle) -> __m256i {
 
 #[inline]
 #[target_feature(enable = "avx2")]
-fn mul_vector(a: __m256i, w: &TwiddleVector) -> __m256i {
+pub(super) fn mul_vector(a: __m256i, w: &TwiddleVector) -> __m256i {
     mont(a, load_lanes(&w.value), load_lanes(&w.value_qinv))
 }
 
 /// `(x & 255) − (x >> 8)`: −127..=383 for any lane, −1..=256 for lanes in −127..=383.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn reduce(x: __m256i) -> __m256i {
+pub(super) fn reduce(x: __m256i) -> __m256i {
     _mm256_sub_epi16(
         _mm256_and_si256(x, _mm256_set1_epi16(255)),
         _mm256_srai_epi16::<8>(x),
@@ -101,60 +101,78 @@ fn lift(x: __m256i) -> __m256i {
     _mm256_sub_epi16(r, _mm256_and_si256(above, _mm256_set1_epi16(257)))
 }
 
-/// Stage A (see `parallel_portable::stage_a` for the plan and the bounds).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [__m256i; 16] {
-    let two_n = 2 * L;
-    let mut a = [_mm256_setzero_si256(); 16];
-    for j2 in 0..L {
-        a[j2] = _mm256_cvtepu8_epi16(load16(&block[16 * j2..16 * j2 + 16]));
-    }
-    for k in 0..L {
-        a[k + L] = if k == 0 {
-            a[k]
-        } else {
-            mul_scalar(a[k], t.omega[k])
-        };
-    }
-    let mut len = L / 2;
-    while len >= 1 {
-        let step = L / len;
-        let mut start = 0;
-        while start < two_n {
-            for k in 0..len {
-                let (u, v) = (a[start + k], a[start + k + len]);
-                a[start + k] = _mm256_add_epi16(u, v);
-                let d = _mm256_sub_epi16(u, v);
-                a[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar(d, t.omega[k * step])
-                };
+/// Radix-2 DIF butterflies between whole registers (see `parallel_portable::butterflies`).
+///
+/// # Safety
+/// The CPU must support AVX2 (always inlined, as [`stage_a`]).
+#[inline(always)]
+unsafe fn butterflies(regs: &mut [__m256i], top: usize, scale: usize, twiddles: &[Twiddle]) {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let mut len = top;
+        while len >= 1 {
+            let step = scale / len;
+            let mut start = 0;
+            while start < regs.len() {
+                for k in 0..len {
+                    let (u, v) = (regs[start + k], regs[start + k + len]);
+                    regs[start + k] = _mm256_add_epi16(u, v);
+                    let d = _mm256_sub_epi16(u, v);
+                    regs[start + k + len] = if k == 0 {
+                        d
+                    } else {
+                        mul_scalar(d, twiddles[k * step])
+                    };
+                }
+                start += 2 * len;
             }
-            start += 2 * len;
+            len /= 2;
         }
-        len /= 2;
     }
-    // Unrolled with constant indices, so that the bit reversal is register renaming.
-    let order = stage_a_order(L);
-    let mut u = [_mm256_setzero_si256(); 16];
-    u[0] = reduce(a[0]);
-    macro_rules! column {
-        ($($i:literal)*) => {$(
-            if $i < two_n {
-                u[$i] = mul_vector(a[order[$i]], &t.column[$i]);
-            }
-        )*};
+}
+
+/// Stage A (see `parallel_portable::stage_a` for the plan and the bounds).
+///
+/// # Safety
+/// The CPU must support AVX2. Always inlined (so not a `#[target_feature]` function):
+/// both the AVX2 and the AVX-512 kernel get their own copy, compiled with their features.
+#[inline(always)]
+pub(super) unsafe fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [__m256i; 16] {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        let two_n = 2 * L;
+        let mut a = [_mm256_setzero_si256(); 16];
+        for j2 in 0..L {
+            a[j2] = _mm256_cvtepu8_epi16(load16(&block[16 * j2..16 * j2 + 16]));
+        }
+        for k in 0..L {
+            a[k + L] = if k == 0 {
+                a[k]
+            } else {
+                mul_scalar(a[k], t.omega[k])
+            };
+        }
+        butterflies(&mut a[..two_n], L / 2, L, &t.omega);
+        // Unrolled with constant indices, so that the bit reversal is register renaming.
+        let order = stage_a_order(L);
+        let mut u = [_mm256_setzero_si256(); 16];
+        u[0] = reduce(a[0]);
+        macro_rules! column {
+            ($($i:literal)*) => {$(
+                if $i < two_n {
+                    u[$i] = mul_vector(a[order[$i]], &t.column[$i]);
+                }
+            )*};
+        }
+        column!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        u
     }
-    column!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-    u
 }
 
 /// In-lane 8 × 8 transpose of 16-bit lanes: output r = `[lane r of each | lane r + 8 of each]`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn transpose(u: &[__m256i]) -> [__m256i; 8] {
+pub(super) fn transpose(u: &[__m256i]) -> [__m256i; 8] {
     let b0 = _mm256_unpacklo_epi16(u[0], u[1]);
     let b1 = _mm256_unpackhi_epi16(u[0], u[1]);
     let b2 = _mm256_unpacklo_epi16(u[2], u[3]);
@@ -187,35 +205,9 @@ fn transpose(u: &[__m256i]) -> [__m256i; 8] {
 /// set's share), as in `parallel_portable::{stage_d, inner_codes}`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn stage_d(mut v: [__m256i; 8], t: &NttTables, set: usize, final_block: bool) -> [__m256i; 16] {
-    for (r, reg) in v.iter_mut().enumerate() {
-        let swapped = _mm256_permute2x128_si256::<0x01>(*reg, *reg);
-        let sum = _mm256_add_epi16(*reg, swapped);
-        let mut diff = _mm256_sub_epi16(swapped, *reg);
-        if r > 0 {
-            diff = mul_scalar(diff, t.beta[r]);
-        }
-        *reg = _mm256_blend_epi32::<0xf0>(sum, diff);
-    }
-    let mut len = 4;
-    while len >= 1 {
-        let step = 4 / len;
-        let mut start = 0;
-        while start < 8 {
-            for k in 0..len {
-                let (a, b) = (v[start + k], v[start + k + len]);
-                v[start + k] = _mm256_add_epi16(a, b);
-                let d = _mm256_sub_epi16(a, b);
-                v[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar(d, t.gamma[k * step])
-                };
-            }
-            start += 2 * len;
-        }
-        len /= 2;
-    }
+fn stage_d(v: [__m256i; 8], t: &NttTables, set: usize, final_block: bool) -> [__m256i; 16] {
+    // SAFETY: AVX2 is enabled on this function.
+    let v = unsafe { stage_d_butterflies(v, t) };
     let constants = &t.constant_terms[usize::from(final_block)][set];
     let mut out = [_mm256_setzero_si256(); 8];
     for m in 0..8 {
@@ -236,6 +228,30 @@ fn stage_d(mut v: [__m256i; 8], t: &NttTables, set: usize, final_block: bool) ->
         zp[12 + m] = _mm256_blend_epi16::<0xaa>(_mm256_srli_epi32::<16>(a), b);
     }
     zp
+}
+
+/// Stage D's 16-point DFT over j1 on one set: the in-register butterfly (halves swapped with
+/// `vperm2i128`), then three stages between registers.
+///
+/// # Safety
+/// The CPU must support AVX2. Always inlined (so not a `#[target_feature]` function):
+/// both the AVX2 and the AVX-512 kernel get their own copy, compiled with their features.
+#[inline(always)]
+pub(super) unsafe fn stage_d_butterflies(mut v: [__m256i; 8], t: &NttTables) -> [__m256i; 8] {
+    // SAFETY: the caller guarantees AVX2.
+    unsafe {
+        for (r, reg) in v.iter_mut().enumerate() {
+            let swapped = _mm256_permute2x128_si256::<0x01>(*reg, *reg);
+            let sum = _mm256_add_epi16(*reg, swapped);
+            let mut diff = _mm256_sub_epi16(swapped, *reg);
+            if r > 0 {
+                diff = mul_scalar(diff, t.beta[r]);
+            }
+            *reg = _mm256_blend_epi32::<0xf0>(sum, diff);
+        }
+        butterflies(&mut v, 4, 4, &t.gamma);
+        v
+    }
 }
 
 /// `x <<< R` on 32-bit lanes (`RC` = 32 − R).
@@ -352,7 +368,8 @@ fn compress_avx2<const L: usize>(state: &mut State<L>, blocks: &[u8], final_bloc
             *reg = unsafe { _mm_loadu_si128(row.as_ptr().cast()) };
         }
         for block in blocks.chunks_exact(64) {
-            let u = stage_a::<4>(block, t);
+            // SAFETY: AVX2 is enabled on this function.
+            let u = unsafe { stage_a::<4>(block, t) };
             let zp = stage_d(transpose(&u[..8]), t, 0, final_block);
             let mut w = [_mm_setzero_si128(); 36];
             // W[k] = Z[P[k]]: the half of zp[P[k] / 2] named by P[k] mod 2 (constant indices).
@@ -385,7 +402,8 @@ fn compress_avx2<const L: usize>(state: &mut State<L>, blocks: &[u8], final_bloc
             *reg = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
         }
         for block in blocks.chunks_exact(128) {
-            let u = stage_a::<8>(block, t);
+            // SAFETY: AVX2 is enabled on this function.
+            let u = unsafe { stage_a::<8>(block, t) };
             let z0 = stage_d(transpose(&u[..8]), t, 0, final_block);
             let z1 = stage_d(transpose(&u[8..]), t, 1, final_block);
             let mut w = [_mm256_setzero_si256(); 36];

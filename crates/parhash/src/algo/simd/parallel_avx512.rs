@@ -12,9 +12,10 @@
 
 use core::arch::x86_64::*;
 
-use super::twiddles::{
-    stage_a_order, tables, xor_shuffle_imm, NttTables, Twiddle, TwiddleVector, BIT_REVERSE_8,
+use super::parallel_avx2::{
+    load16, load32, load_lanes, reduce, stage_a, stage_d_butterflies, transpose,
 };
+use super::twiddles::{tables, xor_shuffle_imm, NttTables, Twiddle, BIT_REVERSE_8};
 use super::{lane_permutation, step_params, State, PERMUTATION};
 use crate::platform::Avx512;
 
@@ -38,13 +39,6 @@ pub fn compress_blocks<const L: usize>(
     unsafe { compress_avx512::<L>(state, blocks, final_block) }
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load_lanes(v: &[i16; 16]) -> __m256i {
-    // SAFETY: reads exactly the 32 bytes of the array (unaligned load).
-    unsafe { _mm256_loadu_si256(v.as_ptr().cast()) }
-}
-
 /// `[a | b]`: two 16-lane tables side by side (set 0 low, set 1 high).
 #[inline]
 #[target_feature(enable = "avx2,avx512f")]
@@ -52,185 +46,24 @@ fn load_pair(a: &[i16; 16], b: &[i16; 16]) -> __m512i {
     _mm512_inserti64x4::<1>(_mm512_castsi256_si512(load_lanes(a)), load_lanes(b))
 }
 
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load16(bytes: &[u8]) -> __m128i {
-    let bytes: &[u8; 16] = bytes.try_into().expect("16 bytes");
-    // SAFETY: reads exactly the 16 bytes of the array (unaligned load).
-    unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn load32(bytes: &[u8]) -> __m256i {
-    let bytes: &[u8; 32] = bytes.try_into().expect("32 bytes");
-    // SAFETY: reads exactly the 32 bytes of the array (unaligned load).
-    unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
-}
-
 // ---- 256-bit NTT pieces (stage A; SIMD-224/256's stage D) ----
-
-/// Montgomery product by a constant, lane-wise; |result| < 129 + |a·b|/2^16.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mont256(a: __m256i, b: __m256i, b_qinv: __m256i) -> __m256i {
-    let t = _mm256_mullo_epi16(a, b_qinv);
-    _mm256_sub_epi16(
-        _mm256_mulhi_epi16(a, b),
-        _mm256_mulhi_epi16(t, _mm256_set1_epi16(257)),
-    )
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mul_scalar256(a: __m256i, w: Twiddle) -> __m256i {
-    mont256(
-        a,
-        _mm256_set1_epi16(w.value),
-        _mm256_set1_epi16(w.value_qinv),
-    )
-}
-
-#[inline]
-#[target_feature(enable = "avx2")]
-fn mul_vector256(a: __m256i, w: &TwiddleVector) -> __m256i {
-    mont256(a, load_lanes(&w.value), load_lanes(&w.value_qinv))
-}
-
-/// `(x & 255) − (x >> 8)` (see `parallel_portable::reduce`).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn reduce256(x: __m256i) -> __m256i {
-    _mm256_sub_epi16(
-        _mm256_and_si256(x, _mm256_set1_epi16(255)),
-        _mm256_srai_epi16::<8>(x),
-    )
-}
 
 /// The exact lifted value (−128..=128): two reductions, then a masked subtract of 257.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
 fn lift256(x: __m256i) -> __m256i {
-    let r = reduce256(reduce256(x));
+    let r = reduce(reduce(x));
     let above = _mm256_cmpgt_epi16_mask(r, _mm256_set1_epi16(128));
     _mm256_mask_sub_epi16(r, above, r, _mm256_set1_epi16(257))
-}
-
-/// Stage A (see `parallel_portable::stage_a` for the plan and the bounds).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [__m256i; 16] {
-    let two_n = 2 * L;
-    let mut a = [_mm256_setzero_si256(); 16];
-    for j2 in 0..L {
-        a[j2] = _mm256_cvtepu8_epi16(load16(&block[16 * j2..16 * j2 + 16]));
-    }
-    for k in 0..L {
-        a[k + L] = if k == 0 {
-            a[k]
-        } else {
-            mul_scalar256(a[k], t.omega[k])
-        };
-    }
-    let mut len = L / 2;
-    while len >= 1 {
-        let step = L / len;
-        let mut start = 0;
-        while start < two_n {
-            for k in 0..len {
-                let (u, v) = (a[start + k], a[start + k + len]);
-                a[start + k] = _mm256_add_epi16(u, v);
-                let d = _mm256_sub_epi16(u, v);
-                a[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar256(d, t.omega[k * step])
-                };
-            }
-            start += 2 * len;
-        }
-        len /= 2;
-    }
-    // Unrolled with constant indices, so that the bit reversal is register renaming.
-    let order = stage_a_order(L);
-    let mut u = [_mm256_setzero_si256(); 16];
-    u[0] = reduce256(a[0]);
-    macro_rules! column {
-        ($($i:literal)*) => {$(
-            if $i < two_n {
-                u[$i] = mul_vector256(a[order[$i]], &t.column[$i]);
-            }
-        )*};
-    }
-    column!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-    u
-}
-
-/// In-lane 8 × 8 transpose of 16-bit lanes (see `parallel_avx2::transpose`).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn transpose256(u: &[__m256i]) -> [__m256i; 8] {
-    let b0 = _mm256_unpacklo_epi16(u[0], u[1]);
-    let b1 = _mm256_unpackhi_epi16(u[0], u[1]);
-    let b2 = _mm256_unpacklo_epi16(u[2], u[3]);
-    let b3 = _mm256_unpackhi_epi16(u[2], u[3]);
-    let b4 = _mm256_unpacklo_epi16(u[4], u[5]);
-    let b5 = _mm256_unpackhi_epi16(u[4], u[5]);
-    let b6 = _mm256_unpacklo_epi16(u[6], u[7]);
-    let b7 = _mm256_unpackhi_epi16(u[6], u[7]);
-    let c0 = _mm256_unpacklo_epi32(b0, b2);
-    let c1 = _mm256_unpackhi_epi32(b0, b2);
-    let c2 = _mm256_unpacklo_epi32(b1, b3);
-    let c3 = _mm256_unpackhi_epi32(b1, b3);
-    let c4 = _mm256_unpacklo_epi32(b4, b6);
-    let c5 = _mm256_unpackhi_epi32(b4, b6);
-    let c6 = _mm256_unpacklo_epi32(b5, b7);
-    let c7 = _mm256_unpackhi_epi32(b5, b7);
-    [
-        _mm256_unpacklo_epi64(c0, c4),
-        _mm256_unpackhi_epi64(c0, c4),
-        _mm256_unpacklo_epi64(c1, c5),
-        _mm256_unpackhi_epi64(c1, c5),
-        _mm256_unpacklo_epi64(c2, c6),
-        _mm256_unpackhi_epi64(c2, c6),
-        _mm256_unpacklo_epi64(c3, c7),
-        _mm256_unpackhi_epi64(c3, c7),
-    ]
 }
 
 /// Stage D, constants, lift and inner codes of SIMD-224/256's single set:
 /// `zp[q] = [Z(2q) | Z(2q+1)]`.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
-fn stage_d256(mut v: [__m256i; 8], t: &NttTables, final_block: bool) -> [__m256i; 16] {
-    for (r, reg) in v.iter_mut().enumerate() {
-        let swapped = _mm256_permute2x128_si256::<0x01>(*reg, *reg);
-        let sum = _mm256_add_epi16(*reg, swapped);
-        let mut diff = _mm256_sub_epi16(swapped, *reg);
-        if r > 0 {
-            diff = mul_scalar256(diff, t.beta[r]);
-        }
-        *reg = _mm256_blend_epi32::<0xf0>(sum, diff);
-    }
-    let mut len = 4;
-    while len >= 1 {
-        let step = 4 / len;
-        let mut start = 0;
-        while start < 8 {
-            for k in 0..len {
-                let (a, b) = (v[start + k], v[start + k + len]);
-                v[start + k] = _mm256_add_epi16(a, b);
-                let d = _mm256_sub_epi16(a, b);
-                v[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar256(d, t.gamma[k * step])
-                };
-            }
-            start += 2 * len;
-        }
-        len /= 2;
-    }
+fn stage_d256(v: [__m256i; 8], t: &NttTables, final_block: bool) -> [__m256i; 16] {
+    // SAFETY: AVX2 is enabled on this function.
+    let v = unsafe { stage_d_butterflies(v, t) };
     let constants = &t.constant_terms[usize::from(final_block)][0];
     let mut out = [_mm256_setzero_si256(); 8];
     for m in 0..8 {
@@ -459,8 +292,9 @@ fn compress_avx512<const L: usize>(state: &mut State<L>, blocks: &[u8], final_bl
             *reg = unsafe { _mm_loadu_si128(row.as_ptr().cast()) };
         }
         for block in blocks.chunks_exact(64) {
-            let u = stage_a::<4>(block, t);
-            let zp = stage_d256(transpose256(&u[..8]), t, final_block);
+            // SAFETY: AVX2 is enabled on this function.
+            let u = unsafe { stage_a::<4>(block, t) };
+            let zp = stage_d256(transpose(&u[..8]), t, final_block);
             let mut w = [_mm_setzero_si128(); 36];
             // W[k] = Z[P[k]]: the half of zp[P[k] / 2] named by P[k] mod 2 (constant indices).
             macro_rules! gather {
@@ -492,7 +326,8 @@ fn compress_avx512<const L: usize>(state: &mut State<L>, blocks: &[u8], final_bl
             *reg = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
         }
         for block in blocks.chunks_exact(128) {
-            let u = stage_a::<8>(block, t);
+            // SAFETY: AVX2 is enabled on this function.
+            let u = unsafe { stage_a::<8>(block, t) };
             let mut both = [_mm512_setzero_si512(); 8];
             for (i, reg) in both.iter_mut().enumerate() {
                 *reg = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(u[i]), u[8 + i]);

@@ -57,6 +57,29 @@ fn lift(x: i16) -> i16 {
     }
 }
 
+/// Radix-2 DIF butterflies between whole registers: spans `top`, `top / 2`, ..., 1; pair `k`
+/// of span `len` is multiplied by `twiddles[k * scale / len]` after the subtraction.
+#[inline(always)]
+fn butterflies(regs: &mut [Reg], top: usize, scale: usize, twiddles: &[Twiddle]) {
+    let mut len = top;
+    while len >= 1 {
+        let step = scale / len;
+        for start in (0..regs.len()).step_by(2 * len) {
+            for k in 0..len {
+                let (u, v) = (regs[start + k], regs[start + k + len]);
+                regs[start + k] = add(u, v);
+                let d = sub(u, v);
+                regs[start + k + len] = if k == 0 {
+                    d
+                } else {
+                    mul_scalar(d, twiddles[k * step])
+                };
+            }
+        }
+        len /= 2;
+    }
+}
+
 /// Stage A: `u[i2][j1] = α^(j1·i2) · Σ_j2 M[j1 + 16·j2]·ω^(j2·i2)` for i2 < 2n (the first 2n
 /// registers), as a radix-2 DIF over registers. Bounds: bytes ≤ 255; the first stage only
 /// multiplies (its upper inputs are zero); three more stages at most multiply the magnitude
@@ -77,23 +100,7 @@ fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [Reg; 16] {
             mul_scalar(a[k], t.omega[k])
         };
     }
-    let mut len = L / 2;
-    while len >= 1 {
-        let step = L / len;
-        for start in (0..two_n).step_by(2 * len) {
-            for k in 0..len {
-                let (u, v) = (a[start + k], a[start + k + len]);
-                a[start + k] = add(u, v);
-                let d = sub(u, v);
-                a[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar(d, t.omega[k * step])
-                };
-            }
-        }
-        len /= 2;
-    }
+    butterflies(&mut a[..two_n], L / 2, L, &t.omega);
     let order = stage_a_order(L);
     core::array::from_fn(|i2| match i2 {
         0 => a[0].map(reduce),
@@ -123,23 +130,7 @@ fn stage_d(mut v: [Reg; 8], t: &NttTables, set: usize, final_block: bool) -> [Re
         }
         *reg = core::array::from_fn(|i| if i < 8 { sum[i] } else { diff[i] });
     }
-    let mut len = 4;
-    while len >= 1 {
-        let step = 4 / len;
-        for start in (0..8).step_by(2 * len) {
-            for k in 0..len {
-                let (a, b) = (v[start + k], v[start + k + len]);
-                v[start + k] = add(a, b);
-                let d = sub(a, b);
-                v[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar(d, t.gamma[k * step])
-                };
-            }
-        }
-        len /= 2;
-    }
+    butterflies(&mut v, 4, 4, &t.gamma);
     let constants = &t.constant_terms[usize::from(final_block)][set];
     core::array::from_fn(|m| add(v[BIT_REVERSE_8[m]], constants[m]).map(lift))
 }

@@ -38,6 +38,17 @@ const fn pow_mod(base: u32, exp: u32) -> u32 {
     result
 }
 
+/// `[root^0, root^step, root^(2·step), ...]` as twiddles.
+const fn twiddle_powers<const N: usize>(root: u32, step: u32) -> [Twiddle; N] {
+    let mut out = [Twiddle::ONE; N];
+    let mut k = 0;
+    while k < N {
+        out[k] = Twiddle::new(pow_mod(root, step * k as u32));
+        k += 1;
+    }
+    out
+}
+
 /// The representative of `v mod 257` in −128..=128.
 const fn centered(v: u32) -> i16 {
     let v = v % 257;
@@ -123,12 +134,7 @@ impl NttTables {
         let omega_root = pow_mod(alpha, 16);
         let beta = pow_mod(alpha, two_n);
 
-        let mut omega = [Twiddle::ONE; 16];
-        let mut k = 0;
-        while k < 16 {
-            omega[k] = Twiddle::new(pow_mod(omega_root, k as u32));
-            k += 1;
-        }
+        let omega = twiddle_powers::<16>(omega_root, 1);
 
         let mut column = [TwiddleVector::ZERO; 16];
         let mut i2 = 0;
@@ -143,19 +149,8 @@ impl NttTables {
             i2 += 1;
         }
 
-        let mut beta_powers = [Twiddle::ONE; 8];
-        let mut r = 0;
-        while r < 8 {
-            beta_powers[r] = Twiddle::new(pow_mod(beta, r as u32));
-            r += 1;
-        }
-
-        let mut gamma = [Twiddle::ONE; 4];
-        let mut k = 0;
-        while k < 4 {
-            gamma[k] = Twiddle::new(pow_mod(beta, 2 * k as u32));
-            k += 1;
-        }
+        let beta_powers = twiddle_powers::<8>(beta, 1);
+        let gamma = twiddle_powers::<4>(beta, 2);
 
         let mut constant_terms = [[[[0i16; 16]; 8]; 2]; 2];
         let mut fin = 0;

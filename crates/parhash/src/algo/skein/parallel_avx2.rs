@@ -5,8 +5,7 @@
 
 use core::arch::x86_64::*;
 
-use super::parallel::compress_generic;
-use super::xmm::{Pair, Rotate};
+use super::xmm::Rotate;
 use crate::platform::Avx2;
 
 impl Rotate for Avx2 {
@@ -21,28 +20,4 @@ impl Rotate for Avx2 {
     }
 }
 
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn compress_avx2(
-    token: Avx2,
-    h: &mut [u64; 8],
-    blocks: &[[u8; 64]],
-    tweak: &mut [u64; 2],
-    len: u64,
-) {
-    compress_generic::<Pair<Avx2>>(token, h, blocks, tweak, len);
-}
-
-/// UBI over whole blocks (see `sequential::threefish512::compress_blocks`).
-#[inline(never)]
-pub fn compress_blocks(
-    token: Avx2,
-    h: &mut [u64; 8],
-    blocks: &[[u8; 64]],
-    tweak: &mut [u64; 2],
-    len: u64,
-) {
-    // SAFETY: the `Avx2` token proves this CPU has AVX2 (and it is not switched off).
-    unsafe { compress_avx2(token, h, blocks, tweak, len) }
-}
+super::xmm::pair_kernel!(Avx2, "avx2");

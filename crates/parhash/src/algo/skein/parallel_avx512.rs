@@ -3,8 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::parallel::compress_generic;
-use super::xmm::{Pair, Rotate};
+use super::xmm::Rotate;
 use crate::platform::Avx512;
 
 impl Rotate for Avx512 {
@@ -16,29 +15,4 @@ impl Rotate for Avx512 {
     }
 }
 
-/// # Safety
-/// The CPU must support AVX-512 F and VL.
-#[target_feature(enable = "avx512f,avx512vl")]
-unsafe fn compress_avx512(
-    token: Avx512,
-    h: &mut [u64; 8],
-    blocks: &[[u8; 64]],
-    tweak: &mut [u64; 2],
-    len: u64,
-) {
-    compress_generic::<Pair<Avx512>>(token, h, blocks, tweak, len);
-}
-
-/// UBI over whole blocks (see `sequential::threefish512::compress_blocks`).
-#[inline(never)]
-pub fn compress_blocks(
-    token: Avx512,
-    h: &mut [u64; 8],
-    blocks: &[[u8; 64]],
-    tweak: &mut [u64; 2],
-    len: u64,
-) {
-    // SAFETY: the `Avx512` token proves this CPU has AVX-512 F/BW/VL/DQ (and it is not
-    // switched off).
-    unsafe { compress_avx512(token, h, blocks, tweak, len) }
-}
+super::xmm::pair_kernel!(Avx512, "avx512f,avx512vl");

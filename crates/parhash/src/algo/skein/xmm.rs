@@ -75,3 +75,40 @@ impl<T: Rotate> WordPair for Pair<T> {
         self.with(unsafe { _mm_unpacklo_epi64(_mm_unpackhi_epi64(self.v, self.v), o.v) })
     }
 }
+
+/// Stamps a form's entry point: the safe `compress_blocks(token, h, blocks, tweak, len)` (UBI
+/// over whole blocks, see `sequential::threefish512::compress_blocks`) running
+/// [`super::parallel::compress_generic`] on `Pair<token type>` inside a `#[target_feature]`
+/// function, so that the pair operations compile to that ISA's instructions.
+macro_rules! pair_kernel {
+    ($token:ident, $features:literal) => {
+        /// UBI over whole blocks (see `sequential::threefish512::compress_blocks`).
+        #[inline(never)]
+        pub fn compress_blocks(
+            token: $token,
+            h: &mut [u64; 8],
+            blocks: &[[u8; 64]],
+            tweak: &mut [u64; 2],
+            len: u64,
+        ) {
+            /// # Safety
+            /// The CPU must support every feature in `$features`.
+            #[target_feature(enable = $features)]
+            unsafe fn kernel(
+                token: $token,
+                state: (&mut [u64; 8], &mut [u64; 2]),
+                blocks: &[[u8; 64]],
+                len: u64,
+            ) {
+                let (h, tweak) = state;
+                super::parallel::compress_generic::<super::xmm::Pair<$token>>(
+                    token, h, blocks, tweak, len,
+                );
+            }
+            // SAFETY: the token proves this CPU has the features `kernel` enables (and that
+            // they are not switched off).
+            unsafe { kernel(token, (h, tweak), blocks, len) }
+        }
+    };
+}
+pub(super) use pair_kernel;

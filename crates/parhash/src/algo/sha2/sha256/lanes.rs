@@ -10,7 +10,7 @@
 //!   kept inside across blocks.
 
 use crate::algo::sha2::consts::{IV224, IV256, K256};
-use crate::lanes::{md_algorithm, Kernel, MdLanes, Width};
+use crate::lanes::{md_algorithm, Kernel, Width};
 #[cfg(target_arch = "x86_64")]
 use crate::vector::{Avx2x8, Avx512x16};
 use crate::vector::{Portable, U32x};
@@ -24,45 +24,14 @@ fn shr<V: U32x, const L: i32>(x: V) -> V {
     x.rotl::<L>().and(V::splat(u32::MAX >> (32 - L)))
 }
 
-/// 64 rounds and the feed-forward on every lane.
-#[inline(always)]
-fn rounds<V: U32x>(state: &mut [V; 8], block: &[V; 16]) {
-    let mut w = *block;
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for t in 0..64 {
-        let wt = if t < 16 {
-            w[t]
-        } else {
-            let w15 = w[(t + 1) % 16];
-            let w2 = w[(t + 14) % 16];
-            let s0 = w15
-                .rotl::<25>()
-                .xor(w15.rotl::<14>())
-                .xor(shr::<V, 29>(w15));
-            let s1 = w2.rotl::<15>().xor(w2.rotl::<13>()).xor(shr::<V, 22>(w2));
-            let x = w[t % 16].add(s0).add(w[(t + 9) % 16]).add(s1);
-            w[t % 16] = x;
-            x
-        };
-        let big_s1 = e.rotl::<26>().xor(e.rotl::<21>()).xor(e.rotl::<7>());
-        let ch = g.xor(e.and(f.xor(g)));
-        let t1 = h.add(big_s1).add(ch).add(V::splat(K256[t])).add(wt);
-        let big_s0 = a.rotl::<30>().xor(a.rotl::<19>()).xor(a.rotl::<10>());
-        let maj = a.and(b).or(c.and(a.or(b)));
-        let t2 = big_s0.add(maj);
-        h = g;
-        g = f;
-        f = e;
-        e = d.add(t1);
-        d = c;
-        c = b;
-        b = a;
-        a = t1.add(t2);
-    }
-    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-        *s = s.add(v);
-    }
-}
+// 64 rounds and the feed-forward on every lane. σ0 = rotr 7 ^ rotr 18 ^ shr 3,
+// σ1 = rotr 17 ^ rotr 19 ^ shr 10; Σ0 = rotr 2, 13, 22; Σ1 = rotr 6, 11, 25.
+super::super::rounds::lane_rounds!(
+    U32x, K256,
+    |x| x.rotl::<25>().xor(x.rotl::<14>()).xor(shr::<V, 29>(x)),
+    |y| y.rotl::<15>().xor(y.rotl::<13>()).xor(shr::<V, 22>(y)),
+    big_sigma0_rotl (30 19 10), big_sigma1_rotl (26 21 7)
+);
 
 /// Compresses `V::LANES` pairs (exactly that many in each slice).
 #[inline(always)]
@@ -188,21 +157,10 @@ md_algorithm! {
     /// SHA-256 as a Merkle-Damgard lane algorithm (serves SHA-224 too: another IV, a shorter digest).
     Sha256 {
         word: u32, vectors: U32x, state_words: 8, block: 64, length_bytes: 8,
-        big_endian: true, rounds: rounds,
+        big_endian: true, rounds: rounds, lanes: Sha256Lanes,
     }
-}
-
-/// SHA-224/SHA-256 lanes for `batch/`.
-pub(crate) type Sha256Lanes = MdLanes<Sha256>;
-
-impl Sha256Lanes {
     /// SHA-224 lanes at this width.
-    pub(crate) fn sha224(width: Width) -> Self {
-        MdLanes::with_iv(width, &IV224, 28)
-    }
-
+    sha224: IV224, 28;
     /// SHA-256 lanes at this width.
-    pub(crate) fn sha256(width: Width) -> Self {
-        MdLanes::with_iv(width, &IV256, 32)
-    }
+    sha256: IV256, 32;
 }

@@ -15,46 +15,13 @@
 
 use core::arch::x86_64::*;
 
+use super::sha_ni::{load_words, pack, rounds4, schedule, unpack, Packed};
 use crate::algo::sha2::consts::{IV224, IV256, K256};
 use crate::lanes::{md_pad, Lanes, MAX_BLOCK};
 use crate::platform::ShaNi;
 
 /// Streams interleaved per call.
 pub const STREAMS: usize = 4;
-
-/// One stream's state in the order `sha256rnds2` wants it (`ABEF`, `CDGH`).
-type Packed = [__m128i; 2];
-
-/// Converts H0..H7 to the packed order.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-#[inline]
-fn pack(state: &[u32; 8]) -> Packed {
-    let sp = state.as_ptr().cast::<__m128i>();
-    // SAFETY: `state` is 8 words, two unaligned 128-bit loads.
-    let (dcba, hgfe) = unsafe { (_mm_loadu_si128(sp), _mm_loadu_si128(sp.add(1))) };
-    let cdab = _mm_shuffle_epi32(dcba, 0xB1);
-    let efgh = _mm_shuffle_epi32(hgfe, 0x1B);
-    [
-        _mm_alignr_epi8(cdab, efgh, 8),
-        _mm_blend_epi16(efgh, cdab, 0xF0),
-    ]
-}
-
-/// Converts the packed order back to H0..H7.
-#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-#[inline]
-fn unpack(p: Packed, state: &mut [u32; 8]) {
-    let feba = _mm_shuffle_epi32(p[0], 0x1B);
-    let dchg = _mm_shuffle_epi32(p[1], 0xB1);
-    let dcba = _mm_blend_epi16(feba, dchg, 0xF0);
-    let hgfe = _mm_alignr_epi8(dchg, feba, 8);
-    let sp = state.as_mut_ptr().cast::<__m128i>();
-    // SAFETY: `state` is 8 words, two unaligned 128-bit stores.
-    unsafe {
-        _mm_storeu_si128(sp, dcba);
-        _mm_storeu_si128(sp.add(1), hgfe);
-    }
-}
 
 /// One block into each of `N` packed states; `blocks[s]` is stream s's block.
 ///
@@ -63,52 +30,22 @@ fn unpack(p: Packed, state: &mut [u32; 8]) {
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
 fn block_rounds<const N: usize>(state: &mut [Packed; N], blocks: [&[u8; 64]; N]) {
-    let be_words = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
     let start = *state;
     let mut w = [[_mm_setzero_si128(); 4]; N];
     for s in 0..N {
-        let bp = blocks[s].as_ptr().cast::<__m128i>();
-        for (q, wq) in w[s].iter_mut().enumerate() {
-            // SAFETY: a block is 64 bytes, four unaligned 128-bit loads.
-            *wq = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(bp.add(q)) }, be_words);
-        }
+        w[s] = load_words(blocks[s]);
     }
-    macro_rules! group {
-        ($g:expr) => {
+    macro_rules! groups {
+        ($($g:literal)*) => {$(
             // SAFETY: K256 has 64 words; 4 * $g + 3 < 64.
             let k = unsafe { _mm_loadu_si128(K256.as_ptr().add(4 * $g).cast()) };
             for s in 0..N {
-                if $g >= 4 {
-                    let sigma0_terms = _mm_sha256msg1_epu32(w[s][$g % 4], w[s][($g + 1) % 4]);
-                    let w_minus7 = _mm_alignr_epi8(w[s][($g + 3) % 4], w[s][($g + 2) % 4], 4);
-                    w[s][$g % 4] = _mm_sha256msg2_epu32(
-                        _mm_add_epi32(sigma0_terms, w_minus7),
-                        w[s][($g + 3) % 4],
-                    );
-                }
-                let wk = _mm_add_epi32(w[s][$g % 4], k);
-                state[s][1] = _mm_sha256rnds2_epu32(state[s][1], state[s][0], wk);
-                state[s][0] =
-                    _mm_sha256rnds2_epu32(state[s][0], state[s][1], _mm_shuffle_epi32(wk, 0x0E));
+                let wk = _mm_add_epi32(schedule(&mut w[s], $g), k);
+                rounds4(&mut state[s], wk);
             }
-        };
+        )*};
     }
-    group!(0);
-    group!(1);
-    group!(2);
-    group!(3);
-    group!(4);
-    group!(5);
-    group!(6);
-    group!(7);
-    group!(8);
-    group!(9);
-    group!(10);
-    group!(11);
-    group!(12);
-    group!(13);
-    group!(14);
-    group!(15);
+    groups!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     for s in 0..N {
         state[s][0] = _mm_add_epi32(state[s][0], start[s][0]);
         state[s][1] = _mm_add_epi32(state[s][1], start[s][1]);

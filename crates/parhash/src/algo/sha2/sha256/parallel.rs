@@ -25,41 +25,15 @@ pub(crate) fn compress_blocks(isa: Isa, state: &mut [u32; 8], blocks: &[[u8; 64]
     }
 }
 
-/// Eight scalar rounds from round `t` reading `W + K` from `$wk`, with `$schedule!(g)` called
-/// for two later groups in between (the vector work that runs beside these rounds).
-macro_rules! rounds8 {
-    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $t:expr, $wk:expr
-        $(, $schedule:ident, $g0:expr, $g1:expr)?) => {
-        $($schedule!($g0);)?
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $wk[$t]);
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $wk[$t + 1]);
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $wk[$t + 2]);
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $wk[$t + 3]);
-        $($schedule!($g1);)?
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $wk[$t + 4]);
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $wk[$t + 5]);
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $wk[$t + 6]);
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $wk[$t + 7]);
-    };
-}
-pub(super) use rounds8;
-
-/// The 64 rounds of one block on `$state` (without feed-forward). `$wk` must hold `W + K` for
-/// groups 0..4 on entry; `$schedule!(g)` must store group `g` (4..16) into `$wk`, and is called
+/// The 64 rounds of one block on `$state` (without feed-forward). `$wk!(t)` reads `W[t] + K[t]`, which must be stored for
+/// groups 0..4 on entry; `$schedule!(g)` must store that of group `g` (4..16) into `$wk`, and is called
 /// during the rounds of group `g - 4`.
 macro_rules! rounds64_with_schedule {
-    ($state:expr, $wk:expr, $schedule:ident) => {{
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $state;
-        rounds8!([a, b, c, d, e, f, g, h], 0, $wk, $schedule, 4, 5);
-        rounds8!([a, b, c, d, e, f, g, h], 8, $wk, $schedule, 6, 7);
-        rounds8!([a, b, c, d, e, f, g, h], 16, $wk, $schedule, 8, 9);
-        rounds8!([a, b, c, d, e, f, g, h], 24, $wk, $schedule, 10, 11);
-        rounds8!([a, b, c, d, e, f, g, h], 32, $wk, $schedule, 12, 13);
-        rounds8!([a, b, c, d, e, f, g, h], 40, $wk, $schedule, 14, 15);
-        rounds8!([a, b, c, d, e, f, g, h], 48, $wk);
-        rounds8!([a, b, c, d, e, f, g, h], 56, $wk);
-        [a, b, c, d, e, f, g, h]
-    }};
+    ($state:expr, $wk:ident, $schedule:ident) => {
+        $crate::algo::sha2::rounds::rounds!($state, $wk, $schedule;
+            {0 [4] [] [5] []} {8 [6] [] [7] []} {16 [8] [] [9] []} {24 [10] [] [11] []}
+            {32 [12] [] [13] []} {40 [14] [] [15] []} {48 [] [] [] []} {56 [] [] [] []})
+    };
 }
 pub(super) use rounds64_with_schedule;
 
@@ -79,23 +53,12 @@ macro_rules! vector_kernel_body {
 
         let state: &mut [u32; 8] = $state;
         let blocks: &[[u8; 64]] = $blocks;
-        // Byte order within each 32-bit word: the message is big-endian.
-        let be_words = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
         // A static, so the vector loads read one fixed copy.
         static K: [u32; 64] = K256;
         let kp = K.as_ptr().cast::<__m128i>();
         let mut wk = Wk([0; 64]);
         for block in blocks {
-            let bp = block.as_ptr().cast::<__m128i>();
-            // SAFETY: a block is 64 bytes = four unaligned 128-bit loads.
-            let mut x = unsafe {
-                [
-                    _mm_shuffle_epi8(_mm_loadu_si128(bp), be_words),
-                    _mm_shuffle_epi8(_mm_loadu_si128(bp.add(1)), be_words),
-                    _mm_shuffle_epi8(_mm_loadu_si128(bp.add(2)), be_words),
-                    _mm_shuffle_epi8(_mm_loadu_si128(bp.add(3)), be_words),
-                ]
-            };
+            let mut x = $crate::algo::sha2::sha256::sha_ni::load_words(block);
             for (i, w) in x.iter().enumerate() {
                 // SAFETY: i < 4, so both stay inside the 64-word K256 and `wk`, and `wk` is
                 // 16-byte aligned.
@@ -131,8 +94,13 @@ macro_rules! vector_kernel_body {
                     }
                 };
             }
+            macro_rules! wk_at {
+                ($i:expr) => {
+                    wk.0[$i]
+                };
+            }
             let v = $crate::algo::sha2::sha256::parallel::rounds64_with_schedule!(
-                *state, wk.0, schedule
+                *state, wk_at, schedule
             );
             feed_forward(state, v);
         }

@@ -4,9 +4,9 @@
 //! target has.
 
 use super::super::consts::K256;
-use super::parallel::{rounds64_with_schedule, rounds8};
+use super::parallel::rounds64_with_schedule;
 use super::sequential::{
-    big_sigma0, big_sigma1, ch, feed_forward, maj, round, small_sigma0, small_sigma1,
+    big_sigma0, big_sigma1, ch, feed_forward, maj, small_sigma0, small_sigma1,
 };
 
 type Lanes = [u32; 4];
@@ -55,7 +55,12 @@ pub fn compress_blocks(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
                 }
             };
         }
-        let v = rounds64_with_schedule!(*state, wk, schedule);
+        macro_rules! wk_at {
+            ($i:expr) => {
+                wk[$i]
+            };
+        }
+        let v = rounds64_with_schedule!(*state, wk_at, schedule);
         feed_forward(state, v);
     }
 }

@@ -1,51 +1,5 @@
 //! `parallel-sse41`: the `parallel` form with the schedule in SSE registers. SSE has no vector
 //! rotate, so each rotation is two shifts and an OR.
 
-use core::arch::x86_64::*;
-
-use super::parallel::{rounds8, vector_kernel_body};
-use super::sequential::{big_sigma0, big_sigma1, ch, maj, round};
-use crate::platform::Sse41;
-
-/// Compresses whole 64-byte blocks into `state`.
-#[inline(never)]
-pub fn compress_blocks(token: Sse41, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    let _ = token;
-    // SAFETY: the `Sse41` token proves this CPU has SSE4.1 and SSSE3 (SSE2 is x86_64 baseline).
-    unsafe { compress_blocks_sse41(state, blocks) }
-}
-
-#[inline]
-#[target_feature(enable = "sse2")]
-fn rotr<const R: i32, const L: i32>(x: __m128i) -> __m128i {
-    _mm_or_si128(_mm_srli_epi32::<R>(x), _mm_slli_epi32::<L>(x))
-}
-
-/// σ0 on four lanes: `rotr 7 ^ rotr 18 ^ shr 3`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn sigma0(x: __m128i) -> __m128i {
-    _mm_xor_si128(
-        _mm_xor_si128(rotr::<7, 25>(x), rotr::<18, 14>(x)),
-        _mm_srli_epi32::<3>(x),
-    )
-}
-
-/// σ1 on four lanes: `rotr 17 ^ rotr 19 ^ shr 10`.
-#[inline]
-#[target_feature(enable = "sse2")]
-fn sigma1(x: __m128i) -> __m128i {
-    _mm_xor_si128(
-        _mm_xor_si128(rotr::<17, 15>(x), rotr::<19, 13>(x)),
-        _mm_srli_epi32::<10>(x),
-    )
-}
-
-// The last group's schedule registers are written and never read again.
-/// # Safety
-/// The CPU must support SSSE3 and SSE4.1.
-#[allow(unused_assignments)]
-#[target_feature(enable = "sse2,ssse3,sse4.1")]
-unsafe fn compress_blocks_sse41(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    vector_kernel_body!(state, blocks, sigma0, sigma1)
-}
+// σ0 = rotr 7 ^ rotr 18 ^ shr 3, σ1 = rotr 17 ^ rotr 19 ^ shr 10 (FIPS 180-4 4.1.2).
+super::super::schedule_isa::vector_kernel!(sse41 Sse41 "sse2,ssse3,sse4.1", u32, 64, sigma0 (7 18 3) sigma1 (17 19 10));

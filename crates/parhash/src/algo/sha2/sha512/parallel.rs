@@ -23,45 +23,16 @@ pub(crate) fn compress_blocks(isa: Isa, state: &mut [u64; 8], blocks: &[[u8; 128
     }
 }
 
-/// Eight scalar rounds from round `t` reading `W + K` from `$wk`, with `$schedule!(g)` called
-/// for four later two-word groups in between.
-macro_rules! rounds8 {
-    ([$a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident], $t:expr, $wk:expr
-        $(, $schedule:ident, $g0:expr)?) => {
-        $($schedule!($g0);)?
-        round!($a, $b, $c, $d, $e, $f, $g, $h, $wk[$t]);
-        round!($h, $a, $b, $c, $d, $e, $f, $g, $wk[$t + 1]);
-        $($schedule!($g0 + 1);)?
-        round!($g, $h, $a, $b, $c, $d, $e, $f, $wk[$t + 2]);
-        round!($f, $g, $h, $a, $b, $c, $d, $e, $wk[$t + 3]);
-        $($schedule!($g0 + 2);)?
-        round!($e, $f, $g, $h, $a, $b, $c, $d, $wk[$t + 4]);
-        round!($d, $e, $f, $g, $h, $a, $b, $c, $wk[$t + 5]);
-        $($schedule!($g0 + 3);)?
-        round!($c, $d, $e, $f, $g, $h, $a, $b, $wk[$t + 6]);
-        round!($b, $c, $d, $e, $f, $g, $h, $a, $wk[$t + 7]);
-    };
-}
-pub(super) use rounds8;
-
-/// The 80 rounds of one block on `$state` (without feed-forward). `$wk` must hold `W + K` for
-/// groups 0..8 on entry; `$schedule!(g)` must store group `g` (8..40) into `$wk`, and is called
+/// The 80 rounds of one block on `$state` (without feed-forward). `$wk!(t)` reads `W[t] + K[t]`, which must be stored for
+/// groups 0..8 on entry; `$schedule!(g)` must store that of group `g` (8..40) into `$wk`, and is called
 /// during the rounds of group `g - 8`.
 macro_rules! rounds80_with_schedule {
-    ($state:expr, $wk:expr, $schedule:ident) => {{
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = $state;
-        rounds8!([a, b, c, d, e, f, g, h], 0, $wk, $schedule, 8);
-        rounds8!([a, b, c, d, e, f, g, h], 8, $wk, $schedule, 12);
-        rounds8!([a, b, c, d, e, f, g, h], 16, $wk, $schedule, 16);
-        rounds8!([a, b, c, d, e, f, g, h], 24, $wk, $schedule, 20);
-        rounds8!([a, b, c, d, e, f, g, h], 32, $wk, $schedule, 24);
-        rounds8!([a, b, c, d, e, f, g, h], 40, $wk, $schedule, 28);
-        rounds8!([a, b, c, d, e, f, g, h], 48, $wk, $schedule, 32);
-        rounds8!([a, b, c, d, e, f, g, h], 56, $wk, $schedule, 36);
-        rounds8!([a, b, c, d, e, f, g, h], 64, $wk);
-        rounds8!([a, b, c, d, e, f, g, h], 72, $wk);
-        [a, b, c, d, e, f, g, h]
-    }};
+    ($state:expr, $wk:ident, $schedule:ident) => {
+        $crate::algo::sha2::rounds::rounds!($state, $wk, $schedule;
+            {0 [8] [9] [10] [11]} {8 [12] [13] [14] [15]} {16 [16] [17] [18] [19]}
+            {24 [20] [21] [22] [23]} {32 [24] [25] [26] [27]} {40 [28] [29] [30] [31]}
+            {48 [32] [33] [34] [35]} {56 [36] [37] [38] [39]} {64 [] [] [] []} {72 [] [] [] []})
+    };
 }
 pub(super) use rounds80_with_schedule;
 
@@ -124,8 +95,13 @@ macro_rules! vector_kernel_body {
                     }
                 };
             }
+            macro_rules! wk_at {
+                ($i:expr) => {
+                    wk.0[$i]
+                };
+            }
             let v = $crate::algo::sha2::sha512::parallel::rounds80_with_schedule!(
-                *state, wk.0, schedule
+                *state, wk_at, schedule
             );
             feed_forward(state, v);
         }

@@ -3,9 +3,9 @@
 //! vector kernels.
 
 use super::super::consts::K512;
-use super::parallel::{rounds8, rounds80_with_schedule};
+use super::parallel::rounds80_with_schedule;
 use super::sequential::{
-    big_sigma0, big_sigma1, ch, feed_forward, maj, round, small_sigma0, small_sigma1,
+    big_sigma0, big_sigma1, ch, feed_forward, maj, small_sigma0, small_sigma1,
 };
 
 /// Compresses whole 128-byte blocks into `state`.
@@ -37,7 +37,12 @@ pub fn compress_blocks(state: &mut [u64; 8], blocks: &[[u8; 128]]) {
                 wk[2 * $grp + 1] = n[1].wrapping_add(K512[2 * $grp + 1]);
             };
         }
-        let v = rounds80_with_schedule!(*state, wk, schedule);
+        macro_rules! wk_at {
+            ($i:expr) => {
+                wk[$i]
+            };
+        }
+        let v = rounds80_with_schedule!(*state, wk_at, schedule);
         feed_forward(state, v);
     }
 }
