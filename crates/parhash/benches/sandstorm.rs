@@ -9,7 +9,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use parhash::algo::sandstorm::lanes::{Wide, LANES};
-use parhash::algo::sandstorm::tree::{hash_slice, Engine};
+use parhash::algo::sandstorm::tree::{hash_slice, TreeOptions};
 use parhash::algo::sandstorm::{fast, reference::Chain, Params, P256, P512};
 use std::hint::black_box;
 
@@ -55,19 +55,21 @@ fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     g.throughput(Throughput::Bytes(len as u64));
     g.sample_size(10);
     let mut engines = vec![
-        ("sequential", Engine::SEQUENTIAL),
-        ("interleaved", Engine::INTERLEAVED),
+        ("sequential", TreeOptions::SEQUENTIAL),
+        ("interleaved", TreeOptions::INTERLEAVED),
     ];
     for t in [1, 2] {
-        engines.push(("parallel-portable", Engine::portable(t)));
+        engines.push(("parallel-portable", TreeOptions::portable(t)));
     }
     // The SIMD forms exist for 64-bit words (224/256) only.
     let wide_words = <P::W as parhash::algo::sandstorm::word::Word>::BYTES == 8;
-    if let (true, Some(one), Some(two)) = (wide_words, Engine::avx512(1), Engine::avx512(2)) {
+    if let (true, Some(one), Some(two)) =
+        (wide_words, TreeOptions::avx512(1), TreeOptions::avx512(2))
+    {
         engines.push(("parallel-avx512", one));
         engines.push(("parallel-avx512", two));
     }
-    if let (true, Some(one), Some(two)) = (wide_words, Engine::avx2(1), Engine::avx2(2)) {
+    if let (true, Some(one), Some(two)) = (wide_words, TreeOptions::avx2(1), TreeOptions::avx2(2)) {
         engines.push(("parallel-avx2", one));
         engines.push(("parallel-avx2", two));
     }

@@ -7,7 +7,7 @@ use common::*;
 use digest::Digest;
 use parhash::algo::sandstorm::lanes::Wide;
 use parhash::algo::sandstorm::reference::{self, Boundaries};
-use parhash::algo::sandstorm::tree::{hash_slice, Engine, Tree};
+use parhash::algo::sandstorm::tree::{hash_slice, Tree, TreeOptions};
 use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use parhash::{hash, Algorithm, Hasher, Sandstorm256, Sandstorm512};
@@ -119,16 +119,16 @@ fn lengths_padding_to(blocks: usize, block_bytes: usize, r: &mut StdRng) -> [usi
 /// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and each
 /// eight-lane form this CPU has and `PARHASH_DISABLE_ISA` allows (AVX-512; AVX2 with GFNI's
 /// S-box where present; AVX2 with the table-gather S-box, forced).
-fn engines() -> Vec<Engine> {
-    let mut e = vec![Engine::SEQUENTIAL, Engine::INTERLEAVED];
-    e.extend((1..=4).map(Engine::portable));
+fn engines() -> Vec<TreeOptions> {
+    let mut e = vec![TreeOptions::SEQUENTIAL, TreeOptions::INTERLEAVED];
+    e.extend((1..=4).map(TreeOptions::portable));
     for (name, wide) in [
         ("AVX-512", Wide::avx512()),
         ("AVX2", Wide::avx2()),
         ("AVX2 gather", Wide::avx2_gather()),
     ] {
         match wide {
-            Some(_) => e.extend((1..=4).filter_map(|t| Engine::portable(t).with_wide(wide))),
+            Some(_) => e.extend((1..=4).filter_map(|t| TreeOptions::portable(t).with_wide(wide))),
             None => eprintln!("skipped the {name} engine: not available here"),
         }
     }
@@ -148,7 +148,7 @@ fn digest_bytes<P: Params>(words: [P::W; 4]) -> Vec<u8> {
 
 /// The tree of `engine` fed `data` in random pieces (carrying partial blocks, as the `digest`
 /// buffer does).
-fn streamed<P: Params>(engine: Engine, data: &[u8], r: &mut StdRng) -> Vec<u8> {
+fn streamed<P: Params>(engine: TreeOptions, data: &[u8], r: &mut StdRng) -> Vec<u8> {
     let bb = 8 * <P::W as Word>::BYTES;
     let mut tree = Tree::new(P::K, P::BOUNDARIES, engine);
     let mut pending = Vec::new();
@@ -180,7 +180,7 @@ fn fast_tree_matches_literal<P: Params>(alg: Algorithm, seed: u64) {
             let mut expected = reference::hash(&P::K, &data, P::BOUNDARIES);
             expected.truncate(P::OUT);
             let at = |form: &str| format!("{} {blocks} blocks, n={n}: {form}", P::NAME);
-            let serial = hash_slice(P::K, P::BOUNDARIES, Engine::SEQUENTIAL, &data);
+            let serial = hash_slice(P::K, P::BOUNDARIES, TreeOptions::SEQUENTIAL, &data);
             assert_eq!(digest_bytes::<P>(serial), expected, "{}", at("sequential"));
             for threads in 1..=4 {
                 let mut h = Hasher::with_threads(alg, threads);
@@ -281,12 +281,14 @@ fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
         expected.truncate(P::OUT);
         for &wide in &forms {
             for threads in 1..=3 {
-                let engine = Engine::portable(threads).with_wide(Some(wide)).unwrap();
+                let engine = TreeOptions::portable(threads)
+                    .with_wide(Some(wide))
+                    .unwrap();
                 let words = hash_slice(P::K, P::BOUNDARIES, engine, &data);
                 let at = format!("{} n={n} {} threads={threads}", P::NAME, wide.name());
                 assert_eq!(digest_bytes::<P>(words), expected, "{at}");
             }
-            let engine = Engine::portable(2).with_wide(Some(wide)).unwrap();
+            let engine = TreeOptions::portable(2).with_wide(Some(wide)).unwrap();
             let got = streamed::<P>(engine, &data, &mut r);
             assert_eq!(got, expected, "{} n={n} {} streamed", P::NAME, wide.name());
         }

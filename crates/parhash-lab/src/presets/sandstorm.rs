@@ -11,7 +11,7 @@
 //! through the `threads` engine ([`crate::engines::tree`], `SandstormN::with_threads`).
 
 use parhash::algo::sandstorm::lanes::{Wide, LANES};
-use parhash::algo::sandstorm::tree::{Engine as TreeEngine, Tree};
+use parhash::algo::sandstorm::tree::{Tree, TreeOptions};
 use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{fast, Params, P256, P512};
 
@@ -54,7 +54,7 @@ fn rate(sample: timer::Sample, bytes: usize) -> (String, f64) {
 }
 
 /// Hashes a `len`-byte message made of `chunk` repeated, streamed through the tree.
-fn hash_repeated<P: Params>(engine: TreeEngine, len: usize, chunk: &[u8]) -> u8 {
+fn hash_repeated<P: Params>(engine: TreeOptions, len: usize, chunk: &[u8]) -> u8 {
     let bb = Tree::<P::W>::block_bytes();
     let mut tree = Tree::new(P::K, P::BOUNDARIES, engine);
     let mut left = len;
@@ -71,7 +71,7 @@ fn hash_repeated<P: Params>(engine: TreeEngine, len: usize, chunk: &[u8]) -> u8 
 }
 
 fn time_hash<P: Params>(
-    engine: TreeEngine,
+    engine: TreeOptions,
     len: usize,
     chunk: &[u8],
     reps: usize,
@@ -108,11 +108,11 @@ fn time_wide_compression(wide: Wide, per_lane: usize, reps: usize) -> (timer::Sa
 }
 
 /// The engine a thread count and kernel choice mean.
-fn engine(threads: usize, simd: bool) -> TreeEngine {
+fn engine(threads: usize, simd: bool) -> TreeOptions {
     if simd {
-        TreeEngine::parallel(threads)
+        TreeOptions::fastest(threads)
     } else {
-        TreeEngine::portable(threads)
+        TreeOptions::portable(threads)
     }
 }
 
@@ -191,7 +191,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         );
     }
     let len = figure_len;
-    let s = time_hash::<P256>(TreeEngine::SEQUENTIAL, len, &chunk, reps);
+    let s = time_hash::<P256>(TreeOptions::SEQUENTIAL, len, &chunk, reps);
     push(
         "sandstorm256",
         "serial hash",
@@ -200,7 +200,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         len,
         "15",
     );
-    let s = time_hash::<P256>(TreeEngine::INTERLEAVED, len, &chunk, reps);
+    let s = time_hash::<P256>(TreeOptions::INTERLEAVED, len, &chunk, reps);
     push(
         "sandstorm256",
         "serial hash",
@@ -210,9 +210,9 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         "-",
     );
     for &w in &forms {
-        let e = TreeEngine {
+        let e = TreeOptions {
             wide: Some(w),
-            ..TreeEngine::INTERLEAVED
+            ..TreeOptions::INTERLEAVED
         };
         let s = time_hash::<P256>(e, len, &chunk, reps);
         push(
@@ -241,7 +241,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         b,
         "24",
     );
-    let s = time_hash::<P512>(TreeEngine::SEQUENTIAL, len, &chunk, reps);
+    let s = time_hash::<P512>(TreeOptions::SEQUENTIAL, len, &chunk, reps);
     push(
         "sandstorm512",
         "serial hash",
@@ -250,7 +250,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         len,
         "27",
     );
-    let s = time_hash::<P512>(TreeEngine::INTERLEAVED, len, &chunk, reps);
+    let s = time_hash::<P512>(TreeOptions::INTERLEAVED, len, &chunk, reps);
     push(
         "sandstorm512",
         "serial hash",
@@ -259,7 +259,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         len,
         "-",
     );
-    let s = time_hash::<P512>(TreeEngine::portable(cores), len, &chunk, reps);
+    let s = time_hash::<P512>(TreeOptions::portable(cores), len, &chunk, reps);
     push(
         "sandstorm512",
         "parallel hash",
@@ -298,7 +298,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         "speed-up",
     ]);
     let mut scale =
-        |alg: &str, simd: bool, len: usize, time: &dyn Fn(TreeEngine) -> timer::Sample| {
+        |alg: &str, simd: bool, len: usize, time: &dyn Fn(TreeOptions) -> timer::Sample| {
             let mut one = None;
             for t in 1..=max_threads {
                 let s = time(engine(t, simd));
@@ -359,7 +359,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     for &len in &sizes {
         // Small messages are timed over many repetitions.
         let repeat = (CHUNK / len).clamp(1, if tiny { 4 } else { 64 });
-        let mut row = |alg: &str, simd: bool, time: &dyn Fn(TreeEngine) -> timer::Sample| {
+        let mut row = |alg: &str, simd: bool, time: &dyn Fn(TreeOptions) -> timer::Sample| {
             let one = time(engine(1, simd));
             let all = time(engine(cores, simd));
             let bytes = len * repeat;
@@ -374,14 +374,14 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
             ]);
         };
         let c = &chunk;
-        let many256 = |e: TreeEngine| {
+        let many256 = |e: TreeOptions| {
             best(reps, || {
                 for _ in 0..repeat {
                     std::hint::black_box(hash_repeated::<P256>(e, len, c));
                 }
             })
         };
-        let many512 = |e: TreeEngine| {
+        let many512 = |e: TreeOptions| {
             best(reps, || {
                 for _ in 0..repeat {
                     std::hint::black_box(hash_repeated::<P512>(e, len, c));

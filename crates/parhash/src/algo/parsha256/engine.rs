@@ -585,7 +585,7 @@ fn full_round(
 
 /// The tree cut at depth `cut` into independent parts: the `2^cut` subtrees rooted at nodes
 /// `2^cut .. 2^(cut+1) - 1` (part `p` is rooted at `2^cut + p`, with `t - cut` levels) and the
-/// top tree of nodes `0 .. 2^cut - 1` above them. Both the threaded [`Engine`] (a part per
+/// top tree of nodes `0 .. 2^cut - 1` above them. Both the threaded [`TreeRun`] (a part per
 /// job) and the split/merge API (`parts::Plan`, a part per machine) run on it.
 #[derive(Clone, Debug)]
 pub(crate) struct Split {
@@ -733,7 +733,7 @@ impl Top {
 }
 
 /// The engine's state between chunks of rounds: a [`Split`] whose parts the threads run.
-pub(crate) struct Engine {
+pub(crate) struct TreeRun {
     kernel: Kernel,
     threads: usize,
     /// The parts' subtrees and the top tree above them.
@@ -747,10 +747,10 @@ pub(crate) struct Engine {
     slice_bytes: u64,
 }
 
-impl Engine {
+impl TreeRun {
     /// An engine for a long message (`!shape.is_short()`), on at most `threads` threads
     /// (0 = all cores), and at most one per [`MIN_BYTES_PER_THREAD`].
-    pub(crate) fn new(shape: Shape, kernel: Kernel, threads: Threads) -> Engine {
+    pub(crate) fn new(shape: Shape, kernel: Kernel, threads: Threads) -> TreeRun {
         debug_assert!(!shape.is_short());
         let threads = threads.count();
         let by_size =
@@ -766,7 +766,7 @@ impl Engine {
             (threads.next_power_of_two().ilog2() + 3).min(shape.t.saturating_sub(4))
         };
         let split = Split::new(shape, cut);
-        Engine {
+        TreeRun {
             kernel,
             threads: threads.min(1 << cut),
             trees: (0..split.parts()).map(|p| split.part(p)).collect(),
@@ -882,7 +882,7 @@ pub(crate) fn hash(
         base: 0,
         end: data.len() as u64,
     };
-    let mut engine = Engine::new(shape, kernel, threads);
+    let mut engine = TreeRun::new(shape, kernel, threads);
     while let Some(end) = engine.chunk_end(u64::MAX) {
         engine.run(&view, end);
     }
@@ -926,7 +926,7 @@ mod tests {
             for threads in [1, 2, 3] {
                 let shape = Shape::new(len, tree_height, iv_bits).expect("valid parameters");
                 let t = shape.t;
-                let mut engine = Engine::new(shape, kernel, Threads::new(threads));
+                let mut engine = TreeRun::new(shape, kernel, Threads::new(threads));
                 engine.chunk_bytes = 100_000;
                 engine.slice_bytes = 9_000;
                 let view = View {

@@ -158,7 +158,7 @@ enum HasherState {
     Short(engine::Shape, Vec<u8>),
     /// The engine, the bytes not yet consumed and the message offset of `buffer[0]`.
     Long {
-        engine: Box<engine::Engine>,
+        engine: Box<engine::TreeRun>,
         buffer: Vec<u8>,
         base: u64,
     },
@@ -182,7 +182,7 @@ impl Parsha256Hasher {
         } else {
             let kernel = options.kernel.unwrap_or_else(|| Kernel::best(true));
             HasherState::Long {
-                engine: Box::new(engine::Engine::new(shape, kernel, options.threads)),
+                engine: Box::new(engine::TreeRun::new(shape, kernel, options.threads)),
                 buffer: Vec::new(),
                 base: 0,
             }
@@ -268,7 +268,7 @@ impl Parsha256Hasher {
 /// Runs every chunk of rounds whose bytes all lie in `data` (message bytes `base ..`; every
 /// remaining round once `data` reaches the declared end) and returns how many leading bytes of
 /// `data` no later round needs.
-fn run_chunks(engine: &mut engine::Engine, data: &[u8], base: u64, declared: u64) -> u64 {
+fn run_chunks(engine: &mut engine::TreeRun, data: &[u8], base: u64, declared: u64) -> u64 {
     let have = base + data.len() as u64;
     let limit = if have >= declared { u64::MAX } else { have };
     let view = engine::View {
@@ -285,7 +285,12 @@ fn run_chunks(engine: &mut engine::Engine, data: &[u8], base: u64, declared: u64
 }
 
 /// [`run_chunks`] on the buffered bytes, then drops the bytes no later round needs.
-fn run_available(engine: &mut engine::Engine, buffer: &mut Vec<u8>, base: &mut u64, declared: u64) {
+fn run_available(
+    engine: &mut engine::TreeRun,
+    buffer: &mut Vec<u8>,
+    base: &mut u64,
+    declared: u64,
+) {
     let consumed = run_chunks(engine, buffer, *base, declared);
     buffer.drain(..consumed as usize);
     *base += consumed;

@@ -31,7 +31,7 @@ use digest::{
 };
 
 use super::{VariantInfo, Variants};
-use crate::algo::sandstorm::tree::{Engine, Tree};
+use crate::algo::sandstorm::tree::{Tree, TreeOptions};
 use crate::threads::Threads;
 use reference::{Boundaries, Chain};
 use word::Word;
@@ -96,13 +96,13 @@ enum State<W: Word> {
 #[derive(Clone)]
 pub struct SandstormCore<P: Params> {
     state: State<P::W>,
-    engine: Option<Engine>,
+    engine: Option<TreeOptions>,
     bytes: u128,
     _params: PhantomData<P>,
 }
 
 impl<P: Params> SandstormCore<P> {
-    fn with_engine(engine: Option<Engine>) -> Self {
+    fn with_engine(engine: Option<TreeOptions>) -> Self {
         SandstormCore {
             state: match engine {
                 None => State::Reference(Vec::new()),
@@ -151,7 +151,7 @@ fn words_to_bytes<W: Word>(words: &[W; 4]) -> Vec<u8> {
 
 impl<P: Params> Default for SandstormCore<P> {
     fn default() -> Self {
-        Self::with_engine(Some(Engine::parallel(0)))
+        Self::with_engine(Some(TreeOptions::fastest(0)))
     }
 }
 
@@ -219,20 +219,20 @@ fn listed<W: Word>(variant: &str) -> bool {
 
 /// The engine of `variant` (`Some(None)` = the literal reference); `None` where the variant is
 /// unknown or not available on this CPU.
-fn engine_for<W: Word>(variant: &str, threads: Threads) -> Option<Option<Engine>> {
+fn engine_for<W: Word>(variant: &str, threads: Threads) -> Option<Option<TreeOptions>> {
     if !listed::<W>(variant) {
         return None;
     }
     match variant {
         "reference" => Some(None),
-        "sequential" => Some(Some(Engine::SEQUENTIAL)),
-        "interleaved" => Some(Some(Engine::INTERLEAVED)),
-        "interleaved-avx512" => Engine::avx512(1).map(Some),
-        "parallel" => Some(Some(Engine::parallel(threads))),
-        "parallel-portable" => Some(Some(Engine::portable(threads))),
-        "parallel-avx512" => Engine::avx512(threads).map(Some),
-        "interleaved-avx2" => Engine::avx2(1).map(Some),
-        "parallel-avx2" => Engine::avx2(threads).map(Some),
+        "sequential" => Some(Some(TreeOptions::SEQUENTIAL)),
+        "interleaved" => Some(Some(TreeOptions::INTERLEAVED)),
+        "interleaved-avx512" => TreeOptions::avx512(1).map(Some),
+        "parallel" => Some(Some(TreeOptions::fastest(threads))),
+        "parallel-portable" => Some(Some(TreeOptions::portable(threads))),
+        "parallel-avx512" => TreeOptions::avx512(threads).map(Some),
+        "interleaved-avx2" => TreeOptions::avx2(1).map(Some),
+        "parallel-avx2" => TreeOptions::avx2(threads).map(Some),
         _ => None,
     }
 }
@@ -275,11 +275,11 @@ macro_rules! sandstorm_type {
             /// A hasher using `threads` threads for long messages (0 = all cores); the digest
             /// does not depend on it.
             pub fn with_threads(threads: impl Into<Threads>) -> Self {
-                Self::with_engine(Engine::parallel(threads))
+                Self::with_engine(TreeOptions::fastest(threads))
             }
 
-            /// A hasher using exactly this engine (see [`Engine`]).
-            pub fn with_engine(engine: Engine) -> Self {
+            /// A hasher using exactly this engine (see [`TreeOptions`]).
+            pub fn with_engine(engine: TreeOptions) -> Self {
                 Self {
                     core: SandstormCore::with_engine(Some(engine)),
                     buffer: Default::default(),
@@ -334,7 +334,7 @@ pub fn hash_slice<P: Params>(data: &[u8], threads: impl Into<Threads>) -> Vec<u8
     let words = crate::algo::sandstorm::tree::hash_slice(
         P::K,
         P::BOUNDARIES,
-        Engine::parallel(threads),
+        TreeOptions::fastest(threads),
         data,
     );
     let mut bytes = words_to_bytes(&words);

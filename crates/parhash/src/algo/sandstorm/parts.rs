@@ -68,7 +68,7 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::algo::sandstorm::reference::{Boundaries, Chain};
-use crate::algo::sandstorm::tree::{level4, Engine, Level3, Position, Tree};
+use crate::algo::sandstorm::tree::{level4, Level3, Position, Tree, TreeOptions};
 use crate::algo::sandstorm::word::Word;
 use crate::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use crate::parts::{in_order, PartError, PartState, PlanKey, TreeMode};
@@ -193,7 +193,7 @@ pub struct Plan {
     /// unit).
     superblocks: u64,
     parts: u32,
-    engine: Engine,
+    engine: TreeOptions,
 }
 
 impl Plan {
@@ -209,7 +209,7 @@ impl Plan {
             message_len,
             superblocks,
             parts,
-            engine: Engine::parallel(Threads::ALL),
+            engine: TreeOptions::fastest(Threads::ALL),
         }
     }
 
@@ -226,12 +226,12 @@ impl Plan {
     /// This plan hashing its parts on `threads` threads (0 = all cores). The states and the
     /// digest do not depend on it.
     pub fn with_threads(self, threads: impl Into<Threads>) -> Plan {
-        self.with_engine(Engine::parallel(threads))
+        self.with_engine(TreeOptions::fastest(threads))
     }
 
-    /// This plan hashing its parts with exactly this engine ([`Engine`]: threads, SIMD lanes).
+    /// This plan hashing its parts with exactly this engine ([`TreeOptions`]: threads, SIMD lanes).
     /// The states and the digest do not depend on it.
-    pub fn with_engine(self, engine: Engine) -> Plan {
+    pub fn with_engine(self, engine: TreeOptions) -> Plan {
         Plan { engine, ..self }
     }
 

@@ -40,9 +40,10 @@ const LEVEL2: u64 = 100;
 /// words) and gives the eight-lane kernel two full groups of level-2 chains.
 const LEVEL2_PER_JOB: usize = 16;
 
-/// How the tree engine may use the hardware. The digest never depends on it.
+/// How the tree engine may use the hardware: interleaved superblocks, eight of them in SIMD
+/// lanes (`wide`), whole level-2 superblocks over threads. The digest never depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Engine {
+pub struct TreeOptions {
     /// Interleave independent superblocks in one thread.
     pub interleave: bool,
     /// Threads for whole level-2 superblocks, the calling one included (1 = no helpers).
@@ -52,30 +53,30 @@ pub struct Engine {
     pub wide: Option<Wide>,
 }
 
-impl Engine {
+impl TreeOptions {
     /// One compression at a time, one thread.
-    pub const SEQUENTIAL: Engine = Engine {
+    pub const SEQUENTIAL: TreeOptions = TreeOptions {
         interleave: false,
         threads: 1,
         wide: None,
     };
     /// Interleaved superblocks, one thread, portable code.
-    pub const INTERLEAVED: Engine = Engine {
+    pub const INTERLEAVED: TreeOptions = TreeOptions {
         interleave: true,
         threads: 1,
         wide: None,
     };
     /// Interleaved superblocks on `threads` threads (0 = all cores), with the widest kernel
     /// this CPU has.
-    pub fn parallel(threads: impl Into<Threads>) -> Engine {
-        Engine {
+    pub fn fastest(threads: impl Into<Threads>) -> TreeOptions {
+        TreeOptions {
             wide: Wide::detect(),
-            ..Engine::portable(threads)
+            ..TreeOptions::portable(threads)
         }
     }
     /// Interleaved superblocks on `threads` threads (0 = all cores), portable code only.
-    pub fn portable(threads: impl Into<Threads>) -> Engine {
-        Engine {
+    pub fn portable(threads: impl Into<Threads>) -> TreeOptions {
+        TreeOptions {
             interleave: true,
             threads: threads.into().count(),
             wide: None,
@@ -83,17 +84,17 @@ impl Engine {
     }
     /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX-512 lanes; `None`
     /// where this CPU lacks AVX-512 or GFNI.
-    pub fn avx512(threads: impl Into<Threads>) -> Option<Engine> {
-        Engine::portable(threads).with_wide(Wide::avx512())
+    pub fn avx512(threads: impl Into<Threads>) -> Option<TreeOptions> {
+        TreeOptions::portable(threads).with_wide(Wide::avx512())
     }
     /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX2 lanes (GFNI's
     /// S-box where the CPU has it); `None` where this CPU lacks AVX2.
-    pub fn avx2(threads: impl Into<Threads>) -> Option<Engine> {
-        Engine::portable(threads).with_wide(Wide::avx2())
+    pub fn avx2(threads: impl Into<Threads>) -> Option<TreeOptions> {
+        TreeOptions::portable(threads).with_wide(Wide::avx2())
     }
     /// This engine with the eight-lane form `wide`, if there is one.
-    pub fn with_wide(self, wide: Option<Wide>) -> Option<Engine> {
-        Some(Engine {
+    pub fn with_wide(self, wide: Option<Wide>) -> Option<TreeOptions> {
+        Some(TreeOptions {
             wide: Some(wide?),
             ..self
         })
@@ -267,7 +268,7 @@ impl<'a, W: Word> Chains<'a, W> {
     /// Runs every chain and returns their outputs, in order. Chains of equal length run side
     /// by side, as many as the engine allows (the reference code's counter makes some
     /// superblocks shorter).
-    fn outputs(mut self, engine: Engine) -> Vec<[W; 8]> {
+    fn outputs(mut self, engine: TreeOptions) -> Vec<[W; 8]> {
         let width = match (engine.interleave, engine.wide) {
             (false, _) => 1,
             (true, Some(_)) if W::BYTES == 8 => WIDE_LANES,
@@ -321,7 +322,7 @@ impl<'a, W: Word> Chains<'a, W> {
     /// Eight chains of `group` in SIMD lanes. Returns false, having done nothing,
     /// without the token, for a group of another size, or for 128-bit words (the kernel is
     /// 64-bit only).
-    fn run_wide(&mut self, engine: Engine, group: &[usize]) -> bool {
+    fn run_wide(&mut self, engine: TreeOptions, group: &[usize]) -> bool {
         let (Some(wide), true) = (engine.wide, group.len() == WIDE_LANES) else {
             return false;
         };
@@ -356,7 +357,7 @@ impl<'a, W: Word> Chains<'a, W> {
 /// The outputs of the level-1 `superblocks` ((first block, end block) counts), whose blocks lie
 /// in `data` from block count `origin` on.
 fn level1_outputs<W: Word>(
-    engine: Engine,
+    engine: TreeOptions,
     base: &Chain<W>,
     data: &[u8],
     origin: u64,
@@ -373,7 +374,7 @@ fn level1_outputs<W: Word>(
 /// What the jobs of one update share, read-only: whole level-2 superblocks `ends[i]..ends[i+1]`
 /// whose blocks lie in `data` from block count `origin` on.
 struct Level2Work<'a, W: Word> {
-    engine: Engine,
+    engine: TreeOptions,
     boundaries: Boundaries,
     base: Chain<W>,
     base2: Chain<W>,
@@ -488,7 +489,7 @@ impl<W: Word> Level2Sink<W> {
 pub struct Tree<W: Word> {
     k: Chain<W>,
     boundaries: Boundaries,
-    engine: Engine,
+    engine: TreeOptions,
     started: bool,
     /// Out(S) of level 0, used when the message is one block.
     level0_output: [W; 8],
@@ -504,7 +505,7 @@ pub struct Tree<W: Word> {
 
 impl<W: Word> Tree<W> {
     /// A fresh tree with chaining constants `k`.
-    pub fn new(k: Chain<W>, boundaries: Boundaries, engine: Engine) -> Self {
+    pub fn new(k: Chain<W>, boundaries: Boundaries, engine: TreeOptions) -> Self {
         Tree {
             k,
             boundaries,
@@ -816,7 +817,7 @@ pub(crate) fn level4<W: Word>(k: &Chain<W>, top: &[W; 8], bit_len: u128) -> [W; 
 pub fn hash_slice<W: Word>(
     k: Chain<W>,
     boundaries: Boundaries,
-    engine: Engine,
+    engine: TreeOptions,
     data: &[u8],
 ) -> [W; 4] {
     let bb = Tree::<W>::block_bytes();
