@@ -209,37 +209,29 @@ pub(crate) trait StateWord: Copy + Default + Send + 'static {
     fn put(self, big_endian: bool, out: &mut [u8]);
 }
 
-impl StateWord for u32 {
-    type Portable = Portable<u32, 8>;
-    #[cfg(target_arch = "x86_64")]
-    type Avx2 = Avx2x8;
-    #[cfg(target_arch = "x86_64")]
-    type Avx512 = Avx512x16;
-    fn put(self, big_endian: bool, out: &mut [u8]) {
-        let bytes = if big_endian {
-            self.to_be_bytes()
-        } else {
-            self.to_le_bytes()
-        };
-        out[..4].copy_from_slice(&bytes);
-    }
+/// `StateWord` for a word type of `$bytes` bytes and its three register types.
+macro_rules! state_word {
+    ($word:ty, $bytes:literal, $portable:ty, $avx2:ty, $avx512:ty) => {
+        impl StateWord for $word {
+            type Portable = $portable;
+            #[cfg(target_arch = "x86_64")]
+            type Avx2 = $avx2;
+            #[cfg(target_arch = "x86_64")]
+            type Avx512 = $avx512;
+            fn put(self, big_endian: bool, out: &mut [u8]) {
+                let bytes = if big_endian {
+                    self.to_be_bytes()
+                } else {
+                    self.to_le_bytes()
+                };
+                out[..$bytes].copy_from_slice(&bytes);
+            }
+        }
+    };
 }
 
-impl StateWord for u64 {
-    type Portable = Portable<u64, 4>;
-    #[cfg(target_arch = "x86_64")]
-    type Avx2 = Avx2x4;
-    #[cfg(target_arch = "x86_64")]
-    type Avx512 = Avx512x8;
-    fn put(self, big_endian: bool, out: &mut [u8]) {
-        let bytes = if big_endian {
-            self.to_be_bytes()
-        } else {
-            self.to_le_bytes()
-        };
-        out[..8].copy_from_slice(&bytes);
-    }
-}
+state_word!(u32, 4, Portable<u32, 8>, Avx2x8, Avx512x16);
+state_word!(u64, 8, Portable<u64, 4>, Avx2x4, Avx512x8);
 
 /// What one Merkle-Damgard lane algorithm (MD5, SHA-1, SHA-256, SHA-512) brings: its word,
 /// block and padding geometry. Its rounds come through [`MdRounds`]; [`MdLanes`] is the rest.

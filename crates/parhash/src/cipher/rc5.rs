@@ -54,6 +54,18 @@ fn initial_table() -> [u32; TABLE_WORDS] {
     s
 }
 
+/// One key-mixing step: `A = S[i] = (S[i] + A + B) <<< 3`, then `B = L[j] = (L[j] + A + B) <<< (A + B)`.
+#[inline(always)]
+fn mix(s: &mut u32, l: &mut u32, a: &mut u32, b: &mut u32) {
+    *s = s.wrapping_add(*a).wrapping_add(*b).rotate_left(3);
+    *a = *s;
+    *l = l
+        .wrapping_add(*a)
+        .wrapping_add(*b)
+        .rotate_left(a.wrapping_add(*b));
+    *b = *l;
+}
+
 fn split(block: [u8; 8]) -> (u32, u32) {
     (
         u32::from_le_bytes([block[0], block[1], block[2], block[3]]),
@@ -83,13 +95,7 @@ impl Rc5_32_12_16 {
         let (mut a, mut b) = (0u32, 0u32);
         let (mut i, mut j) = (0, 0);
         for _ in 0..MIX_STEPS {
-            s[i] = s[i].wrapping_add(a).wrapping_add(b).rotate_left(3);
-            a = s[i];
-            l[j] = l[j]
-                .wrapping_add(a)
-                .wrapping_add(b)
-                .rotate_left(a.wrapping_add(b));
-            b = l[j];
+            mix(&mut s[i], &mut l[j], &mut a, &mut b);
             i = (i + 1) % TABLE_WORDS;
             j = (j + 1) % KEY_WORDS;
         }
@@ -160,27 +166,15 @@ pub mod overlapped {
         let mut j = 0;
         for _ in 0..2 {
             for si in s.iter_mut() {
-                *si = si.wrapping_add(ka).wrapping_add(kb).rotate_left(3);
-                ka = *si;
-                l[j] = l[j]
-                    .wrapping_add(ka)
-                    .wrapping_add(kb)
-                    .rotate_left(ka.wrapping_add(kb));
-                kb = l[j];
+                mix(si, &mut l[j], &mut ka, &mut kb);
                 j = (j + 1) % KEY_WORDS;
             }
         }
         // Pass three: S[i] becomes final at step i, and half-round i uses exactly S[i].
         let (mut a, mut b) = split(block);
         for (i, slot) in s.iter_mut().enumerate() {
-            let si = slot.wrapping_add(ka).wrapping_add(kb).rotate_left(3);
-            *slot = si;
-            ka = si;
-            l[j] = l[j]
-                .wrapping_add(ka)
-                .wrapping_add(kb)
-                .rotate_left(ka.wrapping_add(kb));
-            kb = l[j];
+            mix(slot, &mut l[j], &mut ka, &mut kb);
+            let si = *slot;
             j = (j + 1) % KEY_WORDS;
             match i {
                 0 => a = a.wrapping_add(si),
