@@ -451,25 +451,25 @@ pub(crate) fn hash_equal_lengths(kernel: &mut dyn Lanes, messages: &[Vec<u8>]) -
     assert_eq!(messages.len(), lanes);
     let len = messages[0].len();
     let whole = len / block;
-    for b in 0..whole {
-        let blocks: Vec<&[u8]> = messages
-            .iter()
-            .map(|m| &m[b * block..(b + 1) * block])
-            .collect();
-        kernel.compress(&blocks);
-    }
+    // Compresses the first `count` blocks of every lane's bytes, one block of each at a time.
+    let compress_blocks = |kernel: &mut dyn Lanes, bytes: &[&[u8]], count: usize| {
+        for b in 0..count {
+            let blocks: Vec<&[u8]> = bytes
+                .iter()
+                .map(|m| &m[b * block..(b + 1) * block])
+                .collect();
+            kernel.compress(&blocks);
+        }
+    };
+    let message_bytes: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    compress_blocks(kernel, &message_bytes, whole);
     let mut pads = vec![[0u8; 2 * MAX_BLOCK]; lanes];
     let mut pad_blocks = 0;
     for (m, pad) in messages.iter().zip(pads.iter_mut()) {
         pad_blocks = kernel.pad(len as u64, &m[whole * block..], pad);
     }
-    for p in 0..pad_blocks {
-        let blocks: Vec<&[u8]> = pads
-            .iter()
-            .map(|pad| &pad[p * block..(p + 1) * block])
-            .collect();
-        kernel.compress(&blocks);
-    }
+    let pad_bytes: Vec<&[u8]> = pads.iter().map(|pad| pad.as_slice()).collect();
+    compress_blocks(kernel, &pad_bytes, pad_blocks);
     (0..lanes)
         .map(|lane| {
             let mut out = vec![0; kernel.digest_len()];
