@@ -54,18 +54,6 @@ fn initial_table() -> [u32; TABLE_WORDS] {
     s
 }
 
-/// One key-mixing step: `A = S[i] = (S[i] + A + B) <<< 3`, then `B = L[j] = (L[j] + A + B) <<< (A + B)`.
-#[inline(always)]
-fn mix(s: &mut u32, l: &mut u32, a: &mut u32, b: &mut u32) {
-    *s = s.wrapping_add(*a).wrapping_add(*b).rotate_left(3);
-    *a = *s;
-    *l = l
-        .wrapping_add(*a)
-        .wrapping_add(*b)
-        .rotate_left(a.wrapping_add(*b));
-    *b = *l;
-}
-
 fn split(block: [u8; 8]) -> (u32, u32) {
     (
         u32::from_le_bytes([block[0], block[1], block[2], block[3]]),
@@ -95,7 +83,13 @@ impl Rc5_32_12_16 {
         let (mut a, mut b) = (0u32, 0u32);
         let (mut i, mut j) = (0, 0);
         for _ in 0..MIX_STEPS {
-            mix(&mut s[i], &mut l[j], &mut a, &mut b);
+            s[i] = s[i].wrapping_add(a).wrapping_add(b).rotate_left(3);
+            a = s[i];
+            l[j] = l[j]
+                .wrapping_add(a)
+                .wrapping_add(b)
+                .rotate_left(a.wrapping_add(b));
+            b = l[j];
             i = (i + 1) % TABLE_WORDS;
             j = (j + 1) % KEY_WORDS;
         }
@@ -166,15 +160,27 @@ pub mod overlapped {
         let mut j = 0;
         for _ in 0..2 {
             for si in s.iter_mut() {
-                mix(si, &mut l[j], &mut ka, &mut kb);
+                *si = si.wrapping_add(ka).wrapping_add(kb).rotate_left(3);
+                ka = *si;
+                l[j] = l[j]
+                    .wrapping_add(ka)
+                    .wrapping_add(kb)
+                    .rotate_left(ka.wrapping_add(kb));
+                kb = l[j];
                 j = (j + 1) % KEY_WORDS;
             }
         }
         // Pass three: S[i] becomes final at step i, and half-round i uses exactly S[i].
         let (mut a, mut b) = split(block);
         for (i, slot) in s.iter_mut().enumerate() {
-            mix(slot, &mut l[j], &mut ka, &mut kb);
-            let si = *slot;
+            let si = slot.wrapping_add(ka).wrapping_add(kb).rotate_left(3);
+            *slot = si;
+            ka = si;
+            l[j] = l[j]
+                .wrapping_add(ka)
+                .wrapping_add(kb)
+                .rotate_left(ka.wrapping_add(kb));
+            kb = l[j];
             j = (j + 1) % KEY_WORDS;
             match i {
                 0 => a = a.wrapping_add(si),
