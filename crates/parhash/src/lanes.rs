@@ -209,37 +209,29 @@ pub(crate) trait StateWord: Copy + Default + Send + 'static {
     fn put(self, big_endian: bool, out: &mut [u8]);
 }
 
-impl StateWord for u32 {
-    type Portable = Portable<u32, 8>;
-    #[cfg(target_arch = "x86_64")]
-    type Avx2 = Avx2x8;
-    #[cfg(target_arch = "x86_64")]
-    type Avx512 = Avx512x16;
-    fn put(self, big_endian: bool, out: &mut [u8]) {
-        let bytes = if big_endian {
-            self.to_be_bytes()
-        } else {
-            self.to_le_bytes()
-        };
-        out[..4].copy_from_slice(&bytes);
-    }
+/// `StateWord` for a word type of `$bytes` bytes and its three register types.
+macro_rules! state_word {
+    ($word:ty, $bytes:literal, $portable:ty, $avx2:ty, $avx512:ty) => {
+        impl StateWord for $word {
+            type Portable = $portable;
+            #[cfg(target_arch = "x86_64")]
+            type Avx2 = $avx2;
+            #[cfg(target_arch = "x86_64")]
+            type Avx512 = $avx512;
+            fn put(self, big_endian: bool, out: &mut [u8]) {
+                let bytes = if big_endian {
+                    self.to_be_bytes()
+                } else {
+                    self.to_le_bytes()
+                };
+                out[..$bytes].copy_from_slice(&bytes);
+            }
+        }
+    };
 }
 
-impl StateWord for u64 {
-    type Portable = Portable<u64, 4>;
-    #[cfg(target_arch = "x86_64")]
-    type Avx2 = Avx2x4;
-    #[cfg(target_arch = "x86_64")]
-    type Avx512 = Avx512x8;
-    fn put(self, big_endian: bool, out: &mut [u8]) {
-        let bytes = if big_endian {
-            self.to_be_bytes()
-        } else {
-            self.to_le_bytes()
-        };
-        out[..8].copy_from_slice(&bytes);
-    }
-}
+state_word!(u32, 4, Portable<u32, 8>, Avx2x8, Avx512x16);
+state_word!(u64, 8, Portable<u64, 4>, Avx2x4, Avx512x8);
 
 /// What one Merkle-Damgard lane algorithm (MD5, SHA-1, SHA-256, SHA-512) brings: its word,
 /// block and padding geometry. Its rounds come through [`MdRounds`]; [`MdLanes`] is the rest.
@@ -473,25 +465,25 @@ pub(crate) fn hash_equal_lengths(kernel: &mut dyn Lanes, messages: &[Vec<u8>]) -
     assert_eq!(messages.len(), lanes);
     let len = messages[0].len();
     let whole = len / block;
-    for b in 0..whole {
-        let blocks: Vec<&[u8]> = messages
-            .iter()
-            .map(|m| &m[b * block..(b + 1) * block])
-            .collect();
-        kernel.compress(&blocks);
-    }
+    // Compresses the first `count` blocks of every lane's bytes, one block of each at a time.
+    let compress_blocks = |kernel: &mut dyn Lanes, bytes: &[&[u8]], count: usize| {
+        for b in 0..count {
+            let blocks: Vec<&[u8]> = bytes
+                .iter()
+                .map(|m| &m[b * block..(b + 1) * block])
+                .collect();
+            kernel.compress(&blocks);
+        }
+    };
+    let message_bytes: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+    compress_blocks(kernel, &message_bytes, whole);
     let mut pads = vec![[0u8; 2 * MAX_BLOCK]; lanes];
     let mut pad_blocks = 0;
     for (m, pad) in messages.iter().zip(pads.iter_mut()) {
         pad_blocks = kernel.pad(len as u64, &m[whole * block..], pad);
     }
-    for p in 0..pad_blocks {
-        let blocks: Vec<&[u8]> = pads
-            .iter()
-            .map(|pad| &pad[p * block..(p + 1) * block])
-            .collect();
-        kernel.compress(&blocks);
-    }
+    let pad_bytes: Vec<&[u8]> = pads.iter().map(|pad| pad.as_slice()).collect();
+    compress_blocks(kernel, &pad_bytes, pad_blocks);
     (0..lanes)
         .map(|lane| {
             let mut out = vec![0; kernel.digest_len()];

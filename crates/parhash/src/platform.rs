@@ -88,25 +88,17 @@ isa_token!(
 
 /// A one-line description of what this CPU offers parhash, e.g. for `parhash list` and reports.
 pub fn describe() -> String {
-    let mut have = Vec::new();
-    if Sse41::detect().is_some() {
-        have.push(Sse41::NAME);
-    }
-    if Avx2::detect().is_some() {
-        have.push(Avx2::NAME);
-    }
-    if Avx512::detect().is_some() {
-        have.push(Avx512::NAME);
-    }
-    if ShaNi::detect().is_some() {
-        have.push(ShaNi::NAME);
-    }
-    if Bmi2::detect().is_some() {
-        have.push(Bmi2::NAME);
-    }
-    if Gfni::detect().is_some() {
-        have.push(Gfni::NAME);
-    }
+    let have: Vec<&str> = [
+        (Sse41::detect().is_some(), Sse41::NAME),
+        (Avx2::detect().is_some(), Avx2::NAME),
+        (Avx512::detect().is_some(), Avx512::NAME),
+        (ShaNi::detect().is_some(), ShaNi::NAME),
+        (Bmi2::detect().is_some(), Bmi2::NAME),
+        (Gfni::detect().is_some(), Gfni::NAME),
+    ]
+    .into_iter()
+    .filter_map(|(present, name)| present.then_some(name))
+    .collect();
     if have.is_empty() {
         "portable only".to_string()
     } else {

@@ -262,10 +262,9 @@ mod tests {
     #[test]
     fn sbox_matches_fips197() {
         // Spot values printed in FIPS 197 figure 7 (facts, not our output).
-        assert_eq!(SBOX[0x00], 0x63);
-        assert_eq!(SBOX[0x01], 0x7c);
-        assert_eq!(SBOX[0x53], 0xed);
-        assert_eq!(SBOX[0xff], 0x16);
+        for (x, want) in [(0x00, 0x63), (0x01, 0x7c), (0x53, 0xed), (0xff, 0x16)] {
+            assert_eq!(SBOX[x], want, "S({x:#04x})");
+        }
         assert_eq!(gf_mul(0x57, 0x83), 0xc1, "FIPS 197 section 4.2");
     }
 

@@ -235,14 +235,17 @@ mod tests {
     #[test]
     fn derived_constants_match_fips202() {
         // Spot values printed in FIPS 202 / the Keccak reference (facts, not our output).
-        assert_eq!(ROUND_CONSTANTS[0], 0x0000_0000_0000_0001);
-        assert_eq!(ROUND_CONSTANTS[1], 0x0000_0000_0000_8082);
-        assert_eq!(ROUND_CONSTANTS[23], 0x8000_0000_8000_8008);
-        assert_eq!(RHO[0], 0);
-        assert_eq!(RHO[1], 1);
-        assert_eq!(RHO[2], 62);
-        assert_eq!(RHO[5], 36);
-        assert_eq!(RHO[24], 14);
+        let round_constants = [
+            (0, 0x0000_0000_0000_0001),
+            (1, 0x0000_0000_0000_8082),
+            (23, 0x8000_0000_8000_8008),
+        ];
+        for (i, want) in round_constants {
+            assert_eq!(ROUND_CONSTANTS[i], want, "RC[{i}]");
+        }
+        for (i, want) in [(0, 0), (1, 1), (2, 62), (5, 36), (24, 14)] {
+            assert_eq!(RHO[i], want, "rho offset of lane {i}");
+        }
     }
 
     #[test]

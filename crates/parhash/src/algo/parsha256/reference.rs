@@ -6,33 +6,17 @@
 //! one after the other and checks the paper's invariants (every processor input is 0, m or n
 //! bits; the cut covers the padded message exactly; the number of compressions is
 //! `(q + 2) 2^t + 2b - 2` plus the final one). It has its own SHA-256 compression function, so it
-//! shares no code with the fast path.
+//! shares no code with the fast path; only FIPS 180-4's constants (`K256`, the IV `H0..H7`) come
+//! from [`crate::algo::sha2::consts`], a table of data.
 #![forbid(unsafe_code)]
 
 use super::ParshaError;
+use crate::algo::sha2::consts::{IV256 as SHA256_H, K256};
 
 /// n: bits into the compression function.
 const N: u64 = 768;
 /// m: bits out of the compression function.
 const M: u64 = 256;
-
-/// SHA-256's initial hash value H0..H7 (FIPS 180-4, 5.3.3).
-const SHA256_H: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
-
-/// SHA-256's round constants (FIPS 180-4, 4.2.2).
-#[rustfmt::skip]
-const K256: [u32; 64] = [
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-];
 
 /// h: {0,1}^768 -> {0,1}^256, SHA-256's compression function with its feed-forward. The first
 /// 256 bits of `y` are the chaining value H0..H7 and the other 512 the message block, all as
