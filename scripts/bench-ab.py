@@ -43,8 +43,8 @@ def main():
     p.add_argument("before")
     p.add_argument("after")
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("criterion", nargs="*")
-    a = p.parse_args()
+    a, criterion = p.parse_known_args()
+    a.criterion = [arg for arg in criterion if arg != "--"]
     samples = {"before": {}, "after": {}}
     with tempfile.TemporaryDirectory() as before_home, tempfile.TemporaryDirectory() as after_home:
         sides = [("before", a.before, before_home), ("after", a.after, after_home)]
