@@ -178,7 +178,8 @@ macro_rules! algorithms {
 
             /// The default variant on `threads` threads (only the tree modes use more than one).
             fn new_dyn_threads(self, threads: Threads) -> Box<dyn DynHash> {
-                if threads.is_all() {
+                // Only the tree modes split one message over threads.
+                if threads.is_all() || !Hasher::splits_over_threads(self) {
                     return self.new_dyn();
                 }
                 match self {
@@ -419,6 +420,9 @@ pub enum Error {
         variant: String,
         available: Vec<&'static str>,
     },
+    /// The message length given to [`HasherBuilder::expected_len`] is over what the algorithm
+    /// can hash (PARSHA-256: 2^64 - 1 bits).
+    MessageTooLong(u64),
     /// Tree parameters (T, l) were given for an algorithm that has none (only PARSHA-256 has).
     NoTreeParams(Algorithm),
     /// A hasher told the message length received another number of bytes
@@ -450,6 +454,9 @@ impl fmt::Display for Error {
                 "{algorithm} has no variant '{variant}' on this machine (available: {})",
                 available.join(", ")
             ),
+            Error::MessageTooLong(len) => {
+                write!(f, "a message of {len} bytes is longer than 2^64 - 1 bits")
+            }
             Error::NoTreeParams(algorithm) => write!(
                 f,
                 "{algorithm} has no tree parameters (only parsha256 takes a tree height and IV length)"
@@ -574,10 +581,7 @@ impl ParshaStream {
             Parsha256Hasher::new(declared, params.tree_height(), params.iv_bits(), &options)
                 .map_err(|e| match e {
                     // Checked parameters leave only a length over 2^64 - 1 bits.
-                    ParshaError::MessageTooLong(len) => Error::LengthMismatch {
-                        declared: len,
-                        received: 0,
-                    },
+                    ParshaError::MessageTooLong(len) => Error::MessageTooLong(len),
                     other => unreachable!("checked PARSHA-256 parameters: {other}"),
                 })?;
         Ok(ParshaStream {
@@ -588,11 +592,15 @@ impl ParshaStream {
         })
     }
 
-    /// The digest, and a fresh stream in its place.
-    fn finish(&mut self) -> Result<Output, Error> {
-        let fresh = ParshaStream::new(self.declared, self.params, self.options)?;
-        let done = std::mem::replace(self, fresh);
-        match done.hasher.finalize() {
+    /// A fresh stream for the same length, parameters and options.
+    fn fresh(&self) -> Self {
+        ParshaStream::new(self.declared, self.params, self.options)
+            .expect("these parameters built a stream before")
+    }
+
+    /// The digest.
+    fn finish(self) -> Result<Output, Error> {
+        match self.hasher.finalize() {
             Ok((_, digest)) => Ok(Output::from_slice(&digest)),
             Err(ParshaError::LengthMismatch { declared, received }) => {
                 Err(Error::LengthMismatch { declared, received })
@@ -662,7 +670,8 @@ impl HasherBuilder {
     ///
     /// # Errors
     /// [`Error::UnavailableVariant`] for a variant this algorithm or CPU does not have;
-    /// [`Error::NoTreeParams`] for tree parameters on an algorithm other than PARSHA-256.
+    /// [`Error::NoTreeParams`] for tree parameters on an algorithm other than PARSHA-256;
+    /// [`Error::MessageTooLong`] for a PARSHA-256 length over 2^64 - 1 bits.
     pub fn build(self) -> Result<Hasher, Error> {
         let algorithm = self.algorithm;
         let is_parsha = algorithm == Algorithm::Parsha256;
@@ -773,8 +782,9 @@ impl Hasher {
     /// # Panics
     /// If the hasher was built for a message length ([`HasherBuilder::expected_len`]) and
     /// received another number of bytes: use [`Hasher::try_finalize`] there.
-    pub fn finalize(mut self) -> Output {
-        self.finalize_reset()
+    pub fn finalize(self) -> Output {
+        self.try_finalize()
+            .unwrap_or_else(|e| panic!("Hasher::finalize: {e}"))
     }
 
     /// Returns the digest of everything fed so far and consumes the hasher.
@@ -782,8 +792,14 @@ impl Hasher {
     /// # Errors
     /// [`Error::LengthMismatch`] if the hasher was built for a message length and received
     /// another number of bytes.
-    pub fn try_finalize(mut self) -> Result<Output, Error> {
-        self.try_finalize_reset()
+    pub fn try_finalize(self) -> Result<Output, Error> {
+        match self.inner {
+            // No fresh stream to build for a hasher that is done.
+            Inner::Parsha(stream) => stream.finish(),
+            Inner::Digest(mut inner) => Ok(Output::filled(inner.output_size(), |out| {
+                inner.finalize_into_reset(out)
+            })),
+        }
     }
 
     /// Returns the digest of everything fed so far and starts over.
@@ -804,7 +820,10 @@ impl Hasher {
             Inner::Digest(inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
-            Inner::Parsha(stream) => stream.finish(),
+            Inner::Parsha(stream) => {
+                let fresh = stream.fresh();
+                std::mem::replace(stream, fresh).finish()
+            }
         }
     }
 
@@ -812,12 +831,7 @@ impl Hasher {
     pub fn reset(&mut self) {
         match &mut self.inner {
             Inner::Digest(inner) => inner.reset(),
-            Inner::Parsha(stream) => {
-                if let Ok(fresh) = ParshaStream::new(stream.declared, stream.params, stream.options)
-                {
-                    *stream = fresh;
-                }
-            }
+            Inner::Parsha(stream) => *stream = stream.fresh(),
         }
     }
 }
@@ -1016,6 +1030,13 @@ mod tests {
                 })
             );
         }
+        assert_eq!(
+            Hasher::builder(Algorithm::Parsha256)
+                .expected_len(u64::MAX)
+                .build()
+                .map(|_| ()),
+            Err(Error::MessageTooLong(u64::MAX))
+        );
         assert_eq!(
             Hasher::builder(Algorithm::Sha256)
                 .tree_params(TreeParams::DEFAULT)
