@@ -339,7 +339,8 @@ fn unreadable_file_says_permission_denied() {
 fn unknown_algorithm_is_one_line_with_a_suggestion() {
     let dir = tempfile::tempdir().unwrap();
     let ours = parhash(dir.path(), &["sum", "-a", "mdd5", "x"]);
-    assert_eq!(ours.code, Some(2));
+    // coreutils' cksum exits 1 for an unknown -a.
+    assert_eq!(ours.code, Some(1));
     assert_eq!(ours.stderr.lines().count(), 1, "{}", ours.stderr);
     assert!(
         ours.stderr.starts_with("parhash: unknown algorithm 'mdd5'"),
@@ -353,17 +354,16 @@ fn unknown_algorithm_is_one_line_with_a_suggestion() {
     );
     assert!(ours.stdout.is_empty());
     let check = parhash(dir.path(), &["check", "-a", "nope-nope-nope", "x"]);
-    assert_eq!(check.code, Some(2));
+    assert_eq!(check.code, Some(1));
     assert_eq!(check.stderr.lines().count(), 1, "{}", check.stderr);
 }
 
 #[test]
-fn usage_errors_exit_2() {
+fn usage_errors_of_other_subcommands_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     for args in [
-        &["sum", "--no-such-flag"][..],
-        &["sum", "--quiet", "x"],
-        &["sum", "--tag", "-c", "x"],
+        &["bench", "--no-such-flag"][..],
+        &["list", "extra"],
         &["frobnicate"],
         &[],
     ] {
@@ -372,7 +372,79 @@ fn usage_errors_exit_2() {
         assert!(!run.stderr.is_empty());
     }
     assert_eq!(parhash(dir.path(), &["--help"]).code, Some(0));
+    assert_eq!(parhash(dir.path(), &["sum", "--help"]).code, Some(0));
     assert_eq!(parhash(dir.path(), &["--version"]).code, Some(0));
+}
+
+/// Usage errors of `sum` and `check` exit 1 with coreutils' message, its first line word for
+/// word (the program name aside), checked against the GNU tool itself.
+#[test]
+fn usage_errors_of_sum_and_check_are_coreutils_words_and_status() {
+    let (dir, _) = fixture();
+    // `parhash sum ARGS` is `sha256sum ARGS`; `parhash check ARGS` is `sha256sum -c ARGS`.
+    let cases: &[&[&str]] = &[
+        &["sum", "--ignore-missing", "plain"],
+        &["sum", "--strict", "plain"],
+        &["sum", "-w", "--quiet", "plain"],
+        &["sum", "--tag", "--check", "plain"],
+        &["sum", "-c", "--tag", "plain"],
+        &["check", "--tag", "plain"],
+        &["sum", "--tag", "--text", "plain"],
+        &["sum", "--tag", "-t", "-c", "plain"],
+        &["sum", "-c", "-b", "plain"],
+        &["check", "-t", "plain"],
+    ];
+    let tool = "sha256sum";
+    for ours_args in cases {
+        if !have_tool(tool) {
+            continue;
+        }
+        let their_args: Vec<&str> = match ours_args[0] {
+            "check" => with_prefix(&["-c"], &ours_args[1..]),
+            _ => ours_args[1..].to_vec(),
+        };
+        let ours = parhash(dir.path(), ours_args);
+        let theirs = run_in(dir.path(), tool, &their_args, b"");
+        assert_eq!(theirs.code, Some(1), "{tool} {their_args:?}: {theirs:?}");
+        let first = |stderr: &str, prog: &str| {
+            let line = stderr.lines().next().unwrap_or_default();
+            line.strip_prefix(&format!("{prog}: "))
+                .unwrap_or(line)
+                .to_string()
+        };
+        assert_eq!(
+            (ours.code, first(&ours.stderr, "parhash")),
+            (theirs.code, first(&theirs.stderr, tool)),
+            "{ours_args:?}"
+        );
+        assert!(ours.stdout.is_empty(), "{ours_args:?}");
+        let subcommand = ours_args[0];
+        assert!(
+            ours.stderr.ends_with(&format!(
+                "Try 'parhash {subcommand} --help' for more information.\n"
+            )),
+            "{ours:?}"
+        );
+    }
+    // Unknown flags and algorithms, abbreviated ones included: status 1, as cksum exits.
+    for args in [
+        &["sum", "--no-such-flag"][..],
+        &["sum", "-a", "sha22", "plain"],
+        &["check", "-a", "sha22", "plain"],
+        &["check", "--no-such-flag"],
+    ] {
+        let run = parhash(dir.path(), args);
+        assert_eq!(run.code, Some(1), "{args:?}: {run:?}");
+        assert!(!run.stderr.is_empty());
+    }
+    if have_tool("cksum") {
+        let theirs = run_in(dir.path(), "cksum", &["-a", "sha22", "plain"], b"");
+        assert_eq!(theirs.code, Some(1), "{theirs:?}");
+    }
+    // -b and -t: the last one given wins, as in coreutils (no error).
+    let ours = parhash(dir.path(), &["sum", "-b", "-t", "plain"]);
+    assert_eq!(ours.code, Some(0), "{ours:?}");
+    assert!(ours.stdout_text().ends_with("  plain\n"), "{ours:?}");
 }
 
 #[test]
