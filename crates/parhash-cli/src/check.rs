@@ -21,7 +21,7 @@ use parhash::{Algorithm, Family, TreeParams};
 
 use crate::escape;
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
-use crate::input::{self, hash_input, Source};
+use crate::input::{self, Source};
 use crate::messages::{err_message, WRITE_ERROR};
 
 /// Everything `check` needs from the command line (from `check` or `sum -c`).
@@ -242,7 +242,7 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     } else {
         lists
     };
-    let mut stdout = io::stdout().lock();
+    let mut stdout = crate::stdio::stdout();
     let mut all_ok = true;
     for list in lists {
         all_ok &= check_list(options, list, &mut stdout)?;
@@ -259,6 +259,11 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
     } else {
         &list_name
     });
+    if let (true, Some(_closed)) = (is_stdin, crate::stdio::stdin_error()) {
+        // sha256sum's words for a list on a closed standard input.
+        err_message!("{shown}: read error");
+        return Ok(false);
+    }
     let mut reader: Box<dyn BufRead> = if is_stdin {
         // Unlocked: a `-` line in the list hashes standard input too.
         Box::new(BufReader::new(io::stdin()))
@@ -312,7 +317,7 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
             Some(params) => options.hashing.with_tree_params(params),
             None => options.hashing.clone(),
         };
-        let verdict = match hash_input(entry.algorithm, &source, &hashing) {
+        let verdict = match crate::sum::hash_source(entry.algorithm, &source, &hashing) {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
             Err(err) => {
                 err_message!(

@@ -15,6 +15,8 @@ use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::parsha;
 use crate::progress::ManyProgress;
+use crate::stdio;
+use parhash::Output;
 
 /// The algorithm `sum` uses when `-a` is not given.
 pub const DEFAULT_ALGORITHM: &str = "sha256";
@@ -54,7 +56,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     if args.recursive || files.len() > 1 {
         return run_many(algorithm, files, args, style);
     }
-    let mut stdout = io::stdout().lock();
+    let mut stdout = stdio::stdout();
     let mut line = Vec::with_capacity(256);
     let mut all_ok = true;
     for file in files {
@@ -64,7 +66,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         } else {
             Source::Path(file.into())
         };
-        match hash_input(algorithm, &source, &args.hashing) {
+        match hash_source(algorithm, &source, &args.hashing) {
             Ok(digest) => {
                 line.clear();
                 write_line(&mut line, algorithm, &digest, &name, style);
@@ -90,8 +92,8 @@ fn run_many(
 ) -> Result<bool> {
     let total = (!args.recursive).then_some(files.len() as u64);
     let progress = ManyProgress::new(total, args.hashing.no_progress);
-    let items = many::items_for(files, args.recursive);
-    let mut stdout = io::stdout().lock();
+    let items = many::items_for(files, args.recursive).map(closed_stdin_fails);
+    let mut stdout = stdio::stdout();
     let mut lines = Vec::with_capacity(64 * 1024);
     let mut all_ok = true;
     many::run(algorithm, items, &args.hashing, &progress, |outcomes| {
@@ -114,4 +116,31 @@ fn run_many(
     })?;
     stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
+}
+
+/// [`hash_input`], except that standard input the parent closed fails as in sha256sum (`-: Bad
+/// file descriptor`) instead of reading as empty.
+pub fn hash_source(
+    algorithm: Algorithm,
+    source: &Source,
+    options: &crate::flags::HashOptions,
+) -> io::Result<Output> {
+    match (source, stdio::stdin_error()) {
+        (Source::Stdin, Some(closed)) => Err(closed),
+        _ => hash_input(algorithm, source, options),
+    }
+}
+
+/// An item of standard input the parent closed, as a failed item (see [`hash_source`]).
+fn closed_stdin_fails(item: many::Item) -> many::Item {
+    match (item, stdio::stdin_error()) {
+        (
+            many::Item::Hash {
+                name,
+                source: Source::Stdin,
+            },
+            Some(error),
+        ) => many::Item::Failed { name, error },
+        (item, _) => item,
+    }
 }

@@ -447,31 +447,194 @@ fn usage_errors_of_sum_and_check_are_coreutils_words_and_status() {
     assert!(ours.stdout_text().ends_with("  plain\n"), "{ours:?}");
 }
 
-#[test]
-fn closed_stdout_ends_quietly() {
-    let (dir, _) = fixture();
-    // Far more output than a pipe buffer holds, so the write after the reader quits fails.
-    let mut args = vec!["sum", "-a", "md5"];
-    args.extend(std::iter::repeat_n("plain", 20_000));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parhash"))
-        .args(&args)
-        .current_dir(dir.path())
+/// Runs `program ARGS` through `sh -c '<setup> exec "$@" <redirections>'` (to close a
+/// standard stream or ignore a signal, as a shell user would), its output read to the first
+/// byte and the pipe then closed when `read_one_byte`.
+fn through_shell(
+    dir: &Path,
+    setup: &str,
+    redirections: &str,
+    program: &str,
+    args: &[&str],
+    read_one_byte: bool,
+) -> (Run, std::process::ExitStatus) {
+    let script = format!("{setup} exec \"$@\" {redirections}");
+    let mut child = Command::new("sh")
+        .args(["-c", &script, "sh", program])
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 1];
-    stdout.read_exact(&mut first).unwrap();
+    let mut first = Vec::new();
+    if read_one_byte {
+        let mut byte = [0u8; 1];
+        stdout.read_exact(&mut byte).unwrap();
+        first.push(byte[0]);
+    } else {
+        stdout.read_to_end(&mut first).unwrap();
+    }
     drop(stdout);
     let out = child.wait_with_output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-    assert!(
-        out.status.code().is_some(),
-        "killed by a signal: {:?}",
-        out.status
+    let run = Run {
+        stdout: first,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    };
+    (run, out.status)
+}
+
+/// Arguments for far more output than a pipe buffer holds, so a write after the reader quits
+/// fails.
+fn many_plain(prefix: &[&'static str]) -> Vec<&'static str> {
+    let mut args = prefix.to_vec();
+    args.extend(std::iter::repeat_n("plain", 20_000));
+    args
+}
+
+/// A reader that goes away kills parhash with SIGPIPE, as it kills md5sum (status 141 in a
+/// shell): no success claimed for output nobody read.
+#[test]
+fn closed_pipe_kills_with_sigpipe_as_coreutils() {
+    use std::os::unix::process::ExitStatusExt;
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    let (ours, status) = through_shell(
+        dir.path(),
+        "",
+        "",
+        parhash_bin,
+        &many_plain(&["sum", "-a", "md5"]),
+        true,
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{ours:?}");
+    assert_eq!(ours.stderr, "");
+    if have_tool("md5sum") {
+        let (theirs, status) = through_shell(dir.path(), "", "", "md5sum", &many_plain(&[]), true);
+        assert_eq!(status.signal(), Some(libc::SIGPIPE), "{theirs:?}");
+    }
+}
+
+/// With SIGPIPE ignored by the parent (`trap '' PIPE`), the failed write is reported and the
+/// exit status is 1, as with md5sum.
+#[test]
+fn closed_pipe_with_sigpipe_ignored_is_a_write_error() {
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    let ignore = "trap '' PIPE;";
+    for prefix in [&["sum", "-a", "md5"][..], &["sum", "-a", "md5", "-j", "1"]] {
+        let (ours, _) = through_shell(
+            dir.path(),
+            ignore,
+            "",
+            parhash_bin,
+            &many_plain(prefix),
+            true,
+        );
+        assert_eq!(ours.code, Some(1), "{ours:?}");
+        assert_eq!(ours.stderr, "parhash: write error: Broken pipe\n");
+    }
+    if have_tool("md5sum") {
+        let (theirs, _) = through_shell(dir.path(), ignore, "", "md5sum", &many_plain(&[]), true);
+        assert_eq!(theirs.code, Some(1), "{theirs:?}");
+        assert!(
+            theirs.stderr.starts_with("md5sum: write error"),
+            "{theirs:?}"
+        );
+    }
+}
+
+/// A standard input or output the parent closed (`<&-`, `>&-`) fails as in sha256sum (Rust's
+/// runtime would otherwise put /dev/null there: empty input, output lost, status 0).
+#[test]
+fn closed_standard_streams_fail_as_in_coreutils() {
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    fs::write(
+        dir.path().join("stdin.sha256"),
+        format!("{}  -\n", parhash::hash(Algorithm::Sha256, b"").to_hex()),
+    )
+    .unwrap();
+    // (parhash args, sha256sum args, redirections, first line of standard error)
+    let cases: &[(&[&str], &[&str], &str, &str)] = &[
+        (&["sum"], &[], "<&-", "-: Bad file descriptor"),
+        (
+            &["sum", "plain", "-"],
+            &["plain", "-"],
+            "<&-",
+            "-: Bad file descriptor",
+        ),
+        (
+            &["sum", "-a", "parsha256", "-"],
+            &["-"],
+            "<&-",
+            "-: Bad file descriptor",
+        ),
+        (&["check"], &["-c"], "<&-", "'standard input': read error"),
+        (
+            &["check", "stdin.sha256"],
+            &["-c", "stdin.sha256"],
+            "<&-",
+            "-: Bad file descriptor",
+        ),
+        (
+            &["sum", "plain"],
+            &["plain"],
+            ">&-",
+            "write error: Bad file descriptor",
+        ),
+        (
+            &["sum", "plain", "empty"],
+            &["plain", "empty"],
+            ">&-",
+            "write error: Bad file descriptor",
+        ),
+        (
+            &["check", "stdin.sha256"],
+            &["-c", "stdin.sha256"],
+            ">&- <empty",
+            "write error: Bad file descriptor",
+        ),
+    ];
+    for (ours_args, their_args, redirections, message) in cases {
+        let (ours, _) = through_shell(dir.path(), "", redirections, parhash_bin, ours_args, false);
+        assert_eq!(ours.code, Some(1), "{ours_args:?} {redirections}: {ours:?}");
+        let first = ours.stderr.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            format!("parhash: {message}"),
+            "{ours_args:?} {redirections}"
+        );
+        if have_tool("sha256sum") {
+            let (theirs, _) =
+                through_shell(dir.path(), "", redirections, "sha256sum", their_args, false);
+            assert_eq!(
+                theirs.code,
+                Some(1),
+                "{their_args:?} {redirections}: {theirs:?}"
+            );
+            let first = theirs.stderr.lines().next().unwrap_or_default();
+            assert_eq!(
+                first,
+                format!("sha256sum: {message}"),
+                "{their_args:?} {redirections}"
+            );
+        }
+    }
+    // Nothing written, nothing lost: --status on a closed standard output succeeds.
+    let (ours, _) = through_shell(
+        dir.path(),
+        "",
+        ">&- <empty",
+        parhash_bin,
+        &["check", "--status", "stdin.sha256"],
+        false,
+    );
+    assert_eq!((ours.code, ours.stderr.as_str()), (Some(0), ""));
 }
 
 #[test]
