@@ -11,6 +11,8 @@
 //! - BSD line: optional blanks, optional `\`, `TAG`, optional space, `(NAME)`, blanks, `=`,
 //!   blanks, hex digest. The name ends at the last `)`.
 //! - Hex digits may be upper or lower case.
+//! - A file name ends at its first NUL byte, as C strings do in coreutils (an escaped name with
+//!   a NUL makes the line improper).
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -173,12 +175,13 @@ impl Parser {
             return Line::Improper;
         };
         let name = if escaped {
-            match escape::unescape(raw_name) {
+            match escape::unescape(raw_name).filter(|name| !name.contains(&0)) {
                 Some(name) => name,
                 None => return Line::Improper,
             }
         } else {
-            raw_name.to_vec()
+            let up_to_nul = raw_name.split(|&b| b == 0).next().unwrap_or_default();
+            up_to_nul.to_vec()
         };
         Line::Entry(Entry {
             algorithm,
@@ -244,14 +247,50 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     };
     let mut stdout = crate::stdio::stdout();
     let mut all_ok = true;
+    let mut named = NamedAlgorithm::new(options.algorithm);
     for list in lists {
-        all_ok &= check_list(options, list, &mut stdout)?;
+        all_ok &= check_list(options, list, &mut named, &mut stdout)?;
     }
     stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
 }
 
-fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<bool> {
+/// The algorithm an `improperly formatted ALG checksum line` warning names, as coreutils names
+/// it: the one `-a` fixes; else (as `cksum -c` does) that of the last properly formatted line,
+/// and before any, `sum`'s default, sha256 (what sha256sum says).
+struct NamedAlgorithm {
+    forced: Option<Algorithm>,
+    last_seen: Option<Algorithm>,
+}
+
+impl NamedAlgorithm {
+    fn new(forced: Option<Algorithm>) -> NamedAlgorithm {
+        NamedAlgorithm {
+            forced,
+            last_seen: None,
+        }
+    }
+
+    fn saw(&mut self, algorithm: Algorithm) {
+        self.last_seen = Some(algorithm);
+    }
+
+    /// The tag to name (`SHA256`, `MD5`).
+    fn tag(&self) -> &'static str {
+        match self.forced.or(self.last_seen) {
+            Some(algorithm) => algorithm.info().tag,
+            None => Algorithm::from_name(crate::sum::DEFAULT_ALGORITHM)
+                .map_or("SHA256", |a| a.info().tag),
+        }
+    }
+}
+
+fn check_list(
+    options: &Options,
+    list: &OsStr,
+    named: &mut NamedAlgorithm,
+    out: &mut impl Write,
+) -> Result<bool> {
     let list_name = escape::os_bytes(list);
     let is_stdin = list_name.as_ref() == b"-";
     let shown = escape::quote(if is_stdin {
@@ -300,11 +339,9 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
             Line::Improper => {
                 tally.improper += 1;
                 if verify.warn {
-                    let what = options
-                        .algorithm
-                        .map_or(String::new(), |a| format!("{} ", a.info().tag));
+                    let tag = named.tag();
                     err_message!(
-                        "{shown}: {line_number}: improperly formatted {what}checksum line"
+                        "{shown}: {line_number}: improperly formatted {tag} checksum line"
                     );
                 }
                 continue;
@@ -312,6 +349,7 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
             Line::Entry(entry) => entry,
         };
         tally.any_proper = true;
+        named.saw(entry.algorithm);
         let source = Source::from_name(&entry.name);
         let hashing = match entry.parsha {
             Some(params) => options.hashing.with_tree_params(params),

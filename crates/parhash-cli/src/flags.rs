@@ -149,7 +149,7 @@ pub enum Device {
 /// that the file was not damaged by accident, not that nobody tampered with it.
 ///
 /// Exit status: 0 if every listed file was read and matched, 1 otherwise (or, with
-/// --strict, if any line was improperly formatted), 2 for a usage error.
+/// --strict, if any line was improperly formatted) and for a usage error, as in coreutils.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Algorithm of every line (overrides tags and digest lengths).
@@ -211,11 +211,11 @@ pub struct VerifyFlags {
 
     /// Warn about each improperly formatted checksum line.
     ///
-    /// Print `parhash: FILE: LINE: improperly formatted checksum line` on standard error
-    /// for every line that is neither a GNU nor a BSD checksum line; with -a the algorithm's
-    /// tag joins in (`improperly formatted SHA256 checksum line`), word for word what
-    /// coreutils' sha256sum, md5sum, ... print. Of --quiet, --status and --warn the last one
-    /// given wins.
+    /// Print `parhash: FILE: LINE: improperly formatted SHA256 checksum line` on standard
+    /// error for every line that is neither a GNU nor a BSD checksum line, word for word what
+    /// coreutils' sha256sum, md5sum, cksum ... print. The algorithm named is the one -a gives;
+    /// without -a, as cksum -c does, that of the last properly formatted line (sha256 before
+    /// any). Of --quiet, --status and --warn the last one given wins.
     #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
 

@@ -784,9 +784,9 @@ fn check_flags_behave_as_coreutils() {
     }
 }
 
-/// `-w` names the algorithm as coreutils' tools do (`improperly formatted SHA256 checksum line`)
-/// when -a fixes it; without -a no single algorithm is fixed, and the line drops the name. The
-/// report, the summary and the exit status are coreutils' either way.
+/// `-w` names the algorithm as coreutils' tools do (`improperly formatted SHA256 checksum line`):
+/// the one -a fixes, or without -a that of the line before (the list's own here). The report, the
+/// summary and the exit status are coreutils' either way.
 #[test]
 fn improper_line_warnings_name_the_algorithm_fixed_by_a() {
     let (dir, _) = fixture();
@@ -805,20 +805,92 @@ fn improper_line_warnings_name_the_algorithm_fixed_by_a() {
                 warns,
                 "{tool} {flags:?}: {expected}"
             );
-            let generic = expected.replace(&tagged, "improperly formatted checksum line");
-            for (check, expected) in [
-                (&["check", "-a", alg][..], &expected),
-                (&["sum", "-c", "-a", alg], &expected),
-                (&["check"], &generic),
-                (&["sum", "-c"], &generic),
+            for check in [
+                &["check", "-a", alg][..],
+                &["sum", "-c", "-a", alg],
+                &["check"],
+                &["sum", "-c"],
             ] {
                 let ours = parhash(dir.path(), &[check, flags, &["BAD"]].concat());
                 let what = format!("{check:?} {flags:?}");
                 assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{what}");
                 assert_eq!(ours.code, theirs.code, "{what}");
-                assert_eq!(&ours.stderr, expected, "{what}");
+                assert_eq!(ours.stderr, expected, "{what}");
             }
         }
+    }
+}
+
+/// Without -a, `-w` names SHA256 before any checksum line, as sha256sum does, and after one the
+/// algorithm of the line before, as `cksum -c` does in a list of several algorithms.
+#[test]
+fn improper_line_warnings_without_a_name_the_algorithm_as_coreutils() {
+    let (dir, _) = fixture();
+    let tool_line = |tool: &str, flags: &[&str]| {
+        run_in(dir.path(), tool, &with_prefix(flags, &["plain"]), b"").stdout_text()
+    };
+    let cases = [
+        (
+            "sha256sum",
+            format!("garbage\n{}garbage\n", tool_line("sha256sum", &[])),
+            vec![&["check", "-w"][..], &["sum", "-c", "-w"]],
+        ),
+        (
+            "cksum",
+            format!(
+                "{}garbage\n{}garbage\n",
+                tool_line("md5sum", &["--tag"]),
+                tool_line("sha512sum", &["--tag"])
+            ),
+            vec![&["check", "-w"][..]],
+        ),
+    ];
+    for (tool, list, ours_args) in cases {
+        if !have_tool(tool) || !have_tool("md5sum") || !have_tool("sha512sum") {
+            continue;
+        }
+        fs::write(dir.path().join("LIST"), &list).unwrap();
+        let theirs = run_in(dir.path(), tool, &["-c", "-w", "LIST"], b"");
+        assert!(theirs.stderr.contains("improperly formatted"), "{theirs:?}");
+        for args in ours_args {
+            let ours = parhash(dir.path(), &with_prefix(args, &["LIST"]));
+            assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{args:?}");
+            assert_eq!(ours.code, theirs.code, "{args:?}");
+            let expected = theirs.stderr.replace(&format!("{tool}: "), "parhash: ");
+            assert_eq!(ours.stderr, expected, "{args:?}");
+        }
+    }
+}
+
+/// A NUL byte in a listed name ends the name, as C strings end in coreutils (`NAME\0junk` checks
+/// NAME); in an escaped (`\`) line it makes the line improperly formatted.
+#[test]
+fn nul_in_a_listed_name_cuts_the_name_as_coreutils() {
+    let (dir, _) = fixture();
+    if !have_tool("sha256sum") {
+        return;
+    }
+    let digest = parhash::hash(Algorithm::Sha256, b"hello\n").to_hex();
+    let lists: Vec<(&str, Vec<u8>)> = vec![
+        ("gnu", format!("{digest}  plain\0junk\n").into_bytes()),
+        (
+            "bsd",
+            format!("SHA256 (plain\0junk) = {digest}\n").into_bytes(),
+        ),
+        (
+            "escaped",
+            format!("\\{digest}  pl\\\\ain\0junk\n").into_bytes(),
+        ),
+        ("wrong", format!("{digest}  empty\0plain\n").into_bytes()),
+    ];
+    for (what, list) in lists {
+        fs::write(dir.path().join("LIST"), &list).unwrap();
+        let theirs = run_in(dir.path(), "sha256sum", &["-c", "LIST"], b"");
+        let ours = parhash(dir.path(), &["check", "LIST"]);
+        assert_eq!(ours.stdout, theirs.stdout, "{what}: {ours:?} {theirs:?}");
+        assert_eq!(ours.code, theirs.code, "{what}");
+        let expected = theirs.stderr.replace("sha256sum: ", "parhash: ");
+        assert_eq!(ours.stderr, expected, "{what}");
     }
 }
 
