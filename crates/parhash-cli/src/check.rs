@@ -380,7 +380,10 @@ fn check_list(
             }
         };
         if !verify.status {
+            // Flushed at once: the next file may take long to hash (NUL-terminated `-z` lines
+            // would wait in the line buffer).
             out.write_all(&report_line(&entry.name, verdict, zero))
+                .and_then(|()| out.flush())
                 .context(WRITE_ERROR)?;
         }
     }

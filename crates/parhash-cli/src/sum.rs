@@ -1,10 +1,10 @@
 //! `parhash sum`: print checksum lines, as coreutils' sha256sum does.
 
-use std::ffi::OsString;
-use std::io::{self, Write};
-
 use anyhow::{Context, Result};
 use parhash::Algorithm;
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
 
 use crate::check;
 use crate::escape;
@@ -83,7 +83,10 @@ pub fn run(args: &SumArgs) -> Result<bool> {
 }
 
 /// `sum` over many files (or `-r`): through the multi-message engine (`many`), output byte for
-/// byte what the one-by-one loop above prints, in the same order on both streams.
+/// byte what the one-by-one loop above prints, in the same order on both streams. Lines are
+/// written (and flushed) as soon as the engine hands them on, and the inputs go to the engine
+/// in chunks sized so that it hands them on within about [`PROMPT`] ([`next_chunk_len`]): a
+/// reader downstream never waits for a large window of finished lines.
 fn run_many(
     algorithm: Algorithm,
     files: &[OsString],
@@ -92,30 +95,73 @@ fn run_many(
 ) -> Result<bool> {
     let total = (!args.recursive).then_some(files.len() as u64);
     let progress = ManyProgress::new(total, args.hashing.no_progress);
-    let items = many::items_for(files, args.recursive).map(closed_stdin_fails);
+    let mut items = many::items_for(files, args.recursive)
+        .map(closed_stdin_fails)
+        .peekable();
     let mut stdout = stdio::stdout();
     let mut lines = Vec::with_capacity(64 * 1024);
     let mut all_ok = true;
-    many::run(algorithm, items, &args.hashing, &progress, |outcomes| {
-        for (name, result) in outcomes {
-            match result {
-                Ok(digest) => write_line(&mut lines, algorithm, &digest, &name, style),
-                Err(err) => {
-                    // Lines before the error reach standard output before it reaches standard
-                    // error, as in the one-by-one loop.
-                    stdout.write_all(&lines).context(WRITE_ERROR)?;
-                    lines.clear();
-                    err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
-                    all_ok = false;
+    let mut chunk_len = MIN_CHUNK;
+    while items.peek().is_some() {
+        let chunk: Vec<many::Item> = items.by_ref().take(chunk_len).collect();
+        let started = Instant::now();
+        let mut held = None;
+        many::run(
+            algorithm,
+            chunk.into_iter(),
+            &args.hashing,
+            &progress,
+            |outcomes| {
+                held.get_or_insert_with(|| started.elapsed());
+                for (name, result) in outcomes {
+                    match result {
+                        Ok(digest) => write_line(&mut lines, algorithm, &digest, &name, style),
+                        Err(err) => {
+                            // Lines before the error reach standard output before it reaches
+                            // standard error, as in the one-by-one loop.
+                            hand_on(&mut stdout, &mut lines)?;
+                            err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
+                            all_ok = false;
+                        }
+                    }
                 }
-            }
-        }
-        stdout.write_all(&lines).context(WRITE_ERROR)?;
-        lines.clear();
-        Ok(())
-    })?;
+                hand_on(&mut stdout, &mut lines)
+            },
+        )?;
+        chunk_len = next_chunk_len(chunk_len, held.unwrap_or_else(|| started.elapsed()));
+    }
     stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
+}
+
+/// About how long finished lines may wait before they are written.
+const PROMPT: Duration = Duration::from_millis(100);
+
+/// The fewest inputs handed to the engine at once: enough to fill every lane of two threads
+/// twice over.
+const MIN_CHUNK: usize = 64;
+
+/// The most: the engine's own window, beyond which a chunk saves nothing more.
+const MAX_CHUNK: usize = 4096;
+
+/// The next chunk's length, from the last one's and how long its first lines waited: doubled
+/// while they came out well within [`PROMPT`], halved when they took longer.
+fn next_chunk_len(len: usize, held: Duration) -> usize {
+    if held > PROMPT {
+        (len / 2).max(MIN_CHUNK)
+    } else if held < PROMPT / 4 {
+        (len * 2).min(MAX_CHUNK)
+    } else {
+        len
+    }
+}
+
+/// Writes the lines gathered so far and flushes them (NUL-terminated `-z` lines too).
+fn hand_on(stdout: &mut impl Write, lines: &mut Vec<u8>) -> Result<()> {
+    stdout.write_all(lines).context(WRITE_ERROR)?;
+    stdout.flush().context(WRITE_ERROR)?;
+    lines.clear();
+    Ok(())
 }
 
 /// [`hash_input`], except that standard input the parent closed fails as in sha256sum (`-: Bad
@@ -142,5 +188,21 @@ fn closed_stdin_fails(item: many::Item) -> many::Item {
             Some(error),
         ) => many::Item::Failed { name, error },
         (item, _) => item,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_grow_when_quick_and_shrink_when_slow() {
+        let quick = Duration::from_millis(1);
+        let slow = PROMPT * 3;
+        assert_eq!(next_chunk_len(MIN_CHUNK, quick), 2 * MIN_CHUNK);
+        assert_eq!(next_chunk_len(MAX_CHUNK, quick), MAX_CHUNK);
+        assert_eq!(next_chunk_len(4 * MIN_CHUNK, slow), 2 * MIN_CHUNK);
+        assert_eq!(next_chunk_len(MIN_CHUNK, slow), MIN_CHUNK);
+        assert_eq!(next_chunk_len(256, PROMPT / 2), 256);
     }
 }

@@ -36,8 +36,9 @@ impl Run {
     }
 }
 
-fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(program)
+/// Starts `program ARGS` in `dir`, all three standard streams piped.
+fn spawn_in(dir: &Path, program: &str, args: &[&str]) -> std::process::Child {
+    Command::new(program)
         .args(args)
         .current_dir(dir)
         .env("LC_ALL", "C.UTF-8")
@@ -45,7 +46,11 @@ fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"))
+}
+
+fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = spawn_in(dir, program, args);
     let mut input = child.stdin.take().unwrap();
     let data = stdin.to_vec();
     let writer = std::thread::spawn(move || {
@@ -635,6 +640,137 @@ fn closed_standard_streams_fail_as_in_coreutils() {
         false,
     );
     assert_eq!((ours.code, ours.stderr.as_str()), (Some(0), ""));
+}
+
+/// Runs `program ARGS` with standard input a pipe that stays open until the first `records`
+/// output records (ending with `delimiter`) have been read: they must come out while the program
+/// still waits for the rest of its input. Then `stdin` is written and closed; returns the first
+/// records and the whole output. A program that holds finished lines back would wait forever:
+/// a watchdog kills it after two minutes so that the test fails instead of hanging.
+fn first_records_before_stdin_ends(
+    dir: &Path,
+    program: &str,
+    args: &[&str],
+    records: usize,
+    delimiter: u8,
+    stdin: &[u8],
+) -> (Vec<u8>, Run) {
+    use std::io::BufRead;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let mut child = spawn_in(dir, program, args);
+    let done = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (done, pid) = (done.clone(), child.id().to_string());
+        std::thread::spawn(move || {
+            for _ in 0..1200 {
+                if done.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            let _ = Command::new("kill").args(["-9", &pid]).status();
+        })
+    };
+    let mut input = child.stdin.take().unwrap();
+    let mut output = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = Vec::new();
+    for _ in 0..records {
+        output.read_until(delimiter, &mut first).unwrap();
+    }
+    input.write_all(stdin).unwrap();
+    drop(input);
+    let mut rest = first.clone();
+    output.read_to_end(&mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    done.store(true, Ordering::Relaxed);
+    watchdog.join().unwrap();
+    let run = Run {
+        stdout: rest,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    };
+    (first, run)
+}
+
+/// Finished lines are handed on at once, in order, while parhash still works on a later input
+/// (standard input that has not ended yet): a reader downstream sees them without waiting for
+/// parhash to finish. The output as a whole is sha256sum's.
+#[test]
+fn finished_lines_are_handed_on_while_later_input_is_pending() {
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    let mut many: Vec<&str> = vec!["plain"; 5000];
+    many.push("-");
+    fs::write(
+        dir.path().join("LIST"),
+        format!(
+            "{0}  plain\n{0}  -\n",
+            parhash::hash(Algorithm::Sha256, b"hello\n").to_hex()
+        ),
+    )
+    .unwrap();
+    // (parhash args, sha256sum args, records to read first, record delimiter)
+    let cases: Vec<(Vec<&str>, Vec<&str>, usize, u8)> = vec![
+        (vec!["sum", "plain", "-"], vec!["plain", "-"], 1, b'\n'),
+        (
+            vec!["sum", "-z", "plain", "-"],
+            vec!["-z", "plain", "-"],
+            1,
+            0,
+        ),
+        (
+            vec!["sum", "-a", "parsha256", "plain", "-"],
+            vec![],
+            1,
+            b'\n',
+        ),
+        (with_prefix(&["sum"], &many), many.clone(), 5000, b'\n'),
+        (vec!["check", "LIST"], vec!["-c", "LIST"], 1, b'\n'),
+    ];
+    for (ours_args, their_args, records, delimiter) in cases {
+        let stdin = b"hello\n";
+        let (first, ours) = first_records_before_stdin_ends(
+            dir.path(),
+            parhash_bin,
+            &ours_args,
+            records,
+            delimiter,
+            stdin,
+        );
+        assert_eq!(ours.code, Some(0), "{ours_args:?}: {}", ours.stderr);
+        assert!(ours.stdout.starts_with(&first));
+        assert_eq!(first.iter().filter(|&&b| b == delimiter).count(), records);
+        if their_args.is_empty() || !have_tool("sha256sum") {
+            continue;
+        }
+        // The control's output (sha256sum, which holds -z lines back, run to its end).
+        let theirs = run_in(dir.path(), "sha256sum", &their_args, stdin);
+        assert_eq!(ours.stdout, theirs.stdout, "{ours_args:?}");
+    }
+    // `check -z` (which sha256sum does not have) flushes each NUL-terminated report too.
+    fs::write(
+        dir.path().join("LIST0"),
+        fs::read(dir.path().join("LIST"))
+            .unwrap()
+            .iter()
+            .map(|&b| if b == b'\n' { 0 } else { b })
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let (first, ours) = first_records_before_stdin_ends(
+        dir.path(),
+        parhash_bin,
+        &["check", "-z", "LIST0"],
+        1,
+        0,
+        b"hello\n",
+    );
+    assert_eq!(
+        (first.as_slice(), ours.code),
+        (&b"plain: OK\0"[..], Some(0))
+    );
+    assert_eq!(ours.stdout, b"plain: OK\0-: OK\0");
 }
 
 #[test]
