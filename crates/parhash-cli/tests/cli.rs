@@ -773,6 +773,46 @@ fn finished_lines_are_handed_on_while_later_input_is_pending() {
     assert_eq!(ours.stdout, b"plain: OK\0-: OK\0");
 }
 
+/// Files of /proc and /sys say 0 bytes whatever they hold: every algorithm (PARSHA-256, which
+/// needs the length first, included) hashes what reading them gives, as when piped in.
+#[test]
+fn proc_files_hash_as_their_piped_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc_file = "/proc/version";
+    let Ok(content) = fs::read(proc_file) else {
+        eprintln!("skipped: no {proc_file}");
+        return;
+    };
+    assert_eq!(
+        fs::metadata(proc_file).unwrap().len(),
+        0,
+        "not a 0-byte /proc file"
+    );
+    for alg in ["parsha256", "sandstorm256", "sha256"] {
+        let piped = parhash_stdin(dir.path(), &["sum", "-a", alg], &content);
+        assert_eq!(piped.code, Some(0), "{alg}: {piped:?}");
+        let digest = piped
+            .stdout_text()
+            .strip_suffix("  -\n")
+            .unwrap()
+            .to_string();
+        let named = parhash(dir.path(), &["sum", "-a", alg, proc_file]);
+        assert_eq!((named.code, named.stderr.as_str()), (Some(0), ""), "{alg}");
+        assert_eq!(
+            named.stdout_text(),
+            format!("{digest}  {proc_file}\n"),
+            "{alg}"
+        );
+        // Through the many-files engine too.
+        let twice = parhash(dir.path(), &["sum", "-a", alg, proc_file, proc_file]);
+        assert_eq!(
+            twice.stdout_text(),
+            format!("{digest}  {proc_file}\n").repeat(2),
+            "{alg}"
+        );
+    }
+}
+
 #[test]
 fn full_disk_on_stdout_is_a_write_error() {
     let (dir, _) = fixture();
