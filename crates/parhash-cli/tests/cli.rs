@@ -13,6 +13,9 @@ use std::process::{Command, Stdio};
 
 use parhash::Algorithm;
 
+mod support;
+use support::{run_in_locale, spawn_in, tool_exists, Run};
+
 /// Algorithms with a coreutils twin.
 const TOOLS: &[(&str, &str)] = &[
     ("md5", "md5sum"),
@@ -23,46 +26,8 @@ const TOOLS: &[(&str, &str)] = &[
     ("sha512", "sha512sum"),
 ];
 
-#[derive(Debug)]
-struct Run {
-    stdout: Vec<u8>,
-    stderr: String,
-    code: Option<i32>,
-}
-
-impl Run {
-    fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
-
-/// Starts `program ARGS` in `dir`, all three standard streams piped.
-fn spawn_in(dir: &Path, program: &str, args: &[&str]) -> std::process::Child {
-    Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"))
-}
-
 fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = spawn_in(dir, program, args);
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    Run {
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
+    run_in_locale(dir, "C.UTF-8", program, args, stdin)
 }
 
 fn parhash(dir: &Path, args: &[&str]) -> Run {
@@ -71,16 +36,6 @@ fn parhash(dir: &Path, args: &[&str]) -> Run {
 
 fn parhash_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     run_in(dir, env!("CARGO_BIN_EXE_parhash"), args, stdin)
-}
-
-/// Whether `tool --version` runs.
-fn tool_exists(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// Whether a coreutils tool to compare with is installed; prints the skip, or fails under CI.
@@ -658,7 +613,7 @@ fn first_records_before_stdin_ends(
     use std::io::BufRead;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    let mut child = spawn_in(dir, program, args);
+    let mut child = spawn_in(dir, "C.UTF-8", program, args);
     let done = Arc::new(AtomicBool::new(false));
     let watchdog = {
         let (done, pid) = (done.clone(), child.id().to_string());
