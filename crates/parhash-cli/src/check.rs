@@ -23,8 +23,9 @@ use parhash::{Algorithm, Family, TreeParams};
 
 use crate::escape;
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
-use crate::input::{self, Source};
+use crate::input::{self, hash_input, Source};
 use crate::messages::{err_message, WRITE_ERROR};
+use parhash::Output;
 
 /// Everything `check` needs from the command line (from `check` or `sum -c`).
 #[derive(Clone, Debug, Default)]
@@ -192,6 +193,19 @@ impl Parser {
     }
 }
 
+/// [`hash_input`] (for `check` and `sum` alike), except that standard input the parent closed fails as in sha256sum (`-: Bad
+/// file descriptor`) instead of reading as empty.
+pub fn hash_source(
+    algorithm: Algorithm,
+    source: &Source,
+    options: &HashOptions,
+) -> io::Result<Output> {
+    match (source, crate::stdio::stdin_error()) {
+        (Source::Stdin, Some(closed)) => Err(closed),
+        _ => hash_input(algorithm, source, options),
+    }
+}
+
 /// The algorithm of a GNU line with a digest of `size` bytes: the SHA-2 one where several
 /// share the size (`sha256` for 32 bytes, before `sha3-256` or `keccak256`).
 pub fn infer_from_digest_size(size: usize) -> Option<Algorithm> {
@@ -279,7 +293,7 @@ impl NamedAlgorithm {
     fn tag(&self) -> &'static str {
         match self.forced.or(self.last_seen) {
             Some(algorithm) => algorithm.info().tag,
-            None => Algorithm::from_name(crate::sum::DEFAULT_ALGORITHM)
+            None => Algorithm::from_name(crate::flags::DEFAULT_ALGORITHM)
                 .map_or("SHA256", |a| a.info().tag),
         }
     }
@@ -355,7 +369,7 @@ fn check_list(
             Some(params) => options.hashing.with_tree_params(params),
             None => options.hashing.clone(),
         };
-        let verdict = match crate::sum::hash_source(entry.algorithm, &source, &hashing) {
+        let verdict = match hash_source(entry.algorithm, &source, &hashing) {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
             Err(err) => {
                 err_message!(

@@ -10,6 +10,9 @@ use parhash::algo::parsha256::MAX_TREE_HEIGHT;
 use parhash::threads::Threads;
 use parhash::{Algorithm, TreeParams};
 
+/// The algorithm `sum` uses when `-a` is not given.
+pub const DEFAULT_ALGORITHM: &str = "sha256";
+
 /// Hash files and check checksum lists with every algorithm parhash implements.
 ///
 /// parhash hashes data as fast as the hardware allows (SIMD, many cores, tree modes). Its

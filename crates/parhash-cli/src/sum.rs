@@ -1,25 +1,22 @@
 //! `parhash sum`: print checksum lines, as coreutils' sha256sum does.
 
+use std::ffi::OsString;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
 use anyhow::{Context, Result};
 use parhash::Algorithm;
-use std::ffi::OsString;
-use std::io::{self, Write};
-use std::time::{Duration, Instant};
 
 use crate::check;
 use crate::escape;
-use crate::flags::{Device, SumArgs};
-use crate::input::{self, hash_input, Source};
+use crate::flags::{Device, SumArgs, DEFAULT_ALGORITHM};
+use crate::input::{self, Source};
 use crate::lines::{write_line, LineStyle};
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::parsha;
 use crate::progress::ManyProgress;
 use crate::stdio;
-use parhash::Output;
-
-/// The algorithm `sum` uses when `-a` is not given.
-pub const DEFAULT_ALGORITHM: &str = "sha256";
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
 pub fn run(args: &SumArgs) -> Result<bool> {
@@ -66,7 +63,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         } else {
             Source::Path(file.into())
         };
-        match hash_source(algorithm, &source, &args.hashing) {
+        match check::hash_source(algorithm, &source, &args.hashing) {
             Ok(digest) => {
                 line.clear();
                 write_line(&mut line, algorithm, &digest, &name, style);
@@ -164,20 +161,7 @@ fn hand_on(stdout: &mut impl Write, lines: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
-/// [`hash_input`], except that standard input the parent closed fails as in sha256sum (`-: Bad
-/// file descriptor`) instead of reading as empty.
-pub fn hash_source(
-    algorithm: Algorithm,
-    source: &Source,
-    options: &crate::flags::HashOptions,
-) -> io::Result<Output> {
-    match (source, stdio::stdin_error()) {
-        (Source::Stdin, Some(closed)) => Err(closed),
-        _ => hash_input(algorithm, source, options),
-    }
-}
-
-/// An item of standard input the parent closed, as a failed item (see [`hash_source`]).
+/// An item of standard input the parent closed, as a failed item (see [`check::hash_source`]).
 fn closed_stdin_fails(item: many::Item) -> many::Item {
     match (item, stdio::stdin_error()) {
         (
