@@ -624,7 +624,10 @@ fn first_records_before_stdin_ends(
                 }
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
-            let _ = Command::new("kill").args(["-9", &pid]).status();
+            // The shell's own `kill` (no procps needed).
+            let _ = Command::new("sh")
+                .args(["-c", &format!("kill -9 {pid}")])
+                .status();
         })
     };
     let mut input = child.stdin.take().unwrap();
