@@ -22,6 +22,7 @@ use parhash::{Algorithm, Hasher};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 use crate::tree_params::TreeParams;
+use crate::units::format_size;
 
 /// The variant name of the batch engine.
 pub const BATCH: &str = "batch";
@@ -71,6 +72,27 @@ impl Engine for BatchEngine {
                 .iter()
                 .fold(0u8, |a, d| a.wrapping_add(d.as_bytes()[0])),
         )
+    }
+    fn threads_used(
+        &self,
+        message_len: usize,
+        messages: usize,
+        threads: usize,
+    ) -> (usize, Option<String>) {
+        let total = message_len.saturating_mul(messages);
+        let used = batch::threads_used(total, messages, threads);
+        let why = (used < threads).then(|| {
+            // The library counts 64 bytes more per message (padding, bookkeeping).
+            let work = total.saturating_add(messages.saturating_mul(64));
+            format!(
+                "the batch engine gives each thread at least {} of work and this batch counts \
+                 {} (64 B added per message), so it ran on {used} thread(s): the engine's \
+                 minimum work per thread, as designed",
+                format_size(batch::MIN_BYTES_PER_THREAD),
+                format_size(work)
+            )
+        });
+        (used, why)
     }
 }
 
