@@ -407,7 +407,8 @@ impl Results<'_> {
                         .collect();
                     points.sort_by(|a, b| a.0.total_cmp(&b.0));
                     if points.len() >= 2 {
-                        series.push(Series { name, points });
+                        let peer = name.contains("OpenSSL");
+                        series.push(Series { name, points, peer });
                     }
                 };
                 let size = format_size(len);
@@ -439,8 +440,7 @@ impl Results<'_> {
                     log_x: true,
                     log_y: true,
                     series,
-                    roofs: Vec::new(),
-                    diagonal: false,
+                    ..Chart::default()
                 });
             }
         }
