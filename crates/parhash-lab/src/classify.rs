@@ -243,14 +243,16 @@ pub struct ScalingFacts {
     pub hardware_threads: usize,
     /// Bytes in one batch.
     pub batch_bytes: usize,
+    /// Seconds one thread takes for the batch (measured in the same run).
+    pub one_thread_seconds: f64,
     /// Measured speed-up against one thread.
     pub speedup: f64,
     pub bottleneck: Option<Bottleneck>,
 }
 
-/// Below this much work per thread, handing work to another thread costs about as much as it
-/// saves (the batch engine's own threshold, [`parhash::batch::MIN_BYTES_PER_THREAD`]).
-pub const MIN_SHARED_BYTES_PER_THREAD: usize = parhash::batch::MIN_BYTES_PER_THREAD;
+/// A batch one thread hashes faster than this is too little work to share: starting work on
+/// another thread and waiting for it costs tens of microseconds (on a VM).
+pub const MIN_SHARED_SECONDS: f64 = 200e-6;
 
 /// Whether a speed-up earns at least half of the ideal gain of `threads` usable threads.
 pub fn scales(speedup: f64, threads: usize) -> bool {
@@ -282,12 +284,12 @@ pub fn explain_scaling(f: &ScalingFacts) -> Option<String> {
             b.name()
         ));
     }
-    if f.batch_bytes < MIN_SHARED_BYTES_PER_THREAD * usable {
+    if f.one_thread_seconds < MIN_SHARED_SECONDS {
         return Some(format!(
-            "too little work to share: a batch of {} gives each thread under {}, and handing \
-             work to a thread and waiting for it costs tens of microseconds",
+            "too little work to share: one thread hashes this batch ({}) in {:.0} us, and \
+             handing work to another thread and waiting for it costs tens of microseconds",
             crate::units::format_size(f.batch_bytes),
-            crate::units::format_size(MIN_SHARED_BYTES_PER_THREAD)
+            f.one_thread_seconds * 1e6
         ));
     }
     Some(
@@ -413,6 +415,7 @@ mod tests {
             engine_limit: None,
             hardware_threads: 2,
             batch_bytes: 64 << 20,
+            one_thread_seconds: 0.1,
             speedup,
             bottleneck: Some(Bottleneck::Compute),
         }
@@ -433,7 +436,9 @@ mod tests {
         assert!(explain_scaling(&f).unwrap().starts_with("memory-bound"));
         let mut f = facts(2, 0.6);
         f.batch_bytes = 4096;
-        assert!(explain_scaling(&f).unwrap().contains("4 KiB"));
+        f.one_thread_seconds = 5e-6;
+        let why = explain_scaling(&f).unwrap();
+        assert!(why.contains("4 KiB") && why.contains("in 5 us"), "{why}");
         assert!(explain_scaling(&facts(2, 1.1))
             .unwrap()
             .contains("not explained"));

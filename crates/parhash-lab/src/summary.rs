@@ -219,7 +219,7 @@ pub fn verdict(report: &Report) -> Vec<String> {
             .map(|r| format!(" against a {} memory roof", format_rate(r.memory_nt)))
             .unwrap_or_default();
         out.push(format!(
-            "long messages (4 KiB and up) are {} ({n} of {} forms): best {} per core ({} at \
+            "long messages (4 KiB and up) are {} ({n} of {} measured): best {} per core ({} at \
              {}){roof}.",
             bound(b),
             long.len(),
@@ -243,7 +243,7 @@ pub fn verdict(report: &Report) -> Vec<String> {
             .collect();
         if let Some(best) = fastest(&at_len) {
             out.push(format!(
-                "short messages (under 4 KiB) are {} ({n} of {}): at {} the fastest form \
+                "short messages (under 4 KiB) are {} ({n} of {} measured): at {} the fastest form \
                  hashes {} messages/s on one core ({}).",
                 bound(b),
                 short.len(),
