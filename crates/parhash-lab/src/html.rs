@@ -45,15 +45,24 @@ pub fn base64(data: &[u8]) -> String {
 }
 
 fn table(t: &Table) -> String {
+    // Numbers right-aligned, words left-aligned, as in the terminal.
+    let numeric = t.numeric_columns();
+    let class = |i: usize| {
+        if numeric.get(i).copied().unwrap_or(false) {
+            ""
+        } else {
+            " class=\"t\""
+        }
+    };
     let mut s = String::from("<table>\n<thead><tr>");
-    for h in &t.headers {
-        s.push_str(&format!("<th>{}</th>", escape(h)));
+    for (i, h) in t.headers.iter().enumerate() {
+        s.push_str(&format!("<th{}>{}</th>", class(i), escape(h)));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for row in &t.rows {
         s.push_str("<tr>");
-        for cell in row {
-            s.push_str(&format!("<td>{}</td>", escape(cell)));
+        for (i, cell) in row.iter().enumerate() {
+            s.push_str(&format!("<td{}>{}</td>", class(i), escape(cell)));
         }
         s.push_str("</tr>\n");
     }
@@ -90,7 +99,7 @@ fn inline_svg(svg: &str) -> &str {
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;\
 color:#222;padding:0 1em}table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.9em}\
 th,td{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}th{background:#f0f0f0}\
-td:first-child,th:first-child{text-align:left}figure{margin:1em 0}svg{max-width:100%;height:auto}\
+.t{text-align:left}figure{margin:1em 0}svg{max-width:100%;height:auto}\
 .note{color:#844}details{margin:1em 0}code{background:#f4f4f4;padding:0 0.2em}\
 dt{font-weight:bold;margin-top:0.4em}ol.footnotes{font-size:0.9em}";
 

@@ -373,7 +373,6 @@ pub fn derive(report: &mut Report, engines: &[EngineRef], baseline: Option<&str>
                 threads: m.threads,
                 engine_limit,
                 hardware_threads: report.machine.threads,
-                batch_bytes: m.message_len * m.messages,
                 one_thread_seconds: m.ns_per_message * m.messages as f64 * speedup * 1e-9,
                 speedup,
                 bottleneck: m.bottleneck,

@@ -31,6 +31,30 @@ impl Table {
         self.rows.push(row);
     }
 
+    /// Which columns hold numbers (right-aligned): those, past the first, where most cells
+    /// start like one.
+    pub fn numeric_columns(&self) -> Vec<bool> {
+        // A number, a sign, or a ratio written `x1.08`.
+        let starts_numeric = |s: &str| {
+            let mut chars = s.chars();
+            match chars.next() {
+                Some('x') => chars.next().is_some_and(|c| c.is_ascii_digit()),
+                Some(c) => c.is_ascii_digit() || c == '-' || c == '+',
+                None => false,
+            }
+        };
+        (0..self.headers.len())
+            .map(|i| {
+                let n = self
+                    .rows
+                    .iter()
+                    .filter(|r| r.get(i).is_some_and(|c| starts_numeric(c)))
+                    .count();
+                i > 0 && 2 * n >= self.rows.len().max(1)
+            })
+            .collect()
+    }
+
     /// Aligned plain text, columns separated by two spaces, numbers right-aligned.
     pub fn to_text(&self) -> String {
         let cols = self.headers.len();
@@ -40,22 +64,7 @@ impl Table {
                 width[i] = width[i].max(cell.chars().count());
             }
         }
-        let starts_numeric = |s: &str| {
-            s.chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit() || c == '-' || c == '+')
-        };
-        // A column is right-aligned when most of its cells read as numbers.
-        let numeric: Vec<bool> = (0..cols)
-            .map(|i| {
-                let n = self
-                    .rows
-                    .iter()
-                    .filter(|r| r.get(i).is_some_and(|c| starts_numeric(c)))
-                    .count();
-                i > 0 && 2 * n >= self.rows.len().max(1)
-            })
-            .collect();
+        let numeric = self.numeric_columns();
         let mut out = String::new();
         let line = |row: &Vec<String>, out: &mut String| {
             let cells: Vec<String> = (0..cols)

@@ -79,17 +79,14 @@ impl Engine for BatchEngine {
         messages: usize,
         threads: usize,
     ) -> (usize, Option<String>) {
-        let total = message_len.saturating_mul(messages);
-        let used = batch::threads_used(total, messages, threads);
+        let used = batch::threads_used(message_len.saturating_mul(messages), messages, threads);
+        // One sentence for every batch so limited (a footnote each would repeat it).
         let why = (used < threads).then(|| {
-            // The library counts 64 bytes more per message (padding, bookkeeping).
-            let work = total.saturating_add(messages.saturating_mul(64));
             format!(
-                "the batch engine gives each thread at least {} of work and this batch counts \
-                 {} (64 B added per message), so it ran on {used} thread(s): the engine's \
-                 minimum work per thread, as designed",
-                format_size(batch::MIN_BYTES_PER_THREAD),
-                format_size(work)
+                "the batch engine gives each thread at least {} of work (64 B counted per \
+                 message), so smaller batches run on fewer threads: its minimum work per \
+                 thread, as designed",
+                format_size(batch::MIN_BYTES_PER_THREAD)
             )
         });
         (used, why)
