@@ -146,4 +146,19 @@ mod tests {
                 || batch::has_lanes(Algorithm::Whirlpool)
         );
     }
+
+    #[test]
+    fn small_batches_say_they_ran_on_fewer_threads() {
+        let engine = &batch_engines(Algorithm::Md5, &[])[0];
+        // 64 x 4 KiB counts 260 KiB: one thread's minimum, so one thread.
+        let (used, why) = engine.threads_used(4096, 64, 2);
+        assert_eq!(used, 1);
+        assert!(why.unwrap().contains("256 KiB"));
+        // 16 x 64 KiB is enough for two.
+        assert_eq!(engine.threads_used(64 << 10, 16, 2), (2, None));
+        // A one-message engine driven by the lab: one thread per message at most.
+        let sequential = crate::engines::parhash_variant(Algorithm::Md5, "sequential").unwrap();
+        assert_eq!(sequential.threads_used(64, 1, 2).0, 1);
+        assert_eq!(sequential.threads_used(64, 8, 2), (2, None));
+    }
 }
