@@ -12,6 +12,7 @@ use parhash_lab::{
     lab::{self, LabOptions},
     output, presets,
     source::Source,
+    summary,
     sweep::{SweepSpec, VariantChoice},
     tree_params, units,
 };
@@ -99,8 +100,13 @@ pub struct BenchArgs {
     pub no_progress: bool,
 
     /// Print only where the files went, not the tables.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
+
+    /// Print every measurement, the peers and the terms (what report.txt holds), not only
+    /// the summary.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 impl BenchArgs {
@@ -297,8 +303,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
         }
         report
     };
-    if !args.quiet {
-        print!("{}", report.to_text());
+    if args.verbose {
+        print!("{}", summary::full_text(&report));
+    } else if !args.quiet {
+        print!("{}", summary::summary_text(&report));
     }
     let files = output::write_all(&report, &opts.out_dir)
         .with_context(|| format!("writing {}", opts.out_dir.display()))?;
