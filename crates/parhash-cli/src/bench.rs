@@ -47,11 +47,12 @@ pub struct BenchArgs {
     pub variants: Option<String>,
 
     /// Message lengths: sizes with suffixes (`8,64,4KiB`), doubling ranges (`4k..1G`), or
-    /// `seed` for the seed's 8 B..256 KiB steps.
+    /// `seed` for the steps of the Keccak/SIMD accelerator study (8 B..256 KiB).
     #[arg(short, long, value_name = "LIST")]
     pub lengths: Option<String>,
 
-    /// Messages per batch: 1 is single-message (SMH), more is multi-message (MMH). `1,64`.
+    /// Messages hashed together per batch: 1 is one message at a time, more are many messages
+    /// side by side (SIMD lanes, threads). `1,64`.
     #[arg(short, long, value_name = "LIST")]
     pub messages: Option<String>,
 
