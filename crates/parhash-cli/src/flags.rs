@@ -281,6 +281,18 @@ pub struct HashOptions {
     /// message bytes in each compression (faster), 256 is the paper's most conservative choice.
     #[arg(long, value_name = "BITS", value_parser = parse_iv_bits)]
     pub iv_bits: Option<u32>,
+
+    /// Digest length in bits for blake2b, blake2s, blake3, shake128, shake256.
+    ///
+    /// The length of each digest, in BITS (a multiple of 8), as b2sum -l and cksum -l count
+    /// it: blake2b 8 to 512 (default 512), blake2s 8 to 256 (256), blake3, shake128 and
+    /// shake256 8 to 1024 (256, 256 and 512). 0 means the default. b3sum's --length counts
+    /// BYTES: `b3sum --length 64` is `-l 512` here. A BLAKE2 digest of another length is
+    /// another hash (not a prefix); blake3's and SHAKE's shorter digests are prefixes of their
+    /// longer ones. `--tag` lines name the length (`BLAKE2b-256 (NAME) = ...`). When checking,
+    /// each line's digest says its length, as in `b2sum -c`: -l is accepted and ignored.
+    #[arg(short = 'l', long = "length", value_name = "BITS", value_parser = crate::length::parse_bits)]
+    pub length: Option<usize>,
 }
 
 impl HashOptions {
@@ -345,6 +357,9 @@ where
 {
     use clap::CommandFactory;
     let cli = Cli::try_parse_from(args)?;
+    if let Some(err) = crate::length::usage_error(&cli) {
+        return Err(err);
+    }
     if let Command::Sum(sum) = &cli.command {
         let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();
         let parsha = sum.algorithm.is_some_and(crate::parsha::takes_tree_params);

@@ -473,13 +473,13 @@ impl Algorithm {
         }
     }
 
-    /// The algorithm a BSD-style tag names, with the digest size in bytes when the tag states
-    /// it (`BLAKE2b-256`: 32); `None` for an unknown tag or a size the algorithm cannot
-    /// produce. A variable-length algorithm's plain tag (`BLAKE2b`) states no size: the
-    /// digest's length tells it (as `b2sum -c` reads it).
-    pub fn from_tag(tag: &str) -> Option<(Algorithm, Option<usize>)> {
+    /// The algorithm a BSD-style tag names and the digest size in bytes it means: `TAG-BITS`
+    /// for a variable-length algorithm (`BLAKE2b-256`: 32), the default size for a plain tag
+    /// (`BLAKE2b`: 64, as `b2sum -c` reads it); `None` for an unknown tag or a size the
+    /// algorithm cannot produce.
+    pub fn from_tag(tag: &str) -> Option<(Algorithm, usize)> {
         if let Some(&alg) = Algorithm::ALL.iter().find(|a| a.info().tag == tag) {
-            return Some((alg, None));
+            return Some((alg, alg.digest_size()));
         }
         let (base, bits) = tag.rsplit_once('-')?;
         let alg = *Algorithm::ALL
@@ -491,7 +491,7 @@ impl Algorithm {
         }
         let bits: usize = bits.parse().ok()?;
         let size = bits / 8;
-        (bits % 8 == 0 && alg.digest_sizes().contains(size)).then_some((alg, Some(size)))
+        (bits % 8 == 0 && alg.digest_sizes().contains(size)).then_some((alg, size))
     }
 
     /// Algorithms whose digest has this many bytes (used to infer the algorithm of a check line).
@@ -1247,8 +1247,7 @@ mod tests {
             let sizes = alg.digest_sizes();
             for size in [sizes.min, alg.digest_size(), sizes.max] {
                 let tag = alg.tag_for_size(size);
-                let stated = (size != alg.digest_size()).then_some(size);
-                assert_eq!(Algorithm::from_tag(&tag), Some((alg, stated)), "{tag}");
+                assert_eq!(Algorithm::from_tag(&tag), Some((alg, size)), "{tag}");
             }
         }
         for bad in [
