@@ -262,11 +262,11 @@ algorithms! {
     Sha512_224(sha2::Sha512_224) "sha512-224", "SHA512-224", ["sha512/224", "sha-512/224", "sha2-512/224"], Sha2, block 128;
     /// FIPS 180-4 SHA-512/256 (SHA-512 with its own IV, truncated)
     Sha512_256(sha2::Sha512_256) "sha512-256", "SHA512-256", ["sha512/256", "sha-512/256", "sha2-512/256"], Sha2, block 128;
-    /// RFC 7693 BLAKE2b (RustCrypto's blake2), as b2sum and cksum -a blake2b; digests of 1 to 64 bytes, 64 by default
+    /// RFC 7693 BLAKE2b (RustCrypto's blake2), as b2sum and cksum -a blake2b; digests of 8 to 512 bits (-l), 512 by default
     Blake2b(blake2::Blake2b512) "blake2b", "BLAKE2b", ["blake2b-512", "blake2", "b2", "b2sum"], Blake2, block 128 sizes 1..=64 via blake2::blake2b_sized;
-    /// RFC 7693 BLAKE2s (RustCrypto's blake2); digests of 1 to 32 bytes, 32 by default
+    /// RFC 7693 BLAKE2s (RustCrypto's blake2); digests of 8 to 256 bits (-l), 256 by default
     Blake2s(blake2::Blake2s256) "blake2s", "BLAKE2s", ["blake2s-256"], Blake2, block 64 sizes 1..=32 via blake2::blake2s_sized;
-    /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 1 to 128 bytes, 32 by default
+    /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 8 to 1024 bits (-l), 256 by default
     Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 sizes 1..=128 via blake3::blake3_sized;
     /// SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores
     Sandstorm224(sandstorm::Sandstorm224) "sandstorm224", "SANDSTORM224", ["sandstorm-224"], Sandstorm, block 64;
@@ -318,9 +318,9 @@ algorithms! {
     Sha3_384(keccak::Sha3_384) "sha3-384", "SHA3-384", ["sha3_384", "sha-3-384"], Sha3, block 104;
     /// FIPS 202 SHA3-512 (Keccak-f[1600], rate 72 bytes, padding 0x06)
     Sha3_512(keccak::Sha3_512) "sha3-512", "SHA3-512", ["sha3_512", "sha-3-512"], Sha3, block 72;
-    /// FIPS 202 SHAKE128 (RustCrypto's shake), an XOF: digests of 1 to 128 bytes, 32 by default (128-bit collision resistance)
+    /// FIPS 202 SHAKE128 (RustCrypto's shake), an XOF: digests of 8 to 1024 bits (-l), 256 by default (128-bit collision resistance)
     Shake128(shake::Shake128) "shake128", "SHAKE128", ["shake-128"], Shake, block 168 sizes 1..=128 via shake::shake128_sized;
-    /// FIPS 202 SHAKE256 (RustCrypto's shake), an XOF: digests of 1 to 128 bytes, 64 by default (256-bit collision resistance)
+    /// FIPS 202 SHAKE256 (RustCrypto's shake), an XOF: digests of 8 to 1024 bits (-l), 512 by default (256-bit collision resistance)
     Shake256(shake::Shake256) "shake256", "SHAKE256", ["shake-256"], Shake, block 136 sizes 1..=128 via shake::shake256_sized;
     /// JH-224, final SHA-3 round-3 version (E8 with 42 rounds)
     Jh224(jh::Jh224) "jh224", "JH-224", ["jh_224"], Jh, block 64;
