@@ -286,7 +286,7 @@ pub struct HashOptions {
     ///
     /// The length of each digest, in BITS (a multiple of 8), as b2sum -l and cksum -l count
     /// it: blake2b 8 to 512 (default 512), blake2s 8 to 256 (256), blake3, shake128 and
-    /// shake256 8 to 1024 (256, 256 and 512). 0 means the default. b3sum's --length counts
+    /// shake256 8 to 1024 (256, 256 and 512); with -a. 0 means the default. b3sum's --length counts
     /// BYTES: `b3sum --length 64` is `-l 512` here. A BLAKE2 digest of another length is
     /// another hash (not a prefix); blake3's and SHAKE's shorter digests are prefixes of their
     /// longer ones. `--tag` lines name the length (`BLAKE2b-256 (NAME) = ...`). When checking,
@@ -304,6 +304,19 @@ impl HashOptions {
             self.iv_bits.unwrap_or(default.iv_bits()),
         )
         .expect("each flag is checked when parsed")
+    }
+
+    /// The digest size `-l` asks of `alg`, when it is not the default (checked when parsed).
+    pub fn digest_size(&self, alg: Algorithm) -> Option<usize> {
+        crate::length::digest_size(alg, self.length).ok().flatten()
+    }
+
+    /// These options with a digest of `size` bytes (what a check line asks for).
+    pub fn with_digest_size(&self, size: usize) -> HashOptions {
+        HashOptions {
+            length: Some(size * 8),
+            ..self.clone()
+        }
     }
 
     /// These options with `params` instead of the flags' (what a tag line of `check` asks for).
@@ -357,8 +370,22 @@ where
 {
     use clap::CommandFactory;
     let cli = Cli::try_parse_from(args)?;
-    if let Some(err) = crate::length::usage_error(&cli) {
-        return Err(err);
+    // `-l` against `-a` (see `length`).
+    let length_given = match &cli.command {
+        Command::Sum(sum) => Some(("sum", sum.algorithm, sum.hashing.length, sum.check)),
+        Command::Check(check) => Some(("check", check.algorithm, check.hashing.length, true)),
+        _ => None,
+    };
+    if let Some((name, algorithm, bits, checking)) = length_given {
+        if let Some(message) = crate::length::length_error(algorithm, bits, checking) {
+            let kind = clap::error::ErrorKind::InvalidValue;
+            let mut command = Cli::command();
+            command.build();
+            return Err(match command.find_subcommand_mut(name) {
+                Some(subcommand) => subcommand.error(kind, message),
+                None => command.error(kind, message),
+            });
+        }
     }
     if let Command::Sum(sum) = &cli.command {
         let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();

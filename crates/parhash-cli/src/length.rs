@@ -8,8 +8,6 @@
 
 use parhash::Algorithm;
 
-use crate::flags::{Cli, Command, HashOptions};
-
 /// `-l` value parser: a number of bits, a multiple of 8.
 pub fn parse_bits(s: &str) -> Result<usize, String> {
     let bits: usize = s
@@ -67,58 +65,24 @@ pub fn digest_size(alg: Algorithm, bits: Option<usize>) -> Result<Option<usize>,
     Ok((size != alg.digest_size()).then_some(size))
 }
 
-/// What `-l` on this command line is wrong about, if anything: a length the algorithm cannot
-/// produce. When checking, each line's digest says its length: `-l` is accepted and ignored,
-/// as by `b2sum -c`, but still checked against `-a`.
-pub fn usage_error(cli: &Cli) -> Option<clap::Error> {
-    use clap::CommandFactory;
-    let (subcommand, message) = match &cli.command {
-        Command::Sum(sum) => (
-            "sum",
-            length_error(sum.algorithm, sum.hashing.length, sum.check)?,
-        ),
-        Command::Check(check) => (
-            "check",
-            length_error(check.algorithm, check.hashing.length, true)?,
-        ),
-        _ => return None,
-    };
-    let kind = clap::error::ErrorKind::InvalidValue;
-    let mut command = Cli::command();
-    command.build();
-    Some(match command.find_subcommand_mut(subcommand) {
-        Some(subcommand) => subcommand.error(kind, message),
-        None => command.error(kind, message),
-    })
-}
-
-/// The message for `-l BITS` with `algorithm` (`None`: not given), if it is wrong.
-fn length_error(
+/// What `-l BITS` is wrong about with `algorithm` (`-a`, if given), if anything: a length the
+/// algorithm cannot produce, or `-l` without `-a` when hashing (it sets the length of an
+/// algorithm that must be named; the default, sha256, has one length). When checking, each
+/// line's digest says its length: `-l` is accepted and ignored, as by `b2sum -c`, but still
+/// checked against `-a`.
+pub fn length_error(
     algorithm: Option<Algorithm>,
     bits: Option<usize>,
     checking: bool,
 ) -> Option<String> {
     bits?;
-    let algorithm = match algorithm {
-        Some(alg) => alg,
-        None if checking => return None,
-        None => Algorithm::from_name(crate::sum::DEFAULT_ALGORITHM).ok()?,
-    };
-    digest_size(algorithm, bits).err()
-}
-
-impl HashOptions {
-    /// The digest size `-l` asks of `alg`, when it is not the default (checked when parsed).
-    pub fn digest_size(&self, alg: Algorithm) -> Option<usize> {
-        digest_size(alg, self.length).ok().flatten()
-    }
-
-    /// These options with a digest of `size` bytes (what a check line asks for).
-    pub fn with_digest_size(&self, size: usize) -> HashOptions {
-        HashOptions {
-            length: Some(size * 8),
-            ..self.clone()
-        }
+    match algorithm {
+        Some(alg) => digest_size(alg, bits).err(),
+        None if checking => None,
+        None => Some(format!(
+            "-l needs -a: it sets the digest length of {}",
+            variable_algorithms()
+        )),
     }
 }
 
@@ -148,6 +112,11 @@ mod tests {
             "invalid length '520': blake2b digests are 8 to 512 bits"
         );
         assert_eq!(digest_size(Algorithm::Sha256, Some(256)), Ok(None));
+        assert!(length_error(None, Some(256), false)
+            .unwrap()
+            .starts_with("-l needs -a"));
+        assert_eq!(length_error(None, Some(256), true), None);
+        assert_eq!(length_error(Some(blake2b), None, false), None);
         let fixed = digest_size(Algorithm::Sha256, Some(128)).unwrap_err();
         assert_eq!(
             fixed,

@@ -300,8 +300,12 @@ fn length_errors_are_usage_errors_that_say_what_is_wrong() {
             "blake3 digests are 8 to 1024 bits",
         ),
         (
-            &["sum", "-l", "128"],
+            &["sum", "-a", "sha256", "-l", "128"],
             "sha256 digests are always 256 bits; -l applies to blake2b",
+        ),
+        (
+            &["sum", "-l", "256"],
+            "-l needs -a: it sets the digest length of blake2b",
         ),
         (
             &["check", "-a", "blake2s", "-l", "512"],
