@@ -124,11 +124,72 @@ fn algorithms(text: &str) -> Result<Vec<Algorithm>, UsageError> {
     if text.trim() == "all" {
         return Ok(Algorithm::ALL.to_vec());
     }
-    text.split(',')
+    let algs: Vec<Algorithm> = text
+        .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| Algorithm::from_name(s).map_err(|e| bad("--algorithms", e)))
-        .collect()
+        .collect::<Result<_, _>>()?;
+    if algs.is_empty() {
+        return Err(bad(
+            "--algorithms",
+            format!("'{text}' names no algorithm (names from 'parhash list', or all)"),
+        ));
+    }
+    Ok(algs)
+}
+
+/// Counts of `flag` (threads, messages per batch), each at least 1.
+fn counts(flag: &str, text: &str, what: &str) -> Result<Vec<usize>, UsageError> {
+    let counts = units::parse_counts(text).map_err(|e| bad(flag, e))?;
+    if counts.contains(&0) {
+        return Err(bad(flag, format!("{what} must be 1 or more, not 0")));
+    }
+    Ok(counts)
+}
+
+/// The `--variants` choice, each name one that some algorithm of the sweep has (a variant, an
+/// engine's base name such as `tree`, a peer such as `openssl`).
+fn variants(
+    text: &str,
+    algs: &[Algorithm],
+    tree: &[tree_params::TreeParams],
+) -> Result<VariantChoice, UsageError> {
+    let choice = VariantChoice::parse(text);
+    let VariantChoice::Named(names) = &choice else {
+        return Ok(choice);
+    };
+    let mut valid = vec!["default".to_string(), "all".to_string()];
+    for &alg in algs {
+        let ours = parhash_lab::engines::parhash_engines_with_tree(alg, tree);
+        let peers = parhash_lab::engines::peers(alg);
+        let names = ours
+            .iter()
+            .flat_map(|e| {
+                let variant = e.variant();
+                [tree_params::base_variant(&variant).to_string(), variant]
+            })
+            .chain(peers.iter().map(|p| p.provider().name().to_string()));
+        for name in names {
+            if !valid.contains(&name) {
+                valid.push(name);
+            }
+        }
+    }
+    let unknown: Vec<&String> = names.iter().filter(|n| !valid.contains(n)).collect();
+    if names.is_empty() || !unknown.is_empty() {
+        let what = if names.is_empty() {
+            format!("'{text}' names no variant")
+        } else {
+            let quoted: Vec<String> = unknown.iter().map(|n| format!("'{n}'")).collect();
+            format!("no algorithm of this sweep has {}", quoted.join(", "))
+        };
+        return Err(bad(
+            "--variants",
+            format!("{what} (valid: {})", valid.join(", ")),
+        ));
+    }
+    Ok(choice)
 }
 
 /// Builds the custom sweep the flags describe; every error is a usage error.
@@ -138,16 +199,24 @@ fn custom_spec(args: &BenchArgs) -> Result<SweepSpec, UsageError> {
         None => presets::one_per_family(),
     };
     let mut spec = SweepSpec::new(algs);
+    // The error names the flag, the set and the valid keys itself.
+    spec.tree = tree_params::parse_sets(&args.tree).map_err(|e| UsageError(e.to_string()))?;
     if let Some(v) = &args.variants {
-        spec.variants = VariantChoice::parse(v);
+        spec.variants = variants(v, &spec.algorithms, &spec.tree)?;
     }
     if let Some(l) = &args.lengths {
         spec.lengths = units::parse_sizes(l).map_err(|e| bad("--lengths", e))?;
+        if spec.lengths.contains(&0) {
+            return Err(bad(
+                "--lengths",
+                "0-byte messages have no time per byte: lengths start at 1 B",
+            ));
+        }
     } else if args.tiny {
         spec.lengths = vec![64, 4096];
     }
     if let Some(m) = &args.messages {
-        spec.multiplicities = units::parse_counts(m).map_err(|e| bad("--messages", e))?;
+        spec.multiplicities = counts("--messages", m, "messages per batch")?;
     }
     if let Some(s) = &args.sources {
         spec.sources = s
@@ -157,10 +226,8 @@ fn custom_spec(args: &BenchArgs) -> Result<SweepSpec, UsageError> {
             .map_err(|e| bad("--sources", e))?;
     }
     if let Some(t) = &args.threads {
-        spec.threads = units::parse_counts(t).map_err(|e| bad("--threads", e))?;
+        spec.threads = counts("--threads", t, "thread counts")?;
     }
-    // The error names the flag, the set and the valid keys itself.
-    spec.tree = tree_params::parse_sets(&args.tree).map_err(|e| UsageError(e.to_string()))?;
     spec.peers = !args.no_peers;
     spec.anchor = !args.no_peers;
     Ok(spec)
@@ -202,8 +269,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
         opts.budget = units::parse_duration(b).map_err(|e| bad("--budget", e))?;
         opts.budget_given = true;
     }
-    let report = if args.sweeping() {
-        let spec = custom_spec(args)?;
+    let spec = args.sweeping().then(|| custom_spec(args)).transpose()?;
+    // Before measuring for minutes: a report folder that cannot be made is an error now.
+    std::fs::create_dir_all(&opts.out_dir)
+        .with_context(|| format!("cannot create the report folder {}", opts.out_dir.display()))?;
+    let report = if let Some(spec) = spec {
         lab::run_sweep("parhash bench: custom sweep", &spec, &opts).map_err(usage_or_io)?
     } else {
         let name = args.preset.as_deref().unwrap_or("tour");
@@ -289,6 +359,23 @@ mod tests {
         assert!(bad(|a| a.sources = Some("tape".into())));
         assert!(bad(|a| a.threads = Some("3..1".into())));
         assert!(bad(|a| a.tree = vec!["T=5".into(), "chunk=4KiB".into()]));
+        assert!(bad(|a| a.algorithms = Some(" , ".into())));
+        assert!(bad(|a| a.variants = Some("nosuch".into())));
+        assert!(bad(|a| a.variants = Some(",".into())));
+        assert!(bad(|a| a.threads = Some("0".into())));
+        assert!(bad(|a| a.threads = Some("0..2".into())));
+        assert!(bad(|a| a.messages = Some("0".into())));
+        assert!(bad(|a| a.lengths = Some("0,64".into())));
+        let good = |f: fn(&mut BenchArgs)| {
+            let mut a = BenchArgs::default();
+            f(&mut a);
+            custom_spec(&a).is_ok()
+        };
+        assert!(good(|a| a.variants = Some("sequential,openssl".into())));
+        assert!(good(|a| {
+            a.algorithms = Some("parsha256".into());
+            a.variants = Some("tree".into());
+        }));
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //! - BSD line: optional blanks, optional `\`, `TAG`, optional space, `(NAME)`, blanks, `=`,
 //!   blanks, hex digest. The name ends at the last `)`.
 //! - Hex digits may be upper or lower case.
+//! - A file name ends at its first NUL byte, as C strings do in coreutils (an escaped name with
+//!   a NUL makes the line improper).
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -23,6 +25,7 @@ use crate::escape;
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
 use crate::input::{self, hash_input, Source};
 use crate::messages::{err_message, WRITE_ERROR};
+use parhash::Output;
 
 /// Everything `check` needs from the command line (from `check` or `sum -c`).
 #[derive(Clone, Debug, Default)]
@@ -197,12 +200,13 @@ impl Parser {
             return Line::Improper;
         };
         let name = if escaped {
-            match escape::unescape(raw_name) {
+            match escape::unescape(raw_name).filter(|name| !name.contains(&0)) {
                 Some(name) => name,
                 None => return Line::Improper,
             }
         } else {
-            raw_name.to_vec()
+            let up_to_nul = raw_name.split(|&b| b == 0).next().unwrap_or_default();
+            up_to_nul.to_vec()
         };
         Line::Entry(Entry {
             algorithm,
@@ -210,6 +214,19 @@ impl Parser {
             name,
             parsha: None,
         })
+    }
+}
+
+/// [`hash_input`] (for `check` and `sum` alike), except that standard input the parent closed fails as in sha256sum (`-: Bad
+/// file descriptor`) instead of reading as empty.
+pub fn hash_source(
+    algorithm: Algorithm,
+    source: &Source,
+    options: &HashOptions,
+) -> io::Result<Output> {
+    match (source, crate::stdio::stdin_error()) {
+        (Source::Stdin, Some(closed)) => Err(closed),
+        _ => hash_input(algorithm, source, options),
     }
 }
 
@@ -266,16 +283,52 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     } else {
         lists
     };
-    let mut stdout = io::stdout().lock();
+    let mut stdout = crate::stdio::stdout();
     let mut all_ok = true;
+    let mut named = NamedAlgorithm::new(options.algorithm);
     for list in lists {
-        all_ok &= check_list(options, list, &mut stdout)?;
+        all_ok &= check_list(options, list, &mut named, &mut stdout)?;
     }
     stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
 }
 
-fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<bool> {
+/// The algorithm an `improperly formatted ALG checksum line` warning names, as coreutils names
+/// it: the one `-a` fixes; else (as `cksum -c` does) that of the last properly formatted line,
+/// and before any, `sum`'s default, sha256 (what sha256sum says).
+struct NamedAlgorithm {
+    forced: Option<Algorithm>,
+    last_seen: Option<Algorithm>,
+}
+
+impl NamedAlgorithm {
+    fn new(forced: Option<Algorithm>) -> NamedAlgorithm {
+        NamedAlgorithm {
+            forced,
+            last_seen: None,
+        }
+    }
+
+    fn saw(&mut self, algorithm: Algorithm) {
+        self.last_seen = Some(algorithm);
+    }
+
+    /// The tag to name (`SHA256`, `MD5`).
+    fn tag(&self) -> &'static str {
+        match self.forced.or(self.last_seen) {
+            Some(algorithm) => algorithm.info().tag,
+            None => Algorithm::from_name(crate::flags::DEFAULT_ALGORITHM)
+                .map_or("SHA256", |a| a.info().tag),
+        }
+    }
+}
+
+fn check_list(
+    options: &Options,
+    list: &OsStr,
+    named: &mut NamedAlgorithm,
+    out: &mut impl Write,
+) -> Result<bool> {
     let list_name = escape::os_bytes(list);
     let is_stdin = list_name.as_ref() == b"-";
     let shown = escape::quote(if is_stdin {
@@ -283,6 +336,11 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
     } else {
         &list_name
     });
+    if let (true, Some(_closed)) = (is_stdin, crate::stdio::stdin_error()) {
+        // sha256sum's words for a list on a closed standard input.
+        err_message!("{shown}: read error");
+        return Ok(false);
+    }
     let mut reader: Box<dyn BufRead> = if is_stdin {
         // Unlocked: a `-` line in the list hashes standard input too.
         Box::new(BufReader::new(io::stdin()))
@@ -320,11 +378,9 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
             Line::Improper => {
                 tally.improper += 1;
                 if verify.warn {
-                    let what = options
-                        .algorithm
-                        .map_or(String::new(), |a| format!("{} ", a.info().tag));
+                    let tag = named.tag();
                     err_message!(
-                        "{shown}: {line_number}: improperly formatted {what}checksum line"
+                        "{shown}: {line_number}: improperly formatted {tag} checksum line"
                     );
                 }
                 continue;
@@ -332,6 +388,7 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
             Line::Entry(entry) => entry,
         };
         tally.any_proper = true;
+        named.saw(entry.algorithm);
         let source = Source::from_name(&entry.name);
         let mut hashing = match entry.parsha {
             Some(params) => options.hashing.with_tree_params(params),
@@ -340,7 +397,7 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
         if entry.algorithm.digest_sizes().is_variable() {
             hashing = hashing.with_digest_size(entry.expected.len());
         }
-        let verdict = match hash_input(entry.algorithm, &source, &hashing) {
+        let verdict = match hash_source(entry.algorithm, &source, &hashing) {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
             Err(err) => {
                 err_message!(
@@ -365,7 +422,10 @@ fn check_list(options: &Options, list: &OsStr, out: &mut impl Write) -> Result<b
             }
         };
         if !verify.status {
+            // Flushed at once: the next file may take long to hash (NUL-terminated `-z` lines
+            // would wait in the line buffer).
             out.write_all(&report_line(&entry.name, verdict, zero))
+                .and_then(|()| out.flush())
                 .context(WRITE_ERROR)?;
         }
     }

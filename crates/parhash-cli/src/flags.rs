@@ -10,6 +10,9 @@ use parhash::algo::parsha256::MAX_TREE_HEIGHT;
 use parhash::threads::Threads;
 use parhash::{Algorithm, TreeParams};
 
+/// The algorithm `sum` uses when `-a` is not given.
+pub const DEFAULT_ALGORITHM: &str = "sha256";
+
 /// Hash files and check checksum lists with every algorithm parhash implements.
 ///
 /// parhash hashes data as fast as the hardware allows (SIMD, many cores, tree modes). Its
@@ -20,7 +23,8 @@ use parhash::{Algorithm, TreeParams};
 /// checksum lists, never for security. `parhash list` shows every algorithm.
 ///
 /// Exit status: 0 if everything succeeded, 1 if any file could not be read or any checksum
-/// did not match, 2 for a usage error.
+/// did not match, or for a usage error of `sum` or `check` (as in coreutils); 2 for a usage
+/// error of the other subcommands.
 #[derive(Parser, Debug)]
 #[command(name = "parhash", version, propagate_version = true)]
 pub struct Cli {
@@ -61,22 +65,22 @@ pub struct SumArgs {
     /// Write BSD-style checksum lines, `TAG (NAME) = HEX`, with the algorithm's tag (SHA256,
     /// MD5, SHA512-256, ...), as `sha256sum --tag` does. `parhash check` and `sha256sum -c`
     /// read these lines too.
-    #[arg(long, conflicts_with = "check")]
+    #[arg(long)]
     pub tag: bool,
 
     /// Mark files as read in binary mode (`HEX *NAME`).
     ///
     /// Write `*` instead of the second space before the name, as `sha256sum -b` does. parhash
     /// always reads bytes as they are, so this changes only the line, for tools that expect
-    /// the marker.
-    #[arg(short = 'b', long, conflicts_with_all = ["text", "check"])]
+    /// the marker. Of -b and -t the last one given wins, as in coreutils.
+    #[arg(short = 'b', long, overrides_with = "text")]
     pub binary: bool,
 
     /// Mark files as read in text mode (`HEX  NAME`, the default).
     ///
     /// Write the default two spaces before the name. Accepted for compatibility with
-    /// sha256sum's -t; the data is hashed as it is either way.
-    #[arg(short = 't', long, conflicts_with_all = ["tag", "check"])]
+    /// sha256sum's -t; the data is hashed as it is either way. Not with --tag.
+    #[arg(short = 't', long, overrides_with = "binary")]
     pub text: bool,
 
     /// Read checksum lists from the FILEs and check them (as `parhash check`).
@@ -148,7 +152,7 @@ pub enum Device {
 /// that the file was not damaged by accident, not that nobody tampered with it.
 ///
 /// Exit status: 0 if every listed file was read and matched, 1 otherwise (or, with
-/// --strict, if any line was improperly formatted), 2 for a usage error.
+/// --strict, if any line was improperly formatted) and for a usage error, as in coreutils.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Algorithm of every line (overrides tags and digest lengths).
@@ -167,6 +171,15 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub hashing: HashOptions,
+
+    /// `sum`'s output flags, accepted only to be refused in coreutils' words (`sha256sum -c
+    /// --tag`: "the --tag option is meaningless when verifying checksums").
+    #[arg(long, hide = true)]
+    pub tag: bool,
+    #[arg(short = 'b', long, hide = true)]
+    pub binary: bool,
+    #[arg(short = 't', long, hide = true)]
+    pub text: bool,
 
     /// Checksum lists; - or none means standard input.
     #[arg(value_name = "FILE")]
@@ -201,11 +214,11 @@ pub struct VerifyFlags {
 
     /// Warn about each improperly formatted checksum line.
     ///
-    /// Print `parhash: FILE: LINE: improperly formatted checksum line` on standard error
-    /// for every line that is neither a GNU nor a BSD checksum line; with -a the algorithm's
-    /// tag joins in (`improperly formatted SHA256 checksum line`), word for word what
-    /// coreutils' sha256sum, md5sum, ... print. Of --quiet, --status and --warn the last one
-    /// given wins.
+    /// Print `parhash: FILE: LINE: improperly formatted SHA256 checksum line` on standard
+    /// error for every line that is neither a GNU nor a BSD checksum line, word for word what
+    /// coreutils' sha256sum, md5sum, cksum ... print. The algorithm named is the one -a gives;
+    /// without -a, as cksum -c does, that of the last properly formatted line (sha256 before
+    /// any). Of --quiet, --status and --warn the last one given wins.
     #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
 
@@ -218,14 +231,14 @@ pub struct VerifyFlags {
 }
 
 impl VerifyFlags {
-    /// The first of these flags that is set, as written on the command line.
+    /// The first of these flags that is set, in the order coreutils checks them.
     fn first_set(&self) -> Option<&'static str> {
         [
-            (self.quiet, "--quiet"),
-            (self.status, "--status"),
-            (self.strict, "--strict"),
-            (self.warn, "--warn"),
             (self.ignore_missing, "--ignore-missing"),
+            (self.status, "--status"),
+            (self.warn, "--warn"),
+            (self.quiet, "--quiet"),
+            (self.strict, "--strict"),
         ]
         .into_iter()
         .find_map(|(set, name)| set.then_some(name))
@@ -361,58 +374,91 @@ fn parse_iv_bits(s: &str) -> Result<u32, String> {
 #[derive(Args, Debug)]
 pub struct ListArgs {}
 
-/// Parses and validates the command line (what clap cannot express: check-only flags on `sum`
-/// need `-c`). Errors are usage errors (exit status 2).
-pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+/// A command line that cannot run.
+#[derive(Debug)]
+pub enum ParseError {
+    /// clap's own report (an unknown flag, a bad value; also `--help` and `--version`).
+    Clap(clap::Error),
+    /// Flags of `sum` or `check` that do not go together, worded as coreutils words them.
+    Refused(String),
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseError::Clap(err) => write!(f, "{err}"),
+            ParseError::Refused(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<clap::Error> for ParseError {
+    fn from(err: clap::Error) -> ParseError {
+        ParseError::Clap(err)
+    }
+}
+
+/// The exit status of a usage error: 1 for `sum` and `check`, as their coreutils twins exit,
+/// 2 for the other subcommands (and a missing or unknown one).
+pub fn usage_status<T: AsRef<std::ffi::OsStr>>(args: &[T]) -> u8 {
+    match args.get(1).and_then(|a| a.as_ref().to_str()) {
+        Some("sum" | "check") => 1,
+        _ => 2,
+    }
+}
+
+/// Parses and validates the command line: what clap cannot express is checked here, in
+/// coreutils' order and words (`--tag` with `-c` or `--text`, check-only flags without `-c`).
+pub fn parse_from<I, T>(args: I) -> Result<Cli, ParseError>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    use clap::CommandFactory;
     let cli = Cli::try_parse_from(args)?;
-    // `-l` against `-a` (see `length`).
-    let length_given = match &cli.command {
-        Command::Sum(sum) => Some(("sum", sum.algorithm, sum.hashing.length, sum.check)),
-        Command::Check(check) => Some(("check", check.algorithm, check.hashing.length, true)),
+    let refused = match &cli.command {
+        Command::Sum(sum) => refused_sum_flags(sum),
+        Command::Check(check) => refused_check_flags(check.tag, check.binary || check.text)
+            // `-l` against `-a` (see `length`).
+            .or_else(|| crate::length::length_error(check.algorithm, check.hashing.length, true)),
         _ => None,
     };
-    if let Some((name, algorithm, bits, checking)) = length_given {
-        if let Some(message) = crate::length::length_error(algorithm, bits, checking) {
-            let kind = clap::error::ErrorKind::InvalidValue;
-            let mut command = Cli::command();
-            command.build();
-            return Err(match command.find_subcommand_mut(name) {
-                Some(subcommand) => subcommand.error(kind, message),
-                None => command.error(kind, message),
-            });
+    match refused {
+        Some(message) => Err(ParseError::Refused(message)),
+        None => Ok(cli),
+    }
+}
+
+/// Why output flags cannot go with checking (coreutils' words).
+fn refused_check_flags(tag: bool, binary_or_text: bool) -> Option<String> {
+    if tag {
+        return Some("the --tag option is meaningless when verifying checksums".into());
+    }
+    binary_or_text
+        .then(|| "the --binary and --text options are meaningless when verifying checksums".into())
+}
+
+/// Why `sum`'s flags cannot go together, if they cannot (coreutils' checks, in its order).
+fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
+    if sum.tag && sum.text {
+        return Some("--tag does not support --text mode".into());
+    }
+    if sum.check {
+        if let Some(message) = refused_check_flags(sum.tag, sum.binary || sum.text) {
+            return Some(message);
         }
     }
-    if let Command::Sum(sum) = &cli.command {
-        let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();
-        let parsha = sum.algorithm.is_some_and(crate::parsha::takes_tree_params);
-        if params_given && !parsha && !sum.check {
-            let mut command = Cli::command();
-            command.build();
-            return Err(command.error(
-                clap::error::ErrorKind::ArgumentConflict,
-                "--tree-height and --iv-bits apply only to -a parsha256",
-            ));
-        }
+    if let (false, Some(flag)) = (sum.check, sum.verify.first_set()) {
+        return Some(format!(
+            "the {flag} option is meaningful only when verifying checksums"
+        ));
     }
-    if let Command::Sum(sum) = &cli.command {
-        if let (false, Some(flag)) = (sum.check, sum.verify.first_set()) {
-            let message =
-                format!("the {flag} option is meaningful only when verifying checksums (with -c)");
-            let kind = clap::error::ErrorKind::ArgumentConflict;
-            let mut command = Cli::command();
-            command.build();
-            return Err(match command.find_subcommand_mut("sum") {
-                Some(sum_command) => sum_command.error(kind, message),
-                None => command.error(kind, message),
-            });
-        }
+    let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();
+    let parsha = sum.algorithm.is_some_and(crate::parsha::takes_tree_params);
+    if params_given && !parsha && !sum.check {
+        return Some("--tree-height and --iv-bits apply only to -a parsha256".into());
     }
-    Ok(cli)
+    // `-l` against `-a` (see `length`).
+    crate::length::length_error(sum.algorithm, sum.hashing.length, sum.check)
 }
 
 fn parse_algorithm(name: &str) -> Result<Algorithm, parhash::Error> {
@@ -424,7 +470,7 @@ mod tests {
     use super::*;
     use clap::CommandFactory;
 
-    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+    fn parse(args: &[&str]) -> Result<Cli, ParseError> {
         parse_from(std::iter::once("parhash").chain(args.iter().copied()))
     }
 
@@ -461,16 +507,26 @@ mod tests {
     fn tag_flag() {
         assert!(sum(&["--tag"]).tag);
         assert!(!sum(&[]).tag);
-        assert!(parse(&["sum", "--tag", "-c"]).is_err());
+        let err = parse(&["sum", "--tag", "-c"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the --tag option is meaningless when verifying checksums"
+        );
     }
 
     #[test]
     fn binary_and_text_flags() {
         assert!(sum(&["-b"]).binary);
         assert!(sum(&["--text"]).text);
-        assert!(parse(&["sum", "-b", "-t"]).is_err());
-        assert!(parse(&["sum", "--tag", "-t"]).is_err());
+        // The last of -b and -t wins, as in coreutils.
+        let last_text = sum(&["-b", "-t"]);
+        assert!(last_text.text && !last_text.binary);
+        let last_binary = sum(&["-t", "-b"]);
+        assert!(last_binary.binary && !last_binary.text);
+        let err = parse(&["sum", "--tag", "-t"]).unwrap_err();
+        assert_eq!(err.to_string(), "--tag does not support --text mode");
         assert!(sum(&["--tag", "-b"]).binary);
+        assert!(parse(&["sum", "-c", "-b"]).is_err());
     }
 
     #[test]
@@ -557,9 +613,30 @@ mod tests {
 
     #[test]
     fn verify_flags_need_check_mode_on_sum() {
-        for flag in ["--quiet", "--status", "--strict", "-w", "--ignore-missing"] {
-            assert!(parse(&["sum", flag, "f"]).is_err(), "{flag}");
+        for (flag, name) in [
+            ("--quiet", "--quiet"),
+            ("--status", "--status"),
+            ("--strict", "--strict"),
+            ("-w", "--warn"),
+            ("--ignore-missing", "--ignore-missing"),
+        ] {
+            let err = parse(&["sum", flag, "f"]).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("the {name} option is meaningful only when verifying checksums")
+            );
         }
+        // coreutils' order when several are given.
+        let err = parse(&["sum", "--strict", "--ignore-missing"]).unwrap_err();
+        assert!(err.to_string().contains("--ignore-missing"), "{err}");
+    }
+
+    #[test]
+    fn usage_errors_of_sum_and_check_exit_1() {
+        assert_eq!(usage_status(&["parhash", "sum", "--nope"]), 1);
+        assert_eq!(usage_status(&["parhash", "check"]), 1);
+        assert_eq!(usage_status(&["parhash", "bench", "-t", "0"]), 2);
+        assert_eq!(usage_status(&["parhash"]), 2);
     }
 
     #[test]

@@ -87,7 +87,7 @@ pub fn run(
     }
     let job = job_for(algorithm, args)?;
     let gpu = Gpu::open()?;
-    let mut stdout = io::stdout().lock();
+    let mut stdout = crate::stdio::stdout();
     let mut all_ok = true;
     let mut lines = Vec::new();
     // Files are read in order into a batch, which goes to the GPU when full; lines keep the
@@ -95,7 +95,7 @@ pub fn run(
     let mut batch: Vec<(Vec<u8>, Entry)> = Vec::new();
     let mut batch_bytes = 0usize;
     let mut flush = |batch: &mut Vec<(Vec<u8>, Entry)>,
-                     stdout: &mut io::StdoutLock<'_>,
+                     stdout: &mut crate::stdio::Stdout,
                      all_ok: &mut bool|
      -> Result<()> {
         let inputs: Vec<&[u8]> = batch

@@ -1,6 +1,6 @@
 //! `parhash list`: every algorithm in the registry, with what this CPU can run.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use anyhow::{Context, Result};
 use parhash::{Algorithm, VariantInfo};
@@ -10,7 +10,7 @@ use crate::messages::WRITE_ERROR;
 
 /// Prints the list on standard output.
 pub fn run(_args: &ListArgs) -> Result<bool> {
-    let mut stdout = io::stdout().lock();
+    let mut stdout = crate::stdio::stdout();
     stdout.write_all(render().as_bytes()).context(WRITE_ERROR)?;
     stdout.flush().context(WRITE_ERROR)?;
     Ok(true)

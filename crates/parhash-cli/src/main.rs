@@ -2,8 +2,10 @@
 //!
 //! This file is glue: parse the flags (`flags`), run one subcommand (`sum`, `check`, `list`,
 //! `bench`), turn the outcome into an exit status. Exit statuses follow coreutils' sha256sum: 0 when all
-//! went well, 1 when any file failed or any checksum did not match; usage errors are 2.
-#![forbid(unsafe_code)]
+//! went well, 1 when any file failed or any checksum did not match, and for usage errors of `sum`
+//! and `check`; usage errors of the other subcommands are 2.
+// `stdio` alone calls the C library (signals, descriptors), behind safe functions.
+#![deny(unsafe_code)]
 
 mod bench;
 mod check;
@@ -18,6 +20,7 @@ mod many;
 mod messages;
 mod parsha;
 mod progress;
+mod stdio;
 mod sum;
 mod walk;
 
@@ -27,9 +30,11 @@ use flags::Command;
 use messages::err_message;
 
 fn main() -> ExitCode {
-    let cli = match flags::parse_from(std::env::args_os()) {
+    stdio::restore_sigpipe();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match flags::parse_from(&args) {
         Ok(cli) => cli,
-        Err(err) => return usage_error(err),
+        Err(err) => return usage_error(err, &args),
     };
     let outcome = match &cli.command {
         Command::Sum(args) => sum::run(args),
@@ -40,8 +45,6 @@ fn main() -> ExitCode {
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        // The reader went away (`parhash sum big | head -c1`): nothing left to tell anyone.
-        Err(err) if messages::is_broken_pipe(&err) => ExitCode::SUCCESS,
         // Options clap cannot check (`bench --tree`, `--baseline`...) are usage errors: one
         // line, status 2.
         Err(err) => match err.downcast_ref::<parhash_lab::error::UsageError>() {
@@ -57,19 +60,33 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reports a command-line error (exit status 2) or prints help/version (exit status 0).
-fn usage_error(err: clap::Error) -> ExitCode {
+/// Reports a command-line error (exit status [`flags::usage_status`]) or prints help/version
+/// (exit status 0).
+fn usage_error(err: flags::ParseError, args: &[std::ffi::OsString]) -> ExitCode {
     use std::error::Error;
+    let status = flags::usage_status(args);
+    let err = match err {
+        flags::ParseError::Refused(message) => {
+            // coreutils' form: the reason, then where to read more.
+            let subcommand = args.get(1).map(|a| a.to_string_lossy()).unwrap_or_default();
+            err_message!("{message}");
+            eprintln!("Try 'parhash {subcommand} --help' for more information.");
+            return ExitCode::from(status);
+        }
+        flags::ParseError::Clap(err) => err,
+    };
     // An unknown algorithm deserves one plain line with the suggestion, not clap's three.
     if let Some(unknown) = err
         .source()
         .and_then(|s| s.downcast_ref::<parhash::Error>())
     {
         err_message!("{unknown}");
-        return ExitCode::from(2);
+        return ExitCode::from(status);
     }
-    let code = err.exit_code();
     let _ = err.print();
-    // clap's exit codes are 0 (help, version) and 2 (usage error); both fit in a u8.
-    ExitCode::from(u8::try_from(code).unwrap_or(2))
+    // clap's exit codes are 0 (help, version) and 2 (usage error).
+    match err.exit_code() {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(status),
+    }
 }

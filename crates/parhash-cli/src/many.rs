@@ -75,6 +75,10 @@ pub fn run(
         };
         let mut outcomes = Vec::with_capacity(window.len());
         for (item, early) in window.into_iter().zip(hashed) {
+            if matches!(early, Early::Stream) && !outcomes.is_empty() {
+                // What is done goes out before a stream that may take long (a FIFO, stdin).
+                progress.suspend(|| emit(std::mem::take(&mut outcomes)))?;
+            }
             outcomes.push(match (item, early) {
                 (Item::Failed { name, error }, _) => (name, Err(error)),
                 (Item::Hash { name, .. }, Early::Done(digest)) => (name, Ok(digest)),

@@ -31,13 +31,3 @@ pub fn describe(err: &anyhow::Error) -> String {
         .collect::<Vec<_>>()
         .join(": ")
 }
-
-/// Whether an error is (caused by) a write to a closed pipe, such as stdout after
-/// `parhash sum big | head -c1` has exited.
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
-}

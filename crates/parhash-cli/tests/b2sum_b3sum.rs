@@ -6,28 +6,16 @@
 //! A missing control tool skips its comparison with a printed reason; under CI (`CI` set, as
 //! `.ci/run` does) it fails the test, so a green CI run has compared everything.
 
+mod support;
+
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    code: Option<i32>,
-}
+use support::{run_in_locale, tool_exists, Run};
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> Run {
-    let out = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
+    run_in_locale(dir, "C.UTF-8", program, args, b"")
 }
 
 fn parhash(dir: &Path, args: &[&str]) -> Run {
@@ -36,10 +24,7 @@ fn parhash(dir: &Path, args: &[&str]) -> Run {
 
 /// Whether the control tool runs (`TOOL --version`); prints the skip, or fails under CI.
 fn have(tool: &str) -> bool {
-    let found = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let found = tool_exists(tool);
     if !found {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -89,7 +74,12 @@ fn checks_ok(dir: &Path, program: &str, check_args: &[&str], list: &str, files: 
         "{program} {check_args:?}:\n{list}\n{}",
         out.stderr
     );
-    assert_eq!(out.stdout.matches(": OK").count(), files, "{}", out.stdout);
+    assert_eq!(
+        out.stdout_text().matches(": OK").count(),
+        files,
+        "{}",
+        out.stdout_text()
+    );
 }
 
 const PARHASH: &str = env!("CARGO_BIN_EXE_parhash");
@@ -109,47 +99,55 @@ fn blake2b_is_b2sum_and_cksum_byte_for_byte() {
         );
         let b2sum = run(dir, "b2sum", &args(&l, &names));
         assert_eq!(ours.code, Some(0), "{}", ours.stderr);
-        assert_eq!(ours.stdout, b2sum.stdout, "-l {length:?}");
+        assert_eq!(ours.stdout_text(), b2sum.stdout_text(), "-l {length:?}");
         let tagged = parhash(
             dir,
             &args(&[&["sum", "--tag", "-a", "b2"], &l[..]].concat(), &names),
         );
         let b2sum_tagged = run(dir, "b2sum", &args(&[&["--tag"], &l[..]].concat(), &names));
-        assert_eq!(tagged.stdout, b2sum_tagged.stdout, "--tag -l {length:?}");
+        assert_eq!(
+            tagged.stdout_text(),
+            b2sum_tagged.stdout_text(),
+            "--tag -l {length:?}"
+        );
         // cksum -a blake2b writes tagged lines by default (`BLAKE2b-256 (NAME) = ...`).
         let cksum = run(
             dir,
             "cksum",
             &args(&[&["-a", "blake2b"], &l[..]].concat(), &names),
         );
-        assert_eq!(tagged.stdout, cksum.stdout, "cksum -l {length:?}");
+        assert_eq!(
+            tagged.stdout_text(),
+            cksum.stdout_text(),
+            "cksum -l {length:?}"
+        );
 
         // Lists cross over: ours checked by b2sum and cksum, theirs by parhash.
-        checks_ok(dir, "b2sum", &["-c"], &ours.stdout, names.len());
-        checks_ok(dir, "cksum", &["-c"], &tagged.stdout, names.len());
+        checks_ok(dir, "b2sum", &["-c"], &ours.stdout_text(), names.len());
+        checks_ok(dir, "cksum", &["-c"], &tagged.stdout_text(), names.len());
         checks_ok(
             dir,
             PARHASH,
             &["check", "-a", "blake2b"],
-            &b2sum.stdout,
+            &b2sum.stdout_text(),
             names.len(),
         );
-        checks_ok(dir, PARHASH, &["check"], &cksum.stdout, names.len());
+        checks_ok(dir, PARHASH, &["check"], &cksum.stdout_text(), names.len());
         checks_ok(
             dir,
             PARHASH,
             &["sum", "-c", "-a", "blake2b"],
-            &ours.stdout,
+            &ours.stdout_text(),
             names.len(),
         );
         // Each line says its length: -l is accepted and ignored when checking, as by b2sum.
         let ignored = ["check", "-a", "blake2b", "-l", "160"];
-        checks_ok(dir, PARHASH, &ignored, &b2sum.stdout, names.len());
+        checks_ok(dir, PARHASH, &ignored, &b2sum.stdout_text(), names.len());
         checks_ok(
             dir,
             "b2sum",
             &["-c", "-l", "160"],
-            &b2sum.stdout,
+            &b2sum.stdout_text(),
             names.len(),
         );
     }
@@ -177,14 +175,18 @@ fn blake3_is_b3sum_byte_for_byte() {
             let prefix = [&["sum", "-a", "blake3", "-j", threads], &l[..]].concat();
             let ours = parhash(dir, &args(&prefix, &names));
             assert_eq!(ours.code, Some(0), "{}", ours.stderr);
-            assert_eq!(ours.stdout, expected.stdout, "-l {bits:?}, -j {threads}");
+            assert_eq!(
+                ours.stdout_text(),
+                expected.stdout_text(),
+                "-l {bits:?}, -j {threads}"
+            );
         }
         // parhash checks b3sum's lists of any length.
         checks_ok(
             dir,
             PARHASH,
             &["check", "-a", "blake3"],
-            &expected.stdout,
+            &expected.stdout_text(),
             names.len(),
         );
         // A tagged list names the algorithm and the length.
@@ -193,11 +195,11 @@ fn blake3_is_b3sum_byte_for_byte() {
             dir,
             &args(&[&["sum", "--tag", "-a", "b3"], &l[..]].concat(), &names),
         );
-        checks_ok(dir, PARHASH, &["check"], &tagged.stdout, names.len());
+        checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
     }
     // b3sum -c reads parhash's lists (it takes only 32-byte digests).
     let ours = parhash(dir, &args(&["sum", "-a", "blake3"], &names));
-    checks_ok(dir, "b3sum", &["-c"], &ours.stdout, names.len());
+    checks_ok(dir, "b3sum", &["-c"], &ours.stdout_text(), names.len());
     // Standard input too, in pieces over threads.
     let data = fs::read(dir.join("pieces")).unwrap();
     let piped = Command::new("sh")
@@ -230,7 +232,7 @@ fn python_lines(dir: &Path, algorithm: &str, bytes: usize, names: &[&str]) -> St
     );
     let out = run(dir, "python3", &args(&["-c", &script], names));
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    out.stdout
+    out.stdout_text()
 }
 
 #[test]
@@ -255,17 +257,17 @@ fn blake2s_and_shake_are_pythons_hashlib() {
             let ours = parhash(dir, &args(&["sum", "-a", algorithm, "-l", &bits], &names));
             assert_eq!(ours.code, Some(0), "{}", ours.stderr);
             let expected = python_lines(dir, algorithm, bytes, &names);
-            assert_eq!(ours.stdout, expected, "{algorithm}, {bytes} bytes");
+            assert_eq!(ours.stdout_text(), expected, "{algorithm}, {bytes} bytes");
             if bytes == default_bytes {
                 let plain = parhash(dir, &args(&["sum", "-a", algorithm], &names));
-                assert_eq!(plain.stdout, expected, "{algorithm} default length");
+                assert_eq!(plain.stdout_text(), expected, "{algorithm} default length");
             }
             // Round trips: tagged (the tag names the length) and plain with -a.
             let tagged = parhash(
                 dir,
                 &args(&["sum", "--tag", "-a", algorithm, "-l", &bits], &names),
             );
-            let tag = tagged.stdout.split(" (").next().unwrap().to_string();
+            let tag = tagged.stdout_text().split(" (").next().unwrap().to_string();
             let upper = algorithm.to_uppercase().replace("BLAKE2S", "BLAKE2s");
             let expected_tag = if bytes == default_bytes {
                 upper
@@ -273,7 +275,7 @@ fn blake2s_and_shake_are_pythons_hashlib() {
                 format!("{upper}-{bits}")
             };
             assert_eq!(tag, expected_tag);
-            checks_ok(dir, PARHASH, &["check"], &tagged.stdout, names.len());
+            checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
             checks_ok(
                 dir,
                 PARHASH,
@@ -314,12 +316,13 @@ fn length_errors_are_usage_errors_that_say_what_is_wrong() {
         (&["sum", "-a", "blake2b", "-l", "x"], "a number of bits"),
     ] {
         let out = parhash(dir, args);
-        assert_eq!(out.code, Some(2), "{args:?}");
+        // A usage error of sum or check exits 1, as coreutils' tools do (README, Exit status).
+        assert_eq!(out.code, Some(1), "{args:?}");
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
     }
     // b2sum's spellings are names here; near misses are suggested.
     let out = parhash(dir, &["sum", "-a", "b2sm"]);
-    assert_eq!(out.code, Some(2));
+    assert_eq!(out.code, Some(1));
     assert!(
         out.stderr.contains("did you mean 'blake2b'?"),
         "{}",

@@ -106,3 +106,66 @@ fn unknown_baseline_is_a_usage_error_listing_valid_names() {
         "openssl",
     );
 }
+
+/// Sweeps that would measure nothing, or nonsense, are usage errors naming what is valid, not an
+/// empty report with exit status 0.
+#[test]
+fn empty_or_meaningless_sweeps_are_usage_errors() {
+    let md5 = ["--tiny", "--no-peers", "-a", "md5"];
+    let with = |extra: &[&'static str]| [&md5[..], extra].concat();
+    assert_usage_error(
+        &with(&["--variants", "nosuch"]),
+        "no algorithm of this sweep has 'nosuch' (valid: default, all, sequential",
+    );
+    assert_usage_error(&with(&["--variants", ","]), "names no variant");
+    assert_usage_error(
+        &with(&["-t", "0"]),
+        "--threads: thread counts must be 1 or more",
+    );
+    assert_usage_error(&with(&["-t", "0..2"]), "--threads");
+    assert_usage_error(
+        &with(&["-m", "0"]),
+        "--messages: messages per batch must be 1 or more",
+    );
+    assert_usage_error(&with(&["-l", "0"]), "--lengths: 0-byte messages");
+    assert_usage_error(&with(&["-l", "0..1KiB"]), "--lengths: 0-byte messages");
+    assert_usage_error(&["--tiny", "-a", ""], "--algorithms: '' names no algorithm");
+    assert_usage_error(&["--tiny", "-a", " , "], "names no algorithm");
+    // Names that some algorithm of a mixed sweep has stay valid (a note for the others).
+    let (code, stderr) = bench(&[
+        "--tiny",
+        "--no-peers",
+        "-a",
+        "md5,parsha256",
+        "--variants",
+        "tree",
+        "-l",
+        "64",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// A report folder that cannot be made is an error naming it, before any measurement.
+#[test]
+fn unusable_report_folder_is_named() {
+    let out = parhash()
+        .args([
+            "bench",
+            "--tiny",
+            "--no-progress",
+            "-a",
+            "md5",
+            "--out",
+            "/proc/parhash-no-such/x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("/proc/parhash-no-such/x"), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

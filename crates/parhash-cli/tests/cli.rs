@@ -13,6 +13,9 @@ use std::process::{Command, Stdio};
 
 use parhash::Algorithm;
 
+mod support;
+use support::{run_in_locale, spawn_in, tool_exists, Run};
+
 /// Algorithms with a coreutils twin.
 const TOOLS: &[(&str, &str)] = &[
     ("md5", "md5sum"),
@@ -23,41 +26,8 @@ const TOOLS: &[(&str, &str)] = &[
     ("sha512", "sha512sum"),
 ];
 
-#[derive(Debug)]
-struct Run {
-    stdout: Vec<u8>,
-    stderr: String,
-    code: Option<i32>,
-}
-
-impl Run {
-    fn stdout_text(&self) -> String {
-        String::from_utf8_lossy(&self.stdout).into_owned()
-    }
-}
-
 fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    Run {
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        code: out.status.code(),
-    }
+    run_in_locale(dir, "C.UTF-8", program, args, stdin)
 }
 
 fn parhash(dir: &Path, args: &[&str]) -> Run {
@@ -66,16 +36,6 @@ fn parhash(dir: &Path, args: &[&str]) -> Run {
 
 fn parhash_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     run_in(dir, env!("CARGO_BIN_EXE_parhash"), args, stdin)
-}
-
-/// Whether `tool --version` runs.
-fn tool_exists(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
 }
 
 /// Whether a coreutils tool to compare with is installed; prints the skip, or fails under CI.
@@ -339,7 +299,8 @@ fn unreadable_file_says_permission_denied() {
 fn unknown_algorithm_is_one_line_with_a_suggestion() {
     let dir = tempfile::tempdir().unwrap();
     let ours = parhash(dir.path(), &["sum", "-a", "mdd5", "x"]);
-    assert_eq!(ours.code, Some(2));
+    // coreutils' cksum exits 1 for an unknown -a.
+    assert_eq!(ours.code, Some(1));
     assert_eq!(ours.stderr.lines().count(), 1, "{}", ours.stderr);
     assert!(
         ours.stderr.starts_with("parhash: unknown algorithm 'mdd5'"),
@@ -353,17 +314,16 @@ fn unknown_algorithm_is_one_line_with_a_suggestion() {
     );
     assert!(ours.stdout.is_empty());
     let check = parhash(dir.path(), &["check", "-a", "nope-nope-nope", "x"]);
-    assert_eq!(check.code, Some(2));
+    assert_eq!(check.code, Some(1));
     assert_eq!(check.stderr.lines().count(), 1, "{}", check.stderr);
 }
 
 #[test]
-fn usage_errors_exit_2() {
+fn usage_errors_of_other_subcommands_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     for args in [
-        &["sum", "--no-such-flag"][..],
-        &["sum", "--quiet", "x"],
-        &["sum", "--tag", "-c", "x"],
+        &["bench", "--no-such-flag"][..],
+        &["list", "extra"],
         &["frobnicate"],
         &[],
     ] {
@@ -372,34 +332,443 @@ fn usage_errors_exit_2() {
         assert!(!run.stderr.is_empty());
     }
     assert_eq!(parhash(dir.path(), &["--help"]).code, Some(0));
+    assert_eq!(parhash(dir.path(), &["sum", "--help"]).code, Some(0));
     assert_eq!(parhash(dir.path(), &["--version"]).code, Some(0));
 }
 
+/// Usage errors of `sum` and `check` exit 1 with coreutils' message, its first line word for
+/// word (the program name aside), checked against the GNU tool itself.
 #[test]
-fn closed_stdout_ends_quietly() {
+fn usage_errors_of_sum_and_check_are_coreutils_words_and_status() {
     let (dir, _) = fixture();
-    // Far more output than a pipe buffer holds, so the write after the reader quits fails.
-    let mut args = vec!["sum", "-a", "md5"];
-    args.extend(std::iter::repeat_n("plain", 20_000));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parhash"))
-        .args(&args)
-        .current_dir(dir.path())
+    // `parhash sum ARGS` is `sha256sum ARGS`; `parhash check ARGS` is `sha256sum -c ARGS`.
+    let cases: &[&[&str]] = &[
+        &["sum", "--ignore-missing", "plain"],
+        &["sum", "--strict", "plain"],
+        &["sum", "-w", "--quiet", "plain"],
+        &["sum", "--tag", "--check", "plain"],
+        &["sum", "-c", "--tag", "plain"],
+        &["check", "--tag", "plain"],
+        &["sum", "--tag", "--text", "plain"],
+        &["sum", "--tag", "-t", "-c", "plain"],
+        &["sum", "-c", "-b", "plain"],
+        &["check", "-t", "plain"],
+    ];
+    let tool = "sha256sum";
+    for ours_args in cases {
+        if !have_tool(tool) {
+            continue;
+        }
+        let their_args: Vec<&str> = match ours_args[0] {
+            "check" => with_prefix(&["-c"], &ours_args[1..]),
+            _ => ours_args[1..].to_vec(),
+        };
+        let ours = parhash(dir.path(), ours_args);
+        let theirs = run_in(dir.path(), tool, &their_args, b"");
+        assert_eq!(theirs.code, Some(1), "{tool} {their_args:?}: {theirs:?}");
+        let first = |stderr: &str, prog: &str| {
+            let line = stderr.lines().next().unwrap_or_default();
+            line.strip_prefix(&format!("{prog}: "))
+                .unwrap_or(line)
+                .to_string()
+        };
+        assert_eq!(
+            (ours.code, first(&ours.stderr, "parhash")),
+            (theirs.code, first(&theirs.stderr, tool)),
+            "{ours_args:?}"
+        );
+        assert!(ours.stdout.is_empty(), "{ours_args:?}");
+        let subcommand = ours_args[0];
+        assert!(
+            ours.stderr.ends_with(&format!(
+                "Try 'parhash {subcommand} --help' for more information.\n"
+            )),
+            "{ours:?}"
+        );
+    }
+    // Unknown flags and algorithms, abbreviated ones included: status 1, as cksum exits.
+    for args in [
+        &["sum", "--no-such-flag"][..],
+        &["sum", "-a", "sha22", "plain"],
+        &["check", "-a", "sha22", "plain"],
+        &["check", "--no-such-flag"],
+    ] {
+        let run = parhash(dir.path(), args);
+        assert_eq!(run.code, Some(1), "{args:?}: {run:?}");
+        assert!(!run.stderr.is_empty());
+    }
+    if have_tool("cksum") {
+        let theirs = run_in(dir.path(), "cksum", &["-a", "sha22", "plain"], b"");
+        assert_eq!(theirs.code, Some(1), "{theirs:?}");
+    }
+    // -b and -t: the last one given wins, as in coreutils (no error).
+    let ours = parhash(dir.path(), &["sum", "-b", "-t", "plain"]);
+    assert_eq!(ours.code, Some(0), "{ours:?}");
+    assert!(ours.stdout_text().ends_with("  plain\n"), "{ours:?}");
+}
+
+/// Runs `program ARGS` through `sh -c '<setup> exec "$@" <redirections>'` (to close a
+/// standard stream or ignore a signal, as a shell user would), its output read to the first
+/// byte and the pipe then closed when `read_one_byte`.
+fn through_shell(
+    dir: &Path,
+    setup: &str,
+    redirections: &str,
+    program: &str,
+    args: &[&str],
+    read_one_byte: bool,
+) -> (Run, std::process::ExitStatus) {
+    let script = format!("{setup} exec \"$@\" {redirections}");
+    let mut child = Command::new("sh")
+        .args(["-c", &script, "sh", program])
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 1];
-    stdout.read_exact(&mut first).unwrap();
+    let mut first = Vec::new();
+    if read_one_byte {
+        let mut byte = [0u8; 1];
+        stdout.read_exact(&mut byte).unwrap();
+        first.push(byte[0]);
+    } else {
+        stdout.read_to_end(&mut first).unwrap();
+    }
     drop(stdout);
     let out = child.wait_with_output().unwrap();
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
-    assert!(
-        out.status.code().is_some(),
-        "killed by a signal: {:?}",
-        out.status
+    let run = Run {
+        stdout: first,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    };
+    (run, out.status)
+}
+
+/// Arguments for far more output than a pipe buffer holds, so a write after the reader quits
+/// fails.
+fn many_plain(prefix: &[&'static str]) -> Vec<&'static str> {
+    let mut args = prefix.to_vec();
+    args.extend(std::iter::repeat_n("plain", 20_000));
+    args
+}
+
+/// A reader that goes away kills parhash with SIGPIPE, as it kills md5sum (status 141 in a
+/// shell): no success claimed for output nobody read.
+#[test]
+fn closed_pipe_kills_with_sigpipe_as_coreutils() {
+    use std::os::unix::process::ExitStatusExt;
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    let (ours, status) = through_shell(
+        dir.path(),
+        "",
+        "",
+        parhash_bin,
+        &many_plain(&["sum", "-a", "md5"]),
+        true,
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(status.signal(), Some(libc::SIGPIPE), "{ours:?}");
+    assert_eq!(ours.stderr, "");
+    if have_tool("md5sum") {
+        let (theirs, status) = through_shell(dir.path(), "", "", "md5sum", &many_plain(&[]), true);
+        assert_eq!(status.signal(), Some(libc::SIGPIPE), "{theirs:?}");
+    }
+}
+
+/// With SIGPIPE ignored by the parent (`trap '' PIPE`), the failed write is reported and the
+/// exit status is 1, as with md5sum.
+#[test]
+fn closed_pipe_with_sigpipe_ignored_is_a_write_error() {
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    let ignore = "trap '' PIPE;";
+    for prefix in [&["sum", "-a", "md5"][..], &["sum", "-a", "md5", "-j", "1"]] {
+        let (ours, _) = through_shell(
+            dir.path(),
+            ignore,
+            "",
+            parhash_bin,
+            &many_plain(prefix),
+            true,
+        );
+        assert_eq!(ours.code, Some(1), "{ours:?}");
+        assert_eq!(ours.stderr, "parhash: write error: Broken pipe\n");
+    }
+    if have_tool("md5sum") {
+        let (theirs, _) = through_shell(dir.path(), ignore, "", "md5sum", &many_plain(&[]), true);
+        assert_eq!(theirs.code, Some(1), "{theirs:?}");
+        assert!(
+            theirs.stderr.starts_with("md5sum: write error"),
+            "{theirs:?}"
+        );
+    }
+}
+
+/// A standard input or output the parent closed (`<&-`, `>&-`) fails as in sha256sum (Rust's
+/// runtime would otherwise put /dev/null there: empty input, output lost, status 0).
+#[test]
+fn closed_standard_streams_fail_as_in_coreutils() {
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    fs::write(
+        dir.path().join("stdin.sha256"),
+        format!("{}  -\n", parhash::hash(Algorithm::Sha256, b"").to_hex()),
+    )
+    .unwrap();
+    // (parhash args, sha256sum args, redirections, first line of standard error)
+    let cases: &[(&[&str], &[&str], &str, &str)] = &[
+        (&["sum"], &[], "<&-", "-: Bad file descriptor"),
+        (
+            &["sum", "plain", "-"],
+            &["plain", "-"],
+            "<&-",
+            "-: Bad file descriptor",
+        ),
+        (
+            &["sum", "-a", "parsha256", "-"],
+            &["-"],
+            "<&-",
+            "-: Bad file descriptor",
+        ),
+        (&["check"], &["-c"], "<&-", "'standard input': read error"),
+        (
+            &["check", "stdin.sha256"],
+            &["-c", "stdin.sha256"],
+            "<&-",
+            "-: Bad file descriptor",
+        ),
+        (
+            &["sum", "plain"],
+            &["plain"],
+            ">&-",
+            "write error: Bad file descriptor",
+        ),
+        (
+            &["sum", "plain", "empty"],
+            &["plain", "empty"],
+            ">&-",
+            "write error: Bad file descriptor",
+        ),
+        (
+            &["check", "stdin.sha256"],
+            &["-c", "stdin.sha256"],
+            ">&- <empty",
+            "write error: Bad file descriptor",
+        ),
+    ];
+    for (ours_args, their_args, redirections, message) in cases {
+        let (ours, _) = through_shell(dir.path(), "", redirections, parhash_bin, ours_args, false);
+        assert_eq!(ours.code, Some(1), "{ours_args:?} {redirections}: {ours:?}");
+        let first = ours.stderr.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            format!("parhash: {message}"),
+            "{ours_args:?} {redirections}"
+        );
+        if have_tool("sha256sum") {
+            let (theirs, _) =
+                through_shell(dir.path(), "", redirections, "sha256sum", their_args, false);
+            assert_eq!(
+                theirs.code,
+                Some(1),
+                "{their_args:?} {redirections}: {theirs:?}"
+            );
+            let first = theirs.stderr.lines().next().unwrap_or_default();
+            assert_eq!(
+                first,
+                format!("sha256sum: {message}"),
+                "{their_args:?} {redirections}"
+            );
+        }
+    }
+    // Nothing written, nothing lost: --status on a closed standard output succeeds.
+    let (ours, _) = through_shell(
+        dir.path(),
+        "",
+        ">&- <empty",
+        parhash_bin,
+        &["check", "--status", "stdin.sha256"],
+        false,
+    );
+    assert_eq!((ours.code, ours.stderr.as_str()), (Some(0), ""));
+}
+
+/// Runs `program ARGS` with standard input a pipe that stays open until the first `records`
+/// output records (ending with `delimiter`) have been read: they must come out while the program
+/// still waits for the rest of its input. Then `stdin` is written and closed; returns the first
+/// records and the whole output. A program that holds finished lines back would wait forever:
+/// a watchdog kills it after two minutes so that the test fails instead of hanging.
+fn first_records_before_stdin_ends(
+    dir: &Path,
+    program: &str,
+    args: &[&str],
+    records: usize,
+    delimiter: u8,
+    stdin: &[u8],
+) -> (Vec<u8>, Run) {
+    use std::io::BufRead;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let mut child = spawn_in(dir, "C.UTF-8", program, args);
+    let done = Arc::new(AtomicBool::new(false));
+    let watchdog = {
+        let (done, pid) = (done.clone(), child.id().to_string());
+        std::thread::spawn(move || {
+            for _ in 0..1200 {
+                if done.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            // The shell's own `kill` (no procps needed).
+            let _ = Command::new("sh")
+                .args(["-c", &format!("kill -9 {pid}")])
+                .status();
+        })
+    };
+    let mut input = child.stdin.take().unwrap();
+    let mut output = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = Vec::new();
+    for _ in 0..records {
+        output.read_until(delimiter, &mut first).unwrap();
+    }
+    input.write_all(stdin).unwrap();
+    drop(input);
+    let mut rest = first.clone();
+    output.read_to_end(&mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    done.store(true, Ordering::Relaxed);
+    watchdog.join().unwrap();
+    let run = Run {
+        stdout: rest,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    };
+    (first, run)
+}
+
+/// Finished lines are handed on at once, in order, while parhash still works on a later input
+/// (standard input that has not ended yet): a reader downstream sees them without waiting for
+/// parhash to finish. The output as a whole is sha256sum's.
+#[test]
+fn finished_lines_are_handed_on_while_later_input_is_pending() {
+    let (dir, _) = fixture();
+    let parhash_bin = env!("CARGO_BIN_EXE_parhash");
+    let mut many: Vec<&str> = vec!["plain"; 5000];
+    many.push("-");
+    fs::write(
+        dir.path().join("LIST"),
+        format!(
+            "{0}  plain\n{0}  -\n",
+            parhash::hash(Algorithm::Sha256, b"hello\n").to_hex()
+        ),
+    )
+    .unwrap();
+    // (parhash args, sha256sum args, records to read first, record delimiter)
+    let cases: Vec<(Vec<&str>, Vec<&str>, usize, u8)> = vec![
+        (vec!["sum", "plain", "-"], vec!["plain", "-"], 1, b'\n'),
+        (
+            vec!["sum", "-z", "plain", "-"],
+            vec!["-z", "plain", "-"],
+            1,
+            0,
+        ),
+        (
+            vec!["sum", "-a", "parsha256", "plain", "-"],
+            vec![],
+            1,
+            b'\n',
+        ),
+        (with_prefix(&["sum"], &many), many.clone(), 5000, b'\n'),
+        (vec!["check", "LIST"], vec!["-c", "LIST"], 1, b'\n'),
+    ];
+    for (ours_args, their_args, records, delimiter) in cases {
+        let stdin = b"hello\n";
+        let (first, ours) = first_records_before_stdin_ends(
+            dir.path(),
+            parhash_bin,
+            &ours_args,
+            records,
+            delimiter,
+            stdin,
+        );
+        assert_eq!(ours.code, Some(0), "{ours_args:?}: {}", ours.stderr);
+        assert!(ours.stdout.starts_with(&first));
+        assert_eq!(first.iter().filter(|&&b| b == delimiter).count(), records);
+        if their_args.is_empty() || !have_tool("sha256sum") {
+            continue;
+        }
+        // The control's output (sha256sum, which holds -z lines back, run to its end).
+        let theirs = run_in(dir.path(), "sha256sum", &their_args, stdin);
+        assert_eq!(ours.stdout, theirs.stdout, "{ours_args:?}");
+    }
+    // `check -z` (which sha256sum does not have) flushes each NUL-terminated report too.
+    fs::write(
+        dir.path().join("LIST0"),
+        fs::read(dir.path().join("LIST"))
+            .unwrap()
+            .iter()
+            .map(|&b| if b == b'\n' { 0 } else { b })
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let (first, ours) = first_records_before_stdin_ends(
+        dir.path(),
+        parhash_bin,
+        &["check", "-z", "LIST0"],
+        1,
+        0,
+        b"hello\n",
+    );
+    assert_eq!(
+        (first.as_slice(), ours.code),
+        (&b"plain: OK\0"[..], Some(0))
+    );
+    assert_eq!(ours.stdout, b"plain: OK\0-: OK\0");
+}
+
+/// Files of /proc and /sys say 0 bytes whatever they hold: every algorithm (PARSHA-256, which
+/// needs the length first, included) hashes what reading them gives, as when piped in.
+#[test]
+fn proc_files_hash_as_their_piped_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let proc_file = "/proc/version";
+    let Ok(content) = fs::read(proc_file) else {
+        eprintln!("skipped: no {proc_file}");
+        return;
+    };
+    assert_eq!(
+        fs::metadata(proc_file).unwrap().len(),
+        0,
+        "not a 0-byte /proc file"
+    );
+    for alg in ["parsha256", "sandstorm256", "sha256"] {
+        let piped = parhash_stdin(dir.path(), &["sum", "-a", alg], &content);
+        assert_eq!(piped.code, Some(0), "{alg}: {piped:?}");
+        let digest = piped
+            .stdout_text()
+            .strip_suffix("  -\n")
+            .unwrap()
+            .to_string();
+        let named = parhash(dir.path(), &["sum", "-a", alg, proc_file]);
+        assert_eq!((named.code, named.stderr.as_str()), (Some(0), ""), "{alg}");
+        assert_eq!(
+            named.stdout_text(),
+            format!("{digest}  {proc_file}\n"),
+            "{alg}"
+        );
+        // Through the many-files engine too.
+        let twice = parhash(dir.path(), &["sum", "-a", alg, proc_file, proc_file]);
+        assert_eq!(
+            twice.stdout_text(),
+            format!("{digest}  {proc_file}\n").repeat(2),
+            "{alg}"
+        );
+    }
 }
 
 #[test]
@@ -549,9 +918,9 @@ fn check_flags_behave_as_coreutils() {
     }
 }
 
-/// `-w` names the algorithm as coreutils' tools do (`improperly formatted SHA256 checksum line`)
-/// when -a fixes it; without -a no single algorithm is fixed, and the line drops the name. The
-/// report, the summary and the exit status are coreutils' either way.
+/// `-w` names the algorithm as coreutils' tools do (`improperly formatted SHA256 checksum line`):
+/// the one -a fixes, or without -a that of the line before (the list's own here). The report, the
+/// summary and the exit status are coreutils' either way.
 #[test]
 fn improper_line_warnings_name_the_algorithm_fixed_by_a() {
     let (dir, _) = fixture();
@@ -570,20 +939,92 @@ fn improper_line_warnings_name_the_algorithm_fixed_by_a() {
                 warns,
                 "{tool} {flags:?}: {expected}"
             );
-            let generic = expected.replace(&tagged, "improperly formatted checksum line");
-            for (check, expected) in [
-                (&["check", "-a", alg][..], &expected),
-                (&["sum", "-c", "-a", alg], &expected),
-                (&["check"], &generic),
-                (&["sum", "-c"], &generic),
+            for check in [
+                &["check", "-a", alg][..],
+                &["sum", "-c", "-a", alg],
+                &["check"],
+                &["sum", "-c"],
             ] {
                 let ours = parhash(dir.path(), &[check, flags, &["BAD"]].concat());
                 let what = format!("{check:?} {flags:?}");
                 assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{what}");
                 assert_eq!(ours.code, theirs.code, "{what}");
-                assert_eq!(&ours.stderr, expected, "{what}");
+                assert_eq!(ours.stderr, expected, "{what}");
             }
         }
+    }
+}
+
+/// Without -a, `-w` names SHA256 before any checksum line, as sha256sum does, and after one the
+/// algorithm of the line before, as `cksum -c` does in a list of several algorithms.
+#[test]
+fn improper_line_warnings_without_a_name_the_algorithm_as_coreutils() {
+    let (dir, _) = fixture();
+    let tool_line = |tool: &str, flags: &[&str]| {
+        run_in(dir.path(), tool, &with_prefix(flags, &["plain"]), b"").stdout_text()
+    };
+    let cases = [
+        (
+            "sha256sum",
+            format!("garbage\n{}garbage\n", tool_line("sha256sum", &[])),
+            vec![&["check", "-w"][..], &["sum", "-c", "-w"]],
+        ),
+        (
+            "cksum",
+            format!(
+                "{}garbage\n{}garbage\n",
+                tool_line("md5sum", &["--tag"]),
+                tool_line("sha512sum", &["--tag"])
+            ),
+            vec![&["check", "-w"][..]],
+        ),
+    ];
+    for (tool, list, ours_args) in cases {
+        if !have_tool(tool) || !have_tool("md5sum") || !have_tool("sha512sum") {
+            continue;
+        }
+        fs::write(dir.path().join("LIST"), &list).unwrap();
+        let theirs = run_in(dir.path(), tool, &["-c", "-w", "LIST"], b"");
+        assert!(theirs.stderr.contains("improperly formatted"), "{theirs:?}");
+        for args in ours_args {
+            let ours = parhash(dir.path(), &with_prefix(args, &["LIST"]));
+            assert_eq!(ours.stdout_text(), theirs.stdout_text(), "{args:?}");
+            assert_eq!(ours.code, theirs.code, "{args:?}");
+            let expected = theirs.stderr.replace(&format!("{tool}: "), "parhash: ");
+            assert_eq!(ours.stderr, expected, "{args:?}");
+        }
+    }
+}
+
+/// A NUL byte in a listed name ends the name, as C strings end in coreutils (`NAME\0junk` checks
+/// NAME); in an escaped (`\`) line it makes the line improperly formatted.
+#[test]
+fn nul_in_a_listed_name_cuts_the_name_as_coreutils() {
+    let (dir, _) = fixture();
+    if !have_tool("sha256sum") {
+        return;
+    }
+    let digest = parhash::hash(Algorithm::Sha256, b"hello\n").to_hex();
+    let lists: Vec<(&str, Vec<u8>)> = vec![
+        ("gnu", format!("{digest}  plain\0junk\n").into_bytes()),
+        (
+            "bsd",
+            format!("SHA256 (plain\0junk) = {digest}\n").into_bytes(),
+        ),
+        (
+            "escaped",
+            format!("\\{digest}  pl\\\\ain\0junk\n").into_bytes(),
+        ),
+        ("wrong", format!("{digest}  empty\0plain\n").into_bytes()),
+    ];
+    for (what, list) in lists {
+        fs::write(dir.path().join("LIST"), &list).unwrap();
+        let theirs = run_in(dir.path(), "sha256sum", &["-c", "LIST"], b"");
+        let ours = parhash(dir.path(), &["check", "LIST"]);
+        assert_eq!(ours.stdout, theirs.stdout, "{what}: {ours:?} {theirs:?}");
+        assert_eq!(ours.code, theirs.code, "{what}");
+        let expected = theirs.stderr.replace("sha256sum: ", "parhash: ");
+        assert_eq!(ours.stderr, expected, "{what}");
     }
 }
 

@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 
 use parhash::Algorithm;
 
+mod support;
+
 /// Runs `program args...` in `dir` with standard error merged into standard output.
 fn merged(dir: &Path, program: &str, args: &[&str]) -> (Vec<u8>, Option<i32>) {
     let out = Command::new("sh")
@@ -43,12 +45,7 @@ fn one_by_one(dir: &Path, prefix: &[&str], names: &[&str]) -> (Vec<u8>, Option<i
 }
 
 fn have_tool(tool: &str) -> bool {
-    let found = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+    let found = support::tool_exists(tool);
     if !found {
         eprintln!("skipped: {tool} is not installed");
     }

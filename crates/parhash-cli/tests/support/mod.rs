@@ -1,0 +1,63 @@
+//! Helpers shared by the CLI's end-to-end tests: run a program in a directory, tell whether a
+//! tool to compare with is installed.
+// Each test file uses its own subset.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// What a program printed and how it ended.
+#[derive(Debug)]
+pub struct Run {
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    pub code: Option<i32>,
+}
+
+impl Run {
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Starts `program ARGS` in `dir` under the locale `locale` (`LC_ALL`), all three standard
+/// streams piped.
+pub fn spawn_in(dir: &Path, locale: &str, program: &str, args: &[&str]) -> Child {
+    Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", locale)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {program}: {e}"))
+}
+
+/// Runs `program ARGS` in `dir` under `locale` with `stdin` as its standard input.
+pub fn run_in_locale(dir: &Path, locale: &str, program: &str, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = spawn_in(dir, locale, program, args);
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Run {
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code(),
+    }
+}
+
+/// Whether `tool --version` runs.
+pub fn tool_exists(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
