@@ -119,7 +119,11 @@ impl Parser {
     fn parse_bsd(&self, line: &[u8], escaped: bool) -> Option<Line> {
         let word_len = line.iter().position(|&b| b == b' ' || b == b'(')?;
         let tag = std::str::from_utf8(&line[..word_len]).ok()?;
-        let (algorithm, parsha) = crate::parsha::from_tag(tag)?;
+        let crate::parsha::Tagged {
+            algorithm,
+            params: parsha,
+            digest_size,
+        } = crate::parsha::from_tag(tag)?;
         let mut after = &line[word_len..];
         after = after.strip_prefix(b" ").unwrap_or(after);
         let inside = after.strip_prefix(b"(")?;
@@ -135,17 +139,23 @@ impl Parser {
             return Some(Line::Improper);
         };
         let hex = skip_blanks(tail);
-        Some(match self.entry(algorithm, hex, raw_name, escaped) {
-            Line::Entry(entry) => Line::Entry(Entry { parsha, ..entry }),
-            other => other,
-        })
+        Some(
+            match self.entry(algorithm, digest_size, hex, raw_name, escaped) {
+                Line::Entry(entry) => Line::Entry(Entry { parsha, ..entry }),
+                other => other,
+            },
+        )
     }
 
     /// `HEX  NAME`, `HEX *NAME` or (in a list that uses it throughout) `HEX NAME`.
     fn parse_gnu(&mut self, line: &[u8], escaped: bool) -> Line {
         let hex_len = line.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         let algorithm = match self.forced {
-            Some(forced) if hex_len == 2 * forced.digest_size() => forced,
+            // Any length the algorithm can produce (BLAKE2, BLAKE3 and SHAKE have many), as
+            // `b2sum -c` reads the length from the digest.
+            Some(forced) if hex_len % 2 == 0 && forced.digest_sizes().contains(hex_len / 2) => {
+                forced
+            }
             Some(_) => return Line::Improper,
             None if hex_len % 2 == 0 => match infer_from_digest_size(hex_len / 2) {
                 Some(alg) => alg,
@@ -168,11 +178,25 @@ impl Parser {
             self.without_marker = Some(false);
             name_start += 1;
         }
-        self.entry(algorithm, &line[..hex_len], &line[name_start..], escaped)
+        let size = hex_len / 2;
+        self.entry(
+            algorithm,
+            size,
+            &line[..hex_len],
+            &line[name_start..],
+            escaped,
+        )
     }
 
-    fn entry(&self, algorithm: Algorithm, hex: &[u8], raw_name: &[u8], escaped: bool) -> Line {
-        let Some(expected) = decode_hex(hex).filter(|d| d.len() == algorithm.digest_size()) else {
+    fn entry(
+        &self,
+        algorithm: Algorithm,
+        size: usize,
+        hex: &[u8],
+        raw_name: &[u8],
+        escaped: bool,
+    ) -> Line {
+        let Some(expected) = decode_hex(hex).filter(|d| d.len() == size) else {
             return Line::Improper;
         };
         let name = if escaped {
@@ -332,6 +356,7 @@ fn check_list(
     let verify = &options.verify;
     let zero = options.output.zero;
     let terminator = if zero { b'\0' } else { b'\n' };
+    // Each line's digest says its length (`-l` is accepted and ignored, as by `b2sum -c`).
     let mut parser = Parser::new(options.algorithm, zero);
     let mut tally = Tally::default();
     let mut record = Vec::new();
@@ -365,10 +390,13 @@ fn check_list(
         tally.any_proper = true;
         named.saw(entry.algorithm);
         let source = Source::from_name(&entry.name);
-        let hashing = match entry.parsha {
+        let mut hashing = match entry.parsha {
             Some(params) => options.hashing.with_tree_params(params),
             None => options.hashing.clone(),
         };
+        if entry.algorithm.digest_sizes().is_variable() {
+            hashing = hashing.with_digest_size(entry.expected.len());
+        }
         let verdict = match hash_source(entry.algorithm, &source, &hashing) {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
             Err(err) => {

@@ -13,6 +13,7 @@ mod escape;
 mod flags;
 mod gpu;
 mod input;
+mod length;
 mod lines;
 mod list;
 mod many;
