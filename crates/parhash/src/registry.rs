@@ -666,6 +666,22 @@ impl HasherBuilder {
         self
     }
 
+    /// The algorithm the hasher will compute.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// The threads the hasher may use (set by [`HasherBuilder::threads`]).
+    pub fn threads_allowed(&self) -> Threads {
+        self.threads
+    }
+
+    /// Whether the batch engine's lanes compute what this builder's hasher would, so that a
+    /// caller may hash small messages there instead: no forced variant, no tree parameters.
+    pub(crate) fn lanes_agree(&self) -> bool {
+        self.variant.is_none() && self.tree_params.is_none()
+    }
+
     /// The hasher.
     ///
     /// # Errors
