@@ -56,7 +56,7 @@ impl parhash::file::Progress for FileBar {
         if let Some(Some(bar)) = self.bar.get() {
             bar.inc(bytes);
         }
-        debug_resize_hook();
+        debug_resize_hook(bytes);
     }
 }
 
@@ -125,18 +125,18 @@ impl parhash::file::Progress for ManyProgress {
         }
     }
 
-    fn hashed(&self, _bytes: u64) {
-        debug_resize_hook();
+    fn hashed(&self, bytes: u64) {
+        debug_resize_hook(bytes);
     }
 }
 
 /// Tests only, in debug builds: `PARHASH_DEBUG_RESIZE=SIZE:PATH` sets the length of the file
 /// at `PATH` to `SIZE` bytes (truncating it, or growing it with zeros) once the first piece of
-/// a file has been hashed, so that tests can change a file under the engine at a known point
-/// (`tests/changing_files.rs`). Release builds ignore it.
-fn debug_resize_hook() {
-    #[cfg(debug_assertions)]
-    {
+/// at least 1 MiB has been hashed (so not on a small file hashed before it), so that tests can
+/// change a file under the engine at a known point (`tests/changing_files.rs`). Release builds
+/// ignore it.
+fn debug_resize_hook(piece: u64) {
+    if cfg!(debug_assertions) && piece >= 1 << 20 {
         static DONE: std::sync::Once = std::sync::Once::new();
         DONE.call_once(|| {
             let Some(spec) = std::env::var_os("PARHASH_DEBUG_RESIZE") else {

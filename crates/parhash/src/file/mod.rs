@@ -68,8 +68,8 @@ pub const SPOOL_LIMIT: u64 = 1 << 30;
 pub struct FileChangedSize {
     /// The size the file had when hashing started.
     pub expected: u64,
-    /// What reading found: the bytes there were when it ended early, or `None` when there were
-    /// more than `expected`.
+    /// What reading found: the offset at which the file ended, before `expected` (it was
+    /// truncated meanwhile, to that length or less), or `None` when it went on past `expected`.
     pub found: Option<u64>,
 }
 
