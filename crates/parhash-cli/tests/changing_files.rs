@@ -210,3 +210,27 @@ fn a_file_truncated_by_another_process_never_crashes_parhash() {
         }
     }
 }
+
+/// Issue 17 item 2: procfs files say 0 bytes whatever they hold; PARSHA-256 must read them to
+/// their end rather than be told "0 bytes". The control is the same bytes in a regular file.
+#[test]
+fn files_that_report_zero_bytes_are_hashed_whole() {
+    let proc_file = Path::new("/proc/version");
+    let Ok(content) = fs::read(proc_file) else {
+        return; // not Linux
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("copy");
+    fs::write(&copy, &content).unwrap();
+    for alg in ["parsha256", "sha256"] {
+        let control = parhash(dir.path(), &["sum", "-a", alg, "copy"], None);
+        let digest = text(&control.stdout)[..64].to_string();
+        // One file, and among others (the many-file engine).
+        for names in [&["/proc/version"][..], &["/proc/version", "copy"]] {
+            let out = parhash(dir.path(), &[&["sum", "-a", alg][..], names].concat(), None);
+            assert_eq!(out.status.code(), Some(0), "{alg}: {}", text(&out.stderr));
+            let first = text(&out.stdout);
+            assert_eq!(first[..64], digest, "{alg} {names:?}");
+        }
+    }
+}

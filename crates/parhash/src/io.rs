@@ -1,5 +1,10 @@
-//! Reading files in place: a memory map hands a tree mode (SANDstorm, PARSHA-256) the file's
-//! bytes as a slice, with no copy through a read buffer.
+//! Reading files in place: a memory map hands the file's bytes as a slice, with no copy
+//! through a read buffer.
+//!
+//! Nothing in parhash hashes files this way any more: [`crate::file`] reads them, because a
+//! map dies of `SIGBUS` when another process truncates the file, and reading costs about as
+//! much (BENCHMARKS.md, "Files that change, and reads overlapped"). Use a map only on files
+//! nobody else can change.
 
 use std::fs::File;
 use std::io;

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use parhash::file::{
-    FileChangedSize, FileHasher, FileInput, Progress, OVERLAP_FROM_PIECES, PIECE, READ_AHEAD,
-    SMALL_FILE, TREE_PIECE,
+    FileChangedSize, FileHasher, FileInput, Progress, ReadAhead, OVERLAP_FROM_PIECES, PIECE,
+    READ_AHEAD, SMALL_FILE,
 };
 use parhash::{hash, Algorithm, Hasher, Threads, TreeParams};
 use rand::{rngs::StdRng, Rng, RngCore, SeedableRng};
@@ -30,13 +30,14 @@ fn files(alg: Algorithm) -> FileHasher<'static> {
     FileHasher::new(Hasher::builder(alg))
 }
 
-/// The piece size the engine uses for `alg`.
+/// The piece size the engine uses for `alg` on one thread.
 fn piece(alg: Algorithm) -> usize {
-    if Hasher::splits_over_threads(alg) {
-        TREE_PIECE
-    } else {
-        PIECE
-    }
+    parhash::file::piece_size(alg, Threads::ONE)
+}
+
+/// The largest piece size of a tree mode on one or two threads.
+fn tree_piece() -> usize {
+    parhash::file::piece_size(Algorithm::Sandstorm256, Threads::new(2))
 }
 
 #[test]
@@ -64,19 +65,19 @@ fn every_algorithm_hashes_a_file_as_it_hashes_memory() {
 #[test]
 fn tree_modes_hash_across_pieces_and_overlapped_reads() {
     let dir = tempfile::tempdir().unwrap();
-    let overlapped = TREE_PIECE * (OVERLAP_FROM_PIECES as usize + 1) + 12_345;
+    let overlapped = tree_piece() * (OVERLAP_FROM_PIECES as usize + 1) + 12_345;
     for alg in [Algorithm::Sandstorm256, Algorithm::Parsha256] {
-        for len in [TREE_PIECE - 1, TREE_PIECE, TREE_PIECE + 1, overlapped] {
+        for len in [tree_piece() - 1, tree_piece(), tree_piece() + 1, overlapped] {
             let data = random_bytes(len, len as u64);
             let path = write_file(dir.path(), "f", &data);
             for threads in [1, 2] {
-                let builder = Hasher::builder(alg).threads(Threads::new(threads));
-                let got = FileHasher::new(builder).hash_path(&path).unwrap();
-                assert_eq!(
-                    got,
-                    hash(alg, &data),
-                    "{alg}, {len} bytes, {threads} threads"
-                );
+                for mode in READ_AHEAD_MODES {
+                    let builder = Hasher::builder(alg).threads(Threads::new(threads));
+                    let files = FileHasher::new(builder).read_ahead(mode);
+                    let got = files.hash_path(&path).unwrap();
+                    let what = format!("{alg}, {len} bytes, {threads} threads, {mode:?}");
+                    assert_eq!(got, hash(alg, &data), "{what}");
+                }
             }
         }
     }
@@ -88,7 +89,7 @@ fn parsha256_tree_parameters_reach_every_file() {
     let params = TreeParams::new(5, 0).unwrap();
     let builder = Hasher::builder(Algorithm::Parsha256).tree_params(params);
     let small = random_bytes(5_000, 1);
-    let large = random_bytes(3 * TREE_PIECE + 7, 2);
+    let large = random_bytes(3 * tree_piece() + 7, 2);
     let paths = [
         write_file(dir.path(), "small", &small),
         write_file(dir.path(), "large", &large),
@@ -132,8 +133,22 @@ fn changed_size(err: &io::Error) -> FileChangedSize {
         .unwrap_or_else(|| panic!("not a changed size: {err:?}"))
 }
 
+/// Every way of reading a large file: on the hashing thread, on a reader thread, and the
+/// default (the hashing thread while the file is cached, which it is here, then the reader
+/// thread from the first read that finds no cached bytes, here the changed end).
+const READ_AHEAD_MODES: [ReadAhead; 3] = [
+    ReadAhead::WhenNotCached,
+    ReadAhead::Always,
+    ReadAhead::Never,
+];
+
 /// A file of `pieces` pieces, resized to `new_len` after the first: its result.
-fn hash_resized(alg: Algorithm, pieces: usize, new_len: u64) -> (u64, io::Result<parhash::Output>) {
+fn hash_resized(
+    alg: Algorithm,
+    pieces: usize,
+    new_len: u64,
+    mode: ReadAhead,
+) -> (u64, io::Result<parhash::Output>) {
     let dir = tempfile::tempdir().unwrap();
     let len = pieces * piece(alg) + 5;
     let path = write_file(dir.path(), "changing", &random_bytes(len, 3));
@@ -144,6 +159,7 @@ fn hash_resized(alg: Algorithm, pieces: usize, new_len: u64) -> (u64, io::Result
     };
     let builder = Hasher::builder(alg).threads(Threads::ONE);
     let result = FileHasher::new(builder)
+        .read_ahead(mode)
         .with_progress(&resize)
         .hash_path(&path);
     (len as u64, result)
@@ -161,8 +177,8 @@ fn a_file_that_shrinks_is_an_error_not_a_crash() {
         Algorithm::Parsha256,
     ] {
         for pieces in [1, overlapped] {
-            for new_len in [0, 100] {
-                let (len, result) = hash_resized(alg, pieces, new_len);
+            for (mode, new_len) in READ_AHEAD_MODES.into_iter().zip([0, 100, 0]) {
+                let (len, result) = hash_resized(alg, pieces, new_len, mode);
                 let err = result.expect_err("a truncated file has no digest");
                 assert_eq!(err.to_string(), "file changed size while being read");
                 let changed = changed_size(&err);
@@ -183,9 +199,12 @@ fn a_file_that_grows_is_an_error() {
         Algorithm::Sandstorm256,
         Algorithm::Parsha256,
     ] {
-        for pieces in [1, READ_AHEAD + 4] {
+        for (pieces, mode) in [1, READ_AHEAD + 4]
+            .into_iter()
+            .flat_map(|p| READ_AHEAD_MODES.map(|m| (p, m)))
+        {
             let grown = (pieces * piece(alg) + 100) as u64;
-            let (len, result) = hash_resized(alg, pieces, grown);
+            let (len, result) = hash_resized(alg, pieces, grown, mode);
             let err = result.expect_err("a grown file has no digest");
             let changed = changed_size(&err);
             assert_eq!((changed.expected, changed.found), (len, None), "{alg}");
@@ -281,7 +300,7 @@ fn files_that_say_zero_bytes_are_read_to_their_end() {
 
 #[test]
 fn a_reader_of_unknown_length_is_hashed_to_its_end() {
-    let data = random_bytes(2 * TREE_PIECE + 3, 9);
+    let data = random_bytes(2 * tree_piece() + 3, 9);
     for alg in [
         Algorithm::Md5,
         Algorithm::Parsha256,

@@ -271,6 +271,9 @@ impl<K, I: Iterator<Item = (K, FileInput)>> HashFiles<'_, K, I> {
     /// Hashes the next window's regular files.
     fn fill_window(&mut self) {
         let (keys, inputs): (Vec<K>, Vec<FileInput>) = self.inputs.by_ref().take(WINDOW).unzip();
+        if inputs.is_empty() {
+            return;
+        }
         let early = self.files.hash_in_parallel(&inputs);
         for ((key, input), early) in keys.into_iter().zip(inputs).zip(early) {
             let pending = match (input, early) {

@@ -27,19 +27,25 @@
 //!   ("file changed size while being read"). The other files of [`FileHasher::hash_files`] are
 //!   still hashed.
 //! - **Reading overlaps hashing.** A regular file of more than [`OVERLAP_FROM_PIECES`] pieces
-//!   is read by a thread of its own a few pieces ahead of the hasher, so a file that is not in
-//!   the page cache costs about max(read time, hash time), not their sum.
+//!   is read by the hashing thread while the page cache holds it, and from the first piece
+//!   that is not cached on, by a thread of its own a few pieces ahead of the hasher
+//!   ([`ReadAhead`]), so a file that is not in the page cache costs about max(read time, hash
+//!   time), not their sum.
 //! - **Files of unknown length** (pipes, standard input, procfs and sysfs files, which say
 //!   0 bytes whatever they hold) are read to their end; PARSHA-256, which needs the length
 //!   first, spools them to memory (at most [`SPOOL_LIMIT`] bytes).
 //!
-//! IMPLEMENTATION NOTE (reads, not a memory map). A tree mode (SANDstorm, PARSHA-256) used to
-//! hash a memory map in place. Reading costs one copy from the page cache into a buffer that
-//! then stays in cache for the hasher; a map costs a page fault per few pages and hashes from
-//! memory. Measured on a cached 1 GiB file (BENCHMARKS.md, "Files that change, and reads
-//! overlapped"), reads into 8 MiB pieces on a reader thread cost no time with one hashing
-//! thread (the copy runs on another core) and a few per cent with every core hashing; the map
-//! cannot be made safe against truncation, so reads it is.
+//! IMPLEMENTATION NOTE (reads, not a memory map; which thread reads). A tree mode
+//! (SANDstorm, PARSHA-256) used to hash a memory map in place; the map cannot be made safe
+//! against truncation (the fault comes during the access, after any size check). Reading
+//! costs one copy from the page cache; a map costs a page fault every few pages instead.
+//! Measured on a cached 1 GiB file (BENCHMARKS.md, "Files that change, and reads overlapped"):
+//! reads by the hashing thread into 2 MiB pieces (1 MiB per thread) cost the same CPU time as
+//! the map; 8 MiB pieces cost more (the buffers going round no longer stay in the last-level
+//! cache); a reader thread costs ~0.1 s more CPU per GiB (its copy lands in another core's
+//! cache), which -j 2 pays in wall time. Hence [`ReadAhead::WhenNotCached`]: cached pieces
+//! are read with `preadv2(RWF_NOWAIT)` by the hashing thread, and only a read that would
+//! wait for the disk starts the reader thread.
 
 #![forbid(unsafe_code)]
 
@@ -52,7 +58,10 @@ use std::io::{self, Read};
 use std::path::Path;
 
 pub use many::{FileInput, HashFiles, SMALL_FILE, WINDOW};
-pub use read::{OVERLAP_FROM_PIECES, PIECE, READ_AHEAD, TREE_PIECE};
+pub use read::{
+    piece_size, ReadAhead, OVERLAP_FROM_PIECES, PIECE, PIECE_MAX, READ_AHEAD, TREE_PIECE_MIN,
+    TREE_PIECE_PER_THREAD,
+};
 
 use crate::{Algorithm, Hasher, HasherBuilder, Output};
 
@@ -115,6 +124,7 @@ pub trait Progress: Sync {
 pub struct FileHasher<'p> {
     builder: HasherBuilder,
     progress: Option<&'p dyn Progress>,
+    read_ahead: ReadAhead,
 }
 
 impl fmt::Debug for FileHasher<'_> {
@@ -122,6 +132,7 @@ impl fmt::Debug for FileHasher<'_> {
         f.debug_struct("FileHasher")
             .field("builder", &self.builder)
             .field("progress", &self.progress.is_some())
+            .field("read_ahead", &self.read_ahead)
             .finish()
     }
 }
@@ -133,7 +144,16 @@ impl<'p> FileHasher<'p> {
         FileHasher {
             builder,
             progress: None,
+            read_ahead: ReadAhead::default(),
         }
+    }
+
+    /// The same, reading large files on a thread of their own as `when` says (default:
+    /// [`ReadAhead::WhenNotCached`]).
+    #[must_use]
+    pub fn read_ahead(mut self, when: ReadAhead) -> Self {
+        self.read_ahead = when;
+        self
     }
 
     /// The same, reporting to `progress`.
@@ -141,6 +161,7 @@ impl<'p> FileHasher<'p> {
         FileHasher {
             builder: self.builder.clone(),
             progress: Some(progress),
+            read_ahead: self.read_ahead,
         }
     }
 
@@ -184,7 +205,8 @@ impl<'p> FileHasher<'p> {
             Some(len) if len > 0 => {
                 let mut hasher = self.hasher(Some(len))?;
                 self.started(Some(len));
-                read::read_exactly(file, len, read::piece_size(self.algorithm()), |piece| {
+                let piece_size = self.piece_size();
+                read::read_exactly(file, len, piece_size, self.read_ahead, |piece| {
                     hasher.update(piece);
                     self.hashed(piece.len());
                 })?;
@@ -206,7 +228,7 @@ impl<'p> FileHasher<'p> {
         }
         let mut hasher = self.hasher(None)?;
         self.started(None);
-        let len = read::read_to_end(&mut reader, read::piece_size(self.algorithm()), |piece| {
+        let len = read::read_to_end(&mut reader, self.piece_size(), |piece| {
             hasher.update(piece);
             self.hashed(piece.len());
         })?;
@@ -221,6 +243,11 @@ impl<'p> FileHasher<'p> {
             None => builder,
         };
         builder.build().map_err(io::Error::other)
+    }
+
+    /// Bytes per read and per update for these files ([`piece_size`]).
+    fn piece_size(&self) -> usize {
+        piece_size(self.algorithm(), self.builder.threads_allowed())
     }
 
     fn started(&self, len: Option<u64>) {

@@ -7,16 +7,40 @@ use std::io::{self, Read};
 use std::sync::mpsc;
 
 use super::FileChangedSize;
-use crate::{Algorithm, Hasher};
+use crate::{Algorithm, Hasher, Threads};
 
 /// Bytes per read and per `update` for algorithms that hash one stream on one thread: large
 /// enough that system calls and channel hand-overs cost nothing, small enough to stay in the
 /// L2 cache between the read's copy and the hash.
 pub const PIECE: usize = 1 << 20;
 
-/// Bytes per read and per `update` for the tree modes (SANDstorm, PARSHA-256), which spread
-/// each update over all threads and want many superblocks or rounds at once.
-pub const TREE_PIECE: usize = 8 << 20;
+/// Bytes per read and per `update` for the tree modes (SANDstorm, PARSHA-256), per thread they
+/// may use: each update is spread over the threads, each of which wants whole superblocks or
+/// subtrees, while the buffers going round between reader and hasher should stay in the
+/// last-level cache (measured: 2 MiB pieces on 2 threads beat 8 MiB ones, see BENCHMARKS.md).
+pub const TREE_PIECE_PER_THREAD: usize = 1 << 20;
+
+/// The fewest bytes per read and per `update` for the tree modes, however few threads.
+pub const TREE_PIECE_MIN: usize = 2 << 20;
+
+/// The most bytes per read and per `update`, however many threads.
+pub const PIECE_MAX: usize = 32 << 20;
+
+/// When a large file is read on a thread of its own, ahead of the hasher
+/// ([`super::FileHasher::read_ahead`]). Files of at most [`OVERLAP_FROM_PIECES`] pieces are
+/// always read by the hashing thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReadAhead {
+    /// From the first piece that is not in the page cache on (the default): cached bytes are
+    /// copied by the thread that hashes them, which costs least; disk reads overlap hashing.
+    /// Where the system cannot tell (not Linux), as `Always`.
+    #[default]
+    WhenNotCached,
+    /// From the start.
+    Always,
+    /// Never: every read on the hashing thread.
+    Never,
+}
 
 /// Pieces the reader thread may have read ahead of the one being hashed.
 pub const READ_AHEAD: usize = 3;
@@ -26,10 +50,10 @@ pub const READ_AHEAD: usize = 3;
 /// overlap saves).
 pub const OVERLAP_FROM_PIECES: u64 = 2;
 
-/// The piece size for `alg`.
-pub fn piece_size(alg: Algorithm) -> usize {
+/// Bytes per read and per `update` when `alg` is hashed with up to `threads` threads.
+pub fn piece_size(alg: Algorithm, threads: Threads) -> usize {
     if Hasher::splits_over_threads(alg) {
-        TREE_PIECE
+        (threads.count() * TREE_PIECE_PER_THREAD).clamp(TREE_PIECE_MIN, PIECE_MAX)
     } else {
         PIECE
     }
@@ -38,17 +62,22 @@ pub fn piece_size(alg: Algorithm) -> usize {
 /// Reads the `len` bytes of `file` from its start, handing them to `consume` in pieces of
 /// `piece` bytes (the last one shorter), and checks that the file ends there.
 ///
+/// A file of more than [`OVERLAP_FROM_PIECES`] pieces is read by the hashing thread only while
+/// the page cache holds it (`preadv2(RWF_NOWAIT)`, Linux): copying cached bytes on the thread
+/// that hashes them costs least. The first read that would wait for the disk hands the rest
+/// of the file to a reader thread ([`read_ahead`]), so disk reads overlap hashing.
+///
 /// # Errors
 /// A read error; [`FileChangedSize`] when the file ends early or goes on past `len`.
 pub(super) fn read_exactly(
     file: &File,
     len: u64,
     piece: usize,
+    read_ahead_when: ReadAhead,
     mut consume: impl FnMut(&[u8]),
 ) -> io::Result<()> {
-    if len.div_ceil(piece as u64) > OVERLAP_FROM_PIECES {
-        return read_ahead(file, len, piece, consume);
-    }
+    let overlap =
+        read_ahead_when != ReadAhead::Never && len.div_ceil(piece as u64) > OVERLAP_FROM_PIECES;
     let mut buf = take_buffer(piece);
     let mut offset = 0;
     let result = loop {
@@ -56,7 +85,14 @@ pub(super) fn read_exactly(
             break check_end(file, len);
         }
         let want = piece.min((len - offset) as usize);
-        if let Err(err) = read_piece_at(file, &mut buf[..want], offset, len) {
+        if overlap {
+            let cached = read_ahead_when == ReadAhead::WhenNotCached
+                && read_cached_at(file, &mut buf[..want], offset);
+            if !cached {
+                give_back(buf);
+                return read_ahead(file, offset, len, piece, consume);
+            }
+        } else if let Err(err) = read_piece_at(file, &mut buf[..want], offset, len) {
             break Err(err);
         }
         consume(&buf[..want]);
@@ -64,6 +100,35 @@ pub(super) fn read_exactly(
     };
     give_back(buf);
     result
+}
+
+/// Fills `buf` from `file` at `offset` if the page cache holds all of it; `false` when a read
+/// would wait for the disk, meets the end of the file, fails, or cannot be asked not to wait
+/// (the caller then reads with the blocking calls, which report what went wrong).
+#[cfg(target_os = "linux")]
+fn read_cached_at(file: &File, buf: &mut [u8], offset: u64) -> bool {
+    use rustix::io::{preadv2, Errno, ReadWriteFlags};
+    let mut filled = 0;
+    while filled < buf.len() {
+        let mut slices = [io::IoSliceMut::new(&mut buf[filled..])];
+        match preadv2(
+            file,
+            &mut slices,
+            offset + filled as u64,
+            ReadWriteFlags::NOWAIT,
+        ) {
+            Ok(0) => return false,
+            Ok(n) => filled += n,
+            Err(Errno::INTR) => {}
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+#[cfg(not(target_os = "linux"))]
+fn read_cached_at(_file: &File, _buf: &mut [u8], _offset: u64) -> bool {
+    false
 }
 
 /// The `len` bytes of a small file, read whole into a buffer of their own; the file must end
@@ -78,10 +143,16 @@ pub(super) fn read_whole(file: &File, len: u64) -> io::Result<Vec<u8>> {
     Ok(data)
 }
 
-/// [`read_exactly`] with the reads on a scoped thread of their own: [`READ_AHEAD`] + 1 buffers
-/// go round between it and the hasher (through two channels), so the reader is at most that
-/// far ahead and memory stays bounded.
-fn read_ahead(file: &File, len: u64, piece: usize, consume: impl FnMut(&[u8])) -> io::Result<()> {
+/// [`read_exactly`] from `start` on, with the reads on a scoped thread of their own:
+/// [`READ_AHEAD`] + 1 buffers go round between it and the hasher (through two channels), so
+/// the reader is at most that far ahead and memory stays bounded.
+fn read_ahead(
+    file: &File,
+    start: u64,
+    len: u64,
+    piece: usize,
+    consume: impl FnMut(&[u8]),
+) -> io::Result<()> {
     let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(READ_AHEAD);
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
     for _ in 0..=READ_AHEAD {
@@ -90,7 +161,7 @@ fn read_ahead(file: &File, len: u64, piece: usize, consume: impl FnMut(&[u8])) -
     }
     std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
-            let mut offset = 0;
+            let mut offset = start;
             while offset < len {
                 // The hasher hung up (it stopped on an error): nothing more to read.
                 let Ok(mut buf) = empty_rx.recv() else {
