@@ -58,6 +58,9 @@ pub struct Entry {
     pub name: Vec<u8>,
     /// PARSHA-256's parameters, from a `PARSHA256-T<T>-IV<l>` tag.
     pub parsha: Option<TreeParams>,
+    /// The algorithm was inferred from the digest's length (a GNU line without -a), so a
+    /// mismatch may mean the list was made with another algorithm of that length.
+    pub inferred: bool,
 }
 
 /// What one record of a checksum list is.
@@ -168,7 +171,13 @@ impl Parser {
             self.without_marker = Some(false);
             name_start += 1;
         }
-        self.entry(algorithm, &line[..hex_len], &line[name_start..], escaped)
+        match self.entry(algorithm, &line[..hex_len], &line[name_start..], escaped) {
+            Line::Entry(entry) => Line::Entry(Entry {
+                inferred: self.forced.is_none(),
+                ..entry
+            }),
+            other => other,
+        }
     }
 
     fn entry(&self, algorithm: Algorithm, hex: &[u8], raw_name: &[u8], escaped: bool) -> Line {
@@ -189,6 +198,7 @@ impl Parser {
             expected,
             name,
             parsha: None,
+            inferred: false,
         })
     }
 }
@@ -249,6 +259,25 @@ struct Tally {
     unreadable: u64,
     verified: u64,
     any_proper: bool,
+    /// Mismatches of lines whose algorithm was inferred from the digest length, by algorithm.
+    inferred_mismatches: Vec<(Algorithm, u64)>,
+}
+
+impl Tally {
+    fn mismatch(&mut self, entry: &Entry) {
+        self.mismatched += 1;
+        if !entry.inferred {
+            return;
+        }
+        match self
+            .inferred_mismatches
+            .iter_mut()
+            .find(|(alg, _)| *alg == entry.algorithm)
+        {
+            Some((_, n)) => *n += 1,
+            None => self.inferred_mismatches.push((entry.algorithm, 1)),
+        }
+    }
 }
 
 /// Runs `check` over each list (`-` or none: standard input); `Ok(false)` if anything failed.
@@ -388,7 +417,7 @@ fn check_list(
                     }
                     "OK"
                 } else {
-                    tally.mismatched += 1;
+                    tally.mismatch(&entry);
                     "FAILED"
                 }
             }
@@ -443,6 +472,11 @@ fn check_list(
                     "computed checksums did NOT match"
                 )
             );
+            for &(algorithm, n) in &tally.inferred_mismatches {
+                if let Some(note) = inferred_algorithm_note(algorithm, n) {
+                    err_message!("{note}");
+                }
+            }
         }
         if verify.ignore_missing && tally.verified == 0 {
             err_message!("{shown}: no file was verified");
@@ -452,6 +486,31 @@ fn check_list(
         && tally.unreadable == 0
         && (!verify.strict || tally.improper == 0)
         && (!verify.ignore_missing || tally.verified > 0))
+}
+
+/// What to tell about `mismatched` failed lines checked with `algorithm` only because their
+/// digest has its length: which algorithm was assumed and how to choose another of that length
+/// (coreutils' tools know their algorithm, so they have nothing to say here). `None` when no
+/// other algorithm has that length.
+fn inferred_algorithm_note(algorithm: Algorithm, mismatched: u64) -> Option<String> {
+    let others: Vec<&str> = Algorithm::with_digest_size(algorithm.digest_size())
+        .filter(|&other| other != algorithm)
+        .map(|other| other.name())
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let (lines, have, its) = match mismatched {
+        1 => ("1 failed line".to_string(), "has", "its"),
+        n => (format!("{n} failed lines"), "have", "their"),
+    };
+    Some(format!(
+        "note: {lines} {have} no algorithm tag, and {algorithm} was assumed from {its} digest \
+         length ({} hex digits); if the list was made with another algorithm, name it with -a \
+         ALG; of that length: {}",
+        2 * algorithm.digest_size(),
+        others.join(", ")
+    ))
 }
 
 /// `NAME: VERDICT`, escaped as coreutils escapes it (only names with a newline).
@@ -481,7 +540,19 @@ mod tests {
             expected: decode_hex(MD5_ABC.as_bytes()).unwrap(),
             name: name.to_vec(),
             parsha: None,
+            inferred: true,
         })
+    }
+
+    /// A BSD line's entry, or one of a list checked with -a: the algorithm was not inferred.
+    fn tagged(name: &[u8]) -> Line {
+        match entry(name) {
+            Line::Entry(e) => Line::Entry(Entry {
+                inferred: false,
+                ..e
+            }),
+            other => other,
+        }
     }
 
     fn parse(line: &str) -> Line {
@@ -513,17 +584,20 @@ mod tests {
             parse(&format!("{MD5_ABC}  not\\nescaped")),
             entry(b"not\\nescaped")
         );
-        assert_eq!(parse(&format!("\\MD5 (n\\nl) = {MD5_ABC}")), entry(b"n\nl"));
+        assert_eq!(
+            parse(&format!("\\MD5 (n\\nl) = {MD5_ABC}")),
+            tagged(b"n\nl")
+        );
     }
 
     #[test]
     fn bsd_lines() {
-        assert_eq!(parse(&format!("MD5 (a b) = {MD5_ABC}")), entry(b"a b"));
-        assert_eq!(parse(&format!("MD5(a)={MD5_ABC}")), entry(b"a"));
-        assert_eq!(parse(&format!("MD5 (a)  =  {MD5_ABC}")), entry(b"a"));
+        assert_eq!(parse(&format!("MD5 (a b) = {MD5_ABC}")), tagged(b"a b"));
+        assert_eq!(parse(&format!("MD5(a)={MD5_ABC}")), tagged(b"a"));
+        assert_eq!(parse(&format!("MD5 (a)  =  {MD5_ABC}")), tagged(b"a"));
         assert_eq!(
             parse(&format!("MD5 (x) (y)) = {MD5_ABC}")),
-            entry(b"x) (y)")
+            tagged(b"x) (y)")
         );
         assert_eq!(parse(&format!("md5 (a) = {MD5_ABC}")), Line::Improper);
         assert_eq!(parse(&format!("MD5 (a) = {MD5_ABC}0")), Line::Improper);
@@ -568,11 +642,11 @@ mod tests {
         let mut parser = Parser::new(Some(Algorithm::Md5), false);
         assert_eq!(
             parser.parse(format!("{MD5_ABC}  a").as_bytes()),
-            entry(b"a")
+            tagged(b"a")
         );
         assert_eq!(
             parser.parse(format!("MD5 (a) = {MD5_ABC}").as_bytes()),
-            entry(b"a")
+            tagged(b"a")
         );
         assert_eq!(
             parser.parse(format!("{MD5_ABC}00  a").as_bytes()),
@@ -607,6 +681,29 @@ mod tests {
             if let Ok(alg) = Algorithm::from_name(name) {
                 assert_eq!(infer_from_digest_size(size), Some(alg));
             }
+        }
+    }
+
+    #[test]
+    fn a_failed_inferred_line_names_the_assumed_algorithm_and_the_others() {
+        let sha256 = Algorithm::from_name("sha256").unwrap();
+        let note = inferred_algorithm_note(sha256, 1).unwrap();
+        assert!(
+            note.contains("1 failed line has no algorithm tag"),
+            "{note}"
+        );
+        assert!(note.contains("sha256 was assumed"), "{note}");
+        assert!(note.contains("(64 hex digits)"), "{note}");
+        for other in Algorithm::with_digest_size(32).filter(|&a| a != sha256) {
+            assert!(note.contains(other.name()), "{other} in {note}");
+        }
+        assert!(inferred_algorithm_note(sha256, 2)
+            .unwrap()
+            .contains("2 failed lines have"));
+        // A length only one algorithm has leaves nothing to choose.
+        for &alg in Algorithm::ALL {
+            let alone = Algorithm::with_digest_size(alg.digest_size()).count() == 1;
+            assert_eq!(inferred_algorithm_note(alg, 1).is_none(), alone, "{alg}");
         }
     }
 

@@ -9,6 +9,7 @@
 
 mod bench;
 mod check;
+mod completions;
 mod escape;
 mod flags;
 mod gpu;
@@ -40,6 +41,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),
         Command::List(args) => list::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Completions(args) => completions::run_completions(args),
+        Command::Man(args) => completions::run_man(args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
