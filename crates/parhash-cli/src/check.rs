@@ -24,6 +24,7 @@ use parhash::{Algorithm, Family, TreeParams};
 use crate::escape;
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
 use crate::input::{self, hash_input, Source};
+use crate::json::{AlgorithmFrom, CheckReport, Checked, Counts, Problem};
 use crate::messages::{err_message, WRITE_ERROR};
 use parhash::Output;
 
@@ -257,6 +258,8 @@ struct Tally {
     improper: u64,
     mismatched: u64,
     unreadable: u64,
+    /// Of the unreadable, those that do not exist.
+    missing: u64,
     verified: u64,
     any_proper: bool,
     /// Mismatches of lines whose algorithm was inferred from the digest length, by algorithm.
@@ -264,6 +267,17 @@ struct Tally {
 }
 
 impl Tally {
+    /// The counts `--json` reports.
+    fn counts(&self) -> Counts {
+        Counts {
+            ok: self.verified - self.mismatched,
+            failed: self.mismatched,
+            missing: self.missing,
+            unreadable: self.unreadable - self.missing,
+            improper: self.improper,
+        }
+    }
+
     fn mismatch(&mut self, entry: &Entry) {
         self.mismatched += 1;
         if !entry.inferred {
@@ -341,10 +355,13 @@ fn check_list(
     } else {
         &list_name
     });
-    if let (true, Some(_closed)) = (is_stdin, crate::stdio::stdin_error()) {
+    // With --json (and not --status), the records of this list.
+    let json =
+        (options.output.json && !options.verify.status).then(|| CheckReport::new(&list_name));
+    if let (true, Some(closed)) = (is_stdin, crate::stdio::stdin_error()) {
         // sha256sum's words for a list on a closed standard input.
         err_message!("{shown}: read error");
-        return Ok(false);
+        return list_failed(&json, out, &Tally::default(), Problem::Io(&closed));
     }
     let mut reader: Box<dyn BufRead> = if is_stdin {
         // Unlocked: a `-` line in the list hashes standard input too.
@@ -354,7 +371,7 @@ fn check_list(
             Ok(file) => Box::new(BufReader::new(file)),
             Err(err) => {
                 err_message!("{shown}: {}", input::error_text(&err));
-                return Ok(false);
+                return list_failed(&json, out, &Tally::default(), Problem::Io(&err));
             }
         }
     };
@@ -371,9 +388,9 @@ fn check_list(
             Ok(0) => break,
             Ok(_) => {}
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => {
+            Err(err) => {
                 err_message!("{shown}: read error");
-                return Ok(false);
+                return list_failed(&json, out, &tally, Problem::Io(&err));
             }
         }
         line_number += 1;
@@ -387,6 +404,10 @@ fn check_list(
                         "{shown}: {line_number}: improperly formatted {tag} checksum line"
                     );
                 }
+                if let Some(report) = &json {
+                    out.write_all(&report.improper(line_number))
+                        .context(WRITE_ERROR)?;
+                }
                 continue;
             }
             Line::Entry(entry) => entry,
@@ -398,15 +419,13 @@ fn check_list(
             Some(params) => options.hashing.with_tree_params(params),
             None => options.hashing.clone(),
         };
-        let verdict = match hash_source(entry.algorithm, &source, &hashing) {
+        let outcome = hash_source(entry.algorithm, &source, &hashing);
+        let verdict = match &outcome {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
             Err(err) => {
-                err_message!(
-                    "{}: {}",
-                    escape::quote(&entry.name),
-                    input::error_text(&err)
-                );
+                err_message!("{}: {}", escape::quote(&entry.name), input::error_text(err));
                 tally.unreadable += 1;
+                tally.missing += u64::from(err.kind() == io::ErrorKind::NotFound);
                 "FAILED open or read"
             }
             Ok(digest) => {
@@ -425,15 +444,34 @@ fn check_list(
         if !verify.status {
             // Flushed at once: the next file may take long to hash (NUL-terminated `-z` lines
             // would wait in the line buffer).
-            out.write_all(&report_line(&entry.name, verdict, zero))
+            let report = match &json {
+                Some(report) => report.line(
+                    line_number,
+                    Checked {
+                        name: &entry.name,
+                        algorithm: entry.algorithm,
+                        algorithm_from: match (entry.inferred, options.algorithm) {
+                            (true, _) => AlgorithmFrom::Length,
+                            (false, Some(_)) => AlgorithmFrom::Option,
+                            (false, None) => AlgorithmFrom::Tag,
+                        },
+                        parsha: Some(hashing.tree_params()),
+                        expected: &entry.expected,
+                        outcome: &outcome,
+                    },
+                ),
+                None => report_line(&entry.name, verdict, zero),
+            };
+            out.write_all(&report)
                 .and_then(|()| out.flush())
                 .context(WRITE_ERROR)?;
         }
     }
 
     if !tally.any_proper {
-        err_message!("{shown}: no properly formatted checksum lines found");
-        return Ok(false);
+        const NONE_FOUND: &str = "no properly formatted checksum lines found";
+        err_message!("{shown}: {NONE_FOUND}");
+        return list_failed(&json, out, &tally, Problem::Message(NONE_FOUND));
     }
     if !verify.status {
         // Flush first so the summary follows the report when both go to one place.
@@ -482,10 +520,33 @@ fn check_list(
             err_message!("{shown}: no file was verified");
         }
     }
-    Ok(tally.mismatched == 0
+    let none_verified = verify.ignore_missing && tally.verified == 0;
+    let passed = tally.mismatched == 0
         && tally.unreadable == 0
         && (!verify.strict || tally.improper == 0)
-        && (!verify.ignore_missing || tally.verified > 0))
+        && !none_verified;
+    if let Some(report) = &json {
+        let problem = none_verified.then_some(Problem::Message("no file was verified"));
+        out.write_all(&report.summary(tally.counts(), passed, problem))
+            .and_then(|()| out.flush())
+            .context(WRITE_ERROR)?;
+    }
+    Ok(passed)
+}
+
+/// With --json, the summary of a list that failed as a whole; `Ok(false)`.
+fn list_failed(
+    json: &Option<CheckReport>,
+    out: &mut impl Write,
+    tally: &Tally,
+    problem: Problem<'_>,
+) -> Result<bool> {
+    if let Some(report) = json {
+        out.write_all(&report.summary(tally.counts(), false, Some(problem)))
+            .and_then(|()| out.flush())
+            .context(WRITE_ERROR)?;
+    }
+    Ok(false)
 }
 
 /// What to tell about `mismatched` failed lines checked with `algorithm` only because their

@@ -258,6 +258,18 @@ pub struct OutputFlags {
     /// name.
     #[arg(short = 'z', long)]
     pub zero: bool,
+
+    /// Write JSON Lines: one object per file (sum) or per checksum line (check).
+    ///
+    /// Instead of checksum lines (sum) or `NAME: OK` reports (check), write one JSON object
+    /// per line on standard output, with the fields README.md describes ("JSON output"):
+    /// `path`, `algorithm`, `digest` or `error` and `errno` for sum; `type`, `list`, `line`,
+    /// `status` (ok, failed, missing, unreadable, improper), `path`, `algorithm`, `expected`,
+    /// `actual` for check, and a `"type": "summary"` object after each list. Names that are not
+    /// UTF-8 also come as `path_bytes` (base64). Standard error and the exit status are as
+    /// without --json.
+    #[arg(long, conflicts_with_all = ["zero", "tag", "binary", "text"])]
+    pub json: bool,
 }
 
 /// How data is hashed (shared by `sum` and `check`). Engine options (threads, tree modes)
@@ -349,7 +361,16 @@ fn parse_iv_bits(s: &str) -> Result<u32, String> {
 /// variants compiled in, with the default one and those this CPU cannot run marked, and how
 /// the multi-message engine runs it (SIMD lanes and threads, or threads only).
 #[derive(Args, Debug)]
-pub struct ListArgs {}
+pub struct ListArgs {
+    /// Write JSON Lines: one object per algorithm.
+    ///
+    /// One JSON object per algorithm on standard output: `name`, `tag`, `aliases`, `family`,
+    /// `digest_bits`, `digest_size`, `block_size`, `broken`, `note`, `variants` (each with
+    /// `name`, `available`, `default`, `summary`) and `batch` (`lanes` and `kernel`, or null
+    /// where many messages are hashed across threads only). See README.md ("JSON output").
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// A command line that cannot run.
 #[derive(Debug)]

@@ -14,6 +14,7 @@ mod escape;
 mod flags;
 mod gpu;
 mod input;
+mod json;
 mod lines;
 mod list;
 mod many;
