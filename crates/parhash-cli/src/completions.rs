@@ -3,46 +3,14 @@
 //! they offer exactly the subcommands, flags and algorithm names the binary takes.
 #![forbid(unsafe_code)]
 
-use std::ffi::OsStr;
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
-use clap::builder::{PossibleValue, TypedValueParser};
-use clap::{Args, CommandFactory};
-use clap_complete::Shell;
-use parhash::Algorithm;
+use clap::CommandFactory;
 
+use crate::completion_flags::{CompletionsArgs, ManArgs};
 use crate::flags::Cli;
 use crate::messages::WRITE_ERROR;
-
-/// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
-///
-/// The script completes subcommands, flags and algorithm names (-a). Load it in your shell's
-/// startup file or install it where the shell looks for completions:
-///
-///   bash:       parhash completions bash > ~/.local/share/bash-completion/completions/parhash
-///
-///   zsh:        parhash completions zsh > ~/.zfunc/_parhash   (with fpath+=~/.zfunc before
-///               compinit in ~/.zshrc)
-///
-///   fish:       parhash completions fish > ~/.config/fish/completions/parhash.fish
-///
-///   elvish:     parhash completions elvish >> ~/.config/elvish/rc.elv
-///
-///   powershell: parhash completions powershell >> $PROFILE
-#[derive(Args, Debug)]
-pub struct CompletionsArgs {
-    /// The shell to write the script for.
-    #[arg(value_enum, value_name = "SHELL")]
-    pub shell: Shell,
-}
-
-/// Print parhash's manual page (roff) on standard output.
-///
-/// One page covers every subcommand and flag. Read it at once with `parhash man | man -l -`, or
-/// install it: `parhash man > ~/.local/share/man/man1/parhash.1`, then `man parhash`.
-#[derive(Args, Debug)]
-pub struct ManArgs {}
 
 /// Runs `parhash completions`.
 pub fn run_completions(args: &CompletionsArgs) -> Result<bool> {
@@ -113,38 +81,14 @@ fn as_subsections(roff: &[u8]) -> Vec<u8> {
     out
 }
 
-/// `-a` value parser: any name or alias [`Algorithm::from_name`] accepts (case and separators
-/// ignored), with the canonical names offered to shell completion as the possible values.
-#[derive(Clone, Copy, Debug)]
-pub struct AlgorithmParser;
-
-impl TypedValueParser for AlgorithmParser {
-    type Value = Algorithm;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<Algorithm, clap::Error> {
-        // clap's own function parser words the errors (and keeps `parhash::Error` as the
-        // source, which `main` prints as one line with its suggestion).
-        let by_name: fn(&str) -> Result<Algorithm, parhash::Error> = Algorithm::from_name;
-        by_name.parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(
-            Algorithm::ALL
-                .iter()
-                .map(|alg| PossibleValue::new(alg.name())),
-        ))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::completion_flags::AlgorithmParser;
+    use clap::builder::TypedValueParser;
+    use clap_complete::Shell;
+    use parhash::Algorithm;
+    use std::ffi::OsStr;
     use std::process::{Command, Stdio};
 
     fn page_text() -> String {

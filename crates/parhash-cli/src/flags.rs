@@ -39,8 +39,8 @@ pub enum Command {
     Check(CheckArgs),
     List(ListArgs),
     Bench(Box<crate::bench::BenchArgs>),
-    Completions(crate::completions::CompletionsArgs),
-    Man(crate::completions::ManArgs),
+    Completions(crate::completion_flags::CompletionsArgs),
+    Man(crate::completion_flags::ManArgs),
 }
 
 /// Print checksums of files (sha256 unless -a says otherwise), like sha256sum.
@@ -59,7 +59,7 @@ pub struct SumArgs {
     /// The algorithm to hash with: a canonical name from `parhash list` or any alias, with
     /// case and separators ignored (`SHA-256`, `sha_256` and `sha256` are the same). The
     /// default is sha256. md5 and sha1 are BROKEN and kept only for compatibility.
-    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completions::AlgorithmParser, hide_possible_values = true)]
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completion_flags::AlgorithmParser, hide_possible_values = true)]
     pub algorithm: Option<Algorithm>,
 
     /// Write BSD-style lines: `SHA256 (NAME) = HEX`.
@@ -162,7 +162,7 @@ pub struct CheckArgs {
     /// Check every line with this algorithm. GNU lines must then have its digest length and
     /// BSD lines its tag; other lines count as improperly formatted. Without -a the algorithm
     /// is read from each line (see above).
-    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completions::AlgorithmParser, hide_possible_values = true)]
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completion_flags::AlgorithmParser, hide_possible_values = true)]
     pub algorithm: Option<Algorithm>,
 
     #[command(flatten)]

@@ -9,6 +9,7 @@
 
 mod bench;
 mod check;
+mod completion_flags;
 mod completions;
 mod escape;
 mod flags;
