@@ -12,19 +12,18 @@ use parhash::Algorithm;
 
 /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
 ///
-/// The script completes subcommands, flags and algorithm names (-a). Load it in your shell's
-/// startup file or install it where the shell looks for completions:
+/// The script completes subcommands, flags and the algorithm names of -a. Install it where
+/// the shell looks for completions, for example:
 ///
-///   bash:       parhash completions bash > ~/.local/share/bash-completion/completions/parhash
+/// parhash completions bash > ~/.local/share/bash-completion/completions/parhash
 ///
-///   zsh:        parhash completions zsh > ~/.zfunc/_parhash   (with fpath+=~/.zfunc before
-///               compinit in ~/.zshrc)
+/// parhash completions zsh > ~/.zfunc/_parhash (with fpath+=~/.zfunc before compinit)
 ///
-///   fish:       parhash completions fish > ~/.config/fish/completions/parhash.fish
+/// parhash completions fish > ~/.config/fish/completions/parhash.fish
 ///
-///   elvish:     parhash completions elvish >> ~/.config/elvish/rc.elv
+/// parhash completions elvish >> ~/.config/elvish/rc.elv
 ///
-///   powershell: parhash completions powershell >> $PROFILE
+/// parhash completions powershell >> $PROFILE
 #[derive(Args, Debug)]
 pub struct CompletionsArgs {
     /// The shell to write the script for.
