@@ -12,6 +12,7 @@ use parhash_lab::{
     lab::{self, LabOptions},
     output, presets,
     source::Source,
+    summary,
     sweep::{SweepSpec, VariantChoice},
     tree_params, units,
 };
@@ -46,11 +47,12 @@ pub struct BenchArgs {
     pub variants: Option<String>,
 
     /// Message lengths: sizes with suffixes (`8,64,4KiB`), doubling ranges (`4k..1G`), or
-    /// `seed` for the seed's 8 B..256 KiB steps.
+    /// `seed` for the steps of the Keccak/SIMD accelerator study (8 B..256 KiB).
     #[arg(short, long, value_name = "LIST")]
     pub lengths: Option<String>,
 
-    /// Messages per batch: 1 is single-message (SMH), more is multi-message (MMH). `1,64`.
+    /// Messages hashed together per batch: 1 is one message at a time, more are many messages
+    /// side by side (SIMD lanes, threads). `1,64`.
     #[arg(short, long, value_name = "LIST")]
     pub messages: Option<String>,
 
@@ -99,8 +101,13 @@ pub struct BenchArgs {
     pub no_progress: bool,
 
     /// Print only where the files went, not the tables.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
+
+    /// Print every measurement, the peers and the terms (what report.txt holds), not only
+    /// the summary.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 impl BenchArgs {
@@ -297,8 +304,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
         }
         report
     };
-    if !args.quiet {
-        print!("{}", report.to_text());
+    if args.verbose {
+        print!("{}", summary::full_text(&report));
+    } else if !args.quiet {
+        print!("{}", summary::summary_text(&report));
     }
     let files = output::write_all(&report, &opts.out_dir)
         .with_context(|| format!("writing {}", opts.out_dir.display()))?;

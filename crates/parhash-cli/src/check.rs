@@ -123,7 +123,11 @@ impl Parser {
     fn parse_bsd(&self, line: &[u8], escaped: bool) -> Option<Line> {
         let word_len = line.iter().position(|&b| b == b' ' || b == b'(')?;
         let tag = std::str::from_utf8(&line[..word_len]).ok()?;
-        let (algorithm, parsha) = crate::parsha::from_tag(tag)?;
+        let crate::parsha::Tagged {
+            algorithm,
+            params: parsha,
+            digest_size,
+        } = crate::parsha::from_tag(tag)?;
         let mut after = &line[word_len..];
         after = after.strip_prefix(b" ").unwrap_or(after);
         let inside = after.strip_prefix(b"(")?;
@@ -139,17 +143,23 @@ impl Parser {
             return Some(Line::Improper);
         };
         let hex = skip_blanks(tail);
-        Some(match self.entry(algorithm, hex, raw_name, escaped) {
-            Line::Entry(entry) => Line::Entry(Entry { parsha, ..entry }),
-            other => other,
-        })
+        Some(
+            match self.entry(algorithm, digest_size, hex, raw_name, escaped) {
+                Line::Entry(entry) => Line::Entry(Entry { parsha, ..entry }),
+                other => other,
+            },
+        )
     }
 
     /// `HEX  NAME`, `HEX *NAME` or (in a list that uses it throughout) `HEX NAME`.
     fn parse_gnu(&mut self, line: &[u8], escaped: bool) -> Line {
         let hex_len = line.iter().take_while(|b| b.is_ascii_hexdigit()).count();
         let algorithm = match self.forced {
-            Some(forced) if hex_len == 2 * forced.digest_size() => forced,
+            // Any length the algorithm can produce (BLAKE2, BLAKE3 and SHAKE have many), as
+            // `b2sum -c` reads the length from the digest.
+            Some(forced) if hex_len % 2 == 0 && forced.digest_sizes().contains(hex_len / 2) => {
+                forced
+            }
             Some(_) => return Line::Improper,
             None if hex_len % 2 == 0 => match infer_from_digest_size(hex_len / 2) {
                 Some(alg) => alg,
@@ -172,7 +182,14 @@ impl Parser {
             self.without_marker = Some(false);
             name_start += 1;
         }
-        match self.entry(algorithm, &line[..hex_len], &line[name_start..], escaped) {
+        let size = hex_len / 2;
+        match self.entry(
+            algorithm,
+            size,
+            &line[..hex_len],
+            &line[name_start..],
+            escaped,
+        ) {
             Line::Entry(entry) => Line::Entry(Entry {
                 inferred: self.forced.is_none(),
                 ..entry
@@ -181,8 +198,15 @@ impl Parser {
         }
     }
 
-    fn entry(&self, algorithm: Algorithm, hex: &[u8], raw_name: &[u8], escaped: bool) -> Line {
-        let Some(expected) = decode_hex(hex).filter(|d| d.len() == algorithm.digest_size()) else {
+    fn entry(
+        &self,
+        algorithm: Algorithm,
+        size: usize,
+        hex: &[u8],
+        raw_name: &[u8],
+        escaped: bool,
+    ) -> Line {
+        let Some(expected) = decode_hex(hex).filter(|d| d.len() == size) else {
             return Line::Improper;
         };
         let name = if escaped {
@@ -378,6 +402,7 @@ fn check_list(
     let verify = &options.verify;
     let zero = options.output.zero;
     let terminator = if zero { b'\0' } else { b'\n' };
+    // Each line's digest says its length (`-l` is accepted and ignored, as by `b2sum -c`).
     let mut parser = Parser::new(options.algorithm, zero);
     let mut tally = Tally::default();
     let mut record = Vec::new();
@@ -415,10 +440,13 @@ fn check_list(
         tally.any_proper = true;
         named.saw(entry.algorithm);
         let source = Source::from_name(&entry.name);
-        let hashing = match entry.parsha {
+        let mut hashing = match entry.parsha {
             Some(params) => options.hashing.with_tree_params(params),
             None => options.hashing.clone(),
         };
+        if entry.algorithm.digest_sizes().is_variable() {
+            hashing = hashing.with_digest_size(entry.expected.len());
+        }
         let outcome = hash_source(entry.algorithm, &source, &hashing);
         let verdict = match &outcome {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
@@ -554,7 +582,7 @@ fn list_failed(
 /// (coreutils' tools know their algorithm, so they have nothing to say here). `None` when no
 /// other algorithm has that length.
 fn inferred_algorithm_note(algorithm: Algorithm, mismatched: u64) -> Option<String> {
-    let others: Vec<&str> = Algorithm::with_digest_size(algorithm.digest_size())
+    let others: Vec<&str> = same_length(algorithm.digest_size())
         .filter(|&other| other != algorithm)
         .map(|other| other.name())
         .collect();
@@ -572,6 +600,14 @@ fn inferred_algorithm_note(algorithm: Algorithm, mismatched: u64) -> Option<Stri
         2 * algorithm.digest_size(),
         others.join(", ")
     ))
+}
+
+/// Every algorithm that can make a digest of `size` bytes (at its default length or with -l).
+fn same_length(size: usize) -> impl Iterator<Item = Algorithm> {
+    Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(move |alg| alg.digest_sizes().contains(size))
 }
 
 /// `NAME: VERDICT`, escaped as coreutils escapes it (only names with a newline).
@@ -758,12 +794,16 @@ mod tests {
         for other in Algorithm::with_digest_size(32).filter(|&a| a != sha256) {
             assert!(note.contains(other.name()), "{other} in {note}");
         }
+        // Algorithms whose length is chosen with -l too (b3sum's and b2sum's lists).
+        for variable in ["blake3", "blake2b", "blake2s", "shake128", "shake256"] {
+            assert!(note.contains(variable), "{variable} in {note}");
+        }
         assert!(inferred_algorithm_note(sha256, 2)
             .unwrap()
             .contains("2 failed lines have"));
         // A length only one algorithm has leaves nothing to choose.
         for &alg in Algorithm::ALL {
-            let alone = Algorithm::with_digest_size(alg.digest_size()).count() == 1;
+            let alone = same_length(alg.digest_size()).count() == 1;
             assert_eq!(inferred_algorithm_note(alg, 1).is_none(), alone, "{alg}");
         }
     }

@@ -308,6 +308,18 @@ pub struct HashOptions {
     /// message bytes in each compression (faster), 256 is the paper's most conservative choice.
     #[arg(long, value_name = "BITS", value_parser = parse_iv_bits)]
     pub iv_bits: Option<u32>,
+
+    /// Digest length in bits for blake2b, blake2s, blake3, shake128, shake256.
+    ///
+    /// The length of each digest, in BITS (a multiple of 8), as b2sum -l and cksum -l count
+    /// it: blake2b 8 to 512 (default 512), blake2s 8 to 256 (256), blake3, shake128 and
+    /// shake256 8 to 1024 (256, 256 and 512); with -a. 0 means the default. b3sum's --length counts
+    /// BYTES: `b3sum --length 64` is `-l 512` here. A BLAKE2 digest of another length is
+    /// another hash (not a prefix); blake3's and SHAKE's shorter digests are prefixes of their
+    /// longer ones. `--tag` lines name the length (`BLAKE2b-256 (NAME) = ...`). When checking,
+    /// each line's digest says its length, as in `b2sum -c`: -l is accepted and ignored.
+    #[arg(short = 'l', long = "length", value_name = "BITS", value_parser = crate::length::parse_bits)]
+    pub length: Option<usize>,
 }
 
 impl HashOptions {
@@ -319,6 +331,19 @@ impl HashOptions {
             self.iv_bits.unwrap_or(default.iv_bits()),
         )
         .expect("each flag is checked when parsed")
+    }
+
+    /// The digest size `-l` asks of `alg`, when it is not the default (checked when parsed).
+    pub fn digest_size(&self, alg: Algorithm) -> Option<usize> {
+        crate::length::digest_size(alg, self.length).ok().flatten()
+    }
+
+    /// These options with a digest of `size` bytes (what a check line asks for).
+    pub fn with_digest_size(&self, size: usize) -> HashOptions {
+        HashOptions {
+            length: Some(size * 8),
+            ..self.clone()
+        }
     }
 
     /// These options with `params` instead of the flags' (what a tag line of `check` asks for).
@@ -415,7 +440,9 @@ where
     let cli = Cli::try_parse_from(args)?;
     let refused = match &cli.command {
         Command::Sum(sum) => refused_sum_flags(sum),
-        Command::Check(check) => refused_check_flags(check.tag, check.binary || check.text),
+        Command::Check(check) => refused_check_flags(check.tag, check.binary || check.text)
+            // `-l` against `-a` (see `length`).
+            .or_else(|| crate::length::length_error(check.algorithm, check.hashing.length, true)),
         _ => None,
     };
     match refused {
@@ -453,7 +480,8 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
     if params_given && !parsha && !sum.check {
         return Some("--tree-height and --iv-bits apply only to -a parsha256".into());
     }
-    None
+    // `-l` against `-a` (see `length`).
+    crate::length::length_error(sum.algorithm, sum.hashing.length, sum.check)
 }
 
 #[cfg(test)]

@@ -82,7 +82,7 @@ pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io:
 }
 
 /// The hasher for one input: `-j`'s threads; tree parameters where the algorithm takes them;
-/// the length when it is known, so PARSHA-256 streams (and notices a file that changes size).
+/// `-l`'s digest size where it is not the default; the length when it is known, so PARSHA-256 streams (and notices a file that changes size).
 pub fn hasher_for(alg: Algorithm, options: &HashOptions, len: Option<u64>) -> io::Result<Hasher> {
     let mut builder = Hasher::builder(alg).threads(options.threads);
     if parsha::takes_tree_params(alg) {
@@ -90,6 +90,9 @@ pub fn hasher_for(alg: Algorithm, options: &HashOptions, len: Option<u64>) -> io
     }
     if let Some(len) = len {
         builder = builder.expected_len(len);
+    }
+    if let Some(size) = options.digest_size(alg) {
+        builder = builder.digest_size(size);
     }
     builder.build().map_err(io::Error::other)
 }

@@ -351,11 +351,19 @@ struct AlgorithmRecord {
     family: &'static str,
     digest_bits: usize,
     digest_size: usize,
+    lengths: Option<Lengths>,
     block_size: usize,
     broken: bool,
     note: &'static str,
     variants: Vec<Variant>,
     batch: Option<Batch>,
+}
+
+/// The digest lengths `-l` can choose, in bits (null where the length is fixed).
+#[derive(Serialize)]
+struct Lengths {
+    min_bits: usize,
+    max_bits: usize,
 }
 
 #[derive(Serialize)]
@@ -404,6 +412,10 @@ pub fn algorithms() -> Vec<u8> {
                 family: info.family.name(),
                 digest_bits: info.digest_size * 8,
                 digest_size: info.digest_size,
+                lengths: info.sizes.is_variable().then_some(Lengths {
+                    min_bits: info.sizes.min * 8,
+                    max_bits: info.sizes.max * 8,
+                }),
                 block_size: info.block_size,
                 broken: info.broken,
                 note: info.note,
@@ -535,6 +547,11 @@ mod tests {
             assert_eq!(record["name"], info.name);
             assert_eq!(record["digest_size"], info.digest_size);
             assert_eq!(record["digest_bits"], info.digest_size * 8);
+            assert_eq!(
+                record["lengths"]["max_bits"].as_u64().map(|b| b as usize),
+                info.sizes.is_variable().then_some(info.sizes.max * 8),
+                "{record}"
+            );
             assert_eq!(record["broken"], info.broken);
             assert_eq!(record["aliases"], json!(info.aliases));
             assert_eq!(

@@ -44,7 +44,8 @@ pub fn write_line(
         }
     };
     if style.tag {
-        out.extend_from_slice(parsha::tag(alg, style.parsha).as_bytes());
+        let tag = parsha::tag(alg, style.parsha, digest.as_bytes().len());
+        out.extend_from_slice(tag.as_bytes());
         out.extend_from_slice(b" (");
         push_name(out);
         out.extend_from_slice(b") = ");

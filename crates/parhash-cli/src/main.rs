@@ -16,6 +16,7 @@ mod flags;
 mod gpu;
 mod input;
 mod json;
+mod length;
 mod lines;
 mod list;
 mod many;

@@ -65,9 +65,10 @@ pub fn run(
     let mut items = items.peekable();
     while items.peek().is_some() {
         let window: Vec<Item> = items.by_ref().take(WINDOW).collect();
-        // Tree parameters (PARSHA-256's T and l) reach only the one-by-one path, not the
-        // lanes' hashers: hash each file in order.
-        let hashed = if crate::parsha::takes_tree_params(alg) {
+        // Tree parameters (PARSHA-256's T and l) and `-l`'s digest sizes reach only the
+        // one-by-one path, not the lanes' hashers: hash each file in order.
+        let hashed = if crate::parsha::takes_tree_params(alg) || options.digest_size(alg).is_some()
+        {
             window.iter().map(|_| Early::Stream).collect()
         } else {
             hash_in_parallel(alg, &window, threads, &streaming, progress)

@@ -41,23 +41,41 @@ pub fn spool(reader: &mut impl Read) -> io::Result<Vec<u8>> {
     Ok(data)
 }
 
-/// The BSD tag of a checksum line: the algorithm's, or for PARSHA-256 one that records its
+/// The BSD tag of a checksum line for a digest of `digest_size` bytes: the algorithm's (with
+/// the length where it is not the default, `BLAKE2b-256`), or for PARSHA-256 one that records its
 /// parameters (`PARSHA256-T13-IV256`).
-pub fn tag(alg: Algorithm, params: Option<TreeParams>) -> String {
+pub fn tag(alg: Algorithm, params: Option<TreeParams>, digest_size: usize) -> String {
     match params {
         Some(params) if takes_tree_params(alg) => params.tag(),
-        _ => alg.info().tag.to_string(),
+        _ => alg.tag_for_size(digest_size).into_owned(),
     }
 }
 
-/// The algorithm a BSD tag names, with PARSHA-256's parameters when the tag records them;
-/// `None` for an unknown tag or invalid parameters.
-pub fn from_tag(tag: &str) -> Option<(Algorithm, Option<TreeParams>)> {
+/// What a BSD tag names: the algorithm, PARSHA-256's parameters when the tag records them, and
+/// the digest size in bytes (`BLAKE2b-256`: 32; a plain tag: the default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tagged {
+    pub algorithm: Algorithm,
+    pub params: Option<TreeParams>,
+    pub digest_size: usize,
+}
+
+/// What a BSD tag names; `None` for an unknown tag, invalid parameters or an impossible length.
+pub fn from_tag(tag: &str) -> Option<Tagged> {
     if let Some(params) = TreeParams::from_tag(tag) {
-        return Some((Algorithm::Parsha256, Some(params)));
+        let algorithm = Algorithm::Parsha256;
+        return Some(Tagged {
+            algorithm,
+            params: Some(params),
+            digest_size: algorithm.digest_size(),
+        });
     }
-    let alg = *Algorithm::ALL.iter().find(|a| a.info().tag == tag)?;
-    Some((alg, None))
+    let (algorithm, digest_size) = Algorithm::from_tag(tag)?;
+    Some(Tagged {
+        algorithm,
+        params: None,
+        digest_size,
+    })
 }
 
 #[cfg(test)]
@@ -67,20 +85,36 @@ mod tests {
     #[test]
     fn tags_round_trip_and_reject_bad_parameters() {
         let p = TreeParams::new(7, 128).unwrap();
-        let written = tag(Algorithm::Parsha256, Some(p));
+        let written = tag(Algorithm::Parsha256, Some(p), 32);
         assert_eq!(written, "PARSHA256-T7-IV128");
-        assert_eq!(from_tag(&written), Some((Algorithm::Parsha256, Some(p))));
+        let parsha = |params| Tagged {
+            algorithm: Algorithm::Parsha256,
+            params,
+            digest_size: 32,
+        };
+        assert_eq!(from_tag(&written), Some(parsha(Some(p))));
         for bad in [
             "PARSHA256-T0-IV256",
             "PARSHA256-T41-IV256",
             "PARSHA256-T13-IV64",
             "PARSHA256-T13",
             "PARSHA256-T+3-IV0",
+            "BLAKE2b-520",
+            "SHA256-128",
         ] {
             assert_eq!(from_tag(bad), None, "{bad}");
         }
-        assert_eq!(from_tag("SHA256"), Some((Algorithm::Sha256, None)));
-        assert_eq!(tag(Algorithm::Md5, Some(p)), "MD5");
+        let plain = |algorithm, digest_size| Tagged {
+            algorithm,
+            params: None,
+            digest_size,
+        };
+        assert_eq!(from_tag("SHA256"), Some(plain(Algorithm::Sha256, 32)));
+        assert_eq!(tag(Algorithm::Md5, Some(p), 16), "MD5");
+        // Variable-length algorithms name their length where it is not the default.
+        assert_eq!(tag(Algorithm::Blake2b, None, 32), "BLAKE2b-256");
+        assert_eq!(from_tag("BLAKE2b-256"), Some(plain(Algorithm::Blake2b, 32)));
+        assert_eq!(from_tag("BLAKE2b"), Some(plain(Algorithm::Blake2b, 64)));
     }
 
     #[test]

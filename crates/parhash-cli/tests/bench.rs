@@ -43,10 +43,20 @@ fn tiny_tour_writes_report() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("roofs"), "{text}");
-    assert!(text.contains("dominating bottleneck"), "{text}");
+    assert!(text.contains("what limits hashing here"), "{text}");
+    assert!(text.contains("--verbose prints them"), "{text}");
     for f in ["results.csv", "report.json", "report.txt", "report.html"] {
         assert!(dir.path().join(f).exists(), "{f}");
     }
+    // --verbose prints every row, as report.txt holds them.
+    let out = parhash()
+        .args(["bench", "--tiny", "--no-progress", "--verbose", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let long = String::from_utf8(out.stdout).unwrap();
+    assert!(long.lines().count() > 2 * text.lines().count(), "{long}");
+    assert!(long.contains("-- measurements"), "{long}");
 }
 
 /// Runs `parhash bench ARGS` and returns its exit status and standard error.

@@ -1116,7 +1116,10 @@ fn check_reports_ok_failed_and_unreadable() {
         ours.stderr,
         "parhash: gone: No such file or directory\n\
          parhash: WARNING: 1 listed file could not be read\n\
-         parhash: WARNING: 1 computed checksum did NOT match\n"
+         parhash: WARNING: 1 computed checksum did NOT match\n\
+         parhash: note: 1 failed line has no algorithm tag, and md5 was assumed from its digest \
+         length (32 hex digits); if the list was made with another algorithm, name it with -a \
+         ALG; of that length: blake2b, blake2s, blake3, shake128, shake256\n"
     );
     assert_eq!(ours.code, Some(1));
 }

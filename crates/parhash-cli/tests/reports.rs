@@ -426,6 +426,7 @@ fn a_failed_untagged_line_names_the_algorithm_assumed_from_its_length() {
     assert!(note.contains("sha256 was assumed from its digest length (64 hex digits)"));
     assert!(note.contains("with -a"), "{note}");
     assert!(note.contains("parsha256"), "{note}");
+    assert!(note.contains("blake3"), "{note}");
     // As the note says: -a picks the algorithm, and the file checks.
     let forced = parhash(dir.path(), &["check", "-a", "parsha256", "LIST"]);
     assert_eq!(

@@ -145,11 +145,15 @@ impl SummaryRow {
         },
     ];
 
-    /// `SMH memory`, `MMH disk`...
+    /// `one message, memory`, `many messages, disk`...
     pub fn name(self) -> String {
         format!(
-            "{} {}",
-            if self.multi_message { "MMH" } else { "SMH" },
+            "{}, {}",
+            if self.multi_message {
+                "many messages"
+            } else {
+                "one message"
+            },
             if self.disk { "disk" } else { "memory" }
         )
     }
@@ -165,7 +169,8 @@ pub struct Classified {
     pub bottleneck: Bottleneck,
 }
 
-/// The seed's summary: rows SMH/MMH x memory/disk, columns short/long x software/accelerator.
+/// The bottleneck table of the Keccak-and-SIMD-on-an-FPGA-Xeon study: rows one message or many
+/// messages at once x memory/disk, columns short/long x software/accelerator.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SummaryTable {
     pub columns: Vec<String>,
@@ -223,6 +228,72 @@ pub fn summarize(items: &[Classified], have_accelerator: bool) -> SummaryTable {
         columns: columns.iter().map(|c| c.2.to_string()).collect(),
         rows,
     }
+}
+
+/// What the lab knows about a configuration run on several threads, to say why it did not
+/// get faster.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalingFacts {
+    /// Threads asked for.
+    pub threads: usize,
+    /// Threads the engine really used and why, when fewer than asked
+    /// ([`crate::engine::Engine::threads_used`]).
+    pub engine_limit: Option<(usize, String)>,
+    /// Hardware threads of the machine.
+    pub hardware_threads: usize,
+    /// Seconds one thread takes for the batch (measured in the same run).
+    pub one_thread_seconds: f64,
+    /// Measured speed-up against one thread.
+    pub speedup: f64,
+    pub bottleneck: Option<Bottleneck>,
+}
+
+/// A batch one thread hashes faster than this is too little work to share: starting work on
+/// another thread and waiting for it costs tens of microseconds (on a VM).
+pub const MIN_SHARED_SECONDS: f64 = 200e-6;
+
+/// Whether a speed-up earns at least half of the ideal gain of `threads` usable threads.
+pub fn scales(speedup: f64, threads: usize) -> bool {
+    speedup >= 1.0 + 0.5 * (threads.max(1) as f64 - 1.0)
+}
+
+/// Why a multi-thread configuration got less than half the ideal gain, in a sentence for the
+/// cell; `None` when it scaled (or ran on one thread).
+pub fn explain_scaling(f: &ScalingFacts) -> Option<String> {
+    let usable = f.threads.min(f.hardware_threads.max(1));
+    if f.threads <= 1 || scales(f.speedup, usable) {
+        return None;
+    }
+    if usable <= 1 {
+        return Some(format!(
+            "this machine has {} hardware thread(s): more threads share it",
+            f.hardware_threads
+        ));
+    }
+    if let Some((used, why)) = &f.engine_limit {
+        if *used < usable {
+            return Some(why.clone());
+        }
+    }
+    if let Some(b @ (Bottleneck::Memory | Bottleneck::Disk | Bottleneck::Transfer)) = f.bottleneck {
+        return Some(format!(
+            "{}-bound: more threads cannot read faster than the {} roof",
+            b.name(),
+            b.name()
+        ));
+    }
+    if f.one_thread_seconds < MIN_SHARED_SECONDS {
+        // One sentence for all such cells (a footnote each would repeat it).
+        return Some(format!(
+            "too little work to share: one thread hashes the batch in under {:.0} us, and handing \
+             work to another thread and waiting for it costs tens of microseconds",
+            MIN_SHARED_SECONDS * 1e6
+        ));
+    }
+    Some(
+        "not explained by the lab's model; a busy shared machine gives this too (rerun to check)"
+            .into(),
+    )
 }
 
 #[cfg(test)]
@@ -328,11 +399,48 @@ mod tests {
         ];
         let t = summarize(&items, false);
         assert_eq!(t.rows.len(), 4);
-        assert_eq!(t.rows[0].0, "SMH memory");
+        assert_eq!(t.rows[0].0, "one message, memory");
         assert_eq!(t.rows[0].1[0], "per-message overhead (2/3)");
         assert_eq!(t.rows[0].1[1], "compute (1/1)");
         assert_eq!(t.rows[0].1[2], "no accelerator");
         assert_eq!(t.rows[1].1[0], "not measured");
         assert_eq!(t.rows[3].1[1], "disk (1/1)");
+    }
+
+    fn facts(threads: usize, speedup: f64) -> ScalingFacts {
+        ScalingFacts {
+            threads,
+            engine_limit: None,
+            hardware_threads: 2,
+            one_thread_seconds: 0.1,
+            speedup,
+            bottleneck: Some(Bottleneck::Compute),
+        }
+    }
+
+    #[test]
+    fn scaling_cells_are_explained() {
+        // Scaled: nothing to say.
+        assert_eq!(explain_scaling(&facts(2, 1.9)), None);
+        assert_eq!(explain_scaling(&facts(1, 1.0)), None);
+        // The engine's own minimum work per thread comes first.
+        let mut f = facts(2, 1.0);
+        f.engine_limit = Some((1, "the engine's minimum".into()));
+        assert_eq!(explain_scaling(&f).unwrap(), "the engine's minimum");
+        // Then the source's roof, then too little work.
+        let mut f = facts(2, 1.0);
+        f.bottleneck = Some(Bottleneck::Memory);
+        assert!(explain_scaling(&f).unwrap().starts_with("memory-bound"));
+        let mut f = facts(2, 0.6);
+        f.one_thread_seconds = 5e-6;
+        let why = explain_scaling(&f).unwrap();
+        assert!(why.starts_with("too little work"), "{why}");
+        assert!(explain_scaling(&facts(2, 1.1))
+            .unwrap()
+            .contains("not explained"));
+        // More threads than the machine has: judged against its threads.
+        let mut f = facts(4, 1.9);
+        f.hardware_threads = 2;
+        assert_eq!(explain_scaling(&f), None);
     }
 }

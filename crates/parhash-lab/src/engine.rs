@@ -73,6 +73,30 @@ pub trait Engine: Send + Sync {
     fn splits_one_message(&self) -> bool {
         false
     }
+    /// The threads the engine really works on for a batch of `messages` messages of
+    /// `message_len` bytes given `threads`, and why when that is fewer (said beside
+    /// configurations that do not scale). The default: the lab hands each thread whole
+    /// messages, so at most one thread per message unless the engine splits a message.
+    fn threads_used(
+        &self,
+        message_len: usize,
+        messages: usize,
+        threads: usize,
+    ) -> (usize, Option<String>) {
+        let _ = message_len;
+        if self.splits_one_message() || messages >= threads {
+            (threads, None)
+        } else {
+            let used = messages.max(1);
+            (
+                used,
+                Some(format!(
+                    "{messages} message(s) for {threads} threads: each message goes to one \
+                     thread, so {used} thread(s) worked"
+                )),
+            )
+        }
+    }
     /// Whether the engine runs with a `--tree` parameter set (PARSHA-256's `tree` and `gpu`).
     fn takes_tree_params(&self) -> bool {
         false

@@ -4,6 +4,7 @@
 
 use crate::plots::Plot;
 use crate::report::{Report, Table};
+use crate::summary;
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -44,20 +45,47 @@ pub fn base64(data: &[u8]) -> String {
 }
 
 fn table(t: &Table) -> String {
+    // Numbers right-aligned, words left-aligned, as in the terminal.
+    let numeric = t.numeric_columns();
+    let class = |i: usize| {
+        if numeric.get(i).copied().unwrap_or(false) {
+            ""
+        } else {
+            " class=\"t\""
+        }
+    };
     let mut s = String::from("<table>\n<thead><tr>");
-    for h in &t.headers {
-        s.push_str(&format!("<th>{}</th>", escape(h)));
+    for (i, h) in t.headers.iter().enumerate() {
+        s.push_str(&format!("<th{}>{}</th>", class(i), escape(h)));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for row in &t.rows {
         s.push_str("<tr>");
-        for cell in row {
-            s.push_str(&format!("<td>{}</td>", escape(cell)));
+        for (i, cell) in row.iter().enumerate() {
+            s.push_str(&format!("<td{}>{}</td>", class(i), escape(cell)));
         }
         s.push_str("</tr>\n");
     }
     s.push_str("</tbody>\n</table>\n");
     s
+}
+
+/// Escapes `text` and sets Markdown-style `code` spans (between backticks) in `<code>`.
+pub fn inline_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, piece) in text.split('`').enumerate() {
+        // Odd pieces lie between a pair of backticks; an unpaired last one stays as typed.
+        let paired = i % 2 == 1 && text.split('`').count() > i + 1;
+        if paired {
+            out.push_str(&format!("<code>{}</code>", escape(piece)));
+        } else {
+            if i % 2 == 1 {
+                out.push('`');
+            }
+            out.push_str(&escape(piece));
+        }
+    }
+    out
 }
 
 /// Strips an XML declaration or doctype before the `<svg` element, so it can sit inline.
@@ -71,10 +99,30 @@ fn inline_svg(svg: &str) -> &str {
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;\
 color:#222;padding:0 1em}table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.9em}\
 th,td{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}th{background:#f0f0f0}\
-td:first-child,th:first-child{text-align:left}figure{margin:1em 0}svg{max-width:100%;height:auto}\
-.note{color:#844}details{margin:1em 0}code{background:#f4f4f4;padding:0 0.2em}";
+.t{text-align:left}figure{margin:1em 0}svg{max-width:100%;height:auto}\
+.note{color:#844}details{margin:1em 0}code{background:#f4f4f4;padding:0 0.2em}\
+dt{font-weight:bold;margin-top:0.4em}ol.footnotes{font-size:0.9em}";
 
-/// The whole page.
+fn figure(p: &Plot) -> String {
+    let mut h = format!(
+        "<figure id=\"{}\">\n{}\n<figcaption>{}",
+        escape(&p.chart_name),
+        inline_svg(&p.svg),
+        escape(&p.title)
+    );
+    if let Some(png) = p.png_path.as_ref().and_then(|p| std::fs::read(p).ok()) {
+        h.push_str(&format!(
+            " (<a download=\"{}.png\" href=\"data:image/png;base64,{}\">PNG</a>)",
+            escape(&p.chart_name),
+            base64(&png)
+        ));
+    }
+    h.push_str("</figcaption>\n</figure>\n");
+    h
+}
+
+/// The whole page: the verdict and the tables that answer "how fast is this machine and what
+/// limits it" first, then parhash beside its peers per algorithm, then every row.
 pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String {
     let mut h = String::new();
     h.push_str(
@@ -90,70 +138,118 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
         escape(&report.command),
         report.seconds
     ));
+    let verdict = summary::verdict(report);
+    if !verdict.is_empty() {
+        h.push_str("<h2 id=\"verdict\">Verdict</h2>\n<ul>\n");
+        for v in verdict {
+            h.push_str(&format!("<li>{}</li>\n", inline_text(&v)));
+        }
+        h.push_str("</ul>\n");
+    }
     if let Some(t) = report.roofs_table() {
-        h.push_str("<h2>Roofs, measured in this run</h2>\n");
+        h.push_str("<h2 id=\"roofs\">Roofs, measured in this run</h2>\n");
         h.push_str(&table(&t));
         for n in &report.roofs.as_ref().expect("roofs").notes {
-            h.push_str(&format!("<p class=\"note\">{}</p>\n", escape(n)));
+            h.push_str(&format!("<p class=\"note\">{}</p>\n", inline_text(n)));
         }
     }
-    if let Some(t) = report.summary_table() {
-        h.push_str("<h2>Dominating bottleneck on this machine</h2>\n");
+    if let Some(t) = summary::bottleneck_table(report) {
+        h.push_str("<h2 id=\"bottlenecks\">What limits hashing on this machine</h2>\n");
         h.push_str(
-            "<p>Seed study 5's table: rows single-message (SMH) and multi-message (MMH) hashing \
-             from memory or disk; short messages are under 4 KiB. Each cell: the most frequent \
-             classification among parhash's configurations in it (count/total).</p>\n",
+            "<p>Rows: one message at a time or many messages at once, read from memory or \
+             from a cold disk; columns: short messages (under 4 KiB) and long ones. Each cell: \
+             the most frequent bottleneck among parhash's forms measured in it (count/total). \
+             The table follows the study of Keccak and SIMD on an FPGA-accelerated Xeon.</p>\n",
         );
         h.push_str(&table(&t));
+    }
+    let is = |p: &&Plot, prefix: &str| p.chart_name.starts_with(prefix);
+    if let Some(t) = summary::headline_peers_table(report) {
+        h.push_str(
+            "<h2 id=\"peers\">parhash against its peers</h2>\n<p>Same algorithm, one message, \
+             one thread, from memory: parhash's fastest form on each length against the best \
+             peer (OpenSSL, RustCrypto, the blake3 crate); above 1, parhash is faster.</p>\n",
+        );
+        h.push_str(&table(&t));
+        for p in plots.iter().filter(|p| is(p, "parhash-vs-best-peer")) {
+            h.push_str(&figure(p));
+        }
+    }
+    let per_algorithm: Vec<&Plot> = plots.iter().filter(|p| is(p, "algorithm-")).collect();
+    if !per_algorithm.is_empty() {
+        h.push_str(
+            "<h2 id=\"algorithms\">Each algorithm: parhash's forms and its peers</h2>\n<p>One \
+             message on one thread, from memory; solid lines are parhash's forms, dashed lines \
+             its peers. A point without a line was measured at that length only.</p>\n",
+        );
+        for p in per_algorithm {
+            h.push_str(&figure(p));
+        }
+    }
+    if let Some(t) = report.peers_table() {
+        h.push_str(
+            "<h3>Every comparison, like with like</h3>\n<p>Each row: a piece of work a peer \
+             was measured on, against parhash's fastest form on that same work; ratio = peer \
+             time / parhash time.</p>\n",
+        );
+        h.push_str(&table(&t));
+    }
+    let others: Vec<&Plot> = plots
+        .iter()
+        .filter(|p| !is(p, "algorithm-") && !is(p, "parhash-vs-best-peer"))
+        .collect();
+    if !others.is_empty() {
+        h.push_str("<h2 id=\"plots\">More plots</h2>\n");
+        for p in others {
+            h.push_str(&figure(p));
+        }
     }
     for s in &report.sections {
         h.push_str(&format!("<h2>{}</h2>\n", escape(&s.title)));
         for p in &s.paragraphs {
-            h.push_str(&format!("<p>{}</p>\n", escape(p)));
+            h.push_str(&format!("<p>{}</p>\n", inline_text(p)));
         }
         if let Some(t) = &s.table {
             h.push_str(&table(t));
         }
     }
-    if !plots.is_empty() {
-        h.push_str("<h2>Plots</h2>\n");
-        for p in plots {
-            h.push_str(&format!(
-                "<figure id=\"{}\">\n{}\n<figcaption>{}",
-                escape(&p.chart_name),
-                inline_svg(&p.svg),
-                escape(&p.title)
-            ));
-            if let Some(png) = p.png_path.as_ref().and_then(|p| std::fs::read(p).ok()) {
-                h.push_str(&format!(
-                    " (<a download=\"{}.png\" href=\"data:image/png;base64,{}\">PNG</a>)",
-                    escape(&p.chart_name),
-                    base64(&png)
-                ));
-            }
-            h.push_str("</figcaption>\n</figure>\n");
-        }
-    }
-    if let Some(t) = report.peers_table() {
-        h.push_str(
-            "<h2>Peers, same run</h2>\n<p>Single message, one thread, from memory; \
-                    ratio = peer time / parhash time (above 1: parhash faster).</p>\n",
-        );
-        h.push_str(&table(&t));
-    }
     if !report.measurements.is_empty() {
         h.push_str(&format!(
-            "<h2>Every measurement ({})</h2>\n<details open=\"open\"><summary>table</summary>\n",
+            "<h2 id=\"measurements\">Every measurement ({})</h2>\n<p>Median of the samples; \
+             x1thr: speed-up against the same configuration on one thread, [n] after it: why \
+             it did not scale (listed under the table); xbase: against <code>--baseline</code>.\
+             </p>\n<details><summary>show the table</summary>\n",
             report.measurements.len()
         ));
         h.push_str(&table(&report.measurements_table()));
         h.push_str("</details>\n");
+        let footnotes = report.scaling_footnotes();
+        if !footnotes.is_empty() {
+            h.push_str("<p>Why cells did not scale:</p>\n<ol class=\"footnotes\">\n");
+            for f in footnotes {
+                h.push_str(&format!("<li>{}</li>\n", inline_text(&f)));
+            }
+            h.push_str("</ol>\n");
+        }
     }
+    if let Some(t) = report.forms_table() {
+        h.push_str("<h2 id=\"forms\">parhash's forms measured</h2>\n");
+        h.push_str(&table(&t));
+    }
+    h.push_str("<h2 id=\"terms\">Terms</h2>\n<dl>\n");
+    for (term, meaning) in summary::TERMS {
+        h.push_str(&format!(
+            "<dt>{}</dt><dd>{}</dd>\n",
+            escape(term),
+            inline_text(meaning)
+        ));
+    }
+    h.push_str("</dl>\n");
     let notes: Vec<&String> = report.notes.iter().chain(extra_notes).collect();
     if !notes.is_empty() {
-        h.push_str("<h2>Notes</h2>\n<ul>\n");
+        h.push_str("<h2 id=\"notes\">Notes</h2>\n<ul>\n");
         for n in notes {
-            h.push_str(&format!("<li>{}</li>\n", escape(n)));
+            h.push_str(&format!("<li>{}</li>\n", inline_text(n)));
         }
         h.push_str("</ul>\n");
     }
@@ -184,5 +280,15 @@ mod tests {
     #[test]
     fn escaping() {
         assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+
+    #[test]
+    fn backticks_become_code() {
+        assert_eq!(
+            inline_text("sandstorm's `threads` <engine>"),
+            "sandstorm&#39;s <code>threads</code> &lt;engine&gt;"
+        );
+        assert_eq!(inline_text("a `b` and `c"), "a <code>b</code> and `c");
+        assert_eq!(inline_text("plain"), "plain");
     }
 }

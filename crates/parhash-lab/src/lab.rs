@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::classify::{self, Bottleneck, Classified, ClassifyInput};
+use crate::classify::{self, Bottleneck, Classified, ClassifyInput, ScalingFacts};
 use crate::engine::{EngineRef, Provider};
 use crate::error::UsageError;
 use crate::measure::{self, DataLimits, DataPlan, Measurement, SamplePlan};
@@ -308,6 +308,7 @@ pub fn derive(report: &mut Report, engines: &[EngineRef], baseline: Option<&str>
         .iter()
         .map(|e| (e.label(), e.splits_one_message()))
         .collect();
+    let by_label: HashMap<String, &EngineRef> = engines.iter().map(|e| (e.label(), e)).collect();
     let mut classified = Vec::new();
     for m in &mut report.measurements {
         let mut one = m.config();
@@ -362,6 +363,20 @@ pub fn derive(report: &mut Report, engines: &[EngineRef], baseline: Option<&str>
                     bottleneck: b,
                 });
             }
+        }
+        if let Some(speedup) = m.speedup_vs_1_thread {
+            let engine_limit = by_label.get(&m.label()).and_then(|e| {
+                let (used, why) = e.threads_used(m.message_len, m.messages, m.threads);
+                why.map(|w| (used, w))
+            });
+            m.scaling_note = classify::explain_scaling(&ScalingFacts {
+                threads: m.threads,
+                engine_limit,
+                hardware_threads: report.machine.threads,
+                one_thread_seconds: m.ns_per_message * m.messages as f64 * speedup * 1e-9,
+                speedup,
+                bottleneck: m.bottleneck,
+            });
         }
     }
     if report.roofs.is_some() {

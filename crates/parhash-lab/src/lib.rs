@@ -12,16 +12,20 @@
 //! - [`measure`]: timing one configuration in bounded memory; [`roofs`]: memory, page cache,
 //!   disk, transfer.
 //! - [`classify`]: the bottleneck of a configuration (a pure function) and the summary table.
-//! - [`report`], [`chart`], [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per seed
-//!   study; they choose configurations and build tables, the engines live in [`engines`].
+//! - [`compare`]: each peer against parhash's fastest form on the same work.
+//! - [`report`], [`summary`] (the short terminal view, the verdict, the terms), [`chart`],
+//!   [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per study the lab redoes;
+//!   they choose configurations and build tables, the engines live in [`engines`].
 //!
 //! Layers, each using only those before it: units, timer, source, classify, tree_params,
-//! error, chart; engine; engines; sweep; measure; roofs; report, plots, html, output; layout,
+//! error, chart; engine; engines; sweep; measure; roofs; compare; report; summary; plots, html,
+//! output; layout,
 //! lab; presets.
 
 pub mod chart;
 pub mod classify;
 pub mod codesize;
+pub mod compare;
 pub mod engine;
 pub mod engines;
 pub mod error;
@@ -35,6 +39,7 @@ pub mod presets;
 pub mod report;
 pub mod roofs;
 pub mod source;
+pub mod summary;
 pub mod sweep;
 pub mod timer;
 pub mod tree_params;

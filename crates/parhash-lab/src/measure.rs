@@ -172,6 +172,10 @@ pub struct Measurement {
     /// Against the chosen baseline (`--baseline`) in the same configuration.
     pub speedup_vs_baseline: Option<f64>,
     pub bottleneck: Option<Bottleneck>,
+    /// Why more threads did not make it faster, where the lab knows (see
+    /// [`crate::classify::explain_scaling`]); empty on one thread and where it scaled.
+    #[serde(default)]
+    pub scaling_note: Option<String>,
 }
 
 impl Measurement {
@@ -519,6 +523,7 @@ pub fn measure(
         speedup_vs_1_thread: None,
         speedup_vs_baseline: None,
         bottleneck: None,
+        scaling_note: None,
     })
 }
 

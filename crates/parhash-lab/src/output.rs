@@ -79,7 +79,7 @@ pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, OutputErro
     std::fs::write(&json, serde_json::to_vec_pretty(report)?)?;
     written.push(json);
     let text = dir.join("report.txt");
-    std::fs::write(&text, report.to_text())?;
+    std::fs::write(&text, crate::summary::full_text(report))?;
     written.push(text);
     let (plots, notes) = crate::plots::render_all(report, &dir.join("plots"));
     for p in &plots {

@@ -31,6 +31,30 @@ impl Table {
         self.rows.push(row);
     }
 
+    /// Which columns hold numbers (right-aligned): those, past the first, where most cells
+    /// start like one.
+    pub fn numeric_columns(&self) -> Vec<bool> {
+        // A number, a sign, or a ratio written `x1.08`.
+        let starts_numeric = |s: &str| {
+            let mut chars = s.chars();
+            match chars.next() {
+                Some('x') => chars.next().is_some_and(|c| c.is_ascii_digit()),
+                Some(c) => c.is_ascii_digit() || c == '-' || c == '+',
+                None => false,
+            }
+        };
+        (0..self.headers.len())
+            .map(|i| {
+                let n = self
+                    .rows
+                    .iter()
+                    .filter(|r| r.get(i).is_some_and(|c| starts_numeric(c)))
+                    .count();
+                i > 0 && 2 * n >= self.rows.len().max(1)
+            })
+            .collect()
+    }
+
     /// Aligned plain text, columns separated by two spaces, numbers right-aligned.
     pub fn to_text(&self) -> String {
         let cols = self.headers.len();
@@ -40,22 +64,7 @@ impl Table {
                 width[i] = width[i].max(cell.chars().count());
             }
         }
-        let starts_numeric = |s: &str| {
-            s.chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit() || c == '-' || c == '+')
-        };
-        // A column is right-aligned when most of its cells read as numbers.
-        let numeric: Vec<bool> = (0..cols)
-            .map(|i| {
-                let n = self
-                    .rows
-                    .iter()
-                    .filter(|r| r.get(i).is_some_and(|c| starts_numeric(c)))
-                    .count();
-                i > 0 && 2 * n >= self.rows.len().max(1)
-            })
-            .collect();
+        let numeric = self.numeric_columns();
         let mut out = String::new();
         let line = |row: &Vec<String>, out: &mut String| {
             let cells: Vec<String> = (0..cols)
@@ -246,9 +255,7 @@ impl Report {
                 m.cycles_per_byte.map(sig3).unwrap_or_else(|| "-".into()),
                 sig3(m.gb_per_s),
                 sig3(m.messages_per_s),
-                m.speedup_vs_1_thread
-                    .map(sig3)
-                    .unwrap_or_else(|| "-".into()),
+                self.speedup_cell(m),
                 m.speedup_vs_baseline
                     .map(sig3)
                     .unwrap_or_else(|| "-".into()),
@@ -260,57 +267,94 @@ impl Report {
         t
     }
 
-    /// parhash against its peers: single message, one thread, from memory; ratio > 1 means
-    /// parhash is faster.
+    /// The x1thr cell of `m`: the speed-up, and the number of the footnote saying why it did
+    /// not scale ([`Report::scaling_footnotes`]).
+    pub fn speedup_cell(&self, m: &Measurement) -> String {
+        let Some(s) = m.speedup_vs_1_thread else {
+            return "-".into();
+        };
+        match &m.scaling_note {
+            Some(note) => {
+                let n = self
+                    .scaling_footnotes()
+                    .iter()
+                    .position(|f| f == note)
+                    .map_or(0, |i| i + 1);
+                format!("{} [{n}]", sig3(s))
+            }
+            None => sig3(s),
+        }
+    }
+
+    /// The distinct reasons why cells did not scale, numbered from 1 in the order they appear.
+    pub fn scaling_footnotes(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for note in self
+            .measurements
+            .iter()
+            .filter_map(|m| m.scaling_note.as_ref())
+        {
+            if !out.contains(note) {
+                out.push(note.clone());
+            }
+        }
+        out
+    }
+
+    /// parhash against its peers, like with like: each row is a piece of work a peer measured
+    /// (algorithm, length, messages, threads, source) against parhash's fastest form on that
+    /// same work; ratio = peer time / parhash time, above 1 means parhash is faster.
     pub fn peers_table(&self) -> Option<Table> {
         use crate::engine::Provider;
-        let smh =
-            |m: &&Measurement| m.messages == 1 && m.threads == 1 && m.source == Source::Memory;
-        let ours: Vec<&Measurement> = self
-            .measurements
-            .iter()
-            .filter(smh)
-            .filter(|m| m.provider == Provider::Parhash)
-            .collect();
-        let others: Vec<&Measurement> = self
-            .measurements
-            .iter()
-            .filter(smh)
-            .filter(|m| m.provider != Provider::Parhash)
-            .collect();
-        if ours.is_empty() || others.is_empty() {
+        let comparisons = crate::compare::peer_comparisons(&self.measurements);
+        if comparisons.is_empty() {
             return None;
         }
-        let mut t = Table::new(&[
-            "parhash engine",
-            "length",
-            "parhash GB/s",
-            "x openssl",
-            "x rustcrypto",
-            "x blake3",
-        ]);
-        for m in ours {
-            let ratio = |p: Provider| {
-                others
-                    .iter()
-                    .find(|o| {
-                        o.provider == p
-                            && o.message_len == m.message_len
-                            && (p == Provider::Blake3 || o.algorithm == m.algorithm)
-                    })
-                    .map(|o| sig3(o.ns_per_byte / m.ns_per_byte))
-                    .unwrap_or_else(|| "-".into())
-            };
-            t.push(vec![
-                m.label(),
-                format_size(m.message_len),
+        let providers: Vec<Provider> = [Provider::Openssl, Provider::Rustcrypto, Provider::Blake3]
+            .into_iter()
+            .filter(|p| comparisons.iter().any(|c| c.peer(*p).is_some()))
+            .collect();
+        let mut headers: Vec<String> = ["algorithm", "work", "parhash's fastest form", "GB/s"]
+            .map(String::from)
+            .to_vec();
+        headers.extend(providers.iter().map(|p| format!("x {}", p.name())));
+        let mut t = Table::new(&headers);
+        for c in &comparisons {
+            let m = c.parhash;
+            let mut row = vec![
+                m.algorithm.clone(),
+                work_text(m),
+                m.variant.clone(),
                 sig3(m.gb_per_s),
-                ratio(Provider::Openssl),
-                ratio(Provider::Rustcrypto),
-                ratio(Provider::Blake3),
-            ]);
+            ];
+            row.extend(providers.iter().map(|p| {
+                c.peer(*p)
+                    .map(|o| sig3(c.ratio(o)))
+                    .unwrap_or_else(|| "-".into())
+            }));
+            t.push(row);
         }
         Some(t)
+    }
+
+    /// parhash's forms measured, each with what it does (the library's own words, where it
+    /// has them).
+    pub fn forms_table(&self) -> Option<Table> {
+        let mut t = Table::new(&["form", "what it does"]);
+        let mut seen = Vec::new();
+        for m in self
+            .measurements
+            .iter()
+            .filter(|m| m.provider == crate::engine::Provider::Parhash)
+        {
+            let label = format!("{}/{}", m.algorithm, m.variant);
+            if seen.contains(&label) {
+                continue;
+            }
+            seen.push(label.clone());
+            t.push(vec![label, form_about(&m.algorithm, &m.variant)]);
+        }
+        (!t.rows.is_empty()).then_some(t)
     }
 
     /// The summary as a table.
@@ -326,56 +370,48 @@ impl Report {
         }
         Some(t)
     }
+}
 
-    /// The readable terminal rendering of the whole report.
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        out.push_str(&format!("== {}\n", self.title));
-        out.push_str(&format!("machine: {}\n", self.machine.summary()));
-        out.push_str(&format!("command: {}\n\n", self.command));
-        if let Some(t) = self.roofs_table() {
-            out.push_str("-- roofs (measured in this run)\n");
-            out.push_str(&t.to_text());
-            for n in &self.roofs.as_ref().expect("roofs").notes {
-                out.push_str(&format!("note: {n}\n"));
-            }
-            out.push('\n');
-        }
-        if !self.measurements.is_empty() {
-            out.push_str("-- measurements (median of samples; x1thr: speed-up vs 1 thread; xbase: vs baseline)\n");
-            out.push_str(&self.measurements_table().to_text());
-            out.push('\n');
-        }
-        if let Some(t) = self.peers_table() {
-            out.push_str(
-                "-- peers, same run (single message, 1 thread, memory; >1 = parhash faster)\n",
-            );
-            out.push_str(&t.to_text());
-            out.push('\n');
-        }
-        if let Some(t) = self.summary_table() {
-            out.push_str(
-                "-- dominating bottleneck on this machine (seed study 5's table; short < 4 KiB)\n",
-            );
-            out.push_str(&t.to_text());
-            out.push('\n');
-        }
-        for s in &self.sections {
-            out.push_str(&format!("-- {}\n", s.title));
-            for p in &s.paragraphs {
-                out.push_str(p);
-                out.push('\n');
-            }
-            if let Some(t) = &s.table {
-                out.push_str(&t.to_text());
-            }
-            out.push('\n');
-        }
-        for n in &self.notes {
-            out.push_str(&format!("note: {n}\n"));
-        }
-        out
+/// What parhash's form `variant` of `algorithm` does: the library's summary for its variants,
+/// a sentence for the lab's extra engines (batch, tree, GPU).
+pub fn form_about(algorithm: &str, variant: &str) -> String {
+    if let Some(info) = parhash::Algorithm::from_name(algorithm)
+        .ok()
+        .and_then(|a| a.variants().into_iter().find(|v| v.name == variant))
+    {
+        return info.summary.to_string();
     }
+    let base = variant.split(['[', '-']).next().unwrap_or(variant);
+    match base {
+        "batch" if variant == "batch" => {
+            "many messages at once (parhash::batch): the SIMD lanes of each core, batches \
+             spread over the threads"
+                .into()
+        }
+        "batch" => format!(
+            "the batch engine with the {} kernel forced",
+            variant.trim_start_matches("batch-")
+        ),
+        "threads" => "one message split over the threads (tree mode)".into(),
+        "tree" => "one message as a tree hashed over the threads".into(),
+        "gpu" => "on the GPU, host-to-device copies included".into(),
+        _ => "-".into(),
+    }
+}
+
+/// The work of a measurement in a few words: `4 KiB`, `64 B x64, 2 threads, disk`.
+pub fn work_text(m: &Measurement) -> String {
+    let mut out = format_size(m.message_len);
+    if m.messages > 1 {
+        out.push_str(&format!(" x{}", m.messages));
+    }
+    if m.threads > 1 {
+        out.push_str(&format!(", {} threads", m.threads));
+    }
+    if m.source != Source::Memory {
+        out.push_str(&format!(", {}", m.source.name()));
+    }
+    out
 }
 
 #[cfg(test)]

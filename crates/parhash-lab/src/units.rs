@@ -162,10 +162,11 @@ pub fn parse_duration(text: &str) -> Result<std::time::Duration, ParseError> {
     Ok(std::time::Duration::from_secs_f64(v * scale))
 }
 
-/// Short human size: `8 B`, `576 B`, `4 KiB`, `1.5 MiB`, `100 MB` (decimal when exact).
+/// Short human size: `8 B`, `576 B`, `1 KiB`, `4 KiB`, `1.5 MiB`, `100 MB` (decimal when exact).
 pub fn format_size(bytes: usize) -> String {
     const KI: usize = 1024;
-    if bytes < 4 * KI {
+    // Below 4 KiB only whole KiB are written in KiB (1536 B stays exact).
+    if bytes < KI || (bytes < 4 * KI && bytes % KI != 0) {
         return format!("{bytes} B");
     }
     let decimal = [(1_000_000_000usize, "GB"), (1_000_000, "MB")];
@@ -304,6 +305,9 @@ mod tests {
         assert_eq!(format_size(4096), "4 KiB");
         assert_eq!(format_size(50_000_000), "50 MB");
         assert_eq!(format_size(1536), "1536 B");
+        assert_eq!(format_size(1024), "1 KiB");
+        assert_eq!(format_size(2048), "2 KiB");
+        assert_eq!(format_size(1 << 20), "1 MiB");
         assert_eq!(format_size(6 << 9 << 10), "3 MiB");
         assert_eq!(format_size(5000), "4.9 KiB");
         assert_eq!(format_rate(2.5e9), "2.50 GB/s");

@@ -41,7 +41,7 @@ fn tiny_sweep_writes_parseable_files() {
     assert!(peers
         .rows
         .iter()
-        .any(|r| r.iter().skip(3).any(|c| c != "-")));
+        .any(|r| r.iter().skip(4).any(|c| c != "-")));
     // The TSC frequency is reported where there is one, with cycles per byte.
     if report.machine.tsc_hz.is_some() {
         assert!(report.machine.summary().contains("GHz"));
@@ -88,7 +88,8 @@ fn tiny_sweep_writes_parseable_files() {
         assert_eq!(svgs, svg_files);
         assert_eq!(html.matches("data:image/png;base64,").count(), png_files);
         for name in [
-            "ns-per-byte-1",
+            "algorithm-md5",
+            "parhash-vs-best-peer",
             "speedup-vs-threads",
             "throughput-vs-messages",
         ] {
@@ -99,9 +100,18 @@ fn tiny_sweep_writes_parseable_files() {
             let png = std::fs::read(opts.out_dir.join(format!("plots/{name}.png"))).unwrap();
             assert_eq!(&png[1..4], b"PNG");
         }
-        // The roofs are drawn as lines (legend entries) on the ns/byte chart.
-        let svg = std::fs::read_to_string(opts.out_dir.join("plots/ns-per-byte-1.svg")).unwrap();
-        assert!(svg.contains("roof: memory"), "roof line missing");
+        // md5's chart holds parhash's forms and both peers on the same axes, with the memory
+        // roof drawn as a line (a legend entry), its lengths written as sizes.
+        let svg = std::fs::read_to_string(opts.out_dir.join("plots/algorithm-md5.svg")).unwrap();
+        for entry in [
+            "memory roof",
+            "parhash sequential",
+            "openssl",
+            "rustcrypto md-5",
+            "4 KiB",
+        ] {
+            assert!(svg.contains(entry), "{entry} missing from md5's chart");
+        }
     }
     let _ = std::fs::remove_dir_all(&opts.out_dir);
 }

@@ -39,6 +39,8 @@ pub mod threads;
 pub(crate) mod vector;
 
 pub use algo::blake::{Blake224, Blake256, Blake384, Blake512};
+pub use algo::blake2::{Blake2b512, Blake2s256};
+pub use algo::blake3::Blake3;
 pub use algo::groestl::{Groestl224, Groestl256, Groestl384, Groestl512};
 pub use algo::jh::{Jh224, Jh256, Jh384, Jh512};
 pub use algo::keccak::{
@@ -52,6 +54,7 @@ pub use algo::sandstorm::{
 };
 pub use algo::sha1::Sha1;
 pub use algo::sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+pub use algo::shake::{Shake128, Shake256};
 pub use algo::simd::{Simd224, Simd256, Simd384, Simd512};
 pub use algo::skein::{
     Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384, Skein512_512,
@@ -59,5 +62,7 @@ pub use algo::skein::{
 pub use algo::whirlpool::Whirlpool;
 pub use algo::{VariantInfo, Variants};
 pub use digest;
-pub use registry::{hash, Algorithm, AlgorithmInfo, Error, Family, Hasher, HasherBuilder, Output};
+pub use registry::{
+    hash, Algorithm, AlgorithmInfo, DigestSizes, Error, Family, Hasher, HasherBuilder, Output,
+};
 pub use threads::Threads;

@@ -8,7 +8,8 @@ use digest::{typenum::Unsigned, DynDigest};
 
 use crate::algo::parsha256::{Parsha256Hasher, ParshaError, ParshaOptions, TreeParams};
 use crate::algo::{
-    blake, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein, whirlpool,
+    blake, blake2, blake3, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, shake, simd,
+    skein, whirlpool,
 };
 use crate::algo::{VariantInfo, Variants};
 use crate::lanes::Kernel;
@@ -31,6 +32,9 @@ pub enum Family {
     Simd,
     Sandstorm,
     Parsha,
+    Blake2,
+    Blake3,
+    Shake,
 }
 
 impl Family {
@@ -50,6 +54,9 @@ impl Family {
             Family::Simd => "SIMD",
             Family::Sandstorm => "SANDstorm",
             Family::Parsha => "PARSHA-256",
+            Family::Blake2 => "BLAKE2",
+            Family::Blake3 => "BLAKE3",
+            Family::Shake => "SHAKE",
         }
     }
 }
@@ -64,14 +71,37 @@ pub struct AlgorithmInfo {
     /// Other accepted spellings (matching also ignores case, `-`, `_`, `/` and spaces).
     pub aliases: &'static [&'static str],
     pub family: Family,
-    /// Digest size in bytes.
+    /// Digest size in bytes (the default where the length can be chosen, see `sizes`).
     pub digest_size: usize,
+    /// The digest sizes [`HasherBuilder::digest_size`] accepts: only `digest_size` for most
+    /// algorithms, a range for BLAKE2 (a parameter of the hash) and the extendable-output
+    /// functions (SHAKE, BLAKE3).
+    pub sizes: DigestSizes,
     /// Compression-function block size in bytes.
     pub block_size: usize,
     /// Considered broken (collisions are practical): say so wherever the algorithm is offered.
     pub broken: bool,
     /// One line: the standard it follows and anything a user should know.
     pub note: &'static str,
+}
+
+/// The digest sizes an algorithm can produce, in bytes: `min..=max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DigestSizes {
+    pub min: usize,
+    pub max: usize,
+}
+
+impl DigestSizes {
+    /// Whether more than one size is possible.
+    pub fn is_variable(self) -> bool {
+        self.min != self.max
+    }
+
+    /// Whether a digest of `size` bytes is possible.
+    pub fn contains(self, size: usize) -> bool {
+        (self.min..=self.max).contains(&size)
+    }
 }
 
 /// Object-safe hasher used behind [`Hasher`].
@@ -96,14 +126,19 @@ fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
 
 /// Declares every algorithm once, one line each after its note (the doc comment, also the
 /// enum variant's doc): `Variant(type) "name", "TAG", [aliases], Family, block N[, broken];`.
-/// The digest size comes from the type.
+/// The (default) digest size comes from the type; an algorithm whose length is chosen at run
+/// time adds `sizes MIN..=MAX via CONSTRUCTOR` after its block size, the constructor building
+/// its hasher for a length and a thread count.
 macro_rules! algorithms {
     (@broken) => { false };
     (@broken broken) => { true };
+    (@sizes $default:expr;) => { DigestSizes { min: $default, max: $default } };
+    (@sizes $default:expr; $min:literal, $max:literal) => { DigestSizes { min: $min, max: $max } };
     ($(
         #[doc = $note:literal]
         $variant:ident($ty:ty) $name:literal, $tag:literal, [$($alias:literal),* $(,)?],
-            $family:ident, block $block:literal $(, $broken:ident)?;
+            $family:ident, block $block:literal
+            $(sizes $min:literal ..= $max:literal via $sized:path)? $(, $broken:ident)?;
     )*) => {
         /// Every algorithm parhash implements.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -132,6 +167,10 @@ macro_rules! algorithms {
                             aliases: &[$($alias),*],
                             family: Family::$family,
                             digest_size: <$ty as digest::OutputSizeUser>::OutputSize::USIZE,
+                            sizes: algorithms!(
+                                @sizes <$ty as digest::OutputSizeUser>::OutputSize::USIZE;
+                                $($min, $max)?
+                            ),
                             block_size: $block,
                             broken: algorithms!(@broken $($broken)?),
                             note: $note.trim_ascii_start(),
@@ -152,6 +191,15 @@ macro_rules! algorithms {
             fn hash_one_shot(self, data: &[u8]) -> Output {
                 match self {
                     $(Algorithm::$variant => hash_with::<$ty>(data),)*
+                }
+            }
+
+            /// The hasher for a digest of `size` bytes, for the algorithms whose length is
+            /// chosen at run time (`None` for the others; `size` is in range).
+            fn new_dyn_sized(self, size: usize, threads: Threads) -> Option<Box<dyn DynHash>> {
+                match self {
+                    $($(Algorithm::$variant => Some(boxed($sized(size, threads))),)?)*
+                    _ => None,
                 }
             }
 
@@ -214,6 +262,12 @@ algorithms! {
     Sha512_224(sha2::Sha512_224) "sha512-224", "SHA512-224", ["sha512/224", "sha-512/224", "sha2-512/224"], Sha2, block 128;
     /// FIPS 180-4 SHA-512/256 (SHA-512 with its own IV, truncated)
     Sha512_256(sha2::Sha512_256) "sha512-256", "SHA512-256", ["sha512/256", "sha-512/256", "sha2-512/256"], Sha2, block 128;
+    /// RFC 7693 BLAKE2b (RustCrypto's blake2), as b2sum and cksum -a blake2b; digests of 8 to 512 bits (-l), 512 by default
+    Blake2b(blake2::Blake2b512) "blake2b", "BLAKE2b", ["blake2b-512", "blake2", "b2", "b2sum"], Blake2, block 128 sizes 1..=64 via blake2::blake2b_sized;
+    /// RFC 7693 BLAKE2s (RustCrypto's blake2); digests of 8 to 256 bits (-l), 256 by default
+    Blake2s(blake2::Blake2s256) "blake2s", "BLAKE2s", ["blake2s-256"], Blake2, block 64 sizes 1..=32 via blake2::blake2s_sized;
+    /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 8 to 1024 bits (-l), 256 by default
+    Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 sizes 1..=128 via blake3::blake3_sized;
     /// SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores
     Sandstorm224(sandstorm::Sandstorm224) "sandstorm224", "SANDSTORM224", ["sandstorm-224"], Sandstorm, block 64;
     /// SANDstorm-256 (Sandia, SHA-3 round 1), tree mode on all cores
@@ -264,6 +318,10 @@ algorithms! {
     Sha3_384(keccak::Sha3_384) "sha3-384", "SHA3-384", ["sha3_384", "sha-3-384"], Sha3, block 104;
     /// FIPS 202 SHA3-512 (Keccak-f[1600], rate 72 bytes, padding 0x06)
     Sha3_512(keccak::Sha3_512) "sha3-512", "SHA3-512", ["sha3_512", "sha-3-512"], Sha3, block 72;
+    /// FIPS 202 SHAKE128 (RustCrypto's shake), an XOF: digests of 8 to 1024 bits (-l), 256 by default (128-bit collision resistance)
+    Shake128(shake::Shake128) "shake128", "SHAKE128", ["shake-128"], Shake, block 168 sizes 1..=128 via shake::shake128_sized;
+    /// FIPS 202 SHAKE256 (RustCrypto's shake), an XOF: digests of 8 to 1024 bits (-l), 512 by default (256-bit collision resistance)
+    Shake256(shake::Shake256) "shake256", "SHAKE256", ["shake-256"], Shake, block 136 sizes 1..=128 via shake::shake256_sized;
     /// JH-224, final SHA-3 round-3 version (E8 with 42 rounds)
     Jh224(jh::Jh224) "jh224", "JH-224", ["jh_224"], Jh, block 64;
     /// JH-256, final SHA-3 round-3 version (E8 with 42 rounds)
@@ -300,30 +358,26 @@ fn normalize(name: &str) -> String {
         .collect()
 }
 
-/// The canonical name closest to `wanted` (already normalised), if at most 3 edits away.
+/// Most names [`Algorithm::suggest`] returns.
+const MAX_SUGGESTIONS: usize = 3;
+
+/// How far `wanted` (normalised) is from `candidate` (a name, tag or alias, normalised), and
+/// how long a prefix they share.
 ///
 /// Distance is optimal string alignment, so a swap of two adjacent characters counts as one
-/// edit: `sha265` is one edit from `sha256` but two from `sha224` (plain Levenshtein ties those
-/// and the registry order wrongly picked `sha224`). Ties go to the longer shared prefix (people
-/// get the start of a name right more often than its end), then to registry order.
-fn closest_name(wanted: &str) -> Option<&'static str> {
-    const MAX_EDITS: usize = 3;
-    Algorithm::ALL
-        .iter()
-        .map(|alg| {
-            let candidate = normalize(alg.name());
-            let distance = strsim::osa_distance(wanted, &candidate);
-            let shared_prefix = wanted
-                .chars()
-                .zip(candidate.chars())
-                .take_while(|(a, b)| a == b)
-                .count();
-            (distance, std::cmp::Reverse(shared_prefix), alg.name())
-        })
-        // `min_by_key` keeps the first of equal keys: registry order breaks the last tie.
-        .min_by_key(|&(distance, shared_prefix, _)| (distance, shared_prefix))
-        .filter(|&(distance, _, _)| distance <= MAX_EDITS)
-        .map(|(_, _, name)| name)
+/// edit: `sha265` is one edit from `sha256` but two from `sha224` (plain Levenshtein ties those).
+/// A name typed in part (`sha3`, `blake2`) counts as one edit from each of its completions.
+fn nearness(wanted: &str, candidate: &str) -> (usize, std::cmp::Reverse<usize>) {
+    let mut distance = strsim::osa_distance(wanted, candidate);
+    if wanted.len() >= 2 && candidate.starts_with(wanted) {
+        distance = distance.min(1);
+    }
+    let shared_prefix = wanted
+        .chars()
+        .zip(candidate.chars())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (distance, std::cmp::Reverse(shared_prefix))
 }
 
 impl Algorithm {
@@ -337,23 +391,107 @@ impl Algorithm {
         self.info().digest_size
     }
 
+    /// Every spelling this algorithm answers to: its name, its tag and its aliases.
+    fn spellings(self) -> impl Iterator<Item = &'static str> {
+        let info = self.info();
+        [info.name, info.tag]
+            .into_iter()
+            .chain(info.aliases.iter().copied())
+    }
+
     /// Looks an algorithm up by canonical name or alias, ignoring case and separators
-    /// (`SHA-256`, `sha_256`, `Sha256` all find `sha256`). The error suggests the closest name.
+    /// (`SHA-256`, `sha_256`, `Sha256` all find `sha256`). The error suggests the closest names
+    /// ([`Algorithm::suggest`]).
     pub fn from_name(name: &str) -> Result<Algorithm, Error> {
         let wanted = normalize(name);
         for &alg in Algorithm::ALL {
-            let info = alg.info();
-            if normalize(info.name) == wanted
-                || normalize(info.tag) == wanted
-                || info.aliases.iter().any(|a| normalize(a) == wanted)
-            {
+            if alg.spellings().any(|n| normalize(n) == wanted) {
                 return Ok(alg);
             }
         }
         Err(Error::UnknownAlgorithm {
             name: name.to_string(),
-            suggestion: closest_name(&wanted),
+            suggestion: Algorithm::suggest(name).first().copied(),
         })
+    }
+
+    /// The canonical names closest to a name that is not one (a typo, a partial name, another
+    /// tool's spelling): those at the smallest distance found, best first, at most three; empty
+    /// when none is close.
+    ///
+    /// Every name, tag and alias is compared, case and separators ignored: `b2` and `b2sum`
+    /// are aliases of `blake2b`, `sha22` suggests `sha224`, `sha3` the SHA-3 algorithms. The
+    /// edits allowed grow with the length typed (one per three characters, from one to three),
+    /// so a two-letter name is not matched to any other two-letter name. Ties go to the longer
+    /// shared prefix (people get the start of a name right more often than its end), then to
+    /// registry order.
+    ///
+    /// ```
+    /// use parhash::Algorithm;
+    /// assert_eq!(Algorithm::suggest("sha22")[0], "sha224");
+    /// assert_eq!(Algorithm::suggest("blake2x")[0], "blake2b");
+    /// assert!(Algorithm::suggest("zzzz").is_empty());
+    /// ```
+    pub fn suggest(name: &str) -> Vec<&'static str> {
+        let wanted = normalize(name);
+        let max_edits = (wanted.chars().count() / 3).clamp(1, 3);
+        let mut near: Vec<_> = Algorithm::ALL
+            .iter()
+            .enumerate()
+            .filter_map(|(order, alg)| {
+                let best = alg
+                    .spellings()
+                    .map(|n| nearness(&wanted, &normalize(n)))
+                    .min()?;
+                (best.0 <= max_edits).then_some((best, order, alg.name()))
+            })
+            .collect();
+        near.sort();
+        // Only the nearest: a name two edits away is noise beside one a single edit away.
+        let nearest = near.first().map_or(0, |((distance, _), _, _)| *distance);
+        near.into_iter()
+            .take_while(|((distance, _), _, _)| *distance == nearest)
+            .take(MAX_SUGGESTIONS)
+            .map(|(_, _, name)| name)
+            .collect()
+    }
+
+    /// The digest sizes this algorithm can produce ([`AlgorithmInfo::sizes`]).
+    pub fn digest_sizes(self) -> DigestSizes {
+        self.info().sizes
+    }
+
+    /// The tag of a BSD-style (`--tag`) line for a digest of `size` bytes: the algorithm's tag
+    /// at its default size, `TAG-BITS` at another (`BLAKE2b-256`, as `b2sum -l 256 --tag` and
+    /// `cksum -a blake2b -l 256` write it; `SHAKE128-512`, `BLAKE3-512`).
+    pub fn tag_for_size(self, size: usize) -> std::borrow::Cow<'static, str> {
+        let info = self.info();
+        if size == info.digest_size || !info.sizes.is_variable() {
+            info.tag.into()
+        } else {
+            format!("{}-{}", info.tag, size * 8).into()
+        }
+    }
+
+    /// The algorithm a BSD-style tag names and the digest size in bytes it means: `TAG-BITS`
+    /// for a variable-length algorithm (`BLAKE2b-256`: 32), the default size for a plain tag
+    /// (`BLAKE2b`: 64, as `b2sum -c` reads it); `None` for an unknown tag or a size the
+    /// algorithm cannot produce.
+    pub fn from_tag(tag: &str) -> Option<(Algorithm, usize)> {
+        if let Some(&alg) = Algorithm::ALL.iter().find(|a| a.info().tag == tag) {
+            return Some((alg, alg.digest_size()));
+        }
+        let (base, bits) = tag.rsplit_once('-')?;
+        let alg = *Algorithm::ALL
+            .iter()
+            .find(|a| a.info().tag == base && a.digest_sizes().is_variable())?;
+        // Digits only: no sign, no spaces (`str::parse` would take a leading `+`).
+        if bits.is_empty() || !bits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let bits: usize = bits.parse().ok()?;
+        let size = bits / 8;
+        (bits % 8 == 0 && alg.digest_sizes().contains(size)).then_some((alg, size))
     }
 
     /// Algorithms whose digest has this many bytes (used to infer the algorithm of a check line).
@@ -425,6 +563,12 @@ pub enum Error {
     MessageTooLong(u64),
     /// Tree parameters (T, l) were given for an algorithm that has none (only PARSHA-256 has).
     NoTreeParams(Algorithm),
+    /// A digest size the algorithm cannot produce ([`HasherBuilder::digest_size`]).
+    UnsupportedDigestSize {
+        algorithm: Algorithm,
+        /// The size asked for, in bytes.
+        size: usize,
+    },
     /// A hasher told the message length received another number of bytes
     /// ([`HasherBuilder::expected_len`]).
     LengthMismatch {
@@ -461,6 +605,18 @@ impl fmt::Display for Error {
                 f,
                 "{algorithm} has no tree parameters (only parsha256 takes a tree height and IV length)"
             ),
+            Error::UnsupportedDigestSize { algorithm, size } => {
+                let sizes = algorithm.digest_sizes();
+                if sizes.is_variable() {
+                    write!(
+                        f,
+                        "{algorithm} digests are {} to {} bytes, not {size}",
+                        sizes.min, sizes.max
+                    )
+                } else {
+                    write!(f, "{algorithm} digests are always {} bytes, not {size}", sizes.max)
+                }
+            }
             Error::LengthMismatch { declared, received } => write!(
                 f,
                 "the input changed size while being read: expected {declared} bytes, got {received}"
@@ -634,11 +790,32 @@ pub struct HasherBuilder {
     variant: Option<String>,
     tree_params: Option<TreeParams>,
     expected_len: Option<u64>,
+    digest_size: Option<usize>,
 }
 
 impl HasherBuilder {
+    /// A digest of `size` bytes, for the algorithms whose length can be chosen
+    /// ([`Algorithm::digest_sizes`]: BLAKE2b, BLAKE2s, BLAKE3, SHAKE128, SHAKE256). BLAKE2's
+    /// length is a parameter of the hash (BLAKE2b-256 is not BLAKE2b-512 cut short); an
+    /// extendable-output function's shorter digests are prefixes of its longer ones. Any other
+    /// algorithm accepts only its own size.
+    ///
+    /// ```
+    /// use parhash::{Algorithm, Hasher};
+    /// let mut h = Hasher::builder(Algorithm::Blake2b).digest_size(32).build().unwrap();
+    /// h.update(b"abc");
+    /// assert_eq!(
+    ///     h.finalize().to_hex(),
+    ///     "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319"
+    /// );
+    /// ```
+    pub fn digest_size(mut self, size: usize) -> Self {
+        self.digest_size = Some(size);
+        self
+    }
+
     /// Up to `threads` threads for one long message (default: all cores; `0` = all cores).
-    /// Only the tree modes (SANDstorm, PARSHA-256) use more than one; the digest never depends
+    /// Only the tree modes (SANDstorm, PARSHA-256, BLAKE3) use more than one; the digest never depends
     /// on it.
     pub fn threads(mut self, threads: impl Into<Threads>) -> Self {
         self.threads = threads.into();
@@ -671,9 +848,18 @@ impl HasherBuilder {
     /// # Errors
     /// [`Error::UnavailableVariant`] for a variant this algorithm or CPU does not have;
     /// [`Error::NoTreeParams`] for tree parameters on an algorithm other than PARSHA-256;
-    /// [`Error::MessageTooLong`] for a PARSHA-256 length over 2^64 - 1 bits.
+    /// [`Error::MessageTooLong`] for a PARSHA-256 length over 2^64 - 1 bits;
+    /// [`Error::UnsupportedDigestSize`] for a digest size the algorithm cannot produce.
     pub fn build(self) -> Result<Hasher, Error> {
         let algorithm = self.algorithm;
+        if let Some(size) = self.digest_size {
+            if !algorithm.digest_sizes().contains(size) {
+                return Err(Error::UnsupportedDigestSize { algorithm, size });
+            }
+            if size != algorithm.digest_size() {
+                return self.build_sized(size);
+            }
+        }
         let is_parsha = algorithm == Algorithm::Parsha256;
         if self.tree_params.is_some() && !is_parsha {
             return Err(Error::NoTreeParams(algorithm));
@@ -720,6 +906,35 @@ impl HasherBuilder {
     }
 }
 
+impl HasherBuilder {
+    /// A hasher for a digest size other than the algorithm's default (already checked).
+    fn build_sized(self, size: usize) -> Result<Hasher, Error> {
+        let algorithm = self.algorithm;
+        // These algorithms have one variant each: a name that is not it is refused as for
+        // the default size.
+        if let Some(name) = &self.variant {
+            let known = algorithm
+                .variants()
+                .iter()
+                .any(|v| v.available && v.name == name);
+            if !known {
+                return Err(Error::UnavailableVariant {
+                    algorithm,
+                    variant: name.clone(),
+                    available: algorithm.variants().iter().map(|v| v.name).collect(),
+                });
+            }
+        }
+        let inner = algorithm
+            .new_dyn_sized(size, self.threads)
+            .expect("every algorithm with several sizes has a sized constructor");
+        Ok(Hasher {
+            algorithm,
+            inner: Inner::Digest(inner),
+        })
+    }
+}
+
 impl Hasher {
     /// A hasher using the fastest implementation available on this CPU, on all cores where
     /// the algorithm splits one message over threads.
@@ -738,12 +953,13 @@ impl Hasher {
             variant: None,
             tree_params: None,
             expected_len: None,
+            digest_size: None,
         }
     }
 
     /// A hasher that may use up to `threads` threads for one long message (0 = all cores).
     ///
-    /// Only algorithms with a parallel tree mode (SANDstorm, PARSHA-256) use more than one thread; every
+    /// Only algorithms with a parallel tree mode (SANDstorm, PARSHA-256, BLAKE3) use more than one thread; every
     /// other algorithm gets the same hasher as [`Hasher::new`]. The digest never depends on
     /// `threads`. Feed such a hasher large pieces (a few MiB per `update`) so each thread gets
     /// whole superblocks.
@@ -756,7 +972,10 @@ impl Hasher {
 
     /// Whether [`Hasher::with_threads`] can spread one message over several threads.
     pub fn splits_over_threads(algorithm: Algorithm) -> bool {
-        matches!(algorithm.info().family, Family::Sandstorm | Family::Parsha)
+        matches!(
+            algorithm.info().family,
+            Family::Sandstorm | Family::Parsha | Family::Blake3
+        )
     }
 
     /// A hasher forced onto one implementation variant (see [`Algorithm::variants`]).
@@ -942,6 +1161,106 @@ mod tests {
         assert_eq!(suggestion_for("sha226"), Some("sha224"));
         // One edit from sha224 and from sha3-224, both sharing `sha`: the first listed wins.
         assert_eq!(suggestion_for("sha1224"), Some("sha224"));
+    }
+
+    #[test]
+    fn suggestions_search_names_tags_and_aliases() {
+        // Other tools' names are aliases; near misses and partial names are suggested.
+        assert_eq!(Algorithm::from_name("b2"), Ok(Algorithm::Blake2b));
+        assert_eq!(Algorithm::from_name("b3sum"), Ok(Algorithm::Blake3));
+        // `sha2` is an alias of sha256, one edit from `sha22` too.
+        assert_eq!(Algorithm::suggest("sha22"), ["sha224", "sha256"]);
+        // Every completion of `sha3` (sha384 is one too), in registry order.
+        assert_eq!(
+            Algorithm::suggest("sha3"),
+            ["sha384", "sha3-224", "sha3-256"]
+        );
+        assert_eq!(Algorithm::suggest("blake2x"), ["blake2b", "blake2s"]);
+        assert_eq!(Algorithm::suggest("shake"), ["shake128", "shake256"]);
+        assert_eq!(suggestion_for("b2sm"), Some("blake2b"));
+        // Two letters allow one edit: `b4` is near `b2` and `b3`, `xy` near nothing.
+        assert_eq!(Algorithm::suggest("b4"), ["blake2b", "blake3"]);
+        assert!(Algorithm::suggest("xy").is_empty());
+        assert!(Algorithm::suggest("").is_empty());
+        let message = Algorithm::from_name("sha22").unwrap_err().to_string();
+        assert!(message.contains("did you mean 'sha224'?"), "{message}");
+    }
+
+    #[test]
+    fn digest_sizes_through_the_builder() {
+        let data = b"abc";
+        for &alg in Algorithm::ALL {
+            let sizes = alg.digest_sizes();
+            assert!(sizes.contains(alg.digest_size()), "{alg}");
+            assert!(sizes.max <= Output::MAX, "{alg}");
+            for size in [sizes.min, alg.digest_size(), sizes.max] {
+                let mut h = Hasher::builder(alg).digest_size(size).build().unwrap();
+                h.update(data);
+                let digest = h.finalize_reset();
+                assert_eq!(digest.as_bytes().len(), size, "{alg} at {size} bytes");
+                h.update(data);
+                assert_eq!(h.finalize(), digest, "{alg} at {size} bytes after a reset");
+            }
+            for size in [0, sizes.max + 1] {
+                assert_eq!(
+                    Hasher::builder(alg).digest_size(size).build().map(|_| ()),
+                    Err(Error::UnsupportedDigestSize {
+                        algorithm: alg,
+                        size
+                    })
+                );
+            }
+        }
+        // BLAKE2's length is a parameter: BLAKE2b-256 is not BLAKE2b-512 cut short; an XOF's
+        // short output is a prefix of its long one.
+        let sized = |alg, size| {
+            let mut h = Hasher::builder(alg).digest_size(size).build().unwrap();
+            h.update(data);
+            h.finalize()
+        };
+        let b2 = hash(Algorithm::Blake2b, data);
+        assert_ne!(
+            sized(Algorithm::Blake2b, 32).as_bytes(),
+            &b2.as_bytes()[..32]
+        );
+        for alg in [Algorithm::Shake128, Algorithm::Shake256, Algorithm::Blake3] {
+            let long = sized(alg, 128);
+            assert_eq!(sized(alg, 20).as_bytes(), &long.as_bytes()[..20], "{alg}");
+        }
+        assert_eq!(
+            Error::UnsupportedDigestSize {
+                algorithm: Algorithm::Blake2s,
+                size: 33
+            }
+            .to_string(),
+            "blake2s digests are 1 to 32 bytes, not 33"
+        );
+    }
+
+    #[test]
+    fn tags_name_the_size_where_it_is_not_the_default() {
+        assert_eq!(Algorithm::Blake2b.tag_for_size(64), "BLAKE2b");
+        assert_eq!(Algorithm::Blake2b.tag_for_size(32), "BLAKE2b-256");
+        assert_eq!(Algorithm::Shake128.tag_for_size(64), "SHAKE128-512");
+        assert_eq!(Algorithm::Sha512_256.tag_for_size(32), "SHA512-256");
+        for &alg in Algorithm::ALL {
+            let sizes = alg.digest_sizes();
+            for size in [sizes.min, alg.digest_size(), sizes.max] {
+                let tag = alg.tag_for_size(size);
+                assert_eq!(Algorithm::from_tag(&tag), Some((alg, size)), "{tag}");
+            }
+        }
+        for bad in [
+            "BLAKE2b-0",
+            "BLAKE2b-520",
+            "BLAKE2b-255",
+            "BLAKE2b-+256",
+            "BLAKE2b-",
+            "SHA256-128",
+            "blake2b-256",
+        ] {
+            assert_eq!(Algorithm::from_tag(bad), None, "{bad}");
+        }
     }
 
     #[test]

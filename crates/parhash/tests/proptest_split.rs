@@ -109,6 +109,7 @@ fn typed_digest(alg: Algorithm, split: &Split) -> Option<Vec<u8>> {
         A::Blake256 => typed::<p::Blake256>(split),
         A::Blake384 => typed::<p::Blake384>(split),
         A::Blake512 => typed::<p::Blake512>(split),
+        A::Blake3 => typed::<p::Blake3>(split),
         _ => return None,
     })
 }
@@ -157,12 +158,14 @@ const SHA2: &[Family] = &[Family::Sha2];
 const SHA3_KECCAK: &[Family] = &[Family::Sha3, Family::Keccak];
 const WHIRLPOOL_GROESTL_JH: &[Family] = &[Family::Whirlpool, Family::Groestl, Family::Jh];
 const BLAKE_SKEIN: &[Family] = &[Family::Blake, Family::Skein];
-const GROUPS: [&[Family]; 5] = [
+const BLAKE3: &[Family] = &[Family::Blake3];
+const GROUPS: [&[Family]; 6] = [
     MD5_SHA1,
     SHA2,
     SHA3_KECCAK,
     WHIRLPOOL_GROESTL_JH,
     BLAKE_SKEIN,
+    BLAKE3,
 ];
 
 proptest! {
@@ -192,10 +195,17 @@ proptest! {
     fn blake_and_skein_agree_with_their_crates(split in message_and_splits()) {
         agree_with_oracles(BLAKE_SKEIN, &split)?;
     }
+
+    #[test]
+    fn blake3_agrees_with_the_crates_plain_hasher(split in message_and_splits()) {
+        agree_with_oracles(BLAKE3, &split)?;
+    }
 }
 
 /// The properties above cover every algorithm that has an oracle, each with its typed path, and
-/// only SIMD, SANDstorm and PARSHA-256 lack one.
+/// only SIMD, SANDstorm and PARSHA-256 lack one, besides BLAKE2 and SHAKE: parhash runs their
+/// RustCrypto crates as they are (their controls are the authors' and NIST's vectors in
+/// `xof_blake2_blake3_kat.rs` and b2sum and hashlib in the CLI's tests).
 #[test]
 fn every_algorithm_with_an_oracle_is_covered() {
     let empty = Split {
@@ -205,7 +215,10 @@ fn every_algorithm_with_an_oracle_is_covered() {
     for &alg in Algorithm::ALL {
         let family = alg.info().family;
         let has_oracle = oracle(alg, b"").is_some();
-        let expected_without = matches!(family, Family::Simd | Family::Sandstorm | Family::Parsha);
+        let expected_without = matches!(
+            family,
+            Family::Simd | Family::Sandstorm | Family::Parsha | Family::Blake2 | Family::Shake
+        );
         assert_eq!(has_oracle, !expected_without, "{alg}: oracle {has_oracle}");
         if has_oracle {
             assert!(typed_digest(alg, &empty).is_some(), "{alg}: no typed path");

@@ -22,6 +22,7 @@ use parhash::{Algorithm, Hasher};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 use crate::tree_params::TreeParams;
+use crate::units::format_size;
 
 /// The variant name of the batch engine.
 pub const BATCH: &str = "batch";
@@ -71,6 +72,24 @@ impl Engine for BatchEngine {
                 .iter()
                 .fold(0u8, |a, d| a.wrapping_add(d.as_bytes()[0])),
         )
+    }
+    fn threads_used(
+        &self,
+        message_len: usize,
+        messages: usize,
+        threads: usize,
+    ) -> (usize, Option<String>) {
+        let used = batch::threads_used(message_len.saturating_mul(messages), messages, threads);
+        // One sentence for every batch so limited (a footnote each would repeat it).
+        let why = (used < threads).then(|| {
+            format!(
+                "the batch engine gives each thread at least {} of work (64 B counted per \
+                 message), so smaller batches run on fewer threads: its minimum work per \
+                 thread, as designed",
+                format_size(batch::MIN_BYTES_PER_THREAD)
+            )
+        });
+        (used, why)
     }
 }
 
@@ -126,5 +145,20 @@ mod tests {
             batch_engines(Algorithm::Whirlpool, &[]).is_empty()
                 || batch::has_lanes(Algorithm::Whirlpool)
         );
+    }
+
+    #[test]
+    fn small_batches_say_they_ran_on_fewer_threads() {
+        let engine = &batch_engines(Algorithm::Md5, &[])[0];
+        // 64 x 4 KiB counts 260 KiB: one thread's minimum, so one thread.
+        let (used, why) = engine.threads_used(4096, 64, 2);
+        assert_eq!(used, 1);
+        assert!(why.unwrap().contains("256 KiB"));
+        // 16 x 64 KiB is enough for two.
+        assert_eq!(engine.threads_used(64 << 10, 16, 2), (2, None));
+        // A one-message engine driven by the lab: one thread per message at most.
+        let sequential = crate::engines::parhash_variant(Algorithm::Md5, "sequential").unwrap();
+        assert_eq!(sequential.threads_used(64, 1, 2).0, 1);
+        assert_eq!(sequential.threads_used(64, 8, 2), (2, None));
     }
 }

@@ -142,6 +142,27 @@ mod tests {
     }
 
     #[test]
+    fn blake2_blake3_and_shake_are_parhash_algorithms_and_blake3_keeps_its_peer() {
+        for alg in [
+            Algorithm::Blake2b,
+            Algorithm::Blake2s,
+            Algorithm::Blake3,
+            Algorithm::Shake128,
+            Algorithm::Shake256,
+        ] {
+            assert!(!parhash_engines(alg).is_empty(), "{alg}");
+        }
+        let peers = peers(Algorithm::Blake3);
+        assert!(
+            peers
+                .iter()
+                .any(|p| p.provider() == crate::engine::Provider::Blake3),
+            "{:?}",
+            peers.iter().map(|p| p.label()).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
     fn md5_has_both_peers() {
         let labels: Vec<String> = peers(Algorithm::Md5).iter().map(|p| p.label()).collect();
         assert!(

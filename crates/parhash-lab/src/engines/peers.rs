@@ -140,6 +140,8 @@ const OPENSSL_NAMES: &[(&str, &str)] = &[
     ("sha3-384", "SHA3-384"),
     ("sha3-512", "SHA3-512"),
     ("whirlpool", "whirlpool"),
+    ("blake2b", "BLAKE2B512"),
+    ("blake2s", "BLAKE2S256"),
 ];
 
 /// The peers measured beside parhash's `algorithm`: OpenSSL and the RustCrypto crate where they
@@ -215,6 +217,11 @@ pub fn peers(algorithm: Algorithm) -> Vec<EngineRef> {
         if same(ours) {
             out.push(make(name));
         }
+    }
+    // parhash's BLAKE3 is the `blake3` crate on parhash's threads: the crate itself, on one
+    // thread, is its peer (and stays every algorithm's anchor).
+    if algorithm == Algorithm::Blake3 {
+        out.push(blake3_anchor());
     }
     out
 }

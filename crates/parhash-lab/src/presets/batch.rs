@@ -30,7 +30,7 @@ use crate::units::{format_size, si, sig3};
 /// See the module docs.
 pub const PRESET: Preset = Preset {
     name: "batch",
-    study: "seed study 5: Keccak and SIMD on an FPGA-accelerated Xeon (multi-message hashing)",
+    study: "Keccak and SIMD on an FPGA-accelerated Xeon (Virginia Tech): many messages at once",
     about: "many messages at once: batch engine (each kernel, 1 and all threads) vs OpenSSL one \
             by one, 64 B..64 KiB x 1..10^5 messages, msg/s and GB/s; gathered vs interleaved",
     run,
@@ -158,7 +158,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     opts.budget = axes.budget;
     opts.data_limits = axes.limits;
     let mut report = run_sweeps(
-        "Many messages at once (batch engine; seed study 5's multi-message hashing)",
+        "Many messages at once (batch engine; the FPGA-accelerated Xeon study's framing)",
         &specs(&algorithms, &axes),
         &opts,
     )?;
@@ -407,7 +407,8 @@ impl Results<'_> {
                         .collect();
                     points.sort_by(|a, b| a.0.total_cmp(&b.0));
                     if points.len() >= 2 {
-                        series.push(Series { name, points });
+                        let peer = name.contains("OpenSSL");
+                        series.push(Series { name, points, peer });
                     }
                 };
                 let size = format_size(len);
@@ -439,8 +440,7 @@ impl Results<'_> {
                     log_x: true,
                     log_y: true,
                     series,
-                    roofs: Vec::new(),
-                    diagonal: false,
+                    ..Chart::default()
                 });
             }
         }
@@ -487,8 +487,8 @@ fn framing(results: &Results, algorithms: &[Algorithm], axes: &Axes, threads: us
     Section {
         title: "Multiplicity decides whether the parallel hardware is fed".into(),
         paragraphs: vec![
-            "Seed study 5 measured single-message (SMH) against multi-message hashing (MMH): in \
-             software MMH was compute-bound and scaled linearly with cores, while its FPGA won \
+            "The study of Keccak on an FPGA-accelerated Xeon measured one message at a time against \
+             many messages at once: in software many messages were compute-bound and scaled linearly with cores, while its FPGA won \
              only on long messages and only once enough of them kept it busy. The same holds \
              for a CPU's parallel hardware: one message runs on one lane of one core, so \
              hash_many hashes it one by one; the SIMD lanes are full from as many messages as \

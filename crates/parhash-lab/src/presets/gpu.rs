@@ -16,7 +16,7 @@ use parhash_cuda::{nonce, pack, Gpu, GpuTimes, KeccakKind, KeccakLayout};
 /// See the module docs.
 pub const PRESET: Preset = Preset {
     name: "gpu",
-    study: "seed studies 4 and 5 on the GPU back-end",
+    study: "fast hashing in CUDA (ETH Zurich) and Keccak on an FPGA-accelerated Xeon, on the GPU back-end",
     about:
         "GPU: SHA-256 compressions/s, nonce search, PARSHA-256 kernel vs end-to-end, Keccak layouts",
     run,
@@ -40,7 +40,7 @@ fn best<T>(
 fn run(opts: &LabOptions) -> std::io::Result<Report> {
     let started = Instant::now();
     let mut report = Report::new(
-        "GPU back-end (seed studies 4 and 5)",
+        "GPU back-end (the CUDA and FPGA studies redone)",
         &opts.command,
         machine(opts),
     );
@@ -186,7 +186,7 @@ fn measure(
     report.sections.push(Section {
         title: "PARSHA-256 (T = 13, l = 256)".into(),
         paragraphs: vec![
-            "Anchor: 61 GB/s kernel-only on a V100 at 10^8 bytes (seed study 4). End to end \
+            "Anchor: 61 GB/s kernel-only on a V100 at 10^8 bytes (the CUDA study). End to end \
              includes the copy of the message, so it cannot beat the host-to-device rate."
                 .into(),
         ],
@@ -230,7 +230,7 @@ fn measure(
     report.sections.push(Section {
         title: "SHA3-256 batches: packed vs block-interleaved".into(),
         paragraphs: vec![
-            "Seed study 5 (FPGA): the accelerator lost for short messages (713 ns/B, half padding, \
+            "The FPGA-accelerated Xeon study: the accelerator lost for short messages (713 ns/B, half padding, \
              half communication) and won for long ones (2.3 ns/B); interleaving fixed the \
              storage bottleneck until the bus saturated. Kernel and copy times are summed over \
              the overlapping streams."

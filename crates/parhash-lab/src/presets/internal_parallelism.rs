@@ -29,7 +29,7 @@ use crate::timer::Stats;
 /// See the module docs.
 pub const PRESET: Preset = Preset {
     name: "internal-parallelism",
-    study: "seed study 3: SHA-3 finalists on a two-core microcontroller",
+    study: "the SHA-3 finalists on a two-core microcontroller (S12X + XGATE)",
     about: "sequential vs parallel form of each compression: cycles at 0..1024 B, improvement %, code size",
     run,
 };
@@ -41,7 +41,11 @@ pub const ALGORITHMS: &[(&str, &str, &str)] = &[
     ("jh256", "JH-256", "~73%"),
     ("keccak256", "Keccak-256", "~58%"),
     ("skein512-256", "Skein-512-256", "~18%"),
-    ("simd256", "SIMD-256", "- (study 5 only)"),
+    (
+        "simd256",
+        "SIMD-256",
+        "- (FPGA-accelerated Xeon study only)",
+    ),
     ("md5", "MD5", "7-14%"),
     ("sha1", "SHA-1", "~35%"),
     ("sha256", "SHA-256", "~39%"),
@@ -317,7 +321,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     let machine = machine(opts);
     let tsc = machine.tsc_hz.is_some();
     let mut report = Report::new(
-        "internal parallelism (seed study 3 redone)",
+        "Internal parallelism: the SHA-3 finalists on a two-core microcontroller, redone",
         &opts.command,
         machine,
     );
@@ -336,7 +340,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         "sequential cycles",
         "other form cycles",
         "improvement",
-        "study 3",
+        "microcontroller study",
         "sequential ns",
         "other form ns",
     ]);
@@ -460,7 +464,9 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         .map(|h| format!("{:.3} GHz", h / 1e9))
         .unwrap_or_else(|| "absent".into());
     report.sections.push(Section {
-        title: "Cycles per message, sequential vs parallel form (study 3, Table II)".into(),
+        title:
+            "Cycles per message, sequential vs parallel form (the microcontroller study, Table II)"
+                .into(),
         paragraphs: vec![
             format!(
                 "Cycles are time-stamp-counter ticks (TSC frequency measured in this run: {hz}; \

@@ -33,7 +33,8 @@ mod whirlpool;
 pub struct Preset {
     /// What `--preset` takes.
     pub name: &'static str,
-    /// The seed study it redoes (see the project's SEEDS.md), or "" for general presets.
+    /// The published study it redoes, named by its subject (`--list-presets` shows it), or ""
+    /// for general presets.
     pub study: &'static str,
     /// One line: what it measures.
     pub about: &'static str,

@@ -26,7 +26,7 @@ use crate::units::{format_size, sig3};
 /// See the module docs.
 pub const PRESET: Preset = Preset {
     name: "parsha",
-    study: "seed study 4: fast hashing in CUDA, SHA-256 and PARSHA-256",
+    study: "fast hashing in CUDA, SHA-256 and PARSHA-256 (ETH Zurich)",
     about: "PARSHA-256 vs SHA-256 at 10^1..10^8 bytes on 1..N threads; speed-up vs threads beside the machine's ceiling",
     run,
 };
@@ -60,7 +60,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         opts.budget = opts.budget.max(std::time::Duration::from_secs(60));
     }
     let mut report = run_sweeps(
-        "PARSHA-256 (seed study 4 redone)",
+        "PARSHA-256: fast hashing in CUDA, redone",
         &[sha_spec, parsha_spec],
         &opts,
     )?;

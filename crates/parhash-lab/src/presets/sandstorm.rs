@@ -24,7 +24,7 @@ use crate::units::{format_size, sig3};
 /// See the module docs.
 pub const PRESET: Preset = Preset {
     name: "sandstorm",
-    study: "seed study 1: SANDstorm, a hash designed for multi-core",
+    study: "SANDstorm, a hash designed for multi-core (Sandia report)",
     about:
         "SANDstorm cycles/byte (compression, serial, parallel) vs the study; speed-up vs threads \
             at 50/500 MB and vs message size",
@@ -132,7 +132,11 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     } else {
         200
     }));
-    let mut report = Report::new("SANDstorm (seed study 1 redone)", &opts.command, machine);
+    let mut report = Report::new(
+        "SANDstorm: the Sandia report redone",
+        &opts.command,
+        machine,
+    );
     let cores = parhash::threads::available();
     let reps = if tiny { 1 } else { 3 };
     let chunk: Vec<u8> = (0..CHUNK).map(|i| (i % 251) as u8).collect();
@@ -330,7 +334,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         });
     }
     report.sections.push(Section {
-        title: "Speed-up against threads (study 1's scaling curves)".into(),
+        title: "Speed-up against threads (the Sandia report's scaling curves)".into(),
         paragraphs: vec![
             "The study: an 8x speed-up on 8 cores needs about 64 MB; dual quad-core serial 18.5 \
              cycles/byte, OpenMP 2.4, OpenMP+asm 2.1. Speed-up is against 1 thread of the same \

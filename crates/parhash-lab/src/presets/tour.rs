@@ -11,7 +11,7 @@ pub const PRESET: Preset = Preset {
     name: "tour",
     study: "",
     about:
-        "quick tour: every family, seed lengths, SMH/MMH, memory/page cache/disk, peers (< 1 min)",
+        "quick tour: every family, 8 B to 256 KiB, one and many messages, memory/page cache/disk, peers (< 1 min)",
     run,
 };
 

@@ -11,7 +11,7 @@ use crate::units::{format_size, sig3};
 /// See the module docs.
 pub const PRESET: Preset = Preset {
     name: "whirlpool",
-    study: "seed study 2: fast Whirlpool in x86 assembly",
+    study: "fast Whirlpool in x86 assembly (Nayuki)",
     about: "Whirlpool reference vs fused, MiB/s and cycles/byte, beside RustCrypto",
     run,
 };
@@ -28,7 +28,11 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     spec.multiplicities = vec![1];
     spec.threads = vec![1];
     spec.anchor = false;
-    let mut report = run_sweep("Whirlpool (seed study 2 redone)", &spec, &opts.clone())?;
+    let mut report = run_sweep(
+        "Fast Whirlpool in x86 assembly, redone",
+        &spec,
+        &opts.clone(),
+    )?;
     report.notes.extend(note);
     let mut t = Table::new(&[
         "implementation",

@@ -4,6 +4,8 @@
 //! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
 
 pub mod blake;
+pub mod blake2;
+pub mod blake3;
 mod block_api;
 pub mod groestl;
 pub mod jh;
@@ -13,7 +15,9 @@ pub mod parsha256;
 pub mod sandstorm;
 pub mod sha1;
 pub mod sha2;
+pub mod shake;
 pub mod simd;
+mod sized;
 pub mod skein;
 pub mod whirlpool;
 

@@ -87,7 +87,18 @@ pub fn has_lanes(alg: Algorithm) -> bool {
 /// At least this many bytes of a batch per thread (each message counted 64 bytes more, for its
 /// padding and bookkeeping): handing work to a pool thread and waiting for it costs tens of
 /// microseconds on a VM, what a core hashes of about this much.
-const MIN_BYTES_PER_THREAD: usize = 256 << 10;
+pub const MIN_BYTES_PER_THREAD: usize = 256 << 10;
+
+/// The threads [`hash_many_with`] uses for `messages` messages of `total_len` bytes in all when
+/// given `threads`: at most one per message, and fewer when a thread would get less than
+/// [`MIN_BYTES_PER_THREAD`] (each message counted 64 bytes more). The benchmark lab reports it
+/// beside configurations that do not scale.
+pub fn threads_used(total_len: usize, messages: usize, threads: usize) -> usize {
+    let work = total_len.saturating_add(messages.saturating_mul(64));
+    threads
+        .min(work / MIN_BYTES_PER_THREAD)
+        .clamp(1, messages.max(1))
+}
 
 /// Options for [`hash_many_with`]. The default: all cores, the fastest kernel.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,12 +119,8 @@ pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
 /// [`hash_many`] with an explicit thread count and lane kernel. The digests never depend on them.
 pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
     // A pool thread costs tens of microseconds to hand work to: small batches use fewer.
-    let work: usize = messages.iter().map(|m| m.len() + 64).sum();
-    let threads = opts
-        .threads
-        .count()
-        .min(work / MIN_BYTES_PER_THREAD)
-        .clamp(1, messages.len().max(1));
+    let total_len: usize = messages.iter().map(|m| m.len()).sum();
+    let threads = threads_used(total_len, messages.len(), opts.threads.count());
     let kernel = opts.kernel;
     // Digests are written in place, by index: with many short messages, collecting and
     // reordering result lists would cost as much memory traffic as the hashing.
@@ -128,7 +135,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
     let lanes =
         lane_kernel(alg, kernel.unwrap_or_else(|| best_kernel(alg))).map_or(1, |k| k.lanes());
     let groups = (threads * 4).min(messages.len() / lanes).max(1);
-    let target = work.div_ceil(groups);
+    let target = (total_len + 64 * messages.len()).div_ceil(groups);
     let mut ends = Vec::with_capacity(groups);
     let mut acc = 0;
     for (i, m) in messages.iter().enumerate() {

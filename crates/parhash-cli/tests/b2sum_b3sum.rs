@@ -1,0 +1,332 @@
+//! BLAKE2b, BLAKE2s, BLAKE3, SHAKE128 and SHAKE256 from the command line, byte for byte against
+//! the tools people switch from: GNU `b2sum` and `cksum -a blake2b` (coreutils 9), `b3sum`, and
+//! Python's `hashlib` where no tool exists (BLAKE2s, SHAKE). Output lengths (`-l`, in bits;
+//! b3sum's `--length` in bytes), `--tag` lines, and check lists in both directions.
+//!
+//! A missing control tool skips its comparison with a printed reason; under CI (`CI` set, as
+//! `.ci/run` does) it fails the test, so a green CI run has compared everything.
+
+mod support;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use support::{run_in_locale, tool_exists, Run};
+
+fn run(dir: &Path, program: &str, args: &[&str]) -> Run {
+    run_in_locale(dir, "C.UTF-8", program, args, b"")
+}
+
+fn parhash(dir: &Path, args: &[&str]) -> Run {
+    run(dir, env!("CARGO_BIN_EXE_parhash"), args)
+}
+
+/// Whether the control tool runs (`TOOL --version`); prints the skip, or fails under CI.
+fn have(tool: &str) -> bool {
+    let found = tool_exists(tool);
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is not installed, and CI must compare with it (.ci/run installs it)"
+        );
+        eprintln!("skipped: {tool} is not installed");
+    }
+    found
+}
+
+/// Files of awkward names and lengths: empty, one byte, around BLAKE2's and BLAKE3's block
+/// and chunk sizes, and one of several BLAKE3 pieces (1 MiB each), which parhash spreads over
+/// threads. No carriage return in names: b3sum 1.2 does not escape it (coreutils 9 does).
+fn fixture() -> (tempfile::TempDir, Vec<&'static str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("abc", b"abc".to_vec()),
+        ("with space", vec![7; 128]),
+        ("new\nline", vec![9; 1025]),
+        (
+            "back\\slash",
+            (0..5000u32).map(|i| (i % 251) as u8).collect(),
+        ),
+        (
+            "pieces",
+            (0..(3 << 20) + 4321u32).map(|i| (i % 253) as u8).collect(),
+        ),
+    ];
+    for (name, data) in &files {
+        fs::write(dir.path().join(name), data).unwrap();
+    }
+    (dir, files.into_iter().map(|(n, _)| n).collect())
+}
+
+fn args<'a>(prefix: &[&'a str], names: &[&'a str]) -> Vec<&'a str> {
+    prefix.iter().chain(names).copied().collect()
+}
+
+/// Checks `list` (written to a file) with `program args... LIST`: every line OK.
+fn checks_ok(dir: &Path, program: &str, check_args: &[&str], list: &str, files: usize) {
+    fs::write(dir.join("list"), list).unwrap();
+    let out = run(dir, program, &args(check_args, &["list"]));
+    assert_eq!(
+        out.code,
+        Some(0),
+        "{program} {check_args:?}:\n{list}\n{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stdout_text().matches(": OK").count(),
+        files,
+        "{}",
+        out.stdout_text()
+    );
+}
+
+const PARHASH: &str = env!("CARGO_BIN_EXE_parhash");
+
+#[test]
+fn blake2b_is_b2sum_and_cksum_byte_for_byte() {
+    if !have("b2sum") || !have("cksum") {
+        return;
+    }
+    let (dir, names) = fixture();
+    let dir = dir.path();
+    for length in [None, Some("8"), Some("160"), Some("256"), Some("512")] {
+        let l: Vec<&str> = length.map_or(vec![], |bits| vec!["-l", bits]);
+        let ours = parhash(
+            dir,
+            &args(&[&["sum", "-a", "blake2b"], &l[..]].concat(), &names),
+        );
+        let b2sum = run(dir, "b2sum", &args(&l, &names));
+        assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+        assert_eq!(ours.stdout_text(), b2sum.stdout_text(), "-l {length:?}");
+        let tagged = parhash(
+            dir,
+            &args(&[&["sum", "--tag", "-a", "b2"], &l[..]].concat(), &names),
+        );
+        let b2sum_tagged = run(dir, "b2sum", &args(&[&["--tag"], &l[..]].concat(), &names));
+        assert_eq!(
+            tagged.stdout_text(),
+            b2sum_tagged.stdout_text(),
+            "--tag -l {length:?}"
+        );
+        // cksum -a blake2b writes tagged lines by default (`BLAKE2b-256 (NAME) = ...`).
+        let cksum = run(
+            dir,
+            "cksum",
+            &args(&[&["-a", "blake2b"], &l[..]].concat(), &names),
+        );
+        assert_eq!(
+            tagged.stdout_text(),
+            cksum.stdout_text(),
+            "cksum -l {length:?}"
+        );
+
+        // Lists cross over: ours checked by b2sum and cksum, theirs by parhash.
+        checks_ok(dir, "b2sum", &["-c"], &ours.stdout_text(), names.len());
+        checks_ok(dir, "cksum", &["-c"], &tagged.stdout_text(), names.len());
+        checks_ok(
+            dir,
+            PARHASH,
+            &["check", "-a", "blake2b"],
+            &b2sum.stdout_text(),
+            names.len(),
+        );
+        checks_ok(dir, PARHASH, &["check"], &cksum.stdout_text(), names.len());
+        checks_ok(
+            dir,
+            PARHASH,
+            &["sum", "-c", "-a", "blake2b"],
+            &ours.stdout_text(),
+            names.len(),
+        );
+        // Each line says its length: -l is accepted and ignored when checking, as by b2sum.
+        let ignored = ["check", "-a", "blake2b", "-l", "160"];
+        checks_ok(dir, PARHASH, &ignored, &b2sum.stdout_text(), names.len());
+        checks_ok(
+            dir,
+            "b2sum",
+            &["-c", "-l", "160"],
+            &b2sum.stdout_text(),
+            names.len(),
+        );
+    }
+}
+
+#[test]
+fn blake3_is_b3sum_byte_for_byte() {
+    if !have("b3sum") {
+        return;
+    }
+    let (dir, names) = fixture();
+    let dir = dir.path();
+    // b3sum's --length counts bytes, parhash's -l bits.
+    for (bits, bytes) in [
+        (None, None),
+        (Some("8"), Some("1")),
+        (Some("512"), Some("64")),
+        (Some("1024"), Some("128")),
+    ] {
+        let b3: Vec<&str> = bytes.map_or(vec![], |n| vec!["--length", n]);
+        let expected = run(dir, "b3sum", &args(&b3, &names));
+        assert_eq!(expected.code, Some(0), "{}", expected.stderr);
+        for threads in ["1", "2", "0"] {
+            let l: Vec<&str> = bits.map_or(vec![], |n| vec!["-l", n]);
+            let prefix = [&["sum", "-a", "blake3", "-j", threads], &l[..]].concat();
+            let ours = parhash(dir, &args(&prefix, &names));
+            assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+            assert_eq!(
+                ours.stdout_text(),
+                expected.stdout_text(),
+                "-l {bits:?}, -j {threads}"
+            );
+        }
+        // parhash checks b3sum's lists of any length.
+        checks_ok(
+            dir,
+            PARHASH,
+            &["check", "-a", "blake3"],
+            &expected.stdout_text(),
+            names.len(),
+        );
+        // A tagged list names the algorithm and the length.
+        let l: Vec<&str> = bits.map_or(vec![], |n| vec!["-l", n]);
+        let tagged = parhash(
+            dir,
+            &args(&[&["sum", "--tag", "-a", "b3"], &l[..]].concat(), &names),
+        );
+        checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
+    }
+    // b3sum -c reads parhash's lists (it takes only 32-byte digests).
+    let ours = parhash(dir, &args(&["sum", "-a", "blake3"], &names));
+    checks_ok(dir, "b3sum", &["-c"], &ours.stdout_text(), names.len());
+    // Standard input too, in pieces over threads.
+    let data = fs::read(dir.join("pieces")).unwrap();
+    let piped = Command::new("sh")
+        .args([
+            "-c",
+            &format!("{PARHASH} sum -a blake3 -j 2 - < pieces; b3sum - < pieces"),
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(piped.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0], lines[1]);
+    assert_eq!(data.len(), (3 << 20) + 4321);
+}
+
+/// `hashlib.NAME(data[, digest_size]).hexdigest([length])` of each file, as `HEX  NAME` lines.
+fn python_lines(dir: &Path, algorithm: &str, bytes: usize, names: &[&str]) -> String {
+    let python = algorithm.replace("shake", "shake_");
+    let script = format!(
+        "import hashlib, sys\n\
+         for name in sys.argv[1:]:\n\
+         \x20   data = open(name, 'rb').read()\n\
+         \x20   if '{algorithm}'.startswith('shake'):\n\
+         \x20       digest = hashlib.{python}(data).hexdigest({bytes})\n\
+         \x20   else:\n\
+         \x20       digest = hashlib.{python}(data, digest_size={bytes}).hexdigest()\n\
+         \x20   print(digest + '  ' + name)\n"
+    );
+    let out = run(dir, "python3", &args(&["-c", &script], names));
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    out.stdout_text()
+}
+
+#[test]
+fn blake2s_and_shake_are_pythons_hashlib() {
+    if !have("python3") {
+        return;
+    }
+    let (dir, names) = fixture();
+    let dir = dir.path();
+    // Names Python prints as they are (no escaping to compare).
+    let names: Vec<&str> = names
+        .into_iter()
+        .filter(|n| !n.contains(['\n', '\\']))
+        .collect();
+    for (algorithm, default_bytes, max_bytes) in [
+        ("blake2s", 32, 32),
+        ("shake128", 32, 128),
+        ("shake256", 64, 128),
+    ] {
+        for bytes in [1, 20, default_bytes, max_bytes] {
+            let bits = (bytes * 8).to_string();
+            let ours = parhash(dir, &args(&["sum", "-a", algorithm, "-l", &bits], &names));
+            assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+            let expected = python_lines(dir, algorithm, bytes, &names);
+            assert_eq!(ours.stdout_text(), expected, "{algorithm}, {bytes} bytes");
+            if bytes == default_bytes {
+                let plain = parhash(dir, &args(&["sum", "-a", algorithm], &names));
+                assert_eq!(plain.stdout_text(), expected, "{algorithm} default length");
+            }
+            // Round trips: tagged (the tag names the length) and plain with -a.
+            let tagged = parhash(
+                dir,
+                &args(&["sum", "--tag", "-a", algorithm, "-l", &bits], &names),
+            );
+            let tag = tagged.stdout_text().split(" (").next().unwrap().to_string();
+            let upper = algorithm.to_uppercase().replace("BLAKE2S", "BLAKE2s");
+            let expected_tag = if bytes == default_bytes {
+                upper
+            } else {
+                format!("{upper}-{bits}")
+            };
+            assert_eq!(tag, expected_tag);
+            checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
+            checks_ok(
+                dir,
+                PARHASH,
+                &["check", "-a", algorithm],
+                &expected,
+                names.len(),
+            );
+        }
+    }
+}
+
+#[test]
+fn length_errors_are_usage_errors_that_say_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    for (args, says) in [
+        (&["sum", "-a", "blake2b", "-l", "7"][..], "multiple of 8"),
+        (
+            &["sum", "-a", "blake2b", "-l", "520"],
+            "blake2b digests are 8 to 512 bits",
+        ),
+        (
+            &["sum", "-a", "blake3", "-l", "2048"],
+            "blake3 digests are 8 to 1024 bits",
+        ),
+        (
+            &["sum", "-a", "sha256", "-l", "128"],
+            "sha256 digests are always 256 bits; -l applies to blake2b",
+        ),
+        (
+            &["sum", "-l", "256"],
+            "-l needs -a: it sets the digest length of blake2b",
+        ),
+        (
+            &["check", "-a", "blake2s", "-l", "512"],
+            "blake2s digests are 8 to 256 bits",
+        ),
+        (&["sum", "-a", "blake2b", "-l", "x"], "a number of bits"),
+    ] {
+        let out = parhash(dir, args);
+        // A usage error of sum or check exits 1, as coreutils' tools do (README, Exit status).
+        assert_eq!(out.code, Some(1), "{args:?}");
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+    // b2sum's spellings are names here; near misses are suggested.
+    let out = parhash(dir, &["sum", "-a", "b2sm"]);
+    assert_eq!(out.code, Some(1));
+    assert!(
+        out.stderr.contains("did you mean 'blake2b'?"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+}

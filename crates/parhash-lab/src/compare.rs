@@ -1,0 +1,180 @@
+//! parhash against its peers, like with like: for each piece of work a peer was measured on (an
+//! algorithm, a message length, a number of messages, threads and a source), the fastest parhash
+//! form measured on exactly that work. The peers table, the summary's headline ratios and the
+//! ratio chart all read these comparisons, so they never set a peer against a parhash form doing
+//! other work (the batch engine fed one message, say, while a faster form hashed it alone).
+
+use std::collections::BTreeMap;
+
+use crate::engine::Provider;
+use crate::measure::Measurement;
+use crate::source::Source;
+
+/// One piece of work measured by parhash and by at least one peer.
+#[derive(Clone, Debug)]
+pub struct PeerComparison<'a> {
+    /// parhash's fastest form on this work.
+    pub parhash: &'a Measurement,
+    /// Every peer measured on it, fastest first.
+    pub peers: Vec<&'a Measurement>,
+}
+
+impl<'a> PeerComparison<'a> {
+    /// The algorithm compared.
+    pub fn algorithm(&self) -> &'a str {
+        &self.parhash.algorithm
+    }
+
+    /// The message length compared.
+    pub fn message_len(&self) -> usize {
+        self.parhash.message_len
+    }
+
+    /// How many times faster parhash is than `peer` (its time over parhash's; above 1: parhash
+    /// faster).
+    pub fn ratio(&self, peer: &Measurement) -> f64 {
+        peer.ns_per_byte / self.parhash.ns_per_byte
+    }
+
+    /// The fastest peer and parhash's ratio against it.
+    pub fn best_peer(&self) -> Option<(&'a Measurement, f64)> {
+        self.peers.first().map(|p| (*p, self.ratio(p)))
+    }
+
+    /// The peer of `provider`, if it measured this work.
+    pub fn peer(&self, provider: Provider) -> Option<&'a Measurement> {
+        self.peers.iter().copied().find(|p| p.provider == provider)
+    }
+}
+
+/// What makes two measurements the same work: everything but who hashed and how.
+type Work = (String, usize, usize, usize, Source);
+
+fn work(m: &Measurement) -> Work {
+    (
+        m.algorithm.clone(),
+        m.message_len,
+        m.messages,
+        m.threads,
+        m.source,
+    )
+}
+
+/// Every piece of work both parhash and a peer measured, in the order the algorithms first
+/// appear in `measurements`, then by message length. Work no parhash form did (the `blake3`
+/// anchor beside other algorithms) is not a comparison.
+pub fn peer_comparisons(measurements: &[Measurement]) -> Vec<PeerComparison<'_>> {
+    let mut order: Vec<&str> = Vec::new();
+    let mut by_work: BTreeMap<Work, (Vec<&Measurement>, Vec<&Measurement>)> = BTreeMap::new();
+    for m in measurements {
+        if !order.contains(&m.algorithm.as_str()) {
+            order.push(&m.algorithm);
+        }
+        let entry = by_work.entry(work(m)).or_default();
+        if m.provider == Provider::Parhash {
+            entry.0.push(m);
+        } else {
+            entry.1.push(m);
+        }
+    }
+    let fastest_first =
+        |a: &&Measurement, b: &&Measurement| a.ns_per_byte.total_cmp(&b.ns_per_byte);
+    let mut out: Vec<PeerComparison> = by_work
+        .into_values()
+        .filter_map(|(mut ours, mut peers)| {
+            ours.sort_by(fastest_first);
+            peers.sort_by(fastest_first);
+            let parhash = *ours.first()?;
+            (!peers.is_empty()).then_some(PeerComparison { parhash, peers })
+        })
+        .collect();
+    out.sort_by_key(|c| {
+        (
+            order.iter().position(|a| *a == c.algorithm()),
+            c.message_len(),
+            c.parhash.messages,
+            c.parhash.threads,
+            c.parhash.source,
+        )
+    });
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A measurement of `label` (`provider algorithm/variant`) hashing `len`-byte messages
+    /// from memory at `ns_per_byte`.
+    pub(crate) fn measured(
+        label: &str,
+        len: usize,
+        messages: usize,
+        ns_per_byte: f64,
+    ) -> Measurement {
+        let (provider, rest) = label.split_once(' ').expect("provider algorithm/variant");
+        let (algorithm, variant) = rest.split_once('/').expect("algorithm/variant");
+        let provider = match provider {
+            "parhash" => Provider::Parhash,
+            "openssl" => Provider::Openssl,
+            "rustcrypto" => Provider::Rustcrypto,
+            _ => Provider::Blake3,
+        };
+        Measurement {
+            algorithm: algorithm.into(),
+            provider,
+            variant: variant.into(),
+            message_len: len,
+            messages,
+            source: Source::Memory,
+            threads: 1,
+            reps_per_sample: 1,
+            samples: 1,
+            reads_per_batch: 0,
+            ns_per_byte,
+            ns_per_byte_min: ns_per_byte,
+            ns_per_byte_max: ns_per_byte,
+            cycles_per_byte: None,
+            ns_per_message: ns_per_byte * len as f64,
+            cycles_per_message: None,
+            gb_per_s: 1.0 / ns_per_byte,
+            messages_per_s: 1e9 / (ns_per_byte * len as f64),
+            speedup_vs_1_thread: None,
+            speedup_vs_baseline: None,
+            bottleneck: None,
+            scaling_note: None,
+        }
+    }
+
+    #[test]
+    fn each_peer_meets_parhash_s_fastest_form_on_the_same_work() {
+        let ms = vec![
+            // The batch engine fed one message is slower than sha-ni hashing it alone.
+            measured("parhash sha256/batch", 64, 1, 4.0),
+            measured("parhash sha256/sha-ni", 64, 1, 1.6),
+            measured("parhash sha256/sequential", 64, 1, 3.0),
+            measured("openssl sha256/OpenSSL 3", 64, 1, 4.1),
+            measured("rustcrypto sha256/sha2", 64, 1, 1.2),
+            // Other work: many messages (no peer), another length, another algorithm.
+            measured("parhash sha256/batch", 64, 64, 0.5),
+            measured("parhash sha256/sha-ni", 4096, 1, 0.5),
+            measured("openssl sha256/OpenSSL 3", 4096, 1, 0.55),
+            measured("blake3 blake3/blake3 (1 thread)", 64, 1, 1.0),
+        ];
+        let cs = peer_comparisons(&ms);
+        assert_eq!(
+            cs.len(),
+            2,
+            "the blake3 anchor and the batch of 64 are no comparison"
+        );
+        let short = &cs[0];
+        assert_eq!(short.parhash.variant, "sha-ni");
+        assert_eq!(short.message_len(), 64);
+        let (best, ratio) = short.best_peer().unwrap();
+        assert_eq!(best.provider, Provider::Rustcrypto);
+        assert!((ratio - 1.2 / 1.6).abs() < 1e-12);
+        assert!((short.ratio(short.peer(Provider::Openssl).unwrap()) - 4.1 / 1.6).abs() < 1e-12);
+        assert_eq!(cs[1].message_len(), 4096);
+        assert!(cs[1].peer(Provider::Rustcrypto).is_none());
+    }
+}

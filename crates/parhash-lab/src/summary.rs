@@ -1,0 +1,530 @@
+//! The short terminal view of a report (what `parhash bench` prints without `--verbose`): the
+//! roofs, what limits hashing on this machine, parhash against the best peer per algorithm, and
+//! a few plain sentences of verdict, in about 40 lines. Every row stays in the report files and
+//! in the long view ([`full_text`], `--verbose`, `report.txt`).
+
+use crate::classify::{Bottleneck, LONG_MESSAGE};
+use crate::compare::{peer_comparisons, PeerComparison};
+use crate::engine::Provider;
+use crate::measure::Measurement;
+use crate::report::{Report, Table};
+use crate::source::Source;
+use crate::units::{format_rate, format_size, si};
+
+/// Words the report uses that a newcomer cannot know, each defined once (the long view and the
+/// HTML report print them).
+pub const TERMS: &[(&str, &str)] = &[
+    (
+        "one message / many messages",
+        "one message: a single message hashed from start to end (one file, one request); many \
+         messages: a batch of independent messages hashed together (many files or records), so \
+         that SIMD lanes and threads can work side by side",
+    ),
+    (
+        "form",
+        "one of parhash's implementations of an algorithm (sequential, sha-ni, batch, ...); \
+         parhash picks the fastest at run time, the lab measures each. A form named parallel \
+         computes parts of one compression at once in SIMD registers: it runs on the threads \
+         the thr column gives, often just one",
+    ),
+    (
+        "thr, x1thr",
+        "threads the configuration ran on; its speed-up over the same configuration on one \
+         thread ([n] after it: why it did not scale, listed under the table)",
+    ),
+    (
+        "roof",
+        "the fastest this machine delivers data from a source (memory, page cache, disk, GPU \
+         transfer), measured in the same run",
+    ),
+    (
+        "bottleneck",
+        "what limits a configuration: compute (the hash itself), memory, disk, transfer (to a \
+         GPU), or per-message overhead (setup, padding and finalisation, which dominate short \
+         messages)",
+    ),
+    ("short, long", "messages under 4 KiB; 4 KiB and up"),
+    (
+        "ns/B, cyc/B",
+        "nanoseconds and time-stamp-counter ticks per byte (lower is faster)",
+    ),
+    (
+        "peers",
+        "other implementations of the same algorithm measured in the same run: OpenSSL (the \
+         system's libcrypto), the RustCrypto crates, the blake3 crate; a ratio above 1 means \
+         parhash is faster",
+    ),
+];
+
+/// Roofs in two lines.
+fn roofs_lines(report: &Report) -> Vec<String> {
+    let Some(r) = &report.roofs else {
+        return Vec::new();
+    };
+    let mut out = vec![
+        format!(
+            "roofs: memory {} on 1 thread, {} on {}; page cache {}; cold disk {} + {:.0} us per read",
+            format_rate(r.memory_1t),
+            format_rate(r.memory_nt),
+            r.threads,
+            format_rate(r.page_cache.bandwidth),
+            format_rate(r.disk.bandwidth),
+            r.disk.latency * 1e6
+        ),
+        format!("       GPU transfer: {}", r.transfer_text()),
+    ];
+    out.extend(r.notes.iter().map(|n| format!("note: {n}")));
+    out
+}
+
+/// The bottleneck table, without the accelerator columns when no accelerator ran.
+pub fn bottleneck_table(report: &Report) -> Option<Table> {
+    let full = report.summary_table()?;
+    let keep: Vec<usize> = (0..full.headers.len())
+        .filter(|&i| {
+            i == 0
+                || !full
+                    .rows
+                    .iter()
+                    .all(|r| r.get(i).is_some_and(|c| c == "no accelerator"))
+        })
+        .collect();
+    let pick = |row: &Vec<String>| keep.iter().map(|&i| row[i].clone()).collect::<Vec<_>>();
+    Some(Table {
+        headers: pick(&full.headers),
+        rows: full.rows.iter().map(pick).collect(),
+    })
+}
+
+/// The comparisons of one message on one thread from memory, grouped by algorithm.
+fn comparisons_by_algorithm(report: &Report) -> Vec<Vec<PeerComparison<'_>>> {
+    let mut out: Vec<Vec<PeerComparison>> = Vec::new();
+    for c in peer_comparisons(&report.measurements) {
+        let m = c.parhash;
+        if m.messages != 1 || m.threads != 1 || m.source != Source::Memory {
+            continue;
+        }
+        match out.last_mut() {
+            Some(group) if group[0].algorithm() == c.algorithm() => group.push(c),
+            _ => out.push(vec![c]),
+        }
+    }
+    out
+}
+
+/// The shortest length of a group to headline: 64 B when measured (8 B is mostly padding),
+/// else the shortest.
+fn short_of<'a, 'b>(group: &'b [PeerComparison<'a>]) -> &'b PeerComparison<'a> {
+    group
+        .iter()
+        .find(|c| c.message_len() == 64)
+        .unwrap_or(&group[0])
+}
+
+fn ratio_cell(c: &PeerComparison) -> String {
+    match c.best_peer() {
+        Some((peer, ratio)) => format!("x{} {}", crate::units::sig3(ratio), peer.provider.name()),
+        None => "-".into(),
+    }
+}
+
+/// One row per algorithm: parhash's fastest form on long messages and its ratio against the
+/// best peer at a short and the longest length.
+pub fn headline_peers_table(report: &Report) -> Option<Table> {
+    let groups = comparisons_by_algorithm(report);
+    if groups.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(&[
+        "algorithm",
+        "parhash, longest",
+        "GB/s",
+        "vs best peer, short",
+        "vs best peer, longest",
+    ]);
+    for group in &groups {
+        let long = group.last().expect("non-empty group");
+        let short = short_of(group);
+        t.push(vec![
+            long.algorithm().to_string(),
+            format!(
+                "{} {}",
+                long.parhash.variant,
+                format_size(long.message_len())
+            ),
+            crate::units::sig3(long.parhash.gb_per_s),
+            if std::ptr::eq(short, long) {
+                "-".into()
+            } else {
+                format!(
+                    "{} ({})",
+                    ratio_cell(short),
+                    format_size(short.message_len())
+                )
+            },
+            ratio_cell(long),
+        ]);
+    }
+    Some(t)
+}
+
+fn parhash_where(report: &Report, keep: impl Fn(&Measurement) -> bool) -> Vec<&Measurement> {
+    report
+        .measurements
+        .iter()
+        .filter(|m| m.provider == Provider::Parhash && keep(m))
+        .collect()
+}
+
+fn fastest<'a>(ms: &[&'a Measurement]) -> Option<&'a Measurement> {
+    ms.iter()
+        .copied()
+        .max_by(|a, b| a.gb_per_s.total_cmp(&b.gb_per_s))
+}
+
+/// The bottleneck most of `ms` share, and how many of them.
+fn dominant(ms: &[&Measurement]) -> Option<(Bottleneck, usize)> {
+    let mut counts: Vec<(Bottleneck, usize)> = Vec::new();
+    for b in ms.iter().filter_map(|m| m.bottleneck) {
+        match counts.iter_mut().find(|(c, _)| *c == b) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((b, 1)),
+        }
+    }
+    counts.into_iter().max_by_key(|&(_, n)| n)
+}
+
+/// "compute-bound", "dominated by per-message overhead".
+fn bound(b: Bottleneck) -> String {
+    match b {
+        Bottleneck::PerMessageOverhead => "dominated by per-message overhead".into(),
+        other => format!("{}-bound", other.name()),
+    }
+}
+
+fn label_of(m: &Measurement) -> String {
+    format!("{}/{}", m.algorithm, m.variant)
+}
+
+/// A few plain sentences: what limits long and short messages, what many messages at once
+/// gain, files, and parhash against its peers. Only what the run measured.
+pub fn verdict(report: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    let one = |m: &Measurement| m.messages == 1 && m.threads == 1 && m.source == Source::Memory;
+    let long = parhash_where(report, |m| one(m) && m.message_len >= LONG_MESSAGE);
+    if let (Some(best), Some((b, n))) = (fastest(&long), dominant(&long)) {
+        let roof = report
+            .roofs
+            .as_ref()
+            .map(|r| format!(" against a {} memory roof", format_rate(r.memory_nt)))
+            .unwrap_or_default();
+        out.push(format!(
+            "long messages (4 KiB and up) are {} ({n} of {} measured): best {} per core ({} at \
+             {}){roof}.",
+            bound(b),
+            long.len(),
+            format_rate(best.rate()),
+            label_of(best),
+            format_size(best.message_len)
+        ));
+    }
+    let short = parhash_where(report, |m| one(m) && m.message_len < LONG_MESSAGE);
+    if let Some((b, n)) = dominant(&short) {
+        let len = short
+            .iter()
+            .map(|m| m.message_len)
+            .find(|&l| l == 64)
+            .or_else(|| short.iter().map(|m| m.message_len).min())
+            .unwrap_or(0);
+        let at_len: Vec<&Measurement> = short
+            .iter()
+            .copied()
+            .filter(|m| m.message_len == len)
+            .collect();
+        if let Some(best) = fastest(&at_len) {
+            out.push(format!(
+                "short messages (under 4 KiB) are {} ({n} of {} measured): at {} the fastest form \
+                 hashes {} messages/s on one core ({}).",
+                bound(b),
+                short.len(),
+                format_size(len),
+                si(best.messages_per_s),
+                label_of(best)
+            ));
+        }
+    }
+    let many = parhash_where(report, |m| m.messages > 1 && m.source == Source::Memory);
+    if let Some(best) = fastest(&many) {
+        let alone = parhash_where(report, |m| {
+            one(m) && m.algorithm == best.algorithm && m.message_len == best.message_len
+        });
+        let gain = fastest(&alone)
+            .map(|a| {
+                format!(
+                    ", x{} one message at a time",
+                    crate::units::sig3(best.gb_per_s / a.gb_per_s)
+                )
+            })
+            .unwrap_or_default();
+        out.push(format!(
+            "many messages at once: best {} ({}, {} x{} on {} thread(s){gain}).",
+            format_rate(best.rate()),
+            label_of(best),
+            format_size(best.message_len),
+            best.messages,
+            best.threads
+        ));
+    }
+    let disk = parhash_where(report, |m| m.source == Source::Disk);
+    if let (Some(best), Some(r)) = (fastest(&disk), &report.roofs) {
+        out.push(format!(
+            "cold files: best {} from disk ({} x{}), against a {} disk roof with {:.0} us per read.",
+            format_rate(best.rate()),
+            format_size(best.message_len),
+            best.messages,
+            format_rate(r.disk.bandwidth),
+            r.disk.latency * 1e6
+        ));
+    }
+    let groups = comparisons_by_algorithm(report);
+    let longest: Vec<&PeerComparison> = groups.iter().filter_map(|g| g.last()).collect();
+    if !longest.is_empty() {
+        let behind: Vec<String> = longest
+            .iter()
+            .filter_map(|c| {
+                let (peer, ratio) = c.best_peer()?;
+                (ratio < 0.95).then(|| {
+                    format!(
+                        "{} (x{} {})",
+                        c.algorithm(),
+                        crate::units::sig3(ratio),
+                        peer.provider.name()
+                    )
+                })
+            })
+            .collect();
+        let mut sentence = format!(
+            "peers: on the longest messages parhash is at least as fast as the best peer \
+             (within 5 %) for {} of {} algorithms",
+            longest.len() - behind.len(),
+            longest.len()
+        );
+        if !behind.is_empty() {
+            sentence.push_str(&format!("; behind on {}", behind.join(", ")));
+        }
+        sentence.push('.');
+        out.push(sentence);
+    }
+    let multi: Vec<&Measurement> = report
+        .measurements
+        .iter()
+        .filter(|m| m.speedup_vs_1_thread.is_some())
+        .collect();
+    let flat = multi.iter().filter(|m| m.scaling_note.is_some()).count();
+    if flat > 0 {
+        out.push(format!(
+            "threads: {flat} of {} multi-thread configurations did not scale; --verbose and \
+             report.html say why beside each.",
+            multi.len()
+        ));
+    }
+    out
+}
+
+/// Wraps `text` at `width` columns, later lines indented by `indent` spaces.
+fn wrap(text: &str, width: usize, indent: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let limit = if lines.is_empty() {
+            width
+        } else {
+            width - indent
+        };
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > limit {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                l
+            } else {
+                format!("{}{l}", " ".repeat(indent))
+            }
+        })
+        .collect()
+}
+
+/// The verdict as wrapped bullet lines.
+pub fn verdict_text(report: &Report) -> String {
+    let mut out = String::new();
+    for sentence in verdict(report) {
+        for line in wrap(&format!("- {sentence}"), 100, 2) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The short terminal view (see the module docs).
+pub fn summary_text(report: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("== {}\n", report.title));
+    out.push_str(&format!("machine: {}\n", report.machine.summary()));
+    for l in roofs_lines(report) {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out.push('\n');
+    if let Some(t) = bottleneck_table(report) {
+        out.push_str(
+            "-- what limits hashing here (most frequent bottleneck among parhash's forms)\n",
+        );
+        out.push_str(&t.to_text());
+        out.push('\n');
+    }
+    if let Some(t) = headline_peers_table(report) {
+        out.push_str(
+            "-- parhash against the best peer, same algorithm, one message, 1 thread \
+             (x above 1: parhash faster)\n",
+        );
+        out.push_str(&t.to_text());
+        out.push('\n');
+    }
+    let verdict = verdict_text(report);
+    if !verdict.is_empty() {
+        out.push_str("-- verdict\n");
+        out.push_str(&verdict);
+        out.push('\n');
+    }
+    for s in &report.sections {
+        out.push_str(&format!("-- {}\n", s.title));
+        for p in &s.paragraphs {
+            out.push_str(p);
+            out.push('\n');
+        }
+        if let Some(t) = &s.table {
+            out.push_str(&t.to_text());
+        }
+        out.push('\n');
+    }
+    let hidden = report.measurements.len();
+    if hidden > 0 || !report.notes.is_empty() {
+        let text = format!(
+            "{hidden} measurements and {} notes are in the report files (results.csv, \
+             report.json, report.txt, report.html); --verbose prints them here.",
+            report.notes.len()
+        );
+        for line in wrap(&text, 100, 0) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Every term of [`TERMS`] as `name: meaning` lines.
+pub fn terms_text() -> String {
+    let mut out = String::new();
+    for (term, meaning) in TERMS {
+        for line in wrap(&format!("{term}: {meaning}"), 100, 4) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn section(out: &mut String, title: &str, body: &str) {
+    if !body.is_empty() {
+        out.push_str(&format!("-- {title}\n{body}\n"));
+    }
+}
+
+/// The long view: everything the report holds (`--verbose`, `report.txt`).
+pub fn full_text(report: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("== {}\n", report.title));
+    out.push_str(&format!("machine: {}\n", report.machine.summary()));
+    out.push_str(&format!("command: {}\n\n", report.command));
+    if let Some(t) = report.roofs_table() {
+        let mut body = t.to_text();
+        for n in &report.roofs.as_ref().expect("roofs").notes {
+            body.push_str(&format!("note: {n}\n"));
+        }
+        section(&mut out, "roofs (measured in this run)", &body);
+    }
+    if let Some(t) = bottleneck_table(report) {
+        section(
+            &mut out,
+            "what limits hashing here (most frequent bottleneck among parhash's forms)",
+            &t.to_text(),
+        );
+    }
+    section(&mut out, "verdict", &verdict_text(report));
+    if let Some(t) = report.peers_table() {
+        section(
+            &mut out,
+            "peers, like with like: each against parhash's fastest form on the same work \
+             (x above 1: parhash faster)",
+            &t.to_text(),
+        );
+    }
+    if !report.measurements.is_empty() {
+        let mut body = report.measurements_table().to_text();
+        for (i, n) in report.scaling_footnotes().iter().enumerate() {
+            for line in wrap(&format!("[{}] {n}", i + 1), 100, 4) {
+                body.push_str(&line);
+                body.push('\n');
+            }
+        }
+        section(
+            &mut out,
+            "measurements (median of samples; x1thr: speed-up vs 1 thread, [n]: why it did not \
+             scale; xbase: vs --baseline)",
+            &body,
+        );
+    }
+    if let Some(t) = report.forms_table() {
+        section(&mut out, "parhash's forms measured", &t.to_text());
+    }
+    for s in &report.sections {
+        let mut body = String::new();
+        for p in &s.paragraphs {
+            body.push_str(p);
+            body.push('\n');
+        }
+        if let Some(t) = &s.table {
+            body.push_str(&t.to_text());
+        }
+        section(&mut out, &s.title, &body);
+    }
+    section(&mut out, "terms", &terms_text());
+    for n in &report.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_width_with_indent() {
+        let lines = wrap("- one two three four five six", 12, 2);
+        assert_eq!(lines, ["- one two", "  three four", "  five six"]);
+        assert!(lines.iter().all(|l| l.chars().count() <= 12));
+    }
+}

@@ -1,0 +1,114 @@
+//! The quick tour's terminal views on a real (tiny) run: the summary fits on one screen and holds
+//! the roofs, the bottleneck table, the peers and the verdict; the long view holds every row;
+//! the peers are compared like with like.
+
+use std::sync::OnceLock;
+
+use parhash_lab::{engine::Provider, presets, summary, LabOptions, Report};
+
+/// One tiny tour shared by the tests of this file (they would share its scratch folder).
+fn tiny_tour() -> &'static Report {
+    static TOUR: OnceLock<Report> = OnceLock::new();
+    TOUR.get_or_init(|| {
+        let mut opts = LabOptions::new();
+        opts.tiny = true;
+        opts.progress = false;
+        opts.budget = std::time::Duration::from_secs(3);
+        opts.out_dir =
+            std::env::temp_dir().join(format!("parhash-lab-summary-{}", std::process::id()));
+        let tour = presets::find("tour").expect("the tour preset");
+        let report = (tour.run)(&opts).expect("the tour runs");
+        let _ = std::fs::remove_dir_all(&opts.out_dir);
+        report
+    })
+}
+
+#[test]
+fn tour_summary_fits_a_screen_and_the_long_view_holds_every_row() {
+    let report = tiny_tour();
+    assert!(report.measurements.len() > 60, "a tour measures many rows");
+    let text = summary::summary_text(report);
+    let lines = text.lines().count();
+    assert!(lines <= 45, "{lines} lines:\n{text}");
+    for wanted in [
+        "roofs: memory",
+        "what limits hashing here",
+        "one message, memory",
+        "many messages, disk",
+        "parhash against the best peer",
+        "sha256",
+        "-- verdict",
+        "long messages (4 KiB and up) are",
+        "short messages (under 4 KiB) are",
+        "--verbose prints them",
+    ] {
+        assert!(text.contains(wanted), "summary lacks {wanted:?}:\n{text}");
+    }
+    // No measurement row, and no word a newcomer cannot know.
+    assert!(!text.contains("ns/B"), "{text}");
+    for jargon in ["SMH", "MMH", "seed study"] {
+        assert!(!text.contains(jargon), "{jargon} in:\n{text}");
+    }
+    assert!(text.lines().all(|l| l.chars().count() <= 130), "{text}");
+
+    let full = summary::full_text(report);
+    for m in &report.measurements {
+        assert!(full.contains(&m.label()), "{} missing", m.label());
+    }
+    assert!(full.lines().count() > report.measurements.len());
+    for (term, _) in summary::TERMS {
+        assert!(full.contains(term), "term {term} not defined");
+    }
+    // Every non-scaling cell carries a footnote, and every footnote is listed.
+    let notes = report.scaling_footnotes();
+    for (i, note) in notes.iter().enumerate() {
+        assert!(
+            full.contains(&format!("[{}] {}", i + 1, &note[..20])),
+            "{note}"
+        );
+    }
+}
+
+#[test]
+fn tour_peers_meet_parhash_s_fastest_form_on_the_same_work() {
+    let report = tiny_tour();
+    let comparisons = parhash_lab::compare::peer_comparisons(&report.measurements);
+    assert!(!comparisons.is_empty());
+    for c in &comparisons {
+        for p in &c.peers {
+            assert_eq!(
+                (
+                    p.algorithm.as_str(),
+                    p.message_len,
+                    p.messages,
+                    p.threads,
+                    p.source
+                ),
+                (
+                    c.parhash.algorithm.as_str(),
+                    c.parhash.message_len,
+                    c.parhash.messages,
+                    c.parhash.threads,
+                    c.parhash.source
+                )
+            );
+        }
+        // No parhash form measured on the same work was faster.
+        let faster = report.measurements.iter().any(|m| {
+            m.provider == Provider::Parhash
+                && m.algorithm == c.parhash.algorithm
+                && m.message_len == c.parhash.message_len
+                && m.messages == c.parhash.messages
+                && m.threads == c.parhash.threads
+                && m.source == c.parhash.source
+                && m.ns_per_byte < c.parhash.ns_per_byte
+        });
+        assert!(!faster, "{} is not the fastest form", c.parhash.label());
+    }
+    // The tour's sha256 on one 64 B message is not represented by the batch engine.
+    let sha = comparisons
+        .iter()
+        .find(|c| c.algorithm() == "sha256" && c.message_len() == 64)
+        .expect("sha256 at 64 B against its peers");
+    assert_ne!(sha.parhash.variant, "batch");
+}

@@ -1,0 +1,310 @@
+//! BLAKE3, from the official `blake3` crate (its own SIMD dispatch, SSE2 to AVX-512), with one
+//! long message spread over parhash's threads: what `b3sum` computes.
+//!
+//! How the threads share a message: BLAKE3 is a tree over 1 KiB chunks in which every left
+//! subtree is a power of two chunks. The input is cut into pieces of [`PIECE`] bytes (a power
+//! of two chunks), so each whole piece is a complete subtree; the pieces of one `update` are
+//! hashed side by side on the library's pool (`threads::for_each_mut`, the calling thread
+//! included) with the crate's `hazmat` API (a subtree at an offset), and their chaining values
+//! are merged as the tree says. The last piece is kept open until more input arrives, so only
+//! `finalize` decides which node is the root. The digest never depends on the thread count.
+//!
+//! Why not the crate's own `update_rayon`: its joins run on rayon's global pool (or, through
+//! `install`, on a pool while the calling thread waits), next to the library's pool of cores - 1
+//! helpers plus the caller: either more threads than cores or one fewer than the cores.
+#![forbid(unsafe_code)]
+
+use ::blake3::hazmat::{
+    merge_subtrees_non_root, merge_subtrees_root_xof, ChainingValue, HasherExt, Mode,
+};
+use digest::consts::U32;
+use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+
+use super::sized::{AnyLength, WithLength};
+use super::{VariantInfo, Variants};
+use crate::threads::{for_each_mut, Threads};
+
+/// Bytes per piece, the unit of work of one thread: 1 MiB (1024 chunks, a power of two), about
+/// 0.2 ms of hashing, so a few pieces already keep two cores busy and the merges (one per
+/// piece) cost nothing measurable.
+pub const PIECE: usize = 1 << 20;
+
+/// The size of one BLAKE3 chunk, the leaf of the tree.
+const CHUNK: usize = ::blake3::CHUNK_LEN;
+
+/// BLAKE3 with 32-byte digests (`b3sum`'s default), on all cores for long messages. Other
+/// lengths (BLAKE3 is an XOF): [`crate::Hasher::builder`] with `digest_size`.
+#[derive(Clone)]
+pub struct Blake3 {
+    threads: Threads,
+    /// Bytes per piece: [`PIECE`] (a power of two chunks; tests use smaller ones).
+    piece: usize,
+    /// Chaining values of the whole pieces so far, merged as far as complete subtrees go:
+    /// one entry per set bit of `pieces`, the largest subtree first.
+    stack: Vec<ChainingValue>,
+    /// Whole pieces hashed into `stack`.
+    pieces: u64,
+    /// The open piece, at offset `pieces * piece`: at most `piece` bytes.
+    tail: ::blake3::Hasher,
+}
+
+impl Default for Blake3 {
+    fn default() -> Self {
+        Blake3::with_threads(Threads::ALL)
+    }
+}
+
+impl std::fmt::Debug for Blake3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Blake3 {{ threads: {:?}, ... }}", self.threads)
+    }
+}
+
+impl Blake3 {
+    /// A hasher that spreads long messages over at most `threads` threads.
+    pub fn with_threads(threads: impl Into<Threads>) -> Self {
+        Blake3::with_pieces(threads.into(), PIECE)
+    }
+
+    fn with_pieces(threads: Threads, piece: usize) -> Self {
+        assert!(piece.is_power_of_two() && piece >= CHUNK);
+        Blake3 {
+            threads,
+            piece,
+            stack: Vec::new(),
+            pieces: 0,
+            tail: ::blake3::Hasher::new(),
+        }
+    }
+
+    /// Feeds more data.
+    fn absorb(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            let open = self.tail.count() as usize;
+            if open == self.piece {
+                // More input follows, so the full piece is not the root: close it.
+                let cv = self.tail.finalize_non_root();
+                self.push_piece(cv);
+                self.open_piece();
+            } else if open > 0 || data.len() <= self.piece {
+                let take = (self.piece - open).min(data.len());
+                self.tail.update(&data[..take]);
+                data = &data[take..];
+            } else {
+                // At a piece boundary with more than a piece to go: every whole piece before
+                // the last byte's, side by side.
+                let whole = (data.len() - 1) / self.piece;
+                let (bulk, rest) = data.split_at(whole * self.piece);
+                self.hash_pieces(bulk);
+                data = rest;
+            }
+        }
+    }
+
+    /// Hashes whole pieces (at a piece boundary) on the threads and pushes their chaining
+    /// values in order.
+    fn hash_pieces(&mut self, bulk: &[u8]) {
+        let first_offset = self.pieces * self.piece as u64;
+        let mut jobs: Vec<(u64, &[u8], ChainingValue)> = bulk
+            .chunks(self.piece)
+            .enumerate()
+            .map(|(i, bytes)| (first_offset + (i * self.piece) as u64, bytes, [0; 32]))
+            .collect();
+        for_each_mut(&mut jobs, self.threads, |(offset, bytes, cv)| {
+            let mut subtree = ::blake3::Hasher::new();
+            subtree.set_input_offset(*offset);
+            subtree.update(bytes);
+            *cv = subtree.finalize_non_root();
+        });
+        for (_, _, cv) in jobs {
+            self.push_piece(cv);
+        }
+        self.open_piece();
+    }
+
+    /// Adds a closed piece's chaining value and merges every subtree it completes: after
+    /// `2^k * m` pieces, the last `2^k` form one (BLAKE3's left subtrees are powers of two).
+    /// None of these merges is the root: a piece is closed only when more input follows.
+    fn push_piece(&mut self, cv: ChainingValue) {
+        self.stack.push(cv);
+        self.pieces += 1;
+        for _ in 0..self.pieces.trailing_zeros() {
+            let right = self.stack.pop().expect("a subtree per set bit");
+            let left = self.stack.pop().expect("a subtree per set bit");
+            self.stack
+                .push(merge_subtrees_non_root(&left, &right, Mode::Hash));
+        }
+    }
+
+    /// A fresh open piece at the next piece offset.
+    fn open_piece(&mut self) {
+        self.tail = ::blake3::Hasher::new();
+        self.tail.set_input_offset(self.pieces * self.piece as u64);
+    }
+
+    /// The first `out.len()` bytes of the extendable output.
+    fn finalize_to(&self, out: &mut [u8]) {
+        let Some((bottom, above)) = self.stack.split_first() else {
+            // One piece or less: the open piece is the whole message.
+            self.tail.finalize_xof().fill(out);
+            return;
+        };
+        // The open piece is never empty once a piece was closed. The root's right subtree
+        // is everything after the largest complete subtree, merged from the right.
+        let mut right = self.tail.finalize_non_root();
+        for left in above.iter().rev() {
+            right = merge_subtrees_non_root(left, &right, Mode::Hash);
+        }
+        merge_subtrees_root_xof(bottom, &right, Mode::Hash).fill(out);
+    }
+
+    fn start_over(&mut self) {
+        *self = Blake3::with_pieces(self.threads, self.piece);
+    }
+}
+
+impl HashMarker for Blake3 {}
+
+impl OutputSizeUser for Blake3 {
+    type OutputSize = U32;
+}
+
+impl Update for Blake3 {
+    fn update(&mut self, data: &[u8]) {
+        self.absorb(data);
+    }
+}
+
+impl FixedOutput for Blake3 {
+    fn finalize_into(self, out: &mut Output<Self>) {
+        self.finalize_to(out);
+    }
+}
+
+impl FixedOutputReset for Blake3 {
+    fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+        self.finalize_to(out);
+        self.start_over();
+    }
+}
+
+impl Reset for Blake3 {
+    fn reset(&mut self) {
+        self.start_over();
+    }
+}
+
+impl AnyLength for Blake3 {
+    fn update(&mut self, data: &[u8]) {
+        self.absorb(data);
+    }
+    fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.finalize_to(out);
+        self.start_over();
+    }
+    fn reset(&mut self) {
+        self.start_over();
+    }
+}
+
+/// The one variant: the `blake3` crate's code; threads are a [`Threads`] value, not a variant.
+const CRATE_VARIANT: &str = "blake3-crate";
+
+impl Variants for Blake3 {
+    fn variants() -> Vec<VariantInfo> {
+        vec![VariantInfo {
+            name: CRATE_VARIANT,
+            available: true,
+            default: true,
+            summary: "the official blake3 crate (its own SIMD dispatch), 1 MiB pieces on threads",
+        }]
+    }
+
+    fn with_variant(name: &str) -> Option<Self> {
+        Self::with_variant_on(name, Threads::ALL)
+    }
+
+    fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
+        (name == CRATE_VARIANT).then(|| Blake3::with_threads(threads))
+    }
+}
+
+/// BLAKE3 read for `len` bytes, on at most `threads` threads.
+pub(crate) fn blake3_sized(len: usize, threads: Threads) -> WithLength<Blake3> {
+    WithLength::new(Blake3::with_threads(threads), len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(len: usize) -> Vec<u8> {
+        // The official test vectors' input: bytes 0, 1, ..., 250, 0, 1, ...
+        (0..len).map(|i| (i % 251) as u8).collect()
+    }
+
+    fn reference(data: &[u8], out_len: usize) -> Vec<u8> {
+        let mut out = vec![0; out_len];
+        ::blake3::Hasher::new()
+            .update(data)
+            .finalize_xof()
+            .fill(&mut out);
+        out
+    }
+
+    #[test]
+    fn pieces_and_merges_give_the_crates_digest() {
+        // Small pieces so that a few KiB make deep trees; every length around piece and
+        // subtree boundaries, fed whole and in awkward steps, on one and on three threads.
+        for piece in [CHUNK, 2 * CHUNK, 4 * CHUNK] {
+            for len in [
+                0, 1, 1023, 1024, 1025, 2048, 2049, 3072, 5000, 8192, 8193, 17_000, 40_000,
+            ] {
+                let data = input(len);
+                let expected = reference(&data, 64);
+                for step in [usize::MAX, 1000, 1024, 3333] {
+                    for threads in [Threads::ONE, Threads::new(3)] {
+                        let mut h = Blake3::with_pieces(threads, piece);
+                        for part in data.chunks(step.min(len.max(1))) {
+                            h.absorb(part);
+                        }
+                        let mut out = [0; 64];
+                        h.finalize_to(&mut out);
+                        assert_eq!(
+                            out.to_vec(),
+                            expected,
+                            "piece {piece}, len {len}, step {step}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_messages_on_threads_and_reset() {
+        let data = input(5 * PIECE + 12_345);
+        let expected = reference(&data, 32);
+        let mut h = Blake3::with_threads(Threads::new(2));
+        Update::update(&mut h, &data);
+        assert_eq!(h.finalize_fixed_reset().to_vec(), expected);
+        // After a reset the same message gives the same digest, fed in pieces.
+        for part in data.chunks(PIECE / 3 + 1) {
+            Update::update(&mut h, part);
+        }
+        assert_eq!(h.finalize_fixed().to_vec(), expected);
+    }
+
+    #[test]
+    fn any_length_is_a_prefix_of_the_extendable_output() {
+        let data = input(3 * PIECE + 1);
+        let long = reference(&data, 128);
+        for len in [1, 16, 32, 33, 100, 128] {
+            let mut h = blake3_sized(len, Threads::new(2));
+            digest::DynDigest::update(&mut h, &data);
+            let mut out = vec![0; len];
+            digest::DynDigest::finalize_into_reset(&mut h, &mut out).unwrap();
+            assert_eq!(out, long[..len], "{len} bytes");
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! BLAKE2b, BLAKE2s, BLAKE3, SHAKE128 and SHAKE256 (the algorithms parhash takes from their
+//! maintained crates) against their published vectors, through the registry (`Hasher`, one
+//! shot `hash`, `digest_size` for other lengths):
+//!
+//! - BLAKE2: RFC 7693 Appendix A and the BLAKE2 authors' `blake2-kat.json` (unkeyed entries);
+//! - BLAKE3: the BLAKE3 authors' `test_vectors.json` (hash mode, every output length up to
+//!   `Output::MAX`, on one thread and on several);
+//! - SHAKE: NIST CAVP SHA3VS ShortMsg (fixed output length) and VariableOut (lengths chosen
+//!   per record).
+//!
+//! Sources are named in each vector file (`vectors/README.md`, `vectors/blake3/SOURCE`).
+mod common;
+
+use common::*;
+use parhash::{hash, Algorithm, Hasher, Output, Threads};
+
+/// `data` hashed by `alg` to `size` bytes through the builder, on `threads`, fed in two parts.
+fn sized(alg: Algorithm, size: usize, threads: Threads, data: &[u8]) -> Vec<u8> {
+    let mut h = Hasher::builder(alg)
+        .digest_size(size)
+        .threads(threads)
+        .build()
+        .unwrap_or_else(|e| panic!("{alg} at {size} bytes: {e}"));
+    let (a, b) = data.split_at(data.len() / 3);
+    h.update(a);
+    h.update(b);
+    h.finalize().as_bytes().to_vec()
+}
+
+#[test]
+fn blake2_rfc7693_appendix_a() {
+    // RFC 7693, Appendix A (BLAKE2b-512) and Appendix B (BLAKE2s-256) of "abc".
+    assert_eq!(
+        hash(Algorithm::Blake2b, b"abc").to_hex(),
+        "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1\
+         7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923"
+    );
+    assert_eq!(
+        hash(Algorithm::Blake2s, b"abc").to_hex(),
+        "508c5e8c327c14e2e1a72ba34eeb452f37458b209ed63a294d999b4c86675982"
+    );
+}
+
+/// The `In = ` / `Out = ` records of a BLAKE2 KAT file.
+fn parse_in_out(text: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let mut records = Vec::new();
+    let mut input = None;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        if let Some(v) = line.strip_prefix("In = ") {
+            input = Some(unhex(v));
+        } else if let Some(v) = line.strip_prefix("Out = ") {
+            records.push((input.take().expect("Out without In"), unhex(v)));
+        }
+    }
+    records
+}
+
+fn check_blake2_kat(alg: Algorithm, text: &str) {
+    let records = parse_in_out(text);
+    assert_eq!(
+        records.len(),
+        256,
+        "{alg}: one record per input length 0..=255"
+    );
+    let mut h = Hasher::new(alg);
+    for (input, expected) in &records {
+        assert_eq!(
+            hash(alg, input).as_bytes(),
+            &expected[..],
+            "{alg}, {} bytes",
+            input.len()
+        );
+        h.update(input);
+        assert_eq!(
+            h.finalize_reset().as_bytes(),
+            &expected[..],
+            "{alg} streaming"
+        );
+        // The default size asked for explicitly is the same hash.
+        let full = sized(alg, expected.len(), Threads::ONE, input);
+        assert_eq!(full, *expected, "{alg} through digest_size");
+    }
+}
+
+#[test]
+fn blake2b_authors_kat() {
+    check_blake2_kat(
+        Algorithm::Blake2b,
+        include_str!("vectors/blake2b/blake2-kat-unkeyed.txt"),
+    );
+}
+
+#[test]
+fn blake2s_authors_kat() {
+    check_blake2_kat(
+        Algorithm::Blake2s,
+        include_str!("vectors/blake2s/blake2-kat-unkeyed.txt"),
+    );
+}
+
+/// `(input_len, hash)` of every case of the BLAKE3 test vectors (the JSON has one field per
+/// line, so no JSON parser is needed).
+fn blake3_cases() -> Vec<(usize, Vec<u8>)> {
+    let text = include_str!("vectors/blake3/test_vectors.json");
+    let mut cases = Vec::new();
+    let mut input_len = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(v) = line.strip_prefix("\"input_len\":") {
+            input_len = Some(v.trim().trim_end_matches(',').parse().expect("input_len"));
+        } else if let Some(v) = line.strip_prefix("\"hash\":") {
+            let hex = v.trim().trim_end_matches(',').trim_matches('"');
+            cases.push((
+                input_len.take().expect("hash without input_len"),
+                unhex(hex),
+            ));
+        }
+    }
+    assert!(cases.len() >= 30, "parsed {} cases", cases.len());
+    cases
+}
+
+#[test]
+fn blake3_authors_test_vectors() {
+    for (len, extended) in blake3_cases() {
+        // The input is the repeating sequence 0, 1, ..., 250.
+        let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        assert_eq!(
+            hash(Algorithm::Blake3, &input).as_bytes(),
+            &extended[..32],
+            "{len} bytes"
+        );
+        // The extended output (131 bytes in the file) is the XOF: every length parhash
+        // writes is its prefix, on one thread and on three.
+        let longest = extended.len().min(Output::MAX);
+        for size in [1, 31, 32, 33, 64, 100, longest] {
+            for threads in [Threads::ONE, Threads::new(3)] {
+                let got = sized(Algorithm::Blake3, size, threads, &input);
+                assert_eq!(
+                    got,
+                    extended[..size],
+                    "{len} bytes, {size}-byte digest, {threads:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn shake_nist_short_messages() {
+    for (alg, text) in [
+        (
+            Algorithm::Shake128,
+            include_str!("vectors/shake128/SHAKE128ShortMsg.rsp"),
+        ),
+        (
+            Algorithm::Shake256,
+            include_str!("vectors/shake256/SHAKE256ShortMsg.rsp"),
+        ),
+    ] {
+        let kats = byte_aligned(parse_kats(text));
+        assert!(kats.len() > 100, "{alg}");
+        for k in &kats {
+            // The files' outputs are 128 (SHAKE128) and 256 bits (SHAKE256), not parhash's
+            // default lengths: ask for them.
+            let got = sized(alg, k.md.len(), Threads::ONE, &k.msg);
+            assert_eq!(got, k.md, "{alg}: line {}", k.line);
+            // parhash's default length continues the same output.
+            let default = hash(alg, &k.msg);
+            assert_eq!(
+                &default.as_bytes()[..k.md.len()],
+                &k.md[..],
+                "{alg} default"
+            );
+        }
+    }
+}
+
+/// `(output bits, message, output)` of a CAVP VariableOut file.
+fn parse_variable_out(text: &str) -> Vec<(usize, Vec<u8>, Vec<u8>, usize)> {
+    let mut records = Vec::new();
+    let (mut bits, mut msg) = (None, None);
+    for (i, line) in text.lines().enumerate() {
+        if let Some(v) = line.strip_prefix("Outputlen = ") {
+            bits = Some(v.trim().parse::<usize>().expect("Outputlen"));
+        } else if let Some(v) = line.strip_prefix("Msg = ") {
+            msg = Some(unhex(v));
+        } else if let Some(v) = line.strip_prefix("Output = ") {
+            let bits = bits.take().expect("Output without Outputlen");
+            records.push((
+                bits,
+                msg.take().expect("Output without Msg"),
+                unhex(v),
+                i + 1,
+            ));
+        }
+    }
+    records
+}
+
+#[test]
+fn shake_nist_variable_output_lengths() {
+    for (alg, text) in [
+        (
+            Algorithm::Shake128,
+            include_str!("vectors/shake128/SHAKE128VariableOut.rsp"),
+        ),
+        (
+            Algorithm::Shake256,
+            include_str!("vectors/shake256/SHAKE256VariableOut.rsp"),
+        ),
+    ] {
+        let records = parse_variable_out(text);
+        let mut tested = 0;
+        for (bits, msg, expected, line) in records {
+            // Whole bytes only, and at most what an `Output` holds.
+            if bits % 8 != 0 || bits / 8 > Output::MAX {
+                continue;
+            }
+            assert_eq!(expected.len(), bits / 8, "{alg}: line {line}");
+            let got = sized(alg, bits / 8, Threads::ONE, &msg);
+            assert_eq!(got, expected, "{alg}: line {line}, {bits} bits");
+            tested += 1;
+        }
+        assert!(tested > 100, "{alg}: only {tested} records tested");
+    }
+}
