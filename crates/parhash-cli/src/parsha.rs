@@ -4,41 +4,17 @@
 //! - Its digest depends on the tree height T and the IV length l as well as the data, so they
 //!   travel with it: `--tree-height`, `--iv-bits` and the `PARSHA256-T<T>-IV<l>` tag
 //!   ([`parhash::TreeParams`] checks them and writes and reads the tag).
-//! - It must know the message length before it starts. A regular file tells its size (the
-//!   hasher is built for it, and a file that changes size while it is read is an error, not a
-//!   wrong digest); standard input, and files that report no size (`/proc`, `/sys`), are
-//!   measured first: spooled to memory, at most [`SPOOL_LIMIT`] bytes; larger input is refused
-//!   with a message.
-
-use std::io::{self, Read};
+//! - It must know the message length before it starts. The library's file engine
+//!   (`parhash::file`) tells it a regular file's size (a file that changes size while it is
+//!   read is an error, not a wrong digest); standard input, and files that report no size
+//!   (`/proc`, `/sys`), are measured first: spooled to memory, at most
+//!   `parhash::file::SPOOL_LIMIT` bytes; larger input is refused with a message.
 
 use parhash::{Algorithm, TreeParams};
-
-/// Most bytes of standard input (or another input of unknown length) spooled to memory.
-pub const SPOOL_LIMIT: u64 = 1 << 30;
 
 /// Whether `alg` takes tree parameters (T, l): only PARSHA-256.
 pub fn takes_tree_params(alg: Algorithm) -> bool {
     alg == Algorithm::Parsha256
-}
-
-/// Whether `alg` must be told the message length before it hashes anything: input of unknown
-/// length is then spooled first ([`spool`]).
-pub fn needs_length_first(alg: Algorithm) -> bool {
-    alg == Algorithm::Parsha256
-}
-
-/// Reads input of unknown length into memory, at most [`SPOOL_LIMIT`] bytes; more is an error.
-pub fn spool(reader: &mut impl Read) -> io::Result<Vec<u8>> {
-    let mut data = Vec::new();
-    reader.take(SPOOL_LIMIT + 1).read_to_end(&mut data)?;
-    if data.len() as u64 > SPOOL_LIMIT {
-        return Err(io::Error::other(format!(
-            "input of unknown length over {} MiB: PARSHA-256 needs the length first; hash a regular file instead",
-            SPOOL_LIMIT >> 20
-        )));
-    }
-    Ok(data)
 }
 
 /// The BSD tag of a checksum line for a digest of `digest_size` bytes: the algorithm's (with
@@ -115,10 +91,5 @@ mod tests {
         assert_eq!(tag(Algorithm::Blake2b, None, 32), "BLAKE2b-256");
         assert_eq!(from_tag("BLAKE2b-256"), Some(plain(Algorithm::Blake2b, 32)));
         assert_eq!(from_tag("BLAKE2b"), Some(plain(Algorithm::Blake2b, 64)));
-    }
-
-    #[test]
-    fn spool_refuses_nothing_under_the_limit() {
-        assert_eq!(spool(&mut &b"abc"[..]).unwrap(), b"abc");
     }
 }

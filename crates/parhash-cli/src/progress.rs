@@ -1,10 +1,11 @@
 //! Progress bars on standard error when it is a terminal: one for a large file, one (files
-//! and bytes done) for `sum` over many files.
+//! and bytes done) for `sum` over many files. Both are told by the library's file engine
+//! (`parhash::file::Progress`).
 
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -12,24 +13,27 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// Files at least this large get a progress bar: smaller ones finish before it is useful.
 pub const THRESHOLD: u64 = 64 * 1024 * 1024;
 
-/// A progress bar, or nothing. Cleared from the terminal when dropped.
-pub struct Progress {
-    bar: Option<ProgressBar>,
+/// The bar for one file, drawn once the file engine says how large the file is (see
+/// [`wanted`]). Cleared from the terminal when dropped.
+pub struct FileBar {
+    path: PathBuf,
+    switched_off: bool,
+    bar: OnceLock<Option<ProgressBar>>,
 }
 
-impl Progress {
-    /// No progress display.
-    pub fn none() -> Progress {
-        Progress { bar: None }
+impl FileBar {
+    /// A bar for the file at `path` (`switched_off`: `--no-progress`).
+    pub fn new(path: &Path, switched_off: bool) -> FileBar {
+        FileBar {
+            path: path.to_path_buf(),
+            switched_off,
+            bar: OnceLock::new(),
+        }
     }
 
-    /// A bar for a file of `len` bytes when [`wanted`] says so (`switched_off`: `--no-progress`).
-    pub fn for_file(path: &Path, len: Option<u64>, switched_off: bool) -> Progress {
-        let Some(len) = len else {
-            return Progress::none();
-        };
-        if !wanted(len, std::io::stderr().is_terminal(), switched_off) {
-            return Progress::none();
+    fn draw(&self, len: u64) -> Option<ProgressBar> {
+        if !wanted(len, std::io::stderr().is_terminal(), self.switched_off) {
+            return None;
         }
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(
@@ -38,21 +42,27 @@ impl Progress {
         .map(|s| s.progress_chars("=> "))
         .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
-        bar.set_message(path.display().to_string());
-        Progress { bar: Some(bar) }
-    }
-
-    /// Records `n` more bytes hashed.
-    pub fn advance(&self, n: usize) {
-        if let Some(bar) = &self.bar {
-            bar.inc(n as u64);
-        }
+        bar.set_message(self.path.display().to_string());
+        Some(bar)
     }
 }
 
-impl Drop for Progress {
+impl parhash::file::Progress for FileBar {
+    fn started(&self, len: Option<u64>) {
+        self.bar.get_or_init(|| len.and_then(|len| self.draw(len)));
+    }
+
+    fn hashed(&self, bytes: u64) {
+        if let Some(Some(bar)) = self.bar.get() {
+            bar.inc(bytes);
+        }
+        debug_resize_hook(bytes);
+    }
+}
+
+impl Drop for FileBar {
     fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
+        if let Some(Some(bar)) = self.bar.get() {
             bar.finish_and_clear();
         }
     }
@@ -96,20 +106,53 @@ impl ManyProgress {
         }
     }
 
-    /// Records one more file of `bytes` bytes done.
-    pub fn file_done(&self, bytes: u64) {
-        self.files.fetch_add(1, Ordering::Relaxed);
-        if let Some(bar) = &self.bar {
-            bar.inc(bytes);
-        }
-    }
-
     /// Runs `f` (which writes to the terminal) with the bar hidden.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.bar {
             Some(bar) => bar.suspend(f),
             None => f(),
         }
+    }
+}
+
+/// The file engine reports each file done (hashed or failed) with its bytes; the pieces of
+/// one file are not drawn (several files are read at once).
+impl parhash::file::Progress for ManyProgress {
+    fn file_done(&self, bytes: u64) {
+        self.files.fetch_add(1, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
+            bar.inc(bytes);
+        }
+    }
+
+    fn hashed(&self, bytes: u64) {
+        debug_resize_hook(bytes);
+    }
+}
+
+/// Tests only, in debug builds: `PARHASH_DEBUG_RESIZE=SIZE:PATH` sets the length of the file
+/// at `PATH` to `SIZE` bytes (truncating it, or growing it with zeros) once the first piece of
+/// at least 1 MiB has been hashed (so not on a small file hashed before it), so that tests can
+/// change a file under the engine at a known point (`tests/changing_files.rs`). Release builds
+/// ignore it.
+fn debug_resize_hook(piece: u64) {
+    if cfg!(debug_assertions) && piece >= 1 << 20 {
+        static DONE: std::sync::Once = std::sync::Once::new();
+        DONE.call_once(|| {
+            let Some(spec) = std::env::var_os("PARHASH_DEBUG_RESIZE") else {
+                return;
+            };
+            let spec = spec.to_string_lossy();
+            let Some((size, path)) = spec.split_once(':') else {
+                return;
+            };
+            if let Ok(size) = size.parse::<u64>() {
+                let _ = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .and_then(|f| f.set_len(size));
+            }
+        });
     }
 }
 

@@ -24,12 +24,15 @@
 //! and tree mode; `platform` is the one place that detects CPU features; `threads` the one
 //! thread policy and pool; `vector` the lane vector types and `lanes` the shared machinery of
 //! many-message kernels; `registry` names algorithms and builds hashers; `batch` hashes many
-//! messages; `parts` carries the tree modes' partial states between machines; `io` maps files.
+//! messages; `parts` carries the tree modes' partial states between machines; `file` hashes
+//! files (one, or many in input order), reads overlapped, safe against files that change;
+//! `io` maps files.
 
 pub mod algo;
 pub mod batch;
 pub mod cipher;
 mod dispatch;
+pub mod file;
 pub mod io;
 pub mod lanes;
 pub mod parts;

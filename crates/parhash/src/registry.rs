@@ -843,6 +843,27 @@ impl HasherBuilder {
         self
     }
 
+    /// The algorithm the hasher will compute.
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// The threads the hasher may use (set by [`HasherBuilder::threads`]).
+    pub fn threads_allowed(&self) -> Threads {
+        self.threads
+    }
+
+    /// Whether the batch engine's lanes compute what this builder's hasher would, so that a
+    /// caller may hash small messages there instead: no forced variant, no tree parameters, the
+    /// default digest size.
+    pub(crate) fn lanes_agree(&self) -> bool {
+        self.variant.is_none()
+            && self.tree_params.is_none()
+            && self
+                .digest_size
+                .is_none_or(|size| size == self.algorithm.digest_size())
+    }
+
     /// The hasher.
     ///
     /// # Errors

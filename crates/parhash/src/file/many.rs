@@ -1,0 +1,301 @@
+//! Many files at once, results in input order: small files read in parallel and hashed side by
+//! side in SIMD lanes, larger ones read with overlap, everything else in order.
+//!
+//! IMPLEMENTATION NOTE. Inputs are taken [`WINDOW`] at a time. Within a window, worker threads
+//! (the library's pool, `threads::run_workers`) claim inputs one by one; a regular file of at
+//! most [`SMALL_FILE`] bytes is read whole and submitted to the worker's own
+//! [`crate::batch::JobManager`], which hashes up to 16 files at once and drops each file's
+//! bytes as soon as its digest is out (where the builder forces a variant or tree parameters,
+//! which the lanes do not take, each small file gets a hasher of its own instead). So the
+//! memory in use is about threads x lanes x `SMALL_FILE` of file data plus one window of
+//! digests, however many files there are. A larger regular file is hashed by the worker that
+//! claimed it, through the same code as [`FileHasher::hash_file`] (so every error is the same):
+//! several large files at once, one per thread. Where the algorithm has a tree mode (it splits
+//! one file over all threads itself), large files are instead hashed in order, one at a time,
+//! when the caller asks for them, as are standard input, directories and FIFOs.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::{read, regular_file_len, FileHasher};
+use crate::batch::JobManager;
+use crate::{Hasher, Output, Threads};
+
+/// Files up to this size are read whole and hashed in lanes; larger ones piece by piece. Above
+/// it a file is long enough for the single-message code (or a tree mode) to run at full speed,
+/// and reading it whole would cost more memory than it saves time.
+pub const SMALL_FILE: u64 = 64 * 1024;
+
+/// Inputs per window: enough to keep every thread's lanes full between the points where
+/// results are handed on in order.
+pub const WINDOW: usize = 4096;
+
+/// One input of [`FileHasher::hash_files`].
+#[derive(Debug)]
+pub enum FileInput {
+    /// A file to open and hash: regular, FIFO, device, `/proc` file, ...
+    Path(PathBuf),
+    /// This process's standard input (hashed in order, when its turn comes).
+    Stdin,
+    /// An input that failed before hashing (a directory that could not be listed): its error
+    /// comes out in its place.
+    Failed(io::Error),
+}
+
+impl From<PathBuf> for FileInput {
+    fn from(path: PathBuf) -> FileInput {
+        FileInput::Path(path)
+    }
+}
+
+impl From<&Path> for FileInput {
+    fn from(path: &Path) -> FileInput {
+        FileInput::Path(path.to_path_buf())
+    }
+}
+
+impl<'p> FileHasher<'p> {
+    /// Hashes every input, yielding `(key, digest or error)` in input order; `key` is the
+    /// caller's own (a name to print) and is handed back untouched. Inputs are read a window
+    /// ([`WINDOW`]) at a time, so memory stays bounded however many there are; a failure is
+    /// that input's result and the others go on. Progress: [`super::Progress::file_done`] for
+    /// each input hashed or failed while hashing.
+    pub fn hash_files<K, I>(&self, inputs: I) -> HashFiles<'p, K, I::IntoIter>
+    where
+        I: IntoIterator<Item = (K, FileInput)>,
+    {
+        HashFiles {
+            files: self.clone(),
+            inputs: inputs.into_iter(),
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// [`FileHasher::hash_files`] over paths, each its own key.
+    pub fn hash_paths<P, I>(
+        &self,
+        paths: I,
+    ) -> HashFiles<'p, P, impl Iterator<Item = (P, FileInput)>>
+    where
+        P: AsRef<Path>,
+        I: IntoIterator<Item = P>,
+    {
+        self.hash_files(paths.into_iter().map(|p| {
+            let input = FileInput::from(p.as_ref());
+            (p, input)
+        }))
+    }
+
+    /// One input in order, on the calling thread.
+    fn hash_in_order(&self, input: FileInput) -> io::Result<Output> {
+        let (result, bytes) = match input {
+            FileInput::Failed(error) => return Err(error),
+            FileInput::Stdin => split(self.hash_reader_counted(io::stdin().lock())),
+            FileInput::Path(path) => match File::open(path) {
+                Ok(file) => split(self.hash_file_counted(&file)),
+                Err(error) => (Err(error), 0),
+            },
+        };
+        self.file_done(bytes);
+        result
+    }
+
+    /// Reads and hashes the window's regular files on the builder's threads: small ones in
+    /// each worker's lanes, large ones by the worker (unless the algorithm's tree mode splits
+    /// each file over the threads itself: those are left for the in-order pass).
+    fn hash_in_parallel(&self, window: &[FileInput]) -> Vec<Early> {
+        let next = AtomicUsize::new(0);
+        let threads = self.builder.threads_allowed().count();
+        let workers = Threads::new(threads.clamp(1, window.len().max(1)));
+        let mut early: Vec<Option<Early>> = (0..window.len()).map(|_| None).collect();
+        let runs = crate::threads::run_workers(workers, || self.worker(window, &next));
+        for (index, e) in runs.into_iter().flatten() {
+            early[index] = Some(e);
+        }
+        early
+            .into_iter()
+            .map(|e| e.expect("every input is claimed by a worker"))
+            .collect()
+    }
+
+    /// Claims inputs until none are left; returns (index, outcome) for each one it claimed.
+    fn worker(&self, window: &[FileInput], next: &AtomicUsize) -> Vec<(usize, Early)> {
+        let alg = self.algorithm();
+        let mut lanes: Option<JobManager<'static>> =
+            self.builder.lanes_agree().then(|| JobManager::new(alg));
+        let large_here = !Hasher::splits_over_threads(alg);
+        // Job ids count up from 0: entry `id` says which input and how many bytes.
+        let mut jobs: Vec<(usize, u64)> = Vec::new();
+        let mut out = Vec::new();
+        let collect = |done: (u64, Output), jobs: &[(usize, u64)], out: &mut Vec<_>| {
+            let (index, len) = jobs[done.0 as usize];
+            self.file_done(len);
+            out.push((index, Early::Done(done.1)));
+        };
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(input) = window.get(index) else {
+                break;
+            };
+            let FileInput::Path(path) = input else {
+                out.push((index, Early::InOrder));
+                continue;
+            };
+            let outcome = match open_regular(path) {
+                Ok(Regular::Small(data)) => match &mut lanes {
+                    Some(lanes) => {
+                        jobs.push((index, data.len() as u64));
+                        lanes.submit(data);
+                        while let Some(done) = lanes.poll() {
+                            collect(done, &jobs, &mut out);
+                        }
+                        continue;
+                    }
+                    None => self
+                        .hash_small(&data)
+                        .map(|digest| (digest, data.len() as u64)),
+                },
+                Ok(Regular::Large(file)) if large_here => self.hash_file_counted(&file),
+                Ok(Regular::Large(_) | Regular::Not) => {
+                    out.push((index, Early::InOrder));
+                    continue;
+                }
+                Err(error) => Err(error),
+            };
+            let (result, bytes) = split(outcome);
+            self.file_done(bytes);
+            out.push((index, result.map_or_else(Early::Failed, Early::Done)));
+        }
+        if let Some(lanes) = &mut lanes {
+            for done in lanes.flush() {
+                collect(done, &jobs, &mut out);
+            }
+        }
+        out
+    }
+
+    /// A small file's digest with a hasher of its own, on this worker's thread only.
+    fn hash_small(&self, data: &[u8]) -> io::Result<Output> {
+        let builder = self
+            .builder
+            .clone()
+            .threads(Threads::ONE)
+            .expected_len(data.len() as u64);
+        let mut hasher = builder.build().map_err(io::Error::other)?;
+        hasher.update(data);
+        super::finish(hasher)
+    }
+}
+
+/// A result and the bytes it covered (0 for a failure), for progress.
+fn split(outcome: io::Result<(Output, u64)>) -> (io::Result<Output>, u64) {
+    match outcome {
+        Ok((digest, bytes)) => (Ok(digest), bytes),
+        Err(error) => (Err(error), 0),
+    }
+}
+
+/// What the parallel pass made of one input.
+enum Early {
+    Done(Output),
+    Failed(io::Error),
+    /// Not a regular file, or a large one of a tree mode: hashed in order.
+    InOrder,
+}
+
+/// What [`open_regular`] found.
+enum Regular {
+    /// A regular file of at most [`SMALL_FILE`] bytes, read whole.
+    Small(Vec<u8>),
+    /// A larger regular file, open.
+    Large(File),
+    /// Not a regular file (or its metadata could not be read), or one that says 0 bytes but
+    /// holds more than [`SMALL_FILE`]: left to the in-order pass.
+    Not,
+}
+
+/// Opens `path` and reads it whole when it is a small regular file. Opening and reading fail
+/// exactly as [`FileHasher::hash_file`] would (same calls, same errors).
+fn open_regular(path: &Path) -> io::Result<Regular> {
+    let file = File::open(path)?;
+    Ok(match regular_file_len(&file) {
+        None => Regular::Not,
+        // procfs and sysfs files say 0 bytes whatever they hold: read to the end, if short.
+        Some(0) => {
+            let mut data = Vec::new();
+            let len = read::read_to_end(
+                &mut io::Read::take(&file, SMALL_FILE + 1),
+                SMALL_FILE as usize + 1,
+                |bytes| data.extend_from_slice(bytes),
+            )?;
+            if len > SMALL_FILE {
+                Regular::Not
+            } else {
+                Regular::Small(data)
+            }
+        }
+        Some(len) if len <= SMALL_FILE => Regular::Small(read::read_whole(&file, len)?),
+        Some(_) => Regular::Large(file),
+    })
+}
+
+/// The outcomes of [`FileHasher::hash_files`], in input order. Each window of inputs is hashed
+/// in parallel when the first of its outcomes is asked for; inputs left for the in-order pass
+/// (large files of a tree mode, standard input, FIFOs) are hashed when their turn comes, so a
+/// caller that prints each outcome as it arrives shows progress file by file.
+pub struct HashFiles<'p, K, I> {
+    files: FileHasher<'p>,
+    inputs: I,
+    pending: VecDeque<(K, Pending)>,
+}
+
+/// An outcome waiting to be handed on.
+enum Pending {
+    Ready(io::Result<Output>),
+    InOrder(FileInput),
+}
+
+impl<K, I: Iterator<Item = (K, FileInput)>> HashFiles<'_, K, I> {
+    /// The next outcome if it is ready without hashing anything more (so a caller can write a
+    /// run of outcomes at once before waiting for the next).
+    pub fn next_ready(&mut self) -> Option<(K, io::Result<Output>)> {
+        match self.pending.front() {
+            Some((_, Pending::Ready(_))) => self.next(),
+            _ => None,
+        }
+    }
+
+    /// Hashes the next window's regular files.
+    fn fill_window(&mut self) {
+        let (keys, inputs): (Vec<K>, Vec<FileInput>) = self.inputs.by_ref().take(WINDOW).unzip();
+        let early = self.files.hash_in_parallel(&inputs);
+        for ((key, input), early) in keys.into_iter().zip(inputs).zip(early) {
+            let pending = match (input, early) {
+                (FileInput::Failed(error), _) | (_, Early::Failed(error)) => {
+                    Pending::Ready(Err(error))
+                }
+                (_, Early::Done(digest)) => Pending::Ready(Ok(digest)),
+                (input, Early::InOrder) => Pending::InOrder(input),
+            };
+            self.pending.push_back((key, pending));
+        }
+    }
+}
+
+impl<K, I: Iterator<Item = (K, FileInput)>> Iterator for HashFiles<'_, K, I> {
+    type Item = (K, io::Result<Output>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.pending.is_empty() {
+            self.fill_window();
+        }
+        let (key, pending) = self.pending.pop_front()?;
+        Some(match pending {
+            Pending::Ready(result) => (key, result),
+            Pending::InOrder(input) => (key, self.files.hash_in_order(input)),
+        })
+    }
+}

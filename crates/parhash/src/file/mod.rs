@@ -1,0 +1,303 @@
+//! Hashing files: one file ([`FileHasher::hash_path`]) or many in input order
+//! ([`FileHasher::hash_files`]), regular files, pipes, devices and `/proc` files alike. The CLI
+//! (`parhash sum`, `parhash check`) and the Python package hash through here.
+//!
+//! ```no_run
+//! use parhash::file::FileHasher;
+//! use parhash::{Algorithm, Hasher, Threads};
+//!
+//! let files = FileHasher::new(Hasher::builder(Algorithm::Sandstorm256).threads(Threads::new(2)));
+//! let digest = files.hash_path("big.iso")?;
+//! for (path, result) in files.hash_paths(["a.txt", "b.txt"]) {
+//!     match result {
+//!         Ok(digest) => println!("{digest}  {path}"),
+//!         Err(err) => eprintln!("{path}: {err}"),
+//!     }
+//! }
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! What it promises:
+//!
+//! - **A file that changes size while it is read is an error, never a crash.** Files are read
+//!   with `read`/`pread` into buffers, never memory-mapped: a mapped file that another process
+//!   truncates makes the next access past the new end fault (`SIGBUS`), which no safe code can
+//!   catch. A regular file is read for exactly the length `stat` gave; fewer bytes (it shrank)
+//!   or one more byte at the end (it grew) is [`FileChangedSize`] inside an [`io::Error`]
+//!   ("file changed size while being read"). The other files of [`FileHasher::hash_files`] are
+//!   still hashed.
+//! - **Reading overlaps hashing.** A regular file of more than [`OVERLAP_FROM_PIECES`] pieces
+//!   is read by a thread of its own a few pieces ahead of the hasher, so a file that is not in
+//!   the page cache costs about max(read time, hash time), not their sum.
+//! - **Files of unknown length** (pipes, standard input, procfs and sysfs files, which say
+//!   0 bytes whatever they hold) are read to their end; PARSHA-256, which needs the length
+//!   first, spools them to memory (at most [`SPOOL_LIMIT`] bytes).
+//!
+//! IMPLEMENTATION NOTE (reads, not a memory map). A tree mode (SANDstorm, PARSHA-256) used to
+//! hash a memory map in place. Reading costs one copy from the page cache into a buffer that
+//! then stays in cache for the hasher; a map costs a page fault per few pages and hashes from
+//! memory. Measured on a cached 1 GiB file (BENCHMARKS.md, "Files that change, and reads
+//! overlapped"), reads into 8 MiB pieces on a reader thread cost no time with one hashing
+//! thread (the copy runs on another core) and a few per cent with every core hashing; the map
+//! cannot be made safe against truncation, so reads it is.
+
+#![forbid(unsafe_code)]
+
+mod many;
+mod read;
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+pub use many::{FileInput, HashFiles, SMALL_FILE, WINDOW};
+pub use read::{OVERLAP_FROM_PIECES, PIECE, READ_AHEAD, TREE_PIECE};
+
+use crate::{Algorithm, Hasher, HasherBuilder, Output};
+
+/// Most bytes of input of unknown length (a pipe, standard input, a `/proc` file) spooled to
+/// memory for an algorithm that needs the length first (PARSHA-256); more is an error.
+pub const SPOOL_LIMIT: u64 = 1 << 30;
+
+/// The error inside an [`io::Error`] for a file that changed size while it was read: it gave
+/// fewer bytes than its size said (it was truncated), or more (it grew). Its text is
+/// `file changed size while being read`; find it with
+/// `err.get_ref().and_then(|e| e.downcast_ref::<FileChangedSize>())`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileChangedSize {
+    /// The size the file had when hashing started.
+    pub expected: u64,
+    /// What reading found: the offset at which the file ended, before `expected` (it was
+    /// truncated meanwhile, to that length or less), or `None` when it went on past `expected`.
+    pub found: Option<u64>,
+}
+
+impl fmt::Display for FileChangedSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("file changed size while being read")
+    }
+}
+
+impl std::error::Error for FileChangedSize {}
+
+impl FileChangedSize {
+    fn into_io(self) -> io::Error {
+        io::Error::other(self)
+    }
+}
+
+/// Told how hashing advances (to draw a progress bar). Every method has an empty default;
+/// all are called from the thread that hashes, which in [`FileHasher::hash_files`] may be
+/// several worker threads at once.
+pub trait Progress: Sync {
+    /// A file or stream starts being hashed piece by piece; `len` is its size when known. Not
+    /// called for the small files [`FileHasher::hash_files`] reads whole.
+    fn started(&self, len: Option<u64>) {
+        let _ = len;
+    }
+
+    /// `bytes` more bytes of it were hashed.
+    fn hashed(&self, bytes: u64) {
+        let _ = bytes;
+    }
+
+    /// [`FileHasher::hash_files`] only: one input is done (hashed or failed), `bytes` long.
+    fn file_done(&self, bytes: u64) {
+        let _ = bytes;
+    }
+}
+
+/// Hashes files with the hasher a [`HasherBuilder`] describes (algorithm, threads, variant,
+/// PARSHA-256's tree parameters); each file gets a fresh hasher, told its length when it is
+/// known. Cheap to clone.
+#[derive(Clone)]
+pub struct FileHasher<'p> {
+    builder: HasherBuilder,
+    progress: Option<&'p dyn Progress>,
+}
+
+impl fmt::Debug for FileHasher<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FileHasher")
+            .field("builder", &self.builder)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+impl<'p> FileHasher<'p> {
+    /// Hashes files as `builder`'s hasher would (its `expected_len` is replaced by each file's
+    /// size).
+    pub fn new(builder: HasherBuilder) -> FileHasher<'static> {
+        FileHasher {
+            builder,
+            progress: None,
+        }
+    }
+
+    /// The same, reporting to `progress`.
+    pub fn with_progress<'q>(&self, progress: &'q dyn Progress) -> FileHasher<'q> {
+        FileHasher {
+            builder: self.builder.clone(),
+            progress: Some(progress),
+        }
+    }
+
+    /// The algorithm the files are hashed with.
+    pub fn algorithm(&self) -> Algorithm {
+        self.builder.algorithm()
+    }
+
+    /// Opens `path` and hashes what it holds ([`FileHasher::hash_file`]).
+    ///
+    /// # Errors
+    /// As [`File::open`] and [`FileHasher::hash_file`].
+    pub fn hash_path(&self, path: impl AsRef<Path>) -> io::Result<Output> {
+        self.hash_file(&File::open(path)?)
+    }
+
+    /// Hashes `file` from its start: a regular file for exactly the size `stat` gives, with
+    /// reads overlapped; anything else (a pipe, a device, a file that says 0 bytes) to its end,
+    /// as [`FileHasher::hash_reader`].
+    ///
+    /// # Errors
+    /// A read error; [`FileChangedSize`] for a regular file that shrank or grew meanwhile;
+    /// the builder's error ([`crate::Error`], as [`io::ErrorKind::Other`]); for PARSHA-256,
+    /// input of unknown length over [`SPOOL_LIMIT`].
+    pub fn hash_file(&self, file: &File) -> io::Result<Output> {
+        self.hash_file_counted(file).map(|(digest, _)| digest)
+    }
+
+    /// Hashes everything `reader` gives until its end (input of unknown length).
+    ///
+    /// # Errors
+    /// A read error; the builder's error; for PARSHA-256, input over [`SPOOL_LIMIT`].
+    pub fn hash_reader(&self, reader: impl Read) -> io::Result<Output> {
+        self.hash_reader_counted(reader).map(|(digest, _)| digest)
+    }
+
+    /// [`FileHasher::hash_file`], and the number of bytes hashed.
+    fn hash_file_counted(&self, file: &File) -> io::Result<(Output, u64)> {
+        match regular_file_len(file) {
+            // procfs and sysfs files say 0 bytes whatever they hold: no length to promise.
+            Some(len) if len > 0 => {
+                let mut hasher = self.hasher(Some(len))?;
+                self.started(Some(len));
+                read::read_exactly(file, len, read::piece_size(self.algorithm()), |piece| {
+                    hasher.update(piece);
+                    self.hashed(piece.len());
+                })?;
+                Ok((finish(hasher)?, len))
+            }
+            _ => self.hash_reader_counted(file),
+        }
+    }
+
+    fn hash_reader_counted(&self, mut reader: impl Read) -> io::Result<(Output, u64)> {
+        if needs_length_first(self.algorithm()) {
+            let data = spool(&mut reader)?;
+            let len = data.len() as u64;
+            let mut hasher = self.hasher(Some(len))?;
+            self.started(Some(len));
+            hasher.update(&data);
+            self.hashed(data.len());
+            return Ok((finish(hasher)?, len));
+        }
+        let mut hasher = self.hasher(None)?;
+        self.started(None);
+        let len = read::read_to_end(&mut reader, read::piece_size(self.algorithm()), |piece| {
+            hasher.update(piece);
+            self.hashed(piece.len());
+        })?;
+        Ok((finish(hasher)?, len))
+    }
+
+    /// A fresh hasher, told the message length when it is known (so PARSHA-256 streams).
+    fn hasher(&self, len: Option<u64>) -> io::Result<Hasher> {
+        let builder = self.builder.clone();
+        let builder = match len {
+            Some(len) => builder.expected_len(len),
+            None => builder,
+        };
+        builder.build().map_err(io::Error::other)
+    }
+
+    fn started(&self, len: Option<u64>) {
+        if let Some(progress) = self.progress {
+            progress.started(len);
+        }
+    }
+
+    fn hashed(&self, bytes: usize) {
+        if let Some(progress) = self.progress {
+            progress.hashed(bytes as u64);
+        }
+    }
+
+    fn file_done(&self, bytes: u64) {
+        if let Some(progress) = self.progress {
+            progress.file_done(bytes);
+        }
+    }
+}
+
+/// The digest; a hasher told a length that received another is an error (it cannot happen
+/// here, where reads stop at the length, but the check is the hasher's own).
+fn finish(hasher: Hasher) -> io::Result<Output> {
+    hasher.try_finalize().map_err(io::Error::other)
+}
+
+/// Whether `alg` must be told the message length before it hashes anything (PARSHA-256):
+/// input of unknown length is then spooled first ([`spool`]).
+pub fn needs_length_first(alg: Algorithm) -> bool {
+    alg == Algorithm::Parsha256
+}
+
+/// The size of a regular file (`None` for pipes, devices, directories, ...).
+pub fn regular_file_len(file: &File) -> Option<u64> {
+    file.metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+}
+
+/// Reads input of unknown length into memory, at most [`SPOOL_LIMIT`] bytes; more is an error.
+///
+/// # Errors
+/// A read error, or input over the limit.
+pub fn spool(reader: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut data = Vec::new();
+    reader.take(SPOOL_LIMIT + 1).read_to_end(&mut data)?;
+    if data.len() as u64 > SPOOL_LIMIT {
+        return Err(io::Error::other(format!(
+            "input of unknown length over {} MiB: PARSHA-256 needs the length first; hash a regular file instead",
+            SPOOL_LIMIT >> 20
+        )));
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spool_refuses_nothing_under_the_limit() {
+        assert_eq!(spool(&mut &b"abc"[..]).unwrap(), b"abc");
+    }
+
+    #[test]
+    fn changed_size_reads_as_the_cli_prints_it() {
+        let err = FileChangedSize {
+            expected: 10,
+            found: Some(3),
+        }
+        .into_io();
+        assert_eq!(err.to_string(), "file changed size while being read");
+        assert!(err
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<FileChangedSize>())
+            .is_some());
+    }
+}

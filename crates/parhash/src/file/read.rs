@@ -1,0 +1,260 @@
+//! Reading a file piece by piece into reused buffers: exactly its length, on a reader thread a
+//! few pieces ahead of the hasher when it is large (see the module above for why not a map).
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read};
+use std::sync::mpsc;
+
+use super::FileChangedSize;
+use crate::{Algorithm, Hasher};
+
+/// Bytes per read and per `update` for algorithms that hash one stream on one thread: large
+/// enough that system calls and channel hand-overs cost nothing, small enough to stay in the
+/// L2 cache between the read's copy and the hash.
+pub const PIECE: usize = 1 << 20;
+
+/// Bytes per read and per `update` for the tree modes (SANDstorm, PARSHA-256), which spread
+/// each update over all threads and want many superblocks or rounds at once.
+pub const TREE_PIECE: usize = 8 << 20;
+
+/// Pieces the reader thread may have read ahead of the one being hashed.
+pub const READ_AHEAD: usize = 3;
+
+/// A regular file of more pieces than this is read on a thread of its own; a smaller one by
+/// the hashing thread (starting a thread and filling its buffers would cost more than the
+/// overlap saves).
+pub const OVERLAP_FROM_PIECES: u64 = 2;
+
+/// The piece size for `alg`.
+pub fn piece_size(alg: Algorithm) -> usize {
+    if Hasher::splits_over_threads(alg) {
+        TREE_PIECE
+    } else {
+        PIECE
+    }
+}
+
+/// Reads the `len` bytes of `file` from its start, handing them to `consume` in pieces of
+/// `piece` bytes (the last one shorter), and checks that the file ends there.
+///
+/// # Errors
+/// A read error; [`FileChangedSize`] when the file ends early or goes on past `len`.
+pub(super) fn read_exactly(
+    file: &File,
+    len: u64,
+    piece: usize,
+    mut consume: impl FnMut(&[u8]),
+) -> io::Result<()> {
+    if len.div_ceil(piece as u64) > OVERLAP_FROM_PIECES {
+        return read_ahead(file, len, piece, consume);
+    }
+    let mut buf = take_buffer(piece);
+    let mut offset = 0;
+    let result = loop {
+        if offset == len {
+            break check_end(file, len);
+        }
+        let want = piece.min((len - offset) as usize);
+        if let Err(err) = read_piece_at(file, &mut buf[..want], offset, len) {
+            break Err(err);
+        }
+        consume(&buf[..want]);
+        offset += want as u64;
+    };
+    give_back(buf);
+    result
+}
+
+/// The `len` bytes of a small file, read whole into a buffer of their own; the file must end
+/// there.
+///
+/// # Errors
+/// As [`read_exactly`].
+pub(super) fn read_whole(file: &File, len: u64) -> io::Result<Vec<u8>> {
+    let mut data = vec![0; len as usize];
+    read_piece_at(file, &mut data, 0, len)?;
+    check_end(file, len)?;
+    Ok(data)
+}
+
+/// [`read_exactly`] with the reads on a scoped thread of their own: [`READ_AHEAD`] + 1 buffers
+/// go round between it and the hasher (through two channels), so the reader is at most that
+/// far ahead and memory stays bounded.
+fn read_ahead(file: &File, len: u64, piece: usize, consume: impl FnMut(&[u8])) -> io::Result<()> {
+    let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(READ_AHEAD);
+    let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
+    for _ in 0..=READ_AHEAD {
+        // Cannot fail: the receiver is alive.
+        let _ = empty_tx.send(take_buffer(piece));
+    }
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(move || {
+            let mut offset = 0;
+            while offset < len {
+                // The hasher hung up (it stopped on an error): nothing more to read.
+                let Ok(mut buf) = empty_rx.recv() else {
+                    return Vec::new();
+                };
+                let want = piece.min((len - offset) as usize);
+                let read = read_piece_at(file, &mut buf[..want], offset, len).map(|()| (buf, want));
+                let failed = read.is_err();
+                if full_tx.send(read).is_err() || failed {
+                    return Vec::new();
+                }
+                offset += want as u64;
+            }
+            if let Err(err) = check_end(file, len) {
+                let _ = full_tx.send(Err(err));
+            }
+            // Buffers the hasher gave back that were not needed any more, for reuse.
+            empty_rx.try_iter().collect()
+        });
+        // The channels' ends are moved in, so they are dropped (and the reader, if still
+        // reading, stops) before the scope waits for it.
+        let hashed = hash_pieces(full_rx, empty_tx, consume);
+        let spare = reader
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        spare.into_iter().for_each(give_back);
+        hashed
+    })
+}
+
+/// The hasher's side of [`read_ahead`]: each full buffer to `consume`, then back to the
+/// reader (or to this thread's spares once the reader is done).
+fn hash_pieces(
+    full: mpsc::Receiver<io::Result<(Vec<u8>, usize)>>,
+    empty: mpsc::Sender<Vec<u8>>,
+    mut consume: impl FnMut(&[u8]),
+) -> io::Result<()> {
+    for read in full {
+        let (buf, n) = read?;
+        consume(&buf[..n]);
+        if let Err(mpsc::SendError(buf)) = empty.send(buf) {
+            give_back(buf);
+        }
+    }
+    Ok(())
+}
+
+/// Reads input of unknown length to its end, handing it to `consume` in pieces of up to
+/// `piece` bytes (each as full as the reader allows: a pipe gives short reads, a tree mode
+/// wants whole superblocks). Returns the number of bytes read.
+pub(super) fn read_to_end(
+    reader: &mut impl Read,
+    piece: usize,
+    mut consume: impl FnMut(&[u8]),
+) -> io::Result<u64> {
+    let mut buf = take_buffer(piece);
+    let mut total = 0u64;
+    let result = loop {
+        match fill(reader, &mut buf) {
+            Ok(0) => break Ok(total),
+            Ok(n) => {
+                consume(&buf[..n]);
+                total += n as u64;
+                if n < buf.len() {
+                    break Ok(total);
+                }
+            }
+            Err(err) => break Err(err),
+        }
+    };
+    give_back(buf);
+    result
+}
+
+/// Fills `buf` from `reader` as far as it goes before its end.
+fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Fills `buf` from `file` at `offset`; the file ending first means it shrank below `len`.
+fn read_piece_at(file: &File, buf: &mut [u8], offset: u64, len: u64) -> io::Result<()> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match read_at(file, &mut buf[filled..], offset + filled as u64) {
+            Ok(0) => {
+                return Err(FileChangedSize {
+                    expected: len,
+                    found: Some(offset + filled as u64),
+                }
+                .into_io())
+            }
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `file` has no byte at `len`: one there means it grew while it was read.
+fn check_end(file: &File, len: u64) -> io::Result<()> {
+    let mut byte = [0u8; 1];
+    loop {
+        match read_at(file, &mut byte, len) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {
+                return Err(FileChangedSize {
+                    expected: len,
+                    found: None,
+                }
+                .into_io())
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// One positional read (`pread`): it needs no seek, so the file's own position does not matter
+/// and the reader thread shares the file by reference.
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+thread_local! {
+    // Buffers kept for the next file this thread hashes: many files in a row cost no
+    // allocations (nor the page faults of fresh memory).
+    static SPARE_BUFFERS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Most spare buffers a thread keeps.
+const SPARES: usize = READ_AHEAD + 1;
+
+/// A buffer of `size` bytes: a spare one of that size, or a new one.
+fn take_buffer(size: usize) -> Vec<u8> {
+    SPARE_BUFFERS
+        .with_borrow_mut(|spares| {
+            let at = spares.iter().position(|b| b.len() == size)?;
+            Some(spares.swap_remove(at))
+        })
+        .unwrap_or_else(|| vec![0; size])
+}
+
+/// Keeps `buf` for reuse (the oldest spare makes room when there are enough).
+fn give_back(buf: Vec<u8>) {
+    SPARE_BUFFERS.with_borrow_mut(|spares| {
+        if spares.len() == SPARES {
+            spares.remove(0);
+        }
+        spares.push(buf);
+    });
+}

@@ -1,0 +1,312 @@
+//! The file engine (`parhash::file`) against the in-memory hash: every algorithm, lengths at
+//! the edges of its pieces and of the overlapped reads, files that shrink or grow while they
+//! are read (changed through the progress callback, at a known point), many files in order.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use parhash::file::{
+    FileChangedSize, FileHasher, FileInput, Progress, OVERLAP_FROM_PIECES, PIECE, READ_AHEAD,
+    SMALL_FILE, TREE_PIECE,
+};
+use parhash::{hash, Algorithm, Hasher, Threads, TreeParams};
+use rand::{rngs::StdRng, Rng, RngCore, SeedableRng};
+
+fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
+    let mut data = vec![0; len];
+    StdRng::seed_from_u64(seed).fill_bytes(&mut data);
+    data
+}
+
+fn write_file(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    File::create(&path).unwrap().write_all(data).unwrap();
+    path
+}
+
+fn files(alg: Algorithm) -> FileHasher<'static> {
+    FileHasher::new(Hasher::builder(alg))
+}
+
+/// The piece size the engine uses for `alg`.
+fn piece(alg: Algorithm) -> usize {
+    if Hasher::splits_over_threads(alg) {
+        TREE_PIECE
+    } else {
+        PIECE
+    }
+}
+
+#[test]
+fn every_algorithm_hashes_a_file_as_it_hashes_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = StdRng::seed_from_u64(17);
+    for &alg in Algorithm::ALL {
+        // Empty, around the small-file limit, random, and (for the one-thread algorithms,
+        // whose pieces are small) across pieces and into the overlapped reads.
+        let mut lens = vec![0, 1, 63, 64, 65, SMALL_FILE as usize + 1];
+        lens.push(rng.random_range(1..200_000));
+        if !Hasher::splits_over_threads(alg) {
+            let overlapped = PIECE * OVERLAP_FROM_PIECES as usize + 1;
+            lens.extend([PIECE - 1, PIECE, PIECE + 1, overlapped]);
+        }
+        for len in lens {
+            let data = random_bytes(len, len as u64);
+            let path = write_file(dir.path(), "f", &data);
+            let got = files(alg).hash_path(&path).unwrap();
+            assert_eq!(got, hash(alg, &data), "{alg}, {len} bytes");
+        }
+    }
+}
+
+#[test]
+fn tree_modes_hash_across_pieces_and_overlapped_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let overlapped = TREE_PIECE * (OVERLAP_FROM_PIECES as usize + 1) + 12_345;
+    for alg in [Algorithm::Sandstorm256, Algorithm::Parsha256] {
+        for len in [TREE_PIECE - 1, TREE_PIECE, TREE_PIECE + 1, overlapped] {
+            let data = random_bytes(len, len as u64);
+            let path = write_file(dir.path(), "f", &data);
+            for threads in [1, 2] {
+                let builder = Hasher::builder(alg).threads(Threads::new(threads));
+                let got = FileHasher::new(builder).hash_path(&path).unwrap();
+                assert_eq!(
+                    got,
+                    hash(alg, &data),
+                    "{alg}, {len} bytes, {threads} threads"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn parsha256_tree_parameters_reach_every_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = TreeParams::new(5, 0).unwrap();
+    let builder = Hasher::builder(Algorithm::Parsha256).tree_params(params);
+    let small = random_bytes(5_000, 1);
+    let large = random_bytes(3 * TREE_PIECE + 7, 2);
+    let paths = [
+        write_file(dir.path(), "small", &small),
+        write_file(dir.path(), "large", &large),
+    ];
+    let expected = |data: &[u8]| {
+        let mut h = builder.clone().build().unwrap();
+        h.update(data);
+        h.finalize()
+    };
+    let got: Vec<_> = FileHasher::new(builder.clone())
+        .hash_paths(&paths)
+        .map(|(_, r)| r.unwrap())
+        .collect();
+    assert_eq!(got, [expected(&small), expected(&large)]);
+    assert_ne!(
+        got[0],
+        hash(Algorithm::Parsha256, &small),
+        "T = 5 is not the default"
+    );
+}
+
+/// Sets the length of a file once the first piece of a file has been hashed.
+struct ResizeAfterFirstPiece {
+    path: PathBuf,
+    new_len: u64,
+    done: Once,
+}
+
+impl Progress for ResizeAfterFirstPiece {
+    fn hashed(&self, _bytes: u64) {
+        self.done.call_once(|| {
+            let file = OpenOptions::new().write(true).open(&self.path).unwrap();
+            file.set_len(self.new_len).unwrap();
+        });
+    }
+}
+
+fn changed_size(err: &io::Error) -> FileChangedSize {
+    *err.get_ref()
+        .and_then(|e| e.downcast_ref::<FileChangedSize>())
+        .unwrap_or_else(|| panic!("not a changed size: {err:?}"))
+}
+
+/// A file of `pieces` pieces, resized to `new_len` after the first: its result.
+fn hash_resized(alg: Algorithm, pieces: usize, new_len: u64) -> (u64, io::Result<parhash::Output>) {
+    let dir = tempfile::tempdir().unwrap();
+    let len = pieces * piece(alg) + 5;
+    let path = write_file(dir.path(), "changing", &random_bytes(len, 3));
+    let resize = ResizeAfterFirstPiece {
+        path: path.clone(),
+        new_len,
+        done: Once::new(),
+    };
+    let builder = Hasher::builder(alg).threads(Threads::ONE);
+    let result = FileHasher::new(builder)
+        .with_progress(&resize)
+        .hash_path(&path);
+    (len as u64, result)
+}
+
+#[test]
+fn a_file_that_shrinks_is_an_error_not_a_crash() {
+    // Read by the hashing thread (two pieces), and by a reader thread (more pieces than it
+    // reads ahead, so the truncation lands before it is done).
+    let overlapped = READ_AHEAD + OVERLAP_FROM_PIECES as usize + 2;
+    for alg in [
+        Algorithm::Md5,
+        Algorithm::Sha256,
+        Algorithm::Sandstorm512,
+        Algorithm::Parsha256,
+    ] {
+        for pieces in [1, overlapped] {
+            for new_len in [0, 100] {
+                let (len, result) = hash_resized(alg, pieces, new_len);
+                let err = result.expect_err("a truncated file has no digest");
+                assert_eq!(err.to_string(), "file changed size while being read");
+                let changed = changed_size(&err);
+                assert_eq!(changed.expected, len, "{alg}");
+                // Where the read met the new end: after the first piece at the earliest.
+                let found = changed.found.expect("ended early");
+                let first = piece(alg) as u64;
+                assert!((first..len).contains(&found), "{alg}: {found} of {len}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_file_that_grows_is_an_error() {
+    for alg in [
+        Algorithm::Sha256,
+        Algorithm::Sandstorm256,
+        Algorithm::Parsha256,
+    ] {
+        for pieces in [1, READ_AHEAD + 4] {
+            let grown = (pieces * piece(alg) + 100) as u64;
+            let (len, result) = hash_resized(alg, pieces, grown);
+            let err = result.expect_err("a grown file has no digest");
+            let changed = changed_size(&err);
+            assert_eq!((changed.expected, changed.found), (len, None), "{alg}");
+        }
+    }
+}
+
+#[test]
+fn many_files_come_out_in_order_with_their_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut inputs = Vec::new();
+    let mut expected: Vec<Option<Vec<u8>>> = Vec::new();
+    for i in 0..300 {
+        match i % 50 {
+            7 => {
+                inputs.push((i, FileInput::Path(dir.path().join("missing"))));
+                expected.push(None);
+            }
+            8 => {
+                inputs.push((i, FileInput::Failed(io::Error::other("listed as failed"))));
+                expected.push(None);
+            }
+            9 => {
+                // Larger than a small file, over the overlap limit of one-thread algorithms.
+                let data = random_bytes(3 * PIECE + rng.random_range(0..1000), i as u64);
+                inputs.push((
+                    i,
+                    FileInput::Path(write_file(dir.path(), &i.to_string(), &data)),
+                ));
+                expected.push(Some(data));
+            }
+            _ => {
+                let data = random_bytes(rng.random_range(0..3000), i as u64);
+                inputs.push((
+                    i,
+                    FileInput::Path(write_file(dir.path(), &i.to_string(), &data)),
+                ));
+                expected.push(Some(data));
+            }
+        }
+    }
+    for alg in [Algorithm::Md5, Algorithm::Sha256, Algorithm::Sandstorm256] {
+        // A forced variant keeps small files out of the lanes (which do not take it).
+        let variants = alg.variants();
+        let variant = variants.iter().find(|v| v.available).unwrap();
+        for builder in [
+            Hasher::builder(alg).threads(Threads::new(3)),
+            Hasher::builder(alg).variant(variant.name),
+        ] {
+            let inputs = inputs.iter().map(|(i, input)| {
+                let input = match input {
+                    FileInput::Path(p) => FileInput::Path(p.clone()),
+                    FileInput::Failed(e) => FileInput::Failed(io::Error::other(e.to_string())),
+                    FileInput::Stdin => FileInput::Stdin,
+                };
+                (*i, input)
+            });
+            let outcomes: Vec<_> = FileHasher::new(builder).hash_files(inputs).collect();
+            assert_eq!(outcomes.len(), expected.len());
+            for (index, ((key, result), want)) in outcomes.iter().zip(&expected).enumerate() {
+                assert_eq!(*key, index, "{alg}: in input order");
+                match (result, want) {
+                    (Ok(digest), Some(data)) => {
+                        assert_eq!(*digest, hash(alg, data), "{alg} #{key}")
+                    }
+                    (Err(err), None) if key % 50 == 8 => {
+                        assert_eq!(err.to_string(), "listed as failed")
+                    }
+                    (Err(err), None) => assert_eq!(err.kind(), io::ErrorKind::NotFound),
+                    _ => panic!("{alg} #{key}: {result:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn files_that_say_zero_bytes_are_read_to_their_end() {
+    // procfs files report size 0 whatever they hold; PARSHA-256 must not be told "0 bytes".
+    let path = Path::new("/proc/version");
+    let Ok(content) = std::fs::read(path) else {
+        return; // not Linux
+    };
+    assert!(!content.is_empty());
+    for alg in [Algorithm::Parsha256, Algorithm::Sha256] {
+        let expected = hash(alg, &content);
+        assert_eq!(files(alg).hash_path(path).unwrap(), expected, "{alg}");
+        let many: Vec<_> = files(alg).hash_paths([path]).collect();
+        assert_eq!(*many[0].1.as_ref().unwrap(), expected, "{alg}, many files");
+    }
+}
+
+#[test]
+fn a_reader_of_unknown_length_is_hashed_to_its_end() {
+    let data = random_bytes(2 * TREE_PIECE + 3, 9);
+    for alg in [
+        Algorithm::Md5,
+        Algorithm::Parsha256,
+        Algorithm::Sandstorm256,
+    ] {
+        let got = files(alg).hash_reader(&data[..]).unwrap();
+        assert_eq!(got, hash(alg, &data), "{alg}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_read_as_a_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo here
+    }
+    let data = random_bytes(PIECE * 3 + 11, 5);
+    let writer = {
+        let (fifo, data) = (fifo.clone(), data.clone());
+        std::thread::spawn(move || File::create(fifo).unwrap().write_all(&data).unwrap())
+    };
+    let got = files(Algorithm::Parsha256).hash_path(&fifo).unwrap();
+    writer.join().unwrap();
+    assert_eq!(got, hash(Algorithm::Parsha256, &data));
+}
