@@ -24,6 +24,7 @@ use parhash::{Algorithm, Family, TreeParams};
 use crate::escape;
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
 use crate::input::{self, hash_input, Source};
+use crate::json::{AlgorithmFrom, CheckReport, Checked, Counts, Problem};
 use crate::messages::{err_message, WRITE_ERROR};
 use parhash::Output;
 
@@ -58,6 +59,9 @@ pub struct Entry {
     pub name: Vec<u8>,
     /// PARSHA-256's parameters, from a `PARSHA256-T<T>-IV<l>` tag.
     pub parsha: Option<TreeParams>,
+    /// The algorithm was inferred from the digest's length (a GNU line without -a), so a
+    /// mismatch may mean the list was made with another algorithm of that length.
+    pub inferred: bool,
 }
 
 /// What one record of a checksum list is.
@@ -179,13 +183,19 @@ impl Parser {
             name_start += 1;
         }
         let size = hex_len / 2;
-        self.entry(
+        match self.entry(
             algorithm,
             size,
             &line[..hex_len],
             &line[name_start..],
             escaped,
-        )
+        ) {
+            Line::Entry(entry) => Line::Entry(Entry {
+                inferred: self.forced.is_none(),
+                ..entry
+            }),
+            other => other,
+        }
     }
 
     fn entry(
@@ -213,6 +223,7 @@ impl Parser {
             expected,
             name,
             parsha: None,
+            inferred: false,
         })
     }
 }
@@ -271,8 +282,40 @@ struct Tally {
     improper: u64,
     mismatched: u64,
     unreadable: u64,
+    /// Of the unreadable, those that do not exist.
+    missing: u64,
     verified: u64,
     any_proper: bool,
+    /// Mismatches of lines whose algorithm was inferred from the digest length, by algorithm.
+    inferred_mismatches: Vec<(Algorithm, u64)>,
+}
+
+impl Tally {
+    /// The counts `--json` reports.
+    fn counts(&self) -> Counts {
+        Counts {
+            ok: self.verified - self.mismatched,
+            failed: self.mismatched,
+            missing: self.missing,
+            unreadable: self.unreadable - self.missing,
+            improper: self.improper,
+        }
+    }
+
+    fn mismatch(&mut self, entry: &Entry) {
+        self.mismatched += 1;
+        if !entry.inferred {
+            return;
+        }
+        match self
+            .inferred_mismatches
+            .iter_mut()
+            .find(|(alg, _)| *alg == entry.algorithm)
+        {
+            Some((_, n)) => *n += 1,
+            None => self.inferred_mismatches.push((entry.algorithm, 1)),
+        }
+    }
 }
 
 /// Runs `check` over each list (`-` or none: standard input); `Ok(false)` if anything failed.
@@ -336,10 +379,13 @@ fn check_list(
     } else {
         &list_name
     });
-    if let (true, Some(_closed)) = (is_stdin, crate::stdio::stdin_error()) {
+    // With --json (and not --status), the records of this list.
+    let json =
+        (options.output.json && !options.verify.status).then(|| CheckReport::new(&list_name));
+    if let (true, Some(closed)) = (is_stdin, crate::stdio::stdin_error()) {
         // sha256sum's words for a list on a closed standard input.
         err_message!("{shown}: read error");
-        return Ok(false);
+        return list_failed(&json, out, &Tally::default(), Problem::Io(&closed));
     }
     let mut reader: Box<dyn BufRead> = if is_stdin {
         // Unlocked: a `-` line in the list hashes standard input too.
@@ -349,7 +395,7 @@ fn check_list(
             Ok(file) => Box::new(BufReader::new(file)),
             Err(err) => {
                 err_message!("{shown}: {}", input::error_text(&err));
-                return Ok(false);
+                return list_failed(&json, out, &Tally::default(), Problem::Io(&err));
             }
         }
     };
@@ -367,9 +413,9 @@ fn check_list(
             Ok(0) => break,
             Ok(_) => {}
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => {
+            Err(err) => {
                 err_message!("{shown}: read error");
-                return Ok(false);
+                return list_failed(&json, out, &tally, Problem::Io(&err));
             }
         }
         line_number += 1;
@@ -382,6 +428,10 @@ fn check_list(
                     err_message!(
                         "{shown}: {line_number}: improperly formatted {tag} checksum line"
                     );
+                }
+                if let Some(report) = &json {
+                    out.write_all(&report.improper(line_number))
+                        .context(WRITE_ERROR)?;
                 }
                 continue;
             }
@@ -397,15 +447,13 @@ fn check_list(
         if entry.algorithm.digest_sizes().is_variable() {
             hashing = hashing.with_digest_size(entry.expected.len());
         }
-        let verdict = match hash_source(entry.algorithm, &source, &hashing) {
+        let outcome = hash_source(entry.algorithm, &source, &hashing);
+        let verdict = match &outcome {
             Err(err) if verify.ignore_missing && err.kind() == io::ErrorKind::NotFound => continue,
             Err(err) => {
-                err_message!(
-                    "{}: {}",
-                    escape::quote(&entry.name),
-                    input::error_text(&err)
-                );
+                err_message!("{}: {}", escape::quote(&entry.name), input::error_text(err));
                 tally.unreadable += 1;
+                tally.missing += u64::from(err.kind() == io::ErrorKind::NotFound);
                 "FAILED open or read"
             }
             Ok(digest) => {
@@ -416,7 +464,7 @@ fn check_list(
                     }
                     "OK"
                 } else {
-                    tally.mismatched += 1;
+                    tally.mismatch(&entry);
                     "FAILED"
                 }
             }
@@ -424,15 +472,34 @@ fn check_list(
         if !verify.status {
             // Flushed at once: the next file may take long to hash (NUL-terminated `-z` lines
             // would wait in the line buffer).
-            out.write_all(&report_line(&entry.name, verdict, zero))
+            let report = match &json {
+                Some(report) => report.line(
+                    line_number,
+                    Checked {
+                        name: &entry.name,
+                        algorithm: entry.algorithm,
+                        algorithm_from: match (entry.inferred, options.algorithm) {
+                            (true, _) => AlgorithmFrom::Length,
+                            (false, Some(_)) => AlgorithmFrom::Option,
+                            (false, None) => AlgorithmFrom::Tag,
+                        },
+                        parsha: Some(hashing.tree_params()),
+                        expected: &entry.expected,
+                        outcome: &outcome,
+                    },
+                ),
+                None => report_line(&entry.name, verdict, zero),
+            };
+            out.write_all(&report)
                 .and_then(|()| out.flush())
                 .context(WRITE_ERROR)?;
         }
     }
 
     if !tally.any_proper {
-        err_message!("{shown}: no properly formatted checksum lines found");
-        return Ok(false);
+        const NONE_FOUND: &str = "no properly formatted checksum lines found";
+        err_message!("{shown}: {NONE_FOUND}");
+        return list_failed(&json, out, &tally, Problem::Message(NONE_FOUND));
     }
     if !verify.status {
         // Flush first so the summary follows the report when both go to one place.
@@ -471,15 +538,76 @@ fn check_list(
                     "computed checksums did NOT match"
                 )
             );
+            for &(algorithm, n) in &tally.inferred_mismatches {
+                if let Some(note) = inferred_algorithm_note(algorithm, n) {
+                    err_message!("{note}");
+                }
+            }
         }
         if verify.ignore_missing && tally.verified == 0 {
             err_message!("{shown}: no file was verified");
         }
     }
-    Ok(tally.mismatched == 0
+    let none_verified = verify.ignore_missing && tally.verified == 0;
+    let passed = tally.mismatched == 0
         && tally.unreadable == 0
         && (!verify.strict || tally.improper == 0)
-        && (!verify.ignore_missing || tally.verified > 0))
+        && !none_verified;
+    if let Some(report) = &json {
+        let problem = none_verified.then_some(Problem::Message("no file was verified"));
+        out.write_all(&report.summary(tally.counts(), passed, problem))
+            .and_then(|()| out.flush())
+            .context(WRITE_ERROR)?;
+    }
+    Ok(passed)
+}
+
+/// With --json, the summary of a list that failed as a whole; `Ok(false)`.
+fn list_failed(
+    json: &Option<CheckReport>,
+    out: &mut impl Write,
+    tally: &Tally,
+    problem: Problem<'_>,
+) -> Result<bool> {
+    if let Some(report) = json {
+        out.write_all(&report.summary(tally.counts(), false, Some(problem)))
+            .and_then(|()| out.flush())
+            .context(WRITE_ERROR)?;
+    }
+    Ok(false)
+}
+
+/// What to tell about `mismatched` failed lines checked with `algorithm` only because their
+/// digest has its length: which algorithm was assumed and how to choose another of that length
+/// (coreutils' tools know their algorithm, so they have nothing to say here). `None` when no
+/// other algorithm has that length.
+fn inferred_algorithm_note(algorithm: Algorithm, mismatched: u64) -> Option<String> {
+    let others: Vec<&str> = same_length(algorithm.digest_size())
+        .filter(|&other| other != algorithm)
+        .map(|other| other.name())
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let (lines, have, its) = match mismatched {
+        1 => ("1 failed line".to_string(), "has", "its"),
+        n => (format!("{n} failed lines"), "have", "their"),
+    };
+    Some(format!(
+        "note: {lines} {have} no algorithm tag, and {algorithm} was assumed from {its} digest \
+         length ({} hex digits); if the list was made with another algorithm, name it with -a \
+         ALG; of that length: {}",
+        2 * algorithm.digest_size(),
+        others.join(", ")
+    ))
+}
+
+/// Every algorithm that can make a digest of `size` bytes (at its default length or with -l).
+fn same_length(size: usize) -> impl Iterator<Item = Algorithm> {
+    Algorithm::ALL
+        .iter()
+        .copied()
+        .filter(move |alg| alg.digest_sizes().contains(size))
 }
 
 /// `NAME: VERDICT`, escaped as coreutils escapes it (only names with a newline).
@@ -509,7 +637,19 @@ mod tests {
             expected: decode_hex(MD5_ABC.as_bytes()).unwrap(),
             name: name.to_vec(),
             parsha: None,
+            inferred: true,
         })
+    }
+
+    /// A BSD line's entry, or one of a list checked with -a: the algorithm was not inferred.
+    fn tagged(name: &[u8]) -> Line {
+        match entry(name) {
+            Line::Entry(e) => Line::Entry(Entry {
+                inferred: false,
+                ..e
+            }),
+            other => other,
+        }
     }
 
     fn parse(line: &str) -> Line {
@@ -541,17 +681,20 @@ mod tests {
             parse(&format!("{MD5_ABC}  not\\nescaped")),
             entry(b"not\\nescaped")
         );
-        assert_eq!(parse(&format!("\\MD5 (n\\nl) = {MD5_ABC}")), entry(b"n\nl"));
+        assert_eq!(
+            parse(&format!("\\MD5 (n\\nl) = {MD5_ABC}")),
+            tagged(b"n\nl")
+        );
     }
 
     #[test]
     fn bsd_lines() {
-        assert_eq!(parse(&format!("MD5 (a b) = {MD5_ABC}")), entry(b"a b"));
-        assert_eq!(parse(&format!("MD5(a)={MD5_ABC}")), entry(b"a"));
-        assert_eq!(parse(&format!("MD5 (a)  =  {MD5_ABC}")), entry(b"a"));
+        assert_eq!(parse(&format!("MD5 (a b) = {MD5_ABC}")), tagged(b"a b"));
+        assert_eq!(parse(&format!("MD5(a)={MD5_ABC}")), tagged(b"a"));
+        assert_eq!(parse(&format!("MD5 (a)  =  {MD5_ABC}")), tagged(b"a"));
         assert_eq!(
             parse(&format!("MD5 (x) (y)) = {MD5_ABC}")),
-            entry(b"x) (y)")
+            tagged(b"x) (y)")
         );
         assert_eq!(parse(&format!("md5 (a) = {MD5_ABC}")), Line::Improper);
         assert_eq!(parse(&format!("MD5 (a) = {MD5_ABC}0")), Line::Improper);
@@ -596,11 +739,11 @@ mod tests {
         let mut parser = Parser::new(Some(Algorithm::Md5), false);
         assert_eq!(
             parser.parse(format!("{MD5_ABC}  a").as_bytes()),
-            entry(b"a")
+            tagged(b"a")
         );
         assert_eq!(
             parser.parse(format!("MD5 (a) = {MD5_ABC}").as_bytes()),
-            entry(b"a")
+            tagged(b"a")
         );
         assert_eq!(
             parser.parse(format!("{MD5_ABC}00  a").as_bytes()),
@@ -635,6 +778,33 @@ mod tests {
             if let Ok(alg) = Algorithm::from_name(name) {
                 assert_eq!(infer_from_digest_size(size), Some(alg));
             }
+        }
+    }
+
+    #[test]
+    fn a_failed_inferred_line_names_the_assumed_algorithm_and_the_others() {
+        let sha256 = Algorithm::from_name("sha256").unwrap();
+        let note = inferred_algorithm_note(sha256, 1).unwrap();
+        assert!(
+            note.contains("1 failed line has no algorithm tag"),
+            "{note}"
+        );
+        assert!(note.contains("sha256 was assumed"), "{note}");
+        assert!(note.contains("(64 hex digits)"), "{note}");
+        for other in Algorithm::with_digest_size(32).filter(|&a| a != sha256) {
+            assert!(note.contains(other.name()), "{other} in {note}");
+        }
+        // Algorithms whose length is chosen with -l too (b3sum's and b2sum's lists).
+        for variable in ["blake3", "blake2b", "blake2s", "shake128", "shake256"] {
+            assert!(note.contains(variable), "{variable} in {note}");
+        }
+        assert!(inferred_algorithm_note(sha256, 2)
+            .unwrap()
+            .contains("2 failed lines have"));
+        // A length only one algorithm has leaves nothing to choose.
+        for &alg in Algorithm::ALL {
+            let alone = same_length(alg.digest_size()).count() == 1;
+            assert_eq!(inferred_algorithm_note(alg, 1).is_none(), alone, "{alg}");
         }
     }
 

@@ -39,6 +39,8 @@ pub enum Command {
     Check(CheckArgs),
     List(ListArgs),
     Bench(Box<crate::bench::BenchArgs>),
+    Completions(crate::completion_flags::CompletionsArgs),
+    Man(crate::completion_flags::ManArgs),
 }
 
 /// Print checksums of files (sha256 unless -a says otherwise), like sha256sum.
@@ -57,7 +59,7 @@ pub struct SumArgs {
     /// The algorithm to hash with: a canonical name from `parhash list` or any alias, with
     /// case and separators ignored (`SHA-256`, `sha_256` and `sha256` are the same). The
     /// default is sha256. md5 and sha1 are BROKEN and kept only for compatibility.
-    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = parse_algorithm)]
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completion_flags::AlgorithmParser, hide_possible_values = true)]
     pub algorithm: Option<Algorithm>,
 
     /// Write BSD-style lines: `SHA256 (NAME) = HEX`.
@@ -160,7 +162,7 @@ pub struct CheckArgs {
     /// Check every line with this algorithm. GNU lines must then have its digest length and
     /// BSD lines its tag; other lines count as improperly formatted. Without -a the algorithm
     /// is read from each line (see above).
-    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = parse_algorithm)]
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completion_flags::AlgorithmParser, hide_possible_values = true)]
     pub algorithm: Option<Algorithm>,
 
     #[command(flatten)]
@@ -256,6 +258,18 @@ pub struct OutputFlags {
     /// name.
     #[arg(short = 'z', long)]
     pub zero: bool,
+
+    /// Write JSON Lines: one object per file (sum) or per checksum line (check).
+    ///
+    /// Instead of checksum lines (sum) or `NAME: OK` reports (check), write one JSON object
+    /// per line on standard output, with the fields README.md describes ("JSON output"):
+    /// `path`, `algorithm`, `digest` or `error` and `errno` for sum; `type`, `list`, `line`,
+    /// `status` (ok, failed, missing, unreadable, improper), `path`, `algorithm`, `expected`,
+    /// `actual` for check, and a `"type": "summary"` object after each list. Names that are not
+    /// UTF-8 also come as `path_bytes` (base64). Standard error and the exit status are as
+    /// without --json.
+    #[arg(long, conflicts_with_all = ["zero", "tag", "binary", "text"])]
+    pub json: bool,
 }
 
 /// How data is hashed (shared by `sum` and `check`). Engine options (threads, tree modes)
@@ -372,7 +386,16 @@ fn parse_iv_bits(s: &str) -> Result<u32, String> {
 /// variants compiled in, with the default one and those this CPU cannot run marked, and how
 /// the multi-message engine runs it (SIMD lanes and threads, or threads only).
 #[derive(Args, Debug)]
-pub struct ListArgs {}
+pub struct ListArgs {
+    /// Write JSON Lines: one object per algorithm.
+    ///
+    /// One JSON object per algorithm on standard output: `name`, `tag`, `aliases`, `family`,
+    /// `digest_bits`, `digest_size`, `block_size`, `broken`, `note`, `variants` (each with
+    /// `name`, `available`, `default`, `summary`) and `batch` (`lanes` and `kernel`, or null
+    /// where many messages are hashed across threads only). See README.md ("JSON output").
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// A command line that cannot run.
 #[derive(Debug)]
@@ -459,10 +482,6 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
     }
     // `-l` against `-a` (see `length`).
     crate::length::length_error(sum.algorithm, sum.hashing.length, sum.check)
-}
-
-fn parse_algorithm(name: &str) -> Result<Algorithm, parhash::Error> {
-    Algorithm::from_name(name)
 }
 
 #[cfg(test)]

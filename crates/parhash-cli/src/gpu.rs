@@ -14,7 +14,7 @@ use parhash_cuda::{Gpu, KeccakKind, KeccakLayout};
 use crate::escape;
 use crate::flags::SumArgs;
 use crate::input;
-use crate::lines::{write_line, LineStyle};
+use crate::lines::{write_failure, write_line, LineStyle};
 use crate::messages::{err_message, WRITE_ERROR};
 
 /// Bytes of file data read before a batch goes to the GPU (bounds memory on huge file lists).
@@ -124,6 +124,7 @@ pub fn run(
                 }
                 Entry::Done(digest) => digest,
                 Entry::Failed(err) => {
+                    write_failure(&mut lines, algorithm, &name, &err, style);
                     stdout.write_all(&lines).context(WRITE_ERROR)?;
                     lines.clear();
                     err_message!("{}: {}", escape::quote(&name), input::error_text(&err));

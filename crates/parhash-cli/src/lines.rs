@@ -17,6 +17,8 @@ pub struct LineStyle {
     pub zero: bool,
     /// PARSHA-256's parameters, recorded in its tag.
     pub parsha: Option<TreeParams>,
+    /// A JSON object per file instead (`--json`, see `json`).
+    pub json: bool,
 }
 
 /// Appends one checksum line for `name`, byte for byte as coreutils writes it.
@@ -27,6 +29,9 @@ pub fn write_line(
     name: &[u8],
     style: LineStyle,
 ) {
+    if style.json {
+        return crate::json::sum_line(out, alg, digest, name, style.parsha);
+    }
     let escaped = !style.zero && escape::sum_needs_escape(name);
     if escaped {
         out.push(b'\\');
@@ -51,6 +56,20 @@ pub fn write_line(
         push_name(out);
     }
     out.push(if style.zero { b'\0' } else { b'\n' });
+}
+
+/// Appends the output's record of a file that could not be hashed: a JSON object with
+/// `--json`, nothing otherwise (the error goes to standard error either way).
+pub fn write_failure(
+    out: &mut Vec<u8>,
+    alg: Algorithm,
+    name: &[u8],
+    err: &std::io::Error,
+    style: LineStyle,
+) {
+    if style.json {
+        crate::json::sum_failure(out, alg, name, err, style.parsha);
+    }
 }
 
 #[cfg(test)]

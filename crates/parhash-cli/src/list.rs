@@ -9,9 +9,13 @@ use crate::flags::ListArgs;
 use crate::messages::WRITE_ERROR;
 
 /// Prints the list on standard output.
-pub fn run(_args: &ListArgs) -> Result<bool> {
+pub fn run(args: &ListArgs) -> Result<bool> {
     let mut stdout = crate::stdio::stdout();
-    stdout.write_all(render().as_bytes()).context(WRITE_ERROR)?;
+    let listing = match args.json {
+        true => crate::json::algorithms(),
+        false => render().into_bytes(),
+    };
+    stdout.write_all(&listing).context(WRITE_ERROR)?;
     stdout.flush().context(WRITE_ERROR)?;
     Ok(true)
 }

@@ -9,10 +9,13 @@
 
 mod bench;
 mod check;
+mod completion_flags;
+mod completions;
 mod escape;
 mod flags;
 mod gpu;
 mod input;
+mod json;
 mod length;
 mod lines;
 mod list;
@@ -41,6 +44,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),
         Command::List(args) => list::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Completions(args) => completions::run_completions(args),
+        Command::Man(args) => completions::run_man(args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

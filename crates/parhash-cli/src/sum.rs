@@ -11,7 +11,7 @@ use crate::check;
 use crate::escape;
 use crate::flags::{Device, SumArgs, DEFAULT_ALGORITHM};
 use crate::input::{self, Source};
-use crate::lines::{write_line, LineStyle};
+use crate::lines::{write_failure, write_line, LineStyle};
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::parsha;
@@ -39,6 +39,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         binary: args.binary,
         zero: args.output.zero,
         parsha: parsha::takes_tree_params(algorithm).then(|| args.hashing.tree_params()),
+        json: args.output.json,
     };
     let stdin_only = [OsString::from("-")];
     let files = if args.files.is_empty() {
@@ -70,6 +71,9 @@ pub fn run(args: &SumArgs) -> Result<bool> {
                 stdout.write_all(&line).context(WRITE_ERROR)?;
             }
             Err(err) => {
+                line.clear();
+                write_failure(&mut line, algorithm, &name, &err, style);
+                stdout.write_all(&line).context(WRITE_ERROR)?;
                 err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
                 all_ok = false;
             }
@@ -116,6 +120,7 @@ fn run_many(
                         Err(err) => {
                             // Lines before the error reach standard output before it reaches
                             // standard error, as in the one-by-one loop.
+                            write_failure(&mut lines, algorithm, &name, &err, style);
                             hand_on(&mut stdout, &mut lines)?;
                             err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
                             all_ok = false;

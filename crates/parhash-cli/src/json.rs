@@ -1,0 +1,566 @@
+//! `--json`: JSON Lines on standard output for `sum`, `check` and `list`, one object per line.
+//! The fields are documented in README.md ("JSON output") and kept stable: new fields may be
+//! added, none is renamed or removed.
+//!
+//! - A file name is `"path"`, the name as UTF-8; a name that is not valid UTF-8 has its bytes
+//!   replaced by U+FFFD there and also comes exactly as `"path_bytes"`, base64 (standard
+//!   alphabet, padded), as ripgrep's `--json` does. A list's name is `"list"` (`"list_bytes"`).
+//! - Digests are lowercase hex.
+//! - A failure is `"error"` (the message coreutils would print after the name) and `"errno"`
+//!   (the OS error number, or null when the error did not come from the OS).
+//! - Standard error is the same as without `--json`: messages for people, not parsed.
+#![forbid(unsafe_code)]
+
+use std::io;
+
+use base64::Engine;
+use parhash::{Algorithm, Output, TreeParams, VariantInfo};
+use serde::Serialize;
+
+use crate::input::error_text;
+
+/// A name as UTF-8 (lossy), with its exact bytes when that loses anything.
+fn text_and_bytes(name: &[u8]) -> (String, Option<String>) {
+    match std::str::from_utf8(name) {
+        Ok(text) => (text.to_string(), None),
+        Err(_) => (
+            String::from_utf8_lossy(name).into_owned(),
+            Some(base64::engine::general_purpose::STANDARD.encode(name)),
+        ),
+    }
+}
+
+#[derive(Serialize)]
+struct PathName {
+    path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<String>,
+}
+
+impl PathName {
+    fn new(name: &[u8]) -> PathName {
+        let (path, path_bytes) = text_and_bytes(name);
+        PathName { path, path_bytes }
+    }
+}
+
+#[derive(Serialize)]
+struct ListName {
+    list: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    list_bytes: Option<String>,
+}
+
+impl ListName {
+    fn new(name: &[u8]) -> ListName {
+        let (list, list_bytes) = text_and_bytes(name);
+        ListName { list, list_bytes }
+    }
+}
+
+#[derive(Serialize)]
+struct Failure {
+    error: String,
+    errno: Option<i32>,
+}
+
+impl Failure {
+    fn new(err: &io::Error) -> Failure {
+        Failure {
+            error: error_text(err),
+            errno: err.raw_os_error(),
+        }
+    }
+
+    /// A failure that is no OS error (`no properly formatted checksum lines found`).
+    fn message(text: &str) -> Failure {
+        Failure {
+            error: text.to_string(),
+            errno: None,
+        }
+    }
+}
+
+/// PARSHA-256's parameters, which its digest depends on.
+#[derive(Serialize)]
+struct Tree {
+    tree_height: u32,
+    iv_bits: u32,
+}
+
+impl Tree {
+    fn of(algorithm: Algorithm, params: Option<TreeParams>) -> Option<Tree> {
+        let params = params.filter(|_| crate::parsha::takes_tree_params(algorithm))?;
+        Some(Tree {
+            tree_height: params.tree_height(),
+            iv_bits: params.iv_bits(),
+        })
+    }
+}
+
+/// Appends `value` as one line.
+fn push_line(out: &mut Vec<u8>, value: &impl Serialize) {
+    serde_json::to_writer(&mut *out, value).expect("these records always serialize");
+    out.push(b'\n');
+}
+
+/// `sum`: one object per file.
+#[derive(Serialize)]
+struct SumRecord<'a> {
+    #[serde(flatten)]
+    path: PathName,
+    algorithm: &'a str,
+    #[serde(flatten)]
+    tree: Option<Tree>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    digest: Option<String>,
+    #[serde(flatten)]
+    failure: Option<Failure>,
+}
+
+/// Appends `sum`'s record of a hashed file: `{"path", "algorithm", "digest"}` (and PARSHA-256's
+/// `"tree_height"`, `"iv_bits"`).
+pub fn sum_line(
+    out: &mut Vec<u8>,
+    algorithm: Algorithm,
+    digest: &Output,
+    name: &[u8],
+    parsha: Option<TreeParams>,
+) {
+    push_line(
+        out,
+        &SumRecord {
+            path: PathName::new(name),
+            algorithm: algorithm.name(),
+            tree: Tree::of(algorithm, parsha),
+            digest: Some(digest.to_hex()),
+            failure: None,
+        },
+    );
+}
+
+/// Appends `sum`'s record of a file that could not be hashed: `{"path", "algorithm", "error",
+/// "errno"}`.
+pub fn sum_failure(
+    out: &mut Vec<u8>,
+    algorithm: Algorithm,
+    name: &[u8],
+    err: &io::Error,
+    parsha: Option<TreeParams>,
+) {
+    push_line(
+        out,
+        &SumRecord {
+            path: PathName::new(name),
+            algorithm: algorithm.name(),
+            tree: Tree::of(algorithm, parsha),
+            digest: None,
+            failure: Some(Failure::new(err)),
+        },
+    );
+}
+
+/// `check`: one object per checksum line (`"type": "line"`).
+#[derive(Serialize)]
+struct CheckRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    list: &'a ListName,
+    line: u64,
+    status: &'static str,
+    #[serde(flatten)]
+    path: Option<PathName>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algorithm: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algorithm_from: Option<&'static str>,
+    #[serde(flatten)]
+    tree: Option<Tree>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<String>,
+    #[serde(flatten)]
+    failure: Option<Failure>,
+}
+
+/// Where a checked line's algorithm came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlgorithmFrom {
+    /// `-a`.
+    Option,
+    /// The BSD line's tag.
+    Tag,
+    /// The length of a GNU line's digest.
+    Length,
+}
+
+impl AlgorithmFrom {
+    fn name(self) -> &'static str {
+        match self {
+            AlgorithmFrom::Option => "option",
+            AlgorithmFrom::Tag => "tag",
+            AlgorithmFrom::Length => "length",
+        }
+    }
+}
+
+/// One checked line, for [`CheckReport::line`].
+pub struct Checked<'a> {
+    pub name: &'a [u8],
+    pub algorithm: Algorithm,
+    pub algorithm_from: AlgorithmFrom,
+    pub parsha: Option<TreeParams>,
+    pub expected: &'a [u8],
+    pub outcome: &'a io::Result<Output>,
+}
+
+/// Counts of one list for its summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Counts {
+    pub ok: u64,
+    pub failed: u64,
+    pub missing: u64,
+    pub unreadable: u64,
+    pub improper: u64,
+}
+
+/// `check`'s summary of one list (`"type": "summary"`).
+#[derive(Serialize)]
+struct SummaryRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    list: &'a ListName,
+    ok: u64,
+    failed: u64,
+    missing: u64,
+    unreadable: u64,
+    improper: u64,
+    passed: bool,
+    #[serde(flatten)]
+    failure: Option<Failure>,
+}
+
+/// The JSON records of one checksum list.
+pub struct CheckReport {
+    list: ListName,
+}
+
+impl CheckReport {
+    /// For the list named `list` (`-` for standard input).
+    pub fn new(list: &[u8]) -> CheckReport {
+        CheckReport {
+            list: ListName::new(list),
+        }
+    }
+
+    /// A line that is neither a GNU nor a BSD checksum line: `"status": "improper"`.
+    pub fn improper(&self, line: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        push_line(
+            &mut out,
+            &CheckRecord {
+                kind: "line",
+                list: &self.list,
+                line,
+                status: "improper",
+                path: None,
+                algorithm: None,
+                algorithm_from: None,
+                tree: None,
+                expected: None,
+                actual: None,
+                failure: None,
+            },
+        );
+        out
+    }
+
+    /// A checked line: `"status"` is `ok`, `failed` (the digests differ), `missing` (no such
+    /// file) or `unreadable` (it could not be read otherwise).
+    pub fn line(&self, line: u64, checked: Checked<'_>) -> Vec<u8> {
+        let (status, actual, failure) = match checked.outcome {
+            Ok(digest) if digest.as_bytes() == checked.expected => {
+                ("ok", Some(digest.to_hex()), None)
+            }
+            Ok(digest) => ("failed", Some(digest.to_hex()), None),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                ("missing", None, Some(Failure::new(err)))
+            }
+            Err(err) => ("unreadable", None, Some(Failure::new(err))),
+        };
+        let mut out = Vec::new();
+        push_line(
+            &mut out,
+            &CheckRecord {
+                kind: "line",
+                list: &self.list,
+                line,
+                status,
+                path: Some(PathName::new(checked.name)),
+                algorithm: Some(checked.algorithm.name()),
+                algorithm_from: Some(checked.algorithm_from.name()),
+                tree: Tree::of(checked.algorithm, checked.parsha),
+                expected: Some(Output::from_slice(checked.expected).to_hex()),
+                actual,
+                failure,
+            },
+        );
+        out
+    }
+
+    /// The list's summary: the counts, whether it passed, and (`"error"`, `"errno"`) why the
+    /// list itself failed, if it did (it could not be read, it had no checksum line, ...).
+    pub fn summary(&self, counts: Counts, passed: bool, problem: Option<Problem<'_>>) -> Vec<u8> {
+        let mut out = Vec::new();
+        push_line(
+            &mut out,
+            &SummaryRecord {
+                kind: "summary",
+                list: &self.list,
+                ok: counts.ok,
+                failed: counts.failed,
+                missing: counts.missing,
+                unreadable: counts.unreadable,
+                improper: counts.improper,
+                passed,
+                failure: problem.map(|problem| match problem {
+                    Problem::Io(err) => Failure::new(err),
+                    Problem::Message(text) => Failure::message(text),
+                }),
+            },
+        );
+        out
+    }
+}
+
+/// Why a whole list failed.
+pub enum Problem<'a> {
+    Io(&'a io::Error),
+    Message(&'a str),
+}
+
+/// `list`: one object per algorithm.
+#[derive(Serialize)]
+struct AlgorithmRecord {
+    name: &'static str,
+    tag: &'static str,
+    aliases: &'static [&'static str],
+    family: &'static str,
+    digest_bits: usize,
+    digest_size: usize,
+    lengths: Option<Lengths>,
+    block_size: usize,
+    broken: bool,
+    note: &'static str,
+    variants: Vec<Variant>,
+    batch: Option<Batch>,
+}
+
+/// The digest lengths `-l` can choose, in bits (null where the length is fixed).
+#[derive(Serialize)]
+struct Lengths {
+    min_bits: usize,
+    max_bits: usize,
+}
+
+#[derive(Serialize)]
+struct Variant {
+    name: &'static str,
+    available: bool,
+    default: bool,
+    summary: &'static str,
+}
+
+impl From<&VariantInfo> for Variant {
+    fn from(v: &VariantInfo) -> Variant {
+        Variant {
+            name: v.name,
+            available: v.available,
+            default: v.default,
+            summary: v.summary,
+        }
+    }
+}
+
+/// How the multi-message engine runs an algorithm on this CPU: `lanes` messages side by side
+/// with the `kernel` variant (null: threads only).
+#[derive(Serialize)]
+struct Batch {
+    lanes: usize,
+    kernel: &'static str,
+}
+
+/// `list --json`: every algorithm, one line each.
+pub fn algorithms() -> Vec<u8> {
+    let mut out = Vec::new();
+    for &alg in Algorithm::ALL {
+        let info = alg.info();
+        let best = parhash::batch::best_kernel(alg);
+        let batch = parhash::batch::lane_kernel(alg, best).map(|kernel| Batch {
+            lanes: kernel.lanes(),
+            kernel: best.name(),
+        });
+        push_line(
+            &mut out,
+            &AlgorithmRecord {
+                name: info.name,
+                tag: info.tag,
+                aliases: info.aliases,
+                family: info.family.name(),
+                digest_bits: info.digest_size * 8,
+                digest_size: info.digest_size,
+                lengths: info.sizes.is_variable().then_some(Lengths {
+                    min_bits: info.sizes.min * 8,
+                    max_bits: info.sizes.max * 8,
+                }),
+                block_size: info.block_size,
+                broken: info.broken,
+                note: info.note,
+                variants: alg.variants().iter().map(Variant::from).collect(),
+                batch,
+            },
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn parse(line: &[u8]) -> Value {
+        assert_eq!(line.last(), Some(&b'\n'));
+        assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);
+        serde_json::from_slice(line).unwrap()
+    }
+
+    #[test]
+    fn names_that_are_not_utf8_come_as_base64_too() {
+        assert_eq!(text_and_bytes(b"a b"), ("a b".to_string(), None));
+        let (text, bytes) = text_and_bytes(b"a\xffb");
+        assert_eq!(text, "a\u{fffd}b");
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(bytes.unwrap())
+            .unwrap();
+        assert_eq!(decoded, b"a\xffb");
+    }
+
+    #[test]
+    fn sum_records() {
+        let md5 = Algorithm::Md5;
+        let digest = Output::from_slice(&[0xab, 0x01]);
+        let mut out = Vec::new();
+        sum_line(&mut out, md5, &digest, b"n\nl", None);
+        assert_eq!(
+            parse(&out),
+            json!({"path": "n\nl", "algorithm": "md5", "digest": "ab01"})
+        );
+        out.clear();
+        let err = io::Error::from_raw_os_error(libc::ENOENT);
+        sum_failure(&mut out, md5, b"\xff", &err, None);
+        assert_eq!(
+            parse(&out),
+            json!({"path": "\u{fffd}", "path_bytes": "/w==", "algorithm": "md5",
+                   "error": "No such file or directory", "errno": libc::ENOENT})
+        );
+        out.clear();
+        let params = TreeParams::new(16, 0).unwrap();
+        sum_line(&mut out, Algorithm::Parsha256, &digest, b"f", Some(params));
+        assert_eq!(
+            parse(&out),
+            json!({"path": "f", "algorithm": "parsha256", "tree_height": 16, "iv_bits": 0,
+                   "digest": "ab01"})
+        );
+    }
+
+    #[test]
+    fn check_records() {
+        let report = CheckReport::new(b"SUMS");
+        assert_eq!(
+            parse(&report.improper(3)),
+            json!({"type": "line", "list": "SUMS", "line": 3, "status": "improper"})
+        );
+        let digest = Output::from_slice(&[0xab, 0x01]);
+        let checked = |outcome| Checked {
+            name: b"f",
+            algorithm: Algorithm::Md5,
+            algorithm_from: AlgorithmFrom::Length,
+            parsha: None,
+            expected: &[0xab, 0x01],
+            outcome,
+        };
+        let ok = Ok(digest);
+        assert_eq!(
+            parse(&report.line(1, checked(&ok))),
+            json!({"type": "line", "list": "SUMS", "line": 1, "status": "ok", "path": "f",
+                   "algorithm": "md5", "algorithm_from": "length", "expected": "ab01",
+                   "actual": "ab01"})
+        );
+        let bad = Ok(Output::from_slice(&[0, 0]));
+        assert_eq!(parse(&report.line(2, checked(&bad)))["status"], "failed");
+        let missing = Err(io::Error::from_raw_os_error(libc::ENOENT));
+        let record = parse(&report.line(2, checked(&missing)));
+        assert_eq!(
+            (&record["status"], &record["errno"]),
+            (&json!("missing"), &json!(libc::ENOENT))
+        );
+        let denied = Err(io::Error::from_raw_os_error(libc::EACCES));
+        let record = parse(&report.line(2, checked(&denied)));
+        assert_eq!(
+            (&record["status"], &record["error"]),
+            (&json!("unreadable"), &json!("Permission denied"))
+        );
+        let counts = Counts {
+            ok: 1,
+            failed: 2,
+            missing: 3,
+            unreadable: 4,
+            improper: 5,
+        };
+        assert_eq!(
+            parse(&report.summary(counts, false, None)),
+            json!({"type": "summary", "list": "SUMS", "ok": 1, "failed": 2, "missing": 3,
+                   "unreadable": 4, "improper": 5, "passed": false})
+        );
+        let none = parse(&report.summary(
+            Counts::default(),
+            false,
+            Some(Problem::Message(
+                "no properly formatted checksum lines found",
+            )),
+        ));
+        assert_eq!(none["error"], "no properly formatted checksum lines found");
+        assert_eq!(none["errno"], Value::Null);
+    }
+
+    #[test]
+    fn every_algorithm_is_one_record() {
+        let out = algorithms();
+        let records: Vec<Value> = out.split_inclusive(|&b| b == b'\n').map(parse).collect();
+        assert_eq!(records.len(), Algorithm::ALL.len());
+        for (record, alg) in records.iter().zip(Algorithm::ALL) {
+            let info = alg.info();
+            assert_eq!(record["name"], info.name);
+            assert_eq!(record["digest_size"], info.digest_size);
+            assert_eq!(record["digest_bits"], info.digest_size * 8);
+            assert_eq!(
+                record["lengths"]["max_bits"].as_u64().map(|b| b as usize),
+                info.sizes.is_variable().then_some(info.sizes.max * 8),
+                "{record}"
+            );
+            assert_eq!(record["broken"], info.broken);
+            assert_eq!(record["aliases"], json!(info.aliases));
+            assert_eq!(
+                record["batch"].is_null(),
+                !parhash::batch::has_lanes(*alg),
+                "{record}"
+            );
+            let variants = record["variants"].as_array().unwrap();
+            assert_eq!(variants.len(), alg.variants().len());
+        }
+    }
+}
