@@ -105,12 +105,19 @@ impl DigestSizes {
 }
 
 /// Object-safe hasher used behind [`Hasher`].
-trait DynHash: DynDigest + Send + Sync {}
-impl<T: DynDigest + Send + Sync> DynHash for T {}
+trait DynHash: DynDigest + Send + Sync {
+    /// A copy of the state (`DynDigest::box_clone` drops `Send + Sync`).
+    fn clone_hash(&self) -> Box<dyn DynHash>;
+}
+impl<T: DynDigest + Clone + Send + Sync + 'static> DynHash for T {
+    fn clone_hash(&self) -> Box<dyn DynHash> {
+        Box::new(self.clone())
+    }
+}
 
 fn boxed<T>(hasher: T) -> Box<dyn DynHash>
 where
-    T: DynDigest + Send + Sync + 'static,
+    T: DynDigest + Clone + Send + Sync + 'static,
 {
     Box::new(hasher)
 }
@@ -1004,6 +1011,20 @@ impl Hasher {
         Hasher::builder(algorithm).variant(variant).build()
     }
 
+    /// A copy of this hasher's state, to be fed and finalized independently (the Python
+    /// binding's `copy()` and non-consuming `digest()`). `None` for PARSHA-256 built for a
+    /// message length ([`HasherBuilder::expected_len`]): its streaming engine runs part of the
+    /// tree as data arrives and cannot be duplicated.
+    pub fn try_clone(&self) -> Option<Hasher> {
+        match &self.inner {
+            Inner::Digest(inner) => Some(Hasher {
+                algorithm: self.algorithm,
+                inner: Inner::Digest(inner.clone_hash()),
+            }),
+            Inner::Parsha(_) => None,
+        }
+    }
+
     /// The algorithm this hasher computes.
     pub fn algorithm(&self) -> Algorithm {
         self.algorithm
@@ -1115,6 +1136,31 @@ mod tests {
                 assert_eq!(one_shot.as_bytes().len(), alg.info().digest_size);
             }
         }
+    }
+
+    #[test]
+    fn a_cloned_hasher_goes_on_independently() {
+        let data: Vec<u8> = (0..5000u32).map(|i| (i * 13 % 256) as u8).collect();
+        for &alg in Algorithm::ALL {
+            let mut original = Hasher::new(alg);
+            original.update(&data[..1234]);
+            let mut copy = original.try_clone().expect("a digest-type hasher clones");
+            copy.update(&data[1234..]);
+            original.update(b"other");
+            assert_eq!(copy.finalize(), hash(alg, &data), "{alg}: the copy");
+            let mut other = data[..1234].to_vec();
+            other.extend_from_slice(b"other");
+            assert_eq!(
+                original.finalize(),
+                hash(alg, &other),
+                "{alg}: the original"
+            );
+        }
+        let stream = Hasher::builder(Algorithm::Parsha256)
+            .expected_len(10)
+            .build()
+            .unwrap();
+        assert!(stream.try_clone().is_none());
     }
 
     #[test]

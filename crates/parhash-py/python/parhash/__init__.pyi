@@ -1,0 +1,502 @@
+"""Type stubs of the parhash package (the extension module and its Python part)."""
+
+from collections.abc import Iterable, Iterator
+from os import PathLike
+from typing import IO, Callable, Union
+
+from _typeshed import ReadableBuffer
+
+__version__: str
+
+_Path = Union[str, bytes, PathLike[str], PathLike[bytes]]
+
+#: Canonical names of every algorithm (parhash.new also takes aliases, as the CLI does).
+algorithms_available: frozenset[str]
+algorithms_guaranteed: frozenset[str]
+
+class Hash:
+    """A running hash, as hashlib's objects (update, digest, hexdigest, copy)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+    @property
+    def block_size(self) -> int: ...
+    @property
+    def tree_height(self) -> int | None:
+        """PARSHA-256's tree height T (None for other algorithms)."""
+    @property
+    def iv_bits(self) -> int | None:
+        """PARSHA-256's IV length l in bits (None for other algorithms)."""
+    def update(self, data: ReadableBuffer, /) -> None: ...
+    def digest(self) -> bytes: ...
+    def hexdigest(self) -> str: ...
+    def copy(self) -> Hash: ...
+
+class Constructor:
+    """One algorithm's constructor (parhash.sha256, ...); pickles by name."""
+
+    __name__: str
+    @property
+    def algorithm(self) -> str: ...
+    def __call__(self, data: ReadableBuffer = b"", **options: object) -> Hash: ...
+
+def new(
+    name: str,
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    tree_height: int | None = None,
+    iv_bits: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """A hash object for the algorithm `name` (any name or alias the CLI takes)."""
+
+def parsha256(
+    data: ReadableBuffer = b"",
+    *,
+    tree_height: int = 13,
+    iv_bits: int = 256,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """PARSHA-256 with tree height T in 1..=40 and an IV of l in {0, 128, 256} bits."""
+
+def blake224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def blake256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def blake384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def blake512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def groestl224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def groestl256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def groestl384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def groestl512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def jh224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def jh256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def jh384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def jh512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def keccak224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def keccak256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def keccak384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def keccak512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def md5(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sandstorm224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sandstorm224_ref(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sandstorm256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sandstorm256_ref(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sandstorm384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sandstorm512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha1(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha3_224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha3_256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha3_384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha3_512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha512_224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def sha512_256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def simd224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def simd256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def simd384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def simd512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def skein1024_1024(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def skein256_256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def skein512_224(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def skein512_256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def skein512_384(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def skein512_512(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def whirlpool(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def file_digest(
+    fileobj: IO[bytes], digest: str | Callable[[], Hash], /, *, _bufsize: int = 262144
+) -> Hash:
+    """hashlib.file_digest: the hash object of what `fileobj` holds from its position on."""
+
+def hash_file(
+    path: _Path,
+    name: str,
+    threads: int | None = None,
+    *,
+    tree_height: int | None = None,
+    iv_bits: int | None = None,
+) -> bytes:
+    """The digest of the file at `path`, read in pieces with the GIL released."""
+
+class FileDigests(Iterator[tuple[_Path, Union[bytes, OSError]]]):
+    def __iter__(self) -> FileDigests: ...
+    def __next__(self) -> tuple[_Path, Union[bytes, OSError]]: ...
+
+def hash_files(
+    paths: Iterable[_Path],
+    name: str,
+    threads: int | None = None,
+    *,
+    tree_height: int | None = None,
+    iv_bits: int | None = None,
+) -> FileDigests:
+    """(path, digest) or (path, OSError) for each path, in input order, bounded memory."""
+
+def hash_many(
+    buffers: Iterable[ReadableBuffer], name: str, threads: int | None = None
+) -> list[bytes]:
+    """The digest of every buffer, in order, hashed side by side in SIMD lanes."""
+
+class PartPlan:
+    """One long message of a tree mode (parsha256, sandstorm*) split into parts."""
+
+    def __init__(
+        self,
+        name: str,
+        message_len: int,
+        parts: int,
+        *,
+        tree_height: int | None = None,
+        iv_bits: int | None = None,
+        threads: int | None = None,
+    ) -> None: ...
+    @staticmethod
+    def for_file(
+        path: _Path,
+        name: str,
+        parts: int,
+        *,
+        tree_height: int | None = None,
+        iv_bits: int | None = None,
+        threads: int | None = None,
+    ) -> PartPlan: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def parts(self) -> int: ...
+    @property
+    def message_len(self) -> int: ...
+    @property
+    def tree_height(self) -> int | None: ...
+    @property
+    def iv_bits(self) -> int | None: ...
+    def ranges(self, index: int) -> list[tuple[int, int]]: ...
+    def top_ranges(self) -> list[tuple[int, int]]: ...
+    def hash_part(self, index: int, message: ReadableBuffer) -> bytes: ...
+    def hash_part_file(self, index: int, path: _Path) -> bytes: ...
+    def combine(
+        self, states: Iterable[ReadableBuffer], message: ReadableBuffer | None = None
+    ) -> bytes: ...
+    def combine_file(self, states: Iterable[ReadableBuffer], path: _Path) -> bytes: ...

@@ -1,0 +1,183 @@
+//! Files: `hash_file(path, name)` and `hash_files(paths, name)`, with the GIL released while
+//! files are read and hashed, through the library's file engine (`parhash::file`), the same
+//! code as `parhash sum`.
+
+use std::collections::VecDeque;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, TryLockError};
+
+use parhash::file::{FileHasher, WINDOW};
+use parhash::{Algorithm, Output};
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyIterator, PyTuple};
+
+use crate::options::{self, Options};
+
+/// Hashes the file at `path` through the library's file engine ([`FileHasher`]: reads, never a
+/// map, so a file that shrinks while hashed is an error and never `SIGBUS`; reads overlapped
+/// with hashing; never the whole file in memory, but PARSHA-256 of a pipe, spooled up to 1 GiB).
+pub(crate) fn hash_path(alg: Algorithm, options: &Options, path: &Path) -> io::Result<Output> {
+    FileHasher::new(options.builder(alg)).hash_path(path)
+}
+
+/// A path argument: str, bytes or os.PathLike (as `open` takes them).
+pub(crate) fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    #[cfg(unix)]
+    if let Ok(bytes) = obj.cast::<PyBytes>() {
+        use std::os::unix::ffi::OsStrExt;
+        return Ok(PathBuf::from(std::ffi::OsStr::from_bytes(bytes.as_bytes())));
+    }
+    let fspath = obj.py().import("os")?.getattr("fsdecode")?.call1((obj,))?;
+    fspath.extract()
+}
+
+/// `err` about `path` as Python's `OSError`: with `errno`, `strerror` and `filename` when the
+/// system said why (Python then picks the subclass: `FileNotFoundError`, `IsADirectoryError`...),
+/// otherwise an `OSError` with the message and `filename`.
+pub(crate) fn os_error(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
+    match err.raw_os_error() {
+        Some(code) => {
+            let text = io::Error::from_raw_os_error(code).to_string();
+            let strerror = text
+                .rfind(" (os error ")
+                .map_or(text.as_str(), |at| &text[..at])
+                .to_string();
+            PyOSError::new_err((code, strerror, path.as_os_str().to_os_string()))
+        }
+        None => {
+            let error = PyOSError::new_err(format!("{}: {err}", path.display()));
+            // Best effort: the message already names the file.
+            let _ = error.value(py).setattr("filename", path.as_os_str());
+            error
+        }
+    }
+}
+
+/// The digest of the file at `path` (str, bytes or os.PathLike) with the algorithm `name`.
+///
+/// Read in pieces (never the whole file in memory) with the GIL released; `threads` (None or
+/// 0 = all cores) for the tree modes, `tree_height`/`iv_bits` for PARSHA-256. A file that
+/// cannot be read raises OSError (FileNotFoundError, PermissionError, IsADirectoryError...)
+/// with errno and filename.
+#[pyfunction]
+#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None))]
+pub(crate) fn hash_file<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    name: &str,
+    threads: Option<i64>,
+    tree_height: Option<i64>,
+    iv_bits: Option<i64>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let path = path_arg(path)?;
+    let alg = options::algorithm(name)?;
+    let options = Options::new(alg, threads, tree_height, iv_bits, None)?;
+    let digest = py
+        .detach(|| hash_path(alg, &options, &path))
+        .map_err(|e| os_error(py, &e, &path))?;
+    Ok(PyBytes::new(py, digest.as_bytes()))
+}
+
+/// The iterator `hash_files` returns: `(path, digest)` or `(path, OSError)` per path, in input
+/// order.
+#[pyclass(module = "parhash", name = "FileDigests", frozen)]
+pub(crate) struct FileDigests {
+    files: FileHasher<'static>,
+    paths: Py<PyIterator>,
+    /// Results ready to be yielded, in input order.
+    ready: Mutex<VecDeque<Hashed>>,
+}
+
+/// One path's result: the path object as given, its digest or error, the path as read.
+type Hashed = (Py<PyAny>, io::Result<Output>, PathBuf);
+
+#[pymethods]
+impl FileDigests {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        // As a generator: one caller at a time (a path iterable that calls back into this
+        // iterator, or another thread meanwhile, is told so rather than left waiting).
+        let mut ready = match self.ready.try_lock() {
+            Ok(ready) => ready,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyValueError::new_err(
+                    "hash_files iterator already executing",
+                ))
+            }
+        };
+        if ready.is_empty() {
+            self.fill(py, &mut ready)?;
+        }
+        let Some((given, result, path)) = ready.pop_front() else {
+            return Ok(None);
+        };
+        let value: Bound<'py, PyAny> = match result {
+            Ok(digest) => PyBytes::new(py, digest.as_bytes()).into_any(),
+            Err(err) => os_error(py, &err, &path)
+                .into_value(py)
+                .into_bound(py)
+                .into_any(),
+        };
+        Ok(Some(PyTuple::new(py, [given.into_bound(py), value])?))
+    }
+}
+
+impl FileDigests {
+    /// Takes the next window of paths from the caller's iterable (with the GIL) and hashes them
+    /// with the library's many-file engine (without it): small files side by side in SIMD
+    /// lanes, larger ones on all allowed threads, results in input order.
+    fn fill(&self, py: Python<'_>, ready: &mut VecDeque<Hashed>) -> PyResult<()> {
+        let mut given = Vec::with_capacity(WINDOW);
+        let mut paths = Vec::with_capacity(WINDOW);
+        let mut iter = self.paths.bind(py).clone();
+        while given.len() < WINDOW {
+            let Some(item) = iter.next() else { break };
+            let item = item?;
+            paths.push(path_arg(&item)?);
+            given.push(item.unbind());
+        }
+        if paths.is_empty() {
+            return Ok(());
+        }
+        let files = &self.files;
+        let results: Vec<io::Result<Output>> = py.detach(|| {
+            files
+                .hash_paths(paths.iter())
+                .map(|(_, result)| result)
+                .collect()
+        });
+        for ((given, result), path) in given.into_iter().zip(results).zip(paths) {
+            ready.push_back((given, result, path));
+        }
+        Ok(())
+    }
+}
+
+/// Hashes every file of `paths` (any iterable of str, bytes or os.PathLike) with the algorithm
+/// `name`, several at a time on `threads` threads (None or 0 = all cores), and yields
+/// `(path, digest)` in input order, or `(path, error)` with the OSError for a file that
+/// could not be read (the run goes on). Paths are taken a window at a time: memory stays
+/// bounded for millions of paths.
+#[pyfunction]
+#[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None))]
+pub(crate) fn hash_files(
+    paths: &Bound<'_, PyAny>,
+    name: &str,
+    threads: Option<i64>,
+    tree_height: Option<i64>,
+    iv_bits: Option<i64>,
+) -> PyResult<FileDigests> {
+    let algorithm = options::algorithm(name)?;
+    let options = Options::new(algorithm, threads, tree_height, iv_bits, None)?;
+    Ok(FileDigests {
+        files: FileHasher::new(options.builder(algorithm)),
+        paths: paths.try_iter()?.unbind(),
+        ready: Mutex::new(VecDeque::new()),
+    })
+}

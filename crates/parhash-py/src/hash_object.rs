@@ -1,0 +1,348 @@
+//! hashlib-style hash objects: `parhash.new(name, data, **options)`, one constructor per
+//! algorithm, `update`, `digest`, `hexdigest`, `copy`, `name`, `digest_size`, `block_size`.
+
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+
+use parhash::algo::parsha256::{parsha256_with, ParshaOptions};
+use parhash::{Algorithm, Hasher, Output};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use crate::buffers::{Data, COPY_CHUNK, RELEASE_GIL_AT};
+use crate::options::{self, Options};
+
+/// A running hash, as hashlib's objects: feed it with `update`, read it with `digest` or
+/// `hexdigest` (which do not end it), fork it with `copy`.
+///
+/// One object may be used from several threads: calls on it take turns (as in hashlib), and
+/// the GIL is released while large inputs are hashed.
+#[pyclass(module = "parhash", name = "Hash", frozen)]
+pub(crate) struct Hash {
+    algorithm: Algorithm,
+    options: Options,
+    state: Mutex<State>,
+}
+
+/// What a [`Hash`] has taken in.
+enum State {
+    /// The library's hasher.
+    Hasher(Hasher),
+    /// PARSHA-256 (default variant): it needs the whole message before it starts, so the
+    /// message is kept here and hashed at each `digest()`, which then needs no copy of it.
+    Parsha(Vec<u8>),
+}
+
+impl State {
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            State::Hasher(hasher) => hasher.update(data),
+            State::Parsha(message) => message.extend_from_slice(data),
+        }
+    }
+
+    fn try_clone(&self) -> PyResult<State> {
+        match self {
+            State::Hasher(hasher) => hasher
+                .try_clone()
+                .map(State::Hasher)
+                .ok_or_else(|| PyValueError::new_err("this hasher cannot be copied")),
+            State::Parsha(message) => Ok(State::Parsha(message.clone())),
+        }
+    }
+}
+
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    // A panic while hashing leaves no half-updated state worth refusing: go on.
+    state.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Hash {
+    pub(crate) fn create(algorithm: Algorithm, options: Options) -> PyResult<Hash> {
+        let state = if algorithm == Algorithm::Parsha256 && options.variant.is_none() {
+            State::Parsha(Vec::new())
+        } else {
+            State::Hasher(
+                options
+                    .builder(algorithm)
+                    .build()
+                    .map_err(options::value_error)?,
+            )
+        };
+        Ok(Hash {
+            algorithm,
+            options,
+            state: Mutex::new(state),
+        })
+    }
+
+    /// Runs `f` on the state: at once for a small input if no other thread holds the state,
+    /// otherwise with the GIL released (never waiting for the state while holding the GIL,
+    /// which the thread holding the state may need back).
+    fn with_state<R: Send>(
+        &self,
+        py: Python<'_>,
+        work_bytes: usize,
+        f: impl FnOnce(&mut State) -> R + Send,
+    ) -> R {
+        if work_bytes < RELEASE_GIL_AT {
+            match self.state.try_lock() {
+                Ok(mut state) => return f(&mut state),
+                Err(TryLockError::Poisoned(poisoned)) => return f(&mut poisoned.into_inner()),
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+        py.detach(|| f(&mut lock(&self.state)))
+    }
+
+    fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let data = Data::new(data)?;
+        data.for_each_piece(COPY_CHUNK, |piece| {
+            let bytes = piece.as_bytes();
+            self.with_state(py, bytes.len(), |state| state.update(bytes));
+            Ok(())
+        })
+    }
+
+    fn output(&self, py: Python<'_>) -> PyResult<Output> {
+        let algorithm = self.algorithm;
+        let (params, threads) = (self.options.tree_params(), self.options.threads);
+        self.with_state(py, buffered(&self.state), |state| match state {
+            State::Hasher(hasher) => hasher
+                .try_clone()
+                .map(|copy| copy.finalize())
+                .ok_or_else(|| PyValueError::new_err(format!("{algorithm}: no digest"))),
+            State::Parsha(message) => {
+                let options = ParshaOptions {
+                    threads,
+                    kernel: None,
+                };
+                parsha256_with(message, params.tree_height(), params.iv_bits(), &options)
+                    .map(|(_, digest)| Output::from_slice(&digest))
+                    .map_err(options::value_error)
+            }
+        })
+    }
+}
+
+/// Bytes a PARSHA-256 state holds (0 for others, or when another thread holds the state: the
+/// caller then waits for it with the GIL released anyway).
+fn buffered(state: &Mutex<State>) -> usize {
+    let len = |state: &State| match state {
+        State::Parsha(message) => message.len(),
+        State::Hasher(_) => 0,
+    };
+    match state.try_lock() {
+        Ok(guard) => len(&guard),
+        Err(TryLockError::Poisoned(poisoned)) => len(&poisoned.into_inner()),
+        Err(TryLockError::WouldBlock) => 0,
+    }
+}
+
+#[pymethods]
+impl Hash {
+    /// Feeds more bytes: any object with the buffer protocol (bytes, bytearray, memoryview,
+    /// mmap, numpy arrays...). `str` is a TypeError, as in hashlib.
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.feed(py, data)
+    }
+
+    /// The digest of everything fed so far, as bytes; the object goes on accepting data.
+    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, self.output(py)?.as_bytes()))
+    }
+
+    /// The digest as lowercase hexadecimal.
+    fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.output(py)?.to_hex())
+    }
+
+    /// An independent copy of this object, in the same state.
+    fn copy(&self, py: Python<'_>) -> PyResult<Hash> {
+        let state = self.with_state(py, buffered(&self.state), |state| state.try_clone())?;
+        Ok(Hash {
+            algorithm: self.algorithm,
+            options: self.options.clone(),
+            state: Mutex::new(state),
+        })
+    }
+
+    /// The algorithm's canonical name (as `parhash list` shows it).
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.algorithm.name()
+    }
+
+    /// Digest size in bytes.
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.algorithm.info().digest_size
+    }
+
+    /// The compression function's block size in bytes (what HMAC pads the key to).
+    #[getter]
+    fn block_size(&self) -> usize {
+        self.algorithm.info().block_size
+    }
+
+    /// PARSHA-256's tree height T (None for other algorithms).
+    #[getter]
+    fn tree_height(&self) -> Option<u32> {
+        (self.algorithm == Algorithm::Parsha256).then(|| self.options.tree_params().tree_height())
+    }
+
+    /// PARSHA-256's IV length l in bits (None for other algorithms).
+    #[getter]
+    fn iv_bits(&self) -> Option<u32> {
+        (self.algorithm == Algorithm::Parsha256).then(|| self.options.tree_params().iv_bits())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<parhash.Hash {}>", self.algorithm)
+    }
+}
+
+/// Keyword arguments of `new` and the constructors.
+#[derive(Default)]
+struct Keywords<'py> {
+    data: Option<Bound<'py, PyAny>>,
+    threads: Option<i64>,
+    tree_height: Option<i64>,
+    iv_bits: Option<i64>,
+    variant: Option<String>,
+}
+
+impl<'py> Keywords<'py> {
+    fn read(&mut self, what: &str, key: &str, value: Bound<'py, PyAny>) -> PyResult<()> {
+        let none = value.is_none();
+        match key {
+            "data" | "string" => self.data = Some(value),
+            "threads" => self.threads = if none { None } else { Some(value.extract()?) },
+            "tree_height" => self.tree_height = if none { None } else { Some(value.extract()?) },
+            "iv_bits" => self.iv_bits = if none { None } else { Some(value.extract()?) },
+            "variant" => self.variant = if none { None } else { Some(value.extract()?) },
+            // hashlib's flag: every algorithm is offered either way.
+            "usedforsecurity" => {}
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}() got an unexpected keyword argument '{other}'"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    fn build(self, py: Python<'py>, alg: Algorithm) -> PyResult<Hash> {
+        let options = Options::new(
+            alg,
+            self.threads,
+            self.tree_height,
+            self.iv_bits,
+            self.variant,
+        )?;
+        let hash = Hash::create(alg, options)?;
+        if let Some(data) = &self.data {
+            hash.feed(py, data)?;
+        }
+        Ok(hash)
+    }
+}
+
+/// A new hash object for the algorithm `name` (any name or alias `parhash list` shows; case
+/// and `-`, `_`, `/`, `.` and spaces are ignored), fed with `data`.
+///
+/// Options: `threads` (None or 0 = all cores; only the tree modes SANDstorm and PARSHA-256
+/// split one message over threads, and the digest never depends on it), `tree_height` and
+/// `iv_bits` (PARSHA-256's T in 1..=40 and l in {0, 128, 256}; default 13 and 256), `variant`
+/// (one implementation, as `parhash list` names them), `usedforsecurity` (accepted, as hashlib).
+#[pyfunction]
+#[pyo3(signature = (name, data = None, **options))]
+pub(crate) fn new(
+    py: Python<'_>,
+    name: &str,
+    data: Option<Bound<'_, PyAny>>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Hash> {
+    let alg = options::algorithm(name)?;
+    let mut keywords = Keywords {
+        data,
+        ..Keywords::default()
+    };
+    if let Some(options) = options {
+        for (key, value) in options.iter() {
+            keywords.read("new", &key.extract::<String>()?, value)?;
+        }
+    }
+    keywords.build(py, alg)
+}
+
+/// One algorithm's constructor (`parhash.sha256`, ...): call it as
+/// `sha256(data=b"", **options)` for a new hash object fed with `data` (options as for
+/// `parhash.new`). Constructors pickle by name, as hashlib's do, so one can be sent to another
+/// process (`digestmod=parhash.sha256`).
+#[pyclass(module = "parhash", name = "Constructor", frozen)]
+pub(crate) struct Constructor {
+    algorithm: Algorithm,
+    name: String,
+}
+
+#[pymethods]
+impl Constructor {
+    #[pyo3(signature = (data = None, **options))]
+    fn __call__(
+        &self,
+        py: Python<'_>,
+        data: Option<Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Hash> {
+        let mut keywords = Keywords {
+            data,
+            ..Keywords::default()
+        };
+        if let Some(options) = options {
+            for (key, value) in options.iter() {
+                keywords.read(&self.name, &key.extract::<String>()?, value)?;
+            }
+        }
+        keywords.build(py, self.algorithm)
+    }
+
+    /// The constructor's name in the module (`sha3_256`).
+    #[getter]
+    fn __name__(&self) -> &str {
+        &self.name
+    }
+
+    #[getter]
+    fn __qualname__(&self) -> &str {
+        &self.name
+    }
+
+    /// The algorithm's canonical name (`sha3-256`).
+    #[getter]
+    fn algorithm(&self) -> &'static str {
+        self.algorithm.name()
+    }
+
+    /// Pickled as the module attribute of this name.
+    fn __reduce__(&self) -> &str {
+        &self.name
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<parhash constructor {}: {}>",
+            self.name,
+            self.algorithm.info().note
+        )
+    }
+}
+
+/// Adds one constructor per algorithm (`sha256`, `sha3_256`, ...) to `module`.
+pub(crate) fn add_constructors(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    for &algorithm in Algorithm::ALL {
+        let name = options::constructor_name(algorithm);
+        module.add(name.clone(), Constructor { algorithm, name })?;
+    }
+    Ok(())
+}

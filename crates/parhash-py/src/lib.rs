@@ -1,0 +1,35 @@
+//! The Python module `parhash._parhash`, re-exported by the `parhash` package
+//! (`python/parhash/__init__.py`): hashlib-compatible objects for every parhash algorithm,
+//! many messages at once, files, and the tree modes' parts. README.md, "Python", tells the
+//! whole story; `tests/` is the pytest suite.
+
+#![forbid(unsafe_code)]
+
+mod buffers;
+mod files;
+mod hash_object;
+mod many;
+mod options;
+mod parts;
+
+use parhash::Algorithm;
+use pyo3::prelude::*;
+use pyo3::types::PyFrozenSet;
+
+#[pymodule]
+fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = module.py();
+    module.add_class::<hash_object::Hash>()?;
+    module.add_class::<hash_object::Constructor>()?;
+    module.add_class::<files::FileDigests>()?;
+    module.add_class::<parts::PartPlan>()?;
+    module.add_function(wrap_pyfunction!(hash_object::new, module)?)?;
+    module.add_function(wrap_pyfunction!(files::hash_file, module)?)?;
+    module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;
+    module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
+    hash_object::add_constructors(module)?;
+    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    module.add("algorithms_available", PyFrozenSet::new(py, &names)?)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

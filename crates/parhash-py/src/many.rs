@@ -1,0 +1,57 @@
+//! `hash_many`: many messages through the batch engine (SIMD lanes and all cores).
+
+use parhash::batch::{hash_many_with, BatchOptions};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+
+use crate::buffers::Data;
+use crate::options;
+
+/// Messages per round: the GIL is released for each round, and copies of mutable buffers live
+/// only for their round.
+const ROUND_MESSAGES: usize = 1 << 16;
+/// Bytes per round (at least one message, whatever its size).
+const ROUND_BYTES: usize = 256 << 20;
+
+/// The digests of every buffer of `buffers` (any iterable of bytes-like objects), in order,
+/// hashed side by side in SIMD lanes and on `threads` threads (None or 0 = all cores).
+/// `bytes` are hashed in place; other buffers are copied first (see the README).
+#[pyfunction]
+#[pyo3(signature = (buffers, name, threads = None))]
+pub(crate) fn hash_many<'py>(
+    py: Python<'py>,
+    buffers: &Bound<'py, PyAny>,
+    name: &str,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyList>> {
+    let alg = options::algorithm(name)?;
+    let opts = BatchOptions {
+        threads: options::threads(threads)?,
+        kernel: None,
+    };
+    let out = PyList::empty(py);
+    let mut round: Vec<Bound<'py, PyBytes>> = Vec::new();
+    let mut round_bytes = 0;
+    let flush = |round: &mut Vec<Bound<'py, PyBytes>>| -> PyResult<()> {
+        let messages: Vec<&[u8]> = round.iter().map(|b| b.as_bytes()).collect();
+        let digests = py.detach(|| hash_many_with(alg, &messages, opts));
+        for digest in digests {
+            out.append(PyBytes::new(py, digest.as_bytes()))?;
+        }
+        round.clear();
+        Ok(())
+    };
+    for item in buffers.try_iter()? {
+        let bytes = Data::new(&item?)?.into_bytes()?;
+        round_bytes += bytes.as_bytes().len();
+        round.push(bytes);
+        if round.len() >= ROUND_MESSAGES || round_bytes >= ROUND_BYTES {
+            flush(&mut round)?;
+            round_bytes = 0;
+        }
+    }
+    if !round.is_empty() {
+        flush(&mut round)?;
+    }
+    Ok(out)
+}

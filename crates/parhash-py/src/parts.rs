@@ -1,0 +1,375 @@
+//! Tree parts: one long message split into parts hashed anywhere (other processes, other
+//! machines) and combined into the one-machine digest. The distributed mode builds on this:
+//! a worker that knows only a path, the algorithm, the part count and its part index rebuilds
+//! the same plan (`PartPlan.for_file`), hashes its part from the file (reading only the bytes
+//! the part needs) and returns the state as bytes.
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::Range;
+use std::path::Path;
+
+use parhash::algo::parsha256::parts::Plan as ParshaPlan;
+use parhash::algo::sandstorm::parts::{Plan as SandstormPlan, Variant};
+use parhash::parts::{PartError, PartState};
+use parhash::{Algorithm, Threads, TreeParams};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+
+use crate::buffers::Data;
+use crate::files::{os_error, path_arg};
+use crate::options;
+
+/// The two tree modes' plans behind one Python class.
+enum Plan {
+    Parsha(ParshaPlan, TreeParams),
+    Sandstorm(SandstormPlan),
+}
+
+/// How one message of a tree-mode algorithm (parsha256, sandstorm*) is split into parts.
+///
+/// Build it from the algorithm, the message length and the wanted number of parts (the plan
+/// may use fewer: `parts` says how many); the same arguments give the same plan on any
+/// machine, and a plan pickles (for Ray, multiprocessing...). Then hash each part anywhere
+/// (`hash_part` from the message in memory, `hash_part_file` from a file, reading only
+/// `ranges(i)`), and `combine` the states (bytes, in any order) into the digest, which equals
+/// `parhash.new(name, message).digest()`.
+#[pyclass(module = "parhash", name = "PartPlan", frozen)]
+pub(crate) struct PartPlan {
+    algorithm: Algorithm,
+    plan: Plan,
+    threads: Threads,
+}
+
+/// A part's reading failure or a state that does not fit the plan.
+fn part_error(err: PartError) -> PyErr {
+    PyValueError::new_err(err.to_string())
+}
+
+/// `read(offset, buf)` over a file: `buf.len()` bytes at `offset`.
+fn file_reader(file: &mut File) -> impl FnMut(u64, &mut [u8]) -> io::Result<()> + '_ {
+    move |offset, buf| {
+        file.seek(SeekFrom::Start(offset))?;
+        file.read_exact(buf)
+    }
+}
+
+impl PartPlan {
+    fn check_index(&self, index: usize) -> PyResult<()> {
+        let parts = self.parts();
+        if index >= parts {
+            return Err(PyIndexError::new_err(format!(
+                "part {index} of a plan of {parts} parts"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Opens `path` and checks that it is as long as the plan's message.
+    fn open(&self, py: Python<'_>, path: &Path) -> PyResult<File> {
+        let file = File::open(path).map_err(|e| os_error(py, &e, path))?;
+        let len = file.metadata().map_err(|e| os_error(py, &e, path))?.len();
+        if len != self.message_len() {
+            return Err(PyValueError::new_err(format!(
+                "{} is {len} bytes; this plan is for a message of {} bytes",
+                path.display(),
+                self.message_len()
+            )));
+        }
+        Ok(file)
+    }
+
+    fn states(states: &Bound<'_, PyAny>) -> PyResult<Vec<PartState>> {
+        let mut out = Vec::new();
+        for state in states.try_iter()? {
+            let bytes = Data::new(&state?)?.into_bytes()?;
+            out.push(PartState::from_bytes(bytes.as_bytes()).map_err(part_error)?);
+        }
+        Ok(out)
+    }
+}
+
+fn pairs(ranges: impl IntoIterator<Item = Range<u64>>) -> Vec<(u64, u64)> {
+    ranges.into_iter().map(|r| (r.start, r.end)).collect()
+}
+
+#[pymethods]
+impl PartPlan {
+    /// A plan for a message of `message_len` bytes of the algorithm `name` in at most `parts`
+    /// parts. `tree_height`/`iv_bits` for PARSHA-256 (default 13, 256); `threads` (None or 0 =
+    /// all cores) for hashing a SANDstorm part (a PARSHA-256 part runs on one thread: hash
+    /// several parts at once to use more).
+    #[new]
+    #[pyo3(signature = (name, message_len, parts, *, tree_height = None, iv_bits = None, threads = None))]
+    fn new(
+        name: &str,
+        message_len: u64,
+        parts: usize,
+        tree_height: Option<i64>,
+        iv_bits: Option<i64>,
+        threads: Option<i64>,
+    ) -> PyResult<PartPlan> {
+        let algorithm = options::algorithm(name)?;
+        let threads = options::threads(threads)?;
+        if parts == 0 {
+            return Err(PyValueError::new_err("a plan needs at least one part"));
+        }
+        let plan = if algorithm == Algorithm::Parsha256 {
+            let params = options::tree_params(tree_height, iv_bits)?;
+            let plan = ParshaPlan::new(message_len, params.tree_height(), params.iv_bits(), parts)
+                .map_err(options::value_error)?;
+            Plan::Parsha(plan, params)
+        } else if let Ok(variant) = Variant::try_from(algorithm) {
+            if tree_height.is_some() || iv_bits.is_some() {
+                return Err(PyValueError::new_err(format!(
+                    "{algorithm} takes no tree_height or iv_bits (only parsha256 has tree parameters)"
+                )));
+            }
+            Plan::Sandstorm(SandstormPlan::new(variant, message_len, parts).with_threads(threads))
+        } else {
+            return Err(PyValueError::new_err(format!(
+                "{algorithm} has no tree mode to split into parts (parsha256 and sandstorm* have)"
+            )));
+        };
+        Ok(PartPlan {
+            algorithm,
+            plan,
+            threads,
+        })
+    }
+
+    /// The plan for the file at `path` (its current size) in at most `parts` parts.
+    #[staticmethod]
+    #[pyo3(signature = (path, name, parts, *, tree_height = None, iv_bits = None, threads = None))]
+    fn for_file(
+        py: Python<'_>,
+        path: &Bound<'_, PyAny>,
+        name: &str,
+        parts: usize,
+        tree_height: Option<i64>,
+        iv_bits: Option<i64>,
+        threads: Option<i64>,
+    ) -> PyResult<PartPlan> {
+        let path = path_arg(path)?;
+        let len = std::fs::metadata(&path)
+            .map_err(|e| os_error(py, &e, &path))?
+            .len();
+        PartPlan::new(name, len, parts, tree_height, iv_bits, threads)
+    }
+
+    /// The algorithm's canonical name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.algorithm.name()
+    }
+
+    /// The number of parts (at most what was asked for).
+    #[getter]
+    fn parts(&self) -> usize {
+        match &self.plan {
+            Plan::Parsha(plan, _) => plan.parts(),
+            Plan::Sandstorm(plan) => plan.parts(),
+        }
+    }
+
+    /// The message length in bytes.
+    #[getter]
+    fn message_len(&self) -> u64 {
+        match &self.plan {
+            Plan::Parsha(plan, _) => plan.message_len(),
+            Plan::Sandstorm(plan) => plan.message_len(),
+        }
+    }
+
+    /// PARSHA-256's tree height T (None for SANDstorm).
+    #[getter]
+    fn tree_height(&self) -> Option<u32> {
+        match &self.plan {
+            Plan::Parsha(_, params) => Some(params.tree_height()),
+            Plan::Sandstorm(_) => None,
+        }
+    }
+
+    /// PARSHA-256's IV length l in bits (None for SANDstorm).
+    #[getter]
+    fn iv_bits(&self) -> Option<u32> {
+        match &self.plan {
+            Plan::Parsha(_, params) => Some(params.iv_bits()),
+            Plan::Sandstorm(_) => None,
+        }
+    }
+
+    /// The byte ranges `(start, end)` of the message that part `index` reads, in order.
+    fn ranges(&self, index: usize) -> PyResult<Vec<(u64, u64)>> {
+        self.check_index(index)?;
+        Ok(match &self.plan {
+            Plan::Parsha(plan, _) => pairs(plan.ranges(index)),
+            Plan::Sandstorm(plan) => {
+                let (head, range) = (plan.head(), plan.range(index));
+                if index == 0 || head.end >= range.start {
+                    vec![(head.start.min(range.start), range.end)]
+                } else {
+                    pairs([head, range])
+                }
+            }
+        })
+    }
+
+    /// The byte ranges the combine step reads (none for SANDstorm).
+    fn top_ranges(&self) -> Vec<(u64, u64)> {
+        match &self.plan {
+            Plan::Parsha(plan, _) => pairs(plan.top_ranges()),
+            Plan::Sandstorm(_) => Vec::new(),
+        }
+    }
+
+    /// The state of part `index` (bytes) from `message`, the whole message (any buffer;
+    /// `bytes` is read in place, others are copied once). The GIL is released.
+    fn hash_part<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        message: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        self.check_index(index)?;
+        let message = Data::new(message)?.into_bytes()?;
+        let message = message.as_bytes();
+        if message.len() as u64 != self.message_len() {
+            return Err(PyValueError::new_err(format!(
+                "the message is {} bytes; this plan is for {}",
+                message.len(),
+                self.message_len()
+            )));
+        }
+        let state = py.detach(|| match &self.plan {
+            Plan::Parsha(plan, _) => plan.hash_part(index, message),
+            Plan::Sandstorm(plan) => {
+                let (head, range) = (plan.head(), plan.range(index));
+                plan.hash_part(
+                    index,
+                    &message[head.start as usize..head.end as usize],
+                    &message[range.start as usize..range.end as usize],
+                )
+            }
+        });
+        Ok(PyBytes::new(py, &state.to_bytes()))
+    }
+
+    /// The state of part `index` (bytes), reading only `ranges(index)` of the file at `path`,
+    /// a few MiB at a time, with the GIL released.
+    fn hash_part_file<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        path: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        self.check_index(index)?;
+        let path = path_arg(path)?;
+        let mut file = self.open(py, &path)?;
+        let state = py
+            .detach(|| match &self.plan {
+                Plan::Parsha(plan, _) => plan.hash_part_from(index, file_reader(&mut file)),
+                Plan::Sandstorm(plan) => plan.hash_part_from(index, file_reader(&mut file)),
+            })
+            .map_err(|e| os_error(py, &e, &path))?;
+        Ok(PyBytes::new(py, &state.to_bytes()))
+    }
+
+    /// The digest from the states of all parts (bytes, in any order). PARSHA-256's combine
+    /// step also reads `top_ranges()` of the message: pass it as `message` (or use
+    /// `combine_file`); SANDstorm needs no message. A missing, repeated, damaged or foreign
+    /// state raises ValueError.
+    #[pyo3(signature = (states, message = None))]
+    fn combine<'py>(
+        &self,
+        py: Python<'py>,
+        states: &Bound<'py, PyAny>,
+        message: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let states = PartPlan::states(states)?;
+        let digest = match (&self.plan, message) {
+            (Plan::Sandstorm(plan), _) => {
+                py.detach(|| plan.combine(&states)).map_err(part_error)?
+            }
+            (Plan::Parsha(plan, _), Some(message)) => {
+                let message = Data::new(message)?.into_bytes()?;
+                let message = message.as_bytes();
+                if message.len() as u64 != plan.message_len() {
+                    return Err(PyValueError::new_err(format!(
+                        "the message is {} bytes; this plan is for {}",
+                        message.len(),
+                        plan.message_len()
+                    )));
+                }
+                let (_, digest) = py
+                    .detach(|| plan.combine(&states, message))
+                    .map_err(part_error)?;
+                digest.to_vec()
+            }
+            (Plan::Parsha(..), None) => {
+                return Err(PyValueError::new_err(
+                    "PARSHA-256's combine step reads top_ranges() of the message: pass \
+                     message=, or use combine_file(states, path)",
+                ))
+            }
+        };
+        Ok(PyBytes::new(py, &digest))
+    }
+
+    /// `combine`, reading what the combine step needs from the file at `path`.
+    fn combine_file<'py>(
+        &self,
+        py: Python<'py>,
+        states: &Bound<'py, PyAny>,
+        path: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let path = path_arg(path)?;
+        let states = PartPlan::states(states)?;
+        let digest = match &self.plan {
+            Plan::Sandstorm(plan) => py.detach(|| plan.combine(&states)).map_err(part_error)?,
+            Plan::Parsha(plan, _) => {
+                let mut file = self.open(py, &path)?;
+                let result = py.detach(|| plan.combine_from(&states, file_reader(&mut file)));
+                match result {
+                    Ok((_, digest)) => digest.to_vec(),
+                    Err(PartError::Io { kind, message }) => {
+                        let err = io::Error::new(kind, message);
+                        return Err(os_error(py, &err, &path));
+                    }
+                    Err(other) => return Err(part_error(other)),
+                }
+            }
+        };
+        Ok(PyBytes::new(py, &digest))
+    }
+
+    /// Rebuilds the same plan when unpickled.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let class = py.get_type::<PartPlan>();
+        let args = (self.name(), self.message_len(), self.parts());
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("tree_height", self.tree_height())?;
+        kwargs.set_item("iv_bits", self.iv_bits())?;
+        kwargs.set_item("threads", self.threads_number())?;
+        // PartPlan(*args, **kwargs) through functools.partial, which pickles by reference.
+        let partial = py.import("functools")?.getattr("partial")?;
+        let make = partial.call((class,), Some(&kwargs))?;
+        PyTuple::new(py, [make, args.into_pyobject(py)?.into_any()])
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<parhash.PartPlan {} of {} bytes in {} parts>",
+            self.algorithm,
+            self.message_len(),
+            self.parts()
+        )
+    }
+}
+
+impl PartPlan {
+    fn threads_number(&self) -> Option<usize> {
+        (!self.threads.is_all()).then(|| self.threads.count())
+    }
+}

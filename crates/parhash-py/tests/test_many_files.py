@@ -1,0 +1,136 @@
+"""hash_many, hash_file, hash_files and file_digest: equal to one-by-one hashing; file errors."""
+
+import errno
+import hashlib
+import io
+import os
+import pathlib
+import random
+
+import pytest
+
+import parhash
+
+LANES = ["md5", "sha1", "sha256", "sha512", "sha3-256", "keccak256"]
+OTHERS = ["whirlpool", "blake512", "sandstorm256", "parsha256", "skein512-256"]
+
+
+@pytest.mark.parametrize("name", LANES + OTHERS)
+def test_hash_many_equals_one_by_one(name):
+    rng = random.Random(name)
+    messages = [rng.randbytes(rng.choice([0, 1, 55, 64, 100, 4096, 20_000])) for _ in range(300)]
+    expected = [parhash.new(name, m).digest() for m in messages]
+    for threads in [None, 1, 2]:
+        assert parhash.hash_many(messages, name, threads=threads) == expected
+    # Any iterable, any buffers.
+    assert parhash.hash_many((bytearray(m) for m in messages), name) == expected
+    assert parhash.hash_many([], name) == []
+
+
+def test_hash_many_sha256_equals_hashlib():
+    rng = random.Random(3)
+    messages = [rng.randbytes(4096) for _ in range(2000)]
+    assert parhash.hash_many(messages, "sha256") == [hashlib.sha256(m).digest() for m in messages]
+
+
+@pytest.fixture
+def files(tmp_path):
+    rng = random.Random(4)
+    paths = []
+    for i, size in enumerate([0, 1, 100, 65_536, 65_537, 300_000, 2_500_000]):
+        path = tmp_path / f"f{i}"
+        path.write_bytes(rng.randbytes(size))
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("name", ["sha256", "md5", "sandstorm256", "parsha256", "jh512"])
+def test_hash_file_and_hash_files_equal_one_by_one(name, files, tmp_path):
+    expected = [parhash.new(name, p.read_bytes()).digest() for p in files]
+    assert [parhash.hash_file(p, name) for p in files] == expected
+    assert [parhash.hash_file(str(p), name, threads=1) for p in files] == expected
+    assert parhash.hash_file(os.fsencode(files[2]), name) == expected[2]
+    missing = tmp_path / "missing"
+    given = files[:3] + [missing] + files[3:] + [tmp_path]
+    results = list(parhash.hash_files(given, name, threads=2))
+    assert [path for path, _ in results] == given
+    digests = [r for _, r in results]
+    assert digests[:3] + digests[4:-1] == expected
+    assert isinstance(digests[3], FileNotFoundError) and digests[3].errno == errno.ENOENT
+    assert digests[3].filename == str(missing)
+    assert isinstance(digests[-1], IsADirectoryError)
+
+
+def test_hash_files_takes_a_long_generator(tmp_path):
+    paths = []
+    for i in range(1000):
+        path = tmp_path / f"small{i}"
+        path.write_bytes(b"x" * i)
+        paths.append(path)
+    results = parhash.hash_files((str(p) for p in paths), "sha1")
+    for i, (path, digest) in enumerate(results):
+        assert path == str(paths[i])
+        assert digest == hashlib.sha1(b"x" * i).digest()
+    assert i == 999
+
+
+def test_file_errors_are_oserrors_with_errno_and_filename(tmp_path):
+    missing = tmp_path / "no-such-file"
+    with pytest.raises(FileNotFoundError) as info:
+        parhash.hash_file(missing, "sha256")
+    assert info.value.errno == errno.ENOENT
+    assert info.value.filename == str(missing)
+    with pytest.raises(IsADirectoryError) as info:
+        parhash.hash_file(tmp_path, "sandstorm256")
+    assert info.value.errno == errno.EISDIR
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        parhash.hash_file(missing, "no-such-algorithm")
+    with pytest.raises(TypeError):
+        list(parhash.hash_files([1234], "md5"))
+
+
+def test_hash_file_reads_a_pipe(tmp_path):
+    # No size to promise: PARSHA-256 reads it into memory first, the others stream.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    data = random.Random(5).randbytes(200_000)
+    for name in ["parsha256", "sha256"]:
+        pid = os.fork()
+        if pid == 0:
+            with open(fifo, "wb") as w:
+                w.write(data)
+            os._exit(0)
+        try:
+            assert parhash.hash_file(fifo, name) == parhash.new(name, data).digest()
+        finally:
+            os.waitpid(pid, 0)
+
+
+@pytest.mark.parametrize("name", ["sha256", "sha3_512", "md5"])
+def test_file_digest_equals_hashlib(name, files):
+    for path in files:
+        with open(path, "rb") as f:
+            ours = parhash.file_digest(f, name).digest()
+        with open(path, "rb") as f:
+            theirs = hashlib.file_digest(f, name).digest() if hasattr(hashlib, "file_digest") \
+                else hashlib.new(name, f.read()).digest()
+        assert ours == theirs
+        with open(path, "rb") as f:
+            assert parhash.file_digest(f, getattr(parhash, name)).digest() == theirs
+        assert parhash.file_digest(io.BytesIO(path.read_bytes()), name).digest() == theirs
+    with open(files[0], "r") as text:
+        with pytest.raises(ValueError, match="binary reading mode"):
+            parhash.file_digest(text, "sha256")
+
+
+def test_hash_files_is_one_caller_at_a_time(tmp_path):
+    (tmp_path / "a").write_bytes(b"a")
+    iterator = None
+
+    def paths():
+        yield tmp_path / "a"
+        next(iterator)  # calls back into the iterator that is asking for paths
+
+    iterator = parhash.hash_files(paths(), "md5")
+    with pytest.raises(ValueError, match="already executing"):
+        next(iterator)

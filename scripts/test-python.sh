@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Python package's tests: a virtual environment in target/py-venv, the package installed
+# from the checkout as a user installs it (`pip install ./crates/parhash-py`: maturin builds the
+# release extension), pytest + Hypothesis + numpy, and the CLI (the control for the algorithms
+# hashlib lacks). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=target/py-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+"$venv/bin/python" -m pip install --quiet pytest hypothesis numpy
+# --force-reinstall: the version does not change when the code does.
+"$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./crates/parhash-py
+cargo build --quiet -p parhash-cli
+# Run from the tests' folder, so `import parhash` finds the installed package.
+cd crates/parhash-py/tests
+PARHASH_CLI="$PWD/../../../target/debug/parhash" exec "../../../$venv/bin/python" -m pytest -q \
+  -p no:cacheprovider "$@"
