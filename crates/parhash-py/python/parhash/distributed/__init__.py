@@ -1,0 +1,236 @@
+"""parhash on a Ray cluster: the same digests as ``parhash sum``, computed by many machines.
+
+- ``hash_files(paths_or_dirs, algorithm)``: many files (directories walked as ``parhash sum
+  -r`` walks them), packed into tasks of tens of MiB, results in input order as they arrive;
+  a file's error is that file's result, never a failed job.
+- ``hash_file(path, "parsha256" | "sandstorm*", parts=N)``: one large file split into tree
+  parts, each hashed by a task that reads only the bytes it needs (from a path every node sees
+  or an fsspec URL), combined on the driver into the one-machine digest.
+- ``DigestColumn``: a callable for ``ray.data.Dataset.map_batches`` adding a digest column to
+  ``ray.data.read_binary_files(..., include_paths=True)``.
+- ``parhash-dist sum|check``: the command line, printing what ``parhash sum|check`` print.
+
+Connecting (every function's ``address``): if this process already called ``ray.init``, that
+Ray is used (and never shut down here); otherwise ``ray.init(address)``: None starts a local
+Ray (or joins ``RAY_ADDRESS``), ``"auto"`` joins the cluster started on this machine with ``ray
+start``, ``"ray://HOST:10001"`` connects through Ray Client. Workers need parhash installed (the
+same version) and must see the files at the same paths.
+
+Needs the ``ray`` extra: ``pip install "parhash[ray]"``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+
+import parhash
+
+from . import _engine, _lines, _walk
+from ._engine import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TASK_BYTES,
+    DEFAULT_TASK_FILES,
+    DistributedError,
+    Item,
+    Pipeline,
+    Progress,
+    Spec,
+    connect,
+)
+
+PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+#: Files of a tree-mode algorithm (parsha256, sandstorm*) at least this large are split into
+#: parts hashed by several tasks (``split_bytes=None`` keeps every file in one task).
+DEFAULT_SPLIT_BYTES = 256 << 20
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_SPLIT_BYTES",
+    "DEFAULT_TASK_BYTES",
+    "DEFAULT_TASK_FILES",
+    "DigestColumn",
+    "DistributedError",
+    "Progress",
+    "connect",
+    "hash_file",
+    "hash_files",
+]
+
+
+def _spec(algorithm: str, tree_height: Optional[int], iv_bits: Optional[int]) -> Spec:
+    """Checks the algorithm and PARSHA-256's parameters on the driver (a bad name fails here,
+    before any task runs)."""
+    name = _lines.canonical_name(algorithm)
+    if name != "parsha256" and (tree_height is not None or iv_bits is not None):
+        raise TypeError(f"{name} takes no tree_height or iv_bits (only parsha256 has tree parameters)")
+    if name == "parsha256":
+        parhash.new(name, tree_height=tree_height, iv_bits=iv_bits)  # ValueError when out of range
+    return Spec(name, tree_height, iv_bits)
+
+
+def _is_one_path(obj: Any) -> bool:
+    return isinstance(obj, (str, bytes)) or hasattr(obj, "__fspath__")
+
+
+def hash_files(
+    paths_or_dirs: Union[PathArg, Iterable[PathArg]],
+    algorithm: str = "sha256",
+    *,
+    address: Optional[str] = None,
+    recursive: bool = False,
+    tree_height: Optional[int] = None,
+    iv_bits: Optional[int] = None,
+    task_bytes: int = DEFAULT_TASK_BYTES,
+    task_files: int = DEFAULT_TASK_FILES,
+    split_bytes: Optional[int] = DEFAULT_SPLIT_BYTES,
+    parts: Optional[int] = None,
+    max_running: Optional[int] = None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    progress: Optional[Progress] = None,
+) -> Iterator[Tuple[Any, Union[bytes, BaseException]]]:
+    """Hashes files on the Ray cluster and yields ``(path, digest)`` in input order, or
+    ``(path, error)`` for a file that could not be hashed: the file's ``OSError`` (missing,
+    unreadable, a directory without ``recursive``, changed while read) or a
+    ``DistributedError`` when the task holding it failed for good. The run always goes on.
+
+    `paths_or_dirs` is one path or an iterable of paths (str, bytes, os.PathLike), read
+    lazily; with `recursive` a directory stands for the files below it, walked in ``parhash
+    sum -r``'s order, and a directory that cannot be read is yielded with its error in its
+    place. Paths are yielded as given (walked ones in the type of their root).
+
+    Files are packed into tasks of about `task_bytes` bytes or `task_files` files (each task
+    hashes its files with the library's many-file engine: small files side by side in SIMD
+    lanes); at most `max_running` tasks (default twice the cluster's CPUs) run at once and a
+    bounded number of results wait to be yielded, so memory stays bounded for any number of
+    files. Files of a tree-mode algorithm of at least `split_bytes` bytes are split into
+    `parts` parts (default one per CPU of the cluster), as ``hash_file`` does. Ray retries a task `max_retries` times when
+    its worker dies. The driver stats each file to pack by bytes.
+    """
+    spec = _spec(algorithm, tree_height, iv_bits)
+    names = [paths_or_dirs] if _is_one_path(paths_or_dirs) else paths_or_dirs
+    connect(address)
+    pipeline = Pipeline(
+        spec,
+        task_bytes=task_bytes,
+        task_files=task_files,
+        max_running=max_running,
+        max_retries=max_retries,
+        split_bytes=split_bytes,
+        parts=parts,
+        progress=progress,
+    )
+    items = (
+        Item(key=path, path=path) if error is None else Item(key=path, preset=error)
+        for path, error in _walk.expand(names, recursive)
+    )
+    return pipeline.run(items)
+
+
+def hash_file(
+    path: PathArg,
+    algorithm: str,
+    *,
+    parts: Optional[int] = None,
+    address: Optional[str] = None,
+    tree_height: Optional[int] = None,
+    iv_bits: Optional[int] = None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    storage_options: Optional[Dict[str, Any]] = None,
+) -> bytes:
+    """The digest of one file with a tree-mode algorithm (``parsha256``, ``sandstorm*``),
+    hashed in `parts` parts on the cluster (default: one per CPU, a power of two for
+    PARSHA-256, whose plan accepts no other count); the plan may use fewer parts for a short
+    file. Equals ``parhash.hash_file(path, algorithm)`` and ``parhash sum``.
+
+    `path` is a path every node sees (a shared file system), or an fsspec URL
+    (``s3://bucket/key``, ``gs://...``; `storage_options` go to fsspec): each task reads
+    only the byte ranges of its part. The parts' states come back to the driver, which
+    combines them (PARSHA-256's combine reads ``plan.top_ranges()`` of the file, a few KiB,
+    on the driver). A part whose task fails for good raises ``DistributedError`` naming
+    the parts; a state that does not fit the plan (missing, repeated, damaged) is refused by
+    the combine step (ValueError), never turned into a wrong digest.
+    """
+    spec = _spec(algorithm, tree_height, iv_bits)
+    storage_options = dict(storage_options or {})
+    if not _engine._is_url(path):
+        path = os.fspath(path)
+    connect(address)
+    if parts is None:
+        parts = _engine.default_parts(spec.algorithm)
+    plan = _engine.make_plan(path, spec, parts, storage_options)
+    refs = _engine.submit_parts(plan, path, storage_options, max_retries)
+    states: List[bytes] = []
+    failures: List[str] = []
+    errors: List[BaseException] = []
+    for index, ref in enumerate(refs):
+        try:
+            states.append(_engine.ray.get(ref))
+        except Exception as err:  # noqa: BLE001 - collected, then reported together
+            errors.append(err)
+            failures.append(f"part {index}: {_engine.describe_failure(err)}")
+    if failures:
+        error = _engine.file_error(errors)
+        if error is not None:
+            raise error
+        raise DistributedError(
+            f"{os.fsdecode(path) if not isinstance(path, str) else path}: {len(failures)} of "
+            f"{plan.parts} parts failed: " + "; ".join(failures)
+        )
+    return _engine.combine(plan, states, path, storage_options)
+
+
+class DigestColumn:
+    """A callable for ``Dataset.map_batches`` that adds a digest column, for pipelines on
+    Ray Data::
+
+        ds = ray.data.read_binary_files("s3://bucket/dir", include_paths=True)
+        ds = ds.map_batches(DigestColumn, fn_constructor_kwargs={"algorithm": "sha256"},
+                            concurrency=4)          # or ds.map_batches(DigestColumn("sha256"))
+        for row in ds.iter_rows(): print(row["digest"], row["path"])
+
+    Each batch's messages (column `column`, ``bytes`` as ``read_binary_files`` names it) are
+    hashed side by side in SIMD lanes (``parhash.hash_many``); the digests go into column
+    `output` as hex strings (as ``parhash sum`` prints them) or, with ``hexdigest=False``, as
+    bytes. Works with the numpy (dict) and pandas batch formats.
+    """
+
+    def __init__(
+        self,
+        algorithm: str = "sha256",
+        *,
+        column: str = "bytes",
+        output: str = "digest",
+        hexdigest: bool = True,
+        tree_height: Optional[int] = None,
+        iv_bits: Optional[int] = None,
+        threads: Optional[int] = 1,
+    ):
+        self.spec = _spec(algorithm, tree_height, iv_bits)
+        self.column = column
+        self.output = output
+        self.hexdigest = hexdigest
+        self.threads = threads
+
+    def _digests(self, messages) -> List[Any]:
+        messages = [bytes(m) if not isinstance(m, bytes) else m for m in messages]
+        if self.spec.tree_height is not None or self.spec.iv_bits is not None:
+            # hash_many uses PARSHA-256's default parameters: other ones one message at a time.
+            digests = [parhash.new(self.spec.algorithm, m, **self.spec.tree_kwargs()).digest() for m in messages]
+        else:
+            digests = parhash.hash_many(messages, self.spec.algorithm, self.threads)
+        return [d.hex() for d in digests] if self.hexdigest else digests
+
+    def __call__(self, batch):
+        if isinstance(batch, dict):
+            import numpy as np
+
+            digests = self._digests(batch[self.column])
+            column = np.empty(len(digests), dtype=object)
+            column[:] = digests
+            return {**batch, self.output: column}
+        # pandas.DataFrame (batch_format="pandas").
+        batch = batch.copy()
+        batch[self.output] = self._digests(batch[self.column])
+        return batch

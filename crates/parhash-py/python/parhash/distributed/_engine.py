@@ -1,0 +1,443 @@
+"""The Ray side: connecting, the remote tasks, and the ordered pipeline that packs files into
+tasks by bytes, keeps a bounded number of tasks in flight and hands results back in input order.
+
+Everything a task returns is small (digests, errors, partial states of a few hundred bytes), so
+nothing large ever goes through Ray's object store: workers read the files themselves, from a
+path every node sees or an fsspec URL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Deque, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+import parhash
+
+try:
+    import ray
+except ImportError as err:  # pragma: no cover - only without the extra
+    raise ImportError(
+        'parhash.distributed needs Ray: pip install "parhash[ray]" '
+        '(from a checkout: pip install "./crates/parhash-py[ray]")'
+    ) from err
+
+#: A task gets files until it holds this many bytes (one larger file gets a task of its own).
+DEFAULT_TASK_BYTES = 32 << 20
+#: ... or this many files (bounds a task's result list and the driver's memory per task).
+DEFAULT_TASK_FILES = 4096
+#: How often Ray retries a task whose worker died (a file's read error is not retried: it is
+#: that file's result).
+DEFAULT_MAX_RETRIES = 3
+#: Bytes read at a time from an fsspec file.
+_URL_CHUNK = 8 << 20
+
+
+class DistributedError(RuntimeError):
+    """A task failed for good (its worker died more often than Ray retries, or it raised);
+    the message says which files or parts and why."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What every file of a job is hashed with."""
+
+    algorithm: str
+    tree_height: Optional[int] = None
+    iv_bits: Optional[int] = None
+
+    def tree_kwargs(self) -> dict:
+        if self.algorithm != "parsha256":
+            return {}
+        return {"tree_height": self.tree_height, "iv_bits": self.iv_bits}
+
+
+# --- connecting ---------------------------------------------------------------------------
+
+
+def connect(address: Optional[str] = None, **init_kwargs: Any) -> bool:
+    """Makes sure this process is connected to Ray and returns whether this call started
+    the connection. A Ray the caller already initialised is used as it is (never shut down
+    by parhash). Otherwise ``ray.init(address)``: None starts (or, with ``RAY_ADDRESS`` set,
+    joins) a cluster as Ray's default does, ``"auto"`` joins the cluster running on this
+    machine, ``"ray://HOST:10001"`` connects through Ray Client."""
+    if ray.is_initialized():
+        return False
+    if address is None and not os.environ.get("RAY_ADDRESS"):
+        # A local instance for this job: no dashboard to start.
+        init_kwargs.setdefault("include_dashboard", False)
+    with _printable_entrypoint():
+        ray.init(address=address, **init_kwargs)
+    return True
+
+
+@contextlib.contextmanager
+def _printable_entrypoint():
+    """Ray (2.60) records the driver's command line as UTF-8 and fails on a file name that is
+    not (``parhash-dist sum $'\xff'``): it gets the line with such bytes replaced."""
+    utils = getattr(getattr(ray, "_private", None), "utils", None)
+    original = getattr(utils, "get_entrypoint_name", None)
+    if original is None:
+        yield
+        return
+
+    def printable() -> str:
+        return original().encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+    utils.get_entrypoint_name = printable
+    try:
+        yield
+    finally:
+        utils.get_entrypoint_name = original
+
+
+def cluster_cpus() -> int:
+    """CPUs of the connected cluster (at least 1)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+# --- remote tasks -------------------------------------------------------------------------
+
+
+def _hash_batch(paths: Sequence[Any], spec: Spec, threads: int) -> List[Any]:
+    """On a worker: the digest or the OSError of each file, in order, through the library's
+    many-file engine (small files side by side in SIMD lanes)."""
+    return [
+        result
+        for _, result in parhash.hash_files(paths, spec.algorithm, threads, **spec.tree_kwargs())
+    ]
+
+
+def _is_url(path: Any) -> bool:
+    return isinstance(path, str) and "://" in path
+
+
+def _copy_ranges_from_url(url: str, ranges, length: int, storage_options: dict, into) -> None:
+    """Writes the byte `ranges` of the fsspec file `url` at their offsets into the open file
+    `into`, which is `length` bytes long and sparse elsewhere."""
+    import fsspec
+
+    with fsspec.open(url, "rb", **storage_options) as source:
+        for start, end in ranges:
+            source.seek(start)
+            into.seek(start)
+            while start < end:
+                chunk = source.read(min(_URL_CHUNK, end - start))
+                if not chunk:
+                    raise OSError(f"{url}: ended at byte {start} of {length}")
+                into.write(chunk)
+                start += len(chunk)
+    into.flush()
+
+
+def _with_local_view(path: Any, ranges, length: int, storage_options: dict, use: Callable[[Any], Any]):
+    """``use(local_path)`` for a path, or for a URL a sparse local file of the same length
+    holding only `ranges` (the bytes the part reads), removed afterwards."""
+    if not _is_url(path):
+        return use(path)
+    with tempfile.NamedTemporaryFile(prefix="parhash-part-") as local:
+        local.truncate(length)
+        _copy_ranges_from_url(path, ranges, length, storage_options, local)
+        return use(local.name)
+
+
+def _hash_part(plan: parhash.PartPlan, index: int, path: Any, storage_options: dict) -> bytes:
+    """On a worker: the state of part `index` (bytes), reading only the bytes it needs."""
+    return _with_local_view(
+        path,
+        plan.ranges(index),
+        plan.message_len,
+        storage_options,
+        lambda local: plan.hash_part_file(index, local),
+    )
+
+
+def _where_am_i() -> Tuple[str, int]:
+    """On a worker: its node id and process id (for tests and diagnostics)."""
+    return ray.get_runtime_context().get_node_id(), os.getpid()
+
+
+_remote_cache: dict = {}
+
+
+def remote(function: Callable, **options: Any):
+    """`function` as a Ray remote function with `options` (made once per options)."""
+    key = (function, tuple(sorted(options.items())))
+    if key not in _remote_cache:
+        _remote_cache[key] = ray.remote(**options)(function) if options else ray.remote(function)
+    return _remote_cache[key]
+
+
+# --- one file in parts --------------------------------------------------------------------
+
+
+def file_size(path: Any, storage_options: dict) -> int:
+    if _is_url(path):
+        import fsspec
+
+        fs, inner = fsspec.core.url_to_fs(path, **storage_options)
+        return int(fs.size(inner))
+    return os.stat(path).st_size
+
+
+def default_parts(algorithm: str) -> int:
+    """One part per CPU of the cluster; a power of two for PARSHA-256 (its plan needs one)."""
+    cpus = cluster_cpus()
+    if algorithm == "parsha256":
+        return 1 << (cpus.bit_length() - 1)
+    return cpus
+
+
+def make_plan(path: Any, spec: Spec, parts: int, storage_options: dict) -> parhash.PartPlan:
+    length = file_size(path, storage_options)
+    # Each part runs in one task of one CPU: one thread per part.
+    return parhash.PartPlan(spec.algorithm, length, parts, threads=1, **spec.tree_kwargs())
+
+
+def submit_parts(plan: parhash.PartPlan, path: Any, storage_options: dict, max_retries: int) -> list:
+    task = remote(_hash_part, max_retries=max_retries)
+    return [task.remote(plan, index, path, storage_options) for index in range(plan.parts)]
+
+
+def combine(plan: parhash.PartPlan, states: Sequence[bytes], path: Any, storage_options: dict) -> bytes:
+    """The digest from the parts' states; PARSHA-256's last step reads ``top_ranges()`` of
+    the file, here on the driver."""
+    if plan.name != "parsha256":
+        return plan.combine(states)
+    return _with_local_view(
+        path,
+        plan.top_ranges(),
+        plan.message_len,
+        storage_options,
+        lambda local: plan.combine_file(states, local),
+    )
+
+
+def file_error(failures: Iterable[BaseException]) -> Optional[OSError]:
+    """The OSError the tasks raised, when every failure is one (a file the workers cannot
+    read is that file's error, not a failed job)."""
+    causes = [getattr(err, "cause", None) for err in failures]
+    if causes and all(isinstance(cause, OSError) for cause in causes):
+        return causes[0]
+    return None
+
+
+def describe_failure(err: BaseException) -> str:
+    """The first line of a task's failure (Ray's messages run to many lines)."""
+    text = str(err).strip().splitlines()
+    cause = getattr(err, "cause", None)
+    if cause is not None and not isinstance(cause, type(err)):
+        return f"{type(cause).__name__}: {cause}"
+    return text[0] if text else type(err).__name__
+
+
+# --- many files, in order -----------------------------------------------------------------
+
+
+class Progress:
+    """What the pipeline tells about its work (the CLI draws a bar from it)."""
+
+    def submitted(self, files: int, nbytes: int) -> None:
+        pass
+
+    def finished(self, files: int, nbytes: int) -> None:
+        pass
+
+    def running(self, tasks: int) -> None:
+        pass
+
+
+@dataclass
+class Item:
+    """One input, with whatever the caller wants back (`key`): a path to hash (with the job's
+    spec, or its own), or a result known without hashing (`preset`: a directory of ``-r``
+    that could not be read, standard input hashed on the driver, a note to keep in order)."""
+
+    key: Any
+    path: Any = None
+    preset: Any = None
+    spec: Optional[Spec] = None
+    size: int = 0
+
+    @property
+    def hashed(self) -> bool:
+        return self.path is not None and self.preset is None
+
+
+@dataclass
+class _Entry:
+    """Submitted work in input order: its refs, the items, what became of them."""
+
+    items: List[Item]
+    refs: List[Any]
+    finish: Callable[[List[Any]], List[Any]]
+    done: dict = field(default_factory=dict)
+    failures: dict = field(default_factory=dict)
+    results: Optional[List[Any]] = None
+
+    @property
+    def nbytes(self) -> int:
+        return sum(item.size for item in self.items)
+
+
+class Pipeline:
+    """Packs items into tasks (by bytes and count), keeps at most `max_running` tasks
+    running and `max_window` entries not yet handed back, and yields ``(key, result)`` in
+    input order: result is a digest (bytes), the file's OSError, or a DistributedError when
+    the task holding the file failed for good."""
+
+    def __init__(
+        self,
+        spec: Spec,
+        *,
+        task_bytes: int = DEFAULT_TASK_BYTES,
+        task_files: int = DEFAULT_TASK_FILES,
+        max_running: Optional[int] = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        split_bytes: Optional[int] = None,
+        parts: Optional[int] = None,
+        progress: Optional[Progress] = None,
+        stat: bool = True,
+    ):
+        if task_bytes < 1 or task_files < 1:
+            raise ValueError("task_bytes and task_files must be at least 1")
+        self.spec = spec
+        self.task_bytes = task_bytes
+        self.task_files = task_files
+        self.max_running = max_running or 2 * cluster_cpus()
+        self.max_window = 4 * self.max_running + 16
+        self.max_retries = max_retries
+        # Files of a tree mode at least this large are split into parts over several tasks.
+        self.split_bytes = split_bytes
+        self.parts = parts
+        self.progress = progress or Progress()
+        self.stat = stat
+        self._batch_task = remote(_hash_batch, max_retries=max_retries)
+
+    # Packing.
+
+    def _sized(self, item: Item) -> Item:
+        if item.spec is None:
+            item.spec = self.spec
+        if self.stat and item.hashed:
+            try:
+                item.size = os.stat(item.path).st_size
+            except (OSError, ValueError):
+                item.size = 0  # the worker reports why, in the file's place
+        return item
+
+    def _entries(self, items: Iterable[Item]) -> Iterator[_Entry]:
+        batch: List[Item] = []
+        batch_bytes = 0
+        batch_spec: Optional[Spec] = None
+        for item in map(self._sized, items):
+            # A large tree-mode file is split over tasks; a task has one spec (a checksum
+            # list may mix algorithms).
+            split = item.hashed and self._splits(item)
+            if batch and (split or (item.hashed and batch_spec not in (None, item.spec))):
+                yield self._batch_entry(batch)
+                batch, batch_bytes, batch_spec = [], 0, None
+            if split:
+                yield self._split_entry(item)
+                continue
+            batch.append(item)
+            batch_bytes += item.size
+            if item.hashed:
+                batch_spec = item.spec
+            if batch_bytes >= self.task_bytes or len(batch) >= self.task_files:
+                yield self._batch_entry(batch)
+                batch, batch_bytes, batch_spec = [], 0, None
+        if batch:
+            yield self._batch_entry(batch)
+
+    def _splits(self, item: Item) -> bool:
+        tree_mode = item.spec.algorithm == "parsha256" or item.spec.algorithm.startswith("sandstorm")
+        return tree_mode and self.split_bytes is not None and item.size >= self.split_bytes
+
+    def _batch_entry(self, batch: List[Item]) -> _Entry:
+        hashed = [item for item in batch if item.hashed]
+        refs = []
+        if hashed:
+            paths = [item.path for item in hashed]
+            refs = [self._batch_task.remote(paths, hashed[0].spec, 1)]
+
+        def finish(outputs: List[Any]) -> List[Any]:
+            digests = iter(outputs[0] if outputs else ())
+            return [next(digests) if item.hashed else item.preset for item in batch]
+
+        return _Entry(batch, refs, finish)
+
+    def _split_entry(self, item: Item) -> _Entry:
+        try:
+            parts = self.parts or default_parts(item.spec.algorithm)
+            plan = make_plan(item.path, item.spec, parts, {})
+        except OSError as err:
+            return _Entry([item], [], lambda _, error=err: [error])
+        refs = submit_parts(plan, item.path, {}, self.max_retries)
+
+        def finish(states: List[Any]) -> List[Any]:
+            try:
+                return [combine(plan, states, item.path, {})]
+            except OSError as err:
+                return [err]
+            except ValueError as err:  # a state the plan refuses: never a wrong digest
+                return [DistributedError(f"not hashed: {err}")]
+
+        return _Entry([item], refs, finish)
+
+    # Running.
+
+    def run(self, items: Iterable[Item]) -> Iterator[Tuple[Any, Any]]:
+        entries = self._entries(items)
+        window: Deque[_Entry] = deque()
+        waiting: dict = {}  # ref -> (entry, index in entry.refs)
+        exhausted = False
+        while True:
+            while not exhausted and len(waiting) < self.max_running and len(window) < self.max_window:
+                entry = next(entries, None)
+                if entry is None:
+                    exhausted = True
+                    break
+                window.append(entry)
+                for index, ref in enumerate(entry.refs):
+                    waiting[ref] = (entry, index)
+                self.progress.submitted(len(entry.items), entry.nbytes)
+                if not entry.refs:
+                    self._settle(entry)
+            self.progress.running(len(waiting))
+            while window and window[0].results is not None:
+                entry = window.popleft()
+                yield from zip((item.key for item in entry.items), entry.results)
+            if not window:
+                if exhausted:
+                    return
+                continue
+            if not waiting:
+                continue
+            ready, _ = ray.wait(list(waiting), num_returns=1, timeout=1.0)
+            for ref in ready:
+                entry, index = waiting.pop(ref)
+                try:
+                    entry.done[index] = ray.get(ref)
+                except Exception as err:  # noqa: BLE001 - any task failure is reported per file
+                    entry.failures[index] = err
+                if len(entry.done) + len(entry.failures) == len(entry.refs):
+                    self._settle(entry)
+
+    def _settle(self, entry: _Entry) -> None:
+        error = file_error(entry.failures.values()) if len(entry.items) == 1 else None
+        if error is not None:
+            entry.results = [error]
+        elif entry.failures:
+            reasons = sorted({describe_failure(err) for err in entry.failures.values()})
+            parts = "" if len(entry.refs) == 1 else (
+                f" (parts {', '.join(map(str, sorted(entry.failures)))} of {len(entry.refs)})"
+            )
+            error = DistributedError(f"not hashed: task failed{parts}: {'; '.join(reasons)}")
+            entry.results = [error if item.hashed else item.preset for item in entry.items]
+        else:
+            entry.results = entry.finish([entry.done[i] for i in range(len(entry.refs))])
+        self.progress.finished(len(entry.items), entry.nbytes)

@@ -1,0 +1,413 @@
+"""``parhash-dist``: ``parhash sum`` and ``parhash check`` with the hashing done on a Ray cluster.
+
+Standard output is byte for byte what ``parhash sum`` / ``parhash check`` print (GNU or BSD
+lines, escaped names, the ``NAME: OK`` report), so ``parhash check`` and ``sha256sum -c``
+verify a cluster's lists and the other way round. Messages on standard error are the CLI's,
+prefixed ``parhash-dist:``. Exit status: 0 when everything succeeded, 1 when a file could not
+be hashed, a checksum did not match or Ray could not be reached, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+from typing import Any, Iterator, List, Optional
+
+import parhash
+
+from . import _lines, _walk
+from ._engine import DEFAULT_MAX_RETRIES, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES, Item, Pipeline, Progress, Spec, connect
+from . import DEFAULT_SPLIT_BYTES
+
+PROG = "parhash-dist"
+
+#: Standard output, for the checksum lines only: Ray prints its own error reports ("(raylet) A
+#: worker died...") to whatever ``sys.stdout`` is, which main() points at standard error.
+_stdout = sys.stdout
+
+
+def _message(text: str) -> None:
+    """``parhash-dist: TEXT`` on standard error (after what standard output holds so far)."""
+    with contextlib.suppress(OSError):
+        _stdout.flush()
+    with contextlib.suppress(OSError):
+        sys.stderr.write(f"{PROG}: {text}\n")
+        sys.stderr.flush()
+
+
+class _Bar(Progress):
+    """Files, bytes and running tasks on standard error (tqdm), when it is a terminal."""
+
+    def __init__(self) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, leave=False,
+                        dynamic_ncols=True, total=0)
+        self.files_done = self.files_seen = self.tasks = 0
+
+    def submitted(self, files: int, nbytes: int) -> None:
+        self.files_seen += files
+        self.bar.total += nbytes
+        self._show()
+
+    def finished(self, files: int, nbytes: int) -> None:
+        self.files_done += files
+        self.bar.update(nbytes)
+        self._show()
+
+    def running(self, tasks: int) -> None:
+        if tasks != self.tasks:
+            self.tasks = tasks
+            self._show()
+
+    def _show(self) -> None:
+        self.bar.set_postfix_str(f"{self.files_done}/{self.files_seen} files, {self.tasks} tasks running")
+
+    def pause(self):
+        return self.bar.external_write_mode(file=sys.stderr)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _progress(no_progress: bool) -> Optional[_Bar]:
+    if no_progress or not sys.stderr.isatty():
+        return None
+    try:
+        return _Bar()
+    except ImportError:
+        return None
+
+
+def _algorithm(text: str) -> str:
+    try:
+        return _lines.canonical_name(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive whole number")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="parhash sum and check with the hashing done on a Ray cluster: the same lines "
+        "as `parhash sum` / `parhash check`, so either tool (or sha256sum -c) verifies the other's lists.",
+        epilog="Exit status: 0 if everything succeeded, 1 if a file could not be hashed, a checksum "
+        "did not match or Ray could not be reached, 2 for a usage error.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check}")
+
+    def common(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--address", metavar="ADDR",
+                         help="Ray to use: unset starts a local one (or joins $RAY_ADDRESS), 'auto' joins the "
+                         "cluster `ray start` runs on this machine, ray://HOST:10001 connects through Ray Client")
+        sub.add_argument("-z", "--zero", action="store_true", help="NUL-terminated lines, names not escaped")
+        sub.add_argument("--no-progress", action="store_true", help="no progress bar (there is one only on a terminal)")
+        sub.add_argument("--task-bytes", type=_positive, default=DEFAULT_TASK_BYTES, metavar="N",
+                         help=f"bytes of files per task (default {DEFAULT_TASK_BYTES >> 20} MiB)")
+        sub.add_argument("--task-files", type=_positive, default=DEFAULT_TASK_FILES, metavar="N",
+                         help=f"at most N files per task (default {DEFAULT_TASK_FILES})")
+        sub.add_argument("--max-retries", type=int, default=DEFAULT_MAX_RETRIES, metavar="N",
+                         help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})")
+
+    hashing = argparse.ArgumentParser(add_help=False)
+    hashing.add_argument("--tree-height", type=int, metavar="T", help="PARSHA-256's tree height T (1..=40, default 13)")
+    hashing.add_argument("--iv-bits", type=int, metavar="BITS", help="PARSHA-256's IV length l: 0, 128 or 256 (default)")
+
+    sum_parser = commands.add_parser(
+        "sum", parents=[hashing], help="print checksums of files, as `parhash sum`",
+        description="Print checksum lines of files (sha256 unless -a says otherwise) exactly as `parhash sum` "
+        "does, hashed on a Ray cluster. Files of parsha256/sandstorm* of at least --split-bytes are split into "
+        "parts over the cluster. With no FILE, or FILE -, standard input is hashed here.",
+    )
+    sum_parser.add_argument("-a", "--algorithm", type=_algorithm, default="sha256", metavar="ALG",
+                            help="hash algorithm (default sha256); see `parhash list`")
+    style = sum_parser.add_mutually_exclusive_group()
+    style.add_argument("--tag", action="store_true", help="BSD-style lines: SHA256 (NAME) = HEX")
+    style.add_argument("-b", "--binary", action="store_true", help="mark files as read in binary mode (HEX *NAME)")
+    sum_parser.add_argument("-t", "--text", action="store_true", help="HEX  NAME (the default)")
+    sum_parser.add_argument("-r", "--recursive", action="store_true",
+                            help="hash the files below each directory FILE, in `parhash sum -r`'s order")
+    sum_parser.add_argument("--split-bytes", type=_positive, default=DEFAULT_SPLIT_BYTES, metavar="N",
+                            help=f"split parsha256/sandstorm* files of at least N bytes into parts "
+                            f"(default {DEFAULT_SPLIT_BYTES >> 20} MiB)")
+    sum_parser.add_argument("--parts", type=_positive, metavar="N",
+                            help="parts of a split file (default: one per CPU of the cluster)")
+    sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
+    common(sum_parser)
+
+    check_parser = commands.add_parser(
+        "check", parents=[hashing], help="check files against checksum lists, as `parhash check`",
+        description="Verify files against checksum lists (GNU `HEX  NAME` or BSD `TAG (NAME) = HEX` lines) "
+        "exactly as `parhash check` does, hashed on a Ray cluster.",
+    )
+    check_parser.add_argument("-a", "--algorithm", type=_algorithm, metavar="ALG",
+                              help="algorithm of every line (overrides tags and digest lengths)")
+    check_parser.add_argument("--quiet", dest="report", action="store_const", const="quiet",
+                              help="don't print OK for each verified file")
+    check_parser.add_argument("--status", dest="report", action="store_const", const="status",
+                              help="print nothing; the exit status tells the result")
+    check_parser.add_argument("-w", "--warn", dest="report", action="store_const", const="warn",
+                              help="warn about improperly formatted lines")
+    check_parser.add_argument("--strict", action="store_true", help="exit non-zero for improperly formatted lines")
+    check_parser.add_argument("--ignore-missing", action="store_true", help="don't fail or report for missing files")
+    check_parser.add_argument("lists", nargs="*", metavar="FILE", help="checksum lists; - or none: standard input")
+    common(check_parser)
+    return parser
+
+
+class _Output:
+    """Standard output as bytes, with the bar (if any) kept out of the way."""
+
+    def __init__(self, bar: Optional[_Bar]):
+        self.bar = bar
+        self.out = _stdout.buffer
+
+    def write(self, data: bytes) -> None:
+        if self.bar is not None and self.out.isatty():
+            with self.bar.pause():
+                self.out.write(data)
+                self.out.flush()
+        else:
+            self.out.write(data)
+
+    def message(self, text: str) -> None:
+        if self.bar is not None:
+            with self.bar.pause():
+                self.out.flush()
+                _message(text)
+        else:
+            self.out.flush()
+            _message(text)
+
+
+def _stdin_digest(spec: Spec) -> Any:
+    """Standard input's digest, hashed on the driver (or its OSError)."""
+    try:
+        hasher = parhash.new(spec.algorithm, **spec.tree_kwargs())
+        read = sys.stdin.buffer.read
+        while True:
+            chunk = read(1 << 20)
+            if not chunk:
+                return hasher.digest()
+            hasher.update(chunk)
+    except OSError as err:
+        return err
+
+
+def _spec(args) -> Spec:
+    return Spec(args.algorithm, args.tree_height, args.iv_bits) if args.algorithm else Spec("sha256")
+
+
+def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int]) -> Pipeline:
+    return Pipeline(spec, task_bytes=args.task_bytes, task_files=args.task_files,
+                    max_retries=args.max_retries, split_bytes=split_bytes,
+                    parts=getattr(args, "parts", None), progress=bar)
+
+
+def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
+    spec = _spec(args)
+    style = _lines.LineStyle(
+        tag=args.tag, binary=args.binary, zero=args.zero,
+        tree_params=(args.tree_height or 13, 256 if args.iv_bits is None else args.iv_bits)
+        if spec.algorithm == "parsha256" else None,
+    )
+    names = [os.fsencode(name) for name in args.files] or [b"-"]
+
+    def items() -> Iterator[Item]:
+        for name in names:
+            if name == b"-":
+                yield Item(key=name, preset=_stdin_digest(spec))
+                continue
+            for path, error in _walk.expand([name], args.recursive):
+                yield Item(key=path, path=path) if error is None else Item(key=path, preset=error)
+
+    all_ok = True
+    for name, result in _pipeline(args, spec, bar, args.split_bytes).run(items()):
+        if isinstance(result, bytes):
+            out.write(_lines.sum_line(spec.algorithm, result, name, style))
+        else:
+            out.message(f"{_lines.quote(name)}: {_lines.error_text(result, name)}")
+            all_ok = False
+    return all_ok
+
+
+def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
+    all_ok = True
+    for list_name in [os.fsencode(name) for name in args.lists] or [b"-"]:
+        all_ok &= _check_list(args, list_name, bar, out)
+    return all_ok
+
+
+def _records(stream, terminator: bytes) -> Iterator[bytes]:
+    if terminator == b"\n":
+        yield from stream
+        return
+    pending = b""
+    while True:
+        chunk = stream.read(1 << 16)
+        if not chunk:
+            break
+        pending += chunk
+        *records, pending = pending.split(terminator)
+        for record in records:
+            yield record + terminator
+    if pending:
+        yield pending
+
+
+def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bool:
+    is_stdin = list_name == b"-"
+    shown = _lines.quote(b"standard input" if is_stdin else list_name)
+    try:
+        stream = sys.stdin.buffer if is_stdin else open(list_name, "rb")
+    except OSError as err:
+        out.message(f"{shown}: {_lines.error_text(err, list_name)}")
+        return False
+    report = args.report
+    terminator = b"\0" if args.zero else b"\n"
+    parser = _lines.Parser(args.algorithm, args.zero)
+    default_params = (args.tree_height, args.iv_bits)
+    tally = {"improper": 0, "mismatched": 0, "unreadable": 0, "verified": 0, "proper": False, "read_error": False}
+
+    def items() -> Iterator[Item]:
+        try:
+            for number, record in enumerate(_records(stream, terminator), start=1):
+                line = parser.parse(record)
+                if line == _lines.SKIP:
+                    continue
+                if line == _lines.IMPROPER:
+                    tally["improper"] += 1
+                    if report == "warn":
+                        yield Item(key=("improper", number), preset=None)
+                    continue
+                tally["proper"] = True
+                params = line.tree_params or default_params
+                spec = Spec(line.algorithm, *params) if line.algorithm == "parsha256" else Spec(line.algorithm)
+                if line.name == b"-":
+                    yield Item(key=("entry", line), preset=_stdin_digest(spec))
+                else:
+                    yield Item(key=("entry", line), path=line.name, spec=spec)
+        except OSError:
+            tally["read_error"] = True
+        finally:
+            if not is_stdin:
+                stream.close()
+
+    for (kind, payload), result in _pipeline(args, Spec("sha256"), bar, DEFAULT_SPLIT_BYTES).run(items()):
+        if kind == "improper":
+            what = f"{_lines.tag(args.algorithm)} " if args.algorithm else ""
+            out.message(f"{shown}: {payload}: improperly formatted {what}checksum line")
+            continue
+        entry = payload
+        if isinstance(result, bytes):
+            tally["verified"] += 1
+            if result == entry.expected:
+                if report in ("quiet", "status"):
+                    continue
+                verdict = "OK"
+            else:
+                tally["mismatched"] += 1
+                verdict = "FAILED"
+        else:
+            if args.ignore_missing and _lines.is_not_found(result):
+                continue
+            out.message(f"{_lines.quote(entry.name)}: {_lines.error_text(result, entry.name)}")
+            tally["unreadable"] += 1
+            verdict = "FAILED open or read"
+        if report != "status":
+            out.write(_lines.report_line(entry.name, verdict, args.zero))
+
+    if tally["read_error"]:
+        out.message(f"{shown}: read error")
+        return False
+    if not tally["proper"]:
+        out.message(f"{shown}: no properly formatted checksum lines found")
+        return False
+    if report != "status":
+        def plural(n: int, one: str, many: str) -> str:
+            return f"WARNING: {n} {one if n == 1 else many}"
+
+        if tally["improper"]:
+            out.message(plural(tally["improper"], "line is improperly formatted", "lines are improperly formatted"))
+        if tally["unreadable"]:
+            out.message(plural(tally["unreadable"], "listed file could not be read", "listed files could not be read"))
+        if tally["mismatched"]:
+            out.message(plural(tally["mismatched"], "computed checksum did NOT match", "computed checksums did NOT match"))
+        if args.ignore_missing and tally["verified"] == 0:
+            out.message(f"{shown}: no file was verified")
+    return (tally["mismatched"] == 0 and tally["unreadable"] == 0
+            and (not args.strict or tally["improper"] == 0)
+            and (not args.ignore_missing or tally["verified"] > 0))
+
+
+def _connect(address: Optional[str]) -> None:
+    if address is not None and address.startswith("ray://"):
+        connect(address)
+    else:
+        # Ray's own chatter (and the workers' output) would mix with the checksum lines.
+        connect(address, logging_level=logging.ERROR, log_to_driver=False)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    global _stdout
+    args = _parser().parse_args(argv)
+    _stdout, sys.stdout = sys.stdout, sys.stderr
+    try:
+        return _run(args)
+    finally:
+        sys.stdout = _stdout
+
+
+def _run(args) -> int:
+    global _stdout
+    try:
+        if args.algorithm == "parsha256" or args.tree_height is not None or args.iv_bits is not None:
+            if args.algorithm != "parsha256" and args.command == "sum":
+                _message(f"{args.algorithm or 'sha256'} takes no --tree-height or --iv-bits (only parsha256 does)")
+                return 2
+            if args.tree_height is not None or args.iv_bits is not None:
+                parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
+    except ValueError as err:
+        _message(str(err))
+        return 2
+    try:
+        _connect(args.address)
+    except Exception as err:  # noqa: BLE001 - whatever Ray raises, one line and status 1
+        _message(f"cannot connect to Ray ({args.address or 'local'}): {err}")
+        return 1
+    bar = _progress(args.no_progress)
+    out = _Output(bar)
+    try:
+        ok = _sum(args, bar, out) if args.command == "sum" else _check(args, bar, out)
+        _stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`parhash-dist sum ... | head -1`): nothing left to tell anyone.
+        _stdout = open(os.devnull, "w")
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if bar is not None:
+            bar.close()
+    return 0 if ok else 1
+
+
+def entry_point() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

@@ -1,0 +1,482 @@
+"""parhash.distributed on a real local Ray (started here with 2 CPUs), the Rust CLI as the
+control: many files (mixed sizes, odd names, missing and unreadable ones) give `parhash sum`'s
+lines and messages, `parhash-dist check` reports as `parhash check`, one file in tree parts
+equals `parhash sum` for every part count, a worker killed mid-task is retried (and without
+retries the job names the files it could not hash), bad partial states are refused, and Ray
+Data gets a digest column."""
+
+import hashlib
+import os
+import random
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="parhash.distributed needs the ray extra")
+
+import parhash  # noqa: E402
+from conftest import cli_path  # noqa: E402
+from parhash import distributed  # noqa: E402
+from parhash.distributed import _engine, _lines  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+IS_ROOT = os.geteuid() == 0
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A local Ray with 2 CPUs (the CLI runs join it with --address)."""
+    assert not ray.is_initialized()
+    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 << 20,
+             logging_level="error", log_to_driver=False)
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()
+
+
+def run_cli(*args, stdin=None):
+    """`parhash ARGS` (the Rust CLI): (status, stdout, stderr)."""
+    done = subprocess.run([str(cli_path()), *args], capture_output=True, input=stdin)
+    return done.returncode, done.stdout, done.stderr
+
+
+def run_dist(address, *args, stdin=None, env=None):
+    """`parhash-dist ARGS --address ADDRESS`, its messages prefixed as the CLI's for comparing."""
+    command = [sys.executable, "-m", "parhash.distributed.cli", *args]
+    if address is not None:
+        command[4:4] = ["--address", address]
+    done = subprocess.run(command, capture_output=True, input=stdin, env=env)
+    return done.returncode, done.stdout, done.stderr.replace(b"parhash-dist: ", b"parhash: ")
+
+
+def odd_names():
+    names = [b"plain", b"a b", b"it's", b"n\nl", b"back\\slash", b"c\rr", b"tab\tx", b"\xff\xferaw",
+             "é".encode(), b"-dash", b"#hash", b"~tilde", b"colon:x", b"q\"uote", b"d$ollar"]
+    return names
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """Thousands of files of mixed sizes in nested directories, odd names, a dangling link, a
+    link to a file and one to a directory, an unreadable file and directory (when not root)."""
+    rng = random.Random(19)
+    root = tmp_path_factory.mktemp("tree")
+    sizes = [rng.choice([0, 1, 55, 64, 4096, 4097]) for _ in range(1500)]
+    sizes += [rng.randrange(0, 70_000) for _ in range(1200)]
+    sizes += [rng.randrange(70_000, 3 << 20) for _ in range(12)]
+    for i, size in enumerate(sizes):
+        folder = root / f"d{i % 7}" / f"s{i % 3}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"f{i}").write_bytes(rng.randbytes(size))
+    odd = root / "odd"
+    odd.mkdir()
+    for name in odd_names():
+        with open(os.path.join(bytes(odd), name), "wb") as f:
+            f.write(name * 3)
+    os.symlink(root / "nowhere", root / "dangling")
+    os.symlink(root / "d0" / "s0" / "f0", root / "link-to-file")
+    os.symlink(root / "d1", root / "link-to-dir")
+    if not IS_ROOT:
+        (root / "locked-file").write_bytes(b"x")
+        os.chmod(root / "locked-file", 0)
+        (root / "locked-dir").mkdir()
+        os.chmod(root / "locked-dir", 0)
+    yield root
+    if not IS_ROOT:
+        os.chmod(root / "locked-dir", stat.S_IRWXU)
+
+
+def test_sum_recursive_equals_the_cli(cluster, tree):
+    names = [str(tree / "d3" / "s0"), str(tree), "missing file", str(tree / "d1"), str(tree / "odd" / "a b")]
+    for extra in ([], ["--tag", "-a", "md5"], ["-z", "-a", "sha3-256"], ["-b", "-a", "sandstorm256"]):
+        want = run_cli("sum", "--no-progress", "-r", *extra, *names)
+        # Small tasks: many of them in flight, results must still come in input order.
+        got = run_dist(cluster, "sum", "-r", "--task-bytes", "200000", "--task-files", "97", *extra, *names)
+        assert got == want, extra
+        assert want[0] == 1 and want[1].count(b"\0" if "-z" in extra else b"\n") > 2700
+
+
+def test_sum_without_r_reports_directories_and_odd_names(cluster, tree):
+    odd = [os.path.join(bytes(tree / "odd"), name) for name in odd_names()]
+    names = [bytes(tree / "d2"), *odd, b"it's missing", b"a\nmissing", bytes(tree / "dangling")]
+    want = run_cli("sum", *map(os.fsdecode, names))
+    got = run_dist(cluster, "sum", *map(os.fsdecode, names))
+    assert got == want
+    assert b"Is a directory" in want[2] and b"'a'$'\\n''missing'" in want[2]
+
+
+def test_files_split_into_parts_give_the_cli_lines_and_errors(cluster, tree):
+    """--split-bytes 1: every file of sandstorm/parsha in parts over the tasks; a directory
+    (split too: it has a size) is the file's error, as the CLI says it."""
+    files = [str(p) for p in sorted((tree / "d1" / "s2").iterdir())[:25]]
+    names = [*files[:10], str(tree / "d1"), "missing", *files[10:]]
+    for algorithm in ("sandstorm384", "parsha256"):
+        want = run_cli("sum", "-a", algorithm, *names)
+        got = run_dist(cluster, "sum", "-a", algorithm, "--split-bytes", "1", "--parts", "3", *names)
+        assert got == want
+        assert b"Is a directory" in want[2]
+
+
+def test_parsha_lines_record_the_tree_parameters(cluster, tree):
+    folder = str(tree / "d5")
+    for extra in (["--tree-height", "7", "--iv-bits", "128", "--tag"], ["--iv-bits", "0"], []):
+        want = run_cli("sum", "--no-progress", "-r", "-a", "parsha256", *extra, folder)
+        got = run_dist(cluster, "sum", "-r", "-a", "parsha256", *extra, folder)
+        assert got == want, extra
+
+
+def test_stdin_and_usage_errors(cluster):
+    data = random.Random(3).randbytes(100_000)
+    assert run_dist(cluster, "sum", "-a", "sha512", stdin=data) == run_cli("sum", "-a", "sha512", stdin=data)
+    assert run_dist(cluster, "sum", "-", stdin=data) == run_cli("sum", "-", stdin=data)
+    status, out, err = run_dist(cluster, "sum", "-a", "sha265", "x")
+    assert status == 2 and out == b"" and b"sha256" in err
+    status, _, err = run_dist(cluster, "sum", "-a", "parsha256", "--tree-height", "41", "x")
+    assert status == 2 and err
+
+
+def test_library_hash_files_in_order_with_errors(cluster, tree):
+    files = sorted((tree / "d4" / "s1").iterdir())[:300]
+    paths = [*files[:100], tree / "missing", str(tree / "d0"), *map(bytes, files[100:])]
+    got = list(distributed.hash_files(iter(paths), "sha1", task_files=13))
+    assert [path for path, _ in got] == paths
+    for path, result in got:
+        if os.path.isfile(path):
+            assert result == hashlib.sha1(open(path, "rb").read()).digest()
+        else:
+            assert isinstance(result, OSError) and result.errno is not None
+    assert isinstance(got[100][1], FileNotFoundError)
+    assert isinstance(got[101][1], IsADirectoryError)
+    # One path is one path, not an iterable of characters; Ray stays up (the caller's).
+    [(single, digest)] = distributed.hash_files(str(files[0]), "md5")
+    assert single == str(files[0]) and digest == hashlib.md5(files[0].read_bytes()).digest()
+    assert ray.is_initialized()
+    with pytest.raises(ValueError, match="sha256"):
+        distributed.hash_files(paths, "sha265")
+
+
+def test_recursive_walk_order_and_errors_match_the_cli(cluster, tree):
+    walked = [(path, result) for path, result in distributed.hash_files([tree], "md5", recursive=True)]
+    status, out, _ = run_cli("sum", "--no-progress", "-r", "-a", "md5", str(tree))
+    lines = [line for line in out.split(b"\n") if line]
+    digests = [(os.fsencode(p), r) for p, r in walked if isinstance(r, bytes)]
+    assert len(digests) == len(lines)
+    for (path, digest), line in zip(digests, lines):
+        assert line == _lines.sum_line("md5", digest, path, _lines.LineStyle()).rstrip(b"\n")
+
+
+def test_check_equals_the_cli(cluster, tree, tmp_path):
+    files = [str(p) for p in sorted((tree / "d6" / "s2").iterdir())[:40]]
+    odd = [os.fsdecode(os.path.join(bytes(tree / "odd"), name)) for name in odd_names()]
+    lists = []
+    for extra in (["-a", "sha256"], ["-a", "md5", "--tag"], ["-a", "parsha256", "--tree-height", "5", "--tag"],
+                  ["-a", "sandstorm384"], ["-a", "sha3-256"]):
+        lists.append(run_cli("sum", *extra, *files[:20], *odd)[1])
+    # Damage: a changed file, a missing one, improper lines, a comment, CRLF.
+    changed = tmp_path / "changed"
+    changed.write_bytes(b"before")
+    missing = tmp_path / "gone"
+    missing.write_bytes(b"soon gone")
+    lists.append(run_cli("sum", str(changed), str(missing))[1])
+    changed.write_bytes(b"after")
+    missing.unlink()
+    text = b"".join(lists) + b"# comment\nnot a checksum line\n" + b"00ff  short\r\n"
+    checklist = tmp_path / "SUMS"
+    checklist.write_bytes(text)
+    for extra in ([], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing", "--quiet"],
+                  ["-a", "sha3-256", "-w"]):
+        want = run_cli("check", *extra, str(checklist))
+        got = run_dist(cluster, "check", *extra, str(checklist))
+        assert got == want, extra
+    assert want[0] == 1
+    ok_list = tmp_path / "OK"
+    ok_list.write_bytes(lists[0])
+    assert run_dist(cluster, "check", str(ok_list)) == run_cli("check", str(ok_list))
+    assert run_dist(cluster, "check", str(ok_list))[0] == 0
+    assert run_dist(cluster, "check", "no such list") == run_cli("check", "no such list")
+
+
+def test_tags_of_every_algorithm_equal_the_cli(tmp_path):
+    """No Ray needed: the BSD tag and GNU line of every algorithm as the CLI writes them."""
+    path = tmp_path / "m"
+    path.write_bytes(b"abc")
+    for name in sorted(parhash.algorithms_available):
+        digest = parhash.hash_file(path, name)
+        for tag in (False, True):
+            want = run_cli("sum", "-a", name, *(["--tag"] if tag else []), str(path))[1]
+            style = _lines.LineStyle(tag=tag, tree_params=(13, 256) if name == "parsha256" else None)
+            assert _lines.sum_line(name, digest, os.fsencode(path), style) == want, name
+        assert _lines.from_tag(_lines.tag(name)) == (name, (13, 256) if name == "parsha256" else None)
+
+
+# --- one file in parts ----------------------------------------------------------------------
+
+
+def parsha_boundaries(iv_bits):
+    """Lengths around PARSHA-256's shape changes: the leaf, delta(t) = 2^t (128 - l/8) - 32."""
+    leaf = 96 - iv_bits // 8
+    lengths = [0, 1, leaf, leaf + 1, 2 * leaf + 64]
+    for t in (3, 6, 7):
+        delta = (1 << t) * (128 - iv_bits // 8) - 32
+        lengths += [delta - 1, delta, delta + 1]
+    return lengths
+
+
+def sandstorm_boundaries(block):
+    """Lengths around SANDstorm's blocks and superblocks (1000 blocks) and 16,448 bytes."""
+    return [0, 1, block - 1, block + 1, 16_448, 1000 * block, 1000 * block + 1, 2001 * block - 1]
+
+
+TREE_CASES = [("parsha256", params, parsha_boundaries(params[1])) for params in ((13, 256), (3, 0), (7, 128), (1, 256))]
+TREE_CASES += [(f"sandstorm{bits}", None, sandstorm_boundaries(64 if bits <= 256 else 128))
+               for bits in (224, 256, 384, 512)]
+
+
+@pytest.fixture(scope="module")
+def tree_files(tmp_path_factory):
+    rng = random.Random(20)
+    folder = tmp_path_factory.mktemp("tree-mode")
+    made = {}
+    for length in sorted({n for _, _, lengths in TREE_CASES for n in lengths} | {3_000_017}):
+        path = folder / f"len{length}"
+        path.write_bytes(rng.randbytes(length))
+        made[length] = path
+    return made
+
+
+@pytest.mark.parametrize("algorithm,params,lengths", TREE_CASES, ids=[
+    f"{a}-{p}" if p else a for a, p, _ in TREE_CASES])
+def test_hash_file_in_parts_equals_the_cli(cluster, tree_files, algorithm, params, lengths):
+    paths = [tree_files[n] for n in lengths + [3_000_017]]
+    options = ["--tree-height", str(params[0]), "--iv-bits", str(params[1])] if params else []
+    kwargs = {"tree_height": params[0], "iv_bits": params[1]} if params else {}
+    status, out, _ = run_cli("sum", "-a", algorithm, *options, *map(str, paths))
+    assert status == 0
+    want = [bytes.fromhex(line.split(b"  ")[0].decode()) for line in out.splitlines()]
+    for parts in (1, 2, 7, 64):
+        for path, digest in zip(paths, want):
+            got = distributed.hash_file(path, algorithm, parts=parts, **kwargs)
+            assert got == digest, (path.name, parts)
+    # Without parts: one per CPU.
+    assert distributed.hash_file(paths[-1], algorithm, **kwargs) == want[-1]
+
+
+def test_part_counts_the_plans_accept(cluster, tree_files):
+    """PARSHA-256 plans use a power of two (7 asked: 4), SANDstorm any count; none is an
+    error, as 0 parts is."""
+    length = 3_000_017
+    assert parhash.PartPlan("parsha256", length, 7).parts == 4
+    assert parhash.PartPlan("sandstorm256", length, 7).parts == 7
+    assert parhash.PartPlan("parsha256", length, 64, tree_height=3).parts == 4
+    with pytest.raises(ValueError, match="at least one part"):
+        distributed.hash_file(tree_files[length], "sandstorm256", parts=0)
+    with pytest.raises(ValueError, match="no tree mode"):
+        distributed.hash_file(tree_files[length], "sha256", parts=2)
+    with pytest.raises(FileNotFoundError):
+        distributed.hash_file(tree_files[length].with_name("missing"), "sandstorm256", parts=2)
+
+
+def test_hash_file_from_an_fsspec_url(cluster, tree_files):
+    """A URL: each task copies only its part's ranges into a sparse local file. (The local
+    file system through fsspec's file:// here; s3://, gs://... take the same path.)"""
+    path = tree_files[3_000_017]
+    for algorithm in ("parsha256", "sandstorm512"):
+        want = parhash.hash_file(path, algorithm)
+        assert distributed.hash_file(f"file://{path}", algorithm, parts=4) == want
+
+
+def test_partial_states_are_checked(cluster, tree_files):
+    """States that come back from Ray tasks: a missing, repeated, damaged or foreign one is
+    refused by combine, never turned into a digest."""
+    path = tree_files[3_000_017]
+    for algorithm in ("parsha256", "sandstorm256"):
+        plan = _engine.make_plan(str(path), _engine.Spec(algorithm), 4, {})
+        states = ray.get(_engine.submit_parts(plan, str(path), {}, 0))
+        assert _engine.combine(plan, states[::-1], str(path), {}) == parhash.hash_file(path, algorithm)
+        damaged = bytearray(states[1])
+        damaged[len(damaged) // 2] ^= 1
+        other = _engine.make_plan(str(tree_files[16_448]), _engine.Spec(algorithm), 4, {})
+        foreign = ray.get(_engine.submit_parts(other, str(tree_files[16_448]), {}, 0))
+        for bad in (states[:3], states + states[:1], [states[0], bytes(damaged), *states[2:]],
+                    [*states[:3], foreign[-1]], [states[0], states[0], states[2], states[3]]):
+            with pytest.raises(ValueError):
+                _engine.combine(plan, bad, str(path), {})
+
+
+# --- faults ---------------------------------------------------------------------------------
+
+
+def _fifo_reader_pid(fifo, exclude):
+    """The process (not this one, not `exclude`) that has `fifo` open."""
+    target = os.path.realpath(fifo)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        if int(pid) in (os.getpid(), exclude):
+            continue
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == target:
+                    return int(pid)
+            except OSError:
+                continue
+    return None
+
+
+def _wait_for_reader(fifo, exclude=None, timeout=120):
+    """Opens `fifo` for writing once a worker opens it for reading; (write fd, reader pid)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            time.sleep(0.05)
+            continue
+        while time.monotonic() < deadline:
+            pid = _fifo_reader_pid(fifo, exclude)
+            if pid is not None:
+                return fd, pid
+            time.sleep(0.02)
+    raise AssertionError(f"no worker opened {fifo}")
+
+
+def files_around_a_fifo(folder, count, seed):
+    """`count` files with a FIFO in the middle (they fit in one task): the worker hashing them
+    blocks on the FIFO, so a test knows which process to kill and when (surely mid-task)."""
+    rng = random.Random(seed)
+    files = []
+    for i in range(count):
+        path = folder / f"f{i}"
+        path.write_bytes(rng.randbytes(rng.randrange(0, 200_000)))
+        files.append(str(path))
+    fifo = str(folder / "fifo")
+    os.mkfifo(fifo)
+    files.insert(count // 2, fifo)
+    return files, fifo
+
+
+@pytest.fixture
+def fifo_job(tmp_path):
+    return files_around_a_fifo(tmp_path, 30, 21)
+
+
+def survives_a_loss(files, fifo, lose, **options):
+    """Runs ``hash_files(files)`` in a thread; once a worker blocks on the FIFO, `lose(pid)`
+    (kill it, or its node); then feeds the FIFO to the retried task and checks every digest.
+    Returns what `lose` returned."""
+    results = []
+    job = threading.Thread(target=lambda: results.extend(distributed.hash_files(files, "sha256", **options)))
+    job.start()
+    fd, pid = _wait_for_reader(fifo)
+    lost = lose(pid)
+    os.close(fd)
+    # Ray runs the task again, on a new worker: it opens the FIFO again.
+    fd, _ = _wait_for_reader(fifo, exclude=pid, timeout=240)
+    data = b"fed to the retried task"
+    os.write(fd, data)
+    os.close(fd)
+    job.join(timeout=180)
+    assert [path for path, _ in results] == files
+    for path, digest in results:
+        want = hashlib.sha256(data if path == fifo else open(path, "rb").read()).digest()
+        assert digest == want, path
+    return lost
+
+
+def test_a_killed_worker_is_retried_and_the_digests_are_right(cluster, fifo_job):
+    files, fifo = fifo_job
+    survives_a_loss(files, fifo, lambda pid: os.kill(pid, signal.SIGKILL), max_retries=2)
+
+
+def test_without_retries_the_job_names_the_files_it_lost(cluster, fifo_job):
+    files, fifo = fifo_job
+    outcome = {}
+
+    def run():
+        outcome["result"] = run_dist(cluster, "sum", "--max-retries", "0", *files)
+
+    job = threading.Thread(target=run)
+    job.start()
+    fd, pid = _wait_for_reader(fifo)
+    os.kill(pid, signal.SIGKILL)
+    os.close(fd)
+    job.join(timeout=180)
+    status, out, err = outcome["result"]
+    assert status == 1
+    # Every file of the lost task is named on standard error; none gets a line.
+    lost = [line for line in err.splitlines() if b"not hashed: task failed" in line]
+    assert lost and any(fifo.encode() in line for line in lost)
+    assert all(b"  " in line for line in out.splitlines()), out
+    listed = {line.split(b"  ", 1)[1] for line in out.splitlines()}
+    named = {line.split(b": ")[1] for line in lost}
+    assert listed.isdisjoint(named) and len(listed) + len(named) == len(files)
+
+
+# --- Ray Data -------------------------------------------------------------------------------
+
+
+def test_ray_data_digest_column(cluster, tree):
+    import ray.data
+
+    folder = tree / "d2" / "s1"
+    want = {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()}
+    ds = ray.data.read_binary_files(str(folder), include_paths=True)
+    rows = ds.map_batches(distributed.DigestColumn("sha256")).take_all()
+    assert {row["path"].lstrip("/"): row["digest"] for row in rows} == {p.lstrip("/"): d for p, d in want.items()}
+    # As a class (actors), bytes digests, pandas batches, another algorithm.
+    rows = ds.map_batches(distributed.DigestColumn, fn_constructor_kwargs={
+        "algorithm": "sandstorm512", "hexdigest": False, "output": "h"}, concurrency=1,
+        batch_format="pandas").take_all()
+    assert {row["path"].lstrip("/"): row["h"] for row in rows} == {
+        p.lstrip("/"): parhash.hash_file(p, "sandstorm512") for p in want}
+
+
+@pytest.mark.slow
+def test_a_file_of_hundreds_of_mib_in_parts_equals_the_cli(cluster, tmp_path):
+    path = tmp_path / "large"
+    rng = random.Random(24)
+    with open(path, "wb") as f:
+        for _ in range(25):
+            f.write(rng.randbytes(8 << 20))
+        f.write(rng.randbytes(1_000_013))
+    try:
+        for algorithm, part_counts in (("sandstorm256", (7, 64)), ("parsha256", (8, 64)), ("sandstorm512", (2,))):
+            status, out, _ = run_cli("sum", "-a", algorithm, str(path))
+            want = bytes.fromhex(out.split(b" ")[0].decode())
+            for parts in part_counts:
+                assert distributed.hash_file(path, algorithm, parts=parts) == want, (algorithm, parts)
+        # parhash-dist splits it (it is over --split-bytes) and prints the CLI's line.
+        for algorithm in ("sandstorm256", "parsha256"):
+            want = run_cli("sum", "-a", algorithm, str(path))
+            assert run_dist(cluster, "sum", "-a", algorithm, "--split-bytes", str(64 << 20), str(path)) == want
+    finally:
+        path.unlink()
+
+
+@pytest.mark.slow
+def test_without_an_address_the_command_starts_its_own_ray(cluster, tree):
+    """No --address and no RAY_ADDRESS: a local Ray of its own (Ray's default), gone afterwards."""
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    folder = str(tree / "d0" / "s1")
+    assert run_dist(None, "sum", "-r", "-a", "md5", folder, env=env) == run_cli("sum", "-r", "-a", "md5", folder)
+
+
+def test_digest_column_on_a_batch_directly():
+    """The callable itself (as Ray Data calls it): a numpy batch, PARSHA-256 with its own
+    parameters, hashlib as the control where it can be."""
+    import numpy as np
+
+    messages = [b"", b"abc", random.Random(5).randbytes(100_000)]
+    batch = {"bytes": np.array(messages, dtype=object), "path": np.array(["a", "b", "c"], dtype=object)}
+    out = distributed.DigestColumn("parsha256", tree_height=5, iv_bits=0)(batch)
+    assert list(out["path"]) == ["a", "b", "c"]
+    assert list(out["digest"]) == [parhash.new("parsha256", m, tree_height=5, iv_bits=0).hexdigest() for m in messages]
+    out = distributed.DigestColumn("sha3-256", hexdigest=False, output="d")(batch)
+    assert list(out["d"]) == [hashlib.sha3_256(m).digest() for m in messages]

@@ -1,0 +1,137 @@
+"""parhash.distributed across nodes: a local multi-node Ray cluster (ray.cluster_utils.Cluster:
+a head and two worker nodes, one raylet each, 1 CPU each), so tasks land on several raylets and
+partial states travel between them: many files equal the CLI's lines, parts hashed on
+different nodes combine to the CLI's digest, and a whole node removed in the middle of a task
+(its raylet and workers gone) costs a retry elsewhere, not a digest."""
+
+import hashlib
+import os
+import random
+import time
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="parhash.distributed needs the ray extra")
+
+import psutil  # noqa: E402  (a dependency of ray)
+from ray.cluster_utils import Cluster  # noqa: E402
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy  # noqa: E402
+
+from parhash import distributed  # noqa: E402
+from parhash.distributed import _engine  # noqa: E402
+from test_distributed import files_around_a_fifo, run_cli, run_dist, survives_a_loss  # noqa: E402
+
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
+
+NODES = 3
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    assert not ray.is_initialized()
+    # Health checks every 0.5 s, a node dead after 4 missed: a removed node's tasks are retried
+    # within seconds, not Ray's default tens of seconds (longer on a loaded machine).
+    health = {"health_check_period_ms": 500, "health_check_timeout_ms": 1000, "health_check_failure_threshold": 4}
+    nodes = Cluster(initialize_head=True, head_node_args={
+        "num_cpus": 1, "object_store_memory": 80 << 20, "_system_config": health})
+    for _ in range(NODES - 1):
+        nodes.add_node(num_cpus=1, object_store_memory=80 << 20)
+    ray.init(address=nodes.address, logging_level="error", log_to_driver=False)
+    nodes.wait_for_nodes()
+    yield nodes
+    ray.shutdown()
+    nodes.shutdown()
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    rng = random.Random(22)
+    folder = tmp_path_factory.mktemp("cluster-files")
+    for i in range(800):
+        sub = folder / f"d{i % 5}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"f{i}").write_bytes(rng.randbytes(rng.choice([0, 100, 4096, rng.randrange(0, 400_000)])))
+    big = folder / "big"
+    big.write_bytes(rng.randbytes(9_000_001))
+    return folder
+
+
+@ray.remote(num_cpus=1)
+def _hold_cpu_until(marker):
+    import time
+
+    open(marker + ".started", "w").close()
+    while not os.path.exists(marker):
+        time.sleep(0.05)
+
+
+def _node_of(pid, cluster):
+    """The cluster node whose raylet started the worker `pid`."""
+    ancestors = {p.pid for p in psutil.Process(pid).parents()}
+    for node in cluster.list_all_nodes():
+        raylets = node.all_processes.get("raylet", [])
+        if any(info.process.pid in ancestors for info in raylets):
+            return node
+    return None
+
+
+def test_a_node_lost_mid_task_is_retried_elsewhere(cluster, tmp_path):
+    paths, fifo = files_around_a_fifo(tmp_path, 20, 23)
+    # Keep the head's CPU busy, so the task lands on a worker node (which is then removed).
+    release = tmp_path / "release"
+    head = ray.get_runtime_context().get_node_id()
+    blocker = _hold_cpu_until.options(
+        scheduling_strategy=NodeAffinitySchedulingStrategy(head, soft=False)).remote(str(release))
+    while not os.path.exists(f"{release}.started"):
+        time.sleep(0.05)
+
+    def lose(pid):
+        node = _node_of(pid, cluster)
+        if node is None or node is cluster.head_node:
+            os.kill(pid, 9)  # the head's raylet holds the cluster's state: only the worker
+        else:
+            cluster.remove_node(node)
+            cluster.add_node(num_cpus=1, object_store_memory=80 << 20)
+        # Free the head again: the retry may go anywhere (held, it could wait for the head's
+        # CPU when the head's view of the other nodes is stale, as on a loaded machine).
+        release.touch()
+        return node
+
+    node = survives_a_loss(paths, fifo, lose)
+    ray.get(blocker)
+    assert node is not None and node is not cluster.head_node
+
+
+def test_the_cluster_has_several_raylets(cluster):
+    alive = [node for node in ray.nodes() if node["Alive"]]
+    assert len(alive) == NODES
+    assert len({node["NodeManagerPort"] for node in alive}) == NODES
+
+
+def test_many_files_over_the_nodes_equal_the_cli(cluster, files):
+    for extra in ([], ["-a", "sha512", "--tag"]):
+        want = run_cli("sum", "-r", *extra, str(files), str(files / "missing"))
+        got = run_dist(cluster.address, "sum", "-r", "--task-files", "40", *extra, str(files), str(files / "missing"))
+        assert got == want
+    # Through the library too, in order.
+    paths = sorted(p for p in (files / "d1").iterdir())
+    got = list(distributed.hash_files(paths, "sha256", task_files=16))
+    assert got == [(p, hashlib.sha256(p.read_bytes()).digest()) for p in paths]
+
+
+@ray.remote(scheduling_strategy="SPREAD")
+def _part_somewhere(plan, index, path):
+    node, _ = _engine._where_am_i()
+    return node, _engine._hash_part(plan, index, path, {})
+
+
+def test_parts_hashed_on_different_nodes_combine_to_the_cli_digest(cluster, files):
+    big = str(files / "big")
+    for algorithm in ("sandstorm256", "parsha256", "sandstorm512"):
+        want = bytes.fromhex(run_cli("sum", "-a", algorithm, big)[1].split(b" ")[0].decode())
+        plan = _engine.make_plan(big, _engine.Spec(algorithm), 8, {})
+        placed = ray.get([_part_somewhere.remote(plan, i, big) for i in range(plan.parts)])
+        assert len({node for node, _ in placed}) > 1, "SPREAD put every part on one node"
+        assert _engine.combine(plan, [state for _, state in placed], big, {}) == want
+        assert distributed.hash_file(big, algorithm, parts=8) == want
+        assert distributed.hash_file(big, algorithm) == want  # one part per CPU of the cluster
