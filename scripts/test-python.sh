@@ -11,6 +11,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet pytest hypothesis numpy
+# The `ray` extra (pyproject.toml), for parhash.distributed's tests (marked `ray`; the longest
+# also `slow`: `-m "not slow"` skips them).
+"$venv/bin/python" -m pip install --quiet "ray[data]>=2.9" fsspec "tqdm>=4.60"
 # --force-reinstall: the version does not change when the code does.
 "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./crates/parhash-py
 cargo build --quiet -p parhash-cli
