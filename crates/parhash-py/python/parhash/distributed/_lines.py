@@ -20,8 +20,11 @@ TreeParams = Tuple[int, int]
 #: PARSHA-256's parameters when none are given (the CLI's and the library's defaults).
 DEFAULT_TREE_PARAMS: TreeParams = (13, 256)
 
-# Families whose BSD tags put a hyphen before the digest size (`BLAKE-256`, `JH-224`).
+# Families whose BSD tags put a hyphen before the digest size in bits (`BLAKE-256`, `JH-224`;
+# not BLAKE3).
 _HYPHENATED_TAGS = ("simd", "blake", "jh", "groestl")
+# Tags that keep a lower-case letter, as b2sum writes them.
+_MIXED_CASE_TAGS = {"blake2b": "BLAKE2b", "blake2s": "BLAKE2s"}
 
 
 @lru_cache(maxsize=None)
@@ -44,9 +47,12 @@ def tag(algorithm: str, params: Optional[TreeParams] = None) -> str:
     if takes_tree_params(algorithm):
         tree_height, iv_bits = params or DEFAULT_TREE_PARAMS
         return f"PARSHA256-T{tree_height}-IV{iv_bits}"
+    if algorithm in _MIXED_CASE_TAGS:
+        return _MIXED_CASE_TAGS[algorithm]
     upper = algorithm.upper()
     for family in _HYPHENATED_TAGS:
-        if algorithm.startswith(family) and algorithm[len(family):].isdigit():
+        size = algorithm[len(family):]
+        if algorithm.startswith(family) and size.isdigit() and len(size) == 3:
             return f"{family.upper()}-{algorithm[len(family):]}"
     return upper
 
@@ -372,9 +378,13 @@ class Parser:
         expected = _decode_hex(hex_digits)
         if expected is None or len(expected) != digest_size(algorithm):
             return IMPROPER
-        name = unescape(raw_name) if escaped else raw_name
-        if name is None:
-            return IMPROPER
+        if escaped:
+            name = unescape(raw_name)
+            if name is None or b"\0" in name:
+                return IMPROPER
+        else:
+            # A name ends at its first NUL, as C strings do in coreutils.
+            name = raw_name.split(b"\0", 1)[0]
         return Entry(algorithm, expected, name)
 
 

@@ -246,8 +246,9 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
 
 def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
     all_ok = True
+    last_algorithm: dict = {}  # the last proper line's algorithm, over all lists
     for list_name in [os.fsencode(name) for name in args.lists] or [b"-"]:
-        all_ok &= _check_list(args, list_name, bar, out)
+        all_ok &= _check_list(args, list_name, bar, out, last_algorithm)
     return all_ok
 
 
@@ -268,7 +269,7 @@ def _records(stream, terminator: bytes) -> Iterator[bytes]:
         yield pending
 
 
-def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bool:
+def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_algorithm: dict) -> bool:
     is_stdin = list_name == b"-"
     shown = _lines.quote(b"standard input" if is_stdin else list_name)
     try:
@@ -280,6 +281,7 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bo
     terminator = b"\0" if args.zero else b"\n"
     parser = _lines.Parser(args.algorithm, args.zero)
     default_params = (args.tree_height, args.iv_bits)
+    last_seen = [last_algorithm.get("name", "sha256")]
     tally = {"improper": 0, "mismatched": 0, "unreadable": 0, "verified": 0, "proper": False, "read_error": False}
 
     def items() -> Iterator[Item]:
@@ -291,9 +293,13 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bo
                 if line == _lines.IMPROPER:
                     tally["improper"] += 1
                     if report == "warn":
-                        yield Item(key=("improper", number), preset=None)
+                        # Named as coreutils names it: -a's algorithm, else the last proper
+                        # line's, else sum's default.
+                        named = args.algorithm or last_seen[0]
+                        yield Item(key=("improper", (number, named)), preset=None)
                     continue
                 tally["proper"] = True
+                last_seen[0] = last_algorithm["name"] = line.algorithm
                 params = line.tree_params or default_params
                 spec = Spec(line.algorithm, *params) if line.algorithm == "parsha256" else Spec(line.algorithm)
                 if line.name == b"-":
@@ -308,8 +314,8 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bo
 
     for (kind, payload), result in _pipeline(args, Spec("sha256"), bar, DEFAULT_SPLIT_BYTES).run(items()):
         if kind == "improper":
-            what = f"{_lines.tag(args.algorithm)} " if args.algorithm else ""
-            out.message(f"{shown}: {payload}: improperly formatted {what}checksum line")
+            number, named = payload
+            out.message(f"{shown}: {number}: improperly formatted {_lines.tag(named)} checksum line")
             continue
         entry = payload
         if isinstance(result, bytes):
