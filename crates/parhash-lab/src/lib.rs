@@ -19,6 +19,7 @@
 //! error, chart; engine; engines; sweep; measure; roofs; report, plots, html, output; layout,
 //! lab; presets.
 
+pub mod ceiling;
 pub mod chart;
 pub mod classify;
 pub mod codesize;
