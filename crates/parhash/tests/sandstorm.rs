@@ -118,7 +118,8 @@ fn lengths_padding_to(blocks: usize, block_bytes: usize, r: &mut StdRng) -> [usi
 
 /// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and each
 /// eight-lane form this CPU has and `PARHASH_DISABLE_ISA` allows (AVX-512; AVX2 with GFNI's
-/// S-box where present; AVX2 with the table-gather S-box, forced).
+/// S-box where present; AVX2 with the table-gather S-box, forced), and the portable chains
+/// compiled with BMI2 (128-bit words).
 fn engines() -> Vec<TreeOptions> {
     let mut e = vec![TreeOptions::SEQUENTIAL, TreeOptions::INTERLEAVED];
     e.extend((1..=4).map(TreeOptions::portable));
@@ -131,6 +132,14 @@ fn engines() -> Vec<TreeOptions> {
             Some(_) => e.extend((1..=4).filter_map(|t| TreeOptions::portable(t).with_wide(wide))),
             None => eprintln!("skipped the {name} engine: not available here"),
         }
+    }
+    // SANDstorm-384/512's chains compiled with BMI2 (`mulx`); 64-bit words ignore it.
+    match parhash::platform::Bmi2::detect() {
+        Some(bmi2) => e.extend((1..=4).map(|t| TreeOptions {
+            bmi2: Some(bmi2),
+            ..TreeOptions::portable(t)
+        })),
+        None => eprintln!("skipped the BMI2 engine: not available here"),
     }
     e
 }
