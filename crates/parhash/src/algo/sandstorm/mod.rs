@@ -39,8 +39,6 @@ use word::Word;
 pub mod consts;
 pub mod fast;
 pub mod lanes;
-#[cfg(target_arch = "x86_64")]
-mod mulx;
 pub mod parts;
 pub mod reference;
 pub mod tree;

@@ -301,9 +301,21 @@ impl<'a, W: Word> Chains<'a, W> {
     fn run_portable(&mut self, group: &[usize], bmi2: Option<Bmi2>) {
         #[cfg(target_arch = "x86_64")]
         if let Some(token) = bmi2.filter(|_| W::BYTES == 16) {
-            return super::mulx::with_bmi2(token, || self.run_portable_lanes(group));
+            let _ = token;
+            // SAFETY: the token proves BMI1 and BMI2 on this CPU.
+            unsafe { self.run_portable_bmi2(group) };
+            return;
         }
         let _ = bmi2;
+        self.run_portable_lanes(group);
+    }
+
+    /// [`Self::run_portable_lanes`] (and the `compress_lanes` it inlines) compiled with BMI1/BMI2:
+    /// for 128-bit words, `mulx` for the 64x64->128 products of F and G (a widening multiply
+    /// that leaves the flags alone), `rorx`, `andn`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn run_portable_bmi2(&mut self, group: &[usize]) {
         self.run_portable_lanes(group);
     }
 
