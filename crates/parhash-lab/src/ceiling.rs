@@ -21,6 +21,7 @@ use std::sync::Barrier;
 use std::time::Instant;
 
 use parhash::algo::sandstorm::lanes::{Wide, LANES};
+use parhash::algo::sandstorm::reference::Chain;
 use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{fast, Params, P256, P512};
 use parhash::algo::sha2::sha256::lanes::compress_with;
@@ -149,21 +150,42 @@ fn sha256_forms(count: usize, calls: usize) -> Vec<Form> {
 }
 
 /// SANDstorm's compression forms for `P`: eight SIMD lanes (224/256 only) and the portable
-/// four interleaved chains the tree uses where there is no SIMD form.
+/// four interleaved chains the tree uses where there is no SIMD form, in the baseline build and
+/// the BMI2 one (`mulx`; the tree's form for 384/512).
 fn sandstorm_forms<P: Params>(blocks: usize) -> Vec<Form> {
-    let mut forms = vec![Form {
-        name: format!("{} portable, 4 chains", P::NAME),
-        make: Box::new(move || {
-            let mut chains = [P::K; 4];
-            let input = [[<P::W as Default>::default(); 8]; 4];
-            Box::new(move || {
-                for _ in 0..blocks / 4 {
-                    fast::compress_lanes::<P::W, 4>(&input, &mut chains);
-                }
-                std::hint::black_box(&chains);
-            })
-        }),
-    }];
+    /// Four interleaved chains of `P`, `blocks` compressions per call by `compress`.
+    fn chains<P: Params>(
+        name: String,
+        blocks: usize,
+        compress: impl Fn(&[[P::W; 8]; 4], &mut [Chain<P::W>; 4]) + Copy + Send + Sync + 'static,
+    ) -> Form {
+        Form {
+            name,
+            make: Box::new(move || {
+                let mut chains = [P::K; 4];
+                let input = [[<P::W as Default>::default(); 8]; 4];
+                Box::new(move || {
+                    for _ in 0..blocks / 4 {
+                        compress(&input, &mut chains);
+                    }
+                    std::hint::black_box(&chains);
+                })
+            }),
+        }
+    }
+    let mut forms = vec![chains::<P>(
+        format!("{} portable, 4 chains", P::NAME),
+        blocks,
+        fast::compress_lanes::<P::W, 4>,
+    )];
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = parhash::platform::Bmi2::detect() {
+        forms.push(chains::<P>(
+            format!("{} BMI2, 4 chains", P::NAME),
+            blocks,
+            move |m, c| fast::compress_lanes_bmi2::<P::W, 4>(bmi2, m, c),
+        ));
+    }
     if <P::W as Word>::BYTES == 8 {
         for wide in [Wide::avx512(), Wide::avx2()].into_iter().flatten() {
             forms.push(Form {
