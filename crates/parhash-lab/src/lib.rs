@@ -22,6 +22,7 @@
 //! output; layout,
 //! lab; presets.
 
+pub mod ceiling;
 pub mod chart;
 pub mod classify;
 pub mod codesize;

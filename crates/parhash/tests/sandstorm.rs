@@ -118,7 +118,8 @@ fn lengths_padding_to(blocks: usize, block_bytes: usize, r: &mut StdRng) -> [usi
 
 /// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and each
 /// eight-lane form this CPU has and `PARHASH_DISABLE_ISA` allows (AVX-512; AVX2 with GFNI's
-/// S-box where present; AVX2 with the table-gather S-box, forced).
+/// S-box where present; AVX2 with the table-gather S-box, forced), and the portable chains
+/// compiled with BMI2 (128-bit words).
 fn engines() -> Vec<TreeOptions> {
     let mut e = vec![TreeOptions::SEQUENTIAL, TreeOptions::INTERLEAVED];
     e.extend((1..=4).map(TreeOptions::portable));
@@ -131,6 +132,14 @@ fn engines() -> Vec<TreeOptions> {
             Some(_) => e.extend((1..=4).filter_map(|t| TreeOptions::portable(t).with_wide(wide))),
             None => eprintln!("skipped the {name} engine: not available here"),
         }
+    }
+    // SANDstorm-384/512's chains compiled with BMI2 (`mulx`); 64-bit words ignore it.
+    match parhash::platform::Bmi2::detect() {
+        Some(bmi2) => e.extend((1..=4).map(|t| TreeOptions {
+            bmi2: Some(bmi2),
+            ..TreeOptions::portable(t)
+        })),
+        None => eprintln!("skipped the BMI2 engine: not available here"),
     }
     e
 }
@@ -303,4 +312,32 @@ fn wide_level2_groups_match_literal_256() {
 #[test]
 fn wide_level2_groups_match_literal_256_ref() {
     wide_level2_groups_match_literal::<P256Ref>(0x5a_081a);
+}
+
+/// The BMI2 build of the compression agrees with the baseline build, for both word sizes.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn bmi2_compression_matches_the_baseline() {
+    use parhash::algo::sandstorm::fast::{compress_lanes, compress_lanes_bmi2};
+    let Some(bmi2) = parhash::platform::Bmi2::detect() else {
+        eprintln!("skipped: no BMI2 here");
+        return;
+    };
+    fn check<P: Params>(bmi2: parhash::platform::Bmi2, r: &mut StdRng) {
+        let bytes: Vec<u8> = (0..4 * 8 * <P::W as Word>::BYTES)
+            .map(|_| r.random())
+            .collect();
+        let m: [[P::W; 8]; 4] = core::array::from_fn(|l| {
+            parhash::algo::sandstorm::fast::load_block(&bytes[l * 8 * <P::W as Word>::BYTES..])
+        });
+        let (mut a, mut b) = ([P::K; 4], [P::K; 4]);
+        for _ in 0..3 {
+            compress_lanes::<P::W, 4>(&m, &mut a);
+            compress_lanes_bmi2::<P::W, 4>(bmi2, &m, &mut b);
+        }
+        assert!(a == b, "{}", P::NAME);
+    }
+    let mut r = rng(0x5eed_0021);
+    check::<P256>(bmi2, &mut r);
+    check::<P512>(bmi2, &mut r);
 }

@@ -342,3 +342,19 @@ fn names_tags_and_aliases() {
         assert_eq!(Algorithm::from_name(alias), Ok(alg), "{alias}");
     }
 }
+
+/// The assembly forms are offered (and so run by every test above that walks the available
+/// variants) exactly where the CPU has their ISA and `PARHASH_DISABLE_ISA` leaves it on.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn sha512_rorx_forms_run_where_the_cpu_has_them() {
+    use parhash::platform::{Avx2, Avx512, Bmi2};
+    let variants = available_variants::<parhash::Sha512>();
+    let bmi2 = Bmi2::detect().is_some();
+    for (name, present) in [
+        ("rorx-avx2", bmi2 && Avx2::detect().is_some()),
+        ("rorx-avx512", bmi2 && Avx512::detect().is_some()),
+    ] {
+        assert_eq!(variants.contains(&name), present, "{name}: {variants:?}");
+    }
+}

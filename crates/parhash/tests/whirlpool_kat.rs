@@ -28,6 +28,17 @@ fn iso_vectors() -> (Vec<Kat>, (usize, Vec<u8>, Vec<u8>)) {
 fn iso_vectors_every_variant() {
     let (kats, _) = iso_vectors();
     assert_eq!(kats.len(), 8);
+    let names: Vec<_> = Algorithm::Whirlpool
+        .variants()
+        .iter()
+        .map(|v| v.name)
+        .collect();
+    #[cfg(target_arch = "x86_64")]
+    assert!(names.contains(&"fused-asm"), "{names:?}");
+    assert!(
+        names.contains(&"fused") && names.contains(&"reference"),
+        "{names:?}"
+    );
     for v in Algorithm::Whirlpool.variants() {
         let mut h = Hasher::with_variant(Algorithm::Whirlpool, v.name).expect("always available");
         for k in &kats {

@@ -6,17 +6,24 @@
 //! `M[g] + K[i]`. Two forms show it:
 //!
 //! - `sequential` ([`sequential`]): portable scalar, fully unrolled, literal to RFC 1321; the
-//!   default.
+//!   default off x86-64 and the portable twin.
 //! - `parallel` ([`parallel`]): all 64 `M[g] + K[i]` computed four at a time in vector registers
 //!   ahead of the steps (`parallel-sse41`; `parallel-portable` on arrays). It is not faster: the
 //!   additions it moves were already off the critical path, which is the chain of dependent
 //!   add-rotate steps, ~4-5 cycles each (BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2").
 //!
-//! MD5's speed-ups come from running many messages side by side (see `batch/`), not from inside
-//! one message.
+//! - `scheduled` ([`scheduled`], x86-64): the sequential steps in inline assembly, ordered so
+//!   that each step's chain is exactly f, add, rotate, add (LLVM's reassociation of the
+//!   constant adds one more addition to it); the default on x86-64, ~1.3x `sequential` and
+//!   faster than OpenSSL's assembly (BENCHMARKS.md, "Performance at the roof (issue 21)").
+//!
+//! Beyond that, MD5's speed-ups come from running many messages side by side (see `batch/`), not
+//! from inside one message.
 
 pub mod lanes;
 pub mod parallel;
+#[cfg(target_arch = "x86_64")]
+pub mod scheduled;
 pub mod sequential;
 
 use digest::typenum::{U16, U64};
@@ -152,6 +159,8 @@ backends! {
     /// Which MD5 compression code runs: chosen once per hasher, matched once per call.
     pub(crate) enum Backend {
         Sequential => "sequential": "portable scalar, 64 steps unrolled (RFC 1321)";
+        #[cfg(target_arch = "x86_64")]
+        Scheduled => "scheduled": "x86-64 assembly, each step's dependency chain at its minimum";
         "parallel" = ["parallel-sse41", "parallel-portable"]:
             "M[g] + K[i] for all 64 steps in vectors ahead of the steps (best ISA here)";
         ParallelPortable => "parallel-portable": "the parallel form's precomputation on plain arrays";
@@ -159,9 +168,9 @@ backends! {
         // The name MD5's only form had before the split, kept for callers that still use it.
         "portable" = ["sequential"];
     }
-    // `sequential` is the fastest form (measured; see BENCHMARKS.md, "Foundation: MD5, SHA-1,
-    // SHA-2").
-    default = ["sequential"];
+    // `scheduled` is the fastest form where it exists, then `sequential` (measured; see
+    // BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2" and "Performance at the roof (issue 21)").
+    default = ["scheduled", "sequential"];
 }
 
 impl Backend {
@@ -170,6 +179,8 @@ impl Backend {
     fn compress(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Scheduled => scheduled::compress_blocks(state, blocks),
             Backend::ParallelPortable => {
                 parallel::compress_blocks(parallel::Isa::Portable, state, blocks)
             }

@@ -107,6 +107,30 @@ pub fn compress_lanes<W: Word, const LANES: usize>(m: &[[W; 8]; LANES], c: &mut 
     round!(4, p_at(29));
 }
 
+/// [`compress_lanes`] compiled with BMI1/BMI2 (x86-64): for 128-bit words, `mulx` for the
+/// 64x64->128 products of F and G. The form the tree's `parallel` engine runs for
+/// SANDstorm-384/512 (its chains are compiled the same way); here for callers that time the
+/// compression alone.
+#[cfg(target_arch = "x86_64")]
+pub fn compress_lanes_bmi2<W: Word, const LANES: usize>(
+    token: crate::platform::Bmi2,
+    m: &[[W; 8]; LANES],
+    c: &mut [Chain<W>; LANES],
+) {
+    let _ = token;
+    // SAFETY: the token proves BMI1 and BMI2 on this CPU.
+    unsafe { compress_lanes_bmi2_enabled(m, c) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2")]
+fn compress_lanes_bmi2_enabled<W: Word, const LANES: usize>(
+    m: &[[W; 8]; LANES],
+    c: &mut [Chain<W>; LANES],
+) {
+    compress_lanes::<W, LANES>(m, c);
+}
+
 /// Compresses one block into one chain (the serial form).
 #[inline(never)]
 pub fn compress_blocks<W: Word>(chain: &mut Chain<W>, blocks: &[[W; 8]]) {

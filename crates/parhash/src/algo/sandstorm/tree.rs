@@ -32,6 +32,7 @@ use crate::algo::sandstorm::fast::{compress_lanes, load_block};
 use crate::algo::sandstorm::lanes::{Wide, LANES as WIDE_LANES};
 use crate::algo::sandstorm::reference::{level_output, Boundaries, Chain};
 use crate::algo::sandstorm::word::Word;
+use crate::platform::Bmi2;
 use crate::threads::Threads;
 
 const LEVEL1: u64 = 10;
@@ -51,6 +52,9 @@ pub struct TreeOptions {
     /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (64-bit words only;
     /// `None` = portable code).
     pub wide: Option<Wide>,
+    /// The portable chains of 128-bit words (SANDstorm-384/512) compiled with BMI2/ADX
+    /// (`mulx` for their 64x64->128 products); `None` = baseline code.
+    pub bmi2: Option<Bmi2>,
 }
 
 impl TreeOptions {
@@ -59,18 +63,21 @@ impl TreeOptions {
         interleave: false,
         threads: 1,
         wide: None,
+        bmi2: None,
     };
     /// Interleaved superblocks, one thread, portable code.
     pub const INTERLEAVED: TreeOptions = TreeOptions {
         interleave: true,
         threads: 1,
         wide: None,
+        bmi2: None,
     };
     /// Interleaved superblocks on `threads` threads (0 = all cores), with the widest kernel
-    /// this CPU has.
+    /// this CPU has (and BMI2 for 128-bit words).
     pub fn fastest(threads: impl Into<Threads>) -> TreeOptions {
         TreeOptions {
             wide: Wide::detect(),
+            bmi2: Bmi2::detect(),
             ..TreeOptions::portable(threads)
         }
     }
@@ -80,6 +87,7 @@ impl TreeOptions {
             interleave: true,
             threads: threads.into().count(),
             wide: None,
+            bmi2: None,
         }
     }
     /// Interleaved superblocks on `threads` threads (0 = all cores) in AVX-512 lanes; `None`
@@ -281,15 +289,38 @@ impl<'a, W: Word> Chains<'a, W> {
         for same_length in order.chunk_by(|&a, &b| lens[a] == lens[b]) {
             for group in same_length.chunks(width) {
                 if !self.run_wide(engine, group) {
-                    self.run_portable(group);
+                    self.run_portable(group, engine.bmi2);
                 }
             }
         }
         self.chains.iter().map(level_output).collect()
     }
 
-    /// The chains of `group` (any number, of one length) in portable code, 4, 2 or 1 at a time.
-    fn run_portable(&mut self, group: &[usize]) {
+    /// The chains of `group` (any number, of one length) in portable code, 4, 2 or 1 at a time;
+    /// 128-bit words compiled with BMI2/ADX where `bmi2` allows.
+    fn run_portable(&mut self, group: &[usize], bmi2: Option<Bmi2>) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = bmi2.filter(|_| W::BYTES == 16) {
+            let _ = token;
+            // SAFETY: the token proves BMI1 and BMI2 on this CPU.
+            unsafe { self.run_portable_bmi2(group) };
+            return;
+        }
+        let _ = bmi2;
+        self.run_portable_lanes(group);
+    }
+
+    /// [`Self::run_portable_lanes`] (and the `compress_lanes` it inlines) compiled with BMI1/BMI2:
+    /// for 128-bit words, `mulx` for the 64x64->128 products of F and G (a widening multiply
+    /// that leaves the flags alone), `rorx`, `andn`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn run_portable_bmi2(&mut self, group: &[usize]) {
+        self.run_portable_lanes(group);
+    }
+
+    #[inline(always)]
+    fn run_portable_lanes(&mut self, group: &[usize]) {
         let mut rest = group;
         while !rest.is_empty() {
             let taken = match (rest.len(), lanes_for::<W>()) {
@@ -302,6 +333,7 @@ impl<'a, W: Word> Chains<'a, W> {
     }
 
     /// The first `L` chains of `group`, interleaved; returns `L`.
+    #[inline(always)]
     fn run_lanes<const L: usize>(&mut self, group: &[usize]) -> usize {
         let mut c: [Chain<W>; L] = core::array::from_fn(|l| self.chains[group[l]]);
         let starts: [usize; L] = core::array::from_fn(|l| self.starts[group[l]]);

@@ -8,7 +8,7 @@
 use super::{gf_mul, MDS_ROW, ROUNDS, ROUND_CONSTANTS, SBOX};
 
 /// `TABLES[k][x]`: the row whose column `j` is `S[x] · C[k][j] = S[x] · MDS_ROW[(j - k) mod 8]`.
-static TABLES: [[u64; 256]; 8] = {
+pub(super) static TABLES: [[u64; 256]; 8] = {
     let mut t = [[0u64; 256]; 8];
     let mut k = 0;
     while k < 8 {

@@ -5,7 +5,11 @@
 //!   x86_64 registers well, and this CPU has no SHA-512 instructions.
 //! - `parallel` ([`parallel`]): scalar rounds with the message schedule computed two words per
 //!   128-bit register beside them; forced ISA forms `parallel-portable`, `parallel-sse41`,
-//!   `parallel-avx512`. The default.
+//!   `parallel-avx512`.
+//! - `rorx` ([`rorx`], x86-64): the schedule of two blocks in 256-bit registers interleaved with
+//!   scalar rounds in assembly (BMI2 `rorx`); `rorx-avx2`, `rorx-avx512`. The default where
+//!   available: at parity with OpenSSL's assembly, ~1.2x `parallel` (BENCHMARKS.md,
+//!   "Performance at the roof (issue 21)").
 
 pub mod lanes;
 pub mod parallel;
@@ -16,6 +20,8 @@ pub mod sequential;
 pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_sse41;
+#[cfg(target_arch = "x86_64")]
+pub mod rorx;
 
 use crate::dispatch::{backends, Dispatch};
 
@@ -29,10 +35,16 @@ backends! {
         ParallelSse41(Sse41) => "parallel-sse41": "schedule in SSE registers, rotates as shift+shift+or";
         ParallelAvx512(Avx512) => "parallel-avx512":
             "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog";
+        "rorx" = ["rorx-avx512", "rorx-avx2"]:
+            "two blocks' schedule in 256-bit registers beside assembly rounds (best ISA here)";
+        RorxAvx2(Avx2, Bmi2) => "rorx-avx2": "schedule with AVX2 shift pairs, rounds with BMI2 rorx";
+        RorxAvx512(Avx512, Bmi2) => "rorx-avx512":
+            "schedule with AVX-512 VL vprorq/vpternlog, rounds with BMI2 rorx";
     }
-    // `parallel` on its best ISA: measured faster than `sequential` at every size (see
-    // BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2").
-    default = ["parallel"];
+    // `rorx` where BMI2 and AVX2 exist (BENCHMARKS.md, "Performance at the roof (issue 21)"),
+    // else `parallel` on its best ISA, faster than `sequential` at every size ("Foundation:
+    // MD5, SHA-1, SHA-2").
+    default = ["rorx", "parallel"];
 }
 
 impl Backend {
@@ -47,6 +59,10 @@ impl Backend {
             Backend::ParallelSse41(t) => parallel::compress_blocks(Isa::Sse41(t), state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx512(t) => parallel::compress_blocks(Isa::Avx512(t), state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::RorxAvx2(v, b) => rorx::compress_blocks_avx2(v, b, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::RorxAvx512(v, b) => rorx::compress_blocks_avx512(v, b, state, blocks),
         }
     }
 }
