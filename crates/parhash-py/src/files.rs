@@ -73,7 +73,7 @@ pub(crate) fn hash_file<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let path = path_arg(path)?;
     let alg = options::algorithm(name)?;
-    let options = Options::new(alg, threads, tree_height, iv_bits, None)?;
+    let options = Options::new(alg, threads, tree_height, iv_bits, None, None)?;
     let digest = py
         .detach(|| hash_path(alg, &options, &path))
         .map_err(|e| os_error(py, &e, &path))?;
@@ -174,7 +174,7 @@ pub(crate) fn hash_files(
     iv_bits: Option<i64>,
 ) -> PyResult<FileDigests> {
     let algorithm = options::algorithm(name)?;
-    let options = Options::new(algorithm, threads, tree_height, iv_bits, None)?;
+    let options = Options::new(algorithm, threads, tree_height, iv_bits, None, None)?;
     Ok(FileDigests {
         files: FileHasher::new(options.builder(algorithm)),
         paths: paths.try_iter()?.unbind(),

@@ -176,7 +176,9 @@ impl Hash {
     /// Digest size in bytes.
     #[getter]
     fn digest_size(&self) -> usize {
-        self.algorithm.info().digest_size
+        self.options
+            .digest_size
+            .unwrap_or(self.algorithm.info().digest_size)
     }
 
     /// The compression function's block size in bytes (what HMAC pads the key to).
@@ -210,6 +212,7 @@ struct Keywords<'py> {
     tree_height: Option<i64>,
     iv_bits: Option<i64>,
     variant: Option<String>,
+    digest_size: Option<i64>,
 }
 
 impl<'py> Keywords<'py> {
@@ -221,6 +224,7 @@ impl<'py> Keywords<'py> {
             "tree_height" => self.tree_height = if none { None } else { Some(value.extract()?) },
             "iv_bits" => self.iv_bits = if none { None } else { Some(value.extract()?) },
             "variant" => self.variant = if none { None } else { Some(value.extract()?) },
+            "digest_size" => self.digest_size = if none { None } else { Some(value.extract()?) },
             // hashlib's flag: every algorithm is offered either way.
             "usedforsecurity" => {}
             other => {
@@ -239,6 +243,7 @@ impl<'py> Keywords<'py> {
             self.tree_height,
             self.iv_bits,
             self.variant,
+            self.digest_size,
         )?;
         let hash = Hash::create(alg, options)?;
         if let Some(data) = &self.data {
@@ -254,7 +259,9 @@ impl<'py> Keywords<'py> {
 /// Options: `threads` (None or 0 = all cores; only the tree modes SANDstorm and PARSHA-256
 /// split one message over threads, and the digest never depends on it), `tree_height` and
 /// `iv_bits` (PARSHA-256's T in 1..=40 and l in {0, 128, 256}; default 13 and 256), `variant`
-/// (one implementation, as `parhash list` names them), `usedforsecurity` (accepted, as hashlib).
+/// (one implementation, as `parhash list` names them), `digest_size` (bytes, for BLAKE2b/s,
+/// BLAKE3 and SHAKE; as hashlib's `blake2b(digest_size=...)`), `usedforsecurity` (accepted,
+/// as hashlib).
 #[pyfunction]
 #[pyo3(signature = (name, data = None, **options))]
 pub(crate) fn new(

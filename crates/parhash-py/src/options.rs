@@ -62,6 +62,9 @@ pub(crate) struct Options {
     /// PARSHA-256's (T, l); `None` = the defaults (and the only choice for other algorithms).
     pub tree: Option<TreeParams>,
     pub variant: Option<String>,
+    /// The digest size in bytes for the algorithms with a choice (BLAKE2, BLAKE3, SHAKE);
+    /// `None` = the algorithm's default.
+    pub digest_size: Option<usize>,
 }
 
 impl Options {
@@ -73,6 +76,7 @@ impl Options {
         tree_height: Option<i64>,
         iv_bits: Option<i64>,
         variant: Option<String>,
+        digest_size: Option<i64>,
     ) -> PyResult<Options> {
         let tree = if tree_height.is_none() && iv_bits.is_none() {
             None
@@ -83,13 +87,20 @@ impl Options {
         } else {
             Some(tree_params(tree_height, iv_bits)?)
         };
+        let digest_size = match digest_size {
+            None => None,
+            Some(size) => Some(usize::try_from(size).map_err(|_| {
+                PyValueError::new_err(format!("digest_size must be positive, not {size}"))
+            })?),
+        };
         let options = Options {
             threads: self::threads(threads)?,
             tree,
             variant,
+            digest_size,
         };
-        if options.variant.is_some() {
-            // Fails now, with the list of variants, rather than at the first update.
+        if options.variant.is_some() || options.digest_size.is_some() {
+            // Fails now, with the list of variants or sizes, rather than at the first update.
             options.builder(alg).build().map_err(value_error)?;
         }
         Ok(options)
@@ -108,6 +119,9 @@ impl Options {
         }
         if let Some(variant) = &self.variant {
             builder = builder.variant(variant);
+        }
+        if let Some(size) = self.digest_size {
+            builder = builder.digest_size(size);
         }
         builder
     }

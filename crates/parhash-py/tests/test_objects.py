@@ -23,7 +23,7 @@ def test_every_algorithm_has_a_constructor_and_metadata():
         assert h.name == name
         assert len(h.digest()) == h.digest_size
         assert h.hexdigest() == h.digest().hex()
-        assert h.block_size in (32, 64, 72, 104, 128, 136, 144)
+        assert h.block_size in (32, 64, 72, 104, 128, 136, 144, 168)
         assert parhash.new(name, b"abc").digest() == h.digest()
 
 
@@ -251,3 +251,36 @@ def test_the_type_stubs_declare_every_constructor():
     assert (pathlib.Path(parhash.__file__).parent / "py.typed").exists()
     for name in ALL:
         assert f"def {name.replace('-', '_')}(" in stubs, name
+
+
+@pytest.mark.parametrize(
+    "name, size, control",
+    [
+        ("blake2b", 32, lambda d, n: hashlib.blake2b(d, digest_size=n).digest()),
+        ("blake2b", 64, lambda d, n: hashlib.blake2b(d, digest_size=n).digest()),
+        ("blake2s", 16, lambda d, n: hashlib.blake2s(d, digest_size=n).digest()),
+        ("shake128", 100, lambda d, n: hashlib.shake_128(d).digest(n)),
+        ("shake256", 7, lambda d, n: hashlib.shake_256(d).digest(n)),
+    ],
+)
+def test_digest_size_of_variable_length_algorithms_matches_hashlib(name, size, control):
+    data = bytes(range(256)) * 41
+    h = parhash.new(name, data, digest_size=size)
+    assert h.digest_size == size
+    assert h.digest() == control(data, size)
+    assert getattr(parhash, name)(data, digest_size=size).digest() == h.digest()
+    assert h.copy().digest() == h.digest()
+
+
+def test_blake3_digest_size_is_a_prefix_of_its_longer_output():
+    long = parhash.blake3(b"abc", digest_size=64).digest()
+    assert parhash.blake3(b"abc").digest() == long[:32]
+
+
+def test_digest_size_is_refused_where_it_cannot_be_had():
+    with pytest.raises(ValueError):
+        parhash.sha256(b"", digest_size=16)
+    with pytest.raises(ValueError):
+        parhash.blake2b(b"", digest_size=65)
+    with pytest.raises(ValueError):
+        parhash.shake128(b"", digest_size=-1)

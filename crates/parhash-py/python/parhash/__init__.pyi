@@ -50,6 +50,7 @@ def new(
     tree_height: int | None = None,
     iv_bits: int | None = None,
     variant: str | None = None,
+    digest_size: int | None = None,
     usedforsecurity: bool = True,
 ) -> Hash:
     """A hash object for the algorithm `name` (any name or alias the CLI takes)."""
@@ -86,6 +87,51 @@ def blake384(
     *,
     threads: int | None = None,
     variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def blake2b(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    digest_size: int | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def blake2s(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    digest_size: int | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def blake3(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    digest_size: int | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def shake128(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    digest_size: int | None = None,
+    usedforsecurity: bool = True,
+) -> Hash: ...
+
+def shake256(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    digest_size: int | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
 
