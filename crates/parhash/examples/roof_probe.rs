@@ -90,6 +90,22 @@ fn main() {
                 " | 10-block groups (cached): {:.1} M/s",
                 blocks as f64 / t0.elapsed().as_secs_f64() / 1e6
             );
+            // The tree itself on one thread, the whole buffer (from memory, as it reads it).
+            use parhash::algo::sandstorm::reference::Boundaries;
+            use parhash::algo::sandstorm::tree::{hash_slice, TreeOptions};
+            let engine = TreeOptions::avx512(1).unwrap();
+            let t0 = Instant::now();
+            std::hint::black_box(hash_slice::<u64>(
+                P256::K,
+                Boundaries::Design,
+                engine,
+                &data,
+            ));
+            let comps = (total / 64) as f64 * 1.101;
+            row += &format!(
+                " | tree, 1 thread: {:.1} M/s",
+                comps / t0.elapsed().as_secs_f64() / 1e6
+            );
             println!("{row}");
         }
         return;
