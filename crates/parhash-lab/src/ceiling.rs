@@ -237,32 +237,30 @@ fn ceiling_rows(
     threads: usize,
     samples: usize,
 ) {
-    // The fastest form, picked on the best of three rounds each (taken in turn, so a burst of
-    // load elsewhere does not pick a form), then measured beside parhash.
+    // Every form is measured in every sample, beside parhash, and the ceiling is the form with
+    // the highest median: picking the form first on a few short rounds let a burst of load
+    // elsewhere pick a slow form, and the row then showed parhash above "its ceiling"
+    // (BENCHMARKS.md, issue 21).
     let min_seconds = if samples > 1 { 0.1 } else { 0.002 };
     let rate = |form: &Form| per_call as f64 * on_threads(threads, min_seconds, &*form.make);
-    let mut best_rates = vec![0f64; forms.len()];
-    for _ in 0..3 {
-        for (best, form) in best_rates.iter_mut().zip(forms) {
-            *best = best.max(rate(form));
-        }
-    }
-    let best = forms
-        .iter()
-        .zip(&best_rates)
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .map(|(form, _)| form)
-        .expect("every mode has a portable form");
     for &len in &case.lengths {
-        let (mut rates, mut runs) = (Vec::new(), Vec::new());
+        let mut rates = vec![Vec::new(); forms.len()];
+        let mut runs = Vec::new();
         for _ in 0..samples {
-            rates.push(rate(best));
+            for (form_rates, form) in rates.iter_mut().zip(forms) {
+                form_rates.push(rate(form));
+            }
             let t0 = Instant::now();
             (case.run)(len);
             runs.push(t0.elapsed().as_secs_f64());
         }
+        let (best, rate) = forms
+            .iter()
+            .zip(&rates)
+            .map(|(form, rates)| (form, Stats::of(rates).median))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("every mode has a portable form");
         let compressions = (case.compressions)(len);
-        let rate = Stats::of(&rates).median;
         let per_compression = len as f64 / compressions as f64;
         let ceiling = rate * per_compression;
         let parhash = len as f64 / Stats::of(&runs).median;
