@@ -575,12 +575,50 @@ fn full_round(
                     block[32..].copy_from_slice(&data[off..off + 32]);
                 }
             }
+            // The next batch's pieces arrive while this one compresses.
+            if from + BATCH < 2 * first_x {
+                let next = first_j + (from + BATCH - first_x) as u64;
+                prefetch_pieces(view, layout, next, BATCH.min(2 * first_x - from - BATCH));
+            } else if !leaves {
+                prefetch_pieces(view, layout, first_j << 1, BATCH.min(2 * first_x));
+            }
             compress_with(batch.kernel, &mut batch.states[..n], &batch.blocks[..n]);
             for (dest, z) in tree.new[from..from + n].iter_mut().zip(&batch.states[..n]) {
                 *dest = Some(*z);
             }
         }
     }
+}
+
+/// Asks for the message pieces of processors `first .. first + count` of one level (consecutive
+/// in the message) ahead of their batch. A subtree's round reads about ten short runs of the
+/// message, each starting where the hardware prefetcher does not look; without this, the
+/// loads that build a batch wait for memory one run after the other (profile of the one-thread
+/// engine: ~12 % of its time in those loads; BENCHMARKS.md, issue 21).
+fn prefetch_pieces(view: &View, layout: &Layout, first: u64, count: usize) {
+    let Some(run) = layout.pieces(first, first + count as u64) else {
+        return;
+    };
+    let held = view.base..view.base + view.data.len() as u64;
+    let (from, to) = (run.start.max(held.start), run.end.min(held.end));
+    if from < to {
+        prefetch(&view.data[(from - held.start) as usize..(to - held.start) as usize]);
+    }
+}
+
+/// Asks the caches for every 64-byte line of `bytes` (a hint: no effect off x86-64). Also
+/// SANDstorm's tree, whose eight lanes read eight 640-byte superblocks at once.
+#[inline(always)]
+pub(crate) fn prefetch(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in bytes.chunks(64) {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint to the cache; it never faults or reads into the
+        // program, and the address lies inside `bytes` anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
 }
 
 /// The tree cut at depth `cut` into independent parts: the `2^cut` subtrees rooted at nodes

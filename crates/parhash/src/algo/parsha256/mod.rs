@@ -18,6 +18,8 @@
 //!   input to memory, up to a stated limit, and refuses larger input rather than guess.
 
 mod engine;
+// The cache hint the tree modes share (SANDstorm's tree uses it too).
+pub(crate) use engine::prefetch;
 mod hasher;
 pub mod parts;
 pub mod reference;

@@ -287,13 +287,30 @@ impl<'a, W: Word> Chains<'a, W> {
         let mut order: Vec<usize> = (0..lens.len()).collect();
         order.sort_by_key(|&i| lens[i]);
         for same_length in order.chunk_by(|&a, &b| lens[a] == lens[b]) {
-            for group in same_length.chunks(width) {
+            let mut groups = same_length.chunks(width).peekable();
+            while let Some(group) = groups.next() {
+                if let Some(next) = groups.peek() {
+                    self.prefetch(next);
+                }
                 if !self.run_wide(engine, group) {
                     self.run_portable(group, engine.bmi2);
                 }
             }
         }
         self.chains.iter().map(level_output).collect()
+    }
+
+    /// Asks for the message blocks of `group` while the group before it compresses: each
+    /// chain reads only 10 blocks (a level-1 superblock), too short a run for the hardware
+    /// prefetcher to pick up, so without this the lanes wait for memory at every group
+    /// (BENCHMARKS.md, issue 21). Level-2 inputs are level-1 outputs, already in cache.
+    fn prefetch(&self, group: &[usize]) {
+        if let Inputs::Blocks(data) = self.inputs {
+            for &i in group {
+                let (start, len) = (self.starts[i], self.lens[i] * 8 * W::BYTES);
+                crate::algo::parsha256::prefetch(&data[start..(start + len).min(data.len())]);
+            }
+        }
     }
 
     /// The chains of `group` (any number, of one length) in portable code, 4, 2 or 1 at a time;
