@@ -16,6 +16,8 @@ import os
 import sys
 from typing import Any, Iterator, List, Optional
 
+import ray
+
 import parhash
 
 from . import _lines, _walk
@@ -359,12 +361,20 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
             and (not args.ignore_missing or tally["verified"] > 0))
 
 
-def _connect(address: Optional[str]) -> None:
+def _connect(address: Optional[str]) -> bool:
+    """Connects to Ray; whether this call started the connection (and so must end it)."""
     if address is not None and address.startswith("ray://"):
-        connect(address)
-    else:
-        # Ray's own chatter (and the workers' output) would mix with the checksum lines.
-        connect(address, logging_level=logging.ERROR, log_to_driver=False)
+        return connect(address)
+    # Ray's own chatter (and the workers' output) would mix with the checksum lines.
+    return connect(address, logging_level=logging.ERROR, log_to_driver=False)
+
+
+def _disconnect() -> None:
+    """Ends the connection while ``sys.stdout`` is still standard error: Ray's error listener
+    thread prints late reports ("(raylet) A worker died...") to ``sys.stdout``, and one that
+    came after main() restored it would land among the checksum lines."""
+    with contextlib.suppress(Exception):
+        ray.shutdown()
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -390,10 +400,19 @@ def _run(args) -> int:
         _message(str(err))
         return 2
     try:
-        _connect(args.address)
+        started = _connect(args.address)
     except Exception as err:  # noqa: BLE001 - whatever Ray raises, one line and status 1
         _message(f"cannot connect to Ray ({args.address or 'local'}): {err}")
         return 1
+    try:
+        return _hash(args)
+    finally:
+        if started:
+            _disconnect()
+
+
+def _hash(args) -> int:
+    global _stdout
     bar = _progress(args.no_progress)
     out = _Output(bar)
     try:
