@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The Python package on every CPython >= 3.9 this machine has (python3.N on PATH or pyenv's
+# versions), besides the 3.11 of scripts/test-python.sh: one abi3 wheel built once, installed
+# into a fresh virtual environment per version, and the tests that need no Ray run there (Ray's
+# own wheels do not cover every version; its tests run under scripts/test-python.sh).
+# A version that is not installed is named and skipped; none found at all is an error.
+# Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=target/py-versions
+rm -rf "$work"
+mkdir -p "$work/wheel"
+python3 -m pip wheel --quiet --no-deps -w "$work/wheel" ./crates/parhash-py
+wheel=$(ls "$work"/wheel/parhash-*.whl)
+cargo build --quiet -p parhash-cli
+
+interpreter() {
+  local version=$1
+  if command -v "python$version" >/dev/null 2>&1 && "python$version" -c 'import sys' 2>/dev/null; then
+    command -v "python$version"
+    return
+  fi
+  local pyenv_root=${PYENV_ROOT:-$HOME/.pyenv}
+  local found
+  found=$(ls -d "$pyenv_root"/versions/"$version".*/bin/python3 2>/dev/null | sort -V | tail -1 || true)
+  [ -n "$found" ] && echo "$found"
+}
+
+tested=()
+missing=()
+for version in 3.9 3.10 3.11 3.12 3.13; do
+  python=$(interpreter "$version" || true)
+  if [ -z "$python" ]; then
+    missing+=("$version")
+    continue
+  fi
+  echo "== CPython $version ($python)"
+  venv="$work/venv-$version"
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  "$venv/bin/python" -m pip install --quiet pytest hypothesis numpy "$wheel"
+  (cd crates/parhash-py/tests &&
+    PARHASH_CLI="$root/target/debug/parhash" "$root/$venv/bin/python" -m pytest -q \
+      -p no:cacheprovider -m "not ray" "$@")
+  tested+=("$version")
+done
+[ ${#missing[@]} -eq 0 ] || echo "not installed here, not tested: CPython ${missing[*]}"
+if [ ${#tested[@]} -eq 0 ]; then
+  echo "no CPython >= 3.9 found" >&2
+  exit 1
+fi
+echo "tested on CPython ${tested[*]}"
