@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Wall time of several commands, run in turn round after round, medians side by side.
 
-    scripts/time-alternating.py [--rounds 5] [--evict FILE] NAME='COMMAND' NAME='COMMAND' ...
+    scripts/time-alternating.py [--rounds 5] [--warmup 0] [--evict FILE] [NAME=]COMMAND ...
 
 Each round runs every command once (the order rotates each round, so clock and load changes
 on a shared machine land on all alike); a command's output goes to /dev/null. With --evict,
@@ -11,6 +11,7 @@ median over rounds of each command's time divided by the first command's in that
 the median CPU time (user + system, all threads)."""
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -26,16 +27,27 @@ def evict(path):
         os.close(fd)
 
 
+NAMED = re.compile(r"([\w.-]+)=(.*)", re.S)
+
+
+def named(text):
+    """(NAME, COMMAND) from 'NAME=COMMAND', or (text, text)."""
+    m = NAMED.fullmatch(text)
+    return (m.group(1), m.group(2)) if m else (text, text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=0, help="rounds run first and not counted")
     parser.add_argument("--evict", help="file to drop from the page cache before each run")
-    parser.add_argument("commands", nargs="+", help="NAME=COMMAND (run by sh)")
+    parser.add_argument("commands", nargs="+", help="[NAME=]COMMAND (run by sh)")
     args = parser.parse_args()
-    commands = [c.split("=", 1) for c in args.commands]
+    commands = [named(c) for c in args.commands]
     times = {name: [] for name, _ in commands}
     cpu = {name: [] for name, _ in commands}
-    for round_ in range(args.rounds):
+    for round_ in range(args.warmup + args.rounds):
+        counted = round_ >= args.warmup
         shift = round_ % len(commands)
         for name, command in commands[shift:] + commands[:shift]:
             if args.evict:
@@ -43,8 +55,11 @@ def main():
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)
-            times[name].append(time.perf_counter() - start)
+            wall = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if not counted:
+                continue
+            times[name].append(wall)
             cpu[name].append(
                 after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
             )
