@@ -2,7 +2,7 @@
 //! default form at 64 B, 4 KiB and 1 MiB, the batch engine, and both tree modes on 1 and 2
 //! threads, through the public API only (`hash`, `Hasher::with_threads`, `batch::hash_many`),
 //! so the same file builds against an older checkout for an A/B comparison taken in one
-//! sitting (`scripts/bench-ab.sh`).
+//! sitting (`scripts/bench-rounds.py BEFORE AFTER`).
 //!
 //! `cargo bench -p parhash --bench layout_ab -- --warm-up-time 1 --measurement-time 2`
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
