@@ -133,14 +133,19 @@ def main() -> None:
     parser.add_argument("--multi-raylet", action="store_true", help="a local cluster of 2 raylets x 1 CPU")
     parser.add_argument("--keep", action="store_true", help="keep the data afterwards")
     parser.add_argument("--out", default="bench-distributed.json")
+    parser.add_argument("--cases", nargs="+", choices=["small", "sandstorm256", "parsha256"],
+                        default=["small", "sandstorm256", "parsha256"], help="which cases to time (default: all)")
+    parser.add_argument("--no-model", action="store_true", help="skip the model's inputs (task overhead, one CPU's rates)")
     args = parser.parse_args()
 
     folder = Path(args.dir or tempfile.mkdtemp(prefix="parhash-dist-bench-"))
     small = folder / "small"
     big = folder / "big"
-    make_small_files(small, args.files, args.file_size)
+    need_small = "small" in args.cases or not args.no_model
+    if need_small:
+        make_small_files(small, args.files, args.file_size)
     make_big_file(big, args.big)
-    warm([small, big])
+    warm([small, big] if need_small else [big])
 
     cluster = None
     if args.multi_raylet:
@@ -157,12 +162,13 @@ def main() -> None:
     results = {"cpus": os.cpu_count(), "raylets": len([n for n in ray.nodes() if n["Alive"]]),
                "load_before": os.getloadavg(), "cases": {}}
 
-    results["cases"][f"{args.files} x {args.file_size} B, sha256"] = against_local(
-        lambda: run_quiet([args.cli, "sum", "-r", "--no-progress", str(small)]), {
-            "hash_files (library, Ray up)": lambda: list(distributed.hash_files([small], "sha256", recursive=True)),
-            "parhash-dist sum (command)": lambda: run_quiet([*dist, "sum", "--address", address, "-r", str(small)]),
-        }, args.runs)
-    for algorithm in ("sandstorm256", "parsha256"):
+    if "small" in args.cases:
+        results["cases"][f"{args.files} x {args.file_size} B, sha256"] = against_local(
+            lambda: run_quiet([args.cli, "sum", "-r", "--no-progress", str(small)]), {
+                "hash_files (library, Ray up)": lambda: list(distributed.hash_files([small], "sha256", recursive=True)),
+                "parhash-dist sum (command)": lambda: run_quiet([*dist, "sum", "--address", address, "-r", str(small)]),
+            }, args.runs)
+    for algorithm in [a for a in ("sandstorm256", "parsha256") if a in args.cases]:
         results["cases"][f"{args.big >> 20} MiB, {algorithm}, 8 parts"] = against_local(
             lambda: run_quiet([args.cli, "sum", "--no-progress", "-a", algorithm, str(big)]), {
                 "hash_file (library, Ray up)": lambda: distributed.hash_file(big, algorithm, parts=8),
@@ -171,14 +177,15 @@ def main() -> None:
             }, args.runs)
         # The digests agree (the tests check this thoroughly; here: the timed runs were real).
         assert distributed.hash_file(big, algorithm, parts=8) == parhash.hash_file(big, algorithm)
-    results["task_overhead"] = task_overhead(300)
-    results["one_cpu"] = {alg: one_cpu_throughput(big, alg) for alg in ("sandstorm256", "parsha256")}
-    # sha256 of many small files on one CPU inside a task: the small-file rate per CPU.
-    paths = sorted(str(p) for p in (small / "d00").iterdir())
-    batch = _engine.remote(_engine._hash_batch, max_retries=0)
-    ray.get(batch.remote(paths, _engine.Spec("sha256"), 1))
-    t = statistics.median(timed(lambda: ray.get(batch.remote(paths, _engine.Spec("sha256"), 1))) for _ in range(5))
-    results["one_cpu"]["sha256 4 KiB files"] = {"files_per_s": len(paths) / t, "gb_per_s": len(paths) * args.file_size / t / 1e9}
+    if not args.no_model:
+        results["task_overhead"] = task_overhead(300)
+        results["one_cpu"] = {alg: one_cpu_throughput(big, alg) for alg in ("sandstorm256", "parsha256")}
+        # sha256 of many small files on one CPU inside a task: the small-file rate per CPU.
+        paths = sorted(str(p) for p in (small / "d00").iterdir())
+        batch = _engine.remote(_engine._hash_batch, max_retries=0)
+        ray.get(batch.remote(paths, _engine.Spec("sha256"), 1))
+        t = statistics.median(timed(lambda: ray.get(batch.remote(paths, _engine.Spec("sha256"), 1))) for _ in range(5))
+        results["one_cpu"]["sha256 4 KiB files"] = {"files_per_s": len(paths) / t, "gb_per_s": len(paths) * args.file_size / t / 1e9}
     results["load_after"] = os.getloadavg()
 
     ray.shutdown()
@@ -192,7 +199,8 @@ def main() -> None:
                 continue
             base = peers[f"parhash sum (vs {name})"]["median_s"]
             print(f"| {case} | {name} | {base:.3f} s | {r['median_s']:.3f} s | {r['median_s'] / base:.2f}x |")
-    print(json.dumps({k: results[k] for k in ("task_overhead", "one_cpu")}, indent=2))
+    if not args.no_model:
+        print(json.dumps({k: results[k] for k in ("task_overhead", "one_cpu")}, indent=2))
     if not args.keep and args.dir is None:
         subprocess.run(["rm", "-rf", str(folder)], check=True)
 
