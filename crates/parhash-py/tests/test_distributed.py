@@ -476,6 +476,22 @@ def test_without_an_address_the_command_starts_its_own_ray(cluster, tree):
     assert run_dist(None, "sum", "-r", "-a", "md5", folder, env=env) == run_cli("sum", "-r", "-a", "md5", folder)
 
 
+def test_a_ray_it_starts_runs_the_workers_at_the_callers_priority(tmp_path):
+    """Ray renices its workers by 15 by default; a local Ray that parhash starts does not (the
+    hashing would otherwise lose to any other process on a shared machine)."""
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    script = (
+        "import os, ray\n"
+        "from parhash.distributed import _engine\n"
+        "assert _engine.connect(None, num_cpus=1, logging_level='error', log_to_driver=False)\n"
+        "print(os.nice(0), ray.get(ray.remote(lambda: os.nice(0)).remote()))\n"
+    )
+    done = subprocess.run(["nice", "-n", "3", sys.executable, "-c", script], capture_output=True,
+                          env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [b"3", b"3"]
+
+
 def test_digest_column_on_a_batch_directly():
     """The callable itself (as Ray Data calls it): a numpy batch, PARSHA-256 with its own
     parameters, hashlib as the control where it can be."""
