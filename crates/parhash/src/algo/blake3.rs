@@ -20,7 +20,7 @@ use ::blake3::hazmat::{
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
-use super::sized::{AnyLength, WithLength};
+use super::sized::AnyLength;
 use super::{VariantInfo, Variants};
 use crate::threads::{for_each_mut, Threads};
 
@@ -229,9 +229,10 @@ impl Variants for Blake3 {
     }
 }
 
-/// BLAKE3 read for `len` bytes, on at most `threads` threads.
-pub(crate) fn blake3_sized(len: usize, threads: Threads) -> WithLength<Blake3> {
-    WithLength::new(Blake3::with_threads(threads), len)
+/// BLAKE3 as an extendable-output function on at most `threads` threads, read for any length
+/// by the registry.
+pub(crate) fn blake3_xof(threads: Threads) -> Blake3 {
+    Blake3::with_threads(threads)
 }
 
 #[cfg(test)]
@@ -297,13 +298,14 @@ mod tests {
 
     #[test]
     fn any_length_is_a_prefix_of_the_extendable_output() {
+        // Past one 64-byte output block and past the old 128-byte cap, on several threads.
         let data = input(3 * PIECE + 1);
-        let long = reference(&data, 128);
-        for len in [1, 16, 32, 33, 100, 128] {
-            let mut h = blake3_sized(len, Threads::new(2));
-            digest::DynDigest::update(&mut h, &data);
+        let long = reference(&data, 5000);
+        for len in [1, 16, 32, 33, 64, 65, 100, 128, 129, 1000, 5000] {
+            let mut h = blake3_xof(Threads::new(2));
+            Update::update(&mut h, &data);
             let mut out = vec![0; len];
-            digest::DynDigest::finalize_into_reset(&mut h, &mut out).unwrap();
+            AnyLength::finalize_into_reset(&mut h, &mut out);
             assert_eq!(out, long[..len], "{len} bytes");
         }
     }
