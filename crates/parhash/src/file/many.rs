@@ -315,3 +315,23 @@ impl<K, I: Iterator<Item = (K, FileInput)>> Iterator for HashFiles<'_, K, I> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_digests_make_short_windows() {
+        assert_eq!(window_len(32), WINDOW);
+        assert_eq!(window_len(Output::INLINE), WINDOW);
+        assert_eq!(window_len(0), WINDOW);
+        assert_eq!(window_len(Output::MAX), 64);
+        assert_eq!(window_len(usize::MAX), 1);
+        for len in [1, 200, 20_000, 100_000, Output::MAX] {
+            assert!(
+                window_len(len) * len <= WINDOW_DIGEST_BYTES.max(len),
+                "{len}"
+            );
+        }
+    }
+}
