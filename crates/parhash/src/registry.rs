@@ -919,10 +919,11 @@ pub struct HasherBuilder {
 
 impl HasherBuilder {
     /// A digest of `size` bytes, for the algorithms whose length can be chosen
-    /// ([`Algorithm::digest_sizes`]: BLAKE2b, BLAKE2s, BLAKE3, SHAKE128, SHAKE256). BLAKE2's
-    /// length is a parameter of the hash (BLAKE2b-256 is not BLAKE2b-512 cut short); an
-    /// extendable-output function's shorter digests are prefixes of its longer ones. Any other
-    /// algorithm accepts only its own size.
+    /// ([`Algorithm::digest_sizes`]: BLAKE2b and BLAKE2s up to 64 and 32 bytes, BLAKE3,
+    /// SHAKE128 and SHAKE256 up to [`Output::MAX`], 1 MiB). BLAKE2's length is a parameter of
+    /// the hash (BLAKE2b-256 is not BLAKE2b-512 cut short); an extendable-output function's
+    /// shorter digests are prefixes of its longer ones (and any length can be read with
+    /// [`Hasher::finalize_xof_into_reset`]). Any other algorithm accepts only its own size.
     ///
     /// ```
     /// use parhash::{Algorithm, Hasher};

@@ -2,8 +2,11 @@
 //! hash, so BLAKE2b-256 is not BLAKE2b-512 cut short) and the number of bytes read from an
 //! extendable-output function (SHAKE, BLAKE3).
 //!
-//! The registry's [`Hasher`](crate::Hasher) holds any algorithm as a `digest::DynDigest`,
-//! whose `output_size` is a run-time value: [`WithLength`] gives these hashes that shape.
+//! Both are [`AnyLength`] hashes. The registry's [`Hasher`](crate::Hasher) holds BLAKE2 as a
+//! `digest::DynDigest`, whose `output_size` is a run-time value: [`WithLength`] gives it that
+//! shape. It holds an XOF as the `AnyLength` itself, with the length beside it, so that the
+//! same state can also be read for any other length
+//! ([`Hasher::finalize_xof_into_reset`](crate::Hasher::finalize_xof_into_reset)).
 #![forbid(unsafe_code)]
 
 use digest::block_api::{Buffer, TruncSide, VariableOutputCore};
