@@ -1506,6 +1506,13 @@ mod tests {
     }
 
     #[test]
+    fn an_output_stays_about_the_size_of_its_inline_bytes() {
+        // The batch and many-file engines move one per message: the heap case must not make
+        // the common one bigger than the bytes, their length and the variant's tag.
+        assert!(std::mem::size_of::<Output>() <= Output::INLINE + 8);
+    }
+
+    #[test]
     fn long_outputs_compare_and_print_by_their_bytes() {
         for len in [0, 1, Output::INLINE, Output::INLINE + 1, 1000] {
             let bytes: Vec<u8> = (0..len).map(|i| (i * 37 % 256) as u8).collect();
