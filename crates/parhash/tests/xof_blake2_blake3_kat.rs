@@ -135,6 +135,19 @@ fn blake3_authors_test_vectors() {
         // The extended output (131 bytes in the file) is the XOF: every length parhash
         // writes is its prefix, on one thread and on three, the whole of it included.
         assert_eq!(extended.len(), 131, "{len} bytes");
+        // The concrete type through the `digest` crate's XOF traits, read in two pieces.
+        let mut xof = parhash::Blake3::with_threads(3);
+        digest::Update::update(&mut xof, &input);
+        let mut reader = digest::ExtendableOutput::finalize_xof(xof);
+        let mut read = [0; 131];
+        let (first, rest) = read.split_at_mut(65);
+        digest::XofReader::read(&mut reader, first);
+        digest::XofReader::read(&mut reader, rest);
+        assert_eq!(
+            read[..],
+            extended[..],
+            "{len} bytes through ExtendableOutput"
+        );
         for size in [1, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 130, 131] {
             for threads in [Threads::ONE, Threads::new(3)] {
                 let got = sized(Algorithm::Blake3, size, threads, &input);

@@ -63,10 +63,11 @@ impl<H: AnyLength> DynDigest for WithLength<H> {
     }
 }
 
-/// Any RustCrypto extendable-output function (SHAKE): its first `out.len()` bytes.
+/// Any extendable-output function of the `digest` traits (RustCrypto's SHAKE, parhash's
+/// BLAKE3): its first `out.len()` bytes.
 impl<X> AnyLength for X
 where
-    X: Update + ExtendableOutputReset + Clone + Default + Send + Sync + 'static,
+    X: Update + ExtendableOutputReset + Clone + Send + Sync + 'static,
 {
     fn update(&mut self, data: &[u8]) {
         Update::update(self, data);
@@ -75,7 +76,8 @@ where
         self.finalize_xof_reset_into(out);
     }
     fn reset(&mut self) {
-        *self = X::default();
+        // `Reset`, not `Default`: a hasher keeps its settings (BLAKE3 its thread count).
+        digest::Reset::reset(self);
     }
 }
 
