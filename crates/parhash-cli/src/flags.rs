@@ -313,8 +313,8 @@ pub struct HashOptions {
     ///
     /// The length of each digest, in BITS (a multiple of 8), as b2sum -l and cksum -l count
     /// it: blake2b 8 to 512 (default 512), blake2s 8 to 256 (256), blake3, shake128 and
-    /// shake256 8 to 1024 (256, 256 and 512); with -a. 0 means the default. b3sum's --length counts
-    /// BYTES: `b3sum --length 64` is `-l 512` here. A BLAKE2 digest of another length is
+    /// shake256 8 to 8388608, i.e. 1 MiB (default 256, 256 and 512); with -a. 0 means the
+    /// default. b3sum's --length counts BYTES: `b3sum --length 64` is `-l 512` here. A BLAKE2 digest of another length is
     /// another hash (not a prefix); blake3's and SHAKE's shorter digests are prefixes of their
     /// longer ones. `--tag` lines name the length (`BLAKE2b-256 (NAME) = ...`). When checking,
     /// each line's digest says its length, as in `b2sum -c`: -l is accepted and ignored.

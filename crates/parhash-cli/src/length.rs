@@ -4,15 +4,22 @@
 //! One rule for every algorithm: the length is in BITS, a multiple of 8, as GNU's `b2sum -l`
 //! and `cksum -l` count it; 0 means the algorithm's default. b3sum's `--length` counts bytes:
 //! `b3sum --length 64` is `parhash sum -a blake3 -l 512`. An algorithm of fixed length takes
-//! only its own length (`-l 256` with sha256 changes nothing).
+//! only its own length (`-l 256` with sha256 changes nothing). The extendable-output functions
+//! (BLAKE3, SHAKE) go up to [`Output::MAX`] bytes (1 MiB, 8388608 bits), where b3sum has no
+//! limit: each digest is one hexadecimal line, and a longer one is refused with this limit
+//! rather than filling memory.
 
-use parhash::Algorithm;
+use parhash::{Algorithm, Output};
 
 /// `-l` value parser: a number of bits, a multiple of 8.
 pub fn parse_bits(s: &str) -> Result<usize, String> {
-    let bits: usize = s
-        .parse()
-        .map_err(|_| "a number of bits is needed, such as 256".to_string())?;
+    let bits: usize = s.parse().map_err(|_| {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            too_long(s)
+        } else {
+            "a number of bits is needed, such as 256".to_string()
+        }
+    })?;
     if bits % 8 != 0 {
         return Err(
             "the number of bits must be a multiple of 8 (-l counts bits, as b2sum and \
@@ -21,6 +28,16 @@ pub fn parse_bits(s: &str) -> Result<usize, String> {
         );
     }
     Ok(bits)
+}
+
+/// The message for a length over every algorithm's limit.
+fn too_long(bits: &str) -> String {
+    format!(
+        "{bits} bits is too long: digests are at most {} bits ({} MiB, for blake3, shake128 and \
+         shake256)",
+        Output::MAX * 8,
+        Output::MAX >> 20
+    )
 }
 
 /// The algorithms whose length `-l` sets, as a phrase: `blake2b, blake2s, ... and shake256`.
@@ -56,8 +73,13 @@ pub fn digest_size(alg: Algorithm, bits: Option<usize>) -> Result<Option<usize>,
         ));
     }
     if !sizes.contains(size) {
+        let limit = if alg.is_extendable() {
+            format!(" ({} MiB)", sizes.max >> 20)
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "invalid length '{bits}': {alg} digests are {} to {} bits",
+            "invalid length '{bits}': {alg} digests are {} to {} bits{limit}",
             sizes.min * 8,
             sizes.max * 8
         ));
@@ -97,6 +119,11 @@ mod tests {
         assert!(parse_bits("255").unwrap_err().contains("multiple of 8"));
         assert!(parse_bits("x").unwrap_err().contains("a number of bits"));
         assert!(parse_bits("-8").is_err());
+        assert_eq!(
+            parse_bits("99999999999999999999999").unwrap_err(),
+            "99999999999999999999999 bits is too long: digests are at most 8388608 bits \
+             (1 MiB, for blake3, shake128 and shake256)"
+        );
     }
 
     #[test]
@@ -107,6 +134,15 @@ mod tests {
         assert_eq!(digest_size(blake2b, Some(512)), Ok(None));
         assert_eq!(digest_size(blake2b, Some(256)), Ok(Some(32)));
         assert_eq!(digest_size(Algorithm::Blake3, Some(1024)), Ok(Some(128)));
+        assert_eq!(digest_size(Algorithm::Blake3, Some(1032)), Ok(Some(129)));
+        assert_eq!(
+            digest_size(Algorithm::Shake128, Some(8 << 20)),
+            Ok(Some(1 << 20))
+        );
+        assert_eq!(
+            digest_size(Algorithm::Shake256, Some((8 << 20) + 8)).unwrap_err(),
+            "invalid length '8388616': shake256 digests are 8 to 8388608 bits (1 MiB)"
+        );
         assert_eq!(
             digest_size(blake2b, Some(520)).unwrap_err(),
             "invalid length '520': blake2b digests are 8 to 512 bits"

@@ -160,12 +160,17 @@ fn blake3_is_b3sum_byte_for_byte() {
     }
     let (dir, names) = fixture();
     let dir = dir.path();
-    // b3sum's --length counts bytes, parhash's -l bits.
+    // b3sum's --length counts bytes, parhash's -l bits. Past 128 bytes (parhash's old limit)
+    // and many 64-byte output blocks, up to 64 KiB.
     for (bits, bytes) in [
         (None, None),
         (Some("8"), Some("1")),
         (Some("512"), Some("64")),
         (Some("1024"), Some("128")),
+        (Some("1032"), Some("129")),
+        (Some("1600"), Some("200")),
+        (Some("8000"), Some("1000")),
+        (Some("524288"), Some("65536")),
     ] {
         let b3: Vec<&str> = bytes.map_or(vec![], |n| vec!["--length", n]);
         let expected = run(dir, "b3sum", &args(&b3, &names));
@@ -196,6 +201,15 @@ fn blake3_is_b3sum_byte_for_byte() {
             &args(&[&["sum", "--tag", "-a", "b3"], &l[..]].concat(), &names),
         );
         checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
+        // JSON Lines carry the same digests.
+        let json = parhash(
+            dir,
+            &args(
+                &[&["sum", "--json", "-a", "blake3"], &l[..]].concat(),
+                &names,
+            ),
+        );
+        assert_eq!(json_digests(&json.stdout_text()), hex_column(&expected));
     }
     // b3sum -c reads parhash's lists (it takes only 32-byte digests).
     let ours = parhash(dir, &args(&["sum", "-a", "blake3"], &names));
@@ -215,6 +229,28 @@ fn blake3_is_b3sum_byte_for_byte() {
     assert_eq!(lines.len(), 2, "{text}");
     assert_eq!(lines[0], lines[1]);
     assert_eq!(data.len(), (3 << 20) + 4321);
+}
+
+/// The `digest` field of each `sum --json` line.
+fn json_digests(lines: &str) -> Vec<String> {
+    lines
+        .lines()
+        .map(|line| {
+            let object: serde_json::Value = serde_json::from_str(line).unwrap();
+            object["digest"].as_str().expect("a digest").to_string()
+        })
+        .collect()
+}
+
+/// The digest column of `HEX  NAME` lines (a leading `\` marks an escaped name).
+fn hex_column(run: &Run) -> Vec<String> {
+    run.stdout_text()
+        .lines()
+        .map(|line| {
+            let line = line.strip_prefix('\\').unwrap_or(line);
+            line.split(' ').next().unwrap().to_string()
+        })
+        .collect()
 }
 
 /// `hashlib.NAME(data[, digest_size]).hexdigest([length])` of each file, as `HEX  NAME` lines.
@@ -247,12 +283,13 @@ fn blake2s_and_shake_are_pythons_hashlib() {
         .into_iter()
         .filter(|n| !n.contains(['\n', '\\']))
         .collect();
-    for (algorithm, default_bytes, max_bytes) in [
-        ("blake2s", 32, 32),
-        ("shake128", 32, 128),
-        ("shake256", 64, 128),
+    for (algorithm, default_bytes, lengths) in [
+        ("blake2s", 32, &[32][..]),
+        // Past 128 bytes (parhash's old limit), SHAKE's rates (168 and 136 bytes), to 64 KiB.
+        ("shake128", 32, &[128, 129, 200, 1000, 65_536]),
+        ("shake256", 64, &[128, 129, 200, 1000, 65_536]),
     ] {
-        for bytes in [1, 20, default_bytes, max_bytes] {
+        for &bytes in [1, 20, default_bytes].iter().chain(lengths) {
             let bits = (bytes * 8).to_string();
             let ours = parhash(dir, &args(&["sum", "-a", algorithm, "-l", &bits], &names));
             assert_eq!(ours.code, Some(0), "{}", ours.stderr);
@@ -287,6 +324,81 @@ fn blake2s_and_shake_are_pythons_hashlib() {
     }
 }
 
+/// `openssl dgst -shakeN -xoflen BYTES -r` of each file, as `HEX  NAME` lines.
+fn openssl_lines(dir: &Path, algorithm: &str, bytes: usize, names: &[&str]) -> String {
+    let flag = format!("-{algorithm}");
+    let length = bytes.to_string();
+    let out = run(
+        dir,
+        "openssl",
+        &args(&["dgst", &flag, "-xoflen", &length, "-r"], names),
+    );
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    // `-r` writes `HEX *NAME`, coreutils' binary-mode marker.
+    out.stdout_text().replace(" *", "  ")
+}
+
+#[test]
+fn shake_of_any_length_is_openssls() {
+    if !have("openssl") {
+        return;
+    }
+    let (dir, names) = fixture();
+    let dir = dir.path();
+    let names: Vec<&str> = names
+        .into_iter()
+        .filter(|n| !n.contains(['\n', '\\']))
+        .collect();
+    for algorithm in ["shake128", "shake256"] {
+        for bytes in [129, 200, 1000, 65_536, 1 << 20] {
+            let expected = openssl_lines(dir, algorithm, bytes, &names);
+            let bits = (bytes * 8).to_string();
+            let ours = parhash(dir, &args(&["sum", "-a", algorithm, "-l", &bits], &names));
+            assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+            assert!(
+                ours.stdout_text() == expected,
+                "{algorithm}, {bytes} bytes: parhash and OpenSSL differ"
+            );
+            // OpenSSL's list checks with -a; the tagged list without.
+            checks_ok(
+                dir,
+                PARHASH,
+                &["check", "-a", algorithm],
+                &expected,
+                names.len(),
+            );
+            let tagged = parhash(
+                dir,
+                &args(&["sum", "--tag", "-a", algorithm, "-l", &bits], &names),
+            );
+            checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
+        }
+    }
+}
+
+#[test]
+fn a_wrong_long_digest_fails_its_check() {
+    if !have("b3sum") {
+        return;
+    }
+    let (dir, names) = fixture();
+    let dir = dir.path();
+    let list = run(dir, "b3sum", &args(&["--length", "1000"], &names)).stdout_text();
+    // The last hex digit of the first line changed: that line fails, the others pass.
+    let digits = list.find("  ").unwrap();
+    let mut damaged = list.clone().into_bytes();
+    damaged[digits - 1] = if damaged[digits - 1] == b'0' {
+        b'1'
+    } else {
+        b'0'
+    };
+    fs::write(dir.join("list"), &damaged).unwrap();
+    let out = parhash(dir, &["check", "-a", "blake3", "list"]);
+    assert_eq!(out.code, Some(1), "{}", out.stdout_text());
+    assert_eq!(out.stdout_text().matches(": FAILED").count(), 1);
+    assert_eq!(out.stdout_text().matches(": OK").count(), names.len() - 1);
+}
+
 #[test]
 fn length_errors_are_usage_errors_that_say_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
@@ -298,8 +410,17 @@ fn length_errors_are_usage_errors_that_say_what_is_wrong() {
             "blake2b digests are 8 to 512 bits",
         ),
         (
-            &["sum", "-a", "blake3", "-l", "2048"],
-            "blake3 digests are 8 to 1024 bits",
+            &["sum", "-a", "blake3", "-l", "8388616"],
+            "blake3 digests are 8 to 8388608 bits (1 MiB)",
+        ),
+        (
+            // A gigabyte of output: refused with the limit, not attempted.
+            &["sum", "-a", "shake128", "-l", "8000000000"],
+            "shake128 digests are 8 to 8388608 bits (1 MiB)",
+        ),
+        (
+            &["sum", "-a", "blake3", "-l", "99999999999999999999999"],
+            "99999999999999999999999 bits is too long: digests are at most 8388608 bits",
         ),
         (
             &["sum", "-a", "sha256", "-l", "128"],

@@ -1,5 +1,6 @@
 //! hashlib-style hash objects: `parhash.new(name, data, **options)`, one constructor per
-//! algorithm, `update`, `digest`, `hexdigest`, `copy`, `name`, `digest_size`, `block_size`.
+//! algorithm, `update`, `digest`, `hexdigest` (with hashlib's `length` for the
+//! extendable-output functions), `copy`, `name`, `digest_size`, `block_size`.
 
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
@@ -123,6 +124,38 @@ impl Hash {
             }
         })
     }
+
+    /// `length` bytes of an extendable-output function's output (SHAKE's and BLAKE3's
+    /// `digest(length)`), written straight into the bytes object: any length Python can
+    /// allocate (a length it cannot is its MemoryError), not bounded as `digest_size` is.
+    fn xof_output<'py>(&self, py: Python<'py>, length: i64) -> PyResult<Bound<'py, PyBytes>> {
+        let algorithm = self.algorithm;
+        if !algorithm.is_extendable() {
+            return Err(PyTypeError::new_err(format!(
+                "{algorithm} digests have a fixed length: digest() and hexdigest() take no \
+                 length (blake3, shake128 and shake256 do)"
+            )));
+        }
+        let length = usize::try_from(length)
+            .map_err(|_| PyValueError::new_err(format!("length must not be negative: {length}")))?;
+        let copy = self.with_state(py, 0, |state| match state {
+            State::Hasher(hasher) => hasher.try_clone(),
+            State::Parsha(_) => None,
+        });
+        let mut copy =
+            copy.ok_or_else(|| PyValueError::new_err(format!("{algorithm}: no digest")))?;
+        PyBytes::new_with(py, length, |out| {
+            let mut fill = || {
+                copy.finalize_xof_into_reset(out)
+                    .map_err(options::value_error)
+            };
+            if length < RELEASE_GIL_AT {
+                fill()
+            } else {
+                py.detach(fill)
+            }
+        })
+    }
 }
 
 /// Bytes a PARSHA-256 state holds (0 for others, or when another thread holds the state: the
@@ -148,13 +181,24 @@ impl Hash {
     }
 
     /// The digest of everything fed so far, as bytes; the object goes on accepting data.
-    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(py, self.output(py)?.as_bytes()))
+    /// `length`, for the extendable-output functions (SHAKE, BLAKE3) only, as hashlib's
+    /// `shake_128().digest(length)`: that many bytes (default: `digest_size`).
+    #[pyo3(signature = (length = None))]
+    fn digest<'py>(&self, py: Python<'py>, length: Option<i64>) -> PyResult<Bound<'py, PyBytes>> {
+        match length {
+            Some(length) => self.xof_output(py, length),
+            None => Ok(PyBytes::new(py, self.output(py)?.as_bytes())),
+        }
     }
 
-    /// The digest as lowercase hexadecimal.
-    fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self.output(py)?.to_hex())
+    /// The digest as lowercase hexadecimal (`length` as for `digest`).
+    #[pyo3(signature = (length = None))]
+    fn hexdigest(&self, py: Python<'_>, length: Option<i64>) -> PyResult<String> {
+        match length {
+            // Python's own `bytes.hex`: a length it cannot hold is a MemoryError.
+            Some(length) => self.xof_output(py, length)?.call_method0("hex")?.extract(),
+            None => Ok(self.output(py)?.to_hex()),
+        }
     }
 
     /// An independent copy of this object, in the same state.
@@ -259,9 +303,9 @@ impl<'py> Keywords<'py> {
 /// Options: `threads` (None or 0 = all cores; only the tree modes SANDstorm and PARSHA-256
 /// split one message over threads, and the digest never depends on it), `tree_height` and
 /// `iv_bits` (PARSHA-256's T in 1..=40 and l in {0, 128, 256}; default 13 and 256), `variant`
-/// (one implementation, as `parhash list` names them), `digest_size` (bytes, for BLAKE2b/s,
-/// BLAKE3 and SHAKE; as hashlib's `blake2b(digest_size=...)`), `usedforsecurity` (accepted,
-/// as hashlib).
+/// (one implementation, as `parhash list` names them), `digest_size` (bytes, for BLAKE2b/s
+/// up to 64/32, BLAKE3 and SHAKE up to 1 MiB; as hashlib's `blake2b(digest_size=...)`; longer
+/// XOF output with `digest(length)`), `usedforsecurity` (accepted, as hashlib).
 #[pyfunction]
 #[pyo3(signature = (name, data = None, **options))]
 pub(crate) fn new(

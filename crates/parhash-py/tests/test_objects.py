@@ -4,7 +4,10 @@ import array
 import hashlib
 import hmac
 import mmap
+import os
 import random
+import shutil
+import subprocess
 import threading
 
 import numpy as np
@@ -261,6 +264,11 @@ def test_the_type_stubs_declare_every_constructor():
         ("blake2s", 16, lambda d, n: hashlib.blake2s(d, digest_size=n).digest()),
         ("shake128", 100, lambda d, n: hashlib.shake_128(d).digest(n)),
         ("shake256", 7, lambda d, n: hashlib.shake_256(d).digest(n)),
+        # Past the 128 bytes parhash once stopped at, and SHAKE's rates, up to the limit.
+        ("shake128", 129, lambda d, n: hashlib.shake_128(d).digest(n)),
+        ("shake128", 65_536, lambda d, n: hashlib.shake_128(d).digest(n)),
+        ("shake256", 1000, lambda d, n: hashlib.shake_256(d).digest(n)),
+        ("shake256", 1 << 20, lambda d, n: hashlib.shake_256(d).digest(n)),
     ],
 )
 def test_digest_size_of_variable_length_algorithms_matches_hashlib(name, size, control):
@@ -284,3 +292,50 @@ def test_digest_size_is_refused_where_it_cannot_be_had():
         parhash.blake2b(b"", digest_size=65)
     with pytest.raises(ValueError):
         parhash.shake128(b"", digest_size=-1)
+    # digest_size has a limit (1 MiB, as the CLI's -l); digest(length) has none.
+    with pytest.raises(ValueError, match="1 to 1048576 bytes"):
+        parhash.blake3(b"", digest_size=(1 << 20) + 1)
+
+
+@pytest.mark.parametrize("name", ["shake128", "shake256"])
+def test_shake_digest_of_any_length_is_hashlib_s(name):
+    data = bytes(range(256)) * 41
+    theirs = getattr(hashlib, name.replace("shake", "shake_"))(data)
+    for digest_size in [None, 20, 300]:
+        ours = parhash.new(name, data, digest_size=digest_size)
+        # Any length, whatever the object's own digest_size, past digest_size's limit too.
+        for length in [0, 1, 20, 129, 200, 1000, 65_536, (1 << 20) + 4321]:
+            assert ours.digest(length) == theirs.digest(length), (digest_size, length)
+        assert ours.hexdigest(1000) == theirs.hexdigest(1000)
+        # Reading does not end the object: more data goes on the same hash.
+        ours.update(b"more")
+        longer = hashlib.new(name.replace("shake", "shake_"), data + b"more")
+        assert ours.digest(500) == longer.digest(500)
+
+
+def test_blake3_digest_of_any_length_is_b3sum_s(tmp_path):
+    if shutil.which("b3sum") is None:
+        assert "CI" not in os.environ, "CI must compare with b3sum (.ci/run installs it)"
+        pytest.skip("b3sum is not installed")
+    # 2.2 MB: two of the 1 MiB pieces parhash hashes on threads, and a part of a third.
+    data = bytes(range(251)) * 9000
+    (tmp_path / "data").write_bytes(data)
+    for length in [1, 32, 129, 200, 1000, 65_536, (1 << 20) + 1]:
+        line = subprocess.run(["b3sum", "--length", str(length), "--no-names", "data"],
+                              cwd=tmp_path, check=True, capture_output=True, text=True).stdout
+        expected = line.strip()
+        ours = parhash.blake3(data, threads=2)
+        assert ours.hexdigest(length) == expected, length
+        if length <= 1 << 20:
+            assert parhash.blake3(data, digest_size=length).hexdigest() == expected, length
+
+
+def test_digest_length_is_for_extendable_output_functions_only():
+    with pytest.raises(TypeError, match="fixed length"):
+        parhash.sha256(b"abc").digest(16)
+    with pytest.raises(TypeError, match="fixed length"):
+        parhash.blake2b(b"abc", digest_size=16).hexdigest(16)
+    with pytest.raises(ValueError, match="negative"):
+        parhash.shake128(b"abc").digest(-1)
+    # Without a length, an XOF gives its digest_size (hashlib's SHAKE requires one).
+    assert parhash.shake128(b"abc").digest() == hashlib.shake_128(b"abc").digest(32)

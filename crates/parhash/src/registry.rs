@@ -7,6 +7,7 @@ use std::fmt;
 use digest::{typenum::Unsigned, DynDigest};
 
 use crate::algo::parsha256::{Parsha256Hasher, ParshaError, ParshaOptions, TreeParams};
+use crate::algo::sized::AnyLength;
 use crate::algo::{
     blake, blake2, blake3, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, shake, simd,
     skein, whirlpool,
@@ -115,6 +116,31 @@ impl<T: DynDigest + Clone + Send + Sync + 'static> DynHash for T {
     }
 }
 
+/// Object-safe extendable-output function behind a [`Hasher`]: writes as many output bytes as
+/// asked, so its length is a property of the [`Hasher`], not of the hash.
+trait DynXof: Send + Sync {
+    fn update(&mut self, data: &[u8]);
+    /// Writes `out.len()` bytes of output and starts over.
+    fn fill_reset(&mut self, out: &mut [u8]);
+    fn reset(&mut self);
+    fn clone_xof(&self) -> Box<dyn DynXof>;
+}
+
+impl<H: AnyLength> DynXof for H {
+    fn update(&mut self, data: &[u8]) {
+        AnyLength::update(self, data);
+    }
+    fn fill_reset(&mut self, out: &mut [u8]) {
+        self.finalize_into_reset(out);
+    }
+    fn reset(&mut self) {
+        AnyLength::reset(self);
+    }
+    fn clone_xof(&self) -> Box<dyn DynXof> {
+        Box::new(self.clone())
+    }
+}
+
 fn boxed<T>(hasher: T) -> Box<dyn DynHash>
 where
     T: DynDigest + Clone + Send + Sync + 'static,
@@ -133,19 +159,24 @@ fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
 
 /// Declares every algorithm once, one line each after its note (the doc comment, also the
 /// enum variant's doc): `Variant(type) "name", "TAG", [aliases], Family, block N[, broken];`.
-/// The (default) digest size comes from the type; an algorithm whose length is chosen at run
-/// time adds `sizes MIN..=MAX via CONSTRUCTOR` after its block size, the constructor building
-/// its hasher for a length and a thread count.
+/// The (default) digest size comes from the type; an algorithm whose length is a parameter
+/// (BLAKE2) adds `sizes MIN..=MAX via CONSTRUCTOR` after its block size, the constructor
+/// building its hasher for a length and a thread count; an extendable-output function adds
+/// `xof via CONSTRUCTOR`, the constructor building for a thread count a hasher that writes any
+/// number of bytes (its digests are 1 to [`Output::MAX`] bytes).
 macro_rules! algorithms {
     (@broken) => { false };
     (@broken broken) => { true };
     (@sizes $default:expr;) => { DigestSizes { min: $default, max: $default } };
     (@sizes $default:expr; $min:literal, $max:literal) => { DigestSizes { min: $min, max: $max } };
+    (@sizes $default:expr; xof $xof:ident) => { DigestSizes { min: 1, max: Output::MAX } };
+    (@true $xof:ident) => { true };
     ($(
         #[doc = $note:literal]
         $variant:ident($ty:ty) $name:literal, $tag:literal, [$($alias:literal),* $(,)?],
             $family:ident, block $block:literal
-            $(sizes $min:literal ..= $max:literal via $sized:path)? $(, $broken:ident)?;
+            $(sizes $min:literal ..= $max:literal via $sized_mod:ident::$sized:ident)?
+            $(xof via $xof_mod:ident::$xof:ident)? $(, $broken:ident)?;
     )*) => {
         /// Every algorithm parhash implements.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,7 +207,7 @@ macro_rules! algorithms {
                             digest_size: <$ty as digest::OutputSizeUser>::OutputSize::USIZE,
                             sizes: algorithms!(
                                 @sizes <$ty as digest::OutputSizeUser>::OutputSize::USIZE;
-                                $($min, $max)?
+                                $($min, $max)? $(xof $xof)?
                             ),
                             block_size: $block,
                             broken: algorithms!(@broken $($broken)?),
@@ -201,12 +232,31 @@ macro_rules! algorithms {
                 }
             }
 
-            /// The hasher for a digest of `size` bytes, for the algorithms whose length is
-            /// chosen at run time (`None` for the others; `size` is in range).
+            /// The hasher for a digest of `size` bytes, for the algorithms whose length is a
+            /// parameter (`None` for the others; `size` is in range).
             fn new_dyn_sized(self, size: usize, threads: Threads) -> Option<Box<dyn DynHash>> {
                 match self {
-                    $($(Algorithm::$variant => Some(boxed($sized(size, threads))),)?)*
+                    $($(Algorithm::$variant => Some(boxed($sized_mod::$sized(size, threads))),)?)*
                     _ => None,
+                }
+            }
+
+            /// The extendable-output hasher (`None` for the other algorithms).
+            fn new_dyn_xof(self, threads: Threads) -> Option<Box<dyn DynXof>> {
+                match self {
+                    $($(Algorithm::$variant => Some(Box::new($xof_mod::$xof(threads))),)?)*
+                    _ => None,
+                }
+            }
+
+            /// Whether this is an extendable-output function (BLAKE3, SHAKE128, SHAKE256):
+            /// its digests are prefixes of one output stream, of any length up to
+            /// [`Output::MAX`] as an [`Output`] and of any length at all through
+            /// [`Hasher::finalize_xof_into_reset`].
+            pub fn is_extendable(self) -> bool {
+                match self {
+                    $($(Algorithm::$variant => algorithms!(@true $xof),)?)*
+                    _ => false,
                 }
             }
 
@@ -273,8 +323,8 @@ algorithms! {
     Blake2b(blake2::Blake2b512) "blake2b", "BLAKE2b", ["blake2b-512", "blake2", "b2", "b2sum"], Blake2, block 128 sizes 1..=64 via blake2::blake2b_sized;
     /// RFC 7693 BLAKE2s (RustCrypto's blake2); digests of 8 to 256 bits (-l), 256 by default
     Blake2s(blake2::Blake2s256) "blake2s", "BLAKE2s", ["blake2s-256"], Blake2, block 64 sizes 1..=32 via blake2::blake2s_sized;
-    /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 8 to 1024 bits (-l), 256 by default
-    Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 sizes 1..=128 via blake3::blake3_sized;
+    /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 1 byte to 1 MiB (-l 8 to 8388608 bits), 256 bits by default
+    Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 xof via blake3::blake3_xof;
     /// SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores
     Sandstorm224(sandstorm::Sandstorm224) "sandstorm224", "SANDSTORM224", ["sandstorm-224"], Sandstorm, block 64;
     /// SANDstorm-256 (Sandia, SHA-3 round 1), tree mode on all cores
@@ -325,10 +375,10 @@ algorithms! {
     Sha3_384(keccak::Sha3_384) "sha3-384", "SHA3-384", ["sha3_384", "sha-3-384"], Sha3, block 104;
     /// FIPS 202 SHA3-512 (Keccak-f[1600], rate 72 bytes, padding 0x06)
     Sha3_512(keccak::Sha3_512) "sha3-512", "SHA3-512", ["sha3_512", "sha-3-512"], Sha3, block 72;
-    /// FIPS 202 SHAKE128 (RustCrypto's shake), an XOF: digests of 8 to 1024 bits (-l), 256 by default (128-bit collision resistance)
-    Shake128(shake::Shake128) "shake128", "SHAKE128", ["shake-128"], Shake, block 168 sizes 1..=128 via shake::shake128_sized;
-    /// FIPS 202 SHAKE256 (RustCrypto's shake), an XOF: digests of 8 to 1024 bits (-l), 512 by default (256-bit collision resistance)
-    Shake256(shake::Shake256) "shake256", "SHAKE256", ["shake-256"], Shake, block 136 sizes 1..=128 via shake::shake256_sized;
+    /// FIPS 202 SHAKE128 (RustCrypto's shake), an XOF: digests of 1 byte to 1 MiB (-l 8 to 8388608 bits), 256 bits by default (128-bit collision resistance)
+    Shake128(shake::Shake128) "shake128", "SHAKE128", ["shake-128"], Shake, block 168 xof via shake::shake128_xof;
+    /// FIPS 202 SHAKE256 (RustCrypto's shake), an XOF: digests of 1 byte to 1 MiB (-l 8 to 8388608 bits), 512 bits by default (256-bit collision resistance)
+    Shake256(shake::Shake256) "shake256", "SHAKE256", ["shake-256"], Shake, block 136 xof via shake::shake256_xof;
     /// JH-224, final SHA-3 round-3 version (E8 with 42 rounds)
     Jh224(jh::Jh224) "jh224", "JH-224", ["jh_224"], Jh, block 64;
     /// JH-256, final SHA-3 round-3 version (E8 with 42 rounds)
@@ -576,6 +626,9 @@ pub enum Error {
         /// The size asked for, in bytes.
         size: usize,
     },
+    /// An output of any length was asked of an algorithm that is not an extendable-output
+    /// function ([`Hasher::finalize_xof_into_reset`]).
+    NotExtendable(Algorithm),
     /// A hasher told the message length received another number of bytes
     /// ([`HasherBuilder::expected_len`]).
     LengthMismatch {
@@ -624,6 +677,11 @@ impl fmt::Display for Error {
                     write!(f, "{algorithm} digests are always {} bytes, not {size}", sizes.max)
                 }
             }
+            Error::NotExtendable(algorithm) => write!(
+                f,
+                "{algorithm} is not an extendable-output function (blake3, shake128 and \
+                 shake256 are): its digests have a fixed length"
+            ),
             Error::LengthMismatch { declared, received } => write!(
                 f,
                 "the input changed size while being read: expected {declared} bytes, got {received}"
@@ -634,49 +692,101 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// A digest value: up to 128 bytes, stored inline.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Output {
-    bytes: [u8; Output::MAX],
-    len: u8,
+/// A digest value.
+///
+/// Digests of up to [`Output::INLINE`] bytes (every fixed-length digest, the longest being
+/// Skein-1024's 128 bytes) are held inline, without an allocation, so the many small digests
+/// of the batch and many-file engines cost a copy each and nothing more. The longer outputs an
+/// extendable-output function (BLAKE3, SHAKE) can be asked for, up to [`Output::MAX`] bytes,
+/// are held on the heap: a digest that may be a megabyte long cannot be `Copy`, so `Output`
+/// is `Clone` (cheap for inline digests).
+#[derive(Clone)]
+pub struct Output(Stored);
+
+/// Where an [`Output`]'s bytes live.
+#[derive(Clone)]
+enum Stored {
+    Inline {
+        bytes: [u8; Output::INLINE],
+        len: u8,
+    },
+    Heap(Box<[u8]>),
 }
 
 impl Output {
-    /// The largest digest any parhash algorithm produces (Skein-1024).
-    pub const MAX: usize = 128;
+    /// The longest digest held inline: every fixed-length digest (Skein-1024's 128 bytes).
+    pub const INLINE: usize = 128;
+
+    /// The longest digest parhash computes: 1 MiB (8,388,608 bits), for the extendable-output
+    /// functions (BLAKE3, SHAKE128, SHAKE256). b3sum and OpenSSL accept any length, but a
+    /// digest is printed as one hexadecimal line and the many-file engine holds a window of
+    /// them, so the length is bounded where memory stays modest (a 1 MiB digest is a 2 MiB
+    /// line). Longer output of an XOF: [`Hasher::finalize_xof_into_reset`], into the caller's
+    /// buffer, any length.
+    pub const MAX: usize = 1 << 20;
 
     /// `len` bytes written in place by `finalize` (one copy less than [`Output::from_slice`]).
     fn filled(
         len: usize,
         finalize: impl FnOnce(&mut [u8]) -> Result<(), digest::InvalidBufferSize>,
     ) -> Self {
-        let mut out = Output {
-            bytes: [0; Output::MAX],
+        if len > Output::INLINE {
+            let mut bytes = vec![0; len].into_boxed_slice();
+            finalize(&mut bytes).expect("buffer sized from output_size");
+            return Output(Stored::Heap(bytes));
+        }
+        let mut bytes = [0; Output::INLINE];
+        finalize(&mut bytes[..len]).expect("buffer sized from output_size");
+        Output(Stored::Inline {
+            bytes,
             len: len as u8,
-        };
-        finalize(&mut out.bytes[..len]).expect("buffer sized from output_size");
-        out
+        })
     }
 
-    /// Wraps digest bytes. Panics if `bytes` is longer than [`Output::MAX`].
+    /// Wraps digest bytes (of any length: inline up to [`Output::INLINE`], on the heap above).
     pub fn from_slice(bytes: &[u8]) -> Self {
-        assert!(bytes.len() <= Self::MAX, "digest longer than Output::MAX");
-        let mut out = Output {
-            bytes: [0; Self::MAX],
-            len: bytes.len() as u8,
-        };
-        out.bytes[..bytes.len()].copy_from_slice(bytes);
-        out
+        Output::filled(bytes.len(), |out| {
+            out.copy_from_slice(bytes);
+            Ok(())
+        })
     }
 
     /// The digest bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..self.len as usize]
+        match &self.0 {
+            Stored::Inline { bytes, len } => &bytes[..*len as usize],
+            Stored::Heap(bytes) => bytes,
+        }
+    }
+
+    /// The digest's length in bytes.
+    pub fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+
+    /// Whether the digest has no bytes (only an empty [`Output::from_slice`]).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// Lowercase hexadecimal.
     pub fn to_hex(&self) -> String {
         format!("{self:x}")
+    }
+}
+
+// Equality and hashing by the bytes, whatever their storage.
+impl PartialEq for Output {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Output {}
+
+impl std::hash::Hash for Output {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
     }
 }
 
@@ -688,8 +798,12 @@ impl AsRef<[u8]> for Output {
 
 impl fmt::LowerHex for Output {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for b in self.as_bytes() {
-            write!(f, "{b:02x}")?;
+        // A piece at a time: one `write!` per byte is slow for a megabyte-long XOF output.
+        let mut text = [0u8; 256];
+        for piece in self.as_bytes().chunks(text.len() / 2) {
+            let text = &mut text[..2 * piece.len()];
+            hex::encode_to_slice(piece, text).expect("twice the bytes");
+            f.write_str(std::str::from_utf8(text).expect("hexadecimal digits are ASCII"))?;
         }
         Ok(())
     }
@@ -723,8 +837,11 @@ pub struct Hasher {
 
 /// What a [`Hasher`] runs.
 enum Inner {
-    /// Any algorithm through its `digest` type.
+    /// Any algorithm through its `digest` type (but the extendable-output functions).
     Digest(Box<dyn DynHash>),
+    /// An extendable-output function, read for `len` bytes by [`Hasher::finalize`] and for
+    /// any number by [`Hasher::finalize_xof_into_reset`].
+    Xof { hash: Box<dyn DynXof>, len: usize },
     /// PARSHA-256 told the message length up front: streamed, not buffered.
     Parsha(ParshaStream),
 }
@@ -802,10 +919,11 @@ pub struct HasherBuilder {
 
 impl HasherBuilder {
     /// A digest of `size` bytes, for the algorithms whose length can be chosen
-    /// ([`Algorithm::digest_sizes`]: BLAKE2b, BLAKE2s, BLAKE3, SHAKE128, SHAKE256). BLAKE2's
-    /// length is a parameter of the hash (BLAKE2b-256 is not BLAKE2b-512 cut short); an
-    /// extendable-output function's shorter digests are prefixes of its longer ones. Any other
-    /// algorithm accepts only its own size.
+    /// ([`Algorithm::digest_sizes`]: BLAKE2b and BLAKE2s up to 64 and 32 bytes, BLAKE3,
+    /// SHAKE128 and SHAKE256 up to [`Output::MAX`], 1 MiB). BLAKE2's length is a parameter of
+    /// the hash (BLAKE2b-256 is not BLAKE2b-512 cut short); an extendable-output function's
+    /// shorter digests are prefixes of its longer ones (and any length can be read with
+    /// [`Hasher::finalize_xof_into_reset`]). Any other algorithm accepts only its own size.
     ///
     /// ```
     /// use parhash::{Algorithm, Hasher};
@@ -880,17 +998,20 @@ impl HasherBuilder {
     /// [`Error::UnsupportedDigestSize`] for a digest size the algorithm cannot produce.
     pub fn build(self) -> Result<Hasher, Error> {
         let algorithm = self.algorithm;
+        let is_parsha = algorithm == Algorithm::Parsha256;
+        if self.tree_params.is_some() && !is_parsha {
+            return Err(Error::NoTreeParams(algorithm));
+        }
         if let Some(size) = self.digest_size {
             if !algorithm.digest_sizes().contains(size) {
                 return Err(Error::UnsupportedDigestSize { algorithm, size });
             }
-            if size != algorithm.digest_size() {
-                return self.build_sized(size);
-            }
         }
-        let is_parsha = algorithm == Algorithm::Parsha256;
-        if self.tree_params.is_some() && !is_parsha {
-            return Err(Error::NoTreeParams(algorithm));
+        if algorithm.is_extendable() {
+            return self.build_xof();
+        }
+        if let Some(size) = self.digest_size.filter(|&s| s != algorithm.digest_size()) {
+            return self.build_sized(size);
         }
         let params = self.tree_params.unwrap_or_default();
         let unavailable = || Error::UnavailableVariant {
@@ -935,31 +1056,51 @@ impl HasherBuilder {
 }
 
 impl HasherBuilder {
-    /// A hasher for a digest size other than the algorithm's default (already checked).
-    fn build_sized(self, size: usize) -> Result<Hasher, Error> {
+    /// The digest length in bytes the hasher will produce.
+    pub(crate) fn output_len(&self) -> usize {
+        self.digest_size
+            .unwrap_or_else(|| self.algorithm.digest_size())
+    }
+
+    /// The algorithms of several sizes have one variant each: a name that is not it is
+    /// refused as for any other algorithm.
+    fn check_only_variant(&self) -> Result<(), Error> {
         let algorithm = self.algorithm;
-        // These algorithms have one variant each: a name that is not it is refused as for
-        // the default size.
-        if let Some(name) = &self.variant {
-            let known = algorithm
-                .variants()
-                .iter()
-                .any(|v| v.available && v.name == name);
-            if !known {
-                return Err(Error::UnavailableVariant {
+        match &self.variant {
+            Some(name)
+                if !algorithm
+                    .variants()
+                    .iter()
+                    .any(|v| v.available && v.name == name) =>
+            {
+                Err(Error::UnavailableVariant {
                     algorithm,
                     variant: name.clone(),
                     available: algorithm.variants().iter().map(|v| v.name).collect(),
-                });
+                })
             }
+            _ => Ok(()),
         }
-        let inner = algorithm
+    }
+
+    /// A hasher for a digest size other than the algorithm's default (already checked).
+    fn build_sized(self, size: usize) -> Result<Hasher, Error> {
+        self.check_only_variant()?;
+        let inner = self
+            .algorithm
             .new_dyn_sized(size, self.threads)
             .expect("every algorithm with several sizes has a sized constructor");
         Ok(Hasher {
-            algorithm,
+            algorithm: self.algorithm,
             inner: Inner::Digest(inner),
         })
+    }
+
+    /// An extendable-output function's hasher, at any length (already checked).
+    fn build_xof(self) -> Result<Hasher, Error> {
+        self.check_only_variant()?;
+        Ok(Hasher::xof(self.algorithm, self.threads, self.output_len())
+            .expect("called for extendable-output functions"))
     }
 }
 
@@ -967,10 +1108,20 @@ impl Hasher {
     /// A hasher using the fastest implementation available on this CPU, on all cores where
     /// the algorithm splits one message over threads.
     pub fn new(algorithm: Algorithm) -> Self {
-        Hasher {
+        Hasher::xof(algorithm, Threads::ALL, algorithm.digest_size()).unwrap_or(Hasher {
             algorithm,
             inner: Inner::Digest(algorithm.new_dyn()),
-        }
+        })
+    }
+
+    /// An extendable-output function's hasher read for `len` bytes (`None` for the other
+    /// algorithms).
+    fn xof(algorithm: Algorithm, threads: Threads, len: usize) -> Option<Hasher> {
+        let hash = algorithm.new_dyn_xof(threads)?;
+        Some(Hasher {
+            algorithm,
+            inner: Inner::Xof { hash, len },
+        })
     }
 
     /// A builder for a hasher with threads, a variant, tree parameters or a known length.
@@ -992,10 +1143,11 @@ impl Hasher {
     /// `threads`. Feed such a hasher large pieces (a few MiB per `update`) so each thread gets
     /// whole superblocks.
     pub fn with_threads(algorithm: Algorithm, threads: impl Into<Threads>) -> Self {
-        Hasher {
+        let threads = threads.into();
+        Hasher::xof(algorithm, threads, algorithm.digest_size()).unwrap_or_else(|| Hasher {
             algorithm,
-            inner: Inner::Digest(algorithm.new_dyn_threads(threads.into())),
-        }
+            inner: Inner::Digest(algorithm.new_dyn_threads(threads)),
+        })
     }
 
     /// Whether [`Hasher::with_threads`] can spread one message over several threads.
@@ -1021,6 +1173,13 @@ impl Hasher {
                 algorithm: self.algorithm,
                 inner: Inner::Digest(inner.clone_hash()),
             }),
+            Inner::Xof { hash, len } => Some(Hasher {
+                algorithm: self.algorithm,
+                inner: Inner::Xof {
+                    hash: hash.clone_xof(),
+                    len: *len,
+                },
+            }),
             Inner::Parsha(_) => None,
         }
     }
@@ -1034,6 +1193,7 @@ impl Hasher {
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.inner {
             Inner::Digest(inner) => inner.update(data),
+            Inner::Xof { hash, .. } => hash.update(data),
             Inner::Parsha(stream) => stream.hasher.update(data),
         }
     }
@@ -1060,6 +1220,10 @@ impl Hasher {
             Inner::Digest(mut inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
+            Inner::Xof { mut hash, len } => Ok(Output::filled(len, |out| {
+                hash.fill_reset(out);
+                Ok(())
+            })),
         }
     }
 
@@ -1081,6 +1245,10 @@ impl Hasher {
             Inner::Digest(inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
+            Inner::Xof { hash, len } => Ok(Output::filled(*len, |out| {
+                hash.fill_reset(out);
+                Ok(())
+            })),
             Inner::Parsha(stream) => {
                 let fresh = stream.fresh();
                 std::mem::replace(stream, fresh).finish()
@@ -1088,10 +1256,40 @@ impl Hasher {
         }
     }
 
+    /// Writes the first `out.len()` bytes of an extendable-output function's output for
+    /// everything fed so far, and starts over: any length, not bounded by [`Output::MAX`],
+    /// into memory the caller owns (hashlib's `shake_128().digest(length)`). The length the
+    /// hasher was built for ([`HasherBuilder::digest_size`]) does not matter here: every
+    /// length is a prefix of the same output.
+    ///
+    /// ```
+    /// use parhash::{Algorithm, Hasher};
+    /// let mut h = Hasher::new(Algorithm::Shake128);
+    /// h.update(b"abc");
+    /// let mut long = vec![0; 2_000_000];
+    /// h.finalize_xof_into_reset(&mut long).unwrap();
+    /// h.update(b"abc");
+    /// assert_eq!(h.finalize().as_bytes(), &long[..32]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::NotExtendable`] for an algorithm that is not an extendable-output function
+    /// ([`Algorithm::is_extendable`]); nothing is written and the hasher keeps its state.
+    pub fn finalize_xof_into_reset(&mut self, out: &mut [u8]) -> Result<(), Error> {
+        match &mut self.inner {
+            Inner::Xof { hash, .. } => {
+                hash.fill_reset(out);
+                Ok(())
+            }
+            Inner::Digest(_) | Inner::Parsha(_) => Err(Error::NotExtendable(self.algorithm)),
+        }
+    }
+
     /// Forgets everything fed so far.
     pub fn reset(&mut self) {
         match &mut self.inner {
             Inner::Digest(inner) => inner.reset(),
+            Inner::Xof { hash, .. } => hash.reset(),
             Inner::Parsha(stream) => *stream = stream.fresh(),
         }
     }
@@ -1177,7 +1375,7 @@ mod tests {
             }
             assert_eq!(Algorithm::from_name(info.name), Ok(alg));
             assert_eq!(info.name, info.name.to_ascii_lowercase());
-            assert!(info.digest_size <= Output::MAX);
+            assert!(info.digest_size <= Output::INLINE);
         }
     }
 
@@ -1291,8 +1489,11 @@ mod tests {
             &b2.as_bytes()[..32]
         );
         for alg in [Algorithm::Shake128, Algorithm::Shake256, Algorithm::Blake3] {
-            let long = sized(alg, 128);
-            assert_eq!(sized(alg, 20).as_bytes(), &long.as_bytes()[..20], "{alg}");
+            let long = sized(alg, 5000);
+            for short in [20, 128, 129, 4999] {
+                let prefix = &long.as_bytes()[..short];
+                assert_eq!(sized(alg, short).as_bytes(), prefix, "{alg}, {short}");
+            }
         }
         assert_eq!(
             Error::UnsupportedDigestSize {
@@ -1302,6 +1503,114 @@ mod tests {
             .to_string(),
             "blake2s digests are 1 to 32 bytes, not 33"
         );
+    }
+
+    #[test]
+    fn an_output_stays_about_the_size_of_its_inline_bytes() {
+        // The batch and many-file engines move one per message: the heap case must not make
+        // the common one bigger than the bytes, their length and the variant's tag.
+        assert!(std::mem::size_of::<Output>() <= Output::INLINE + 8);
+    }
+
+    #[test]
+    fn long_outputs_compare_and_print_by_their_bytes() {
+        for len in [0, 1, Output::INLINE, Output::INLINE + 1, 1000] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 % 256) as u8).collect();
+            let digest = Output::from_slice(&bytes);
+            assert_eq!(digest.as_bytes(), bytes, "{len} bytes");
+            assert_eq!(digest.len(), len);
+            assert_eq!(digest.to_hex(), hex::encode(&bytes), "{len} bytes");
+            assert_eq!(digest.clone(), digest);
+            let mut other = bytes.clone();
+            if let Some(last) = other.last_mut() {
+                *last ^= 1;
+                assert_ne!(Output::from_slice(&other), digest, "{len} bytes");
+            }
+        }
+        // Equal bytes are equal digests and hash alike, however they were made.
+        let mut h = Hasher::builder(Algorithm::Blake3)
+            .digest_size(200)
+            .build()
+            .unwrap();
+        h.update(b"abc");
+        let made = h.finalize();
+        let wrapped = Output::from_slice(made.as_bytes());
+        assert_eq!(made, wrapped);
+        let set: std::collections::HashSet<Output> = [made, wrapped].into_iter().collect();
+        assert_eq!(set.len(), 1);
+    }
+
+    #[test]
+    fn extendable_output_of_any_length_into_the_callers_buffer() {
+        let data: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        let extendable: Vec<Algorithm> = Algorithm::ALL
+            .iter()
+            .copied()
+            .filter(|a| a.is_extendable())
+            .collect();
+        assert_eq!(
+            extendable,
+            [Algorithm::Blake3, Algorithm::Shake128, Algorithm::Shake256]
+        );
+        for &alg in &extendable {
+            assert_eq!(alg.digest_sizes().max, Output::MAX, "{alg}");
+            // Past Output::MAX: only through a buffer of the caller's.
+            let mut long = vec![0; Output::MAX + 4096];
+            let mut h = Hasher::with_threads(alg, 2);
+            h.update(&data);
+            h.finalize_xof_into_reset(&mut long).unwrap();
+            for size in [alg.digest_size(), 129, 1000, Output::MAX] {
+                let mut sized = Hasher::builder(alg).digest_size(size).build().unwrap();
+                sized.update(&data);
+                // A copy reads the same bytes, at another length than the hasher's own.
+                let mut copy = sized.try_clone().unwrap();
+                let mut short = vec![0; 77];
+                copy.finalize_xof_into_reset(&mut short).unwrap();
+                assert_eq!(short, long[..77], "{alg}: a copy of the {size}-byte hasher");
+                assert_eq!(sized.finalize().as_bytes(), &long[..size], "{alg}, {size}");
+            }
+            // The hasher started over.
+            h.update(&data);
+            assert_eq!(hash(alg, &data).as_bytes(), &long[..alg.digest_size()]);
+        }
+        // BLAKE3 against the official crate, far past one output block.
+        let mut expected = vec![0; 300_000];
+        ::blake3::Hasher::new()
+            .update(&data)
+            .finalize_xof()
+            .fill(&mut expected);
+        let mut got = vec![0; expected.len()];
+        let mut h = Hasher::new(Algorithm::Blake3);
+        h.update(&data);
+        h.finalize_xof_into_reset(&mut got).unwrap();
+        assert!(got == expected, "BLAKE3's 300000-byte output");
+        // A fixed-length algorithm refuses and keeps what it was fed.
+        let mut h = Hasher::new(Algorithm::Sha256);
+        h.update(&data);
+        assert_eq!(
+            h.finalize_xof_into_reset(&mut [0; 40]),
+            Err(Error::NotExtendable(Algorithm::Sha256))
+        );
+        assert_eq!(h.finalize(), hash(Algorithm::Sha256, &data));
+        let blake2 = Hasher::builder(Algorithm::Blake2b).digest_size(20).build();
+        assert!(matches!(
+            blake2.unwrap().finalize_xof_into_reset(&mut [0; 20]),
+            Err(Error::NotExtendable(Algorithm::Blake2b))
+        ));
+    }
+
+    #[test]
+    fn tree_parameters_are_refused_at_any_digest_size() {
+        for (alg, size) in [(Algorithm::Blake2b, 32), (Algorithm::Shake128, 500)] {
+            assert_eq!(
+                Hasher::builder(alg)
+                    .digest_size(size)
+                    .tree_params(TreeParams::DEFAULT)
+                    .build()
+                    .map(|_| ()),
+                Err(Error::NoTreeParams(alg))
+            );
+        }
     }
 
     #[test]

@@ -283,6 +283,38 @@ fn many_files_come_out_in_order_with_their_errors() {
 }
 
 #[test]
+fn long_xof_digests_of_many_files_come_out_in_order() {
+    // 1 MiB digests make windows of 64 inputs (to bound memory): 100 files span two, with a
+    // large file (hashed in order by BLAKE3's tree mode, by a worker for SHAKE) in each.
+    let dir = tempfile::tempdir().unwrap();
+    let data: Vec<Vec<u8>> = (0..100)
+        .map(|i| match i % 40 {
+            5 => random_bytes(2 * PIECE + 17, i),
+            _ => random_bytes(i as usize * 13, i),
+        })
+        .collect();
+    let paths: Vec<PathBuf> = data
+        .iter()
+        .enumerate()
+        .map(|(i, d)| write_file(dir.path(), &i.to_string(), d))
+        .collect();
+    for alg in [Algorithm::Blake3, Algorithm::Shake128] {
+        let builder = Hasher::builder(alg).digest_size(parhash::Output::MAX);
+        let outcomes: Vec<_> = FileHasher::new(builder.clone().threads(Threads::new(3)))
+            .hash_paths(&paths)
+            .collect();
+        assert_eq!(outcomes.len(), data.len());
+        for ((path, result), d) in outcomes.iter().zip(&data) {
+            let mut h = builder.clone().build().unwrap();
+            h.update(d);
+            let digest = result.as_ref().unwrap();
+            assert_eq!(digest.len(), parhash::Output::MAX);
+            assert!(*digest == h.finalize(), "{alg}: {}", path.display());
+        }
+    }
+}
+
+#[test]
 fn files_that_say_zero_bytes_are_read_to_their_end() {
     // procfs files report size 0 whatever they hold; PARSHA-256 must not be told "0 bytes".
     let path = Path::new("/proc/version");

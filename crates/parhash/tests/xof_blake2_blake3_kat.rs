@@ -3,10 +3,13 @@
 //! shot `hash`, `digest_size` for other lengths):
 //!
 //! - BLAKE2: RFC 7693 Appendix A and the BLAKE2 authors' `blake2-kat.json` (unkeyed entries);
-//! - BLAKE3: the BLAKE3 authors' `test_vectors.json` (hash mode, every output length up to
-//!   `Output::MAX`, on one thread and on several);
+//! - BLAKE3: the BLAKE3 authors' `test_vectors.json` (hash mode, its whole 131-byte extended
+//!   output and lengths around the 64-byte output block and the old 128-byte limit, on one
+//!   thread and on several);
 //! - SHAKE: NIST CAVP SHA3VS ShortMsg (fixed output length) and VariableOut (lengths chosen
-//!   per record).
+//!   per record, up to 140 and 250 bytes);
+//! - long outputs (129 bytes to `Output::MAX`, and past it through a caller's buffer): BLAKE3
+//!   against the official crate's own XOF reader on one thread, SHAKE against OpenSSL.
 //!
 //! Sources are named in each vector file (`vectors/README.md`, `vectors/blake3/SOURCE`).
 mod common;
@@ -130,9 +133,22 @@ fn blake3_authors_test_vectors() {
             "{len} bytes"
         );
         // The extended output (131 bytes in the file) is the XOF: every length parhash
-        // writes is its prefix, on one thread and on three.
-        let longest = extended.len().min(Output::MAX);
-        for size in [1, 31, 32, 33, 64, 100, longest] {
+        // writes is its prefix, on one thread and on three, the whole of it included.
+        assert_eq!(extended.len(), 131, "{len} bytes");
+        // The concrete type through the `digest` crate's XOF traits, read in two pieces.
+        let mut xof = parhash::Blake3::with_threads(3);
+        digest::Update::update(&mut xof, &input);
+        let mut reader = digest::ExtendableOutput::finalize_xof(xof);
+        let mut read = [0; 131];
+        let (first, rest) = read.split_at_mut(65);
+        digest::XofReader::read(&mut reader, first);
+        digest::XofReader::read(&mut reader, rest);
+        assert_eq!(
+            read[..],
+            extended[..],
+            "{len} bytes through ExtendableOutput"
+        );
+        for size in [1, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 130, 131] {
             for threads in [Threads::ONE, Threads::new(3)] {
                 let got = sized(Algorithm::Blake3, size, threads, &input);
                 assert_eq!(
@@ -210,17 +226,112 @@ fn shake_nist_variable_output_lengths() {
         ),
     ] {
         let records = parse_variable_out(text);
-        let mut tested = 0;
+        let (mut tested, mut longest) = (0, 0);
         for (bits, msg, expected, line) in records {
-            // Whole bytes only, and at most what an `Output` holds.
-            if bits % 8 != 0 || bits / 8 > Output::MAX {
+            // Whole bytes only (parhash's lengths are bytes).
+            if bits % 8 != 0 {
                 continue;
             }
             assert_eq!(expected.len(), bits / 8, "{alg}: line {line}");
             let got = sized(alg, bits / 8, Threads::ONE, &msg);
             assert_eq!(got, expected, "{alg}: line {line}, {bits} bits");
             tested += 1;
+            longest = longest.max(bits);
         }
         assert!(tested > 100, "{alg}: only {tested} records tested");
+        // The files go past 128 bytes (1120 and 2000 bits): those records are tested too.
+        assert!(longest > 1024, "{alg}: longest tested {longest} bits");
+    }
+}
+
+/// Output lengths of the long-output tests: past the old 128-byte limit, past one BLAKE3
+/// output block (64 bytes) and one SHAKE256 rate (136 bytes) many times, and the largest digest.
+const LONG_LENGTHS: [usize; 6] = [129, 200, 1000, 4097, 65_536, Output::MAX];
+
+/// Message lengths: empty, one block, and several BLAKE3 pieces (1 MiB each, so the threaded
+/// tree merges run).
+const MESSAGE_LENGTHS: [usize; 3] = [0, 1000, 2 * parhash::algo::blake3::PIECE + 4321];
+
+#[test]
+fn blake3_long_outputs_match_the_official_crate() {
+    for len in MESSAGE_LENGTHS {
+        let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        // The official crate on one thread, read through its XOF reader in odd pieces.
+        let mut expected = vec![0; Output::MAX + 1000];
+        let mut reader = blake3::Hasher::new().update(&input).finalize_xof();
+        for piece in expected.chunks_mut(777) {
+            reader.fill(piece);
+        }
+        for size in LONG_LENGTHS {
+            for threads in [Threads::ONE, Threads::new(3)] {
+                let got = sized(Algorithm::Blake3, size, threads, &input);
+                assert!(
+                    got == expected[..size],
+                    "{len}-byte message, {size}-byte digest, {threads:?}"
+                );
+            }
+        }
+        // Past Output::MAX only into a buffer of the caller's.
+        let mut h = Hasher::with_threads(Algorithm::Blake3, 3);
+        h.update(&input);
+        let mut got = vec![0; expected.len()];
+        h.finalize_xof_into_reset(&mut got).unwrap();
+        assert!(got == expected, "{len}-byte message, {} bytes", got.len());
+    }
+}
+
+/// `len` bytes of OpenSSL's SHAKE128 or SHAKE256 of `data`.
+fn openssl_shake(alg: Algorithm, data: &[u8], len: usize) -> Vec<u8> {
+    use openssl::hash::{Hasher as OpensslHasher, MessageDigest};
+    let md = match alg {
+        Algorithm::Shake128 => MessageDigest::shake_128(),
+        Algorithm::Shake256 => MessageDigest::shake_256(),
+        other => panic!("{other} is not SHAKE"),
+    };
+    let mut h = OpensslHasher::new(md).unwrap();
+    h.update(data).unwrap();
+    let mut out = vec![0; len];
+    h.finish_xof(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn shake_long_outputs_match_openssl() {
+    for alg in [Algorithm::Shake128, Algorithm::Shake256] {
+        for len in MESSAGE_LENGTHS {
+            let input: Vec<u8> = (0..len).map(|i| (i * 7 % 256) as u8).collect();
+            let expected = openssl_shake(alg, &input, Output::MAX + 1000);
+            for size in LONG_LENGTHS {
+                let got = sized(alg, size, Threads::ONE, &input);
+                assert!(
+                    got == expected[..size],
+                    "{alg}: {len}-byte message, {size}-byte digest"
+                );
+            }
+            let mut h = Hasher::new(alg);
+            h.update(&input);
+            let mut got = vec![0; expected.len()];
+            h.finalize_xof_into_reset(&mut got).unwrap();
+            assert!(
+                got == expected,
+                "{alg}: {len}-byte message, {} bytes",
+                got.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn xof_lengths_over_the_maximum_are_refused_with_the_limit() {
+    for alg in [Algorithm::Blake3, Algorithm::Shake128, Algorithm::Shake256] {
+        let error = Hasher::builder(alg)
+            .digest_size(Output::MAX + 1)
+            .build()
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("{alg} digests are 1 to 1048576 bytes, not 1048577")
+        );
     }
 }

@@ -30,8 +30,11 @@ class Hash:
     def iv_bits(self) -> int | None:
         """PARSHA-256's IV length l in bits (None for other algorithms)."""
     def update(self, data: ReadableBuffer, /) -> None: ...
-    def digest(self) -> bytes: ...
-    def hexdigest(self) -> str: ...
+    def digest(self, length: int | None = None) -> bytes:
+        """The digest; `length` bytes of it for blake3, shake128 and shake256 (any length, as
+        hashlib's SHAKE), a TypeError for the others (their length is fixed)."""
+    def hexdigest(self, length: int | None = None) -> str:
+        """The digest as lowercase hexadecimal (`length` as for `digest`)."""
     def copy(self) -> Hash: ...
 
 class Constructor:

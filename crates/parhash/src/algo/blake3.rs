@@ -18,9 +18,11 @@ use ::blake3::hazmat::{
     merge_subtrees_non_root, merge_subtrees_root_xof, ChainingValue, HasherExt, Mode,
 };
 use digest::consts::U32;
-use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+use digest::{
+    ExtendableOutput, ExtendableOutputReset, FixedOutput, FixedOutputReset, HashMarker, Output,
+    OutputSizeUser, Reset, Update, XofReader,
+};
 
-use super::sized::{AnyLength, WithLength};
 use super::{VariantInfo, Variants};
 use crate::threads::{for_each_mut, Threads};
 
@@ -142,12 +144,11 @@ impl Blake3 {
         self.tail.set_input_offset(self.pieces * self.piece as u64);
     }
 
-    /// The first `out.len()` bytes of the extendable output.
-    fn finalize_to(&self, out: &mut [u8]) {
+    /// The extendable output, from its first byte.
+    fn output_reader(&self) -> ::blake3::OutputReader {
         let Some((bottom, above)) = self.stack.split_first() else {
             // One piece or less: the open piece is the whole message.
-            self.tail.finalize_xof().fill(out);
-            return;
+            return self.tail.finalize_xof();
         };
         // The open piece is never empty once a piece was closed. The root's right subtree
         // is everything after the largest complete subtree, merged from the right.
@@ -155,7 +156,12 @@ impl Blake3 {
         for left in above.iter().rev() {
             right = merge_subtrees_non_root(left, &right, Mode::Hash);
         }
-        merge_subtrees_root_xof(bottom, &right, Mode::Hash).fill(out);
+        merge_subtrees_root_xof(bottom, &right, Mode::Hash)
+    }
+
+    /// The first `out.len()` bytes of the extendable output.
+    fn finalize_to(&self, out: &mut [u8]) {
+        self.output_reader().fill(out);
     }
 
     fn start_over(&mut self) {
@@ -194,16 +200,38 @@ impl Reset for Blake3 {
     }
 }
 
-impl AnyLength for Blake3 {
-    fn update(&mut self, data: &[u8]) {
-        self.absorb(data);
+/// BLAKE3's extendable output ([`Blake3`]'s [`ExtendableOutput`]): as many bytes as asked,
+/// read in as many pieces as wanted (`b3sum --length N` is its first N bytes).
+#[derive(Clone)]
+pub struct Blake3Reader(::blake3::OutputReader);
+
+impl XofReader for Blake3Reader {
+    fn read(&mut self, buffer: &mut [u8]) {
+        self.0.fill(buffer);
     }
-    fn finalize_into_reset(&mut self, out: &mut [u8]) {
-        self.finalize_to(out);
-        self.start_over();
+}
+
+impl std::fmt::Debug for Blake3Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Blake3Reader {{ position: {} }}", self.0.position())
     }
-    fn reset(&mut self) {
+}
+
+/// BLAKE3 is an extendable-output function: besides its 32-byte digest ([`FixedOutput`]),
+/// any length, as `digest`'s XOFs give it (also the registry's path to lengths other than 32).
+impl ExtendableOutput for Blake3 {
+    type Reader = Blake3Reader;
+
+    fn finalize_xof(self) -> Blake3Reader {
+        Blake3Reader(self.output_reader())
+    }
+}
+
+impl ExtendableOutputReset for Blake3 {
+    fn finalize_xof_reset(&mut self) -> Blake3Reader {
+        let reader = Blake3Reader(self.output_reader());
         self.start_over();
+        reader
     }
 }
 
@@ -229,9 +257,10 @@ impl Variants for Blake3 {
     }
 }
 
-/// BLAKE3 read for `len` bytes, on at most `threads` threads.
-pub(crate) fn blake3_sized(len: usize, threads: Threads) -> WithLength<Blake3> {
-    WithLength::new(Blake3::with_threads(threads), len)
+/// BLAKE3 as an extendable-output function on at most `threads` threads, read for any length
+/// by the registry.
+pub(crate) fn blake3_xof(threads: Threads) -> Blake3 {
+    Blake3::with_threads(threads)
 }
 
 #[cfg(test)]
@@ -296,14 +325,34 @@ mod tests {
     }
 
     #[test]
+    fn the_digest_crates_xof_reader_reads_the_output_in_pieces() {
+        let data = input(2 * PIECE + 999);
+        let expected = reference(&data, 3000);
+        let mut h = Blake3::with_threads(Threads::new(2));
+        Update::update(&mut h, &data);
+        let mut reader = h.finalize_xof_reset();
+        let mut got = vec![0; expected.len()];
+        for piece in got.chunks_mut(71) {
+            reader.read(piece);
+        }
+        assert_eq!(got, expected);
+        // Reset: the same message again, read whole through the consuming form.
+        Update::update(&mut h, &data);
+        let mut whole = vec![0; expected.len()];
+        h.finalize_xof_into(&mut whole);
+        assert_eq!(whole, expected);
+    }
+
+    #[test]
     fn any_length_is_a_prefix_of_the_extendable_output() {
+        // Past one 64-byte output block and past the old 128-byte cap, on several threads.
         let data = input(3 * PIECE + 1);
-        let long = reference(&data, 128);
-        for len in [1, 16, 32, 33, 100, 128] {
-            let mut h = blake3_sized(len, Threads::new(2));
-            digest::DynDigest::update(&mut h, &data);
+        let long = reference(&data, 5000);
+        for len in [1, 16, 32, 33, 64, 65, 100, 128, 129, 1000, 5000] {
+            let mut h = blake3_xof(Threads::new(2));
+            Update::update(&mut h, &data);
             let mut out = vec![0; len];
-            digest::DynDigest::finalize_into_reset(&mut h, &mut out).unwrap();
+            h.finalize_xof_reset_into(&mut out);
             assert_eq!(out, long[..len], "{len} bytes");
         }
     }

@@ -17,7 +17,7 @@ pub mod sha1;
 pub mod sha2;
 pub mod shake;
 pub mod simd;
-mod sized;
+pub(crate) mod sized;
 pub mod skein;
 pub mod whirlpool;
 

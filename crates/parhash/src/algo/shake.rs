@@ -3,14 +3,16 @@
 //!
 //! An XOF has no length of its own: parhash's default is twice the security level, 32 bytes
 //! for SHAKE128 and 64 for SHAKE256 (their full collision resistance, 128 and 256 bits);
-//! `shake128_sized` and `shake256_sized` read any other length, up to
-//! [`Output::MAX`](crate::Output::MAX) bytes. A shorter output is a prefix of a longer one.
+//! `shake128_xof` and `shake256_xof` give the registry's [`Hasher`](crate::Hasher) the
+//! function itself, read for any other length (up to [`Output::MAX`](crate::Output::MAX) bytes
+//! as a digest, any length through
+//! [`Hasher::finalize_xof_into_reset`](crate::Hasher::finalize_xof_into_reset)). A shorter
+//! output is a prefix of a longer one.
 #![forbid(unsafe_code)]
 
 use digest::consts::{U32, U64};
 use digest::XofFixedWrapper;
 
-use super::sized::{AnyLength, WithLength};
 use crate::threads::Threads;
 
 /// SHAKE128 with 32 bytes of output.
@@ -21,12 +23,12 @@ pub type Shake256 = XofFixedWrapper<::shake::Shake256, U64>;
 
 super::sized::rustcrypto_variants!("RustCrypto's shake crate (portable Rust)": Shake128, Shake256);
 
-/// SHAKE128 read for `len` bytes.
-pub(crate) fn shake128_sized(len: usize, _threads: Threads) -> WithLength<impl AnyLength> {
-    WithLength::new(::shake::Shake128::default(), len)
+/// SHAKE128 as an extendable-output function, read for any length by the registry.
+pub(crate) fn shake128_xof(_threads: Threads) -> ::shake::Shake128 {
+    ::shake::Shake128::default()
 }
 
-/// SHAKE256 read for `len` bytes.
-pub(crate) fn shake256_sized(len: usize, _threads: Threads) -> WithLength<impl AnyLength> {
-    WithLength::new(::shake::Shake256::default(), len)
+/// SHAKE256 as an extendable-output function, read for any length by the registry.
+pub(crate) fn shake256_xof(_threads: Threads) -> ::shake::Shake256 {
+    ::shake::Shake256::default()
 }

@@ -2,8 +2,11 @@
 //! hash, so BLAKE2b-256 is not BLAKE2b-512 cut short) and the number of bytes read from an
 //! extendable-output function (SHAKE, BLAKE3).
 //!
-//! The registry's [`Hasher`](crate::Hasher) holds any algorithm as a `digest::DynDigest`,
-//! whose `output_size` is a run-time value: [`WithLength`] gives these hashes that shape.
+//! Both are [`AnyLength`] hashes. The registry's [`Hasher`](crate::Hasher) holds BLAKE2 as a
+//! `digest::DynDigest`, whose `output_size` is a run-time value: [`WithLength`] gives it that
+//! shape. It holds an XOF as the `AnyLength` itself, with the length beside it, so that the
+//! same state can also be read for any other length
+//! ([`Hasher::finalize_xof_into_reset`](crate::Hasher::finalize_xof_into_reset)).
 #![forbid(unsafe_code)]
 
 use digest::block_api::{Buffer, TruncSide, VariableOutputCore};
@@ -60,10 +63,11 @@ impl<H: AnyLength> DynDigest for WithLength<H> {
     }
 }
 
-/// Any RustCrypto extendable-output function (SHAKE): its first `out.len()` bytes.
+/// Any extendable-output function of the `digest` traits (RustCrypto's SHAKE, parhash's
+/// BLAKE3): its first `out.len()` bytes.
 impl<X> AnyLength for X
 where
-    X: Update + ExtendableOutputReset + Clone + Default + Send + Sync + 'static,
+    X: Update + ExtendableOutputReset + Clone + Send + Sync + 'static,
 {
     fn update(&mut self, data: &[u8]) {
         Update::update(self, data);
@@ -72,7 +76,8 @@ where
         self.finalize_xof_reset_into(out);
     }
     fn reset(&mut self) {
-        *self = X::default();
+        // `Reset`, not `Default`: a hasher keeps its settings (BLAKE3 its thread count).
+        digest::Reset::reset(self);
     }
 }
 

@@ -8,7 +8,8 @@
 //! bytes as soon as its digest is out (where the builder forces a variant or tree parameters,
 //! which the lanes do not take, each small file gets a hasher of its own instead). So the
 //! memory in use is about threads x lanes x `SMALL_FILE` of file data plus one window of
-//! digests, however many files there are. A larger regular file is hashed by the worker that
+//! digests (at most [`WINDOW_DIGEST_BYTES`]: long XOF digests make shorter windows), however
+//! many files there are. A larger regular file is hashed by the worker that
 //! claimed it, through the same code as [`FileHasher::hash_file`] (so every error is the same):
 //! several large files at once, one per thread. Where the algorithm has a tree mode (it splits
 //! one file over all threads itself), large files are instead hashed in order, one at a time,
@@ -32,6 +33,17 @@ pub const SMALL_FILE: u64 = 64 * 1024;
 /// Inputs per window: enough to keep every thread's lanes full between the points where
 /// results are handed on in order.
 pub const WINDOW: usize = 4096;
+
+/// Digest bytes one window may hold. A window of fixed-length digests is far below it; one of
+/// long extendable-output digests (up to [`Output::MAX`], 1 MiB) has fewer inputs instead, so
+/// that a window of them stays within this much memory (64 inputs of 1 MiB digests).
+const WINDOW_DIGEST_BYTES: usize = 64 << 20;
+
+/// Inputs per window for digests of `digest_len` bytes: [`WINDOW`], or fewer for digests so
+/// long that a whole window would hold more than [`WINDOW_DIGEST_BYTES`].
+fn window_len(digest_len: usize) -> usize {
+    (WINDOW_DIGEST_BYTES / digest_len.max(1)).clamp(1, WINDOW)
+}
 
 /// One input of [`FileHasher::hash_files`].
 #[derive(Debug)]
@@ -270,7 +282,8 @@ impl<K, I: Iterator<Item = (K, FileInput)>> HashFiles<'_, K, I> {
 
     /// Hashes the next window's regular files.
     fn fill_window(&mut self) {
-        let (keys, inputs): (Vec<K>, Vec<FileInput>) = self.inputs.by_ref().take(WINDOW).unzip();
+        let window = window_len(self.files.builder.output_len());
+        let (keys, inputs): (Vec<K>, Vec<FileInput>) = self.inputs.by_ref().take(window).unzip();
         if inputs.is_empty() {
             return;
         }
@@ -300,5 +313,25 @@ impl<K, I: Iterator<Item = (K, FileInput)>> Iterator for HashFiles<'_, K, I> {
             Pending::Ready(result) => (key, result),
             Pending::InOrder(input) => (key, self.files.hash_in_order(input)),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_digests_make_short_windows() {
+        assert_eq!(window_len(32), WINDOW);
+        assert_eq!(window_len(Output::INLINE), WINDOW);
+        assert_eq!(window_len(0), WINDOW);
+        assert_eq!(window_len(Output::MAX), 64);
+        assert_eq!(window_len(usize::MAX), 1);
+        for len in [1, 200, 20_000, 100_000, Output::MAX] {
+            assert!(
+                window_len(len) * len <= WINDOW_DIGEST_BYTES.max(len),
+                "{len}"
+            );
+        }
     }
 }
