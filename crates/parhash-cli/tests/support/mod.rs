@@ -52,10 +52,16 @@ pub fn run_in_locale(dir: &Path, locale: &str, program: &str, args: &[&str], std
     }
 }
 
-/// Whether `tool --version` runs.
+/// Whether `tool --version` (`openssl version`) runs.
 pub fn tool_exists(tool: &str) -> bool {
+    // OpenSSL's command line has `openssl version`, and refuses `--version`.
+    let version = if tool == "openssl" {
+        "version"
+    } else {
+        "--version"
+    };
     Command::new(tool)
-        .arg("--version")
+        .arg(version)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
