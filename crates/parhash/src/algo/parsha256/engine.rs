@@ -19,7 +19,9 @@
 //! message) is computed in closed form from the specification's size table.
 
 use super::{check_params, ParshaError};
-use crate::algo::sha2::sha256::lanes::{compress_one, compress_with, IV as SHA256_IV};
+use crate::algo::sha2::sha256::lanes::{
+    compress_leaves, compress_one, compress_parents, compress_with, IV as SHA256_IV,
+};
 use crate::lanes::Kernel;
 use crate::threads::Threads;
 
@@ -433,6 +435,36 @@ impl<D: Copy + Default> Batch<D> {
     }
 }
 
+/// One round's outputs of a tree's processors, heap-indexed: the chaining values apart from
+/// whether there is one (a [`Node`] is `None` when there is not), so a level's values lie
+/// next to each other as the tree-node kernels read and write them.
+struct Outputs {
+    values: Vec<[u32; 8]>,
+    present: Vec<bool>,
+}
+
+impl Outputs {
+    fn new(size: usize) -> Outputs {
+        Outputs {
+            values: vec![[0; 8]; size],
+            present: vec![false; size],
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, x: usize) -> Node {
+        self.present[x].then(|| self.values[x])
+    }
+
+    #[inline(always)]
+    fn set(&mut self, x: usize, z: Node) {
+        self.present[x] = z.is_some();
+        if let Some(z) = z {
+            self.values[x] = z;
+        }
+    }
+}
+
 /// One subtree (one part of a [`Split`]): heap-indexed chaining values (local node 1 is the
 /// root, children of x are 2x and 2x + 1, like the global tree), double-buffered across rounds.
 pub(crate) struct Subtree {
@@ -440,8 +472,8 @@ pub(crate) struct Subtree {
     root: u64,
     /// Levels in the subtree (t - k).
     levels: u32,
-    old: Vec<Node>,
-    new: Vec<Node>,
+    old: Outputs,
+    new: Outputs,
     /// The root's output z(i - 1) for every round i of the current chunk (first entry: the
     /// round before the chunk).
     roots: Vec<Node>,
@@ -453,8 +485,8 @@ impl Subtree {
         Subtree {
             root,
             levels,
-            old: vec![None; size],
-            new: vec![None; size],
+            old: Outputs::new(size),
+            new: Outputs::new(size),
             roots: vec![None],
         }
     }
@@ -487,7 +519,7 @@ fn run_subtrees(ctx: &Ctx, view: &View, kernel: Kernel, trees: &mut [Subtree], r
         let full = i >= 2 && i <= ctx.shape.q + 1 && ctx.shape.round_start(i + 1) <= view.end;
         for ti in 0..trees.len() {
             if full {
-                full_round(ctx, view, &layout, &mut trees[ti], &mut batch);
+                full_round(view, &layout, &mut trees[ti], kernel);
                 continue;
             }
             let (levels, root) = (trees[ti].levels, trees[ti].root);
@@ -503,78 +535,52 @@ fn run_subtrees(ctx: &Ctx, view: &View, kernel: Kernel, trees: &mut [Subtree], r
                     } else {
                         combine(
                             view,
-                            tree.old[2 * x],
-                            tree.old[2 * x + 1],
+                            tree.old.get(2 * x),
+                            tree.old.get(2 * x + 1),
                             piece,
                             batch.slot(),
                         )
                     };
                     match pass {
-                        Some(z) => tree.new[x] = z,
+                        Some(z) => tree.new.set(x, z),
                         None => {
                             if batch.commit((ti as u32, x as u32)) {
-                                batch
-                                    .flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
+                                batch.flush(|(t, x), z| {
+                                    trees[t as usize].new.set(x as usize, Some(z))
+                                });
                             }
                         }
                     }
                 }
             }
-            batch.flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
+            batch.flush(|(t, x), z| trees[t as usize].new.set(x as usize, Some(z)));
         }
         for tree in trees.iter_mut() {
             std::mem::swap(&mut tree.old, &mut tree.new);
-            tree.roots.push(tree.old[1]);
+            tree.roots.push(tree.old.get(1));
         }
     }
 }
 
 /// One full round (2 ..= q + 1, all of it inside the message) on one subtree: every internal
 /// node compresses its children's outputs with 32 message bytes, every leaf its piece and the
-/// IV. Nodes go to the kernel a level at a time, [`BATCH`] consecutive ones per call, and
-/// their results back to consecutive places: no per-node branches or destinations.
-fn full_round(
-    ctx: &Ctx,
-    view: &View,
-    layout: &Layout,
-    tree: &mut Subtree,
-    batch: &mut Batch<(u32, u32)>,
-) {
+/// IV. A level's pieces are consecutive in the message and its nodes' children consecutive in
+/// the last round's outputs, so the kernel reads both in place, [`BATCH`] nodes per call, and
+/// writes the results to consecutive places: nothing is gathered or byte-swapped first.
+fn full_round(view: &View, layout: &Layout, tree: &mut Subtree, kernel: Kernel) {
     let (levels, root) = (tree.levels, tree.root);
-    let data = view.data;
-    let base = view.base;
-    let iv_bytes = ctx.shape.iv_bytes;
-    let leaf_msg = 64 - iv_bytes;
+    let leaf_bytes = layout.leaf_bytes as usize;
     for level in 0..levels {
         let first_x = 1usize << level;
         let first_j = root << level;
         let leaves = level == levels - 1;
+        let piece_bytes = if leaves { leaf_bytes } else { 32 };
+        let run = layout
+            .pieces(first_j, first_j + first_x as u64)
+            .expect("every processor has a piece in a full round");
+        let pieces = &view.data[(run.start - view.base) as usize..(run.end - view.base) as usize];
         for from in (first_x..2 * first_x).step_by(BATCH) {
             let n = BATCH.min(2 * first_x - from);
-            for k in 0..n {
-                let x = from + k;
-                let j = first_j + (x - first_x) as u64;
-                let (state, block) = (&mut batch.states[k], &mut batch.blocks[k]);
-                if leaves {
-                    let off =
-                        (layout.start + layout.half * 32 + (j - layout.half) * layout.leaf_bytes
-                            - base) as usize;
-                    let piece = &data[off..off + layout.leaf_bytes as usize];
-                    *state = words(&piece[..32]);
-                    block[..leaf_msg].copy_from_slice(&piece[32..]);
-                    block[leaf_msg..].copy_from_slice(&ctx.iv[..iv_bytes]);
-                } else {
-                    let off = (layout.start + 32 * j - base) as usize;
-                    let (Some(left), Some(right)) = (tree.old[2 * x], tree.old[2 * x + 1]) else {
-                        unreachable!("a full round's children all compressed in the last round")
-                    };
-                    *state = left;
-                    for (o, w) in block[..32].chunks_exact_mut(4).zip(right) {
-                        o.copy_from_slice(&w.to_be_bytes());
-                    }
-                    block[32..].copy_from_slice(&data[off..off + 32]);
-                }
-            }
             // The next batch's pieces arrive while this one compresses.
             if from + BATCH < 2 * first_x {
                 let next = first_j + (from + BATCH - first_x) as u64;
@@ -582,12 +588,26 @@ fn full_round(
             } else if !leaves {
                 prefetch_pieces(view, layout, first_j << 1, BATCH.min(2 * first_x));
             }
-            compress_with(batch.kernel, &mut batch.states[..n], &batch.blocks[..n]);
-            for (dest, z) in tree.new[from..from + n].iter_mut().zip(&batch.states[..n]) {
-                *dest = Some(*z);
+            let at = (from - first_x) * piece_bytes;
+            let pieces = &pieces[at..at + n * piece_bytes];
+            let out = &mut tree.new.values[from..from + n];
+            if leaves {
+                compress_leaves(kernel, pieces, leaf_bytes, &SHA256_IV, out);
+            } else {
+                debug_assert!(tree.old.present[2 * from..2 * (from + n)]
+                    .iter()
+                    .all(|&p| p));
+                compress_parents(
+                    kernel,
+                    &tree.old.values[2 * from..2 * (from + n)],
+                    pieces,
+                    out,
+                );
             }
         }
     }
+    // Every processor outputs a chaining value in a full round.
+    tree.new.present.fill(true);
 }
 
 /// Asks for the message pieces of processors `first .. first + count` of one level (consecutive
