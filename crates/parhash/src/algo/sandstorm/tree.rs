@@ -259,12 +259,15 @@ struct Chains<'a, W: Word> {
 impl<'a, W: Word> Chains<'a, W> {
     /// From (starting chain, start, length) triples.
     fn new(inputs: Inputs<'a, W>, chains: impl Iterator<Item = (Chain<W>, usize, usize)>) -> Self {
-        let n = chains.size_hint().0;
+        // Grown by pushing, not sized from the iterator: sized exactly, a job's 800 chains
+        // (128,000 bytes) stayed under glibc's 128 KiB mmap threshold, and the CLI spent ~10 %
+        // more CPU, most of it in page faults (the heap trimmed and grown again every job;
+        // BENCHMARKS.md, issue 21).
         let mut set = Chains {
             inputs,
-            chains: Vec::with_capacity(n),
-            starts: Vec::with_capacity(n),
-            lens: Vec::with_capacity(n),
+            chains: Vec::new(),
+            starts: Vec::new(),
+            lens: Vec::new(),
         };
         for (chain, start, len) in chains {
             set.chains.push(chain);
@@ -755,21 +758,14 @@ impl<W: Word> Tree<W> {
             ends,
         };
         // Jobs of at most LEVEL2_PER_JOB superblocks, as many as a multiple of the thread count
-        // (equal shares) where there are enough superblocks. With eight SIMD lanes, jobs of
-        // eight: one full group of level-2 chains each (a job of 14 ran 8 + 6, the 6 in
-        // portable code), and small jobs keep the threads' wait for the last one short.
+        // (equal shares) where there are enough superblocks.
         let superblocks = ends.len() - 1;
         let threads = self.engine.threads.max(1);
         let wanted = superblocks
             .div_ceil(LEVEL2_PER_JOB)
             .next_multiple_of(threads)
             .min(superblocks);
-        let eight_lanes = self.engine.interleave && self.engine.wide.is_some() && W::BYTES == 8;
-        let per_job = if eight_lanes {
-            WIDE_LANES
-        } else {
-            superblocks.div_ceil(wanted)
-        };
+        let per_job = superblocks.div_ceil(wanted);
         let jobs = superblocks.div_ceil(per_job);
         let job = |j: usize| j * per_job..((j + 1) * per_job).min(superblocks);
         let next_job = AtomicUsize::new(0);
