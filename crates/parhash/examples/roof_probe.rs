@@ -110,6 +110,21 @@ fn main() {
         }
         return;
     }
+    if std::env::args().nth(1).as_deref() == Some("sandone") {
+        // SANDstorm-256 as the sandstorm preset's ceiling row runs it: an 8 MiB chunk streamed
+        // 64 times (512 MiB) through the tree, on the given number of threads.
+        use parhash::algo::sandstorm::reference::Boundaries;
+        use parhash::algo::sandstorm::tree::{Tree, TreeOptions};
+        use parhash::algo::sandstorm::{Params, P256};
+        let threads: usize = std::env::args().nth(2).map_or(1, |t| t.parse().unwrap());
+        let chunk: Vec<u8> = (0..8usize << 20).map(|i| (i % 251) as u8).collect();
+        let mut tree = Tree::new(P256::K, Boundaries::Design, TreeOptions::fastest(threads));
+        for _ in 0..64 {
+            tree.update_blocks(&chunk);
+        }
+        std::hint::black_box(tree.finalize(&[], 512u128 << 23));
+        return;
+    }
     if std::env::args().nth(1).as_deref() == Some("one") {
         let len = 64usize << 20;
         let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();

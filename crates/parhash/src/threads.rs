@@ -181,50 +181,64 @@ pub(crate) fn for_each_mut<T: Send>(items: &mut [T], threads: Threads, f: impl F
 }
 
 /// `f(item, step)` for every item and every step `0..steps`, on at most `threads` threads (the
-/// calling one included), each item's steps in order. Jobs are taken in turn step by step
-/// (every item's step 0, then every item's step 1, ...), so a thread takes an item's next step
-/// `items.len()` jobs after the one before it and almost never waits for it; no thread waits
-/// for all items to finish a step.
+/// calling one included), each item's steps in order. A thread takes, of the items no other
+/// thread is running, one with the fewest steps done, runs its next step and chooses again;
+/// it stops when every item is done or being run. No thread ever waits for another: the
+/// items stay within a step or two of each other, so the one a thread leaves to the others
+/// at the end has about a step left.
 ///
 /// Why: with one job per item, the threads wait for the slowest job at the end of every call
 /// (half a job on average); 16 jobs for 2 threads lost ~6 % there (PARSHA-256 measured 94 %
-/// busy). Cutting every item's work in steps makes the jobs, and that wait, small.
+/// busy). Cutting every item's work in steps makes that wait small. A first form handed the
+/// steps out in a fixed order (every item's step 0, then every item's step 1, ...) and made a
+/// thread spin and yield until the step before its own had finished: on a shared machine,
+/// where a thread is sometimes descheduled in the middle of a step, the other spent ~10 % of
+/// its time in `sched_yield` (BENCHMARKS.md, issue 21).
 pub(crate) fn for_each_mut_in_steps<T: Send>(
     items: &mut [T],
     steps: usize,
     threads: Threads,
     f: impl Fn(&mut T, usize) + Sync,
 ) {
-    let n = items.len();
-    // Per item: how many of its steps are done, and the item (its lock is never contended:
-    // a step only runs once the step before has finished; a step that panics poisons it).
+    // Per item: how many of its steps are done (read without the lock to choose), and the
+    // item, locked while one of its steps runs (a step that panics poisons it: nobody takes
+    // the item again and the panic reaches the caller).
     let slots: Vec<(AtomicUsize, Mutex<&mut T>)> = items
         .iter_mut()
         .map(|item| (AtomicUsize::new(0), Mutex::new(item)))
         .collect();
-    for_each_job(n * steps, threads, |job| {
-        let (step, i) = (job / n, job % n);
-        let (done, item) = &slots[i];
-        let mut spins = 0u32;
-        while done.load(Ordering::Acquire) < step {
-            // The step before panicked: this one never runs (the panic reaches the caller).
-            if item.is_poisoned() {
-                return;
-            }
-            // The step before is running on another thread: it was taken `n` jobs ago.
-            if spins < 100 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
+    let run_step = |(done, item): &(AtomicUsize, Mutex<&mut T>)| -> bool {
+        let Ok(mut item) = item.try_lock() else {
+            return false;
+        };
+        let step = done.load(Ordering::Acquire);
+        if step >= steps {
+            return false;
         }
-        f(
-            &mut item.lock().unwrap_or_else(PoisonError::into_inner),
-            step,
-        );
+        f(&mut item, step);
         done.store(step + 1, Ordering::Release);
-    });
+        true
+    };
+    let take_steps = || loop {
+        let fewest = slots
+            .iter()
+            .map(|(done, _)| done.load(Ordering::Acquire))
+            .filter(|&d| d < steps)
+            .min();
+        let Some(fewest) = fewest else { break };
+        // An item with the fewest steps done, else any other one free (all at `fewest` may
+        // be running elsewhere).
+        let ran = slots
+            .iter()
+            .filter(|(done, _)| done.load(Ordering::Acquire) == fewest)
+            .any(run_step)
+            || slots.iter().any(run_step);
+        if !ran {
+            break;
+        }
+    };
+    let threads = threads.count().clamp(1, slots.len().max(1));
+    with_helpers(threads - 1, take_steps, take_steps);
 }
 
 #[cfg(test)]

@@ -57,3 +57,55 @@ fn every_kernel_matches_single_compressions() {
         }
     }
 }
+
+fn be_bytes(words: &[u32; 8]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_be_bytes()).collect()
+}
+
+/// The tree-node entry points (children's words and message read in place) against the
+/// reference's compression of the inputs PARSHA-256 specifies, with every kernel.
+#[test]
+fn tree_node_kernels_match_single_compressions() {
+    let mut r = rng(0x7ee_5256);
+    let iv = sha256::IV;
+    for count in [0usize, 1, 2, 3, 4, 5, 7, 8, 17, 33, 100] {
+        let children: Vec<[u32; 8]> = (0..2 * count).map(|_| r.random()).collect();
+        let message = random_bytes(&mut r, 32 * count);
+        let want: Vec<[u32; 8]> = (0..count)
+            .map(|i| {
+                let mut block = be_bytes(&children[2 * i + 1]);
+                block.extend_from_slice(&message[32 * i..32 * i + 32]);
+                expected(&children[2 * i], block.as_slice().try_into().unwrap())
+            })
+            .collect();
+        for kernel in Kernel::all(true) {
+            let mut got = vec![[0u32; 8]; count];
+            sha256::compress_parents(kernel, &children, &message, &mut got);
+            assert_eq!(got, want, "parents, {} count {count}", kernel.name());
+        }
+        for piece_len in [64usize, 80, 96] {
+            let pieces = random_bytes(&mut r, piece_len * count);
+            let want: Vec<[u32; 8]> = pieces
+                .chunks_exact(piece_len)
+                .map(|piece| {
+                    let state = core::array::from_fn(|w| {
+                        u32::from_be_bytes(piece[4 * w..4 * w + 4].try_into().unwrap())
+                    });
+                    let mut block = piece[32..].to_vec();
+                    block.extend_from_slice(&be_bytes(&iv)[..96 - piece_len]);
+                    expected(&state, block.as_slice().try_into().unwrap())
+                })
+                .collect();
+            for kernel in Kernel::all(true) {
+                let mut got = vec![[0u32; 8]; count];
+                sha256::compress_leaves(kernel, &pieces, piece_len, &iv, &mut got);
+                assert_eq!(
+                    got,
+                    want,
+                    "leaves of {piece_len}, {} count {count}",
+                    kernel.name()
+                );
+            }
+        }
+    }
+}

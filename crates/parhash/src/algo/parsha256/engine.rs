@@ -6,7 +6,7 @@
 //! upwards, so a subtree never needs anything from outside itself: the threads take whole
 //! subtrees (8 per thread) a slice of rounds at a time (about [`SLICE_BYTES`] of message: no
 //! barrier per round, the subtree's chaining values stay in one cache while it runs), taking
-//! the jobs in turn slice by slice, and record each round's root output. The serial top tree
+//! a free subtree with the fewest slices done first, and record each round's root output. The serial top tree
 //! then replays the chunk's rounds from those root outputs. Chunks of about [`CHUNK_BYTES`] of
 //! message bound that record and let the streaming hasher start before the whole message is
 //! there. The cut is a [`Split`]: its subtrees ([`Subtree`]) and top tree ([`Top`]) are also
@@ -18,8 +18,10 @@
 //! as zeros, never materialised. Geometry (which `u(i, j)` a processor gets, where it lies in the padded
 //! message) is computed in closed form from the specification's size table.
 
-use super::{check_params, ParshaError};
-use crate::algo::sha2::sha256::lanes::{compress_one, compress_with, IV as SHA256_IV};
+use super::{check_params, ParshaError, MAX_TREE_HEIGHT};
+use crate::algo::sha2::sha256::lanes::{
+    compress_leaves, compress_one, compress_parents, compress_with, IV as SHA256_IV,
+};
 use crate::lanes::Kernel;
 use crate::threads::Threads;
 
@@ -433,6 +435,36 @@ impl<D: Copy + Default> Batch<D> {
     }
 }
 
+/// One round's outputs of a tree's processors, heap-indexed: the chaining values apart from
+/// whether there is one (a [`Node`] is `None` when there is not), so a level's values lie
+/// next to each other as the tree-node kernels read and write them.
+struct Outputs {
+    values: Vec<[u32; 8]>,
+    present: Vec<bool>,
+}
+
+impl Outputs {
+    fn new(size: usize) -> Outputs {
+        Outputs {
+            values: vec![[0; 8]; size],
+            present: vec![false; size],
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, x: usize) -> Node {
+        self.present[x].then(|| self.values[x])
+    }
+
+    #[inline(always)]
+    fn set(&mut self, x: usize, z: Node) {
+        self.present[x] = z.is_some();
+        if let Some(z) = z {
+            self.values[x] = z;
+        }
+    }
+}
+
 /// One subtree (one part of a [`Split`]): heap-indexed chaining values (local node 1 is the
 /// root, children of x are 2x and 2x + 1, like the global tree), double-buffered across rounds.
 pub(crate) struct Subtree {
@@ -440,8 +472,8 @@ pub(crate) struct Subtree {
     root: u64,
     /// Levels in the subtree (t - k).
     levels: u32,
-    old: Vec<Node>,
-    new: Vec<Node>,
+    old: Outputs,
+    new: Outputs,
     /// The root's output z(i - 1) for every round i of the current chunk (first entry: the
     /// round before the chunk).
     roots: Vec<Node>,
@@ -453,8 +485,8 @@ impl Subtree {
         Subtree {
             root,
             levels,
-            old: vec![None; size],
-            new: vec![None; size],
+            old: Outputs::new(size),
+            new: Outputs::new(size),
             roots: vec![None],
         }
     }
@@ -479,17 +511,27 @@ impl Subtree {
 
 /// Runs rounds `rounds` on `trees` (one thread's share).
 fn run_subtrees(ctx: &Ctx, view: &View, kernel: Kernel, trees: &mut [Subtree], rounds: (u64, u64)) {
-    let mut batch: Box<Batch<(u32, u32)>> = Batch::new(kernel);
+    // Only the rounds that are not full gather inputs (made when first needed: most jobs run
+    // full rounds only).
+    let mut batch: Option<Box<Batch<(u32, u32)>>> = None;
     for i in rounds.0..rounds.1 {
         let layout = ctx.shape.layout(i);
         // Rounds 2 ..= q + 1 are the bulk of a long message: every processor compresses and
         // every piece lies inside the message, so they take a branch-free path.
         let full = i >= 2 && i <= ctx.shape.q + 1 && ctx.shape.round_start(i + 1) <= view.end;
+        // The round after, when it is full too and the same subtree runs it next: its first
+        // pieces are prefetched during the end of this one.
+        let next_layout = (trees.len() == 1
+            && i + 1 < rounds.1
+            && i <= ctx.shape.q
+            && ctx.shape.round_start(i + 2) <= view.end)
+            .then(|| ctx.shape.layout(i + 1));
         for ti in 0..trees.len() {
             if full {
-                full_round(ctx, view, &layout, &mut trees[ti], &mut batch);
+                full_round(view, &layout, next_layout.as_ref(), &mut trees[ti], kernel);
                 continue;
             }
+            let batch = batch.get_or_insert_with(|| Batch::new(kernel));
             let (levels, root) = (trees[ti].levels, trees[ti].root);
             for level in 0..levels {
                 let first_j = root << level;
@@ -503,106 +545,157 @@ fn run_subtrees(ctx: &Ctx, view: &View, kernel: Kernel, trees: &mut [Subtree], r
                     } else {
                         combine(
                             view,
-                            tree.old[2 * x],
-                            tree.old[2 * x + 1],
+                            tree.old.get(2 * x),
+                            tree.old.get(2 * x + 1),
                             piece,
                             batch.slot(),
                         )
                     };
                     match pass {
-                        Some(z) => tree.new[x] = z,
+                        Some(z) => tree.new.set(x, z),
                         None => {
                             if batch.commit((ti as u32, x as u32)) {
-                                batch
-                                    .flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
+                                batch.flush(|(t, x), z| {
+                                    trees[t as usize].new.set(x as usize, Some(z))
+                                });
                             }
                         }
                     }
                 }
             }
-            batch.flush(|(t, x), z| trees[t as usize].new[x as usize] = Some(z));
+            batch.flush(|(t, x), z| trees[t as usize].new.set(x as usize, Some(z)));
         }
         for tree in trees.iter_mut() {
             std::mem::swap(&mut tree.old, &mut tree.new);
-            tree.roots.push(tree.old[1]);
+            tree.roots.push(tree.old.get(1));
         }
     }
 }
 
 /// One full round (2 ..= q + 1, all of it inside the message) on one subtree: every internal
 /// node compresses its children's outputs with 32 message bytes, every leaf its piece and the
-/// IV. Nodes go to the kernel a level at a time, [`BATCH`] consecutive ones per call, and
-/// their results back to consecutive places: no per-node branches or destinations.
+/// IV. A level's pieces are consecutive in the message and its nodes' children consecutive in
+/// the last round's outputs, so the kernel reads both in place, [`FULL_BATCH`] nodes per call,
+/// and writes the results to consecutive places: nothing is gathered or byte-swapped first.
+/// `next` is the subtree's next round when it runs right after this one (prefetched ahead).
 fn full_round(
-    ctx: &Ctx,
     view: &View,
     layout: &Layout,
+    next: Option<&Layout>,
     tree: &mut Subtree,
-    batch: &mut Batch<(u32, u32)>,
+    kernel: Kernel,
 ) {
     let (levels, root) = (tree.levels, tree.root);
-    let data = view.data;
-    let base = view.base;
-    let iv_bytes = ctx.shape.iv_bytes;
-    let leaf_msg = 64 - iv_bytes;
+    let leaf_bytes = layout.leaf_bytes as usize;
+    let level_pieces = |layout: &Layout, level: u32| {
+        let first_j = root << level;
+        layout
+            .pieces(first_j, first_j + (1 << level))
+            .expect("every processor has a piece in a full round")
+    };
+    let mut ahead = Ahead::new(view);
+    for level in 0..levels {
+        ahead.push(level_pieces(layout, level));
+    }
+    if let Some(next) = next {
+        for level in 0..levels {
+            ahead.push(level_pieces(next, level));
+        }
+    }
+    ahead.advance(PREFETCH_DISTANCE);
     for level in 0..levels {
         let first_x = 1usize << level;
-        let first_j = root << level;
         let leaves = level == levels - 1;
-        for from in (first_x..2 * first_x).step_by(BATCH) {
-            let n = BATCH.min(2 * first_x - from);
-            for k in 0..n {
-                let x = from + k;
-                let j = first_j + (x - first_x) as u64;
-                let (state, block) = (&mut batch.states[k], &mut batch.blocks[k]);
-                if leaves {
-                    let off =
-                        (layout.start + layout.half * 32 + (j - layout.half) * layout.leaf_bytes
-                            - base) as usize;
-                    let piece = &data[off..off + layout.leaf_bytes as usize];
-                    *state = words(&piece[..32]);
-                    block[..leaf_msg].copy_from_slice(&piece[32..]);
-                    block[leaf_msg..].copy_from_slice(&ctx.iv[..iv_bytes]);
-                } else {
-                    let off = (layout.start + 32 * j - base) as usize;
-                    let (Some(left), Some(right)) = (tree.old[2 * x], tree.old[2 * x + 1]) else {
-                        unreachable!("a full round's children all compressed in the last round")
-                    };
-                    *state = left;
-                    for (o, w) in block[..32].chunks_exact_mut(4).zip(right) {
-                        o.copy_from_slice(&w.to_be_bytes());
-                    }
-                    block[32..].copy_from_slice(&data[off..off + 32]);
-                }
-            }
-            // The next batch's pieces arrive while this one compresses.
-            if from + BATCH < 2 * first_x {
-                let next = first_j + (from + BATCH - first_x) as u64;
-                prefetch_pieces(view, layout, next, BATCH.min(2 * first_x - from - BATCH));
-            } else if !leaves {
-                prefetch_pieces(view, layout, first_j << 1, BATCH.min(2 * first_x));
-            }
-            compress_with(batch.kernel, &mut batch.states[..n], &batch.blocks[..n]);
-            for (dest, z) in tree.new[from..from + n].iter_mut().zip(&batch.states[..n]) {
-                *dest = Some(*z);
+        let piece_bytes = if leaves { leaf_bytes } else { 32 };
+        let run = level_pieces(layout, level);
+        let pieces = &view.data[(run.start - view.base) as usize..(run.end - view.base) as usize];
+        for from in (first_x..2 * first_x).step_by(FULL_BATCH) {
+            let n = FULL_BATCH.min(2 * first_x - from);
+            ahead.advance((n * piece_bytes) as u64);
+            let at = (from - first_x) * piece_bytes;
+            let pieces = &pieces[at..at + n * piece_bytes];
+            let out = &mut tree.new.values[from..from + n];
+            if leaves {
+                compress_leaves(kernel, pieces, leaf_bytes, &SHA256_IV, out);
+            } else {
+                debug_assert!(tree.old.present[2 * from..2 * (from + n)]
+                    .iter()
+                    .all(|&p| p));
+                compress_parents(
+                    kernel,
+                    &tree.old.values[2 * from..2 * (from + n)],
+                    pieces,
+                    out,
+                );
             }
         }
     }
+    // Every processor outputs a chaining value in a full round.
+    tree.new.present.fill(true);
 }
 
-/// Asks for the message pieces of processors `first .. first + count` of one level (consecutive
-/// in the message) ahead of their batch. A subtree's round reads about ten short runs of the
-/// message, each starting where the hardware prefetcher does not look; without this, the
-/// loads that build a batch wait for memory one run after the other (profile of the one-thread
-/// engine: ~12 % of its time in those loads; BENCHMARKS.md, issue 21).
-fn prefetch_pieces(view: &View, layout: &Layout, first: u64, count: usize) {
-    let Some(run) = layout.pieces(first, first + count as u64) else {
-        return;
-    };
-    let held = view.base..view.base + view.data.len() as u64;
-    let (from, to) = (run.start.max(held.start), run.end.min(held.end));
-    if from < to {
-        prefetch(&view.data[(from - held.start) as usize..(to - held.start) as usize]);
+/// Nodes per kernel call in a full round: a few SHA-NI stream groups or vector lane groups,
+/// small enough that the prefetches issued before each call stay few (see [`Ahead`]).
+const FULL_BATCH: usize = 16;
+
+/// How far ahead of the kernel [`Ahead`] keeps the message read: enough lines in flight to
+/// cover the memory latency at one core's hashing rate, few enough for the miss buffers.
+const PREFETCH_DISTANCE: u64 = 2048;
+
+/// Prefetches a subtree round's message pieces a fixed distance ahead of the kernel, as one
+/// stream over the runs its levels read in turn (about ten short runs per round). The
+/// hardware prefetcher does not foresee where a run starts; prefetching a whole batch of
+/// pieces at once (this engine's first form) stalled on the miss buffers, ~3 % of the
+/// one-thread time (BENCHMARKS.md, issue 21).
+struct Ahead<'v, 'a> {
+    view: &'v View<'a>,
+    /// The runs in order: `count` of them (two rounds of at most [`MAX_TREE_HEIGHT`] levels).
+    runs: [std::ops::Range<u64>; 2 * MAX_TREE_HEIGHT as usize],
+    count: usize,
+    /// The run being prefetched and the first byte of it not yet asked for.
+    run: usize,
+    at: u64,
+}
+
+impl<'v, 'a> Ahead<'v, 'a> {
+    fn new(view: &'v View<'a>) -> Self {
+        Ahead {
+            view,
+            runs: std::array::from_fn(|_| 0..0),
+            count: 0,
+            run: 0,
+            at: 0,
+        }
+    }
+
+    fn push(&mut self, run: std::ops::Range<u64>) {
+        if self.count == 0 {
+            self.at = run.start;
+        }
+        self.runs[self.count] = run;
+        self.count += 1;
+    }
+
+    /// Asks for the next `bytes` bytes of the stream.
+    fn advance(&mut self, mut bytes: u64) {
+        while bytes > 0 && self.run < self.count {
+            let run = &self.runs[self.run];
+            let end = (self.at + bytes).min(run.end);
+            let held = self.view.base..self.view.base + self.view.data.len() as u64;
+            let (from, to) = (self.at.max(held.start), end.min(held.end));
+            if from < to {
+                prefetch(&self.view.data[(from - held.start) as usize..(to - held.start) as usize]);
+            }
+            bytes -= end - self.at;
+            if end == run.end {
+                self.run += 1;
+                if self.run < self.count {
+                    self.at = self.runs[self.run].start;
+                }
+            } else {
+                self.at = end;
+            }
+        }
     }
 }
 
@@ -851,9 +944,10 @@ impl TreeRun {
         if self.threads == 1 {
             run_subtrees(&ctx, view, kernel, &mut self.trees, rounds);
         } else {
-            // One job per subtree and slice of rounds, taken in turn by the threads (see
-            // `crate::workers`: a helper that wakes late takes fewer jobs instead of holding
-            // up the chunk, and the jobs are small, so the threads finish close together).
+            // One job per subtree and slice of rounds; a thread takes a free subtree with the
+            // fewest slices done (`crate::threads`: a helper that wakes late takes fewer jobs
+            // instead of holding up the chunk, no thread waits for another, and the jobs are
+            // small, so the threads finish close together).
             let slices = self.split.shape.slices(rounds, self.slice_bytes);
             crate::threads::for_each_mut_in_steps(
                 &mut self.trees,

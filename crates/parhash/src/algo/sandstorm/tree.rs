@@ -259,6 +259,10 @@ struct Chains<'a, W: Word> {
 impl<'a, W: Word> Chains<'a, W> {
     /// From (starting chain, start, length) triples.
     fn new(inputs: Inputs<'a, W>, chains: impl Iterator<Item = (Chain<W>, usize, usize)>) -> Self {
+        // Grown by pushing, not sized from the iterator: sized exactly, a job's 800 chains
+        // (128,000 bytes) stayed under glibc's 128 KiB mmap threshold, and the CLI spent ~10 %
+        // more CPU, most of it in page faults (the heap trimmed and grown again every job;
+        // BENCHMARKS.md, issue 21).
         let mut set = Chains {
             inputs,
             chains: Vec::new(),
@@ -285,7 +289,9 @@ impl<'a, W: Word> Chains<'a, W> {
         // Stable, so chains of the same length keep their order (and their data stays close).
         let lens = self.lens.clone();
         let mut order: Vec<usize> = (0..lens.len()).collect();
-        order.sort_by_key(|&i| lens[i]);
+        if !lens.windows(2).all(|pair| pair[0] == pair[1]) {
+            order.sort_by_key(|&i| lens[i]);
+        }
         for same_length in order.chunk_by(|&a, &b| lens[a] == lens[b]) {
             let mut groups = same_length.chunks(width).peekable();
             while let Some(group) = groups.next() {
@@ -368,21 +374,26 @@ impl<'a, W: Word> Chains<'a, W> {
         L
     }
 
-    /// Eight chains of `group` in SIMD lanes. Returns false, having done nothing,
+    /// The chains of `group` (2 to 8) in SIMD lanes; lanes beyond the group repeat its first
+    /// chain and their results are dropped (eight lanes cost about what two portable chains
+    /// do: a group of 6 or 7 left to portable code took 15 % of a one-thread hash when every
+    /// job ended with one, BENCHMARKS.md, issue 21). Returns false, having done nothing,
     /// without the token, for a group of another size, or for 128-bit words (the kernel is
     /// 64-bit only).
     fn run_wide(&mut self, engine: TreeOptions, group: &[usize]) -> bool {
-        let (Some(wide), true) = (engine.wide, group.len() == WIDE_LANES) else {
+        let (Some(wide), 2..=WIDE_LANES) = (engine.wide, group.len()) else {
             return false;
         };
+        let lane_chain = |l: usize| group[if l < group.len() { l } else { 0 }];
         let mut lanes = [[[0u64; 4]; 5]; WIDE_LANES];
-        for (lane, &i) in lanes.iter_mut().zip(group) {
-            let Some(chain) = (&self.chains[i] as &dyn Any).downcast_ref::<Chain<u64>>() else {
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            let chain = &self.chains[lane_chain(l)];
+            let Some(chain) = (chain as &dyn Any).downcast_ref::<Chain<u64>>() else {
                 return false;
             };
             *lane = *chain;
         }
-        let starts: [usize; WIDE_LANES] = core::array::from_fn(|l| self.starts[group[l]]);
+        let starts: [usize; WIDE_LANES] = core::array::from_fn(|l| self.starts[lane_chain(l)]);
         let len = self.lens[group[0]];
         match self.inputs {
             Inputs::Blocks(data) => wide.compress_blocks(&mut lanes, data, &starts, len),

@@ -131,6 +131,87 @@ pub fn compress_with(kernel: Kernel, states: &mut [[u32; 8]], blocks: &[[u8; 64]
     }
 }
 
+/// Compresses every parent of one tree level with `kernel`: `out[i]` = the compression of
+/// `children[2i]` (the chaining value) with the block `children[2i + 1]` (as big-endian words)
+/// followed by `message[32i .. 32i + 32]`. The SHA-NI streams load the children's words as
+/// they are; the vector lanes build the blocks first.
+///
+/// # Panics
+/// Unless `children` has two and `message` 32 bytes per output.
+pub fn compress_parents(
+    kernel: Kernel,
+    children: &[[u32; 8]],
+    message: &[u8],
+    out: &mut [[u32; 8]],
+) {
+    assert!(children.len() == 2 * out.len() && message.len() == 32 * out.len());
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::ShaNi(token) => {
+            super::lanes_sha_ni::compress_parents(token, children, message, out)
+        }
+        _ => in_blocks(kernel, out, |i, state, block| {
+            *state = children[2 * i];
+            for (o, w) in block[..32].chunks_exact_mut(4).zip(children[2 * i + 1]) {
+                o.copy_from_slice(&w.to_be_bytes());
+            }
+            block[32..].copy_from_slice(&message[32 * i..32 * i + 32]);
+        }),
+    }
+}
+
+/// Compresses consecutive leaf-type inputs of `piece_len` bytes each (64, 80 or 96) with
+/// `kernel`: `out[i]` = the compression of piece i's first 32 bytes (big-endian words) with
+/// the block of its other bytes followed by the first `96 - piece_len` bytes of `iv` as
+/// big-endian bytes.
+///
+/// # Panics
+/// Unless `pieces` holds `out.len()` pieces and `piece_len` is 64, 80 or 96.
+pub fn compress_leaves(
+    kernel: Kernel,
+    pieces: &[u8],
+    piece_len: usize,
+    iv: &[u32; 8],
+    out: &mut [[u32; 8]],
+) {
+    assert!(matches!(piece_len, 64 | 80 | 96) && pieces.len() == piece_len * out.len());
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::ShaNi(token) => {
+            super::lanes_sha_ni::compress_leaves(token, pieces, piece_len, iv, out)
+        }
+        _ => in_blocks(kernel, out, |i, state, block| {
+            let piece = &pieces[piece_len * i..piece_len * (i + 1)];
+            for (w, b) in state.iter_mut().zip(piece.chunks_exact(4)) {
+                *w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+            }
+            let (message, iv_bytes) = block.split_at_mut(piece_len - 32);
+            message.copy_from_slice(&piece[32..]);
+            for (o, w) in iv_bytes.chunks_exact_mut(4).zip(iv) {
+                o.copy_from_slice(&w.to_be_bytes());
+            }
+        }),
+    }
+}
+
+/// `out.len()` compressions with `kernel`, their inputs built by `build(i, state, block)` a
+/// few vector groups at a time (the vector lanes' form of the tree-node entry points).
+fn in_blocks(
+    kernel: Kernel,
+    out: &mut [[u32; 8]],
+    build: impl Fn(usize, &mut [u32; 8], &mut [u8; 64]),
+) {
+    const GROUP: usize = 64;
+    let mut blocks = [[0u8; 64]; GROUP];
+    for (g, states) in out.chunks_mut(GROUP).enumerate() {
+        for (k, (state, block)) in states.iter_mut().zip(&mut blocks).enumerate() {
+            build(g * GROUP + k, state, block);
+        }
+        let n = states.len();
+        compress_with(kernel, states, &blocks[..n]);
+    }
+}
+
 /// [`compress_with`] with the fastest kernel this CPU has.
 pub fn compress_lanes(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
     compress_with(Kernel::best(true), states, blocks);

@@ -15,7 +15,10 @@
 
 use core::arch::x86_64::*;
 
-use super::sha_ni::{load_words, pack, rounds4, schedule, unpack, Packed};
+use super::sha_ni::{
+    load_native, load_words, load_words_half, pack, pack_registers, rounds4, schedule, unpack,
+    Packed,
+};
 use crate::algo::sha2::consts::{IV224, IV256, K256};
 use crate::lanes::{md_pad, Lanes, MAX_BLOCK};
 use crate::platform::ShaNi;
@@ -30,11 +33,18 @@ pub const STREAMS: usize = 4;
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
 fn block_rounds<const N: usize>(state: &mut [Packed; N], blocks: [&[u8; 64]; N]) {
-    let start = *state;
     let mut w = [[_mm_setzero_si128(); 4]; N];
     for s in 0..N {
         w[s] = load_words(blocks[s]);
     }
+    word_rounds(state, w);
+}
+
+/// [`block_rounds`] on blocks already loaded as words (four registers per stream).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+fn word_rounds<const N: usize>(state: &mut [Packed; N], mut w: [[__m128i; 4]; N]) {
+    let start = *state;
     macro_rules! groups {
         ($($g:literal)*) => {$(
             // SAFETY: K256 has 64 words; 4 * $g + 3 < 64.
@@ -97,6 +107,136 @@ pub fn compress_many(token: ShaNi, states: &mut [[u32; 8]], blocks: &[[u8; 64]])
             6 => pairs::<6>(s, b),
             _ => pairs::<7>(s, b),
         }
+    }
+}
+
+/// Runs `$call` with `$n` = [`STREAMS`] for each whole group `$k` of `$count` compressions,
+/// then once with `$n` = the rest (the tree-node entry points below).
+macro_rules! in_groups {
+    ($count:expr, |$n:ident, $k:ident| $call:expr) => {{
+        let count = $count;
+        let whole = count / STREAMS;
+        for $k in 0..whole {
+            const $n: usize = STREAMS;
+            $call;
+        }
+        let $k = whole;
+        match count % STREAMS {
+            0 => {}
+            1 => {
+                const $n: usize = 1;
+                $call
+            }
+            2 => {
+                const $n: usize = 2;
+                $call
+            }
+            _ => {
+                const $n: usize = 3;
+                $call
+            }
+        }
+    }};
+}
+
+/// Compresses every parent of one tree level: `out[i]` = the compression of `children[2i]`
+/// (the chaining value) with the block `children[2i + 1] || message[32i .. 32i + 32]`
+/// (PARSHA-256's internal processors). The children are chaining values as words, so they go
+/// into the registers as they lie, with no byte swapping; only the message is read big-endian.
+///
+/// # Panics
+/// Unless `children` has two and `message` 32 bytes per output.
+pub fn compress_parents(token: ShaNi, children: &[[u32; 8]], message: &[u8], out: &mut [[u32; 8]]) {
+    let _ = token;
+    assert!(children.len() == 2 * out.len() && message.len() == 32 * out.len());
+    in_groups!(out.len(), |N, k| {
+        let first = k * STREAMS;
+        // SAFETY: the `ShaNi` token proves SHA, SSSE3 and SSE4.1.
+        unsafe {
+            parents::<N>(
+                &children[2 * first..2 * (first + N)],
+                &message[32 * first..32 * (first + N)],
+                &mut out[first..first + N],
+            )
+        }
+    });
+}
+
+/// [`compress_parents`] on exactly `N` parents.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn parents<const N: usize>(children: &[[u32; 8]], message: &[u8], out: &mut [[u32; 8]]) {
+    assert!(children.len() == 2 * N && message.len() == 32 * N && out.len() == N);
+    let mut packed = [[_mm_setzero_si128(); 2]; N];
+    let mut w = [[_mm_setzero_si128(); 4]; N];
+    for s in 0..N {
+        packed[s] = pack(&children[2 * s]);
+        let [w0, w1] = load_native(&children[2 * s + 1]);
+        let [w2, w3] = load_words_half(message[32 * s..32 * s + 32].try_into().expect("32"));
+        w[s] = [w0, w1, w2, w3];
+    }
+    word_rounds(&mut packed, w);
+    for s in 0..N {
+        unpack(packed[s], &mut out[s]);
+    }
+}
+
+/// Compresses consecutive leaf-type inputs of `piece_len` bytes each (64, 80 or 96):
+/// `out[i]` = the compression of piece i's first 32 bytes (big-endian words: the chaining
+/// value) with the block of its other bytes followed by the first `96 - piece_len` bytes of
+/// `iv` (as big-endian bytes, i.e. its first words). PARSHA-256's leaves, with l = 256, 128
+/// or 0. The pieces are read in place; nothing is copied into a block first.
+///
+/// # Panics
+/// Unless `pieces` holds `out.len()` pieces and `piece_len` is 64, 80 or 96.
+pub fn compress_leaves(
+    token: ShaNi,
+    pieces: &[u8],
+    piece_len: usize,
+    iv: &[u32; 8],
+    out: &mut [[u32; 8]],
+) {
+    let _ = token;
+    assert!(matches!(piece_len, 64 | 80 | 96) && pieces.len() == piece_len * out.len());
+    in_groups!(out.len(), |N, k| {
+        let first = k * STREAMS;
+        // SAFETY: the `ShaNi` token proves SHA, SSSE3 and SSE4.1.
+        unsafe {
+            leaves::<N>(
+                &pieces[piece_len * first..piece_len * (first + N)],
+                piece_len,
+                iv,
+                &mut out[first..first + N],
+            )
+        }
+    });
+}
+
+/// [`compress_leaves`] on exactly `N` pieces.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+fn leaves<const N: usize>(pieces: &[u8], piece_len: usize, iv: &[u32; 8], out: &mut [[u32; 8]]) {
+    assert!(pieces.len() == piece_len * N && out.len() == N);
+    // The block's four quarters: the piece's, then the IV's words.
+    let message_quarters = (piece_len - 32) / 16;
+    let iv = load_native(iv);
+    let mut packed = [[_mm_setzero_si128(); 2]; N];
+    let mut w = [[_mm_setzero_si128(); 4]; N];
+    for s in 0..N {
+        let piece = &pieces[piece_len * s..piece_len * (s + 1)];
+        packed[s] = pack_registers(load_words_half(piece[..32].try_into().expect("32")));
+        let [w0, w1] = load_words_half(piece[32..64].try_into().expect("32"));
+        let [w2, w3] = match message_quarters {
+            2 => iv,
+            3 => [
+                load_words_half(piece[48..80].try_into().expect("32"))[1],
+                iv[0],
+            ],
+            _ => load_words_half(piece[64..96].try_into().expect("32")),
+        };
+        w[s] = [w0, w1, w2, w3];
+    }
+    word_rounds(&mut packed, w);
+    for s in 0..N {
+        unpack(packed[s], &mut out[s]);
     }
 }
 

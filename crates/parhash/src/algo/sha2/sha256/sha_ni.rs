@@ -25,9 +25,22 @@ pub(super) type Packed = [__m128i; 2];
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
 pub(super) fn pack(state: &[u32; 8]) -> Packed {
-    let sp = state.as_ptr().cast::<__m128i>();
-    // SAFETY: `state` is 8 words, two unaligned 128-bit loads.
-    let (dcba, hgfe) = unsafe { (_mm_loadu_si128(sp), _mm_loadu_si128(sp.add(1))) };
+    pack_registers(load_native(state))
+}
+
+/// H0..H7 in two registers (H0..H3, H4..H7), as they lie in memory.
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(super) fn load_native(words: &[u32; 8]) -> [__m128i; 2] {
+    let wp = words.as_ptr().cast::<__m128i>();
+    // SAFETY: 8 words, two unaligned 128-bit loads.
+    unsafe { [_mm_loadu_si128(wp), _mm_loadu_si128(wp.add(1))] }
+}
+
+/// [`pack`] of H0..H7 already in two registers (H0..H3, H4..H7).
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+pub(super) fn pack_registers([dcba, hgfe]: [__m128i; 2]) -> Packed {
     let cdab = _mm_shuffle_epi32(dcba, 0xB1);
     let efgh = _mm_shuffle_epi32(hgfe, 0x1B);
     [
@@ -59,6 +72,21 @@ pub(super) fn load_words(block: &[u8; 64]) -> [__m128i; 4] {
     // Byte order within each 32-bit word: the message is big-endian.
     let be_words = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
     load_block_shuffled(block, be_words)
+}
+
+/// The big-endian words of 32 bytes (half a block) in two registers.
+#[target_feature(enable = "sse2,ssse3")]
+#[inline]
+pub(super) fn load_words_half(bytes: &[u8; 32]) -> [__m128i; 2] {
+    let be_words = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+    let bp = bytes.as_ptr().cast::<__m128i>();
+    // SAFETY: 32 bytes, two unaligned 128-bit loads.
+    unsafe {
+        [
+            _mm_shuffle_epi8(_mm_loadu_si128(bp), be_words),
+            _mm_shuffle_epi8(_mm_loadu_si128(bp.add(1)), be_words),
+        ]
+    }
 }
 
 /// The schedule words of group `g` (rounds `4g..4g+4`): from group 4 on they replace those of
