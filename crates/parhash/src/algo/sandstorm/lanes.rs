@@ -1,11 +1,12 @@
-//! SANDstorm-224/256 (64-bit words): eight independent compressions side by side in SIMD lanes,
-//! the SIMD form the tree makes possible (independent superblocks side by side, as the issue and
-//! the Sandia study suggest).
+//! SANDstorm: eight independent compressions side by side in SIMD lanes, the SIMD form the tree
+//! makes possible (independent superblocks side by side, as the issue and the Sandia study
+//! suggest). 64-bit words (SANDstorm-224/256) in every form; 128-bit words (SANDstorm-384/512)
+//! in the AVX-512 form.
 //!
 //! IMPLEMENTATION NOTE. The compression is written once (`kernel::compress`), generic over
-//! `kernel::Lanes8` (eight 64-bit lanes), and compiled inside one `#[target_feature]` entry
-//! function per form; every method is `#[inline(always)]`, so the intrinsics become single
-//! instructions there (the pattern of `lanes::vector`). The forms:
+//! `kernel::Lanes8` (eight lanes of one word size), and compiled inside one `#[target_feature]`
+//! entry function per form and word size; every method is `#[inline(always)]`, so the
+//! intrinsics become single instructions there (the pattern of `lanes::vector`). The forms:
 //! - AVX-512 + GFNI: one 512-bit register per word. F and G square/multiply 32-bit halves with
 //!   `vpmuludq` (the low 32 bits of each lane into a full 64-bit product; the (hi + A, lo + B)
 //!   pair is one 32-bit `vpaddd`); SB is GFNI's `gf2p8affineinv` (the AES S-box is the GF(2^8)
@@ -17,14 +18,23 @@
 //!   (Intel Alder Lake on) and otherwise a `vpgatherqq` from a 256-entry table (Haswell to
 //!   Cascade Lake, AMD Zen 1-3).
 //!
+//! - AVX-512 + GFNI, 128-bit words: two 512-bit registers per word (the low and the high 64-bit
+//!   halves of eight lanes). Additions carry with an unsigned compare into a mask and a masked
+//!   increment; the 64x64->128 products of F and G (no vector instruction makes them) come from
+//!   four `vpmuludq` 32x32->64 partial products (three for a square), summed so that no partial
+//!   sum overflows; rotates by 32..64 are a `vprolq` of each half and a bit select between them
+//!   (`vpternlogq`); SB touches only the low half.
+//!
 //! The portable twin is [`crate::algo::sandstorm::fast::compress_lanes`]; tests compare every
-//! form with it. SANDstorm-384/512 have no SIMD form: their 64x64->128 products have no vector
-//! instruction.
+//! form with it.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use core::any::Any;
+
 use crate::algo::sandstorm::reference::Chain;
+use crate::algo::sandstorm::word::Word;
 use crate::platform::{Avx2, Avx512, Gfni, GfniAvx2};
 
 /// Lanes per kernel call.
@@ -82,21 +92,34 @@ impl Wide {
         }
     }
 
-    /// Lane `l` (0..8) compresses the `blocks` 64-byte blocks starting at `data[starts[l]..]`
-    /// into `chains[l]`, one after the other. The lanes' inputs may lie anywhere in `data`
-    /// (superblocks need not be evenly spaced: the reference code's 8-bit counter makes some
-    /// shorter).
+    /// Whether this form has a kernel for words of type `W`: 64-bit words in every form,
+    /// 128-bit words (SANDstorm-384/512) in the AVX-512 form.
+    pub fn handles<W: Word>(self) -> bool {
+        W::BYTES == 8 || matches!(self.form, Form::Avx512(..))
+    }
+
+    /// Lane `l` (0..8) compresses the `blocks` blocks (8 words each) starting at
+    /// `data[starts[l]..]` into `chains[l]`, one after the other. The lanes' inputs may lie
+    /// anywhere in `data` (superblocks need not be evenly spaced: the reference code's 8-bit
+    /// counter makes some shorter).
     ///
     /// # Panics
-    /// If a lane's blocks run past the end of `data` (an internal bug, not input).
-    pub fn compress_blocks(
+    /// If a lane's blocks run past the end of `data`, or if this form does not
+    /// [handle](Wide::handles) `W` (internal bugs, not input).
+    pub fn compress_blocks<W: Word>(
         self,
-        chains: &mut [Chain<u64>; LANES],
+        chains: &mut [Chain<W>; LANES],
         data: &[u8],
         starts: &[usize; LANES],
         blocks: usize,
     ) {
-        assert!(blocks == 0 || starts.iter().all(|&s| s + 64 * blocks <= data.len()));
+        let block_bytes = 8 * W::BYTES;
+        assert!(
+            blocks == 0
+                || starts
+                    .iter()
+                    .all(|&s| s + block_bytes * blocks <= data.len())
+        );
         self.run(chains, Input::Blocks(data), starts, blocks);
     }
 
@@ -104,11 +127,12 @@ impl Wide {
     /// `chains[l]` (level-2 chains, whose inputs are level-1 outputs).
     ///
     /// # Panics
-    /// If a lane's inputs run past the end of `inputs`.
-    pub fn compress_words(
+    /// If a lane's inputs run past the end of `inputs`, or if this form does not
+    /// [handle](Wide::handles) `W`.
+    pub fn compress_words<W: Word>(
         self,
-        chains: &mut [Chain<u64>; LANES],
-        inputs: &[[u64; 8]],
+        chains: &mut [Chain<W>; LANES],
+        inputs: &[[W; 8]],
         starts: &[usize; LANES],
         count: usize,
     ) {
@@ -119,13 +143,29 @@ impl Wide {
     /// The one dispatch point: lane l compresses `count` inputs from `starts[l]`, which the
     /// callers checked are in bounds.
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    fn run(
+    fn run<W: Word>(
         self,
-        chains: &mut [Chain<u64>; LANES],
-        input: Input<'_>,
+        chains: &mut [Chain<W>; LANES],
+        input: Input<'_, W>,
         starts: &[usize; LANES],
         count: usize,
     ) {
+        assert!(
+            self.handles::<W>(),
+            "the {} form has no {}-bit kernel",
+            self.name(),
+            8 * W::BYTES
+        );
+        #[cfg(target_arch = "x86_64")]
+        if let Some((chains, input)) = as_words::<W, u128>(chains, input) {
+            // SAFETY: `handles` admits 128-bit words only in the AVX-512 form, whose `Avx512`
+            // and `Gfni` tokens are made only after detecting AVX-512 F/BW/VL/DQ and GFNI.
+            unsafe { kernel::avx512_words128(chains, input, starts, count) };
+            return;
+        }
+        let Some((chains, input)) = as_words::<W, u64>(chains, input) else {
+            unreachable!("a Word is u64 or u128");
+        };
         match self.form {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx512` and `Gfni` tokens are made only after detecting AVX-512
@@ -145,15 +185,32 @@ impl Wide {
 
 /// What a lane compresses: message blocks (big-endian words) or level-1 outputs.
 #[derive(Clone, Copy)]
-enum Input<'a> {
+enum Input<'a, W> {
     Blocks(&'a [u8]),
-    Words(&'a [[u64; 8]]),
+    Words(&'a [[W; 8]]),
+}
+
+/// The chains and input of word type `W` seen as word type `X`, when they are the same type.
+fn as_words<'c, 'a, W: Word, X: Word>(
+    chains: &'c mut [Chain<W>; LANES],
+    input: Input<'a, W>,
+) -> Option<(&'c mut [Chain<X>; LANES], Input<'a, X>)> {
+    let chains = (chains as &mut dyn Any).downcast_mut::<[Chain<X>; LANES]>()?;
+    let input = match input {
+        Input::Blocks(data) => Input::Blocks(data),
+        // SAFETY: the downcast above succeeded, so `W` and `X` are the same type (both
+        // `'static`) and the slice keeps its element type, length and lifetime.
+        Input::Words(words) => {
+            Input::Words(unsafe { &*(words as *const [[W; 8]] as *const [[X; 8]]) })
+        }
+    };
+    Some((chains, input))
 }
 
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use super::*;
-    use crate::algo::sandstorm::consts::{AES_SBOX, RC64};
+    use crate::algo::sandstorm::consts::AES_SBOX;
     use core::marker::PhantomData;
 
     // Every `unsafe` block below: SAFETY: the vector types only exist inside the entry functions
@@ -165,25 +222,48 @@ mod kernel {
         };
     }
 
-    /// Eight lanes of u64 and the SANDstorm operations on them.
+    /// Eight lanes of one SANDstorm word type and the SANDstorm operations on them.
     pub(super) trait Lanes8: Copy {
-        fn splat(x: u64) -> Self;
+        /// The word of one lane (u64 or u128).
+        type Word: Word;
+        fn splat(x: Self::Word) -> Self;
         /// Lane l = `words[l]`.
-        fn load(words: &[u64; LANES]) -> Self;
-        fn store(self, words: &mut [u64; LANES]);
+        fn load(words: &[Self::Word; LANES]) -> Self;
+        fn store(self, words: &mut [Self::Word; LANES]);
         /// Input `k` of every lane, transposed: word j of lane l's input is lane l of `out[j]`.
-        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8];
+        fn inputs(input: Input<'_, Self::Word>, starts: &[usize; LANES], k: usize) -> [Self; 8];
         fn add(self, o: Self) -> Self;
         fn xor(self, o: Self) -> Self;
         /// Ch(self, b, c): bits of `b` where `self` is set, of `c` elsewhere.
         fn select(self, b: Self, c: Self) -> Self;
-        fn rotl<const N: i32>(self) -> Self;
-        /// F: hi^2 + lo^2 of the 32-bit halves.
+        /// The rotations r_ms, r_in and r_rnd of the word size.
+        fn rotl_ms(self) -> Self;
+        fn rotl_in(self) -> Self;
+        fn rotl_rnd(self) -> Self;
+        /// F: hi^2 + lo^2 of the half words.
         fn f(self) -> Self;
-        /// G: F + ROTL_32((hi + A) * (lo + B)).
+        /// G: F + ROTL_h((hi + A) * (lo + B)).
         fn g(self) -> Self;
         /// SB: the low byte through the AES S-box.
         fn sb(self) -> Self;
+    }
+
+    /// The rotations of 64-bit words, through the lane type's `rotl::<N>`.
+    macro_rules! rotations64 {
+        () => {
+            #[inline(always)]
+            fn rotl_ms(self) -> Self {
+                self.rotl::<27>()
+            }
+            #[inline(always)]
+            fn rotl_in(self) -> Self {
+                self.rotl::<19>()
+            }
+            #[inline(always)]
+            fn rotl_rnd(self) -> Self {
+                self.rotl::<25>()
+            }
+        };
     }
 
     /// The AES affine map (after the GF(2^8) inverse) as GFNI's matrix operand; constant 0x63.
@@ -195,7 +275,16 @@ mod kernel {
     #[derive(Clone, Copy)]
     pub(super) struct Zmm(__m512i);
 
+    impl Zmm {
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            Zmm(simd!(_mm512_rol_epi64::<N>(self.0)))
+        }
+    }
+
     impl Lanes8 for Zmm {
+        type Word = u64;
+        rotations64!();
         #[inline(always)]
         fn splat(x: u64) -> Self {
             Zmm(simd!(_mm512_set1_epi64(x as i64)))
@@ -209,7 +298,7 @@ mod kernel {
             simd!(_mm512_storeu_si512(words.as_mut_ptr().cast(), self.0))
         }
         #[inline(always)]
-        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+        fn inputs(input: Input<'_, u64>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
             let mut rows = [simd!(_mm512_setzero_si512()); 8];
             for (row, &start) in rows.iter_mut().zip(starts) {
                 *row = match input {
@@ -236,10 +325,6 @@ mod kernel {
         #[inline(always)]
         fn select(self, b: Self, c: Self) -> Self {
             Zmm(simd!(_mm512_ternarylogic_epi64::<0xCA>(self.0, b.0, c.0)))
-        }
-        #[inline(always)]
-        fn rotl<const N: i32>(self) -> Self {
-            Zmm(simd!(_mm512_rol_epi64::<N>(self.0)))
         }
         #[inline(always)]
         fn f(self) -> Self {
@@ -308,6 +393,209 @@ mod kernel {
             out[w + 4] = simd!(_mm512_shuffle_i64x2::<0b11_10_11_10>(u[k], u[4 + k]));
         }
         out
+    }
+
+    /// Eight lanes of 128-bit words: the low and the high 64-bit halves, each in one AVX-512
+    /// register.
+    #[derive(Clone, Copy)]
+    pub(super) struct ZmmWide {
+        lo: __m512i,
+        hi: __m512i,
+    }
+
+    /// G's constants for 128-bit words: A is added to the high half, B to the low half.
+    const G128_A: u64 = 0xa611_186b_ae67_496b;
+    const G128_B: u64 = 0xbee8_390d_4395_5aed;
+
+    /// The full 128-bit products `x * y` of eight pairs of 64-bit lanes, as (low, high) halves.
+    /// With x = x1:x0 and y = y1:y0 in 32-bit halves: t = x1*y0 + (x0*y0 >> 32) and
+    /// u = x0*y1 + (t mod 2^32) cannot overflow 64 bits, and the product is
+    /// (x1*y1 + (t >> 32) + (u >> 32)) : (u mod 2^32) : (x0*y0 mod 2^32).
+    #[inline(always)]
+    fn mul_wide(x: __m512i, y: __m512i) -> (__m512i, __m512i) {
+        let (x1, y1) = simd!((_mm512_srli_epi64::<32>(x), _mm512_srli_epi64::<32>(y)));
+        let p00 = simd!(_mm512_mul_epu32(x, y));
+        let p01 = simd!(_mm512_mul_epu32(x, y1));
+        let p10 = simd!(_mm512_mul_epu32(x1, y));
+        let p11 = simd!(_mm512_mul_epu32(x1, y1));
+        let t = simd!(_mm512_add_epi64(p10, _mm512_srli_epi64::<32>(p00)));
+        product_halves(p00, p01, t, p11)
+    }
+
+    /// The full 128-bit squares of eight 64-bit lanes (`mul_wide(x, x)` with one partial
+    /// product fewer: x0*x1 = x1*x0).
+    #[inline(always)]
+    fn square_wide(x: __m512i) -> (__m512i, __m512i) {
+        let x1 = simd!(_mm512_srli_epi64::<32>(x));
+        let p00 = simd!(_mm512_mul_epu32(x, x));
+        let p01 = simd!(_mm512_mul_epu32(x, x1));
+        let p11 = simd!(_mm512_mul_epu32(x1, x1));
+        let t = simd!(_mm512_add_epi64(p01, _mm512_srli_epi64::<32>(p00)));
+        product_halves(p00, p01, t, p11)
+    }
+
+    /// The last steps of [`mul_wide`] from p00, p01, t and p11.
+    #[inline(always)]
+    fn product_halves(p00: __m512i, p01: __m512i, t: __m512i, p11: __m512i) -> (__m512i, __m512i) {
+        let low32 = simd!(_mm512_set1_epi64(0xFFFF_FFFF));
+        let u = simd!(_mm512_add_epi64(p01, _mm512_and_si512(t, low32)));
+        // Odd 32-bit elements (the high half of each lane) from u << 32, even ones from p00.
+        let lo = simd!(_mm512_mask_blend_epi32(
+            0xAAAA,
+            p00,
+            _mm512_slli_epi64::<32>(u)
+        ));
+        let hi = simd!(_mm512_add_epi64(
+            _mm512_add_epi64(p11, _mm512_srli_epi64::<32>(t)),
+            _mm512_srli_epi64::<32>(u)
+        ));
+        (lo, hi)
+    }
+
+    impl ZmmWide {
+        /// Rotation left by `N` in 32..64: each half rotated by `N`, then the low `N` bits of
+        /// each taken from the other half's rotation (the bits that crossed over).
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            let (lo, hi) = simd!((
+                _mm512_rol_epi64::<N>(self.lo),
+                _mm512_rol_epi64::<N>(self.hi)
+            ));
+            let crossed = simd!(_mm512_set1_epi64(((1u64 << N) - 1) as i64));
+            ZmmWide {
+                lo: simd!(_mm512_ternarylogic_epi64::<0xCA>(crossed, hi, lo)),
+                hi: simd!(_mm512_ternarylogic_epi64::<0xCA>(crossed, lo, hi)),
+            }
+        }
+    }
+
+    impl Lanes8 for ZmmWide {
+        type Word = u128;
+        #[inline(always)]
+        fn rotl_ms(self) -> Self {
+            self.rotl::<{ <u128 as Word>::R_MS as i32 }>()
+        }
+        #[inline(always)]
+        fn rotl_in(self) -> Self {
+            self.rotl::<{ <u128 as Word>::R_IN as i32 }>()
+        }
+        #[inline(always)]
+        fn rotl_rnd(self) -> Self {
+            self.rotl::<{ <u128 as Word>::R_RND as i32 }>()
+        }
+        #[inline(always)]
+        fn splat(x: u128) -> Self {
+            simd!(ZmmWide {
+                lo: _mm512_set1_epi64(x as u64 as i64),
+                hi: _mm512_set1_epi64((x >> 64) as u64 as i64),
+            })
+        }
+        #[inline(always)]
+        fn load(words: &[u128; LANES]) -> Self {
+            let lo: [u64; LANES] = core::array::from_fn(|l| words[l] as u64);
+            let hi: [u64; LANES] = core::array::from_fn(|l| (words[l] >> 64) as u64);
+            simd!(ZmmWide {
+                lo: _mm512_loadu_si512(lo.as_ptr().cast()),
+                hi: _mm512_loadu_si512(hi.as_ptr().cast()),
+            })
+        }
+        #[inline(always)]
+        fn store(self, words: &mut [u128; LANES]) {
+            let (mut lo, mut hi) = ([0u64; LANES], [0u64; LANES]);
+            simd!(_mm512_storeu_si512(lo.as_mut_ptr().cast(), self.lo));
+            simd!(_mm512_storeu_si512(hi.as_mut_ptr().cast(), self.hi));
+            for (l, word) in words.iter_mut().enumerate() {
+                *word = u128::from(hi[l]) << 64 | u128::from(lo[l]);
+            }
+        }
+        #[inline(always)]
+        fn inputs(input: Input<'_, u128>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+            // Each lane's input is 16 64-bit halves; rows[part][l] holds halves 8*part..8*part+8
+            // of lane l, so after the transpose halves[part][h] holds half 8*part+h of every
+            // lane: word j is halves 2j and 2j + 1.
+            let mut halves = [[simd!(_mm512_setzero_si512()); 8]; 2];
+            for (part, out) in halves.iter_mut().enumerate() {
+                let mut rows = [simd!(_mm512_setzero_si512()); 8];
+                for (row, &start) in rows.iter_mut().zip(starts) {
+                    *row = match input {
+                        Input::Blocks(data) => {
+                            let bytes = &data[start + 128 * k + 64 * part..][..64];
+                            bswap64(simd!(_mm512_loadu_si512(bytes.as_ptr().cast())))
+                        }
+                        Input::Words(words) => {
+                            let quarter = &words[start + k][4 * part..][..4];
+                            simd!(_mm512_loadu_si512(quarter.as_ptr().cast()))
+                        }
+                    };
+                }
+                *out = transpose8(rows);
+            }
+            core::array::from_fn(|j| {
+                let (first, second) = (halves[j / 4][2 * (j % 4)], halves[j / 4][2 * (j % 4) + 1]);
+                match input {
+                    // Big-endian words: the high half comes first.
+                    Input::Blocks(_) => ZmmWide {
+                        hi: first,
+                        lo: second,
+                    },
+                    // Words in memory (little-endian u128): the low half comes first.
+                    Input::Words(_) => ZmmWide {
+                        lo: first,
+                        hi: second,
+                    },
+                }
+            })
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            let lo = simd!(_mm512_add_epi64(self.lo, o.lo));
+            // A carry out of the low half exactly where the sum is below an addend.
+            let carry = simd!(_mm512_cmplt_epu64_mask(lo, o.lo));
+            let hi = simd!(_mm512_add_epi64(self.hi, o.hi));
+            let hi = simd!(_mm512_mask_sub_epi64(hi, carry, hi, _mm512_set1_epi64(-1)));
+            ZmmWide { lo, hi }
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            simd!(ZmmWide {
+                lo: _mm512_xor_si512(self.lo, o.lo),
+                hi: _mm512_xor_si512(self.hi, o.hi),
+            })
+        }
+        #[inline(always)]
+        fn select(self, b: Self, c: Self) -> Self {
+            simd!(ZmmWide {
+                lo: _mm512_ternarylogic_epi64::<0xCA>(self.lo, b.lo, c.lo),
+                hi: _mm512_ternarylogic_epi64::<0xCA>(self.hi, b.hi, c.hi),
+            })
+        }
+        #[inline(always)]
+        fn f(self) -> Self {
+            let (hi_sq, lo_sq) = (square_wide(self.hi), square_wide(self.lo));
+            ZmmWide {
+                lo: hi_sq.0,
+                hi: hi_sq.1,
+            }
+            .add(ZmmWide {
+                lo: lo_sq.0,
+                hi: lo_sq.1,
+            })
+        }
+        #[inline(always)]
+        fn g(self) -> Self {
+            let a = simd!(_mm512_add_epi64(self.hi, _mm512_set1_epi64(G128_A as i64)));
+            let b = simd!(_mm512_add_epi64(self.lo, _mm512_set1_epi64(G128_B as i64)));
+            let (lo, hi) = mul_wide(a, b);
+            // Rotating the product by 64 swaps its halves.
+            self.f().add(ZmmWide { lo: hi, hi: lo })
+        }
+        #[inline(always)]
+        fn sb(self) -> Self {
+            let matrix = simd!(_mm512_set1_epi64(AES_AFFINE as i64));
+            let s = simd!(_mm512_gf2p8affineinv_epi64_epi8::<0x63>(self.lo, matrix));
+            let lo = simd!(_mm512_mask_blend_epi8(0x0101_0101_0101_0101, self.lo, s));
+            ZmmWide { lo, hi: self.hi }
+        }
     }
 
     /// How the AVX2 form computes SB on four lanes.
@@ -409,7 +697,19 @@ mod kernel {
         ])
     }
 
+    impl<S> YmmPair<S> {
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            both!(self => |a| simd!(_mm256_or_si256(
+                _mm256_slli_epi64::<N>(a),
+                _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N))
+            )))
+        }
+    }
+
     impl<S: Sbox4> Lanes8 for YmmPair<S> {
+        type Word = u64;
+        rotations64!();
         #[inline(always)]
         fn splat(x: u64) -> Self {
             let v = simd!(_mm256_set1_epi64x(x as i64));
@@ -430,7 +730,7 @@ mod kernel {
             simd!(_mm256_storeu_si256(hi.as_mut_ptr().cast(), self.hi));
         }
         #[inline(always)]
-        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+        fn inputs(input: Input<'_, u64>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
             let order = simd!(_mm256_setr_epi8(
                 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15,
                 14, 13, 12, 11, 10, 9, 8
@@ -473,13 +773,6 @@ mod kernel {
             ))
         }
         #[inline(always)]
-        fn rotl<const N: i32>(self) -> Self {
-            both!(self => |a| simd!(_mm256_or_si256(
-                _mm256_slli_epi64::<N>(a),
-                _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N))
-            )))
-        }
-        #[inline(always)]
         fn f(self) -> Self {
             both!(self => |a| f4(a))
         }
@@ -503,9 +796,9 @@ mod kernel {
     /// a closure would not inherit the entry function's target features.)
     #[inline(always)]
     fn bitmix<V: Lanes8>(w: &mut [V; 4]) {
-        let j3 = V::splat(0x3333_3333_3333_3333);
-        let j5 = V::splat(0x5555_5555_5555_5555);
-        let j6 = V::splat(0x6666_6666_6666_6666);
+        let j3 = V::splat(<V::Word as Word>::J3);
+        let j5 = V::splat(<V::Word as Word>::J5);
+        let j6 = V::splat(<V::Word as Word>::J6);
         macro_rules! swap {
             ($a:literal, $b:literal, $mask:expr) => {
                 let (x, y) = (w[$a], w[$b]);
@@ -522,15 +815,16 @@ mod kernel {
     /// One compression of eight lanes: message words `m` (transposed), chains `c` in place.
     #[inline(always)]
     pub(super) fn compress<V: Lanes8>(m: [V; 8], c: &mut [[V; 4]; 5]) {
-        let mut ms = [V::splat(0); 33];
+        let rc = |i: usize| V::splat(<V::Word as Word>::RC[i]);
+        let mut ms = [V::splat(Default::default()); 33];
         ms[..8].copy_from_slice(&m);
         macro_rules! schedule {
             ($($i:literal)*) => {$(
                 let sum = ms[$i - 8]
-                    .add(V::splat(RC64[$i - 8]))
+                    .add(rc($i - 8))
                     .add(ms[$i - 1].g().add(ms[$i - 1].select(ms[$i - 2], ms[$i - 3])))
                     .add(ms[$i - 4]);
-                ms[$i] = sum.sb().rotl::<27>();
+                ms[$i] = sum.sb().rotl_ms();
             )*};
         }
         let mut w = c[0];
@@ -559,15 +853,15 @@ mod kernel {
                 let a = w[($i + 3) % 4];
                 let sum = w[$i]
                     .add(a.f())
-                    .add(a.select(w[($i + 2) % 4], w[($i + 1) % 4]).add(V::splat(RC64[24 - 4 * $r - $i])));
-                w[$i] = sum.sb().rotl::<25>();
+                    .add(a.select(w[($i + 2) % 4], w[($i + 1) % 4]).add(rc(24 - 4 * $r - $i)));
+                w[$i] = sum.sb().rotl_rnd();
             };
         }
         let at = |s: &[V; 33], k: usize| [s[k], s[k + 1], s[k + 2], s[k + 3]];
         schedule!(8 9 10 11 12);
-        let mut p0 = [V::splat(0); 4];
+        let mut p0 = [V::splat(Default::default()); 4];
         for j in 0..4 {
-            p0[j] = ms[j].rotl::<19>().xor(ms[j + 4]);
+            p0[j] = ms[j].rotl_in().xor(ms[j + 4]);
         }
         bitmix(&mut p0);
         round!(0, p0);
@@ -584,13 +878,13 @@ mod kernel {
     /// Lane l compresses `count` inputs from `starts[l]` into `chains[l]`.
     #[inline(always)]
     fn run<V: Lanes8>(
-        chains: &mut [Chain<u64>; LANES],
-        input: Input<'_>,
+        chains: &mut [Chain<V::Word>; LANES],
+        input: Input<'_, V::Word>,
         starts: &[usize; LANES],
         count: usize,
     ) {
         // Transposed: c[r][j] holds word j of row r of every lane.
-        let mut rows = [[[0u64; LANES]; 4]; 5];
+        let mut rows = [[[V::Word::default(); LANES]; 4]; 5];
         for (l, chain) in chains.iter().enumerate() {
             for r in 0..5 {
                 for j in 0..4 {
@@ -598,7 +892,7 @@ mod kernel {
                 }
             }
         }
-        let mut c = [[V::splat(0); 4]; 5];
+        let mut c = [[V::splat(Default::default()); 4]; 5];
         for (row, words) in c.iter_mut().zip(&rows) {
             for (v, words) in row.iter_mut().zip(words) {
                 *v = V::load(words);
@@ -623,12 +917,12 @@ mod kernel {
 
     /// The entry function of one form: where the generic code above becomes instructions.
     macro_rules! entry {
-        ($name:ident, $features:tt, $lanes:ty) => {
+        ($name:ident, $features:tt, $lanes:ty, $word:ty) => {
             #[target_feature(enable = $features)]
             #[inline(never)]
             pub(super) fn $name(
-                chains: &mut [Chain<u64>; LANES],
-                input: Input<'_>,
+                chains: &mut [Chain<$word>; LANES],
+                input: Input<'_, $word>,
                 starts: &[usize; LANES],
                 count: usize,
             ) {
@@ -637,9 +931,15 @@ mod kernel {
         };
     }
 
-    entry!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,gfni", Zmm);
-    entry!(avx2_gfni, "avx2,avx,gfni", YmmPair<GfniSbox>);
-    entry!(avx2_gather, "avx2,avx", YmmPair<GatherSbox>);
+    entry!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,gfni", Zmm, u64);
+    entry!(avx2_gfni, "avx2,avx,gfni", YmmPair<GfniSbox>, u64);
+    entry!(avx2_gather, "avx2,avx", YmmPair<GatherSbox>, u64);
+    entry!(
+        avx512_words128,
+        "avx512f,avx512bw,avx512vl,avx512dq,gfni",
+        ZmmWide,
+        u128
+    );
 }
 
 #[cfg(test)]
@@ -736,6 +1036,118 @@ mod tests {
                 }
                 assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
             }
+        }
+    }
+
+    fn chains128(seed: u64) -> [Chain<u128>; LANES] {
+        let bytes = pseudo_random(seed, LANES * 5 * 4 * 16);
+        core::array::from_fn(|l| {
+            core::array::from_fn(|r| {
+                core::array::from_fn(|j| {
+                    let at = ((l * 5 + r) * 4 + j) * 16;
+                    u128::from_le_bytes(bytes[at..at + 16].try_into().unwrap())
+                })
+            })
+        })
+    }
+
+    /// The forms with a 128-bit kernel.
+    fn forms128() -> Vec<Wide> {
+        let forms: Vec<Wide> = forms()
+            .into_iter()
+            .filter(|w| w.handles::<u128>())
+            .collect();
+        if forms.is_empty() {
+            eprintln!("skipped the 128-bit forms: none available here");
+        }
+        forms
+    }
+
+    #[test]
+    fn wide_blocks_equal_portable_128() {
+        for wide in forms128() {
+            for (seed, blocks, stride) in [(4u64, 1usize, 128usize), (5, 10, 1280), (6, 3, 1000)] {
+                let data = pseudo_random(seed, LANES * stride + 128 * blocks);
+                let starts = shuffled_starts(stride);
+                let start = chains128(seed);
+                let mut got = start;
+                wide.compress_blocks(&mut got, &data, &starts, blocks);
+                for l in 0..LANES {
+                    let mut c = [start[l]];
+                    for b in 0..blocks {
+                        let block = load_block(&data[starts[l] + 128 * b..]);
+                        compress_lanes::<u128, 1>(&[block], &mut c);
+                    }
+                    assert_eq!(got[l], c[0], "{} seed {seed} lane {l}", wide.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_words_equal_portable_128() {
+        let bytes = pseudo_random(10, 16 * 8 * 8 * 13);
+        let inputs: Vec<[u128; 8]> = bytes
+            .chunks(128)
+            .map(|b| {
+                core::array::from_fn(|j| u128::from_le_bytes(b[16 * j..][..16].try_into().unwrap()))
+            })
+            .collect();
+        let (stride, count) = (12, 12);
+        let starts = shuffled_starts(stride);
+        for wide in forms128() {
+            let start = chains128(10);
+            let mut got = start;
+            wide.compress_words(&mut got, &inputs, &starts, count);
+            for l in 0..LANES {
+                let mut c = [start[l]];
+                for k in 0..count {
+                    compress_lanes::<u128, 1>(&[inputs[starts[l] + k]], &mut c);
+                }
+                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
+            }
+        }
+    }
+
+    /// Carries and products at their extremes: all-ones and near-all-ones halves make every
+    /// partial sum of the 128-bit arithmetic as large as it gets.
+    #[test]
+    fn wide_extreme_words_equal_portable_128() {
+        let patterns = [
+            u128::MAX,
+            u128::MAX - 1,
+            1u128 << 127,
+            u128::from(u64::MAX),
+            u128::MAX << 64,
+            0,
+        ];
+        let inputs: Vec<[u128; 8]> = (0..LANES)
+            .map(|l| core::array::from_fn(|j| patterns[(l + j) % patterns.len()]))
+            .collect();
+        let starts: [usize; LANES] = core::array::from_fn(|l| l);
+        for wide in forms128() {
+            let start: [Chain<u128>; LANES] =
+                core::array::from_fn(|l| [[patterns[l % patterns.len()]; 4]; 5]);
+            let mut got = start;
+            wide.compress_words(&mut got, &inputs, &starts, 1);
+            for l in 0..LANES {
+                let mut c = [start[l]];
+                compress_lanes::<u128, 1>(&[inputs[l]], &mut c);
+                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
+            }
+        }
+    }
+
+    #[test]
+    fn only_avx512_handles_128_bit_words() {
+        for wide in forms() {
+            assert!(wide.handles::<u64>());
+            assert_eq!(
+                wide.handles::<u128>(),
+                wide.name() == "avx512",
+                "{}",
+                wide.name()
+            );
         }
     }
 
