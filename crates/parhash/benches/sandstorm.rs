@@ -49,6 +49,64 @@ fn compression_wide(c: &mut Criterion) {
     g.finish();
 }
 
+/// Level-1 superblocks of SANDstorm-512 (10 blocks of 128 bytes) in `data`.
+const SUPERBLOCK: usize = 10;
+const BLOCK_512: usize = 128;
+
+/// The BMI2 build of the portable compression, `L` superblocks interleaved.
+#[cfg(target_arch = "x86_64")]
+fn bmi2_chains<const L: usize>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    bmi2: parhash::platform::Bmi2,
+    data: &[u8],
+) {
+    g.bench_function(format!("bmi2-{L}-chains"), |b| {
+        let mut chains = [P512::K; L];
+        b.iter(|| {
+            for group in black_box(data).chunks_exact(L * SUPERBLOCK * BLOCK_512) {
+                for k in 0..SUPERBLOCK {
+                    let m: [[u128; 8]; L] = core::array::from_fn(|l| {
+                        fast::load_block(&group[(l * SUPERBLOCK + k) * BLOCK_512..])
+                    });
+                    fast::compress_lanes_bmi2::<u128, L>(bmi2, &m, &mut chains);
+                }
+            }
+            black_box(&chains);
+        })
+    });
+}
+
+/// SANDstorm-512's compression as the tree runs it: level-1 superblocks of 10 blocks, 64 of
+/// them per call, in the BMI2 build of the portable code (2 chains interleaved, the form the
+/// tree ran before the eight-lane kernel, and 4) and in each eight-lane form with a 128-bit kernel.
+fn compression_wide_512(c: &mut Criterion) {
+    let superblocks = 64;
+    let data: Vec<u8> = (0..superblocks * SUPERBLOCK * BLOCK_512)
+        .map(|i| (i % 251) as u8)
+        .collect();
+    let mut g = c.benchmark_group("sandstorm512/compression-superblocks");
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = parhash::platform::Bmi2::detect() {
+        bmi2_chains::<2>(&mut g, bmi2, &data);
+        bmi2_chains::<4>(&mut g, bmi2, &data);
+    }
+    let forms = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()];
+    for wide in forms.into_iter().flatten().filter(|w| w.handles::<u128>()) {
+        g.bench_function(format!("{}-8-lanes", wide.name()), |b| {
+            let mut chains = [P512::K; LANES];
+            let starts = core::array::from_fn(|l| l * SUPERBLOCK * BLOCK_512);
+            b.iter(|| {
+                for group in black_box(&data).chunks_exact(LANES * SUPERBLOCK * BLOCK_512) {
+                    wide.compress_blocks(&mut chains, group, &starts, SUPERBLOCK);
+                }
+                black_box(&chains);
+            })
+        });
+    }
+    g.finish();
+}
+
 fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
     let mut g = c.benchmark_group(format!("{name}/hash-{}MiB", len >> 20));
@@ -104,6 +162,7 @@ fn benches(c: &mut Criterion) {
     compression::<P256>(c, "sandstorm256");
     compression::<P512>(c, "sandstorm512");
     compression_wide(c);
+    compression_wide_512(c);
     whole_hash::<P256>(c, "sandstorm256", 64 << 20);
     whole_hash::<P512>(c, "sandstorm512", 64 << 20);
 }
