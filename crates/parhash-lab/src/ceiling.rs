@@ -152,10 +152,9 @@ fn sha256_forms(count: usize, calls: usize) -> Vec<Form> {
         .collect()
 }
 
-/// SANDstorm's compression forms for `P`: eight SIMD lanes (every form for 224/256, AVX-512
-/// for 384/512) and the portable four interleaved chains the tree uses where there is no SIMD
-/// form, in the baseline build and the BMI2 one (`mulx`; the tree's form for 384/512 without
-/// AVX-512).
+/// SANDstorm's compression forms for `P`: eight SIMD lanes and the portable four interleaved
+/// chains the tree uses where there is no SIMD form, in the baseline build and the BMI2 one
+/// (`mulx`; the tree's form for 384/512 without AVX2).
 fn sandstorm_forms<P: Params>(blocks: usize) -> Vec<Form> {
     /// Four interleaved chains of `P`, `blocks` compressions per call by `compress`.
     fn chains<P: Params>(
@@ -190,8 +189,7 @@ fn sandstorm_forms<P: Params>(blocks: usize) -> Vec<Form> {
             move |m, c| fast::compress_lanes_bmi2::<P::W, 4>(bmi2, m, c),
         ));
     }
-    let wides = [Wide::avx512(), Wide::avx2()].into_iter().flatten();
-    for wide in wides.filter(|wide| wide.handles::<P::W>()) {
+    for wide in [Wide::avx512(), Wide::avx2()].into_iter().flatten() {
         forms.push(Form {
             name: format!("{} {}, 8 lanes", P::NAME, wide.name()),
             // Each lane runs one level-1 superblock (10 blocks) per call, as the tree

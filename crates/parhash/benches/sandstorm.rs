@@ -84,7 +84,7 @@ fn bmi2_chains<const L: usize>(
 
 /// SANDstorm-512's compression as the tree runs it: level-1 superblocks of 10 blocks, 64 of
 /// them per call, in the BMI2 build of the portable code (2 chains interleaved, the form the
-/// tree ran before the eight-lane kernel, and 4) and in each eight-lane form with a 128-bit kernel.
+/// tree ran before the eight-lane kernels, and 4) and in each eight-lane form.
 /// Timed in CPU time of the benchmarking thread (see `common`): this machine is shared.
 fn compression_wide_512(c: &mut Criterion<ThreadCpuTime>) {
     let superblocks = 64;
@@ -99,7 +99,7 @@ fn compression_wide_512(c: &mut Criterion<ThreadCpuTime>) {
         bmi2_chains::<4>(&mut g, bmi2, &data);
     }
     let forms = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()];
-    for wide in forms.into_iter().flatten().filter(|w| w.handles::<u128>()) {
+    for wide in forms.into_iter().flatten() {
         g.bench_function(format!("{}-8-lanes", wide.name()), |b| {
             let mut chains = [P512::K; LANES];
             let starts = core::array::from_fn(|l| l * SUPERBLOCK * BLOCK_512);
@@ -126,18 +126,11 @@ fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     for t in [1, 2] {
         engines.push(("parallel-portable", TreeOptions::portable(t)));
     }
-    // The eight-lane forms with a kernel for this word size (AVX2: 64-bit words only).
-    let handled = |engine: Option<TreeOptions>| {
-        engine.filter(|e| e.wide.is_some_and(|wide| wide.handles::<P::W>()))
-    };
-    if let (Some(one), Some(two)) = (
-        handled(TreeOptions::avx512(1)),
-        handled(TreeOptions::avx512(2)),
-    ) {
+    if let (Some(one), Some(two)) = (TreeOptions::avx512(1), TreeOptions::avx512(2)) {
         engines.push(("parallel-avx512", one));
         engines.push(("parallel-avx512", two));
     }
-    if let (Some(one), Some(two)) = (handled(TreeOptions::avx2(1)), handled(TreeOptions::avx2(2))) {
+    if let (Some(one), Some(two)) = (TreeOptions::avx2(1), TreeOptions::avx2(2)) {
         engines.push(("parallel-avx2", one));
         engines.push(("parallel-avx2", two));
     }

@@ -1,7 +1,6 @@
 //! SANDstorm: eight independent compressions side by side in SIMD lanes, the SIMD form the tree
 //! makes possible (independent superblocks side by side, as the issue and the Sandia study
-//! suggest). 64-bit words (SANDstorm-224/256) in every form; 128-bit words (SANDstorm-384/512)
-//! in the AVX-512 form.
+//! suggest), for 64-bit words (SANDstorm-224/256) and 128-bit words (SANDstorm-384/512).
 //!
 //! IMPLEMENTATION NOTE. The compression is written once (`kernel::compress`), generic over
 //! `kernel::Lanes8` (eight lanes of one word size), and compiled inside one `#[target_feature]`
@@ -18,12 +17,14 @@
 //!   (Intel Alder Lake on) and otherwise a `vpgatherqq` from a 256-entry table (Haswell to
 //!   Cascade Lake, AMD Zen 1-3).
 //!
-//! - AVX-512 + GFNI, 128-bit words: two 512-bit registers per word (the low and the high 64-bit
-//!   halves of eight lanes). Additions carry with an unsigned compare into a mask and a masked
-//!   increment; the 64x64->128 products of F and G (no vector instruction makes them) come from
-//!   four `vpmuludq` 32x32->64 partial products (three for a square), summed so that no partial
-//!   sum overflows; rotates by 32..64 are a `vprolq` of each half and a bit select between them
-//!   (`vpternlogq`); SB touches only the low half.
+//! - 128-bit words, every form (`kernel::Wide128`, generic over the 64-bit lane type of the
+//!   form, `kernel::Halves8`): a word is two of the form's 64-bit lane vectors, its low and its
+//!   high halves. Additions carry with an unsigned compare (AVX-512: into a mask and a masked
+//!   increment; AVX2: a signed compare of the sign-flipped halves, whose -1 is subtracted); the
+//!   64x64->128 products of F and G (no vector instruction makes them) come from four
+//!   `vpmuludq` 32x32->64 partial products (three for a square), summed so that no partial sum
+//!   overflows; rotates by 32..64 rotate each half and take the bits that crossed over from the
+//!   other (a bit select); SB is the 64-bit form's, on the low half only.
 //!
 //! The portable twin is [`crate::algo::sandstorm::fast::compress_lanes`]; tests compare every
 //! form with it.
@@ -92,20 +93,13 @@ impl Wide {
         }
     }
 
-    /// Whether this form has a kernel for words of type `W`: 64-bit words in every form,
-    /// 128-bit words (SANDstorm-384/512) in the AVX-512 form.
-    pub fn handles<W: Word>(self) -> bool {
-        W::BYTES == 8 || matches!(self.form, Form::Avx512(..))
-    }
-
     /// Lane `l` (0..8) compresses the `blocks` blocks (8 words each) starting at
     /// `data[starts[l]..]` into `chains[l]`, one after the other. The lanes' inputs may lie
     /// anywhere in `data` (superblocks need not be evenly spaced: the reference code's 8-bit
     /// counter makes some shorter).
     ///
     /// # Panics
-    /// If a lane's blocks run past the end of `data`, or if this form does not
-    /// [handle](Wide::handles) `W` (internal bugs, not input).
+    /// If a lane's blocks run past the end of `data` (an internal bug, not input).
     pub fn compress_blocks<W: Word>(
         self,
         chains: &mut [Chain<W>; LANES],
@@ -127,8 +121,7 @@ impl Wide {
     /// `chains[l]` (level-2 chains, whose inputs are level-1 outputs).
     ///
     /// # Panics
-    /// If a lane's inputs run past the end of `inputs`, or if this form does not
-    /// [handle](Wide::handles) `W`.
+    /// If a lane's inputs run past the end of `inputs`.
     pub fn compress_words<W: Word>(
         self,
         chains: &mut [Chain<W>; LANES],
@@ -150,17 +143,22 @@ impl Wide {
         starts: &[usize; LANES],
         count: usize,
     ) {
-        assert!(
-            self.handles::<W>(),
-            "the {} form has no {}-bit kernel",
-            self.name(),
-            8 * W::BYTES
-        );
         #[cfg(target_arch = "x86_64")]
         if let Some((chains, input)) = as_words::<W, u128>(chains, input) {
-            // SAFETY: `handles` admits 128-bit words only in the AVX-512 form, whose `Avx512`
-            // and `Gfni` tokens are made only after detecting AVX-512 F/BW/VL/DQ and GFNI.
-            unsafe { kernel::avx512_words128(chains, input, starts, count) };
+            match self.form {
+                // SAFETY: the tokens, as for 64-bit words below.
+                Form::Avx512(..) => unsafe {
+                    kernel::avx512_words128(chains, input, starts, count)
+                },
+                // SAFETY: the tokens, as for 64-bit words below.
+                Form::Avx2Gfni(..) => unsafe {
+                    kernel::avx2_gfni_words128(chains, input, starts, count)
+                },
+                // SAFETY: the token, as for 64-bit words below.
+                Form::Avx2Gather(_) => unsafe {
+                    kernel::avx2_gather_words128(chains, input, starts, count)
+                },
+            }
             return;
         }
         let Some((chains, input)) = as_words::<W, u64>(chains, input) else {
@@ -395,12 +393,68 @@ mod kernel {
         out
     }
 
-    /// Eight lanes of 128-bit words: the low and the high 64-bit halves, each in one AVX-512
-    /// register.
+    /// What eight lanes of 128-bit words need of eight lanes of 64-bit halves, beyond their
+    /// SANDstorm operations (whose `sb` already replaces just the low byte).
+    pub(super) trait Halves8: Lanes8<Word = u64> {
+        /// `self + 1` in the lanes where `sum < addend` (unsigned): where `sum = x + addend`
+        /// carried out of 64 bits.
+        fn add_carry(self, sum: Self, addend: Self) -> Self;
+        fn rol<const N: i32>(self) -> Self;
+        /// The 64-bit products of the low 32 bits of each lane.
+        fn mul32(self, o: Self) -> Self;
+        fn shr32(self) -> Self;
+        fn low32(self) -> Self;
+        /// The low 32 bits of `self` below the low 32 bits of `high`.
+        fn join32(self, high: Self) -> Self;
+    }
+
+    impl Halves8 for Zmm {
+        #[inline(always)]
+        fn add_carry(self, sum: Self, addend: Self) -> Self {
+            let carry = simd!(_mm512_cmplt_epu64_mask(sum.0, addend.0));
+            Zmm(simd!(_mm512_mask_sub_epi64(
+                self.0,
+                carry,
+                self.0,
+                _mm512_set1_epi64(-1)
+            )))
+        }
+        #[inline(always)]
+        fn rol<const N: i32>(self) -> Self {
+            self.rotl::<N>()
+        }
+        #[inline(always)]
+        fn mul32(self, o: Self) -> Self {
+            Zmm(simd!(_mm512_mul_epu32(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn shr32(self) -> Self {
+            Zmm(simd!(_mm512_srli_epi64::<32>(self.0)))
+        }
+        #[inline(always)]
+        fn low32(self) -> Self {
+            Zmm(simd!(_mm512_and_si512(
+                self.0,
+                _mm512_set1_epi64(0xFFFF_FFFF)
+            )))
+        }
+        #[inline(always)]
+        fn join32(self, high: Self) -> Self {
+            // Odd 32-bit elements (the high half of each lane) from `high << 32`.
+            Zmm(simd!(_mm512_mask_blend_epi32(
+                0xAAAA,
+                self.0,
+                _mm512_slli_epi64::<32>(high.0)
+            )))
+        }
+    }
+
+    /// Eight lanes of 128-bit words: the low and the high 64-bit halves, each eight lanes of
+    /// `H` (one AVX-512 register, or two AVX2 ones).
     #[derive(Clone, Copy)]
-    pub(super) struct ZmmWide {
-        lo: __m512i,
-        hi: __m512i,
+    pub(super) struct Wide128<H> {
+        lo: H,
+        hi: H,
     }
 
     /// G's constants for 128-bit words: A is added to the high half, B to the low half.
@@ -412,64 +466,44 @@ mod kernel {
     /// u = x0*y1 + (t mod 2^32) cannot overflow 64 bits, and the product is
     /// (x1*y1 + (t >> 32) + (u >> 32)) : (u mod 2^32) : (x0*y0 mod 2^32).
     #[inline(always)]
-    fn mul_wide(x: __m512i, y: __m512i) -> (__m512i, __m512i) {
-        let (x1, y1) = simd!((_mm512_srli_epi64::<32>(x), _mm512_srli_epi64::<32>(y)));
-        let p00 = simd!(_mm512_mul_epu32(x, y));
-        let p01 = simd!(_mm512_mul_epu32(x, y1));
-        let p10 = simd!(_mm512_mul_epu32(x1, y));
-        let p11 = simd!(_mm512_mul_epu32(x1, y1));
-        let t = simd!(_mm512_add_epi64(p10, _mm512_srli_epi64::<32>(p00)));
-        product_halves(p00, p01, t, p11)
+    fn mul_wide<H: Halves8>(x: H, y: H) -> (H, H) {
+        let (x1, y1) = (x.shr32(), y.shr32());
+        let p00 = x.mul32(y);
+        let t = x1.mul32(y).add(p00.shr32());
+        product_halves(p00, x.mul32(y1), t, x1.mul32(y1))
     }
 
     /// The full 128-bit squares of eight 64-bit lanes (`mul_wide(x, x)` with one partial
     /// product fewer: x0*x1 = x1*x0).
     #[inline(always)]
-    fn square_wide(x: __m512i) -> (__m512i, __m512i) {
-        let x1 = simd!(_mm512_srli_epi64::<32>(x));
-        let p00 = simd!(_mm512_mul_epu32(x, x));
-        let p01 = simd!(_mm512_mul_epu32(x, x1));
-        let p11 = simd!(_mm512_mul_epu32(x1, x1));
-        let t = simd!(_mm512_add_epi64(p01, _mm512_srli_epi64::<32>(p00)));
-        product_halves(p00, p01, t, p11)
+    fn square_wide<H: Halves8>(x: H) -> (H, H) {
+        let x1 = x.shr32();
+        let (p00, p01) = (x.mul32(x), x.mul32(x1));
+        product_halves(p00, p01, p01.add(p00.shr32()), x1.mul32(x1))
     }
 
     /// The last steps of [`mul_wide`] from p00, p01, t and p11.
     #[inline(always)]
-    fn product_halves(p00: __m512i, p01: __m512i, t: __m512i, p11: __m512i) -> (__m512i, __m512i) {
-        let low32 = simd!(_mm512_set1_epi64(0xFFFF_FFFF));
-        let u = simd!(_mm512_add_epi64(p01, _mm512_and_si512(t, low32)));
-        // Odd 32-bit elements (the high half of each lane) from u << 32, even ones from p00.
-        let lo = simd!(_mm512_mask_blend_epi32(
-            0xAAAA,
-            p00,
-            _mm512_slli_epi64::<32>(u)
-        ));
-        let hi = simd!(_mm512_add_epi64(
-            _mm512_add_epi64(p11, _mm512_srli_epi64::<32>(t)),
-            _mm512_srli_epi64::<32>(u)
-        ));
-        (lo, hi)
+    fn product_halves<H: Halves8>(p00: H, p01: H, t: H, p11: H) -> (H, H) {
+        let u = p01.add(t.low32());
+        (p00.join32(u), p11.add(t.shr32()).add(u.shr32()))
     }
 
-    impl ZmmWide {
+    impl<H: Halves8> Wide128<H> {
         /// Rotation left by `N` in 32..64: each half rotated by `N`, then the low `N` bits of
         /// each taken from the other half's rotation (the bits that crossed over).
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
-            let (lo, hi) = simd!((
-                _mm512_rol_epi64::<N>(self.lo),
-                _mm512_rol_epi64::<N>(self.hi)
-            ));
-            let crossed = simd!(_mm512_set1_epi64(((1u64 << N) - 1) as i64));
-            ZmmWide {
-                lo: simd!(_mm512_ternarylogic_epi64::<0xCA>(crossed, hi, lo)),
-                hi: simd!(_mm512_ternarylogic_epi64::<0xCA>(crossed, lo, hi)),
+            let (lo, hi) = (self.lo.rol::<N>(), self.hi.rol::<N>());
+            let crossed = H::splat((1u64 << N) - 1);
+            Wide128 {
+                lo: crossed.select(hi, lo),
+                hi: crossed.select(lo, hi),
             }
         }
     }
 
-    impl Lanes8 for ZmmWide {
+    impl<H: Halves8> Lanes8 for Wide128<H> {
         type Word = u128;
         #[inline(always)]
         fn rotl_ms(self) -> Self {
@@ -485,61 +519,57 @@ mod kernel {
         }
         #[inline(always)]
         fn splat(x: u128) -> Self {
-            simd!(ZmmWide {
-                lo: _mm512_set1_epi64(x as u64 as i64),
-                hi: _mm512_set1_epi64((x >> 64) as u64 as i64),
-            })
+            Wide128 {
+                lo: H::splat(x as u64),
+                hi: H::splat((x >> 64) as u64),
+            }
         }
         #[inline(always)]
         fn load(words: &[u128; LANES]) -> Self {
-            let lo: [u64; LANES] = core::array::from_fn(|l| words[l] as u64);
-            let hi: [u64; LANES] = core::array::from_fn(|l| (words[l] >> 64) as u64);
-            simd!(ZmmWide {
-                lo: _mm512_loadu_si512(lo.as_ptr().cast()),
-                hi: _mm512_loadu_si512(hi.as_ptr().cast()),
-            })
+            Wide128 {
+                lo: H::load(&words.map(|w| w as u64)),
+                hi: H::load(&words.map(|w| (w >> 64) as u64)),
+            }
         }
         #[inline(always)]
         fn store(self, words: &mut [u128; LANES]) {
             let (mut lo, mut hi) = ([0u64; LANES], [0u64; LANES]);
-            simd!(_mm512_storeu_si512(lo.as_mut_ptr().cast(), self.lo));
-            simd!(_mm512_storeu_si512(hi.as_mut_ptr().cast(), self.hi));
+            self.lo.store(&mut lo);
+            self.hi.store(&mut hi);
             for (l, word) in words.iter_mut().enumerate() {
                 *word = u128::from(hi[l]) << 64 | u128::from(lo[l]);
             }
         }
         #[inline(always)]
         fn inputs(input: Input<'_, u128>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
-            // Each lane's input is 16 64-bit halves; rows[part][l] holds halves 8*part..8*part+8
-            // of lane l, so after the transpose halves[part][h] holds half 8*part+h of every
-            // lane: word j is halves 2j and 2j + 1.
-            let mut halves = [[simd!(_mm512_setzero_si512()); 8]; 2];
-            for (part, out) in halves.iter_mut().enumerate() {
-                let mut rows = [simd!(_mm512_setzero_si512()); 8];
-                for (row, &start) in rows.iter_mut().zip(starts) {
-                    *row = match input {
-                        Input::Blocks(data) => {
-                            let bytes = &data[start + 128 * k + 64 * part..][..64];
-                            bswap64(simd!(_mm512_loadu_si512(bytes.as_ptr().cast())))
-                        }
-                        Input::Words(words) => {
-                            let quarter = &words[start + k][4 * part..][..4];
-                            simd!(_mm512_loadu_si512(quarter.as_ptr().cast()))
-                        }
-                    };
+            // A lane's input is 16 64-bit halves, read as two inputs of eight 64-bit words
+            // (`part` 0 and 1): halves[part][h] holds half 8 * part + h of every lane, and word
+            // j is halves 2j and 2j + 1.
+            let halves: [[H; 8]; 2] = core::array::from_fn(|part| match input {
+                Input::Blocks(data) => {
+                    let at = starts.map(|s| s + 128 * k + 64 * part);
+                    H::inputs(Input::Blocks(data), &at, 0)
                 }
-                *out = transpose8(rows);
-            }
+                Input::Words(words) => {
+                    // SAFETY: `[u128; 8]` is 16 `u64`s in the same bytes (x86-64 is
+                    // little-endian: the low half first), and u64's alignment divides u128's.
+                    let halves: &[[u64; 8]] = unsafe {
+                        core::slice::from_raw_parts(words.as_ptr().cast(), 2 * words.len())
+                    };
+                    let at = starts.map(|s| 2 * (s + k) + part);
+                    H::inputs(Input::Words(halves), &at, 0)
+                }
+            });
             core::array::from_fn(|j| {
                 let (first, second) = (halves[j / 4][2 * (j % 4)], halves[j / 4][2 * (j % 4) + 1]);
                 match input {
                     // Big-endian words: the high half comes first.
-                    Input::Blocks(_) => ZmmWide {
+                    Input::Blocks(_) => Wide128 {
                         hi: first,
                         lo: second,
                     },
                     // Words in memory (little-endian u128): the low half comes first.
-                    Input::Words(_) => ZmmWide {
+                    Input::Words(_) => Wide128 {
                         lo: first,
                         hi: second,
                     },
@@ -548,53 +578,52 @@ mod kernel {
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            let lo = simd!(_mm512_add_epi64(self.lo, o.lo));
-            // A carry out of the low half exactly where the sum is below an addend.
-            let carry = simd!(_mm512_cmplt_epu64_mask(lo, o.lo));
-            let hi = simd!(_mm512_add_epi64(self.hi, o.hi));
-            let hi = simd!(_mm512_mask_sub_epi64(hi, carry, hi, _mm512_set1_epi64(-1)));
-            ZmmWide { lo, hi }
+            let lo = self.lo.add(o.lo);
+            Wide128 {
+                lo,
+                hi: self.hi.add(o.hi).add_carry(lo, o.lo),
+            }
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
-            simd!(ZmmWide {
-                lo: _mm512_xor_si512(self.lo, o.lo),
-                hi: _mm512_xor_si512(self.hi, o.hi),
-            })
+            Wide128 {
+                lo: self.lo.xor(o.lo),
+                hi: self.hi.xor(o.hi),
+            }
         }
         #[inline(always)]
         fn select(self, b: Self, c: Self) -> Self {
-            simd!(ZmmWide {
-                lo: _mm512_ternarylogic_epi64::<0xCA>(self.lo, b.lo, c.lo),
-                hi: _mm512_ternarylogic_epi64::<0xCA>(self.hi, b.hi, c.hi),
-            })
+            Wide128 {
+                lo: self.lo.select(b.lo, c.lo),
+                hi: self.hi.select(b.hi, c.hi),
+            }
         }
         #[inline(always)]
         fn f(self) -> Self {
             let (hi_sq, lo_sq) = (square_wide(self.hi), square_wide(self.lo));
-            ZmmWide {
+            let hi_sq = Wide128 {
                 lo: hi_sq.0,
                 hi: hi_sq.1,
-            }
-            .add(ZmmWide {
+            };
+            hi_sq.add(Wide128 {
                 lo: lo_sq.0,
                 hi: lo_sq.1,
             })
         }
         #[inline(always)]
         fn g(self) -> Self {
-            let a = simd!(_mm512_add_epi64(self.hi, _mm512_set1_epi64(G128_A as i64)));
-            let b = simd!(_mm512_add_epi64(self.lo, _mm512_set1_epi64(G128_B as i64)));
+            let a = self.hi.add(H::splat(G128_A));
+            let b = self.lo.add(H::splat(G128_B));
             let (lo, hi) = mul_wide(a, b);
             // Rotating the product by 64 swaps its halves.
-            self.f().add(ZmmWide { lo: hi, hi: lo })
+            self.f().add(Wide128 { lo: hi, hi: lo })
         }
         #[inline(always)]
         fn sb(self) -> Self {
-            let matrix = simd!(_mm512_set1_epi64(AES_AFFINE as i64));
-            let s = simd!(_mm512_gf2p8affineinv_epi64_epi8::<0x63>(self.lo, matrix));
-            let lo = simd!(_mm512_mask_blend_epi8(0x0101_0101_0101_0101, self.lo, s));
-            ZmmWide { lo, hi: self.hi }
+            Wide128 {
+                lo: self.lo.sb(),
+                hi: self.hi,
+            }
         }
     }
 
@@ -792,6 +821,45 @@ mod kernel {
         }
     }
 
+    impl<S: Sbox4> Halves8 for YmmPair<S> {
+        #[inline(always)]
+        fn add_carry(self, sum: Self, addend: Self) -> Self {
+            // AVX2 compares signed: flipping the top bits makes it an unsigned compare; a true
+            // lane is -1, so subtracting it adds the carry.
+            both!(self, sum, addend => |x, s, a| {
+                let top = simd!(_mm256_set1_epi64x(i64::MIN));
+                let below = simd!(_mm256_cmpgt_epi64(
+                    _mm256_xor_si256(a, top),
+                    _mm256_xor_si256(s, top)
+                ));
+                simd!(_mm256_sub_epi64(x, below))
+            })
+        }
+        #[inline(always)]
+        fn rol<const N: i32>(self) -> Self {
+            self.rotl::<N>()
+        }
+        #[inline(always)]
+        fn mul32(self, o: Self) -> Self {
+            both!(self, o => |a, b| simd!(_mm256_mul_epu32(a, b)))
+        }
+        #[inline(always)]
+        fn shr32(self) -> Self {
+            both!(self => |a| simd!(_mm256_srli_epi64::<32>(a)))
+        }
+        #[inline(always)]
+        fn low32(self) -> Self {
+            both!(self => |a| simd!(_mm256_and_si256(a, _mm256_set1_epi64x(0xFFFF_FFFF))))
+        }
+        #[inline(always)]
+        fn join32(self, high: Self) -> Self {
+            both!(self, high => |a, h| simd!(_mm256_blend_epi32::<0b1010_1010>(
+                a,
+                _mm256_slli_epi64::<32>(h)
+            )))
+        }
+    }
+
     /// BitMix: each masked swap is two bit selects on the old values. (Macros, not closures:
     /// a closure would not inherit the entry function's target features.)
     #[inline(always)]
@@ -937,7 +1005,19 @@ mod kernel {
     entry!(
         avx512_words128,
         "avx512f,avx512bw,avx512vl,avx512dq,gfni",
-        ZmmWide,
+        Wide128<Zmm>,
+        u128
+    );
+    entry!(
+        avx2_gfni_words128,
+        "avx2,avx,gfni",
+        Wide128<YmmPair<GfniSbox>>,
+        u128
+    );
+    entry!(
+        avx2_gather_words128,
+        "avx2,avx",
+        Wide128<YmmPair<GatherSbox>>,
         u128
     );
 }
@@ -1051,21 +1131,9 @@ mod tests {
         })
     }
 
-    /// The forms with a 128-bit kernel.
-    fn forms128() -> Vec<Wide> {
-        let forms: Vec<Wide> = forms()
-            .into_iter()
-            .filter(|w| w.handles::<u128>())
-            .collect();
-        if forms.is_empty() {
-            eprintln!("skipped the 128-bit forms: none available here");
-        }
-        forms
-    }
-
     #[test]
     fn wide_blocks_equal_portable_128() {
-        for wide in forms128() {
+        for wide in forms() {
             for (seed, blocks, stride) in [(4u64, 1usize, 128usize), (5, 10, 1280), (6, 3, 1000)] {
                 let data = pseudo_random(seed, LANES * stride + 128 * blocks);
                 let starts = shuffled_starts(stride);
@@ -1095,7 +1163,7 @@ mod tests {
             .collect();
         let (stride, count) = (12, 12);
         let starts = shuffled_starts(stride);
-        for wide in forms128() {
+        for wide in forms() {
             let start = chains128(10);
             let mut got = start;
             wide.compress_words(&mut got, &inputs, &starts, count);
@@ -1125,7 +1193,7 @@ mod tests {
             .map(|l| core::array::from_fn(|j| patterns[(l + j) % patterns.len()]))
             .collect();
         let starts: [usize; LANES] = core::array::from_fn(|l| l);
-        for wide in forms128() {
+        for wide in forms() {
             let start: [Chain<u128>; LANES] =
                 core::array::from_fn(|l| [[patterns[l % patterns.len()]; 4]; 5]);
             let mut got = start;
@@ -1135,19 +1203,6 @@ mod tests {
                 compress_lanes::<u128, 1>(&[inputs[l]], &mut c);
                 assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
             }
-        }
-    }
-
-    #[test]
-    fn only_avx512_handles_128_bit_words() {
-        for wide in forms() {
-            assert!(wide.handles::<u64>());
-            assert_eq!(
-                wide.handles::<u128>(),
-                wide.name() == "avx512",
-                "{}",
-                wide.name()
-            );
         }
     }
 

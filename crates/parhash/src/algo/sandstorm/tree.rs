@@ -48,8 +48,8 @@ pub struct TreeOptions {
     pub interleave: bool,
     /// Threads for whole level-2 superblocks, the calling one included (1 = no helpers).
     pub threads: usize,
-    /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (128-bit words in the
-    /// AVX-512 form only, see [`Wide::handles`]; `None` = portable code).
+    /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (either word size;
+    /// `None` = portable code).
     pub wide: Option<Wide>,
     /// The portable chains of 128-bit words (SANDstorm-384/512) compiled with BMI2/ADX
     /// (`mulx` for their 64x64->128 products); `None` = baseline code.
@@ -277,7 +277,7 @@ impl<'a, W: Word> Chains<'a, W> {
     fn outputs(mut self, engine: TreeOptions) -> Vec<[W; 8]> {
         let width = match (engine.interleave, engine.wide) {
             (false, _) => 1,
-            (true, Some(wide)) if wide.handles::<W>() => WIDE_LANES,
+            (true, Some(_)) => WIDE_LANES,
             (true, _) => lanes_for::<W>(),
         };
         // Stable, so chains of the same length keep their order (and their data stays close).
@@ -367,14 +367,11 @@ impl<'a, W: Word> Chains<'a, W> {
     }
 
     /// Eight chains of `group` in SIMD lanes. Returns false, having done nothing, without the
-    /// token, for a group of another size, or for a word size the form has no kernel for.
+    /// token or for a group of another size.
     fn run_wide(&mut self, engine: TreeOptions, group: &[usize]) -> bool {
         let (Some(wide), true) = (engine.wide, group.len() == WIDE_LANES) else {
             return false;
         };
-        if !wide.handles::<W>() {
-            return false;
-        }
         let mut lanes: [Chain<W>; WIDE_LANES] = core::array::from_fn(|l| self.chains[group[l]]);
         let starts: [usize; WIDE_LANES] = core::array::from_fn(|l| self.starts[group[l]]);
         let len = self.lens[group[0]];
