@@ -152,9 +152,9 @@ fn sha256_forms(count: usize, calls: usize) -> Vec<Form> {
         .collect()
 }
 
-/// SANDstorm's compression forms for `P`: eight SIMD lanes (224/256 only) and the portable
-/// four interleaved chains the tree uses where there is no SIMD form, in the baseline build and
-/// the BMI2 one (`mulx`; the tree's form for 384/512).
+/// SANDstorm's compression forms for `P`: eight SIMD lanes and the portable four interleaved
+/// chains the tree uses where there is no SIMD form, in the baseline build and the BMI2 one
+/// (`mulx`; the tree's form for 384/512 without AVX2).
 fn sandstorm_forms<P: Params>(blocks: usize) -> Vec<Form> {
     /// Four interleaved chains of `P`, `blocks` compressions per call by `compress`.
     fn chains<P: Params>(
@@ -189,30 +189,28 @@ fn sandstorm_forms<P: Params>(blocks: usize) -> Vec<Form> {
             move |m, c| fast::compress_lanes_bmi2::<P::W, 4>(bmi2, m, c),
         ));
     }
-    if <P::W as Word>::BYTES == 8 {
-        for wide in [Wide::avx512(), Wide::avx2()].into_iter().flatten() {
-            forms.push(Form {
-                name: format!("{} {}, 8 lanes", P::NAME, wide.name()),
-                // Each lane runs one level-1 superblock (10 blocks) per call, as the tree
-                // must: a superblock's chain starts from its own numbered constant, so no
-                // lane can run longer. Eight lanes of 512-block chains, this form's first
-                // version, ran ~1.3x faster than this and were a rate the tree cannot reach
-                // (BMI2 aside: BENCHMARKS.md, issue 21).
-                make: Box::new(move || {
-                    let superblock = SUPERBLOCK_BLOCKS * 64;
-                    let groups = blocks / (LANES * SUPERBLOCK_BLOCKS);
-                    let data = vec![0x5au8; groups * LANES * superblock];
-                    let mut chains = [P256::K; LANES];
-                    Box::new(move || {
-                        for group in data.chunks_exact(LANES * superblock) {
-                            let starts = core::array::from_fn(|l| l * superblock);
-                            wide.compress_blocks(&mut chains, group, &starts, SUPERBLOCK_BLOCKS);
-                        }
-                        std::hint::black_box(&chains);
-                    })
-                }),
-            });
-        }
+    for wide in [Wide::avx512(), Wide::avx2()].into_iter().flatten() {
+        forms.push(Form {
+            name: format!("{} {}, 8 lanes", P::NAME, wide.name()),
+            // Each lane runs one level-1 superblock (10 blocks) per call, as the tree
+            // must: a superblock's chain starts from its own numbered constant, so no
+            // lane can run longer. Eight lanes of 512-block chains, this form's first
+            // version, ran ~1.3x faster than this and were a rate the tree cannot reach
+            // (BMI2 aside: BENCHMARKS.md, issue 21).
+            make: Box::new(move || {
+                let superblock = SUPERBLOCK_BLOCKS * 8 * <P::W as Word>::BYTES;
+                let groups = blocks / (LANES * SUPERBLOCK_BLOCKS);
+                let data = vec![0x5au8; groups * LANES * superblock];
+                let mut chains = [P::K; LANES];
+                Box::new(move || {
+                    for group in data.chunks_exact(LANES * superblock) {
+                        let starts = core::array::from_fn(|l| l * superblock);
+                        wide.compress_blocks(&mut chains, group, &starts, SUPERBLOCK_BLOCKS);
+                    }
+                    std::hint::black_box(&chains);
+                })
+            }),
+        });
     }
     forms
 }

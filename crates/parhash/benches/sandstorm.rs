@@ -7,7 +7,13 @@
 //! /proc/cpuinfo, the TSC frequency on a `tsc_known_freq` VM); cycles/byte = that clock (Hz)
 //! divided by criterion's bytes/s.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+mod common;
+
+use common::ThreadCpuTime;
+use criterion::{
+    criterion_group, criterion_main, measurement::WallTime, BenchmarkGroup, BenchmarkId, Criterion,
+    Throughput,
+};
 use parhash::algo::sandstorm::lanes::{Wide, LANES};
 use parhash::algo::sandstorm::tree::{hash_slice, TreeOptions};
 use parhash::algo::sandstorm::{fast, reference::Chain, Params, P256, P512};
@@ -49,6 +55,65 @@ fn compression_wide(c: &mut Criterion) {
     g.finish();
 }
 
+/// Level-1 superblocks of SANDstorm-512 (10 blocks of 128 bytes) in `data`.
+const SUPERBLOCK: usize = 10;
+const BLOCK_512: usize = 128;
+
+/// The BMI2 build of the portable compression, `L` superblocks interleaved.
+#[cfg(target_arch = "x86_64")]
+fn bmi2_chains<const L: usize>(
+    g: &mut BenchmarkGroup<'_, ThreadCpuTime>,
+    bmi2: parhash::platform::Bmi2,
+    data: &[u8],
+) {
+    g.bench_function(format!("bmi2-{L}-chains"), |b| {
+        let mut chains = [P512::K; L];
+        b.iter(|| {
+            for group in black_box(data).chunks_exact(L * SUPERBLOCK * BLOCK_512) {
+                for k in 0..SUPERBLOCK {
+                    let m: [[u128; 8]; L] = core::array::from_fn(|l| {
+                        fast::load_block(&group[(l * SUPERBLOCK + k) * BLOCK_512..])
+                    });
+                    fast::compress_lanes_bmi2::<u128, L>(bmi2, &m, &mut chains);
+                }
+            }
+            black_box(&chains);
+        })
+    });
+}
+
+/// SANDstorm-512's compression as the tree runs it: level-1 superblocks of 10 blocks, 64 of
+/// them per call, in the BMI2 build of the portable code (2 chains interleaved, the form the
+/// tree ran before the eight-lane kernels, and 4) and in each eight-lane form.
+/// Timed in CPU time of the benchmarking thread (see `common`): this machine is shared.
+fn compression_wide_512(c: &mut Criterion<ThreadCpuTime>) {
+    let superblocks = 64;
+    let data: Vec<u8> = (0..superblocks * SUPERBLOCK * BLOCK_512)
+        .map(|i| (i % 251) as u8)
+        .collect();
+    let mut g = c.benchmark_group("sandstorm512/compression-superblocks");
+    g.throughput(Throughput::Bytes(data.len() as u64));
+    #[cfg(target_arch = "x86_64")]
+    if let Some(bmi2) = parhash::platform::Bmi2::detect() {
+        bmi2_chains::<2>(&mut g, bmi2, &data);
+        bmi2_chains::<4>(&mut g, bmi2, &data);
+    }
+    let forms = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()];
+    for wide in forms.into_iter().flatten() {
+        g.bench_function(format!("{}-8-lanes", wide.name()), |b| {
+            let mut chains = [P512::K; LANES];
+            let starts = core::array::from_fn(|l| l * SUPERBLOCK * BLOCK_512);
+            b.iter(|| {
+                for group in black_box(&data).chunks_exact(LANES * SUPERBLOCK * BLOCK_512) {
+                    wide.compress_blocks(&mut chains, group, &starts, SUPERBLOCK);
+                }
+                black_box(&chains);
+            })
+        });
+    }
+    g.finish();
+}
+
 fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
     let mut g = c.benchmark_group(format!("{name}/hash-{}MiB", len >> 20));
@@ -61,17 +126,24 @@ fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     for t in [1, 2] {
         engines.push(("parallel-portable", TreeOptions::portable(t)));
     }
-    // The SIMD forms exist for 64-bit words (224/256) only.
-    let wide_words = <P::W as parhash::algo::sandstorm::word::Word>::BYTES == 8;
-    if let (true, Some(one), Some(two)) =
-        (wide_words, TreeOptions::avx512(1), TreeOptions::avx512(2))
-    {
+    if let (Some(one), Some(two)) = (TreeOptions::avx512(1), TreeOptions::avx512(2)) {
         engines.push(("parallel-avx512", one));
         engines.push(("parallel-avx512", two));
     }
-    if let (true, Some(one), Some(two)) = (wide_words, TreeOptions::avx2(1), TreeOptions::avx2(2)) {
+    if let (Some(one), Some(two)) = (TreeOptions::avx2(1), TreeOptions::avx2(2)) {
         engines.push(("parallel-avx2", one));
         engines.push(("parallel-avx2", two));
+    }
+    // The engine the tree ran for 384/512 before their eight-lane kernel: portable chains
+    // compiled with BMI2.
+    if let Some(bmi2) = parhash::platform::Bmi2::detect() {
+        for t in [1, 2] {
+            let engine = TreeOptions {
+                bmi2: Some(bmi2),
+                ..TreeOptions::portable(t)
+            };
+            engines.push(("parallel-bmi2", engine));
+        }
     }
     for (label, engine) in engines {
         let id = BenchmarkId::new(label, engine.threads);
@@ -109,4 +181,9 @@ fn benches(c: &mut Criterion) {
 }
 
 criterion_group!(sandstorm, benches);
-criterion_main!(sandstorm);
+criterion_group! {
+    name = sandstorm_cpu_time;
+    config = Criterion::default().with_measurement(ThreadCpuTime(WallTime));
+    targets = compression_wide_512
+}
+criterion_main!(sandstorm, sandstorm_cpu_time);

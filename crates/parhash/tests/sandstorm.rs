@@ -272,8 +272,8 @@ fn digest_trait_streaming_and_threads_agree() {
 /// The eight-lane forms group level-2 chains eight at a time and a job holds up to sixteen
 /// level-2 superblocks: messages with 8 and 17 whole level-2 superblocks (8,001 and 17,005
 /// blocks) reach both, checked against the literal reference for each form on 1..=3 threads and
-/// streamed, for the design and the reference code's counter (whose level-2 superblocks differ in
-/// length, so its groups mix lengths).
+/// streamed, for the design and the reference code's
+/// counter (whose level-2 superblocks differ in length, so its groups mix lengths).
 fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
     let forms: Vec<Wide> = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()]
         .into_iter()
@@ -284,7 +284,8 @@ fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
         return;
     }
     let mut r = rng(seed);
-    for n in [64 * 8001 + 17, 64 * 17_005 - 1] {
+    let block = 8 * <P::W as Word>::BYTES;
+    for n in [block * 8001 + 17, block * 17_005 - 1] {
         let data = random_bytes(&mut r, n);
         let mut expected = reference::hash(&P::K, &data, P::BOUNDARIES);
         expected.truncate(P::OUT);
@@ -312,6 +313,16 @@ fn wide_level2_groups_match_literal_256() {
 #[test]
 fn wide_level2_groups_match_literal_256_ref() {
     wide_level2_groups_match_literal::<P256Ref>(0x5a_081a);
+}
+
+#[test]
+fn wide_level2_groups_match_literal_384() {
+    wide_level2_groups_match_literal::<P384>(0x5a_0384);
+}
+
+#[test]
+fn wide_level2_groups_match_literal_512() {
+    wide_level2_groups_match_literal::<P512>(0x5a_0512);
 }
 
 /// The BMI2 build of the compression agrees with the baseline build, for both word sizes.

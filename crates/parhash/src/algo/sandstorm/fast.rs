@@ -109,8 +109,8 @@ pub fn compress_lanes<W: Word, const LANES: usize>(m: &[[W; 8]; LANES], c: &mut 
 
 /// [`compress_lanes`] compiled with BMI1/BMI2 (x86-64): for 128-bit words, `mulx` for the
 /// 64x64->128 products of F and G. The form the tree's `parallel` engine runs for
-/// SANDstorm-384/512 (its chains are compiled the same way); here for callers that time the
-/// compression alone.
+/// SANDstorm-384/512 on CPUs without AVX2 (its chains are compiled the same way; with AVX2 it
+/// runs eight lanes, `lanes.rs`); here for callers that time the compression alone.
 #[cfg(target_arch = "x86_64")]
 pub fn compress_lanes_bmi2<W: Word, const LANES: usize>(
     token: crate::platform::Bmi2,

@@ -1,11 +1,11 @@
-//! SANDstorm-224/256 (64-bit words): eight independent compressions side by side in SIMD lanes,
-//! the SIMD form the tree makes possible (independent superblocks side by side, as the issue and
-//! the Sandia study suggest).
+//! SANDstorm: eight independent compressions side by side in SIMD lanes, the SIMD form the tree
+//! makes possible (independent superblocks side by side, as the issue and the Sandia study
+//! suggest), for 64-bit words (SANDstorm-224/256) and 128-bit words (SANDstorm-384/512).
 //!
 //! IMPLEMENTATION NOTE. The compression is written once (`kernel::compress`), generic over
-//! `kernel::Lanes8` (eight 64-bit lanes), and compiled inside one `#[target_feature]` entry
-//! function per form; every method is `#[inline(always)]`, so the intrinsics become single
-//! instructions there (the pattern of `lanes::vector`). The forms:
+//! `kernel::Lanes8` (eight lanes of one word size), and compiled inside one `#[target_feature]`
+//! entry function per form and word size; every method is `#[inline(always)]`, so the
+//! intrinsics become single instructions there (the pattern of `lanes::vector`). The forms:
 //! - AVX-512 + GFNI: one 512-bit register per word. F and G square/multiply 32-bit halves with
 //!   `vpmuludq` (the low 32 bits of each lane into a full 64-bit product; the (hi + A, lo + B)
 //!   pair is one 32-bit `vpaddd`); SB is GFNI's `gf2p8affineinv` (the AES S-box is the GF(2^8)
@@ -17,14 +17,25 @@
 //!   (Intel Alder Lake on) and otherwise a `vpgatherqq` from a 256-entry table (Haswell to
 //!   Cascade Lake, AMD Zen 1-3).
 //!
+//! - 128-bit words, every form (`kernel::Wide128`, generic over the 64-bit lane type of the
+//!   form, `kernel::Halves8`): a word is two of the form's 64-bit lane vectors, its low and its
+//!   high halves. Additions carry with an unsigned compare (AVX-512: into a mask and a masked
+//!   increment; AVX2: a signed compare of the sign-flipped halves, whose -1 is subtracted); the
+//!   64x64->128 products of F and G (no vector instruction makes them) come from four
+//!   `vpmuludq` 32x32->64 partial products (three for a square), summed so that no partial sum
+//!   overflows; rotates by 32..64 rotate each half and take the bits that crossed over from the
+//!   other (a bit select); SB is the 64-bit form's, on the low half only.
+//!
 //! The portable twin is [`crate::algo::sandstorm::fast::compress_lanes`]; tests compare every
-//! form with it. SANDstorm-384/512 have no SIMD form: their 64x64->128 products have no vector
-//! instruction.
+//! form with it.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use core::any::Any;
+
 use crate::algo::sandstorm::reference::Chain;
+use crate::algo::sandstorm::word::Word;
 use crate::platform::{Avx2, Avx512, Gfni, GfniAvx2};
 
 /// Lanes per kernel call.
@@ -82,21 +93,27 @@ impl Wide {
         }
     }
 
-    /// Lane `l` (0..8) compresses the `blocks` 64-byte blocks starting at `data[starts[l]..]`
-    /// into `chains[l]`, one after the other. The lanes' inputs may lie anywhere in `data`
-    /// (superblocks need not be evenly spaced: the reference code's 8-bit counter makes some
-    /// shorter).
+    /// Lane `l` (0..8) compresses the `blocks` blocks (8 words each) starting at
+    /// `data[starts[l]..]` into `chains[l]`, one after the other. The lanes' inputs may lie
+    /// anywhere in `data` (superblocks need not be evenly spaced: the reference code's 8-bit
+    /// counter makes some shorter).
     ///
     /// # Panics
     /// If a lane's blocks run past the end of `data` (an internal bug, not input).
-    pub fn compress_blocks(
+    pub fn compress_blocks<W: Word>(
         self,
-        chains: &mut [Chain<u64>; LANES],
+        chains: &mut [Chain<W>; LANES],
         data: &[u8],
         starts: &[usize; LANES],
         blocks: usize,
     ) {
-        assert!(blocks == 0 || starts.iter().all(|&s| s + 64 * blocks <= data.len()));
+        let block_bytes = 8 * W::BYTES;
+        assert!(
+            blocks == 0
+                || starts
+                    .iter()
+                    .all(|&s| s + block_bytes * blocks <= data.len())
+        );
         self.run(chains, Input::Blocks(data), starts, blocks);
     }
 
@@ -105,10 +122,10 @@ impl Wide {
     ///
     /// # Panics
     /// If a lane's inputs run past the end of `inputs`.
-    pub fn compress_words(
+    pub fn compress_words<W: Word>(
         self,
-        chains: &mut [Chain<u64>; LANES],
-        inputs: &[[u64; 8]],
+        chains: &mut [Chain<W>; LANES],
+        inputs: &[[W; 8]],
         starts: &[usize; LANES],
         count: usize,
     ) {
@@ -119,13 +136,34 @@ impl Wide {
     /// The one dispatch point: lane l compresses `count` inputs from `starts[l]`, which the
     /// callers checked are in bounds.
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-    fn run(
+    fn run<W: Word>(
         self,
-        chains: &mut [Chain<u64>; LANES],
-        input: Input<'_>,
+        chains: &mut [Chain<W>; LANES],
+        input: Input<'_, W>,
         starts: &[usize; LANES],
         count: usize,
     ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some((chains, input)) = as_words::<W, u128>(chains, input) {
+            match self.form {
+                // SAFETY: the tokens, as for 64-bit words below.
+                Form::Avx512(..) => unsafe {
+                    kernel::avx512_words128(chains, input, starts, count)
+                },
+                // SAFETY: the tokens, as for 64-bit words below.
+                Form::Avx2Gfni(..) => unsafe {
+                    kernel::avx2_gfni_words128(chains, input, starts, count)
+                },
+                // SAFETY: the token, as for 64-bit words below.
+                Form::Avx2Gather(_) => unsafe {
+                    kernel::avx2_gather_words128(chains, input, starts, count)
+                },
+            }
+            return;
+        }
+        let Some((chains, input)) = as_words::<W, u64>(chains, input) else {
+            unreachable!("a Word is u64 or u128");
+        };
         match self.form {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx512` and `Gfni` tokens are made only after detecting AVX-512
@@ -145,15 +183,32 @@ impl Wide {
 
 /// What a lane compresses: message blocks (big-endian words) or level-1 outputs.
 #[derive(Clone, Copy)]
-enum Input<'a> {
+enum Input<'a, W> {
     Blocks(&'a [u8]),
-    Words(&'a [[u64; 8]]),
+    Words(&'a [[W; 8]]),
+}
+
+/// The chains and input of word type `W` seen as word type `X`, when they are the same type.
+fn as_words<'c, 'a, W: Word, X: Word>(
+    chains: &'c mut [Chain<W>; LANES],
+    input: Input<'a, W>,
+) -> Option<(&'c mut [Chain<X>; LANES], Input<'a, X>)> {
+    let chains = (chains as &mut dyn Any).downcast_mut::<[Chain<X>; LANES]>()?;
+    let input = match input {
+        Input::Blocks(data) => Input::Blocks(data),
+        // SAFETY: the downcast above succeeded, so `W` and `X` are the same type (both
+        // `'static`) and the slice keeps its element type, length and lifetime.
+        Input::Words(words) => {
+            Input::Words(unsafe { &*(words as *const [[W; 8]] as *const [[X; 8]]) })
+        }
+    };
+    Some((chains, input))
 }
 
 #[cfg(target_arch = "x86_64")]
 mod kernel {
     use super::*;
-    use crate::algo::sandstorm::consts::{AES_SBOX, RC64};
+    use crate::algo::sandstorm::consts::AES_SBOX;
     use core::marker::PhantomData;
 
     // Every `unsafe` block below: SAFETY: the vector types only exist inside the entry functions
@@ -165,25 +220,48 @@ mod kernel {
         };
     }
 
-    /// Eight lanes of u64 and the SANDstorm operations on them.
+    /// Eight lanes of one SANDstorm word type and the SANDstorm operations on them.
     pub(super) trait Lanes8: Copy {
-        fn splat(x: u64) -> Self;
+        /// The word of one lane (u64 or u128).
+        type Word: Word;
+        fn splat(x: Self::Word) -> Self;
         /// Lane l = `words[l]`.
-        fn load(words: &[u64; LANES]) -> Self;
-        fn store(self, words: &mut [u64; LANES]);
+        fn load(words: &[Self::Word; LANES]) -> Self;
+        fn store(self, words: &mut [Self::Word; LANES]);
         /// Input `k` of every lane, transposed: word j of lane l's input is lane l of `out[j]`.
-        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8];
+        fn inputs(input: Input<'_, Self::Word>, starts: &[usize; LANES], k: usize) -> [Self; 8];
         fn add(self, o: Self) -> Self;
         fn xor(self, o: Self) -> Self;
         /// Ch(self, b, c): bits of `b` where `self` is set, of `c` elsewhere.
         fn select(self, b: Self, c: Self) -> Self;
-        fn rotl<const N: i32>(self) -> Self;
-        /// F: hi^2 + lo^2 of the 32-bit halves.
+        /// The rotations r_ms, r_in and r_rnd of the word size.
+        fn rotl_ms(self) -> Self;
+        fn rotl_in(self) -> Self;
+        fn rotl_rnd(self) -> Self;
+        /// F: hi^2 + lo^2 of the half words.
         fn f(self) -> Self;
-        /// G: F + ROTL_32((hi + A) * (lo + B)).
+        /// G: F + ROTL_h((hi + A) * (lo + B)).
         fn g(self) -> Self;
         /// SB: the low byte through the AES S-box.
         fn sb(self) -> Self;
+    }
+
+    /// The rotations of 64-bit words, through the lane type's `rotl::<N>`.
+    macro_rules! rotations64 {
+        () => {
+            #[inline(always)]
+            fn rotl_ms(self) -> Self {
+                self.rotl::<27>()
+            }
+            #[inline(always)]
+            fn rotl_in(self) -> Self {
+                self.rotl::<19>()
+            }
+            #[inline(always)]
+            fn rotl_rnd(self) -> Self {
+                self.rotl::<25>()
+            }
+        };
     }
 
     /// The AES affine map (after the GF(2^8) inverse) as GFNI's matrix operand; constant 0x63.
@@ -195,7 +273,16 @@ mod kernel {
     #[derive(Clone, Copy)]
     pub(super) struct Zmm(__m512i);
 
+    impl Zmm {
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            Zmm(simd!(_mm512_rol_epi64::<N>(self.0)))
+        }
+    }
+
     impl Lanes8 for Zmm {
+        type Word = u64;
+        rotations64!();
         #[inline(always)]
         fn splat(x: u64) -> Self {
             Zmm(simd!(_mm512_set1_epi64(x as i64)))
@@ -209,7 +296,7 @@ mod kernel {
             simd!(_mm512_storeu_si512(words.as_mut_ptr().cast(), self.0))
         }
         #[inline(always)]
-        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+        fn inputs(input: Input<'_, u64>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
             let mut rows = [simd!(_mm512_setzero_si512()); 8];
             for (row, &start) in rows.iter_mut().zip(starts) {
                 *row = match input {
@@ -236,10 +323,6 @@ mod kernel {
         #[inline(always)]
         fn select(self, b: Self, c: Self) -> Self {
             Zmm(simd!(_mm512_ternarylogic_epi64::<0xCA>(self.0, b.0, c.0)))
-        }
-        #[inline(always)]
-        fn rotl<const N: i32>(self) -> Self {
-            Zmm(simd!(_mm512_rol_epi64::<N>(self.0)))
         }
         #[inline(always)]
         fn f(self) -> Self {
@@ -308,6 +391,240 @@ mod kernel {
             out[w + 4] = simd!(_mm512_shuffle_i64x2::<0b11_10_11_10>(u[k], u[4 + k]));
         }
         out
+    }
+
+    /// What eight lanes of 128-bit words need of eight lanes of 64-bit halves, beyond their
+    /// SANDstorm operations (whose `sb` already replaces just the low byte).
+    pub(super) trait Halves8: Lanes8<Word = u64> {
+        /// `self + 1` in the lanes where `sum < addend` (unsigned): where `sum = x + addend`
+        /// carried out of 64 bits.
+        fn add_carry(self, sum: Self, addend: Self) -> Self;
+        fn rol<const N: i32>(self) -> Self;
+        /// The 64-bit products of the low 32 bits of each lane.
+        fn mul32(self, o: Self) -> Self;
+        fn shr32(self) -> Self;
+        fn low32(self) -> Self;
+        /// The low 32 bits of `self` below the low 32 bits of `high`.
+        fn join32(self, high: Self) -> Self;
+    }
+
+    impl Halves8 for Zmm {
+        #[inline(always)]
+        fn add_carry(self, sum: Self, addend: Self) -> Self {
+            let carry = simd!(_mm512_cmplt_epu64_mask(sum.0, addend.0));
+            Zmm(simd!(_mm512_mask_sub_epi64(
+                self.0,
+                carry,
+                self.0,
+                _mm512_set1_epi64(-1)
+            )))
+        }
+        #[inline(always)]
+        fn rol<const N: i32>(self) -> Self {
+            self.rotl::<N>()
+        }
+        #[inline(always)]
+        fn mul32(self, o: Self) -> Self {
+            Zmm(simd!(_mm512_mul_epu32(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn shr32(self) -> Self {
+            Zmm(simd!(_mm512_srli_epi64::<32>(self.0)))
+        }
+        #[inline(always)]
+        fn low32(self) -> Self {
+            Zmm(simd!(_mm512_and_si512(
+                self.0,
+                _mm512_set1_epi64(0xFFFF_FFFF)
+            )))
+        }
+        #[inline(always)]
+        fn join32(self, high: Self) -> Self {
+            // Odd 32-bit elements (the high half of each lane) from `high << 32`.
+            Zmm(simd!(_mm512_mask_blend_epi32(
+                0xAAAA,
+                self.0,
+                _mm512_slli_epi64::<32>(high.0)
+            )))
+        }
+    }
+
+    /// Eight lanes of 128-bit words: the low and the high 64-bit halves, each eight lanes of
+    /// `H` (one AVX-512 register, or two AVX2 ones).
+    #[derive(Clone, Copy)]
+    pub(super) struct Wide128<H> {
+        lo: H,
+        hi: H,
+    }
+
+    /// G's constants for 128-bit words: A is added to the high half, B to the low half.
+    const G128_A: u64 = 0xa611_186b_ae67_496b;
+    const G128_B: u64 = 0xbee8_390d_4395_5aed;
+
+    /// The full 128-bit products `x * y` of eight pairs of 64-bit lanes, as (low, high) halves.
+    /// With x = x1:x0 and y = y1:y0 in 32-bit halves: t = x1*y0 + (x0*y0 >> 32) and
+    /// u = x0*y1 + (t mod 2^32) cannot overflow 64 bits, and the product is
+    /// (x1*y1 + (t >> 32) + (u >> 32)) : (u mod 2^32) : (x0*y0 mod 2^32).
+    #[inline(always)]
+    fn mul_wide<H: Halves8>(x: H, y: H) -> (H, H) {
+        let (x1, y1) = (x.shr32(), y.shr32());
+        let p00 = x.mul32(y);
+        let t = x1.mul32(y).add(p00.shr32());
+        product_halves(p00, x.mul32(y1), t, x1.mul32(y1))
+    }
+
+    /// The full 128-bit squares of eight 64-bit lanes (`mul_wide(x, x)` with one partial
+    /// product fewer: x0*x1 = x1*x0).
+    #[inline(always)]
+    fn square_wide<H: Halves8>(x: H) -> (H, H) {
+        let x1 = x.shr32();
+        let (p00, p01) = (x.mul32(x), x.mul32(x1));
+        product_halves(p00, p01, p01.add(p00.shr32()), x1.mul32(x1))
+    }
+
+    /// The last steps of [`mul_wide`] from p00, p01, t and p11.
+    #[inline(always)]
+    fn product_halves<H: Halves8>(p00: H, p01: H, t: H, p11: H) -> (H, H) {
+        let u = p01.add(t.low32());
+        (p00.join32(u), p11.add(t.shr32()).add(u.shr32()))
+    }
+
+    impl<H: Halves8> Wide128<H> {
+        /// Rotation left by `N` in 32..64: each half rotated by `N`, then the low `N` bits of
+        /// each taken from the other half's rotation (the bits that crossed over).
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            let (lo, hi) = (self.lo.rol::<N>(), self.hi.rol::<N>());
+            let crossed = H::splat((1u64 << N) - 1);
+            Wide128 {
+                lo: crossed.select(hi, lo),
+                hi: crossed.select(lo, hi),
+            }
+        }
+    }
+
+    impl<H: Halves8> Lanes8 for Wide128<H> {
+        type Word = u128;
+        #[inline(always)]
+        fn rotl_ms(self) -> Self {
+            self.rotl::<{ <u128 as Word>::R_MS as i32 }>()
+        }
+        #[inline(always)]
+        fn rotl_in(self) -> Self {
+            self.rotl::<{ <u128 as Word>::R_IN as i32 }>()
+        }
+        #[inline(always)]
+        fn rotl_rnd(self) -> Self {
+            self.rotl::<{ <u128 as Word>::R_RND as i32 }>()
+        }
+        #[inline(always)]
+        fn splat(x: u128) -> Self {
+            Wide128 {
+                lo: H::splat(x as u64),
+                hi: H::splat((x >> 64) as u64),
+            }
+        }
+        #[inline(always)]
+        fn load(words: &[u128; LANES]) -> Self {
+            Wide128 {
+                lo: H::load(&words.map(|w| w as u64)),
+                hi: H::load(&words.map(|w| (w >> 64) as u64)),
+            }
+        }
+        #[inline(always)]
+        fn store(self, words: &mut [u128; LANES]) {
+            let (mut lo, mut hi) = ([0u64; LANES], [0u64; LANES]);
+            self.lo.store(&mut lo);
+            self.hi.store(&mut hi);
+            for (l, word) in words.iter_mut().enumerate() {
+                *word = u128::from(hi[l]) << 64 | u128::from(lo[l]);
+            }
+        }
+        #[inline(always)]
+        fn inputs(input: Input<'_, u128>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+            // A lane's input is 16 64-bit halves, read as two inputs of eight 64-bit words
+            // (`part` 0 and 1): halves[part][h] holds half 8 * part + h of every lane, and word
+            // j is halves 2j and 2j + 1.
+            let halves: [[H; 8]; 2] = core::array::from_fn(|part| match input {
+                Input::Blocks(data) => {
+                    let at = starts.map(|s| s + 128 * k + 64 * part);
+                    H::inputs(Input::Blocks(data), &at, 0)
+                }
+                Input::Words(words) => {
+                    // SAFETY: `[u128; 8]` is 16 `u64`s in the same bytes (x86-64 is
+                    // little-endian: the low half first), and u64's alignment divides u128's.
+                    let halves: &[[u64; 8]] = unsafe {
+                        core::slice::from_raw_parts(words.as_ptr().cast(), 2 * words.len())
+                    };
+                    let at = starts.map(|s| 2 * (s + k) + part);
+                    H::inputs(Input::Words(halves), &at, 0)
+                }
+            });
+            core::array::from_fn(|j| {
+                let (first, second) = (halves[j / 4][2 * (j % 4)], halves[j / 4][2 * (j % 4) + 1]);
+                match input {
+                    // Big-endian words: the high half comes first.
+                    Input::Blocks(_) => Wide128 {
+                        hi: first,
+                        lo: second,
+                    },
+                    // Words in memory (little-endian u128): the low half comes first.
+                    Input::Words(_) => Wide128 {
+                        lo: first,
+                        hi: second,
+                    },
+                }
+            })
+        }
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            let lo = self.lo.add(o.lo);
+            Wide128 {
+                lo,
+                hi: self.hi.add(o.hi).add_carry(lo, o.lo),
+            }
+        }
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            Wide128 {
+                lo: self.lo.xor(o.lo),
+                hi: self.hi.xor(o.hi),
+            }
+        }
+        #[inline(always)]
+        fn select(self, b: Self, c: Self) -> Self {
+            Wide128 {
+                lo: self.lo.select(b.lo, c.lo),
+                hi: self.hi.select(b.hi, c.hi),
+            }
+        }
+        #[inline(always)]
+        fn f(self) -> Self {
+            let (hi_sq, lo_sq) = (square_wide(self.hi), square_wide(self.lo));
+            let hi_sq = Wide128 {
+                lo: hi_sq.0,
+                hi: hi_sq.1,
+            };
+            hi_sq.add(Wide128 {
+                lo: lo_sq.0,
+                hi: lo_sq.1,
+            })
+        }
+        #[inline(always)]
+        fn g(self) -> Self {
+            let a = self.hi.add(H::splat(G128_A));
+            let b = self.lo.add(H::splat(G128_B));
+            let (lo, hi) = mul_wide(a, b);
+            // Rotating the product by 64 swaps its halves.
+            self.f().add(Wide128 { lo: hi, hi: lo })
+        }
+        #[inline(always)]
+        fn sb(self) -> Self {
+            Wide128 {
+                lo: self.lo.sb(),
+                hi: self.hi,
+            }
+        }
     }
 
     /// How the AVX2 form computes SB on four lanes.
@@ -409,7 +726,19 @@ mod kernel {
         ])
     }
 
+    impl<S> YmmPair<S> {
+        #[inline(always)]
+        fn rotl<const N: i32>(self) -> Self {
+            both!(self => |a| simd!(_mm256_or_si256(
+                _mm256_slli_epi64::<N>(a),
+                _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N))
+            )))
+        }
+    }
+
     impl<S: Sbox4> Lanes8 for YmmPair<S> {
+        type Word = u64;
+        rotations64!();
         #[inline(always)]
         fn splat(x: u64) -> Self {
             let v = simd!(_mm256_set1_epi64x(x as i64));
@@ -430,7 +759,7 @@ mod kernel {
             simd!(_mm256_storeu_si256(hi.as_mut_ptr().cast(), self.hi));
         }
         #[inline(always)]
-        fn inputs(input: Input<'_>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+        fn inputs(input: Input<'_, u64>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
             let order = simd!(_mm256_setr_epi8(
                 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15,
                 14, 13, 12, 11, 10, 9, 8
@@ -473,13 +802,6 @@ mod kernel {
             ))
         }
         #[inline(always)]
-        fn rotl<const N: i32>(self) -> Self {
-            both!(self => |a| simd!(_mm256_or_si256(
-                _mm256_slli_epi64::<N>(a),
-                _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N))
-            )))
-        }
-        #[inline(always)]
         fn f(self) -> Self {
             both!(self => |a| f4(a))
         }
@@ -499,13 +821,52 @@ mod kernel {
         }
     }
 
+    impl<S: Sbox4> Halves8 for YmmPair<S> {
+        #[inline(always)]
+        fn add_carry(self, sum: Self, addend: Self) -> Self {
+            // AVX2 compares signed: flipping the top bits makes it an unsigned compare; a true
+            // lane is -1, so subtracting it adds the carry.
+            both!(self, sum, addend => |x, s, a| {
+                let top = simd!(_mm256_set1_epi64x(i64::MIN));
+                let below = simd!(_mm256_cmpgt_epi64(
+                    _mm256_xor_si256(a, top),
+                    _mm256_xor_si256(s, top)
+                ));
+                simd!(_mm256_sub_epi64(x, below))
+            })
+        }
+        #[inline(always)]
+        fn rol<const N: i32>(self) -> Self {
+            self.rotl::<N>()
+        }
+        #[inline(always)]
+        fn mul32(self, o: Self) -> Self {
+            both!(self, o => |a, b| simd!(_mm256_mul_epu32(a, b)))
+        }
+        #[inline(always)]
+        fn shr32(self) -> Self {
+            both!(self => |a| simd!(_mm256_srli_epi64::<32>(a)))
+        }
+        #[inline(always)]
+        fn low32(self) -> Self {
+            both!(self => |a| simd!(_mm256_and_si256(a, _mm256_set1_epi64x(0xFFFF_FFFF))))
+        }
+        #[inline(always)]
+        fn join32(self, high: Self) -> Self {
+            both!(self, high => |a, h| simd!(_mm256_blend_epi32::<0b1010_1010>(
+                a,
+                _mm256_slli_epi64::<32>(h)
+            )))
+        }
+    }
+
     /// BitMix: each masked swap is two bit selects on the old values. (Macros, not closures:
     /// a closure would not inherit the entry function's target features.)
     #[inline(always)]
     fn bitmix<V: Lanes8>(w: &mut [V; 4]) {
-        let j3 = V::splat(0x3333_3333_3333_3333);
-        let j5 = V::splat(0x5555_5555_5555_5555);
-        let j6 = V::splat(0x6666_6666_6666_6666);
+        let j3 = V::splat(<V::Word as Word>::J3);
+        let j5 = V::splat(<V::Word as Word>::J5);
+        let j6 = V::splat(<V::Word as Word>::J6);
         macro_rules! swap {
             ($a:literal, $b:literal, $mask:expr) => {
                 let (x, y) = (w[$a], w[$b]);
@@ -522,15 +883,16 @@ mod kernel {
     /// One compression of eight lanes: message words `m` (transposed), chains `c` in place.
     #[inline(always)]
     pub(super) fn compress<V: Lanes8>(m: [V; 8], c: &mut [[V; 4]; 5]) {
-        let mut ms = [V::splat(0); 33];
+        let rc = |i: usize| V::splat(<V::Word as Word>::RC[i]);
+        let mut ms = [V::splat(Default::default()); 33];
         ms[..8].copy_from_slice(&m);
         macro_rules! schedule {
             ($($i:literal)*) => {$(
                 let sum = ms[$i - 8]
-                    .add(V::splat(RC64[$i - 8]))
+                    .add(rc($i - 8))
                     .add(ms[$i - 1].g().add(ms[$i - 1].select(ms[$i - 2], ms[$i - 3])))
                     .add(ms[$i - 4]);
-                ms[$i] = sum.sb().rotl::<27>();
+                ms[$i] = sum.sb().rotl_ms();
             )*};
         }
         let mut w = c[0];
@@ -559,15 +921,15 @@ mod kernel {
                 let a = w[($i + 3) % 4];
                 let sum = w[$i]
                     .add(a.f())
-                    .add(a.select(w[($i + 2) % 4], w[($i + 1) % 4]).add(V::splat(RC64[24 - 4 * $r - $i])));
-                w[$i] = sum.sb().rotl::<25>();
+                    .add(a.select(w[($i + 2) % 4], w[($i + 1) % 4]).add(rc(24 - 4 * $r - $i)));
+                w[$i] = sum.sb().rotl_rnd();
             };
         }
         let at = |s: &[V; 33], k: usize| [s[k], s[k + 1], s[k + 2], s[k + 3]];
         schedule!(8 9 10 11 12);
-        let mut p0 = [V::splat(0); 4];
+        let mut p0 = [V::splat(Default::default()); 4];
         for j in 0..4 {
-            p0[j] = ms[j].rotl::<19>().xor(ms[j + 4]);
+            p0[j] = ms[j].rotl_in().xor(ms[j + 4]);
         }
         bitmix(&mut p0);
         round!(0, p0);
@@ -584,13 +946,13 @@ mod kernel {
     /// Lane l compresses `count` inputs from `starts[l]` into `chains[l]`.
     #[inline(always)]
     fn run<V: Lanes8>(
-        chains: &mut [Chain<u64>; LANES],
-        input: Input<'_>,
+        chains: &mut [Chain<V::Word>; LANES],
+        input: Input<'_, V::Word>,
         starts: &[usize; LANES],
         count: usize,
     ) {
         // Transposed: c[r][j] holds word j of row r of every lane.
-        let mut rows = [[[0u64; LANES]; 4]; 5];
+        let mut rows = [[[V::Word::default(); LANES]; 4]; 5];
         for (l, chain) in chains.iter().enumerate() {
             for r in 0..5 {
                 for j in 0..4 {
@@ -598,7 +960,7 @@ mod kernel {
                 }
             }
         }
-        let mut c = [[V::splat(0); 4]; 5];
+        let mut c = [[V::splat(Default::default()); 4]; 5];
         for (row, words) in c.iter_mut().zip(&rows) {
             for (v, words) in row.iter_mut().zip(words) {
                 *v = V::load(words);
@@ -623,12 +985,12 @@ mod kernel {
 
     /// The entry function of one form: where the generic code above becomes instructions.
     macro_rules! entry {
-        ($name:ident, $features:tt, $lanes:ty) => {
+        ($name:ident, $features:tt, $lanes:ty, $word:ty) => {
             #[target_feature(enable = $features)]
             #[inline(never)]
             pub(super) fn $name(
-                chains: &mut [Chain<u64>; LANES],
-                input: Input<'_>,
+                chains: &mut [Chain<$word>; LANES],
+                input: Input<'_, $word>,
                 starts: &[usize; LANES],
                 count: usize,
             ) {
@@ -637,9 +999,27 @@ mod kernel {
         };
     }
 
-    entry!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,gfni", Zmm);
-    entry!(avx2_gfni, "avx2,avx,gfni", YmmPair<GfniSbox>);
-    entry!(avx2_gather, "avx2,avx", YmmPair<GatherSbox>);
+    entry!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,gfni", Zmm, u64);
+    entry!(avx2_gfni, "avx2,avx,gfni", YmmPair<GfniSbox>, u64);
+    entry!(avx2_gather, "avx2,avx", YmmPair<GatherSbox>, u64);
+    entry!(
+        avx512_words128,
+        "avx512f,avx512bw,avx512vl,avx512dq,gfni",
+        Wide128<Zmm>,
+        u128
+    );
+    entry!(
+        avx2_gfni_words128,
+        "avx2,avx,gfni",
+        Wide128<YmmPair<GfniSbox>>,
+        u128
+    );
+    entry!(
+        avx2_gather_words128,
+        "avx2,avx",
+        Wide128<YmmPair<GatherSbox>>,
+        u128
+    );
 }
 
 #[cfg(test)]
@@ -734,6 +1114,93 @@ mod tests {
                 for k in 0..count {
                     compress_lanes::<u64, 1>(&[inputs[starts[l] + k]], &mut c);
                 }
+                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
+            }
+        }
+    }
+
+    fn chains128(seed: u64) -> [Chain<u128>; LANES] {
+        let bytes = pseudo_random(seed, LANES * 5 * 4 * 16);
+        core::array::from_fn(|l| {
+            core::array::from_fn(|r| {
+                core::array::from_fn(|j| {
+                    let at = ((l * 5 + r) * 4 + j) * 16;
+                    u128::from_le_bytes(bytes[at..at + 16].try_into().unwrap())
+                })
+            })
+        })
+    }
+
+    #[test]
+    fn wide_blocks_equal_portable_128() {
+        for wide in forms() {
+            for (seed, blocks, stride) in [(4u64, 1usize, 128usize), (5, 10, 1280), (6, 3, 1000)] {
+                let data = pseudo_random(seed, LANES * stride + 128 * blocks);
+                let starts = shuffled_starts(stride);
+                let start = chains128(seed);
+                let mut got = start;
+                wide.compress_blocks(&mut got, &data, &starts, blocks);
+                for l in 0..LANES {
+                    let mut c = [start[l]];
+                    for b in 0..blocks {
+                        let block = load_block(&data[starts[l] + 128 * b..]);
+                        compress_lanes::<u128, 1>(&[block], &mut c);
+                    }
+                    assert_eq!(got[l], c[0], "{} seed {seed} lane {l}", wide.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_words_equal_portable_128() {
+        let bytes = pseudo_random(10, 16 * 8 * 8 * 13);
+        let inputs: Vec<[u128; 8]> = bytes
+            .chunks(128)
+            .map(|b| {
+                core::array::from_fn(|j| u128::from_le_bytes(b[16 * j..][..16].try_into().unwrap()))
+            })
+            .collect();
+        let (stride, count) = (12, 12);
+        let starts = shuffled_starts(stride);
+        for wide in forms() {
+            let start = chains128(10);
+            let mut got = start;
+            wide.compress_words(&mut got, &inputs, &starts, count);
+            for l in 0..LANES {
+                let mut c = [start[l]];
+                for k in 0..count {
+                    compress_lanes::<u128, 1>(&[inputs[starts[l] + k]], &mut c);
+                }
+                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
+            }
+        }
+    }
+
+    /// Carries and products at their extremes: all-ones and near-all-ones halves make every
+    /// partial sum of the 128-bit arithmetic as large as it gets.
+    #[test]
+    fn wide_extreme_words_equal_portable_128() {
+        let patterns = [
+            u128::MAX,
+            u128::MAX - 1,
+            1u128 << 127,
+            u128::from(u64::MAX),
+            u128::MAX << 64,
+            0,
+        ];
+        let inputs: Vec<[u128; 8]> = (0..LANES)
+            .map(|l| core::array::from_fn(|j| patterns[(l + j) % patterns.len()]))
+            .collect();
+        let starts: [usize; LANES] = core::array::from_fn(|l| l);
+        for wide in forms() {
+            let start: [Chain<u128>; LANES] =
+                core::array::from_fn(|l| [[patterns[l % patterns.len()]; 4]; 5]);
+            let mut got = start;
+            wide.compress_words(&mut got, &inputs, &starts, 1);
+            for l in 0..LANES {
+                let mut c = [start[l]];
+                compress_lanes::<u128, 1>(&[inputs[l]], &mut c);
                 assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
             }
         }

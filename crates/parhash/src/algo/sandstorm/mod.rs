@@ -10,10 +10,10 @@
 //! Variants: `reference`, `sequential` (one compression at a time, one thread), `interleaved`
 //! (independent superblocks side by side in one thread, portable), `parallel` (interleaved, and
 //! whole level-2 superblocks over all cores, with the widest kernel; the default),
-//! `parallel-portable`, and for the 64-bit-word sizes (224/256) `interleaved-avx512`,
-//! `parallel-avx512` (eight superblocks in AVX-512 lanes, S-box by GFNI), `interleaved-avx2` and
-//! `parallel-avx2` (eight superblocks in two AVX2 registers per word, S-box by GFNI or a table
-//! gather): [`crate::algo::sandstorm::lanes`]. `sandstorm224-ref`/`sandstorm256-ref`
+//! `parallel-portable`, `interleaved-avx512` and `parallel-avx512` (eight superblocks in AVX-512
+//! lanes, S-box by GFNI), `interleaved-avx2` and `parallel-avx2` (eight superblocks in two AVX2
+//! registers per 64-bit word, S-box by GFNI or a table gather); 128-bit words (384/512) take
+//! twice the registers: [`crate::algo::sandstorm::lanes`]. `sandstorm224-ref`/`sandstorm256-ref`
 //! reproduce the reference code's 8-bit superblock counter (section 7 of the spec), which differs
 //! from the design from 258 padded blocks (16,448 bytes) on; they have the same variants, threads
 //! and lanes included (the tree finds either kind of boundary).
@@ -212,17 +212,9 @@ const VARIANTS: [(&str, &str); 9] = [
     ),
 ];
 
-/// Whether `variant` exists for word type `W` (the SIMD forms only for 64-bit words).
-fn listed<W: Word>(variant: &str) -> bool {
-    W::BYTES == 8 || !(variant.ends_with("avx512") || variant.ends_with("avx2"))
-}
-
 /// The engine of `variant` (`Some(None)` = the literal reference); `None` where the variant is
 /// unknown or not available on this CPU.
-fn engine_for<W: Word>(variant: &str, threads: Threads) -> Option<Option<TreeOptions>> {
-    if !listed::<W>(variant) {
-        return None;
-    }
+fn engine_for(variant: &str, threads: Threads) -> Option<Option<TreeOptions>> {
     match variant {
         "reference" => Some(None),
         "sequential" => Some(Some(TreeOptions::SEQUENTIAL)),
@@ -291,10 +283,9 @@ macro_rules! sandstorm_type {
             fn variants() -> Vec<VariantInfo> {
                 VARIANTS
                     .iter()
-                    .filter(|(name, _)| listed::<<$params as Params>::W>(name))
                     .map(|&(name, summary)| VariantInfo {
                         name,
-                        available: engine_for::<<$params as Params>::W>(name, Threads::ALL).is_some(),
+                        available: engine_for(name, Threads::ALL).is_some(),
                         default: name == "parallel",
                         summary,
                     })
@@ -306,7 +297,7 @@ macro_rules! sandstorm_type {
             }
 
             fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
-                engine_for::<<$params as Params>::W>(name, threads).map(|engine| Self {
+                engine_for(name, threads).map(|engine| Self {
                     core: SandstormCore::with_engine(engine),
                     buffer: Default::default(),
                 })

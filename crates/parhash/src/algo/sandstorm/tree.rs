@@ -23,7 +23,6 @@
 //! digest never depends on the thread count or the kernel (tests compare against the literal
 //! reference).
 
-use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -49,7 +48,7 @@ pub struct TreeOptions {
     pub interleave: bool,
     /// Threads for whole level-2 superblocks, the calling one included (1 = no helpers).
     pub threads: usize,
-    /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (64-bit words only;
+    /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (either word size;
     /// `None` = portable code).
     pub wide: Option<Wide>,
     /// The portable chains of 128-bit words (SANDstorm-384/512) compiled with BMI2/ADX
@@ -231,8 +230,7 @@ fn lanes_for<W: Word>() -> usize {
 enum Inputs<'a, W> {
     /// Message blocks; a chain's start is a byte offset.
     Blocks(&'a [u8]),
-    /// Level-1 outputs; a chain's start is an index. (A `Vec`, so that the eight-lane kernel
-    /// can downcast it to 64-bit words.)
+    /// Level-1 outputs; a chain's start is an index.
     Words(&'a Vec<[W; 8]>),
 }
 
@@ -283,7 +281,7 @@ impl<'a, W: Word> Chains<'a, W> {
     fn outputs(mut self, engine: TreeOptions) -> Vec<[W; 8]> {
         let width = match (engine.interleave, engine.wide) {
             (false, _) => 1,
-            (true, Some(_)) if W::BYTES == 8 => WIDE_LANES,
+            (true, Some(_)) => WIDE_LANES,
             (true, _) => lanes_for::<W>(),
         };
         // Stable, so chains of the same length keep their order (and their data stays close).
@@ -374,41 +372,26 @@ impl<'a, W: Word> Chains<'a, W> {
         L
     }
 
-    /// The chains of `group` (2 to 8) in SIMD lanes; lanes beyond the group repeat its first
-    /// chain and their results are dropped (eight lanes cost about what two portable chains
-    /// do: a group of 6 or 7 left to portable code took 15 % of a one-thread hash when every
-    /// job ended with one, BENCHMARKS.md, issue 21). Returns false, having done nothing,
-    /// without the token, for a group of another size, or for 128-bit words (the kernel is
-    /// 64-bit only).
+    /// The chains of `group` (2 to 8) in SIMD lanes, for either word size; lanes beyond the
+    /// group repeat its first chain and their results are dropped (eight lanes cost about what
+    /// two portable chains do: a group of 6 or 7 left to portable code took 15 % of a one-thread
+    /// hash when every job ended with one, BENCHMARKS.md, issue 21). Returns false, having done
+    /// nothing, without the token or for a group of another size.
     fn run_wide(&mut self, engine: TreeOptions, group: &[usize]) -> bool {
         let (Some(wide), 2..=WIDE_LANES) = (engine.wide, group.len()) else {
             return false;
         };
         let lane_chain = |l: usize| group[if l < group.len() { l } else { 0 }];
-        let mut lanes = [[[0u64; 4]; 5]; WIDE_LANES];
-        for (l, lane) in lanes.iter_mut().enumerate() {
-            let chain = &self.chains[lane_chain(l)];
-            let Some(chain) = (chain as &dyn Any).downcast_ref::<Chain<u64>>() else {
-                return false;
-            };
-            *lane = *chain;
-        }
+        let mut lanes: [Chain<W>; WIDE_LANES] =
+            core::array::from_fn(|l| self.chains[lane_chain(l)]);
         let starts: [usize; WIDE_LANES] = core::array::from_fn(|l| self.starts[lane_chain(l)]);
         let len = self.lens[group[0]];
         match self.inputs {
             Inputs::Blocks(data) => wide.compress_blocks(&mut lanes, data, &starts, len),
-            Inputs::Words(words) => {
-                let Some(words) = (words as &dyn Any).downcast_ref::<Vec<[u64; 8]>>() else {
-                    return false;
-                };
-                wide.compress_words(&mut lanes, words, &starts, len);
-            }
+            Inputs::Words(words) => wide.compress_words(&mut lanes, words, &starts, len),
         }
         for (lane, &i) in lanes.iter().zip(group) {
-            if let Some(chain) = (&mut self.chains[i] as &mut dyn Any).downcast_mut::<Chain<u64>>()
-            {
-                *chain = *lane;
-            }
+            self.chains[i] = *lane;
         }
         true
     }
