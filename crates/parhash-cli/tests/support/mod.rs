@@ -52,18 +52,13 @@ pub fn run_in_locale(dir: &Path, locale: &str, program: &str, args: &[&str], std
     }
 }
 
-/// Whether `tool --version` (`openssl version`) runs.
+/// Whether `tool` is installed: it starts (asked for `--version`, whose answer does not
+/// matter: `openssl` refuses the flag and is installed all the same).
 pub fn tool_exists(tool: &str) -> bool {
-    // OpenSSL's command line has `openssl version`, and refuses `--version`.
-    let version = if tool == "openssl" {
-        "version"
-    } else {
-        "--version"
-    };
     Command::new(tool)
-        .arg(version)
+        .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .is_ok_and(|s| s.success())
+        .is_ok()
 }
