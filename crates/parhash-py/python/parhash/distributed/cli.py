@@ -388,7 +388,6 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 def _run(args) -> int:
-    global _stdout
     try:
         if args.algorithm == "parsha256" or args.tree_height is not None or args.iv_bits is not None:
             if args.algorithm != "parsha256" and args.command == "sum":
