@@ -26,6 +26,7 @@ use parhash::algo::sandstorm::word::Word;
 use parhash::algo::sandstorm::{fast, Params, P256, P512};
 use parhash::algo::sha2::sha256::lanes::compress_with;
 use parhash::lanes::Kernel;
+use parhash::threads::Threads;
 
 use crate::report::{Section, Table};
 use crate::timer::Stats;
@@ -89,6 +90,12 @@ pub fn sandstorm_compressions(len: u64, block: u64) -> u64 {
 /// over and over for at least `min_seconds`, all started together: total calls over the wall
 /// time until the last thread stops. Long samples keep a moment off the CPU (a shared machine)
 /// from counting as a slow compression. `make` builds a thread's work (its own data).
+///
+/// The threads are parhash's own (the calling thread and the pool's helpers, as the engines
+/// use them): threads spawned here for each sample and ended before parhash's run left the
+/// scheduler placing parhash's woken helper on the calling thread's core for the next runs
+/// (helpers waiting 10-17 ms of a 20 ms hash; 64 MiB of SANDstorm-256 at 3.5 instead of
+/// 6.0 GB/s; BENCHMARKS.md, issue 21).
 fn on_threads(
     threads: usize,
     min_seconds: f64,
@@ -96,26 +103,19 @@ fn on_threads(
 ) -> f64 {
     let barrier = Barrier::new(threads);
     let start = std::sync::OnceLock::new();
-    let calls: u64 = std::thread::scope(|scope| {
-        let runs: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut work = make();
-                    barrier.wait();
-                    let t0 = *start.get_or_init(Instant::now);
-                    let mut calls = 0u64;
-                    while calls == 0 || t0.elapsed().as_secs_f64() < min_seconds {
-                        work();
-                        calls += 1;
-                    }
-                    calls
-                })
-            })
-            .collect();
-        runs.into_iter()
-            .map(|r| r.join().expect("a ceiling thread panicked"))
-            .sum()
-    });
+    let calls: u64 = parhash::threads::run_workers(Threads::new(threads), || {
+        let mut work = make();
+        barrier.wait();
+        let t0 = *start.get_or_init(Instant::now);
+        let mut calls = 0u64;
+        while calls == 0 || t0.elapsed().as_secs_f64() < min_seconds {
+            work();
+            calls += 1;
+        }
+        calls
+    })
+    .into_iter()
+    .sum();
     let wall = start
         .get()
         .expect("threads started")
