@@ -269,10 +269,12 @@ fn digest_trait_streaming_and_threads_agree() {
     }
 }
 
-/// The eight-lane forms group level-2 chains eight at a time and a job holds up to sixteen
-/// level-2 superblocks: messages with 8 and 17 whole level-2 superblocks (8,001 and 17,005
-/// blocks) reach both, checked against the literal reference for each form on 1..=3 threads and
-/// streamed, for the design and the reference code's
+/// The eight-lane forms group level-2 chains eight at a time, a job holds up to sixteen level-2
+/// superblocks, and under the design's boundaries whole groups of eight run in lockstep (one
+/// level-2 superblock per lane): messages with 8 and 17 whole level-2 superblocks (8,001 and
+/// 17,005 blocks) reach all three, checked against the literal reference for each form on
+/// 1..=3 threads, streamed, and split inside a level-2 superblock, for the design and the
+/// reference code's
 /// counter (whose level-2 superblocks differ in length, so its groups mix lengths).
 fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
     let forms: Vec<Wide> = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()]
@@ -301,6 +303,21 @@ fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
             let engine = TreeOptions::portable(2).with_wide(Some(wide)).unwrap();
             let got = streamed::<P>(engine, &data, &mut r);
             assert_eq!(got, expected, "{} n={n} {} streamed", P::NAME, wide.name());
+            // Whole groups of eight that start inside an update (after the rest of an open
+            // level-2 superblock), on one and two threads.
+            for threads in 1..=2 {
+                let engine = TreeOptions::portable(threads)
+                    .with_wide(Some(wide))
+                    .unwrap();
+                let mut tree = Tree::new(P::K, P::BOUNDARIES, engine);
+                let (head, rest) = data.split_at(503 * block);
+                let whole = rest.len() / block * block;
+                tree.update_blocks(head);
+                tree.update_blocks(&rest[..whole]);
+                let got = digest_bytes::<P>(tree.finalize(&rest[whole..], n as u128 * 8));
+                let at = format!("{} n={n} {} threads={threads} split", P::NAME, wide.name());
+                assert_eq!(got, expected, "{at}");
+            }
         }
     }
 }

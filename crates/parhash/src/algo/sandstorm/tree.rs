@@ -178,6 +178,17 @@ impl Position {
         lo + 1
     }
 
+    /// Which level-2 boundary `self` is (the inverse of [`Position::after_level2`]; `self` must
+    /// be a level-2 boundary).
+    fn level2_index(self, boundaries: Boundaries) -> u64 {
+        let j = match boundaries {
+            Boundaries::Design => self.outputs / LEVEL2,
+            Boundaries::ReferenceCode8Bit => 3 * (self.outputs / 256) + self.outputs % 256 / LEVEL2,
+        };
+        debug_assert_eq!(Position::after_level2(boundaries, j), self);
+        j
+    }
+
     /// Where the level-2 superblock open at `self` (or starting there) closes.
     fn level2_end(self, boundaries: Boundaries) -> Position {
         let outputs = next_boundary(boundaries, self.outputs, LEVEL2);
@@ -427,9 +438,66 @@ struct Level2Work<'a, W: Word> {
 }
 
 impl<W: Word> Level2Work<'_, W> {
+    /// The SIMD lanes that run whole level-2 superblocks in lockstep ([`Level2Work::lockstep`]):
+    /// under the design's boundaries, where every level-1 superblock has 10 blocks and every
+    /// level-2 one 100 of them.
+    fn lockstep_lanes(&self) -> Option<Wide> {
+        self.engine
+            .wide
+            .filter(|_| self.engine.interleave && self.boundaries == Boundaries::Design)
+    }
+
     /// The outputs of level-2 superblocks `range`: their level-1 superblocks, then their
     /// level-2 chains. Pure, so any thread can run it.
     fn outputs(&self, range: core::ops::Range<usize>) -> Vec<[W; 8]> {
+        let Some(wide) = self.lockstep_lanes() else {
+            return self.listed_outputs(range);
+        };
+        let mut outputs = Vec::with_capacity(range.len());
+        let mut start = range.start;
+        while range.end - start >= WIDE_LANES {
+            outputs.extend(self.lockstep(wide, self.ends[start]));
+            start += WIDE_LANES;
+        }
+        if start < range.end {
+            outputs.extend(self.listed_outputs(start..range.end));
+        }
+        outputs
+    }
+
+    /// The outputs of the eight whole level-2 superblocks from `first`, one per SIMD lane,
+    /// under the design's boundaries: step k compresses every lane's k-th level-1 superblock at
+    /// once, whose outputs are the k-th inputs of the lanes' level-2 chains, which then run
+    /// side by side too. Nothing is listed, sorted or allocated: the general form
+    /// ([`Level2Work::listed_outputs`]) spent ~8 % of a one-thread hash on that (BENCHMARKS.md,
+    /// issue 21).
+    fn lockstep(&self, wide: Wide, first: Position) -> [[W; 8]; WIDE_LANES] {
+        let (per1, per2) = (LEVEL1 as usize, LEVEL2 as usize);
+        let block_bytes = 8 * W::BYTES;
+        let lane_start = |l: usize| first.blocks + (l * per1 * per2) as u64;
+        // Lane l's level-1 outputs at l * 100.. (51 KB for 64-bit words, 102 KB for 128-bit).
+        let mut level1 = [[W::default(); 8]; WIDE_LANES * LEVEL2 as usize];
+        for k in 0..per2 {
+            let block = |l: usize| lane_start(l) + (k * per1) as u64;
+            let mut chains: [Chain<W>; WIDE_LANES] =
+                core::array::from_fn(|l| numbered(&self.base, block(l), LEVEL1));
+            let starts = core::array::from_fn(|l| (block(l) - self.origin) as usize * block_bytes);
+            wide.compress_blocks(&mut chains, self.data, &starts, per1);
+            for (l, chain) in chains.iter().enumerate() {
+                level1[l * per2 + k] = level_output(chain);
+            }
+        }
+        let mut chains: [Chain<W>; WIDE_LANES] = core::array::from_fn(|l| {
+            numbered(&self.base2, first.outputs + (l * per2) as u64, LEVEL2)
+        });
+        let starts = core::array::from_fn(|l| l * per2);
+        wide.compress_words(&mut chains, &level1, &starts, per2);
+        chains.map(|chain| level_output(&chain))
+    }
+
+    /// [`Level2Work::outputs`] for any boundaries and engine: the level-1 superblocks listed,
+    /// run in groups of equal length, then the level-2 chains.
+    fn listed_outputs(&self, range: core::ops::Range<usize>) -> Vec<[W; 8]> {
         let (first, last) = (self.ends[range.start], self.ends[range.end]);
         let superblocks: Vec<(u64, u64)> = level1_superblocks(self.boundaries, first.blocks)
             .take((last.outputs - first.outputs) as usize)
@@ -676,9 +744,11 @@ impl<W: Word> Tree<W> {
             here.level2_end(self.boundaries)
         };
         let blocks = (data.len() / bb) as u64;
+        // The boundaries in closed form: walking each superblock's 100 level-1 boundaries cost
+        // ~2 % of a one-thread hash.
         let mut ends = vec![first];
-        loop {
-            let next = ends[ends.len() - 1].level2_end(self.boundaries);
+        for j in first.level2_index(self.boundaries) + 1.. {
+            let next = Position::after_level2(self.boundaries, j);
             if next.blocks - here.blocks > blocks {
                 break;
             }
@@ -748,7 +818,12 @@ impl<W: Word> Tree<W> {
             .div_ceil(LEVEL2_PER_JOB)
             .next_multiple_of(threads)
             .min(superblocks);
-        let per_job = superblocks.div_ceil(wanted);
+        // Lanes in lockstep take whole groups of eight (a job of another size would leave lanes
+        // idle), where there are enough for every thread.
+        let per_job = match work.lockstep_lanes() {
+            Some(_) if superblocks >= WIDE_LANES * threads => WIDE_LANES,
+            _ => superblocks.div_ceil(wanted),
+        };
         let jobs = superblocks.div_ceil(per_job);
         let job = |j: usize| j * per_job..((j + 1) * per_job).min(superblocks);
         let next_job = AtomicUsize::new(0);
