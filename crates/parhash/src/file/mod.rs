@@ -45,7 +45,11 @@
 //! cache); a reader thread costs ~0.1 s more CPU per GiB (its copy lands in another core's
 //! cache), which -j 2 pays in wall time. Hence [`ReadAhead::WhenNotCached`]: cached pieces
 //! are read with `preadv2(RWF_NOWAIT)` by the hashing thread, and only a read that would
-//! wait for the disk starts the reader thread.
+//! wait for the disk starts the reader thread. Except for a tree mode on more than one
+//! thread, since its engines got faster (issue 21): there the hashing thread's copy is work
+//! the helpers wait for at every piece, and a reader thread with 2 MiB per thread (4 MiB
+//! pieces on 2 threads) took 0.81-0.89 of the wall time on a cached 1 GiB file for
+//! SANDstorm-256 and 0.94 for PARSHA-256, at the same CPU time (BENCHMARKS.md, issue 21).
 
 #![forbid(unsafe_code)]
 
@@ -149,7 +153,8 @@ impl<'p> FileHasher<'p> {
     }
 
     /// The same, reading large files on a thread of their own as `when` says (default:
-    /// [`ReadAhead::WhenNotCached`]).
+    /// [`ReadAhead::WhenNotCached`], which for a tree mode on more than one thread means
+    /// [`ReadAhead::Always`]).
     #[must_use]
     pub fn read_ahead(mut self, when: ReadAhead) -> Self {
         self.read_ahead = when;
@@ -206,10 +211,16 @@ impl<'p> FileHasher<'p> {
                 let mut hasher = self.hasher(Some(len))?;
                 self.started(Some(len));
                 let piece_size = self.piece_size();
-                read::read_exactly(file, len, piece_size, self.read_ahead, |piece| {
-                    hasher.update(piece);
-                    self.hashed(piece.len());
-                })?;
+                read::read_exactly(
+                    file,
+                    len,
+                    piece_size,
+                    self.read_ahead_for_files(),
+                    |piece| {
+                        hasher.update(piece);
+                        self.hashed(piece.len());
+                    },
+                )?;
                 Ok((finish(hasher)?, len))
             }
             _ => self.hash_reader_counted(file),
@@ -243,6 +254,20 @@ impl<'p> FileHasher<'p> {
             None => builder,
         };
         builder.build().map_err(io::Error::other)
+    }
+
+    /// When a large file is read ahead: as asked, except that the default reads ahead from the
+    /// start for a tree mode on more than one thread (see the module's notes).
+    fn read_ahead_for_files(&self) -> ReadAhead {
+        let threads = self.builder.threads_allowed().count();
+        if self.read_ahead == ReadAhead::WhenNotCached
+            && Hasher::splits_over_threads(self.algorithm())
+            && threads > 1
+        {
+            ReadAhead::Always
+        } else {
+            self.read_ahead
+        }
     }
 
     /// Bytes per read and per update for these files ([`piece_size`]).
@@ -326,5 +351,36 @@ mod tests {
             .get_ref()
             .and_then(|e| e.downcast_ref::<FileChangedSize>())
             .is_some());
+    }
+
+    /// The default reads ahead from the start only for a tree mode on more than one thread;
+    /// a choice made by the caller stands.
+    #[test]
+    fn tree_modes_on_threads_read_ahead_by_default() {
+        let files = |alg, threads| {
+            FileHasher::new(Hasher::builder(alg).threads(crate::Threads::new(threads)))
+        };
+        let cases = [
+            (Algorithm::Sandstorm256, 2, ReadAhead::Always),
+            (Algorithm::Parsha256, 0, ReadAhead::Always),
+            (Algorithm::Sandstorm256, 1, ReadAhead::WhenNotCached),
+            (Algorithm::Sha256, 2, ReadAhead::WhenNotCached),
+        ];
+        for (alg, threads, expected) in cases {
+            let got = files(alg, threads).read_ahead_for_files();
+            // 0 = all cores: one core here means one thread.
+            let expected = if threads == 0 && crate::threads::available() == 1 {
+                ReadAhead::WhenNotCached
+            } else {
+                expected
+            };
+            assert_eq!(got, expected, "{alg:?} on {threads} threads");
+        }
+        for mode in [ReadAhead::Never, ReadAhead::Always] {
+            let got = files(Algorithm::Sandstorm256, 2)
+                .read_ahead(mode)
+                .read_ahead_for_files();
+            assert_eq!(got, mode);
+        }
     }
 }

@@ -17,8 +17,9 @@ pub const PIECE: usize = 1 << 20;
 /// Bytes per read and per `update` for the tree modes (SANDstorm, PARSHA-256), per thread they
 /// may use: each update is spread over the threads, each of which wants whole superblocks or
 /// subtrees, while the buffers going round between reader and hasher should stay in the
-/// last-level cache (measured: 2 MiB pieces on 2 threads beat 8 MiB ones, see BENCHMARKS.md).
-pub const TREE_PIECE_PER_THREAD: usize = 1 << 20;
+/// last-level cache (measured with a reader thread on 2 threads, 1 GiB cached: 4 MiB pieces
+/// beat 2 MiB ones by 3-8 % and 8 or 16 MiB ones for PARSHA-256; BENCHMARKS.md, issue 21).
+pub const TREE_PIECE_PER_THREAD: usize = 2 << 20;
 
 /// The fewest bytes per read and per `update` for the tree modes, however few threads.
 pub const TREE_PIECE_MIN: usize = 2 << 20;
@@ -33,7 +34,9 @@ pub const PIECE_MAX: usize = 32 << 20;
 pub enum ReadAhead {
     /// From the first piece that is not in the page cache on (the default): cached bytes are
     /// copied by the thread that hashes them, which costs least; disk reads overlap hashing.
-    /// Where the system cannot tell (not Linux), as `Always`.
+    /// Where the system cannot tell (not Linux), as `Always`. A tree mode on more than one
+    /// thread reads ahead from the start ([`super::FileHasher::read_ahead`]'s default): its
+    /// helpers would wait for every copy.
     #[default]
     WhenNotCached,
     /// From the start.
