@@ -454,9 +454,12 @@ impl<W: Word> Level2Work<'_, W> {
             return self.listed_outputs(range);
         };
         let mut outputs = Vec::with_capacity(range.len());
+        // Lane l's level-1 outputs at l * 100.. (51 KB for 64-bit words, 102 KB for 128-bit:
+        // on the heap, not a caller's stack, and under glibc's 128 KiB mmap threshold).
+        let mut level1 = vec![[W::default(); 8]; WIDE_LANES * LEVEL2 as usize];
         let mut start = range.start;
         while range.end - start >= WIDE_LANES {
-            outputs.extend(self.lockstep(wide, self.ends[start]));
+            outputs.extend(self.lockstep(wide, self.ends[start], &mut level1));
             start += WIDE_LANES;
         }
         if start < range.end {
@@ -471,12 +474,11 @@ impl<W: Word> Level2Work<'_, W> {
     /// side by side too. Nothing is listed, sorted or allocated: the general form
     /// ([`Level2Work::listed_outputs`]) spent ~8 % of a one-thread hash on that (BENCHMARKS.md,
     /// issue 21).
-    fn lockstep(&self, wide: Wide, first: Position) -> [[W; 8]; WIDE_LANES] {
+    /// `level1` is room for the lanes' level-1 outputs (800).
+    fn lockstep(&self, wide: Wide, first: Position, level1: &mut [[W; 8]]) -> [[W; 8]; WIDE_LANES] {
         let (per1, per2) = (LEVEL1 as usize, LEVEL2 as usize);
         let block_bytes = 8 * W::BYTES;
         let lane_start = |l: usize| first.blocks + (l * per1 * per2) as u64;
-        // Lane l's level-1 outputs at l * 100.. (51 KB for 64-bit words, 102 KB for 128-bit).
-        let mut level1 = [[W::default(); 8]; WIDE_LANES * LEVEL2 as usize];
         for k in 0..per2 {
             let block = |l: usize| lane_start(l) + (k * per1) as u64;
             let mut chains: [Chain<W>; WIDE_LANES] =
@@ -491,7 +493,7 @@ impl<W: Word> Level2Work<'_, W> {
             numbered(&self.base2, first.outputs + (l * per2) as u64, LEVEL2)
         });
         let starts = core::array::from_fn(|l| l * per2);
-        wide.compress_words(&mut chains, &level1, &starts, per2);
+        wide.compress_words(&mut chains, level1, &starts, per2);
         chains.map(|chain| level_output(&chain))
     }
 
