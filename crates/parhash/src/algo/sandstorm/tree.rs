@@ -13,7 +13,9 @@
 //!   levels 1 and 2 is kept, because the level that feeds level 4 is known only at the end.
 //! - Parallel path (`Tree::bulk`): the whole level-2 superblocks of an update are cut into
 //!   jobs that threads take one after the other; a job computes its level-1 superblocks, then
-//!   its level-2 chains (side by side too), so even level 2 is parallel. The calling thread
+//!   its level-2 chains (side by side too), so even level 2 is parallel. With eight SIMD lanes
+//!   and the design's boundaries, a job is eight level-2 superblocks in lockstep, one per lane
+//!   (`Level2Work::lockstep`): no lists of superblocks to build and sort. The calling thread
 //!   takes jobs as well, and in between feeds the level-3 chain with every level-2 output whose
 //!   predecessors are all done: level 3 overlaps levels 1 and 2 instead of waiting for them.
 //!   The blocks that finish the open level-2 superblock (before the first whole one) and those
