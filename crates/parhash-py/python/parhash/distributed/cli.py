@@ -140,11 +140,6 @@ def _parser() -> argparse.ArgumentParser:
     hashing = argparse.ArgumentParser(add_help=False)
     hashing.add_argument("--tree-height", type=int, metavar="T", help="PARSHA-256's tree height T (1..=40, default 13)")
     hashing.add_argument("--iv-bits", type=int, metavar="BITS", help="PARSHA-256's IV length l: 0, 128 or 256 (default)")
-    hashing.add_argument("-l", "--length", type=_bits, metavar="BITS",
-                         help="digest length in bits (a multiple of 8, as b2sum -l counts it; 0: the default), "
-                         "with -a: blake2b 8..512 (a different digest, not a prefix), blake2s 8..256, blake3, "
-                         "shake128 and shake256 8..8388608; --tag lines name it (BLAKE2b-256 (NAME) = ...). "
-                         "check: each line's digest says its length, as in b2sum -c (-l is accepted and ignored)")
 
     sum_parser = commands.add_parser(
         "sum", parents=[hashing], help="print checksums of files, as `parhash sum`",
@@ -154,6 +149,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     sum_parser.add_argument("-a", "--algorithm", type=_algorithm, metavar="ALG",
                             help="hash algorithm (default sha256); see `parhash list`")
+    sum_parser.add_argument("-l", "--length", type=_bits, metavar="BITS",
+                            help="digest length in bits, with -a blake2b (8..512: BLAKE2's own digest size, not a "
+                            "prefix), blake2s (8..256), blake3, shake128 or shake256 (8..8388608); a multiple of 8 "
+                            "as b2sum -l counts it (b3sum --length 64 is -l 512), 0 for the default; --tag lines "
+                            "name it: BLAKE2b-256 (NAME) = HEX")
     style = sum_parser.add_mutually_exclusive_group()
     style.add_argument("--tag", action="store_true", help="BSD-style lines: SHA256 (NAME) = HEX")
     style.add_argument("-b", "--binary", action="store_true", help="mark files as read in binary mode (HEX *NAME)")
@@ -174,7 +174,11 @@ def _parser() -> argparse.ArgumentParser:
         "exactly as `parhash check` does, hashed on a Ray cluster.",
     )
     check_parser.add_argument("-a", "--algorithm", type=_algorithm, metavar="ALG",
-                              help="algorithm of every line (overrides tags and digest lengths)")
+                              help="algorithm of every line (overrides tags and digest lengths); GNU lines may "
+                              "then have any length it can make (blake2b, blake2s, blake3, shake128, shake256)")
+    check_parser.add_argument("-l", "--length", type=_bits, metavar="BITS",
+                              help="accepted and ignored, as by b2sum -c: each line's digest says its length "
+                              "(checked against -a all the same)")
     check_parser.add_argument("--quiet", dest="report", action="store_const", const="quiet",
                               help="don't print OK for each verified file")
     check_parser.add_argument("--status", dest="report", action="store_const", const="status",
