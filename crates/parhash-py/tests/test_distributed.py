@@ -162,6 +162,11 @@ def test_library_hash_files_in_order_with_errors(cluster, tree):
     assert ray.is_initialized()
     with pytest.raises(ValueError, match="sha256"):
         distributed.hash_files(paths, "sha265")
+    # A digest size (parhash-dist sum -l), hashlib as the control; checked before any task.
+    got = list(distributed.hash_files(files[:50], "blake2b", digest_size=20, task_files=7))
+    assert got == [(path, hashlib.blake2b(path.read_bytes(), digest_size=20).digest()) for path in files[:50]]
+    with pytest.raises(ValueError):
+        distributed.hash_files(paths, "blake2s", digest_size=33)
 
 
 def test_recursive_walk_order_and_errors_match_the_cli(cluster, tree):
