@@ -71,9 +71,14 @@ def can_produce(algorithm: str, size: int) -> bool:
     return low <= size <= high
 
 
+def _library_order() -> Tuple[str, ...]:
+    """Every algorithm in the library's order (``parhash list``'s), as the CLI lists them."""
+    return parhash._parhash._algorithm_order
+
+
 def variable_algorithms() -> str:
     """The algorithms whose length ``-l`` sets, as a phrase: ``blake2b, ... and shake256``."""
-    names = sorted(a for a in parhash.algorithms_available if is_variable(a))
+    names = [a for a in _library_order() if is_variable(a)]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
@@ -519,7 +524,7 @@ def inferred_algorithm_note(algorithm: str, mismatched: int) -> Optional[str]:
     only because their digest has its length: which algorithm was assumed and the others of
     that length (in the library's order, as the CLI lists them); None when there is none."""
     size = digest_size(algorithm)
-    others = [name for name in parhash._parhash._algorithm_order if name != algorithm and can_produce(name, size)]
+    others = [name for name in _library_order() if name != algorithm and can_produce(name, size)]
     if not others:
         return None
     lines, have, its = ("1 failed line", "has", "its") if mismatched == 1 else (f"{mismatched} failed lines", "have", "their")
