@@ -58,11 +58,11 @@ pub(crate) fn os_error(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
 /// The digest of the file at `path` (str, bytes or os.PathLike) with the algorithm `name`.
 ///
 /// Read in pieces (never the whole file in memory) with the GIL released; `threads` (None or
-/// 0 = all cores) for the tree modes, `tree_height`/`iv_bits` for PARSHA-256. A file that
-/// cannot be read raises OSError (FileNotFoundError, PermissionError, IsADirectoryError...)
-/// with errno and filename.
+/// 0 = all cores) for the tree modes, `tree_height`/`iv_bits` for PARSHA-256, `digest_size`
+/// (bytes) for BLAKE2b/s, BLAKE3 and SHAKE as in `new`. A file that cannot be read raises
+/// OSError (FileNotFoundError, PermissionError, IsADirectoryError...) with errno and filename.
 #[pyfunction]
-#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None))]
+#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None))]
 pub(crate) fn hash_file<'py>(
     py: Python<'py>,
     path: &Bound<'py, PyAny>,
@@ -70,10 +70,11 @@ pub(crate) fn hash_file<'py>(
     threads: Option<i64>,
     tree_height: Option<i64>,
     iv_bits: Option<i64>,
+    digest_size: Option<i64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let path = path_arg(path)?;
     let alg = options::algorithm(name)?;
-    let options = Options::new(alg, threads, tree_height, iv_bits, None, None)?;
+    let options = Options::new(alg, threads, tree_height, iv_bits, None, digest_size)?;
     let digest = py
         .detach(|| hash_path(alg, &options, &path))
         .map_err(|e| os_error(py, &e, &path))?;
@@ -163,18 +164,19 @@ impl FileDigests {
 /// `name`, several at a time on `threads` threads (None or 0 = all cores), and yields
 /// `(path, digest)` in input order, or `(path, error)` with the OSError for a file that
 /// could not be read (the run goes on). Paths are taken a window at a time: memory stays
-/// bounded for millions of paths.
+/// bounded for millions of paths. `tree_height`, `iv_bits` and `digest_size` as in `hash_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None))]
+#[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None))]
 pub(crate) fn hash_files(
     paths: &Bound<'_, PyAny>,
     name: &str,
     threads: Option<i64>,
     tree_height: Option<i64>,
     iv_bits: Option<i64>,
+    digest_size: Option<i64>,
 ) -> PyResult<FileDigests> {
     let algorithm = options::algorithm(name)?;
-    let options = Options::new(algorithm, threads, tree_height, iv_bits, None, None)?;
+    let options = Options::new(algorithm, threads, tree_height, iv_bits, None, digest_size)?;
     Ok(FileDigests {
         files: FileHasher::new(options.builder(algorithm)),
         paths: paths.try_iter()?.unbind(),

@@ -14,7 +14,7 @@ mod parts;
 
 use parhash::Algorithm;
 use pyo3::prelude::*;
-use pyo3::types::PyFrozenSet;
+use pyo3::types::{PyFrozenSet, PyTuple};
 
 #[pymodule]
 fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -30,6 +30,9 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     hash_object::add_constructors(module)?;
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     module.add("algorithms_available", PyFrozenSet::new(py, &names)?)?;
+    // The same names in the library's order (`parhash list`'s), for messages that list
+    // algorithms as the CLI lists them (parhash.distributed's `check`).
+    module.add("_algorithm_order", PyTuple::new(py, &names)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

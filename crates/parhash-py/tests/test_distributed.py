@@ -8,6 +8,7 @@ Data gets a digest column."""
 import hashlib
 import os
 import random
+import shutil
 import signal
 import stat
 import subprocess
@@ -134,10 +135,13 @@ def test_stdin_and_usage_errors(cluster):
     data = random.Random(3).randbytes(100_000)
     assert run_dist(cluster, "sum", "-a", "sha512", stdin=data) == run_cli("sum", "-a", "sha512", stdin=data)
     assert run_dist(cluster, "sum", "-", stdin=data) == run_cli("sum", "-", stdin=data)
+    # Usage errors of sum and check exit 1, as the CLI's (coreutils'); no subcommand is 2.
     status, out, err = run_dist(cluster, "sum", "-a", "sha265", "x")
-    assert status == 2 and out == b"" and b"sha256" in err
+    assert status == run_cli("sum", "-a", "sha265", "x")[0] == 1 and out == b"" and b"sha256" in err
     status, _, err = run_dist(cluster, "sum", "-a", "parsha256", "--tree-height", "41", "x")
-    assert status == 2 and err
+    assert status == run_cli("sum", "-a", "parsha256", "--tree-height", "41", "x")[0] == 1 and err
+    assert run_dist(cluster, "check", "--no-such-flag")[0] == run_cli("check", "--no-such-flag")[0] == 1
+    assert run_dist(None)[0] == run_cli()[0] == 2
 
 
 def test_library_hash_files_in_order_with_errors(cluster, tree):
@@ -158,6 +162,11 @@ def test_library_hash_files_in_order_with_errors(cluster, tree):
     assert ray.is_initialized()
     with pytest.raises(ValueError, match="sha256"):
         distributed.hash_files(paths, "sha265")
+    # A digest size (parhash-dist sum -l), hashlib as the control; checked before any task.
+    got = list(distributed.hash_files(files[:50], "blake2b", digest_size=20, task_files=7))
+    assert got == [(path, hashlib.blake2b(path.read_bytes(), digest_size=20).digest()) for path in files[:50]]
+    with pytest.raises(ValueError):
+        distributed.hash_files(paths, "blake2s", digest_size=33)
 
 
 def test_recursive_walk_order_and_errors_match_the_cli(cluster, tree):
@@ -190,22 +199,18 @@ def test_check_equals_the_cli(cluster, tree, tmp_path):
     checklist.write_bytes(text)
     for extra in ([], ["--quiet"], ["--status"], ["-w"], ["--strict"], ["--ignore-missing", "--quiet"],
                   ["-a", "sha3-256", "-w"]):
-        want = without_notes(run_cli("check", *extra, str(checklist)))
+        want = run_cli("check", *extra, str(checklist))
         got = run_dist(cluster, "check", *extra, str(checklist))
         assert got == want, extra
-    assert want[0] == 1
+        assert want[0] == 1
+        if not extra:
+            # The changed file's GNU line: sha256 inferred from its length, as the CLI's note says.
+            assert b"no algorithm tag, and sha256 was assumed from" in want[2]
     ok_list = tmp_path / "OK"
     ok_list.write_bytes(lists[0])
     assert run_dist(cluster, "check", str(ok_list)) == run_cli("check", str(ok_list))
     assert run_dist(cluster, "check", str(ok_list))[0] == 0
     assert run_dist(cluster, "check", "no such list") == run_cli("check", "no such list")
-
-
-def without_notes(result):
-    """The CLI's result without its `note:` hints on standard error (parhash-dist does not
-    print them: see the README)."""
-    status, out, err = result
-    return status, out, b"".join(line for line in err.splitlines(keepends=True) if not line.startswith(b"parhash: note:"))
 
 
 def test_tags_of_every_algorithm_equal_the_cli(tmp_path):
@@ -218,7 +223,144 @@ def test_tags_of_every_algorithm_equal_the_cli(tmp_path):
             want = run_cli("sum", "-a", name, *(["--tag"] if tag else []), str(path))[1]
             style = _lines.LineStyle(tag=tag, tree_params=(13, 256) if name == "parsha256" else None)
             assert _lines.sum_line(name, digest, os.fsencode(path), style) == want, name
-        assert _lines.from_tag(_lines.tag(name)) == (name, (13, 256) if name == "parsha256" else None)
+        assert _lines.from_tag(_lines.tag(name)) == (name, (13, 256) if name == "parsha256" else None,
+                                                     _lines.digest_size(name))
+
+
+# --- -l/--length ----------------------------------------------------------------------------
+
+#: Lengths in bits worth trying with every algorithm: 0 (the default), the smallest, around the
+#: defaults of each kind, BLAKE2b's limit and one past it, the XOFs' limit and one past it.
+PROBE_BITS = [0, 8, 128, 160, 224, 256, 264, 384, 512, 520, 4096, 8 << 20, (8 << 20) + 8]
+
+#: (-a, -l, style flags) that parhash-dist and the CLI must print alike.
+LENGTH_CASES = [
+    ("blake2b", "256", []),
+    ("blake2b", "256", ["--tag"]),
+    ("blake2s", "128", ["-b"]),
+    ("blake3", "512", ["--tag", "-z"]),
+    ("shake128", "8", []),
+    ("shake256", "4096", ["--tag"]),
+    ("blake3", "0", ["--tag"]),
+    ("blake2b", "512", ["--tag"]),
+    ("sha256", "256", []),
+]
+
+
+def _hashlib_digest(algorithm, bits, data):
+    """hashlib's digest where it has the algorithm (BLAKE3 it has not: b3sum is its control)."""
+    size = int(bits) // 8
+    if algorithm in ("blake2b", "blake2s"):
+        return getattr(hashlib, algorithm)(data, digest_size=size or getattr(hashlib, algorithm)().digest_size).digest()
+    if algorithm in ("shake128", "shake256"):
+        return getattr(hashlib, algorithm.replace("shake", "shake_"))(data).digest(size or (32 if algorithm == "shake128" else 64))
+    if algorithm == "sha256":
+        return hashlib.sha256(data).digest()
+    return None
+
+
+def test_lengths_of_every_algorithm_as_the_cli_takes_and_tags_them(tmp_path):
+    """No Ray: for every algorithm and many lengths, `-l`'s verdict (the CLI's message, word
+    for word) and the line of an accepted one (--tag names the length) equal the CLI's."""
+    path = tmp_path / "m"
+    path.write_bytes(b"abc")
+    for name in sorted(parhash.algorithms_available):
+        for bits in PROBE_BITS:
+            status, out, err = run_cli("sum", "-a", name, "-l", str(bits), "--tag", str(path))
+            problem = _lines.length_error(name, bits, checking=False)
+            if status:
+                assert err == f"parhash: {problem}\nTry 'parhash sum --help' for more information.\n".encode(), (name, bits)
+                continue
+            assert problem is None, (name, bits)
+            size = _lines.length_digest_size(name, bits)
+            digest = parhash.new(name, b"abc", **({} if size is None else {"digest_size": size})).digest()
+            style = _lines.LineStyle(tag=True, tree_params=(13, 256) if name == "parsha256" else None)
+            assert _lines.sum_line(name, digest, os.fsencode(path), style) == out, (name, bits)
+            # check reads the tag back, with the length it names.
+            assert _lines.Parser(None, False).parse(out).expected == digest, (name, bits)
+    assert _lines.length_error(None, 256, checking=False).startswith("-l needs -a")
+    assert _lines.length_error(None, 256, checking=True) is None
+
+
+def test_bad_lengths_exit_and_say_what_the_cli_does(tmp_path):
+    """A length the algorithm cannot make, -l without -a, and values that are no number of
+    bits: status 1 and the CLI's reason (Ray is never reached)."""
+    path = str(tmp_path / "f")
+    for args in (["sum", "-a", "blake2b", "-l", "520"], ["sum", "-l", "256"], ["sum", "-a", "sha256", "-l", "128"],
+                 ["sum", "-a", "shake256", "-l", str((8 << 20) + 8)], ["sum", "-a", "sandstorm256", "-l", "128"],
+                 ["check", "-a", "sha256", "-l", "128"]):
+        want = run_cli(*args, path)
+        status, out, err = run_dist(None, *args, path)
+        assert want[0] == 1 and (status, out) == (1, b""), args
+        assert err.replace(b"parhash-dist", b"parhash") == want[2], args
+    for bits in ("255", "x", "-8", "99999999999999999999999", ""):
+        status, _, cli_err = run_cli("sum", "-a", "blake3", f"--length={bits}", path)
+        reason = cli_err.split(b"\n")[0].split(b"': ", 1)[1]  # clap: error: invalid value 'V' for '...': REASON
+        got = run_dist(None, "sum", "-a", "blake3", f"--length={bits}", path)
+        assert status == got[0] == 1 and got[1] == b"" and reason in got[2], (bits, reason, got[2])
+
+
+def test_sum_with_lengths_equals_the_cli_and_the_controls(cluster, tree, tmp_path):
+    """Every style with -l: parhash-dist prints the CLI's bytes (odd names, a missing file,
+    standard input); hashlib, b2sum and b3sum agree on the digests."""
+    odd = [os.fsdecode(os.path.join(bytes(tree / "odd"), name)) for name in odd_names()[:6]]
+    plain = [str(p) for p in sorted((tree / "d2" / "s0").iterdir())[:30]]
+    names = [*plain[:10], *odd, "missing", "-", *plain[10:]]
+    data = random.Random(7).randbytes(5000)
+    for algorithm, bits, style in LENGTH_CASES:
+        args = ["sum", "-a", algorithm, "-l", bits, *style]
+        want = run_cli(*args, *names, stdin=data)
+        assert run_dist(cluster, *args, *names, stdin=data) == want, (algorithm, bits, style)
+        assert want[0] == 1 and b"missing: No such file" in want[2]
+        # Standard input's line: after the 16 files before it ("missing" has none).
+        stdin_line = want[1].split(b"\0" if "-z" in style else b"\n")[16]
+        if "--tag" in style:
+            assert b" (-) = " in stdin_line, stdin_line
+            hexdigest = stdin_line.rsplit(b" = ", 1)[1]
+        else:
+            hexdigest, name = stdin_line.split(b" ", 1)
+            assert name in (b" -", b"*-"), stdin_line
+        control = _hashlib_digest(algorithm, bits, data)
+        if control is not None:
+            assert bytes.fromhex(hexdigest.decode()) == control, (algorithm, bits)
+    # GNU's and BLAKE3's own tools, byte for byte on plain names.
+    controls = [(["b2sum", "-l", "256"], ["-a", "blake2b", "-l", "256"]),
+                (["b2sum", "-l", "160", "--tag"], ["-a", "blake2b", "-l", "160", "--tag"]),
+                (["b3sum", "--length", "64"], ["-a", "blake3", "-l", "512"])]
+    for tool, ours in controls:
+        if shutil.which(tool[0]) is None:
+            continue
+        want = subprocess.run([*tool, *plain], capture_output=True, check=True).stdout
+        assert run_dist(cluster, "sum", *ours, *plain) == (0, want, b""), tool
+
+
+def test_lists_with_lengths_check_as_with_the_cli(cluster, tree, tmp_path):
+    """Round trips: lists of many lengths and tags (the CLI's, b2sum's, parhash-dist's) check
+    alike with both tools: OK lines, a changed file, lines improper for -a, a GNU line of
+    another length whose algorithm is inferred (and the CLI's note about it)."""
+    files = [str(p) for p in sorted((tree / "d3" / "s1").iterdir())[:12]]
+    changed = tmp_path / "changed"
+    changed.write_bytes(b"before")
+    made = [run_cli("sum", *extra, *files, str(changed))[1] for extra in (
+        ["-a", "blake2b", "-l", "256"], ["-a", "blake2b", "-l", "256", "--tag"], ["-a", "blake3", "-l", "512", "--tag"],
+        ["-a", "shake128", "-l", "1024", "--tag"], ["-a", "blake2s", "-l", "160", "--tag"], ["-a", "shake256", "-l", "8"])]
+    # parhash-dist's own list, checked by the CLI.
+    status, dist_list, _ = run_dist(cluster, "sum", "-a", "blake2b", "-l", "384", "--tag", *files)
+    assert status == 0 and dist_list.startswith(b"BLAKE2b-384 (")
+    assert run_cli("check", "--strict", "-", stdin=dist_list) == (0, b"".join(f.encode() + b": OK\n" for f in files), b"")
+    if shutil.which("b2sum"):
+        made.append(subprocess.run(["b2sum", "-l", "128", "--tag", *files], capture_output=True, check=True).stdout)
+    made.append(dist_list)
+    changed.write_bytes(b"after")
+    checklist = tmp_path / "LENGTHS"
+    checklist.write_bytes(b"".join(made))
+    for extra in ([], ["-w"], ["-a", "blake2b", "-w"], ["-a", "blake2b", "-l", "256", "--quiet"],
+                  ["-a", "blake3", "-l", "0", "--strict"], ["-l", "256", "--status"]):
+        want = run_cli("check", *extra, str(checklist))
+        assert run_dist(cluster, "check", *extra, str(checklist)) == want, extra
+        assert want[0] == 1
+    # Without -a, the GNU BLAKE2b-256 lines read as sha256 lines: they fail, with the note.
+    assert b"failed lines have no algorithm tag, and sha256 was assumed" in run_cli("check", str(checklist))[2]
 
 
 # --- one file in parts ----------------------------------------------------------------------

@@ -62,6 +62,31 @@ def test_hash_file_and_hash_files_equal_one_by_one(name, files, tmp_path):
     assert isinstance(digests[-1], IsADirectoryError)
 
 
+def test_hash_file_and_hash_files_take_a_digest_size(files, cli):
+    """BLAKE2's digest size parameter and the XOFs' lengths, hashlib as the control (BLAKE3:
+    the CLI's `-l`)."""
+    controls = {
+        "blake2b": lambda data, size: hashlib.blake2b(data, digest_size=size).digest(),
+        "blake2s": lambda data, size: hashlib.blake2s(data, digest_size=size).digest(),
+        "shake128": lambda data, size: hashlib.shake_128(data).digest(size),
+        "shake256": lambda data, size: hashlib.shake_256(data).digest(size),
+        "blake3": None,
+    }
+    for name, control in controls.items():
+        for size in (1, 20, 32, 200 if name.startswith(("shake", "blake3")) else 31):
+            if control is None:
+                expected = cli(name, files, "-l", str(8 * size))
+            else:
+                expected = [control(p.read_bytes(), size) for p in files]
+            assert [parhash.hash_file(p, name, digest_size=size) for p in files] == expected, (name, size)
+            got = [digest for _, digest in parhash.hash_files(files, name, threads=2, digest_size=size)]
+            assert got == expected, (name, size)
+    with pytest.raises(ValueError):
+        parhash.hash_file(files[0], "blake2b", digest_size=65)
+    with pytest.raises(ValueError):
+        parhash.hash_files(files, "sha256", digest_size=16)
+
+
 def test_hash_files_takes_a_long_generator(tmp_path):
     paths = []
     for i in range(1000):

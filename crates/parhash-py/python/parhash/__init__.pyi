@@ -486,8 +486,10 @@ def hash_file(
     *,
     tree_height: int | None = None,
     iv_bits: int | None = None,
+    digest_size: int | None = None,
 ) -> bytes:
-    """The digest of the file at `path`, read in pieces with the GIL released."""
+    """The digest of the file at `path`, read in pieces with the GIL released (`digest_size`
+    in bytes for blake2b, blake2s, blake3, shake128 and shake256, as in `new`)."""
 
 class FileDigests(Iterator[tuple[_Path, Union[bytes, OSError]]]):
     def __iter__(self) -> FileDigests: ...
@@ -500,6 +502,7 @@ def hash_files(
     *,
     tree_height: int | None = None,
     iv_bits: int | None = None,
+    digest_size: int | None = None,
 ) -> FileDigests:
     """(path, digest) or (path, OSError) for each path, in input order, bounded memory."""
 

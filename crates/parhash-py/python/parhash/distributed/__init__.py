@@ -59,15 +59,20 @@ __all__ = [
 ]
 
 
-def _spec(algorithm: str, tree_height: Optional[int], iv_bits: Optional[int]) -> Spec:
-    """Checks the algorithm and PARSHA-256's parameters on the driver (a bad name fails here,
-    before any task runs)."""
+def _spec(algorithm: str, tree_height: Optional[int], iv_bits: Optional[int],
+          digest_size: Optional[int] = None) -> Spec:
+    """Checks the algorithm, PARSHA-256's parameters and the digest size on the driver (a bad
+    one fails here, before any task runs)."""
     name = _lines.canonical_name(algorithm)
     if name != "parsha256" and (tree_height is not None or iv_bits is not None):
         raise TypeError(f"{name} takes no tree_height or iv_bits (only parsha256 has tree parameters)")
     if name == "parsha256":
         parhash.new(name, tree_height=tree_height, iv_bits=iv_bits)  # ValueError when out of range
-    return Spec(name, tree_height, iv_bits)
+    if digest_size is not None:
+        parhash.new(name, digest_size=digest_size)  # ValueError for a size it cannot make
+        if digest_size == _lines.digest_size(name):
+            digest_size = None
+    return Spec(name, tree_height, iv_bits, digest_size)
 
 
 def _is_one_path(obj: Any) -> bool:
@@ -82,6 +87,7 @@ def hash_files(
     recursive: bool = False,
     tree_height: Optional[int] = None,
     iv_bits: Optional[int] = None,
+    digest_size: Optional[int] = None,
     task_bytes: int = DEFAULT_TASK_BYTES,
     task_files: int = DEFAULT_TASK_FILES,
     split_bytes: Optional[int] = DEFAULT_SPLIT_BYTES,
@@ -106,9 +112,11 @@ def hash_files(
     bounded number of results wait to be yielded, so memory stays bounded for any number of
     files. Files of a tree-mode algorithm of at least `split_bytes` bytes are split into
     `parts` parts (default one per CPU of the cluster), as ``hash_file`` does. Ray retries a task `max_retries` times when
-    its worker dies. The driver stats each file to pack by bytes.
+    its worker dies. The driver stats each file to pack by bytes. `digest_size` (bytes) for
+    blake2b, blake2s, blake3, shake128 and shake256, as ``parhash.hash_files`` (``parhash sum -l``
+    in bytes).
     """
-    spec = _spec(algorithm, tree_height, iv_bits)
+    spec = _spec(algorithm, tree_height, iv_bits, digest_size)
     names = [paths_or_dirs] if _is_one_path(paths_or_dirs) else paths_or_dirs
     connect(address)
     pipeline = Pipeline(

@@ -48,11 +48,20 @@ class Spec:
     algorithm: str
     tree_height: Optional[int] = None
     iv_bits: Optional[int] = None
+    #: Bytes of digest for BLAKE2b/s, BLAKE3 and SHAKE (``-l``); None: the default.
+    digest_size: Optional[int] = None
 
     def tree_kwargs(self) -> dict:
+        """PARSHA-256's parameters as keyword arguments (what a ``PartPlan`` takes)."""
         if self.algorithm != "parsha256":
             return {}
         return {"tree_height": self.tree_height, "iv_bits": self.iv_bits}
+
+    def hash_kwargs(self) -> dict:
+        """Every option as keyword arguments of ``parhash.new`` and ``hash_files``."""
+        if self.digest_size is None:
+            return self.tree_kwargs()
+        return {**self.tree_kwargs(), "digest_size": self.digest_size}
 
 
 # --- connecting ---------------------------------------------------------------------------
@@ -113,7 +122,7 @@ def _hash_batch(paths: Sequence[Any], spec: Spec, threads: int) -> List[Any]:
     many-file engine (small files side by side in SIMD lanes)."""
     return [
         result
-        for _, result in parhash.hash_files(paths, spec.algorithm, threads, **spec.tree_kwargs())
+        for _, result in parhash.hash_files(paths, spec.algorithm, threads, **spec.hash_kwargs())
     ]
 
 

@@ -35,15 +35,126 @@ def canonical_name(name: str) -> str:
 
 @lru_cache(maxsize=None)
 def digest_size(algorithm: str) -> int:
+    """The default digest size in bytes."""
     return parhash.new(algorithm).digest_size
+
+
+#: The longest digest of an extendable-output function (BLAKE3, SHAKE): the library's limit,
+#: 1 MiB (``parhash sum -l`` goes up to 8388608 bits).
+XOF_MAX_SIZE = 1 << 20
+
+
+@lru_cache(maxsize=None)
+def digest_sizes(algorithm: str) -> Tuple[int, int]:
+    """The digest sizes in bytes `algorithm` can produce, ``(min, max)`` (the library's
+    ``digest_sizes``): BLAKE2b 1..64, BLAKE2s 1..32, BLAKE3 and SHAKE 1..1 MiB, the others
+    only their own."""
+    default = digest_size(algorithm)
+    try:
+        parhash.new(algorithm, digest_size=1)
+    except (TypeError, ValueError):
+        return default, default
+    try:
+        parhash.new(algorithm).digest(1)
+    except TypeError:  # not extendable: BLAKE2's parameter goes up to the default
+        return 1, default
+    return 1, XOF_MAX_SIZE
+
+
+def is_variable(algorithm: str) -> bool:
+    low, high = digest_sizes(algorithm)
+    return low != high
+
+
+def can_produce(algorithm: str, size: int) -> bool:
+    low, high = digest_sizes(algorithm)
+    return low <= size <= high
+
+
+def _library_order() -> Tuple[str, ...]:
+    """Every algorithm in the library's order (``parhash list``'s), as the CLI lists them."""
+    return parhash._parhash._algorithm_order
+
+
+def variable_algorithms() -> str:
+    """The algorithms whose length ``-l`` sets, as a phrase: ``blake2b, ... and shake256``."""
+    names = [a for a in _library_order() if is_variable(a)]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+# --- -l/--length (the CLI's length.rs) ----------------------------------------------------
+
+#: The largest number ``-l`` reads (the CLI's usize).
+_MAX_BITS_NUMBER = (1 << 64) - 1
+
+
+def parse_bits(text: str) -> int:
+    """A ``-l`` value: a number of bits, a multiple of 8 (ValueError with the CLI's words)."""
+    digits = text[1:] if text.startswith("+") else text
+    if not digits or not all(c in "0123456789" for c in digits):
+        raise ValueError("a number of bits is needed, such as 256")
+    bits = int(digits)
+    if bits > _MAX_BITS_NUMBER:
+        if digits == text:
+            raise ValueError(_too_long(text))
+        raise ValueError("a number of bits is needed, such as 256")
+    if bits % 8:
+        raise ValueError(
+            "the number of bits must be a multiple of 8 (-l counts bits, as b2sum and cksum do; "
+            "b3sum's --length counts bytes: write 8 times its value)"
+        )
+    return bits
+
+
+def _too_long(bits: str) -> str:
+    return (f"{bits} bits is too long: digests are at most {XOF_MAX_SIZE * 8} bits "
+            f"({XOF_MAX_SIZE >> 20} MiB, for blake3, shake128 and shake256)")
+
+
+def length_digest_size(algorithm: str, bits: Optional[int]) -> Optional[int]:
+    """The digest size in bytes ``-l BITS`` asks of `algorithm`: None for its default (no
+    ``-l``, ``-l 0`` or its own length); ValueError (the CLI's words) for one it cannot make."""
+    if not bits:
+        return None
+    size = bits // 8
+    low, high = digest_sizes(algorithm)
+    if low == high:
+        if size == high:
+            return None
+        raise ValueError(f"invalid length '{bits}': {algorithm} digests are always {high * 8} bits; "
+                         f"-l applies to {variable_algorithms()}")
+    if not low <= size <= high:
+        limit = f" ({high >> 20} MiB)" if high == XOF_MAX_SIZE else ""
+        raise ValueError(f"invalid length '{bits}': {algorithm} digests are {low * 8} to {high * 8} bits{limit}")
+    return None if size == digest_size(algorithm) else size
+
+
+def length_error(algorithm: Optional[str], bits: Optional[int], checking: bool) -> Optional[str]:
+    """What ``-l BITS`` is wrong about with ``-a`` (None if nothing), as the CLI says it: a
+    length the algorithm cannot make, or ``-l`` without ``-a`` when hashing. When checking,
+    each line's digest says its length: ``-l`` is accepted and ignored (as by ``b2sum -c``),
+    but still checked against ``-a``."""
+    if bits is None:
+        return None
+    if algorithm is None:
+        return None if checking else f"-l needs -a: it sets the digest length of {variable_algorithms()}"
+    try:
+        length_digest_size(algorithm, bits)
+    except ValueError as err:
+        return str(err)
+    return None
 
 
 def takes_tree_params(algorithm: str) -> bool:
     return algorithm == "parsha256"
 
 
-def tag(algorithm: str, params: Optional[TreeParams] = None) -> str:
-    """The BSD tag of `algorithm` (canonical name), as ``parhash sum --tag`` writes it."""
+def tag(algorithm: str, params: Optional[TreeParams] = None, size: Optional[int] = None) -> str:
+    """The BSD tag of `algorithm` (canonical name) for a digest of `size` bytes (None: the
+    default), as ``parhash sum --tag`` writes it: ``TAG-BITS`` at a length other than the
+    default (``BLAKE2b-256``, ``SHAKE128-512``)."""
+    if size is not None and size != digest_size(algorithm) and is_variable(algorithm):
+        return f"{tag(algorithm)}-{size * 8}"
     if takes_tree_params(algorithm):
         tree_height, iv_bits = params or DEFAULT_TREE_PARAMS
         return f"PARSHA256-T{tree_height}-IV{iv_bits}"
@@ -62,8 +173,21 @@ def _tags() -> dict:
     return {tag(name): name for name in parhash.algorithms_available}
 
 
-def from_tag(text: str) -> Optional[Tuple[str, Optional[TreeParams]]]:
-    """The algorithm (and PARSHA-256's parameters) a BSD tag names, or None."""
+def from_tag(text: str) -> Optional[Tuple[str, Optional[TreeParams], int]]:
+    """The algorithm, PARSHA-256's parameters and the digest size in bytes a BSD tag names
+    (``BLAKE2b-256``: 32; a plain tag: the default), or None."""
+    found = _from_plain_tag(text)
+    if found is not None:
+        return found[0], found[1], digest_size(found[0])
+    base, dash, bits = text.rpartition("-")
+    name = _tags().get(base) if dash else None
+    if name is None or not is_variable(name) or not bits or not all(c in "0123456789" for c in bits):
+        return None
+    size = int(bits) // 8
+    return (name, None, size) if int(bits) % 8 == 0 and can_produce(name, size) else None
+
+
+def _from_plain_tag(text: str) -> Optional[Tuple[str, Optional[TreeParams]]]:
     if text.startswith("PARSHA256-T"):
         height, sep, iv = text[len("PARSHA256-T"):].partition("-IV")
 
@@ -252,7 +376,7 @@ def sum_line(algorithm: str, digest: bytes, name: bytes, style: LineStyle) -> by
     hexdigest = digest.hex().encode()
     end = b"\0" if style.zero else b"\n"
     if style.tag:
-        label = tag(algorithm, style.tree_params).encode()
+        label = tag(algorithm, style.tree_params, len(digest)).encode()
         return lead + label + b" (" + shown + b") = " + hexdigest + end
     return lead + hexdigest + (b" *" if style.binary else b"  ") + shown + end
 
@@ -268,6 +392,8 @@ class Entry:
     expected: bytes
     name: bytes
     tree_params: Optional[TreeParams] = None
+    #: The algorithm was inferred from the digest's length (a GNU line without -a).
+    inferred: bool = False
 
 
 SKIP = "skip"
@@ -325,7 +451,7 @@ class Parser:
         found = from_tag(word)
         if found is None:
             return None
-        algorithm, params = found
+        algorithm, params, size = found
         after = line[word_len:]
         if after[:1] == b" ":
             after = after[1:]
@@ -341,7 +467,7 @@ class Parser:
         tail = _skip_blanks(inside[close + 1 :])
         if tail[:1] != b"=":
             return IMPROPER
-        entry = self._entry(algorithm, _skip_blanks(tail[1:]), raw_name, escaped)
+        entry = self._entry(algorithm, size, _skip_blanks(tail[1:]), raw_name, escaped)
         if isinstance(entry, Entry):
             return Entry(entry.algorithm, entry.expected, entry.name, params)
         return entry
@@ -351,7 +477,9 @@ class Parser:
         while hex_len < len(line) and chr(line[hex_len]) in "0123456789abcdefABCDEF":
             hex_len += 1
         if self.forced is not None:
-            if hex_len != 2 * digest_size(self.forced):
+            # Any length the algorithm can produce (BLAKE2, BLAKE3 and SHAKE have many), as
+            # `b2sum -c` reads the length from the digest.
+            if hex_len % 2 or not can_produce(self.forced, hex_len // 2):
                 return IMPROPER
             algorithm = self.forced
         elif hex_len % 2 == 0:
@@ -371,12 +499,15 @@ class Parser:
         elif self.without_marker is not True:
             self.without_marker = False
             name_start += 1
-        return self._entry(algorithm, line[:hex_len], line[name_start:], escaped)
+        entry = self._entry(algorithm, hex_len // 2, line[:hex_len], line[name_start:], escaped)
+        if isinstance(entry, Entry) and self.forced is None:
+            return Entry(entry.algorithm, entry.expected, entry.name, inferred=True)
+        return entry
 
     @staticmethod
-    def _entry(algorithm: str, hex_digits: bytes, raw_name: bytes, escaped: bool):
+    def _entry(algorithm: str, size: int, hex_digits: bytes, raw_name: bytes, escaped: bool):
         expected = _decode_hex(hex_digits)
-        if expected is None or len(expected) != digest_size(algorithm):
+        if expected is None or len(expected) != size:
             return IMPROPER
         if escaped:
             name = unescape(raw_name)
@@ -386,6 +517,20 @@ class Parser:
             # A name ends at its first NUL, as C strings do in coreutils.
             name = raw_name.split(b"\0", 1)[0]
         return Entry(algorithm, expected, name)
+
+
+def inferred_algorithm_note(algorithm: str, mismatched: int) -> Optional[str]:
+    """What ``parhash check`` tells about `mismatched` failed lines checked with `algorithm`
+    only because their digest has its length: which algorithm was assumed and the others of
+    that length (in the library's order, as the CLI lists them); None when there is none."""
+    size = digest_size(algorithm)
+    others = [name for name in _library_order() if name != algorithm and can_produce(name, size)]
+    if not others:
+        return None
+    lines, have, its = ("1 failed line", "has", "its") if mismatched == 1 else (f"{mismatched} failed lines", "have", "their")
+    return (f"note: {lines} {have} no algorithm tag, and {algorithm} was assumed from {its} digest length "
+            f"({2 * size} hex digits); if the list was made with another algorithm, name it with -a ALG; "
+            f"of that length: {', '.join(others)}")
 
 
 def report_line(name: bytes, verdict: str, zero: bool) -> bytes:

@@ -3,8 +3,9 @@
 Standard output is byte for byte what ``parhash sum`` / ``parhash check`` print (GNU or BSD
 lines, escaped names, the ``NAME: OK`` report), so ``parhash check`` and ``sha256sum -c``
 verify a cluster's lists and the other way round. Messages on standard error are the CLI's,
-prefixed ``parhash-dist:``. Exit status: 0 when everything succeeded, 1 when a file could not
-be hashed, a checksum did not match or Ray could not be reached, 2 for a usage error.
+prefixed ``parhash-dist:``. Exit status, as the CLI's: 0 when everything succeeded, 1 when a
+file could not be hashed, a checksum did not match or Ray could not be reached, and for a usage
+error of ``sum`` or ``check``; 2 for a missing or unknown subcommand.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ from ._engine import DEFAULT_MAX_RETRIES, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES
 from . import DEFAULT_SPLIT_BYTES
 
 PROG = "parhash-dist"
+
+#: The exit status of a usage error of `sum` or `check`: 1, as `parhash sum`/`check` (and
+#: coreutils' sha256sum) exit; argparse's 2 remains for a missing or unknown subcommand.
+USAGE_STATUS = 1
 
 #: Standard output, for the checksum lines only: Ray prints its own error reports ("(raylet) A
 #: worker died...") to whatever ``sys.stdout`` is, which main() points at standard error.
@@ -91,6 +96,13 @@ def _algorithm(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def _bits(text: str) -> int:
+    try:
+        return _lines.parse_bits(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -106,8 +118,9 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="parhash sum and check with the hashing done on a Ray cluster: the same lines "
         "as `parhash sum` / `parhash check`, so either tool (or sha256sum -c) verifies the other's lists.",
-        epilog="Exit status: 0 if everything succeeded, 1 if a file could not be hashed, a checksum "
-        "did not match or Ray could not be reached, 2 for a usage error.",
+        epilog="Exit status: 0 if everything succeeded; 1 if a file could not be hashed, a checksum "
+        "did not match or Ray could not be reached, and for a usage error of sum or check (as `parhash sum` "
+        "and `parhash check`); 2 for a missing or unknown subcommand.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check}")
 
@@ -134,8 +147,13 @@ def _parser() -> argparse.ArgumentParser:
         "does, hashed on a Ray cluster. Files of parsha256/sandstorm* of at least --split-bytes are split into "
         "parts over the cluster. With no FILE, or FILE -, standard input is hashed here.",
     )
-    sum_parser.add_argument("-a", "--algorithm", type=_algorithm, default="sha256", metavar="ALG",
+    sum_parser.add_argument("-a", "--algorithm", type=_algorithm, metavar="ALG",
                             help="hash algorithm (default sha256); see `parhash list`")
+    sum_parser.add_argument("-l", "--length", type=_bits, metavar="BITS",
+                            help="digest length in bits, with -a blake2b (8..512: BLAKE2's own digest size, not a "
+                            "prefix), blake2s (8..256), blake3, shake128 or shake256 (8..8388608); a multiple of 8 "
+                            "as b2sum -l counts it (b3sum --length 64 is -l 512), 0 for the default; --tag lines "
+                            "name it: BLAKE2b-256 (NAME) = HEX")
     style = sum_parser.add_mutually_exclusive_group()
     style.add_argument("--tag", action="store_true", help="BSD-style lines: SHA256 (NAME) = HEX")
     style.add_argument("-b", "--binary", action="store_true", help="mark files as read in binary mode (HEX *NAME)")
@@ -156,7 +174,11 @@ def _parser() -> argparse.ArgumentParser:
         "exactly as `parhash check` does, hashed on a Ray cluster.",
     )
     check_parser.add_argument("-a", "--algorithm", type=_algorithm, metavar="ALG",
-                              help="algorithm of every line (overrides tags and digest lengths)")
+                              help="algorithm of every line (overrides tags and digest lengths); GNU lines may "
+                              "then have any length it can make (blake2b, blake2s, blake3, shake128, shake256)")
+    check_parser.add_argument("-l", "--length", type=_bits, metavar="BITS",
+                              help="accepted and ignored, as by b2sum -c: each line's digest says its length "
+                              "(checked against -a all the same)")
     check_parser.add_argument("--quiet", dest="report", action="store_const", const="quiet",
                               help="don't print OK for each verified file")
     check_parser.add_argument("--status", dest="report", action="store_const", const="status",
@@ -198,7 +220,7 @@ class _Output:
 def _stdin_digest(spec: Spec) -> Any:
     """Standard input's digest, hashed on the driver (or its OSError)."""
     try:
-        hasher = parhash.new(spec.algorithm, **spec.tree_kwargs())
+        hasher = parhash.new(spec.algorithm, **spec.hash_kwargs())
         read = sys.stdin.buffer.read
         while True:
             chunk = read(1 << 20)
@@ -210,7 +232,12 @@ def _stdin_digest(spec: Spec) -> Any:
 
 
 def _spec(args) -> Spec:
-    return Spec(args.algorithm, args.tree_height, args.iv_bits) if args.algorithm else Spec("sha256")
+    """sum's spec: -a (default sha256), PARSHA-256's parameters, -l (checked by _run)."""
+    algorithm = args.algorithm or "sha256"
+    size = _lines.length_digest_size(algorithm, args.length)
+    if algorithm == "parsha256":
+        return Spec(algorithm, args.tree_height, args.iv_bits)
+    return Spec(algorithm, digest_size=size)
 
 
 def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int]) -> Pipeline:
@@ -254,6 +281,13 @@ def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
     return all_ok
 
 
+def _line_spec(line: _lines.Entry) -> Spec:
+    """A checked line's spec: its digest says its length (BLAKE2, BLAKE3, SHAKE), as in
+    ``parhash check`` and ``b2sum -c``."""
+    size = len(line.expected)
+    return Spec(line.algorithm, digest_size=None if size == _lines.digest_size(line.algorithm) else size)
+
+
 def _records(stream, terminator: bytes) -> Iterator[bytes]:
     if terminator == b"\n":
         yield from stream
@@ -285,6 +319,8 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
     default_params = (args.tree_height, args.iv_bits)
     last_seen = [last_algorithm.get("name", "sha256")]
     tally = {"improper": 0, "mismatched": 0, "unreadable": 0, "verified": 0, "proper": False, "read_error": False}
+    # Mismatches of lines whose algorithm was inferred from the digest's length, by algorithm.
+    inferred_mismatches: dict = {}
 
     def items() -> Iterator[Item]:
         try:
@@ -303,7 +339,7 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
                 tally["proper"] = True
                 last_seen[0] = last_algorithm["name"] = line.algorithm
                 params = line.tree_params or default_params
-                spec = Spec(line.algorithm, *params) if line.algorithm == "parsha256" else Spec(line.algorithm)
+                spec = Spec(line.algorithm, *params) if line.algorithm == "parsha256" else _line_spec(line)
                 if line.name == b"-":
                     yield Item(key=("entry", line), preset=_stdin_digest(spec))
                 else:
@@ -328,6 +364,8 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
                 verdict = "OK"
             else:
                 tally["mismatched"] += 1
+                if entry.inferred:
+                    inferred_mismatches[entry.algorithm] = inferred_mismatches.get(entry.algorithm, 0) + 1
                 verdict = "FAILED"
         else:
             if args.ignore_missing and _lines.is_not_found(result):
@@ -354,6 +392,10 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
             out.message(plural(tally["unreadable"], "listed file could not be read", "listed files could not be read"))
         if tally["mismatched"]:
             out.message(plural(tally["mismatched"], "computed checksum did NOT match", "computed checksums did NOT match"))
+            for algorithm, count in inferred_mismatches.items():
+                note = _lines.inferred_algorithm_note(algorithm, count)
+                if note is not None:
+                    out.message(note)
         if args.ignore_missing and tally["verified"] == 0:
             out.message(f"{shown}: no file was verified")
     return (tally["mismatched"] == 0 and tally["unreadable"] == 0
@@ -379,7 +421,14 @@ def _disconnect() -> None:
 
 def main(argv: Optional[List[str]] = None) -> int:
     global _stdout
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit:
+        # argparse exits 2 for a usage error (0 for --help); sum's and check's exit 1.
+        if exit.code == 2 and argv[:1] in (["sum"], ["check"]):
+            return USAGE_STATUS
+        raise
     _stdout, sys.stdout = sys.stdout, sys.stderr
     try:
         return _run(args)
@@ -387,17 +436,28 @@ def main(argv: Optional[List[str]] = None) -> int:
         sys.stdout = _stdout
 
 
+def _usage_error(args, text: str) -> int:
+    """A usage error as the CLI reports it: the reason, then where to read more."""
+    _message(text)
+    with contextlib.suppress(OSError):
+        sys.stderr.write(f"Try '{PROG} {args.command} --help' for more information.\n")
+    return USAGE_STATUS
+
+
 def _run(args) -> int:
     try:
         if args.algorithm == "parsha256" or args.tree_height is not None or args.iv_bits is not None:
             if args.algorithm != "parsha256" and args.command == "sum":
-                _message(f"{args.algorithm or 'sha256'} takes no --tree-height or --iv-bits (only parsha256 does)")
-                return 2
+                return _usage_error(args, f"{args.algorithm or 'sha256'} takes no --tree-height or --iv-bits "
+                                    "(only parsha256 does)")
             if args.tree_height is not None or args.iv_bits is not None:
                 parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
     except ValueError as err:
-        _message(str(err))
-        return 2
+        return _usage_error(args, str(err))
+    # -l against -a, in the CLI's words (when checking, -l is accepted and ignored).
+    length_problem = _lines.length_error(args.algorithm, args.length, checking=args.command == "check")
+    if length_problem is not None:
+        return _usage_error(args, length_problem)
     try:
         started = _connect(args.address)
     except Exception as err:  # noqa: BLE001 - whatever Ray raises, one line and status 1
