@@ -5,6 +5,8 @@ equals `parhash sum` for every part count, a worker killed mid-task is retried (
 retries the job names the files it could not hash), bad partial states are refused, and Ray
 Data gets a digest column."""
 
+import base64
+import errno as errno_codes
 import hashlib
 import os
 import random
@@ -361,6 +363,139 @@ def test_lists_with_lengths_check_as_with_the_cli(cluster, tree, tmp_path):
         assert want[0] == 1
     # Without -a, the GNU BLAKE2b-256 lines read as sha256 lines: they fail, with the note.
     assert b"failed lines have no algorithm tag, and sha256 was assumed" in run_cli("check", str(checklist))[2]
+
+
+# --- --json -----------------------------------------------------------------------------------
+
+
+def json_names():
+    """Names whose JSON needs care: odd_names() (newline, backslash, quote, non-UTF-8 bytes),
+    every control character, DEL, U+2028 and an emoji (left as UTF-8 by serde_json), and
+    invalid UTF-8 of the kinds `from_utf8_lossy` replaces (one U+FFFD per maximal subpart)."""
+    return [*odd_names(), bytes(range(1, 32)), b"del\x7f", "sep\u2028 \U0001f600".encode(),
+            b"\xed\xa0\x80surrogate", b"\xf0\x9f\x98cut", b"\xc0\xafoverlong", b"\xf4\x90\x80\x80big", b"end\xe2\x82"]
+
+
+def json_folder(folder):
+    """A file for each of json_names() in `folder` (made if need be); their paths, as bytes."""
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for i, name in enumerate(json_names()):
+        path = os.path.join(bytes(folder), name)
+        with open(path, "wb") as f:
+            f.write(name * i)
+        paths.append(path)
+    return paths
+
+
+def json_records(out):
+    """JSON Lines as parsed objects (each line must be one)."""
+    import json
+
+    assert out.endswith(b"\n")
+    return [json.loads(line) for line in out.split(b"\n")[:-1]]
+
+
+def test_json_of_odd_names_and_errors_equals_the_cli(tmp_path):
+    """No Ray needed: `sum --json`'s record of every kind of name, a missing file and a
+    directory, serialized byte for byte as the CLI's serde_json writes them."""
+    paths = [*json_folder(tmp_path / "odd"), bytes(tmp_path / "missing"), bytes(tmp_path / "odd")]
+    for algorithm, options, params in (("sha256", [], None), ("parsha256", ["--tree-height", "9"], (9, 256))):
+        status, want, _ = run_cli("sum", "--json", "-a", algorithm, *options, *map(os.fsdecode, paths))
+        got = []
+        for path in paths:
+            try:
+                result = parhash.hash_file(path, algorithm, **({"tree_height": 9} if params else {}))
+            except OSError as err:
+                result = err
+            got.append(_lines.sum_json(algorithm, result, path, params))
+        assert b"".join(got) == want, algorithm
+        assert status == 1
+    records = json_records(want)
+    assert {record.get("errno") for record in records} == {None, errno_codes.ENOENT, errno_codes.EISDIR}
+    assert sum("path_bytes" in record for record in records) == 6
+    assert "\\u0001" in want.decode() and "\U0001f600" in want.decode()
+
+
+def test_sum_json_equals_the_cli(cluster, tmp_path, tree_files):
+    """`parhash-dist sum --json` prints the CLI's bytes: odd names, errors, standard input, -l,
+    -r, and files split into tree parts (SANDstorm, PARSHA-256 with its parameters)."""
+    odd = json_folder(tmp_path / "odd")
+    names = [*map(os.fsdecode, odd), "missing", str(tmp_path / "odd"), "-"]
+    walked = [str(tmp_path), "missing"]
+    if not IS_ROOT:
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        os.chmod(locked, 0)
+        names.append(str(locked))
+    split = [str(tree_files[n]) for n in sandstorm_boundaries(64)]
+    data = random.Random(8).randbytes(3000)
+    cases = [
+        ([], [], names),
+        (["-a", "blake2b", "-l", "256"], [], names),
+        (["-r", "-a", "md5"], ["--task-files", "5"], walked),
+        (["-a", "sandstorm256"], ["--split-bytes", "1000", "--parts", "3"], split),
+        (["-a", "parsha256", "--tree-height", "7", "--iv-bits", "128"], ["--split-bytes", "1", "--parts", "2"], split),
+    ]
+    try:
+        for options, dist_only, files in cases:
+            want = run_cli("sum", "--json", *options, *files, stdin=data)
+            assert run_dist(cluster, "sum", "--json", *options, *dist_only, *files, stdin=data) == want, options
+            records = json_records(want[1])
+            if files is names:
+                assert want[0] == 1 and len(records) == len(names) and records[-1 if IS_ROOT else -2]["path"] == "-"
+                assert sum("error" in record for record in records) == (2 if IS_ROOT else 3)
+            elif files is walked:
+                assert len(records) > len(odd) and records[-1]["errno"] == errno_codes.ENOENT
+            else:
+                assert want[0] == 0 and len(records) == len(split)
+    finally:
+        if not IS_ROOT:
+            os.chmod(locked, stat.S_IRWXU)
+    assert records[0]["tree_height"] == 7 and records[0]["iv_bits"] == 128
+
+
+def test_check_json_equals_the_cli(cluster, tmp_path):
+    """`parhash-dist check --json` prints the CLI's records and summaries: ok, failed (an
+    inferred algorithm too), missing, unreadable and improper lines, a list named in bytes that
+    are not UTF-8, lists that fail as a whole, a list on standard input, with --quiet,
+    --ignore-missing, --status, -w, --strict and -a (PARSHA-256's parameters recorded)."""
+    odd = [os.fsdecode(path) for path in json_folder(tmp_path / "odd")]
+    changed = tmp_path / "changed"
+    changed.write_bytes(b"before")
+    gone = tmp_path / "gone"
+    gone.write_bytes(b"soon gone")
+    made = [run_cli("sum", *options, *files)[1] for options, files in (
+        ([], odd), (["-a", "md5", "--tag"], odd[:8]), (["-a", "blake2b", "-l", "256", "--tag"], odd[8:]),
+        (["-a", "parsha256", "--tree-height", "5", "--tag"], odd[:5]), (["-a", "sha3-256"], odd[:1]),
+        ([], [str(changed), str(gone)]))]
+    changed.write_bytes(b"after")
+    gone.unlink()
+    directory_line = b"00" * 32 + b"  " + bytes(tmp_path / "odd") + b"\n"
+    sums = os.path.join(bytes(tmp_path), b"SUMS\xff")
+    with open(sums, "wb") as f:
+        f.write(b"".join(made) + directory_line + b"# comment\nnot a checksum line\n00ff  short\r\n\n")
+    only_missing = tmp_path / "ONLY-MISSING"
+    only_missing.write_bytes(made[-1].split(b"\n")[1] + b"\n")
+    garbage = tmp_path / "GARBAGE"
+    garbage.write_bytes(b"junk\n")
+    lists = [os.fsdecode(sums), str(only_missing), str(garbage), "no such list", str(tmp_path), "-"]
+    for options in ([], ["--quiet", "--ignore-missing"], ["--status"], ["-w", "--strict"],
+                    ["-a", "parsha256", "--tree-height", "5"]):
+        want = run_cli("check", "--json", *options, *lists, stdin=made[0])
+        assert run_dist(cluster, "check", "--json", *options, *lists, stdin=made[0]) == want, options
+        assert want[0] == 1
+        if not options:
+            records = json_records(want[1])
+            assert {r["status"] for r in records if r["type"] == "line"} == {
+                "ok", "failed", "missing", "unreadable", "improper"}
+            assert [r["list"] for r in records if r["type"] == "summary"][-1] == "-"
+            assert sum(r["type"] == "summary" for r in records) == len(lists)
+            assert records[0]["list_bytes"] == base64.b64encode(sums).decode()
+    # --json writes no checksum lines or reports: their styles are usage errors, as in the CLI.
+    for args in (["sum", "--json", "-z"], ["sum", "--json", "--tag"], ["sum", "-t", "--json"], ["check", "--json", "-z"]):
+        status, out, err = run_dist(cluster, *args, str(changed))
+        assert status == run_cli(*args, str(changed))[0] == 1 and out == b"" and b"--json" in err, args
 
 
 # --- one file in parts ----------------------------------------------------------------------

@@ -6,11 +6,13 @@
 
 from __future__ import annotations
 
+import base64
 import errno as errno_codes
+import json
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple, Union
 
 import parhash
 
@@ -537,3 +539,91 @@ def report_line(name: bytes, verdict: str, zero: bool) -> bytes:
     """``NAME: VERDICT`` as ``parhash check`` prints it."""
     shown = b"\\" + escape(name) if not zero and report_needs_escape(name) else name
     return shown + b": " + verdict.encode() + (b"\0" if zero else b"\n")
+
+
+# --- --json (the CLI's json.rs) -----------------------------------------------------------
+# JSON Lines as serde_json writes them: no blanks between tokens, keys in the CLI's order,
+# text other than `"`, `\` and control characters (escaped as `\n`, `\u001f`) written as UTF-8.
+
+
+def _json_line(record: Dict[str, Union[str, int, bool, None]]) -> bytes:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def _json_name(key: str, name: bytes) -> Dict[str, str]:
+    """``{key: NAME}``, the name as UTF-8; a name that is not UTF-8 has its invalid bytes
+    replaced by U+FFFD there (as Rust's ``from_utf8_lossy``) and comes exactly as ``key_bytes``
+    (base64, padded)."""
+    try:
+        return {key: name.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {key: name.decode("utf-8", "replace"), f"{key}_bytes": base64.b64encode(name).decode("ascii")}
+
+
+def _json_tree(algorithm: str, params: Optional[TreeParams]) -> Dict[str, int]:
+    """PARSHA-256's parameters, which its digest depends on (nothing for other algorithms)."""
+    if not takes_tree_params(algorithm):
+        return {}
+    tree_height, iv_bits = params or DEFAULT_TREE_PARAMS
+    return {"tree_height": tree_height, "iv_bits": iv_bits}
+
+
+def _json_failure(err: BaseException, name: bytes) -> Dict[str, Union[str, int, None]]:
+    """``error`` (the text of the ``NAME: ...`` message) and ``errno`` (null when the error is
+    not the OS's)."""
+    errno = err.errno if isinstance(err, OSError) and isinstance(err.errno, int) else None
+    return {"error": error_text(err, name), "errno": errno}
+
+
+def sum_json(algorithm: str, result: Union[bytes, BaseException], name: bytes,
+             tree_params: Optional[TreeParams]) -> bytes:
+    """``parhash sum --json``'s line for `name`: its digest, or why it could not be hashed."""
+    record = {**_json_name("path", name), "algorithm": algorithm, **_json_tree(algorithm, tree_params)}
+    if isinstance(result, bytes):
+        record["digest"] = result.hex()
+    else:
+        record.update(_json_failure(result, name))
+    return _json_line(record)
+
+
+class CheckJson:
+    """``parhash check --json``'s records of one checksum list (`list_name`, ``-`` for
+    standard input)."""
+
+    def __init__(self, list_name: bytes):
+        self.name = list_name
+        self.list = _json_name("list", list_name)
+
+    def improper(self, number: int) -> bytes:
+        return _json_line({"type": "line", **self.list, "line": number, "status": "improper"})
+
+    def line(self, number: int, entry: Entry, algorithm_from: str, tree_params: Optional[TreeParams],
+             result: Union[bytes, BaseException]) -> bytes:
+        """A checked line: ``ok``, ``failed``, ``missing`` or ``unreadable``; `algorithm_from`
+        is ``option`` (-a), ``tag`` or ``length``."""
+        if isinstance(result, bytes):
+            status = "ok" if result == entry.expected else "failed"
+        else:
+            status = "missing" if is_not_found(result) else "unreadable"
+        record = {"type": "line", **self.list, "line": number, "status": status, **_json_name("path", entry.name),
+                  "algorithm": entry.algorithm, "algorithm_from": algorithm_from,
+                  **_json_tree(entry.algorithm, tree_params), "expected": entry.expected.hex()}
+        if isinstance(result, bytes):
+            record["actual"] = result.hex()
+        else:
+            record.update(_json_failure(result, entry.name))
+        return _json_line(record)
+
+    def summary(self, counts: Dict[str, int], passed: bool, problem: Union[BaseException, str, None] = None) -> bytes:
+        """The list's counts (`counts`: ok, failed, missing, unreadable, improper), whether it
+        passed, and why the list failed as a whole, if it did: an error reading it or a
+        message (``no properly formatted checksum lines found``)."""
+        record = {"type": "summary", **self.list, **{key: counts[key] for key in _COUNTS}, "passed": passed}
+        if isinstance(problem, str):
+            record.update({"error": problem, "errno": None})
+        elif problem is not None:
+            record.update(_json_failure(problem, self.name))
+        return _json_line(record)
+
+
+_COUNTS = ("ok", "failed", "missing", "unreadable", "improper")

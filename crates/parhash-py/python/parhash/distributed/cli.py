@@ -1,11 +1,12 @@
 """``parhash-dist``: ``parhash sum`` and ``parhash check`` with the hashing done on a Ray cluster.
 
 Standard output is byte for byte what ``parhash sum`` / ``parhash check`` print (GNU or BSD
-lines, escaped names, the ``NAME: OK`` report), so ``parhash check`` and ``sha256sum -c``
-verify a cluster's lists and the other way round. Messages on standard error are the CLI's,
-prefixed ``parhash-dist:``. Exit status, as the CLI's: 0 when everything succeeded, 1 when a
-file could not be hashed, a checksum did not match or Ray could not be reached, and for a usage
-error of ``sum`` or ``check``; 2 for a missing or unknown subcommand.
+lines, escaped names, the ``NAME: OK`` report; with ``--json`` the CLI's JSON Lines), so
+``parhash check`` and ``sha256sum -c`` verify a cluster's lists and the other way round.
+Messages on standard error are the CLI's, prefixed ``parhash-dist:``. Exit status, as the
+CLI's: 0 when everything succeeded, 1 when a file could not be hashed, a checksum did not match
+or Ray could not be reached, and for a usage error of ``sum`` or ``check``; 2 for a missing or
+unknown subcommand.
 """
 
 from __future__ import annotations
@@ -124,11 +125,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check}")
 
-    def common(sub: argparse.ArgumentParser) -> None:
+    def common(sub: argparse.ArgumentParser, json_excludes: str) -> None:
         sub.add_argument("--address", metavar="ADDR",
                          help="Ray to use: unset starts a local one (or joins $RAY_ADDRESS), 'auto' joins the "
                          "cluster `ray start` runs on this machine, ray://HOST:10001 connects through Ray Client")
         sub.add_argument("-z", "--zero", action="store_true", help="NUL-terminated lines, names not escaped")
+        sub.add_argument("--json", action="store_true",
+                         help="JSON Lines, byte for byte as the CLI's --json: an object per file (sum: path, "
+                         "algorithm, digest, or error and errno) or per checksum line (check: type, list, line, "
+                         "status, path, algorithm, algorithm_from, expected, actual), then check's summary object "
+                         "per list; names that are not UTF-8 also as path_bytes (base64). Standard error and the "
+                         f"exit status are as without --json; not with {json_excludes}. See README.md (JSON output)")
         sub.add_argument("--no-progress", action="store_true", help="no progress bar (there is one only on a terminal)")
         sub.add_argument("--task-bytes", type=_positive, default=DEFAULT_TASK_BYTES, metavar="N",
                          help=f"bytes of files per task (default {DEFAULT_TASK_BYTES >> 20} MiB)")
@@ -166,7 +173,7 @@ def _parser() -> argparse.ArgumentParser:
     sum_parser.add_argument("--parts", type=_positive, metavar="N",
                             help="parts of a split file (default: one per CPU of the cluster)")
     sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
-    common(sum_parser)
+    common(sum_parser, "-z, --tag, -b or -t")
 
     check_parser = commands.add_parser(
         "check", parents=[hashing], help="check files against checksum lists, as `parhash check`",
@@ -188,7 +195,7 @@ def _parser() -> argparse.ArgumentParser:
     check_parser.add_argument("--strict", action="store_true", help="exit non-zero for improperly formatted lines")
     check_parser.add_argument("--ignore-missing", action="store_true", help="don't fail or report for missing files")
     check_parser.add_argument("lists", nargs="*", metavar="FILE", help="checksum lists; - or none: standard input")
-    common(check_parser)
+    common(check_parser, "-z")
     return parser
 
 
@@ -265,8 +272,11 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
 
     all_ok = True
     for name, result in _pipeline(args, spec, bar, args.split_bytes).run(items()):
+        if args.json:
+            out.write(_lines.sum_json(spec.algorithm, result, name, style.tree_params))
         if isinstance(result, bytes):
-            out.write(_lines.sum_line(spec.algorithm, result, name, style))
+            if not args.json:
+                out.write(_lines.sum_line(spec.algorithm, result, name, style))
         else:
             out.message(f"{_lines.quote(name)}: {_lines.error_text(result, name)}")
             all_ok = False
@@ -305,20 +315,46 @@ def _records(stream, terminator: bytes) -> Iterator[bytes]:
         yield pending
 
 
+#: The reason a list with no checksum line fails (the CLI's words).
+_NONE_FOUND = "no properly formatted checksum lines found"
+
+
 def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_algorithm: dict) -> bool:
     is_stdin = list_name == b"-"
     shown = _lines.quote(b"standard input" if is_stdin else list_name)
+    report = args.report
+    # With --json (and not --status), the list's records instead of the NAME: OK report.
+    records = _lines.CheckJson(list_name) if args.json and report != "status" else None
+    tally = {"improper": 0, "mismatched": 0, "unreadable": 0, "missing": 0, "verified": 0, "proper": False,
+             "read_error": None}
+
+    def counts() -> dict:
+        return {"ok": tally["verified"] - tally["mismatched"], "failed": tally["mismatched"],
+                "missing": tally["missing"], "unreadable": tally["unreadable"] - tally["missing"],
+                "improper": tally["improper"]}
+
+    def list_failed(problem) -> bool:
+        """The list failed as a whole; with --json its summary says why."""
+        if records is not None:
+            out.write(records.summary(counts(), False, problem))
+        return False
+
     try:
         stream = sys.stdin.buffer if is_stdin else open(list_name, "rb")
+    except IsADirectoryError as err:
+        # The CLI opens a directory and fails reading it.
+        out.message(f"{shown}: read error")
+        return list_failed(err)
     except OSError as err:
         out.message(f"{shown}: {_lines.error_text(err, list_name)}")
-        return False
-    report = args.report
+        return list_failed(err)
     terminator = b"\0" if args.zero else b"\n"
     parser = _lines.Parser(args.algorithm, args.zero)
     default_params = (args.tree_height, args.iv_bits)
+    # The parameters --json records for a parsha256 line without its own (the defaults filled in).
+    default_json_params = (_lines.DEFAULT_TREE_PARAMS[0] if args.tree_height is None else args.tree_height,
+                           _lines.DEFAULT_TREE_PARAMS[1] if args.iv_bits is None else args.iv_bits)
     last_seen = [last_algorithm.get("name", "sha256")]
-    tally = {"improper": 0, "mismatched": 0, "unreadable": 0, "verified": 0, "proper": False, "read_error": False}
     # Mismatches of lines whose algorithm was inferred from the digest's length, by algorithm.
     inferred_mismatches: dict = {}
 
@@ -330,7 +366,7 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
                     continue
                 if line == _lines.IMPROPER:
                     tally["improper"] += 1
-                    if report == "warn":
+                    if report == "warn" or records is not None:
                         # Named as coreutils names it: -a's algorithm, else the last proper
                         # line's, else sum's default.
                         named = args.algorithm or last_seen[0]
@@ -340,12 +376,13 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
                 last_seen[0] = last_algorithm["name"] = line.algorithm
                 params = line.tree_params or default_params
                 spec = Spec(line.algorithm, *params) if line.algorithm == "parsha256" else _line_spec(line)
+                key = ("entry", (number, line, line.tree_params or default_json_params))
                 if line.name == b"-":
-                    yield Item(key=("entry", line), preset=_stdin_digest(spec))
+                    yield Item(key=key, preset=_stdin_digest(spec))
                 else:
-                    yield Item(key=("entry", line), path=line.name, spec=spec)
-        except OSError:
-            tally["read_error"] = True
+                    yield Item(key=key, path=line.name, spec=spec)
+        except OSError as err:
+            tally["read_error"] = err
         finally:
             if not is_stdin:
                 stream.close()
@@ -353,9 +390,12 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
     for (kind, payload), result in _pipeline(args, Spec("sha256"), bar, DEFAULT_SPLIT_BYTES).run(items()):
         if kind == "improper":
             number, named = payload
-            out.message(f"{shown}: {number}: improperly formatted {_lines.tag(named)} checksum line")
+            if report == "warn":
+                out.message(f"{shown}: {number}: improperly formatted {_lines.tag(named)} checksum line")
+            if records is not None:
+                out.write(records.improper(number))
             continue
-        entry = payload
+        number, entry, json_params = payload
         if isinstance(result, bytes):
             tally["verified"] += 1
             if result == entry.expected:
@@ -372,16 +412,21 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
                 continue
             out.message(f"{_lines.quote(entry.name)}: {_lines.error_text(result, entry.name)}")
             tally["unreadable"] += 1
+            tally["missing"] += int(_lines.is_not_found(result))
             verdict = "FAILED open or read"
-        if report != "status":
+        if records is not None:
+            algorithm_from = "length" if entry.inferred else "option" if args.algorithm else "tag"
+            out.write(records.line(number, entry, algorithm_from, json_params, result))
+        elif report != "status":
             out.write(_lines.report_line(entry.name, verdict, args.zero))
 
-    if tally["read_error"]:
+    if tally["read_error"] is not None:
         out.message(f"{shown}: read error")
-        return False
+        return list_failed(tally["read_error"])
     if not tally["proper"]:
-        out.message(f"{shown}: no properly formatted checksum lines found")
-        return False
+        out.message(f"{shown}: {_NONE_FOUND}")
+        return list_failed(_NONE_FOUND)
+    none_verified = args.ignore_missing and tally["verified"] == 0
     if report != "status":
         def plural(n: int, one: str, many: str) -> str:
             return f"WARNING: {n} {one if n == 1 else many}"
@@ -396,11 +441,13 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
                 note = _lines.inferred_algorithm_note(algorithm, count)
                 if note is not None:
                     out.message(note)
-        if args.ignore_missing and tally["verified"] == 0:
+        if none_verified:
             out.message(f"{shown}: no file was verified")
-    return (tally["mismatched"] == 0 and tally["unreadable"] == 0
-            and (not args.strict or tally["improper"] == 0)
-            and (not args.ignore_missing or tally["verified"] > 0))
+    passed = (tally["mismatched"] == 0 and tally["unreadable"] == 0
+              and (not args.strict or tally["improper"] == 0) and not none_verified)
+    if records is not None:
+        out.write(records.summary(counts(), passed, "no file was verified" if none_verified else None))
+    return passed
 
 
 def _connect(address: Optional[str]) -> bool:
@@ -454,6 +501,12 @@ def _run(args) -> int:
                 parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
     except ValueError as err:
         return _usage_error(args, str(err))
+    # --json writes neither checksum lines nor reports, so their styles make no sense with it.
+    if args.json:
+        for flag, given in (("--zero", args.zero), ("--tag", getattr(args, "tag", False)),
+                            ("--binary", getattr(args, "binary", False)), ("--text", getattr(args, "text", False))):
+            if given:
+                return _usage_error(args, f"the argument '--json' cannot be used with '{flag}'")
     # -l against -a, in the CLI's words (when checking, -l is accepted and ignored).
     length_problem = _lines.length_error(args.algorithm, args.length, checking=args.command == "check")
     if length_problem is not None:
