@@ -498,6 +498,24 @@ def test_check_json_equals_the_cli(cluster, tmp_path):
         assert status == run_cli(*args, str(changed))[0] == 1 and out == b"" and b"--json" in err, args
 
 
+def test_a_closed_standard_input_fails_as_in_the_cli(cluster):
+    """A parent that closed standard input: `sum -` fails for that file, `check -` for that list
+    (`Bad file descriptor`, errno 9), as the CLI says it, with and without --json."""
+    def closed(command):
+        done = subprocess.run(["sh", "-c", 'exec "$@" <&-', "sh", *command], capture_output=True)
+        return done.returncode, done.stdout, done.stderr.replace(b"parhash-dist: ", b"parhash: ")
+
+    dist = [sys.executable, "-m", "parhash.distributed.cli"]
+    for args, message in ((["sum", "--json", "-a", "md5", "-"], b"parhash: -: Bad file descriptor\n"),
+                          (["check", "--json"], b"parhash: 'standard input': read error\n"),
+                          (["check", "-"], b"parhash: 'standard input': read error\n")):
+        want = closed([str(cli_path()), *args])
+        assert closed([*dist, *args, "--address", cluster]) == want, args
+        assert want[0] == 1 and want[2] == message, args
+        if "--json" in args:
+            assert json_records(want[1])[0]["errno"] == errno_codes.EBADF
+
+
 # --- one file in parts ----------------------------------------------------------------------
 
 

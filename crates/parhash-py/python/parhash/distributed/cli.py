@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import logging
 import os
 import sys
@@ -224,11 +225,19 @@ class _Output:
             _message(text)
 
 
+def _stdin_bytes():
+    """Standard input as bytes; the CLI's error (``Bad file descriptor``) when the parent
+    closed it (Python then has no ``sys.stdin``)."""
+    if sys.stdin is None:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+    return sys.stdin.buffer
+
+
 def _stdin_digest(spec: Spec) -> Any:
     """Standard input's digest, hashed on the driver (or its OSError)."""
     try:
         hasher = parhash.new(spec.algorithm, **spec.hash_kwargs())
-        read = sys.stdin.buffer.read
+        read = _stdin_bytes().read
         while True:
             chunk = read(1 << 20)
             if not chunk:
@@ -340,13 +349,13 @@ def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_
         return False
 
     try:
-        stream = sys.stdin.buffer if is_stdin else open(list_name, "rb")
-    except IsADirectoryError as err:
-        # The CLI opens a directory and fails reading it.
-        out.message(f"{shown}: read error")
-        return list_failed(err)
+        stream = _stdin_bytes() if is_stdin else open(list_name, "rb")
     except OSError as err:
-        out.message(f"{shown}: {_lines.error_text(err, list_name)}")
+        # The CLI opens a directory (and a closed standard input) and fails reading it.
+        if is_stdin or isinstance(err, IsADirectoryError):
+            out.message(f"{shown}: read error")
+        else:
+            out.message(f"{shown}: {_lines.error_text(err, list_name)}")
         return list_failed(err)
     terminator = b"\0" if args.zero else b"\n"
     parser = _lines.Parser(args.algorithm, args.zero)
