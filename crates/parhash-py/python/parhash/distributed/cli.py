@@ -126,17 +126,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check}")
 
-    def common(sub: argparse.ArgumentParser, json_excludes: str) -> None:
+    def common(sub: argparse.ArgumentParser, json_help: str, json_excludes: str) -> None:
         sub.add_argument("--address", metavar="ADDR",
                          help="Ray to use: unset starts a local one (or joins $RAY_ADDRESS), 'auto' joins the "
                          "cluster `ray start` runs on this machine, ray://HOST:10001 connects through Ray Client")
         sub.add_argument("-z", "--zero", action="store_true", help="NUL-terminated lines, names not escaped")
         sub.add_argument("--json", action="store_true",
-                         help="JSON Lines, byte for byte as the CLI's --json: an object per file (sum: path, "
-                         "algorithm, digest, or error and errno) or per checksum line (check: type, list, line, "
-                         "status, path, algorithm, algorithm_from, expected, actual), then check's summary object "
-                         "per list; names that are not UTF-8 also as path_bytes (base64). Standard error and the "
-                         f"exit status are as without --json; not with {json_excludes}. See README.md (JSON output)")
+                         help=f"JSON Lines, byte for byte as `parhash {sub.prog.split()[-1]} --json`: {json_help}. "
+                         f"Standard error and the exit status are as without --json. Not with {json_excludes}. See "
+                         "README.md (JSON output)")
         sub.add_argument("--no-progress", action="store_true", help="no progress bar (there is one only on a terminal)")
         sub.add_argument("--task-bytes", type=_positive, default=DEFAULT_TASK_BYTES, metavar="N",
                          help=f"bytes of files per task (default {DEFAULT_TASK_BYTES >> 20} MiB)")
@@ -174,7 +172,8 @@ def _parser() -> argparse.ArgumentParser:
     sum_parser.add_argument("--parts", type=_positive, metavar="N",
                             help="parts of a split file (default: one per CPU of the cluster)")
     sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
-    common(sum_parser, "-z, --tag, -b or -t")
+    common(sum_parser, "an object per file (path, algorithm, digest; or error and errno); a name that is not "
+           "UTF-8 also as path_bytes (base64)", "-z, --tag, -b or -t")
 
     check_parser = commands.add_parser(
         "check", parents=[hashing], help="check files against checksum lists, as `parhash check`",
@@ -196,7 +195,10 @@ def _parser() -> argparse.ArgumentParser:
     check_parser.add_argument("--strict", action="store_true", help="exit non-zero for improperly formatted lines")
     check_parser.add_argument("--ignore-missing", action="store_true", help="don't fail or report for missing files")
     check_parser.add_argument("lists", nargs="*", metavar="FILE", help="checksum lists; - or none: standard input")
-    common(check_parser, "-z")
+    common(check_parser, "an object per checksum line (type, list, line, status: ok, failed, missing, "
+           "unreadable or improper; path, algorithm, algorithm_from, expected, actual), then a summary object per "
+           "list (its counts, passed); names that are not UTF-8 also as path_bytes/list_bytes (base64); --quiet "
+           "leaves out the ok lines, --status prints nothing", "-z")
     return parser
 
 
