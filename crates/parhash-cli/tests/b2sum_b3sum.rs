@@ -60,6 +60,15 @@ fn fixture() -> (tempfile::TempDir, Vec<&'static str>) {
     (dir, files.into_iter().map(|(n, _)| n).collect())
 }
 
+/// The fixture's names that need no escaping (no newline, no backslash), for controls that
+/// print names as they are (Python's hashlib, `openssl dgst -r`).
+fn plain_names(names: Vec<&'static str>) -> Vec<&'static str> {
+    names
+        .into_iter()
+        .filter(|n| !n.contains(['\n', '\\']))
+        .collect()
+}
+
 fn args<'a>(prefix: &[&'a str], names: &[&'a str]) -> Vec<&'a str> {
     prefix.iter().chain(names).copied().collect()
 }
@@ -278,11 +287,7 @@ fn blake2s_and_shake_are_pythons_hashlib() {
     }
     let (dir, names) = fixture();
     let dir = dir.path();
-    // Names Python prints as they are (no escaping to compare).
-    let names: Vec<&str> = names
-        .into_iter()
-        .filter(|n| !n.contains(['\n', '\\']))
-        .collect();
+    let names = plain_names(names);
     for (algorithm, default_bytes, lengths) in [
         ("blake2s", 32, &[32][..]),
         // Past 128 bytes (parhash's old limit), SHAKE's rates (168 and 136 bytes), to 64 KiB.
@@ -345,10 +350,7 @@ fn shake_of_any_length_is_openssls() {
     }
     let (dir, names) = fixture();
     let dir = dir.path();
-    let names: Vec<&str> = names
-        .into_iter()
-        .filter(|n| !n.contains(['\n', '\\']))
-        .collect();
+    let names = plain_names(names);
     for algorithm in ["shake128", "shake256"] {
         for bytes in [129, 200, 1000, 65_536, 1 << 20] {
             let expected = openssl_lines(dir, algorithm, bytes, &names);

@@ -14,7 +14,7 @@ mod parts;
 
 use parhash::Algorithm;
 use pyo3::prelude::*;
-use pyo3::types::{PyFrozenSet, PyTuple};
+use pyo3::types::{PyDict, PyFrozenSet};
 
 #[pymodule]
 fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -30,9 +30,14 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     hash_object::add_constructors(module)?;
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     module.add("algorithms_available", PyFrozenSet::new(py, &names)?)?;
-    // The same names in the library's order (`parhash list`'s), for messages that list
-    // algorithms as the CLI lists them (parhash.distributed's `check`).
-    module.add("_algorithm_order", PyTuple::new(py, &names)?)?;
+    // Each algorithm's digest sizes in bytes, (min, max), in the library's order (`parhash
+    // list`'s): parhash.distributed checks `-l` and lists algorithms as the CLI does.
+    let sizes = PyDict::new(py);
+    for algorithm in Algorithm::ALL {
+        let range = algorithm.digest_sizes();
+        sizes.set_item(algorithm.name(), (range.min, range.max))?;
+    }
+    module.add("_digest_sizes", sizes)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -41,26 +41,17 @@ def digest_size(algorithm: str) -> int:
     return parhash.new(algorithm).digest_size
 
 
-#: The longest digest of an extendable-output function (BLAKE3, SHAKE): the library's limit,
-#: 1 MiB (``parhash sum -l`` goes up to 8388608 bits).
-XOF_MAX_SIZE = 1 << 20
-
-
 @lru_cache(maxsize=None)
 def digest_sizes(algorithm: str) -> Tuple[int, int]:
     """The digest sizes in bytes `algorithm` can produce, ``(min, max)`` (the library's
-    ``digest_sizes``): BLAKE2b 1..64, BLAKE2s 1..32, BLAKE3 and SHAKE 1..1 MiB, the others
-    only their own."""
-    default = digest_size(algorithm)
-    try:
-        parhash.new(algorithm, digest_size=1)
-    except (TypeError, ValueError):
-        return default, default
-    try:
-        parhash.new(algorithm).digest(1)
-    except TypeError:  # not extendable: BLAKE2's parameter goes up to the default
-        return 1, default
-    return 1, XOF_MAX_SIZE
+    ``Algorithm::digest_sizes``): BLAKE2b 1..64, BLAKE2s 1..32, BLAKE3 and SHAKE 1..1 MiB, the
+    others only their own."""
+    return parhash._parhash._digest_sizes[algorithm]
+
+
+#: The longest digest of an extendable-output function (BLAKE3, SHAKE): the library's limit,
+#: 1 MiB (``parhash sum -l`` goes up to 8388608 bits).
+XOF_MAX_SIZE = max(high for _, high in parhash._parhash._digest_sizes.values())
 
 
 def is_variable(algorithm: str) -> bool:
@@ -75,7 +66,7 @@ def can_produce(algorithm: str, size: int) -> bool:
 
 def _library_order() -> Tuple[str, ...]:
     """Every algorithm in the library's order (``parhash list``'s), as the CLI lists them."""
-    return parhash._parhash._algorithm_order
+    return tuple(parhash._parhash._digest_sizes)
 
 
 def variable_algorithms() -> str:

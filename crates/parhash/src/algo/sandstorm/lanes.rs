@@ -1039,13 +1039,13 @@ mod tests {
             .collect()
     }
 
-    fn chains(seed: u64) -> [Chain<u64>; LANES] {
-        let bytes = pseudo_random(seed, LANES * 5 * 4 * 8);
+    /// Eight pseudo-random chains of `W` words.
+    fn chains<W: Word>(seed: u64) -> [Chain<W>; LANES] {
+        let bytes = pseudo_random(seed, LANES * 5 * 4 * W::BYTES);
         core::array::from_fn(|l| {
             core::array::from_fn(|r| {
                 core::array::from_fn(|j| {
-                    let at = ((l * 5 + r) * 4 + j) * 8;
-                    u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())
+                    W::from_be_bytes(&bytes[((l * 5 + r) * 4 + j) * W::BYTES..])
                 })
             })
         })
@@ -1073,108 +1073,67 @@ mod tests {
         forms
     }
 
-    #[test]
-    fn wide_blocks_equal_portable() {
+    /// Every form against the portable compression on message blocks: (seed, blocks per lane,
+    /// bytes between lane starts) cases.
+    fn blocks_equal_portable<W: Word>(cases: [(u64, usize, usize); 3]) {
+        let block_bytes = 8 * W::BYTES;
         for wide in forms() {
-            for (seed, blocks, stride) in [(1u64, 1usize, 64usize), (2, 10, 640), (3, 3, 1000)] {
-                let data = pseudo_random(seed, LANES * stride + 64 * blocks);
+            for (seed, blocks, stride) in cases {
+                let data = pseudo_random(seed, LANES * stride + block_bytes * blocks);
                 let starts = shuffled_starts(stride);
-                let start = chains(seed);
+                let start = chains::<W>(seed);
                 let mut got = start;
                 wide.compress_blocks(&mut got, &data, &starts, blocks);
                 for l in 0..LANES {
                     let mut c = [start[l]];
                     for b in 0..blocks {
-                        let block = load_block(&data[starts[l] + 64 * b..]);
-                        compress_lanes::<u64, 1>(&[block], &mut c);
+                        let block = load_block(&data[starts[l] + block_bytes * b..]);
+                        compress_lanes::<W, 1>(&[block], &mut c);
                     }
                     assert_eq!(got[l], c[0], "{} seed {seed} lane {l}", wide.name());
                 }
             }
         }
+    }
+
+    /// Every form against the portable compression on 8-word inputs (level-2 chains).
+    fn words_equal_portable<W: Word>(seed: u64) {
+        let bytes = pseudo_random(seed, W::BYTES * 8 * 8 * 13);
+        let inputs: Vec<[W; 8]> = bytes.chunks(8 * W::BYTES).map(load_block).collect();
+        let (stride, count) = (12, 12);
+        let starts = shuffled_starts(stride);
+        for wide in forms() {
+            let start = chains::<W>(seed);
+            let mut got = start;
+            wide.compress_words(&mut got, &inputs, &starts, count);
+            for l in 0..LANES {
+                let mut c = [start[l]];
+                for k in 0..count {
+                    compress_lanes::<W, 1>(&[inputs[starts[l] + k]], &mut c);
+                }
+                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
+            }
+        }
+    }
+
+    #[test]
+    fn wide_blocks_equal_portable() {
+        blocks_equal_portable::<u64>([(1, 1, 64), (2, 10, 640), (3, 3, 1000)]);
     }
 
     #[test]
     fn wide_words_equal_portable() {
-        let bytes = pseudo_random(9, 8 * 8 * 8 * 13);
-        let inputs: Vec<[u64; 8]> = bytes
-            .chunks(64)
-            .map(|b| {
-                core::array::from_fn(|j| u64::from_le_bytes(b[8 * j..][..8].try_into().unwrap()))
-            })
-            .collect();
-        let (stride, count) = (12, 12);
-        let starts = shuffled_starts(stride);
-        for wide in forms() {
-            let start = chains(9);
-            let mut got = start;
-            wide.compress_words(&mut got, &inputs, &starts, count);
-            for l in 0..LANES {
-                let mut c = [start[l]];
-                for k in 0..count {
-                    compress_lanes::<u64, 1>(&[inputs[starts[l] + k]], &mut c);
-                }
-                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
-            }
-        }
-    }
-
-    fn chains128(seed: u64) -> [Chain<u128>; LANES] {
-        let bytes = pseudo_random(seed, LANES * 5 * 4 * 16);
-        core::array::from_fn(|l| {
-            core::array::from_fn(|r| {
-                core::array::from_fn(|j| {
-                    let at = ((l * 5 + r) * 4 + j) * 16;
-                    u128::from_le_bytes(bytes[at..at + 16].try_into().unwrap())
-                })
-            })
-        })
+        words_equal_portable::<u64>(9);
     }
 
     #[test]
     fn wide_blocks_equal_portable_128() {
-        for wide in forms() {
-            for (seed, blocks, stride) in [(4u64, 1usize, 128usize), (5, 10, 1280), (6, 3, 1000)] {
-                let data = pseudo_random(seed, LANES * stride + 128 * blocks);
-                let starts = shuffled_starts(stride);
-                let start = chains128(seed);
-                let mut got = start;
-                wide.compress_blocks(&mut got, &data, &starts, blocks);
-                for l in 0..LANES {
-                    let mut c = [start[l]];
-                    for b in 0..blocks {
-                        let block = load_block(&data[starts[l] + 128 * b..]);
-                        compress_lanes::<u128, 1>(&[block], &mut c);
-                    }
-                    assert_eq!(got[l], c[0], "{} seed {seed} lane {l}", wide.name());
-                }
-            }
-        }
+        blocks_equal_portable::<u128>([(4, 1, 128), (5, 10, 1280), (6, 3, 1000)]);
     }
 
     #[test]
     fn wide_words_equal_portable_128() {
-        let bytes = pseudo_random(10, 16 * 8 * 8 * 13);
-        let inputs: Vec<[u128; 8]> = bytes
-            .chunks(128)
-            .map(|b| {
-                core::array::from_fn(|j| u128::from_le_bytes(b[16 * j..][..16].try_into().unwrap()))
-            })
-            .collect();
-        let (stride, count) = (12, 12);
-        let starts = shuffled_starts(stride);
-        for wide in forms() {
-            let start = chains128(10);
-            let mut got = start;
-            wide.compress_words(&mut got, &inputs, &starts, count);
-            for l in 0..LANES {
-                let mut c = [start[l]];
-                for k in 0..count {
-                    compress_lanes::<u128, 1>(&[inputs[starts[l] + k]], &mut c);
-                }
-                assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
-            }
-        }
+        words_equal_portable::<u128>(10);
     }
 
     /// Carries and products at their extremes: all-ones and near-all-ones halves make every
