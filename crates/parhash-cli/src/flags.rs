@@ -318,7 +318,7 @@ pub struct HashOptions {
     /// another hash (not a prefix); blake3's and SHAKE's shorter digests are prefixes of their
     /// longer ones. `--tag` lines name the length (`BLAKE2b-256 (NAME) = ...`). When checking,
     /// each line's digest says its length, as in `b2sum -c`: -l is accepted and ignored.
-    #[arg(short = 'l', long = "length", value_name = "BITS", value_parser = crate::length::parse_bits)]
+    #[arg(short = 'l', long = "length", value_name = "BITS", value_parser = parhash_format::length::parse_bits)]
     pub length: Option<usize>,
 }
 
@@ -335,7 +335,9 @@ impl HashOptions {
 
     /// The digest size `-l` asks of `alg`, when it is not the default (checked when parsed).
     pub fn digest_size(&self, alg: Algorithm) -> Option<usize> {
-        crate::length::digest_size(alg, self.length).ok().flatten()
+        parhash_format::length::digest_size(alg, self.length)
+            .ok()
+            .flatten()
     }
 
     /// These options with a digest of `size` bytes (what a check line asks for).
@@ -442,7 +444,9 @@ where
         Command::Sum(sum) => refused_sum_flags(sum),
         Command::Check(check) => refused_check_flags(check.tag, check.binary || check.text)
             // `-l` against `-a` (see `length`).
-            .or_else(|| crate::length::length_error(check.algorithm, check.hashing.length, true)),
+            .or_else(|| {
+                parhash_format::length::length_error(check.algorithm, check.hashing.length, true)
+            }),
         _ => None,
     };
     match refused {
@@ -476,12 +480,14 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
         ));
     }
     let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();
-    let parsha = sum.algorithm.is_some_and(crate::parsha::takes_tree_params);
+    let parsha = sum
+        .algorithm
+        .is_some_and(parhash_format::tag::takes_tree_params);
     if params_given && !parsha && !sum.check {
         return Some("--tree-height and --iv-bits apply only to -a parsha256".into());
     }
     // `-l` against `-a` (see `length`).
-    crate::length::length_error(sum.algorithm, sum.hashing.length, sum.check)
+    parhash_format::length::length_error(sum.algorithm, sum.hashing.length, sum.check)
 }
 
 #[cfg(test)]

@@ -11,11 +11,11 @@ use anyhow::{bail, Context, Result};
 use parhash::{Algorithm, Output};
 use parhash_cuda::{Gpu, KeccakKind, KeccakLayout};
 
-use crate::escape;
 use crate::flags::SumArgs;
 use crate::input;
-use crate::lines::{write_failure, write_line, LineStyle};
 use crate::messages::{err_message, WRITE_ERROR};
+use parhash_format::escape;
+use parhash_format::line::{write_failure, write_line, LineStyle};
 
 /// Bytes of file data read before a batch goes to the GPU (bounds memory on huge file lists).
 const BATCH_BYTES: usize = 512 << 20;
@@ -127,7 +127,11 @@ pub fn run(
                     write_failure(&mut lines, algorithm, &name, &err, style);
                     stdout.write_all(&lines).context(WRITE_ERROR)?;
                     lines.clear();
-                    err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
+                    err_message!(
+                        "{}: {}",
+                        escape::quote(&name),
+                        parhash_format::error_text(&err)
+                    );
                     *all_ok = false;
                     continue;
                 }

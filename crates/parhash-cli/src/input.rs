@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use parhash::file::FileHasher;
 use parhash::{Algorithm, Hasher, HasherBuilder, Output};
 
-use crate::escape;
 use crate::flags::HashOptions;
-use crate::parsha;
 use crate::progress::FileBar;
+use parhash_format::escape;
+use parhash_format::tag as parsha;
 
 /// One input to hash: standard input or a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,25 +62,6 @@ pub fn builder_for(alg: Algorithm, options: &HashOptions) -> HasherBuilder {
     builder
 }
 
-/// An I/O error worded as coreutils words it: `No such file or directory`, without Rust's
-/// ` (os error 2)` suffix. An error made from a bare kind (no OS code, no message) would show
-/// Rust's lowercase kind name (`permission denied`): the kinds a file can fail with get the C
-/// library's words instead.
-pub fn error_text(err: &io::Error) -> String {
-    if err.raw_os_error().is_none() && err.get_ref().is_none() {
-        match err.kind() {
-            io::ErrorKind::NotFound => return "No such file or directory".to_string(),
-            io::ErrorKind::PermissionDenied => return "Permission denied".to_string(),
-            _ => {}
-        }
-    }
-    let text = err.to_string();
-    match (err.raw_os_error(), text.rfind(" (os error ")) {
-        (Some(_), Some(at)) => text[..at].to_string(),
-        _ => text,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,31 +70,5 @@ mod tests {
     fn dash_is_stdin() {
         assert_eq!(Source::from_name(b"-"), Source::Stdin);
         assert_eq!(Source::from_name(b"./-"), Source::Path("./-".into()));
-    }
-
-    #[test]
-    fn error_text_drops_os_error_suffix() {
-        let err = io::Error::from_raw_os_error(2);
-        assert_eq!(error_text(&err), "No such file or directory");
-        let custom = io::Error::other("odd");
-        assert_eq!(error_text(&custom), "odd");
-    }
-
-    #[test]
-    fn permission_denied_is_worded_as_coreutils() {
-        // EACCES, as open(2) returns it for a file without read permission.
-        let eacces = io::Error::from_raw_os_error(13);
-        assert_eq!(eacces.kind(), io::ErrorKind::PermissionDenied);
-        assert_eq!(error_text(&eacces), "Permission denied");
-        // The same kind without an OS code (Rust alone would say `permission denied`).
-        let bare = io::Error::from(io::ErrorKind::PermissionDenied);
-        assert_eq!(error_text(&bare), "Permission denied");
-        assert_eq!(
-            error_text(&io::Error::from(io::ErrorKind::NotFound)),
-            "No such file or directory"
-        );
-        // A message of its own is kept, whatever the kind.
-        let explained = io::Error::new(io::ErrorKind::PermissionDenied, "locked by policy");
-        assert_eq!(error_text(&explained), "locked by policy");
     }
 }

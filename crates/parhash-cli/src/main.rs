@@ -11,21 +11,16 @@ mod bench;
 mod check;
 mod completion_flags;
 mod completions;
-mod escape;
 mod flags;
 mod gpu;
 mod input;
-mod json;
-mod length;
-mod lines;
 mod list;
+mod list_json;
 mod many;
 mod messages;
-mod parsha;
 mod progress;
 mod stdio;
 mod sum;
-mod walk;
 
 use std::process::ExitCode;
 

@@ -61,7 +61,7 @@ pub fn run(
 /// `recursive`, a directory stands for the files below it (see `walk`).
 pub fn items_for(names: &[std::ffi::OsString], recursive: bool) -> impl Iterator<Item = Item> + '_ {
     names.iter().flat_map(move |file| {
-        let name = crate::escape::os_bytes(file).into_owned();
+        let name = parhash_format::escape::os_bytes(file).into_owned();
         let source = Source::from_name(&name);
         let walk_root = match &source {
             Source::Path(path) if recursive && path.is_dir() => Some(PathBuf::from(file)),
@@ -69,13 +69,13 @@ pub fn items_for(names: &[std::ffi::OsString], recursive: bool) -> impl Iterator
         };
         let single = walk_root.is_none().then_some(Item::Hash { name, source });
         let walked = walk_root.into_iter().flat_map(|root| {
-            crate::walk::Walk::new(root).map(|entry| match entry {
-                crate::walk::Entry::File(path) => Item::Hash {
-                    name: crate::escape::os_bytes(path.as_os_str()).into_owned(),
+            parhash_format::walk::Walk::new(root).map(|entry| match entry {
+                parhash_format::walk::Entry::File(path) => Item::Hash {
+                    name: parhash_format::escape::os_bytes(path.as_os_str()).into_owned(),
                     source: Source::Path(path),
                 },
-                crate::walk::Entry::Unreadable(path, error) => Item::Failed {
-                    name: crate::escape::os_bytes(path.as_os_str()).into_owned(),
+                parhash_format::walk::Entry::Unreadable(path, error) => Item::Failed {
+                    name: parhash_format::escape::os_bytes(path.as_os_str()).into_owned(),
                     error,
                 },
             })

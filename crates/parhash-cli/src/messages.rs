@@ -25,7 +25,7 @@ pub const WRITE_ERROR: &str = "write error";
 pub fn describe(err: &anyhow::Error) -> String {
     err.chain()
         .map(|cause| match cause.downcast_ref::<io::Error>() {
-            Some(io_err) => crate::input::error_text(io_err),
+            Some(io_err) => parhash_format::error_text(io_err),
             None => cause.to_string(),
         })
         .collect::<Vec<_>>()

@@ -8,15 +8,15 @@ use anyhow::{Context, Result};
 use parhash::Algorithm;
 
 use crate::check;
-use crate::escape;
 use crate::flags::{Device, SumArgs, DEFAULT_ALGORITHM};
-use crate::input::{self, Source};
-use crate::lines::{write_failure, write_line, LineStyle};
+use crate::input::Source;
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
-use crate::parsha;
 use crate::progress::ManyProgress;
 use crate::stdio;
+use parhash_format::escape;
+use parhash_format::line::{write_failure, write_line, LineStyle};
+use parhash_format::tag as parsha;
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
 pub fn run(args: &SumArgs) -> Result<bool> {
@@ -74,7 +74,11 @@ pub fn run(args: &SumArgs) -> Result<bool> {
                 line.clear();
                 write_failure(&mut line, algorithm, &name, &err, style);
                 stdout.write_all(&line).context(WRITE_ERROR)?;
-                err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
+                err_message!(
+                    "{}: {}",
+                    escape::quote(&name),
+                    parhash_format::error_text(&err)
+                );
                 all_ok = false;
             }
         }
@@ -122,7 +126,11 @@ fn run_many(
                             // standard error, as in the one-by-one loop.
                             write_failure(&mut lines, algorithm, &name, &err, style);
                             hand_on(&mut stdout, &mut lines)?;
-                            err_message!("{}: {}", escape::quote(&name), input::error_text(&err));
+                            err_message!(
+                                "{}: {}",
+                                escape::quote(&name),
+                                parhash_format::error_text(&err)
+                            );
                             all_ok = false;
                         }
                     }

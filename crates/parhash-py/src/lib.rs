@@ -7,6 +7,7 @@
 
 mod buffers;
 mod files;
+mod format;
 mod hash_object;
 mod many;
 mod options;
@@ -28,6 +29,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
     hash_object::add_constructors(module)?;
+    format::add(module)?;
     let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
     module.add("algorithms_available", PyFrozenSet::new(py, &names)?)?;
     // Each algorithm's digest sizes in bytes, (min, max), in the library's order (`parhash

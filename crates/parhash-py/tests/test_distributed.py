@@ -23,6 +23,7 @@ import pytest
 ray = pytest.importorskip("ray", reason="parhash.distributed needs the ray extra")
 
 import parhash  # noqa: E402
+import parhash.format as fmt  # noqa: E402
 from conftest import cli_path  # noqa: E402
 from parhash import distributed  # noqa: E402
 from parhash.distributed import _engine, _lines  # noqa: E402
@@ -178,7 +179,7 @@ def test_recursive_walk_order_and_errors_match_the_cli(cluster, tree):
     digests = [(os.fsencode(p), r) for p, r in walked if isinstance(r, bytes)]
     assert len(digests) == len(lines)
     for (path, digest), line in zip(digests, lines):
-        assert line == _lines.sum_line("md5", digest, path, _lines.LineStyle()).rstrip(b"\n")
+        assert line == fmt.checksum_line("md5", digest, path).rstrip(b"\n")
 
 
 def test_check_equals_the_cli(cluster, tree, tmp_path):
@@ -223,10 +224,10 @@ def test_tags_of_every_algorithm_equal_the_cli(tmp_path):
         digest = parhash.hash_file(path, name)
         for tag in (False, True):
             want = run_cli("sum", "-a", name, *(["--tag"] if tag else []), str(path))[1]
-            style = _lines.LineStyle(tag=tag, tree_params=(13, 256) if name == "parsha256" else None)
-            assert _lines.sum_line(name, digest, os.fsencode(path), style) == want, name
-        assert _lines.from_tag(_lines.tag(name)) == (name, (13, 256) if name == "parsha256" else None,
-                                                     _lines.digest_size(name))
+            params = (13, 256) if name == "parsha256" else None
+            assert fmt.checksum_line(name, digest, os.fsencode(path), tag=tag, tree_params=params) == want, name
+        assert fmt.from_tag(fmt.tag(name)) == (name, (13, 256) if name == "parsha256" else None,
+                                               _lines.digest_size(name))
 
 
 # --- -l/--length ----------------------------------------------------------------------------
@@ -269,19 +270,20 @@ def test_lengths_of_every_algorithm_as_the_cli_takes_and_tags_them(tmp_path):
     for name in sorted(parhash.algorithms_available):
         for bits in PROBE_BITS:
             status, out, err = run_cli("sum", "-a", name, "-l", str(bits), "--tag", str(path))
-            problem = _lines.length_error(name, bits, checking=False)
+            problem = fmt.length_error(name, bits, checking=False)
             if status:
                 assert err == f"parhash: {problem}\nTry 'parhash sum --help' for more information.\n".encode(), (name, bits)
                 continue
             assert problem is None, (name, bits)
-            size = _lines.length_digest_size(name, bits)
+            size = fmt.length_digest_size(name, bits)
             digest = parhash.new(name, b"abc", **({} if size is None else {"digest_size": size})).digest()
-            style = _lines.LineStyle(tag=True, tree_params=(13, 256) if name == "parsha256" else None)
-            assert _lines.sum_line(name, digest, os.fsencode(path), style) == out, (name, bits)
+            params = (13, 256) if name == "parsha256" else None
+            assert fmt.checksum_line(name, digest, os.fsencode(path), tag=True, tree_params=params) == out, (name, bits)
             # check reads the tag back, with the length it names.
-            assert _lines.Parser(None, False).parse(out).expected == digest, (name, bits)
-    assert _lines.length_error(None, 256, checking=False).startswith("-l needs -a")
-    assert _lines.length_error(None, 256, checking=True) is None
+            [entry] = fmt.parse_list(out)
+            assert entry.expected == digest, (name, bits)
+    assert fmt.length_error(None, 256, checking=False).startswith("-l needs -a")
+    assert fmt.length_error(None, 256, checking=True) is None
 
 
 def test_bad_lengths_exit_and_say_what_the_cli_does(tmp_path):
@@ -408,7 +410,7 @@ def test_json_of_odd_names_and_errors_equals_the_cli(tmp_path):
                 result = parhash.hash_file(path, algorithm, **({"tree_height": 9} if params else {}))
             except OSError as err:
                 result = err
-            got.append(_lines.sum_json(algorithm, result, path, params))
+            got.append(fmt.sum_record(algorithm, result, path, params))
         assert b"".join(got) == want, algorithm
         assert status == 1
     records = json_records(want)

@@ -25,8 +25,9 @@ import os
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 import parhash
+import parhash.format
 
-from . import _engine, _lines, _walk
+from . import _engine, _lines
 from ._engine import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TASK_BYTES,
@@ -131,7 +132,7 @@ def hash_files(
     )
     items = (
         Item(key=path, path=path) if error is None else Item(key=path, preset=error)
-        for path, error in _walk.expand(names, recursive)
+        for path, error in parhash.format.walk(names, recursive)
     )
     return pipeline.run(items)
 

@@ -22,8 +22,9 @@ from typing import Any, Iterator, List, Optional
 import ray
 
 import parhash
+import parhash.format as fmt
 
-from . import _lines, _walk
+from . import _lines
 from ._engine import DEFAULT_MAX_RETRIES, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES, Item, Pipeline, Progress, Spec, connect
 from . import DEFAULT_SPLIT_BYTES
 
@@ -100,7 +101,7 @@ def _algorithm(text: str) -> str:
 
 def _bits(text: str) -> int:
     try:
-        return _lines.parse_bits(text)
+        return fmt.parse_bits(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -226,6 +227,20 @@ class _Output:
             self.out.flush()
             _message(text)
 
+    def events(self, events) -> None:
+        """What a check session said: bytes for standard output, messages for standard error."""
+        for is_output, payload in events:
+            if is_output:
+                self.write(payload)
+            else:
+                self.message(payload)
+
+    def ended(self, outcome) -> bool:
+        """A list's end, ``(passed, events)``: the events printed, whether it passed."""
+        passed, events = outcome
+        self.events(events)
+        return passed
+
 
 def _stdin_bytes():
     """Standard input as bytes; the CLI's error (``Bad file descriptor``) when the parent
@@ -252,7 +267,7 @@ def _stdin_digest(spec: Spec) -> Any:
 def _spec(args) -> Spec:
     """sum's spec: -a (default sha256), PARSHA-256's parameters, -l (checked by _run)."""
     algorithm = args.algorithm or "sha256"
-    size = _lines.length_digest_size(algorithm, args.length)
+    size = fmt.length_digest_size(algorithm, args.length)
     if algorithm == "parsha256":
         return Spec(algorithm, args.tree_height, args.iv_bits)
     return Spec(algorithm, digest_size=size)
@@ -266,11 +281,8 @@ def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int])
 
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
     spec = _spec(args)
-    style = _lines.LineStyle(
-        tag=args.tag, binary=args.binary, zero=args.zero,
-        tree_params=(args.tree_height or 13, 256 if args.iv_bits is None else args.iv_bits)
-        if spec.algorithm == "parsha256" else None,
-    )
+    tree_params = ((args.tree_height or 13, 256 if args.iv_bits is None else args.iv_bits)
+                   if spec.algorithm == "parsha256" else None)
     names = [os.fsencode(name) for name in args.files] or [b"-"]
 
     def items() -> Iterator[Item]:
@@ -278,35 +290,42 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
             if name == b"-":
                 yield Item(key=name, preset=_stdin_digest(spec))
                 continue
-            for path, error in _walk.expand([name], args.recursive):
+            for path, error in fmt.walk([name], args.recursive):
                 yield Item(key=path, path=path) if error is None else Item(key=path, preset=error)
 
     all_ok = True
     for name, result in _pipeline(args, spec, bar, args.split_bytes).run(items()):
         if args.json:
-            out.write(_lines.sum_json(spec.algorithm, result, name, style.tree_params))
+            out.write(fmt.sum_record(spec.algorithm, result, name, tree_params))
         if isinstance(result, bytes):
             if not args.json:
-                out.write(_lines.sum_line(spec.algorithm, result, name, style))
+                out.write(fmt.checksum_line(spec.algorithm, result, name, tag=args.tag, binary=args.binary,
+                                            zero=args.zero, tree_params=tree_params))
         else:
-            out.message(f"{_lines.quote(name)}: {_lines.error_text(result, name)}")
+            out.message(fmt.failure_message(result, name))
             all_ok = False
     return all_ok
 
 
 def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
+    report = args.report
+    checker = fmt.Checker(algorithm=args.algorithm, zero=args.zero, warn=report == "warn",
+                          quiet=report == "quiet", status=report == "status", strict=args.strict,
+                          ignore_missing=args.ignore_missing, json=args.json,
+                          tree_height=args.tree_height, iv_bits=args.iv_bits)
     all_ok = True
-    last_algorithm: dict = {}  # the last proper line's algorithm, over all lists
     for list_name in [os.fsencode(name) for name in args.lists] or [b"-"]:
-        all_ok &= _check_list(args, list_name, bar, out, last_algorithm)
+        all_ok &= _check_list(args, checker, list_name, bar, out)
     return all_ok
 
 
-def _line_spec(line: _lines.Entry) -> Spec:
-    """A checked line's spec: its digest says its length (BLAKE2, BLAKE3, SHAKE), as in
-    ``parhash check`` and ``b2sum -c``."""
-    size = len(line.expected)
-    return Spec(line.algorithm, digest_size=None if size == _lines.digest_size(line.algorithm) else size)
+def _entry_spec(entry: fmt.Entry) -> Spec:
+    """How a checked line's file is hashed: PARSHA-256's parameters, or the digest's own
+    length where the algorithm's varies (BLAKE2, BLAKE3, SHAKE), as in ``parhash check``."""
+    if entry.tree_params is not None:
+        return Spec(entry.algorithm, *entry.tree_params)
+    size = entry.digest_size
+    return Spec(entry.algorithm, digest_size=None if size == _lines.digest_size(entry.algorithm) else size)
 
 
 def _records(stream, terminator: bytes) -> Iterator[bytes]:
@@ -326,155 +345,45 @@ def _records(stream, terminator: bytes) -> Iterator[bytes]:
         yield pending
 
 
-#: The reason a list with no checksum line fails (the CLI's words).
-_NONE_FOUND = "no properly formatted checksum lines found"
-
-
-def _check_list(args, list_name: bytes, bar: Optional[_Bar], out: _Output, last_algorithm: dict) -> bool:
+def _check_list(args, checker: fmt.Checker, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bool:
+    """One list through the CLI's check session (parhash.format): this function reads the list
+    and has the files hashed; the session says what to print and whether the list passed."""
+    session = checker.start(list_name)
     is_stdin = list_name == b"-"
-    shown = _lines.quote(b"standard input" if is_stdin else list_name)
-    report = args.report
-    # With --json (and not --status), the list's records instead of the NAME: OK report.
-    records = _lines.CheckJson(list_name) if args.json and report != "status" else None
-    tally = {"improper": 0, "mismatched": 0, "unreadable": 0, "missing": 0, "verified": 0, "proper": False,
-             "read_error": None}
-
-    def counts() -> dict:
-        return {"ok": tally["verified"] - tally["mismatched"], "failed": tally["mismatched"],
-                "missing": tally["missing"], "unreadable": tally["unreadable"] - tally["missing"],
-                "improper": tally["improper"]}
-
-    def list_failed(problem) -> bool:
-        """The list failed as a whole; with --json its summary says why."""
-        if records is not None:
-            out.write(records.summary(counts(), False, problem))
-        return False
-
     try:
         stream = _stdin_bytes() if is_stdin else open(list_name, "rb")
     except OSError as err:
         # The CLI opens a directory (and a closed standard input) and fails reading it.
         if is_stdin or isinstance(err, IsADirectoryError):
-            out.message(f"{shown}: read error")
-        else:
-            out.message(f"{shown}: {_lines.error_text(err, list_name)}")
-        return list_failed(err)
-    terminator = b"\0" if args.zero else b"\n"
-    parser = _lines.Parser(args.algorithm, args.zero)
-    default_params = (args.tree_height, args.iv_bits)
-    # The parameters --json records for a parsha256 line without its own (the defaults filled in).
-    default_json_params = (_lines.DEFAULT_TREE_PARAMS[0] if args.tree_height is None else args.tree_height,
-                           _lines.DEFAULT_TREE_PARAMS[1] if args.iv_bits is None else args.iv_bits)
-    last_seen = [last_algorithm.get("name", "sha256")]
-    # Mismatches of lines whose algorithm was inferred from the digest's length, by algorithm.
-    inferred_mismatches: dict = {}
+            return out.ended(checker.read_failed(session, err))
+        return out.ended(checker.open_failed(session, err))
+    read_error: List[OSError] = []
 
     def items() -> Iterator[Item]:
         try:
-            for number, record in enumerate(_records(stream, terminator), start=1):
-                line = parser.parse(record)
-                if line == _lines.SKIP:
+            for record in _records(stream, session.terminator):
+                step = session.record(record)
+                if step is None:
                     continue
-                if line == _lines.IMPROPER:
-                    tally["improper"] += 1
-                    if report == "warn" or records is not None:
-                        # Named as coreutils names it: -a's algorithm, else the last proper
-                        # line's, else sum's default.
-                        named = args.algorithm or last_seen[0]
-                        yield Item(key=("improper", (number, named)), preset=None)
-                    continue
-                tally["proper"] = True
-                last_seen[0] = last_algorithm["name"] = line.algorithm
-                params = line.tree_params or default_params
-                spec = Spec(line.algorithm, *params) if line.algorithm == "parsha256" else _line_spec(line)
-                key = ("entry", (number, line, line.tree_params or default_json_params))
-                if line.name == b"-":
-                    yield Item(key=key, preset=_stdin_digest(spec))
+                entry = step.entry
+                if entry is None:
+                    # An improperly formatted line: reported in its turn.
+                    yield Item(key=step, preset=None)
+                elif entry.name == b"-":
+                    yield Item(key=step, preset=_stdin_digest(_entry_spec(entry)))
                 else:
-                    yield Item(key=key, path=line.name, spec=spec)
+                    yield Item(key=step, path=entry.name, spec=_entry_spec(entry))
         except OSError as err:
-            tally["read_error"] = err
+            read_error.append(err)
         finally:
             if not is_stdin:
                 stream.close()
 
-    for (kind, payload), result in _pipeline(args, Spec("sha256"), bar, DEFAULT_SPLIT_BYTES).run(items()):
-        if kind == "improper":
-            number, named = payload
-            if report == "warn":
-                out.message(f"{shown}: {number}: improperly formatted {_lines.tag(named)} checksum line")
-            if records is not None:
-                out.write(records.improper(number))
-            continue
-        number, entry, json_params = payload
-        if isinstance(result, bytes):
-            tally["verified"] += 1
-            if result == entry.expected:
-                if report in ("quiet", "status"):
-                    continue
-                verdict = "OK"
-            else:
-                tally["mismatched"] += 1
-                if entry.inferred:
-                    inferred_mismatches[entry.algorithm] = inferred_mismatches.get(entry.algorithm, 0) + 1
-                verdict = "FAILED"
-        else:
-            if args.ignore_missing and _lines.is_not_found(result):
-                continue
-            out.message(f"{_lines.quote(entry.name)}: {_lines.error_text(result, entry.name)}")
-            tally["unreadable"] += 1
-            tally["missing"] += int(_lines.is_not_found(result))
-            verdict = "FAILED open or read"
-        if records is not None:
-            algorithm_from = "length" if entry.inferred else "option" if args.algorithm else "tag"
-            out.write(records.line(number, entry, algorithm_from, json_params, result))
-        elif report != "status":
-            out.write(_lines.report_line(entry.name, verdict, args.zero))
-
-    if tally["read_error"] is not None:
-        out.message(f"{shown}: read error")
-        return list_failed(tally["read_error"])
-    if not tally["proper"]:
-        out.message(f"{shown}: {_NONE_FOUND}")
-        return list_failed(_NONE_FOUND)
-    none_verified = args.ignore_missing and tally["verified"] == 0
-    if report != "status":
-        def plural(n: int, one: str, many: str) -> str:
-            return f"WARNING: {n} {one if n == 1 else many}"
-
-        if tally["improper"]:
-            out.message(plural(tally["improper"], "line is improperly formatted", "lines are improperly formatted"))
-        if tally["unreadable"]:
-            out.message(plural(tally["unreadable"], "listed file could not be read", "listed files could not be read"))
-        if tally["mismatched"]:
-            out.message(plural(tally["mismatched"], "computed checksum did NOT match", "computed checksums did NOT match"))
-            for algorithm, count in inferred_mismatches.items():
-                note = _lines.inferred_algorithm_note(algorithm, count)
-                if note is not None:
-                    out.message(note)
-        if none_verified:
-            out.message(f"{shown}: no file was verified")
-    passed = (tally["mismatched"] == 0 and tally["unreadable"] == 0
-              and (not args.strict or tally["improper"] == 0) and not none_verified)
-    if records is not None:
-        out.write(records.summary(counts(), passed, "no file was verified" if none_verified else None))
-    return passed
-
-
-def _connect(address: Optional[str]) -> bool:
-    """Connects to Ray; whether this call started the connection (and so must end it)."""
-    if address is not None and address.startswith("ray://"):
-        return connect(address)
-    # Ray's own chatter (and the workers' output) would mix with the checksum lines.
-    return connect(address, logging_level=logging.ERROR, log_to_driver=False)
-
-
-def _disconnect() -> None:
-    """Ends the connection while ``sys.stdout`` is still standard error: Ray's error listener
-    thread prints late reports ("(raylet) A worker died...") to ``sys.stdout``, and one that
-    came after main() restored it would land among the checksum lines."""
-    with contextlib.suppress(Exception):
-        ray.shutdown()
+    for step, result in _pipeline(args, Spec("sha256"), bar, DEFAULT_SPLIT_BYTES).run(items()):
+        out.events(session.report(step, result if step.entry is not None else None))
+    if read_error:
+        return out.ended(checker.read_failed(session, read_error[0]))
+    return out.ended(checker.finish(session))
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -519,7 +428,7 @@ def _run(args) -> int:
             if given:
                 return _usage_error(args, f"the argument '--json' cannot be used with '{flag}'")
     # -l against -a, in the CLI's words (when checking, -l is accepted and ignored).
-    length_problem = _lines.length_error(args.algorithm, args.length, checking=args.command == "check")
+    length_problem = fmt.length_error(args.algorithm, args.length, checking=args.command == "check")
     if length_problem is not None:
         return _usage_error(args, length_problem)
     try:

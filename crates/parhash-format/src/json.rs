@@ -1,4 +1,4 @@
-//! `--json`: JSON Lines on standard output for `sum`, `check` and `list`, one object per line.
+//! `--json`: JSON Lines on standard output for `sum` and `check`, one object per line.
 //! The fields are documented in README.md ("JSON output") and kept stable: new fields may be
 //! added, none is renamed or removed.
 //!
@@ -9,15 +9,14 @@
 //! - A failure is `"error"` (the message coreutils would print after the name) and `"errno"`
 //!   (the OS error number, or null when the error did not come from the OS).
 //! - Standard error is the same as without `--json`: messages for people, not parsed.
-#![forbid(unsafe_code)]
 
 use std::io;
 
 use base64::Engine;
-use parhash::{Algorithm, Output, TreeParams, VariantInfo};
+use parhash::{Algorithm, Output, TreeParams};
 use serde::Serialize;
 
-use crate::input::error_text;
+use crate::error_text;
 
 /// A name as UTF-8 (lossy), with its exact bytes when that loses anything.
 fn text_and_bytes(name: &[u8]) -> (String, Option<String>) {
@@ -44,7 +43,7 @@ impl PathName {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Debug, Serialize)]
 struct ListName {
     list: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -90,7 +89,7 @@ struct Tree {
 
 impl Tree {
     fn of(algorithm: Algorithm, params: Option<TreeParams>) -> Option<Tree> {
-        let params = params.filter(|_| crate::parsha::takes_tree_params(algorithm))?;
+        let params = params.filter(|_| crate::tag::takes_tree_params(algorithm))?;
         Some(Tree {
             tree_height: params.tree_height(),
             iv_bits: params.iv_bits(),
@@ -208,21 +207,32 @@ impl AlgorithmFrom {
 
 /// One checked line, for [`CheckReport::line`].
 pub struct Checked<'a> {
+    /// The file's name, as the list gives it.
     pub name: &'a [u8],
+    /// The algorithm it was checked with.
     pub algorithm: Algorithm,
+    /// Where that algorithm came from.
     pub algorithm_from: AlgorithmFrom,
+    /// PARSHA-256's parameters it was hashed with (recorded for parsha256 only).
     pub parsha: Option<TreeParams>,
+    /// The digest the list expects.
     pub expected: &'a [u8],
+    /// The digest computed, or why the file could not be hashed.
     pub outcome: &'a io::Result<Output>,
 }
 
 /// Counts of one list for its summary.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Counts {
+    /// Lines whose digest matched.
     pub ok: u64,
+    /// Lines whose digest did not match.
     pub failed: u64,
+    /// Listed files that do not exist.
     pub missing: u64,
+    /// Listed files that exist but could not be read.
     pub unreadable: u64,
+    /// Improperly formatted lines.
     pub improper: u64,
 }
 
@@ -244,6 +254,7 @@ struct SummaryRecord<'a> {
 }
 
 /// The JSON records of one checksum list.
+#[derive(Clone, Debug)]
 pub struct CheckReport {
     list: ListName,
 }
@@ -338,93 +349,10 @@ impl CheckReport {
 
 /// Why a whole list failed.
 pub enum Problem<'a> {
+    /// It could not be opened or read.
     Io(&'a io::Error),
+    /// Something else, in words (`no properly formatted checksum lines found`).
     Message(&'a str),
-}
-
-/// `list`: one object per algorithm.
-#[derive(Serialize)]
-struct AlgorithmRecord {
-    name: &'static str,
-    tag: &'static str,
-    aliases: &'static [&'static str],
-    family: &'static str,
-    digest_bits: usize,
-    digest_size: usize,
-    lengths: Option<Lengths>,
-    block_size: usize,
-    broken: bool,
-    note: &'static str,
-    variants: Vec<Variant>,
-    batch: Option<Batch>,
-}
-
-/// The digest lengths `-l` can choose, in bits (null where the length is fixed).
-#[derive(Serialize)]
-struct Lengths {
-    min_bits: usize,
-    max_bits: usize,
-}
-
-#[derive(Serialize)]
-struct Variant {
-    name: &'static str,
-    available: bool,
-    default: bool,
-    summary: &'static str,
-}
-
-impl From<&VariantInfo> for Variant {
-    fn from(v: &VariantInfo) -> Variant {
-        Variant {
-            name: v.name,
-            available: v.available,
-            default: v.default,
-            summary: v.summary,
-        }
-    }
-}
-
-/// How the multi-message engine runs an algorithm on this CPU: `lanes` messages side by side
-/// with the `kernel` variant (null: threads only).
-#[derive(Serialize)]
-struct Batch {
-    lanes: usize,
-    kernel: &'static str,
-}
-
-/// `list --json`: every algorithm, one line each.
-pub fn algorithms() -> Vec<u8> {
-    let mut out = Vec::new();
-    for &alg in Algorithm::ALL {
-        let info = alg.info();
-        let best = parhash::batch::best_kernel(alg);
-        let batch = parhash::batch::lane_kernel(alg, best).map(|kernel| Batch {
-            lanes: kernel.lanes(),
-            kernel: best.name(),
-        });
-        push_line(
-            &mut out,
-            &AlgorithmRecord {
-                name: info.name,
-                tag: info.tag,
-                aliases: info.aliases,
-                family: info.family.name(),
-                digest_bits: info.digest_size * 8,
-                digest_size: info.digest_size,
-                lengths: info.sizes.is_variable().then_some(Lengths {
-                    min_bits: info.sizes.min * 8,
-                    max_bits: info.sizes.max * 8,
-                }),
-                block_size: info.block_size,
-                broken: info.broken,
-                note: info.note,
-                variants: alg.variants().iter().map(Variant::from).collect(),
-                batch,
-            },
-        );
-    }
-    out
 }
 
 #[cfg(test)]
@@ -535,32 +463,5 @@ mod tests {
         ));
         assert_eq!(none["error"], "no properly formatted checksum lines found");
         assert_eq!(none["errno"], Value::Null);
-    }
-
-    #[test]
-    fn every_algorithm_is_one_record() {
-        let out = algorithms();
-        let records: Vec<Value> = out.split_inclusive(|&b| b == b'\n').map(parse).collect();
-        assert_eq!(records.len(), Algorithm::ALL.len());
-        for (record, alg) in records.iter().zip(Algorithm::ALL) {
-            let info = alg.info();
-            assert_eq!(record["name"], info.name);
-            assert_eq!(record["digest_size"], info.digest_size);
-            assert_eq!(record["digest_bits"], info.digest_size * 8);
-            assert_eq!(
-                record["lengths"]["max_bits"].as_u64().map(|b| b as usize),
-                info.sizes.is_variable().then_some(info.sizes.max * 8),
-                "{record}"
-            );
-            assert_eq!(record["broken"], info.broken);
-            assert_eq!(record["aliases"], json!(info.aliases));
-            assert_eq!(
-                record["batch"].is_null(),
-                !parhash::batch::has_lanes(*alg),
-                "{record}"
-            );
-            let variants = record["variants"].as_array().unwrap();
-            assert_eq!(variants.len(), alg.variants().len());
-        }
     }
 }

@@ -16,7 +16,9 @@ use std::path::PathBuf;
 /// One step of a walk: a file to hash, or a directory that could not be read.
 #[derive(Debug)]
 pub enum Entry {
+    /// A file to hash (or a dangling link, which hashing reports).
     File(PathBuf),
+    /// A directory that could not be read, and why.
     Unreadable(PathBuf, io::Error),
 }
 
@@ -64,6 +66,24 @@ impl Iterator for Walk {
             }
         }
     }
+}
+
+/// The files `sum [-r] NAMES...` hashes, in its order: each name itself, or with `recursive`
+/// the files below a name that is a directory (followed if it is a link to one). `-` (standard
+/// input) is never walked.
+pub fn expand<I>(names: I, recursive: bool) -> impl Iterator<Item = Entry>
+where
+    I: IntoIterator<Item = PathBuf>,
+{
+    names.into_iter().flat_map(move |name| {
+        let walked = recursive && name.as_os_str() != "-" && name.is_dir();
+        let (single, walk) = if walked {
+            (None, Some(Walk::new(name)))
+        } else {
+            (Some(Entry::File(name)), None)
+        };
+        single.into_iter().chain(walk.into_iter().flatten())
+    })
 }
 
 /// A directory's entries, classified, sorted by name bytes and reversed.
@@ -135,5 +155,25 @@ mod tests {
         symlink(root, root.join("d/loop")).unwrap();
         symlink(root.join("nowhere"), root.join("dangling")).unwrap();
         assert_eq!(names(root), ["d/f", "dangling", "file-link"]);
+    }
+
+    #[test]
+    fn expand_walks_directories_only_when_recursive() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir(root.join("d")).unwrap();
+        fs::write(root.join("d/f"), "f").unwrap();
+        fs::write(root.join("g"), "g").unwrap();
+        let files = |recursive| -> Vec<PathBuf> {
+            let names = [root.join("g"), root.join("d"), PathBuf::from("-")];
+            expand(names, recursive)
+                .map(|e| match e {
+                    Entry::File(p) => p,
+                    Entry::Unreadable(p, err) => panic!("{}: {err}", p.display()),
+                })
+                .collect()
+        };
+        assert_eq!(files(true), [root.join("g"), root.join("d/f"), "-".into()]);
+        assert_eq!(files(false), [root.join("g"), root.join("d"), "-".into()]);
     }
 }

@@ -31,8 +31,11 @@ pub fn tag(alg: Algorithm, params: Option<TreeParams>, digest_size: usize) -> St
 /// the digest size in bytes (`BLAKE2b-256`: 32; a plain tag: the default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tagged {
+    /// The algorithm.
     pub algorithm: Algorithm,
+    /// PARSHA-256's parameters, where the tag records them.
     pub params: Option<TreeParams>,
+    /// The digest size in bytes.
     pub digest_size: usize,
 }
 

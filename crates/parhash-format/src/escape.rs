@@ -92,39 +92,89 @@ pub fn quote(name: &[u8]) -> String {
         return text.into_owned();
     }
     let has_unprintable = !valid_utf8 || text.chars().any(char::is_control);
-    if name.contains(&b'\'') && !has_unprintable && !name.iter().any(|b| b"\\\"$`".contains(b)) {
+    if name.contains(&b'\'')
+        && !has_unprintable
+        && text.chars().enumerate().all(|(i, c)| double_quotable(c, i))
+    {
         return format!("\"{text}\"");
     }
-    let mut out = String::from("'");
+    // Runs of unprintable bytes go into one `$'...'` group each, as GNU writes them.
+    let mut quoted = Quoted {
+        out: String::from("'"),
+        in_escape: false,
+    };
     for chunk in name.utf8_chunks() {
         for c in chunk.valid().chars() {
             match c {
-                '\'' => out.push_str("'\\''"),
                 c if c.is_control() => {
-                    out.push_str("'$'");
                     let mut buf = [0u8; 4];
-                    for &b in c.encode_utf8(&mut buf).as_bytes() {
-                        push_c_escape(&mut out, b);
-                    }
-                    out.push_str("''");
+                    quoted.escape(c.encode_utf8(&mut buf).as_bytes());
                 }
-                c => out.push(c),
+                // Right after a `$'...'` group, the `'\''` closes it (no `''` in between).
+                '\'' => {
+                    quoted.out.push_str("'\\''");
+                    quoted.in_escape = false;
+                }
+                c => quoted.literal(c),
             }
         }
-        if !chunk.invalid().is_empty() {
-            out.push_str("'$'");
-            for &b in chunk.invalid() {
-                push_c_escape(&mut out, b);
-            }
-            out.push_str("''");
-        }
+        quoted.escape(chunk.invalid());
     }
+    let ends_in_escape = quoted.in_escape;
+    let mut out = quoted.out;
     out.push('\'');
-    // An escape at the very end leaves an empty `''` pair behind; coreutils drops it.
-    if out.len() > 2 && out.ends_with("'''") {
-        out.truncate(out.len() - 2);
+    // GNU's quotearg, for a name that holds a quote (not as its first byte) and ends in an
+    // escape, puts an empty `''` in front (`'''a'\'''$'\n'` for `a'` and a newline) or, when
+    // the name starts with an unprintable byte, writes that first run without its `$`
+    // (`'\n'\'''$'\n'`: what md5sum prints, shell-quotable or not).
+    if ends_in_escape && name.contains(&b'\'') && name.first() != Some(&b'\'') {
+        match out.strip_prefix("''$'") {
+            Some(rest) => out = format!("'{rest}"),
+            None => out.insert_str(0, "''"),
+        }
     }
     out
+}
+
+/// A name being written in single quotes, with `$'...'` groups for unprintable bytes.
+struct Quoted {
+    out: String,
+    /// Inside a `$'...'` group.
+    in_escape: bool,
+}
+
+impl Quoted {
+    fn escape(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        if !self.in_escape {
+            self.out.push_str("'$'");
+            self.in_escape = true;
+        }
+        for &b in bytes {
+            push_c_escape(&mut self.out, b);
+        }
+    }
+
+    fn literal(&mut self, c: char) {
+        if self.in_escape {
+            self.out.push_str("''");
+            self.in_escape = false;
+        }
+        self.out.push(c);
+    }
+}
+
+/// Characters GNU's quotearg leaves inside double quotes at position `i` (the others, shell
+/// specials, make it quote a name with a `'` the long way: `'a'\''!'`).
+fn double_quotable(c: char, i: usize) -> bool {
+    match c {
+        '!' | '"' | '$' | '&' | '(' | ')' | '*' | ';' | '<' | '=' | '>' | '?' | '[' | '\\'
+        | '^' | '`' | '{' | '|' | '}' => false,
+        '#' | '~' => i == 0,
+        _ => true,
+    }
 }
 
 /// Characters a shell reads literally at position `i` of `text`.
@@ -214,6 +264,20 @@ mod tests {
             (b"\xff", "''$'\\377'"),
             (b"a\xffb c", "'a'$'\\377''b c'"),
             (b"standard input", "'standard input'"),
+            // Seen from md5sum (coreutils 9.1): one `$'...'` group per run of unprintable
+            // bytes, a quote right after a group, and GNU's leading `''`.
+            (b"\xff\xfe", "''$'\\377\\376'"),
+            (b"a\xff\xfeb", "'a'$'\\377\\376''b'"),
+            (b"a\n\tb", "'a'$'\\n\\t''b'"),
+            (b"\n\xff", "''$'\\n\\377'"),
+            (b"a\x01\x02", "'a'$'\\001\\002'"),
+            (b"\n'", "''$'\\n'\\'''"),
+            (b"a\n'b", "'a'$'\\n'\\''b'"),
+            (b"a'\n", "'''a'\\'''$'\\n'"),
+            (b"'\n", "''\\'''$'\\n'"),
+            (b"'a\n", "''\\''a'$'\\n'"),
+            (b"a'\n'", "'a'\\'''$'\\n'\\'''"),
+            (b"x'y\nz\n", "'''x'\\''y'$'\\n''z'$'\\n'"),
         ];
         for (name, want) in cases {
             assert_eq!(quote(name), *want, "{:?}", String::from_utf8_lossy(name));

@@ -4,7 +4,7 @@
 use parhash::{Algorithm, Output, TreeParams};
 
 use crate::escape;
-use crate::parsha;
+use crate::tag;
 
 /// How a checksum line is written.
 #[derive(Clone, Copy, Debug, Default)]
@@ -44,7 +44,7 @@ pub fn write_line(
         }
     };
     if style.tag {
-        let tag = parsha::tag(alg, style.parsha, digest.as_bytes().len());
+        let tag = tag::tag(alg, style.parsha, digest.as_bytes().len());
         out.extend_from_slice(tag.as_bytes());
         out.extend_from_slice(b" (");
         push_name(out);

@@ -1,0 +1,89 @@
+//! # parhash-format
+//!
+//! The checksum-list format of `parhash`, written once and shared by the `parhash` command,
+//! the Python package and its Ray mode (`parhash-dist`): what makes them drop-ins for
+//! coreutils' `sha256sum`, `b2sum` and `cksum`.
+//!
+//! - [`line`]: checksum lines as `sum` writes them (GNU `HEX  NAME`, BSD `TAG (NAME) = HEX`,
+//!   `-z`), and [`tag`] the BSD tags (`SHA256`, `BLAKE2b-256`, `PARSHA256-T13-IV256`).
+//! - [`parse`]: the records of a list, as `sha256sum -c` reads them ([`parse::Parser`]),
+//!   with the algorithm of a tagless line inferred from its digest's length.
+//! - [`check`]: one list's check session: per-line verdicts, tallies, coreutils' warnings and
+//!   parhash's notes, the exit status; the caller hashes, the session says what to print.
+//! - [`json`]: the `--json` records (JSON Lines) of `sum` and `check`.
+//! - [`length`]: `-l BITS` and the digest lengths each algorithm can produce.
+//! - [`escape`]: names as bytes, the checksum-line escape and the shell quoting of names in
+//!   messages; [`error_text`] an I/O error in the C library's words.
+//! - [`walk`]: the files below a directory in `sum -r`'s order.
+//!
+//! Nothing here reads a file to hash it or writes to a stream: callers own their I/O (a
+//! terminal, a Python stream, a Ray pipeline) and get bytes and messages back.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod check;
+pub mod escape;
+pub mod json;
+pub mod length;
+pub mod line;
+pub mod parse;
+pub mod tag;
+pub mod walk;
+
+use std::io;
+
+/// An I/O error worded as coreutils words it: `No such file or directory`, without Rust's
+/// ` (os error 2)` suffix. An error made from a bare kind (no OS code, no message) would show
+/// Rust's lowercase kind name (`permission denied`): the kinds a file can fail with get the C
+/// library's words instead.
+pub fn error_text(err: &io::Error) -> String {
+    if err.raw_os_error().is_none() && err.get_ref().is_none() {
+        match err.kind() {
+            io::ErrorKind::NotFound => return "No such file or directory".to_string(),
+            io::ErrorKind::PermissionDenied => return "Permission denied".to_string(),
+            _ => {}
+        }
+    }
+    let text = err.to_string();
+    match (err.raw_os_error(), text.rfind(" (os error ")) {
+        (Some(_), Some(at)) => text[..at].to_string(),
+        _ => text,
+    }
+}
+
+/// The algorithm `sum` uses when none is named, and the one `check`'s warnings name before
+/// any line said otherwise (what sha256sum says).
+pub const DEFAULT_ALGORITHM: parhash::Algorithm = parhash::Algorithm::Sha256;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_text_drops_os_error_suffix() {
+        let err = io::Error::from_raw_os_error(2);
+        assert_eq!(error_text(&err), "No such file or directory");
+        let custom = io::Error::other("odd");
+        assert_eq!(error_text(&custom), "odd");
+        let bare = io::Error::from(io::ErrorKind::PermissionDenied);
+        assert_eq!(error_text(&bare), "Permission denied");
+    }
+
+    #[test]
+    fn permission_denied_is_worded_as_coreutils() {
+        // EACCES, as open(2) returns it for a file without read permission.
+        let eacces = io::Error::from_raw_os_error(13);
+        assert_eq!(eacces.kind(), io::ErrorKind::PermissionDenied);
+        assert_eq!(error_text(&eacces), "Permission denied");
+        // The same kind without an OS code (Rust alone would say `permission denied`).
+        let bare = io::Error::from(io::ErrorKind::PermissionDenied);
+        assert_eq!(error_text(&bare), "Permission denied");
+        assert_eq!(
+            error_text(&io::Error::from(io::ErrorKind::NotFound)),
+            "No such file or directory"
+        );
+        // A message of its own is kept, whatever the kind.
+        let explained = io::Error::new(io::ErrorKind::PermissionDenied, "locked by policy");
+        assert_eq!(error_text(&explained), "locked by policy");
+    }
+}
