@@ -386,6 +386,22 @@ def _check_list(args, checker: fmt.Checker, list_name: bytes, bar: Optional[_Bar
     return out.ended(checker.finish(session))
 
 
+def _connect(address: Optional[str]) -> bool:
+    """Connects to Ray; whether this call started the connection (and so must end it)."""
+    if address is not None and address.startswith("ray://"):
+        return connect(address)
+    # Ray's own chatter (and the workers' output) would mix with the checksum lines.
+    return connect(address, logging_level=logging.ERROR, log_to_driver=False)
+
+
+def _disconnect() -> None:
+    """Ends the connection while ``sys.stdout`` is still standard error: Ray's error listener
+    thread prints late reports ("(raylet) A worker died...") to ``sys.stdout``, and one that
+    came after main() restored it would land among the checksum lines."""
+    with contextlib.suppress(Exception):
+        ray.shutdown()
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     global _stdout
     argv = sys.argv[1:] if argv is None else list(argv)
