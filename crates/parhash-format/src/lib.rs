@@ -18,6 +18,20 @@
 //!
 //! Nothing here reads a file to hash it or writes to a stream: callers own their I/O (a
 //! terminal, a Python stream, a Ray pipeline) and get bytes and messages back.
+//!
+//! ```
+//! use parhash::{hash, Algorithm};
+//! use parhash_format::line::{write_line, LineStyle};
+//! use parhash_format::parse::{Line, Parser};
+//!
+//! let digest = hash(Algorithm::Md5, b"abc");
+//! let mut list = Vec::new();
+//! write_line(&mut list, Algorithm::Md5, &digest, b"a\nb", LineStyle::default());
+//! assert_eq!(list, b"\\900150983cd24fb0d6963f7d28e17f72  a\\nb\n");
+//! let Line::Entry(entry) = Parser::new(None, false).parse(&list) else { panic!() };
+//! assert_eq!((entry.algorithm, &entry.name[..]), (Algorithm::Md5, &b"a\nb"[..]));
+//! assert!(entry.inferred); // a GNU line: md5 from the digest's length
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

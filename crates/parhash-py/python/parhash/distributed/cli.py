@@ -281,8 +281,11 @@ def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int])
 
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
     spec = _spec(args)
-    tree_params = ((args.tree_height or 13, 256 if args.iv_bits is None else args.iv_bits)
-                   if spec.algorithm == "parsha256" else None)
+    tree_params = None
+    if spec.algorithm == "parsha256":
+        # The parameters as the library fills them in (its defaults where none were given).
+        tree = parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
+        tree_params = (tree.tree_height, tree.iv_bits)
     names = [os.fsencode(name) for name in args.files] or [b"-"]
 
     def items() -> Iterator[Item]:
