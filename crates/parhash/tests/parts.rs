@@ -367,3 +367,48 @@ fn foreign_duplicated_missing_and_damaged_parts_are_refused() {
         );
     }
 }
+
+#[test]
+fn every_parsha_error_has_its_registry_counterpart() {
+    use parhash::algo::parsha256::ParshaError;
+    for (parsha, registry) in [
+        (
+            ParshaError::InvalidTreeHeight(41),
+            parhash::Error::InvalidTreeHeight(41),
+        ),
+        (
+            ParshaError::InvalidIvBits(64),
+            parhash::Error::InvalidIvBits(64),
+        ),
+        (
+            ParshaError::MessageTooLong(u64::MAX),
+            parhash::Error::MessageTooLong(u64::MAX),
+        ),
+        (
+            ParshaError::LengthMismatch {
+                declared: 3,
+                received: 4,
+            },
+            parhash::Error::LengthMismatch {
+                declared: 3,
+                received: 4,
+            },
+        ),
+    ] {
+        let text = parsha.to_string();
+        let converted = parhash::Error::from(parsha);
+        assert_eq!(converted, registry);
+        if matches!(
+            registry,
+            parhash::Error::InvalidTreeHeight(_) | parhash::Error::InvalidIvBits(_)
+        ) {
+            assert_eq!(converted.to_string(), text);
+        }
+    }
+    // Through the parts API: PARSHA-256's family plan with a bad T.
+    let err = parhash::algo::parsha256::parts::Plan::new(100, 0, 256, 2).unwrap_err();
+    assert_eq!(
+        err,
+        PartError::InvalidPlan(parhash::Error::InvalidTreeHeight(0))
+    );
+}
