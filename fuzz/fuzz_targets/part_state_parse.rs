@@ -86,7 +86,10 @@ fuzz_target!(|input: &[u8]| {
         return;
     };
     // Round trip: what was read is written back the same.
-    assert_eq!(PartState::from_bytes(&forged.to_bytes()).as_ref(), Ok(&forged));
+    assert_eq!(
+        PartState::from_bytes(&forged.to_bytes()).as_ref(),
+        Ok(&forged)
+    );
     let mut states = case.states.clone();
     let at = usize::from(*slot);
     if at < states.len() {
