@@ -1,6 +1,9 @@
 //! PARSHA-256 split over machines: one message hashed as independent parts, each anywhere,
 //! then combined into exactly the digest [`parsha256`](super::parsha256) gives.
 //!
+//! This is the family's geometry; callers use the one API over every algorithm that splits,
+//! [`crate::parts::Plan`], which dispatches here.
+//!
 //! # The plan
 //!
 //! PARSHA-256 runs a binary tree of `2^t` processors for R rounds; every processor's input in
