@@ -9,10 +9,8 @@ use std::io;
 use std::ops::Range;
 use std::path::Path;
 
-use parhash::algo::parsha256::parts::Plan as ParshaPlan;
-use parhash::algo::sandstorm::parts::{Plan as SandstormPlan, Variant};
-use parhash::parts::{PartError, PartState};
-use parhash::{Algorithm, Threads, TreeParams};
+use parhash::parts::{PartError, PartState, Plan};
+use parhash::Threads;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
@@ -20,12 +18,6 @@ use pyo3::types::{PyBytes, PyTuple};
 use crate::buffers::Data;
 use crate::files::{os_error, path_arg};
 use crate::options;
-
-/// The two tree modes' plans behind one Python class.
-enum Plan {
-    Parsha(ParshaPlan, TreeParams),
-    Sandstorm(SandstormPlan),
-}
 
 /// How one message of a tree-mode algorithm (parsha256, sandstorm*) is split into parts.
 ///
@@ -37,14 +29,19 @@ enum Plan {
 /// `parhash.new(name, message).digest()`.
 #[pyclass(module = "parhash", name = "PartPlan", frozen)]
 pub(crate) struct PartPlan {
-    algorithm: Algorithm,
     plan: Plan,
     threads: Threads,
 }
 
-/// A part's reading failure or a state that does not fit the plan.
-fn part_error(err: PartError) -> PyErr {
-    PyValueError::new_err(err.to_string())
+/// A parts error as Python's: the reader's own error as OSError (naming `path`), a part index
+/// out of range as IndexError, anything else (a plan that cannot be made, states that are not
+/// the plan's parts) as ValueError.
+fn part_error(py: Python<'_>, err: PartError, path: Option<&Path>) -> PyErr {
+    match (err, path) {
+        (PartError::Io(e), Some(path)) => os_error(py, &e, path),
+        (err @ PartError::NoSuchPart { .. }, _) => PyIndexError::new_err(err.to_string()),
+        (err, _) => PyValueError::new_err(err.to_string()),
+    }
 }
 
 /// `read(offset, buf)` over a file: `buf.len()` bytes at `offset`, one positional read (no
@@ -58,11 +55,7 @@ fn file_reader(file: &mut File) -> impl FnMut(u64, &mut [u8]) -> io::Result<()> 
 /// `read(offset, buf)` over a file: `buf.len()` bytes at `offset`.
 #[cfg(not(unix))]
 fn file_reader(file: &mut File) -> impl FnMut(u64, &mut [u8]) -> io::Result<()> + '_ {
-    use std::io::{Read, Seek, SeekFrom};
-    move |offset, buf| {
-        file.seek(SeekFrom::Start(offset))?;
-        file.read_exact(buf)
-    }
+    parhash::parts::read_at(file)
 }
 
 impl PartPlan {
@@ -90,14 +83,20 @@ impl PartPlan {
         Ok(file)
     }
 
-    fn states(states: &Bound<'_, PyAny>) -> PyResult<Vec<PartState>> {
+    fn states(py: Python<'_>, states: &Bound<'_, PyAny>) -> PyResult<Vec<PartState>> {
         let mut out = Vec::new();
         for state in states.try_iter()? {
             let bytes = Data::new(&state?)?.into_bytes()?;
-            out.push(PartState::from_bytes(bytes.as_bytes()).map_err(part_error)?);
+            let state = PartState::from_bytes(bytes.as_bytes());
+            out.push(state.map_err(|e| part_error(py, e, None))?);
         }
         Ok(out)
     }
+}
+
+/// The reader of a combine step that reads nothing (empty `top_ranges()`): never called.
+fn no_message(_offset: u64, _buf: &mut [u8]) -> io::Result<()> {
+    Err(io::Error::other("this combine step reads no message"))
 }
 
 fn pairs(ranges: impl IntoIterator<Item = Range<u64>>) -> Vec<(u64, u64)> {
@@ -113,6 +112,7 @@ impl PartPlan {
     #[new]
     #[pyo3(signature = (name, message_len, parts, *, tree_height = None, iv_bits = None, threads = None))]
     fn new(
+        py: Python<'_>,
         name: &str,
         message_len: u64,
         parts: usize,
@@ -122,31 +122,14 @@ impl PartPlan {
     ) -> PyResult<PartPlan> {
         let algorithm = options::algorithm(name)?;
         let threads = options::threads(threads)?;
-        if parts == 0 {
-            return Err(PyValueError::new_err("a plan needs at least one part"));
+        let mut builder = Plan::builder(algorithm).threads(threads);
+        if tree_height.is_some() || iv_bits.is_some() {
+            builder = builder.tree_params(options::tree_params(tree_height, iv_bits)?);
         }
-        let plan = if algorithm == Algorithm::Parsha256 {
-            let params = options::tree_params(tree_height, iv_bits)?;
-            let plan = ParshaPlan::new(message_len, params.tree_height(), params.iv_bits(), parts)
-                .map_err(options::value_error)?;
-            Plan::Parsha(plan, params)
-        } else if let Ok(variant) = Variant::try_from(algorithm) {
-            if tree_height.is_some() || iv_bits.is_some() {
-                return Err(PyValueError::new_err(format!(
-                    "{algorithm} takes no tree_height or iv_bits (only parsha256 has tree parameters)"
-                )));
-            }
-            Plan::Sandstorm(SandstormPlan::new(variant, message_len, parts).with_threads(threads))
-        } else {
-            return Err(PyValueError::new_err(format!(
-                "{algorithm} has no tree mode to split into parts (parsha256 and sandstorm* have)"
-            )));
-        };
-        Ok(PartPlan {
-            algorithm,
-            plan,
-            threads,
-        })
+        let plan = builder
+            .build(message_len, parts)
+            .map_err(|e| part_error(py, e, None))?;
+        Ok(PartPlan { plan, threads })
     }
 
     /// The plan for the file at `path` (its current size) in at most `parts` parts.
@@ -165,73 +148,48 @@ impl PartPlan {
         let len = std::fs::metadata(&path)
             .map_err(|e| os_error(py, &e, &path))?
             .len();
-        PartPlan::new(name, len, parts, tree_height, iv_bits, threads)
+        PartPlan::new(py, name, len, parts, tree_height, iv_bits, threads)
     }
 
     /// The algorithm's canonical name.
     #[getter]
     fn name(&self) -> &'static str {
-        self.algorithm.name()
+        self.plan.algorithm().name()
     }
 
     /// The number of parts (at most what was asked for).
     #[getter]
     fn parts(&self) -> usize {
-        match &self.plan {
-            Plan::Parsha(plan, _) => plan.parts(),
-            Plan::Sandstorm(plan) => plan.parts(),
-        }
+        self.plan.parts()
     }
 
     /// The message length in bytes.
     #[getter]
     fn message_len(&self) -> u64 {
-        match &self.plan {
-            Plan::Parsha(plan, _) => plan.message_len(),
-            Plan::Sandstorm(plan) => plan.message_len(),
-        }
+        self.plan.message_len()
     }
 
-    /// PARSHA-256's tree height T (None for SANDstorm).
+    /// PARSHA-256's tree height T (None for an algorithm without tree parameters).
     #[getter]
     fn tree_height(&self) -> Option<u32> {
-        match &self.plan {
-            Plan::Parsha(_, params) => Some(params.tree_height()),
-            Plan::Sandstorm(_) => None,
-        }
+        self.plan.tree_params().map(|p| p.tree_height())
     }
 
-    /// PARSHA-256's IV length l in bits (None for SANDstorm).
+    /// PARSHA-256's IV length l in bits (None for an algorithm without tree parameters).
     #[getter]
     fn iv_bits(&self) -> Option<u32> {
-        match &self.plan {
-            Plan::Parsha(_, params) => Some(params.iv_bits()),
-            Plan::Sandstorm(_) => None,
-        }
+        self.plan.tree_params().map(|p| p.iv_bits())
     }
 
     /// The byte ranges `(start, end)` of the message that part `index` reads, in order.
     fn ranges(&self, index: usize) -> PyResult<Vec<(u64, u64)>> {
         self.check_index(index)?;
-        Ok(match &self.plan {
-            Plan::Parsha(plan, _) => pairs(plan.ranges(index)),
-            Plan::Sandstorm(plan) => {
-                let (head, range) = (plan.head(), plan.range(index));
-                if index == 0 || head.end >= range.start {
-                    vec![(head.start.min(range.start), range.end)]
-                } else {
-                    pairs([head, range])
-                }
-            }
-        })
+        Ok(pairs(self.plan.ranges(index)))
     }
 
     /// The byte ranges the combine step reads (none for SANDstorm).
     fn top_ranges(&self) -> Vec<(u64, u64)> {
-        match &self.plan {
-            Plan::Parsha(plan, _) => pairs(plan.top_ranges()),
-            Plan::Sandstorm(_) => Vec::new(),
-        }
+        pairs(self.plan.combine_ranges())
     }
 
     /// The state of part `index` (bytes) from `message`, the whole message (any buffer;
@@ -245,24 +203,9 @@ impl PartPlan {
         self.check_index(index)?;
         let message = Data::new(message)?.into_bytes()?;
         let message = message.as_bytes();
-        if message.len() as u64 != self.message_len() {
-            return Err(PyValueError::new_err(format!(
-                "the message is {} bytes; this plan is for {}",
-                message.len(),
-                self.message_len()
-            )));
-        }
-        let state = py.detach(|| match &self.plan {
-            Plan::Parsha(plan, _) => plan.hash_part(index, message),
-            Plan::Sandstorm(plan) => {
-                let (head, range) = (plan.head(), plan.range(index));
-                plan.hash_part(
-                    index,
-                    &message[head.start as usize..head.end as usize],
-                    &message[range.start as usize..range.end as usize],
-                )
-            }
-        });
+        let state = py
+            .detach(|| self.plan.hash_part(index, message))
+            .map_err(|e| part_error(py, e, None))?;
         Ok(PyBytes::new(py, &state.to_bytes()))
     }
 
@@ -278,18 +221,15 @@ impl PartPlan {
         let path = path_arg(path)?;
         let mut file = self.open(py, &path)?;
         let state = py
-            .detach(|| match &self.plan {
-                Plan::Parsha(plan, _) => plan.hash_part_from(index, file_reader(&mut file)),
-                Plan::Sandstorm(plan) => plan.hash_part_from(index, file_reader(&mut file)),
-            })
-            .map_err(|e| os_error(py, &e, &path))?;
+            .detach(|| self.plan.hash_part_from(index, file_reader(&mut file)))
+            .map_err(|e| part_error(py, e, Some(&path)))?;
         Ok(PyBytes::new(py, &state.to_bytes()))
     }
 
-    /// The digest from the states of all parts (bytes, in any order). PARSHA-256's combine
-    /// step also reads `top_ranges()` of the message: pass it as `message` (or use
-    /// `combine_file`); SANDstorm needs no message. A missing, repeated, damaged or foreign
-    /// state raises ValueError.
+    /// The digest from the states of all parts (bytes, in any order). The combine step may
+    /// also read `top_ranges()` of the message (PARSHA-256 does): pass it as `message` (or use
+    /// `combine_file`); where `top_ranges()` is empty (SANDstorm) no message is needed. A
+    /// missing, repeated, damaged or foreign state raises ValueError.
     #[pyo3(signature = (states, message = None))]
     fn combine<'py>(
         &self,
@@ -297,37 +237,29 @@ impl PartPlan {
         states: &Bound<'py, PyAny>,
         message: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let states = PartPlan::states(states)?;
-        let digest = match (&self.plan, message) {
-            (Plan::Sandstorm(plan), _) => {
-                py.detach(|| plan.combine(&states)).map_err(part_error)?
-            }
-            (Plan::Parsha(plan, _), Some(message)) => {
+        let states = PartPlan::states(py, states)?;
+        let digest = match message {
+            Some(message) => {
                 let message = Data::new(message)?.into_bytes()?;
                 let message = message.as_bytes();
-                if message.len() as u64 != plan.message_len() {
-                    return Err(PyValueError::new_err(format!(
-                        "the message is {} bytes; this plan is for {}",
-                        message.len(),
-                        plan.message_len()
-                    )));
-                }
-                let (_, digest) = py
-                    .detach(|| plan.combine(&states, message))
-                    .map_err(part_error)?;
-                digest.to_vec()
+                py.detach(|| self.plan.combine(&states, message))
             }
-            (Plan::Parsha(..), None) => {
-                return Err(PyValueError::new_err(
-                    "PARSHA-256's combine step reads top_ranges() of the message: pass \
-                     message=, or use combine_file(states, path)",
-                ))
+            None if self.plan.combine_ranges().is_empty() => {
+                py.detach(|| self.plan.combine_from(&states, no_message))
+            }
+            None => {
+                return Err(PyValueError::new_err(format!(
+                    "{}'s combine step reads top_ranges() of the message: pass message=, or \
+                     use combine_file(states, path)",
+                    self.plan.algorithm()
+                )))
             }
         };
-        Ok(PyBytes::new(py, &digest))
+        let digest = digest.map_err(|e| part_error(py, e, None))?;
+        Ok(PyBytes::new(py, digest.as_bytes()))
     }
 
-    /// `combine`, reading what the combine step needs from the file at `path`.
+    /// `combine`, reading what the combine step needs (`top_ranges()`) from the file at `path`.
     fn combine_file<'py>(
         &self,
         py: Python<'py>,
@@ -335,23 +267,15 @@ impl PartPlan {
         path: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let path = path_arg(path)?;
-        let states = PartPlan::states(states)?;
-        let digest = match &self.plan {
-            Plan::Sandstorm(plan) => py.detach(|| plan.combine(&states)).map_err(part_error)?,
-            Plan::Parsha(plan, _) => {
-                let mut file = self.open(py, &path)?;
-                let result = py.detach(|| plan.combine_from(&states, file_reader(&mut file)));
-                match result {
-                    Ok((_, digest)) => digest.to_vec(),
-                    Err(PartError::Io { kind, message }) => {
-                        let err = io::Error::new(kind, message);
-                        return Err(os_error(py, &err, &path));
-                    }
-                    Err(other) => return Err(part_error(other)),
-                }
-            }
+        let states = PartPlan::states(py, states)?;
+        let digest = if self.plan.combine_ranges().is_empty() {
+            py.detach(|| self.plan.combine_from(&states, no_message))
+        } else {
+            let mut file = self.open(py, &path)?;
+            py.detach(|| self.plan.combine_from(&states, file_reader(&mut file)))
         };
-        Ok(PyBytes::new(py, &digest))
+        let digest = digest.map_err(|e| part_error(py, e, Some(&path)))?;
+        Ok(PyBytes::new(py, digest.as_bytes()))
     }
 
     /// Rebuilds the same plan when unpickled.
@@ -371,7 +295,7 @@ impl PartPlan {
     fn __repr__(&self) -> String {
         format!(
             "<parhash.PartPlan {} of {} bytes in {} parts>",
-            self.algorithm,
+            self.plan.algorithm(),
             self.message_len(),
             self.parts()
         )

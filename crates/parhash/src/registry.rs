@@ -620,6 +620,10 @@ pub enum Error {
     MessageTooLong(u64),
     /// Tree parameters (T, l) were given for an algorithm that has none (only PARSHA-256 has).
     NoTreeParams(Algorithm),
+    /// A PARSHA-256 tree height T outside `1..=`[`parsha256::MAX_TREE_HEIGHT`].
+    InvalidTreeHeight(u32),
+    /// A PARSHA-256 IV length l (bits) other than 0, 128 or 256.
+    InvalidIvBits(u32),
     /// A digest size the algorithm cannot produce ([`HasherBuilder::digest_size`]).
     UnsupportedDigestSize {
         algorithm: Algorithm,
@@ -665,6 +669,9 @@ impl fmt::Display for Error {
                 f,
                 "{algorithm} has no tree parameters (only parsha256 takes a tree height and IV length)"
             ),
+            // The same words as PARSHA-256's own errors.
+            Error::InvalidTreeHeight(t) => ParshaError::InvalidTreeHeight(*t).fmt(f),
+            Error::InvalidIvBits(l) => ParshaError::InvalidIvBits(*l).fmt(f),
             Error::UnsupportedDigestSize { algorithm, size } => {
                 let sizes = algorithm.digest_sizes();
                 if sizes.is_variable() {
@@ -691,6 +698,20 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Every PARSHA-256 error has its registry counterpart.
+impl From<ParshaError> for Error {
+    fn from(e: ParshaError) -> Error {
+        match e {
+            ParshaError::InvalidTreeHeight(t) => Error::InvalidTreeHeight(t),
+            ParshaError::InvalidIvBits(l) => Error::InvalidIvBits(l),
+            ParshaError::MessageTooLong(len) => Error::MessageTooLong(len),
+            ParshaError::LengthMismatch { declared, received } => {
+                Error::LengthMismatch { declared, received }
+            }
+        }
+    }
+}
 
 /// A digest value.
 ///
@@ -859,11 +880,7 @@ impl ParshaStream {
     fn new(declared: u64, params: TreeParams, options: ParshaOptions) -> Result<Self, Error> {
         let hasher =
             Parsha256Hasher::new(declared, params.tree_height(), params.iv_bits(), &options)
-                .map_err(|e| match e {
-                    // Checked parameters leave only a length over 2^64 - 1 bits.
-                    ParshaError::MessageTooLong(len) => Error::MessageTooLong(len),
-                    other => unreachable!("checked PARSHA-256 parameters: {other}"),
-                })?;
+                .map_err(Error::from)?;
         Ok(ParshaStream {
             declared,
             params,
@@ -880,13 +897,8 @@ impl ParshaStream {
 
     /// The digest.
     fn finish(self) -> Result<Output, Error> {
-        match self.hasher.finalize() {
-            Ok((_, digest)) => Ok(Output::from_slice(&digest)),
-            Err(ParshaError::LengthMismatch { declared, received }) => {
-                Err(Error::LengthMismatch { declared, received })
-            }
-            Err(other) => unreachable!("checked PARSHA-256 parameters: {other}"),
-        }
+        let (_, digest) = self.hasher.finalize()?;
+        Ok(Output::from_slice(&digest))
     }
 }
 

@@ -167,7 +167,7 @@ def hash_file(
         path = os.fspath(path)
     connect(address)
     if parts is None:
-        parts = _engine.default_parts(spec.algorithm)
+        parts = _engine.default_parts()
     plan = _engine.make_plan(path, spec, parts, storage_options)
     refs = _engine.submit_parts(plan, path, storage_options, max_retries)
     states: List[bytes] = []

@@ -198,12 +198,10 @@ def file_size(path: Any, storage_options: dict) -> int:
     return os.stat(path).st_size
 
 
-def default_parts(algorithm: str) -> int:
-    """One part per CPU of the cluster; a power of two for PARSHA-256 (its plan needs one)."""
-    cpus = cluster_cpus()
-    if algorithm == "parsha256":
-        return 1 << (cpus.bit_length() - 1)
-    return cpus
+def default_parts() -> int:
+    """One part per CPU of the cluster (a plan keeps as many as its algorithm's tree allows:
+    for PARSHA-256, the largest power of two not above)."""
+    return cluster_cpus()
 
 
 def make_plan(path: Any, spec: Spec, parts: int, storage_options: dict) -> parhash.PartPlan:
@@ -218,9 +216,9 @@ def submit_parts(plan: parhash.PartPlan, path: Any, storage_options: dict, max_r
 
 
 def combine(plan: parhash.PartPlan, states: Sequence[bytes], path: Any, storage_options: dict) -> bytes:
-    """The digest from the parts' states; PARSHA-256's last step reads ``top_ranges()`` of
-    the file, here on the driver."""
-    if plan.name != "parsha256":
+    """The digest from the parts' states; a combine step that reads ``top_ranges()`` of the
+    file (PARSHA-256's) reads them here, on the driver."""
+    if not plan.top_ranges():
         return plan.combine(states)
     return _with_local_view(
         path,
@@ -387,7 +385,7 @@ class Pipeline:
 
     def _split_entry(self, item: Item) -> _Entry:
         try:
-            parts = self.parts or default_parts(item.spec.algorithm)
+            parts = self.parts or default_parts()
             plan = make_plan(item.path, item.spec, parts, {})
         except OSError as err:
             return _Entry([item], [], lambda _, error=err: [error])

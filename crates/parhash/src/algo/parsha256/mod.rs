@@ -53,8 +53,6 @@ pub enum ParshaError {
         /// The bytes passed to `update` (saturating).
         received: u64,
     },
-    /// A [`parts::Plan`] of zero parts was asked for.
-    NoParts,
 }
 
 impl fmt::Display for ParshaError {
@@ -74,7 +72,6 @@ impl fmt::Display for ParshaError {
                 f,
                 "PARSHA-256 hasher was told {declared} bytes but received {received}"
             ),
-            ParshaError::NoParts => f.write_str("a PARSHA-256 plan needs at least one part"),
         }
     }
 }

@@ -1,6 +1,9 @@
 //! PARSHA-256 split over machines: one message hashed as independent parts, each anywhere,
 //! then combined into exactly the digest [`parsha256`](super::parsha256) gives.
 //!
+//! This is the family's geometry; callers use the one API over every algorithm that splits,
+//! [`crate::parts::Plan`], which dispatches here.
+//!
 //! # The plan
 //!
 //! PARSHA-256 runs a binary tree of `2^t` processors for R rounds; every processor's input in
@@ -80,7 +83,6 @@ use std::io;
 use std::ops::Range;
 
 use super::engine::{bytes, short, words, Ctx, Node, Split, Subtree, View};
-use super::ParshaError;
 use crate::lanes::Kernel;
 use crate::parts::{in_order, PartError, PartState, PlanKey, TreeMode};
 
@@ -112,17 +114,18 @@ impl Plan {
     /// `2^(t-1)`; 1 for messages too short for a tree). [`Plan::parts`] is the real count.
     ///
     /// # Errors
-    /// [`ParshaError::InvalidTreeHeight`], [`ParshaError::InvalidIvBits`],
-    /// [`ParshaError::MessageTooLong`], [`ParshaError::NoParts`] for `parts == 0`.
+    /// [`PartError::InvalidPlan`] with the registry's error for an invalid T or l or a message
+    /// over 2^64 - 1 bits; [`PartError::NoParts`] for `parts == 0`.
     pub fn new(
         message_len: u64,
         tree_height: u32,
         iv_bits: u32,
         parts: usize,
-    ) -> Result<Plan, ParshaError> {
-        let shape = super::engine::Shape::new(message_len, tree_height, iv_bits)?;
+    ) -> Result<Plan, PartError> {
+        let shape = super::engine::Shape::new(message_len, tree_height, iv_bits)
+            .map_err(|e| PartError::InvalidPlan(e.into()))?;
         if parts == 0 {
-            return Err(ParshaError::NoParts);
+            return Err(PartError::NoParts);
         }
         let cut = if shape.is_short() {
             0

@@ -1,5 +1,8 @@
 //! One SANDstorm message hashed as parts, on many machines, with the digest of one machine.
 //!
+//! This is the family's geometry; callers use the one API over every algorithm that splits,
+//! [`crate::parts::Plan`], which dispatches here.
+//!
 //! A [`Plan`] (algorithm, message length, wanted part count) cuts the message into contiguous
 //! byte ranges that each hold whole level-2 superblocks of the tree (the last part takes the
 //! rest of the message, with its final, maybe partial, superblock). Every machine that knows

@@ -1,8 +1,6 @@
 //! Partial states of the tree modes, as bytes that can travel between machines.
 //!
-//! PARSHA-256 and SANDstorm split one message into parts that can be hashed anywhere and then
-//! combined (their `parts` modules: `algo::parsha256::parts`,
-//! `algo::sandstorm::parts`). What one part yields is a [`PartState`]: the family's
+//! What one part of a [`Plan`](super::Plan) yields is a [`PartState`]: the family's
 //! payload wrapped in an envelope that says which algorithm and parameters, which message
 //! length, how many parts and which one it is, so that a combine step can refuse anything that
 //! does not belong (a part of another plan, a missing or duplicated part), and a checksum, so
@@ -28,6 +26,8 @@
 use std::fmt;
 
 use digest::Digest;
+
+use super::PartError;
 
 const MAGIC: &[u8; 4] = b"PHPS";
 /// The format version written by this build; [`PartState::from_bytes`] accepts only it.
@@ -211,78 +211,6 @@ fn checksum(bytes: &[u8]) -> [u8; CHECKSUM_LEN] {
     let full = crate::algo::sha2::Sha256::digest(bytes);
     full[..CHECKSUM_LEN].try_into().expect("8 bytes")
 }
-
-/// Why partial states cannot be read or combined.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum PartError {
-    /// The bytes are not an intact partial state.
-    Corrupt(String),
-    /// The state was written in another format version.
-    UnsupportedVersion(u8),
-    /// A part of another plan (algorithm, parameters, message length or part count).
-    Foreign {
-        /// The plan being combined.
-        expected: PlanKey,
-        /// The plan the part says it belongs to.
-        found: PlanKey,
-    },
-    /// A part given twice.
-    Duplicate(u32),
-    /// Parts not given (their indices, at most the first 10).
-    Missing(Vec<u32>),
-    /// The part's payload does not have the shape the plan expects.
-    BadPayload {
-        /// The part's index.
-        index: u32,
-        /// What is wrong.
-        why: String,
-    },
-    /// Reading message bytes for the combine step failed (the reader's error).
-    Io {
-        /// The error's kind.
-        kind: std::io::ErrorKind,
-        /// The error, as text.
-        message: String,
-    },
-}
-
-impl From<std::io::Error> for PartError {
-    fn from(e: std::io::Error) -> PartError {
-        PartError::Io {
-            kind: e.kind(),
-            message: e.to_string(),
-        }
-    }
-}
-
-impl fmt::Display for PartError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PartError::Corrupt(why) => write!(f, "corrupt partial state: {why}"),
-            PartError::UnsupportedVersion(v) => write!(
-                f,
-                "partial state of format version {v}; this build reads version {FORMAT_VERSION}"
-            ),
-            PartError::Foreign { expected, found } => {
-                write!(f, "part of another plan: expected {expected}, got {found}")
-            }
-            PartError::Duplicate(i) => write!(f, "part {i} given twice"),
-            PartError::Missing(parts) => {
-                let list: Vec<String> = parts.iter().map(u32::to_string).collect();
-                write!(f, "missing parts: {}", list.join(", "))
-            }
-            PartError::BadPayload { index, why } => {
-                write!(f, "part {index} has a malformed payload: {why}")
-            }
-            PartError::Io { message, .. } => {
-                write!(f, "reading the message for the combine step: {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for PartError {}
 
 /// The parts of plan `key` in index order, or why they are not exactly its parts: each part
 /// must belong to `key` and appear once, and none may be missing.
