@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use parhash::batch::{self, BatchOptions, Interleaved};
-use parhash::lanes::Width;
+use parhash::lab::lanes::Width;
 use parhash::threads::Threads;
 use parhash::Algorithm;
 

@@ -9,9 +9,9 @@ use std::io;
 use std::ops::Range;
 use std::path::Path;
 
-use parhash::algo::parsha256::parts::Plan as ParshaPlan;
-use parhash::algo::sandstorm::parts::{Plan as SandstormPlan, Variant};
+use parhash::parsha256::parts::Plan as ParshaPlan;
 use parhash::parts::{PartError, PartState};
+use parhash::sandstorm::parts::{Plan as SandstormPlan, Variant};
 use parhash::{Algorithm, Threads, TreeParams};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;

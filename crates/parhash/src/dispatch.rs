@@ -91,6 +91,12 @@ pub(crate) trait Dispatch: Copy + PartialEq + 'static {
         Self::TABLE.iter().find(|e| e.name == name)?.resolve()
     }
 
+    /// The table's own spelling of `name` (a variant, group or alias) when it is available here.
+    fn static_name(name: &str) -> Option<&'static str> {
+        let entry = Self::TABLE.iter().find(|e| e.name == name)?;
+        entry.resolve().map(|_| entry.name)
+    }
+
     /// The first of `names` that is available here.
     fn best_of(names: &[&str]) -> Option<Self> {
         names.iter().find_map(|name| Self::by_name(name))

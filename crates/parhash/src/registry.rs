@@ -15,6 +15,7 @@ use crate::algo::{
 use crate::algo::{VariantInfo, Variants};
 use crate::lanes::Kernel;
 use crate::threads::Threads;
+use crate::variant::Variant;
 
 /// A hash family: algorithms that share one design and one module under `algo/`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -222,6 +223,13 @@ macro_rules! algorithms {
             pub fn variants(self) -> Vec<VariantInfo> {
                 match self {
                     $(Algorithm::$variant => <$ty as Variants>::variants(),)*
+                }
+            }
+
+            /// `name` as the algorithm's variant table spells it, if available here.
+            pub(crate) fn variant_name(self, name: &str) -> Option<&'static str> {
+                match self {
+                    $(Algorithm::$variant => <$ty as Variants>::variant_name(name),)*
                 }
             }
 
@@ -911,7 +919,7 @@ impl ParshaStream {
 pub struct HasherBuilder {
     algorithm: Algorithm,
     threads: Threads,
-    variant: Option<String>,
+    variant: Option<Variant>,
     tree_params: Option<TreeParams>,
     expected_len: Option<u64>,
     digest_size: Option<usize>,
@@ -947,9 +955,10 @@ impl HasherBuilder {
         self
     }
 
-    /// One implementation variant (see [`Algorithm::variants`]) instead of the fastest.
-    pub fn variant(mut self, name: &str) -> Self {
-        self.variant = Some(name.to_string());
+    /// One implementation variant ([`Algorithm::variant`]) instead of the fastest. A variant of
+    /// another algorithm makes [`HasherBuilder::build`] fail.
+    pub fn variant(mut self, variant: Variant) -> Self {
+        self.variant = Some(variant);
         self
     }
 
@@ -1013,10 +1022,12 @@ impl HasherBuilder {
         if let Some(size) = self.digest_size.filter(|&s| s != algorithm.digest_size()) {
             return self.build_sized(size);
         }
+        self.check_variant()?;
         let params = self.tree_params.unwrap_or_default();
+        let variant = self.variant.map(Variant::name);
         let unavailable = || Error::UnavailableVariant {
             algorithm,
-            variant: self.variant.clone().unwrap_or_default(),
+            variant: variant.unwrap_or_default().to_string(),
             available: algorithm
                 .variants()
                 .into_iter()
@@ -1024,10 +1035,10 @@ impl HasherBuilder {
                 .map(|v| v.name)
                 .collect(),
         };
-        let inner = match (&self.variant, self.expected_len) {
+        let inner = match (variant, self.expected_len) {
             // The streaming engine has every variant but the literal reference.
-            (variant, Some(len)) if is_parsha && variant.as_deref() != Some("reference") => {
-                let kernel = match variant.as_deref() {
+            (variant, Some(len)) if is_parsha && variant != Some("reference") => {
+                let kernel = match variant {
                     None | Some("parallel") => None,
                     Some(name) => Some(
                         name.strip_prefix("parallel-")
@@ -1062,30 +1073,23 @@ impl HasherBuilder {
             .unwrap_or_else(|| self.algorithm.digest_size())
     }
 
-    /// The algorithms of several sizes have one variant each: a name that is not it is
-    /// refused as for any other algorithm.
-    fn check_only_variant(&self) -> Result<(), Error> {
+    /// A variant is checked when it is made ([`Algorithm::variant`]); one of another
+    /// algorithm is refused as a name this algorithm does not have.
+    fn check_variant(&self) -> Result<(), Error> {
         let algorithm = self.algorithm;
-        match &self.variant {
-            Some(name)
-                if !algorithm
-                    .variants()
-                    .iter()
-                    .any(|v| v.available && v.name == name) =>
-            {
-                Err(Error::UnavailableVariant {
-                    algorithm,
-                    variant: name.clone(),
-                    available: algorithm.variants().iter().map(|v| v.name).collect(),
-                })
-            }
+        match self.variant {
+            Some(variant) if variant.algorithm() != algorithm => Err(Error::UnavailableVariant {
+                algorithm,
+                variant: variant.name().to_string(),
+                available: algorithm.available_variants().map(Variant::name).collect(),
+            }),
             _ => Ok(()),
         }
     }
 
     /// A hasher for a digest size other than the algorithm's default (already checked).
     fn build_sized(self, size: usize) -> Result<Hasher, Error> {
-        self.check_only_variant()?;
+        self.check_variant()?;
         let inner = self
             .algorithm
             .new_dyn_sized(size, self.threads)
@@ -1098,7 +1102,7 @@ impl HasherBuilder {
 
     /// An extendable-output function's hasher, at any length (already checked).
     fn build_xof(self) -> Result<Hasher, Error> {
-        self.check_only_variant()?;
+        self.check_variant()?;
         Ok(Hasher::xof(self.algorithm, self.threads, self.output_len())
             .expect("called for extendable-output functions"))
     }
@@ -1158,9 +1162,12 @@ impl Hasher {
         )
     }
 
-    /// A hasher forced onto one implementation variant (see [`Algorithm::variants`]).
-    pub fn with_variant(algorithm: Algorithm, variant: &str) -> Result<Self, Error> {
-        Hasher::builder(algorithm).variant(variant).build()
+    /// A hasher forced onto one implementation variant ([`Algorithm::variant`]).
+    pub fn with_variant(variant: Variant) -> Self {
+        Hasher::builder(variant.algorithm())
+            .variant(variant)
+            .build()
+            .expect("a Variant is available by construction")
     }
 
     /// A copy of this hasher's state, to be fed and finalized independently (the Python
@@ -1695,7 +1702,7 @@ mod tests {
                         builder = builder.expected_len(len);
                     }
                     if let Some(v) = variant {
-                        builder = builder.variant(v);
+                        builder = builder.variant(Algorithm::Parsha256.variant(v).unwrap());
                     }
                     let mut h = builder.build().unwrap();
                     h.update(&data);
@@ -1740,8 +1747,13 @@ mod tests {
             Err(Error::NoTreeParams(Algorithm::Sha256))
         );
         assert!(matches!(
+            Algorithm::Parsha256.variant("no-such"),
+            Err(Error::UnavailableVariant { .. })
+        ));
+        // A variant of another algorithm is refused by the builder.
+        assert!(matches!(
             Hasher::builder(Algorithm::Parsha256)
-                .variant("no-such")
+                .variant(Algorithm::Sha256.variant("sequential").unwrap())
                 .expected_len(3)
                 .build(),
             Err(Error::UnavailableVariant { .. })
@@ -1788,9 +1800,10 @@ mod tests {
             let variants = alg.variants();
             assert_eq!(variants.iter().filter(|v| v.default).count(), 1, "{alg}");
             for v in variants {
-                match Hasher::with_variant(alg, v.name) {
-                    Ok(mut h) => {
+                match alg.variant(v.name) {
+                    Ok(variant) => {
                         assert!(v.available, "{alg}/{} built but marked unavailable", v.name);
+                        let mut h = Hasher::with_variant(variant);
                         h.update(&data);
                         assert_eq!(h.finalize(), expected, "{alg} variant {}", v.name);
                     }

@@ -3,10 +3,10 @@
 //! hashed in any order, on separate threads, read through a callback, their states sent as
 //! bytes; and combine refuses every kind of bad input. Seeded, so a failure reproduces.
 
-use parhash::algo::sandstorm::parts::{Plan, Variant};
-use parhash::algo::sandstorm::reference;
-use parhash::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use parhash::hash;
+use parhash::lab::algo::sandstorm::parts::{Plan, Variant};
+use parhash::lab::algo::sandstorm::reference;
+use parhash::lab::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use parhash::parts::{PartError, PartState};
 use rand::{rngs::StdRng, seq::SliceRandom, Rng, SeedableRng};
 use sha2::Digest;
@@ -214,7 +214,8 @@ fn hash_part_from_reads_only_its_range() {
                 assert_eq!(read.start, at, "{variant} part {i}: {reads:?}");
                 assert!(read.end <= range.end && read.end > read.start);
                 assert!(
-                    read.end - read.start <= parhash::algo::sandstorm::parts::READ_CHUNK as u64
+                    read.end - read.start
+                        <= parhash::lab::algo::sandstorm::parts::READ_CHUNK as u64
                 );
                 at = read.end;
             }

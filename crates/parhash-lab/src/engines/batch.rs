@@ -2,7 +2,7 @@
 //! (MMH) configurations measure the SIMD lanes, not only threads over one-message hashers.
 //!
 //! - `batch`: [`parhash::batch::hash_many_with`] as users call it: the fastest kernel of this
-//!   CPU ([`parhash::batch::best_kernel`]), groups with fewer messages than lanes hashed one by one, and
+//!   CPU ([`parhash::lab::batch::best_kernel`]), groups with fewer messages than lanes hashed one by one, and
 //!   the configuration's thread count (messages gathered from wherever they lie in memory);
 //! - `batch-<kernel>` (`batch-portable`, `batch-avx2`, `batch-avx512`, `batch-sha-ni`): the same
 //!   with that kernel forced, even for a single message, to compare the kernels.
@@ -10,14 +10,14 @@
 //! The other data layout of seed study 5 (messages laid out block-interleaved beforehand) is
 //! measured by the lab's `layout` module, above the engines.
 //!
-//! Only algorithms with lane kernels ([`parhash::batch::has_lanes`]) get batch engines: for
+//! Only algorithms with lane kernels ([`parhash::lab::batch::has_lanes`]) get batch engines: for
 //! the others the batch API is threads over the one-message hasher, which the lab measures
 //! already.
 
 use std::sync::Arc;
 
 use parhash::batch::{self, BatchOptions};
-use parhash::lanes::Kernel;
+use parhash::lab::lanes::Kernel;
 use parhash::{Algorithm, Hasher};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
@@ -105,7 +105,11 @@ pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRe
         return Vec::new();
     }
     std::iter::once(None)
-        .chain(parhash::batch::kernels(algorithm).into_iter().map(Some))
+        .chain(
+            parhash::lab::batch::kernels(algorithm)
+                .into_iter()
+                .map(Some),
+        )
         .map(|kernel| Arc::new(BatchEngine { algorithm, kernel }) as EngineRef)
         .collect()
 }
@@ -113,7 +117,7 @@ pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRe
 /// Lanes of `algorithm`'s fastest kernel on this CPU and the kernel's name (`avx512`,
 /// `sha-ni`...), or `None` without lane kernels.
 pub fn lanes(algorithm: Algorithm) -> Option<(usize, &'static str)> {
-    let kernel = parhash::batch::best_kernel(algorithm);
+    let kernel = parhash::lab::batch::best_kernel(algorithm);
     batch::lane_kernel(algorithm, kernel).map(|k| (k.lanes(), kernel.name()))
 }
 
@@ -127,7 +131,11 @@ mod tests {
             let engines = batch_engines(alg, &[]);
             let variants: Vec<String> = engines.iter().map(|e| e.variant()).collect();
             let mut want_variants = vec![BATCH.to_string()];
-            want_variants.extend(parhash::batch::kernels(alg).into_iter().map(kernel_variant));
+            want_variants.extend(
+                parhash::lab::batch::kernels(alg)
+                    .into_iter()
+                    .map(kernel_variant),
+            );
             assert_eq!(variants, want_variants);
             assert!(variants.contains(&"batch-portable".to_string()));
             let data: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; 100 + i]).collect();
