@@ -18,7 +18,9 @@ pub mod algo {
 
 /// The batch engine's lane kernels, chosen and listed by hand.
 pub mod batch {
-    pub use crate::batch::{best_kernel, has_lanes, kernels, lane_kernel, threads_used};
+    pub use crate::batch::select::{
+        best_kernel, has_lanes, kernels, lane_kernel, threads_used, MIN_BYTES_PER_THREAD,
+    };
 }
 
 /// Many messages side by side: the lane kernel and width a batch or a tree runs.

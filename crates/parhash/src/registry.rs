@@ -162,9 +162,11 @@ fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
 /// enum variant's doc): `Variant(type) "name", "TAG", [aliases], Family, block N[, broken];`.
 /// The (default) digest size comes from the type; an algorithm whose length is a parameter
 /// (BLAKE2) adds `sizes MIN..=MAX via CONSTRUCTOR` after its block size, the constructor
-/// building its hasher for a length and a thread count; an extendable-output function adds
-/// `xof via CONSTRUCTOR`, the constructor building for a thread count a hasher that writes any
-/// number of bytes (its digests are 1 to [`Output::MAX`] bytes).
+/// building its hasher for a length; an extendable-output function adds `xof via CONSTRUCTOR`,
+/// the constructor building a hasher that writes any number of bytes (its digests are 1 to
+/// [`Output::MAX`] bytes), or `xof(threads) via CONSTRUCTOR` when it spreads one message over
+/// threads (BLAKE3) and so takes the builder's [`Threads`]: no constructor takes a thread count
+/// it ignores.
 macro_rules! algorithms {
     (@broken) => { false };
     (@broken broken) => { true };
@@ -172,12 +174,14 @@ macro_rules! algorithms {
     (@sizes $default:expr; $min:literal, $max:literal) => { DigestSizes { min: $min, max: $max } };
     (@sizes $default:expr; xof $xof:ident) => { DigestSizes { min: 1, max: Output::MAX } };
     (@true $xof:ident) => { true };
+    (@xof $m:ident::$f:ident, $threads:ident) => { $m::$f() };
+    (@xof $m:ident::$f:ident, $threads:ident, threads) => { $m::$f($threads) };
     ($(
         #[doc = $note:literal]
         $variant:ident($ty:ty) $name:literal, $tag:literal, [$($alias:literal),* $(,)?],
             $family:ident, block $block:literal
             $(sizes $min:literal ..= $max:literal via $sized_mod:ident::$sized:ident)?
-            $(xof via $xof_mod:ident::$xof:ident)? $(, $broken:ident)?;
+            $(xof $(($on:ident))? via $xof_mod:ident::$xof:ident)? $(, $broken:ident)?;
     )*) => {
         /// Every algorithm parhash implements.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -242,9 +246,9 @@ macro_rules! algorithms {
 
             /// The hasher for a digest of `size` bytes, for the algorithms whose length is a
             /// parameter (`None` for the others; `size` is in range).
-            fn new_dyn_sized(self, size: usize, threads: Threads) -> Option<Box<dyn DynHash>> {
+            fn new_dyn_sized(self, size: usize) -> Option<Box<dyn DynHash>> {
                 match self {
-                    $($(Algorithm::$variant => Some(boxed($sized_mod::$sized(size, threads))),)?)*
+                    $($(Algorithm::$variant => Some(boxed($sized_mod::$sized(size))),)?)*
                     _ => None,
                 }
             }
@@ -252,7 +256,9 @@ macro_rules! algorithms {
             /// The extendable-output hasher (`None` for the other algorithms).
             fn new_dyn_xof(self, threads: Threads) -> Option<Box<dyn DynXof>> {
                 match self {
-                    $($(Algorithm::$variant => Some(Box::new($xof_mod::$xof(threads))),)?)*
+                    $($(Algorithm::$variant => Some(Box::new(
+                        algorithms!(@xof $xof_mod::$xof, threads $(, $on)?)
+                    )),)?)*
                     _ => None,
                 }
             }
@@ -332,7 +338,7 @@ algorithms! {
     /// RFC 7693 BLAKE2s (RustCrypto's blake2); digests of 8 to 256 bits (-l), 256 by default
     Blake2s(blake2::Blake2s256) "blake2s", "BLAKE2s", ["blake2s-256"], Blake2, block 64 sizes 1..=32 via blake2::blake2s_sized;
     /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 1 byte to 1 MiB (-l 8 to 8388608 bits), 256 bits by default
-    Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 xof via blake3::blake3_xof;
+    Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 xof(threads) via blake3::blake3_xof;
     /// SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores
     Sandstorm224(sandstorm::Sandstorm224) "sandstorm224", "SANDSTORM224", ["sandstorm-224"], Sandstorm, block 64;
     /// SANDstorm-256 (Sandia, SHA-3 round 1), tree mode on all cores
@@ -1092,7 +1098,7 @@ impl HasherBuilder {
         self.check_variant()?;
         let inner = self
             .algorithm
-            .new_dyn_sized(size, self.threads)
+            .new_dyn_sized(size)
             .expect("every algorithm with several sizes has a sized constructor");
         Ok(Hasher {
             algorithm: self.algorithm,
