@@ -25,7 +25,7 @@ pub mod batch {
 
 /// Many messages side by side: the lane kernel and width a batch or a tree runs.
 pub mod lanes {
-    pub use crate::lanes::{Kernel, Width};
+    pub use crate::lanes::{Kernel, Lanes, Width};
 }
 
 /// CPU feature tokens and the line `parhash list` prints about them.

@@ -16,7 +16,9 @@ use crate::vector::{Portable, Source, Vector};
 pub enum Width {
     /// Portable arrays (as many lanes as AVX2 would have).
     Portable,
+    /// 256-bit registers (eight 32-bit or four 64-bit lanes).
     Avx2(Avx2),
+    /// 512-bit registers (sixteen 32-bit or eight 64-bit lanes).
     Avx512(Avx512),
 }
 

@@ -21,21 +21,37 @@ use crate::variant::Variant;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Family {
+    /// MD5 (RFC 1321).
     Md5,
+    /// SHA-1 (FIPS 180-4).
     Sha1,
+    /// SHA-2: SHA-224 to SHA-512/256 (FIPS 180-4).
     Sha2,
+    /// SHA-3 (FIPS 202).
     Sha3,
+    /// Keccak as submitted to the SHA-3 competition (its own padding).
     Keccak,
+    /// Whirlpool (ISO/IEC 10118-3).
     Whirlpool,
+    /// BLAKE, the SHA-3 finalist.
     Blake,
+    /// Grøstl, the SHA-3 finalist.
     Groestl,
+    /// JH, the SHA-3 finalist.
     Jh,
+    /// Skein, the SHA-3 finalist (Threefish).
     Skein,
+    /// SIMD, the SHA-3 round-2 candidate.
     Simd,
+    /// SANDstorm, the SHA-3 round-1 candidate (a tree mode).
     Sandstorm,
+    /// PARSHA-256, a tree of SHA-256 compressions.
     Parsha,
+    /// BLAKE2 (RFC 7693).
     Blake2,
+    /// BLAKE3.
     Blake3,
+    /// SHAKE, the SHA-3 extendable-output functions.
     Shake,
 }
 
@@ -72,6 +88,7 @@ pub struct AlgorithmInfo {
     pub tag: &'static str,
     /// Other accepted spellings (matching also ignores case, `-`, `_`, `/` and spaces).
     pub aliases: &'static [&'static str],
+    /// The family it belongs to.
     pub family: Family,
     /// Digest size in bytes (the default where the length can be chosen, see `sizes`).
     pub digest_size: usize,
@@ -90,7 +107,9 @@ pub struct AlgorithmInfo {
 /// The digest sizes an algorithm can produce, in bytes: `min..=max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DigestSizes {
+    /// The shortest digest, in bytes.
     pub min: usize,
+    /// The longest digest, in bytes.
     pub max: usize,
 }
 
@@ -620,13 +639,18 @@ impl TryFrom<Algorithm> for sandstorm::parts::Variant {
 pub enum Error {
     /// No algorithm has this name; `suggestion` is the closest valid one, if any is close.
     UnknownAlgorithm {
+        /// The name given.
         name: String,
+        /// The closest valid name, if any is close.
         suggestion: Option<&'static str>,
     },
     /// The algorithm has no variant of this name, or it is not available on this CPU.
     UnavailableVariant {
+        /// The algorithm asked for.
         algorithm: Algorithm,
+        /// The variant name given.
         variant: String,
+        /// The variants this algorithm has on this machine.
         available: Vec<&'static str>,
     },
     /// The message length given to [`HasherBuilder::expected_len`] is over what the algorithm
@@ -636,6 +660,7 @@ pub enum Error {
     NoTreeParams(Algorithm),
     /// A digest size the algorithm cannot produce ([`HasherBuilder::digest_size`]).
     UnsupportedDigestSize {
+        /// The algorithm asked for.
         algorithm: Algorithm,
         /// The size asked for, in bytes.
         size: usize,

@@ -46,12 +46,15 @@ pub mod word;
 
 /// Static parameters of one SANDstorm algorithm.
 pub trait Params: Clone + Send + Sync + 'static {
+    /// The word: `u64` (SANDstorm-224/256) or `u128` (SANDstorm-384/512).
     type W: Word;
     /// Digest bytes (the result is truncated to this).
     const OUT: usize;
     /// The chaining constants K (from the SHA-2 IV of the same output size).
     const K: Chain<Self::W>;
+    /// How superblock boundaries are found (the design, or the reference code's counter).
     const BOUNDARIES: Boundaries;
+    /// The algorithm's name, as the registry spells it.
     const NAME: &'static str;
 }
 
