@@ -158,7 +158,7 @@ fn parsha256_matches_the_cpu_for_every_height_and_iv_in_every_form() {
     for (tree_height, iv_bits) in [(13, 0), (16, 128), (8, 256)] {
         assert_eq!(
             g.parsha256(&big, tree_height, iv_bits).unwrap(),
-            parhash::lab::algo::parsha256::parsha256(&big, tree_height, iv_bits).unwrap(),
+            parhash::parsha256::parsha256(&big, tree_height, iv_bits).unwrap(),
             "20 MiB T {tree_height} l {iv_bits}"
         );
     }

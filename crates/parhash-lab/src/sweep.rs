@@ -416,9 +416,7 @@ mod tests {
         // Each engine hashes with its own parameters (one message, and streamed).
         let data: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
         for (engine, (t, l)) in trees.iter().zip([(5, 256), (10, 0)]) {
-            let want = parhash::lab::algo::parsha256::parsha256(&data, t, l)
-                .unwrap()
-                .1[0];
+            let want = parhash::parsha256::parsha256(&data, t, l).unwrap().1[0];
             assert_eq!(engine.hash_batch(&[&data], 2), Some(want));
             let mut h = engine.hasher();
             h.update(&data[..100]);

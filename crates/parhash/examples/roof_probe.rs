@@ -1,6 +1,6 @@
-use parhash::lab::algo::parsha256::{parsha256_with, ParshaOptions};
 use parhash::lab::algo::sha2::sha256::lanes::compress_with;
 use parhash::lab::lanes::Kernel;
+use parhash::parsha256::{parsha256_with, ParshaOptions};
 use std::time::Instant;
 
 fn standalone(kernel: Kernel, n: usize, distinct: bool) -> f64 {

@@ -285,7 +285,9 @@ pub(crate) use backends;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::{blake, groestl, jh, keccak, md5, sha1, sha2, simd, skein, whirlpool};
+    use crate::algo::{
+        blake, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein, whirlpool,
+    };
 
     backends! {
         /// A table with every kind of entry.
@@ -350,5 +352,7 @@ mod tests {
         check_table::<skein::Backend>();
         check_table::<skein::SequentialOnly>();
         check_table::<whirlpool::Backend>();
+        check_table::<sandstorm::Form>();
+        check_table::<parsha256::Backend>();
     }
 }

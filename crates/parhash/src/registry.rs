@@ -6,6 +6,7 @@ use std::fmt;
 
 use digest::{typenum::Unsigned, DynDigest};
 
+use crate::algo::parsha256::Backend as ParshaBackend;
 use crate::algo::parsha256::{Parsha256Hasher, ParshaError, ParshaOptions, TreeParams};
 use crate::algo::sized::AnyLength;
 use crate::algo::{
@@ -13,7 +14,7 @@ use crate::algo::{
     skein, whirlpool,
 };
 use crate::algo::{VariantInfo, Variants};
-use crate::lanes::Kernel;
+use crate::dispatch::Dispatch;
 use crate::threads::Threads;
 use crate::variant::Variant;
 
@@ -1066,17 +1067,18 @@ impl HasherBuilder {
                 .map(|v| v.name)
                 .collect(),
         };
+        // PARSHA-256's form from its backend table: `None` = the literal reference, else the
+        // streaming engine's kernel (`None` = its own choice).
+        let parsha_kernel = match variant {
+            Some(name) if is_parsha => ParshaBackend::by_name(name)
+                .ok_or_else(unavailable)?
+                .kernel(),
+            _ => Some(None),
+        };
         let inner = match (variant, self.expected_len) {
             // The streaming engine has every variant but the literal reference.
-            (variant, Some(len)) if is_parsha && variant != Some("reference") => {
-                let kernel = match variant {
-                    None | Some("parallel") => None,
-                    Some(name) => Some(
-                        name.strip_prefix("parallel-")
-                            .and_then(|k| Kernel::from_name(true, k))
-                            .ok_or_else(unavailable)?,
-                    ),
-                };
+            (_, Some(len)) if is_parsha && parsha_kernel.is_some() => {
+                let kernel = parsha_kernel.flatten();
                 let options = ParshaOptions {
                     threads: self.threads,
                     kernel,

@@ -94,8 +94,8 @@ fn reference_compression_is_sha256() {
 
 // ---- The fast engine against the paper and the reference ----
 
-use parhash::lab::algo::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
 use parhash::lab::lanes::{Kernel, Width};
+use parhash::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
 
 /// Every (threads, kernel) the fast engine is run with in the differential tests.
 fn configurations() -> Vec<ParshaOptions> {

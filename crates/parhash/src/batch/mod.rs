@@ -5,8 +5,9 @@
 //! - [`JobManager`]: messages that arrive over time (`submit` / `poll` / `flush`). A lane is
 //!   refilled as soon as its message ends, so unequal lengths do not leave lanes idle; padding is
 //!   done per lane as its message ends, never as a serial pass over the batch.
-//! - [`Interleaved`]: the other data layout of the seed study: equal-length messages stored
-//!   word-interleaved, so each lane's word is one vector load instead of a gather.
+//! - `Interleaved` (hidden, the lab's: it is built for a lane width): the other data layout of
+//!   the seed study: equal-length messages stored word-interleaved, so each lane's word is one
+//!   vector load instead of a gather.
 //!
 //! Algorithms with lane kernels (MD5, SHA-1, SHA-2, SHA-3 and Keccak; `select.rs` builds them)
 //! use them; every other algorithm goes through the same API with threads only.
@@ -29,6 +30,7 @@ pub struct BatchOptions {
     pub threads: Threads,
     /// Lane kernel; `None` = the fastest available. Set by the benchmark lab and the tests
     /// (the type is not public: see the hidden `lab` module).
+    #[doc(hidden)]
     pub kernel: Option<Kernel>,
 }
 
@@ -180,11 +182,13 @@ impl<'a> JobManager<'a> {
     }
 
     /// A job manager using lane kernels of this width (if `alg` has any).
+    #[doc(hidden)] // the lab's: `Width` is not public
     pub fn with_width(alg: Algorithm, width: Width) -> Self {
         Self::with_kernel(alg, width)
     }
 
     /// A job manager using this lane kernel (if `alg` has it; otherwise one by one).
+    #[doc(hidden)] // the lab's: `Kernel` is not public
     pub fn with_kernel(alg: Algorithm, kernel: impl Into<Kernel>) -> Self {
         let kernel = lane_kernel(alg, kernel);
         let lanes = kernel.as_ref().map_or(0, |k| k.lanes());
@@ -335,6 +339,7 @@ impl<'a> JobManager<'a> {
 /// Why an [`Interleaved`] batch could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[doc(hidden)] // the lab's, with `Interleaved`
 pub enum BatchError {
     /// The algorithm has no lane kernel, so there is no interleaved layout for it.
     NoLaneKernel(Algorithm),
@@ -358,7 +363,9 @@ impl std::error::Error for BatchError {}
 /// Equal-length messages laid out block-interleaved (word w of lane l of block b at word
 /// `(b * words_per_block + w) * lanes + l` of its group), padding included: what a producer
 /// that writes data straight into lanes would hand over. Building it is the host-side cost of
-/// this layout; [`Interleaved::hash`] is then pure vector loads.
+/// this layout; [`Interleaved::hash`] is then pure vector loads. Hidden: built for a lane
+/// `Width`, which only the lab names.
+#[doc(hidden)]
 pub struct Interleaved {
     alg: Algorithm,
     width: Width,
