@@ -1,8 +1,8 @@
-//! NOT PART OF THE SUPPORTED API. What the benchmark lab (`parhash-lab`), the benches, the
-//! examples, the integration tests, the fuzz targets and the CUDA crate's checks reach below
-//! the public surface: single kernels, lane kernels and their widths, CPU tokens, the tree
-//! engines' knobs, the RC5 study. Hidden from the docs; it changes with the kernels, without
-//! notice. Everything else in parhash uses the crate-private modules directly.
+//! NOT PART OF THE SUPPORTED API. What the benchmark lab (`parhash-lab`), `parhash list`, the
+//! benches, the examples, the integration tests, the fuzz targets and the CUDA crate's checks
+//! reach below the public surface: single kernels, lane kernels and their widths, CPU tokens,
+//! the tree engines' knobs, the RC5 study. Hidden from the docs; it changes with the kernels,
+//! without notice. Everything else in parhash uses the crate-private modules directly.
 //!
 //! Why a module and not public kernels: the lab measures single kernels and lane widths, the
 //! tests check each kernel against its reference, and the CUDA crate compares its kernels with

@@ -9,7 +9,8 @@ use crate::{Algorithm, Error};
 /// One implementation variant of one algorithm (`sequential`, `parallel-avx2`, `sha-ni`, ...),
 /// available on this CPU. Made only by [`Algorithm::variant`] (a name parsed once, at the edge:
 /// a CLI flag, a Python argument) or [`Algorithm::available_variants`]; given to
-/// [`HasherBuilder::variant`](crate::HasherBuilder::variant) or [`Hasher::with_variant`](crate::Hasher::with_variant).
+/// [`HasherBuilder::variant`](crate::HasherBuilder::variant) or
+/// [`Hasher::with_variant`](crate::Hasher::with_variant).
 ///
 /// ```
 /// use parhash::{Algorithm, Hasher};

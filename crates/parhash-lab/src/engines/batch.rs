@@ -2,8 +2,9 @@
 //! (MMH) configurations measure the SIMD lanes, not only threads over one-message hashers.
 //!
 //! - `batch`: [`parhash::batch::hash_many_with`] as users call it: the fastest kernel of this
-//!   CPU ([`parhash::lab::batch::best_kernel`]), groups with fewer messages than lanes hashed one by one, and
-//!   the configuration's thread count (messages gathered from wherever they lie in memory);
+//!   CPU ([`parhash::lab::batch::best_kernel`]), groups with fewer messages than lanes hashed
+//!   one by one, and the configuration's thread count (messages gathered from wherever they
+//!   lie in memory);
 //! - `batch-<kernel>` (`batch-portable`, `batch-avx2`, `batch-avx512`, `batch-sha-ni`): the same
 //!   with that kernel forced, even for a single message, to compare the kernels.
 //!

@@ -1,6 +1,7 @@
 //! Which lane kernel the batch engine runs for an algorithm, and on how many threads: the
 //! registry's algorithm mapped to its family's lanes (nothing below the registry knows the
-//! enum). Crate-private; the lab lists and forces kernels through `crate::lab::batch`.
+//! enum). Crate-private; the benchmark lab lists and forces kernels through the hidden `lab`
+//! module.
 
 use crate::lanes::{Kernel, Lanes, Width};
 use crate::registry::Algorithm;

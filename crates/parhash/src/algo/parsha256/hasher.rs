@@ -186,10 +186,13 @@ backends! {
         Reference => "reference": "literal round-by-round specification (slow oracle)";
         // Not a group: the engine picks the widest kernel itself (`kernel: None`).
         Parallel => "parallel": "tree engine, widest SIMD lanes, all cores";
-        ParallelPortable => "parallel-portable": "tree engine, portable 8-lane compressions, all cores";
+        ParallelPortable => "parallel-portable":
+            "tree engine, portable 8-lane compressions, all cores";
         ParallelAvx2(Avx2) => "parallel-avx2": "tree engine, AVX2 8-lane compressions, all cores";
-        ParallelAvx512(Avx512) => "parallel-avx512": "tree engine, AVX-512 16-lane compressions, all cores";
-        ParallelShaNi(ShaNi) => "parallel-sha-ni": "tree engine, 8 SHA-NI compressions interleaved, all cores";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "tree engine, AVX-512 16-lane compressions, all cores";
+        ParallelShaNi(ShaNi) => "parallel-sha-ni":
+            "tree engine, 8 SHA-NI compressions interleaved, all cores";
     }
     default = ["parallel"];
 }

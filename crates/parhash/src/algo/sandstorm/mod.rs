@@ -182,17 +182,21 @@ backends! {
     /// time, superblocks interleaved in one thread, or over threads) and in which lanes. The
     /// thread count is not a form: it is the [`Threads`] the hasher is built with.
     pub(crate) enum Form {
-        Reference => "reference": "literal to the spec, one-shot (buffers the message; for testing)";
-        Sequential => "sequential": "unrolled compression, schedule beside rounds, one block at a time";
+        Reference => "reference":
+            "literal to the spec, one-shot (buffers the message; for testing)";
+        Sequential => "sequential":
+            "unrolled compression, schedule beside rounds, one block at a time";
         Interleaved => "interleaved": "independent superblocks side by side in one thread";
         InterleavedAvx512(Avx512, Gfni) => "interleaved-avx512":
             "eight superblocks in AVX-512 lanes (GFNI S-box), one thread";
         InterleavedAvx2(Avx2) => "interleaved-avx2":
             "eight superblocks in AVX2 lanes (GFNI or table S-box), one thread";
         // Not a group: the widest lanes *and* BMI2's scalar rounds, which no other form has.
-        Parallel => "parallel": "interleaved, and level-2 superblocks over all cores (widest kernel)";
+        Parallel => "parallel":
+            "interleaved, and level-2 superblocks over all cores (widest kernel)";
         ParallelPortable => "parallel-portable": "portable interleaved superblocks over all cores";
-        ParallelAvx512(Avx512, Gfni) => "parallel-avx512": "eight superblocks in AVX-512 lanes, over all cores";
+        ParallelAvx512(Avx512, Gfni) => "parallel-avx512":
+            "eight superblocks in AVX-512 lanes, over all cores";
         ParallelAvx2(Avx2) => "parallel-avx2": "eight superblocks in AVX2 lanes, over all cores";
     }
     default = ["parallel"];
