@@ -790,3 +790,40 @@ vector_impl!([] Avx512x16, u32, U32x, block32);
 vector_impl!([] Avx2x4, u64, U64x, block64);
 #[cfg(target_arch = "x86_64")]
 vector_impl!([] Avx512x8, u64, U64x, block64);
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// The token a vector holds is a proof, not data: each SIMD type is exactly its register.
+    #[test]
+    fn a_token_costs_no_space() {
+        assert_eq!(size_of::<Avx2x8>(), 32);
+        assert_eq!(size_of::<Avx2x4>(), 32);
+        assert_eq!(size_of::<Avx512x16>(), 64);
+        assert_eq!(size_of::<Avx512x8>(), 64);
+    }
+
+    /// Values made from a token compute what portable arrays compute.
+    #[test]
+    fn token_built_vectors_agree_with_portable_arrays() {
+        let words: [u32; 16] = core::array::from_fn(|i| 0x9e37_79b9u32.wrapping_mul(i as u32 + 1));
+        let mut want = [0u32; 16];
+        let p = <Portable<u32, 16> as U32x>::load((), &words);
+        p.add(p.rotl::<7>()).bswap().to_array(&mut want);
+        if let Some(token) = crate::platform::Avx2::detect() {
+            let mut got = [0u32; 16];
+            for half in 0..2 {
+                let v = Avx2x8::load(token, &words[8 * half..]);
+                v.add(v.rotl::<7>()).bswap().to_array(&mut got[8 * half..]);
+            }
+            assert_eq!(got, want);
+        }
+        if let Some(token) = crate::platform::Avx512::detect() {
+            let mut got = [0u32; 16];
+            let v = Avx512x16::load(token, &words);
+            v.add(v.rotl::<7>()).bswap().to_array(&mut got);
+            assert_eq!(got, want);
+        }
+    }
+}
