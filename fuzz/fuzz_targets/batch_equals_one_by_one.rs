@@ -3,7 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use parhash::batch::{has_lanes, hash_many_with, BatchOptions};
+use parhash::batch::{hash_many_with, BatchOptions};
+use parhash::lab::batch::has_lanes;
 use parhash::{hash, Algorithm};
 
 fuzz_target!(|input: &[u8]| {
@@ -28,7 +29,7 @@ fuzz_target!(|input: &[u8]| {
         at = &tail[n..];
     }
     let want: Vec<_> = messages.iter().map(|m| hash(alg, m)).collect();
-    for kernel in parhash::batch::kernels(alg)
+    for kernel in parhash::lab::batch::kernels(alg)
         .into_iter()
         .map(Some)
         .chain([None])

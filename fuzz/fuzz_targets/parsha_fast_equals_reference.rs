@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use parhash::algo::parsha256::{parsha256_with, reference, Parsha256Hasher, ParshaOptions};
-use parhash::lanes::Kernel;
+use parhash::lab::algo::parsha256::{parsha256_with, reference, Parsha256Hasher, ParshaOptions};
+use parhash::lab::lanes::Kernel;
 
 fuzz_target!(|input: &[u8]| {
     let [params, cut, data @ ..] = input else {

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use parhash::algo::parsha256::{parsha256, parts::Plan};
+use parhash::parsha256::{parsha256, parts::Plan};
 use parhash::parts::PartState;
 
 fuzz_target!(|input: &[u8]| {

@@ -6,7 +6,7 @@
 use std::ffi::OsString;
 
 use clap::{Args, Parser, Subcommand};
-use parhash::algo::parsha256::MAX_TREE_HEIGHT;
+use parhash::parsha256::MAX_TREE_HEIGHT;
 use parhash::threads::Threads;
 use parhash::{Algorithm, TreeParams};
 

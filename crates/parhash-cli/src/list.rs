@@ -27,7 +27,7 @@ pub fn render() -> String {
         env!("CARGO_PKG_VERSION"),
         Algorithm::ALL.len(),
         if Algorithm::ALL.len() == 1 { "" } else { "s" },
-        parhash::platform::describe()
+        parhash::lab::platform::describe()
     );
     let width = Algorithm::ALL
         .iter()
@@ -65,8 +65,8 @@ pub fn render() -> String {
 /// How the multi-message engine (`sum` over many files, `parhash::batch`) runs `alg`: in SIMD
 /// lanes across threads, or threads only.
 fn batch(alg: Algorithm) -> String {
-    let best = parhash::batch::best_kernel(alg);
-    match parhash::batch::lane_kernel(alg, best) {
+    let best = parhash::lab::batch::best_kernel(alg);
+    match parhash::lab::batch::lane_kernel(alg, best) {
         Some(kernel) => format!("{} lanes ({}) x threads", kernel.lanes(), best.name()),
         None => "threads only (no multi-lane kernel)".to_string(),
     }
@@ -111,7 +111,11 @@ mod tests {
                 assert!(block.contains(v.name), "{} in {block}", v.name);
             }
             let threads_only = block.contains("batch:    threads only");
-            assert_eq!(threads_only, !parhash::batch::has_lanes(alg), "{block}");
+            assert_eq!(
+                threads_only,
+                !parhash::lab::batch::has_lanes(alg),
+                "{block}"
+            );
             assert!(threads_only || block.contains(" lanes ("), "{block}");
         }
     }

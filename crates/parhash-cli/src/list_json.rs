@@ -60,8 +60,8 @@ pub fn algorithms() -> Vec<u8> {
     let mut out = Vec::new();
     for &alg in Algorithm::ALL {
         let info = alg.info();
-        let best = parhash::batch::best_kernel(alg);
-        let batch = parhash::batch::lane_kernel(alg, best).map(|kernel| Batch {
+        let best = parhash::lab::batch::best_kernel(alg);
+        let batch = parhash::lab::batch::lane_kernel(alg, best).map(|kernel| Batch {
             lanes: kernel.lanes(),
             kernel: best.name(),
         });
@@ -125,7 +125,7 @@ mod tests {
             assert_eq!(record["aliases"], json!(info.aliases));
             assert_eq!(
                 record["batch"].is_null(),
-                !parhash::batch::has_lanes(*alg),
+                !parhash::lab::batch::has_lanes(*alg),
                 "{record}"
             );
             let variants = record["variants"].as_array().unwrap();

@@ -1231,7 +1231,7 @@ fn list_shows_every_algorithm() {
     let out = parhash(dir.path(), &["list"]);
     assert_eq!(out.code, Some(0));
     let text = out.stdout_text();
-    assert!(text.contains(&parhash::platform::describe()));
+    assert!(text.contains(&parhash::lab::platform::describe()));
     for &alg in Algorithm::ALL {
         let info = alg.info();
         let line = text

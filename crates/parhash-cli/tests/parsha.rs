@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use parhash::algo::parsha256::reference;
+use parhash::lab::algo::parsha256::reference;
 
 fn parhash() -> Command {
     Command::new(env!("CARGO_BIN_EXE_parhash"))

@@ -43,7 +43,7 @@ fn thread_count_does_not_change_the_digest() {
     for alg in [Algorithm::Sandstorm256, Algorithm::Sandstorm256Ref] {
         // The fast serial form (one compression at a time, one thread), which the library's
         // tests check against the literal reference across every level boundary.
-        let mut serial = Hasher::with_variant(alg, "sequential").unwrap();
+        let mut serial = Hasher::with_variant(alg.variant("sequential").unwrap());
         serial.update(&data);
         let expected = serial.finalize().to_hex();
         for threads in ["1", "2", "3"] {

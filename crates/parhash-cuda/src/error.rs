@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use parhash::algo::parsha256::ParshaError;
+use parhash::parsha256::ParshaError;
 
 /// Why a GPU request failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub enum GpuError {
     /// that cannot run a tree of that height).
     InvalidInput(String),
     /// PARSHA-256's parameters (T, l) or message length, refused by the library's own checks
-    /// (`parhash::algo::parsha256::check_params`): the GPU accepts exactly what the CPU does.
+    /// (`parhash::parsha256::check_params`): the GPU accepts exactly what the CPU does.
     Parsha(ParshaError),
 }
 

@@ -527,6 +527,7 @@ impl Gpu {
                 // SAFETY: the pinned buffers are written (input) or copied into (output) before
                 // any byte of them is read.
                 pinned_in: unsafe { self.ctx.alloc_pinned::<u8>(in_bytes) }?,
+                // SAFETY: as for `pinned_in`.
                 pinned_out: unsafe { self.ctx.alloc_pinned::<u64>(out_lanes) }?,
                 dev_in: stream.alloc_zeros::<u8>(in_bytes)?,
                 dev_out: stream.alloc_zeros::<u64>(out_lanes)?,

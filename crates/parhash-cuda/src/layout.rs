@@ -69,7 +69,7 @@ mod tests {
             for (s, lane) in state.iter_mut().zip(block_of(layout, i, blk)) {
                 *s ^= lane;
             }
-            assert!(parhash::algo::keccak::permute_with_variant(
+            assert!(parhash::lab::algo::keccak::permute_with_variant(
                 "sequential",
                 &mut state
             ));

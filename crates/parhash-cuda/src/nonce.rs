@@ -96,9 +96,9 @@ pub fn block_hash(header: &[u8; 80], nonce: u32) -> [u8; 32] {
 /// The kernel's parameters: the midstate after bytes 0..64, header bytes 64..76 as big-endian
 /// words, and the target as big-endian words.
 pub fn kernel_params(header: &[u8; 80], target: &[u8; 32]) -> [u32; 19] {
-    let mut state = parhash::algo::sha2::consts::IV256;
+    let mut state = parhash::lab::algo::sha2::consts::IV256;
     let first: [u8; 64] = header[..64].try_into().expect("64 bytes");
-    parhash::algo::sha2::compress256(&mut state, &[first]);
+    parhash::lab::algo::sha2::compress256(&mut state, &[first]);
     let mut params = [0u32; 19];
     params[..8].copy_from_slice(&state);
     for k in 0..3 {
@@ -234,7 +234,7 @@ mod tests {
         block[12..16].copy_from_slice(&GENESIS_NONCE.to_le_bytes());
         block[16] = 0x80;
         block[62..].copy_from_slice(&640u16.to_be_bytes());
-        parhash::algo::sha2::compress256(&mut state, &[block]);
+        parhash::lab::algo::sha2::compress256(&mut state, &[block]);
         let direct = parhash::hash(parhash::Algorithm::Sha256, &h);
         let got: Vec<u8> = state.iter().flat_map(|w| w.to_be_bytes()).collect();
         assert_eq!(got, direct.as_bytes());

@@ -192,11 +192,11 @@ mod tests {
     #[test]
     fn sha256_padding_mirror_gives_sha256() {
         for m in messages() {
-            let mut state = parhash::algo::sha2::consts::IV256;
+            let mut state = parhash::lab::algo::sha2::consts::IV256;
             let blocks: Vec<[u8; 64]> = (0..sha256_block_count(m.len() as u64))
                 .map(|b| sha256_padded_block(&m, b))
                 .collect();
-            parhash::algo::sha2::compress256(&mut state, &blocks);
+            parhash::lab::algo::sha2::compress256(&mut state, &blocks);
             let digest: Vec<u8> = state.iter().flat_map(|w| w.to_be_bytes()).collect();
             assert_eq!(digest, sha2::Sha256::digest(&m).to_vec(), "len {}", m.len());
         }
@@ -208,7 +208,7 @@ mod tests {
             for (s, lane) in state.iter_mut().zip(keccak_padded_lanes(m, b, domain)) {
                 *s ^= lane;
             }
-            assert!(parhash::algo::keccak::permute_with_variant(
+            assert!(parhash::lab::algo::keccak::permute_with_variant(
                 "sequential",
                 &mut state
             ));

@@ -5,9 +5,9 @@
 //!
 //! [`emulate`] runs the plan on the CPU exactly as the kernels do (round by round, the same
 //! offsets, the same pass-through rule) and is tested against
-//! `parhash::algo::parsha256::reference` for every small length, `T` and `l`.
+//! `parhash::lab::algo::parsha256::reference` for every small length, `T` and `l`.
 
-use parhash::algo::parsha256::{check_params, ParshaError};
+use parhash::parsha256::{check_params, ParshaError};
 
 /// n / 8: bytes into the compression function.
 pub const N_BYTES: u64 = 96;
@@ -264,7 +264,7 @@ pub fn h(v: &[u8; 96]) -> [u8; 32] {
         u32::from_be_bytes(v[4 * k..4 * k + 4].try_into().expect("4 bytes"))
     });
     let block: [u8; 64] = v[32..].try_into().expect("64 bytes");
-    parhash::algo::sha2::compress256(&mut state, &[block]);
+    parhash::lab::algo::sha2::compress256(&mut state, &[block]);
     words_to_bytes(&state)
 }
 
@@ -279,7 +279,7 @@ pub fn words_to_bytes(words: &[u32; 8]) -> [u8; 32] {
 
 /// The IV of `iv_bits` bits: a prefix of SHA-256's initial value, big-endian.
 pub fn iv_bytes(iv_bits: u32) -> Vec<u8> {
-    parhash::algo::sha2::consts::IV256[..(iv_bits / 32) as usize]
+    parhash::lab::algo::sha2::consts::IV256[..(iv_bits / 32) as usize]
         .iter()
         .flat_map(|w| w.to_be_bytes())
         .collect()
@@ -404,7 +404,7 @@ pub fn emulate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parhash::algo::parsha256::reference;
+    use parhash::lab::algo::parsha256::reference;
 
     fn pattern(len: usize) -> Vec<u8> {
         (0..len).map(|i| (i % 251) as u8).collect()
@@ -450,7 +450,7 @@ mod tests {
             for iv_bits in [0, 128, 256] {
                 assert_eq!(
                     emulate(&data, tree_height, iv_bits).unwrap(),
-                    parhash::algo::parsha256::parsha256(&data, tree_height, iv_bits).unwrap(),
+                    parhash::parsha256::parsha256(&data, tree_height, iv_bits).unwrap(),
                     "len {len} T {tree_height} l {iv_bits}"
                 );
             }

@@ -20,12 +20,12 @@
 use std::sync::Barrier;
 use std::time::Instant;
 
-use parhash::algo::sandstorm::lanes::{Wide, LANES};
-use parhash::algo::sandstorm::reference::Chain;
-use parhash::algo::sandstorm::word::Word;
-use parhash::algo::sandstorm::{fast, Params, P256, P512};
-use parhash::algo::sha2::sha256::lanes::compress_with;
-use parhash::lanes::Kernel;
+use parhash::lab::algo::sandstorm::lanes::{Wide, LANES};
+use parhash::lab::algo::sandstorm::reference::Chain;
+use parhash::lab::algo::sandstorm::word::Word;
+use parhash::lab::algo::sandstorm::{fast, Params, P256, P512};
+use parhash::lab::algo::sha2::sha256::lanes::compress_with;
+use parhash::lab::lanes::Kernel;
 use parhash::threads::Threads;
 
 use crate::report::{Section, Table};
@@ -182,7 +182,7 @@ fn sandstorm_forms<P: Params>(blocks: usize) -> Vec<Form> {
         fast::compress_lanes::<P::W, 4>,
     )];
     #[cfg(target_arch = "x86_64")]
-    if let Some(bmi2) = parhash::platform::Bmi2::detect() {
+    if let Some(bmi2) = parhash::lab::platform::Bmi2::detect() {
         forms.push(chains::<P>(
             format!("{} BMI2, 4 chains", P::NAME),
             blocks,
@@ -388,7 +388,7 @@ pub fn sandstorm_section(tiny: bool, run: &mut dyn FnMut(usize, u32)) -> Section
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parhash::algo::parsha256::reference::parsha256_counted;
+    use parhash::lab::algo::parsha256::reference::parsha256_counted;
 
     /// The closed form agrees with the reference's own count (which it checks against the
     /// bits that flow through the tree) over lengths that cross the short band, every effective

@@ -6,7 +6,8 @@
 use std::time::Duration;
 
 use parhash::batch::{self, BatchOptions, Interleaved};
-use parhash::lanes::Width;
+use parhash::lab::batch as lab_batch;
+use parhash::lab::lanes::Width;
 use parhash::threads::Threads;
 use parhash::Algorithm;
 
@@ -84,7 +85,7 @@ pub fn layout_table(
     let width = Width::detect();
     let mut without = Vec::new();
     for &alg in algorithms {
-        let Some(lane_count) = batch::lane_kernel(alg, width).map(|k| k.lanes()) else {
+        let Some(lane_count) = lab_batch::lane_kernel(alg, width).map(|k| k.lanes()) else {
             without.push(alg.name());
             continue;
         };
@@ -118,7 +119,7 @@ mod tests {
         assert!(g.median > 0.0 && i.median > 0.0 && l.median > 0.0);
         assert!(
             interleaved_cost(Algorithm::Whirlpool, 200, 8, 2, Duration::ZERO).is_none()
-                || batch::has_lanes(Algorithm::Whirlpool)
+                || lab_batch::has_lanes(Algorithm::Whirlpool)
         );
     }
 }

@@ -124,7 +124,7 @@ impl Machine {
             .unwrap_or_else(|| std::env::consts::ARCH.to_string());
         Machine {
             cpu,
-            features: parhash::platform::describe(),
+            features: parhash::lab::platform::describe(),
             threads: parhash::threads::available(),
             tsc_hz: crate::timer::tsc_frequency(window),
             os: std::env::consts::OS.to_string(),

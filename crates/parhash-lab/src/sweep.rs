@@ -352,7 +352,7 @@ mod tests {
         s.anchor = false;
         let variants = |s: &SweepSpec| -> Vec<String> { labels(&engines(s).unwrap().0) };
         let with_mmh = variants(&s);
-        let md5_batch = parhash::batch::has_lanes(Algorithm::Md5);
+        let md5_batch = parhash::lab::batch::has_lanes(Algorithm::Md5);
         assert_eq!(
             with_mmh.contains(&"parhash md5/batch".to_string()),
             md5_batch
@@ -360,7 +360,7 @@ mod tests {
         // Without lanes there is no batch engine: the default variant over threads is it.
         assert_eq!(
             with_mmh.iter().any(|l| l == "parhash whirlpool/batch"),
-            parhash::batch::has_lanes(Algorithm::Whirlpool)
+            parhash::lab::batch::has_lanes(Algorithm::Whirlpool)
         );
         s.multiplicities = vec![1];
         assert!(variants(&s).iter().all(|l| !l.ends_with("/batch")));
@@ -416,7 +416,7 @@ mod tests {
         // Each engine hashes with its own parameters (one message, and streamed).
         let data: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
         for (engine, (t, l)) in trees.iter().zip([(5, 256), (10, 0)]) {
-            let want = parhash::algo::parsha256::parsha256(&data, t, l).unwrap().1[0];
+            let want = parhash::parsha256::parsha256(&data, t, l).unwrap().1[0];
             assert_eq!(engine.hash_batch(&[&data], 2), Some(want));
             let mut h = engine.hasher();
             h.update(&data[..100]);

@@ -4,7 +4,7 @@
 
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 
-use parhash::algo::parsha256::{parsha256_with, ParshaOptions};
+use parhash::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher, Output};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;

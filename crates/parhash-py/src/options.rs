@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use parhash::algo::parsha256::{DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT, MAX_TREE_HEIGHT};
-use parhash::{Algorithm, Error, Hasher, HasherBuilder, Threads, TreeParams};
+use parhash::parsha256::{DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT, MAX_TREE_HEIGHT};
+use parhash::{Algorithm, Error, Hasher, HasherBuilder, Threads, TreeParams, Variant};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -61,7 +61,8 @@ pub(crate) struct Options {
     pub threads: Threads,
     /// PARSHA-256's (T, l); `None` = the defaults (and the only choice for other algorithms).
     pub tree: Option<TreeParams>,
-    pub variant: Option<String>,
+    /// Parsed once, here, from the keyword argument.
+    pub variant: Option<Variant>,
     /// The digest size in bytes for the algorithms with a choice (BLAKE2, BLAKE3, SHAKE);
     /// `None` = the algorithm's default.
     pub digest_size: Option<usize>,
@@ -93,6 +94,10 @@ impl Options {
                 PyValueError::new_err(format!("digest_size must be positive, not {size}"))
             })?),
         };
+        let variant = variant
+            .map(|name| alg.variant(&name))
+            .transpose()
+            .map_err(value_error)?;
         let options = Options {
             threads: self::threads(threads)?,
             tree,
@@ -117,7 +122,7 @@ impl Options {
         if let Some(params) = self.tree {
             builder = builder.tree_params(params);
         }
-        if let Some(variant) = &self.variant {
+        if let Some(variant) = self.variant {
             builder = builder.variant(variant);
         }
         if let Some(size) = self.digest_size {

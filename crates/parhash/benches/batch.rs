@@ -15,7 +15,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use openssl::hash::{hash as ossl_hash, MessageDigest};
 use parhash::batch::{hash_many_with, BatchOptions, Interleaved};
-use parhash::lanes::Kernel;
+use parhash::lab::lanes::Kernel;
 use parhash::Algorithm;
 use std::hint::black_box;
 
@@ -39,7 +39,7 @@ fn peer(alg: Algorithm) -> Option<MessageDigest> {
 fn lane_algorithms() -> impl Iterator<Item = (&'static str, Algorithm)> {
     ALGORITHMS.iter().filter_map(|name| {
         let alg = Algorithm::from_name(name).ok()?;
-        parhash::batch::has_lanes(alg).then_some((*name, alg))
+        parhash::lab::batch::has_lanes(alg).then_some((*name, alg))
     })
 }
 
@@ -74,7 +74,7 @@ fn layouts(c: &mut Criterion) {
                     })
                 });
             }
-            for kernel in parhash::batch::kernels(alg) {
+            for kernel in parhash::lab::batch::kernels(alg) {
                 g.bench_function(BenchmarkId::new("lanes-gather", kernel.name()), |b| {
                     b.iter(|| hash_many_with(alg, black_box(&set), one_thread(kernel)))
                 });
@@ -113,7 +113,7 @@ fn multiplicity(c: &mut Criterion) {
         .map(|i| (i * 31 % 251) as u8)
         .collect();
     for (name, alg) in lane_algorithms() {
-        let kernel = parhash::batch::best_kernel(alg);
+        let kernel = parhash::lab::batch::best_kernel(alg);
         for len in [64usize, 1024, 4096, 65536] {
             let mut g = c.benchmark_group(format!("batch-many/{name}/{len}B"));
             g.sample_size(10);

@@ -5,8 +5,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use digest::Digest;
-use parhash::cipher::rc5::{overlapped, Rc5_32_12_16};
-use parhash::{Blake256, Blake512, Skein512_512, Variants};
+use parhash::lab::algo::Variants;
+use parhash::lab::rc5::{overlapped, Rc5_32_12_16};
+use parhash::{Blake256, Blake512, Skein512_512};
 
 const SIZES: [usize; 3] = [64, 1024, 1 << 20];
 

@@ -6,8 +6,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use openssl::hash::{hash as ossl_hash, MessageDigest};
-use parhash::algo::parsha256::{parsha256_with, ParshaOptions};
-use parhash::lanes::Kernel;
+use parhash::lab::lanes::Kernel;
+use parhash::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher};
 use std::hint::black_box;
 

@@ -14,14 +14,15 @@ use criterion::{
     criterion_group, criterion_main, measurement::WallTime, BenchmarkGroup, BenchmarkId, Criterion,
     Throughput,
 };
-use parhash::algo::sandstorm::lanes::{Wide, LANES};
-use parhash::algo::sandstorm::tree::{hash_slice, TreeOptions};
-use parhash::algo::sandstorm::{fast, reference::Chain, Params, P256, P512};
+use parhash::lab::algo::sandstorm::lanes::{Wide, LANES};
+use parhash::lab::algo::sandstorm::tree::{hash_slice, TreeOptions};
+use parhash::lab::algo::sandstorm::{fast, reference::Chain, Params, P256, P512};
 use std::hint::black_box;
 
 fn compression<P: Params>(c: &mut Criterion, name: &str) {
     let blocks = vec![[<P::W as Default>::default(); 8]; 1024];
-    let bytes = (blocks.len() * 8 * <P::W as parhash::algo::sandstorm::word::Word>::BYTES) as u64;
+    let bytes =
+        (blocks.len() * 8 * <P::W as parhash::lab::algo::sandstorm::word::Word>::BYTES) as u64;
     let mut g = c.benchmark_group(format!("{name}/compression"));
     g.throughput(Throughput::Bytes(bytes));
     g.bench_function("sequential", |b| {
@@ -63,7 +64,7 @@ const BLOCK_512: usize = 128;
 #[cfg(target_arch = "x86_64")]
 fn bmi2_chains<const L: usize>(
     g: &mut BenchmarkGroup<'_, ThreadCpuTime>,
-    bmi2: parhash::platform::Bmi2,
+    bmi2: parhash::lab::platform::Bmi2,
     data: &[u8],
 ) {
     g.bench_function(format!("bmi2-{L}-chains"), |b| {
@@ -94,7 +95,7 @@ fn compression_wide_512(c: &mut Criterion<ThreadCpuTime>) {
     let mut g = c.benchmark_group("sandstorm512/compression-superblocks");
     g.throughput(Throughput::Bytes(data.len() as u64));
     #[cfg(target_arch = "x86_64")]
-    if let Some(bmi2) = parhash::platform::Bmi2::detect() {
+    if let Some(bmi2) = parhash::lab::platform::Bmi2::detect() {
         bmi2_chains::<2>(&mut g, bmi2, &data);
         bmi2_chains::<4>(&mut g, bmi2, &data);
     }
@@ -136,7 +137,7 @@ fn whole_hash<P: Params>(c: &mut Criterion, name: &str, len: usize) {
     }
     // The engine the tree ran for 384/512 before their eight-lane kernel: portable chains
     // compiled with BMI2.
-    if let Some(bmi2) = parhash::platform::Bmi2::detect() {
+    if let Some(bmi2) = parhash::lab::platform::Bmi2::detect() {
         for t in [1, 2] {
             let engine = TreeOptions {
                 bmi2: Some(bmi2),

@@ -6,7 +6,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use digest::Digest;
-use parhash::{Simd256, Simd512, Variants};
+use parhash::lab::algo::Variants;
+use parhash::{Simd256, Simd512};
 
 const SIZES: [usize; 3] = [64, 1024, 1 << 20];
 

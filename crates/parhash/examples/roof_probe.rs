@@ -1,6 +1,6 @@
-use parhash::algo::parsha256::{parsha256_with, ParshaOptions};
-use parhash::algo::sha2::sha256::lanes::compress_with;
-use parhash::lanes::Kernel;
+use parhash::lab::algo::sha2::sha256::lanes::compress_with;
+use parhash::lab::lanes::Kernel;
+use parhash::parsha256::{parsha256_with, ParshaOptions};
 use std::time::Instant;
 
 fn standalone(kernel: Kernel, n: usize, distinct: bool) -> f64 {
@@ -34,8 +34,8 @@ fn on_threads(kernel: Kernel, threads: usize) -> f64 {
 
 fn main() {
     if std::env::args().nth(1).as_deref() == Some("sand") {
-        use parhash::algo::sandstorm::lanes::{Wide, LANES};
-        use parhash::algo::sandstorm::{Params, P256};
+        use parhash::lab::algo::sandstorm::lanes::{Wide, LANES};
+        use parhash::lab::algo::sandstorm::{Params, P256};
         let wide = Wide::avx512().unwrap();
         let total = 64usize << 20;
         let data = vec![0x5au8; total];
@@ -91,8 +91,8 @@ fn main() {
                 blocks as f64 / t0.elapsed().as_secs_f64() / 1e6
             );
             // The tree itself on one thread, the whole buffer (from memory, as it reads it).
-            use parhash::algo::sandstorm::reference::Boundaries;
-            use parhash::algo::sandstorm::tree::{hash_slice, TreeOptions};
+            use parhash::lab::algo::sandstorm::reference::Boundaries;
+            use parhash::lab::algo::sandstorm::tree::{hash_slice, TreeOptions};
             let engine = TreeOptions::avx512(1).unwrap();
             let t0 = Instant::now();
             std::hint::black_box(hash_slice::<u64>(
@@ -113,9 +113,9 @@ fn main() {
     if std::env::args().nth(1).as_deref() == Some("sandone") {
         // SANDstorm-256 as the sandstorm preset's ceiling row runs it: an 8 MiB chunk streamed
         // 64 times (512 MiB) through the tree, on the given number of threads.
-        use parhash::algo::sandstorm::reference::Boundaries;
-        use parhash::algo::sandstorm::tree::{Tree, TreeOptions};
-        use parhash::algo::sandstorm::{Params, P256};
+        use parhash::lab::algo::sandstorm::reference::Boundaries;
+        use parhash::lab::algo::sandstorm::tree::{Tree, TreeOptions};
+        use parhash::lab::algo::sandstorm::{Params, P256};
         let threads: usize = std::env::args().nth(2).map_or(1, |t| t.parse().unwrap());
         let chunk: Vec<u8> = (0..8usize << 20).map(|i| (i % 251) as u8).collect();
         let mut tree = Tree::new(P256::K, Boundaries::Design, TreeOptions::fastest(threads));

@@ -91,6 +91,12 @@ pub(crate) trait Dispatch: Copy + PartialEq + 'static {
         Self::TABLE.iter().find(|e| e.name == name)?.resolve()
     }
 
+    /// The table's own spelling of `name` (a variant, group or alias) when it is available here.
+    fn static_name(name: &str) -> Option<&'static str> {
+        let entry = Self::TABLE.iter().find(|e| e.name == name)?;
+        entry.resolve().map(|_| entry.name)
+    }
+
     /// The first of `names` that is available here.
     fn best_of(names: &[&str]) -> Option<Self> {
         names.iter().find_map(|name| Self::by_name(name))
@@ -279,7 +285,9 @@ pub(crate) use backends;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::{blake, groestl, jh, keccak, md5, sha1, sha2, simd, skein, whirlpool};
+    use crate::algo::{
+        blake, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein, whirlpool,
+    };
 
     backends! {
         /// A table with every kind of entry.
@@ -344,5 +352,7 @@ mod tests {
         check_table::<skein::Backend>();
         check_table::<skein::SequentialOnly>();
         check_table::<whirlpool::Backend>();
+        check_table::<sandstorm::Form>();
+        check_table::<parsha256::Backend>();
     }
 }

@@ -16,7 +16,9 @@ use crate::vector::{Portable, Source, Vector};
 pub enum Width {
     /// Portable arrays (as many lanes as AVX2 would have).
     Portable,
+    /// 256-bit registers (eight 32-bit or four 64-bit lanes).
     Avx2(Avx2),
+    /// 512-bit registers (sixteen 32-bit or eight 64-bit lanes).
     Avx512(Avx512),
 }
 
@@ -198,13 +200,13 @@ pub(crate) fn md_pad(
 /// one such word of every lane at each width.
 pub(crate) trait StateWord: Copy + Default + Send + 'static {
     /// Portable arrays, as many lanes as AVX2.
-    type Portable: Vector<Word = Self>;
+    type Portable: Vector<Word = Self, Isa = ()>;
     /// A 256-bit register.
     #[cfg(target_arch = "x86_64")]
-    type Avx2: Vector<Word = Self>;
+    type Avx2: Vector<Word = Self, Isa = Avx2>;
     /// A 512-bit register.
     #[cfg(target_arch = "x86_64")]
-    type Avx512: Vector<Word = Self>;
+    type Avx512: Vector<Word = Self, Isa = Avx512>;
     /// Writes the word's bytes, big- or little-endian, to the start of `out`.
     fn put(self, big_endian: bool, out: &mut [u8]);
 }
@@ -332,17 +334,18 @@ type Soa<W> = [[W; 16]; 8];
 // enclosing target features, so its intrinsics would not inline (each would become a call).
 #[inline(always)]
 fn md_run<A: MdAlgorithm + MdRounds<V>, V: Vector<Word = A::Word>>(
+    isa: V::Isa,
     soa: &mut Soa<A::Word>,
     src: Source<'_>,
     n: usize,
 ) {
-    let mut state = [V::load_words(&soa[0]); 8];
+    let mut state = [V::load_words(isa, &soa[0]); 8];
     for (v, words) in state.iter_mut().zip(soa.iter()) {
-        *v = V::load_words(words);
+        *v = V::load_words(isa, words);
     }
     let mut block = [state[0]; 16];
     for b in 0..n {
-        V::load_block(src.advance(b * A::BLOCK), A::BIG_ENDIAN, &mut block);
+        V::load_block(isa, src.advance(b * A::BLOCK), A::BIG_ENDIAN, &mut block);
         A::rounds(&mut state, &block);
     }
     for (v, words) in state.iter().zip(soa.iter_mut()) {
@@ -353,20 +356,20 @@ fn md_run<A: MdAlgorithm + MdRounds<V>, V: Vector<Word = A::Word>>(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn md_avx2<A: MdKernel>(soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
-    md_run::<A, AvxOf<A>>(soa, src, n);
+fn md_avx2<A: MdKernel>(token: Avx2, soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
+    md_run::<A, AvxOf<A>>(token, soa, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 #[inline(never)]
-fn md_avx512<A: MdKernel>(soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
-    md_run::<A, Avx512Of<A>>(soa, src, n);
+fn md_avx512<A: MdKernel>(token: Avx512, soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
+    md_run::<A, Avx512Of<A>>(token, soa, src, n);
 }
 
 #[inline(never)]
 fn md_portable<A: MdKernel>(soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
-    md_run::<A, <A::Word as StateWord>::Portable>(soa, src, n);
+    md_run::<A, <A::Word as StateWord>::Portable>((), soa, src, n);
 }
 
 /// Lanes of a Merkle-Damgard algorithm: chaining values, the dispatch between widths, padding
@@ -403,11 +406,11 @@ impl<A: MdKernel> MdLanes<A> {
             Width::Portable => md_portable::<A>(&mut self.soa, src, n),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-            Width::Avx2(_) => unsafe { md_avx2::<A>(&mut self.soa, src, n) },
+            Width::Avx2(token) => unsafe { md_avx2::<A>(token, &mut self.soa, src, n) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512
             // F/BW/VL/DQ and AVX2.
-            Width::Avx512(_) => unsafe { md_avx512::<A>(&mut self.soa, src, n) },
+            Width::Avx512(token) => unsafe { md_avx512::<A>(token, &mut self.soa, src, n) },
             #[cfg(not(target_arch = "x86_64"))]
             _ => unreachable!("SIMD widths exist only on x86_64"),
         }

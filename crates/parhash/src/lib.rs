@@ -3,7 +3,7 @@
 //! Hash data as fast as the hardware allows, using every kind of parallelism a machine has:
 //! SIMD lanes inside one compression function, many messages across SIMD lanes and cores
 //! ([`batch`]), tree modes that split one long message over all cores (PARSHA-256 and
-//! SANDstorm, [`algo::parsha256`], [`algo::sandstorm`]) or over many machines ([`parts`]), and
+//! SANDstorm, [`parsha256`], [`sandstorm`]) or over many machines ([`parts`]), and
 //! a GPU (the `parhash-cuda` crate).
 //!
 //! - [`Algorithm`] is the registry: names, aliases, metadata, variants.
@@ -19,27 +19,47 @@
 //! assert_eq!(hash(alg, b"abc").to_hex(), "900150983cd24fb0d6963f7d28e17f72");
 //! ```
 //!
-//! Layout (ARCHITECTURE.md tells the whole story): `algo/<family>/` is one room per hash
-//! family — its reference code, kernels, dispatch point, lanes (many messages side by side)
-//! and tree mode; `platform` is the one place that detects CPU features; `threads` the one
-//! thread policy and pool; `vector` the lane vector types and `lanes` the shared machinery of
-//! many-message kernels; `registry` names algorithms and builds hashers; `batch` hashes many
-//! messages; `parts` carries the tree modes' partial states between machines; `file` hashes
-//! files (one, or many in input order), reads overlapped, safe against files that change;
-//! `io` maps files.
+//! The public surface is this page: the registry ([`Algorithm`], [`Hasher`], [`Variant`]), the
+//! concrete digest types, [`batch`] (many messages), [`file`](mod@file) (files, one or many in
+//! input order, safe against files that change), [`threads`] (the one thread policy), the tree
+//! modes ([`parsha256`], [`sandstorm`]) and [`parts`] (their partial states between machines).
+//! Kernels, lanes, vector types, CPU detection and the RC5 study are private; the benchmark
+//! lab, benches, tests and the CUDA crate reach the few they measure through a hidden `lab`
+//! module that is not part of the supported API (ARCHITECTURE.md tells the whole story).
 
-pub mod algo;
+#![warn(missing_docs)]
+
+mod algo;
 pub mod batch;
-pub mod cipher;
+mod cipher;
 mod dispatch;
 pub mod file;
-pub mod io;
-pub mod lanes;
+#[doc(hidden)]
+pub mod lab;
+mod lanes;
 pub mod parts;
-pub mod platform;
-pub mod registry;
+mod platform;
+mod registry;
 pub mod threads;
-pub(crate) mod vector;
+mod variant;
+mod vector;
+
+/// PARSHA-256's tree mode used directly: one-shot hashing with tree parameters and a lane
+/// kernel, the streaming engine for a message of known length, the parameter check, and the
+/// split/merge [`parts`](parsha256::parts) of one message over machines. [`Hasher`] with
+/// [`HasherBuilder::tree_params`] covers the common cases.
+pub mod parsha256 {
+    pub use crate::algo::parsha256::{
+        check_params, parsha256, parsha256_with, parts, Parsha256Hasher, ParshaError,
+        ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT, MAX_TREE_HEIGHT,
+    };
+}
+
+/// SANDstorm's tree mode used directly: the split/merge [`parts`](sandstorm::parts) of one
+/// message over machines.
+pub mod sandstorm {
+    pub use crate::algo::sandstorm::parts;
+}
 
 pub use algo::blake::{Blake224, Blake256, Blake384, Blake512};
 pub use algo::blake2::{Blake2b512, Blake2s256};
@@ -63,9 +83,10 @@ pub use algo::skein::{
     Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384, Skein512_512,
 };
 pub use algo::whirlpool::Whirlpool;
-pub use algo::{VariantInfo, Variants};
+pub use algo::VariantInfo;
 pub use digest;
 pub use registry::{
     hash, Algorithm, AlgorithmInfo, DigestSizes, Error, Family, Hasher, HasherBuilder, Output,
 };
 pub use threads::Threads;
+pub use variant::Variant;

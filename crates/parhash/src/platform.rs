@@ -37,6 +37,7 @@ macro_rules! isa_token {
 
         impl $name {
             /// The switch name used by `PARHASH_DISABLE_ISA` and in variant names.
+            #[allow(dead_code)] // not every token is named in `describe`
             pub const NAME: &'static str = $switch;
 
             /// Returns the token if this CPU has every feature the kernels behind it use and

@@ -6,6 +6,7 @@ use std::fmt;
 
 use digest::{typenum::Unsigned, DynDigest};
 
+use crate::algo::parsha256::Backend as ParshaBackend;
 use crate::algo::parsha256::{Parsha256Hasher, ParshaError, ParshaOptions, TreeParams};
 use crate::algo::sized::AnyLength;
 use crate::algo::{
@@ -13,28 +14,45 @@ use crate::algo::{
     skein, whirlpool,
 };
 use crate::algo::{VariantInfo, Variants};
-use crate::lanes::Kernel;
+use crate::dispatch::Dispatch;
 use crate::threads::Threads;
+use crate::variant::Variant;
 
 /// A hash family: algorithms that share one design and one module under `algo/`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Family {
+    /// MD5 (RFC 1321).
     Md5,
+    /// SHA-1 (FIPS 180-4).
     Sha1,
+    /// SHA-2: SHA-224 to SHA-512/256 (FIPS 180-4).
     Sha2,
+    /// SHA-3 (FIPS 202).
     Sha3,
+    /// Keccak as submitted to the SHA-3 competition (its own padding).
     Keccak,
+    /// Whirlpool (ISO/IEC 10118-3).
     Whirlpool,
+    /// BLAKE, the SHA-3 finalist.
     Blake,
+    /// Grøstl, the SHA-3 finalist.
     Groestl,
+    /// JH, the SHA-3 finalist.
     Jh,
+    /// Skein, the SHA-3 finalist (Threefish).
     Skein,
+    /// SIMD, the SHA-3 round-2 candidate.
     Simd,
+    /// SANDstorm, the SHA-3 round-1 candidate (a tree mode).
     Sandstorm,
+    /// PARSHA-256, a tree of SHA-256 compressions.
     Parsha,
+    /// BLAKE2 (RFC 7693).
     Blake2,
+    /// BLAKE3.
     Blake3,
+    /// SHAKE, the SHA-3 extendable-output functions.
     Shake,
 }
 
@@ -71,6 +89,7 @@ pub struct AlgorithmInfo {
     pub tag: &'static str,
     /// Other accepted spellings (matching also ignores case, `-`, `_`, `/` and spaces).
     pub aliases: &'static [&'static str],
+    /// The family it belongs to.
     pub family: Family,
     /// Digest size in bytes (the default where the length can be chosen, see `sizes`).
     pub digest_size: usize,
@@ -89,7 +108,9 @@ pub struct AlgorithmInfo {
 /// The digest sizes an algorithm can produce, in bytes: `min..=max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DigestSizes {
+    /// The shortest digest, in bytes.
     pub min: usize,
+    /// The longest digest, in bytes.
     pub max: usize,
 }
 
@@ -161,9 +182,11 @@ fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
 /// enum variant's doc): `Variant(type) "name", "TAG", [aliases], Family, block N[, broken];`.
 /// The (default) digest size comes from the type; an algorithm whose length is a parameter
 /// (BLAKE2) adds `sizes MIN..=MAX via CONSTRUCTOR` after its block size, the constructor
-/// building its hasher for a length and a thread count; an extendable-output function adds
-/// `xof via CONSTRUCTOR`, the constructor building for a thread count a hasher that writes any
-/// number of bytes (its digests are 1 to [`Output::MAX`] bytes).
+/// building its hasher for a length; an extendable-output function adds `xof via CONSTRUCTOR`,
+/// the constructor building a hasher that writes any number of bytes (its digests are 1 to
+/// [`Output::MAX`] bytes), or `xof(threads) via CONSTRUCTOR` when it spreads one message over
+/// threads (BLAKE3) and so takes the builder's [`Threads`]: no constructor takes a thread count
+/// it ignores.
 macro_rules! algorithms {
     (@broken) => { false };
     (@broken broken) => { true };
@@ -171,12 +194,14 @@ macro_rules! algorithms {
     (@sizes $default:expr; $min:literal, $max:literal) => { DigestSizes { min: $min, max: $max } };
     (@sizes $default:expr; xof $xof:ident) => { DigestSizes { min: 1, max: Output::MAX } };
     (@true $xof:ident) => { true };
+    (@xof $m:ident::$f:ident, $threads:ident) => { $m::$f() };
+    (@xof $m:ident::$f:ident, $threads:ident, threads) => { $m::$f($threads) };
     ($(
         #[doc = $note:literal]
         $variant:ident($ty:ty) $name:literal, $tag:literal, [$($alias:literal),* $(,)?],
             $family:ident, block $block:literal
             $(sizes $min:literal ..= $max:literal via $sized_mod:ident::$sized:ident)?
-            $(xof via $xof_mod:ident::$xof:ident)? $(, $broken:ident)?;
+            $(xof $(($on:ident))? via $xof_mod:ident::$xof:ident)? $(, $broken:ident)?;
     )*) => {
         /// Every algorithm parhash implements.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -225,6 +250,13 @@ macro_rules! algorithms {
                 }
             }
 
+            /// `name` as the algorithm's variant table spells it, if available here.
+            pub(crate) fn variant_name(self, name: &str) -> Option<&'static str> {
+                match self {
+                    $(Algorithm::$variant => <$ty as Variants>::variant_name(name),)*
+                }
+            }
+
             /// One message hashed by the concrete type, without a boxed hasher.
             fn hash_one_shot(self, data: &[u8]) -> Output {
                 match self {
@@ -234,9 +266,9 @@ macro_rules! algorithms {
 
             /// The hasher for a digest of `size` bytes, for the algorithms whose length is a
             /// parameter (`None` for the others; `size` is in range).
-            fn new_dyn_sized(self, size: usize, threads: Threads) -> Option<Box<dyn DynHash>> {
+            fn new_dyn_sized(self, size: usize) -> Option<Box<dyn DynHash>> {
                 match self {
-                    $($(Algorithm::$variant => Some(boxed($sized_mod::$sized(size, threads))),)?)*
+                    $($(Algorithm::$variant => Some(boxed($sized_mod::$sized(size))),)?)*
                     _ => None,
                 }
             }
@@ -244,7 +276,9 @@ macro_rules! algorithms {
             /// The extendable-output hasher (`None` for the other algorithms).
             fn new_dyn_xof(self, threads: Threads) -> Option<Box<dyn DynXof>> {
                 match self {
-                    $($(Algorithm::$variant => Some(Box::new($xof_mod::$xof(threads))),)?)*
+                    $($(Algorithm::$variant => Some(Box::new(
+                        algorithms!(@xof $xof_mod::$xof, threads $(, $on)?)
+                    )),)?)*
                     _ => None,
                 }
             }
@@ -324,7 +358,7 @@ algorithms! {
     /// RFC 7693 BLAKE2s (RustCrypto's blake2); digests of 8 to 256 bits (-l), 256 by default
     Blake2s(blake2::Blake2s256) "blake2s", "BLAKE2s", ["blake2s-256"], Blake2, block 64 sizes 1..=32 via blake2::blake2s_sized;
     /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 1 byte to 1 MiB (-l 8 to 8388608 bits), 256 bits by default
-    Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 xof via blake3::blake3_xof;
+    Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 xof(threads) via blake3::blake3_xof;
     /// SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores
     Sandstorm224(sandstorm::Sandstorm224) "sandstorm224", "SANDSTORM224", ["sandstorm-224"], Sandstorm, block 64;
     /// SANDstorm-256 (Sandia, SHA-3 round 1), tree mode on all cores
@@ -606,13 +640,18 @@ impl TryFrom<Algorithm> for sandstorm::parts::Variant {
 pub enum Error {
     /// No algorithm has this name; `suggestion` is the closest valid one, if any is close.
     UnknownAlgorithm {
+        /// The name given.
         name: String,
+        /// The closest valid name, if any is close.
         suggestion: Option<&'static str>,
     },
     /// The algorithm has no variant of this name, or it is not available on this CPU.
     UnavailableVariant {
+        /// The algorithm asked for.
         algorithm: Algorithm,
+        /// The variant name given.
         variant: String,
+        /// The variants this algorithm has on this machine.
         available: Vec<&'static str>,
     },
     /// The message length given to [`HasherBuilder::expected_len`] is over what the algorithm
@@ -626,6 +665,7 @@ pub enum Error {
     InvalidIvBits(u32),
     /// A digest size the algorithm cannot produce ([`HasherBuilder::digest_size`]).
     UnsupportedDigestSize {
+        /// The algorithm asked for.
         algorithm: Algorithm,
         /// The size asked for, in bytes.
         size: usize,
@@ -923,7 +963,7 @@ impl ParshaStream {
 pub struct HasherBuilder {
     algorithm: Algorithm,
     threads: Threads,
-    variant: Option<String>,
+    variant: Option<Variant>,
     tree_params: Option<TreeParams>,
     expected_len: Option<u64>,
     digest_size: Option<usize>,
@@ -959,9 +999,10 @@ impl HasherBuilder {
         self
     }
 
-    /// One implementation variant (see [`Algorithm::variants`]) instead of the fastest.
-    pub fn variant(mut self, name: &str) -> Self {
-        self.variant = Some(name.to_string());
+    /// One implementation variant ([`Algorithm::variant`]) instead of the fastest. A variant of
+    /// another algorithm makes [`HasherBuilder::build`] fail.
+    pub fn variant(mut self, variant: Variant) -> Self {
+        self.variant = Some(variant);
         self
     }
 
@@ -1025,10 +1066,12 @@ impl HasherBuilder {
         if let Some(size) = self.digest_size.filter(|&s| s != algorithm.digest_size()) {
             return self.build_sized(size);
         }
+        self.check_variant()?;
         let params = self.tree_params.unwrap_or_default();
+        let variant = self.variant.map(Variant::name);
         let unavailable = || Error::UnavailableVariant {
             algorithm,
-            variant: self.variant.clone().unwrap_or_default(),
+            variant: variant.unwrap_or_default().to_string(),
             available: algorithm
                 .variants()
                 .into_iter()
@@ -1036,17 +1079,18 @@ impl HasherBuilder {
                 .map(|v| v.name)
                 .collect(),
         };
-        let inner = match (&self.variant, self.expected_len) {
+        // PARSHA-256's form from its backend table: `None` = the literal reference, else the
+        // streaming engine's kernel (`None` = its own choice).
+        let parsha_kernel = match variant {
+            Some(name) if is_parsha => ParshaBackend::by_name(name)
+                .ok_or_else(unavailable)?
+                .kernel(),
+            _ => Some(None),
+        };
+        let inner = match (variant, self.expected_len) {
             // The streaming engine has every variant but the literal reference.
-            (variant, Some(len)) if is_parsha && variant.as_deref() != Some("reference") => {
-                let kernel = match variant.as_deref() {
-                    None | Some("parallel") => None,
-                    Some(name) => Some(
-                        name.strip_prefix("parallel-")
-                            .and_then(|k| Kernel::from_name(true, k))
-                            .ok_or_else(unavailable)?,
-                    ),
-                };
+            (_, Some(len)) if is_parsha && parsha_kernel.is_some() => {
+                let kernel = parsha_kernel.flatten();
                 let options = ParshaOptions {
                     threads: self.threads,
                     kernel,
@@ -1074,33 +1118,26 @@ impl HasherBuilder {
             .unwrap_or_else(|| self.algorithm.digest_size())
     }
 
-    /// The algorithms of several sizes have one variant each: a name that is not it is
-    /// refused as for any other algorithm.
-    fn check_only_variant(&self) -> Result<(), Error> {
+    /// A variant is checked when it is made ([`Algorithm::variant`]); one of another
+    /// algorithm is refused as a name this algorithm does not have.
+    fn check_variant(&self) -> Result<(), Error> {
         let algorithm = self.algorithm;
-        match &self.variant {
-            Some(name)
-                if !algorithm
-                    .variants()
-                    .iter()
-                    .any(|v| v.available && v.name == name) =>
-            {
-                Err(Error::UnavailableVariant {
-                    algorithm,
-                    variant: name.clone(),
-                    available: algorithm.variants().iter().map(|v| v.name).collect(),
-                })
-            }
+        match self.variant {
+            Some(variant) if variant.algorithm() != algorithm => Err(Error::UnavailableVariant {
+                algorithm,
+                variant: variant.name().to_string(),
+                available: algorithm.available_variants().map(Variant::name).collect(),
+            }),
             _ => Ok(()),
         }
     }
 
     /// A hasher for a digest size other than the algorithm's default (already checked).
     fn build_sized(self, size: usize) -> Result<Hasher, Error> {
-        self.check_only_variant()?;
+        self.check_variant()?;
         let inner = self
             .algorithm
-            .new_dyn_sized(size, self.threads)
+            .new_dyn_sized(size)
             .expect("every algorithm with several sizes has a sized constructor");
         Ok(Hasher {
             algorithm: self.algorithm,
@@ -1110,7 +1147,7 @@ impl HasherBuilder {
 
     /// An extendable-output function's hasher, at any length (already checked).
     fn build_xof(self) -> Result<Hasher, Error> {
-        self.check_only_variant()?;
+        self.check_variant()?;
         Ok(Hasher::xof(self.algorithm, self.threads, self.output_len())
             .expect("called for extendable-output functions"))
     }
@@ -1170,9 +1207,12 @@ impl Hasher {
         )
     }
 
-    /// A hasher forced onto one implementation variant (see [`Algorithm::variants`]).
-    pub fn with_variant(algorithm: Algorithm, variant: &str) -> Result<Self, Error> {
-        Hasher::builder(algorithm).variant(variant).build()
+    /// A hasher forced onto one implementation variant ([`Algorithm::variant`]).
+    pub fn with_variant(variant: Variant) -> Self {
+        Hasher::builder(variant.algorithm())
+            .variant(variant)
+            .build()
+            .expect("a Variant is available by construction")
     }
 
     /// A copy of this hasher's state, to be fed and finalized independently (the Python
@@ -1707,7 +1747,7 @@ mod tests {
                         builder = builder.expected_len(len);
                     }
                     if let Some(v) = variant {
-                        builder = builder.variant(v);
+                        builder = builder.variant(Algorithm::Parsha256.variant(v).unwrap());
                     }
                     let mut h = builder.build().unwrap();
                     h.update(&data);
@@ -1752,8 +1792,13 @@ mod tests {
             Err(Error::NoTreeParams(Algorithm::Sha256))
         );
         assert!(matches!(
+            Algorithm::Parsha256.variant("no-such"),
+            Err(Error::UnavailableVariant { .. })
+        ));
+        // A variant of another algorithm is refused by the builder.
+        assert!(matches!(
             Hasher::builder(Algorithm::Parsha256)
-                .variant("no-such")
+                .variant(Algorithm::Sha256.variant("sequential").unwrap())
                 .expected_len(3)
                 .build(),
             Err(Error::UnavailableVariant { .. })
@@ -1800,9 +1845,10 @@ mod tests {
             let variants = alg.variants();
             assert_eq!(variants.iter().filter(|v| v.default).count(), 1, "{alg}");
             for v in variants {
-                match Hasher::with_variant(alg, v.name) {
-                    Ok(mut h) => {
+                match alg.variant(v.name) {
+                    Ok(variant) => {
                         assert!(v.available, "{alg}/{} built but marked unavailable", v.name);
+                        let mut h = Hasher::with_variant(variant);
                         h.update(&data);
                         assert_eq!(h.finalize(), expected, "{alg} variant {}", v.name);
                     }

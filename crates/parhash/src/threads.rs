@@ -47,6 +47,13 @@ impl Threads {
         }
     }
 
+    /// At most `n` of these threads, and at least one: what work that can keep only `n`
+    /// threads busy (`n` jobs, `n` files) may use. Work sizes itself with this, not with a
+    /// number taken out of a `Threads` and put back.
+    pub fn at_most(self, n: usize) -> Threads {
+        Threads::new(self.count().min(n).max(1))
+    }
+
     /// Whether this is [`Threads::ALL`].
     pub fn is_all(self) -> bool {
         self.0.is_none()
@@ -340,6 +347,10 @@ mod tests {
         assert_eq!(Threads::default(), Threads::ALL);
         assert_eq!(Threads::new(3).count(), 3);
         assert_eq!(Threads::ONE.count(), 1);
+        assert_eq!(Threads::new(8).at_most(3), Threads::new(3));
+        assert_eq!(Threads::new(2).at_most(3), Threads::new(2));
+        assert_eq!(Threads::ALL.at_most(0), Threads::ONE);
+        assert_eq!(Threads::ALL.at_most(usize::MAX).count(), available());
         assert!(!Threads::ONE.is_all());
     }
 

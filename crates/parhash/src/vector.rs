@@ -6,20 +6,27 @@
 //! here is `#[inline(always)]`, the intrinsics inline into the target-feature function and become
 //! single instructions there.
 //!
-//! Soundness: the SIMD types (`Avx2x8`, `Avx512x16`, ...) are private to `lanes`; a value of
-//! one exists only inside a kernel entered through a safe function that took the matching
-//! [`crate::platform`] token. That token is the proof the `unsafe` blocks below rely on.
+//! Soundness: a SIMD value (`Avx2x8`, `Avx512x16`, ...) holds the [`crate::platform`] token of
+//! its ISA (zero-sized), and the only ways to make one are the constructors, which take that
+//! token (`splat`, `from_fn`, `load`, `load_le`, `transpose_blocks`), and the operations on
+//! values that already hold it. Every intrinsic runs with a token in hand: that token, detected
+//! on this CPU, is the proof each `unsafe` block relies on. Portable arrays need no proof
+//! (their `Isa` is `()`).
 
 /// N lanes of u32.
 pub(crate) trait U32x: Copy {
     const LANES: usize;
-    fn splat(x: u32) -> Self;
+    /// The platform token that proves this CPU runs these vectors (`()` for portable arrays).
+    type Isa: Copy;
+    /// The token this value holds.
+    fn isa(self) -> Self::Isa;
+    fn splat(isa: Self::Isa, x: u32) -> Self;
     /// Builds a vector lane by lane.
-    fn from_fn(f: impl FnMut(usize) -> u32) -> Self;
+    fn from_fn(isa: Self::Isa, f: impl FnMut(usize) -> u32) -> Self;
     /// Loads `LANES` consecutive little-endian u32 from `bytes` (pre-interleaved data).
-    fn load_le(bytes: &[u8]) -> Self;
+    fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self;
     /// Loads `LANES` words.
-    fn load(words: &[u32]) -> Self;
+    fn load(isa: Self::Isa, words: &[u32]) -> Self;
     fn to_array(self, out: &mut [u32]);
     fn add(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
@@ -29,14 +36,20 @@ pub(crate) trait U32x: Copy {
     fn bswap(self) -> Self;
     #[inline(always)]
     fn not(self) -> Self {
-        self.xor(Self::splat(u32::MAX))
+        self.xor(Self::splat(self.isa(), u32::MAX))
     }
     /// Words 0..16 of one 64-byte block per lane, transposed: `out[w]` holds word w of every
     /// lane. The SIMD types override this with an in-register transpose.
     #[inline(always)]
-    fn transpose_blocks(blocks: &[&[u8]], offset: usize, big_endian: bool, out: &mut [Self; 16]) {
+    fn transpose_blocks(
+        isa: Self::Isa,
+        blocks: &[&[u8]],
+        offset: usize,
+        big_endian: bool,
+        out: &mut [Self; 16],
+    ) {
         for (i, o) in out.iter_mut().enumerate() {
-            *o = Self::from_fn(|l| {
+            *o = Self::from_fn(isa, |l| {
                 let b: [u8; 4] = blocks[l][offset + 4 * i..offset + 4 * i + 4]
                     .try_into()
                     .unwrap();
@@ -53,10 +66,14 @@ pub(crate) trait U32x: Copy {
 /// N lanes of u64.
 pub(crate) trait U64x: Copy {
     const LANES: usize;
-    fn splat(x: u64) -> Self;
-    fn from_fn(f: impl FnMut(usize) -> u64) -> Self;
-    fn load_le(bytes: &[u8]) -> Self;
-    fn load(words: &[u64]) -> Self;
+    /// As [`U32x::Isa`].
+    type Isa: Copy;
+    /// The token this value holds.
+    fn isa(self) -> Self::Isa;
+    fn splat(isa: Self::Isa, x: u64) -> Self;
+    fn from_fn(isa: Self::Isa, f: impl FnMut(usize) -> u64) -> Self;
+    fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self;
+    fn load(isa: Self::Isa, words: &[u64]) -> Self;
     fn to_array(self, out: &mut [u64]);
     fn add(self, o: Self) -> Self;
     fn xor(self, o: Self) -> Self;
@@ -77,12 +94,15 @@ macro_rules! portable_impl {
     ($trait:ident, $t:ty, $bytes:literal) => {
         impl<const L: usize> $trait for Portable<$t, L> {
             const LANES: usize = L;
+            type Isa = ();
             #[inline(always)]
-            fn splat(x: $t) -> Self {
+            fn isa(self) {}
+            #[inline(always)]
+            fn splat(_: (), x: $t) -> Self {
                 Portable([x; L])
             }
             #[inline(always)]
-            fn from_fn(mut f: impl FnMut(usize) -> $t) -> Self {
+            fn from_fn(_: (), mut f: impl FnMut(usize) -> $t) -> Self {
                 let mut r = [0; L];
                 for (l, x) in r.iter_mut().enumerate() {
                     *x = f(l);
@@ -90,7 +110,7 @@ macro_rules! portable_impl {
                 Portable(r)
             }
             #[inline(always)]
-            fn load_le(bytes: &[u8]) -> Self {
+            fn load_le(_: (), bytes: &[u8]) -> Self {
                 let mut r = [0; L];
                 for (l, x) in r.iter_mut().enumerate() {
                     *x = <$t>::from_le_bytes(bytes[l * $bytes..(l + 1) * $bytes].try_into().unwrap());
@@ -98,7 +118,7 @@ macro_rules! portable_impl {
                 Portable(r)
             }
             #[inline(always)]
-            fn load(words: &[$t]) -> Self {
+            fn load(_: (), words: &[$t]) -> Self {
                 Portable(words[..L].try_into().unwrap())
             }
             #[inline(always)]
@@ -186,28 +206,44 @@ pub(crate) use x86::*;
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{U32x, U64x};
+    use crate::platform::{Avx2, Avx512};
     use core::arch::x86_64::*;
 
     /// 8 x u32 in a 256-bit register (AVX2).
     #[derive(Clone, Copy)]
-    pub(crate) struct Avx2x8(__m256i);
+    pub(crate) struct Avx2x8(__m256i, Avx2);
     /// 4 x u64 in a 256-bit register (AVX2).
     #[derive(Clone, Copy)]
-    pub(crate) struct Avx2x4(__m256i);
+    pub(crate) struct Avx2x4(__m256i, Avx2);
     /// 16 x u32 in a 512-bit register (AVX-512).
     #[derive(Clone, Copy)]
-    pub(crate) struct Avx512x16(__m512i);
+    pub(crate) struct Avx512x16(__m512i, Avx512);
     /// 8 x u64 in a 512-bit register (AVX-512).
     #[derive(Clone, Copy)]
-    pub(crate) struct Avx512x8(__m512i);
+    pub(crate) struct Avx512x8(__m512i, Avx512);
 
-    // Every `unsafe` block below: SAFETY: these types only exist inside kernels entered through
-    // a safe function holding the platform token for the ISA used (see the module docs).
-    macro_rules! simd {
-        ($e:expr) => {
-            // SAFETY: see the comment above `simd!`: the ISA's token was checked on entry.
+    // The vector types hold their ISA's token (a zero-sized proof, see `crate::platform`):
+    // a value can only be made from a token (the constructors take it) or from another value
+    // of its type. Each intrinsic goes through `avx2!` or `avx512!` with the token in hand.
+
+    /// Runs AVX2 intrinsics, given the token that proves this CPU has AVX2.
+    macro_rules! avx2 {
+        ($token:expr => $e:expr) => {{
+            let _proof: Avx2 = $token;
+            // SAFETY: an `Avx2` token is made only by `Avx2::detect`, after the CPU reported
+            // AVX2 (and AVX), so its instructions can run here.
             unsafe { $e }
-        };
+        }};
+    }
+
+    /// Runs AVX-512 intrinsics, given the token that proves this CPU has AVX-512.
+    macro_rules! avx512 {
+        ($token:expr => $e:expr) => {{
+            let _proof: Avx512 = $token;
+            // SAFETY: an `Avx512` token is made only by `Avx512::detect`, after the CPU
+            // reported AVX-512 F/BW/VL/DQ and AVX2, so their instructions can run here.
+            unsafe { $e }
+        }};
     }
 
     /// A 64-byte block as four 128-bit registers, the bytes of each reordered by `order` (a
@@ -229,59 +265,65 @@ mod x86 {
 
     impl U32x for Avx2x8 {
         const LANES: usize = 8;
+        type Isa = Avx2;
         #[inline(always)]
-        fn splat(x: u32) -> Self {
-            Avx2x8(simd!(_mm256_set1_epi32(x as i32)))
+        fn isa(self) -> Avx2 {
+            self.1
         }
         #[inline(always)]
-        fn from_fn(mut f: impl FnMut(usize) -> u32) -> Self {
+        fn splat(isa: Self::Isa, x: u32) -> Self {
+            Avx2x8(avx2!(isa => _mm256_set1_epi32(x as i32)), isa)
+        }
+        #[inline(always)]
+        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u32) -> Self {
             let mut a = [0u32; 8];
             for (l, x) in a.iter_mut().enumerate() {
                 *x = f(l);
             }
-            Avx2x8(simd!(_mm256_loadu_si256(a.as_ptr().cast())))
+            Avx2x8(avx2!(isa => _mm256_loadu_si256(a.as_ptr().cast())), isa)
         }
         #[inline(always)]
-        fn load_le(bytes: &[u8]) -> Self {
+        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 32);
-            Avx2x8(simd!(_mm256_loadu_si256(bytes.as_ptr().cast())))
+            Avx2x8(avx2!(isa => _mm256_loadu_si256(bytes.as_ptr().cast())), isa)
         }
         #[inline(always)]
-        fn load(words: &[u32]) -> Self {
+        fn load(isa: Self::Isa, words: &[u32]) -> Self {
             assert!(words.len() >= 8);
-            Avx2x8(simd!(_mm256_loadu_si256(words.as_ptr().cast())))
+            Avx2x8(avx2!(isa => _mm256_loadu_si256(words.as_ptr().cast())), isa)
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u32]) {
             assert!(out.len() >= 8);
-            simd!(_mm256_storeu_si256(out.as_mut_ptr().cast(), self.0))
+            avx2!(self.1 => _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0))
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            Avx2x8(simd!(_mm256_add_epi32(self.0, o.0)))
+            Avx2x8(avx2!(self.1 => _mm256_add_epi32(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
-            Avx2x8(simd!(_mm256_xor_si256(self.0, o.0)))
+            Avx2x8(avx2!(self.1 => _mm256_xor_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn and(self, o: Self) -> Self {
-            Avx2x8(simd!(_mm256_and_si256(self.0, o.0)))
+            Avx2x8(avx2!(self.1 => _mm256_and_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn or(self, o: Self) -> Self {
-            Avx2x8(simd!(_mm256_or_si256(self.0, o.0)))
+            Avx2x8(avx2!(self.1 => _mm256_or_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
-            let left = simd!(_mm256_slli_epi32::<N>(self.0));
-            let right = simd!(_mm256_srl_epi32(self.0, _mm_cvtsi32_si128(32 - N)));
-            Avx2x8(simd!(_mm256_or_si256(left, right)))
+            let left = avx2!(self.1 => _mm256_slli_epi32::<N>(self.0));
+            let right = avx2!(self.1 => _mm256_srl_epi32(self.0, _mm_cvtsi32_si128(32 - N)));
+            Avx2x8(avx2!(self.1 => _mm256_or_si256(left, right)), self.1)
         }
         /// Two 8x8 transposes (words 0-7, then 8-15): 128-bit halves, then 64-bit pairs,
         /// then 32-bit pairs are swapped between rows (each stage swaps one index bit).
         #[inline(always)]
         fn transpose_blocks(
+            isa: Self::Isa,
             blocks: &[&[u8]],
             offset: usize,
             big_endian: bool,
@@ -289,164 +331,182 @@ mod x86 {
         ) {
             assert!(blocks.len() >= 8);
             for half in 0..2 {
-                let mut r = [simd!(_mm256_setzero_si256()); 8];
+                let mut r = [avx2!(isa => _mm256_setzero_si256()); 8];
                 for (l, row) in r.iter_mut().enumerate() {
                     let bytes = &blocks[l][offset + 32 * half..offset + 32 * half + 32];
-                    *row = simd!(_mm256_loadu_si256(bytes.as_ptr().cast()));
+                    *row = avx2!(isa => _mm256_loadu_si256(bytes.as_ptr().cast()));
                 }
                 for i in [0usize, 1, 2, 3] {
                     let (a, b) = (r[i], r[i + 4]);
-                    r[i] = simd!(_mm256_permute2x128_si256::<0x20>(a, b));
-                    r[i + 4] = simd!(_mm256_permute2x128_si256::<0x31>(a, b));
+                    r[i] = avx2!(isa => _mm256_permute2x128_si256::<0x20>(a, b));
+                    r[i + 4] = avx2!(isa => _mm256_permute2x128_si256::<0x31>(a, b));
                 }
                 for i in [0usize, 1, 4, 5] {
                     let (a, b) = (r[i], r[i + 2]);
-                    r[i] = simd!(_mm256_unpacklo_epi64(a, b));
-                    r[i + 2] = simd!(_mm256_unpackhi_epi64(a, b));
+                    r[i] = avx2!(isa => _mm256_unpacklo_epi64(a, b));
+                    r[i + 2] = avx2!(isa => _mm256_unpackhi_epi64(a, b));
                 }
                 for i in [0usize, 2, 4, 6] {
                     let (a, b) = (r[i], r[i + 1]);
-                    r[i] = simd!(_mm256_blend_epi32::<0xAA>(a, _mm256_slli_epi64::<32>(b)));
-                    r[i + 1] = simd!(_mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(a), b));
+                    r[i] = avx2!(isa => _mm256_blend_epi32::<0xAA>(a, _mm256_slli_epi64::<32>(b)));
+                    r[i + 1] =
+                        avx2!(isa => _mm256_blend_epi32::<0xAA>(_mm256_srli_epi64::<32>(a), b));
                 }
                 for (w, row) in r.iter().enumerate() {
-                    let v = Avx2x8(*row);
+                    let v = Avx2x8(*row, isa);
                     out[8 * half + w] = if big_endian { v.bswap() } else { v };
                 }
             }
         }
         #[inline(always)]
         fn bswap(self) -> Self {
-            let mask = simd!(_mm256_setr_epi8(
+            let mask = avx2!(self.1 => _mm256_setr_epi8(
                 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11,
                 10, 9, 8, 15, 14, 13, 12
             ));
-            Avx2x8(simd!(_mm256_shuffle_epi8(self.0, mask)))
+            Avx2x8(avx2!(self.1 => _mm256_shuffle_epi8(self.0, mask)), self.1)
         }
     }
 
     impl U64x for Avx2x4 {
         const LANES: usize = 4;
+        type Isa = Avx2;
         #[inline(always)]
-        fn splat(x: u64) -> Self {
-            Avx2x4(simd!(_mm256_set1_epi64x(x as i64)))
+        fn isa(self) -> Avx2 {
+            self.1
         }
         #[inline(always)]
-        fn from_fn(mut f: impl FnMut(usize) -> u64) -> Self {
+        fn splat(isa: Self::Isa, x: u64) -> Self {
+            Avx2x4(avx2!(isa => _mm256_set1_epi64x(x as i64)), isa)
+        }
+        #[inline(always)]
+        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u64) -> Self {
             let mut a = [0u64; 4];
             for (l, x) in a.iter_mut().enumerate() {
                 *x = f(l);
             }
-            Avx2x4(simd!(_mm256_loadu_si256(a.as_ptr().cast())))
+            Avx2x4(avx2!(isa => _mm256_loadu_si256(a.as_ptr().cast())), isa)
         }
         #[inline(always)]
-        fn load_le(bytes: &[u8]) -> Self {
+        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 32);
-            Avx2x4(simd!(_mm256_loadu_si256(bytes.as_ptr().cast())))
+            Avx2x4(avx2!(isa => _mm256_loadu_si256(bytes.as_ptr().cast())), isa)
         }
         #[inline(always)]
-        fn load(words: &[u64]) -> Self {
+        fn load(isa: Self::Isa, words: &[u64]) -> Self {
             assert!(words.len() >= 4);
-            Avx2x4(simd!(_mm256_loadu_si256(words.as_ptr().cast())))
+            Avx2x4(avx2!(isa => _mm256_loadu_si256(words.as_ptr().cast())), isa)
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u64]) {
             assert!(out.len() >= 4);
-            simd!(_mm256_storeu_si256(out.as_mut_ptr().cast(), self.0))
+            avx2!(self.1 => _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0))
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            Avx2x4(simd!(_mm256_add_epi64(self.0, o.0)))
+            Avx2x4(avx2!(self.1 => _mm256_add_epi64(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
-            Avx2x4(simd!(_mm256_xor_si256(self.0, o.0)))
+            Avx2x4(avx2!(self.1 => _mm256_xor_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn and(self, o: Self) -> Self {
-            Avx2x4(simd!(_mm256_and_si256(self.0, o.0)))
+            Avx2x4(avx2!(self.1 => _mm256_and_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn or(self, o: Self) -> Self {
-            Avx2x4(simd!(_mm256_or_si256(self.0, o.0)))
+            Avx2x4(avx2!(self.1 => _mm256_or_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn andnot(self, o: Self) -> Self {
-            Avx2x4(simd!(_mm256_andnot_si256(self.0, o.0)))
+            Avx2x4(avx2!(self.1 => _mm256_andnot_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
-            let left = simd!(_mm256_slli_epi64::<N>(self.0));
-            let right = simd!(_mm256_srl_epi64(self.0, _mm_cvtsi32_si128(64 - N)));
-            Avx2x4(simd!(_mm256_or_si256(left, right)))
+            let left = avx2!(self.1 => _mm256_slli_epi64::<N>(self.0));
+            let right = avx2!(self.1 => _mm256_srl_epi64(self.0, _mm_cvtsi32_si128(64 - N)));
+            Avx2x4(avx2!(self.1 => _mm256_or_si256(left, right)), self.1)
         }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
-            Avx2x4(simd!(_mm256_srli_epi64::<N>(self.0)))
+            Avx2x4(avx2!(self.1 => _mm256_srli_epi64::<N>(self.0)), self.1)
         }
         #[inline(always)]
         fn bswap(self) -> Self {
-            let mask = simd!(_mm256_setr_epi8(
+            let mask = avx2!(self.1 => _mm256_setr_epi8(
                 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15,
                 14, 13, 12, 11, 10, 9, 8
             ));
-            Avx2x4(simd!(_mm256_shuffle_epi8(self.0, mask)))
+            Avx2x4(avx2!(self.1 => _mm256_shuffle_epi8(self.0, mask)), self.1)
         }
     }
 
     impl U32x for Avx512x16 {
         const LANES: usize = 16;
+        type Isa = Avx512;
         #[inline(always)]
-        fn splat(x: u32) -> Self {
-            Avx512x16(simd!(_mm512_set1_epi32(x as i32)))
+        fn isa(self) -> Avx512 {
+            self.1
         }
         #[inline(always)]
-        fn from_fn(mut f: impl FnMut(usize) -> u32) -> Self {
+        fn splat(isa: Self::Isa, x: u32) -> Self {
+            Avx512x16(avx512!(isa => _mm512_set1_epi32(x as i32)), isa)
+        }
+        #[inline(always)]
+        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u32) -> Self {
             let mut a = [0u32; 16];
             for (l, x) in a.iter_mut().enumerate() {
                 *x = f(l);
             }
-            Avx512x16(simd!(_mm512_loadu_si512(a.as_ptr().cast())))
+            Avx512x16(avx512!(isa => _mm512_loadu_si512(a.as_ptr().cast())), isa)
         }
         #[inline(always)]
-        fn load_le(bytes: &[u8]) -> Self {
+        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 64);
-            Avx512x16(simd!(_mm512_loadu_si512(bytes.as_ptr().cast())))
+            Avx512x16(
+                avx512!(isa => _mm512_loadu_si512(bytes.as_ptr().cast())),
+                isa,
+            )
         }
         #[inline(always)]
-        fn load(words: &[u32]) -> Self {
+        fn load(isa: Self::Isa, words: &[u32]) -> Self {
             assert!(words.len() >= 16);
-            Avx512x16(simd!(_mm512_loadu_si512(words.as_ptr().cast())))
+            Avx512x16(
+                avx512!(isa => _mm512_loadu_si512(words.as_ptr().cast())),
+                isa,
+            )
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u32]) {
             assert!(out.len() >= 16);
-            simd!(_mm512_storeu_si512(out.as_mut_ptr().cast(), self.0))
+            avx512!(self.1 => _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0))
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            Avx512x16(simd!(_mm512_add_epi32(self.0, o.0)))
+            Avx512x16(avx512!(self.1 => _mm512_add_epi32(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
-            Avx512x16(simd!(_mm512_xor_si512(self.0, o.0)))
+            Avx512x16(avx512!(self.1 => _mm512_xor_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn and(self, o: Self) -> Self {
-            Avx512x16(simd!(_mm512_and_si512(self.0, o.0)))
+            Avx512x16(avx512!(self.1 => _mm512_and_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn or(self, o: Self) -> Self {
-            Avx512x16(simd!(_mm512_or_si512(self.0, o.0)))
+            Avx512x16(avx512!(self.1 => _mm512_or_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
-            Avx512x16(simd!(_mm512_rol_epi32::<N>(self.0)))
+            Avx512x16(avx512!(self.1 => _mm512_rol_epi32::<N>(self.0)), self.1)
         }
         /// A 16x16 transpose in four butterfly stages of `vpermt2d`: stage b swaps the
         /// b-sized blocks between rows i and i + b (one index bit per stage).
         #[inline(always)]
         fn transpose_blocks(
+            isa: Self::Isa,
             blocks: &[&[u8]],
             offset: usize,
             big_endian: bool,
@@ -473,99 +533,113 @@ mod x86 {
                 (1, index(1, false), index(1, true)),
             ];
             assert!(blocks.len() >= 16);
-            let mut r = [simd!(_mm512_setzero_si512()); 16];
+            let mut r = [avx512!(isa => _mm512_setzero_si512()); 16];
             for (l, row) in r.iter_mut().enumerate() {
                 let bytes = &blocks[l][offset..offset + 64];
-                *row = simd!(_mm512_loadu_si512(bytes.as_ptr().cast()));
+                *row = avx512!(isa => _mm512_loadu_si512(bytes.as_ptr().cast()));
             }
             for (b, lo, hi) in STAGES {
-                let lo = simd!(_mm512_loadu_si512(lo.as_ptr().cast()));
-                let hi = simd!(_mm512_loadu_si512(hi.as_ptr().cast()));
+                let lo = avx512!(isa => _mm512_loadu_si512(lo.as_ptr().cast()));
+                let hi = avx512!(isa => _mm512_loadu_si512(hi.as_ptr().cast()));
                 for i in 0..16 {
                     if i & b == 0 {
                         let (x, y) = (r[i], r[i + b]);
-                        r[i] = simd!(_mm512_permutex2var_epi32(x, lo, y));
-                        r[i + b] = simd!(_mm512_permutex2var_epi32(x, hi, y));
+                        r[i] = avx512!(isa => _mm512_permutex2var_epi32(x, lo, y));
+                        r[i + b] = avx512!(isa => _mm512_permutex2var_epi32(x, hi, y));
                     }
                 }
             }
             for (w, row) in r.iter().enumerate() {
-                let v = Avx512x16(*row);
+                let v = Avx512x16(*row, isa);
                 out[w] = if big_endian { v.bswap() } else { v };
             }
         }
         #[inline(always)]
         fn bswap(self) -> Self {
-            let mask = simd!(_mm512_set4_epi32(
+            let mask = avx512!(self.1 => _mm512_set4_epi32(
                 0x0c0d0e0f, 0x08090a0b, 0x04050607, 0x00010203
             ));
-            Avx512x16(simd!(_mm512_shuffle_epi8(self.0, mask)))
+            Avx512x16(avx512!(self.1 => _mm512_shuffle_epi8(self.0, mask)), self.1)
         }
     }
 
     impl U64x for Avx512x8 {
         const LANES: usize = 8;
+        type Isa = Avx512;
         #[inline(always)]
-        fn splat(x: u64) -> Self {
-            Avx512x8(simd!(_mm512_set1_epi64(x as i64)))
+        fn isa(self) -> Avx512 {
+            self.1
         }
         #[inline(always)]
-        fn from_fn(mut f: impl FnMut(usize) -> u64) -> Self {
+        fn splat(isa: Self::Isa, x: u64) -> Self {
+            Avx512x8(avx512!(isa => _mm512_set1_epi64(x as i64)), isa)
+        }
+        #[inline(always)]
+        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u64) -> Self {
             let mut a = [0u64; 8];
             for (l, x) in a.iter_mut().enumerate() {
                 *x = f(l);
             }
-            Avx512x8(simd!(_mm512_loadu_si512(a.as_ptr().cast())))
+            Avx512x8(avx512!(isa => _mm512_loadu_si512(a.as_ptr().cast())), isa)
         }
         #[inline(always)]
-        fn load_le(bytes: &[u8]) -> Self {
+        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
             assert!(bytes.len() >= 64);
-            Avx512x8(simd!(_mm512_loadu_si512(bytes.as_ptr().cast())))
+            Avx512x8(
+                avx512!(isa => _mm512_loadu_si512(bytes.as_ptr().cast())),
+                isa,
+            )
         }
         #[inline(always)]
-        fn load(words: &[u64]) -> Self {
+        fn load(isa: Self::Isa, words: &[u64]) -> Self {
             assert!(words.len() >= 8);
-            Avx512x8(simd!(_mm512_loadu_si512(words.as_ptr().cast())))
+            Avx512x8(
+                avx512!(isa => _mm512_loadu_si512(words.as_ptr().cast())),
+                isa,
+            )
         }
         #[inline(always)]
         fn to_array(self, out: &mut [u64]) {
             assert!(out.len() >= 8);
-            simd!(_mm512_storeu_si512(out.as_mut_ptr().cast(), self.0))
+            avx512!(self.1 => _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0))
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            Avx512x8(simd!(_mm512_add_epi64(self.0, o.0)))
+            Avx512x8(avx512!(self.1 => _mm512_add_epi64(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
-            Avx512x8(simd!(_mm512_xor_si512(self.0, o.0)))
+            Avx512x8(avx512!(self.1 => _mm512_xor_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn and(self, o: Self) -> Self {
-            Avx512x8(simd!(_mm512_and_si512(self.0, o.0)))
+            Avx512x8(avx512!(self.1 => _mm512_and_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn or(self, o: Self) -> Self {
-            Avx512x8(simd!(_mm512_or_si512(self.0, o.0)))
+            Avx512x8(avx512!(self.1 => _mm512_or_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn andnot(self, o: Self) -> Self {
-            Avx512x8(simd!(_mm512_andnot_si512(self.0, o.0)))
+            Avx512x8(avx512!(self.1 => _mm512_andnot_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
-            Avx512x8(simd!(_mm512_rol_epi64::<N>(self.0)))
+            Avx512x8(avx512!(self.1 => _mm512_rol_epi64::<N>(self.0)), self.1)
         }
         #[inline(always)]
         fn shr<const N: i32>(self) -> Self {
-            Avx512x8(simd!(_mm512_srl_epi64(self.0, _mm_cvtsi32_si128(N))))
+            Avx512x8(
+                avx512!(self.1 => _mm512_srl_epi64(self.0, _mm_cvtsi32_si128(N))),
+                self.1,
+            )
         }
         #[inline(always)]
         fn bswap(self) -> Self {
-            let mask = simd!(_mm512_set4_epi32(
+            let mask = avx512!(self.1 => _mm512_set4_epi32(
                 0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607
             ));
-            Avx512x8(simd!(_mm512_shuffle_epi8(self.0, mask)))
+            Avx512x8(avx512!(self.1 => _mm512_shuffle_epi8(self.0, mask)), self.1)
         }
     }
 }
@@ -598,9 +672,9 @@ impl<'a> Source<'a> {
 
     /// Message word `i` of every lane as a vector of u32 (`big_endian` words for the SHA family).
     #[inline(always)]
-    pub(crate) fn word32<V: U32x>(self, i: usize, big_endian: bool) -> V {
+    pub(crate) fn word32<V: U32x>(self, isa: V::Isa, i: usize, big_endian: bool) -> V {
         match self {
-            Source::Gather { blocks, offset } => V::from_fn(|l| {
+            Source::Gather { blocks, offset } => V::from_fn(isa, |l| {
                 let b: [u8; 4] = blocks[l][offset + 4 * i..offset + 4 * i + 4]
                     .try_into()
                     .unwrap();
@@ -611,7 +685,7 @@ impl<'a> Source<'a> {
                 }
             }),
             Source::Interleaved(data) => {
-                let v = V::load_le(&data[i * V::LANES * 4..]);
+                let v = V::load_le(isa, &data[i * V::LANES * 4..]);
                 if big_endian {
                     v.bswap()
                 } else {
@@ -623,14 +697,14 @@ impl<'a> Source<'a> {
 
     /// The 16 message words of one 64-byte block per lane.
     #[inline(always)]
-    pub(crate) fn block32<V: U32x>(self, big_endian: bool, out: &mut [V; 16]) {
+    pub(crate) fn block32<V: U32x>(self, isa: V::Isa, big_endian: bool, out: &mut [V; 16]) {
         match self {
             Source::Gather { blocks, offset } => {
-                V::transpose_blocks(blocks, offset, big_endian, out)
+                V::transpose_blocks(isa, blocks, offset, big_endian, out)
             }
             Source::Interleaved(_) => {
                 for (i, word) in out.iter_mut().enumerate() {
-                    *word = self.word32(i, big_endian);
+                    *word = self.word32(isa, i, big_endian);
                 }
             }
         }
@@ -638,17 +712,17 @@ impl<'a> Source<'a> {
 
     /// The 16 message words of one block of 64-bit words per lane.
     #[inline(always)]
-    pub(crate) fn block64<V: U64x>(self, big_endian: bool, out: &mut [V; 16]) {
+    pub(crate) fn block64<V: U64x>(self, isa: V::Isa, big_endian: bool, out: &mut [V; 16]) {
         for (i, word) in out.iter_mut().enumerate() {
-            *word = self.word64(i, big_endian);
+            *word = self.word64(isa, i, big_endian);
         }
     }
 
     /// Message word `i` of every lane as a vector of u64.
     #[inline(always)]
-    pub(crate) fn word64<V: U64x>(self, i: usize, big_endian: bool) -> V {
+    pub(crate) fn word64<V: U64x>(self, isa: V::Isa, i: usize, big_endian: bool) -> V {
         match self {
-            Source::Gather { blocks, offset } => V::from_fn(|l| {
+            Source::Gather { blocks, offset } => V::from_fn(isa, |l| {
                 let b: [u8; 8] = blocks[l][offset + 8 * i..offset + 8 * i + 8]
                     .try_into()
                     .unwrap();
@@ -659,7 +733,7 @@ impl<'a> Source<'a> {
                 }
             }),
             Source::Interleaved(data) => {
-                let v = V::load_le(&data[i * V::LANES * 8..]);
+                let v = V::load_le(isa, &data[i * V::LANES * 8..]);
                 if big_endian {
                     v.bswap()
                 } else {
@@ -675,29 +749,32 @@ impl<'a> Source<'a> {
 pub(crate) trait Vector: Copy {
     /// u32 or u64.
     type Word: Copy;
+    /// The token that proves this CPU runs these vectors (as [`U32x::Isa`]).
+    type Isa: Copy;
     /// Loads one word of every lane.
-    fn load_words(words: &[Self::Word]) -> Self;
+    fn load_words(isa: Self::Isa, words: &[Self::Word]) -> Self;
     /// Stores one word of every lane.
     fn store_words(self, out: &mut [Self::Word]);
     /// The 16 message words of one block per lane (`big_endian` words for the SHA family).
-    fn load_block(src: Source<'_>, big_endian: bool, out: &mut [Self; 16]);
+    fn load_block(isa: Self::Isa, src: Source<'_>, big_endian: bool, out: &mut [Self; 16]);
 }
 
 macro_rules! vector_impl {
     ([$($generics:tt)*] $v:ty, $word:ty, $ops:ident, $block:ident) => {
         impl<$($generics)*> Vector for $v {
             type Word = $word;
+            type Isa = <Self as $ops>::Isa;
             #[inline(always)]
-            fn load_words(words: &[$word]) -> Self {
-                <Self as $ops>::load(words)
+            fn load_words(isa: Self::Isa, words: &[$word]) -> Self {
+                <Self as $ops>::load(isa, words)
             }
             #[inline(always)]
             fn store_words(self, out: &mut [$word]) {
                 <Self as $ops>::to_array(self, out)
             }
             #[inline(always)]
-            fn load_block(src: Source<'_>, big_endian: bool, out: &mut [Self; 16]) {
-                src.$block(big_endian, out)
+            fn load_block(isa: Self::Isa, src: Source<'_>, big_endian: bool, out: &mut [Self; 16]) {
+                src.$block(isa, big_endian, out)
             }
         }
     };
@@ -713,3 +790,40 @@ vector_impl!([] Avx512x16, u32, U32x, block32);
 vector_impl!([] Avx2x4, u64, U64x, block64);
 #[cfg(target_arch = "x86_64")]
 vector_impl!([] Avx512x8, u64, U64x, block64);
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// The token a vector holds is a proof, not data: each SIMD type is exactly its register.
+    #[test]
+    fn a_token_costs_no_space() {
+        assert_eq!(size_of::<Avx2x8>(), 32);
+        assert_eq!(size_of::<Avx2x4>(), 32);
+        assert_eq!(size_of::<Avx512x16>(), 64);
+        assert_eq!(size_of::<Avx512x8>(), 64);
+    }
+
+    /// Values made from a token compute what portable arrays compute.
+    #[test]
+    fn token_built_vectors_agree_with_portable_arrays() {
+        let words: [u32; 16] = core::array::from_fn(|i| 0x9e37_79b9u32.wrapping_mul(i as u32 + 1));
+        let mut want = [0u32; 16];
+        let p = <Portable<u32, 16> as U32x>::load((), &words);
+        p.add(p.rotl::<7>()).bswap().to_array(&mut want);
+        if let Some(token) = crate::platform::Avx2::detect() {
+            let mut got = [0u32; 16];
+            for half in 0..2 {
+                let v = Avx2x8::load(token, &words[8 * half..]);
+                v.add(v.rotl::<7>()).bswap().to_array(&mut got[8 * half..]);
+            }
+            assert_eq!(got, want);
+        }
+        if let Some(token) = crate::platform::Avx512::detect() {
+            let mut got = [0u32; 16];
+            let v = Avx512x16::load(token, &words);
+            v.add(v.rotl::<7>()).bswap().to_array(&mut got);
+            assert_eq!(got, want);
+        }
+    }
+}

@@ -4,8 +4,9 @@
 mod common;
 
 use common::*;
-use parhash::batch::{has_lanes, hash_many, hash_many_with, BatchOptions, Interleaved, JobManager};
-use parhash::lanes::Width;
+use parhash::batch::{hash_many, hash_many_with, BatchOptions, Interleaved, JobManager};
+use parhash::lab::batch::has_lanes;
+use parhash::lab::lanes::Width;
 use parhash::{hash, Algorithm, Output};
 use rand::Rng;
 
@@ -62,7 +63,7 @@ fn batch_equals_one_by_one_every_width_and_thread_count() {
             let owned = random_set(&mut r, if round == 0 { 300 } else { 60 });
             let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
             let expected = one_by_one(alg, &set);
-            for kernel in parhash::batch::kernels(alg) {
+            for kernel in parhash::lab::batch::kernels(alg) {
                 for threads in 1..=4 {
                     let got = hash_many_with(
                         alg,
@@ -78,7 +79,7 @@ fn batch_equals_one_by_one_every_width_and_thread_count() {
         }
         eprintln!(
             "{alg}: kernels tested: {:?}",
-            parhash::batch::kernels(alg)
+            parhash::lab::batch::kernels(alg)
                 .iter()
                 .map(|k| k.name())
                 .collect::<Vec<_>>()
@@ -105,7 +106,7 @@ fn large_batches_split_over_pool_threads_equal_one_by_one() {
     assert!(owned.iter().map(Vec::len).sum::<usize>() > 4 * (256 << 10));
     for alg in lane_algorithms() {
         let expected = one_by_one(alg, &set);
-        for kernel in parhash::batch::kernels(alg)
+        for kernel in parhash::lab::batch::kernels(alg)
             .into_iter()
             .map(Some)
             .chain([None])
@@ -133,7 +134,7 @@ fn every_boundary_length_in_every_lane() {
         let owned: Vec<Vec<u8>> = boundary_lengths(block).into_iter().map(pattern).collect();
         let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
         let expected = one_by_one(alg, &set);
-        for kernel in parhash::batch::kernels(alg) {
+        for kernel in parhash::lab::batch::kernels(alg) {
             let got = hash_many_with(
                 alg,
                 &set,
@@ -160,7 +161,7 @@ fn every_algorithm_works_through_the_batch_api() {
 fn job_manager_random_interleavings() {
     let mut r = rng(0xba7c_0002);
     for alg in lane_algorithms() {
-        for kernel in parhash::batch::kernels(alg) {
+        for kernel in parhash::lab::batch::kernels(alg) {
             for _ in 0..cases(2, 10) {
                 let owned = random_set(&mut r, 80);
                 let mut jm = JobManager::with_kernel(alg, kernel);

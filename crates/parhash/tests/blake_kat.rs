@@ -5,7 +5,8 @@ mod common;
 
 use common::*;
 use digest::Digest;
-use parhash::{Algorithm, Blake224, Blake256, Blake384, Blake512, Variants};
+use parhash::lab::algo::Variants;
+use parhash::{Algorithm, Blake224, Blake256, Blake384, Blake512};
 
 #[test]
 fn blake256_short_msg_kat_every_variant() {

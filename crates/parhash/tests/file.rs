@@ -253,7 +253,7 @@ fn many_files_come_out_in_order_with_their_errors() {
         let variant = variants.iter().find(|v| v.available).unwrap();
         for builder in [
             Hasher::builder(alg).threads(Threads::new(3)),
-            Hasher::builder(alg).variant(variant.name),
+            Hasher::builder(alg).variant(alg.variant(variant.name).unwrap()),
         ] {
             let inputs = inputs.iter().map(|(i, input)| {
                 let input = match input {

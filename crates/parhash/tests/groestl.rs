@@ -4,7 +4,8 @@ mod common;
 
 use common::*;
 use digest::Digest;
-use parhash::{Algorithm, Groestl224, Groestl256, Groestl384, Groestl512, Variants};
+use parhash::lab::algo::Variants;
+use parhash::{Algorithm, Groestl224, Groestl256, Groestl384, Groestl512};
 
 #[test]
 fn groestl256_short_msg_kat() {

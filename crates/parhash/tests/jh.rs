@@ -4,7 +4,8 @@ mod common;
 
 use common::*;
 use digest::Digest;
-use parhash::{Algorithm, Jh224, Jh256, Jh384, Jh512, Variants};
+use parhash::lab::algo::Variants;
+use parhash::{Algorithm, Jh224, Jh256, Jh384, Jh512};
 
 #[test]
 fn jh256_short_msg_kat() {

@@ -5,14 +5,15 @@ mod common;
 
 use common::*;
 use digest::Digest;
-use parhash::{hash, Algorithm, Hasher, Variants};
+use parhash::lab::algo::Variants;
+use parhash::{hash, Algorithm, Hasher};
 
 /// Every available variant of `alg` (the dynamic registry path), plus the default.
 fn variant_hashers(alg: Algorithm) -> Vec<(String, Hasher)> {
     let mut out = vec![("default".to_string(), Hasher::new(alg))];
     for v in alg.variants() {
-        match Hasher::with_variant(alg, v.name) {
-            Ok(h) => out.push((v.name.to_string(), h)),
+        match alg.variant(v.name) {
+            Ok(variant) => out.push((v.name.to_string(), Hasher::with_variant(variant))),
             Err(_) => eprintln!("skipped {alg}/{}: not available on this CPU", v.name),
         }
     }
@@ -138,7 +139,7 @@ where
             "{alg} Digest len {len}"
         );
         for v in &variants {
-            let mut dynamic = Hasher::with_variant(alg, v.name).expect("available variant");
+            let mut dynamic = Hasher::with_variant(alg.variant(v.name).expect("available variant"));
             let mut typed = Ours::with_variant(v.name).expect("available variant");
             for piece in random_splits(&mut r, len) {
                 dynamic.update(&data[piece.clone()]);

@@ -3,9 +3,9 @@
 mod common;
 
 use common::*;
-use parhash::algo::parsha256::reference;
-use parhash::algo::sha2::sha256::lanes as sha256;
-use parhash::lanes::Kernel;
+use parhash::lab::algo::parsha256::reference;
+use parhash::lab::algo::sha2::sha256::lanes as sha256;
+use parhash::lab::lanes::Kernel;
 use rand::Rng;
 
 fn expected(state: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {

@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use parhash::algo::parsha256::{reference, ParshaError};
+use parhash::lab::algo::parsha256::{reference, ParshaError};
 
 /// The paper's Appendix A: (l, digest).
 fn appendix_a() -> Vec<(u32, Vec<u8>)> {
@@ -94,8 +94,8 @@ fn reference_compression_is_sha256() {
 
 // ---- The fast engine against the paper and the reference ----
 
-use parhash::algo::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
-use parhash::lanes::{Kernel, Width};
+use parhash::lab::lanes::{Kernel, Width};
+use parhash::parsha256::{parsha256, parsha256_with, Parsha256Hasher, ParshaOptions};
 
 /// Every (threads, kernel) the fast engine is run with in the differential tests.
 fn configurations() -> Vec<ParshaOptions> {
@@ -384,7 +384,7 @@ fn registry_entry_is_parsha256_t13_l256() {
             if !v.available || (v.name == "reference" && len > 100_000) {
                 continue;
             }
-            let mut h = Hasher::with_variant(Algorithm::Parsha256, v.name).unwrap();
+            let mut h = Hasher::with_variant(Algorithm::Parsha256.variant(v.name).unwrap());
             for piece in random_splits(&mut r, len) {
                 h.update(&data[piece]);
             }

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 
 use common::*;
 use digest::Digest;
-use parhash::algo::parsha256::parts::Plan;
-use parhash::algo::parsha256::{parsha256, reference, ParshaError};
+use parhash::lab::algo::parsha256::{parsha256, reference, ParshaError};
+use parhash::parsha256::parts::Plan;
 use parhash::parts::{PartError, PartState};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;

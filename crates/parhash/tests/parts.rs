@@ -370,7 +370,7 @@ fn foreign_duplicated_missing_and_damaged_parts_are_refused() {
 
 #[test]
 fn every_parsha_error_has_its_registry_counterpart() {
-    use parhash::algo::parsha256::ParshaError;
+    use parhash::parsha256::ParshaError;
     for (parsha, registry) in [
         (
             ParshaError::InvalidTreeHeight(41),
@@ -406,7 +406,7 @@ fn every_parsha_error_has_its_registry_counterpart() {
         }
     }
     // Through the parts API: PARSHA-256's family plan with a bad T.
-    let err = parhash::algo::parsha256::parts::Plan::new(100, 0, 256, 2).unwrap_err();
+    let err = parhash::parsha256::parts::Plan::new(100, 0, 256, 2).unwrap_err();
     assert_eq!(
         err,
         PartError::InvalidPlan(parhash::Error::InvalidTreeHeight(0))

@@ -4,7 +4,7 @@ mod common;
 
 use cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 use common::*;
-use parhash::cipher::rc5::{overlapped, Rc5_32_12_16};
+use parhash::lab::rc5::{overlapped, Rc5_32_12_16};
 
 struct Vector {
     key: [u8; 16],

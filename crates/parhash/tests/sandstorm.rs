@@ -5,11 +5,11 @@ mod common;
 
 use common::*;
 use digest::Digest;
-use parhash::algo::sandstorm::lanes::Wide;
-use parhash::algo::sandstorm::reference::{self, Boundaries};
-use parhash::algo::sandstorm::tree::{hash_slice, Tree, TreeOptions};
-use parhash::algo::sandstorm::word::Word;
-use parhash::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
+use parhash::lab::algo::sandstorm::lanes::Wide;
+use parhash::lab::algo::sandstorm::reference::{self, Boundaries};
+use parhash::lab::algo::sandstorm::tree::{hash_slice, Tree, TreeOptions};
+use parhash::lab::algo::sandstorm::word::Word;
+use parhash::lab::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use parhash::{hash, Algorithm, Hasher, Sandstorm256, Sandstorm512};
 use rand::{rngs::StdRng, Rng};
 
@@ -46,7 +46,7 @@ fn short_msg_kat_every_variant() {
         for a in algs {
             for v in a.variants().into_iter().filter(|v| v.available) {
                 for k in &kats {
-                    let mut h = Hasher::with_variant(a, v.name).unwrap();
+                    let mut h = Hasher::with_variant(a.variant(v.name).unwrap());
                     h.update(&k.msg);
                     assert_eq!(
                         h.finalize().as_bytes(),
@@ -83,7 +83,7 @@ fn outside_and_tree_vectors() {
     ];
     for (alg, n, md) in trees {
         for v in alg.variants().into_iter().filter(|v| v.available) {
-            let mut h = Hasher::with_variant(alg, v.name).unwrap();
+            let mut h = Hasher::with_variant(alg.variant(v.name).unwrap());
             h.update(&counting(n));
             assert_eq!(h.finalize().to_hex(), md, "{alg}/{} n={n}", v.name);
         }
@@ -134,7 +134,7 @@ fn engines() -> Vec<TreeOptions> {
         }
     }
     // SANDstorm-384/512's chains compiled with BMI2 (`mulx`); 64-bit words ignore it.
-    match parhash::platform::Bmi2::detect() {
+    match parhash::lab::platform::Bmi2::detect() {
         Some(bmi2) => e.extend((1..=4).map(|t| TreeOptions {
             bmi2: Some(bmi2),
             ..TreeOptions::portable(t)
@@ -346,17 +346,17 @@ fn wide_level2_groups_match_literal_512() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn bmi2_compression_matches_the_baseline() {
-    use parhash::algo::sandstorm::fast::{compress_lanes, compress_lanes_bmi2};
-    let Some(bmi2) = parhash::platform::Bmi2::detect() else {
+    use parhash::lab::algo::sandstorm::fast::{compress_lanes, compress_lanes_bmi2};
+    let Some(bmi2) = parhash::lab::platform::Bmi2::detect() else {
         eprintln!("skipped: no BMI2 here");
         return;
     };
-    fn check<P: Params>(bmi2: parhash::platform::Bmi2, r: &mut StdRng) {
+    fn check<P: Params>(bmi2: parhash::lab::platform::Bmi2, r: &mut StdRng) {
         let bytes: Vec<u8> = (0..4 * 8 * <P::W as Word>::BYTES)
             .map(|_| r.random())
             .collect();
         let m: [[P::W; 8]; 4] = core::array::from_fn(|l| {
-            parhash::algo::sandstorm::fast::load_block(&bytes[l * 8 * <P::W as Word>::BYTES..])
+            parhash::lab::algo::sandstorm::fast::load_block(&bytes[l * 8 * <P::W as Word>::BYTES..])
         });
         let (mut a, mut b) = ([P::K; 4], [P::K; 4]);
         for _ in 0..3 {

@@ -3,11 +3,11 @@
 //! hashed in any order, on separate threads, read through a callback, their states sent as
 //! bytes; and combine refuses every kind of bad input. Seeded, so a failure reproduces.
 
-use parhash::algo::sandstorm::parts::{Plan, Variant};
-use parhash::algo::sandstorm::reference;
-use parhash::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use parhash::hash;
+use parhash::lab::algo::sandstorm::reference;
+use parhash::lab::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use parhash::parts::{PartError, PartState};
+use parhash::sandstorm::parts::{Plan, Variant};
 use rand::{rngs::StdRng, seq::SliceRandom, Rng, SeedableRng};
 use sha2::Digest;
 
@@ -213,9 +213,7 @@ fn hash_part_from_reads_only_its_range() {
             for read in rest {
                 assert_eq!(read.start, at, "{variant} part {i}: {reads:?}");
                 assert!(read.end <= range.end && read.end > read.start);
-                assert!(
-                    read.end - read.start <= parhash::algo::sandstorm::parts::READ_CHUNK as u64
-                );
+                assert!(read.end - read.start <= parhash::sandstorm::parts::READ_CHUNK as u64);
                 at = read.end;
             }
             assert_eq!(at, range.end);

@@ -5,7 +5,8 @@ mod common;
 
 use common::*;
 use digest::{Digest, FixedOutputReset};
-use parhash::{Algorithm, Variants};
+use parhash::lab::algo::Variants;
+use parhash::Algorithm;
 
 /// Every record through every variant, by the `Digest` type and by the dynamic `Hasher`.
 fn check_kats<D>(alg: Algorithm, text: &str, what: &str)
@@ -159,7 +160,7 @@ fn sha512_256_differential() {
 /// compression function, so the constants are checked against their definition.
 #[test]
 fn sha512_t_initial_values_follow_their_definition() {
-    use parhash::algo::sha2::{compress512, consts};
+    use parhash::lab::algo::sha2::{compress512, consts};
     for (t, iv) in [("224", consts::IV512_224), ("256", consts::IV512_256)] {
         let mut state = consts::IV512.map(|w| w ^ 0xa5a5_a5a5_a5a5_a5a5);
         let name = format!("SHA-512/{t}");
@@ -176,7 +177,7 @@ fn sha512_t_initial_values_follow_their_definition() {
 /// batch modes do), against the `sequential` one.
 #[test]
 fn compress_functions_agree_on_many_blocks() {
-    use parhash::algo::sha2::{compress256_with_variant, compress512_with_variant};
+    use parhash::lab::algo::sha2::{compress256_with_variant, compress512_with_variant};
     let data = pattern(64 * 37);
     let blocks256: Vec<[u8; 64]> = data
         .chunks_exact(64)
@@ -187,22 +188,22 @@ fn compress_functions_agree_on_many_blocks() {
         .map(|c| c.try_into().unwrap())
         .collect();
     for n in [0, 1, 2, 3, 4, 5, 8, 17, 37] {
-        let mut expected = parhash::algo::sha2::consts::IV256;
-        parhash::algo::sha2::compress256_sequential(&mut expected, &blocks256[..n]);
+        let mut expected = parhash::lab::algo::sha2::consts::IV256;
+        parhash::lab::algo::sha2::compress256_sequential(&mut expected, &blocks256[..n]);
         for v in available_variants::<parhash::Sha256>() {
-            let mut state = parhash::algo::sha2::consts::IV256;
+            let mut state = parhash::lab::algo::sha2::consts::IV256;
             assert!(compress256_with_variant(v, &mut state, &blocks256[..n]));
             assert_eq!(state, expected, "sha256/{v}, {n} blocks");
         }
-        let mut default = parhash::algo::sha2::consts::IV256;
-        parhash::algo::sha2::compress256(&mut default, &blocks256[..n]);
+        let mut default = parhash::lab::algo::sha2::consts::IV256;
+        parhash::lab::algo::sha2::compress256(&mut default, &blocks256[..n]);
         assert_eq!(default, expected, "compress256, {n} blocks");
 
         let n = n.min(19);
-        let mut expected = parhash::algo::sha2::consts::IV512;
-        parhash::algo::sha2::compress512_sequential(&mut expected, &blocks512[..n]);
+        let mut expected = parhash::lab::algo::sha2::consts::IV512;
+        parhash::lab::algo::sha2::compress512_sequential(&mut expected, &blocks512[..n]);
         for v in available_variants::<parhash::Sha512>() {
-            let mut state = parhash::algo::sha2::consts::IV512;
+            let mut state = parhash::lab::algo::sha2::consts::IV512;
             assert!(compress512_with_variant(v, &mut state, &blocks512[..n]));
             assert_eq!(state, expected, "sha512/{v}, {n} blocks");
         }
@@ -348,7 +349,7 @@ fn names_tags_and_aliases() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn sha512_rorx_forms_run_where_the_cpu_has_them() {
-    use parhash::platform::{Avx2, Avx512, Bmi2};
+    use parhash::lab::platform::{Avx2, Avx512, Bmi2};
     let variants = available_variants::<parhash::Sha512>();
     let bmi2 = Bmi2::detect().is_some();
     for (name, present) in [

@@ -5,8 +5,9 @@ mod common;
 
 use common::*;
 use digest::Digest;
-use parhash::algo::simd::{self, sequential, State};
-use parhash::{Algorithm, Hasher, Simd224, Simd256, Simd384, Simd512, Variants};
+use parhash::lab::algo::simd::{self, sequential, State};
+use parhash::lab::algo::Variants;
+use parhash::{Algorithm, Hasher, Simd224, Simd256, Simd384, Simd512};
 
 const ALGS: [Algorithm; 4] = [
     Algorithm::Simd224,
@@ -28,7 +29,7 @@ fn available_variants(alg: Algorithm) -> Vec<&'static str> {
 }
 
 fn hash_with(alg: Algorithm, variant: &str, data: &[u8]) -> Vec<u8> {
-    let mut h = Hasher::with_variant(alg, variant).expect("available variant");
+    let mut h = Hasher::with_variant(alg.variant(variant).expect("available variant"));
     h.update(data);
     h.finalize().as_bytes().to_vec()
 }
@@ -367,7 +368,7 @@ fn every_variant_matches_sequential_at_random_lengths_and_splits() {
             let expected = hash_with(alg, "sequential", &data);
             let splits = random_splits(&mut r, len);
             for &variant in &variants {
-                let mut h = Hasher::with_variant(alg, variant).unwrap();
+                let mut h = Hasher::with_variant(alg.variant(variant).unwrap());
                 for piece in &splits {
                     h.update(&data[piece.clone()]);
                 }
@@ -410,7 +411,7 @@ fn long_message_pitfall_lengths_every_variant_matches_sequential() {
             let data = &data[..len];
             let expected = hash_with(alg, "sequential", data);
             for &variant in &variants {
-                let mut h = Hasher::with_variant(alg, variant).unwrap();
+                let mut h = Hasher::with_variant(alg.variant(variant).unwrap());
                 for piece in random_splits(&mut r, len) {
                     h.update(&data[piece]);
                 }
@@ -429,7 +430,7 @@ fn long_message_pitfall_lengths_every_variant_matches_sequential() {
 /// the default: CI's passes with ISAs switched off exercise the fallbacks through this list.
 #[test]
 fn variants_follow_detection() {
-    use parhash::platform::{Avx2, Avx512};
+    use parhash::lab::platform::{Avx2, Avx512};
     for alg in ALGS {
         let variants = alg.variants();
         let available = |name: &str| {

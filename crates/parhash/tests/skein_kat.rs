@@ -5,9 +5,9 @@ mod common;
 
 use common::*;
 use digest::Digest;
+use parhash::lab::algo::Variants;
 use parhash::{
-    Algorithm, Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384,
-    Skein512_512, Variants,
+    Algorithm, Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384, Skein512_512,
 };
 
 #[test]

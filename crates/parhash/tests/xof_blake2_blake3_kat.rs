@@ -250,7 +250,7 @@ const LONG_LENGTHS: [usize; 6] = [129, 200, 1000, 4097, 65_536, Output::MAX];
 
 /// Message lengths: empty, one block, and several BLAKE3 pieces (1 MiB each, so the threaded
 /// tree merges run).
-const MESSAGE_LENGTHS: [usize; 3] = [0, 1000, 2 * parhash::algo::blake3::PIECE + 4321];
+const MESSAGE_LENGTHS: [usize; 3] = [0, 1000, 2 * parhash::lab::algo::blake3::PIECE + 4321];
 
 #[test]
 fn blake3_long_outputs_match_the_official_crate() {

@@ -2,23 +2,25 @@
 //! (MMH) configurations measure the SIMD lanes, not only threads over one-message hashers.
 //!
 //! - `batch`: [`parhash::batch::hash_many_with`] as users call it: the fastest kernel of this
-//!   CPU ([`parhash::batch::best_kernel`]), groups with fewer messages than lanes hashed one by one, and
-//!   the configuration's thread count (messages gathered from wherever they lie in memory);
+//!   CPU ([`parhash::lab::batch::best_kernel`]), groups with fewer messages than lanes hashed
+//!   one by one, and the configuration's thread count (messages gathered from wherever they
+//!   lie in memory);
 //! - `batch-<kernel>` (`batch-portable`, `batch-avx2`, `batch-avx512`, `batch-sha-ni`): the same
 //!   with that kernel forced, even for a single message, to compare the kernels.
 //!
 //! The other data layout of seed study 5 (messages laid out block-interleaved beforehand) is
 //! measured by the lab's `layout` module, above the engines.
 //!
-//! Only algorithms with lane kernels ([`parhash::batch::has_lanes`]) get batch engines: for
+//! Only algorithms with lane kernels ([`parhash::lab::batch::has_lanes`]) get batch engines: for
 //! the others the batch API is threads over the one-message hasher, which the lab measures
 //! already.
 
 use std::sync::Arc;
 
 use parhash::batch::{self, BatchOptions};
-use parhash::lanes::Kernel;
-use parhash::{Algorithm, Hasher};
+use parhash::lab::batch as lab_batch;
+use parhash::lab::lanes::Kernel;
+use parhash::{Algorithm, Hasher, Threads};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 use crate::tree_params::TreeParams;
@@ -79,14 +81,19 @@ impl Engine for BatchEngine {
         messages: usize,
         threads: usize,
     ) -> (usize, Option<String>) {
-        let used = batch::threads_used(message_len.saturating_mul(messages), messages, threads);
+        let used = lab_batch::threads_used(
+            message_len.saturating_mul(messages),
+            messages,
+            Threads::new(threads),
+        )
+        .count();
         // One sentence for every batch so limited (a footnote each would repeat it).
         let why = (used < threads).then(|| {
             format!(
                 "the batch engine gives each thread at least {} of work (64 B counted per \
                  message), so smaller batches run on fewer threads: its minimum work per \
                  thread, as designed",
-                format_size(batch::MIN_BYTES_PER_THREAD)
+                format_size(lab_batch::MIN_BYTES_PER_THREAD)
             )
         });
         (used, why)
@@ -101,11 +108,11 @@ pub fn kernel_variant(kernel: Kernel) -> String {
 /// The `batch` engine of `algorithm` and one `batch-<kernel>` engine per kernel this CPU runs,
 /// when it has lane kernels (for [`super::EXTRA_ENGINES`]; they take no tree parameters).
 pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRef> {
-    if !batch::has_lanes(algorithm) {
+    if !lab_batch::has_lanes(algorithm) {
         return Vec::new();
     }
     std::iter::once(None)
-        .chain(parhash::batch::kernels(algorithm).into_iter().map(Some))
+        .chain(lab_batch::kernels(algorithm).into_iter().map(Some))
         .map(|kernel| Arc::new(BatchEngine { algorithm, kernel }) as EngineRef)
         .collect()
 }
@@ -113,8 +120,8 @@ pub fn batch_engines(algorithm: Algorithm, _tree: &[TreeParams]) -> Vec<EngineRe
 /// Lanes of `algorithm`'s fastest kernel on this CPU and the kernel's name (`avx512`,
 /// `sha-ni`...), or `None` without lane kernels.
 pub fn lanes(algorithm: Algorithm) -> Option<(usize, &'static str)> {
-    let kernel = parhash::batch::best_kernel(algorithm);
-    batch::lane_kernel(algorithm, kernel).map(|k| (k.lanes(), kernel.name()))
+    let kernel = lab_batch::best_kernel(algorithm);
+    lab_batch::lane_kernel(algorithm, kernel).map(|k| (k.lanes(), kernel.name()))
 }
 
 #[cfg(test)]
@@ -127,7 +134,7 @@ mod tests {
             let engines = batch_engines(alg, &[]);
             let variants: Vec<String> = engines.iter().map(|e| e.variant()).collect();
             let mut want_variants = vec![BATCH.to_string()];
-            want_variants.extend(parhash::batch::kernels(alg).into_iter().map(kernel_variant));
+            want_variants.extend(lab_batch::kernels(alg).into_iter().map(kernel_variant));
             assert_eq!(variants, want_variants);
             assert!(variants.contains(&"batch-portable".to_string()));
             let data: Vec<Vec<u8>> = (0..20).map(|i| vec![i as u8; 100 + i]).collect();
@@ -143,7 +150,7 @@ mod tests {
         }
         assert!(
             batch_engines(Algorithm::Whirlpool, &[]).is_empty()
-                || batch::has_lanes(Algorithm::Whirlpool)
+                || lab_batch::has_lanes(Algorithm::Whirlpool)
         );
     }
 

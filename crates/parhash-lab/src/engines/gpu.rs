@@ -19,10 +19,10 @@ use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 use crate::tree_params::{self, TreeParams};
 
 /// PARSHA-256's tree height when none is given: parhash's default, seed study 4's T = 13.
-pub const DEFAULT_TREE_HEIGHT: u32 = parhash::algo::parsha256::DEFAULT_TREE_HEIGHT;
+pub const DEFAULT_TREE_HEIGHT: u32 = parhash::parsha256::DEFAULT_TREE_HEIGHT;
 
 /// PARSHA-256's IV length when none is given: parhash's default.
-pub const DEFAULT_IV_BITS: u32 = parhash::algo::parsha256::DEFAULT_IV_BITS;
+pub const DEFAULT_IV_BITS: u32 = parhash::parsha256::DEFAULT_IV_BITS;
 
 static GPU: OnceLock<Result<Arc<Gpu>, GpuError>> = OnceLock::new();
 

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use digest::Digest;
-use parhash::algo::parsha256::{parsha256_with, ParshaOptions};
+use parhash::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher};
 
 use crate::engine::{feed_repeated, Engine, EngineRef, Provider, StreamHasher};

@@ -3,14 +3,13 @@
 
 use std::sync::Arc;
 
-use parhash::{Algorithm, Hasher};
+use parhash::{Algorithm, Hasher, Variant};
 
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 
 /// A parhash variant, driven through the run-time [`Hasher`].
 struct ParhashEngine {
-    algorithm: Algorithm,
-    variant: &'static str,
+    variant: Variant,
 }
 
 struct ParhashState(Hasher);
@@ -26,7 +25,7 @@ impl StreamHasher for ParhashState {
 
 impl Engine for ParhashEngine {
     fn algorithm(&self) -> String {
-        self.algorithm.name().to_string()
+        self.variant.algorithm().name().to_string()
     }
     fn provider(&self) -> Provider {
         Provider::Parhash
@@ -35,28 +34,19 @@ impl Engine for ParhashEngine {
         self.variant.to_string()
     }
     fn hasher(&self) -> Box<dyn StreamHasher> {
-        let hasher = Hasher::with_variant(self.algorithm, self.variant)
-            .expect("engine built only for available variants");
-        Box::new(ParhashState(hasher))
+        Box::new(ParhashState(Hasher::with_variant(self.variant)))
     }
     fn bounded_memory(&self) -> bool {
         // The registry's PARSHA-256 keeps the whole message until `finalize` (it needs the
         // length first).
-        self.algorithm != Algorithm::Parsha256
+        self.variant.algorithm() != Algorithm::Parsha256
     }
 }
 
 /// The parhash engine for one variant, or `None` if it is unknown or unavailable on this CPU.
 pub fn parhash_variant(algorithm: Algorithm, variant: &str) -> Option<EngineRef> {
-    let info = algorithm
-        .variants()
-        .into_iter()
-        .find(|v| v.name == variant && v.available)?;
-    Hasher::with_variant(algorithm, info.name).ok()?;
-    Some(Arc::new(ParhashEngine {
-        algorithm,
-        variant: info.name,
-    }))
+    let variant = algorithm.variant(variant).ok()?;
+    Some(Arc::new(ParhashEngine { variant }))
 }
 
 /// The name of the variant parhash uses by default for `algorithm`.

@@ -137,7 +137,9 @@ fn specs(algorithms: &[Algorithm], axes: &Axes) -> Vec<SweepSpec> {
         out.push(batch);
         if m == axes.kernel_messages {
             for &alg in algorithms {
-                let kernels = parhash::batch::kernels(alg).into_iter().map(kernel_variant);
+                let kernels = parhash::lab::batch::kernels(alg)
+                    .into_iter()
+                    .map(kernel_variant);
                 let mut each = base(vec![alg], kernels.collect());
                 each.multiplicities = vec![m];
                 out.push(each);
@@ -151,7 +153,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     let (found, not_built) = missing(ALGORITHMS);
     let algorithms: Vec<Algorithm> = found
         .into_iter()
-        .filter(|&a| parhash::batch::has_lanes(a))
+        .filter(|&a| parhash::lab::batch::has_lanes(a))
         .collect();
     let axes = Axes::new(opts);
     let mut opts = opts.clone();
@@ -347,9 +349,9 @@ impl Results<'_> {
             format!("{n}T vs batch"),
         ]);
         for &alg in algorithms {
-            let best = parhash::batch::best_kernel(alg);
+            let best = parhash::lab::batch::best_kernel(alg);
             for &len in &axes.lengths {
-                for kernel in parhash::batch::kernels(alg) {
+                for kernel in parhash::lab::batch::kernels(alg) {
                     let variant = kernel_variant(kernel);
                     let versus = |threads: usize| {
                         let ours = self.find(alg, &variant, len, m, threads)?;
@@ -363,7 +365,7 @@ impl Results<'_> {
                         alg.name().to_string(),
                         format_size(len),
                         format!("{}{marker}", kernel.name()),
-                        parhash::batch::lane_kernel(alg, kernel)
+                        parhash::lab::batch::lane_kernel(alg, kernel)
                             .map_or("-".into(), |k| k.lanes().to_string()),
                         one.map_or("-".into(), |m| si(m.messages_per_s)),
                         one.map_or("-".into(), |m| sig3(m.gb_per_s)),
@@ -521,7 +523,9 @@ mod tests {
         let axes = Axes::new(&opts);
         let algorithms: Vec<Algorithm> = missing(ALGORITHMS).0;
         assert_eq!(algorithms.len(), ALGORITHMS.len());
-        assert!(algorithms.iter().all(|&a| parhash::batch::has_lanes(a)));
+        assert!(algorithms
+            .iter()
+            .all(|&a| parhash::lab::batch::has_lanes(a)));
         assert_eq!(axes.lengths, [64, 1024, 4096, 65536]);
         assert_eq!(axes.multiplicities, [1, 10, 100, 1000, 10_000, 100_000]);
         // The largest batch (10^5 x 64 KiB, 6.5 GB) is windows into at most 64 MiB.
@@ -561,7 +565,7 @@ mod tests {
             panic!("kernels are named")
         };
         assert!(sha256_kernels.contains(&"batch-portable".to_string()));
-        let sha_ni_here = parhash::lanes::Kernel::all(true)
+        let sha_ni_here = parhash::lab::lanes::Kernel::all(true)
             .iter()
             .any(|k| k.name() == "sha-ni");
         assert_eq!(

@@ -165,7 +165,7 @@ fn measure(
         std::hint::black_box(parhash::hash(parhash::Algorithm::Sha256, &data));
         let cpu = t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
-        std::hint::black_box(parhash::algo::parsha256::parsha256(
+        std::hint::black_box(parhash::parsha256::parsha256(
             &data,
             gpu::DEFAULT_TREE_HEIGHT,
             gpu::DEFAULT_IV_BITS,

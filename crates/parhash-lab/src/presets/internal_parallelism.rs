@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use parhash::cipher::rc5::{self, overlapped, Rc5_32_12_16};
+use parhash::lab::rc5::{self, overlapped, Rc5_32_12_16};
 use parhash::{Algorithm, VariantInfo};
 
 use super::Preset;
@@ -441,8 +441,8 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         tsc,
     );
     for (form, module) in [
-        ("sequential", "parhash::cipher::rc5::Rc5_32_12_16"),
-        ("overlapped", "parhash::cipher::rc5::overlapped"),
+        ("sequential", "parhash::lab::rc5::Rc5_32_12_16"),
+        ("overlapped", "parhash::lab::rc5::overlapped"),
     ] {
         let bytes = symbols
             .as_ref()

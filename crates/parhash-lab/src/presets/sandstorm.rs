@@ -10,10 +10,10 @@
 //! The tables time SANDstorm's tree directly, kernel by kernel; sweeps reach the same tree
 //! through the `threads` engine ([`crate::engines::tree`], `SandstormN::with_threads`).
 
-use parhash::algo::sandstorm::lanes::{Wide, LANES};
-use parhash::algo::sandstorm::tree::{Tree, TreeOptions};
-use parhash::algo::sandstorm::word::Word;
-use parhash::algo::sandstorm::{fast, Params, P256, P512};
+use parhash::lab::algo::sandstorm::lanes::{Wide, LANES};
+use parhash::lab::algo::sandstorm::tree::{Tree, TreeOptions};
+use parhash::lab::algo::sandstorm::word::Word;
+use parhash::lab::algo::sandstorm::{fast, Params, P256, P512};
 
 use super::Preset;
 use crate::lab::LabOptions;

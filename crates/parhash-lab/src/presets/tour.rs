@@ -42,7 +42,9 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     files.multiplicities = vec![1, 16];
     // Throughput against multiplicity, one thread: the batch engine fills its SIMD lanes.
     let mut lanes = multi.clone();
-    lanes.algorithms.retain(|&a| parhash::batch::has_lanes(a));
+    lanes
+        .algorithms
+        .retain(|&a| parhash::lab::batch::has_lanes(a));
     lanes.lengths = if opts.tiny { vec![64] } else { vec![4096] };
     lanes.multiplicities = if opts.tiny {
         vec![1, 4]

@@ -90,7 +90,7 @@ pub fn bench_variant<M: Measurement>(
     variant: &str,
     data: &[u8],
 ) {
-    let mut h = Hasher::with_variant(alg, variant).expect("available variant");
+    let mut h = Hasher::with_variant(alg.variant(variant).expect("available variant"));
     group.bench_with_input(
         BenchmarkId::new(format!("parhash-{variant}"), data.len()),
         data,

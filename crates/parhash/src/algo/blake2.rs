@@ -9,7 +9,6 @@
 use ::blake2::{Blake2bVarCore, Blake2sVarCore};
 
 use super::sized::{AnyLength, Variable, VariableCore, WithLength};
-use crate::threads::Threads;
 
 /// BLAKE2b with 64-byte digests (`b2sum`'s default). Other lengths: [`crate::Hasher::builder`]
 /// with `digest_size`.
@@ -21,13 +20,13 @@ pub type Blake2s256 = ::blake2::Blake2s256;
 super::sized::rustcrypto_variants!("RustCrypto's blake2 crate (portable Rust)": Blake2b512, Blake2s256);
 
 /// BLAKE2b with `len` output bytes (1 to 64; the registry checks the range first).
-pub(crate) fn blake2b_sized(len: usize, _threads: Threads) -> WithLength<impl AnyLength> {
+pub(crate) fn blake2b_sized(len: usize) -> WithLength<impl AnyLength> {
     let core = VariableCore::<Blake2bVarCore>::new(len).expect("1 to 64 bytes");
     WithLength::new(Variable(core), len)
 }
 
 /// BLAKE2s with `len` output bytes (1 to 32; the registry checks the range first).
-pub(crate) fn blake2s_sized(len: usize, _threads: Threads) -> WithLength<impl AnyLength> {
+pub(crate) fn blake2s_sized(len: usize) -> WithLength<impl AnyLength> {
     let core = VariableCore::<Blake2sVarCore>::new(len).expect("1 to 32 bytes");
     WithLength::new(Variable(core), len)
 }

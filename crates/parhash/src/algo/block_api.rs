@@ -177,6 +177,10 @@ macro_rules! hashers {
                 $crate::algo::block_api::variants_of(<$core>::with_backend)
             }
 
+            fn variant_name(name: &str) -> Option<&'static str> {
+                $crate::algo::block_api::name_of(<$core>::with_backend, name)
+            }
+
             fn with_variant(name: &str) -> Option<Self> {
                 let backend = $crate::dispatch::Dispatch::by_name(name)?;
                 Some(Self {
@@ -188,6 +192,14 @@ macro_rules! hashers {
     )*};
 }
 pub(crate) use hashers;
+
+/// `name` as the backend table a core's `with_backend` takes spells it, hidden aliases included.
+pub(crate) fn name_of<B: Dispatch, Core>(
+    _with_backend: fn(B) -> Core,
+    name: &str,
+) -> Option<&'static str> {
+    B::static_name(name)
+}
 
 /// The variants of the backend enum a core's `with_backend` takes.
 pub(crate) fn variants_of<B: Dispatch, Core>(_with_backend: fn(B) -> Core) -> Vec<VariantInfo> {

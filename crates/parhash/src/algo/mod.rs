@@ -48,6 +48,15 @@ pub trait Variants: Sized {
         }]
     }
 
+    /// `name` as this type's table spells it (a listed variant or an accepted alias), if it is
+    /// available here: what [`crate::Variant`] keeps, checked once.
+    fn variant_name(name: &str) -> Option<&'static str> {
+        Self::variants()
+            .into_iter()
+            .find(|v| v.available && v.name == name)
+            .map(|v| v.name)
+    }
+
     /// A hasher that uses the named variant for all its work, or `None` when the variant does
     /// not exist or is not available on this CPU.
     fn with_variant(name: &str) -> Option<Self>;

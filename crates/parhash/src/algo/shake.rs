@@ -13,8 +13,6 @@
 use digest::consts::{U32, U64};
 use digest::XofFixedWrapper;
 
-use crate::threads::Threads;
-
 /// SHAKE128 with 32 bytes of output.
 pub type Shake128 = XofFixedWrapper<::shake::Shake128, U32>;
 
@@ -24,11 +22,11 @@ pub type Shake256 = XofFixedWrapper<::shake::Shake256, U64>;
 super::sized::rustcrypto_variants!("RustCrypto's shake crate (portable Rust)": Shake128, Shake256);
 
 /// SHAKE128 as an extendable-output function, read for any length by the registry.
-pub(crate) fn shake128_xof(_threads: Threads) -> ::shake::Shake128 {
+pub(crate) fn shake128_xof() -> ::shake::Shake128 {
     ::shake::Shake128::default()
 }
 
 /// SHAKE256 as an extendable-output function, read for any length by the registry.
-pub(crate) fn shake256_xof(_threads: Threads) -> ::shake::Shake256 {
+pub(crate) fn shake256_xof() -> ::shake::Shake256 {
     ::shake::Shake256::default()
 }

@@ -5,11 +5,12 @@
 //! - [`JobManager`]: messages that arrive over time (`submit` / `poll` / `flush`). A lane is
 //!   refilled as soon as its message ends, so unequal lengths do not leave lanes idle; padding is
 //!   done per lane as its message ends, never as a serial pass over the batch.
-//! - [`Interleaved`]: the other data layout of the seed study: equal-length messages stored
-//!   word-interleaved, so each lane's word is one vector load instead of a gather.
+//! - `Interleaved` (hidden, the lab's: it is built for a lane width): the other data layout of
+//!   the seed study: equal-length messages stored word-interleaved, so each lane's word is one
+//!   vector load instead of a gather.
 //!
-//! Algorithms with lane kernels (see [`lane_kernel`]) use them; every other algorithm goes
-//! through the same API with threads only ([`has_lanes`] says which).
+//! Algorithms with lane kernels (MD5, SHA-1, SHA-2, SHA-3 and Keccak; `select.rs` builds them)
+//! use them; every other algorithm goes through the same API with threads only.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -19,93 +20,17 @@ use crate::lanes::{Kernel, Lanes, Width, IDLE, MAX_BLOCK, MAX_MULTI};
 use crate::registry::{Algorithm, Hasher, Output};
 use crate::threads::Threads;
 
-/// Whether `alg` has a lane kernel on the SHA extensions (SHA-224 and SHA-256).
-fn has_sha_ni(alg: Algorithm) -> bool {
-    matches!(alg, Algorithm::Sha224 | Algorithm::Sha256)
-}
-
-/// The fastest lane kernel for `alg` on this CPU (the widest vectors when `alg` has no other).
-pub fn best_kernel(alg: Algorithm) -> Kernel {
-    Kernel::best(has_sha_ni(alg))
-}
-
-/// Every lane kernel `alg` can run on this CPU, vector widths narrowest first (tests,
-/// benchmarks).
-pub fn kernels(alg: Algorithm) -> Vec<Kernel> {
-    Kernel::all(has_sha_ni(alg))
-}
-
-/// Builds the lane kernel for `alg` (vector lanes at a width, or the SHA-NI streams), or `None`
-/// if `alg` has no such kernel. The registry's algorithm picks the family's lanes and their
-/// initial value here, so nothing below the registry needs to know its enum.
-pub fn lane_kernel(alg: Algorithm, kernel: impl Into<Kernel>) -> Option<Box<dyn Lanes>> {
-    use crate::algo::keccak::lanes::{KeccakLanes, Padding};
-    use crate::algo::sha2::consts::{IV384, IV512, IV512_224, IV512_256};
-    use crate::algo::sha2::sha256::lanes::Sha256Lanes;
-    use crate::algo::sha2::sha512::lanes::Sha512Lanes;
-    let width = match kernel.into() {
-        Kernel::Vector(width) => width,
-        #[cfg(target_arch = "x86_64")]
-        Kernel::ShaNi(token) => {
-            use crate::algo::sha2::sha256::lanes_sha_ni::ShaNiLanes;
-            return match alg {
-                Algorithm::Sha224 => Some(Box::new(ShaNiLanes::sha224(token))),
-                Algorithm::Sha256 => Some(Box::new(ShaNiLanes::sha256(token))),
-                _ => None,
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        Kernel::ShaNi(_) => return None,
-    };
-    let k: Box<dyn Lanes> = match alg {
-        Algorithm::Md5 => Box::new(crate::algo::md5::lanes::Md5Lanes::new(width)),
-        Algorithm::Sha1 => Box::new(crate::algo::sha1::lanes::Sha1Lanes::new(width)),
-        Algorithm::Sha224 => Box::new(Sha256Lanes::sha224(width)),
-        Algorithm::Sha256 => Box::new(Sha256Lanes::sha256(width)),
-        Algorithm::Sha384 => Box::new(Sha512Lanes::new(width, &IV384, 48)),
-        Algorithm::Sha512 => Box::new(Sha512Lanes::new(width, &IV512, 64)),
-        Algorithm::Sha512_224 => Box::new(Sha512Lanes::new(width, &IV512_224, 28)),
-        Algorithm::Sha512_256 => Box::new(Sha512Lanes::new(width, &IV512_256, 32)),
-        Algorithm::Sha3_224 => Box::new(KeccakLanes::new(width, 28, Padding::Sha3)),
-        Algorithm::Sha3_256 => Box::new(KeccakLanes::new(width, 32, Padding::Sha3)),
-        Algorithm::Sha3_384 => Box::new(KeccakLanes::new(width, 48, Padding::Sha3)),
-        Algorithm::Sha3_512 => Box::new(KeccakLanes::new(width, 64, Padding::Sha3)),
-        Algorithm::Keccak224 => Box::new(KeccakLanes::new(width, 28, Padding::Keccak)),
-        Algorithm::Keccak256 => Box::new(KeccakLanes::new(width, 32, Padding::Keccak)),
-        Algorithm::Keccak384 => Box::new(KeccakLanes::new(width, 48, Padding::Keccak)),
-        Algorithm::Keccak512 => Box::new(KeccakLanes::new(width, 64, Padding::Keccak)),
-        _ => return None,
-    };
-    Some(k)
-}
-
-/// Whether `alg` has multi-lane kernels (otherwise the batch API uses threads only).
-pub fn has_lanes(alg: Algorithm) -> bool {
-    lane_kernel(alg, Width::Portable).is_some()
-}
-
-/// At least this many bytes of a batch per thread (each message counted 64 bytes more, for its
-/// padding and bookkeeping): handing work to a pool thread and waiting for it costs tens of
-/// microseconds on a VM, what a core hashes of about this much.
-pub const MIN_BYTES_PER_THREAD: usize = 256 << 10;
-
-/// The threads [`hash_many_with`] uses for `messages` messages of `total_len` bytes in all when
-/// given `threads`: at most one per message, and fewer when a thread would get less than
-/// [`MIN_BYTES_PER_THREAD`] (each message counted 64 bytes more). The benchmark lab reports it
-/// beside configurations that do not scale.
-pub fn threads_used(total_len: usize, messages: usize, threads: usize) -> usize {
-    let work = total_len.saturating_add(messages.saturating_mul(64));
-    threads
-        .min(work / MIN_BYTES_PER_THREAD)
-        .clamp(1, messages.max(1))
-}
+pub(crate) mod select;
+use select::{best_kernel, lane_kernel, threads_used};
 
 /// Options for [`hash_many_with`]. The default: all cores, the fastest kernel.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BatchOptions {
     /// Worker threads (default: all cores); a batch of less than 256 KiB per thread uses fewer.
     pub threads: Threads,
-    /// Lane kernel; `None` = the fastest available ([`best_kernel`]).
+    /// Lane kernel; `None` = the fastest available. Set by the benchmark lab and the tests
+    /// (the type is not public: see the hidden `lab` module).
+    #[doc(hidden)]
     pub kernel: Option<Kernel>,
 }
 
@@ -120,12 +45,12 @@ pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
 pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
     // A pool thread costs tens of microseconds to hand work to: small batches use fewer.
     let total_len: usize = messages.iter().map(|m| m.len()).sum();
-    let threads = threads_used(total_len, messages.len(), opts.threads.count());
+    let threads = threads_used(total_len, messages.len(), opts.threads);
     let kernel = opts.kernel;
     // Digests are written in place, by index: with many short messages, collecting and
     // reordering result lists would cost as much memory traffic as the hashing.
     let mut out = vec![Output::from_slice(&[]); messages.len()];
-    if threads == 1 {
+    if threads == Threads::ONE {
         hash_group(alg, kernel, messages, &mut out);
         return out;
     }
@@ -134,7 +59,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
     // fills the kernel's lanes at least (a smaller one would be hashed one by one).
     let lanes =
         lane_kernel(alg, kernel.unwrap_or_else(|| best_kernel(alg))).map_or(1, |k| k.lanes());
-    let groups = (threads * 4).min(messages.len() / lanes).max(1);
+    let groups = (threads.count() * 4).min(messages.len() / lanes).max(1);
     let target = (total_len + 64 * messages.len()).div_ceil(groups);
     let mut ends = Vec::with_capacity(groups);
     let mut acc = 0;
@@ -155,7 +80,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         (rest_in, rest_out, start) = (more_in, more_out, end);
         jobs.push((group, digests));
     }
-    crate::threads::for_each_mut(&mut jobs, Threads::new(threads), |(group, digests)| {
+    crate::threads::for_each_mut(&mut jobs, threads, |(group, digests)| {
         hash_group(alg, kernel, group, digests)
     });
     out
@@ -233,7 +158,7 @@ impl fmt::Debug for JobManager<'_> {
 }
 
 impl<'a> JobManager<'a> {
-    /// A job manager using the fastest lane kernel available ([`best_kernel`]). Without
+    /// A job manager using the fastest lane kernel available. Without
     /// AVX2 or SHA-NI it hashes each message with the single-message code: portable lanes are
     /// correct but slower than it (they are kept as the tested fallback and can be forced with
     /// [`JobManager::with_kernel`]).
@@ -257,11 +182,13 @@ impl<'a> JobManager<'a> {
     }
 
     /// A job manager using lane kernels of this width (if `alg` has any).
+    #[doc(hidden)] // the lab's: `Width` is not public
     pub fn with_width(alg: Algorithm, width: Width) -> Self {
         Self::with_kernel(alg, width)
     }
 
     /// A job manager using this lane kernel (if `alg` has it; otherwise one by one).
+    #[doc(hidden)] // the lab's: `Kernel` is not public
     pub fn with_kernel(alg: Algorithm, kernel: impl Into<Kernel>) -> Self {
         let kernel = lane_kernel(alg, kernel);
         let lanes = kernel.as_ref().map_or(0, |k| k.lanes());
@@ -412,6 +339,7 @@ impl<'a> JobManager<'a> {
 /// Why an [`Interleaved`] batch could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[doc(hidden)] // the lab's, with `Interleaved`
 pub enum BatchError {
     /// The algorithm has no lane kernel, so there is no interleaved layout for it.
     NoLaneKernel(Algorithm),
@@ -435,7 +363,9 @@ impl std::error::Error for BatchError {}
 /// Equal-length messages laid out block-interleaved (word w of lane l of block b at word
 /// `(b * words_per_block + w) * lanes + l` of its group), padding included: what a producer
 /// that writes data straight into lanes would hand over. Building it is the host-side cost of
-/// this layout; [`Interleaved::hash`] is then pure vector loads.
+/// this layout; [`Interleaved::hash`] is then pure vector loads. Hidden: built for a lane
+/// `Width`, which only the lab names.
+#[doc(hidden)]
 pub struct Interleaved {
     alg: Algorithm,
     width: Width,

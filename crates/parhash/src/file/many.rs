@@ -120,8 +120,7 @@ impl<'p> FileHasher<'p> {
     /// each file over the threads itself: those are left for the in-order pass).
     fn hash_in_parallel(&self, window: &[FileInput]) -> Vec<Early> {
         let next = AtomicUsize::new(0);
-        let threads = self.builder.threads_allowed().count();
-        let workers = Threads::new(threads.clamp(1, window.len().max(1)));
+        let workers = self.builder.threads_allowed().at_most(window.len());
         let mut early: Vec<Option<Early>> = (0..window.len()).map(|_| None).collect();
         let runs = crate::threads::run_workers(workers, || self.worker(window, &next));
         for (index, e) in runs.into_iter().flatten() {

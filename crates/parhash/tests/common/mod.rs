@@ -217,7 +217,7 @@ pub fn cases(debug: usize, release: usize) -> usize {
 
 /// Names of the variants of `T` available on this CPU; prints the skipped ones and checks that
 /// exactly one variant is the default.
-pub fn available_variants<T: parhash::Variants>() -> Vec<&'static str> {
+pub fn available_variants<T: parhash::lab::algo::Variants>() -> Vec<&'static str> {
     let variants = T::variants();
     assert_eq!(
         variants.iter().filter(|v| v.default).count(),
@@ -240,11 +240,11 @@ pub fn available_variants<T: parhash::Variants>() -> Vec<&'static str> {
 /// through the default `parhash::hash`. Returns how many variants ran.
 pub fn check_records_every_variant<T>(alg: parhash::Algorithm, kats: &[Kat], what: &str) -> usize
 where
-    T: parhash::Variants + digest::Digest,
+    T: parhash::lab::algo::Variants + digest::Digest,
 {
     let variants = available_variants::<T>();
     for &variant in &variants {
-        let mut dynamic = parhash::Hasher::with_variant(alg, variant).expect("available");
+        let mut dynamic = parhash::Hasher::with_variant(alg.variant(variant).expect("available"));
         for k in kats {
             let at = || format!("{alg} {variant}: {what} line {}", k.line);
             let typed = T::with_variant(variant).expect("available variant");
@@ -269,7 +269,7 @@ where
 /// many variants ran.
 pub fn check_short_msg_kat<T>(alg: parhash::Algorithm, text: &str) -> usize
 where
-    T: parhash::Variants + digest::Digest,
+    T: parhash::lab::algo::Variants + digest::Digest,
 {
     let kats = byte_aligned(parse_kats(text));
     assert_eq!(kats.len(), 256, "{alg}");
@@ -297,7 +297,7 @@ pub fn differential_every_variant<T>(
     plan: Differential,
     oracle: impl Fn(&[u8]) -> Vec<u8>,
 ) where
-    T: parhash::Variants + digest::Digest + Clone + digest::Reset,
+    T: parhash::lab::algo::Variants + digest::Digest + Clone + digest::Reset,
 {
     use digest::Digest;
     let mut r = rng(seed);
@@ -320,7 +320,8 @@ pub fn differential_every_variant<T>(
                 continue;
             }
             let mut typed = T::with_variant(variant).expect("available");
-            let mut dynamic = parhash::Hasher::with_variant(alg, variant).expect("available");
+            let mut dynamic =
+                parhash::Hasher::with_variant(alg.variant(variant).expect("available"));
             for piece in random_splits(&mut r, len) {
                 Digest::update(&mut typed, &data[piece.clone()]);
                 dynamic.update(&data[piece]);
@@ -354,7 +355,7 @@ pub fn differential_every_variant<T>(
 /// against the one-shot digest.
 pub fn check_pieces_after_reset<T>(len: usize)
 where
-    T: parhash::Variants + digest::Digest + digest::FixedOutputReset,
+    T: parhash::lab::algo::Variants + digest::Digest + digest::FixedOutputReset,
 {
     let data = pattern(len);
     let expected = T::digest(&data);

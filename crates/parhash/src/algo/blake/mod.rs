@@ -36,7 +36,9 @@ use digest::{
 
 use super::block_api::{block_core, hashers};
 use super::sha2;
-use crate::dispatch::{backends, Dispatch};
+use crate::dispatch::backends;
+#[cfg(test)]
+use crate::dispatch::Dispatch;
 
 /// Rounds of BLAKE-224/256 (final version).
 pub const ROUNDS256: usize = 14;
@@ -334,8 +336,9 @@ hashers! {
     Blake512(Blake512Core<Blake512Params>, U64, "BLAKE-512") { const FINAL_BIT: u8 = 1; type Word = u64; const IV: [u64; 8] = IV512; }
 }
 
-/// Compresses whole BLAKE-256 blocks with the named variant (for tests and the lab); `false`
+/// Compresses whole BLAKE-256 blocks with the named variant (for tests); `false`
 /// when the variant is unknown or unavailable here.
+#[cfg(test)]
 pub fn compress256_with_variant(
     name: &str,
     h: &mut [u32; 8],
@@ -347,8 +350,9 @@ pub fn compress256_with_variant(
         .is_some()
 }
 
-/// Compresses whole BLAKE-512 blocks with the named variant (for tests and the lab); `false`
+/// Compresses whole BLAKE-512 blocks with the named variant (for tests); `false`
 /// when the variant is unknown or unavailable here.
+#[cfg(test)]
 pub fn compress512_with_variant(
     name: &str,
     h: &mut [u64; 8],

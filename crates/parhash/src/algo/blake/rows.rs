@@ -19,8 +19,8 @@ macro_rules! compress_rows {
     ) => {{
         let hp = $h.as_mut_ptr().cast::<$row>();
         let cp = $consts.as_ptr().cast::<$row>();
-        // SAFETY: `h` is two rows, the constants four; unaligned loads.
         let (mut h0, mut h1, c_row, t_const) =
+            // SAFETY: `h` is two rows, the constants four; unaligned loads.
             unsafe { ($load(hp), $load(hp.add(1)), $load(cp), $load(cp.add(1))) };
         let mut counter = $bits_before;
         for $block in $blocks {

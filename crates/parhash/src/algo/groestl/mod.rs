@@ -35,7 +35,9 @@ use digest::{
 };
 
 use super::block_api::{block_core, hashers};
-use crate::dispatch::{backends, Dispatch};
+use crate::dispatch::backends;
+#[cfg(test)]
+use crate::dispatch::Dispatch;
 
 /// Chaining state: up to 16 columns (only the first `cols` are used).
 pub type State = [u64; 16];
@@ -244,8 +246,9 @@ hashers! {
 }
 
 /// Runs the permutation pair of one compression (`state = f(state, block)`) with the named
-/// variant, for tests and the lab. `cols` is 8 or 16; `block` must hold `8 * cols` bytes.
+/// variant, for tests. `cols` is 8 or 16; `block` must hold `8 * cols` bytes.
 /// Returns `false` when the variant is unknown or unavailable here.
+#[cfg(test)]
 pub fn compress_with_variant(name: &str, state: &mut State, block: &[u8], cols: usize) -> bool {
     Backend::by_name(name)
         .map(|backend| {

@@ -35,7 +35,9 @@ use digest::{
 };
 
 use super::block_api::{block_core, hashers};
-use crate::dispatch::{backends, Dispatch};
+use crate::dispatch::backends;
+#[cfg(test)]
+use crate::dispatch::Dispatch;
 
 /// The 1024-bit state as bytes, in the specification's order (bit `i` is bit `7 - i mod 8` of
 /// byte `i / 8`: most significant bit first).
@@ -293,8 +295,9 @@ hashers! {
     Jh512(JhCore<Jh512Params>, U64, "JH-512") {}
 }
 
-/// Runs `F8` on `state` with one 64-byte block and the named variant (for tests and the lab).
+/// Runs `F8` on `state` with one 64-byte block and the named variant (for tests).
 /// Returns `false` when the variant is unknown or unavailable here.
+#[cfg(test)]
 pub fn compress_with_variant(name: &str, state: &mut State, block: &[u8; 64]) -> bool {
     Backend::by_name(name)
         .map(|backend| backend.compress(state, block))

@@ -4,6 +4,8 @@
 use crate::algo::keccak::{RHO, ROUND_CONSTANTS};
 use crate::lanes::{Lanes, Width, MAX_BLOCK};
 #[cfg(target_arch = "x86_64")]
+use crate::platform::{Avx2, Avx512};
+#[cfg(target_arch = "x86_64")]
 use crate::vector::{Avx2x4, Avx512x8};
 use crate::vector::{Portable, Source, U64x};
 
@@ -49,7 +51,7 @@ fn permute<V: U64x>(a: &mut [V; 25]) {
             }
         }
         // ι
-        a[0] = a[0].xor(V::splat(rc));
+        a[0] = a[0].xor(V::splat(a[0].isa(), rc));
     }
 }
 
@@ -58,15 +60,15 @@ type Soa = [[u64; 8]; 25];
 // No closures below that do vector work: a closure is a function of its own without the
 // enclosing target features, so its intrinsics would not inline (each would become a call).
 #[inline(always)]
-fn run<V: U64x>(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
-    let mut s = [V::splat(0); 25];
+fn run<V: U64x>(isa: V::Isa, soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
+    let mut s = [V::splat(isa, 0); 25];
     for (w, v) in s.iter_mut().enumerate() {
-        *v = V::load(&soa[w]);
+        *v = V::load(isa, &soa[w]);
     }
     for b in 0..n {
         let src = src.advance(b * rate_words * 8);
         for (w, word) in s.iter_mut().enumerate().take(rate_words) {
-            *word = word.xor(src.word64(w, false));
+            *word = word.xor(src.word64(isa, w, false));
         }
         permute(&mut s);
     }
@@ -76,19 +78,19 @@ fn run<V: U64x>(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
 }
 
 fn portable(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
-    run::<Portable<u64, 4>>(soa, rate_words, src, n);
+    run::<Portable<u64, 4>>((), soa, rate_words, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn avx2(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
-    run::<Avx2x4>(soa, rate_words, src, n);
+fn avx2(token: Avx2, soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
+    run::<Avx2x4>(token, soa, rate_words, src, n);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-fn avx512(soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
-    run::<Avx512x8>(soa, rate_words, src, n);
+fn avx512(token: Avx512, soa: &mut Soa, rate_words: usize, src: Source<'_>, n: usize) {
+    run::<Avx512x8>(token, soa, rate_words, src, n);
 }
 
 /// Keccak sponges in lanes.
@@ -118,10 +120,10 @@ impl KeccakLanes {
             Width::Portable => portable(&mut self.soa, rate_words, src, n),
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-            Width::Avx2(_) => unsafe { avx2(&mut self.soa, rate_words, src, n) },
+            Width::Avx2(token) => unsafe { avx2(token, &mut self.soa, rate_words, src, n) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512.
-            Width::Avx512(_) => unsafe { avx512(&mut self.soa, rate_words, src, n) },
+            Width::Avx512(token) => unsafe { avx512(token, &mut self.soa, rate_words, src, n) },
             #[cfg(not(target_arch = "x86_64"))]
             _ => unreachable!("SIMD widths exist only on x86_64"),
         }

@@ -13,7 +13,12 @@ fn rounds<V: U32x>(state: &mut [V; 8], m: &[V; 16]) {
     macro_rules! step {
         ($f:ident, $a:ident, $b:ident, $c:ident, $d:ident, $i:expr, $g:expr, $s:literal) => {
             let f = $f($b, $c, $d);
-            $a = $b.add($a.add(f).add(m[$g]).add(V::splat(K[$i])).rotl::<$s>());
+            $a = $b.add(
+                $a.add(f)
+                    .add(m[$g])
+                    .add(V::splat($b.isa(), K[$i]))
+                    .rotl::<$s>(),
+            );
         };
     }
     #[inline(always)]

@@ -20,7 +20,8 @@ use super::{
     DEFAULT_TREE_HEIGHT,
 };
 use crate::algo::{VariantInfo, Variants};
-use crate::lanes::Kernel;
+use crate::dispatch::{backends, Dispatch};
+use crate::lanes::{Kernel, Width};
 use crate::threads::Threads;
 
 /// Which form finalizes the buffered message.
@@ -178,50 +179,45 @@ impl Reset for Parsha256 {
     }
 }
 
-const KERNELS: [(&str, &str); 4] = [
-    (
-        "parallel-portable",
-        "tree engine, portable 8-lane compressions, all cores",
-    ),
-    (
-        "parallel-avx2",
-        "tree engine, AVX2 8-lane compressions, all cores",
-    ),
-    (
-        "parallel-avx512",
-        "tree engine, AVX-512 16-lane compressions, all cores",
-    ),
-    (
-        "parallel-sha-ni",
-        "tree engine, 8 SHA-NI compressions interleaved, all cores",
-    ),
-];
+backends! {
+    /// PARSHA-256's forms: the literal reference or the tree engine on a lane kernel. The
+    /// thread count is not a form: it is the [`Threads`] the hasher is built with.
+    pub(crate) enum Backend {
+        Reference => "reference": "literal round-by-round specification (slow oracle)";
+        // Not a group: the engine picks the widest kernel itself (`kernel: None`).
+        Parallel => "parallel": "tree engine, widest SIMD lanes, all cores";
+        ParallelPortable => "parallel-portable":
+            "tree engine, portable 8-lane compressions, all cores";
+        ParallelAvx2(Avx2) => "parallel-avx2": "tree engine, AVX2 8-lane compressions, all cores";
+        ParallelAvx512(Avx512) => "parallel-avx512":
+            "tree engine, AVX-512 16-lane compressions, all cores";
+        ParallelShaNi(ShaNi) => "parallel-sha-ni":
+            "tree engine, 8 SHA-NI compressions interleaved, all cores";
+    }
+    default = ["parallel"];
+}
+
+impl Backend {
+    /// The tree engine's lane kernel: `None` for the reference, `Some(None)` for the engine's
+    /// own choice. The tokens the variant holds become the kernel's.
+    pub(crate) fn kernel(self) -> Option<Option<Kernel>> {
+        match self {
+            Backend::Reference => None,
+            Backend::Parallel => Some(None),
+            Backend::ParallelPortable => Some(Some(Kernel::Vector(Width::Portable))),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx2(token) => Some(Some(Kernel::Vector(Width::Avx2(token)))),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAvx512(token) => Some(Some(Kernel::Vector(Width::Avx512(token)))),
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelShaNi(token) => Some(Some(Kernel::ShaNi(token))),
+        }
+    }
+}
 
 impl Variants for Parsha256 {
     fn variants() -> Vec<VariantInfo> {
-        let mut v = vec![
-            VariantInfo {
-                name: "reference",
-                available: true,
-                default: false,
-                summary: "literal round-by-round specification (slow oracle)",
-            },
-            VariantInfo {
-                name: "parallel",
-                available: true,
-                default: true,
-                summary: "tree engine, widest SIMD lanes, all cores",
-            },
-        ];
-        for (name, summary) in KERNELS {
-            v.push(VariantInfo {
-                name,
-                available: Kernel::from_name(true, &name["parallel-".len()..]).is_some(),
-                default: false,
-                summary,
-            });
-        }
-        v
+        Backend::infos()
     }
 
     fn with_variant(name: &str) -> Option<Self> {
@@ -229,16 +225,9 @@ impl Variants for Parsha256 {
     }
 
     fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
-        let form = match name {
-            "reference" => Form::Reference,
-            "parallel" => Form::Fast(ParshaOptions {
-                threads,
-                kernel: None,
-            }),
-            _ => Form::Fast(ParshaOptions {
-                threads,
-                kernel: Some(Kernel::from_name(true, name.strip_prefix("parallel-")?)?),
-            }),
+        let form = match Backend::by_name(name)?.kernel() {
+            None => Form::Reference,
+            Some(kernel) => Form::Fast(ParshaOptions { threads, kernel }),
         };
         Some(Parsha256 {
             message: Vec::new(),

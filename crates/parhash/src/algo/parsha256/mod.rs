@@ -24,6 +24,7 @@ mod hasher;
 pub mod parts;
 pub mod reference;
 
+pub(crate) use hasher::Backend;
 pub use hasher::{Parsha256, TreeParams};
 
 use crate::lanes::Kernel;

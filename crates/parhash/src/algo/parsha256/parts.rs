@@ -47,7 +47,7 @@
 //! # Example
 //!
 //! ```
-//! use parhash::algo::parsha256::{parsha256, parts::Plan};
+//! use parhash::parsha256::{parsha256, parts::Plan};
 //! use parhash::parts::PartState;
 //!
 //! let message: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();

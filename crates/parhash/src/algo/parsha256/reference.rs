@@ -114,8 +114,11 @@ fn append_zeros(x: &mut Vec<u8>, bits: u64) {
 /// What [`parsha256_counted`] returns: `t`, the digest, and how many times h ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
+    /// The effective tree height the message needed.
     pub t: u32,
+    /// The digest.
     pub digest: [u8; 32],
+    /// How many times the compression function h ran.
     pub compressions: u64,
 }
 

@@ -196,10 +196,11 @@ fn as_words<'c, 'a, W: Word, X: Word>(
     let chains = (chains as &mut dyn Any).downcast_mut::<[Chain<X>; LANES]>()?;
     let input = match input {
         Input::Blocks(data) => Input::Blocks(data),
-        // SAFETY: the downcast above succeeded, so `W` and `X` are the same type (both
-        // `'static`) and the slice keeps its element type, length and lifetime.
         Input::Words(words) => {
-            Input::Words(unsafe { &*(words as *const [[W; 8]] as *const [[X; 8]]) })
+            // SAFETY: the downcast above succeeded, so `W` and `X` are the same type (both
+            // `'static`) and the slice keeps its element type, length and lifetime.
+            let same = unsafe { &*(words as *const [[W; 8]] as *const [[X; 8]]) };
+            Input::Words(same)
         }
     };
     Some((chains, input))

@@ -32,6 +32,7 @@ use digest::{
 
 use super::{VariantInfo, Variants};
 use crate::algo::sandstorm::tree::{Tree, TreeOptions};
+use crate::dispatch::{backends, Dispatch};
 use crate::threads::Threads;
 use reference::{Boundaries, Chain};
 use word::Word;
@@ -46,12 +47,15 @@ pub mod word;
 
 /// Static parameters of one SANDstorm algorithm.
 pub trait Params: Clone + Send + Sync + 'static {
+    /// The word: `u64` (SANDstorm-224/256) or `u128` (SANDstorm-384/512).
     type W: Word;
     /// Digest bytes (the result is truncated to this).
     const OUT: usize;
     /// The chaining constants K (from the SHA-2 IV of the same output size).
     const K: Chain<Self::W>;
+    /// How superblock boundaries are found (the design, or the reference code's counter).
     const BOUNDARIES: Boundaries;
+    /// The algorithm's name, as the registry spells it.
     const NAME: &'static str;
 }
 
@@ -173,59 +177,51 @@ impl<P: Params> fmt::Debug for SandstormCore<P> {
     }
 }
 
-const VARIANTS: [(&str, &str); 9] = [
-    (
-        "reference",
-        "literal to the spec, one-shot (buffers the message; for testing)",
-    ),
-    (
-        "sequential",
-        "unrolled compression, schedule beside rounds, one block at a time",
-    ),
-    (
-        "interleaved",
-        "independent superblocks side by side in one thread",
-    ),
-    (
-        "interleaved-avx512",
-        "eight superblocks in AVX-512 lanes (GFNI S-box), one thread",
-    ),
-    (
-        "interleaved-avx2",
-        "eight superblocks in AVX2 lanes (GFNI or table S-box), one thread",
-    ),
-    (
-        "parallel",
-        "interleaved, and level-2 superblocks over all cores (widest kernel)",
-    ),
-    (
-        "parallel-portable",
-        "portable interleaved superblocks over all cores",
-    ),
-    (
-        "parallel-avx512",
-        "eight superblocks in AVX-512 lanes, over all cores",
-    ),
-    (
-        "parallel-avx2",
-        "eight superblocks in AVX2 lanes, over all cores",
-    ),
-];
+backends! {
+    /// SANDstorm's forms: how the tree is run (the literal reference, one compression at a
+    /// time, superblocks interleaved in one thread, or over threads) and in which lanes. The
+    /// thread count is not a form: it is the [`Threads`] the hasher is built with.
+    pub(crate) enum Form {
+        Reference => "reference":
+            "literal to the spec, one-shot (buffers the message; for testing)";
+        Sequential => "sequential":
+            "unrolled compression, schedule beside rounds, one block at a time";
+        Interleaved => "interleaved": "independent superblocks side by side in one thread";
+        InterleavedAvx512(Avx512, Gfni) => "interleaved-avx512":
+            "eight superblocks in AVX-512 lanes (GFNI S-box), one thread";
+        InterleavedAvx2(Avx2) => "interleaved-avx2":
+            "eight superblocks in AVX2 lanes (GFNI or table S-box), one thread";
+        // Not a group: the widest lanes *and* BMI2's scalar rounds, which no other form has.
+        Parallel => "parallel":
+            "interleaved, and level-2 superblocks over all cores (widest kernel)";
+        ParallelPortable => "parallel-portable": "portable interleaved superblocks over all cores";
+        ParallelAvx512(Avx512, Gfni) => "parallel-avx512":
+            "eight superblocks in AVX-512 lanes, over all cores";
+        ParallelAvx2(Avx2) => "parallel-avx2": "eight superblocks in AVX2 lanes, over all cores";
+    }
+    default = ["parallel"];
+}
 
-/// The engine of `variant` (`Some(None)` = the literal reference); `None` where the variant is
-/// unknown or not available on this CPU.
-fn engine_for(variant: &str, threads: Threads) -> Option<Option<TreeOptions>> {
-    match variant {
-        "reference" => Some(None),
-        "sequential" => Some(Some(TreeOptions::SEQUENTIAL)),
-        "interleaved" => Some(Some(TreeOptions::INTERLEAVED)),
-        "interleaved-avx512" => TreeOptions::avx512(1).map(Some),
-        "parallel" => Some(Some(TreeOptions::fastest(threads))),
-        "parallel-portable" => Some(Some(TreeOptions::portable(threads))),
-        "parallel-avx512" => TreeOptions::avx512(threads).map(Some),
-        "interleaved-avx2" => TreeOptions::avx2(1).map(Some),
-        "parallel-avx2" => TreeOptions::avx2(threads).map(Some),
-        _ => None,
+impl Form {
+    /// The tree engine of this form on `threads` (`Some(None)` = the literal reference); the
+    /// single-thread forms ignore `threads`. `None` only if a lane form's kernel cannot be
+    /// built although its tokens were detected.
+    fn engine(self, threads: Threads) -> Option<Option<TreeOptions>> {
+        Some(match self {
+            Form::Reference => None,
+            Form::Sequential => Some(TreeOptions::SEQUENTIAL),
+            Form::Interleaved => Some(TreeOptions::INTERLEAVED),
+            Form::Parallel => Some(TreeOptions::fastest(threads)),
+            Form::ParallelPortable => Some(TreeOptions::portable(threads)),
+            #[cfg(target_arch = "x86_64")]
+            Form::InterleavedAvx512(..) => Some(TreeOptions::avx512(1)?),
+            #[cfg(target_arch = "x86_64")]
+            Form::InterleavedAvx2(_) => Some(TreeOptions::avx2(1)?),
+            #[cfg(target_arch = "x86_64")]
+            Form::ParallelAvx512(..) => Some(TreeOptions::avx512(threads)?),
+            #[cfg(target_arch = "x86_64")]
+            Form::ParallelAvx2(_) => Some(TreeOptions::avx2(threads)?),
+        })
     }
 }
 
@@ -281,15 +277,7 @@ macro_rules! sandstorm_type {
 
         impl Variants for $name {
             fn variants() -> Vec<VariantInfo> {
-                VARIANTS
-                    .iter()
-                    .map(|&(name, summary)| VariantInfo {
-                        name,
-                        available: engine_for(name, Threads::ALL).is_some(),
-                        default: name == "parallel",
-                        summary,
-                    })
-                    .collect()
+                Form::infos()
             }
 
             fn with_variant(name: &str) -> Option<Self> {
@@ -297,7 +285,7 @@ macro_rules! sandstorm_type {
             }
 
             fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
-                engine_for(name, threads).map(|engine| Self {
+                Form::by_name(name)?.engine(threads).map(|engine| Self {
                     core: SandstormCore::with_engine(engine),
                     buffer: Default::default(),
                 })

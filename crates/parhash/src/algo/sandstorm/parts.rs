@@ -36,7 +36,7 @@
 //! two) is one part. The plan's key ([`Plan::key`]) holds that real count; a state carries it.
 //!
 //! ```
-//! use parhash::algo::sandstorm::parts::{Plan, Variant};
+//! use parhash::sandstorm::parts::{Plan, Variant};
 //! use parhash::parts::PartState;
 //! use parhash::{hash, Algorithm};
 //!

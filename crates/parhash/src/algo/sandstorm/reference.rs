@@ -83,7 +83,9 @@ fn xor_words<W: Word>(c: &mut Chain<W>, cols: &[usize], value: W) {
 /// reference code's 8-bit counter (section 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Boundaries {
+    /// The design: a superblock boundary every 10 (level 1) or 100 (level 2) inputs.
     Design,
+    /// The 224/256 reference code's 8-bit counter, which wraps (section 7).
     ReferenceCode8Bit,
 }
 

@@ -37,12 +37,16 @@ pub trait Word:
     const LEVEL3: Self;
     /// Round constants RC[0..24] (paired SHA-2 round constants).
     const RC: [Self; 25];
-    /// Masks J3, J5, J6 of BitMix.
+    /// Mask J3 of BitMix.
     const J3: Self;
+    /// Mask J5 of BitMix.
     const J5: Self;
+    /// Mask J6 of BitMix.
     const J6: Self;
 
+    /// Addition modulo the word size.
     fn add(self, other: Self) -> Self;
+    /// Rotation left by `n` bits.
     fn rotl(self, n: u32) -> Self;
     /// F(x) = hi(x)^2 + lo(x)^2 (full products of the half words).
     fn f(self) -> Self;
@@ -50,7 +54,9 @@ pub trait Word:
     fn g(self) -> Self;
     /// SB(x): the low byte replaced by its AES S-box image.
     fn sb(self) -> Self;
+    /// The word from its big-endian bytes (`bytes` is one word long).
     fn from_be_bytes(bytes: &[u8]) -> Self;
+    /// The word's big-endian bytes into `out` (one word long).
     fn write_be_bytes(self, out: &mut [u8]);
     /// The message length in bits (64-bit for 224/256, 128-bit for 384/512).
     fn from_bit_len(bits: u128) -> Self;

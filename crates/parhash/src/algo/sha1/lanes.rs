@@ -25,7 +25,12 @@ fn rounds<V: U32x>(state: &mut [V; 8], block: &[V; 16]) {
                 w[$t % 16] = x;
                 x
             };
-            let temp = a.rotl::<5>().add($f).add(e).add(V::splat($k)).add(wt);
+            let temp = a
+                .rotl::<5>()
+                .add($f)
+                .add(e)
+                .add(V::splat(a.isa(), $k))
+                .add(wt);
             e = d;
             d = c;
             c = b.rotl::<30>();

@@ -163,7 +163,7 @@ macro_rules! lane_rounds {
                 };
                 let big_s1 = e.rotl::<$a1>().xor(e.rotl::<$b1>()).xor(e.rotl::<$c1>());
                 let ch = g.xor(e.and(f.xor(g)));
-                let t1 = h.add(big_s1).add(ch).add(V::splat(*k)).add(wt);
+                let t1 = h.add(big_s1).add(ch).add(V::splat(h.isa(), *k)).add(wt);
                 let big_s0 = a.rotl::<$a0>().xor(a.rotl::<$b0>()).xor(a.rotl::<$c0>());
                 let maj = a.and(b).or(c.and(a.or(b)));
                 let t2 = big_s0.add(maj);

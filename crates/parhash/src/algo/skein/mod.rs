@@ -38,7 +38,9 @@ use digest::{
 };
 
 use super::block_api::{block_core, hashers};
-use crate::dispatch::{backends, Dispatch};
+use crate::dispatch::backends;
+#[cfg(test)]
+use crate::dispatch::Dispatch;
 use sequential::{threefish1024, threefish256, threefish512};
 
 /// The key schedule's parity constant `C240`.
@@ -227,8 +229,9 @@ hashers! {
     Skein1024_1024(Skein1024Core<Skein1024_1024Params>, U128, "Skein-1024-1024") {}
 }
 
-/// Runs Threefish-512 UBI over whole blocks with the named variant (for tests and the lab);
+/// Runs Threefish-512 UBI over whole blocks with the named variant (for tests);
 /// `false` when the variant is unknown or unavailable here.
+#[cfg(test)]
 pub fn compress512_with_variant(
     name: &str,
     h: &mut [u64; 8],

@@ -12,6 +12,8 @@
 use crate::algo::sha2::consts::{IV224, IV256, K256};
 use crate::lanes::{md_algorithm, Kernel, Width};
 #[cfg(target_arch = "x86_64")]
+use crate::platform::{Avx2, Avx512};
+#[cfg(target_arch = "x86_64")]
 use crate::vector::{Avx2x8, Avx512x16};
 use crate::vector::{Portable, U32x};
 
@@ -21,7 +23,7 @@ pub const IV: [u32; 8] = IV256;
 /// `x >> n` from a rotation and a mask (the lane vectors have rotations, not shifts).
 #[inline(always)]
 fn shr<V: U32x, const L: i32>(x: V) -> V {
-    x.rotl::<L>().and(V::splat(u32::MAX >> (32 - L)))
+    x.rotl::<L>().and(V::splat(x.isa(), u32::MAX >> (32 - L)))
 }
 
 // 64 rounds and the feed-forward on every lane. σ0 = rotr 7 ^ rotr 18 ^ shr 3,
@@ -35,10 +37,10 @@ super::super::rounds::lane_rounds!(
 
 /// Compresses `V::LANES` pairs (exactly that many in each slice).
 #[inline(always)]
-fn group<V: U32x>(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    let mut s: [V; 8] = core::array::from_fn(|w| V::from_fn(|l| states[l][w]));
+fn group<V: U32x>(isa: V::Isa, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    let mut s: [V; 8] = core::array::from_fn(|w| V::from_fn(isa, |l| states[l][w]));
     let m: [V; 16] = core::array::from_fn(|i| {
-        V::from_fn(|l| {
+        V::from_fn(isa, |l| {
             let b = &blocks[l];
             u32::from_be_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
         })
@@ -55,14 +57,14 @@ fn group<V: U32x>(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
 
 /// Whole groups, then the rest in one group padded with scratch lanes.
 #[inline(always)]
-fn all_groups<V: U32x>(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+fn all_groups<V: U32x>(isa: V::Isa, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
     let lanes = V::LANES;
     let whole = states.len() / lanes * lanes;
     for (s, b) in states[..whole]
         .chunks_exact_mut(lanes)
         .zip(blocks[..whole].chunks_exact(lanes))
     {
-        group::<V>(s, b);
+        group::<V>(isa, s, b);
     }
     let rest = states.len() - whole;
     if rest > 0 {
@@ -70,28 +72,28 @@ fn all_groups<V: U32x>(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
         let mut b = [[0u8; 64]; 16];
         s[..rest].copy_from_slice(&states[whole..]);
         b[..rest].copy_from_slice(&blocks[whole..]);
-        group::<V>(&mut s[..lanes], &b[..lanes]);
+        group::<V>(isa, &mut s[..lanes], &b[..lanes]);
         states[whole..].copy_from_slice(&s[..rest]);
     }
 }
 
 #[inline(never)]
 fn portable(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    all_groups::<Portable<u32, 8>>(states, blocks);
+    all_groups::<Portable<u32, 8>>((), states, blocks);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn avx2(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    all_groups::<Avx2x8>(states, blocks);
+fn avx2(token: Avx2, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    all_groups::<Avx2x8>(token, states, blocks);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 #[inline(never)]
-fn avx512(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    all_groups::<Avx512x16>(states, blocks);
+fn avx512(token: Avx512, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
+    all_groups::<Avx512x16>(token, states, blocks);
 }
 
 /// Compresses `blocks[i]` into `states[i]` for every `i`, `width.lanes32()` at a time: the one
@@ -106,11 +108,11 @@ pub fn compress_lanes_with(width: Width, states: &mut [[u32; 8]], blocks: &[[u8;
         Width::Portable => portable(states, blocks),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-        Width::Avx2(_) => unsafe { avx2(states, blocks) },
+        Width::Avx2(token) => unsafe { avx2(token, states, blocks) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512
         // F/BW/VL/DQ and AVX2.
-        Width::Avx512(_) => unsafe { avx512(states, blocks) },
+        Width::Avx512(token) => unsafe { avx512(token, states, blocks) },
         #[cfg(not(target_arch = "x86_64"))]
         _ => unreachable!("SIMD widths exist only on x86_64"),
     }

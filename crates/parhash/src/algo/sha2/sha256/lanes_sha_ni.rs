@@ -95,7 +95,7 @@ pub fn compress_many(token: ShaNi, states: &mut [[u32; 8]], blocks: &[[u8; 64]])
         unsafe { pairs::<STREAMS>(s, b) };
     }
     let (s, b) = (s.into_remainder(), b.remainder());
-    // SAFETY (every arm): as above.
+    // SAFETY: as above, for every arm.
     unsafe {
         match s.len() {
             0 => {}
