@@ -33,6 +33,11 @@ pub mod batch;
 pub mod cipher;
 mod dispatch;
 pub mod file;
+/// What the unit tests ran, for CI's report of the forms each ISA pass exercised (one file,
+/// shared with the integration tests).
+#[cfg(test)]
+#[path = "../tests/common/forms_log.rs"]
+mod forms_log;
 pub mod io;
 pub mod lanes;
 pub mod parts;

@@ -12,7 +12,10 @@ fn variant_hashers(alg: Algorithm) -> Vec<(String, Hasher)> {
     let mut out = vec![("default".to_string(), Hasher::new(alg))];
     for v in alg.variants() {
         match Hasher::with_variant(alg, v.name) {
-            Ok(h) => out.push((v.name.to_string(), h)),
+            Ok(h) => {
+                common::ran_variant(alg, v.name);
+                out.push((v.name.to_string(), h));
+            }
             Err(_) => eprintln!("skipped {alg}/{}: not available on this CPU", v.name),
         }
     }
@@ -138,6 +141,7 @@ where
             "{alg} Digest len {len}"
         );
         for v in &variants {
+            common::ran_variant(alg, v.name);
             let mut dynamic = Hasher::with_variant(alg, v.name).expect("available variant");
             let mut typed = Ours::with_variant(v.name).expect("available variant");
             for piece in random_splits(&mut r, len) {
