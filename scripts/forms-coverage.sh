@@ -30,7 +30,11 @@ for log in "${logs[@]}"; do
     status=1
     continue
   fi
-  echo "-- forms run with PARHASH_DISABLE_ISA=$pass: $(wc -l <<<"$forms"), $(grep -c . <<<"$skips" || true) tests skipped"
+  case "$pass" in
+    none) what="every ISA on" ;;
+    *) what="PARHASH_DISABLE_ISA=$pass" ;;
+  esac
+  echo "-- forms run with $what: $(wc -l <<<"$forms"), $(grep -c . <<<"$skips" || true) tests skipped"
   # One line per family: `  sha256: parallel-avx512 parallel-portable sequential ...`.
   awk '{ at = index($0, ":"); family = substr($0, 1, at - 1)
          list[family] = list[family] " " substr($0, at + 1) }

@@ -127,6 +127,7 @@ where
         lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
     }
     let variants: Vec<_> = alg.variants().into_iter().filter(|v| v.available).collect();
+    assert!(!variants.is_empty(), "{alg}: no variant available");
     for len in lengths {
         let data = random_bytes(&mut r, len);
         let expected = Theirs::digest(&data);

@@ -15,6 +15,16 @@ pub fn ran_variant(alg: parhash::Algorithm, variant: &str) {
     ran(alg.name(), variant);
 }
 
+/// Records that `alg`'s default variant ran (what `parhash::hash` and `Hasher::new` run).
+pub fn ran_default_variant(alg: parhash::Algorithm) {
+    let variants = alg.variants();
+    let default = variants
+        .iter()
+        .find(|v| v.default)
+        .expect("a default variant");
+    ran_variant(alg, default.name);
+}
+
 /// One `Len`/`Msg`/`MD` record of a CAVP `.rsp` or NIST ShortMsgKAT file.
 #[derive(Clone, Debug)]
 pub struct Kat {
