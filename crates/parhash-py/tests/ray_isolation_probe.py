@@ -16,7 +16,6 @@ pytestmark = pytest.mark.ray
 
 def test_the_fixture_and_the_command_start_their_own_ray(cluster, tmp_path):  # noqa: F811
     nowhere = os.environ["PARHASH_TEST_RAY_NOWHERE"]
-    assert "RAY_ADDRESS" not in os.environ
     assert cluster != nowhere
     path = tmp_path / "f"
     path.write_bytes(b"abc" * 1000)
@@ -25,3 +24,6 @@ def test_the_fixture_and_the_command_start_their_own_ray(cluster, tmp_path):  # 
     assert run_dist(cluster, "sum", "-a", "md5", str(path)) == want
     # No --address: a Ray of its own, as in test_without_an_address_the_command_starts_its_own_ray.
     assert run_dist(None, "sum", "-a", "md5", str(path)) == want
+    # What made it so: conftest dropped RAY_ADDRESS and gave Ray a temp folder of its own.
+    assert "RAY_ADDRESS" not in os.environ
+    assert os.path.dirname(os.environ["RAY_TMPDIR"]) == os.environ["PARHASH_TEST_RAY_TMPDIR"]
