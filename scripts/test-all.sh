@@ -11,7 +11,8 @@ logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 
 rust_status=0
-cargo test --workspace 2>&1 | tee "$logs/rust" || rust_status=$?
+# --no-fail-fast: a failing test binary does not hide the counts of the others.
+cargo test --workspace --no-fail-fast 2>&1 | tee "$logs/rust" || rust_status=$?
 python_status=0
 scripts/test-python.sh 2>&1 | tee "$logs/python" || python_status=$?
 
