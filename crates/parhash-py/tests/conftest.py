@@ -1,12 +1,36 @@
-"""Shared helpers: the Rust CLI as the control for algorithms hashlib does not have."""
+"""Shared helpers: the Rust CLI as the control for algorithms hashlib does not have; a Ray of
+the tests' own."""
 
+import atexit
 import os
 import pathlib
+import shutil
 import subprocess
+import tempfile
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
+
+
+def _isolate_ray():
+    """The tests never join a Ray that runs on this machine: Ray's `ray.init()` (and
+    `parhash-dist` without --address, which the tests run) would join the cluster named by
+    RAY_ADDRESS, or else the one `ray start` recorded in Ray's temp folder
+    (RAY_TMPDIR/ray/ray_current_cluster). So RAY_ADDRESS is dropped and Ray gets a fresh temp
+    folder for this session, inherited by every process the tests start; the fixtures also
+    start Ray with address="local" (a new instance, never an existing one)."""
+    os.environ.pop("RAY_ADDRESS", None)
+    # Under the folder the user chose for Ray, if any, else Ray's own; a short name: Ray's
+    # socket paths below it must stay under 108 bytes.
+    private = tempfile.mkdtemp(prefix="pr-", dir=os.environ.get("RAY_TMPDIR") or "/tmp")
+    os.environ["RAY_TMPDIR"] = private
+    atexit.register(shutil.rmtree, private, ignore_errors=True)
+    return private
+
+
+# At import, before any test module starts Ray.
+RAY_TMPDIR = _isolate_ray()
 
 
 def cli_path() -> pathlib.Path:

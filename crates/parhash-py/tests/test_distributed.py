@@ -15,6 +15,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -35,9 +36,10 @@ IS_ROOT = os.geteuid() == 0
 
 @pytest.fixture(scope="module")
 def cluster():
-    """A local Ray with 2 CPUs (the CLI runs join it with --address)."""
+    """A local Ray with 2 CPUs (the CLI runs join it with --address): a new instance, never one
+    already running on this machine (address="local"; conftest drops RAY_ADDRESS)."""
     assert not ray.is_initialized()
-    ray.init(num_cpus=2, include_dashboard=False, object_store_memory=100 << 20,
+    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 << 20,
              logging_level="error", log_to_driver=False)
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()
@@ -787,6 +789,34 @@ def test_a_ray_it_starts_runs_the_workers_at_the_callers_priority(tmp_path):
                           env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [b"3", b"3"]
+
+
+def test_the_tests_never_join_a_ray_running_here():
+    """A Ray already running on this machine is never joined by these tests (conftest drops
+    RAY_ADDRESS and gives Ray a temp folder of the session's own; the fixtures start Ray with
+    address="local"): a fresh pytest whose RAY_ADDRESS, and whose `ray start` record
+    (RAY_TMPDIR/ray/ray_current_cluster), name an address where no Ray listens still starts
+    its own Ray, in its fixture and in `parhash-dist` without --address."""
+    nowhere = "127.0.0.1:9"
+    machine_tmp = tempfile.mkdtemp(prefix="m-", dir="/tmp")
+    try:
+        os.mkdir(os.path.join(machine_tmp, "ray"))
+        with open(os.path.join(machine_tmp, "ray", "ray_current_cluster"), "w") as record:
+            record.write(nowhere + "\n")
+        env = {**os.environ, "RAY_ADDRESS": nowhere, "RAY_TMPDIR": machine_tmp,
+               "PARHASH_TEST_RAY_NOWHERE": nowhere, "PARHASH_TEST_RAY_TMPDIR": machine_tmp}
+        try:
+            done = subprocess.run(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "ray_isolation_probe.py"],
+                cwd=os.path.dirname(os.path.abspath(__file__)), capture_output=True, env=env, timeout=300,
+            )
+        except subprocess.TimeoutExpired:
+            # Ray keeps trying to reach an address it was told to join.
+            pytest.fail(f"not done in 300 s: the tests are trying to join the Ray at {nowhere}")
+    finally:
+        shutil.rmtree(machine_tmp, ignore_errors=True)
+    assert done.returncode == 0, (done.stdout + done.stderr).decode(errors="replace")[-4000:]
+    assert b"1 passed" in done.stdout, done.stdout
 
 
 def test_digest_column_on_a_batch_directly():

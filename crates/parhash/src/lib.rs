@@ -34,6 +34,11 @@ pub mod batch;
 mod cipher;
 mod dispatch;
 pub mod file;
+/// What the unit tests ran, for CI's report of the forms each ISA pass exercised (one file,
+/// shared with the integration tests).
+#[cfg(test)]
+#[path = "../tests/common/forms_log.rs"]
+mod forms_log;
 #[doc(hidden)]
 pub mod lab;
 mod lanes;

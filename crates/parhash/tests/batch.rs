@@ -64,6 +64,7 @@ fn batch_equals_one_by_one_every_width_and_thread_count() {
             let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
             let expected = one_by_one(alg, &set);
             for kernel in parhash::lab::batch::kernels(alg) {
+                ran("batch", &format!("{alg}:{}", kernel.name()));
                 for threads in 1..=4 {
                     let got = hash_many_with(
                         alg,

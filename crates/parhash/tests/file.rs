@@ -2,6 +2,8 @@
 //! the edges of its pieces and of the overlapped reads, files that shrink or grow while they
 //! are read (changed through the progress callback, at a known point), many files in order.
 
+mod common;
+
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

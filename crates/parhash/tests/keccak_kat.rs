@@ -13,7 +13,10 @@ fn variant_hashers(alg: Algorithm) -> Vec<(String, Hasher)> {
     let mut out = vec![("default".to_string(), Hasher::new(alg))];
     for v in alg.variants() {
         match alg.variant(v.name) {
-            Ok(variant) => out.push((v.name.to_string(), Hasher::with_variant(variant))),
+            Ok(variant) => {
+                common::ran_variant(alg, v.name);
+                out.push((v.name.to_string(), Hasher::with_variant(variant)));
+            }
             Err(_) => eprintln!("skipped {alg}/{}: not available on this CPU", v.name),
         }
     }
@@ -125,6 +128,7 @@ where
         lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
     }
     let variants: Vec<_> = alg.variants().into_iter().filter(|v| v.available).collect();
+    assert!(!variants.is_empty(), "{alg}: no variant available");
     for len in lengths {
         let data = random_bytes(&mut r, len);
         let expected = Theirs::digest(&data);
@@ -139,6 +143,7 @@ where
             "{alg} Digest len {len}"
         );
         for v in &variants {
+            common::ran_variant(alg, v.name);
             let mut dynamic = Hasher::with_variant(alg.variant(v.name).expect("available variant"));
             let mut typed = Ours::with_variant(v.name).expect("available variant");
             for piece in random_splits(&mut r, len) {

@@ -384,6 +384,7 @@ fn registry_entry_is_parsha256_t13_l256() {
             if !v.available || (v.name == "reference" && len > 100_000) {
                 continue;
             }
+            common::ran_variant(Algorithm::Parsha256, v.name);
             let mut h = Hasher::with_variant(Algorithm::Parsha256.variant(v.name).unwrap());
             for piece in random_splits(&mut r, len) {
                 h.update(&data[piece]);

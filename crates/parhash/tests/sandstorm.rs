@@ -44,8 +44,11 @@ fn short_msg_kat_every_variant() {
             _ => {}
         }
         for a in algs {
-            for v in a.variants().into_iter().filter(|v| v.available) {
+            let variants: Vec<_> = a.variants().into_iter().filter(|v| v.available).collect();
+            assert!(!variants.is_empty(), "{a}: no variant available");
+            for v in variants {
                 for k in &kats {
+                    common::ran_variant(a, v.name);
                     let mut h = Hasher::with_variant(a.variant(v.name).unwrap());
                     h.update(&k.msg);
                     assert_eq!(
@@ -82,7 +85,10 @@ fn outside_and_tree_vectors() {
         (Algorithm::Sandstorm512, 1408, "789e241b73d4401476ae3d6997d15132d44907d39f5413df177804ccea9cb55041807c916500515e42eacdf17c2d90a31e7bfb9eddaa2de1e02ae3431428e260"),
     ];
     for (alg, n, md) in trees {
-        for v in alg.variants().into_iter().filter(|v| v.available) {
+        let variants: Vec<_> = alg.variants().into_iter().filter(|v| v.available).collect();
+        assert!(!variants.is_empty(), "{alg}: no variant available");
+        for v in variants {
+            common::ran_variant(alg, v.name);
             let mut h = Hasher::with_variant(alg.variant(v.name).unwrap());
             h.update(&counting(n));
             assert_eq!(h.finalize().to_hex(), md, "{alg}/{} n={n}", v.name);
@@ -129,18 +135,25 @@ fn engines() -> Vec<TreeOptions> {
         ("AVX2 gather", Wide::avx2_gather()),
     ] {
         match wide {
-            Some(_) => e.extend((1..=4).filter_map(|t| TreeOptions::portable(t).with_wide(wide))),
+            Some(form) => {
+                common::ran("sandstorm-lanes", form.name());
+                e.extend((1..=4).filter_map(|t| TreeOptions::portable(t).with_wide(wide)))
+            }
             None => eprintln!("skipped the {name} engine: not available here"),
         }
     }
     // SANDstorm-384/512's chains compiled with BMI2 (`mulx`); 64-bit words ignore it.
     match parhash::lab::platform::Bmi2::detect() {
-        Some(bmi2) => e.extend((1..=4).map(|t| TreeOptions {
-            bmi2: Some(bmi2),
-            ..TreeOptions::portable(t)
-        })),
+        Some(bmi2) => {
+            common::ran("sandstorm-chains", "bmi2");
+            e.extend((1..=4).map(|t| TreeOptions {
+                bmi2: Some(bmi2),
+                ..TreeOptions::portable(t)
+            }))
+        }
         None => eprintln!("skipped the BMI2 engine: not available here"),
     }
+    common::ran("sandstorm-chains", "portable");
     e
 }
 
@@ -282,8 +295,19 @@ fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
         .flatten()
         .collect();
     if forms.is_empty() {
-        eprintln!("skipped: no AVX-512 or AVX2 here");
+        // AVX2 alone gives the gather form: with AVX2 here (and not switched off), none is a bug.
+        assert!(
+            parhash::lab::platform::Avx2::detect().is_none(),
+            "AVX2 is here but SANDstorm has no eight-lane form"
+        );
+        common::skipped(
+            &format!("wide_level2_groups_match_literal ({})", P::NAME),
+            "no eight-lane form: no AVX2 here (or PARHASH_DISABLE_ISA)",
+        );
         return;
+    }
+    for wide in &forms {
+        common::ran("sandstorm-lanes", wide.name());
     }
     let mut r = rng(seed);
     let block = 8 * <P::W as Word>::BYTES;
@@ -348,9 +372,13 @@ fn wide_level2_groups_match_literal_512() {
 fn bmi2_compression_matches_the_baseline() {
     use parhash::lab::algo::sandstorm::fast::{compress_lanes, compress_lanes_bmi2};
     let Some(bmi2) = parhash::lab::platform::Bmi2::detect() else {
-        eprintln!("skipped: no BMI2 here");
+        common::skipped(
+            "bmi2_compression_matches_the_baseline",
+            "no BMI2 here (or PARHASH_DISABLE_ISA)",
+        );
         return;
     };
+    common::ran("sandstorm-chains", "bmi2");
     fn check<P: Params>(bmi2: parhash::lab::platform::Bmi2, r: &mut StdRng) {
         let bytes: Vec<u8> = (0..4 * 8 * <P::W as Word>::BYTES)
             .map(|_| r.random())

@@ -32,6 +32,7 @@ where
     let monte = parse_monte(text);
     assert_eq!(monte.checkpoints.len(), 100);
     for variant in available_variants::<D>() {
+        ran_variant(alg, variant);
         let mut h = D::with_variant(variant).expect("listed as available");
         let mut seed = monte.seed.clone();
         for (j, expected) in monte.checkpoints.iter().enumerate() {

@@ -41,6 +41,7 @@ fn iso_vectors_every_variant() {
         "{names:?}"
     );
     for v in Algorithm::Whirlpool.variants() {
+        common::ran_variant(Algorithm::Whirlpool, v.name);
         let mut h = Hasher::with_variant(
             Algorithm::Whirlpool
                 .variant(v.name)
@@ -89,6 +90,7 @@ fn differential_against_whirlpool_crate() {
         );
         assert_eq!(Whirlpool::digest(&data).as_slice(), expected.as_slice());
         for v in Algorithm::Whirlpool.variants() {
+            common::ran_variant(Algorithm::Whirlpool, v.name);
             let mut dynamic = Hasher::with_variant(Algorithm::Whirlpool.variant(v.name).unwrap());
             let mut typed = Whirlpool::with_variant(v.name).unwrap();
             for piece in random_splits(&mut r, len) {

@@ -65,6 +65,7 @@ fn check_blake2_kat(alg: Algorithm, text: &str) {
         256,
         "{alg}: one record per input length 0..=255"
     );
+    ran_default_variant(alg);
     let mut h = Hasher::new(alg);
     for (input, expected) in &records {
         assert_eq!(
@@ -124,6 +125,7 @@ fn blake3_cases() -> Vec<(usize, Vec<u8>)> {
 
 #[test]
 fn blake3_authors_test_vectors() {
+    ran_default_variant(Algorithm::Blake3);
     for (len, extended) in blake3_cases() {
         // The input is the repeating sequence 0, 1, ..., 250.
         let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
@@ -175,6 +177,7 @@ fn shake_nist_short_messages() {
     ] {
         let kats = byte_aligned(parse_kats(text));
         assert!(kats.len() > 100, "{alg}");
+        ran_default_variant(alg);
         for k in &kats {
             // The files' outputs are 128 (SHAKE128) and 256 bits (SHAKE256), not parhash's
             // default lengths: ask for them.

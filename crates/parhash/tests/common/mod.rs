@@ -6,6 +6,25 @@
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
+mod forms_log;
+#[allow(unused_imports)] // each test file uses what it needs
+pub use forms_log::{ran, skipped};
+
+/// Records that `alg`'s registry variant `variant` ran (see [`ran`]).
+pub fn ran_variant(alg: parhash::Algorithm, variant: &str) {
+    ran(alg.name(), variant);
+}
+
+/// Records that `alg`'s default variant ran (what `parhash::hash` and `Hasher::new` run).
+pub fn ran_default_variant(alg: parhash::Algorithm) {
+    let variants = alg.variants();
+    let default = variants
+        .iter()
+        .find(|v| v.default)
+        .expect("a default variant");
+    ran_variant(alg, default.name);
+}
+
 /// One `Len`/`Msg`/`MD` record of a CAVP `.rsp` or NIST ShortMsgKAT file.
 #[derive(Clone, Debug)]
 pub struct Kat {
@@ -244,6 +263,7 @@ where
 {
     let variants = available_variants::<T>();
     for &variant in &variants {
+        ran_variant(alg, variant);
         let mut dynamic = parhash::Hasher::with_variant(alg.variant(variant).expect("available"));
         for k in kats {
             let at = || format!("{alg} {variant}: {what} line {}", k.line);
@@ -319,6 +339,7 @@ pub fn differential_every_variant<T>(
             {
                 continue;
             }
+            ran_variant(alg, variant);
             let mut typed = T::with_variant(variant).expect("available");
             let mut dynamic =
                 parhash::Hasher::with_variant(alg.variant(variant).expect("available"));

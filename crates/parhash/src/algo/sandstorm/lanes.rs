@@ -1058,8 +1058,10 @@ mod tests {
         core::array::from_fn(|l| (l * 5) % LANES * stride + l)
     }
 
-    /// Every form this CPU has (the skipped ones printed).
-    fn forms() -> Vec<Wide> {
+    /// Every form this CPU has (the skipped ones printed), each recorded as run. None at all is
+    /// reported as `test` skipped (CI prints it), and fails where AVX2 is here (it alone gives
+    /// the gather form).
+    fn forms(test: &str) -> Vec<Wide> {
         let mut forms = Vec::new();
         for (name, form) in [
             ("avx512", Wide::avx512()),
@@ -1067,9 +1069,22 @@ mod tests {
             ("avx2-gather", Wide::avx2_gather()),
         ] {
             match form {
-                Some(wide) => forms.push(wide),
+                Some(wide) => {
+                    crate::forms_log::ran("sandstorm-lanes", wide.name());
+                    forms.push(wide);
+                }
                 None => eprintln!("skipped the {name} form: not available here"),
             }
+        }
+        if forms.is_empty() {
+            assert!(
+                Avx2::detect().is_none(),
+                "AVX2 is here but SANDstorm has no eight-lane form"
+            );
+            crate::forms_log::skipped(
+                test,
+                "no eight-lane form: no AVX2 here (or PARHASH_DISABLE_ISA)",
+            );
         }
         forms
     }
@@ -1078,7 +1093,11 @@ mod tests {
     /// bytes between lane starts) cases.
     fn blocks_equal_portable<W: Word>(cases: [(u64, usize, usize); 3]) {
         let block_bytes = 8 * W::BYTES;
-        for wide in forms() {
+        let test = format!(
+            "sandstorm lanes: blocks_equal_portable::<u{}>",
+            W::BYTES * 8
+        );
+        for wide in forms(&test) {
             for (seed, blocks, stride) in cases {
                 let data = pseudo_random(seed, LANES * stride + block_bytes * blocks);
                 let starts = shuffled_starts(stride);
@@ -1103,7 +1122,8 @@ mod tests {
         let inputs: Vec<[W; 8]> = bytes.chunks(8 * W::BYTES).map(load_block).collect();
         let (stride, count) = (12, 12);
         let starts = shuffled_starts(stride);
-        for wide in forms() {
+        let test = format!("sandstorm lanes: words_equal_portable::<u{}>", W::BYTES * 8);
+        for wide in forms(&test) {
             let start = chains::<W>(seed);
             let mut got = start;
             wide.compress_words(&mut got, &inputs, &starts, count);
@@ -1153,7 +1173,7 @@ mod tests {
             .map(|l| core::array::from_fn(|j| patterns[(l + j) % patterns.len()]))
             .collect();
         let starts: [usize; LANES] = core::array::from_fn(|l| l);
-        for wide in forms() {
+        for wide in forms("sandstorm lanes: wide_extreme_words_equal_portable_128") {
             let start: [Chain<u128>; LANES] =
                 core::array::from_fn(|l| [[patterns[l % patterns.len()]; 4]; 5]);
             let mut got = start;

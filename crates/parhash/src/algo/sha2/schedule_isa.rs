@@ -83,7 +83,7 @@ macro_rules! vector_kernel {
         #[allow(unused_assignments)]
         #[target_feature(enable = $features)]
         unsafe fn kernel(state: &mut [$word; 8], blocks: &[[u8; $block]]) {
-            super::parallel::vector_kernel_body!(state, blocks, sigma0, sigma1)
+            super::schedule::vector_kernel_body!(state, blocks, sigma0, sigma1)
         }
     };
 }

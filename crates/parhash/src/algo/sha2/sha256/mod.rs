@@ -13,6 +13,7 @@ pub mod lanes;
 pub mod lanes_sha_ni;
 pub mod parallel;
 pub mod parallel_portable;
+mod schedule;
 pub mod sequential;
 
 #[cfg(target_arch = "x86_64")]

@@ -4,7 +4,7 @@
 //! target has.
 
 use super::super::consts::K256;
-use super::parallel::rounds64_with_schedule;
+use super::schedule::rounds64_with_schedule;
 use super::sequential::{
     big_sigma0, big_sigma1, ch, feed_forward, maj, small_sigma0, small_sigma1,
 };

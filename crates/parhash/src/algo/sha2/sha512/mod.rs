@@ -14,6 +14,7 @@
 pub mod lanes;
 pub mod parallel;
 pub mod parallel_portable;
+mod schedule;
 pub mod sequential;
 
 #[cfg(target_arch = "x86_64")]

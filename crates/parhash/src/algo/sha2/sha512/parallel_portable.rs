@@ -3,7 +3,7 @@
 //! vector kernels.
 
 use super::super::consts::K512;
-use super::parallel::rounds80_with_schedule;
+use super::schedule::rounds80_with_schedule;
 use super::sequential::{
     big_sigma0, big_sigma1, ch, feed_forward, maj, small_sigma0, small_sigma1,
 };
