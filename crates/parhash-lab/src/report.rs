@@ -133,17 +133,23 @@ impl Machine {
 
     /// One line: CPU, threads, features, TSC.
     pub fn summary(&self) -> String {
-        let tsc = match self.tsc_hz {
+        format!("{}; {}", self.cpu_summary(), self.clock_summary())
+    }
+
+    /// The CPU, its threads and the features parhash uses.
+    pub fn cpu_summary(&self) -> String {
+        format!("{}, {} threads, {}", self.cpu, self.threads, self.features)
+    }
+
+    /// The time-stamp counter the cycle figures count.
+    pub fn clock_summary(&self) -> String {
+        match self.tsc_hz {
             Some(hz) => format!(
                 "TSC {:.3} GHz (measured; cycles below are TSC ticks)",
                 hz / 1e9
             ),
             None => "no time-stamp counter: cycles not reported".into(),
-        };
-        format!(
-            "{}, {} threads, {}; {tsc}",
-            self.cpu, self.threads, self.features
-        )
+        }
     }
 }
 

@@ -381,7 +381,16 @@ pub fn verdict_text(report: &Report) -> String {
 pub fn summary_text(report: &Report) -> String {
     let mut out = String::new();
     out.push_str(&format!("== {}\n", report.title));
-    out.push_str(&format!("machine: {}\n", report.machine.summary()));
+    // The clock in a word: a CPU name and its features can fill most of a screen's width
+    // (the long view explains the ticks).
+    let clock = match report.machine.tsc_hz {
+        Some(hz) => format!("TSC {:.3} GHz", hz / 1e9),
+        None => "no TSC".to_string(),
+    };
+    out.push_str(&format!(
+        "machine: {}; {clock}\n",
+        report.machine.cpu_summary()
+    ));
     for l in roofs_lines(report) {
         out.push_str(&l);
         out.push('\n');
