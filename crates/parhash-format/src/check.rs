@@ -1,7 +1,7 @@
 //! One checksum list's check session, as `sha256sum -c` (coreutils 9.1) runs it: each record
 //! parsed ([`ListCheck::record`]), each listed file's verdict reported
 //! ([`ListCheck::checked`]), then the warnings, parhash's notes and the list's result
-//! ([`ListCheck::finish`]).
+//! ([`Checker::finish`]).
 //!
 //! The session does no I/O of its own: the caller reads the list, hashes the files (on this
 //! machine, a pool, a Ray cluster) and hands each outcome back in the list's order; the

@@ -4,7 +4,7 @@
 //! the Python package and its Ray mode (`parhash-dist`): what makes them drop-ins for
 //! coreutils' `sha256sum`, `b2sum` and `cksum`.
 //!
-//! - [`line`]: checksum lines as `sum` writes them (GNU `HEX  NAME`, BSD `TAG (NAME) = HEX`,
+//! - [`mod@line`]: checksum lines as `sum` writes them (GNU `HEX  NAME`, BSD `TAG (NAME) = HEX`,
 //!   `-z`), and [`tag`] the BSD tags (`SHA256`, `BLAKE2b-256`, `PARSHA256-T13-IV256`).
 //! - [`parse`]: the records of a list, as `sha256sum -c` reads them ([`parse::Parser`]),
 //!   with the algorithm of a tagless line inferred from its digest's length.
