@@ -121,9 +121,8 @@ impl Checker {
         err: &io::Error,
         out: &mut impl Sink,
     ) -> io::Result<bool> {
-        self.last_seen = list.last_seen;
-        out.message(&format!("{}: {}", list.shown, crate::error_text(err)));
-        list.failed(Problem::Io(err), out)
+        let text = crate::error_text(err);
+        self.list_failed(list, &text, err, out)
     }
 
     /// Ends a list that could not be read to its end, or a standard input the parent closed
@@ -134,8 +133,19 @@ impl Checker {
         err: &io::Error,
         out: &mut impl Sink,
     ) -> io::Result<bool> {
+        self.list_failed(list, "read error", err, out)
+    }
+
+    /// Ends a list that failed as a whole: `LIST: WHY`, and with `--json` its summary.
+    fn list_failed(
+        &mut self,
+        list: ListCheck,
+        why: &str,
+        err: &io::Error,
+        out: &mut impl Sink,
+    ) -> io::Result<bool> {
         self.last_seen = list.last_seen;
-        out.message(&format!("{}: read error", list.shown));
+        out.message(&format!("{}: {why}", list.shown));
         list.failed(Problem::Io(err), out)
     }
 }

@@ -48,7 +48,6 @@ fn params_tuple(params: TreeParams) -> (u32, u32) {
 /// `errno` in JSON records), otherwise its message, without a leading `NAME: ` that repeats
 /// the file's name.
 pub(crate) fn io_error(err: &Bound<'_, PyAny>, name: &[u8]) -> io::Error {
-    let py = err.py();
     let is_os_error = err.is_instance_of::<PyOSError>();
     if is_os_error {
         let errno: Option<i32> = err.getattr("errno").ok().and_then(|e| e.extract().ok());
@@ -76,7 +75,6 @@ pub(crate) fn io_error(err: &Bound<'_, PyAny>, name: &[u8]) -> io::Error {
         Some(rest) if is_os_error => rest.to_string(),
         _ => message,
     };
-    let _ = py;
     // Rust's words for a bare error kind, as a Rust-raised error may carry them.
     match message.as_str() {
         "entity not found" => io::Error::from(io::ErrorKind::NotFound),
@@ -426,11 +424,7 @@ impl Checker {
         list: &mut ListCheck,
         error: &Bound<'_, PyAny>,
     ) -> PyResult<(bool, Events)> {
-        let session = list.take()?;
-        let err = io_error(error, b"");
-        let mut out = Vec::new();
-        let passed = self.inner.open_failed(session, &err, &mut out)?;
-        Ok((passed, events(py, out)))
+        self.end(py, list, error, check::Checker::open_failed)
     }
 
     /// Ends a list that could not be read (`LIST: read error`). `(False, events)`.
@@ -440,10 +434,27 @@ impl Checker {
         list: &mut ListCheck,
         error: &Bound<'_, PyAny>,
     ) -> PyResult<(bool, Events)> {
+        self.end(py, list, error, check::Checker::read_failed)
+    }
+}
+
+/// How a list that failed as a whole ends: [`check::Checker::open_failed`] or `read_failed`.
+type Failed =
+    fn(&mut check::Checker, check::ListCheck, &io::Error, &mut Vec<Event>) -> io::Result<bool>;
+
+impl Checker {
+    /// Ends `list` with `how`, `error` (the OSError) as the reason: `(False, events)`.
+    fn end(
+        &mut self,
+        py: Python<'_>,
+        list: &mut ListCheck,
+        error: &Bound<'_, PyAny>,
+        how: Failed,
+    ) -> PyResult<(bool, Events)> {
         let session = list.take()?;
         let err = io_error(error, b"");
         let mut out = Vec::new();
-        let passed = self.inner.read_failed(session, &err, &mut out)?;
+        let passed = how(&mut self.inner, session, &err, &mut out)?;
         Ok((passed, events(py, out)))
     }
 }
