@@ -33,6 +33,8 @@ export LD_LIBRARY_PATH="${extra#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PARHASH_CUDA_CACHE="${PARHASH_CUDA_CACHE:-$PWD/$dir/ptx-cache}"
 # The prebuilt CLI for test-device_gpu: the path cargo compiled into it is the build machine's.
 export PARHASH_BIN="$PWD/$dir/bin/parhash"
+# On this machine a missing GPU is a failure, not the "no GPU" branch of the tests.
+export PARHASH_REQUIRE_GPU=1
 
 echo "== device"
 if command -v nvidia-smi >/dev/null; then

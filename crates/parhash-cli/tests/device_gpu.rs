@@ -1,6 +1,8 @@
 //! `parhash sum --device gpu`: on a machine without a usable GPU it fails with the backend's one
 //! message and exit status 1; with a GPU its lines equal the CPU's (parsha256 included).
 //!
+//! With `PARHASH_REQUIRE_GPU` set, a missing GPU fails the test instead.
+//!
 //! `scripts/gpu-check.sh` runs this test prebuilt on a GPU machine without cargo, where the path
 //! cargo compiled in does not exist: there `PARHASH_BIN` names the `parhash` binary to run.
 
@@ -50,6 +52,11 @@ fn gpu_sum_fails_cleanly_without_a_gpu_or_matches_the_cpu() {
         let gpu = parhash(&[&["sum", "--device", "gpu"], alg, files.as_slice()].concat());
         let stderr = String::from_utf8_lossy(&gpu.stderr);
         if stderr.contains("no usable CUDA GPU: ") {
+            // scripts/gpu-check.sh sets this: on the GPU machine, no GPU is a failure.
+            assert!(
+                std::env::var_os("PARHASH_REQUIRE_GPU").is_none(),
+                "PARHASH_REQUIRE_GPU is set but {stderr}"
+            );
             assert_eq!(gpu.status.code(), Some(1));
             assert!(gpu.stdout.is_empty());
             assert_eq!(stderr.lines().count(), 1, "one clear message: {stderr}");

@@ -177,6 +177,17 @@ impl Gpu {
         &self.arch
     }
 
+    /// The multiprocessor count and the peak SM clock in kHz, as the driver reports them (the
+    /// lab turns them into the device's integer peak).
+    pub fn multiprocessors_and_clock_khz(&self) -> Result<(u32, u32), GpuError> {
+        use cudarc::driver::sys::CUdevice_attribute as A;
+        let sms = self
+            .ctx
+            .attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        let khz = self.ctx.attribute(A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)?;
+        Ok((sms.max(0) as u32, khz.max(0) as u32))
+    }
+
     fn module(&self, kernel: &Kernel) -> Result<Arc<CudaModule>, GpuError> {
         let mut modules = self.modules.lock().expect("module cache lock");
         if let Some(m) = modules.get(kernel.file) {

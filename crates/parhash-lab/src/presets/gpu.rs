@@ -1,7 +1,8 @@
 //! The GPU back-end's own figures (seed studies 4 and 5 on a GPU), read from the GPU's event
 //! timers so that kernel-only and end-to-end times stand side by side: batched SHA-256 in
-//! compressions per second (and the nonce search), PARSHA-256 from 10^4 to 10^8 bytes against
-//! the measured host-to-device rate, and batched Keccak in both host layouts. Without a usable
+//! compressions per second (and the nonce search), PARSHA-256 at 10^4, 10^6 and 10^8 bytes in
+//! each kernel form against one SHA-256 core and parhash's CPU tree on 2 and all threads (beside
+//! the measured host-to-device rate), and batched Keccak in both host layouts. Without a usable
 //! GPU it reports why and measures nothing.
 
 use std::time::Instant;
@@ -11,7 +12,7 @@ use crate::engines::gpu;
 use crate::lab::{machine, LabOptions};
 use crate::report::{Report, Section, Table};
 use crate::units::{format_rate, format_size, sig3};
-use parhash_cuda::{nonce, pack, Gpu, GpuTimes, KeccakKind, KeccakLayout};
+use parhash_cuda::{nonce, pack, Gpu, GpuTimes, KeccakKind, KeccakLayout, ParshaForm};
 
 /// See the module docs.
 pub const PRESET: Preset = Preset {
@@ -21,6 +22,35 @@ pub const PRESET: Preset = Preset {
         "GPU: SHA-256 compressions/s, nonce search, PARSHA-256 kernel vs end-to-end, Keccak layouts",
     run,
 };
+
+/// The SHA-256 variant the CPU runs by default (`sha-ni`, `avx2`, ...).
+fn sha256_kernel_name() -> &'static str {
+    parhash::Algorithm::Sha256
+        .variants()
+        .into_iter()
+        .find(|v| v.default)
+        .map_or("portable", |v| v.name)
+}
+
+/// The largest tree height a form runs.
+fn form_max_height(form: ParshaForm) -> u32 {
+    match form {
+        ParshaForm::Warp => parhash_cuda::plan::WARP_MAX_HEIGHT,
+        ParshaForm::Block => parhash_cuda::plan::BLOCK_MAX_HEIGHT,
+        ParshaForm::Rounds => parhash::parsha256::MAX_TREE_HEIGHT,
+    }
+}
+
+/// The fastest of `reps` runs of `f`, in seconds.
+fn best_seconds(reps: usize, mut f: impl FnMut()) -> f64 {
+    (0..reps.max(1))
+        .map(|_| {
+            let t0 = Instant::now();
+            f();
+            t0.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
 
 /// Best of `reps` runs (by end-to-end time).
 fn best<T>(
@@ -84,10 +114,12 @@ fn measure(
 ) -> Result<(), parhash_cuda::GpuError> {
     let reps = if opts.tiny { 1 } else { 3 };
     let h2d = gpu.h2d_rate(if opts.tiny { 1 << 20 } else { 256 << 20 })?;
+    let (sms, clock_khz) = gpu.multiprocessors_and_clock_khz()?;
     report.sections.push(Section {
         title: format!("Device: {} ({})", gpu.name(), gpu.arch()),
         paragraphs: vec![format!(
-            "Host-to-device copy rate from pinned memory: {}.",
+            "{sms} multiprocessors at up to {} MHz; host-to-device copy rate from pinned memory: {}.",
+            clock_khz / 1000,
             format_rate(h2d)
         )],
         table: None,
@@ -137,59 +169,88 @@ fn measure(
         table: Some(t),
     });
 
-    // PARSHA-256, T = 13 as in seed study 4, parhash's default l = 256.
+    // PARSHA-256, l = 256, each kernel form on its largest tree up to the study's T = 13 (warp
+    // T = 5, block T = 10, rounds T = 13), against the CPU on the same tree and one SHA-256 core.
     let mut t = Table::new(&[
         "bytes",
-        "t",
         "form",
+        "T",
+        "t",
         "kernel GB/s",
         "end-to-end GB/s",
-        "host-to-device GB/s",
         "CPU sha256 GB/s (1 thread)",
+        "CPU parsha256 GB/s (2 threads)",
         "CPU parsha256 GB/s (all cores)",
     ]);
-    let top = if opts.tiny { 5 } else { 8 };
-    for e in 4..=top {
+    let exponents: &[u32] = if opts.tiny { &[4, 5] } else { &[4, 6, 8] };
+    let forms = [ParshaForm::Warp, ParshaForm::Block, ParshaForm::Rounds];
+    for &e in exponents {
         let len = 10usize.pow(e);
         let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
-        let mut run = None;
-        for _ in 0..reps {
-            let r =
-                gpu.parsha256_with(&data, gpu::DEFAULT_TREE_HEIGHT, gpu::DEFAULT_IV_BITS, None)?;
-            if run.is_none_or(|b: parhash_cuda::ParshaRun| r.times.total_s < b.times.total_s) {
-                run = Some(r);
+        let cpu_sha256 = best_seconds(reps, || {
+            std::hint::black_box(parhash::hash(parhash::Algorithm::Sha256, &data));
+        });
+        for form in forms {
+            let height = gpu::DEFAULT_TREE_HEIGHT.min(form_max_height(form));
+            let mut run: Option<parhash_cuda::ParshaRun> = None;
+            for _ in 0..reps {
+                let r = gpu.parsha256_with(&data, height, gpu::DEFAULT_IV_BITS, Some(form))?;
+                if run.is_none_or(|b| r.times.total_s < b.times.total_s) {
+                    run = Some(r);
+                }
             }
+            let r = run.expect("one run");
+            let cpu_tree = |threads: parhash::Threads| {
+                let options = parhash::parsha256::ParshaOptions {
+                    threads,
+                    ..Default::default()
+                };
+                let (_, digest) = parhash::parsha256::parsha256_with(
+                    &data,
+                    height,
+                    gpu::DEFAULT_IV_BITS,
+                    &options,
+                )
+                .expect("valid tree parameters");
+                digest
+            };
+            // The GPU's digest is checked here too: a figure for a wrong digest is no figure.
+            if cpu_tree(parhash::Threads::ALL) != r.digest {
+                return Err(parhash_cuda::GpuError::InvalidInput(format!(
+                    "PARSHA-256 of 1e{e} bytes, {} form: the GPU's digest differs from the CPU's",
+                    form.name()
+                )));
+            }
+            let two = best_seconds(reps, || {
+                cpu_tree(parhash::Threads::new(2));
+            });
+            let all = best_seconds(reps, || {
+                cpu_tree(parhash::Threads::ALL);
+            });
+            t.push(vec![
+                format!("1e{e}"),
+                r.form.map(|f| f.name()).unwrap_or("host (short)").into(),
+                height.to_string(),
+                r.t.to_string(),
+                gbps(len as f64, r.times.kernel_s),
+                gbps(len as f64, r.times.total_s),
+                gbps(len as f64, cpu_sha256),
+                gbps(len as f64, two),
+                gbps(len as f64, all),
+            ]);
         }
-        let r = run.expect("one run");
-        let t0 = Instant::now();
-        std::hint::black_box(parhash::hash(parhash::Algorithm::Sha256, &data));
-        let cpu = t0.elapsed().as_secs_f64();
-        let t0 = Instant::now();
-        std::hint::black_box(parhash::parsha256::parsha256(
-            &data,
-            gpu::DEFAULT_TREE_HEIGHT,
-            gpu::DEFAULT_IV_BITS,
-        ))
-        .ok();
-        let cpu_parsha = t0.elapsed().as_secs_f64();
-        t.push(vec![
-            format!("1e{e}"),
-            r.t.to_string(),
-            r.form.map(|f| f.name()).unwrap_or("host").into(),
-            gbps(len as f64, r.times.kernel_s),
-            gbps(len as f64, r.times.total_s),
-            sig3(h2d / 1e9),
-            gbps(len as f64, cpu),
-            gbps(len as f64, cpu_parsha),
-        ]);
     }
     report.sections.push(Section {
-        title: "PARSHA-256 (T = 13, l = 256)".into(),
-        paragraphs: vec![
-            "Anchor: 61 GB/s kernel-only on a V100 at 10^8 bytes (the CUDA study). End to end \
-             includes the copy of the message, so it cannot beat the host-to-device rate."
-                .into(),
-        ],
+        title: "PARSHA-256 (l = 256), each kernel form".into(),
+        paragraphs: vec![format!(
+            "Anchor: 61 GB/s kernel-only on a V100 at 10^8 bytes (the CUDA study, T = 13). \
+                 End to end includes the copy of the message, so it cannot beat the \
+                 host-to-device rate ({} GB/s here). Each form runs its largest tree up to \
+                 T = 13 (warp 5, block 10); the CPU columns hash the same tree (every GPU digest \
+                 was checked against the CPU's) and plain SHA-256 on one core ({}).",
+            sig3(h2d / 1e9),
+            sha256_kernel_name()
+        )],
         table: Some(t),
     });
 
