@@ -5,7 +5,9 @@
 
 use std::ffi::OsString;
 
+use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
+use parhash::file::ReadStrategy;
 use parhash::parsha256::MAX_TREE_HEIGHT;
 use parhash::threads::Threads;
 use parhash::{Algorithm, TreeParams};
@@ -290,6 +292,25 @@ pub struct HashOptions {
     /// cores.
     #[arg(short = 'j', long = "threads", value_name = "N", default_value = "0", value_parser = parse_threads)]
     pub threads: Threads,
+
+    /// How a large file is read: auto, sequential or parallel [default: auto].
+    ///
+    /// parallel: the hashing threads read their own pieces of the file, so no thread waits
+    /// for a reader (fastest where the file is in the page cache or on an SSD or NVMe drive).
+    /// sequential: one stream from start to end, read ahead of the hashing threads (what a
+    /// spinning disk or a network file system serves best: several streams make it seek).
+    /// auto decides per file: parallel when the file is in the page cache, on tmpfs or on a
+    /// device that says it is not rotational; one stream on rotational devices, network file
+    /// systems and where the system cannot tell. Only blake3, sandstorm* and parsha256 on
+    /// more than one thread split one file; the digest never depends on it.
+    #[arg(
+        long = "read",
+        value_name = "HOW",
+        default_value = "auto",
+        value_parser = clap::builder::PossibleValuesParser::new(["auto", "sequential", "parallel"])
+            .map(|s| s.parse::<ReadStrategy>().expect("one of the possible values")),
+    )]
+    pub read: ReadStrategy,
 
     /// PARSHA-256 tree height T, 1 to 40 [default: 13].
     ///

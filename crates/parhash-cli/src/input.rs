@@ -38,7 +38,7 @@ impl Source {
 /// Hashes everything `source` holds with `alg` (see `parhash::file::FileHasher`), with a
 /// progress bar for a large file on a terminal.
 pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io::Result<Output> {
-    let files = FileHasher::new(builder_for(alg, options));
+    let files = file_hasher(alg, options);
     match source {
         Source::Stdin => files.hash_reader(io::stdin().lock()),
         Source::Path(path) => {
@@ -47,6 +47,11 @@ pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io:
             files.with_progress(&bar).hash_file(&file)
         }
     }
+}
+
+/// The file engine every input is hashed with: [`builder_for`]'s hasher, `--read`'s strategy.
+pub fn file_hasher(alg: Algorithm, options: &HashOptions) -> FileHasher<'static> {
+    FileHasher::new(builder_for(alg, options)).read_strategy(options.read)
 }
 
 /// The hasher every input is hashed with: `-j`'s threads, tree parameters where the algorithm

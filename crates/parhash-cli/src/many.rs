@@ -7,11 +7,11 @@ use std::io;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use parhash::file::{FileHasher, FileInput};
+use parhash::file::FileInput;
 use parhash::{Algorithm, Output};
 
 use crate::flags::HashOptions;
-use crate::input::{builder_for, Source};
+use crate::input::{file_hasher, Source};
 use crate::progress::ManyProgress;
 
 /// One input: a name to report and what to hash, or an error found before hashing (a
@@ -35,7 +35,7 @@ pub fn run(
     progress: &ManyProgress,
     mut emit: impl FnMut(Vec<Outcome>) -> Result<()>,
 ) -> Result<()> {
-    let files = FileHasher::new(builder_for(alg, options));
+    let files = file_hasher(alg, options);
     let files = files.with_progress(progress);
     let inputs = items.map(|item| match item {
         Item::Hash {

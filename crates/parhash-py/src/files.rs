@@ -7,7 +7,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, TryLockError};
 
-use parhash::file::{FileHasher, WINDOW};
+use parhash::file::{FileHasher, ReadStrategy, WINDOW};
 use parhash::{Algorithm, Output};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -18,8 +18,22 @@ use crate::options::{self, Options};
 /// Hashes the file at `path` through the library's file engine ([`FileHasher`]: reads, never a
 /// map, so a file that shrinks while hashed is an error and never `SIGBUS`; reads overlapped
 /// with hashing; never the whole file in memory, but PARSHA-256 of a pipe, spooled up to 1 GiB).
-pub(crate) fn hash_path(alg: Algorithm, options: &Options, path: &Path) -> io::Result<Output> {
-    FileHasher::new(options.builder(alg)).hash_path(path)
+pub(crate) fn hash_path(
+    alg: Algorithm,
+    options: &Options,
+    read: ReadStrategy,
+    path: &Path,
+) -> io::Result<Output> {
+    FileHasher::new(options.builder(alg))
+        .read_strategy(read)
+        .hash_path(path)
+}
+
+/// `read=`: "auto" (None), "sequential" or "parallel", as `parhash sum --read`.
+fn read_strategy(read: Option<&str>) -> PyResult<ReadStrategy> {
+    read.map_or(Ok(ReadStrategy::Auto), |name| {
+        name.parse().map_err(PyValueError::new_err)
+    })
 }
 
 /// A path argument: str, bytes or os.PathLike (as `open` takes them).
@@ -59,10 +73,12 @@ pub(crate) fn os_error(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
 ///
 /// Read in pieces (never the whole file in memory) with the GIL released; `threads` (None or
 /// 0 = all cores) for the tree modes, `tree_height`/`iv_bits` for PARSHA-256, `digest_size`
-/// (bytes) for BLAKE2b/s, BLAKE3 and SHAKE as in `new`. A file that cannot be read raises
-/// OSError (FileNotFoundError, PermissionError, IsADirectoryError...) with errno and filename.
+/// (bytes) for BLAKE2b/s, BLAKE3 and SHAKE as in `new`; `read` ("auto", "sequential" or
+/// "parallel") as `parhash sum --read`. A file that cannot be read raises OSError
+/// (FileNotFoundError, PermissionError, IsADirectoryError...) with errno and filename.
 #[pyfunction]
-#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None))]
+#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub(crate) fn hash_file<'py>(
     py: Python<'py>,
     path: &Bound<'py, PyAny>,
@@ -71,12 +87,14 @@ pub(crate) fn hash_file<'py>(
     tree_height: Option<i64>,
     iv_bits: Option<i64>,
     digest_size: Option<i64>,
+    read: Option<&str>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let path = path_arg(path)?;
     let alg = options::algorithm(name)?;
     let options = Options::new(alg, threads, tree_height, iv_bits, None, digest_size)?;
+    let read = read_strategy(read)?;
     let digest = py
-        .detach(|| hash_path(alg, &options, &path))
+        .detach(|| hash_path(alg, &options, read, &path))
         .map_err(|e| os_error(py, &e, &path))?;
     Ok(PyBytes::new(py, digest.as_bytes()))
 }
@@ -164,9 +182,11 @@ impl FileDigests {
 /// `name`, several at a time on `threads` threads (None or 0 = all cores), and yields
 /// `(path, digest)` in input order, or `(path, error)` with the OSError for a file that
 /// could not be read (the run goes on). Paths are taken a window at a time: memory stays
-/// bounded for millions of paths. `tree_height`, `iv_bits` and `digest_size` as in `hash_file`.
+/// bounded for millions of paths. `tree_height`, `iv_bits`, `digest_size` and `read` as in
+/// `hash_file`.
 #[pyfunction]
-#[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None))]
+#[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub(crate) fn hash_files(
     paths: &Bound<'_, PyAny>,
     name: &str,
@@ -174,11 +194,12 @@ pub(crate) fn hash_files(
     tree_height: Option<i64>,
     iv_bits: Option<i64>,
     digest_size: Option<i64>,
+    read: Option<&str>,
 ) -> PyResult<FileDigests> {
     let algorithm = options::algorithm(name)?;
     let options = Options::new(algorithm, threads, tree_height, iv_bits, None, digest_size)?;
     Ok(FileDigests {
-        files: FileHasher::new(options.builder(algorithm)),
+        files: FileHasher::new(options.builder(algorithm)).read_strategy(read_strategy(read)?),
         paths: paths.try_iter()?.unbind(),
         ready: Mutex::new(VecDeque::new()),
     })

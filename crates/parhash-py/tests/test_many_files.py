@@ -159,3 +159,17 @@ def test_hash_files_is_one_caller_at_a_time(tmp_path):
     iterator = parhash.hash_files(paths(), "md5")
     with pytest.raises(ValueError, match="already executing"):
         next(iterator)
+
+
+@pytest.mark.parametrize("name", ["blake3", "sandstorm256", "parsha256"])
+def test_every_read_strategy_gives_the_one_digest(name, tmp_path):
+    # 6 MiB: over the 4 MiB from which two threads read their own pieces ("parallel").
+    data = random.Random(name).randbytes(6 << 20 | 12345)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    expected = parhash.new(name, data).digest()
+    for read in [None, "auto", "sequential", "parallel", "PARALLEL"]:
+        assert parhash.hash_file(path, name, threads=2, read=read) == expected, read
+        assert list(parhash.hash_files([path], name, threads=2, read=read)) == [(path, expected)]
+    with pytest.raises(ValueError, match="auto, sequential or parallel"):
+        parhash.hash_file(path, name, read="fast")

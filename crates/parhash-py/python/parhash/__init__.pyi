@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Iterator
 from os import PathLike
-from typing import IO, Callable, Union
+from typing import IO, Callable, Literal, Union
 
 from _typeshed import ReadableBuffer
 
@@ -487,9 +487,12 @@ def hash_file(
     tree_height: int | None = None,
     iv_bits: int | None = None,
     digest_size: int | None = None,
+    read: Literal["auto", "sequential", "parallel"] | None = None,
 ) -> bytes:
     """The digest of the file at `path`, read in pieces with the GIL released (`digest_size`
-    in bytes for blake2b, blake2s, blake3, shake128 and shake256, as in `new`)."""
+    in bytes for blake2b, blake2s, blake3, shake128 and shake256, as in `new`; `read` as
+    `parhash sum --read`: "auto" (None) decides per file, "parallel" lets the hashing threads
+    read their own pieces, "sequential" reads one stream)."""
 
 class FileDigests(Iterator[tuple[_Path, Union[bytes, OSError]]]):
     def __iter__(self) -> FileDigests: ...
@@ -503,6 +506,7 @@ def hash_files(
     tree_height: int | None = None,
     iv_bits: int | None = None,
     digest_size: int | None = None,
+    read: Literal["auto", "sequential", "parallel"] | None = None,
 ) -> FileDigests:
     """(path, digest) or (path, OSError) for each path, in input order, bounded memory."""
 

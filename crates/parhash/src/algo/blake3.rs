@@ -146,19 +146,54 @@ impl Blake3 {
 
     /// The extendable output, from its first byte.
     fn output_reader(&self) -> ::blake3::OutputReader {
-        let Some((bottom, above)) = self.stack.split_first() else {
+        if self.stack.is_empty() {
             // One piece or less: the open piece is the whole message.
             return self.tail.finalize_xof();
-        };
-        // The open piece is never empty once a piece was closed. The root's right subtree
-        // is everything after the largest complete subtree, merged from the right.
-        let mut right = self.tail.finalize_non_root();
-        for left in above.iter().rev() {
-            right = merge_subtrees_non_root(left, &right, Mode::Hash);
         }
-        merge_subtrees_root_xof(bottom, &right, Mode::Hash)
+        // The open piece is never empty once a piece was closed.
+        root_reader(&self.stack, self.tail.finalize_non_root())
     }
+}
 
+/// The root's output from the stack of complete subtrees (at least one) and the chaining
+/// value of the last piece: the root's right subtree is everything after the largest complete
+/// subtree, merged from the right.
+fn root_reader(stack: &[ChainingValue], last: ChainingValue) -> ::blake3::OutputReader {
+    let (bottom, above) = stack.split_first().expect("at least one complete subtree");
+    let mut right = last;
+    for left in above.iter().rev() {
+        right = merge_subtrees_non_root(left, &right, Mode::Hash);
+    }
+    merge_subtrees_root_xof(bottom, &right, Mode::Hash)
+}
+
+/// The chaining value of the piece at `offset` (a multiple of [`PIECE`]) of a message of more
+/// than one piece: `bytes` is the whole piece, or the message's last bytes. For callers whose
+/// threads hash pieces they read themselves (the file reader); [`output_from_pieces`] joins them.
+pub(crate) fn piece_chaining_value(offset: u64, bytes: &[u8]) -> ChainingValue {
+    debug_assert!(offset % PIECE as u64 == 0 && bytes.len() <= PIECE);
+    let mut subtree = ::blake3::Hasher::new();
+    subtree.set_input_offset(offset);
+    subtree.update(bytes);
+    subtree.finalize_non_root()
+}
+
+/// The extendable output of a message of two or more pieces from their chaining values
+/// ([`piece_chaining_value`]), in message order: the digest [`Blake3`] gives.
+///
+/// # Panics
+/// If `pieces` has fewer than two values (one piece is the root itself: hash it whole).
+pub(crate) fn output_from_pieces(pieces: &[ChainingValue]) -> ::blake3::OutputReader {
+    assert!(pieces.len() >= 2, "a message of one piece is its own root");
+    let (last, whole) = pieces.split_last().expect("two or more");
+    let mut tree = Blake3::with_threads(Threads::ONE);
+    for cv in whole {
+        tree.push_piece(*cv);
+    }
+    root_reader(&tree.stack, *last)
+}
+
+impl Blake3 {
     /// The first `out.len()` bytes of the extendable output.
     fn finalize_to(&self, out: &mut [u8]) {
         self.output_reader().fill(out);
@@ -307,6 +342,27 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn pieces_hashed_apart_join_into_the_crates_digest() {
+        for len in [
+            PIECE + 1,
+            2 * PIECE,
+            3 * PIECE - 7,
+            4 * PIECE,
+            5 * PIECE + 12_345,
+        ] {
+            let data = input(len);
+            let cvs: Vec<_> = data
+                .chunks(PIECE)
+                .enumerate()
+                .map(|(i, piece)| piece_chaining_value((i * PIECE) as u64, piece))
+                .collect();
+            let mut out = [0; 100];
+            output_from_pieces(&cvs).fill(&mut out);
+            assert_eq!(out.to_vec(), reference(&data, 100), "len {len}");
         }
     }
 

@@ -26,6 +26,15 @@
 //!   or one more byte at the end (it grew) is [`FileChangedSize`] inside an [`io::Error`]
 //!   ("file changed size while being read"). The other files of [`FileHasher::hash_files`] are
 //!   still hashed.
+//! - **Reads that fit the storage** ([`ReadStrategy`], `parhash sum --read`). For an algorithm
+//!   that spreads one message over threads (BLAKE3, SANDstorm, PARSHA-256) on more than one
+//!   thread, a regular file of at least a few MiB is read in parallel where that pays: the
+//!   hashing threads read their own pieces with positional reads (BLAKE3's 1 MiB subtrees,
+//!   the parts of a tree mode's [`crate::parts`] plan), so each copy lands in the cache of the
+//!   core that hashes it and no thread waits for a reader. [`ReadStrategy::Auto`] (the
+//!   default) does so when the file is in the page cache, in memory (tmpfs) or on a device
+//!   that says it is not rotational, and reads one sequential stream, as below, on rotational
+//!   disks, network file systems and where it cannot tell ([`storage_of`]).
 //! - **Reading overlaps hashing.** A regular file of more than [`OVERLAP_FROM_PIECES`] pieces
 //!   is read by the hashing thread while the page cache holds it, and from the first piece
 //!   that is not cached on, by a thread of its own a few pieces ahead of the hasher
@@ -55,6 +64,8 @@
 
 mod many;
 mod read;
+mod split;
+mod storage;
 
 use std::fmt;
 use std::fs::File;
@@ -66,6 +77,7 @@ pub use read::{
     piece_size, ReadAhead, OVERLAP_FROM_PIECES, PIECE, PIECE_MAX, READ_AHEAD, TREE_PIECE_MIN,
     TREE_PIECE_PER_THREAD,
 };
+pub use storage::{storage_of, ReadStrategy, Storage};
 
 use crate::{Algorithm, Hasher, HasherBuilder, Output};
 
@@ -129,6 +141,7 @@ pub struct FileHasher<'p> {
     builder: HasherBuilder,
     progress: Option<&'p dyn Progress>,
     read_ahead: ReadAhead,
+    read_strategy: ReadStrategy,
 }
 
 impl fmt::Debug for FileHasher<'_> {
@@ -137,6 +150,7 @@ impl fmt::Debug for FileHasher<'_> {
             .field("builder", &self.builder)
             .field("progress", &self.progress.is_some())
             .field("read_ahead", &self.read_ahead)
+            .field("read_strategy", &self.read_strategy)
             .finish()
     }
 }
@@ -149,6 +163,28 @@ impl<'p> FileHasher<'p> {
             builder,
             progress: None,
             read_ahead: ReadAhead::default(),
+            read_strategy: ReadStrategy::default(),
+        }
+    }
+
+    /// The same, reading each large regular file as `strategy` says (default:
+    /// [`ReadStrategy::Auto`], decided per file from where its bytes are).
+    #[must_use]
+    pub fn read_strategy(mut self, strategy: ReadStrategy) -> Self {
+        self.read_strategy = strategy;
+        self
+    }
+
+    /// How `file` (`len` bytes long) will be read: [`ReadStrategy::Parallel`] when the hashing
+    /// threads read their own pieces, else [`ReadStrategy::Sequential`] (one stream): what
+    /// [`ReadStrategy::Auto`] decides for it, or what was asked where it applies (only a
+    /// regular file of a few MiB or more, hashed on more than one thread by an algorithm that
+    /// splits one message over threads, can be read in parallel).
+    pub fn read_strategy_for(&self, file: &File, len: u64) -> ReadStrategy {
+        if self.splits(file, len).is_some() {
+            ReadStrategy::Parallel
+        } else {
+            ReadStrategy::Sequential
         }
     }
 
@@ -167,6 +203,7 @@ impl<'p> FileHasher<'p> {
             builder: self.builder.clone(),
             progress: Some(progress),
             read_ahead: self.read_ahead,
+            read_strategy: self.read_strategy,
         }
     }
 
@@ -208,6 +245,12 @@ impl<'p> FileHasher<'p> {
         match regular_file_len(file) {
             // procfs and sysfs files say 0 bytes whatever they hold: no length to promise.
             Some(len) if len > 0 => {
+                if let Some(threads) = self.splits(file, len) {
+                    self.started(Some(len));
+                    let digest =
+                        split::hash(file, len, &self.builder, threads, &|n| self.hashed(n))?;
+                    return Ok((digest, len));
+                }
                 let mut hasher = self.hasher(Some(len))?;
                 self.started(Some(len));
                 let piece_size = self.piece_size();
@@ -254,6 +297,20 @@ impl<'p> FileHasher<'p> {
             None => builder,
         };
         builder.build().map_err(io::Error::other)
+    }
+
+    /// The threads that read and hash their own pieces of `file`, when it is read in parallel.
+    fn splits(&self, file: &File, len: u64) -> Option<crate::Threads> {
+        let threads = self.builder.threads_allowed();
+        if threads.count() < 2 || len < split::SPLIT_FROM || !split::can_split(&self.builder) {
+            return None;
+        }
+        let parallel = match self.read_strategy {
+            ReadStrategy::Parallel => true,
+            ReadStrategy::Sequential => false,
+            ReadStrategy::Auto => storage_of(file, len).serves_parallel_reads(),
+        };
+        parallel.then_some(threads)
     }
 
     /// When a large file is read ahead: as asked, except that the default reads ahead from the

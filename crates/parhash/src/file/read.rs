@@ -254,7 +254,7 @@ fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 /// Fills `buf` from `file` at `offset`; the file ending first means it shrank below `len`.
-fn read_piece_at(file: &File, buf: &mut [u8], offset: u64, len: u64) -> io::Result<()> {
+pub(super) fn read_piece_at(file: &File, buf: &mut [u8], offset: u64, len: u64) -> io::Result<()> {
     let mut filled = 0;
     while filled < buf.len() {
         match read_at(file, &mut buf[filled..], offset + filled as u64) {
@@ -274,7 +274,7 @@ fn read_piece_at(file: &File, buf: &mut [u8], offset: u64, len: u64) -> io::Resu
 }
 
 /// Checks that `file` has no byte at `len`: one there means it grew while it was read.
-fn check_end(file: &File, len: u64) -> io::Result<()> {
+pub(super) fn check_end(file: &File, len: u64) -> io::Result<()> {
     let mut byte = [0u8; 1];
     loop {
         match read_at(file, &mut byte, len) {
@@ -314,7 +314,7 @@ thread_local! {
 const SPARES: usize = READ_AHEAD + 1;
 
 /// A buffer of `size` bytes: a spare one of that size, or a new one.
-fn take_buffer(size: usize) -> Vec<u8> {
+pub(super) fn take_buffer(size: usize) -> Vec<u8> {
     SPARE_BUFFERS
         .with_borrow_mut(|spares| {
             let at = spares.iter().position(|b| b.len() == size)?;
@@ -324,7 +324,7 @@ fn take_buffer(size: usize) -> Vec<u8> {
 }
 
 /// Keeps `buf` for reuse (the oldest spare makes room when there are enough).
-fn give_back(buf: Vec<u8>) {
+pub(super) fn give_back(buf: Vec<u8>) {
     SPARE_BUFFERS.with_borrow_mut(|spares| {
         if spares.len() == SPARES {
             spares.remove(0);

@@ -158,6 +158,12 @@ impl HasherBuilder {
         self.threads
     }
 
+    /// The forced variant, PARSHA-256's tree parameters and the digest size asked for (the
+    /// file reader's threads, which hash pieces themselves, need to know what to compute).
+    pub(crate) fn settings(&self) -> (Option<Variant>, Option<TreeParams>, Option<usize>) {
+        (self.variant, self.tree_params, self.digest_size)
+    }
+
     /// Whether the batch engine's lanes compute what this builder's hasher would, so that a
     /// caller may hash small messages there instead: no forced variant, no tree parameters, the
     /// default digest size.

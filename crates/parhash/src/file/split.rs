@@ -1,0 +1,177 @@
+//! [`ReadStrategy::Parallel`](super::ReadStrategy::Parallel): the hashing threads read their
+//! own pieces of one file with positional reads and hash them, for the algorithms whose one
+//! message splits over threads. Each copy from the page cache lands in the cache of the core
+//! that hashes it, and no thread waits for a reader.
+//!
+//! - BLAKE3: pieces of [`blake3::PIECE`] (1 MiB, complete subtrees), taken from a shared
+//!   counter, each thread hashing the ones it read; their chaining values are joined as the
+//!   tree says ([`blake3::output_from_pieces`]).
+//! - SANDstorm and PARSHA-256: the [`parts`](crate::parts) plan of the message, each part
+//!   hashed on one thread from what that thread reads ([`Plan::hash_part_from`]), and the
+//!   states combined: the machinery that splits a message over machines, here over cores.
+//!
+//! A file that shrinks is caught by the read that finds its end early, one that grows by the
+//! byte past the end ([`super::read::check_end`]), as on the sequential path.
+
+use std::fs::File;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::read::{check_end, give_back, read_piece_at, take_buffer};
+use crate::algo::blake3;
+use crate::parts::{PartError, PartState, Plan};
+use crate::threads::run_workers;
+use crate::{Algorithm, HasherBuilder, Output, Threads};
+
+/// Bytes per part of a tree mode's plan: parts are taken from a shared counter, so a thread
+/// that was slowed down takes fewer; enough of them to balance, few enough that the combine
+/// step (a chaining value or a tree's top per part) stays negligible.
+const PART_BYTES: u64 = 32 << 20;
+
+/// The fewest bytes worth splitting: below, one thread reads and the hasher's own threads
+/// share the pieces.
+pub(super) const SPLIT_FROM: u64 = 4 * blake3::PIECE as u64;
+
+/// Whether [`hash`] can compute what `builder`'s hasher computes: an algorithm that splits
+/// over threads, no forced variant (the kernel asked for runs on the sequential path), and for
+/// BLAKE3 any digest size.
+pub(super) fn can_split(builder: &HasherBuilder) -> bool {
+    let (variant, _, _) = builder.settings();
+    let algorithm = builder.algorithm();
+    variant.is_none() && (algorithm == Algorithm::Blake3 || Plan::splits(algorithm))
+}
+
+/// The digest of the `len` bytes of `file` (at least [`SPLIT_FROM`]) as `builder`'s hasher
+/// gives it, hashed by `threads` threads (at least 2) that read their own pieces; `hashed` is
+/// told of every piece hashed, from the thread that hashed it.
+///
+/// # Errors
+/// A read error; [`super::FileChangedSize`] for a file that shrank or grew meanwhile.
+pub(super) fn hash(
+    file: &File,
+    len: u64,
+    builder: &HasherBuilder,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+) -> io::Result<Output> {
+    let digest = if builder.algorithm() == Algorithm::Blake3 {
+        let (_, _, size) = builder.settings();
+        let size = size.unwrap_or(Algorithm::Blake3.digest_size());
+        hash_blake3(file, len, size, threads, hashed)?
+    } else {
+        hash_parts(file, len, builder, threads, hashed)?
+    };
+    check_end(file, len)?;
+    Ok(digest)
+}
+
+/// BLAKE3: 1 MiB pieces from a shared counter, each thread with a buffer of its own.
+fn hash_blake3(
+    file: &File,
+    len: u64,
+    size: usize,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+) -> io::Result<Output> {
+    let piece = blake3::PIECE as u64;
+    let pieces = len.div_ceil(piece);
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let runs = run_workers(threads, || -> io::Result<Vec<(u64, [u8; 32])>> {
+        let mut buf = take_buffer(blake3::PIECE);
+        let mut mine = Vec::new();
+        let result = loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= pieces || failed.load(Ordering::Relaxed) {
+                break Ok(mine);
+            }
+            let offset = index * piece;
+            let bytes = &mut buf[..(len - offset).min(piece) as usize];
+            if let Err(err) = read_piece_at(file, bytes, offset, len) {
+                failed.store(true, Ordering::Relaxed);
+                break Err(err);
+            }
+            mine.push((index, blake3::piece_chaining_value(offset, bytes)));
+            hashed(bytes.len());
+        };
+        give_back(buf);
+        result
+    });
+    let mut cvs = Vec::with_capacity(pieces as usize);
+    for run in runs {
+        cvs.extend(run?);
+    }
+    cvs.sort_unstable_by_key(|&(index, _)| index);
+    let cvs: Vec<[u8; 32]> = cvs.into_iter().map(|(_, cv)| cv).collect();
+    let mut digest = vec![0; size];
+    blake3::output_from_pieces(&cvs).fill(&mut digest);
+    Ok(Output::from_slice(&digest))
+}
+
+/// SANDstorm and PARSHA-256: the parts plan, each part hashed by the thread that reads it.
+fn hash_parts(
+    file: &File,
+    len: u64,
+    builder: &HasherBuilder,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+) -> io::Result<Output> {
+    let (_, tree_params, _) = builder.settings();
+    let mut plan = Plan::builder(builder.algorithm()).threads(Threads::ONE);
+    if let Some(params) = tree_params {
+        plan = plan.tree_params(params);
+    }
+    let wanted = (len / PART_BYTES).max(2 * threads.count() as u64);
+    let plan = plan
+        .build(len, wanted.min(u32::MAX as u64) as usize)
+        .map_err(into_io)?;
+    let read = |offset: u64, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
+    // Parts may share a few bytes (SANDstorm's first block): progress stops at `len`.
+    let reported = AtomicU64::new(0);
+    let report = |bytes: u64| {
+        let before = reported
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                Some((r + bytes).min(len))
+            })
+            .expect("the update always gives a value");
+        let step = (before + bytes).min(len) - before;
+        if step > 0 {
+            hashed(step as usize);
+        }
+    };
+    let next = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let runs = run_workers(threads, || -> io::Result<Vec<PartState>> {
+        let mut mine = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed) as usize;
+            if index >= plan.parts() || failed.load(Ordering::Relaxed) {
+                return Ok(mine);
+            }
+            match plan.hash_part_from(index, read) {
+                Ok(state) => mine.push(state),
+                Err(err) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(into_io(err));
+                }
+            }
+            report(plan.ranges(index).iter().map(|r| r.end - r.start).sum());
+        }
+    });
+    let mut states = Vec::with_capacity(plan.parts());
+    for run in runs {
+        states.extend(run?);
+    }
+    let digest = plan.combine_from(&states, read).map_err(into_io)?;
+    report(len);
+    Ok(digest)
+}
+
+/// A read error back as itself (a [`super::FileChangedSize`] stays findable); anything else
+/// (which the plan built here cannot give) as an error of its own.
+fn into_io(err: PartError) -> io::Error {
+    match err {
+        PartError::Io(err) => err,
+        other => io::Error::other(other),
+    }
+}
