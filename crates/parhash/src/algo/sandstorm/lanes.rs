@@ -26,6 +26,13 @@
 //!   overflows; rotates by 32..64 rotate each half and take the bits that crossed over from the
 //!   other (a bit select); SB is the 64-bit form's, on the low half only.
 //!
+//! Soundness: the lane types (`kernel::Zmm`, `kernel::YmmPair`, `kernel::Wide128`) and the S-box
+//! helpers of the AVX2 form hold the [`crate::platform`] tokens of their instructions (zero-sized),
+//! and the only ways to make one are the constructors, which take the tokens (`splat`, `load`,
+//! `inputs`), and the operations on values that already hold them. The entry functions receive
+//! the tokens of their form from [`Wide`], and every intrinsic runs with the token it needs in
+//! hand (as in `crate::vector`).
+//!
 //! The portable twin is [`crate::algo::sandstorm::fast::compress_lanes`]; tests compare every
 //! form with it.
 
@@ -146,17 +153,20 @@ impl Wide {
         #[cfg(target_arch = "x86_64")]
         if let Some((chains, input)) = as_words::<W, u128>(chains, input) {
             match self.form {
-                // SAFETY: the tokens, as for 64-bit words below.
-                Form::Avx512(..) => unsafe {
-                    kernel::avx512_words128(chains, input, starts, count)
+                // SAFETY: the entry needs AVX-512 F/BW/VL/DQ and GFNI; the `Avx512` and `Gfni`
+                // tokens it is handed are made only by their `detect`, after the CPU reported them.
+                Form::Avx512(avx512, gfni) => unsafe {
+                    kernel::avx512_words128((avx512, gfni), chains, input, starts, count)
                 },
-                // SAFETY: the tokens, as for 64-bit words below.
-                Form::Avx2Gfni(..) => unsafe {
-                    kernel::avx2_gfni_words128(chains, input, starts, count)
+                // SAFETY: the entry needs AVX2, AVX and GFNI; the `Avx2` and `GfniAvx2` tokens
+                // it is handed are made only by their `detect`, after the CPU reported them.
+                Form::Avx2Gfni(avx2, gfni) => unsafe {
+                    kernel::avx2_gfni_words128((avx2, gfni), chains, input, starts, count)
                 },
-                // SAFETY: the token, as for 64-bit words below.
-                Form::Avx2Gather(_) => unsafe {
-                    kernel::avx2_gather_words128(chains, input, starts, count)
+                // SAFETY: the entry needs AVX2 and AVX; the `Avx2` token it is handed is made
+                // only by `Avx2::detect`, after the CPU reported them.
+                Form::Avx2Gather(avx2) => unsafe {
+                    kernel::avx2_gather_words128(avx2, chains, input, starts, count)
                 },
             }
             return;
@@ -166,15 +176,23 @@ impl Wide {
         };
         match self.form {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Avx512` and `Gfni` tokens are made only after detecting AVX-512
-            // F/BW/VL/DQ and GFNI (+ VBMI) on this CPU.
-            Form::Avx512(..) => unsafe { kernel::avx512(chains, input, starts, count) },
+            // SAFETY: the entry needs AVX-512 F/BW/VL/DQ and GFNI; the `Avx512` and `Gfni`
+            // tokens it is handed are made only by their `detect`, after the CPU reported them.
+            Form::Avx512(avx512, gfni) => unsafe {
+                kernel::avx512((avx512, gfni), chains, input, starts, count)
+            },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Avx2` and `GfniAvx2` tokens are made only after detecting AVX2 and GFNI.
-            Form::Avx2Gfni(..) => unsafe { kernel::avx2_gfni(chains, input, starts, count) },
+            // SAFETY: the entry needs AVX2, AVX and GFNI; the `Avx2` and `GfniAvx2` tokens it is
+            // handed are made only by their `detect`, after the CPU reported them.
+            Form::Avx2Gfni(avx2, gfni) => unsafe {
+                kernel::avx2_gfni((avx2, gfni), chains, input, starts, count)
+            },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: an `Avx2` token is made only after detecting AVX2 on this CPU.
-            Form::Avx2Gather(_) => unsafe { kernel::avx2_gather(chains, input, starts, count) },
+            // SAFETY: the entry needs AVX2 and AVX; the `Avx2` token it is handed is made only
+            // by `Avx2::detect`, after the CPU reported them.
+            Form::Avx2Gather(avx2) => unsafe {
+                kernel::avx2_gather(avx2, chains, input, starts, count)
+            },
             #[cfg(not(target_arch = "x86_64"))]
             _ => unreachable!("no SIMD token exists on this architecture"),
         }
@@ -210,27 +228,122 @@ fn as_words<'c, 'a, W: Word, X: Word>(
 mod kernel {
     use super::*;
     use crate::algo::sandstorm::consts::AES_SBOX;
-    use core::marker::PhantomData;
 
-    // Every `unsafe` block below: SAFETY: the vector types only exist inside the entry functions
-    // at the end of this module, which `Wide` enters only with the token for their ISA.
-    macro_rules! simd {
-        ($e:expr) => {
-            // SAFETY: see the comment above `simd!`: the ISA's token was checked on entry.
+    // The lane types hold the tokens of their instructions (zero-sized proofs, see
+    // `crate::platform`): a value can only be made from the tokens (the constructors take them)
+    // or from another value of its type. Each intrinsic goes through the macro of the token it
+    // needs, with that token in hand; loads and stores go through the helpers below, whose
+    // arguments are exactly the bytes they touch.
+
+    /// Runs AVX-512 intrinsics that touch no memory, given the token that proves this CPU has
+    /// AVX-512.
+    macro_rules! avx512 {
+        ($token:expr => $e:expr) => {{
+            let _proof: Avx512 = $token;
+            // SAFETY: an `Avx512` token is made only by `Avx512::detect`, after the CPU reported
+            // AVX-512 F/BW/VL/DQ and AVX2, all that these register-only instructions need.
             unsafe { $e }
-        };
+        }};
+    }
+
+    /// Runs GFNI intrinsics on 512-bit registers, given the token that proves this CPU has them.
+    macro_rules! gfni {
+        ($token:expr => $e:expr) => {{
+            let _proof: Gfni = $token;
+            // SAFETY: a `Gfni` token is made only by `Gfni::detect`, after the CPU reported GFNI,
+            // AVX-512 VBMI and AVX-512 F/BW/VL, all that these register-only instructions need.
+            unsafe { $e }
+        }};
+    }
+
+    /// Runs AVX2 intrinsics that touch no memory, given the token that proves this CPU has AVX2.
+    macro_rules! avx2 {
+        ($token:expr => $e:expr) => {{
+            let _proof: Avx2 = $token;
+            // SAFETY: an `Avx2` token is made only by `Avx2::detect`, after the CPU reported AVX2
+            // and AVX (x86-64 always has SSE2), all that these register-only instructions need.
+            unsafe { $e }
+        }};
+    }
+
+    /// Runs GFNI intrinsics on 256-bit registers (VEX form), given the token that proves this
+    /// CPU has them.
+    macro_rules! gfni_avx2 {
+        ($token:expr => $e:expr) => {{
+            let _proof: GfniAvx2 = $token;
+            // SAFETY: a `GfniAvx2` token is made only by `GfniAvx2::detect`, after the CPU reported
+            // GFNI, AVX2 and AVX, all that these register-only instructions need.
+            unsafe { $e }
+        }};
+    }
+
+    /// Eight words into one 512-bit register (an unaligned load).
+    #[inline(always)]
+    fn load_zmm(_proof: Avx512, words: &[u64; 8]) -> __m512i {
+        // SAFETY: the `Avx512` token `_proof` proves AVX-512 F (see `avx512!`); `words` is the 64
+        // bytes the unaligned load reads.
+        unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
+    }
+
+    /// 64 bytes into one 512-bit register (an unaligned load).
+    #[inline(always)]
+    fn load_zmm_bytes(_proof: Avx512, bytes: &[u8; 64]) -> __m512i {
+        // SAFETY: the `Avx512` token `_proof` proves AVX-512 F (see `avx512!`); `bytes` is the 64
+        // bytes the unaligned load reads.
+        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+    }
+
+    /// One 512-bit register into eight words (an unaligned store).
+    #[inline(always)]
+    fn store_zmm(_proof: Avx512, v: __m512i, words: &mut [u64; 8]) {
+        // SAFETY: the `Avx512` token `_proof` proves AVX-512 F (see `avx512!`); `words` is the 64
+        // bytes the unaligned store writes, borrowed mutably.
+        unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), v) }
+    }
+
+    /// Four words into one 256-bit register (an unaligned load).
+    #[inline(always)]
+    fn load_ymm(_proof: Avx2, words: &[u64; 4]) -> __m256i {
+        // SAFETY: the `Avx2` token `_proof` proves AVX (see `avx2!`); `words` is the 32 bytes the
+        // unaligned load reads.
+        unsafe { _mm256_loadu_si256(words.as_ptr().cast()) }
+    }
+
+    /// 32 bytes into one 256-bit register (an unaligned load).
+    #[inline(always)]
+    fn load_ymm_bytes(_proof: Avx2, bytes: &[u8; 32]) -> __m256i {
+        // SAFETY: the `Avx2` token `_proof` proves AVX (see `avx2!`); `bytes` is the 32 bytes the
+        // unaligned load reads.
+        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
+    }
+
+    /// One 256-bit register into four words (an unaligned store).
+    #[inline(always)]
+    fn store_ymm(_proof: Avx2, v: __m256i, words: &mut [u64; 4]) {
+        // SAFETY: the `Avx2` token `_proof` proves AVX (see `avx2!`); `words` is the 32 bytes the
+        // unaligned store writes, borrowed mutably.
+        unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), v) }
     }
 
     /// Eight lanes of one SANDstorm word type and the SANDstorm operations on them.
     pub(super) trait Lanes8: Copy {
         /// The word of one lane (u64 or u128).
         type Word: Word;
-        fn splat(x: Self::Word) -> Self;
+        /// The platform tokens that prove this CPU runs these lanes.
+        type Isa: Copy;
+        /// The tokens this value holds.
+        fn isa(self) -> Self::Isa;
+        fn splat(isa: Self::Isa, x: Self::Word) -> Self;
         /// Lane l = `words[l]`.
-        fn load(words: &[Self::Word; LANES]) -> Self;
+        fn load(isa: Self::Isa, words: &[Self::Word; LANES]) -> Self;
         fn store(self, words: &mut [Self::Word; LANES]);
         /// Input `k` of every lane, transposed: word j of lane l's input is lane l of `out[j]`.
-        fn inputs(input: Input<'_, Self::Word>, starts: &[usize; LANES], k: usize) -> [Self; 8];
+        fn inputs(
+            isa: Self::Isa,
+            input: Input<'_, Self::Word>,
+            starts: &[usize; LANES],
+            k: usize,
+        ) -> [Self; 8];
         fn add(self, o: Self) -> Self;
         fn xor(self, o: Self) -> Self;
         /// Ch(self, b, c): bits of `b` where `self` is set, of `c` elsewhere.
@@ -270,81 +383,103 @@ mod kernel {
     /// G's constants A (high half) and B (low half), added to the halves in one go.
     const G_AB: u64 = 0xA611_186B_BEE8_390D;
 
-    /// Eight lanes in one AVX-512 register.
+    /// Eight lanes in one AVX-512 register, with the tokens of AVX-512 and GFNI (for SB).
     #[derive(Clone, Copy)]
-    pub(super) struct Zmm(__m512i);
+    pub(super) struct Zmm {
+        v: __m512i,
+        avx512: Avx512,
+        gfni: Gfni,
+    }
 
     impl Zmm {
+        /// `v` with the tokens of `self`.
+        #[inline(always)]
+        fn with(self, v: __m512i) -> Self {
+            Zmm { v, ..self }
+        }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
-            Zmm(simd!(_mm512_rol_epi64::<N>(self.0)))
+            self.with(avx512!(self.avx512 => _mm512_rol_epi64::<N>(self.v)))
         }
     }
 
     impl Lanes8 for Zmm {
         type Word = u64;
+        type Isa = (Avx512, Gfni);
         rotations64!();
         #[inline(always)]
-        fn splat(x: u64) -> Self {
-            Zmm(simd!(_mm512_set1_epi64(x as i64)))
+        fn isa(self) -> (Avx512, Gfni) {
+            (self.avx512, self.gfni)
         }
         #[inline(always)]
-        fn load(words: &[u64; LANES]) -> Self {
-            Zmm(simd!(_mm512_loadu_si512(words.as_ptr().cast())))
+        fn splat((avx512, gfni): (Avx512, Gfni), x: u64) -> Self {
+            let v = avx512!(avx512 => _mm512_set1_epi64(x as i64));
+            Zmm { v, avx512, gfni }
+        }
+        #[inline(always)]
+        fn load((avx512, gfni): (Avx512, Gfni), words: &[u64; LANES]) -> Self {
+            let v = load_zmm(avx512, words);
+            Zmm { v, avx512, gfni }
         }
         #[inline(always)]
         fn store(self, words: &mut [u64; LANES]) {
-            simd!(_mm512_storeu_si512(words.as_mut_ptr().cast(), self.0))
+            store_zmm(self.avx512, self.v, words)
         }
         #[inline(always)]
-        fn inputs(input: Input<'_, u64>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
-            let mut rows = [simd!(_mm512_setzero_si512()); 8];
+        fn inputs(
+            (avx512, gfni): (Avx512, Gfni),
+            input: Input<'_, u64>,
+            starts: &[usize; LANES],
+            k: usize,
+        ) -> [Self; 8] {
+            let mut rows = [avx512!(avx512 => _mm512_setzero_si512()); 8];
             for (row, &start) in rows.iter_mut().zip(starts) {
                 *row = match input {
                     Input::Blocks(data) => {
-                        let block = &data[start + 64 * k..][..64];
-                        bswap64(simd!(_mm512_loadu_si512(block.as_ptr().cast())))
+                        let block = data[start + 64 * k..].first_chunk::<64>().unwrap();
+                        bswap64(avx512, load_zmm_bytes(avx512, block))
                     }
-                    Input::Words(words) => {
-                        let words: &[u64; 8] = &words[start + k];
-                        simd!(_mm512_loadu_si512(words.as_ptr().cast()))
-                    }
+                    Input::Words(words) => load_zmm(avx512, &words[start + k]),
                 };
             }
-            transpose8(rows).map(Zmm)
+            transpose8(avx512, rows).map(|v| Zmm { v, avx512, gfni })
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            Zmm(simd!(_mm512_add_epi64(self.0, o.0)))
+            self.with(avx512!(self.avx512 => _mm512_add_epi64(self.v, o.v)))
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
-            Zmm(simd!(_mm512_xor_si512(self.0, o.0)))
+            self.with(avx512!(self.avx512 => _mm512_xor_si512(self.v, o.v)))
         }
         #[inline(always)]
         fn select(self, b: Self, c: Self) -> Self {
-            Zmm(simd!(_mm512_ternarylogic_epi64::<0xCA>(self.0, b.0, c.0)))
+            self.with(avx512!(self.avx512 => _mm512_ternarylogic_epi64::<0xCA>(self.v, b.v, c.v)))
         }
         #[inline(always)]
         fn f(self) -> Self {
-            let hi = simd!(_mm512_srli_epi64::<32>(self.0));
-            let squares = simd!((_mm512_mul_epu32(hi, hi), _mm512_mul_epu32(self.0, self.0)));
-            Zmm(simd!(_mm512_add_epi64(squares.0, squares.1)))
+            let hi = avx512!(self.avx512 => _mm512_srli_epi64::<32>(self.v));
+            let squares = avx512!(self.avx512 => (
+                _mm512_mul_epu32(hi, hi),
+                _mm512_mul_epu32(self.v, self.v)
+            ));
+            self.with(avx512!(self.avx512 => _mm512_add_epi64(squares.0, squares.1)))
         }
         #[inline(always)]
         fn g(self) -> Self {
             // hi + A and lo + B modulo 2^32 in one 32-bit add.
-            let y = simd!(_mm512_add_epi32(self.0, _mm512_set1_epi64(G_AB as i64)));
-            let product = simd!(_mm512_mul_epu32(_mm512_srli_epi64::<32>(y), y));
-            self.f().add(Zmm(product).rotl::<32>())
+            let y =
+                avx512!(self.avx512 => _mm512_add_epi32(self.v, _mm512_set1_epi64(G_AB as i64)));
+            let product = avx512!(self.avx512 => _mm512_mul_epu32(_mm512_srli_epi64::<32>(y), y));
+            self.f().add(self.with(product).rotl::<32>())
         }
         #[inline(always)]
         fn sb(self) -> Self {
-            let matrix = simd!(_mm512_set1_epi64(AES_AFFINE as i64));
-            let s = simd!(_mm512_gf2p8affineinv_epi64_epi8::<0x63>(self.0, matrix));
-            Zmm(simd!(_mm512_mask_blend_epi8(
+            let matrix = avx512!(self.avx512 => _mm512_set1_epi64(AES_AFFINE as i64));
+            let s = gfni!(self.gfni => _mm512_gf2p8affineinv_epi64_epi8::<0x63>(self.v, matrix));
+            self.with(avx512!(self.avx512 => _mm512_mask_blend_epi8(
                 0x0101_0101_0101_0101,
-                self.0,
+                self.v,
                 s
             )))
         }
@@ -352,44 +487,46 @@ mod kernel {
 
     /// Byte-swaps every 64-bit lane (blocks are big-endian words).
     #[inline(always)]
-    fn bswap64(x: __m512i) -> __m512i {
-        let order = simd!(_mm512_set_epi8(
+    fn bswap64(avx512: Avx512, x: __m512i) -> __m512i {
+        let order = avx512!(avx512 => _mm512_set_epi8(
             56, 57, 58, 59, 60, 61, 62, 63, 48, 49, 50, 51, 52, 53, 54, 55, 40, 41, 42, 43, 44, 45,
             46, 47, 32, 33, 34, 35, 36, 37, 38, 39, 24, 25, 26, 27, 28, 29, 30, 31, 16, 17, 18, 19,
             20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
         ));
-        simd!(_mm512_shuffle_epi8(x, order))
+        avx512!(avx512 => _mm512_shuffle_epi8(x, order))
     }
 
     /// 8x8 transpose of 64-bit words: `rows[l]` word j becomes `out[j]` lane l.
     #[inline(always)]
-    fn transpose8(rows: [__m512i; 8]) -> [__m512i; 8] {
+    fn transpose8(avx512: Avx512, rows: [__m512i; 8]) -> [__m512i; 8] {
         // Stage 1: pairs of rows interleaved by word.
-        let mut t = [simd!(_mm512_setzero_si512()); 8];
+        let mut t = [avx512!(avx512 => _mm512_setzero_si512()); 8];
         for i in 0..4 {
             let (a, b) = (rows[2 * i], rows[2 * i + 1]);
-            t[2 * i] = simd!(_mm512_unpacklo_epi64(a, b)); // a0 b0 a2 b2 a4 b4 a6 b6
-            t[2 * i + 1] = simd!(_mm512_unpackhi_epi64(a, b)); // a1 b1 a3 b3 a5 b5 a7 b7
+            // a0 b0 a2 b2 a4 b4 a6 b6, then a1 b1 a3 b3 a5 b5 a7 b7.
+            t[2 * i] = avx512!(avx512 => _mm512_unpacklo_epi64(a, b));
+            t[2 * i + 1] = avx512!(avx512 => _mm512_unpackhi_epi64(a, b));
         }
         // Stage 2: quadruples of rows; u[q*4 + k]: rows 4q..4q+4, words {k', k'+4}.
-        let lo = simd!(_mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0));
-        let hi = simd!(_mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2));
-        let mut u = [simd!(_mm512_setzero_si512()); 8];
+        let lo = avx512!(avx512 => _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0));
+        let hi = avx512!(avx512 => _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2));
+        let mut u = [avx512!(avx512 => _mm512_setzero_si512()); 8];
         for q in 0..2 {
             let (e0, o0, e1, o1) = (t[4 * q], t[4 * q + 1], t[4 * q + 2], t[4 * q + 3]);
             // e0 = r0w0 r1w0 r0w2 r1w2 r0w4 r1w4 r0w6 r1w6 ; e1 the same for rows 2, 3.
-            u[4 * q] = simd!(_mm512_permutex2var_epi64(e0, lo, e1)); // words 0, 4
-            u[4 * q + 1] = simd!(_mm512_permutex2var_epi64(e0, hi, e1)); // words 2, 6
-            u[4 * q + 2] = simd!(_mm512_permutex2var_epi64(o0, lo, o1)); // words 1, 5
-            u[4 * q + 3] = simd!(_mm512_permutex2var_epi64(o0, hi, o1)); // words 3, 7
+            // Words 0 and 4, then 2 and 6, 1 and 5, 3 and 7.
+            u[4 * q] = avx512!(avx512 => _mm512_permutex2var_epi64(e0, lo, e1));
+            u[4 * q + 1] = avx512!(avx512 => _mm512_permutex2var_epi64(e0, hi, e1));
+            u[4 * q + 2] = avx512!(avx512 => _mm512_permutex2var_epi64(o0, lo, o1));
+            u[4 * q + 3] = avx512!(avx512 => _mm512_permutex2var_epi64(o0, hi, o1));
         }
         // u[k] = [r0 r1 r2 r3 of word w | r0..r3 of word w + 4] for rows 0-3 (k < 4) or 4-7.
         let word_of = [0usize, 2, 1, 3];
-        let mut out = [simd!(_mm512_setzero_si512()); 8];
+        let mut out = [avx512!(avx512 => _mm512_setzero_si512()); 8];
         for k in 0..4 {
             let w = word_of[k];
-            out[w] = simd!(_mm512_shuffle_i64x2::<0b01_00_01_00>(u[k], u[4 + k]));
-            out[w + 4] = simd!(_mm512_shuffle_i64x2::<0b11_10_11_10>(u[k], u[4 + k]));
+            out[w] = avx512!(avx512 => _mm512_shuffle_i64x2::<0b01_00_01_00>(u[k], u[4 + k]));
+            out[w + 4] = avx512!(avx512 => _mm512_shuffle_i64x2::<0b11_10_11_10>(u[k], u[4 + k]));
         }
         out
     }
@@ -412,11 +549,11 @@ mod kernel {
     impl Halves8 for Zmm {
         #[inline(always)]
         fn add_carry(self, sum: Self, addend: Self) -> Self {
-            let carry = simd!(_mm512_cmplt_epu64_mask(sum.0, addend.0));
-            Zmm(simd!(_mm512_mask_sub_epi64(
-                self.0,
+            let carry = avx512!(self.avx512 => _mm512_cmplt_epu64_mask(sum.v, addend.v));
+            self.with(avx512!(self.avx512 => _mm512_mask_sub_epi64(
+                self.v,
                 carry,
-                self.0,
+                self.v,
                 _mm512_set1_epi64(-1)
             )))
         }
@@ -426,32 +563,32 @@ mod kernel {
         }
         #[inline(always)]
         fn mul32(self, o: Self) -> Self {
-            Zmm(simd!(_mm512_mul_epu32(self.0, o.0)))
+            self.with(avx512!(self.avx512 => _mm512_mul_epu32(self.v, o.v)))
         }
         #[inline(always)]
         fn shr32(self) -> Self {
-            Zmm(simd!(_mm512_srli_epi64::<32>(self.0)))
+            self.with(avx512!(self.avx512 => _mm512_srli_epi64::<32>(self.v)))
         }
         #[inline(always)]
         fn low32(self) -> Self {
-            Zmm(simd!(_mm512_and_si512(
-                self.0,
+            self.with(avx512!(self.avx512 => _mm512_and_si512(
+                self.v,
                 _mm512_set1_epi64(0xFFFF_FFFF)
             )))
         }
         #[inline(always)]
         fn join32(self, high: Self) -> Self {
             // Odd 32-bit elements (the high half of each lane) from `high << 32`.
-            Zmm(simd!(_mm512_mask_blend_epi32(
+            self.with(avx512!(self.avx512 => _mm512_mask_blend_epi32(
                 0xAAAA,
-                self.0,
-                _mm512_slli_epi64::<32>(high.0)
+                self.v,
+                _mm512_slli_epi64::<32>(high.v)
             )))
         }
     }
 
     /// Eight lanes of 128-bit words: the low and the high 64-bit halves, each eight lanes of
-    /// `H` (one AVX-512 register, or two AVX2 ones).
+    /// `H` (one AVX-512 register, or two AVX2 ones), which hold the tokens.
     #[derive(Clone, Copy)]
     pub(super) struct Wide128<H> {
         lo: H,
@@ -496,7 +633,7 @@ mod kernel {
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
             let (lo, hi) = (self.lo.rol::<N>(), self.hi.rol::<N>());
-            let crossed = H::splat((1u64 << N) - 1);
+            let crossed = H::splat(self.lo.isa(), (1u64 << N) - 1);
             Wide128 {
                 lo: crossed.select(hi, lo),
                 hi: crossed.select(lo, hi),
@@ -506,6 +643,11 @@ mod kernel {
 
     impl<H: Halves8> Lanes8 for Wide128<H> {
         type Word = u128;
+        type Isa = H::Isa;
+        #[inline(always)]
+        fn isa(self) -> H::Isa {
+            self.lo.isa()
+        }
         #[inline(always)]
         fn rotl_ms(self) -> Self {
             self.rotl::<{ <u128 as Word>::R_MS as i32 }>()
@@ -519,17 +661,17 @@ mod kernel {
             self.rotl::<{ <u128 as Word>::R_RND as i32 }>()
         }
         #[inline(always)]
-        fn splat(x: u128) -> Self {
+        fn splat(isa: H::Isa, x: u128) -> Self {
             Wide128 {
-                lo: H::splat(x as u64),
-                hi: H::splat((x >> 64) as u64),
+                lo: H::splat(isa, x as u64),
+                hi: H::splat(isa, (x >> 64) as u64),
             }
         }
         #[inline(always)]
-        fn load(words: &[u128; LANES]) -> Self {
+        fn load(isa: H::Isa, words: &[u128; LANES]) -> Self {
             Wide128 {
-                lo: H::load(&words.map(|w| w as u64)),
-                hi: H::load(&words.map(|w| (w >> 64) as u64)),
+                lo: H::load(isa, &words.map(|w| w as u64)),
+                hi: H::load(isa, &words.map(|w| (w >> 64) as u64)),
             }
         }
         #[inline(always)]
@@ -542,14 +684,19 @@ mod kernel {
             }
         }
         #[inline(always)]
-        fn inputs(input: Input<'_, u128>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
+        fn inputs(
+            isa: H::Isa,
+            input: Input<'_, u128>,
+            starts: &[usize; LANES],
+            k: usize,
+        ) -> [Self; 8] {
             // A lane's input is 16 64-bit halves, read as two inputs of eight 64-bit words
             // (`part` 0 and 1): halves[part][h] holds half 8 * part + h of every lane, and word
             // j is halves 2j and 2j + 1.
             let halves: [[H; 8]; 2] = core::array::from_fn(|part| match input {
                 Input::Blocks(data) => {
                     let at = starts.map(|s| s + 128 * k + 64 * part);
-                    H::inputs(Input::Blocks(data), &at, 0)
+                    H::inputs(isa, Input::Blocks(data), &at, 0)
                 }
                 Input::Words(words) => {
                     // SAFETY: `[u128; 8]` is 16 `u64`s in the same bytes (x86-64 is
@@ -558,7 +705,7 @@ mod kernel {
                         core::slice::from_raw_parts(words.as_ptr().cast(), 2 * words.len())
                     };
                     let at = starts.map(|s| 2 * (s + k) + part);
-                    H::inputs(Input::Words(halves), &at, 0)
+                    H::inputs(isa, Input::Words(halves), &at, 0)
                 }
             });
             core::array::from_fn(|j| {
@@ -613,8 +760,8 @@ mod kernel {
         }
         #[inline(always)]
         fn g(self) -> Self {
-            let a = self.hi.add(H::splat(G128_A));
-            let b = self.lo.add(H::splat(G128_B));
+            let a = self.hi.add(H::splat(self.hi.isa(), G128_A));
+            let b = self.lo.add(H::splat(self.lo.isa(), G128_B));
             let (lo, hi) = mul_wide(a, b);
             // Rotating the product by 64 swaps its halves.
             self.f().add(Wide128 { lo: hi, hi: lo })
@@ -628,22 +775,22 @@ mod kernel {
         }
     }
 
-    /// How the AVX2 form computes SB on four lanes.
+    /// How the AVX2 form computes SB on four lanes; a value holds the token SB needs.
     pub(super) trait Sbox4: Copy {
-        fn sb(x: __m256i) -> __m256i;
+        fn sb(self, x: __m256i) -> __m256i;
     }
 
     /// SB by GFNI's affine inverse (VEX form), then a byte blend.
     #[derive(Clone, Copy)]
-    pub(super) struct GfniSbox;
+    pub(super) struct GfniSbox(GfniAvx2);
 
     impl Sbox4 for GfniSbox {
         #[inline(always)]
-        fn sb(x: __m256i) -> __m256i {
-            let matrix = simd!(_mm256_set1_epi64x(AES_AFFINE as i64));
-            let s = simd!(_mm256_gf2p8affineinv_epi64_epi8::<0x63>(x, matrix));
+        fn sb(self, x: __m256i) -> __m256i {
+            let matrix = gfni_avx2!(self.0 => _mm256_set1_epi64x(AES_AFFINE as i64));
+            let s = gfni_avx2!(self.0 => _mm256_gf2p8affineinv_epi64_epi8::<0x63>(x, matrix));
             // `vpblendvb` takes the bytes whose mask byte has its top bit set: byte 0 of a lane.
-            simd!(_mm256_blendv_epi8(x, s, _mm256_set1_epi64x(0x80)))
+            gfni_avx2!(self.0 => _mm256_blendv_epi8(x, s, _mm256_set1_epi64x(0x80)))
         }
     }
 
@@ -660,53 +807,54 @@ mod kernel {
 
     /// SB by gathering the S-box entries of the four low bytes.
     #[derive(Clone, Copy)]
-    pub(super) struct GatherSbox;
+    pub(super) struct GatherSbox(Avx2);
 
     impl Sbox4 for GatherSbox {
         #[inline(always)]
-        fn sb(x: __m256i) -> __m256i {
-            let low = simd!(_mm256_set1_epi64x(0xFF));
-            let index = simd!(_mm256_and_si256(x, low));
+        fn sb(self, x: __m256i) -> __m256i {
+            let avx2: Avx2 = self.0;
+            let low = avx2!(avx2 => _mm256_set1_epi64x(0xFF));
+            let index = avx2!(avx2 => _mm256_and_si256(x, low));
             // SAFETY: every index is a byte (0..=255) and the table has 256 entries, so the
-            // gather reads inside `SBOX64`; the `Avx2` token was checked on entry.
+            // gather reads inside `SBOX64`; the `Avx2` token in hand (made only by
+            // `Avx2::detect`, after the CPU reported AVX2) proves `vpgatherqq` runs here.
             let s = unsafe { _mm256_i64gather_epi64::<8>(SBOX64.as_ptr().cast(), index) };
-            simd!(_mm256_or_si256(_mm256_andnot_si256(low, x), s))
+            avx2!(avx2 => _mm256_or_si256(_mm256_andnot_si256(low, x), s))
         }
     }
 
-    /// Eight lanes in two AVX2 registers (lanes 0-3, 4-7), SB by `S`.
+    /// Eight lanes in two AVX2 registers (lanes 0-3, 4-7), with the `Avx2` token, SB by `S`
+    /// (which holds the token SB needs).
     #[derive(Clone, Copy)]
     pub(super) struct YmmPair<S> {
         lo: __m256i,
         hi: __m256i,
-        _sbox: PhantomData<S>,
+        avx2: Avx2,
+        sbox: S,
     }
 
-    impl<S> YmmPair<S> {
+    impl<S: Copy> YmmPair<S> {
+        /// `lo` and `hi` with the tokens of `self`.
         #[inline(always)]
-        fn new(lo: __m256i, hi: __m256i) -> Self {
-            YmmPair {
-                lo,
-                hi,
-                _sbox: PhantomData,
-            }
+        fn with(self, lo: __m256i, hi: __m256i) -> Self {
+            YmmPair { lo, hi, ..self }
         }
     }
 
-    /// One AVX2 operation on both halves.
+    /// One AVX2 operation on both halves (the result holds the tokens of `$a`).
     macro_rules! both {
         ($a:ident $(, $b:ident)* => |$x:ident $(, $y:ident)*| $e:expr) => {{
             let lo = { let $x = $a.lo; $(let $y = $b.lo;)* $e };
             let hi = { let $x = $a.hi; $(let $y = $b.hi;)* $e };
-            YmmPair::new(lo, hi)
+            $a.with(lo, hi)
         }};
     }
 
     /// F on four lanes.
     #[inline(always)]
-    fn f4(x: __m256i) -> __m256i {
-        let hi = simd!(_mm256_srli_epi64::<32>(x));
-        simd!(_mm256_add_epi64(
+    fn f4(avx2: Avx2, x: __m256i) -> __m256i {
+        let hi = avx2!(avx2 => _mm256_srli_epi64::<32>(x));
+        avx2!(avx2 => _mm256_add_epi64(
             _mm256_mul_epu32(hi, hi),
             _mm256_mul_epu32(x, x)
         ))
@@ -714,12 +862,12 @@ mod kernel {
 
     /// 4x4 transpose of 64-bit words: `rows[l]` word j becomes `out[j]` lane l.
     #[inline(always)]
-    fn transpose4(rows: [__m256i; 4]) -> [__m256i; 4] {
-        let t0 = simd!(_mm256_unpacklo_epi64(rows[0], rows[1])); // r0w0 r1w0 r0w2 r1w2
-        let t1 = simd!(_mm256_unpackhi_epi64(rows[0], rows[1])); // r0w1 r1w1 r0w3 r1w3
-        let t2 = simd!(_mm256_unpacklo_epi64(rows[2], rows[3]));
-        let t3 = simd!(_mm256_unpackhi_epi64(rows[2], rows[3]));
-        simd!([
+    fn transpose4(avx2: Avx2, rows: [__m256i; 4]) -> [__m256i; 4] {
+        let t0 = avx2!(avx2 => _mm256_unpacklo_epi64(rows[0], rows[1])); // r0w0 r1w0 r0w2 r1w2
+        let t1 = avx2!(avx2 => _mm256_unpackhi_epi64(rows[0], rows[1])); // r0w1 r1w1 r0w3 r1w3
+        let t2 = avx2!(avx2 => _mm256_unpacklo_epi64(rows[2], rows[3]));
+        let t3 = avx2!(avx2 => _mm256_unpackhi_epi64(rows[2], rows[3]));
+        avx2!(avx2 => [
             _mm256_permute2x128_si256::<0x20>(t0, t2),
             _mm256_permute2x128_si256::<0x20>(t1, t3),
             _mm256_permute2x128_si256::<0x31>(t0, t2),
@@ -727,10 +875,10 @@ mod kernel {
         ])
     }
 
-    impl<S> YmmPair<S> {
+    impl<S: Copy> YmmPair<S> {
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
-            both!(self => |a| simd!(_mm256_or_si256(
+            both!(self => |a| avx2!(self.avx2 => _mm256_or_si256(
                 _mm256_slli_epi64::<N>(a),
                 _mm256_srl_epi64(a, _mm_cvtsi32_si128(64 - N))
             )))
@@ -739,86 +887,108 @@ mod kernel {
 
     impl<S: Sbox4> Lanes8 for YmmPair<S> {
         type Word = u64;
+        type Isa = (Avx2, S);
         rotations64!();
         #[inline(always)]
-        fn splat(x: u64) -> Self {
-            let v = simd!(_mm256_set1_epi64x(x as i64));
-            YmmPair::new(v, v)
+        fn isa(self) -> (Avx2, S) {
+            (self.avx2, self.sbox)
         }
         #[inline(always)]
-        fn load(words: &[u64; LANES]) -> Self {
-            let (lo, hi) = words.split_at(4);
-            simd!(YmmPair::new(
-                _mm256_loadu_si256(lo.as_ptr().cast()),
-                _mm256_loadu_si256(hi.as_ptr().cast())
-            ))
+        fn splat((avx2, sbox): (Avx2, S), x: u64) -> Self {
+            let v = avx2!(avx2 => _mm256_set1_epi64x(x as i64));
+            YmmPair {
+                lo: v,
+                hi: v,
+                avx2,
+                sbox,
+            }
+        }
+        #[inline(always)]
+        fn load((avx2, sbox): (Avx2, S), words: &[u64; LANES]) -> Self {
+            YmmPair {
+                lo: load_ymm(avx2, words.first_chunk().unwrap()),
+                hi: load_ymm(avx2, words.last_chunk().unwrap()),
+                avx2,
+                sbox,
+            }
         }
         #[inline(always)]
         fn store(self, words: &mut [u64; LANES]) {
-            let (lo, hi) = words.split_at_mut(4);
-            simd!(_mm256_storeu_si256(lo.as_mut_ptr().cast(), self.lo));
-            simd!(_mm256_storeu_si256(hi.as_mut_ptr().cast(), self.hi));
+            store_ymm(self.avx2, self.lo, words.first_chunk_mut().unwrap());
+            store_ymm(self.avx2, self.hi, words.last_chunk_mut().unwrap());
         }
         #[inline(always)]
-        fn inputs(input: Input<'_, u64>, starts: &[usize; LANES], k: usize) -> [Self; 8] {
-            let order = simd!(_mm256_setr_epi8(
+        fn inputs(
+            (avx2, sbox): (Avx2, S),
+            input: Input<'_, u64>,
+            starts: &[usize; LANES],
+            k: usize,
+        ) -> [Self; 8] {
+            let order = avx2!(avx2 => _mm256_setr_epi8(
                 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15,
                 14, 13, 12, 11, 10, 9, 8
             ));
             // words[half][j]: word j of lanes 4*half..4*half+4.
-            let mut words = [[simd!(_mm256_setzero_si256()); 8]; 2];
+            let mut words = [[avx2!(avx2 => _mm256_setzero_si256()); 8]; 2];
             for (half, out) in words.iter_mut().enumerate() {
                 for part in 0..2 {
-                    let mut rows = [simd!(_mm256_setzero_si256()); 4];
+                    let mut rows = [avx2!(avx2 => _mm256_setzero_si256()); 4];
                     for (row, &start) in rows.iter_mut().zip(&starts[4 * half..]) {
                         *row = match input {
                             Input::Blocks(data) => {
-                                let bytes = &data[start + 64 * k + 32 * part..][..32];
-                                let v = simd!(_mm256_loadu_si256(bytes.as_ptr().cast()));
-                                simd!(_mm256_shuffle_epi8(v, order))
+                                let bytes =
+                                    data[start + 64 * k + 32 * part..].first_chunk().unwrap();
+                                let v = load_ymm_bytes(avx2, bytes);
+                                avx2!(avx2 => _mm256_shuffle_epi8(v, order))
                             }
                             Input::Words(words) => {
-                                let quarter = &words[start + k][4 * part..];
-                                simd!(_mm256_loadu_si256(quarter.as_ptr().cast()))
+                                let quarter = words[start + k][4 * part..].first_chunk().unwrap();
+                                load_ymm(avx2, quarter)
                             }
                         };
                     }
-                    out[4 * part..4 * part + 4].copy_from_slice(&transpose4(rows));
+                    out[4 * part..4 * part + 4].copy_from_slice(&transpose4(avx2, rows));
                 }
             }
-            core::array::from_fn(|j| YmmPair::new(words[0][j], words[1][j]))
+            core::array::from_fn(|j| YmmPair {
+                lo: words[0][j],
+                hi: words[1][j],
+                avx2,
+                sbox,
+            })
         }
         #[inline(always)]
         fn add(self, o: Self) -> Self {
-            both!(self, o => |a, b| simd!(_mm256_add_epi64(a, b)))
+            both!(self, o => |a, b| avx2!(self.avx2 => _mm256_add_epi64(a, b)))
         }
         #[inline(always)]
         fn xor(self, o: Self) -> Self {
-            both!(self, o => |a, b| simd!(_mm256_xor_si256(a, b)))
+            both!(self, o => |a, b| avx2!(self.avx2 => _mm256_xor_si256(a, b)))
         }
         #[inline(always)]
         fn select(self, b: Self, c: Self) -> Self {
-            both!(self, b, c => |a, b, c| simd!(
+            both!(self, b, c => |a, b, c| avx2!(self.avx2 =>
                 _mm256_xor_si256(c, _mm256_and_si256(a, _mm256_xor_si256(b, c)))
             ))
         }
         #[inline(always)]
         fn f(self) -> Self {
-            both!(self => |a| f4(a))
+            both!(self => |a| f4(self.avx2, a))
         }
         #[inline(always)]
         fn g(self) -> Self {
+            let avx2 = self.avx2;
             both!(self => |a| {
-                let y = simd!(_mm256_add_epi32(a, _mm256_set1_epi64x(G_AB as i64)));
-                let product = simd!(_mm256_mul_epu32(_mm256_srli_epi64::<32>(y), y));
+                let y = avx2!(avx2 => _mm256_add_epi32(a, _mm256_set1_epi64x(G_AB as i64)));
+                let product = avx2!(avx2 => _mm256_mul_epu32(_mm256_srli_epi64::<32>(y), y));
                 // Rotating a lane by 32 swaps its 32-bit halves.
-                let rotated = simd!(_mm256_shuffle_epi32::<0b10_11_00_01>(product));
-                simd!(_mm256_add_epi64(f4(a), rotated))
+                let rotated = avx2!(avx2 => _mm256_shuffle_epi32::<0b10_11_00_01>(product));
+                avx2!(avx2 => _mm256_add_epi64(f4(avx2, a), rotated))
             })
         }
         #[inline(always)]
         fn sb(self) -> Self {
-            both!(self => |a| S::sb(a))
+            both!(self => |a| self.sbox.sb(a))
         }
     }
 
@@ -827,13 +997,14 @@ mod kernel {
         fn add_carry(self, sum: Self, addend: Self) -> Self {
             // AVX2 compares signed: flipping the top bits makes it an unsigned compare; a true
             // lane is -1, so subtracting it adds the carry.
+            let avx2 = self.avx2;
             both!(self, sum, addend => |x, s, a| {
-                let top = simd!(_mm256_set1_epi64x(i64::MIN));
-                let below = simd!(_mm256_cmpgt_epi64(
+                let top = avx2!(avx2 => _mm256_set1_epi64x(i64::MIN));
+                let below = avx2!(avx2 => _mm256_cmpgt_epi64(
                     _mm256_xor_si256(a, top),
                     _mm256_xor_si256(s, top)
                 ));
-                simd!(_mm256_sub_epi64(x, below))
+                avx2!(avx2 => _mm256_sub_epi64(x, below))
             })
         }
         #[inline(always)]
@@ -842,19 +1013,22 @@ mod kernel {
         }
         #[inline(always)]
         fn mul32(self, o: Self) -> Self {
-            both!(self, o => |a, b| simd!(_mm256_mul_epu32(a, b)))
+            both!(self, o => |a, b| avx2!(self.avx2 => _mm256_mul_epu32(a, b)))
         }
         #[inline(always)]
         fn shr32(self) -> Self {
-            both!(self => |a| simd!(_mm256_srli_epi64::<32>(a)))
+            both!(self => |a| avx2!(self.avx2 => _mm256_srli_epi64::<32>(a)))
         }
         #[inline(always)]
         fn low32(self) -> Self {
-            both!(self => |a| simd!(_mm256_and_si256(a, _mm256_set1_epi64x(0xFFFF_FFFF))))
+            both!(self => |a| avx2!(self.avx2 => _mm256_and_si256(
+                a,
+                _mm256_set1_epi64x(0xFFFF_FFFF)
+            )))
         }
         #[inline(always)]
         fn join32(self, high: Self) -> Self {
-            both!(self, high => |a, h| simd!(_mm256_blend_epi32::<0b1010_1010>(
+            both!(self, high => |a, h| avx2!(self.avx2 => _mm256_blend_epi32::<0b1010_1010>(
                 a,
                 _mm256_slli_epi64::<32>(h)
             )))
@@ -864,10 +1038,10 @@ mod kernel {
     /// BitMix: each masked swap is two bit selects on the old values. (Macros, not closures:
     /// a closure would not inherit the entry function's target features.)
     #[inline(always)]
-    fn bitmix<V: Lanes8>(w: &mut [V; 4]) {
-        let j3 = V::splat(<V::Word as Word>::J3);
-        let j5 = V::splat(<V::Word as Word>::J5);
-        let j6 = V::splat(<V::Word as Word>::J6);
+    fn bitmix<V: Lanes8>(isa: V::Isa, w: &mut [V; 4]) {
+        let j3 = V::splat(isa, <V::Word as Word>::J3);
+        let j5 = V::splat(isa, <V::Word as Word>::J5);
+        let j6 = V::splat(isa, <V::Word as Word>::J6);
         macro_rules! swap {
             ($a:literal, $b:literal, $mask:expr) => {
                 let (x, y) = (w[$a], w[$b]);
@@ -883,9 +1057,9 @@ mod kernel {
 
     /// One compression of eight lanes: message words `m` (transposed), chains `c` in place.
     #[inline(always)]
-    pub(super) fn compress<V: Lanes8>(m: [V; 8], c: &mut [[V; 4]; 5]) {
-        let rc = |i: usize| V::splat(<V::Word as Word>::RC[i]);
-        let mut ms = [V::splat(Default::default()); 33];
+    pub(super) fn compress<V: Lanes8>(isa: V::Isa, m: [V; 8], c: &mut [[V; 4]; 5]) {
+        let rc = |i: usize| V::splat(isa, <V::Word as Word>::RC[i]);
+        let mut ms = [V::splat(isa, Default::default()); 33];
         ms[..8].copy_from_slice(&m);
         macro_rules! schedule {
             ($($i:literal)*) => {$(
@@ -907,7 +1081,7 @@ mod kernel {
                 round!(@step $r, 1);
                 round!(@step $r, 2);
                 round!(@step $r, 3);
-                bitmix(&mut w);
+                bitmix(isa, &mut w);
                 if $r < 4 {
                     const NEXT: usize = if $r < 4 { $r + 1 } else { 4 };
                     for j in 0..4 {
@@ -928,11 +1102,11 @@ mod kernel {
         }
         let at = |s: &[V; 33], k: usize| [s[k], s[k + 1], s[k + 2], s[k + 3]];
         schedule!(8 9 10 11 12);
-        let mut p0 = [V::splat(Default::default()); 4];
+        let mut p0 = [V::splat(isa, Default::default()); 4];
         for j in 0..4 {
             p0[j] = ms[j].rotl_in().xor(ms[j + 4]);
         }
-        bitmix(&mut p0);
+        bitmix(isa, &mut p0);
         round!(0, p0);
         schedule!(13 14 15 16 17);
         round!(1, at(&ms, 14));
@@ -947,6 +1121,7 @@ mod kernel {
     /// Lane l compresses `count` inputs from `starts[l]` into `chains[l]`.
     #[inline(always)]
     fn run<V: Lanes8>(
+        isa: V::Isa,
         chains: &mut [Chain<V::Word>; LANES],
         input: Input<'_, V::Word>,
         starts: &[usize; LANES],
@@ -961,14 +1136,14 @@ mod kernel {
                 }
             }
         }
-        let mut c = [[V::splat(Default::default()); 4]; 5];
+        let mut c = [[V::splat(isa, Default::default()); 4]; 5];
         for (row, words) in c.iter_mut().zip(&rows) {
             for (v, words) in row.iter_mut().zip(words) {
-                *v = V::load(words);
+                *v = V::load(isa, words);
             }
         }
         for k in 0..count {
-            compress(V::inputs(input, starts, k), &mut c);
+            compress(isa, V::inputs(isa, input, starts, k), &mut c);
         }
         for (r, row) in c.iter().enumerate() {
             for (j, v) in row.iter().enumerate() {
@@ -984,42 +1159,71 @@ mod kernel {
         }
     }
 
-    /// The entry function of one form: where the generic code above becomes instructions.
+    /// The entry function of one form: where the generic code above becomes instructions. It
+    /// takes the form's tokens (`$tokens: $form`) and hands the lanes their tokens (`$isa`).
     macro_rules! entry {
-        ($name:ident, $features:tt, $lanes:ty, $word:ty) => {
+        (
+            $name:ident,
+            $features:tt,
+            $lanes:ty,
+            $word:ty,
+            |$tokens:tt: $form:ty| $isa:expr
+        ) => {
             #[target_feature(enable = $features)]
             #[inline(never)]
             pub(super) fn $name(
+                $tokens: $form,
                 chains: &mut [Chain<$word>; LANES],
                 input: Input<'_, $word>,
                 starts: &[usize; LANES],
                 count: usize,
             ) {
-                run::<$lanes>(chains, input, starts, count)
+                run::<$lanes>($isa, chains, input, starts, count)
             }
         };
     }
 
-    entry!(avx512, "avx512f,avx512bw,avx512vl,avx512dq,gfni", Zmm, u64);
-    entry!(avx2_gfni, "avx2,avx,gfni", YmmPair<GfniSbox>, u64);
-    entry!(avx2_gather, "avx2,avx", YmmPair<GatherSbox>, u64);
+    entry!(
+        avx512,
+        "avx512f,avx512bw,avx512vl,avx512dq,gfni",
+        Zmm,
+        u64,
+        |tokens: (Avx512, Gfni)| tokens
+    );
+    entry!(
+        avx2_gfni,
+        "avx2,avx,gfni",
+        YmmPair<GfniSbox>,
+        u64,
+        |(avx2, gfni): (Avx2, GfniAvx2)| (avx2, GfniSbox(gfni))
+    );
+    entry!(
+        avx2_gather,
+        "avx2,avx",
+        YmmPair<GatherSbox>,
+        u64,
+        |avx2: Avx2| (avx2, GatherSbox(avx2))
+    );
     entry!(
         avx512_words128,
         "avx512f,avx512bw,avx512vl,avx512dq,gfni",
         Wide128<Zmm>,
-        u128
+        u128,
+        |tokens: (Avx512, Gfni)| tokens
     );
     entry!(
         avx2_gfni_words128,
         "avx2,avx,gfni",
         Wide128<YmmPair<GfniSbox>>,
-        u128
+        u128,
+        |(avx2, gfni): (Avx2, GfniAvx2)| (avx2, GfniSbox(gfni))
     );
     entry!(
         avx2_gather_words128,
         "avx2,avx",
         Wide128<YmmPair<GatherSbox>>,
-        u128
+        u128,
+        |avx2: Avx2| (avx2, GatherSbox(avx2))
     );
 }
 
@@ -1184,6 +1388,21 @@ mod tests {
                 assert_eq!(got[l], c[0], "{} lane {l}", wide.name());
             }
         }
+    }
+
+    /// The tokens a lane type holds are proofs, not data: each is exactly its registers.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_token_costs_no_space() {
+        use kernel::{GatherSbox, GfniSbox, Wide128, YmmPair, Zmm};
+        assert_eq!(size_of::<GfniSbox>(), 0);
+        assert_eq!(size_of::<GatherSbox>(), 0);
+        assert_eq!(size_of::<Zmm>(), 64);
+        assert_eq!(size_of::<YmmPair<GfniSbox>>(), 64);
+        assert_eq!(size_of::<YmmPair<GatherSbox>>(), 64);
+        assert_eq!(size_of::<Wide128<Zmm>>(), 128);
+        assert_eq!(size_of::<Wide128<YmmPair<GfniSbox>>>(), 128);
+        assert_eq!(size_of::<Wide128<YmmPair<GatherSbox>>>(), 128);
     }
 
     #[test]
