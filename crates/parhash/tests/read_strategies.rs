@@ -8,12 +8,14 @@
 
 mod common;
 
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Once;
+use std::sync::{Mutex, Once};
+use std::thread::ThreadId;
 
 use parhash::file::{storage_of, FileChangedSize, FileHasher, Progress, ReadStrategy, Storage};
 use parhash::{Algorithm, Hasher, HasherBuilder, Threads, TreeParams};
@@ -141,6 +143,64 @@ fn one_thread_or_a_forced_variant_reads_one_stream() {
         ReadStrategy::Sequential
     );
     assert_eq!(files.hash_file(&file).unwrap(), in_memory(&forced, &data));
+}
+
+/// The threads that finished files.
+#[derive(Default)]
+struct FileThreads(Mutex<HashSet<ThreadId>>);
+
+impl Progress for FileThreads {
+    fn file_done(&self, _bytes: u64) {
+        self.0.lock().unwrap().insert(std::thread::current().id());
+    }
+}
+
+/// Hashes `paths` with `files`; asserts the digests; returns the threads that finished files.
+fn hash_many(files: &FileHasher<'_>, paths: &[PathBuf], data: &[Vec<u8>]) -> usize {
+    let threads = FileThreads::default();
+    let got: Vec<_> = files
+        .with_progress(&threads)
+        .hash_paths(paths)
+        .map(|(_, r)| r.unwrap())
+        .collect();
+    let expected: Vec<_> = data
+        .iter()
+        .map(|d| parhash::hash(files.algorithm(), d))
+        .collect();
+    assert_eq!(got, expected);
+    let count = threads.0.into_inner().unwrap().len();
+    count
+}
+
+/// Small files (lanes) and larger ones (read piece by piece), `count` of them in `dir`.
+fn many_files(dir: &Path, count: usize) -> (Vec<PathBuf>, Vec<Vec<u8>>) {
+    let data: Vec<Vec<u8>> = (0..count)
+        .map(|i| random_bytes(if i % 7 == 0 { 300_000 } else { 100 + i * 37 }, i as u64))
+        .collect();
+    let paths = data
+        .iter()
+        .enumerate()
+        .map(|(i, d)| write_file(dir, &format!("f{i}"), d))
+        .collect();
+    (paths, data)
+}
+
+#[test]
+fn sequential_reads_many_files_one_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (paths, data) = many_files(dir.path(), 60);
+    for alg in [Algorithm::Sha256, Algorithm::Blake3, Algorithm::Md5] {
+        let builder = Hasher::builder(alg).threads(Threads::new(2));
+        let one = FileHasher::new(builder.clone()).read_strategy(ReadStrategy::Sequential);
+        assert_eq!(hash_many(&one, &paths, &data), 1, "{alg}: one reader");
+        for strategy in [ReadStrategy::Auto, ReadStrategy::Parallel] {
+            hash_many(
+                &FileHasher::new(builder.clone()).read_strategy(strategy),
+                &paths,
+                &data,
+            );
+        }
+    }
 }
 
 /// Sets the length of a file once the first piece has been hashed (on whichever thread).
@@ -327,4 +387,12 @@ fn auto_reads_a_simulated_spinning_disk_as_one_stream() {
         assert_eq!(files.read_strategy_for(&file, len), strategy);
         assert_eq!(files.hash_file(&file).unwrap(), in_memory(&builder, &data));
     }
+    // Many files on the spinning disk: one reader at a time (by default).
+    let many = mounted.mount.path().join("many");
+    std::fs::create_dir(&many).unwrap();
+    let (paths, data) = many_files(&many, 30);
+    mounted.set_rotational(true);
+    evict(&File::open(&paths[0]).unwrap());
+    let md5 = FileHasher::new(Hasher::builder(Algorithm::Md5).threads(Threads::new(2)));
+    assert_eq!(hash_many(&md5, &paths, &data), 1);
 }

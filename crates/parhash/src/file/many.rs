@@ -14,6 +14,11 @@
 //! several large files at once, one per thread. Where the algorithm has a tree mode (it splits
 //! one file over all threads itself), large files are instead hashed in order, one at a time,
 //! when the caller asks for them, as are standard input, directories and FIFOs.
+//!
+//! Where reading several files at once would make the storage seek ([`ReadStrategy`]:
+//! `Sequential`, or `Auto` when the window's first regular file is not in the page cache and
+//! lies on a rotational device or a network file system), one worker reads and hashes the
+//! window's files in turn (still 16 small files side by side in its lanes).
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -21,7 +26,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{read, regular_file_len, FileHasher};
+use super::{read, regular_file_len, storage_of, FileHasher, ReadStrategy, Storage};
 use crate::batch::JobManager;
 use crate::{Hasher, Output, Threads};
 
@@ -120,7 +125,11 @@ impl<'p> FileHasher<'p> {
     /// each file over the threads itself: those are left for the in-order pass).
     fn hash_in_parallel(&self, window: &[FileInput]) -> Vec<Early> {
         let next = AtomicUsize::new(0);
-        let workers = self.builder.threads_allowed().at_most(window.len());
+        let workers = if self.one_file_at_a_time(window) {
+            Threads::ONE
+        } else {
+            self.builder.threads_allowed().at_most(window.len())
+        };
         let mut early: Vec<Option<Early>> = (0..window.len()).map(|_| None).collect();
         let runs = crate::threads::run_workers(workers, || self.worker(window, &next));
         for (index, e) in runs.into_iter().flatten() {
@@ -130,6 +139,27 @@ impl<'p> FileHasher<'p> {
             .into_iter()
             .map(|e| e.expect("every input is claimed by a worker"))
             .collect()
+    }
+
+    /// Whether the window's files are read one at a time: asked for, or (`Auto`) the first
+    /// regular file is not cached and lies on storage that several readers make seek. Storage
+    /// of unknown kind keeps the parallel reads here (unlike one large file, where one stream
+    /// still hashes on every thread, one worker would also hash on one).
+    fn one_file_at_a_time(&self, window: &[FileInput]) -> bool {
+        match self.read_strategy {
+            ReadStrategy::Sequential => true,
+            ReadStrategy::Parallel => false,
+            ReadStrategy::Auto => window
+                .iter()
+                .find_map(|input| match input {
+                    FileInput::Path(path) => {
+                        let file = File::open(path).ok()?;
+                        regular_file_len(&file).map(|len| storage_of(&file, len))
+                    }
+                    _ => None,
+                })
+                .is_some_and(|storage| matches!(storage, Storage::Rotational | Storage::Network)),
+        }
     }
 
     /// Claims inputs until none are left; returns (index, outcome) for each one it claimed.
