@@ -168,8 +168,7 @@ fn hash_many(files: &FileHasher<'_>, paths: &[PathBuf], data: &[Vec<u8>]) -> usi
         .map(|d| parhash::hash(files.algorithm(), d))
         .collect();
     assert_eq!(got, expected);
-    let count = threads.0.into_inner().unwrap().len();
-    count
+    threads.0.into_inner().unwrap().len()
 }
 
 /// Small files (lanes) and larger ones (read piece by piece), `count` of them in `dir`.
