@@ -32,13 +32,66 @@ enum State {
     /// PARSHA-256 (default variant): it needs the whole message before it starts, so the
     /// message is kept here and hashed at each `digest()`, which then needs no copy of it.
     Parsha(Vec<u8>),
+    /// PARSHA-256 told the message length up front (`message_length=`): hashed as the bytes
+    /// arrive, in bounded memory; the digest, once all of them came, is kept.
+    ParshaStream {
+        hasher: Option<Hasher>,
+        declared: u64,
+        fed: u64,
+        digest: Option<Output>,
+    },
 }
 
 impl State {
-    fn update(&mut self, data: &[u8]) {
+    fn update(&mut self, data: &[u8]) -> PyResult<()> {
         match self {
             State::Hasher(hasher) => hasher.update(data),
             State::Parsha(message) => message.extend_from_slice(data),
+            State::ParshaStream {
+                hasher,
+                declared,
+                fed,
+                ..
+            } => {
+                let after = *fed + data.len() as u64;
+                if after > *declared {
+                    return Err(PyValueError::new_err(format!(
+                        "parsha256: {after} bytes would be more than message_length={declared}"
+                    )));
+                }
+                hasher.as_mut().expect("fed bytes remain").update(data);
+                *fed = after;
+            }
+        }
+        Ok(())
+    }
+
+    /// The digest: of the message so far, or for a stream once all its bytes came.
+    fn digest(&mut self, algorithm: Algorithm) -> PyResult<Output> {
+        match self {
+            State::Hasher(hasher) => hasher
+                .try_clone()
+                .map(|copy| copy.finalize())
+                .ok_or_else(|| PyValueError::new_err(format!("{algorithm}: no digest"))),
+            State::Parsha(_) => unreachable!("hashed by Hash::output"),
+            State::ParshaStream {
+                hasher,
+                declared,
+                fed,
+                digest,
+            } => {
+                if *fed != *declared {
+                    return Err(PyValueError::new_err(format!(
+                        "parsha256: message_length={declared} but {fed} bytes were given: the \
+                         digest needs all of them"
+                    )));
+                }
+                if digest.is_none() {
+                    let done = hasher.take().expect("a stream finishes once");
+                    *digest = Some(done.try_finalize().map_err(options::value_error)?);
+                }
+                Ok(digest.clone().expect("set above"))
+            }
         }
     }
 
@@ -49,6 +102,21 @@ impl State {
                 .map(State::Hasher)
                 .ok_or_else(|| PyValueError::new_err("this hasher cannot be copied")),
             State::Parsha(message) => Ok(State::Parsha(message.clone())),
+            State::ParshaStream {
+                digest: Some(digest),
+                declared,
+                fed,
+                ..
+            } => Ok(State::ParshaStream {
+                hasher: None,
+                declared: *declared,
+                fed: *fed,
+                digest: Some(digest.clone()),
+            }),
+            State::ParshaStream { .. } => Err(PyValueError::new_err(
+                "a parsha256 hash with message_length can be copied only once all its bytes \
+                 came (it streams: the bytes so far are not kept)",
+            )),
         }
     }
 }
@@ -59,8 +127,24 @@ fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
 }
 
 impl Hash {
-    pub(crate) fn create(algorithm: Algorithm, options: Options) -> PyResult<Hash> {
-        let state = if algorithm == Algorithm::Parsha256 && options.variant.is_none() {
+    pub(crate) fn create(
+        algorithm: Algorithm,
+        options: Options,
+        message_length: Option<u64>,
+    ) -> PyResult<Hash> {
+        let state = if let Some(declared) = message_length {
+            let hasher = options
+                .builder(algorithm)
+                .expected_len(declared)
+                .build()
+                .map_err(options::value_error)?;
+            State::ParshaStream {
+                hasher: Some(hasher),
+                declared,
+                fed: 0,
+                digest: None,
+            }
+        } else if algorithm == Algorithm::Parsha256 && options.variant.is_none() {
             State::Parsha(Vec::new())
         } else {
             State::Hasher(
@@ -100,8 +184,7 @@ impl Hash {
         let data = Data::new(data)?;
         data.for_each_piece(COPY_CHUNK, |piece| {
             let bytes = piece.as_bytes();
-            self.with_state(py, bytes.len(), |state| state.update(bytes));
-            Ok(())
+            self.with_state(py, bytes.len(), |state| state.update(bytes))
         })
     }
 
@@ -109,10 +192,6 @@ impl Hash {
         let algorithm = self.algorithm;
         let (params, threads) = (self.options.tree_params(), self.options.threads);
         self.with_state(py, buffered(&self.state), |state| match state {
-            State::Hasher(hasher) => hasher
-                .try_clone()
-                .map(|copy| copy.finalize())
-                .ok_or_else(|| PyValueError::new_err(format!("{algorithm}: no digest"))),
             State::Parsha(message) => {
                 let options = ParshaOptions {
                     threads,
@@ -122,6 +201,7 @@ impl Hash {
                     .map(|(_, digest)| Output::from_slice(&digest))
                     .map_err(options::value_error)
             }
+            other => other.digest(algorithm),
         })
     }
 
@@ -140,7 +220,7 @@ impl Hash {
             .map_err(|_| PyValueError::new_err(format!("length must not be negative: {length}")))?;
         let copy = self.with_state(py, 0, |state| match state {
             State::Hasher(hasher) => hasher.try_clone(),
-            State::Parsha(_) => None,
+            State::Parsha(_) | State::ParshaStream { .. } => None,
         });
         let mut copy =
             copy.ok_or_else(|| PyValueError::new_err(format!("{algorithm}: no digest")))?;
@@ -163,7 +243,7 @@ impl Hash {
 fn buffered(state: &Mutex<State>) -> usize {
     let len = |state: &State| match state {
         State::Parsha(message) => message.len(),
-        State::Hasher(_) => 0,
+        State::Hasher(_) | State::ParshaStream { .. } => 0,
     };
     match state.try_lock() {
         Ok(guard) => len(&guard),
@@ -257,6 +337,7 @@ struct Keywords<'py> {
     iv_bits: Option<i64>,
     variant: Option<String>,
     digest_size: Option<i64>,
+    message_length: Option<i64>,
 }
 
 impl<'py> Keywords<'py> {
@@ -269,6 +350,9 @@ impl<'py> Keywords<'py> {
             "iv_bits" => self.iv_bits = if none { None } else { Some(value.extract()?) },
             "variant" => self.variant = if none { None } else { Some(value.extract()?) },
             "digest_size" => self.digest_size = if none { None } else { Some(value.extract()?) },
+            "message_length" => {
+                self.message_length = if none { None } else { Some(value.extract()?) }
+            }
             // hashlib's flag: every algorithm is offered either way.
             "usedforsecurity" => {}
             other => {
@@ -289,7 +373,24 @@ impl<'py> Keywords<'py> {
             self.variant,
             self.digest_size,
         )?;
-        let hash = Hash::create(alg, options)?;
+        let message_length = match self.message_length {
+            None => None,
+            Some(_) if alg != Algorithm::Parsha256 => {
+                return Err(PyTypeError::new_err(format!(
+                    "{alg} takes no message_length (only parsha256 needs the length first)"
+                )))
+            }
+            Some(n) => Some(u64::try_from(n).map_err(|_| {
+                PyValueError::new_err(format!("message_length must not be negative: {n}"))
+            })?),
+        };
+        if message_length.is_some() && options.variant.is_some() {
+            return Err(PyTypeError::new_err(
+                "parsha256 takes message_length or variant, not both (a forced variant buffers \
+                 the message)",
+            ));
+        }
+        let hash = Hash::create(alg, options, message_length)?;
         if let Some(data) = &self.data {
             hash.feed(py, data)?;
         }
@@ -305,7 +406,9 @@ impl<'py> Keywords<'py> {
 /// `iv_bits` (PARSHA-256's T in 1..=40 and l in {0, 128, 256}; default 13 and 256), `variant`
 /// (one implementation, as `parhash list` names them), `digest_size` (bytes, for BLAKE2b/s
 /// up to 64/32, BLAKE3 and SHAKE up to 1 MiB; as hashlib's `blake2b(digest_size=...)`; longer
-/// XOF output with `digest(length)`), `usedforsecurity` (accepted, as hashlib).
+/// XOF output with `digest(length)`), `message_length` (PARSHA-256 only: the message's length
+/// in bytes, given up front, so the bytes are hashed as they arrive instead of kept until
+/// `digest()`), `usedforsecurity` (accepted, as hashlib).
 #[pyfunction]
 #[pyo3(signature = (name, data = None, **options))]
 pub(crate) fn new(

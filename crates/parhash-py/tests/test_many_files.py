@@ -173,3 +173,33 @@ def test_every_read_strategy_gives_the_one_digest(name, tmp_path):
         assert list(parhash.hash_files([path], name, threads=2, read=read)) == [(path, expected)]
     with pytest.raises(ValueError, match="auto, sequential or parallel"):
         parhash.hash_file(path, name, read="fast")
+
+
+def test_parsha256_told_its_length_streams_to_the_same_digest():
+    data = random.Random(7).randbytes(3 << 20 | 777)
+    expected = parhash.parsha256(data).digest()
+    for params in [{}, {"tree_height": 5, "iv_bits": 0}]:
+        whole = parhash.parsha256(data, **params).digest()
+        h = parhash.parsha256(message_length=len(data), threads=2, **params)
+        view = memoryview(data)
+        for start in range(0, len(data), 100_003):
+            h.update(view[start:start + 100_003])
+        assert h.digest() == whole
+        assert h.hexdigest() == whole.hex()
+        assert h.copy().digest() == whole  # a finished stream copies
+        if not params:
+            assert whole == expected
+    short = parhash.new("parsha256", b"abc", message_length=5)
+    with pytest.raises(ValueError, match="message_length=5 but 3 bytes"):
+        short.digest()
+    with pytest.raises(ValueError, match="can be copied only once"):
+        short.copy()
+    short.update(b"de")
+    assert short.digest() == parhash.parsha256(b"abcde").digest()
+    with pytest.raises(ValueError, match="more than message_length=5"):
+        short.update(b"f")
+    assert short.digest() == parhash.parsha256(b"abcde").digest()
+    with pytest.raises(TypeError, match="only parsha256"):
+        parhash.sha256(b"", message_length=3)
+    with pytest.raises(ValueError, match="must not be negative"):
+        parhash.parsha256(message_length=-1)

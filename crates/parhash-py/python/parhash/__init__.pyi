@@ -54,9 +54,11 @@ def new(
     iv_bits: int | None = None,
     variant: str | None = None,
     digest_size: int | None = None,
+    message_length: int | None = None,
     usedforsecurity: bool = True,
 ) -> Hash:
-    """A hash object for the algorithm `name` (any name or alias the CLI takes)."""
+    """A hash object for the algorithm `name` (any name or alias the CLI takes);
+    `message_length` (parsha256 only) as for `parsha256`."""
 
 def parsha256(
     data: ReadableBuffer = b"",
@@ -65,9 +67,15 @@ def parsha256(
     iv_bits: int = 256,
     threads: int | None = None,
     variant: str | None = None,
+    message_length: int | None = None,
     usedforsecurity: bool = True,
 ) -> Hash:
-    """PARSHA-256 with tree height T in 1..=40 and an IV of l in {0, 128, 256} bits."""
+    """PARSHA-256 with tree height T in 1..=40 and an IV of l in {0, 128, 256} bits.
+
+    PARSHA-256 needs the message length before it starts: without `message_length` the
+    object keeps every byte until `digest()`; with it, bytes are hashed as they arrive (in
+    bounded memory), more than `message_length` is a ValueError, and `digest()` (which then
+    needs all of them) is kept once computed."""
 
 def blake224(
     data: ReadableBuffer = b"",
