@@ -3,20 +3,7 @@
 //! read ahead, where several streams would make the storage seek (rotational disks) or where
 //! the system cannot tell (network file systems, devices without a sysfs entry).
 //!
-//! How [`ReadStrategy::Auto`] decides, per file, in this order:
-//! 1. **The page cache.** A few pages spread over the file are read with
-//!    `preadv2(RWF_NOWAIT)`, which fails instead of waiting for the device: if every one is
-//!    cached, the reads are memory copies and parallel reads cost nothing extra.
-//! 2. **The file system** (`fstatfs`): tmpfs and ramfs are memory; NFS, SMB/CIFS, FUSE
-//!    (sshfs and the like), 9p, Ceph, AFS, Lustre and other network or cluster file systems
-//!    are read as one stream (their latency per request, not seeks, rules, and the server may
-//!    be a disk).
-//! 3. **The block device** (`/sys/dev/block/MAJOR:MINOR/queue/rotational`, the whole disk's
-//!    for a partition; device-mapper, RAID and loop devices have their own): `0` (SSD, NVMe)
-//!    reads in parallel, `1` (a spinning disk, or a virtual disk that does not say otherwise)
-//!    as one stream.
-//! 4. Anything else (no device number to look up, as on btrfs subvolumes and overlay file
-//!    systems): one stream, the choice that is never much slower and never pathological.
+//! How [`ReadStrategy::Auto`] decides: [`storage_of`].
 //!
 //! [`ReadStrategy::Parallel`] and [`ReadStrategy::Sequential`] override it
 //! (`parhash sum --read`).
@@ -32,7 +19,7 @@ use std::str::FromStr;
 /// strategy, the digest is the same; only the time differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ReadStrategy {
-    /// Decided per file from where its bytes are ([the module docs](self)): the default.
+    /// Decided per file from where its bytes are ([`storage_of`]): the default.
     #[default]
     Auto,
     /// One stream from the start to the end, read ahead of the hashing threads: what a
@@ -124,8 +111,23 @@ impl Storage {
 /// Pages probed for [`Storage::Cached`], spread evenly over the file.
 const CACHE_PROBES: u64 = 8;
 
-/// Where the `len` bytes of `file` are (see [the module docs](self) for the order of the
-/// checks). Costs a few system calls and reads no data from the device.
+/// Where the `len` bytes of `file` are. Costs a few system calls and reads no data from the
+/// device.
+///
+/// How [`ReadStrategy::Auto`] decides, per file, in this order:
+/// 1. **The page cache.** A few pages spread over the file are read with
+///    `preadv2(RWF_NOWAIT)`, which fails instead of waiting for the device: if every one is
+///    cached, the reads are memory copies and parallel reads cost nothing extra.
+/// 2. **The file system** (`fstatfs`): tmpfs and ramfs are memory; NFS, SMB/CIFS, FUSE
+///    (sshfs and the like), 9p, Ceph, AFS, Lustre and other network or cluster file systems
+///    are read as one stream (their latency per request, not seeks, rules, and the server may
+///    be a disk).
+/// 3. **The block device** (`/sys/dev/block/MAJOR:MINOR/queue/rotational`, the whole disk's
+///    for a partition; device-mapper, RAID and loop devices have their own): `0` (SSD, NVMe)
+///    reads in parallel, `1` (a spinning disk, or a virtual disk that does not say otherwise)
+///    as one stream.
+/// 4. Anything else (no device number to look up, as on btrfs subvolumes and overlay file
+///    systems): one stream, the choice that is never much slower and never pathological.
 pub fn storage_of(file: &File, len: u64) -> Storage {
     if is_cached(file, len) {
         return Storage::Cached;

@@ -27,7 +27,7 @@
 //!   other (a bit select); SB is the 64-bit form's, on the low half only.
 //!
 //! Soundness: the lane types (`kernel::Zmm`, `kernel::YmmPair`, `kernel::Wide128`) and the S-box
-//! helpers of the AVX2 form hold the [`crate::platform`] tokens of their instructions (zero-sized),
+//! helpers of the AVX2 form hold the `crate::platform` tokens of their instructions (zero-sized),
 //! and the only ways to make one are the constructors, which take the tokens (`splat`, `load`,
 //! `inputs`), and the operations on values that already hold them. The entry functions receive
 //! the tokens of their form from [`Wide`], and every intrinsic runs with the token it needs in
