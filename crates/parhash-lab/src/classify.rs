@@ -127,10 +127,7 @@ pub struct SummaryRow {
 impl SummaryRow {
     /// The four rows, in the seed's order.
     pub const ALL: [SummaryRow; 4] = [
-        SummaryRow {
-            multi_message: false,
-            disk: false,
-        },
+        SummaryRow::ONE_MESSAGE_MEMORY,
         SummaryRow {
             multi_message: false,
             disk: true,
@@ -144,6 +141,12 @@ impl SummaryRow {
             disk: true,
         },
     ];
+
+    /// One message at a time, from memory (the row the verdict's first sentences read).
+    pub const ONE_MESSAGE_MEMORY: SummaryRow = SummaryRow {
+        multi_message: false,
+        disk: false,
+    };
 
     /// `one message, memory`, `many messages, disk`...
     pub fn name(self) -> String {
@@ -157,7 +160,27 @@ impl SummaryRow {
             if self.disk { "disk" } else { "memory" }
         )
     }
+
+    /// Whether a configuration of `messages` messages read from `source` is counted in this
+    /// row, on any number of threads. A warm file is served from RAM, so page-cache reads
+    /// count as memory; only cold reads count as disk.
+    pub fn holds(self, messages: usize, source: Source) -> bool {
+        (messages > 1) == self.multi_message && (source == Source::Disk) == self.disk
+    }
 }
+
+/// Which configurations a cell of the summary table counts ([`SummaryRow::holds`]), in words for
+/// the table's caption (the verdict's counts are read from the same cells).
+pub const COUNTED: &str = "cells count parhash's forms on every thread count; memory rows \
+                           count page-cache reads too, disk rows only cold reads";
+
+/// The summary table's columns: (long messages, on an accelerator, header).
+pub const SUMMARY_COLUMNS: [(bool, bool, &str); 4] = [
+    (false, false, "short, software"),
+    (true, false, "long, software"),
+    (false, true, "short, accelerator"),
+    (true, true, "long, accelerator"),
+];
 
 /// One classified measurement, as the summary sees it.
 #[derive(Clone, Copy, Debug)]
@@ -169,6 +192,42 @@ pub struct Classified {
     pub bottleneck: Bottleneck,
 }
 
+/// The count behind one cell of the summary table: its most frequent bottleneck, how many of
+/// the cell's configurations have it, and how many the cell holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellCount {
+    pub bottleneck: Bottleneck,
+    pub count: usize,
+    pub total: usize,
+}
+
+/// Counts the cell of `row` and the column of long or short messages, in software or on an
+/// accelerator (ties go to the earlier [`Bottleneck`]); `None` when nothing was measured in it.
+/// The table and the verdict both read this, so they count the same configurations.
+pub fn count_cell(
+    items: &[Classified],
+    row: SummaryRow,
+    long: bool,
+    accelerator: bool,
+) -> Option<CellCount> {
+    let mut counts = std::collections::BTreeMap::new();
+    for c in items.iter().filter(|c| {
+        row.holds(c.messages, c.source)
+            && (c.message_len >= LONG_MESSAGE) == long
+            && c.accelerator == accelerator
+    }) {
+        *counts.entry(c.bottleneck).or_insert(0usize) += 1;
+    }
+    let total = counts.values().sum();
+    let top = counts.values().copied().max()?;
+    let (bottleneck, count) = counts.into_iter().find(|&(_, n)| n == top)?;
+    Some(CellCount {
+        bottleneck,
+        count,
+        total,
+    })
+}
+
 /// The bottleneck table of the Keccak-and-SIMD-on-an-FPGA-Xeon study: rows one message or many
 /// messages at once x memory/disk, columns short/long x software/accelerator.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -176,57 +235,50 @@ pub struct SummaryTable {
     pub columns: Vec<String>,
     /// (row name, one cell per column).
     pub rows: Vec<(String, Vec<String>)>,
+    /// The counts the cells are written from, row by row in [`SummaryRow::ALL`]'s order,
+    /// column by column in [`SUMMARY_COLUMNS`]' order (empty in reports written before them).
+    #[serde(default)]
+    pub counts: Vec<Vec<Option<CellCount>>>,
 }
 
-/// The most frequent bottleneck in each cell (ties go to the earlier [`Bottleneck`]), with its
-/// share; `no accelerator` in the accelerator columns when none was measured, `not measured`
-/// for empty software cells. Page-cache reads count as memory rows, disk reads as disk rows.
+impl SummaryTable {
+    /// The count of `row`'s cell for long or short messages, in software or on an accelerator.
+    pub fn count(&self, row: SummaryRow, long: bool, accelerator: bool) -> Option<CellCount> {
+        let r = SummaryRow::ALL.iter().position(|&x| x == row)?;
+        let c = SUMMARY_COLUMNS
+            .iter()
+            .position(|&(l, a, _)| l == long && a == accelerator)?;
+        *self.counts.get(r)?.get(c)?
+    }
+}
+
+/// The most frequent bottleneck in each cell ([`count_cell`]), with its share; `no accelerator`
+/// in the accelerator columns when none was measured, `not measured` for empty software cells.
+/// Which configurations a cell counts: [`SummaryRow::holds`] ([`COUNTED`] in words).
 pub fn summarize(items: &[Classified], have_accelerator: bool) -> SummaryTable {
-    let columns = [
-        (false, false, "short, software"),
-        (true, false, "long, software"),
-        (false, true, "short, accelerator"),
-        (true, true, "long, accelerator"),
-    ];
     let mut rows = Vec::new();
+    let mut counts = Vec::new();
     for row in SummaryRow::ALL {
-        let mut cells = Vec::new();
-        for (long, accel, _) in columns {
-            let matching: Vec<Bottleneck> = items
-                .iter()
-                .filter(|c| {
-                    (c.messages > 1) == row.multi_message
-                        && (c.source == Source::Disk) == row.disk
-                        && (c.message_len >= LONG_MESSAGE) == long
-                        && c.accelerator == accel
-                })
-                .map(|c| c.bottleneck)
-                .collect();
-            let cell = if matching.is_empty() {
-                if accel && !have_accelerator {
-                    "no accelerator".to_string()
-                } else {
-                    "not measured".to_string()
-                }
-            } else {
-                let mut counts = std::collections::BTreeMap::new();
-                for b in &matching {
-                    *counts.entry(*b).or_insert(0usize) += 1;
-                }
-                let top = counts.values().copied().max().unwrap_or(0);
-                let (winner, n) = counts
-                    .into_iter()
-                    .find(|&(_, n)| n == top)
-                    .expect("non-empty");
-                format!("{} ({n}/{})", winner.name(), matching.len())
-            };
-            cells.push(cell);
-        }
+        let row_counts: Vec<Option<CellCount>> = SUMMARY_COLUMNS
+            .iter()
+            .map(|&(long, accel, _)| count_cell(items, row, long, accel))
+            .collect();
+        let cells = SUMMARY_COLUMNS
+            .iter()
+            .zip(&row_counts)
+            .map(|(&(_, accel, _), count)| match count {
+                Some(c) => format!("{} ({}/{})", c.bottleneck.name(), c.count, c.total),
+                None if accel && !have_accelerator => "no accelerator".to_string(),
+                None => "not measured".to_string(),
+            })
+            .collect();
         rows.push((row.name(), cells));
+        counts.push(row_counts);
     }
     SummaryTable {
-        columns: columns.iter().map(|c| c.2.to_string()).collect(),
+        columns: SUMMARY_COLUMNS.iter().map(|c| c.2.to_string()).collect(),
         rows,
+        counts,
     }
 }
 
@@ -405,6 +457,17 @@ mod tests {
         assert_eq!(t.rows[0].1[2], "no accelerator");
         assert_eq!(t.rows[1].1[0], "not measured");
         assert_eq!(t.rows[3].1[1], "disk (1/1)");
+        // The cells are written from the counts the verdict reads.
+        let one_memory_short = t.count(SummaryRow::ONE_MESSAGE_MEMORY, false, false);
+        assert_eq!(
+            one_memory_short,
+            Some(CellCount {
+                bottleneck: Bottleneck::PerMessageOverhead,
+                count: 2,
+                total: 3
+            })
+        );
+        assert_eq!(t.count(SummaryRow::ALL[1], false, false), None);
     }
 
     fn facts(threads: usize, speedup: f64) -> ScalingFacts {

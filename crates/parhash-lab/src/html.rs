@@ -88,6 +88,15 @@ pub fn inline_text(text: &str) -> String {
     out
 }
 
+/// `text` with its first letter in upper case (a heading made from a terminal view's title).
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// Strips an XML declaration or doctype before the `<svg` element, so it can sit inline.
 fn inline_svg(svg: &str) -> &str {
     match svg.find("<svg") {
@@ -155,12 +164,14 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
     }
     if let Some(t) = summary::bottleneck_table(report) {
         h.push_str("<h2 id=\"bottlenecks\">What limits hashing on this machine</h2>\n");
-        h.push_str(
+        h.push_str(&format!(
             "<p>Rows: one message at a time or many messages at once, read from memory or \
              from a cold disk; columns: short messages (under 4 KiB) and long ones. Each cell: \
-             the most frequent bottleneck among parhash's forms measured in it (count/total). \
-             The table follows the study of Keccak and SIMD on an FPGA-accelerated Xeon.</p>\n",
-        );
+             the most frequent bottleneck among parhash's forms measured in it (count/total; \
+             {}; the verdict counts the same cells). The table follows the study of Keccak and \
+             SIMD on an FPGA-accelerated Xeon.</p>\n",
+            escape(crate::classify::COUNTED)
+        ));
         h.push_str(&table(&t));
     }
     let is = |p: &&Plot, prefix: &str| p.chart_name.starts_with(prefix);
@@ -177,11 +188,18 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
     }
     let per_algorithm: Vec<&Plot> = plots.iter().filter(|p| is(p, "algorithm-")).collect();
     if !per_algorithm.is_empty() {
-        h.push_str(
+        let stand_ins: Vec<String> = crate::plots::STAND_IN_PEERS
+            .iter()
+            .map(|(a, other)| format!("{a} against {other}"))
+            .collect();
+        h.push_str(&format!(
             "<h2 id=\"algorithms\">Each algorithm: parhash's forms and its peers</h2>\n<p>One \
              message on one thread, from memory; solid lines are parhash's forms, dashed lines \
-             its peers. A point without a line was measured at that length only.</p>\n",
-        );
+             its peers. An algorithm no other library implements is set against the hash it \
+             is built on, where the run measured that one ({}); a chart without dashed lines \
+             had no peer to show. A point without a line was measured at that length only.</p>\n",
+            escape(&stand_ins.join("; "))
+        ));
         for p in per_algorithm {
             h.push_str(&figure(p));
         }
@@ -200,9 +218,34 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
         .collect();
     if !others.is_empty() {
         h.push_str("<h2 id=\"plots\">More plots</h2>\n");
-        for p in others {
+        for p in others.iter().copied() {
             h.push_str(&figure(p));
         }
+    }
+    // Where the speed-up plot was not drawn (fewer than three thread counts), its table.
+    if !others.iter().any(|p| is(p, crate::plots::SPEEDUP_CHART)) {
+        if let Some(t) = report.speedup_table() {
+            h.push_str(&format!(
+                "<h2 id=\"speedup\">{}</h2>\n<p>Per form: how many of its configurations \
+                 earned at least half the ideal gain, and its best and worst speed-up ([n]: why, \
+                 listed under the next table).</p>\n",
+                escape(&capitalized(&summary::speedup_title(report)))
+            ));
+            h.push_str(&table(&t));
+        }
+    }
+    if let Some(t) = report.not_scaling_table(summary::NOT_SCALING_ROWS) {
+        h.push_str(&format!(
+            "<h2 id=\"not-scaling\">{}</h2>\n<p>Configurations that got less than half the \
+             ideal gain from their threads, the lowest speed-up first.</p>\n",
+            escape(&capitalized(&summary::not_scaling_title(report)))
+        ));
+        h.push_str(&table(&t));
+        h.push_str("<p>Why cells did not scale:</p>\n<ol class=\"footnotes\">\n");
+        for f in report.scaling_footnotes() {
+            h.push_str(&format!("<li>{}</li>\n", inline_text(&f)));
+        }
+        h.push_str("</ol>\n");
     }
     for s in &report.sections {
         h.push_str(&format!("<h2>{}</h2>\n", escape(&s.title)));
@@ -216,21 +259,18 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
     if !report.measurements.is_empty() {
         h.push_str(&format!(
             "<h2 id=\"measurements\">Every measurement ({})</h2>\n<p>Median of the samples; \
-             x1thr: speed-up against the same configuration on one thread, [n] after it: why \
-             it did not scale (listed under the table); xbase: against <code>--baseline</code>.\
-             </p>\n<details><summary>show the table</summary>\n",
-            report.measurements.len()
+             x1thr: speed-up against the same configuration on one thread{}; xbase: against \
+             <code>--baseline</code>.</p>\n<details><summary>show the table</summary>\n",
+            report.measurements.len(),
+            if report.not_scaling().is_empty() {
+                ""
+            } else {
+                ", [n] after it: why it did not scale (listed under <a \
+                 href=\"#not-scaling\">threads that did not scale</a>)"
+            }
         ));
         h.push_str(&table(&report.measurements_table()));
         h.push_str("</details>\n");
-        let footnotes = report.scaling_footnotes();
-        if !footnotes.is_empty() {
-            h.push_str("<p>Why cells did not scale:</p>\n<ol class=\"footnotes\">\n");
-            for f in footnotes {
-                h.push_str(&format!("<li>{}</li>\n", inline_text(&f)));
-            }
-            h.push_str("</ol>\n");
-        }
     }
     if let Some(t) = report.forms_table() {
         h.push_str("<h2 id=\"forms\">parhash's forms measured</h2>\n");

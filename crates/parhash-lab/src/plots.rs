@@ -555,8 +555,15 @@ fn form_name(m: &Measurement) -> String {
     }
 }
 
+/// Algorithms no other library implements, and the one measured beside them instead: the hash
+/// they are built on. PARSHA-256 is a tree of SHA-256 compressions, so SHA-256's lines (parhash's
+/// fastest form and every peer) are what its chart sets it against.
+pub const STAND_IN_PEERS: &[(&str, &str)] = &[("parsha256", "sha256")];
+
 /// One chart per algorithm: parhash's forms and every peer of it, GB/s against message length
-/// (one message, one thread, memory), with the one-thread memory roof.
+/// (one message, one thread, memory), with the one-thread memory roof. An algorithm without
+/// peers of its own gets its [`STAND_IN_PEERS`] algorithm's lines when the run measured it, and
+/// a title that promises no peer otherwise.
 fn algorithm_charts(report: &Report) -> Vec<Chart> {
     let mut order: Vec<&str> = Vec::new();
     let mut by_algorithm: BTreeMap<&str, BTreeMap<(bool, String), Points>> = BTreeMap::new();
@@ -592,7 +599,7 @@ fn algorithm_charts(report: &Report) -> Vec<Chart> {
         if lengths.len() < 2 || lines.keys().all(|(peer, _)| *peer) {
             continue;
         }
-        let series = lines
+        let mut series: Vec<Series> = lines
             .iter()
             .map(|((peer, name), points)| Series {
                 name: name.clone(),
@@ -600,9 +607,29 @@ fn algorithm_charts(report: &Report) -> Vec<Chart> {
                 peer: *peer,
             })
             .collect();
+        let has_peers = lines.keys().any(|(peer, _)| *peer);
+        let stand_in = STAND_IN_PEERS
+            .iter()
+            .find(|(a, _)| *a == algorithm)
+            .and_then(|(_, other)| by_algorithm.get(other).map(|l| (*other, l)))
+            .filter(|_| !has_peers);
+        let title = match stand_in {
+            Some((other, other_lines)) => {
+                series.extend(stand_in_series(other, other_lines));
+                format!(
+                    "{algorithm}: parhash's forms and {other} as its peer (one message, 1 thread)"
+                )
+            }
+            None if has_peers => {
+                format!("{algorithm}: parhash's forms and its peers (one message, 1 thread)")
+            }
+            None => format!(
+                "{algorithm}: parhash's forms (no peer implements it; one message, 1 thread)"
+            ),
+        };
         out.push(Chart {
             name: format!("algorithm-{algorithm}"),
-            title: format!("{algorithm}: parhash's forms and its peers (one message, 1 thread)"),
+            title,
             x_label: "message length".into(),
             y_label: "GB/s (higher is faster)".into(),
             log_x: true,
@@ -613,6 +640,37 @@ fn algorithm_charts(report: &Report) -> Vec<Chart> {
             diagonal: false,
         });
     }
+    out
+}
+
+/// The lines of `algorithm` drawn as peers in another algorithm's chart: parhash's fastest form
+/// at each length, and every peer, each named after `algorithm`.
+fn stand_in_series(algorithm: &str, lines: &BTreeMap<(bool, String), Points>) -> Vec<Series> {
+    let mut fastest: BTreeMap<u64, f64> = BTreeMap::new();
+    for (_, points) in lines.iter().filter(|((peer, _), _)| !*peer) {
+        for &(len, gb) in points {
+            let best = fastest.entry(len as u64).or_insert(gb);
+            *best = best.max(gb);
+        }
+    }
+    let mut out = Vec::new();
+    if !fastest.is_empty() {
+        out.push(Series {
+            name: format!("{algorithm}: parhash, fastest form"),
+            points: fastest.into_iter().map(|(l, g)| (l as f64, g)).collect(),
+            peer: true,
+        });
+    }
+    out.extend(
+        lines
+            .iter()
+            .filter(|((peer, _), _)| *peer)
+            .map(|((_, name), points)| Series {
+                name: format!("{algorithm}: {name}"),
+                points: points.clone(),
+                peer: true,
+            }),
+    );
     out
 }
 
@@ -655,6 +713,13 @@ fn ratio_chart(report: &Report) -> Option<Chart> {
         diagonal: false,
     })
 }
+
+/// The file stem of the speed-up plot.
+pub const SPEEDUP_CHART: &str = "speedup-vs-threads";
+
+/// Thread counts the speed-up plot needs: with two (1 and N), every line is one segment, and
+/// [`Report::speedup_table`] says the same in fewer words.
+pub const MIN_THREAD_COUNTS_TO_PLOT: usize = 3;
 
 /// The charts a report calls for (those with data), then those its preset added.
 pub fn charts(report: &Report) -> Vec<Chart> {
@@ -700,10 +765,11 @@ pub fn charts(report: &Report) -> Vec<Chart> {
             points,
         ));
     }
-    if !speedups.is_empty() {
+    let enough_thread_counts = report.speedup_thread_counts().len() >= MIN_THREAD_COUNTS_TO_PLOT;
+    if !speedups.is_empty() && enough_thread_counts {
         speedups.truncate(12);
         out.push(Chart {
-            name: "speedup-vs-threads".into(),
+            name: SPEEDUP_CHART.into(),
             title: "Speed-up against 1 thread".into(),
             x_label: "threads".into(),
             y_label: "speed-up".into(),

@@ -307,6 +307,118 @@ impl Report {
         out
     }
 
+    /// The multi-thread measurements that did not scale (those with a scaling note), the
+    /// lowest speed-up first.
+    pub fn not_scaling(&self) -> Vec<&Measurement> {
+        let mut out: Vec<&Measurement> = self
+            .measurements
+            .iter()
+            .filter(|m| m.scaling_note.is_some() && m.speedup_vs_1_thread.is_some())
+            .collect();
+        out.sort_by(|a, b| {
+            let speedup = |m: &Measurement| m.speedup_vs_1_thread.unwrap_or(1.0);
+            speedup(a).total_cmp(&speedup(b))
+        });
+        out
+    }
+
+    /// Only the configurations that did not scale, worst first, at most `limit` rows and a last
+    /// row counting the rest: the short table the verdict points to (the full one has every
+    /// measurement).
+    pub fn not_scaling_table(&self, limit: usize) -> Option<Table> {
+        let misses = self.not_scaling();
+        if misses.is_empty() {
+            return None;
+        }
+        let mut t = Table::new(&["form", "work", "thr", "x1thr [why]"]);
+        for m in misses.iter().take(limit) {
+            t.push(vec![
+                m.label(),
+                work_text_without_threads(m),
+                m.threads.to_string(),
+                self.speedup_cell(m),
+            ]);
+        }
+        if misses.len() > limit {
+            t.push(vec![
+                format!("... and {} more", misses.len() - limit),
+                "(every measurement's x1thr column)".into(),
+                String::new(),
+                String::new(),
+            ]);
+        }
+        Some(t)
+    }
+
+    /// The thread counts of the configurations measured against one thread (1 included), in
+    /// increasing order: the speed-up plot needs three of them to show a trend.
+    pub fn speedup_thread_counts(&self) -> Vec<usize> {
+        let mut counts: Vec<usize> = self
+            .measurements
+            .iter()
+            .filter(|m| m.speedup_vs_1_thread.is_some())
+            .map(|m| m.threads)
+            .chain(std::iter::once(1))
+            .collect();
+        counts.sort_unstable();
+        counts.dedup();
+        if counts.len() < 2 {
+            return Vec::new();
+        }
+        counts
+    }
+
+    /// Speed-up on the most threads measured, one row per form: how many of its configurations
+    /// scaled, and its best and worst. It stands in for the speed-up plot where fewer than three
+    /// thread counts were measured (a line through two points per form says less than a
+    /// number does).
+    pub fn speedup_table(&self) -> Option<Table> {
+        let most = *self.speedup_thread_counts().last()?;
+        let mut forms: Vec<(String, Vec<&Measurement>)> = Vec::new();
+        for m in self
+            .measurements
+            .iter()
+            .filter(|m| m.threads == most && m.speedup_vs_1_thread.is_some())
+        {
+            match forms.iter_mut().find(|(label, _)| *label == m.label()) {
+                Some((_, ms)) => ms.push(m),
+                None => forms.push((m.label(), vec![m])),
+            }
+        }
+        let mut t = Table::new(&[
+            "form".to_string(),
+            "scaled".to_string(),
+            format!("best x1thr on {most} threads"),
+            "at".to_string(),
+            "worst x1thr [why]".to_string(),
+            "at".to_string(),
+        ]);
+        for (label, ms) in forms {
+            let speedup = |m: &&Measurement| m.speedup_vs_1_thread.unwrap_or(1.0);
+            let best = ms.iter().max_by(|a, b| speedup(a).total_cmp(&speedup(b)));
+            let worst = ms.iter().min_by(|a, b| speedup(a).total_cmp(&speedup(b)));
+            let (Some(best), Some(worst)) = (best, worst) else {
+                continue;
+            };
+            let scaled = ms.iter().filter(|m| m.scaling_note.is_none()).count();
+            // One configuration is its own best and worst: said once.
+            let (worst_cell, worst_work) = if ms.len() > 1 {
+                (self.speedup_cell(worst), work_text_without_threads(worst))
+            } else {
+                ("-".into(), "-".into())
+            };
+            t.push(vec![
+                label,
+                format!("{scaled} of {}", ms.len()),
+                self.speedup_cell(best),
+                work_text_without_threads(best),
+                worst_cell,
+                worst_work,
+            ]);
+        }
+        Some(t)
+    }
+
     /// parhash against its peers, like with like: each row is a piece of work a peer measured
     /// (algorithm, length, messages, threads, source) against parhash's fastest form on that
     /// same work; ratio = peer time / parhash time, above 1 means parhash is faster.
@@ -413,6 +525,18 @@ pub fn work_text(m: &Measurement) -> String {
     }
     if m.threads > 1 {
         out.push_str(&format!(", {} threads", m.threads));
+    }
+    if m.source != Source::Memory {
+        out.push_str(&format!(", {}", m.source.name()));
+    }
+    out
+}
+
+/// The work of a measurement without its threads (a column of their own): `64 B x16, disk`.
+pub fn work_text_without_threads(m: &Measurement) -> String {
+    let mut out = format_size(m.message_len);
+    if m.messages > 1 {
+        out.push_str(&format!(" x{}", m.messages));
     }
     if m.source != Source::Memory {
         out.push_str(&format!(", {}", m.source.name()));

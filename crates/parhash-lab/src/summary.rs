@@ -1,13 +1,13 @@
 //! The short terminal view of a report (what `parhash bench` prints without `--verbose`): the
 //! roofs, what limits hashing on this machine, parhash against the best peer per algorithm, and
-//! a few plain sentences of verdict, in about 40 lines. Every row stays in the report files and
+//! a few plain sentences of verdict, in about 50 lines. Every row stays in the report files and
 //! in the long view ([`full_text`], `--verbose`, `report.txt`).
 
-use crate::classify::{Bottleneck, LONG_MESSAGE};
+use crate::classify::{Bottleneck, Roof, SummaryRow, COUNTED, LONG_MESSAGE};
 use crate::compare::{peer_comparisons, PeerComparison};
 use crate::engine::Provider;
 use crate::measure::Measurement;
-use crate::report::{Report, Table};
+use crate::report::{work_text, Report, Table};
 use crate::source::Source;
 use crate::units::{format_rate, format_size, si};
 
@@ -182,18 +182,6 @@ fn fastest<'a>(ms: &[&'a Measurement]) -> Option<&'a Measurement> {
         .max_by(|a, b| a.gb_per_s.total_cmp(&b.gb_per_s))
 }
 
-/// The bottleneck most of `ms` share, and how many of them.
-fn dominant(ms: &[&Measurement]) -> Option<(Bottleneck, usize)> {
-    let mut counts: Vec<(Bottleneck, usize)> = Vec::new();
-    for b in ms.iter().filter_map(|m| m.bottleneck) {
-        match counts.iter_mut().find(|(c, _)| *c == b) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((b, 1)),
-        }
-    }
-    counts.into_iter().max_by_key(|&(_, n)| n)
-}
-
 /// "compute-bound", "dominated by per-message overhead".
 fn bound(b: Bottleneck) -> String {
     match b {
@@ -206,53 +194,227 @@ fn label_of(m: &Measurement) -> String {
     format!("{}/{}", m.algorithm, m.variant)
 }
 
-/// A few plain sentences: what limits long and short messages, what many messages at once
-/// gain, files, and parhash against its peers. Only what the run measured.
-pub fn verdict(report: &Report) -> Vec<String> {
-    let mut out = Vec::new();
+/// A ratio against a peer within this much of 1 counts as level with it (timings on a shared
+/// machine wander by a few per cent).
+const LEVEL: f64 = 0.95;
+
+/// How many cells a verdict sentence names before it counts the rest.
+const NAMED: usize = 4;
+
+/// `a, b, c and 3 more` of the first [`NAMED`] of `items`.
+fn first_few(items: &[String], rest_where: &str) -> String {
+    let mut text = items
+        .iter()
+        .take(NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > NAMED {
+        text.push_str(&format!(" and {} more ({rest_where})", items.len() - NAMED));
+    }
+    text
+}
+
+/// The "one message" sentence for long or short messages: the bottleneck of the table's cell
+/// with its count (the same cell, so the same numbers), then what the run measured best.
+fn one_message_sentence(report: &Report, long: bool) -> Option<String> {
+    let row = SummaryRow::ONE_MESSAGE_MEMORY;
+    let cell = report.summary.as_ref()?.count(row, long, false)?;
+    let counted = format!("{} of {}, counted as in the table", cell.count, cell.total);
     let one = |m: &Measurement| m.messages == 1 && m.threads == 1 && m.source == Source::Memory;
-    let long = parhash_where(report, |m| one(m) && m.message_len >= LONG_MESSAGE);
-    if let (Some(best), Some((b, n))) = (fastest(&long), dominant(&long)) {
-        let roof = report
-            .roofs
-            .as_ref()
-            .map(|r| format!(" against a {} memory roof", format_rate(r.memory_nt)))
-            .unwrap_or_default();
-        out.push(format!(
-            "long messages (4 KiB and up) are {} ({n} of {} measured): best {} per core ({} at \
-             {}){roof}.",
-            bound(b),
-            long.len(),
-            format_rate(best.rate()),
-            label_of(best),
-            format_size(best.message_len)
+    if long {
+        let measured = parhash_where(report, |m| one(m) && m.message_len >= LONG_MESSAGE);
+        let best = fastest(&measured).map(|best| {
+            let roof = report
+                .roofs
+                .as_ref()
+                .map(|r| format!(" against a {} memory roof", format_rate(r.memory_nt)))
+                .unwrap_or_default();
+            format!(
+                ": best {} per core ({} at {}){roof}",
+                format_rate(best.rate()),
+                label_of(best),
+                format_size(best.message_len)
+            )
+        });
+        return Some(format!(
+            "long messages (4 KiB and up) are {} ({counted}){}.",
+            bound(cell.bottleneck),
+            best.unwrap_or_default()
         ));
     }
-    let short = parhash_where(report, |m| one(m) && m.message_len < LONG_MESSAGE);
-    if let Some((b, n)) = dominant(&short) {
-        let len = short
-            .iter()
-            .map(|m| m.message_len)
-            .find(|&l| l == 64)
-            .or_else(|| short.iter().map(|m| m.message_len).min())
-            .unwrap_or(0);
-        let at_len: Vec<&Measurement> = short
-            .iter()
-            .copied()
-            .filter(|m| m.message_len == len)
-            .collect();
-        if let Some(best) = fastest(&at_len) {
-            out.push(format!(
-                "short messages (under 4 KiB) are {} ({n} of {} measured): at {} the fastest form \
-                 hashes {} messages/s on one core ({}).",
-                bound(b),
-                short.len(),
-                format_size(len),
-                si(best.messages_per_s),
-                label_of(best)
-            ));
-        }
+    let measured = parhash_where(report, |m| one(m) && m.message_len < LONG_MESSAGE);
+    let len = measured
+        .iter()
+        .map(|m| m.message_len)
+        .find(|&l| l == 64)
+        .or_else(|| measured.iter().map(|m| m.message_len).min())
+        .unwrap_or(0);
+    let at_len: Vec<&Measurement> = measured
+        .iter()
+        .copied()
+        .filter(|m| m.message_len == len)
+        .collect();
+    let best = fastest(&at_len).map(|best| {
+        format!(
+            ": at {} the fastest form hashes {} messages/s on one core ({})",
+            format_size(len),
+            si(best.messages_per_s),
+            label_of(best)
+        )
+    });
+    Some(format!(
+        "short messages (under 4 KiB) are {} ({counted}){}.",
+        bound(cell.bottleneck),
+        best.unwrap_or_default()
+    ))
+}
+
+/// The cold-file sentence: the best rate from a cold disk against the disk's roof, and what the
+/// measured wait per read allows at that read size (rate ~ read size / latency), so that the
+/// reader sees whether the wait per read or the disk's bandwidth holds it.
+pub fn cold_files_sentence(best: &Measurement, disk: &Roof) -> String {
+    let mut work = format_size(best.message_len);
+    if best.messages > 1 {
+        work.push_str(&format!(" x{}", best.messages));
     }
+    if best.threads > 1 {
+        work.push_str(&format!(" on {} threads", best.threads));
+    }
+    let mut sentence = format!(
+        "cold files: best {} from disk ({work}), {:.0} % of the {} disk roof",
+        format_rate(best.rate()),
+        100.0 * best.rate() / disk.bandwidth,
+        format_rate(disk.bandwidth)
+    );
+    let bytes = (best.message_len * best.messages) as f64;
+    let read = bytes / best.reads_per_batch.max(1) as f64;
+    if disk.latency <= 0.0 || read <= 0.0 {
+        sentence.push('.');
+        return sentence;
+    }
+    let per_reader = read / disk.latency;
+    let waits = format!(
+        "each cold read waits about {:.0} us (measured), and {} / {:.0} us = {} per reader",
+        disk.latency * 1e6,
+        format_size(read as usize),
+        disk.latency * 1e6,
+        format_rate(per_reader)
+    );
+    let readers = best.threads.min(best.messages).max(1) as f64;
+    if best.rate() > 1.5 * readers * per_reader {
+        // Faster than one wait per read: small reads share pages that read-ahead brought in.
+        sentence.push_str(&format!(
+            ": {waits}, yet more was measured: reads this small share pages, and read-ahead \
+             serves most of them."
+        ));
+    } else if per_reader < disk.bandwidth {
+        sentence.push_str(&format!(
+            ": {waits}, so the wait per read, not the disk's bandwidth, holds it there (larger \
+             reads, or more at once, would raise it)."
+        ));
+    } else {
+        sentence.push_str(&format!(
+            ": {waits}, over the disk's bandwidth, so the bandwidth is the limit at this read \
+             size."
+        ));
+    }
+    sentence
+}
+
+/// parhash against its peers, wins and losses alike: on the longest messages per algorithm,
+/// then every comparison where it is behind the best peer, worst first ("sha1 at 64 B x0.73
+/// (rustcrypto)"), a few named and the rest counted.
+fn peers_sentence(report: &Report) -> Option<String> {
+    let groups = comparisons_by_algorithm(report);
+    let longest: Vec<&PeerComparison> = groups.iter().filter_map(|g| g.last()).collect();
+    let all = peer_comparisons(&report.measurements);
+    if all.is_empty() {
+        return None;
+    }
+    let is_behind = |c: &PeerComparison| c.best_peer().is_some_and(|(_, r)| r < LEVEL);
+    let mut sentence = String::from("peers: ");
+    if !longest.is_empty() {
+        sentence.push_str(&format!(
+            "on the longest messages parhash is at least as fast as the best peer (within 5 %) \
+             for {} of {} algorithms; ",
+            longest.iter().filter(|c| !is_behind(c)).count(),
+            longest.len()
+        ));
+    }
+    let mut behind: Vec<(&PeerComparison, &Measurement, f64)> = all
+        .iter()
+        .filter_map(|c| {
+            let (peer, ratio) = c.best_peer()?;
+            (ratio < LEVEL).then_some((c, peer, ratio))
+        })
+        .collect();
+    behind.sort_by(|a, b| a.2.total_cmp(&b.2));
+    if behind.is_empty() {
+        sentence.push_str(&format!(
+            "behind the best peer in none of the {} comparisons.",
+            all.len()
+        ));
+        return Some(sentence);
+    }
+    let named: Vec<String> = behind
+        .iter()
+        .map(|(c, peer, ratio)| {
+            format!(
+                "{} at {} x{} ({})",
+                c.algorithm(),
+                work_text(c.parhash),
+                crate::units::sig3(*ratio),
+                peer.provider.name()
+            )
+        })
+        .collect();
+    sentence.push_str(&format!(
+        "behind the best peer (by over 5 %) in {} of {} comparisons, worst first: {}.",
+        behind.len(),
+        all.len(),
+        first_few(&named, "the peers table in report.txt and report.html")
+    ));
+    Some(sentence)
+}
+
+/// The threads sentence: how many multi-thread configurations did not scale, and the worst of
+/// them, with a pointer to the short table of only those.
+fn threads_sentence(report: &Report) -> Option<String> {
+    let multi = multi_thread_count(report);
+    let misses = report.not_scaling();
+    if misses.is_empty() {
+        return None;
+    }
+    let worst: Vec<String> = misses
+        .iter()
+        .take(3)
+        .map(|m| {
+            format!(
+                "{} x{} ({})",
+                label_of(m),
+                crate::units::sig3(m.speedup_vs_1_thread.unwrap_or(1.0)),
+                work_text(m)
+            )
+        })
+        .collect();
+    Some(format!(
+        "threads: {} of {multi} multi-thread configurations did not scale (under half the ideal \
+         gain); worst: {}; all, with why: 'threads that did not scale' in report.txt and \
+         report.html.",
+        misses.len(),
+        worst.join(", ")
+    ))
+}
+
+/// A few plain sentences: what limits long and short messages, what many messages at once
+/// gain, files, and parhash against its peers: where it wins and where it loses. Only what the
+/// run measured.
+pub fn verdict(report: &Report) -> Vec<String> {
+    let mut out = Vec::new();
+    out.extend(one_message_sentence(report, true));
+    out.extend(one_message_sentence(report, false));
+    let one = |m: &Measurement| m.messages == 1 && m.threads == 1 && m.source == Source::Memory;
     let many = parhash_where(report, |m| m.messages > 1 && m.source == Source::Memory);
     if let Some(best) = fastest(&many) {
         let alone = parhash_where(report, |m| {
@@ -277,58 +439,51 @@ pub fn verdict(report: &Report) -> Vec<String> {
     }
     let disk = parhash_where(report, |m| m.source == Source::Disk);
     if let (Some(best), Some(r)) = (fastest(&disk), &report.roofs) {
-        out.push(format!(
-            "cold files: best {} from disk ({} x{}), against a {} disk roof with {:.0} us per read.",
-            format_rate(best.rate()),
-            format_size(best.message_len),
-            best.messages,
-            format_rate(r.disk.bandwidth),
-            r.disk.latency * 1e6
-        ));
+        out.push(cold_files_sentence(best, &r.disk));
     }
-    let groups = comparisons_by_algorithm(report);
-    let longest: Vec<&PeerComparison> = groups.iter().filter_map(|g| g.last()).collect();
-    if !longest.is_empty() {
-        let behind: Vec<String> = longest
-            .iter()
-            .filter_map(|c| {
-                let (peer, ratio) = c.best_peer()?;
-                (ratio < 0.95).then(|| {
-                    format!(
-                        "{} (x{} {})",
-                        c.algorithm(),
-                        crate::units::sig3(ratio),
-                        peer.provider.name()
-                    )
-                })
-            })
-            .collect();
-        let mut sentence = format!(
-            "peers: on the longest messages parhash is at least as fast as the best peer \
-             (within 5 %) for {} of {} algorithms",
-            longest.len() - behind.len(),
-            longest.len()
-        );
-        if !behind.is_empty() {
-            sentence.push_str(&format!("; behind on {}", behind.join(", ")));
-        }
-        sentence.push('.');
-        out.push(sentence);
-    }
-    let multi: Vec<&Measurement> = report
+    out.extend(peers_sentence(report));
+    out.extend(threads_sentence(report));
+    out
+}
+
+/// The bottleneck table's title; [`COUNTED`], on the line under it, says which configurations
+/// its cells count.
+pub const BOTTLENECK_TITLE: &str =
+    "what limits hashing here: the most frequent bottleneck in each cell (count/total)";
+
+/// Rows of the short table of configurations that did not scale, before it counts the rest.
+pub const NOT_SCALING_ROWS: usize = 20;
+
+/// "threads that did not scale (24 of 29 multi-thread configurations), worst first".
+pub fn not_scaling_title(report: &Report) -> String {
+    format!(
+        "threads that did not scale ({} of {} multi-thread configurations), worst first",
+        report.not_scaling().len(),
+        multi_thread_count(report)
+    )
+}
+
+/// How many configurations were measured against the same one on one thread.
+fn multi_thread_count(report: &Report) -> usize {
+    report
         .measurements
         .iter()
         .filter(|m| m.speedup_vs_1_thread.is_some())
-        .collect();
-    let flat = multi.iter().filter(|m| m.scaling_note.is_some()).count();
-    if flat > 0 {
-        out.push(format!(
-            "threads: {flat} of {} multi-thread configurations did not scale; --verbose and \
-             report.html say why beside each.",
-            multi.len()
-        ));
-    }
-    out
+        .count()
+}
+
+/// The title of [`Report::speedup_table`].
+pub fn speedup_title(report: &Report) -> String {
+    let counts = report.speedup_thread_counts();
+    format!(
+        "speed-up against 1 thread, per form, on {} threads (thread counts measured: {})",
+        counts.last().copied().unwrap_or(1),
+        counts
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// Wraps `text` at `width` columns, later lines indented by `indent` spaces.
@@ -397,9 +552,7 @@ pub fn summary_text(report: &Report) -> String {
     }
     out.push('\n');
     if let Some(t) = bottleneck_table(report) {
-        out.push_str(
-            "-- what limits hashing here (most frequent bottleneck among parhash's forms)\n",
-        );
+        out.push_str(&format!("-- {BOTTLENECK_TITLE}\n{COUNTED}\n"));
         out.push_str(&t.to_text());
         out.push('\n');
     }
@@ -477,8 +630,8 @@ pub fn full_text(report: &Report) -> String {
     if let Some(t) = bottleneck_table(report) {
         section(
             &mut out,
-            "what limits hashing here (most frequent bottleneck among parhash's forms)",
-            &t.to_text(),
+            BOTTLENECK_TITLE,
+            &format!("{COUNTED}\n{}", t.to_text()),
         );
     }
     section(&mut out, "verdict", &verdict_text(report));
@@ -490,19 +643,25 @@ pub fn full_text(report: &Report) -> String {
             &t.to_text(),
         );
     }
-    if !report.measurements.is_empty() {
-        let mut body = report.measurements_table().to_text();
+    if let Some(t) = report.speedup_table() {
+        section(&mut out, &speedup_title(report), &t.to_text());
+    }
+    if let Some(t) = report.not_scaling_table(NOT_SCALING_ROWS) {
+        let mut body = t.to_text();
         for (i, n) in report.scaling_footnotes().iter().enumerate() {
             for line in wrap(&format!("[{}] {n}", i + 1), 100, 4) {
                 body.push_str(&line);
                 body.push('\n');
             }
         }
+        section(&mut out, &not_scaling_title(report), &body);
+    }
+    if !report.measurements.is_empty() {
         section(
             &mut out,
             "measurements (median of samples; x1thr: speed-up vs 1 thread, [n]: why it did not \
-             scale; xbase: vs --baseline)",
-            &body,
+             scale, listed under 'threads that did not scale'; xbase: vs --baseline)",
+            &report.measurements_table().to_text(),
         );
     }
     if let Some(t) = report.forms_table() {
