@@ -4,29 +4,21 @@
 
 mod common;
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use parhash::file::{
-    FileChangedSize, FileHasher, FileInput, Progress, ReadAhead, ReadStrategy, OVERLAP_FROM_PIECES,
-    PIECE, READ_AHEAD, SMALL_FILE,
+    FileHasher, FileInput, ReadAhead, ReadStrategy, OVERLAP_FROM_PIECES, PIECE, READ_AHEAD,
+    SMALL_FILE,
 };
 use parhash::{hash, Algorithm, Hasher, Threads, TreeParams};
-use rand::{rngs::StdRng, Rng, RngCore, SeedableRng};
+use rand::{rngs::StdRng, Rng, SeedableRng};
 
-fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut data = vec![0; len];
-    StdRng::seed_from_u64(seed).fill_bytes(&mut data);
-    data
-}
-
-fn write_file(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    File::create(&path).unwrap().write_all(data).unwrap();
-    path
-}
+use common::files::{
+    changed_size, seeded_bytes as random_bytes, write_file, ResizeAfterFirstPiece,
+};
 
 fn files(alg: Algorithm) -> FileHasher<'static> {
     FileHasher::new(Hasher::builder(alg))
@@ -115,28 +107,6 @@ fn parsha256_tree_parameters_reach_every_file() {
         hash(Algorithm::Parsha256, &small),
         "T = 5 is not the default"
     );
-}
-
-/// Sets the length of a file once the first piece of a file has been hashed.
-struct ResizeAfterFirstPiece {
-    path: PathBuf,
-    new_len: u64,
-    done: Once,
-}
-
-impl Progress for ResizeAfterFirstPiece {
-    fn hashed(&self, _bytes: u64) {
-        self.done.call_once(|| {
-            let file = OpenOptions::new().write(true).open(&self.path).unwrap();
-            file.set_len(self.new_len).unwrap();
-        });
-    }
-}
-
-fn changed_size(err: &io::Error) -> FileChangedSize {
-    *err.get_ref()
-        .and_then(|e| e.downcast_ref::<FileChangedSize>())
-        .unwrap_or_else(|| panic!("not a changed size: {err:?}"))
 }
 
 /// Every way of reading a large file: on the hashing thread, on a reader thread, and the

@@ -9,31 +9,22 @@
 mod common;
 
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
 use std::thread::ThreadId;
 
-use parhash::file::{storage_of, FileChangedSize, FileHasher, Progress, ReadStrategy, Storage};
+use parhash::file::{storage_of, FileHasher, Progress, ReadStrategy, Storage};
 use parhash::{Algorithm, Hasher, HasherBuilder, Threads, TreeParams};
-use rand::{rngs::StdRng, Rng, RngCore, SeedableRng};
+use rand::{rngs::StdRng, Rng, SeedableRng};
+
+use common::files::{
+    changed_size, seeded_bytes as random_bytes, write_file, ResizeAfterFirstPiece,
+};
 
 const MIB: usize = 1 << 20;
-
-fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut data = vec![0; len];
-    StdRng::seed_from_u64(seed).fill_bytes(&mut data);
-    data
-}
-
-fn write_file(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
-    let path = dir.join(name);
-    File::create(&path).unwrap().write_all(data).unwrap();
-    path
-}
 
 /// What the builder's hasher gives for `data` in memory.
 fn in_memory(builder: &HasherBuilder, data: &[u8]) -> parhash::Output {
@@ -200,28 +191,6 @@ fn sequential_reads_many_files_one_at_a_time() {
             );
         }
     }
-}
-
-/// Sets the length of a file once the first piece has been hashed (on whichever thread).
-struct ResizeAfterFirstPiece {
-    path: PathBuf,
-    new_len: u64,
-    done: Once,
-}
-
-impl Progress for ResizeAfterFirstPiece {
-    fn hashed(&self, _bytes: u64) {
-        self.done.call_once(|| {
-            let file = OpenOptions::new().write(true).open(&self.path).unwrap();
-            file.set_len(self.new_len).unwrap();
-        });
-    }
-}
-
-fn changed_size(err: &io::Error) -> FileChangedSize {
-    *err.get_ref()
-        .and_then(|e| e.downcast_ref::<FileChangedSize>())
-        .unwrap_or_else(|| panic!("not a changed size: {err:?}"))
 }
 
 #[test]

@@ -109,7 +109,7 @@ pub(super) fn read_exactly(
 /// would wait for the disk, meets the end of the file, fails, or cannot be asked not to wait
 /// (the caller then reads with the blocking calls, which report what went wrong).
 #[cfg(target_os = "linux")]
-fn read_cached_at(file: &File, buf: &mut [u8], offset: u64) -> bool {
+pub(super) fn read_cached_at(file: &File, buf: &mut [u8], offset: u64) -> bool {
     use rustix::io::{preadv2, Errno, ReadWriteFlags};
     let mut filled = 0;
     while filled < buf.len() {
@@ -130,7 +130,7 @@ fn read_cached_at(file: &File, buf: &mut [u8], offset: u64) -> bool {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn read_cached_at(_file: &File, _buf: &mut [u8], _offset: u64) -> bool {
+pub(super) fn read_cached_at(_file: &File, _buf: &mut [u8], _offset: u64) -> bool {
     false
 }
 

@@ -15,11 +15,11 @@
 
 use std::fs::File;
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::read::{check_end, give_back, read_piece_at, take_buffer};
 use crate::algo::blake3;
-use crate::parts::{PartError, PartState, Plan};
+use crate::parts::{PartError, Plan};
 use crate::threads::run_workers;
 use crate::{Algorithm, HasherBuilder, Output, Threads};
 
@@ -74,35 +74,19 @@ fn hash_blake3(
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
     let piece = blake3::PIECE as u64;
-    let pieces = len.div_ceil(piece);
-    let next = AtomicU64::new(0);
-    let failed = AtomicBool::new(false);
-    let runs = run_workers(threads, || -> io::Result<Vec<(u64, [u8; 32])>> {
+    let cvs = on_threads(len.div_ceil(piece) as usize, threads, |index| {
+        let offset = index as u64 * piece;
         let mut buf = take_buffer(blake3::PIECE);
-        let mut mine = Vec::new();
-        let result = loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= pieces || failed.load(Ordering::Relaxed) {
-                break Ok(mine);
-            }
-            let offset = index * piece;
-            let bytes = &mut buf[..(len - offset).min(piece) as usize];
-            if let Err(err) = read_piece_at(file, bytes, offset, len) {
-                failed.store(true, Ordering::Relaxed);
-                break Err(err);
-            }
-            mine.push((index, blake3::piece_chaining_value(offset, bytes)));
-            hashed(bytes.len());
-        };
+        let bytes = &mut buf[..(len - offset).min(piece) as usize];
+        let read = read_piece_at(file, bytes, offset, len);
+        let cv = read.map(|()| blake3::piece_chaining_value(offset, bytes));
+        let hashed_bytes = bytes.len();
         give_back(buf);
-        result
-    });
-    let mut cvs = Vec::with_capacity(pieces as usize);
-    for run in runs {
-        cvs.extend(run?);
-    }
-    cvs.sort_unstable_by_key(|&(index, _)| index);
-    let cvs: Vec<[u8; 32]> = cvs.into_iter().map(|(_, cv)| cv).collect();
+        if cv.is_ok() {
+            hashed(hashed_bytes);
+        }
+        cv
+    })?;
     let mut digest = vec![0; size];
     blake3::output_from_pieces(&cvs).fill(&mut digest);
     Ok(Output::from_slice(&digest))
@@ -146,32 +130,48 @@ fn hash_parts(
             hashed(step as usize);
         }
     };
-    let next = AtomicU64::new(0);
-    let failed = AtomicBool::new(false);
-    let runs = run_workers(threads, || -> io::Result<Vec<PartState>> {
-        let mut mine = Vec::new();
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed) as usize;
-            if index >= plan.parts() || failed.load(Ordering::Relaxed) {
-                return Ok(mine);
-            }
-            match plan.hash_part_from(index, read) {
-                Ok(state) => mine.push(state),
-                Err(err) => {
-                    failed.store(true, Ordering::Relaxed);
-                    return Err(into_io(err));
-                }
-            }
-            report(plan.ranges(index).iter().map(|r| r.end - r.start).sum());
-        }
-    });
-    let mut states = Vec::with_capacity(plan.parts());
-    for run in runs {
-        states.extend(run?);
-    }
+    let states = on_threads(plan.parts(), threads, |index| {
+        let state = plan.hash_part_from(index, read).map_err(into_io)?;
+        report(plan.ranges(index).iter().map(|r| r.end - r.start).sum());
+        Ok(state)
+    })?;
     let digest = plan.combine_from(&states, read).map_err(into_io)?;
     report(len);
     Ok(digest)
+}
+
+/// Runs `unit(0..count)` on `threads` threads, each unit taken by the next free thread from a
+/// shared counter (a thread slowed down takes fewer); the results in unit order. After an
+/// error no thread takes another unit, and the first error is returned.
+fn on_threads<T: Send>(
+    count: usize,
+    threads: Threads,
+    unit: impl Fn(usize) -> io::Result<T> + Sync,
+) -> io::Result<Vec<T>> {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let runs = run_workers(threads, || -> io::Result<Vec<(usize, T)>> {
+        let mut mine = Vec::new();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= count || failed.load(Ordering::Relaxed) {
+                return Ok(mine);
+            }
+            match unit(index) {
+                Ok(result) => mine.push((index, result)),
+                Err(err) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(err);
+                }
+            }
+        }
+    });
+    let mut results = Vec::with_capacity(count);
+    for run in runs {
+        results.extend(run?);
+    }
+    results.sort_unstable_by_key(|&(index, _)| index);
+    Ok(results.into_iter().map(|(_, result)| result).collect())
 }
 
 /// A read error back as itself (a [`super::FileChangedSize`] stays findable); anything else

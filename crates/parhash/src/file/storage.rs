@@ -15,6 +15,8 @@ use std::fs::File;
 use std::path::Path;
 use std::str::FromStr;
 
+use super::read::read_cached_at;
+
 /// How a large regular file is read ([`super::FileHasher::read_strategy`]). Whatever the
 /// strategy, the digest is the same; only the time differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -149,32 +151,14 @@ pub fn storage_of(file: &File, len: u64) -> Storage {
     }
 }
 
-/// Whether every probed page of the file is in the page cache (Linux; elsewhere `false`).
-#[cfg(target_os = "linux")]
+/// Whether every probed page of the file is in the page cache (Linux; elsewhere `false`): one
+/// byte of each, read without waiting for the device.
 fn is_cached(file: &File, len: u64) -> bool {
-    use rustix::io::{preadv2, Errno, ReadWriteFlags};
     if len == 0 {
         return true;
     }
     let mut byte = [0u8; 1];
-    (0..CACHE_PROBES).all(|i| {
-        let offset = (len - 1) * i / (CACHE_PROBES - 1);
-        loop {
-            let mut slices = [std::io::IoSliceMut::new(&mut byte)];
-            match preadv2(file, &mut slices, offset, ReadWriteFlags::NOWAIT) {
-                Ok(n) => return n == 1,
-                Err(Errno::INTR) => {}
-                // EAGAIN (not cached) and EOPNOTSUPP (a kernel or file system without
-                // RWF_NOWAIT) alike: not known to be cached.
-                Err(_) => return false,
-            }
-        }
-    })
-}
-
-#[cfg(not(target_os = "linux"))]
-fn is_cached(_file: &File, _len: u64) -> bool {
-    false
+    (0..CACHE_PROBES).all(|i| read_cached_at(file, &mut byte, (len - 1) * i / (CACHE_PROBES - 1)))
 }
 
 /// The kind of storage the file system alone gives away (`None`: look at its device).

@@ -6,6 +6,7 @@
 
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
+pub mod files;
 mod forms_log;
 #[allow(unused_imports)] // each test file uses what it needs
 pub use forms_log::{ran, skipped};
