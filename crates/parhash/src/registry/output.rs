@@ -36,6 +36,7 @@ impl Output {
     pub const MAX: usize = 1 << 20;
 
     /// `len` bytes written in place by `finalize` (one copy less than [`Output::from_slice`]).
+    #[inline]
     pub(super) fn filled(
         len: usize,
         finalize: impl FnOnce(&mut [u8]) -> Result<(), digest::InvalidBufferSize>,
@@ -54,6 +55,7 @@ impl Output {
     }
 
     /// Wraps digest bytes (of any length: inline up to [`Output::INLINE`], on the heap above).
+    #[inline]
     pub fn from_slice(bytes: &[u8]) -> Self {
         Output::filled(bytes.len(), |out| {
             out.copy_from_slice(bytes);
@@ -62,6 +64,7 @@ impl Output {
     }
 
     /// The digest bytes.
+    #[inline]
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             Stored::Inline { bytes, len } => &bytes[..*len as usize],
@@ -70,11 +73,13 @@ impl Output {
     }
 
     /// The digest's length in bytes.
+    #[inline]
     pub fn len(&self) -> usize {
         self.as_bytes().len()
     }
 
     /// Whether the digest has no bytes (only an empty [`Output::from_slice`]).
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

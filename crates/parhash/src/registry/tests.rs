@@ -490,3 +490,32 @@ fn every_variant_agrees_with_default() {
         }
     }
 }
+
+/// `hash`'s BLAKE3 shortcut (the crate's one-shot up to one piece) and the incremental path
+/// above it give the crate's digest on both sides of the piece size.
+#[test]
+fn one_shot_blake3_on_both_sides_of_a_piece() {
+    let piece = crate::algo::blake3::PIECE;
+    for len in [
+        0,
+        1,
+        64,
+        1024,
+        1025,
+        piece - 1,
+        piece,
+        piece + 1,
+        2 * piece + 7,
+    ] {
+        let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let expected = ::blake3::hash(&data);
+        assert_eq!(
+            hash(Algorithm::Blake3, &data).as_bytes(),
+            expected.as_bytes(),
+            "{len}"
+        );
+        let mut h = Hasher::new(Algorithm::Blake3);
+        h.update(&data);
+        assert_eq!(h.finalize_reset().as_bytes(), expected.as_bytes(), "{len}");
+    }
+}
