@@ -1,5 +1,6 @@
 //! Every engine the lab measures, and where the rest of the lab finds them: parhash's own
-//! variants ([`variants`]), the peers ([`mod@peers`]), and the extra engines listed in
+//! variants ([`variants`]), the peers ([`mod@peers`], OpenSSL through `libcrypto.rs`, opened at
+//! run time), and the extra engines listed in
 //! [`EXTRA_ENGINES`]: the tree modes ([`tree`]: SANDstorm's `threads`, PARSHA-256's `tree`),
 //! the multi-message engine ([`batch`]) and the GPU back-end ([`gpu`]).
 //!
@@ -8,6 +9,7 @@
 
 pub mod batch;
 pub mod gpu;
+mod libcrypto;
 pub mod peers;
 pub mod tree;
 pub mod variants;

@@ -6,24 +6,25 @@ use std::sync::Arc;
 use digest::{Digest, FixedOutputReset};
 use parhash::Algorithm;
 
+use super::libcrypto;
 use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
 
 struct OpensslEngine {
     algorithm: String,
-    digest: openssl::hash::MessageDigest,
+    digest: libcrypto::MessageDigest,
 }
 
 struct OpensslState {
-    hasher: openssl::hash::Hasher,
+    context: libcrypto::Context,
 }
 
 impl StreamHasher for OpensslState {
     fn update(&mut self, data: &[u8]) {
-        self.hasher.update(data).expect("openssl update");
+        self.context.update(data);
     }
     fn finish_reset(&mut self) -> u8 {
-        // `finish` also resets the context for the next message.
-        self.hasher.finish().expect("openssl finish")[0]
+        // `finish` also restarts the context for the next message.
+        self.context.finish()[0]
     }
 }
 
@@ -35,7 +36,8 @@ impl Engine for OpensslEngine {
         Provider::Openssl
     }
     fn variant(&self) -> String {
-        openssl::version::version()
+        libcrypto::version()
+            .unwrap_or_default()
             .split_whitespace()
             .take(2)
             .collect::<Vec<_>>()
@@ -43,7 +45,7 @@ impl Engine for OpensslEngine {
     }
     fn hasher(&self) -> Box<dyn StreamHasher> {
         Box::new(OpensslState {
-            hasher: openssl::hash::Hasher::new(self.digest).expect("openssl digest"),
+            context: libcrypto::Context::new(self.digest).expect("this digest started before"),
         })
     }
 }
@@ -151,14 +153,12 @@ pub fn peers(algorithm: Algorithm) -> Vec<EngineRef> {
     let mut out = Vec::new();
     for (ours, theirs) in OPENSSL_NAMES {
         if same(ours) {
-            if let Some(digest) = openssl::hash::MessageDigest::from_name(theirs) {
-                // Legacy algorithms (whirlpool) may be listed but refuse to initialise.
-                if openssl::hash::Hasher::new(digest).is_ok() {
-                    out.push(Arc::new(OpensslEngine {
-                        algorithm: algorithm.name().to_string(),
-                        digest,
-                    }) as EngineRef);
-                }
+            // `None` also for legacy algorithms (whirlpool) listed but refusing to start.
+            if let Some(digest) = libcrypto::MessageDigest::from_name(theirs) {
+                out.push(Arc::new(OpensslEngine {
+                    algorithm: algorithm.name().to_string(),
+                    digest,
+                }) as EngineRef);
             }
         }
     }
