@@ -312,6 +312,15 @@ pub struct HashOptions {
     )]
     pub read: ReadStrategy,
 
+    /// Read large files, never map them (b3sum's flag).
+    ///
+    /// By default a file read in parallel from the page cache or tmpfs is mapped into memory
+    /// and hashed in place, without copying it into buffers. A file truncated meanwhile is
+    /// still an error, not a crash: parhash catches the faults in its own maps. With this flag
+    /// the hashing threads copy their pieces out with positional reads instead.
+    #[arg(long)]
+    pub no_mmap: bool,
+
     /// PARSHA-256 tree height T, 1 to 40 [default: 13].
     ///
     /// The digest depends on it (and on --iv-bits); `--tag` lines record both, e.g.

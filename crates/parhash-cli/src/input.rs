@@ -49,9 +49,12 @@ pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io:
     }
 }
 
-/// The file engine every input is hashed with: [`builder_for`]'s hasher, `--read`'s strategy.
+/// The file engine every input is hashed with: [`builder_for`]'s hasher, `--read`'s strategy,
+/// maps unless `--no-mmap`.
 pub fn file_hasher(alg: Algorithm, options: &HashOptions) -> FileHasher<'static> {
-    FileHasher::new(builder_for(alg, options)).read_strategy(options.read)
+    FileHasher::new(builder_for(alg, options))
+        .read_strategy(options.read)
+        .map_cached(!options.no_mmap)
 }
 
 /// The hasher every input is hashed with: `-j`'s threads, tree parameters where the algorithm

@@ -42,6 +42,8 @@ mod forms_log;
 #[doc(hidden)]
 pub mod lab;
 mod lanes;
+#[cfg(target_os = "linux")]
+mod mapped;
 pub mod parts;
 mod platform;
 mod registry;

@@ -87,11 +87,19 @@ fn threads_reading_their_own_pieces_give_the_one_stream_digest() {
             let expected = in_memory(&builder, &data);
             for threads in [2, 3] {
                 let builder = builder.clone().threads(Threads::new(threads));
-                for strategy in [ReadStrategy::Parallel, ReadStrategy::Sequential] {
-                    let files = FileHasher::new(builder.clone()).read_strategy(strategy);
+                // With and without a map of the cached file (the map only where it splits).
+                for (strategy, map) in [
+                    (ReadStrategy::Parallel, true),
+                    (ReadStrategy::Parallel, false),
+                    (ReadStrategy::Sequential, true),
+                ] {
+                    let files = FileHasher::new(builder.clone())
+                        .read_strategy(strategy)
+                        .map_cached(map);
                     let chosen = files.read_strategy_for(&file, len as u64);
                     let splits = strategy == ReadStrategy::Parallel && len >= 4 * MIB;
-                    let what = format!("{name}, {len} bytes, {threads} threads, {strategy}");
+                    let what =
+                        format!("{name}, {len} bytes, {threads} threads, {strategy}, map {map}");
                     assert_eq!(
                         chosen == ReadStrategy::Parallel,
                         splits,
@@ -203,7 +211,11 @@ fn a_file_that_shrinks_or_grows_is_the_same_error_on_every_path() {
         Algorithm::Sandstorm256,
         Algorithm::Parsha256,
     ] {
-        for strategy in [ReadStrategy::Parallel, ReadStrategy::Sequential] {
+        for (strategy, map) in [
+            (ReadStrategy::Parallel, true),
+            (ReadStrategy::Parallel, false),
+            (ReadStrategy::Sequential, true),
+        ] {
             for new_len in [MIB as u64 / 2, (len + 100) as u64] {
                 let dir = tempfile::tempdir().unwrap();
                 let path = write_file(dir.path(), "changing", &random_bytes(len, 3));
@@ -214,8 +226,9 @@ fn a_file_that_shrinks_or_grows_is_the_same_error_on_every_path() {
                 };
                 let files = FileHasher::new(Hasher::builder(alg).threads(Threads::new(2)))
                     .read_strategy(strategy)
+                    .map_cached(map)
                     .with_progress(&resize);
-                let what = format!("{alg}, {strategy}, resized to {new_len}");
+                let what = format!("{alg}, {strategy}, map {map}, resized to {new_len}");
                 let err = files.hash_path(&path).expect_err(&what);
                 assert_eq!(
                     err.to_string(),

@@ -19,13 +19,16 @@
 //!
 //! What it promises:
 //!
-//! - **A file that changes size while it is read is an error, never a crash.** Files are read
-//!   with `read`/`pread` into buffers, never memory-mapped: a mapped file that another process
-//!   truncates makes the next access past the new end fault (`SIGBUS`), which no safe code can
-//!   catch. A regular file is read for exactly the length `stat` gave; fewer bytes (it shrank)
-//!   or one more byte at the end (it grew) is [`FileChangedSize`] inside an [`io::Error`]
-//!   ("file changed size while being read"). The other files of [`FileHasher::hash_files`] are
-//!   still hashed.
+//! - **A file that changes size while it is read is an error, never a crash.** A regular file
+//!   is hashed for exactly the length `stat` gave; fewer bytes (it shrank) or one more byte at
+//!   the end (it grew) is [`FileChangedSize`] inside an [`io::Error`] ("file changed size while
+//!   being read"). The other files of [`FileHasher::hash_files`] are still hashed. Files are
+//!   read with `read`/`pread` into buffers, except a large file read in parallel from the page
+//!   cache or tmpfs, which is memory-mapped (on Linux; [`FileHasher::map_cached`] turns it
+//!   off): a mapped file that another process truncates makes the next access past the new end
+//!   fault (`SIGBUS`), and parhash's own `SIGBUS` handler catches the faults in its maps (a
+//!   page of zeros takes the lost page's place and the map is marked), so the truncation is the
+//!   same error as on the read paths. Faults elsewhere go to the handler that was there before.
 //! - **Reads that fit the storage** ([`ReadStrategy`], `parhash sum --read`). For an algorithm
 //!   that spreads one message over threads (BLAKE3, SANDstorm, PARSHA-256) on more than one
 //!   thread, a regular file of at least a few MiB is read in parallel where that pays: the
@@ -44,10 +47,16 @@
 //!   0 bytes whatever they hold) are read to their end; PARSHA-256, which needs the length
 //!   first, spools them to memory (at most [`SPOOL_LIMIT`] bytes).
 //!
-//! IMPLEMENTATION NOTE (reads, not a memory map; which thread reads). A tree mode
-//! (SANDstorm, PARSHA-256) used to hash a memory map in place; the map cannot be made safe
-//! against truncation (the fault comes during the access, after any size check). Reading
-//! costs one copy from the page cache; a map costs a page fault every few pages instead.
+//! IMPLEMENTATION NOTE (reads or a memory map; which thread reads). A tree mode
+//! (SANDstorm, PARSHA-256) used to hash a memory map in place, without the handler that now
+//! makes a map safe against truncation (the fault comes during the access, after any size
+//! check); reads replaced it. Reading costs one copy from the page cache; a map costs a page
+//! fault every few pages instead, or one `MADV_POPULATE_READ` per piece as the hashing
+//! threads map their pieces now. Since issue 27, with each thread hashing its own pieces,
+//! the map wins on a cached 1 GiB file: 0.81x the reads' wall time for BLAKE3, 0.73x for
+//! SANDstorm-256, 0.92x for PARSHA-256 (BENCHMARKS.md, issue 27); cold files and one stream
+//! are still read (a map would make the hashing threads wait for the disk page by page).
+//! The older measurements, with one stream:
 //! Measured on a cached 1 GiB file (BENCHMARKS.md, "Files that change, and reads overlapped"):
 //! reads by the hashing thread into 2 MiB pieces (1 MiB per thread) cost the same CPU time as
 //! the map; 8 MiB pieces cost more (the buffers going round no longer stay in the last-level
@@ -142,6 +151,7 @@ pub struct FileHasher<'p> {
     progress: Option<&'p dyn Progress>,
     read_ahead: ReadAhead,
     read_strategy: ReadStrategy,
+    map_cached: bool,
 }
 
 impl fmt::Debug for FileHasher<'_> {
@@ -151,6 +161,7 @@ impl fmt::Debug for FileHasher<'_> {
             .field("progress", &self.progress.is_some())
             .field("read_ahead", &self.read_ahead)
             .field("read_strategy", &self.read_strategy)
+            .field("map_cached", &self.map_cached)
             .finish()
     }
 }
@@ -164,7 +175,17 @@ impl<'p> FileHasher<'p> {
             progress: None,
             read_ahead: ReadAhead::default(),
             read_strategy: ReadStrategy::default(),
+            map_cached: true,
         }
+    }
+
+    /// The same, with (`true`, the default) or without memory maps for files read in parallel
+    /// from the page cache or from memory (tmpfs): see the module's notes on maps. Without, the
+    /// hashing threads copy their pieces out with positional reads.
+    #[must_use]
+    pub fn map_cached(mut self, map: bool) -> Self {
+        self.map_cached = map;
+        self
     }
 
     /// The same, reading each large regular file as `strategy` says (default:
@@ -181,7 +202,7 @@ impl<'p> FileHasher<'p> {
     /// regular file of a few MiB or more, hashed on more than one thread by an algorithm that
     /// splits one message over threads, can be read in parallel).
     pub fn read_strategy_for(&self, file: &File, len: u64) -> ReadStrategy {
-        if self.splits(file, len).is_some() {
+        if self.parallel_reads(file, len).is_some() {
             ReadStrategy::Parallel
         } else {
             ReadStrategy::Sequential
@@ -204,6 +225,7 @@ impl<'p> FileHasher<'p> {
             progress: Some(progress),
             read_ahead: self.read_ahead,
             read_strategy: self.read_strategy,
+            map_cached: self.map_cached,
         }
     }
 
@@ -245,10 +267,12 @@ impl<'p> FileHasher<'p> {
         match regular_file_len(file) {
             // procfs and sysfs files say 0 bytes whatever they hold: no length to promise.
             Some(len) if len > 0 => {
-                if let Some(threads) = self.splits(file, len) {
+                if let Some((threads, storage)) = self.parallel_reads(file, len) {
                     self.started(Some(len));
+                    let map =
+                        self.map_cached && matches!(storage, Storage::Cached | Storage::Memory);
                     let digest =
-                        split::hash(file, len, &self.builder, threads, &|n| self.hashed(n))?;
+                        split::hash(file, len, &self.builder, threads, map, &|n| self.hashed(n))?;
                     return Ok((digest, len));
                 }
                 let mut hasher = self.hasher(Some(len))?;
@@ -299,18 +323,20 @@ impl<'p> FileHasher<'p> {
         builder.build().map_err(io::Error::other)
     }
 
-    /// The threads that read and hash their own pieces of `file`, when it is read in parallel.
-    fn splits(&self, file: &File, len: u64) -> Option<crate::Threads> {
+    /// The threads that read and hash their own pieces of `file`, and where its bytes are,
+    /// when it is read in parallel.
+    fn parallel_reads(&self, file: &File, len: u64) -> Option<(crate::Threads, Storage)> {
         let threads = self.builder.threads_allowed();
         if threads.count() < 2 || len < split::SPLIT_FROM || !split::can_split(&self.builder) {
             return None;
         }
-        let parallel = match self.read_strategy {
-            ReadStrategy::Parallel => true,
-            ReadStrategy::Sequential => false,
-            ReadStrategy::Auto => storage_of(file, len).serves_parallel_reads(),
+        let storage = match self.read_strategy {
+            ReadStrategy::Sequential => return None,
+            ReadStrategy::Parallel | ReadStrategy::Auto => storage_of(file, len),
         };
-        parallel.then_some(threads)
+        let parallel =
+            self.read_strategy == ReadStrategy::Parallel || storage.serves_parallel_reads();
+        parallel.then_some((threads, storage))
     }
 
     /// When a large file is read ahead: as asked, except that the default reads ahead from the

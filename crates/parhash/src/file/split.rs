@@ -52,8 +52,17 @@ pub(super) fn hash(
     len: u64,
     builder: &HasherBuilder,
     threads: Threads,
+    map: bool,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
+    #[cfg(target_os = "linux")]
+    if map {
+        if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
+            return hash_mapped(&mapping, file, len, builder, threads, hashed);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = map;
     let digest = if builder.algorithm() == Algorithm::Blake3 {
         let (_, _, size) = builder.settings();
         let size = size.unwrap_or(Algorithm::Blake3.digest_size());
@@ -63,6 +72,77 @@ pub(super) fn hash(
     };
     check_end(file, len)?;
     Ok(digest)
+}
+
+/// [`hash`] from a map of the file (in the page cache): each thread hashes its pieces in place,
+/// with no copy. A page the file lost meanwhile reads as zeros and marks the map, which is
+/// then reported as the file's change ([`mapped_fault`]).
+#[cfg(target_os = "linux")]
+fn hash_mapped(
+    mapping: &crate::mapped::Mapping,
+    file: &File,
+    len: u64,
+    builder: &HasherBuilder,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+) -> io::Result<Output> {
+    let bytes = mapping.bytes();
+    let digest = if builder.algorithm() == Algorithm::Blake3 {
+        let (_, _, size) = builder.settings();
+        let piece = blake3::PIECE;
+        let cvs = on_threads(bytes.len().div_ceil(piece), threads, |index| {
+            let range = index * piece..((index + 1) * piece).min(bytes.len());
+            // One system call maps the piece's pages, instead of a fault every few pages.
+            if !mapping.populate(range.clone()) {
+                return Err(mapped_fault(file, len));
+            }
+            let cv = blake3::piece_chaining_value(range.start as u64, &bytes[range.clone()]);
+            hashed(range.len());
+            Ok(cv)
+        })?;
+        let mut digest = vec![0; size.unwrap_or(Algorithm::Blake3.digest_size())];
+        blake3::output_from_pieces(&cvs).fill(&mut digest);
+        Output::from_slice(&digest)
+    } else {
+        let plan = plan_for(len, builder, threads)?;
+        let report = capped_progress(len, hashed);
+        let states = on_threads(plan.parts(), threads, |index| {
+            let ranges = plan.ranges(index);
+            for range in &ranges {
+                if !mapping.populate(range.start as usize..range.end as usize) {
+                    return Err(mapped_fault(file, len));
+                }
+            }
+            let state = plan.hash_part(index, bytes).map_err(into_io)?;
+            report(ranges.iter().map(|r| r.end - r.start).sum());
+            Ok(state)
+        })?;
+        let digest = plan.combine(&states, bytes).map_err(into_io)?;
+        report(len);
+        digest
+    };
+    if mapping.faulted() {
+        return Err(mapped_fault(file, len));
+    }
+    check_end(file, len)?;
+    Ok(digest)
+}
+
+/// What a fault in a map (or a refused populate) means: the file is shorter than `len` now
+/// (truncated), or, at its full length, the storage failed to read a page.
+#[cfg(target_os = "linux")]
+fn mapped_fault(file: &File, len: u64) -> io::Error {
+    match file.metadata() {
+        Ok(meta) if meta.len() < len => io::Error::other(super::FileChangedSize {
+            expected: len,
+            found: Some(meta.len()),
+        }),
+        Ok(_) => io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a page of the file could not be read from its storage",
+        ),
+        Err(err) => err,
+    }
 }
 
 /// BLAKE3: 1 MiB pieces from a shared counter, each thread with a buffer of its own.
@@ -100,6 +180,38 @@ fn hash_parts(
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
+    let plan = plan_for(len, builder, threads)?;
+    let read = |offset: u64, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
+    let report = capped_progress(len, hashed);
+    let states = on_threads(plan.parts(), threads, |index| {
+        let state = plan.hash_part_from(index, read).map_err(into_io)?;
+        report(plan.ranges(index).iter().map(|r| r.end - r.start).sum());
+        Ok(state)
+    })?;
+    let digest = plan.combine_from(&states, read).map_err(into_io)?;
+    report(len);
+    Ok(digest)
+}
+
+/// `hashed` told of the bytes of parts as they finish, at most `len` in all: parts may share a
+/// few bytes (SANDstorm's first block).
+fn capped_progress(len: u64, hashed: &(dyn Fn(usize) + Sync)) -> impl Fn(u64) + Sync + '_ {
+    let reported = AtomicU64::new(0);
+    move |bytes: u64| {
+        let before = reported
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
+                Some((r + bytes).min(len))
+            })
+            .expect("the update always gives a value");
+        let step = (before + bytes).min(len) - before;
+        if step > 0 {
+            hashed(step as usize);
+        }
+    }
+}
+
+/// The parts plan of a `len`-byte message for `builder`'s tree mode on `threads` threads.
+fn plan_for(len: u64, builder: &HasherBuilder, threads: Threads) -> io::Result<Plan> {
     let (_, tree_params, _) = builder.settings();
     let mut plan = Plan::builder(builder.algorithm()).threads(Threads::ONE);
     if let Some(params) = tree_params {
@@ -113,31 +225,8 @@ fn hash_parts(
     } else {
         (len / PART_BYTES).max(2 * threads.count() as u64)
     };
-    let plan = plan
-        .build(len, wanted.min(u32::MAX as u64) as usize)
-        .map_err(into_io)?;
-    let read = |offset: u64, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
-    // Parts may share a few bytes (SANDstorm's first block): progress stops at `len`.
-    let reported = AtomicU64::new(0);
-    let report = |bytes: u64| {
-        let before = reported
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |r| {
-                Some((r + bytes).min(len))
-            })
-            .expect("the update always gives a value");
-        let step = (before + bytes).min(len) - before;
-        if step > 0 {
-            hashed(step as usize);
-        }
-    };
-    let states = on_threads(plan.parts(), threads, |index| {
-        let state = plan.hash_part_from(index, read).map_err(into_io)?;
-        report(plan.ranges(index).iter().map(|r| r.end - r.start).sum());
-        Ok(state)
-    })?;
-    let digest = plan.combine_from(&states, read).map_err(into_io)?;
-    report(len);
-    Ok(digest)
+    plan.build(len, wanted.min(u32::MAX as u64) as usize)
+        .map_err(into_io)
 }
 
 /// Runs `unit(0..count)` on `threads` threads, each unit taken by the next free thread from a
@@ -180,5 +269,88 @@ fn into_io(err: PartError) -> io::Error {
     match err {
         PartError::Io(err) => err,
         other => io::Error::other(other),
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use crate::Hasher;
+    use std::io::Write;
+    use std::sync::Once;
+
+    fn file_of(data: &[u8]) -> tempfile::NamedTempFile {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(data).unwrap();
+        file.flush().unwrap();
+        file
+    }
+
+    fn builders() -> Vec<HasherBuilder> {
+        [
+            Algorithm::Blake3,
+            Algorithm::Sandstorm256,
+            Algorithm::Parsha256,
+        ]
+        .into_iter()
+        .map(|alg| Hasher::builder(alg).threads(Threads::new(2)))
+        .collect()
+    }
+
+    /// The map path (asserted available here, so the test cannot pass on the read path
+    /// alone) gives the digest of the read path and of the message in memory.
+    #[test]
+    fn the_map_and_the_reads_give_one_digest() {
+        let len = 4 * blake3::PIECE + 12_345;
+        let data: Vec<u8> = (0..len).map(|i| (i * 131 + i / 977) as u8).collect();
+        let file = file_of(&data);
+        let file = file.as_file();
+        assert!(crate::mapped::Mapping::new(file, len as u64).is_some());
+        for builder in builders() {
+            let mut expected = builder.clone().build().unwrap();
+            expected.update(&data);
+            let expected = expected.finalize();
+            for map in [true, false] {
+                let counted = AtomicUsize::new(0);
+                let count = |n: usize| {
+                    counted.fetch_add(n, Ordering::Relaxed);
+                };
+                let got = hash(file, len as u64, &builder, Threads::new(2), map, &count).unwrap();
+                let what = format!("{}, map {map}", builder.algorithm());
+                assert_eq!(got, expected, "{what}");
+                assert_eq!(counted.into_inner(), len, "{what}: progress");
+            }
+        }
+    }
+
+    /// A file truncated while its map is hashed is the reads' error, never a `SIGBUS`.
+    #[test]
+    fn a_file_truncated_under_the_map_is_an_error() {
+        let len = 12 * blake3::PIECE + 7;
+        let data = vec![0x5a; len];
+        for builder in builders() {
+            let file = file_of(&data);
+            let handle = file.as_file();
+            assert!(crate::mapped::Mapping::new(handle, len as u64).is_some());
+            let cut = Once::new();
+            let truncate = |_: usize| {
+                cut.call_once(|| handle.set_len(blake3::PIECE as u64 / 2).unwrap());
+            };
+            let err = hash(
+                handle,
+                len as u64,
+                &builder,
+                Threads::new(2),
+                true,
+                &truncate,
+            )
+            .expect_err("the file shrank");
+            let changed = err
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<super::super::FileChangedSize>())
+                .unwrap_or_else(|| panic!("{}: {err}", builder.algorithm()));
+            assert_eq!(changed.expected, len as u64);
+            assert_eq!(changed.found, Some(blake3::PIECE as u64 / 2));
+        }
     }
 }
