@@ -2,9 +2,8 @@
 //! algorithm, `update`, `digest`, `hexdigest` (with hashlib's `length` for the
 //! extendable-output functions), `copy`, `name`, `digest_size`, `block_size`.
 
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
-use parhash::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher, Output};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -22,6 +21,8 @@ use crate::options::{self, Options};
 pub(crate) struct Hash {
     algorithm: Algorithm,
     options: Options,
+    /// The state is [`State::Parsha`], for the object's life (known without the lock).
+    keeps_message: bool,
     state: Mutex<State>,
 }
 
@@ -30,8 +31,8 @@ enum State {
     /// The library's hasher.
     Hasher(Hasher),
     /// PARSHA-256 (default variant): it needs the whole message before it starts, so the
-    /// message is kept here and hashed at each `digest()`, which then needs no copy of it.
-    Parsha(Vec<u8>),
+    /// message is kept here and hashed at each `digest()`.
+    Parsha(Kept),
     /// PARSHA-256 told the message length up front (`message_length=`): hashed as the bytes
     /// arrive, in bounded memory; the digest, once all of them came, is kept.
     ParshaStream {
@@ -42,11 +43,21 @@ enum State {
     },
 }
 
+/// A PARSHA-256 message kept until `digest()`: the `bytes` objects `update` was given (or, for
+/// a mutable buffer, the private copies `update` makes of it anyway), by reference. Nothing is
+/// copied again: not when kept, not at `digest()` (the library's streaming engine is then
+/// told the length and fed the pieces in order), not by `copy()` (which shares them).
+#[derive(Clone, Default)]
+struct Kept {
+    pieces: Vec<Arc<Py<PyBytes>>>,
+    len: usize,
+}
+
 impl State {
     fn update(&mut self, data: &[u8]) -> PyResult<()> {
         match self {
             State::Hasher(hasher) => hasher.update(data),
-            State::Parsha(message) => message.extend_from_slice(data),
+            State::Parsha(_) => unreachable!("kept by Hash::feed"),
             State::ParshaStream {
                 hasher,
                 declared,
@@ -101,7 +112,7 @@ impl State {
                 .try_clone()
                 .map(State::Hasher)
                 .ok_or_else(|| PyValueError::new_err("this hasher cannot be copied")),
-            State::Parsha(message) => Ok(State::Parsha(message.clone())),
+            State::Parsha(kept) => Ok(State::Parsha(kept.clone())),
             State::ParshaStream {
                 digest: Some(digest),
                 declared,
@@ -145,7 +156,7 @@ impl Hash {
                 digest: None,
             }
         } else if algorithm == Algorithm::Parsha256 && options.variant.is_none() {
-            State::Parsha(Vec::new())
+            State::Parsha(Kept::default())
         } else {
             State::Hasher(
                 options
@@ -157,6 +168,7 @@ impl Hash {
         Ok(Hash {
             algorithm,
             options,
+            keeps_message: matches!(state, State::Parsha(_)),
             state: Mutex::new(state),
         })
     }
@@ -183,26 +195,55 @@ impl Hash {
     fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let data = Data::new(data)?;
         data.for_each_piece(COPY_CHUNK, |piece| {
+            if self.keeps_message {
+                let len = piece.as_bytes().len();
+                let piece = Arc::new(piece.clone().unbind());
+                self.with_state(py, 0, move |state| {
+                    if let State::Parsha(kept) = state {
+                        kept.pieces.push(piece);
+                        kept.len += len;
+                    }
+                });
+                return Ok(());
+            }
             let bytes = piece.as_bytes();
             self.with_state(py, bytes.len(), |state| state.update(bytes))
         })
     }
 
     fn output(&self, py: Python<'_>) -> PyResult<Output> {
+        if self.keeps_message {
+            return self.kept_output(py);
+        }
         let algorithm = self.algorithm;
-        let (params, threads) = (self.options.tree_params(), self.options.threads);
-        self.with_state(py, buffered(&self.state), |state| match state {
-            State::Parsha(message) => {
-                let options = ParshaOptions {
-                    threads,
-                    kernel: None,
-                };
-                parsha256_with(message, params.tree_height(), params.iv_bits(), &options)
-                    .map(|(_, digest)| Output::from_slice(&digest))
-                    .map_err(options::value_error)
+        self.with_state(py, 0, |state| state.digest(algorithm))
+    }
+
+    /// PARSHA-256 of the kept message: the pieces (shared, not copied) fed in order to the
+    /// library's streaming engine, told the length first; the GIL is released for a long
+    /// message (the pieces are immutable `bytes`, kept alive here).
+    fn kept_output(&self, py: Python<'_>) -> PyResult<Output> {
+        let kept = self.with_state(py, 0, |state| match state {
+            State::Parsha(kept) => kept.clone(),
+            _ => unreachable!("keeps_message is set for State::Parsha only"),
+        });
+        let slices: Vec<&[u8]> = kept.pieces.iter().map(|p| p.as_bytes(py)).collect();
+        let builder = self
+            .options
+            .builder(self.algorithm)
+            .expected_len(kept.len as u64);
+        let hash = || -> PyResult<Output> {
+            let mut hasher = builder.build().map_err(options::value_error)?;
+            for slice in &slices {
+                hasher.update(slice);
             }
-            other => other.digest(algorithm),
-        })
+            hasher.try_finalize().map_err(options::value_error)
+        };
+        if kept.len < RELEASE_GIL_AT {
+            hash()
+        } else {
+            py.detach(hash)
+        }
     }
 
     /// `length` bytes of an extendable-output function's output (SHAKE's and BLAKE3's
@@ -238,20 +279,6 @@ impl Hash {
     }
 }
 
-/// Bytes a PARSHA-256 state holds (0 for others, or when another thread holds the state: the
-/// caller then waits for it with the GIL released anyway).
-fn buffered(state: &Mutex<State>) -> usize {
-    let len = |state: &State| match state {
-        State::Parsha(message) => message.len(),
-        State::Hasher(_) | State::ParshaStream { .. } => 0,
-    };
-    match state.try_lock() {
-        Ok(guard) => len(&guard),
-        Err(TryLockError::Poisoned(poisoned)) => len(&poisoned.into_inner()),
-        Err(TryLockError::WouldBlock) => 0,
-    }
-}
-
 #[pymethods]
 impl Hash {
     /// Feeds more bytes: any object with the buffer protocol (bytes, bytearray, memoryview,
@@ -283,10 +310,12 @@ impl Hash {
 
     /// An independent copy of this object, in the same state.
     fn copy(&self, py: Python<'_>) -> PyResult<Hash> {
-        let state = self.with_state(py, buffered(&self.state), |state| state.try_clone())?;
+        // A kept PARSHA-256 message is shared, not copied: no copy is large.
+        let state = self.with_state(py, 0, |state| state.try_clone())?;
         Ok(Hash {
             algorithm: self.algorithm,
             options: self.options.clone(),
+            keeps_message: self.keeps_message,
             state: Mutex::new(state),
         })
     }

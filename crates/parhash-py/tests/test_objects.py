@@ -339,3 +339,44 @@ def test_digest_length_is_for_extendable_output_functions_only():
         parhash.shake128(b"abc").digest(-1)
     # Without a length, an XOF gives its digest_size (hashlib's SHAKE requires one).
     assert parhash.shake128(b"abc").digest() == hashlib.shake_128(b"abc").digest(32)
+
+
+def test_parsha_keeps_the_message_by_reference_and_hashes_it_as_one():
+    # The kept message is the update()s' bytes objects (and private copies of mutable
+    # buffers), shared by copy(), fed to the streaming engine at digest(): against the literal
+    # reference variant (the registry's own one-shot) over the joined bytes, at random splits,
+    # buffer kinds and parameters.
+    rng = random.Random(29)
+    data = rng.randbytes(1024 * 1024 + 777)
+
+    def reference(message, options):
+        return parhash.parsha256(message, variant="reference", **options).digest()
+
+    for options in [{}, {"tree_height": 5, "iv_bits": 0}, {"threads": 2}]:
+        h = parhash.parsha256(**options)
+        assert h.digest() == reference(b"", options)
+        at, forks = 0, []
+        while at < len(data):
+            step = rng.choice([1, 63, 64, 1000, 70_000, 300_000])
+            piece = data[at:at + step]
+            kind = rng.choice(["bytes", "bytearray", "memoryview"])
+            if kind == "bytes":
+                h.update(piece)
+            elif kind == "bytearray":
+                h.update(bytearray(piece))
+            else:
+                h.update(memoryview(bytearray(piece)))
+            at += len(piece)
+            if rng.random() < 0.15:
+                assert h.digest() == reference(data[:at], options), (options, at)
+                forks.append((h.copy(), at))
+        assert h.digest() == reference(data, options), options
+        # Forks go on on their own: the shared pieces are never changed by another object.
+        for fork, fork_at in forks:
+            fork.update(b"tail")
+            assert fork.digest() == reference(data[:fork_at] + b"tail", options), fork_at
+    # A bytearray changed after update() does not change the kept message (it was copied).
+    buffer = bytearray(data[:100_000])
+    h = parhash.parsha256(buffer)
+    buffer[0] ^= 0xFF
+    assert h.digest() == reference(data[:100_000], {})
