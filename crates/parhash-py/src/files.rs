@@ -62,8 +62,11 @@ pub(crate) fn os_error(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
         }
         None => {
             let error = PyOSError::new_err(format!("{}: {err}", path.display()));
-            // Best effort: the message already names the file.
-            let _ = error.value(py).setattr("filename", path.as_os_str());
+            // Best effort: the message already names the file. With `filename` set, Python's
+            // `str(error)` is "[Errno None] STRERROR: 'FILE'": `strerror` keeps the reason in it.
+            let value = error.value(py);
+            let _ = value.setattr("filename", path.as_os_str());
+            let _ = value.setattr("strerror", err.to_string());
             error
         }
     }

@@ -203,3 +203,37 @@ def test_parsha256_told_its_length_streams_to_the_same_digest():
         parhash.sha256(b"", message_length=3)
     with pytest.raises(ValueError, match="must not be negative"):
         parhash.parsha256(message_length=-1)
+
+
+def test_a_file_truncated_while_hash_file_maps_it_is_an_oserror(tmp_path):
+    # A cached file read in parallel is hashed from a memory map; another thread truncates it
+    # mid-hash. pytest runs with faulthandler's SIGBUS handler installed first: parhash's
+    # handler, installed over it at the first map, catches the faults in its own maps, so the
+    # result is the file-changed OSError (or, if the cut came before or after the hash, that
+    # file's digest), never a crash. Several tries; at least one must meet the truncation.
+    import threading
+    import time
+
+    data = random.Random(27).randbytes(1 << 20) * 256
+    # Whole if the cut came after the hash, the first MiB if it came before hash_file's stat.
+    expected = {parhash.blake3(data).digest(), parhash.blake3(data[: 1 << 20]).digest()}
+    path = tmp_path / "shrinking"
+    errors = 0
+    for attempt in range(5):
+        path.write_bytes(data)
+
+        def cut():
+            time.sleep(0.002 * attempt)
+            os.truncate(path, 1 << 20)
+
+        cutter = threading.Thread(target=cut)
+        cutter.start()
+        try:
+            digest = parhash.hash_file(path, "blake3", threads=2, read="parallel")
+            assert digest in expected
+        except OSError as err:
+            assert "changed size" in str(err), err
+            errors += 1
+        finally:
+            cutter.join()
+    assert errors > 0, "the truncation never came during the hash"
