@@ -124,6 +124,31 @@ impl Mapping {
         status == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EFAULT)
     }
 
+    /// Drops this process's mappings of the whole pages in `range` (`MADV_DONTNEED`; the pages
+    /// stay in the page cache and map again if read): once a piece is hashed, so that the
+    /// process's resident memory stays the pieces in flight, not the whole file.
+    pub(crate) fn release(&self, range: Range<usize>) {
+        let page = PAGE.load(Ordering::Relaxed);
+        let first = range.start.div_ceil(page) * page;
+        let end = if range.end >= self.len {
+            self.len.div_ceil(page) * page
+        } else {
+            range.end / page * page
+        };
+        if first >= end {
+            return;
+        }
+        // SAFETY: `first..end` is whole pages of this map; dropping the mappings of a shared
+        // file map loses nothing (the pages are the file's), and a later read maps them again.
+        unsafe {
+            libc::madvise(
+                self.start.add(first) as *mut libc::c_void,
+                end - first,
+                libc::MADV_DONTNEED,
+            );
+        }
+    }
+
     /// Whether an access met a page the file no longer had (it was truncated, or the storage
     /// failed to read it): the bytes read there were zeros, not the file's.
     pub(crate) fn faulted(&self) -> bool {
@@ -288,6 +313,10 @@ mod tests {
         let (file, data) = file_of(3 * 65536 + 123);
         let map = Mapping::new(file.as_file(), data.len() as u64).expect("a map on Linux");
         assert!(map.populate(0..data.len()));
+        assert_eq!(map.bytes(), &data[..]);
+        // Released pages read the same again.
+        map.release(100..70_000);
+        map.release(0..data.len());
         assert_eq!(map.bytes(), &data[..]);
         assert!(!map.faulted());
     }

@@ -24,8 +24,9 @@
 //!   the end (it grew) is [`FileChangedSize`] inside an [`io::Error`] ("file changed size while
 //!   being read"). The other files of [`FileHasher::hash_files`] are still hashed. Files are
 //!   read with `read`/`pread` into buffers, except a large file read in parallel from the page
-//!   cache or tmpfs, which is memory-mapped (on Linux; [`FileHasher::map_cached`] turns it
-//!   off): a mapped file that another process truncates makes the next access past the new end
+//!   cache or tmpfs by BLAKE3 or SANDstorm, which is memory-mapped (on Linux;
+//!   [`FileHasher::map_cached`] turns it off; each piece's mapping is dropped once hashed, so
+//!   resident memory stays the pieces in flight): a mapped file that another process truncates makes the next access past the new end
 //!   fault (`SIGBUS`), and parhash's own `SIGBUS` handler catches the faults in its maps (a
 //!   page of zeros takes the lost page's place and the map is marked), so the truncation is the
 //!   same error as on the read paths. Faults elsewhere go to the handler that was there before.
@@ -53,9 +54,11 @@
 //! check); reads replaced it. Reading costs one copy from the page cache; a map costs a page
 //! fault every few pages instead, or one `MADV_POPULATE_READ` per piece as the hashing
 //! threads map their pieces now. Since issue 27, with each thread hashing its own pieces,
-//! the map wins on a cached 1 GiB file: 0.81x the reads' wall time for BLAKE3, 0.73x for
-//! SANDstorm-256, 0.92x for PARSHA-256 (BENCHMARKS.md, issue 27); cold files and one stream
-//! are still read (a map would make the hashing threads wait for the disk page by page).
+//! the map wins on a cached 1 GiB file: 0.68x the reads' wall time for BLAKE3, 0.88x for
+//! SANDstorm-256 (BENCHMARKS.md, issue 27). Cold files and one stream are still read (a map
+//! would make the hashing threads wait for the disk page by page), and so is PARSHA-256, whose
+//! parts take a share of every round: a part's pages could be dropped only once the whole file
+//! was mapped, and mapped pages count as the process's resident memory.
 //! The older measurements, with one stream:
 //! Measured on a cached 1 GiB file (BENCHMARKS.md, "Files that change, and reads overlapped"):
 //! reads by the hashing thread into 2 MiB pieces (1 MiB per thread) cost the same CPU time as
