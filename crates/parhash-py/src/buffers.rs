@@ -14,7 +14,7 @@
 //! has no buffer-protocol API before 3.11, and `memoryview(...).tobytes()` copies through the
 //! stable API.
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyBufferError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyMemoryView, PySlice, PyString};
 
@@ -53,7 +53,12 @@ impl<'py> Data<'py> {
             ))
         })?;
         // A flat view of bytes whatever the item type and shape (numpy arrays, array.array);
-        // a non-contiguous buffer is refused here, as hashlib refuses it.
+        // a non-contiguous buffer is refused, with hashlib's BufferError.
+        if !view.getattr("c_contiguous")?.is_truthy()? {
+            return Err(PyBufferError::new_err(
+                "object supporting the buffer API is not C-contiguous",
+            ));
+        }
         let view = view.call_method1("cast", ("B",))?;
         let len = view.len()?;
         Ok(Data::View { view, len })

@@ -5,12 +5,16 @@
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use parhash::{Algorithm, Hasher, Output};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::buffers::{Data, COPY_CHUNK, RELEASE_GIL_AT};
-use crate::options::{self, Options};
+use crate::options::{self, py_name, Options};
+
+/// hashlib's bound on a SHAKE output read at once (`length is too large` from 2^29 bytes on):
+/// a length past it is a ValueError, never a MemoryError.
+const SHAKE_MAX_LENGTH: usize = 1 << 29;
 
 /// A running hash, as hashlib's objects: feed it with `update`, read it with `digest` or
 /// `hexdigest` (which do not end it), fork it with `copy`.
@@ -259,6 +263,12 @@ impl Hash {
         }
         let length = usize::try_from(length)
             .map_err(|_| PyValueError::new_err(format!("length must not be negative: {length}")))?;
+        if self.is_shake() && length >= SHAKE_MAX_LENGTH {
+            return Err(PyValueError::new_err(format!(
+                "length is too large: {length} (SHAKE output is read below 2**29 bytes at once, \
+                 as hashlib's)"
+            )));
+        }
         let copy = self.with_state(py, 0, |state| match state {
             State::Hasher(hasher) => hasher.try_clone(),
             State::Parsha(_) | State::ParshaStream { .. } => None,
@@ -279,10 +289,61 @@ impl Hash {
     }
 }
 
+impl Hash {
+    fn is_shake(&self) -> bool {
+        matches!(self.algorithm, Algorithm::Shake128 | Algorithm::Shake256)
+    }
+
+    /// hashlib's SHAKE objects have no digest of their own: `digest_size` is 0 and `digest()`
+    /// needs a length. A SHAKE object given `digest_size=` (parhash's option) has one.
+    fn needs_length(&self) -> bool {
+        self.is_shake() && self.options.digest_size.is_none()
+    }
+
+    fn missing_length(&self, method: &str) -> PyErr {
+        PyTypeError::new_err(format!(
+            "{method}() missing required argument 'length' (pos 1): {} has no digest size of \
+             its own",
+            py_name(self.algorithm)
+        ))
+    }
+
+    /// SHA-3's and SHAKE's sponge: (capacity bits, rate bits, domain suffix), as hashlib's
+    /// `_capacity_bits`, `_rate_bits`, `_suffix`.
+    fn sponge(&self) -> PyResult<(usize, usize, u8)> {
+        let suffix = match self.algorithm {
+            Algorithm::Sha3_224
+            | Algorithm::Sha3_256
+            | Algorithm::Sha3_384
+            | Algorithm::Sha3_512 => 0x06,
+            Algorithm::Shake128 | Algorithm::Shake256 => 0x1f,
+            other => {
+                return Err(PyAttributeError::new_err(format!(
+                    "{} is no sponge: it has no capacity, rate or suffix",
+                    py_name(other)
+                )))
+            }
+        };
+        let rate = self.algorithm.info().block_size * 8;
+        Ok((1600 - rate, rate, suffix))
+    }
+}
+
 #[pymethods]
 impl Hash {
+    /// Not a constructor: hash objects come from `parhash.new` and the algorithms'
+    /// constructors, as hashlib's do.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn no_new(_args: &Bound<'_, PyAny>, _kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        Err(PyTypeError::new_err(
+            "cannot create 'parhash.Hash' instances",
+        ))
+    }
+
     /// Feeds more bytes: any object with the buffer protocol (bytes, bytearray, memoryview,
     /// mmap, numpy arrays...). `str` is a TypeError, as in hashlib.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         self.feed(py, data)
     }
@@ -294,6 +355,7 @@ impl Hash {
     fn digest<'py>(&self, py: Python<'py>, length: Option<i64>) -> PyResult<Bound<'py, PyBytes>> {
         match length {
             Some(length) => self.xof_output(py, length),
+            None if self.needs_length() => Err(self.missing_length("digest")),
             None => Ok(PyBytes::new(py, self.output(py)?.as_bytes())),
         }
     }
@@ -304,6 +366,7 @@ impl Hash {
         match length {
             // Python's own `bytes.hex`: a length it cannot hold is a MemoryError.
             Some(length) => self.xof_output(py, length)?.call_method0("hex")?.extract(),
+            None if self.needs_length() => Err(self.missing_length("hexdigest")),
             None => Ok(self.output(py)?.to_hex()),
         }
     }
@@ -320,18 +383,40 @@ impl Hash {
         })
     }
 
-    /// The algorithm's canonical name (as `parhash list` shows it).
+    /// The algorithm's name: hashlib's spelling for the algorithms hashlib has (`sha3_256`,
+    /// `shake_128`), else the library's canonical name (`sandstorm256`).
     #[getter]
     fn name(&self) -> &'static str {
-        self.algorithm.name()
+        py_name(self.algorithm)
     }
 
-    /// Digest size in bytes.
+    /// Digest size in bytes (0 for SHAKE without `digest_size=`, as hashlib's).
     #[getter]
     fn digest_size(&self) -> usize {
+        if self.needs_length() {
+            return 0;
+        }
         self.options
             .digest_size
             .unwrap_or(self.algorithm.info().digest_size)
+    }
+
+    /// SHA-3's and SHAKE's capacity in bits (hashlib's `_capacity_bits`).
+    #[getter]
+    fn _capacity_bits(&self) -> PyResult<usize> {
+        Ok(self.sponge()?.0)
+    }
+
+    /// SHA-3's and SHAKE's rate in bits (hashlib's `_rate_bits`).
+    #[getter]
+    fn _rate_bits(&self) -> PyResult<usize> {
+        Ok(self.sponge()?.1)
+    }
+
+    /// SHA-3's and SHAKE's domain-separation suffix (hashlib's `_suffix`).
+    #[getter]
+    fn _suffix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, &[self.sponge()?.2]))
     }
 
     /// The compression function's block size in bytes (what HMAC pads the key to).
@@ -353,7 +438,7 @@ impl Hash {
     }
 
     fn __repr__(&self) -> String {
-        format!("<parhash.Hash {}>", self.algorithm)
+        format!("<{} parhash.Hash object>", py_name(self.algorithm))
     }
 }
 
@@ -471,7 +556,7 @@ pub(crate) struct Constructor {
 
 #[pymethods]
 impl Constructor {
-    #[pyo3(signature = (data = None, **options))]
+    #[pyo3(signature = (data = None, /, **options))]
     fn __call__(
         &self,
         py: Python<'_>,
@@ -525,6 +610,17 @@ impl Constructor {
 pub(crate) fn add_constructors(module: &Bound<'_, PyModule>) -> PyResult<()> {
     for &algorithm in Algorithm::ALL {
         let name = options::constructor_name(algorithm);
+        // hashlib's spelling too where it differs (`shake_128` beside `shake128`).
+        let hashlib_name = py_name(algorithm).replace('-', "_");
+        if hashlib_name != name {
+            module.add(
+                hashlib_name.clone(),
+                Constructor {
+                    algorithm,
+                    name: hashlib_name,
+                },
+            )?;
+        }
         module.add(name.clone(), Constructor { algorithm, name })?;
     }
     Ok(())

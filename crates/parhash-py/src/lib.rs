@@ -30,7 +30,12 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
     hash_object::add_constructors(module)?;
     format::add(module)?;
-    let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    // hashlib's spellings for hashlib's algorithms (`sha3_256`, not `sha3-256`), as hashlib's
+    // own set has them; `new` takes every other spelling too.
+    let names: Vec<&str> = Algorithm::ALL
+        .iter()
+        .map(|&a| options::py_name(a))
+        .collect();
     module.add("algorithms_available", PyFrozenSet::new(py, &names)?)?;
     // Each algorithm's digest sizes in bytes, (min, max), in the library's order (`parhash
     // list`'s): parhash.distributed checks `-l` and lists algorithms as the CLI does.

@@ -44,6 +44,23 @@ pub(crate) fn constructor_name(alg: Algorithm) -> String {
     alg.name().replace('-', "_")
 }
 
+/// The name Python shows for an algorithm (`name`, `algorithms_available`): hashlib's spelling
+/// for the algorithms hashlib has (`sha3_256`, `sha512_224`, `shake_128`), the library's
+/// canonical name for the others (`sandstorm256`, `skein512-256`).
+pub(crate) fn py_name(alg: Algorithm) -> &'static str {
+    match alg {
+        Algorithm::Sha512_224 => "sha512_224",
+        Algorithm::Sha512_256 => "sha512_256",
+        Algorithm::Sha3_224 => "sha3_224",
+        Algorithm::Sha3_256 => "sha3_256",
+        Algorithm::Sha3_384 => "sha3_384",
+        Algorithm::Sha3_512 => "sha3_512",
+        Algorithm::Shake128 => "shake_128",
+        Algorithm::Shake256 => "shake_256",
+        other => other.name(),
+    }
+}
+
 /// `threads=`: `None` or 0 for all cores, otherwise at most that many.
 pub(crate) fn threads(threads: Option<i64>) -> PyResult<Threads> {
     match threads {

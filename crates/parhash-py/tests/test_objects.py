@@ -19,15 +19,24 @@ ALL = sorted(parhash.algorithms_available)
 DATA = random.Random(1).randbytes(300_000)
 
 
+def digest(h):
+    """The object's digest; 32 bytes of SHAKE's (which, as hashlib's, has no size of its own)."""
+    return h.digest(32) if h.digest_size == 0 else h.digest()
+
+
 def test_every_algorithm_has_a_constructor_and_metadata():
     for name in ALL:
         constructor = getattr(parhash, name.replace("-", "_"))
         h = constructor(b"abc")
         assert h.name == name
-        assert len(h.digest()) == h.digest_size
-        assert h.hexdigest() == h.digest().hex()
+        if name.startswith("shake_"):
+            assert h.digest_size == 0
+            assert h.hexdigest(40) == h.digest(40).hex()
+        else:
+            assert len(h.digest()) == h.digest_size
+            assert h.hexdigest() == h.digest().hex()
         assert h.block_size in (32, 64, 72, 104, 128, 136, 144, 168)
-        assert parhash.new(name, b"abc").digest() == h.digest()
+        assert digest(parhash.new(name, b"abc")) == digest(h)
 
 
 def test_constructors_pickle_by_name_as_hashlib_s_do():
@@ -36,14 +45,20 @@ def test_constructors_pickle_by_name_as_hashlib_s_do():
         constructor = getattr(parhash, name.replace("-", "_"))
         assert pickle.loads(pickle.dumps(constructor)) is constructor
         assert constructor.__name__ == name.replace("-", "_")
-        assert constructor.algorithm == name
+        assert constructor().name == name
 
 
 def test_names_and_aliases_as_the_cli_takes_them():
     abc = parhash.sha256(b"abc").digest()
     for spelling in ["sha256", "SHA-256", "sha_256", "Sha2-256", "sha2"]:
         assert parhash.new(spelling, b"abc").digest() == abc
-    assert parhash.new("SHA3_256").name == "sha3-256"
+    assert parhash.new("SHA3_256").name == "sha3_256"
+    assert parhash.new("sha3-256").name == "sha3_256"
+    # hashlib's names and parhash's, both ways, and both constructors.
+    assert parhash.new("shake128").name == parhash.new("shake_128").name == "shake_128"
+    assert parhash.shake128(b"abc").digest(20) == parhash.shake_128(b"abc").digest(20)
+    assert "sha3_256" in parhash.algorithms_available
+    assert "sha3-256" not in parhash.algorithms_available
     assert parhash.new("sandstorm").name == "sandstorm256"
 
 
@@ -62,8 +77,8 @@ def test_copy_is_independent():
         fork = h.copy()
         fork.update(DATA[1000:5000])
         h.update(b"other")
-        assert fork.digest() == parhash.new(name, DATA[:5000]).digest(), name
-        assert h.digest() == parhash.new(name, DATA[:1000] + b"other").digest(), name
+        assert digest(fork) == digest(parhash.new(name, DATA[:5000])), name
+        assert digest(h) == digest(parhash.new(name, DATA[:1000] + b"other")), name
 
 
 @pytest.mark.parametrize("name", ["md5", "sha1", "sha256", "sha512", "sha3_256", "sha512_224"])
@@ -337,8 +352,17 @@ def test_digest_length_is_for_extendable_output_functions_only():
         parhash.blake2b(b"abc", digest_size=16).hexdigest(16)
     with pytest.raises(ValueError, match="negative"):
         parhash.shake128(b"abc").digest(-1)
-    # Without a length, an XOF gives its digest_size (hashlib's SHAKE requires one).
-    assert parhash.shake128(b"abc").digest() == hashlib.shake_128(b"abc").digest(32)
+    # Without a length, SHAKE's digest() is hashlib's TypeError, unless digest_size was given.
+    with pytest.raises(TypeError, match="length"):
+        parhash.shake128(b"abc").digest()
+    with pytest.raises(TypeError, match="length"):
+        parhash.shake_256(b"abc").hexdigest()
+    assert parhash.shake_128(b"abc").digest_size == 0
+    assert parhash.shake128(b"abc", digest_size=32).digest() == hashlib.shake_128(b"abc").digest(32)
+    # hashlib's bound: a length of 2**29 bytes or more is a ValueError, a huge one too.
+    for length in [2**29, 2**61, 2**64 + 10]:
+        with pytest.raises((ValueError, OverflowError)):
+            parhash.shake_128(b"abc").digest(length)
 
 
 def test_parsha_keeps_the_message_by_reference_and_hashes_it_as_one():

@@ -26,13 +26,44 @@ from ._parhash import (
 
 __version__ = _parhash.__version__
 
-#: Every algorithm is built in: what is available is what is guaranteed.
-algorithms_guaranteed = algorithms_available
+#: hashlib's guaranteed algorithms, under hashlib's names (``import parhash as hashlib``); every
+#: one is built in, as are the others of ``algorithms_available``.
+algorithms_guaranteed = frozenset(
+    {
+        "md5", "sha1", "sha224", "sha256", "sha384", "sha512",
+        "blake2b", "blake2s",
+        "sha3_224", "sha3_256", "sha3_384", "sha3_512",
+        "shake_128", "shake_256",
+    }
+)  # fmt: skip
 
 # One constructor per algorithm (``sha256``, ``sha3_256``, ``sandstorm512``, ``parsha256``...),
-# made by the extension from the library's registry.
-_constructors = sorted(name.replace("-", "_") for name in algorithms_available)
+# made by the extension from the library's registry, under hashlib's spelling and parhash's
+# (``shake_128`` and ``shake128``).
+_constructors = sorted(
+    {name.replace("-", "_") for name in algorithms_available}
+    | {name for name in dir(_parhash) if isinstance(getattr(_parhash, name), Constructor)}
+)
 globals().update({name: getattr(_parhash, name) for name in _constructors})
+
+#: hashlib's cache of its built-in constructors (see ``__get_builtin_constructor``).
+__builtin_constructor_cache = {}
+
+
+def __get_builtin_constructor(name):
+    """hashlib's private look-up of a built-in constructor by name, for code (and hashlib's own
+    test suite) that reaches for it: here every constructor is built in."""
+    cache = __builtin_constructor_cache
+    constructor = cache.get(name)
+    if constructor is not None:
+        return constructor
+    if not isinstance(name, str):
+        raise TypeError(f"algorithm name must be a str, not {type(name).__name__!r}")
+    if name.lower() not in algorithms_available:
+        raise ValueError("unsupported hash type " + name)
+    constructor = globals()[name.lower().replace("-", "_")]
+    cache[name] = cache[name.lower()] = constructor
+    return constructor
 
 
 def file_digest(fileobj, digest, /, *, _bufsize=2**18):

@@ -10,8 +10,10 @@ __version__: str
 
 _Path = Union[str, bytes, PathLike[str], PathLike[bytes]]
 
-#: Canonical names of every algorithm (parhash.new also takes aliases, as the CLI does).
+#: Every algorithm: hashlib's names for hashlib's algorithms (sha3_256, shake_128), parhash's
+#: canonical names for the others (parhash.new also takes aliases, as the CLI does).
 algorithms_available: frozenset[str]
+#: hashlib's guaranteed algorithms, under hashlib's names.
 algorithms_guaranteed: frozenset[str]
 
 class Hash:
@@ -29,10 +31,20 @@ class Hash:
     @property
     def iv_bits(self) -> int | None:
         """PARSHA-256's IV length l in bits (None for other algorithms)."""
+    @property
+    def _capacity_bits(self) -> int:
+        """SHA-3's and SHAKE's capacity in bits (AttributeError for other algorithms)."""
+    @property
+    def _rate_bits(self) -> int:
+        """SHA-3's and SHAKE's rate in bits (AttributeError for other algorithms)."""
+    @property
+    def _suffix(self) -> bytes:
+        """SHA-3's and SHAKE's domain suffix (AttributeError for other algorithms)."""
     def update(self, data: ReadableBuffer, /) -> None: ...
     def digest(self, length: int | None = None) -> bytes:
-        """The digest; `length` bytes of it for blake3, shake128 and shake256 (any length, as
-        hashlib's SHAKE), a TypeError for the others (their length is fixed)."""
+        """The digest; `length` bytes of it for shake_128 and shake_256 (required, below 2**29,
+        as hashlib's, unless the object was given `digest_size`), a TypeError for the others
+        (their length is fixed)."""
     def hexdigest(self, length: int | None = None) -> str:
         """The digest as lowercase hexadecimal (`length` as for `digest`)."""
     def copy(self) -> Hash: ...
@@ -145,6 +157,29 @@ def shake256(
     digest_size: int | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
+
+def shake_128(
+    data: ReadableBuffer = b"",
+    /,
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    digest_size: int | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """SHAKE128 under hashlib's name: `digest_size` 0 and `digest(length)` needing the length,
+    as hashlib's (unless `digest_size` is given)."""
+
+def shake_256(
+    data: ReadableBuffer = b"",
+    /,
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    digest_size: int | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """SHAKE256 under hashlib's name (as `shake_128`)."""
 
 def blake512(
     data: ReadableBuffer = b"",
