@@ -496,13 +496,21 @@ impl<'py> Keywords<'py> {
 /// `digest()`), `usedforsecurity` (accepted, as hashlib).
 #[pyfunction]
 #[pyo3(signature = (name, data = None, **options))]
-pub(crate) fn new(
-    py: Python<'_>,
+pub(crate) fn new<'py>(
+    py: Python<'py>,
     name: &str,
-    data: Option<Bound<'_, PyAny>>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Hash> {
+    data: Option<Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let alg = options::algorithm(name)?;
+    if own_type(alg) {
+        // hashlib's `new('blake2b', data, **kwargs)`: the type, data given positionally.
+        let class = py.import("parhash._parhash")?.getattr(py_name(alg))?;
+        return match data {
+            Some(data) => class.call((data,), options),
+            None => class.call((), options),
+        };
+    }
     let mut keywords = Keywords {
         data,
         ..Keywords::default()
@@ -512,7 +520,16 @@ pub(crate) fn new(
             keywords.read("new", &key.extract::<String>()?, value)?;
         }
     }
-    keywords.build(py, alg)
+    Ok(Bound::new(py, keywords.build(py, alg)?)?.into_any())
+}
+
+/// BLAKE2b, BLAKE2s and BLAKE3 have types of their own (`blake2_object`, `blake3_object`:
+/// hashlib's and blake3-py's parameters), which are also their constructors.
+fn own_type(alg: Algorithm) -> bool {
+    matches!(
+        alg,
+        Algorithm::Blake2b | Algorithm::Blake2s | Algorithm::Blake3
+    )
 }
 
 /// One algorithm's constructor (`parhash.sha256`, ...): call it as
@@ -580,6 +597,9 @@ impl Constructor {
 /// Adds one constructor per algorithm (`sha256`, `sha3_256`, ...) to `module`.
 pub(crate) fn add_constructors(module: &Bound<'_, PyModule>) -> PyResult<()> {
     for &algorithm in Algorithm::ALL {
+        if own_type(algorithm) {
+            continue;
+        }
         let name = options::constructor_name(algorithm);
         // hashlib's spelling too where it differs (`shake_128` beside `shake128`).
         let hashlib_name = py_name(algorithm).replace('-', "_");
