@@ -2,8 +2,6 @@
 //! algorithm, `update`, `digest`, `hexdigest` (with hashlib's `length` for the
 //! extendable-output functions), `copy`, `name`, `digest_size`, `block_size`.
 
-use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
-
 use parhash::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher, Output};
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
@@ -11,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::buffers::{Data, COPY_CHUNK, RELEASE_GIL_AT};
+use crate::locked::Locked;
 use crate::options::{self, py_name, Options};
 
 /// hashlib's bound on a SHAKE output read at once (`length is too large` from 2^29 bytes on):
@@ -26,7 +25,7 @@ const SHAKE_MAX_LENGTH: usize = 1 << 29;
 pub(crate) struct Hash {
     algorithm: Algorithm,
     options: Options,
-    state: Mutex<State>,
+    state: Locked<State>,
 }
 
 /// What a [`Hash`] has taken in.
@@ -125,11 +124,6 @@ impl State {
     }
 }
 
-fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
-    // A panic while hashing leaves no half-updated state worth refusing: go on.
-    state.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl Hash {
     pub(crate) fn create(
         algorithm: Algorithm,
@@ -161,7 +155,7 @@ impl Hash {
         Ok(Hash {
             algorithm,
             options,
-            state: Mutex::new(state),
+            state: Locked::new(state),
         })
     }
 
@@ -174,14 +168,7 @@ impl Hash {
         work_bytes: usize,
         f: impl FnOnce(&mut State) -> R + Send,
     ) -> R {
-        if work_bytes < RELEASE_GIL_AT {
-            match self.state.try_lock() {
-                Ok(mut state) => return f(&mut state),
-                Err(TryLockError::Poisoned(poisoned)) => return f(&mut poisoned.into_inner()),
-                Err(TryLockError::WouldBlock) => {}
-            }
-        }
-        py.detach(|| f(&mut lock(&self.state)))
+        self.state.with(py, work_bytes, f)
     }
 
     fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -290,16 +277,12 @@ impl Hash {
 
 /// Bytes a PARSHA-256 state holds (0 for others, or when another thread holds the state: the
 /// caller then waits for it with the GIL released anyway).
-fn buffered(state: &Mutex<State>) -> usize {
+fn buffered(state: &Locked<State>) -> usize {
     let len = |state: &State| match state {
         State::Parsha(message) => message.len(),
         State::Hasher(_) | State::ParshaStream { .. } => 0,
     };
-    match state.try_lock() {
-        Ok(guard) => len(&guard),
-        Err(TryLockError::Poisoned(poisoned)) => len(&poisoned.into_inner()),
-        Err(TryLockError::WouldBlock) => 0,
-    }
+    state.try_peek(len).unwrap_or(0)
 }
 
 #[pymethods]
@@ -350,7 +333,7 @@ impl Hash {
         Ok(Hash {
             algorithm: self.algorithm,
             options: self.options.clone(),
-            state: Mutex::new(state),
+            state: Locked::new(state),
         })
     }
 

@@ -34,6 +34,15 @@ impl<S: Send> Locked<S> {
         py.detach(|| f(&mut lock(&self.0)))
     }
 
+    /// `f` of the state if no other thread holds it (`None` if one does).
+    pub(crate) fn try_peek<R>(&self, f: impl FnOnce(&S) -> R) -> Option<R> {
+        match self.0.try_lock() {
+            Ok(state) => Some(f(&state)),
+            Err(TryLockError::Poisoned(poisoned)) => Some(f(&poisoned.into_inner())),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    }
+
     /// Feeds `data`'s bytes to the state with `update` (buffers.rs's rule: `bytes` in place,
     /// any other buffer copied a chunk at a time).
     pub(crate) fn feed(

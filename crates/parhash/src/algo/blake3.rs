@@ -141,7 +141,7 @@ impl Blake3 {
     /// BLAKE3 in `mode` (keyed hashing, key derivation), on at most `threads` threads.
     ///
     /// ```
-    /// use digest::Digest;
+    /// use parhash::digest::Digest;
     /// use parhash::{Blake3, Blake3Mode};
     /// let mut mac = Blake3::with_mode(Blake3Mode::Keyed([7; 32]), 2);
     /// mac.update(b"message");
@@ -304,7 +304,7 @@ impl Blake3 {
     /// on (blake3-py's `digest(length, seek=position)`); the hasher goes on taking input.
     ///
     /// ```
-    /// use digest::{ExtendableOutput, Update};
+    /// use parhash::digest::{ExtendableOutput, Update};
     /// let mut h = parhash::Blake3::default();
     /// h.update(b"abc");
     /// let (mut whole, mut tail) = ([0; 100], [0; 30]);
