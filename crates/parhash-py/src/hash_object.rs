@@ -204,7 +204,7 @@ impl Hash {
         if !algorithm.is_extendable() {
             return Err(PyTypeError::new_err(format!(
                 "{algorithm} digests have a fixed length: digest() and hexdigest() take no \
-                 length (blake3, shake128 and shake256 do)"
+                 length (shake_128, shake_256 and blake3 do)"
             )));
         }
         let length = usize::try_from(length)
@@ -472,11 +472,12 @@ impl<'py> Keywords<'py> {
 /// Options: `threads` (None or 0 = all cores; only the tree modes SANDstorm and PARSHA-256
 /// split one message over threads, and the digest never depends on it), `tree_height` and
 /// `iv_bits` (PARSHA-256's T in 1..=40 and l in {0, 128, 256}; default 13 and 256), `variant`
-/// (one implementation, as `parhash list` names them), `digest_size` (bytes, for BLAKE2b/s
-/// up to 64/32, BLAKE3 and SHAKE up to 1 MiB; as hashlib's `blake2b(digest_size=...)`; longer
-/// XOF output with `digest(length)`), `message_length` (PARSHA-256 only: the message's length
+/// (one implementation, as `parhash list` names them), `digest_size` (bytes, SHAKE up to
+/// 1 MiB; longer output with `digest(length)`), `message_length` (PARSHA-256 only: the message's length
 /// in bytes, given up front, so the bytes are hashed as they arrive instead of kept until
-/// `digest()`), `usedforsecurity` (accepted, as hashlib).
+/// `digest()`), `usedforsecurity` (accepted, as hashlib). `blake2b`, `blake2s` and `blake3` are
+/// their own types (hashlib's and blake3-py's parameters): `new` calls them with `data`
+/// positionally and the options as keywords, as hashlib's `new` does.
 #[pyfunction]
 #[pyo3(signature = (name, data = None, **options))]
 pub(crate) fn new<'py>(
