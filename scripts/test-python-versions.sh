@@ -27,6 +27,16 @@ interpreter() {
   [ -n "$found" ] && echo "$found"
 }
 
+# PATH without the directories that hold cargo or rustc.
+no_rust_path() {
+  local dir out=()
+  IFS=: read -ra dirs <<<"$PATH"
+  for dir in "${dirs[@]}"; do
+    [ -x "$dir/cargo" ] || [ -x "$dir/rustc" ] || out+=("$dir")
+  done
+  (IFS=:; echo "${out[*]}")
+}
+
 tested=()
 missing=()
 for version in 3.9 3.10 3.11 3.12 3.13; do
@@ -39,7 +49,12 @@ for version in 3.9 3.10 3.11 3.12 3.13; do
   venv="$work/venv-$version"
   "$python" -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
-  "$venv/bin/python" -m pip install --quiet pytest hypothesis numpy "$wheel"
+  "$venv/bin/python" -m pip install --quiet pytest hypothesis numpy typing_extensions
+  # The wheel installs where no Rust toolchain is: cargo and rustc off PATH, binaries only.
+  env PATH="$(no_rust_path)" "$venv/bin/python" -m pip install --quiet --no-index \
+    --only-binary=:all: "$wheel"
+  (cd /tmp && env PATH="$(no_rust_path)" "$root/$venv/bin/python" -c \
+    'import parhash as hashlib, parhash as blake3; assert hashlib.sha3_256(b"").name == "sha3_256"; assert blake3.blake3(b"", key=bytes(32)).digest()')
   (cd crates/parhash-py/tests &&
     PARHASH_CLI="$root/target/debug/parhash" "$root/$venv/bin/python" -m pytest -q \
       -p no:cacheprovider -m "not ray" "$@")

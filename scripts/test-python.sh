@@ -11,6 +11,8 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
 "$venv/bin/python" -m pip install --quiet pytest hypothesis numpy
+# blake3-py's vendored suite (tests/third_party/blake3_py) imports typing_extensions before 3.12.
+"$venv/bin/python" -m pip install --quiet typing_extensions
 # The `ray` extra (pyproject.toml), for parhash.distributed's tests (marked `ray`; the longest
 # also `slow`: `-m "not slow"` skips them).
 "$venv/bin/python" -m pip install --quiet "ray[data]>=2.9" fsspec "tqdm>=4.60"

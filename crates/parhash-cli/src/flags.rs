@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use parhash::file::ReadStrategy;
 use parhash::parsha256::MAX_TREE_HEIGHT;
 use parhash::threads::Threads;
-use parhash::{Algorithm, TreeParams};
+use parhash::{Algorithm, Blake3Mode, TreeParams};
 
 /// The algorithm `sum` uses when `-a` is not given.
 pub const DEFAULT_ALGORITHM: &str = "sha256";
@@ -350,6 +350,28 @@ pub struct HashOptions {
     /// each line's digest says its length, as in `b2sum -c`: -l is accepted and ignored.
     #[arg(short = 'l', long = "length", value_name = "BITS", value_parser = parhash_format::length::parse_bits)]
     pub length: Option<usize>,
+
+    /// blake3's keyed hash (a MAC), the 32-byte key read from standard input, as b3sum --keyed.
+    ///
+    /// The key is exactly 32 raw bytes on standard input (b3sum's rule), so the files to hash
+    /// are named as arguments (standard input cannot be one). Only with -a blake3. BLAKE2's
+    /// keys are offered by the Python package (`parhash.blake2b(key=...)`), not here: b2sum
+    /// and cksum have no key option to match.
+    #[arg(long, conflicts_with = "derive_key")]
+    pub keyed: bool,
+
+    /// blake3's key derivation with this context string, as b3sum --derive-key.
+    ///
+    /// Each input is key material; the output is a key for the purpose CONTEXT names (a
+    /// hardcoded, globally unique, application-specific string: BLAKE3's requirement). Only
+    /// with -a blake3.
+    #[arg(long, value_name = "CONTEXT")]
+    pub derive_key: Option<String>,
+
+    /// The mode `--keyed` and `--derive-key` resolve to (the key read from standard input by
+    /// `input::resolve_blake3_mode` before any hashing).
+    #[arg(skip)]
+    pub blake3_mode: Blake3Mode,
 }
 
 impl HashOptions {

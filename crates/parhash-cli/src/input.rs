@@ -5,14 +5,15 @@
 //! with hashing, a file that changes size while it is read an error for that file, input of
 //! unknown length spooled for PARSHA-256.
 
+use std::ffi::OsString;
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
 use std::path::PathBuf;
 
 use parhash::file::FileHasher;
-use parhash::{Algorithm, Hasher, HasherBuilder, Output};
+use parhash::{Algorithm, Blake3Mode, Hasher, HasherBuilder, Output, BLAKE3_KEY_LEN};
 
-use crate::flags::HashOptions;
+use crate::flags::{Command, HashOptions};
 use crate::progress::FileBar;
 use parhash_format::escape;
 use parhash_format::tag as parsha;
@@ -67,7 +68,63 @@ pub fn builder_for(alg: Algorithm, options: &HashOptions) -> HasherBuilder {
     if let Some(size) = options.digest_size(alg) {
         builder = builder.digest_size(size);
     }
+    if options.blake3_mode != Blake3Mode::Hash {
+        builder = builder.blake3_mode(options.blake3_mode);
+    }
     builder
+}
+
+/// `--keyed` and `--derive-key` (b3sum's flags): sets the BLAKE3 mode of `sum` and `check`,
+/// reading `--keyed`'s key from standard input (exactly 32 bytes, as b3sum) before any file
+/// is hashed. A usage error (one line) for another algorithm than blake3, for standard input
+/// named as a file besides the key, or a key of another length.
+pub fn resolve_blake3_mode(command: &mut Command) -> Result<(), String> {
+    let (algorithm, options, files) = match command {
+        Command::Sum(args) => (args.algorithm, &mut args.hashing, &args.files),
+        Command::Check(args) => (args.algorithm, &mut args.hashing, &args.files),
+        _ => return Ok(()),
+    };
+    let flag = match (options.keyed, &options.derive_key) {
+        (true, _) => "--keyed",
+        (false, Some(_)) => "--derive-key",
+        (false, None) => return Ok(()),
+    };
+    if algorithm != Some(Algorithm::Blake3) {
+        return Err(format!(
+            "{flag} is blake3's (b3sum's) mode: add -a blake3 (BLAKE2 keys: the Python package)"
+        ));
+    }
+    options.blake3_mode = match &options.derive_key {
+        Some(context) => Blake3Mode::derive_key(context),
+        None => Blake3Mode::Keyed(read_key(files)?),
+    };
+    Ok(())
+}
+
+/// `--keyed`'s key: exactly [`BLAKE3_KEY_LEN`] bytes on standard input.
+fn read_key(files: &[OsString]) -> Result<[u8; BLAKE3_KEY_LEN], String> {
+    if files.is_empty() || files.iter().any(|f| f == "-") {
+        return Err(
+            "--keyed reads the key from standard input: name the files to hash (not -)".into(),
+        );
+    }
+    let mut key = Vec::with_capacity(BLAKE3_KEY_LEN + 1);
+    io::stdin()
+        .lock()
+        .take(BLAKE3_KEY_LEN as u64 + 1)
+        .read_to_end(&mut key)
+        .map_err(|e| format!("--keyed: cannot read the key from standard input: {e}"))?;
+    let len = key.len();
+    key.try_into().map_err(|_| {
+        let what = if len > BLAKE3_KEY_LEN {
+            "more".to_string()
+        } else {
+            len.to_string()
+        };
+        format!(
+            "--keyed: the key must be exactly {BLAKE3_KEY_LEN} bytes on standard input, not {what}"
+        )
+    })
 }
 
 #[cfg(test)]

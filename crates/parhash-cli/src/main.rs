@@ -30,10 +30,14 @@ use messages::err_message;
 fn main() -> ExitCode {
     stdio::restore_sigpipe();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let cli = match flags::parse_from(&args) {
+    let mut cli = match flags::parse_from(&args) {
         Ok(cli) => cli,
         Err(err) => return usage_error(err, &args),
     };
+    if let Err(message) = input::resolve_blake3_mode(&mut cli.command) {
+        err_message!("{message}");
+        return ExitCode::from(flags::usage_status(&args));
+    }
     let outcome = match &cli.command {
         Command::Sum(args) => sum::run(args),
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),

@@ -453,3 +453,80 @@ fn length_errors_are_usage_errors_that_say_what_is_wrong() {
     );
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
 }
+
+#[test]
+fn blake3_keyed_and_derive_key_are_b3sums() {
+    if !have("b3sum") {
+        return;
+    }
+    let (dir, names) = fixture();
+    let dir = dir.path();
+    let key = b"whats the Elvish word for friend";
+    let keyed = |program: &str, args: &[&str], stdin: &[u8]| {
+        run_in_locale(dir, "C.UTF-8", program, args, stdin)
+    };
+    // --keyed: the 32-byte key on standard input, files as arguments; -j 1 and all cores (the
+    // 3 MiB file is several 1 MiB pieces hashed on threads and merged in keyed mode).
+    let expected = keyed("b3sum", &args(&["--keyed"], &names), key);
+    assert_eq!(expected.code, Some(0), "{}", expected.stderr);
+    for threads in ["1", "0"] {
+        let prefix = ["sum", "-a", "blake3", "--keyed", "-j", threads];
+        let ours = keyed(PARHASH, &args(&prefix, &names), key);
+        assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+        assert_eq!(ours.stdout_text(), expected.stdout_text(), "-j {threads}");
+    }
+    // b3sum's keyed list checks with the key.
+    fs::write(dir.join("list"), expected.stdout_text()).unwrap();
+    let checked = keyed(PARHASH, &["check", "-a", "blake3", "--keyed", "list"], key);
+    assert_eq!(checked.code, Some(0), "{}", checked.stderr);
+    // --derive-key CONTEXT, with a longer output too.
+    let context = "parhash 2026-11-27 derive-key test";
+    for (bits, bytes) in [(None, None), (Some("800"), Some("100"))] {
+        let b3: Vec<&str> = bytes.map_or(vec![], |n| vec!["--length", n]);
+        let b3 = [&["--derive-key", context], &b3[..]].concat();
+        let expected = run(dir, "b3sum", &args(&b3, &names));
+        assert_eq!(expected.code, Some(0), "{}", expected.stderr);
+        let l: Vec<&str> = bits.map_or(vec![], |n| vec!["-l", n]);
+        let prefix = [&["sum", "-a", "blake3", "--derive-key", context], &l[..]].concat();
+        let ours = parhash(dir, &args(&prefix, &names));
+        assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+        assert_eq!(ours.stdout_text(), expected.stdout_text(), "-l {bits:?}");
+    }
+    // Usage errors, one line each: another algorithm, a key of another length, stdin twice.
+    for (argv, stdin, says) in [
+        (
+            &["sum", "-a", "sha256", "--keyed", "abc"][..],
+            &key[..],
+            "-a blake3",
+        ),
+        (
+            &["sum", "--derive-key", "x", "abc"][..],
+            &b""[..],
+            "-a blake3",
+        ),
+        (
+            &["sum", "-a", "blake3", "--keyed", "abc"][..],
+            &key[..31],
+            "exactly 32 bytes",
+        ),
+        (
+            &["sum", "-a", "blake3", "--keyed", "abc"][..],
+            &[key, &b"!"[..]].concat()[..],
+            "exactly 32",
+        ),
+        (
+            &["sum", "-a", "blake3", "--keyed"][..],
+            &key[..],
+            "name the files",
+        ),
+        (
+            &["sum", "-a", "blake3", "--keyed", "--derive-key", "x", "abc"][..],
+            &key[..],
+            "cannot be used",
+        ),
+    ] {
+        let out = keyed(PARHASH, argv, stdin);
+        assert_eq!(out.code, Some(1), "{argv:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{argv:?}: {}", out.stderr);
+    }
+}

@@ -2,7 +2,7 @@
 //! algorithm, `update`, `digest`, `hexdigest` (with hashlib's `length` for the
 //! extendable-output functions), `copy`, `name`, `digest_size`, `block_size`.
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
+use std::sync::Arc;
 
 use parhash::{Algorithm, Hasher, Output};
 use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::buffers::{Data, COPY_CHUNK, RELEASE_GIL_AT};
+use crate::locked::Locked;
 use crate::options::{self, py_name, Options};
 
 /// hashlib's bound on a SHAKE output read at once (`length is too large` from 2^29 bytes on):
@@ -27,7 +28,7 @@ pub(crate) struct Hash {
     options: Options,
     /// The state is [`State::Parsha`], for the object's life (known without the lock).
     keeps_message: bool,
-    state: Mutex<State>,
+    state: Locked<State>,
 }
 
 /// What a [`Hash`] has taken in.
@@ -136,11 +137,6 @@ impl State {
     }
 }
 
-fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
-    // A panic while hashing leaves no half-updated state worth refusing: go on.
-    state.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
 impl Hash {
     pub(crate) fn create(
         algorithm: Algorithm,
@@ -173,7 +169,7 @@ impl Hash {
             algorithm,
             options,
             keeps_message: matches!(state, State::Parsha(_)),
-            state: Mutex::new(state),
+            state: Locked::new(state),
         })
     }
 
@@ -186,14 +182,7 @@ impl Hash {
         work_bytes: usize,
         f: impl FnOnce(&mut State) -> R + Send,
     ) -> R {
-        if work_bytes < RELEASE_GIL_AT {
-            match self.state.try_lock() {
-                Ok(mut state) => return f(&mut state),
-                Err(TryLockError::Poisoned(poisoned)) => return f(&mut poisoned.into_inner()),
-                Err(TryLockError::WouldBlock) => {}
-            }
-        }
-        py.detach(|| f(&mut lock(&self.state)))
+        self.state.with(py, work_bytes, f)
     }
 
     fn feed(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -258,7 +247,7 @@ impl Hash {
         if !algorithm.is_extendable() {
             return Err(PyTypeError::new_err(format!(
                 "{algorithm} digests have a fixed length: digest() and hexdigest() take no \
-                 length (blake3, shake128 and shake256 do)"
+                 length (shake_128, shake_256 and blake3 do)"
             )));
         }
         let length = usize::try_from(length)
@@ -379,7 +368,7 @@ impl Hash {
             algorithm: self.algorithm,
             options: self.options.clone(),
             keeps_message: self.keeps_message,
-            state: Mutex::new(state),
+            state: Locked::new(state),
         })
     }
 
@@ -518,20 +507,29 @@ impl<'py> Keywords<'py> {
 /// Options: `threads` (None or 0 = all cores; only the tree modes SANDstorm and PARSHA-256
 /// split one message over threads, and the digest never depends on it), `tree_height` and
 /// `iv_bits` (PARSHA-256's T in 1..=40 and l in {0, 128, 256}; default 13 and 256), `variant`
-/// (one implementation, as `parhash list` names them), `digest_size` (bytes, for BLAKE2b/s
-/// up to 64/32, BLAKE3 and SHAKE up to 1 MiB; as hashlib's `blake2b(digest_size=...)`; longer
-/// XOF output with `digest(length)`), `message_length` (PARSHA-256 only: the message's length
+/// (one implementation, as `parhash list` names them), `digest_size` (bytes, SHAKE up to
+/// 1 MiB; longer output with `digest(length)`), `message_length` (PARSHA-256 only: the message's length
 /// in bytes, given up front, so the bytes are hashed as they arrive instead of kept until
-/// `digest()`), `usedforsecurity` (accepted, as hashlib).
+/// `digest()`), `usedforsecurity` (accepted, as hashlib). `blake2b`, `blake2s` and `blake3` are
+/// their own types (hashlib's and blake3-py's parameters): `new` calls them with `data`
+/// positionally and the options as keywords, as hashlib's `new` does.
 #[pyfunction]
 #[pyo3(signature = (name, data = None, **options))]
-pub(crate) fn new(
-    py: Python<'_>,
+pub(crate) fn new<'py>(
+    py: Python<'py>,
     name: &str,
-    data: Option<Bound<'_, PyAny>>,
-    options: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Hash> {
+    data: Option<Bound<'py, PyAny>>,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let alg = options::algorithm(name)?;
+    if own_type(alg) {
+        // hashlib's `new('blake2b', data, **kwargs)`: the type, data given positionally.
+        let class = py.import("parhash._parhash")?.getattr(py_name(alg))?;
+        return match data {
+            Some(data) => class.call((data,), options),
+            None => class.call((), options),
+        };
+    }
     let mut keywords = Keywords {
         data,
         ..Keywords::default()
@@ -541,7 +539,16 @@ pub(crate) fn new(
             keywords.read("new", &key.extract::<String>()?, value)?;
         }
     }
-    keywords.build(py, alg)
+    Ok(Bound::new(py, keywords.build(py, alg)?)?.into_any())
+}
+
+/// BLAKE2b, BLAKE2s and BLAKE3 have types of their own (`blake2_object`, `blake3_object`:
+/// hashlib's and blake3-py's parameters), which are also their constructors.
+fn own_type(alg: Algorithm) -> bool {
+    matches!(
+        alg,
+        Algorithm::Blake2b | Algorithm::Blake2s | Algorithm::Blake3
+    )
 }
 
 /// One algorithm's constructor (`parhash.sha256`, ...): call it as
@@ -609,6 +616,9 @@ impl Constructor {
 /// Adds one constructor per algorithm (`sha256`, `sha3_256`, ...) to `module`.
 pub(crate) fn add_constructors(module: &Bound<'_, PyModule>) -> PyResult<()> {
     for &algorithm in Algorithm::ALL {
+        if own_type(algorithm) {
+            continue;
+        }
         let name = options::constructor_name(algorithm);
         // hashlib's spelling too where it differs (`shake_128` beside `shake128`).
         let hashlib_name = py_name(algorithm).replace('-', "_");

@@ -5,10 +5,13 @@
 
 #![forbid(unsafe_code)]
 
+mod blake2_object;
+mod blake3_object;
 mod buffers;
 mod files;
 mod format;
 mod hash_object;
+mod locked;
 mod many;
 mod options;
 mod parts;
@@ -22,6 +25,10 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = module.py();
     module.add_class::<hash_object::Hash>()?;
     module.add_class::<hash_object::Constructor>()?;
+    // hashlib's and blake3-py's types, under their names: constructors and types at once.
+    module.add_class::<blake2_object::Blake2b>()?;
+    module.add_class::<blake2_object::Blake2s>()?;
+    module.add_class::<blake3_object::Blake3Hash>()?;
     module.add_class::<files::FileDigests>()?;
     module.add_class::<parts::PartPlan>()?;
     module.add_function(wrap_pyfunction!(hash_object::new, module)?)?;

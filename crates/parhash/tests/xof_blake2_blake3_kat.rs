@@ -123,6 +123,68 @@ fn blake3_cases() -> Vec<(usize, Vec<u8>)> {
     cases
 }
 
+/// `(input_len, field)` of every case of the BLAKE3 test vectors for one of `keyed_hash`,
+/// `derive_key`.
+fn blake3_mode_cases(field: &str) -> Vec<(usize, Vec<u8>)> {
+    let text = include_str!("vectors/blake3/test_vectors.json");
+    let prefix = format!("\"{field}\":");
+    let mut cases = Vec::new();
+    let mut input_len = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(v) = line.strip_prefix("\"input_len\":") {
+            input_len = Some(v.trim().trim_end_matches(',').parse().expect("input_len"));
+        } else if let Some(v) = line.strip_prefix(prefix.as_str()) {
+            let hex = v.trim().trim_end_matches(',').trim_matches('"');
+            cases.push((input_len.expect("field without input_len"), unhex(hex)));
+        }
+    }
+    assert!(cases.len() >= 30, "parsed {} cases", cases.len());
+    cases
+}
+
+#[test]
+fn blake3_authors_keyed_hash_and_derive_key_vectors() {
+    // The file's key (32 ASCII bytes) and context string, as its `_comment` gives them.
+    const KEY: &[u8; 32] = b"whats the Elvish word for friend";
+    const CONTEXT: &str = "BLAKE3 2019-12-27 16:29:52 test vectors context";
+    let modes = [
+        ("keyed_hash", parhash::Blake3Mode::Keyed(*KEY)),
+        ("derive_key", parhash::Blake3Mode::derive_key(CONTEXT)),
+    ];
+    for (field, mode) in modes {
+        for (len, extended) in blake3_mode_cases(field) {
+            let input: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            assert_eq!(extended.len(), 131, "{field}, {len} bytes");
+            for size in [32, 1, 64, 65, 131] {
+                for threads in [Threads::ONE, Threads::new(3)] {
+                    let mut h = Hasher::builder(Algorithm::Blake3)
+                        .blake3_mode(mode)
+                        .digest_size(size)
+                        .threads(threads)
+                        .build()
+                        .expect("blake3 takes every mode");
+                    let (a, b) = input.split_at(len / 3);
+                    h.update(a);
+                    h.update(b);
+                    assert_eq!(
+                        h.finalize().as_bytes(),
+                        &extended[..size],
+                        "{field}, {len} bytes, {size}-byte digest, {threads:?}"
+                    );
+                }
+            }
+        }
+    }
+    // Only BLAKE3 has the modes.
+    let refused = Hasher::builder(Algorithm::Sha256)
+        .blake3_mode(parhash::Blake3Mode::Keyed(*KEY))
+        .build();
+    assert!(matches!(
+        refused,
+        Err(parhash::Error::NoKeyedMode(Algorithm::Sha256))
+    ));
+}
+
 #[test]
 fn blake3_authors_test_vectors() {
     ran_default_variant(Algorithm::Blake3);

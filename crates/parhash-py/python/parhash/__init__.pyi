@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Iterator
 from os import PathLike
-from typing import IO, Callable, Literal, Union
+from typing import IO, Callable, ClassVar, Literal, Union
 
 from _typeshed import ReadableBuffer
 
@@ -68,8 +68,10 @@ def new(
     digest_size: int | None = None,
     message_length: int | None = None,
     usedforsecurity: bool = True,
-) -> Hash:
-    """A hash object for the algorithm `name` (any name or alias the CLI takes);
+    **params: object,
+) -> Hash | blake2b | blake2s | blake3:
+    """A hash object for the algorithm `name` (any name or alias the CLI takes); blake2b,
+    blake2s and blake3 get their own types, with their parameters in `params`;
     `message_length` (parsha256 only) as for `parsha256`."""
 
 def parsha256(
@@ -113,32 +115,104 @@ def blake384(
     usedforsecurity: bool = True,
 ) -> Hash: ...
 
-def blake2b(
-    data: ReadableBuffer = b"",
-    *,
-    threads: int | None = None,
-    variant: str | None = None,
-    digest_size: int | None = None,
-    usedforsecurity: bool = True,
-) -> Hash: ...
+class blake2b:
+    """hashlib's blake2b: RFC 7693's whole parameter block (`blake2b_simd`/`blake2s_simd`)."""
 
-def blake2s(
-    data: ReadableBuffer = b"",
-    *,
-    threads: int | None = None,
-    variant: str | None = None,
-    digest_size: int | None = None,
-    usedforsecurity: bool = True,
-) -> Hash: ...
+    SALT_SIZE: ClassVar[int]
+    PERSON_SIZE: ClassVar[int]
+    MAX_KEY_SIZE: ClassVar[int]
+    MAX_DIGEST_SIZE: ClassVar[int]
+    def __init__(
+        self,
+        data: ReadableBuffer = b"",
+        /,
+        *,
+        digest_size: int = 64,
+        key: ReadableBuffer = b"",
+        salt: ReadableBuffer = b"",
+        person: ReadableBuffer = b"",
+        fanout: int = 1,
+        depth: int = 1,
+        leaf_size: int = 0,
+        node_offset: int = 0,
+        node_depth: int = 0,
+        inner_size: int = 0,
+        last_node: bool = False,
+        usedforsecurity: bool = True,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+    @property
+    def block_size(self) -> int: ...
+    def update(self, data: ReadableBuffer, /) -> None: ...
+    def digest(self) -> bytes: ...
+    def hexdigest(self) -> str: ...
+    def copy(self) -> blake2b: ...
 
-def blake3(
-    data: ReadableBuffer = b"",
-    *,
-    threads: int | None = None,
-    variant: str | None = None,
-    digest_size: int | None = None,
-    usedforsecurity: bool = True,
-) -> Hash: ...
+class blake2s:
+    """hashlib's blake2s: RFC 7693's whole parameter block (`blake2b_simd`/`blake2s_simd`)."""
+
+    SALT_SIZE: ClassVar[int]
+    PERSON_SIZE: ClassVar[int]
+    MAX_KEY_SIZE: ClassVar[int]
+    MAX_DIGEST_SIZE: ClassVar[int]
+    def __init__(
+        self,
+        data: ReadableBuffer = b"",
+        /,
+        *,
+        digest_size: int = 32,
+        key: ReadableBuffer = b"",
+        salt: ReadableBuffer = b"",
+        person: ReadableBuffer = b"",
+        fanout: int = 1,
+        depth: int = 1,
+        leaf_size: int = 0,
+        node_offset: int = 0,
+        node_depth: int = 0,
+        inner_size: int = 0,
+        last_node: bool = False,
+        usedforsecurity: bool = True,
+    ) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+    @property
+    def block_size(self) -> int: ...
+    def update(self, data: ReadableBuffer, /) -> None: ...
+    def digest(self) -> bytes: ...
+    def hexdigest(self) -> str: ...
+    def copy(self) -> blake2s: ...
+
+class blake3:
+    """blake3-py's blake3: hash, keyed hash (`key`, 32 bytes) or key derivation
+    (`derive_key_context`), on up to `max_threads` threads (AUTO: all cores, the default)."""
+
+    name: ClassVar[str]
+    digest_size: ClassVar[int]
+    block_size: ClassVar[int]
+    key_size: ClassVar[int]
+    AUTO: ClassVar[int]
+    def __init__(
+        self,
+        data: ReadableBuffer = b"",
+        /,
+        *,
+        key: ReadableBuffer | None = None,
+        derive_key_context: str | None = None,
+        max_threads: int = -1,
+        usedforsecurity: bool = True,
+    ) -> None: ...
+    def update(self, data: ReadableBuffer, /) -> blake3: ...
+    def update_mmap(self, path: str | PathLike[str]) -> blake3:
+        """Feeds the file's contents (read, not mapped: no SIGBUS if it is truncated)."""
+    def digest(self, length: int = 32, *, seek: int = 0) -> bytes: ...
+    def hexdigest(self, length: int = 32, *, seek: int = 0) -> str: ...
+    def copy(self) -> blake3: ...
+    def reset(self) -> None: ...
 
 def shake128(
     data: ReadableBuffer = b"",

@@ -9,13 +9,20 @@
 //! are merged as the tree says. The last piece is kept open until more input arrives, so only
 //! `finalize` decides which node is the root. The digest never depends on the thread count.
 //!
+//! BLAKE3's three modes ([`Blake3Mode`]) share all of this: the keyed hash (the key's words
+//! as the chaining value's start, the KEYED_HASH flag) and key derivation (the context string
+//! hashed once with DERIVE_KEY_CONTEXT, its hash then the key of DERIVE_KEY_MATERIAL) differ
+//! from the plain hash only in the key words and flags of every node, which the crate's
+//! `Hasher` constructors and `hazmat::Mode` carry into pieces and merges alike.
+//!
 //! Why not the crate's own `update_rayon`: its joins run on rayon's global pool (or, through
 //! `install`, on a pool while the calling thread waits), next to the library's pool of cores - 1
 //! helpers plus the caller: either more threads than cores or one fewer than the cores.
 #![forbid(unsafe_code)]
 
 use ::blake3::hazmat::{
-    merge_subtrees_non_root, merge_subtrees_root_xof, ChainingValue, HasherExt, Mode,
+    hash_derive_key_context, merge_subtrees_non_root, merge_subtrees_root_xof, ChainingValue,
+    ContextKey, HasherExt, Mode,
 };
 use digest::consts::U32;
 use digest::{
@@ -34,11 +41,70 @@ pub const PIECE: usize = 1 << 20;
 /// The size of one BLAKE3 chunk, the leaf of the tree.
 const CHUNK: usize = ::blake3::CHUNK_LEN;
 
+/// The length of a BLAKE3 key (`b3sum --keyed` reads exactly this many bytes).
+pub const KEY_LEN: usize = ::blake3::KEY_LEN;
+
+/// Which of BLAKE3's three functions a [`Blake3`] computes (the BLAKE3 paper, section 2.3;
+/// `b3sum`'s default, `--keyed` and `--derive-key`).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub enum Blake3Mode {
+    /// The plain hash.
+    #[default]
+    Hash,
+    /// The keyed hash (a MAC or PRF): the key's words replace the IV, with the KEYED_HASH flag.
+    Keyed([u8; KEY_LEN]),
+    /// Key derivation (the key material is the message): the hash of the context string
+    /// (DERIVE_KEY_CONTEXT), made by [`Blake3Mode::derive_key`], as the key of
+    /// DERIVE_KEY_MATERIAL.
+    DeriveKey(ContextKey),
+}
+
+impl Blake3Mode {
+    /// Key derivation for `context`, a hardcoded, globally unique, application-specific string
+    /// (BLAKE3's requirement), hashed here once.
+    pub fn derive_key(context: &str) -> Blake3Mode {
+        Blake3Mode::DeriveKey(hash_derive_key_context(context))
+    }
+
+    /// A fresh crate hasher in this mode (a piece or the whole message).
+    fn hasher(&self) -> ::blake3::Hasher {
+        match self {
+            Blake3Mode::Hash => ::blake3::Hasher::new(),
+            Blake3Mode::Keyed(key) => ::blake3::Hasher::new_keyed(key),
+            Blake3Mode::DeriveKey(context_key) => {
+                ::blake3::Hasher::new_from_context_key(context_key)
+            }
+        }
+    }
+
+    /// The mode the crate's subtree merges take.
+    fn merge_mode(&self) -> Mode<'_> {
+        match self {
+            Blake3Mode::Hash => Mode::Hash,
+            Blake3Mode::Keyed(key) => Mode::KeyedHash(key),
+            Blake3Mode::DeriveKey(context_key) => Mode::DeriveKeyMaterial(context_key),
+        }
+    }
+}
+
+/// Keys stay out of logs and panic messages.
+impl std::fmt::Debug for Blake3Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Blake3Mode::Hash => "Hash",
+            Blake3Mode::Keyed(_) => "Keyed(..)",
+            Blake3Mode::DeriveKey(_) => "DeriveKey(..)",
+        })
+    }
+}
+
 /// BLAKE3 with 32-byte digests (`b3sum`'s default), on all cores for long messages. Other
 /// lengths (BLAKE3 is an XOF): [`crate::Hasher::builder`] with `digest_size`.
 #[derive(Clone)]
 pub struct Blake3 {
     threads: Threads,
+    /// Plain, keyed or key derivation.
+    mode: Blake3Mode,
     /// Bytes per piece: [`PIECE`] (a power of two chunks; tests use smaller ones).
     piece: usize,
     /// Chaining values of the whole pieces so far, merged as far as complete subtrees go:
@@ -58,24 +124,47 @@ impl Default for Blake3 {
 
 impl std::fmt::Debug for Blake3 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Blake3 {{ threads: {:?}, ... }}", self.threads)
+        write!(
+            f,
+            "Blake3 {{ threads: {:?}, mode: {:?}, ... }}",
+            self.threads, self.mode
+        )
     }
 }
 
 impl Blake3 {
     /// A hasher that spreads long messages over at most `threads` threads.
     pub fn with_threads(threads: impl Into<Threads>) -> Self {
-        Blake3::with_pieces(threads.into(), PIECE)
+        Blake3::with_mode(Blake3Mode::Hash, threads)
     }
 
-    fn with_pieces(threads: Threads, piece: usize) -> Self {
+    /// BLAKE3 in `mode` (keyed hashing, key derivation), on at most `threads` threads.
+    ///
+    /// ```
+    /// use parhash::digest::Digest;
+    /// use parhash::{Blake3, Blake3Mode};
+    /// let mut mac = Blake3::with_mode(Blake3Mode::Keyed([7; 32]), 2);
+    /// mac.update(b"message");
+    /// assert_eq!(mac.finalize().len(), 32);
+    /// ```
+    pub fn with_mode(mode: Blake3Mode, threads: impl Into<Threads>) -> Self {
+        Blake3::with_pieces(threads.into(), PIECE, mode)
+    }
+
+    /// The mode this hasher computes.
+    pub fn mode(&self) -> Blake3Mode {
+        self.mode
+    }
+
+    fn with_pieces(threads: Threads, piece: usize, mode: Blake3Mode) -> Self {
         assert!(piece.is_power_of_two() && piece >= CHUNK);
         Blake3 {
             threads,
+            mode,
             piece,
             stack: Vec::new(),
             pieces: 0,
-            tail: ::blake3::Hasher::new(),
+            tail: mode.hasher(),
         }
     }
 
@@ -112,8 +201,9 @@ impl Blake3 {
             .enumerate()
             .map(|(i, bytes)| (first_offset + (i * self.piece) as u64, bytes, [0; 32]))
             .collect();
+        let mode = self.mode;
         for_each_mut(&mut jobs, self.threads, |(offset, bytes, cv)| {
-            let mut subtree = ::blake3::Hasher::new();
+            let mut subtree = mode.hasher();
             subtree.set_input_offset(*offset);
             subtree.update(bytes);
             *cv = subtree.finalize_non_root();
@@ -133,14 +223,17 @@ impl Blake3 {
         for _ in 0..self.pieces.trailing_zeros() {
             let right = self.stack.pop().expect("a subtree per set bit");
             let left = self.stack.pop().expect("a subtree per set bit");
-            self.stack
-                .push(merge_subtrees_non_root(&left, &right, Mode::Hash));
+            self.stack.push(merge_subtrees_non_root(
+                &left,
+                &right,
+                self.mode.merge_mode(),
+            ));
         }
     }
 
     /// A fresh open piece at the next piece offset.
     fn open_piece(&mut self) {
-        self.tail = ::blake3::Hasher::new();
+        self.tail = self.mode.hasher();
         self.tail.set_input_offset(self.pieces * self.piece as u64);
     }
 
@@ -151,20 +244,28 @@ impl Blake3 {
             return self.tail.finalize_xof();
         }
         // The open piece is never empty once a piece was closed.
-        root_reader(&self.stack, self.tail.finalize_non_root())
+        root_reader(
+            &self.stack,
+            self.tail.finalize_non_root(),
+            self.mode.merge_mode(),
+        )
     }
 }
 
 /// The root's output from the stack of complete subtrees (at least one) and the chaining
 /// value of the last piece: the root's right subtree is everything after the largest complete
 /// subtree, merged from the right.
-fn root_reader(stack: &[ChainingValue], last: ChainingValue) -> ::blake3::OutputReader {
+fn root_reader(
+    stack: &[ChainingValue],
+    last: ChainingValue,
+    mode: Mode<'_>,
+) -> ::blake3::OutputReader {
     let (bottom, above) = stack.split_first().expect("at least one complete subtree");
     let mut right = last;
     for left in above.iter().rev() {
-        right = merge_subtrees_non_root(left, &right, Mode::Hash);
+        right = merge_subtrees_non_root(left, &right, mode);
     }
-    merge_subtrees_root_xof(bottom, &right, Mode::Hash)
+    merge_subtrees_root_xof(bottom, &right, mode)
 }
 
 /// The chaining value of the piece at `offset` (a multiple of [`PIECE`]) of a message of more
@@ -190,7 +291,7 @@ pub(crate) fn output_from_pieces(pieces: &[ChainingValue]) -> ::blake3::OutputRe
     for cv in whole {
         tree.push_piece(*cv);
     }
-    root_reader(&tree.stack, *last)
+    root_reader(&tree.stack, *last, Mode::Hash)
 }
 
 impl Blake3 {
@@ -207,16 +308,35 @@ impl Blake3 {
         self.output_reader().fill(out);
     }
 
-    /// Forgets the message, keeping threads and piece size. In place: a fresh `Blake3` is a
-    /// ~2 KB value whose moves cost a 64-byte message as much as its hashing.
+    /// `out.len()` bytes of the extendable output of the message so far, from byte `position`
+    /// on (blake3-py's `digest(length, seek=position)`); the hasher goes on taking input.
+    ///
+    /// ```
+    /// use parhash::digest::{ExtendableOutput, Update};
+    /// let mut h = parhash::Blake3::default();
+    /// h.update(b"abc");
+    /// let (mut whole, mut tail) = ([0; 100], [0; 30]);
+    /// h.output_at(70, &mut tail);
+    /// h.finalize_xof_into(&mut whole);
+    /// assert_eq!(whole[70..], tail);
+    /// ```
+    pub fn output_at(&self, position: u64, out: &mut [u8]) {
+        let mut reader = self.output_reader();
+        reader.set_position(position);
+        reader.fill(out);
+    }
+
+    /// Forgets the message, keeping threads, piece size and mode. In place: a fresh `Blake3` is
+    /// a ~2 KB value whose moves cost a 64-byte message as much as its hashing.
     #[inline]
     fn start_over(&mut self) {
         if self.pieces == 0 {
+            // The crate's `reset` keeps the key and the mode's flags.
             self.tail.reset();
         } else {
             // The crate's `reset` keeps a `set_input_offset`: an open piece past the first
             // needs a new hasher (a long message pays one move, nothing measurable).
-            self.tail = ::blake3::Hasher::new();
+            self.tail = self.mode.hasher();
         }
         self.stack.clear();
         self.pieces = 0;
@@ -324,6 +444,11 @@ pub(crate) fn blake3_xof(threads: Threads) -> Blake3 {
     Blake3::with_threads(threads)
 }
 
+/// BLAKE3 in `mode` on at most `threads` threads, read for any length by the registry.
+pub(crate) fn blake3_mode_xof(mode: Blake3Mode, threads: Threads) -> Blake3 {
+    Blake3::with_mode(mode, threads)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -354,7 +479,7 @@ mod tests {
                 let expected = reference(&data, 64);
                 for step in [usize::MAX, 1000, 1024, 3333] {
                     for threads in [Threads::ONE, Threads::new(3)] {
-                        let mut h = Blake3::with_pieces(threads, piece);
+                        let mut h = Blake3::with_pieces(threads, piece, Blake3Mode::Hash);
                         for part in data.chunks(step.min(len.max(1))) {
                             h.absorb(part);
                         }
@@ -365,6 +490,47 @@ mod tests {
                             expected,
                             "piece {piece}, len {len}, step {step}"
                         );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keyed_and_derive_key_modes_give_the_crates_digests_over_pieces_and_merges() {
+        let key = [0x5a; KEY_LEN];
+        let context = "parhash 2026-11-27 pieces test";
+        for len in [0, 1, 1024, 1025, 4096, 5000, 17_000] {
+            let data = input(len);
+            let mut keyed = [0; 80];
+            ::blake3::Hasher::new_keyed(&key)
+                .update(&data)
+                .finalize_xof()
+                .fill(&mut keyed);
+            let mut derived = [0; 80];
+            ::blake3::Hasher::new_derive_key(context)
+                .update(&data)
+                .finalize_xof()
+                .fill(&mut derived);
+            let cases = [
+                (Blake3Mode::Keyed(key), keyed),
+                (Blake3Mode::derive_key(context), derived),
+            ];
+            for (mode, expected) in cases {
+                for piece in [CHUNK, 2 * CHUNK] {
+                    for threads in [Threads::ONE, Threads::new(3)] {
+                        let mut h = Blake3::with_pieces(threads, piece, mode);
+                        for part in data.chunks(1500) {
+                            h.absorb(part);
+                        }
+                        let mut out = [0; 80];
+                        h.finalize_to(&mut out);
+                        assert_eq!(out, expected, "{mode:?}, len {len}, piece {piece}");
+                        // A reset keeps the mode.
+                        h.start_over();
+                        h.absorb(&data);
+                        h.finalize_to(&mut out);
+                        assert_eq!(out, expected, "{mode:?} after reset, len {len}");
                     }
                 }
             }
@@ -407,22 +573,38 @@ mod tests {
     }
 
     /// The in-place reset and the root-only finalize (one piece, 32 bytes or fewer) against
-    /// the crate, after messages of every shape: empty, inside one piece, several pieces (the
-    /// open piece then has an input offset the crate's own `reset` would keep).
+    /// the crate in each mode, after messages of every shape: empty, inside one piece, several
+    /// pieces (the open piece then has an input offset the crate's own `reset` would keep).
     #[test]
     fn reset_in_place_after_any_message_and_every_output_length() {
         let piece = 2 * CHUNK;
-        let mut h = Blake3::with_pieces(Threads::ONE, piece);
-        for len in [0, 1, 64, CHUNK, piece, piece + 1, 3 * piece + 5, 1, 0] {
-            let data = input(len);
-            for out_len in [1, 31, 32, 33, 64, 200] {
-                Update::update(&mut h, &data);
+        let modes = [
+            Blake3Mode::Hash,
+            Blake3Mode::Keyed([7; KEY_LEN]),
+            Blake3Mode::derive_key("parhash 2026-11-27 reset test"),
+        ];
+        for mode in modes {
+            let crate_digest = |data: &[u8], out_len: usize| {
                 let mut out = vec![0; out_len];
-                h.finalize_xof_reset_into(&mut out);
-                assert_eq!(out, reference(&data, out_len), "len {len}, out {out_len}");
+                mode.hasher().update(data).finalize_xof().fill(&mut out);
+                out
+            };
+            let mut h = Blake3::with_pieces(Threads::ONE, piece, mode);
+            for len in [0, 1, 64, CHUNK, piece, piece + 1, 3 * piece + 5, 1, 0] {
+                let data = input(len);
+                for out_len in [1, 31, 32, 33, 64, 200] {
+                    Update::update(&mut h, &data);
+                    let mut out = vec![0; out_len];
+                    h.finalize_xof_reset_into(&mut out);
+                    assert_eq!(
+                        out,
+                        crate_digest(&data, out_len),
+                        "{mode:?} {len} {out_len}"
+                    );
+                }
+                Update::update(&mut h, &data);
+                assert_eq!(h.finalize_fixed_reset().to_vec(), crate_digest(&data, 32));
             }
-            Update::update(&mut h, &data);
-            assert_eq!(h.finalize_fixed_reset().to_vec(), reference(&data, 32));
         }
     }
 

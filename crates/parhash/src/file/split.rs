@@ -38,7 +38,10 @@ pub(super) const SPLIT_FROM: u64 = 4 * blake3::PIECE as u64;
 pub(super) fn can_split(builder: &HasherBuilder) -> bool {
     let (variant, _, _) = builder.settings();
     let algorithm = builder.algorithm();
-    variant.is_none() && (algorithm == Algorithm::Blake3 || Plan::splits(algorithm))
+    // A keyed BLAKE3 is hashed by its own pieces (`piece_chaining_value` is the plain hash's).
+    variant.is_none()
+        && !builder.keyed()
+        && (algorithm == Algorithm::Blake3 || Plan::splits(algorithm))
 }
 
 /// The digest of the `len` bytes of `file` (at least [`SPLIT_FROM`]) as `builder`'s hasher

@@ -30,6 +30,9 @@ pub enum Error {
     MessageTooLong(u64),
     /// Tree parameters (T, l) were given for an algorithm that has none (only PARSHA-256 has).
     NoTreeParams(Algorithm),
+    /// A keyed hash or key derivation was asked of an algorithm without those modes (only
+    /// BLAKE3 has them: [`HasherBuilder::blake3_mode`](crate::HasherBuilder::blake3_mode)).
+    NoKeyedMode(Algorithm),
     /// A PARSHA-256 tree height T outside `1..=`[`parsha256::MAX_TREE_HEIGHT`](crate::parsha256::MAX_TREE_HEIGHT).
     InvalidTreeHeight(u32),
     /// A PARSHA-256 IV length l (bits) other than 0, 128 or 256.
@@ -79,6 +82,11 @@ impl fmt::Display for Error {
             Error::NoTreeParams(algorithm) => write!(
                 f,
                 "{algorithm} has no tree parameters (only parsha256 takes a tree height and IV length)"
+            ),
+            Error::NoKeyedMode(algorithm) => write!(
+                f,
+                "{algorithm} has no keyed hash or key derivation here (only blake3 takes --keyed \
+                 or --derive-key)"
             ),
             // The same words as PARSHA-256's own errors.
             Error::InvalidTreeHeight(t) => ParshaError::InvalidTreeHeight(*t).fmt(f),

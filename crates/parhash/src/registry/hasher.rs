@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::{boxed, Algorithm, DynHash, DynXof, Error, Family, Output};
+use crate::algo::blake3::{blake3_mode_xof, Blake3Mode};
 use crate::algo::parsha256::Backend as ParshaBackend;
 use crate::algo::parsha256::{Parsha256Hasher, ParshaOptions, TreeParams};
 use crate::dispatch::Dispatch;
@@ -94,6 +95,7 @@ pub struct HasherBuilder {
     tree_params: Option<TreeParams>,
     expected_len: Option<u64>,
     digest_size: Option<usize>,
+    blake3_mode: Blake3Mode,
 }
 
 impl HasherBuilder {
@@ -158,6 +160,30 @@ impl HasherBuilder {
         self.threads
     }
 
+    /// BLAKE3's keyed hash or key derivation ([`Blake3Mode`]; `b3sum --keyed` and
+    /// `--derive-key`) instead of the plain hash. Any other algorithm refuses a mode other than
+    /// [`Blake3Mode::Hash`] ([`Error::NoKeyedMode`]).
+    ///
+    /// ```
+    /// use parhash::{Algorithm, Blake3Mode, Hasher};
+    /// let mut h = Hasher::builder(Algorithm::Blake3)
+    ///     .blake3_mode(Blake3Mode::derive_key("example.com 2026 session keys"))
+    ///     .build()
+    ///     .unwrap();
+    /// h.update(b"input key material");
+    /// assert_eq!(h.finalize().as_bytes().len(), 32);
+    /// ```
+    pub fn blake3_mode(mut self, mode: Blake3Mode) -> Self {
+        self.blake3_mode = mode;
+        self
+    }
+
+    /// Whether the hasher is keyed (BLAKE3's keyed hash or key derivation): the file reader's
+    /// own piece hashing and the batch lanes compute the plain hash only.
+    pub(crate) fn keyed(&self) -> bool {
+        self.blake3_mode != Blake3Mode::Hash
+    }
+
     /// The forced variant, PARSHA-256's tree parameters and the digest size asked for (the
     /// file reader's threads, which hash pieces themselves, need to know what to compute).
     pub(crate) fn settings(&self) -> (Option<Variant>, Option<TreeParams>, Option<usize>) {
@@ -168,7 +194,8 @@ impl HasherBuilder {
     /// caller may hash small messages there instead: no forced variant, no tree parameters, the
     /// default digest size.
     pub(crate) fn lanes_agree(&self) -> bool {
-        self.variant.is_none()
+        !self.keyed()
+            && self.variant.is_none()
             && self.tree_params.is_none()
             && self
                 .digest_size
@@ -187,6 +214,9 @@ impl HasherBuilder {
         let is_parsha = algorithm == Algorithm::Parsha256;
         if self.tree_params.is_some() && !is_parsha {
             return Err(Error::NoTreeParams(algorithm));
+        }
+        if self.keyed() && algorithm != Algorithm::Blake3 {
+            return Err(Error::NoKeyedMode(algorithm));
         }
         if let Some(size) = self.digest_size {
             if !algorithm.digest_sizes().contains(size) {
@@ -281,6 +311,16 @@ impl HasherBuilder {
     /// An extendable-output function's hasher, at any length (already checked).
     fn build_xof(self) -> Result<Hasher, Error> {
         self.check_variant()?;
+        if self.keyed() {
+            let hash: Box<dyn DynXof> = Box::new(blake3_mode_xof(self.blake3_mode, self.threads));
+            return Ok(Hasher {
+                algorithm: self.algorithm,
+                inner: Inner::Xof {
+                    hash,
+                    len: self.output_len(),
+                },
+            });
+        }
         Ok(Hasher::xof(self.algorithm, self.threads, self.output_len())
             .expect("called for extendable-output functions"))
     }
@@ -315,6 +355,7 @@ impl Hasher {
             tree_params: None,
             expected_len: None,
             digest_size: None,
+            blake3_mode: Blake3Mode::Hash,
         }
     }
 
