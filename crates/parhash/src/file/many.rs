@@ -117,15 +117,7 @@ impl<'p> FileHasher<'p> {
             self.file_done(len);
             out.push((index, Early::Done(done.1)));
         };
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(input) = window.get(index) else {
-                break;
-            };
-            let FileInput::Path(path) = input else {
-                out.push((index, Early::InOrder));
-                continue;
-            };
+        while let Some((index, path)) = claim_path(window, next, &mut out) {
             let outcome = match open_regular(path) {
                 Ok(Regular::Small(data)) => match &mut lanes {
                     Some(lanes) => {
@@ -198,6 +190,23 @@ impl engine::Windows for FileHasher<'_> {
         };
         self.file_done(bytes);
         result
+    }
+}
+
+/// The next path of `window` for this worker, from the shared counter, with its index; the
+/// inputs that are no paths (standard input, failures) claimed on the way are left in `out`
+/// for the in-order pass. `None` when every input is claimed.
+pub(super) fn claim_path<'w, D>(
+    window: &'w [FileInput],
+    next: &AtomicUsize,
+    out: &mut Vec<(usize, Early<D>)>,
+) -> Option<(usize, &'w Path)> {
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        match window.get(index)? {
+            FileInput::Path(path) => return Some((index, path)),
+            _ => out.push((index, Early::InOrder)),
+        }
     }
 }
 

@@ -18,11 +18,13 @@ use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::many::engine::{Early, Windows};
-use super::many::{on_workers, open_regular, split, window_len, workers_for, Regular};
+use super::many::{
+    claim_path, on_workers, open_regular, split, window_len, workers_for, Regular,
+};
 use super::read::{check_end, fill, give_back, read_piece_at, take_buffer};
 use super::{
     finish, needs_length_first, piece_size, regular_file_len, spool, FileHasher, FileInput,
@@ -270,15 +272,7 @@ impl<'p> MultiHasher<'p> {
                 out.push((job.index, Early::Done(digests.collect())));
             }
         };
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(input) = window.get(index) else {
-                break;
-            };
-            let FileInput::Path(path) = input else {
-                out.push((index, Early::InOrder));
-                continue;
-            };
+        while let Some((index, path)) = claim_path(window, next, &mut out) {
             let data = match open_regular(path) {
                 Ok(Regular::Small(data)) => data,
                 Ok(Regular::Large(_) | Regular::Not) => {
