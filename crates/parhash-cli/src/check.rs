@@ -344,11 +344,21 @@ fn hash_once(options: &Options, files: Vec<(Vec<u8>, Vec<Spec>)>) -> Outcomes {
         });
         let engine = MultiHasher::new(builders).read_strategy(options.hashing.read);
         let engine = engine.with_progress(&progress);
-        let inputs = names.into_iter().map(|name| {
+        // Regular files (and names that fail) through the many-file engine; anything else
+        // (a FIFO, a device) opened only once, here: the engine opens each input to see
+        // what it is, and a FIFO opened and closed before it is read loses its data.
+        let (regular, others): (Vec<Vec<u8>>, Vec<Vec<u8>>) = names.into_iter().partition(|name| {
+            std::fs::metadata(escape::path_from_bytes(name)).map_or(true, |m| m.is_file())
+        });
+        let inputs = regular.into_iter().map(|name| {
             let path = escape::path_from_bytes(&name);
             (name, FileInput::Path(path))
         });
         for (name, outcome) in engine.hash_files(inputs) {
+            outcomes.insert(name, (specs.clone(), outcome));
+        }
+        for name in others {
+            let outcome = engine.hash_path(escape::path_from_bytes(&name));
             outcomes.insert(name, (specs.clone(), outcome));
         }
     }

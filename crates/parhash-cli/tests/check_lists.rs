@@ -47,7 +47,11 @@ fn release(zero: bool) -> (tempfile::TempDir, Vec<&'static str>) {
         .collect();
     args.extend(names.iter().map(|n| OsStr::from_bytes(n)));
     let out = support::parhash_in(dir.path(), &args, &[]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // The same file under another list form: BSD lines of two algorithms in one list.
     let tagged = parhash(
         dir.path(),

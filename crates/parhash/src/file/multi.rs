@@ -22,9 +22,7 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::many::engine::{Early, Windows};
-use super::many::{
-    claim_path, on_workers, open_regular, split, window_len, workers_for, Regular,
-};
+use super::many::{claim_path, on_workers, open_regular, split, window_len, workers_for, Regular};
 use super::read::{check_end, fill, give_back, read_piece_at, take_buffer};
 use super::{
     finish, needs_length_first, piece_size, regular_file_len, spool, FileHasher, FileInput,
