@@ -2,20 +2,26 @@
 //!
 //! The format and the session (what a record means, what to print, whether a list passed)
 //! are `parhash_format::parse` and `parhash_format::check`, shared with the Python package's
-//! `parhash-dist`; this file reads the lists and hashes the files.
+//! `parhash-dist`; this file reads the lists and hashes the files. Several lists
+//! (`parhash check MD5SUMS SHA256SUMS`) are checked in one pass: each file read once for all
+//! of them ([`run_in_one_pass`]).
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
+use std::collections::HashMap;
+
 use anyhow::{Context, Result};
-use parhash::{Algorithm, Output};
-use parhash_format::check::{CheckOptions, Checker, ListCheck, Record, Sink};
+use parhash::file::{FileInput, MultiHasher};
+use parhash::{Algorithm, Hasher, Output};
+use parhash_format::check::{CheckOptions, Checker, Job, ListCheck, Record, Sink};
 use parhash_format::escape;
 
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
 use crate::input::{hash_input, Source};
 use crate::messages::{err_message, WRITE_ERROR};
+use crate::progress::ManyProgress;
 
 /// Everything `check` needs from the command line (from `check` or `sum -c`).
 #[derive(Clone, Debug, Default)]
@@ -88,6 +94,7 @@ impl<W: Write> Sink for Terminal<W> {
 }
 
 /// Runs `check` over each list (`-` or none: standard input); `Ok(false)` if anything failed.
+/// Several lists, none of them standard input, are checked in one pass ([`run_in_one_pass`]).
 pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     let stdin_only = [OsString::from("-")];
     let lists = if lists.is_empty() {
@@ -95,6 +102,9 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     } else {
         lists
     };
+    if lists.len() > 1 && lists.iter().all(|list| list != "-") {
+        return run_in_one_pass(options, lists);
+    }
     let mut terminal = Terminal {
         out: crate::stdio::stdout(),
     };
@@ -140,20 +150,228 @@ fn check_list(
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(err) => return checker.read_failed(session, &err, out),
         }
-        match session.record(&record) {
-            Record::Skip => {}
-            Record::Improper(improper) => session.improper(&improper, out)?,
-            Record::Check(job) => {
-                let entry = &job.entry;
-                let mut hashing = options.hashing.with_tree_params(job.tree_params);
-                if let Some(size) = job.digest_size() {
-                    hashing = hashing.with_digest_size(size);
+        check_record(&mut session, &record, out, |job| {
+            let source = Source::from_name(&job.entry.name);
+            hash_source(job.entry.algorithm, &source, &job_hashing(options, job))
+        })?;
+    }
+    checker.finish(session, out)
+}
+
+/// One record of a list: skipped, reported as improper, or its file's outcome (from
+/// `outcome`) reported.
+fn check_record(
+    session: &mut ListCheck,
+    record: &[u8],
+    out: &mut impl Sink,
+    outcome: impl FnOnce(&Job) -> io::Result<Output>,
+) -> io::Result<()> {
+    match session.record(record) {
+        Record::Skip => Ok(()),
+        Record::Improper(improper) => session.improper(&improper, out),
+        Record::Check(job) => {
+            let outcome = outcome(&job);
+            session.checked(&job, &outcome, out)
+        }
+    }
+}
+
+/// How a line's file is hashed: the line's PARSHA-256 parameters and digest length.
+fn job_hashing(options: &Options, job: &Job) -> HashOptions {
+    let hashing = options.hashing.with_tree_params(job.tree_params);
+    match job.digest_size() {
+        Some(size) => hashing.with_digest_size(size),
+        None => hashing,
+    }
+}
+
+/// A list read whole before any file is hashed.
+struct ReadList {
+    name: Vec<u8>,
+    records: Vec<Vec<u8>>,
+    /// Why it could not be opened, or read to its end after `records`.
+    failure: Option<(ListFailure, io::Error)>,
+}
+
+enum ListFailure {
+    Open,
+    Read,
+}
+
+impl ReadList {
+    fn read(list: &OsString, terminator: u8) -> ReadList {
+        let mut read = ReadList {
+            name: escape::os_bytes(list).into_owned(),
+            records: Vec::new(),
+            failure: None,
+        };
+        let mut reader = match File::open(list) {
+            Ok(file) => BufReader::new(file),
+            Err(err) => {
+                read.failure = Some((ListFailure::Open, err));
+                return read;
+            }
+        };
+        loop {
+            let mut record = Vec::new();
+            match reader.read_until(terminator, &mut record) {
+                Ok(0) => return read,
+                Ok(_) => read.records.push(record),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    read.failure = Some((ListFailure::Read, err));
+                    return read;
                 }
-                let source = Source::from_name(&entry.name);
-                let outcome = hash_source(entry.algorithm, &source, &hashing);
-                session.checked(&job, &outcome, out)?;
             }
         }
     }
-    checker.finish(session, out)
+}
+
+/// What a file is hashed with for one line: the builder's settings that a digest depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Spec {
+    algorithm: Algorithm,
+    tree_params: Option<parhash::TreeParams>,
+    digest_size: Option<usize>,
+}
+
+impl Spec {
+    fn of(options: &Options, job: &Job) -> Spec {
+        let algorithm = job.entry.algorithm;
+        let hashing = job_hashing(options, job);
+        Spec {
+            algorithm,
+            tree_params: parhash_format::tag::takes_tree_params(algorithm)
+                .then(|| hashing.tree_params()),
+            digest_size: hashing.digest_size(algorithm),
+        }
+    }
+}
+
+/// `check LIST...` of several lists in one pass: every list read first, then each file they
+/// name read once for all the algorithms its lines ask for (many files at once, as `sum`
+/// hashes them), then each list's report and summary exactly as checking the lists one by one
+/// prints them (the same session code, fed the outcomes in each list's order). `-` lines
+/// (standard input) are hashed in their turn, as one by one.
+fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
+    let mut checker = Checker::new(options.check_options());
+    let terminator = checker.start(b"").terminator();
+    let read: Vec<ReadList> = lists
+        .iter()
+        .map(|l| ReadList::read(l, terminator))
+        .collect();
+    // Which files, and for each the specs its lines ask for, in the order first named.
+    let mut files: Vec<(Vec<u8>, Vec<Spec>)> = Vec::new();
+    let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+    for list in &read {
+        let mut session = checker.start(&list.name);
+        for record in &list.records {
+            let Record::Check(job) = session.record(record) else {
+                continue;
+            };
+            if job.is_stdin() {
+                continue;
+            }
+            let spec = Spec::of(options, &job);
+            let at = *index.entry(job.entry.name.clone()).or_insert_with(|| {
+                files.push((job.entry.name.clone(), Vec::new()));
+                files.len() - 1
+            });
+            if !files[at].1.contains(&spec) {
+                files[at].1.push(spec);
+            }
+        }
+    }
+    let outcomes = hash_once(options, files);
+    let mut terminal = Terminal {
+        out: crate::stdio::stdout(),
+    };
+    let mut all_ok = true;
+    for list in read {
+        let mut session = checker.start(&list.name);
+        let mut replay = || -> io::Result<bool> {
+            if let Some((ListFailure::Open, err)) = &list.failure {
+                return checker.open_failed(session.clone(), err, &mut terminal);
+            }
+            for record in &list.records {
+                check_record(&mut session, record, &mut terminal, |job| {
+                    if job.is_stdin() {
+                        let hashing = job_hashing(options, job);
+                        return hash_source(job.entry.algorithm, &Source::Stdin, &hashing);
+                    }
+                    let (specs, outcome) = &outcomes[&job.entry.name];
+                    let spec = Spec::of(options, job);
+                    let at = specs.iter().position(|s| *s == spec).expect("planned");
+                    match outcome {
+                        Ok(digests) => Ok(digests[at].clone()),
+                        Err(err) => Err(same_error(err)),
+                    }
+                })?;
+            }
+            match &list.failure {
+                Some((_, err)) => checker.read_failed(session.clone(), err, &mut terminal),
+                None => checker.finish(session.clone(), &mut terminal),
+            }
+        };
+        all_ok &= replay().context(WRITE_ERROR)?;
+    }
+    terminal.out.flush().context(WRITE_ERROR)?;
+    Ok(all_ok)
+}
+
+/// Each file's outcome, by name: the specs it was hashed with and a digest for each.
+type Outcomes = HashMap<Vec<u8>, (Vec<Spec>, io::Result<Vec<Output>>)>;
+
+/// Every file's digests, one read each: files asking for the same specs are hashed together
+/// through the many-file engine.
+fn hash_once(options: &Options, files: Vec<(Vec<u8>, Vec<Spec>)>) -> Outcomes {
+    let progress = ManyProgress::new(Some(files.len() as u64), options.hashing.no_progress);
+    let mut groups: HashMap<Vec<Spec>, Vec<Vec<u8>>> = HashMap::new();
+    for (name, specs) in files {
+        groups.entry(specs).or_default().push(name);
+    }
+    let mut outcomes = HashMap::new();
+    for (specs, names) in groups {
+        let builders = specs.iter().map(|spec| {
+            let mut builder = Hasher::builder(spec.algorithm).threads(options.hashing.threads);
+            if let Some(params) = spec.tree_params {
+                builder = builder.tree_params(params);
+            }
+            if let Some(size) = spec.digest_size {
+                builder = builder.digest_size(size);
+            }
+            builder
+        });
+        let engine = MultiHasher::new(builders)
+            .read_strategy(options.hashing.read)
+            .map_cached(!options.hashing.no_mmap);
+        let engine = engine.with_progress(&progress);
+        // Regular files (and names that fail) through the many-file engine; anything else
+        // (a FIFO, a device) opened only once, here: the engine opens each input to see
+        // what it is, and a FIFO opened and closed before it is read loses its data.
+        let (regular, others): (Vec<Vec<u8>>, Vec<Vec<u8>>) = names.into_iter().partition(|name| {
+            std::fs::metadata(escape::path_from_bytes(name)).map_or(true, |m| m.is_file())
+        });
+        let inputs = regular.into_iter().map(|name| {
+            let path = escape::path_from_bytes(&name);
+            (name, FileInput::Path(path))
+        });
+        for (name, outcome) in engine.hash_files(inputs) {
+            outcomes.insert(name, (specs.clone(), outcome));
+        }
+        for name in others {
+            let outcome = engine.hash_path(escape::path_from_bytes(&name));
+            outcomes.insert(name, (specs.clone(), outcome));
+        }
+    }
+    outcomes
+}
+
+/// The same error again, for every list that names the file: its OS code, or its kind and
+/// words.
+fn same_error(err: &io::Error) -> io::Error {
+    match err.raw_os_error() {
+        Some(code) => io::Error::from_raw_os_error(code),
+        None => io::Error::new(err.kind(), parhash_format::error_text(err)),
+    }
 }

@@ -56,13 +56,38 @@ pub enum Command {
 /// checksum lists, never for security. `parhash list` shows every algorithm.
 #[derive(Args, Debug)]
 pub struct SumArgs {
-    /// Hash algorithm [default: sha256]; see `parhash list`.
+    /// Hash algorithm(s) [default: sha256]; several: -a md5,sha256 or -a md5 -a sha256.
     ///
     /// The algorithm to hash with: a canonical name from `parhash list` or any alias, with
     /// case and separators ignored (`SHA-256`, `sha_256` and `sha256` are the same). The
     /// default is sha256. md5 and sha1 are BROKEN and kept only for compatibility.
-    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completion_flags::AlgorithmParser, hide_possible_values = true)]
-    pub algorithm: Option<Algorithm>,
+    ///
+    /// Several algorithms, separated by commas or in repeated -a, are computed from one read
+    /// of each file, spread over the cores. Their output is one BSD line per file and
+    /// algorithm (`MD5 (NAME) = ...`, which `parhash check` and `cksum -c` read), one list per
+    /// algorithm with --lists, or with --json one object per file holding every digest.
+    #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completion_flags::AlgorithmParser, hide_possible_values = true, action = clap::ArgAction::Append, value_delimiter = ',')]
+    pub algorithms: Vec<Algorithm>,
+
+    /// Write one checksum list per algorithm into DIR (MD5SUMS, SHA256SUMS, ...).
+    ///
+    /// Instead of standard output, write each algorithm's lines to a list of its own in DIR
+    /// (which must exist), named as distributions name them: MD5SUMS, SHA1SUMS, SHA224SUMS,
+    /// SHA256SUMS, SHA384SUMS, SHA512SUMS, B2SUMS (blake2b), B3SUMS (blake3), and TAGSUMS
+    /// for the others (SHA3-256SUMS); --list-name changes the names. Each list holds exactly
+    /// what `parhash sum -a ALG` would print (GNU lines; --tag, -b and -z apply), so
+    /// `sha256sum -c SHA256SUMS` reads it. Errors go to standard error once per file.
+    #[arg(long = "lists", value_name = "DIR", conflicts_with_all = ["check", "json"])]
+    pub lists: Option<std::path::PathBuf>,
+
+    /// Name the lists of --lists after TEMPLATE ({name}: SHA256SUMS, {alg}: sha256).
+    ///
+    /// Each list's file name inside the --lists directory: TEMPLATE with `{name}` replaced
+    /// by the usual name (SHA256SUMS) and `{alg}` by the algorithm's canonical name
+    /// (sha256), e.g. `--list-name 'release-1.0.{alg}'`. Two algorithms must not get the
+    /// same name.
+    #[arg(long = "list-name", value_name = "TEMPLATE", requires = "lists")]
+    pub list_name: Option<String>,
 
     /// Write BSD-style lines: `SHA256 (NAME) = HEX`.
     ///
@@ -531,15 +556,53 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
             "the {flag} option is meaningful only when verifying checksums"
         ));
     }
+    if sum.algorithms.len() > 1 {
+        if sum.check {
+            return Some("-a takes one algorithm when verifying checksums".into());
+        }
+        if sum.device == Device::Gpu {
+            return Some("--device gpu hashes with one algorithm at a time".into());
+        }
+    }
     let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();
-    let parsha = sum
-        .algorithm
-        .is_some_and(parhash_format::tag::takes_tree_params);
+    let parsha = (sum.algorithms.iter().copied()).any(parhash_format::tag::takes_tree_params);
     if params_given && !parsha && !sum.check {
         return Some("--tree-height and --iv-bits apply only to -a parsha256".into());
     }
-    // `-l` against `-a` (see `length`).
-    parhash_format::length::length_error(sum.algorithm, sum.hashing.length, sum.check)
+    // `-l` against `-a` (see `length`): with several algorithms, it sets the length of those
+    // that have a choice of lengths, and at least one must.
+    let variable = |alg: &&Algorithm| alg.digest_sizes().is_variable();
+    let checked = match sum.algorithms.as_slice() {
+        [] => None,
+        [one] => Some(*one),
+        several => Some(*several.iter().find(variable).unwrap_or(&several[0])),
+    };
+    let first_error = (sum.algorithms.iter().filter(variable)).find_map(|&alg| {
+        parhash_format::length::length_error(Some(alg), sum.hashing.length, false)
+    });
+    first_error
+        .or_else(|| parhash_format::length::length_error(checked, sum.hashing.length, sum.check))
+}
+
+impl SumArgs {
+    /// The algorithms of -a, each once, in the order first given (the default when none).
+    pub fn algorithms(&self) -> Vec<Algorithm> {
+        let mut algorithms: Vec<Algorithm> = Vec::new();
+        for &alg in &self.algorithms {
+            if !algorithms.contains(&alg) {
+                algorithms.push(alg);
+            }
+        }
+        algorithms
+    }
+
+    /// The one algorithm of -a, if exactly one was given.
+    pub fn algorithm(&self) -> Option<Algorithm> {
+        match self.algorithms().as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -572,9 +635,23 @@ mod tests {
 
     #[test]
     fn algorithm_flag() {
-        assert_eq!(sum(&[]).algorithm, None);
-        assert_eq!(sum(&["-a", "MD-5"]).algorithm, Some(Algorithm::Md5));
-        assert_eq!(sum(&["--algorithm=md5"]).algorithm, Some(Algorithm::Md5));
+        assert_eq!(sum(&[]).algorithm(), None);
+        assert_eq!(sum(&["-a", "MD-5"]).algorithm(), Some(Algorithm::Md5));
+        assert_eq!(sum(&["--algorithm=md5"]).algorithm(), Some(Algorithm::Md5));
+        let (md5, sha256) = (Algorithm::Md5, Algorithm::Sha256);
+        assert_eq!(sum(&["-a", "md5,SHA-256"]).algorithms(), [md5, sha256]);
+        assert_eq!(
+            sum(&["-a", "sha256", "-a", "md5,sha256"]).algorithms(),
+            [sha256, md5]
+        );
+        assert_eq!(sum(&["-a", "md5,sha256"]).algorithm(), None);
+        assert!(parse(&["sum", "-a", "md5,nope"]).is_err());
+        assert!(parse(&["sum", "-c", "-a", "md5,sha256", "l"]).is_err());
+        assert!(parse(&["sum", "--device", "gpu", "-a", "sha256,sha3-256"]).is_err());
+        // -l sets the length of those algorithms that have a choice.
+        assert!(parse(&["sum", "-a", "sha256,blake2b", "-l", "256"]).is_ok());
+        assert!(parse(&["sum", "-a", "sha256,blake2b", "-l", "520"]).is_err());
+        assert!(parse(&["sum", "-a", "sha256,md5", "-l", "128"]).is_err());
         assert_eq!(check(&["-a", "md5"]).algorithm, Some(Algorithm::Md5));
         let err = parse(&["sum", "-a", "mdd5"]).unwrap_err();
         assert!(err.to_string().contains("did you mean 'md5'"), "{err}");
@@ -604,6 +681,23 @@ mod tests {
         assert_eq!(err.to_string(), "--tag does not support --text mode");
         assert!(sum(&["--tag", "-b"]).binary);
         assert!(parse(&["sum", "-c", "-b"]).is_err());
+    }
+
+    #[test]
+    fn lists_flags() {
+        let s = sum(&[
+            "-a",
+            "md5,sha256",
+            "--lists",
+            "out",
+            "--list-name",
+            "{alg}.txt",
+        ]);
+        assert_eq!(s.lists, Some("out".into()));
+        assert_eq!(s.list_name.as_deref(), Some("{alg}.txt"));
+        assert!(parse(&["sum", "--list-name", "x"]).is_err());
+        assert!(parse(&["sum", "--lists", "d", "--json"]).is_err());
+        assert!(parse(&["sum", "--lists", "d", "-c"]).is_err());
     }
 
     #[test]

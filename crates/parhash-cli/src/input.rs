@@ -80,7 +80,7 @@ pub fn builder_for(alg: Algorithm, options: &HashOptions) -> HasherBuilder {
 /// named as a file besides the key, or a key of another length.
 pub fn resolve_blake3_mode(command: &mut Command) -> Result<(), String> {
     let (algorithm, options, files) = match command {
-        Command::Sum(args) => (args.algorithm, &mut args.hashing, &args.files),
+        Command::Sum(args) => (args.algorithm(), &mut args.hashing, &args.files),
         Command::Check(args) => (args.algorithm, &mut args.hashing, &args.files),
         _ => return Ok(()),
     };

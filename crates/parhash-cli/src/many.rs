@@ -1,17 +1,18 @@
 //! Many inputs at once (`sum` over many files), results in the order the inputs were given:
 //! the command line's names (and `-r`'s walk) turned into inputs of the library's many-file
-//! engine (`parhash::file::FileHasher::hash_files`: small files side by side in SIMD lanes,
-//! larger ones read with overlap, memory bounded however many files there are).
+//! engine (`parhash::file::MultiHasher::hash_files`: small files side by side in SIMD lanes,
+//! larger ones read with overlap, memory bounded however many files there are; with several
+//! algorithms, each file read once for all of them).
 
 use std::io;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use parhash::file::FileInput;
+use parhash::file::{FileInput, MultiHasher};
 use parhash::{Algorithm, Output};
 
 use crate::flags::HashOptions;
-use crate::input::{file_hasher, Source};
+use crate::input::{builder_for, Source};
 use crate::progress::ManyProgress;
 
 /// One input: a name to report and what to hash, or an error found before hashing (a
@@ -22,20 +23,23 @@ pub enum Item {
     Failed { name: Vec<u8>, error: io::Error },
 }
 
-/// What became of one input, in order.
-pub type Outcome = (Vec<u8>, io::Result<Output>);
+/// What became of one input, in order: every algorithm's digest, or why it has none.
+pub type Outcome = (Vec<u8>, io::Result<Vec<Output>>);
 
-/// Hashes every item with `alg`, handing the outcomes, in input order, to `emit` (called with
+/// Hashes every item with each of `algorithms` (each read once), handing the outcomes, in input order, to `emit` (called with
 /// the progress bar hidden) in runs: all those ready at once (a window of small files), or one
 /// large file's as soon as it is done.
 pub fn run(
-    alg: Algorithm,
+    algorithms: &[Algorithm],
     items: impl Iterator<Item = Item>,
     options: &HashOptions,
     progress: &ManyProgress,
     mut emit: impl FnMut(Vec<Outcome>) -> Result<()>,
 ) -> Result<()> {
-    let files = file_hasher(alg, options);
+    let builders = algorithms.iter().map(|&alg| builder_for(alg, options));
+    let files = MultiHasher::new(builders)
+        .read_strategy(options.read)
+        .map_cached(!options.no_mmap);
     let files = files.with_progress(progress);
     let inputs = items.map(|item| match item {
         Item::Hash {

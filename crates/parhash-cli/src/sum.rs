@@ -1,11 +1,15 @@
-//! `parhash sum`: print checksum lines, as coreutils' sha256sum does.
+//! `parhash sum`: print checksum lines, as coreutils' sha256sum does; with several
+//! algorithms (`-a md5,sha256`), every file read once for all of them, their lines on
+//! standard output, in one list per algorithm (`--lists`) or in one JSON object per file.
 
 use std::ffi::OsString;
-use std::io::Write;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
-use parhash::Algorithm;
+use anyhow::{bail, Context, Result};
+use parhash::{Algorithm, Output};
 
 use crate::check;
 use crate::flags::{Device, SumArgs, DEFAULT_ALGORITHM};
@@ -22,38 +26,35 @@ use parhash_format::tag as parsha;
 pub fn run(args: &SumArgs) -> Result<bool> {
     if args.check {
         let options = check::Options {
-            algorithm: args.algorithm,
+            algorithm: args.algorithm(),
             verify: args.verify.clone(),
             output: args.output.clone(),
             hashing: args.hashing.clone(),
         };
         return check::run(&options, &args.files);
     }
-    let algorithm = match args.algorithm {
-        Some(alg) => alg,
-        None => Algorithm::from_name(DEFAULT_ALGORITHM)
-            .context("the default algorithm is not in this build; choose one with -a")?,
-    };
-    let style = LineStyle {
-        tag: args.tag,
-        binary: args.binary,
-        zero: args.output.zero,
-        parsha: parsha::takes_tree_params(algorithm).then(|| args.hashing.tree_params()),
-        json: args.output.json,
-    };
+    let mut algorithms = args.algorithms();
+    if algorithms.is_empty() {
+        algorithms.push(
+            Algorithm::from_name(DEFAULT_ALGORITHM)
+                .context("the default algorithm is not in this build; choose one with -a")?,
+        );
+    }
     let stdin_only = [OsString::from("-")];
     let files = if args.files.is_empty() {
         &stdin_only[..]
     } else {
         &args.files[..]
     };
+    let algorithm = algorithms[0];
     if args.device == Device::Gpu {
-        return crate::gpu::run(algorithm, files, args, style);
+        return crate::gpu::run(algorithm, files, args, style_for(algorithm, args));
     }
 
-    if args.recursive || files.len() > 1 {
-        return run_many(algorithm, files, args, style);
+    if args.recursive || files.len() > 1 || algorithms.len() > 1 || args.lists.is_some() {
+        return run_many(&algorithms, files, args);
     }
+    let style = style_for(algorithm, args);
     let mut stdout = stdio::stdout();
     let mut line = Vec::with_capacity(256);
     let mut all_ok = true;
@@ -74,11 +75,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
                 line.clear();
                 write_failure(&mut line, algorithm, &name, &err, style);
                 stdout.write_all(&line).context(WRITE_ERROR)?;
-                err_message!(
-                    "{}: {}",
-                    escape::quote(&name),
-                    parhash_format::error_text(&err)
-                );
+                report_failure(&name, &err);
                 all_ok = false;
             }
         }
@@ -87,24 +84,173 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     Ok(all_ok)
 }
 
-/// `sum` over many files (or `-r`): through the multi-message engine (`many`), output byte for
-/// byte what the one-by-one loop above prints, in the same order on both streams. Lines are
-/// written (and flushed) as soon as the engine hands them on, and the inputs go to the engine
-/// in chunks sized so that it hands them on within about [`PROMPT`] ([`next_chunk_len`]): a
-/// reader downstream never waits for a large window of finished lines.
-fn run_many(
-    algorithm: Algorithm,
-    files: &[OsString],
-    args: &SumArgs,
-    style: LineStyle,
-) -> Result<bool> {
+/// How `alg`'s lines are written: as the flags say, with PARSHA-256's parameters in its tag.
+fn style_for(alg: Algorithm, args: &SumArgs) -> LineStyle {
+    LineStyle {
+        tag: args.tag,
+        binary: args.binary,
+        zero: args.output.zero,
+        parsha: parsha::takes_tree_params(alg).then(|| args.hashing.tree_params()),
+        json: args.output.json,
+    }
+}
+
+/// `parhash: NAME: REASON` on standard error, once per file however many algorithms.
+fn report_failure(name: &[u8], err: &io::Error) {
+    err_message!(
+        "{}: {}",
+        escape::quote(name),
+        parhash_format::error_text(err)
+    );
+}
+
+/// Where `sum`'s records go.
+enum Records {
+    /// Standard output: each algorithm's lines (BSD lines when there are several), or JSON.
+    Stdout { out: stdio::Stdout, lines: Vec<u8> },
+    /// One list per algorithm (`--lists`), in the order of the algorithms.
+    Lists(Vec<List>),
+}
+
+/// One list of `--lists`.
+struct List {
+    path: PathBuf,
+    out: BufWriter<File>,
+    lines: Vec<u8>,
+}
+
+impl Records {
+    /// Standard output, or the lists of `--lists` (created, empty, before anything is hashed).
+    fn open(algorithms: &[Algorithm], args: &SumArgs) -> Result<Records> {
+        let Some(dir) = &args.lists else {
+            return Ok(Records::Stdout {
+                out: stdio::stdout(),
+                lines: Vec::with_capacity(64 * 1024),
+            });
+        };
+        let template = args.list_name.as_deref().unwrap_or("{name}");
+        let mut lists: Vec<List> = Vec::with_capacity(algorithms.len());
+        for &alg in algorithms {
+            let name = template
+                .replace("{name}", &parsha::list_name(alg))
+                .replace("{alg}", alg.name());
+            let path = dir.join(name);
+            if lists.iter().any(|list| list.path == path) {
+                bail!(
+                    "two lists would be named {}: see --list-name",
+                    path.display()
+                );
+            }
+            let file =
+                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+            lists.push(List {
+                path,
+                out: BufWriter::new(file),
+                lines: Vec::new(),
+            });
+        }
+        Ok(Records::Lists(lists))
+    }
+
+    /// Appends what `sum` writes for one file (its error, if any, goes to standard error
+    /// once), and passes it on.
+    fn record(
+        &mut self,
+        algorithms: &[Algorithm],
+        args: &SumArgs,
+        name: &[u8],
+        result: &io::Result<Vec<Output>>,
+    ) -> Result<()> {
+        let several = algorithms.len() > 1;
+        match (self, result) {
+            (Records::Stdout { lines, .. }, Ok(digests)) if several && args.output.json => {
+                let parsha = Some(args.hashing.tree_params());
+                let digests = Ok(digests.as_slice());
+                parhash_format::json::sum_digests(lines, algorithms, digests, name, parsha);
+            }
+            (Records::Stdout { lines, .. }, Ok(digests)) => {
+                for (&alg, digest) in algorithms.iter().zip(digests) {
+                    // Several algorithms' lines on one stream say which is which: BSD lines.
+                    let style = LineStyle {
+                        tag: args.tag || several,
+                        ..style_for(alg, args)
+                    };
+                    write_line(lines, alg, digest, name, style);
+                }
+            }
+            (Records::Stdout { out, lines }, Err(err)) => {
+                if several && args.output.json {
+                    let parsha = Some(args.hashing.tree_params());
+                    parhash_format::json::sum_digests(lines, algorithms, Err(err), name, parsha);
+                } else if !several {
+                    write_failure(
+                        lines,
+                        algorithms[0],
+                        name,
+                        err,
+                        style_for(algorithms[0], args),
+                    );
+                }
+                // Lines before the error reach standard output before it reaches standard
+                // error, as in the one-by-one loop.
+                hand_on(out, lines)?;
+                report_failure(name, err);
+            }
+            (Records::Lists(lists), Ok(digests)) => {
+                for ((&alg, digest), list) in algorithms.iter().zip(digests).zip(lists) {
+                    write_line(&mut list.lines, alg, digest, name, style_for(alg, args));
+                }
+            }
+            (Records::Lists(_), Err(err)) => report_failure(name, err),
+        }
+        Ok(())
+    }
+
+    /// Writes what was gathered: standard output flushed at once (a reader downstream never
+    /// waits), the lists through their buffers.
+    fn pass_on(&mut self) -> Result<()> {
+        match self {
+            Records::Stdout { out, lines } => hand_on(out, lines),
+            Records::Lists(lists) => {
+                for list in lists {
+                    list.out
+                        .write_all(&list.lines)
+                        .with_context(|| format!("cannot write {}", list.path.display()))?;
+                    list.lines.clear();
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self) -> Result<()> {
+        match self {
+            Records::Stdout { mut out, .. } => out.flush().context(WRITE_ERROR),
+            Records::Lists(lists) => {
+                for mut list in lists {
+                    list.out
+                        .flush()
+                        .with_context(|| format!("cannot write {}", list.path.display()))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `sum` over many files (or `-r`, or several algorithms): through the multi-message engine
+/// (`many`), output byte for byte what the one-by-one loop above prints, in the same order on
+/// both streams. Lines are written (and flushed) as soon as the engine hands them on, and the
+/// inputs go to the engine in chunks sized so that it hands them on within about [`PROMPT`]
+/// ([`next_chunk_len`]): a reader downstream never waits for a large window of finished
+/// lines.
+fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Result<bool> {
     let total = (!args.recursive).then_some(files.len() as u64);
+    let mut records = Records::open(algorithms, args)?;
     let progress = ManyProgress::new(total, args.hashing.no_progress);
     let mut items = many::items_for(files, args.recursive)
         .map(closed_stdin_fails)
         .peekable();
-    let mut stdout = stdio::stdout();
-    let mut lines = Vec::with_capacity(64 * 1024);
     let mut all_ok = true;
     let mut chunk_len = MIN_CHUNK;
     while items.peek().is_some() {
@@ -112,35 +258,22 @@ fn run_many(
         let started = Instant::now();
         let mut held = None;
         many::run(
-            algorithm,
+            algorithms,
             chunk.into_iter(),
             &args.hashing,
             &progress,
             |outcomes| {
                 held.get_or_insert_with(|| started.elapsed());
                 for (name, result) in outcomes {
-                    match result {
-                        Ok(digest) => write_line(&mut lines, algorithm, &digest, &name, style),
-                        Err(err) => {
-                            // Lines before the error reach standard output before it reaches
-                            // standard error, as in the one-by-one loop.
-                            write_failure(&mut lines, algorithm, &name, &err, style);
-                            hand_on(&mut stdout, &mut lines)?;
-                            err_message!(
-                                "{}: {}",
-                                escape::quote(&name),
-                                parhash_format::error_text(&err)
-                            );
-                            all_ok = false;
-                        }
-                    }
+                    all_ok &= result.is_ok();
+                    records.record(algorithms, args, &name, &result)?;
                 }
-                hand_on(&mut stdout, &mut lines)
+                records.pass_on()
             },
         )?;
         chunk_len = next_chunk_len(chunk_len, held.unwrap_or_else(|| started.elapsed()));
     }
-    stdout.flush().context(WRITE_ERROR)?;
+    records.finish()?;
     Ok(all_ok)
 }
 

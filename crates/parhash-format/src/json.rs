@@ -159,6 +159,61 @@ pub fn sum_failure(
     );
 }
 
+/// `sum` with several algorithms: one object per file, every digest in it.
+#[derive(Serialize)]
+struct DigestsRecord<'a> {
+    #[serde(flatten)]
+    path: PathName,
+    algorithms: Vec<&'static str>,
+    #[serde(flatten)]
+    tree: Option<Tree>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    digests: Option<Digests<'a>>,
+    #[serde(flatten)]
+    failure: Option<Failure>,
+}
+
+/// `{"ALG": "HEX", ...}` in the order of the algorithms.
+struct Digests<'a>(&'a [Algorithm], &'a [Output]);
+
+impl Serialize for Digests<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (algorithm, digest) in self.0.iter().zip(self.1) {
+            map.serialize_entry(algorithm.name(), &digest.to_hex())?;
+        }
+        map.end()
+    }
+}
+
+/// Appends `sum`'s record of a file hashed with several algorithms: `{"path", "algorithms",
+/// "digests": {"md5": ..., "sha256": ...}}`, or for a file that could not be hashed, once for
+/// all of them, `{"path", "algorithms", "error", "errno"}` (and PARSHA-256's `"tree_height"`,
+/// `"iv_bits"`).
+pub fn sum_digests(
+    out: &mut Vec<u8>,
+    algorithms: &[Algorithm],
+    outcome: Result<&[Output], &io::Error>,
+    name: &[u8],
+    parsha: Option<TreeParams>,
+) {
+    let (digests, failure) = match outcome {
+        Ok(digests) => (Some(Digests(algorithms, digests)), None),
+        Err(err) => (None, Some(Failure::new(err))),
+    };
+    push_line(
+        out,
+        &DigestsRecord {
+            path: PathName::new(name),
+            algorithms: algorithms.iter().map(|a| a.name()).collect(),
+            tree: algorithms.iter().find_map(|&alg| Tree::of(alg, parsha)),
+            digests,
+            failure,
+        },
+    );
+}
+
 /// `check`: one object per checksum line (`"type": "line"`).
 #[derive(Serialize)]
 struct CheckRecord<'a> {

@@ -27,6 +27,20 @@ pub fn tag(alg: Algorithm, params: Option<TreeParams>, digest_size: usize) -> St
     }
 }
 
+/// The file name distributions give a list of `alg`'s checksums: MD5SUMS, SHA1SUMS,
+/// SHA256SUMS, SHA512SUMS, B2SUMS (BLAKE2b, as b2sum's lists are named), B3SUMS (BLAKE3), and
+/// for the others the BSD tag followed by SUMS (SHA3-256SUMS).
+pub fn list_name(alg: Algorithm) -> String {
+    match alg {
+        Algorithm::Blake2b => "B2SUMS".into(),
+        Algorithm::Blake3 => "B3SUMS".into(),
+        _ => format!(
+            "{}SUMS",
+            alg.tag_for_size(alg.digest_size()).to_ascii_uppercase()
+        ),
+    }
+}
+
 /// What a BSD tag names: the algorithm, PARSHA-256's parameters when the tag records them, and
 /// the digest size in bytes (`BLAKE2b-256`: 32; a plain tag: the default).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +74,22 @@ pub fn from_tag(tag: &str) -> Option<Tagged> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_are_named_as_distributions_name_them() {
+        let names = [
+            (Algorithm::Md5, "MD5SUMS"),
+            (Algorithm::Sha1, "SHA1SUMS"),
+            (Algorithm::Sha256, "SHA256SUMS"),
+            (Algorithm::Sha512, "SHA512SUMS"),
+            (Algorithm::Blake2b, "B2SUMS"),
+            (Algorithm::Blake3, "B3SUMS"),
+            (Algorithm::Sha3_256, "SHA3-256SUMS"),
+        ];
+        for (alg, name) in names {
+            assert_eq!(list_name(alg), name);
+        }
+    }
 
     #[test]
     fn tags_round_trip_and_reject_bad_parameters() {

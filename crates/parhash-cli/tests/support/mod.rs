@@ -3,9 +3,10 @@
 // Each test file uses its own subset.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// What a program printed and how it ended.
 #[derive(Debug)]
@@ -61,4 +62,18 @@ pub fn tool_exists(tool: &str) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok()
+}
+
+/// Runs `parhash ARGS` in `dir` under the C.UTF-8 locale, with no standard input and the
+/// environment variables `env` set (`PARHASH_DEBUG_RESIZE`, ...).
+pub fn parhash_in(dir: &Path, args: &[impl AsRef<OsStr>], env: &[(&str, String)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_parhash"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .stdin(Stdio::null());
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    cmd.output().unwrap()
 }

@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::{read, regular_file_len, storage_of, FileHasher, ReadStrategy, Storage};
 use crate::batch::JobManager;
 use crate::{Hasher, Output, Threads};
+use engine::{Early, Windows};
 
 /// Files up to this size are read whole and hashed in lanes; larger ones piece by piece. Above
 /// it a file is long enough for the single-message code (or a tree mode) to run at full speed,
@@ -46,7 +47,7 @@ const WINDOW_DIGEST_BYTES: usize = 64 << 20;
 
 /// Inputs per window for digests of `digest_len` bytes: [`WINDOW`], or fewer for digests so
 /// long that a whole window would hold more than [`WINDOW_DIGEST_BYTES`].
-fn window_len(digest_len: usize) -> usize {
+pub(super) fn window_len(digest_len: usize) -> usize {
     (WINDOW_DIGEST_BYTES / digest_len.max(1)).clamp(1, WINDOW)
 }
 
@@ -80,22 +81,18 @@ impl<'p> FileHasher<'p> {
     /// ([`WINDOW`]) at a time, so memory stays bounded however many there are; a failure is
     /// that input's result and the others go on. Progress: [`super::Progress::file_done`] for
     /// each input hashed or failed while hashing.
-    pub fn hash_files<K, I>(&self, inputs: I) -> HashFiles<'p, K, I::IntoIter>
+    pub fn hash_files<K, I>(&self, inputs: I) -> HashFiles<FileHasher<'p>, K, I::IntoIter>
     where
         I: IntoIterator<Item = (K, FileInput)>,
     {
-        HashFiles {
-            files: self.clone(),
-            inputs: inputs.into_iter(),
-            pending: VecDeque::new(),
-        }
+        HashFiles::new(self.clone(), inputs.into_iter())
     }
 
     /// [`FileHasher::hash_files`] over paths, each its own key.
     pub fn hash_paths<P, I>(
         &self,
         paths: I,
-    ) -> HashFiles<'p, P, impl Iterator<Item = (P, FileInput)>>
+    ) -> HashFiles<FileHasher<'p>, P, impl Iterator<Item = (P, FileInput)>>
     where
         P: AsRef<Path>,
         I: IntoIterator<Item = P>,
@@ -106,64 +103,8 @@ impl<'p> FileHasher<'p> {
         }))
     }
 
-    /// One input in order, on the calling thread.
-    fn hash_in_order(&self, input: FileInput) -> io::Result<Output> {
-        let (result, bytes) = match input {
-            FileInput::Failed(error) => return Err(error),
-            FileInput::Stdin => split(self.hash_reader_counted(io::stdin().lock())),
-            FileInput::Path(path) => match File::open(path) {
-                Ok(file) => split(self.hash_file_counted(&file)),
-                Err(error) => (Err(error), 0),
-            },
-        };
-        self.file_done(bytes);
-        result
-    }
-
-    /// Reads and hashes the window's regular files on the builder's threads: small ones in
-    /// each worker's lanes, large ones by the worker (unless the algorithm's tree mode splits
-    /// each file over the threads itself: those are left for the in-order pass).
-    fn hash_in_parallel(&self, window: &[FileInput]) -> Vec<Early> {
-        let next = AtomicUsize::new(0);
-        let workers = if self.one_file_at_a_time(window) {
-            Threads::ONE
-        } else {
-            self.builder.threads_allowed().at_most(window.len())
-        };
-        let mut early: Vec<Option<Early>> = (0..window.len()).map(|_| None).collect();
-        let runs = crate::threads::run_workers(workers, || self.worker(window, &next));
-        for (index, e) in runs.into_iter().flatten() {
-            early[index] = Some(e);
-        }
-        early
-            .into_iter()
-            .map(|e| e.expect("every input is claimed by a worker"))
-            .collect()
-    }
-
-    /// Whether the window's files are read one at a time: asked for, or (`Auto`) the first
-    /// regular file is not cached and lies on storage that several readers make seek. Storage
-    /// of unknown kind keeps the parallel reads here (unlike one large file, where one stream
-    /// still hashes on every thread, one worker would also hash on one).
-    fn one_file_at_a_time(&self, window: &[FileInput]) -> bool {
-        match self.read_strategy {
-            ReadStrategy::Sequential => true,
-            ReadStrategy::Parallel => false,
-            ReadStrategy::Auto => window
-                .iter()
-                .find_map(|input| match input {
-                    FileInput::Path(path) => {
-                        let file = File::open(path).ok()?;
-                        regular_file_len(&file).map(|len| storage_of(&file, len))
-                    }
-                    _ => None,
-                })
-                .is_some_and(|storage| matches!(storage, Storage::Rotational | Storage::Network)),
-        }
-    }
-
     /// Claims inputs until none are left; returns (index, outcome) for each one it claimed.
-    fn worker(&self, window: &[FileInput], next: &AtomicUsize) -> Vec<(usize, Early)> {
+    fn worker(&self, window: &[FileInput], next: &AtomicUsize) -> Vec<(usize, Early<Output>)> {
         let alg = self.algorithm();
         let mut lanes: Option<JobManager<'static>> =
             self.builder.lanes_agree().then(|| JobManager::new(alg));
@@ -176,15 +117,7 @@ impl<'p> FileHasher<'p> {
             self.file_done(len);
             out.push((index, Early::Done(done.1)));
         };
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(input) = window.get(index) else {
-                break;
-            };
-            let FileInput::Path(path) = input else {
-                out.push((index, Early::InOrder));
-                continue;
-            };
+        while let Some((index, path)) = claim_path(window, next, &mut out) {
             let outcome = match open_regular(path) {
                 Ok(Regular::Small(data)) => match &mut lanes {
                     Some(lanes) => {
@@ -219,7 +152,7 @@ impl<'p> FileHasher<'p> {
     }
 
     /// A small file's digest with a hasher of its own, on this worker's thread only.
-    fn hash_small(&self, data: &[u8]) -> io::Result<Output> {
+    pub(super) fn hash_small(&self, data: &[u8]) -> io::Result<Output> {
         let builder = self
             .builder
             .clone()
@@ -231,24 +164,139 @@ impl<'p> FileHasher<'p> {
     }
 }
 
+impl engine::Windows for FileHasher<'_> {
+    type Digest = Output;
+
+    fn window_len(&self) -> usize {
+        window_len(self.builder.output_len())
+    }
+
+    /// Reads and hashes the window's regular files on the builder's threads: small ones in
+    /// each worker's lanes, large ones by the worker (unless the algorithm's tree mode splits
+    /// each file over the threads itself: those are left for the in-order pass).
+    fn hash_window(&self, window: &[FileInput]) -> Vec<Early<Output>> {
+        let workers = workers_for(window, self.read_strategy, self.builder.threads_allowed());
+        on_workers(window.len(), workers, |next| self.worker(window, next))
+    }
+
+    fn hash_in_order(&self, input: FileInput) -> io::Result<Output> {
+        let (result, bytes) = match input {
+            FileInput::Failed(error) => return Err(error),
+            FileInput::Stdin => split(self.hash_reader_counted(io::stdin().lock())),
+            FileInput::Path(path) => match File::open(path) {
+                Ok(file) => split(self.hash_file_counted(&file)),
+                Err(error) => (Err(error), 0),
+            },
+        };
+        self.file_done(bytes);
+        result
+    }
+}
+
+/// The next path of `window` for this worker, from the shared counter, with its index; the
+/// inputs that are no paths (standard input, failures) claimed on the way are left in `out`
+/// for the in-order pass. `None` when every input is claimed.
+pub(super) fn claim_path<'w, D>(
+    window: &'w [FileInput],
+    next: &AtomicUsize,
+    out: &mut Vec<(usize, Early<D>)>,
+) -> Option<(usize, &'w Path)> {
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        match window.get(index)? {
+            FileInput::Path(path) => return Some((index, path)),
+            _ => out.push((index, Early::InOrder)),
+        }
+    }
+}
+
+/// The workers that read a window's files: one when they are read one at a time, else up to
+/// `threads`.
+pub(super) fn workers_for(window: &[FileInput], read: ReadStrategy, threads: Threads) -> Threads {
+    if one_file_at_a_time(window, read) {
+        Threads::ONE
+    } else {
+        threads.at_most(window.len())
+    }
+}
+
+/// Whether the window's files are read one at a time: asked for, or (`Auto`) the first
+/// regular file is not cached and lies on storage that several readers make seek. Storage
+/// of unknown kind keeps the parallel reads here (unlike one large file, where one stream
+/// still hashes on every thread, one worker would also hash on one).
+fn one_file_at_a_time(window: &[FileInput], read: ReadStrategy) -> bool {
+    match read {
+        ReadStrategy::Sequential => true,
+        ReadStrategy::Parallel => false,
+        ReadStrategy::Auto => window
+            .iter()
+            .find_map(|input| match input {
+                FileInput::Path(path) => {
+                    let file = File::open(path).ok()?;
+                    regular_file_len(&file).map(|len| storage_of(&file, len))
+                }
+                _ => None,
+            })
+            .is_some_and(|storage| matches!(storage, Storage::Rotational | Storage::Network)),
+    }
+}
+
+/// Runs `worker` on `workers` threads, each claiming inputs from a shared counter and
+/// returning (index, outcome) for those it claimed; the `len` outcomes in input order.
+pub(super) fn on_workers<D: Send>(
+    len: usize,
+    workers: Threads,
+    worker: impl Fn(&AtomicUsize) -> Vec<(usize, Early<D>)> + Sync,
+) -> Vec<Early<D>> {
+    let next = AtomicUsize::new(0);
+    let mut early: Vec<Option<Early<D>>> = (0..len).map(|_| None).collect();
+    let runs = crate::threads::run_workers(workers, || worker(&next));
+    for (index, e) in runs.into_iter().flatten() {
+        early[index] = Some(e);
+    }
+    early
+        .into_iter()
+        .map(|e| e.expect("every input is claimed by a worker"))
+        .collect()
+}
+
+/// What [`HashFiles`] hashes with: [`FileHasher`] (a digest per file) or
+/// [`super::MultiHasher`] (a digest per file and algorithm). Sealed: its methods are the
+/// file module's own.
+pub(super) mod engine {
+    use super::{io, FileInput};
+
+    /// What the parallel pass made of one input.
+    pub enum Early<D> {
+        Done(D),
+        Failed(io::Error),
+        /// Not a regular file, or a large one left for the in-order pass.
+        InOrder,
+    }
+
+    /// The engine behind [`super::HashFiles`].
+    pub trait Windows {
+        /// What one input gives.
+        type Digest;
+        /// Inputs per window.
+        fn window_len(&self) -> usize;
+        /// The outcome of every input of `window`, its regular files hashed in parallel.
+        fn hash_window(&self, window: &[FileInput]) -> Vec<Early<Self::Digest>>;
+        /// One input left for the in-order pass, on the calling thread.
+        fn hash_in_order(&self, input: FileInput) -> io::Result<Self::Digest>;
+    }
+}
+
 /// A result and the bytes it covered (0 for a failure), for progress.
-fn split(outcome: io::Result<(Output, u64)>) -> (io::Result<Output>, u64) {
+pub(super) fn split<D>(outcome: io::Result<(D, u64)>) -> (io::Result<D>, u64) {
     match outcome {
         Ok((digest, bytes)) => (Ok(digest), bytes),
         Err(error) => (Err(error), 0),
     }
 }
 
-/// What the parallel pass made of one input.
-enum Early {
-    Done(Output),
-    Failed(io::Error),
-    /// Not a regular file, or a large one of a tree mode: hashed in order.
-    InOrder,
-}
-
 /// What [`open_regular`] found.
-enum Regular {
+pub(super) enum Regular {
     /// A regular file of at most [`SMALL_FILE`] bytes, read whole.
     Small(Vec<u8>),
     /// A larger regular file, open.
@@ -260,7 +308,7 @@ enum Regular {
 
 /// Opens `path` and reads it whole when it is a small regular file. Opening and reading fail
 /// exactly as [`FileHasher::hash_file`] would (same calls, same errors).
-fn open_regular(path: &Path) -> io::Result<Regular> {
+pub(super) fn open_regular(path: &Path) -> io::Result<Regular> {
     let file = File::open(path)?;
     Ok(match regular_file_len(&file) {
         None => Regular::Not,
@@ -287,22 +335,30 @@ fn open_regular(path: &Path) -> io::Result<Regular> {
 /// in parallel when the first of its outcomes is asked for; inputs left for the in-order pass
 /// (large files of a tree mode, standard input, FIFOs) are hashed when their turn comes, so a
 /// caller that prints each outcome as it arrives shows progress file by file.
-pub struct HashFiles<'p, K, I> {
-    files: FileHasher<'p>,
+pub struct HashFiles<E: Windows, K, I> {
+    files: E,
     inputs: I,
-    pending: VecDeque<(K, Pending)>,
+    pending: VecDeque<(K, Pending<E::Digest>)>,
 }
 
 /// An outcome waiting to be handed on.
-enum Pending {
-    Ready(io::Result<Output>),
+enum Pending<D> {
+    Ready(io::Result<D>),
     InOrder(FileInput),
 }
 
-impl<K, I: Iterator<Item = (K, FileInput)>> HashFiles<'_, K, I> {
+impl<E: Windows, K, I: Iterator<Item = (K, FileInput)>> HashFiles<E, K, I> {
+    pub(super) fn new(files: E, inputs: I) -> Self {
+        HashFiles {
+            files,
+            inputs,
+            pending: VecDeque::new(),
+        }
+    }
+
     /// The next outcome if it is ready without hashing anything more (so a caller can write a
     /// run of outcomes at once before waiting for the next).
-    pub fn next_ready(&mut self) -> Option<(K, io::Result<Output>)> {
+    pub fn next_ready(&mut self) -> Option<(K, io::Result<E::Digest>)> {
         match self.pending.front() {
             Some((_, Pending::Ready(_))) => self.next(),
             _ => None,
@@ -311,12 +367,12 @@ impl<K, I: Iterator<Item = (K, FileInput)>> HashFiles<'_, K, I> {
 
     /// Hashes the next window's regular files.
     fn fill_window(&mut self) {
-        let window = window_len(self.files.builder.output_len());
+        let window = self.files.window_len();
         let (keys, inputs): (Vec<K>, Vec<FileInput>) = self.inputs.by_ref().take(window).unzip();
         if inputs.is_empty() {
             return;
         }
-        let early = self.files.hash_in_parallel(&inputs);
+        let early = self.files.hash_window(&inputs);
         for ((key, input), early) in keys.into_iter().zip(inputs).zip(early) {
             let pending = match (input, early) {
                 (FileInput::Failed(error), _) | (_, Early::Failed(error)) => {
@@ -330,8 +386,8 @@ impl<K, I: Iterator<Item = (K, FileInput)>> HashFiles<'_, K, I> {
     }
 }
 
-impl<K, I: Iterator<Item = (K, FileInput)>> Iterator for HashFiles<'_, K, I> {
-    type Item = (K, io::Result<Output>);
+impl<E: Windows, K, I: Iterator<Item = (K, FileInput)>> Iterator for HashFiles<E, K, I> {
+    type Item = (K, io::Result<E::Digest>);
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.pending.is_empty() {

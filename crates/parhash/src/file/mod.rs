@@ -44,6 +44,9 @@
 //!   that is not cached on, by a thread of its own a few pieces ahead of the hasher
 //!   ([`ReadAhead`]), so a file that is not in the page cache costs about max(read time, hash
 //!   time), not their sum.
+//! - **Several algorithms, one read** ([`MultiHasher`]): each file is read once and its
+//!   pieces go to one hasher per algorithm, spread over the threads; small files through each
+//!   algorithm's lanes. A file that changes size fails for every algorithm at once.
 //! - **Files of unknown length** (pipes, standard input, procfs and sysfs files, which say
 //!   0 bytes whatever they hold) are read to their end; PARSHA-256, which needs the length
 //!   first, spools them to memory (at most [`SPOOL_LIMIT`] bytes).
@@ -75,6 +78,7 @@
 #![forbid(unsafe_code)]
 
 mod many;
+mod multi;
 mod read;
 mod split;
 mod storage;
@@ -85,6 +89,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 pub use many::{FileInput, HashFiles, SMALL_FILE, WINDOW};
+pub use multi::{MultiHasher, PIECES_IN_FLIGHT};
 pub use read::{
     piece_size, ReadAhead, OVERLAP_FROM_PIECES, PIECE, PIECE_MAX, READ_AHEAD, TREE_PIECE_MIN,
     TREE_PIECE_PER_THREAD,

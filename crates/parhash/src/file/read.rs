@@ -240,7 +240,7 @@ pub(super) fn read_to_end(
 }
 
 /// Fills `buf` from `reader` as far as it goes before its end.
-fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+pub(super) fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match reader.read(&mut buf[filled..]) {

@@ -1,0 +1,261 @@
+//! `parhash check LIST LIST...` in one pass (each listed file read once for every list):
+//! standard output, standard error and the exit status equal checking the lists one by one,
+//! for every status a line can get (ok, failed, missing, unreadable, improper) and every
+//! report flag (`--quiet`, `--status`, `--strict`, `--ignore-missing`, `--warn`, `--json`,
+//! `-z`); a FIFO named in two lists is read once; a file that changes while it is read fails
+//! in every list.
+
+mod support;
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn parhash(dir: &Path, args: &[&str], env: &[(&str, String)]) -> Output {
+    support::parhash_in(dir, args, env)
+}
+
+/// Files of mixed sizes and odd names, lists of them by several algorithms, and lines that
+/// fail in every way: its directory and the lists' names.
+fn release(zero: bool) -> (tempfile::TempDir, Vec<&'static str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    for i in 0..400usize {
+        let len = match i % 150 {
+            9 => (2 << 20) + i,
+            _ => (i * 6007) % 4000,
+        };
+        let data: Vec<u8> = (0..len).map(|j| (j * 13 + i) as u8).collect();
+        let name = match i % 60 {
+            1 => format!("new\nline{i}").into_bytes(),
+            2 => format!("back\\slash{i}").into_bytes(),
+            3 => [b"latin1-\xe9-".as_slice(), i.to_string().as_bytes()].concat(),
+            _ => format!("f{i}").into_bytes(),
+        };
+        fs::write(dir.path().join(OsStr::from_bytes(&name)), data).unwrap();
+        names.push(name);
+    }
+    fs::create_dir(dir.path().join("a dir")).unwrap();
+    let z: &[&str] = if zero { &["-z"] } else { &[] };
+    let mut args: Vec<&OsStr> = ["sum", "-a", "md5,sha256,sha512,blake2b", "--lists", "."]
+        .iter()
+        .chain(z)
+        .map(OsStr::new)
+        .collect();
+    args.extend(names.iter().map(|n| OsStr::from_bytes(n)));
+    let out = support::parhash_in(dir.path(), &args, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same file under another list form: BSD lines of two algorithms in one list.
+    let tagged = parhash(
+        dir.path(),
+        &[&["sum", "-a", "sha1,sha256", "f10", "f11"], z].concat(),
+        &[],
+    );
+    let tagged = if zero {
+        tagged.stdout
+    } else {
+        [tagged.stdout, b"# done\n".to_vec()].concat()
+    };
+    fs::write(dir.path().join("TAGGED"), tagged).unwrap();
+    let end = if zero { b'\0' } else { b'\n' };
+    // Lines that fail: a wrong digest, a missing file, a directory, an improper line (after
+    // proper ones, so that its warning names the same algorithm whichever way it is run).
+    for list in ["MD5SUMS", "SHA256SUMS", "SHA512SUMS", "B2SUMS"] {
+        let path = dir.path().join(list);
+        let mut records: Vec<Vec<u8>> = fs::read(&path)
+            .unwrap()
+            .split_inclusive(|&b| b == end)
+            .map(<[u8]>::to_vec)
+            .collect();
+        let flip = if list == "MD5SUMS" { 5 } else { 7 };
+        records[flip][0] = if records[flip][0] == b'0' { b'1' } else { b'0' };
+        let digest_len = records[0].iter().position(|&b| b == b' ').unwrap();
+        let line = |name: &str| {
+            [
+                vec![b'0'; digest_len],
+                format!("  {name}").into_bytes(),
+                vec![end],
+            ]
+            .concat()
+        };
+        records.insert(20, line("missing"));
+        records.insert(30, line("a dir"));
+        records.insert(40, [b"not a checksum line".as_slice(), &[end]].concat());
+        if list == "SHA512SUMS" {
+            records.insert(50, line("missing"));
+        }
+        fs::write(&path, records.concat()).unwrap();
+    }
+    // A list of nothing but missing files, for --ignore-missing's "no file was verified".
+    fs::write(
+        dir.path().join("GONE"),
+        [b"d41d8cd98f00b204e9800998ecf8427e  gone".as_slice(), &[end]].concat(),
+    )
+    .unwrap();
+    (
+        dir,
+        vec![
+            "MD5SUMS",
+            "SHA256SUMS",
+            "TAGGED",
+            "SHA512SUMS",
+            "B2SUMS",
+            "GONE",
+            "NO-SUCH-LIST",
+        ],
+    )
+}
+
+/// `check FLAGS LISTS` in one run against one run per list, concatenated.
+fn assert_one_pass_equals_one_by_one(dir: &Path, flags: &[&str], lists: &[&str]) {
+    let all = parhash(dir, &[&["check"], flags, lists].concat(), &[]);
+    let (mut stdout, mut stderr, mut failed) = (Vec::new(), Vec::new(), false);
+    for list in lists {
+        let one = parhash(dir, &[&["check"], flags, &[list]].concat(), &[]);
+        stdout.extend(one.stdout);
+        stderr.extend(one.stderr);
+        failed |= !one.status.success();
+    }
+    let what = format!("{flags:?} {lists:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&all.stdout),
+        String::from_utf8_lossy(&stdout),
+        "{what}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&all.stderr),
+        String::from_utf8_lossy(&stderr),
+        "{what}"
+    );
+    assert_eq!(all.status.code(), Some(i32::from(failed)), "{what}");
+}
+
+#[test]
+fn several_lists_in_one_pass_equal_one_by_one() {
+    let (dir, lists) = release(false);
+    let flag_sets: [&[&str]; 10] = [
+        &[],
+        &["--quiet"],
+        &["--status"],
+        &["--strict"],
+        &["--ignore-missing"],
+        &["--warn"],
+        &["--warn", "--strict", "--ignore-missing"],
+        &["--json"],
+        &["--json", "--quiet", "--ignore-missing"],
+        &["-j", "1"],
+    ];
+    // The lists hold every verdict (so the comparisons below compare something).
+    let report = parhash(dir.path(), &[&["check"], &lists[..]].concat(), &[]);
+    let report = String::from_utf8_lossy(&report.stdout);
+    for verdict in [": OK\n", ": FAILED\n", ": FAILED open or read\n"] {
+        assert!(report.contains(verdict), "{verdict}");
+    }
+    for flags in flag_sets {
+        assert_one_pass_equals_one_by_one(dir.path(), flags, &lists);
+        assert_one_pass_equals_one_by_one(dir.path(), flags, &lists[..2]);
+    }
+    // Lists that all pass: status 0.
+    let ok = parhash(dir.path(), &["check", "TAGGED", "TAGGED"], &[]);
+    assert_eq!(ok.status.code(), Some(0));
+}
+
+#[test]
+fn nul_terminated_lists_in_one_pass_equal_one_by_one() {
+    let (dir, lists) = release(true);
+    for flags in [&["-z"][..], &["-z", "--quiet", "--warn"]] {
+        assert_one_pass_equals_one_by_one(dir.path(), flags, &lists);
+    }
+}
+
+/// A FIFO can be read only once: listed in two lists, both must find its data.
+#[test]
+fn a_fifo_named_in_two_lists_is_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = b"read me once\n".repeat(1000);
+    fs::write(dir.path().join("plain"), &data).unwrap();
+    for alg in ["md5", "sha256"] {
+        let out = parhash(dir.path(), &["sum", "-a", alg, "plain"], &[]);
+        let list = String::from_utf8(out.stdout)
+            .unwrap()
+            .replace("plain", "fifo");
+        fs::write(dir.path().join(alg), list).unwrap();
+    }
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let writer = std::thread::spawn(move || {
+        fs::OpenOptions::new()
+            .write(true)
+            .open(fifo)
+            .unwrap()
+            .write_all(&data)
+            .unwrap();
+    });
+    let out = parhash(dir.path(), &["check", "md5", "sha256"], &[]);
+    writer.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "fifo: OK\nfifo: OK\n");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_file_that_changes_while_read_fails_in_every_list() {
+    if !cfg!(debug_assertions) {
+        return; // the resize hook exists only in debug builds
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big");
+    let len = 40usize << 20;
+    let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+    fs::write(&big, &data).unwrap();
+    fs::write(dir.path().join("small"), b"small\n").unwrap();
+    let lists = parhash(
+        dir.path(),
+        &[
+            "sum",
+            "-a",
+            "md5,sha1,sha512",
+            "--lists",
+            ".",
+            "small",
+            "big",
+        ],
+        &[],
+    );
+    assert!(lists.status.success());
+    for new_len in [0, 1000, len as u64 + 1] {
+        fs::write(&big, &data).unwrap();
+        let resize = [(
+            "PARHASH_DEBUG_RESIZE",
+            format!("{new_len}:{}", big.display()),
+        )];
+        let out = parhash(
+            dir.path(),
+            &["check", "MD5SUMS", "SHA1SUMS", "SHA512SUMS"],
+            &resize,
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "small: OK\nbig: FAILED open or read\n".repeat(3),
+            "{new_len}"
+        );
+        let per_list = "parhash: big: file changed size while being read\n\
+                        parhash: WARNING: 1 listed file could not be read\n";
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            per_list.repeat(3),
+            "{new_len}"
+        );
+        assert_eq!(out.status.code(), Some(1));
+    }
+}
