@@ -7,11 +7,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, TryLockError};
 
-use parhash::file::{FileHasher, ReadStrategy, WINDOW};
+use parhash::file::{FileHasher, MultiHasher, ReadStrategy, WINDOW};
 use parhash::{Algorithm, Output};
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyIterator, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyIterator, PyTuple};
 
 use crate::options::{self, Options};
 
@@ -72,7 +72,8 @@ pub(crate) fn os_error(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
     }
 }
 
-/// The digest of the file at `path` (str, bytes or os.PathLike) with the algorithm `name`.
+/// The digest of the file at `path` (str, bytes or os.PathLike) with the algorithm `name`, or,
+/// for a list of names, a dict of every digest by name from one read of the file.
 ///
 /// Read in pieces (never the whole file in memory) with the GIL released; `threads` (None or
 /// 0 = all cores) for the tree modes, `tree_height`/`iv_bits` for PARSHA-256, `digest_size`
@@ -85,21 +86,90 @@ pub(crate) fn os_error(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
 pub(crate) fn hash_file<'py>(
     py: Python<'py>,
     path: &Bound<'py, PyAny>,
-    name: &str,
+    name: &Bound<'py, PyAny>,
     threads: Option<i64>,
     tree_height: Option<i64>,
     iv_bits: Option<i64>,
     digest_size: Option<i64>,
     read: Option<&str>,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyResult<Bound<'py, PyAny>> {
     let path = path_arg(path)?;
-    let alg = options::algorithm(name)?;
-    let options = Options::new(alg, threads, tree_height, iv_bits, None, digest_size)?;
     let read = read_strategy(read)?;
-    let digest = py
-        .detach(|| hash_path(alg, &options, read, &path))
+    if let Ok(name) = name.extract::<String>() {
+        let alg = options::algorithm(&name)?;
+        let options = Options::new(alg, threads, tree_height, iv_bits, None, digest_size)?;
+        let digest = py
+            .detach(|| hash_path(alg, &options, read, &path))
+            .map_err(|e| os_error(py, &e, &path))?;
+        return Ok(PyBytes::new(py, digest.as_bytes()).into_any());
+    }
+    let names: Vec<String> = name
+        .extract()
+        .map_err(|_| PyTypeError::new_err("name must be an algorithm name or a list of them"))?;
+    let (algorithms, builders) = several(&names, threads, tree_height, iv_bits, digest_size)?;
+    let digests = py
+        .detach(|| {
+            MultiHasher::new(builders)
+                .read_strategy(read)
+                .hash_path(&path)
+        })
         .map_err(|e| os_error(py, &e, &path))?;
-    Ok(PyBytes::new(py, digest.as_bytes()))
+    let out = PyDict::new(py);
+    for ((name, _), digest) in names.iter().zip(&algorithms).zip(digests) {
+        out.set_item(name, PyBytes::new(py, digest.as_bytes()))?;
+    }
+    Ok(out.into_any())
+}
+
+/// The algorithms of a list of names (each once) and their builders: tree parameters for
+/// PARSHA-256 only, `digest_size` for those whose length it can be (as `parhash sum -l`); an
+/// option that fits none of them is the error it would be for one.
+fn several(
+    names: &[String],
+    threads: Option<i64>,
+    tree_height: Option<i64>,
+    iv_bits: Option<i64>,
+    digest_size: Option<i64>,
+) -> PyResult<(Vec<Algorithm>, Vec<parhash::HasherBuilder>)> {
+    if names.is_empty() {
+        return Err(PyValueError::new_err("no algorithm named"));
+    }
+    let mut algorithms = Vec::new();
+    for name in names {
+        let alg = options::algorithm(name)?;
+        if algorithms.contains(&alg) {
+            return Err(PyValueError::new_err(format!("{name} is named twice")));
+        }
+        algorithms.push(alg);
+    }
+    let takes_size = |alg: Algorithm| {
+        digest_size.is_some_and(|size| {
+            usize::try_from(size).is_ok_and(|size| alg.digest_sizes().contains(size))
+        })
+    };
+    let mut builders = Vec::new();
+    for &alg in &algorithms {
+        let tree = alg == Algorithm::Parsha256;
+        let size = takes_size(alg).then_some(digest_size).flatten();
+        let (t, l) = if tree {
+            (tree_height, iv_bits)
+        } else {
+            (None, None)
+        };
+        builders.push(Options::new(alg, threads, t, l, None, size)?.builder(alg));
+    }
+    if (tree_height.is_some() || iv_bits.is_some()) && !algorithms.contains(&Algorithm::Parsha256) {
+        return Err(PyTypeError::new_err(
+            "tree_height and iv_bits are parsha256's: none of these algorithms takes them",
+        ));
+    }
+    if digest_size.is_some() && !algorithms.iter().any(|&alg| takes_size(alg)) {
+        return Err(PyValueError::new_err(format!(
+            "digest_size={} fits none of these algorithms",
+            digest_size.unwrap_or_default()
+        )));
+    }
+    Ok((algorithms, builders))
 }
 
 /// The iterator `hash_files` returns: `(path, digest)` or `(path, OSError)` per path, in input

@@ -237,3 +237,30 @@ def test_a_file_truncated_while_hash_file_maps_it_is_an_oserror(tmp_path):
         finally:
             cutter.join()
     assert errors > 0, "the truncation never came during the hash"
+
+
+def test_hash_file_with_several_algorithms_reads_once_and_equals_one_by_one(tmp_path):
+    # Issue 28: a list of names gives {name: digest}, each equal to that algorithm alone,
+    # for an empty, a small and a multi-piece file; options go where they apply.
+    names = ["md5", "sha256", "blake2b", "blake3", "parsha256", "sha3_256"]
+    for size in [0, 1000, 5 * 1024 * 1024 + 17]:
+        path = tmp_path / f"f{size}"
+        path.write_bytes(random.Random(size).randbytes(size))
+        got = parhash.hash_file(path, names, threads=2)
+        assert list(got) == names
+        for name in names:
+            assert got[name] == parhash.hash_file(path, name, threads=2), (name, size)
+        sized = parhash.hash_file(path, ["sha256", "blake3", "blake2b"], digest_size=20)
+        assert sized["sha256"] == parhash.hash_file(path, "sha256")
+        assert sized["blake3"] == parhash.hash_file(path, "blake3", digest_size=20)
+        assert sized["blake2b"] == parhash.hash_file(path, "blake2b", digest_size=20)
+        tree = parhash.hash_file(path, ["sha1", "parsha256"], tree_height=5, iv_bits=0)
+        assert tree["parsha256"] == parhash.hash_file(path, "parsha256", tree_height=5, iv_bits=0)
+    with pytest.raises(TypeError, match="parsha256"):
+        parhash.hash_file(path, ["md5", "sha1"], tree_height=5)
+    with pytest.raises(ValueError, match="named twice"):
+        parhash.hash_file(path, ["md5", "MD5"])
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        parhash.hash_file(path, ["md5", "nosuch"])
+    with pytest.raises(FileNotFoundError):
+        parhash.hash_file(tmp_path / "missing", ["md5", "sha1"])

@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Iterator
 from os import PathLike
-from typing import IO, Callable, ClassVar, Literal, Union
+from typing import IO, Callable, ClassVar, Literal, Union, overload
 
 from _typeshed import ReadableBuffer
 
@@ -596,6 +596,7 @@ def file_digest(
 ) -> Hash:
     """hashlib.file_digest: the hash object of what `fileobj` holds from its position on."""
 
+@overload
 def hash_file(
     path: _Path,
     name: str,
@@ -610,6 +611,20 @@ def hash_file(
     in bytes for blake2b, blake2s, blake3, shake128 and shake256, as in `new`; `read` as
     `parhash sum --read`: "auto" (None) decides per file, "parallel" lets the hashing threads
     read their own pieces, "sequential" reads one stream)."""
+
+@overload
+def hash_file(
+    path: _Path,
+    name: list[str] | tuple[str, ...],
+    threads: int | None = None,
+    *,
+    tree_height: int | None = None,
+    iv_bits: int | None = None,
+    digest_size: int | None = None,
+    read: Literal["auto", "sequential", "parallel"] | None = None,
+) -> dict[str, bytes]:
+    """Several algorithms, one read of the file: {name: digest} for each name (`tree_height`,
+    `iv_bits` for parsha256, `digest_size` for those whose length it can be)."""
 
 class FileDigests(Iterator[tuple[_Path, Union[bytes, OSError]]]):
     def __iter__(self) -> FileDigests: ...
