@@ -264,3 +264,20 @@ def test_hash_file_with_several_algorithms_reads_once_and_equals_one_by_one(tmp_
         parhash.hash_file(path, ["md5", "nosuch"])
     with pytest.raises(FileNotFoundError):
         parhash.hash_file(tmp_path / "missing", ["md5", "sha1"])
+
+
+def test_file_digest_with_several_algorithms_reads_the_file_object_once(tmp_path):
+    data = random.Random(28).randbytes(3 * (1 << 18) + 5)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    for source in [lambda: open(path, "rb"), lambda: io.BytesIO(data)]:
+        with source() as f:
+            got = parhash.file_digest(f, ["md5", parhash.sha256, "sha3_256"])
+        assert list(got) == ["md5", "sha256", "sha3_256"]
+        assert got["md5"].digest() == hashlib.md5(data).digest()
+        assert got["sha256"].digest() == hashlib.sha256(data).digest()
+        assert got["sha3_256"].digest() == hashlib.sha3_256(data).digest()
+    with pytest.raises(ValueError, match="twice"):
+        parhash.file_digest(io.BytesIO(data), ["md5", "md5"])
+    with pytest.raises(ValueError, match="no algorithm"):
+        parhash.file_digest(io.BytesIO(data), [])

@@ -74,23 +74,38 @@ def file_digest(fileobj, digest, /, *, _bufsize=2**18):
 
     To hash a file by its path, ``hash_file`` is faster (the GIL is released for the whole
     file).
+
+    ``digest`` may also be a list (or tuple) of names and constructors: the file is then read
+    once and a dict of hash objects is returned, keyed by each object's ``name``.
     """
-    digestobj = new(digest) if isinstance(digest, str) else digest()
+    several = isinstance(digest, (list, tuple))
+    makers = list(digest) if several else [digest]
+    if several and not makers:
+        raise ValueError("no algorithm named")
+    objects = [new(d) if isinstance(d, str) else d() for d in makers]
     if hasattr(fileobj, "getbuffer"):
         # io.BytesIO: its buffer at once.
-        digestobj.update(fileobj.getbuffer())
-        return digestobj
-    if not (hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()):
+        for digestobj in objects:
+            digestobj.update(fileobj.getbuffer())
+    elif not (hasattr(fileobj, "readinto") and hasattr(fileobj, "readable") and fileobj.readable()):
         raise ValueError(f"'{fileobj!r}' is not a file-like object in binary reading mode.")
-    # read() hands back immutable bytes, which parhash hashes in place with the GIL released
-    # (a reused bytearray would be copied once more: see the README on mutable buffers).
-    read = fileobj.read
-    while True:
-        chunk = read(_bufsize)
-        if not chunk:
-            break
-        digestobj.update(chunk)
-    return digestobj
+    else:
+        # read() hands back immutable bytes, which parhash hashes in place with the GIL
+        # released (a reused bytearray would be copied once more: see the README on mutable
+        # buffers).
+        read = fileobj.read
+        while True:
+            chunk = read(_bufsize)
+            if not chunk:
+                break
+            for digestobj in objects:
+                digestobj.update(chunk)
+    if not several:
+        return objects[0]
+    named = {digestobj.name: digestobj for digestobj in objects}
+    if len(named) != len(objects):
+        raise ValueError("an algorithm is named twice")
+    return named
 
 
 __all__ = [

@@ -591,10 +591,21 @@ def whirlpool(
     usedforsecurity: bool = True,
 ) -> Hash: ...
 
+@overload
 def file_digest(
     fileobj: IO[bytes], digest: str | Callable[[], Hash], /, *, _bufsize: int = 262144
 ) -> Hash:
     """hashlib.file_digest: the hash object of what `fileobj` holds from its position on."""
+
+@overload
+def file_digest(
+    fileobj: IO[bytes],
+    digest: list[str | Callable[[], Hash]] | tuple[str | Callable[[], Hash], ...],
+    /,
+    *,
+    _bufsize: int = 262144,
+) -> dict[str, Hash]:
+    """Several algorithms, one read of `fileobj`: {name: hash object}."""
 
 @overload
 def hash_file(
