@@ -70,7 +70,7 @@ def _spec(algorithm: str, tree_height: Optional[int], iv_bits: Optional[int],
     if name == "parsha256":
         parhash.new(name, tree_height=tree_height, iv_bits=iv_bits)  # ValueError when out of range
     if digest_size is not None:
-        parhash.new(name, digest_size=digest_size)  # ValueError for a size it cannot make
+        _lines.check_options(name, digest_size=digest_size)  # ValueError for a size it cannot make
         if digest_size == _lines.digest_size(name):
             digest_size = None
     return Spec(name, tree_height, iv_bits, digest_size)

@@ -253,7 +253,7 @@ def _stdin_bytes():
 def _stdin_digest(spec: Spec) -> Any:
     """Standard input's digest, hashed on the driver (or its OSError)."""
     try:
-        hasher = parhash.new(spec.algorithm, **spec.hash_kwargs())
+        hasher = _lines.new(spec.algorithm, **spec.hash_kwargs())
         read = _stdin_bytes().read
         while True:
             chunk = read(1 << 20)
