@@ -69,9 +69,7 @@ pub(super) fn hash(
     #[cfg(not(target_os = "linux"))]
     let _ = map;
     let digest = if builder.algorithm() == Algorithm::Blake3 {
-        let (_, _, size) = builder.settings();
-        let size = size.unwrap_or(Algorithm::Blake3.digest_size());
-        hash_blake3(file, len, size, threads, hashed)?
+        hash_blake3(file, len, builder, threads, hashed)?
     } else {
         hash_parts(file, len, builder, threads, hashed)?
     };
@@ -93,7 +91,6 @@ fn hash_mapped(
 ) -> io::Result<Output> {
     let bytes = mapping.bytes();
     let digest = if builder.algorithm() == Algorithm::Blake3 {
-        let (_, _, size) = builder.settings();
         let piece = blake3::PIECE;
         let cvs = on_threads(bytes.len().div_ceil(piece), threads, |index| {
             let range = index * piece..((index + 1) * piece).min(bytes.len());
@@ -106,9 +103,7 @@ fn hash_mapped(
             hashed(range.len());
             Ok(cv)
         })?;
-        let mut digest = vec![0; size.unwrap_or(Algorithm::Blake3.digest_size())];
-        blake3::output_from_pieces(&cvs).fill(&mut digest);
-        Output::from_slice(&digest)
+        blake3_digest(builder, &cvs)
     } else {
         let plan = plan_for(len, builder, threads)?;
         let report = capped_progress(len, hashed);
@@ -158,7 +153,7 @@ fn mapped_fault(file: &File, len: u64) -> io::Error {
 fn hash_blake3(
     file: &File,
     len: u64,
-    size: usize,
+    builder: &HasherBuilder,
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
@@ -176,9 +171,15 @@ fn hash_blake3(
         }
         cv
     })?;
-    let mut digest = vec![0; size];
-    blake3::output_from_pieces(&cvs).fill(&mut digest);
-    Ok(Output::from_slice(&digest))
+    Ok(blake3_digest(builder, &cvs))
+}
+
+/// BLAKE3's digest of `builder`'s size from the chaining values of the message's pieces.
+fn blake3_digest(builder: &HasherBuilder, cvs: &[::blake3::hazmat::ChainingValue]) -> Output {
+    let (_, _, size) = builder.settings();
+    let mut digest = vec![0; size.unwrap_or(Algorithm::Blake3.digest_size())];
+    blake3::output_from_pieces(cvs).fill(&mut digest);
+    Output::from_slice(&digest)
 }
 
 /// SANDstorm and PARSHA-256: the parts plan, each part hashed by the thread that reads it.
