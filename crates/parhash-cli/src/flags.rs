@@ -571,17 +571,11 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
     }
     // `-l` against `-a` (see `length`): with several algorithms, it sets the length of those
     // that have a choice of lengths, and at least one must.
-    let variable = |alg: &&Algorithm| alg.digest_sizes().is_variable();
-    let checked = match sum.algorithms.as_slice() {
-        [] => None,
-        [one] => Some(*one),
-        several => Some(*several.iter().find(variable).unwrap_or(&several[0])),
-    };
-    let first_error = (sum.algorithms.iter().filter(variable)).find_map(|&alg| {
-        parhash_format::length::length_error(Some(alg), sum.hashing.length, false)
-    });
-    first_error
-        .or_else(|| parhash_format::length::length_error(checked, sum.hashing.length, sum.check))
+    match sum.algorithms.as_slice() {
+        [] => parhash_format::length::length_error(None, sum.hashing.length, sum.check),
+        [one] => parhash_format::length::length_error(Some(*one), sum.hashing.length, sum.check),
+        several => parhash_format::length::several_length_error(several, sum.hashing.length),
+    }
 }
 
 impl SumArgs {

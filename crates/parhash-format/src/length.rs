@@ -108,6 +108,22 @@ pub fn length_error(
     }
 }
 
+/// [`length_error`] for `-a` naming several algorithms (`sum -a md5,blake2b -l 256`): `-l`
+/// sets the length of those that have a choice of lengths, each of which must be able to
+/// produce it, and at least one must have a choice (else the error the first would give).
+pub fn several_length_error(algorithms: &[Algorithm], bits: Option<usize>) -> Option<String> {
+    let [first, ..] = algorithms else {
+        return length_error(None, bits, false);
+    };
+    let variable: Vec<Algorithm> = (algorithms.iter().copied())
+        .filter(|alg| alg.digest_sizes().is_variable())
+        .collect();
+    match variable.as_slice() {
+        [] => length_error(Some(*first), bits, false),
+        some => (some.iter()).find_map(|&alg| length_error(Some(alg), bits, false)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +175,27 @@ mod tests {
             "invalid length '128': sha256 digests are always 256 bits; -l applies to \
              blake2b, blake2s, blake3, shake128 and shake256"
         );
+    }
+
+    #[test]
+    fn several_algorithms_take_the_length_where_they_can() {
+        use Algorithm::*;
+        assert_eq!(several_length_error(&[Md5, Blake2b], Some(256)), None);
+        assert_eq!(several_length_error(&[Md5, Blake2b], None), None);
+        // None of them has a choice: the error the first would give alone.
+        assert_eq!(
+            several_length_error(&[Md5, Sha1], Some(256)),
+            length_error(Some(Md5), Some(256), false)
+        );
+        assert!(several_length_error(&[Md5, Sha1], Some(256)).is_some());
+        // Every one with a choice must be able to make it (blake2s stops at 256 bits).
+        assert_eq!(
+            several_length_error(&[Blake2s, Blake2b], Some(512)),
+            length_error(Some(Blake2s), Some(512), false)
+        );
+        assert!(several_length_error(&[Blake2s, Blake2b], Some(512)).is_some());
+        assert!(several_length_error(&[], Some(256))
+            .unwrap()
+            .contains("-l needs -a"));
     }
 }

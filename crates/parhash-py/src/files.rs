@@ -7,7 +7,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, TryLockError};
 
-use parhash::file::{FileHasher, MultiHasher, ReadStrategy, WINDOW};
+use parhash::file::{FileHasher, FileInput, MultiHasher, ReadStrategy, WINDOW};
 use parhash::{Algorithm, Output};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -173,17 +173,24 @@ fn several(
 }
 
 /// The iterator `hash_files` returns: `(path, digest)` or `(path, OSError)` per path, in input
-/// order.
+/// order; `(path, {name: digest})` when several algorithms were named.
 #[pyclass(module = "parhash", name = "FileDigests", frozen)]
 pub(crate) struct FileDigests {
-    files: FileHasher<'static>,
+    engine: Engine,
     paths: Py<PyIterator>,
     /// Results ready to be yielded, in input order.
     ready: Mutex<VecDeque<Hashed>>,
 }
 
-/// One path's result: the path object as given, its digest or error, the path as read.
-type Hashed = (Py<PyAny>, io::Result<Output>, PathBuf);
+/// One algorithm, or several from one read of each file (with the names the caller gave, in
+/// order, for the dicts).
+enum Engine {
+    One(FileHasher<'static>),
+    Several(MultiHasher<'static>, Vec<String>),
+}
+
+/// One path's result: the path object as given, its digest(s) or error, the path as read.
+type Hashed = (Py<PyAny>, io::Result<Vec<Output>>, PathBuf);
 
 #[pymethods]
 impl FileDigests {
@@ -209,9 +216,16 @@ impl FileDigests {
         let Some((given, result, path)) = ready.pop_front() else {
             return Ok(None);
         };
-        let value: Bound<'py, PyAny> = match result {
-            Ok(digest) => PyBytes::new(py, digest.as_bytes()).into_any(),
-            Err(err) => os_error(py, &err, &path)
+        let value: Bound<'py, PyAny> = match (result, &self.engine) {
+            (Ok(digests), Engine::Several(_, names)) => {
+                let out = PyDict::new(py);
+                for (name, digest) in names.iter().zip(digests) {
+                    out.set_item(name, PyBytes::new(py, digest.as_bytes()))?;
+                }
+                out.into_any()
+            }
+            (Ok(digests), Engine::One(_)) => PyBytes::new(py, digests[0].as_bytes()).into_any(),
+            (Err(err), _) => os_error(py, &err, &path)
                 .into_value(py)
                 .into_bound(py)
                 .into_any(),
@@ -237,12 +251,20 @@ impl FileDigests {
         if paths.is_empty() {
             return Ok(());
         }
-        let files = &self.files;
-        let results: Vec<io::Result<Output>> = py.detach(|| {
-            files
+        let engine = &self.engine;
+        let results: Vec<io::Result<Vec<Output>>> = py.detach(|| match engine {
+            Engine::One(files) => files
                 .hash_paths(paths.iter())
+                .map(|(_, result)| result.map(|digest| vec![digest]))
+                .collect(),
+            Engine::Several(files, _) => files
+                .hash_files(
+                    paths
+                        .iter()
+                        .map(|path| ((), FileInput::from(path.as_path()))),
+                )
                 .map(|(_, result)| result)
-                .collect()
+                .collect(),
         });
         for ((given, result), path) in given.into_iter().zip(results).zip(paths) {
             ready.push_back((given, result, path));
@@ -254,25 +276,36 @@ impl FileDigests {
 /// Hashes every file of `paths` (any iterable of str, bytes or os.PathLike) with the algorithm
 /// `name`, several at a time on `threads` threads (None or 0 = all cores), and yields
 /// `(path, digest)` in input order, or `(path, error)` with the OSError for a file that
-/// could not be read (the run goes on). Paths are taken a window at a time: memory stays
-/// bounded for millions of paths. `tree_height`, `iv_bits`, `digest_size` and `read` as in
-/// `hash_file`.
+/// could not be read (the run goes on). With a list of names, each file is read once for all
+/// of them and yields `(path, {name: digest})` (one error per file, not one per algorithm).
+/// Paths are taken a window at a time: memory stays bounded for millions of paths.
+/// `tree_height`, `iv_bits`, `digest_size` and `read` as in `hash_file`.
 #[pyfunction]
 #[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub(crate) fn hash_files(
     paths: &Bound<'_, PyAny>,
-    name: &str,
+    name: &Bound<'_, PyAny>,
     threads: Option<i64>,
     tree_height: Option<i64>,
     iv_bits: Option<i64>,
     digest_size: Option<i64>,
     read: Option<&str>,
 ) -> PyResult<FileDigests> {
-    let algorithm = options::algorithm(name)?;
-    let options = Options::new(algorithm, threads, tree_height, iv_bits, None, digest_size)?;
+    let read = read_strategy(read)?;
+    let engine = if let Ok(name) = name.extract::<String>() {
+        let algorithm = options::algorithm(&name)?;
+        let options = Options::new(algorithm, threads, tree_height, iv_bits, None, digest_size)?;
+        Engine::One(FileHasher::new(options.builder(algorithm)).read_strategy(read))
+    } else {
+        let names: Vec<String> = name.extract().map_err(|_| {
+            PyTypeError::new_err("name must be an algorithm name or a list of them")
+        })?;
+        let (_, builders) = several(&names, threads, tree_height, iv_bits, digest_size)?;
+        Engine::Several(MultiHasher::new(builders).read_strategy(read), names)
+    };
     Ok(FileDigests {
-        files: FileHasher::new(options.builder(algorithm)).read_strategy(read_strategy(read)?),
+        engine,
         paths: paths.try_iter()?.unbind(),
         ready: Mutex::new(VecDeque::new()),
     })

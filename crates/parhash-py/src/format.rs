@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use parhash::{Algorithm, Output, TreeParams};
 use parhash_format::check::{self, CheckOptions, Event, Improper, Job};
 use parhash_format::{escape, json, length, line, parse, tag, walk};
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::options;
 
@@ -127,23 +127,66 @@ pub(crate) fn checksum_line<'py>(
 }
 
 /// `parhash sum --json`'s record of `name`: its digest, or (`result` an exception) the error.
+/// With a list of algorithms (`sum -a md5,sha256 --json`), `result` is a dict of digests by
+/// those names (or the exception) and the record holds them all.
 #[pyfunction]
 #[pyo3(signature = (algorithm, result, name, tree_params=None))]
 pub(crate) fn sum_record<'py>(
     py: Python<'py>,
-    algorithm: &str,
+    algorithm: &Bound<'py, PyAny>,
     result: &Bound<'py, PyAny>,
     name: &[u8],
     tree_params: Option<(i64, i64)>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let algorithm = options::algorithm(algorithm)?;
     let params = self::tree_params(tree_params)?;
     let mut out = Vec::new();
-    match outcome(result, name) {
-        Ok(digest) => json::sum_line(&mut out, algorithm, &digest, name, params),
-        Err(err) => json::sum_failure(&mut out, algorithm, name, &err, params),
+    if let Ok(algorithm) = algorithm.extract::<String>() {
+        let algorithm = options::algorithm(&algorithm)?;
+        match outcome(result, name) {
+            Ok(digest) => json::sum_line(&mut out, algorithm, &digest, name, params),
+            Err(err) => json::sum_failure(&mut out, algorithm, name, &err, params),
+        }
+        return Ok(PyBytes::new(py, &out));
+    }
+    let names: Vec<String> = algorithm.extract()?;
+    let algorithms =
+        (names.iter().map(|name| options::algorithm(name))).collect::<PyResult<Vec<_>>>()?;
+    match result.cast::<PyDict>() {
+        Ok(digests) => {
+            let mut outputs = Vec::with_capacity(names.len());
+            for name in &names {
+                let digest = digests.get_item(name)?.ok_or_else(|| {
+                    PyKeyError::new_err(format!("no digest for {name} in the result"))
+                })?;
+                outputs.push(Output::from_slice(digest.extract::<&[u8]>()?));
+            }
+            json::sum_digests(&mut out, &algorithms, Ok(&outputs), name, params);
+        }
+        Err(_) => {
+            let err = io_error(result, name);
+            json::sum_digests(&mut out, &algorithms, Err(&err), name, params);
+        }
     }
     Ok(PyBytes::new(py, &out))
+}
+
+/// The name distributions give `algorithm`'s list (`SHA256SUMS`, `B2SUMS`), as `parhash sum
+/// --lists` names it.
+#[pyfunction]
+pub(crate) fn list_name(algorithm: &str) -> PyResult<String> {
+    Ok(tag::list_name(options::algorithm(algorithm)?))
+}
+
+/// What `-l BITS` is wrong about with `-a` naming several algorithms (it sets the length of
+/// those with a choice of lengths, and at least one must have one), as the CLI says it.
+#[pyfunction]
+pub(crate) fn several_length_error(
+    algorithms: Vec<String>,
+    bits: Option<usize>,
+) -> PyResult<Option<String>> {
+    let algorithms =
+        (algorithms.iter().map(|name| options::algorithm(name))).collect::<PyResult<Vec<_>>>()?;
+    Ok(length::several_length_error(&algorithms, bits))
 }
 
 /// `NAME: ERROR` as `parhash sum` reports a file it could not hash (without the program's
@@ -588,6 +631,8 @@ pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Walk>()?;
     module.add_function(wrap_pyfunction!(checksum_line, module)?)?;
     module.add_function(wrap_pyfunction!(sum_record, module)?)?;
+    module.add_function(wrap_pyfunction!(list_name, module)?)?;
+    module.add_function(wrap_pyfunction!(several_length_error, module)?)?;
     module.add_function(wrap_pyfunction!(failure_message, module)?)?;
     module.add_function(wrap_pyfunction!(quote, module)?)?;
     module.add_function(wrap_pyfunction!(bsd_tag, module)?)?;

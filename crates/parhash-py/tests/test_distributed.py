@@ -835,3 +835,69 @@ def test_digest_column_on_a_batch_directly():
     assert list(out["digest"]) == [parhash.new("parsha256", m, tree_height=5, iv_bits=0).hexdigest() for m in messages]
     out = distributed.DigestColumn("sha3-256", hexdigest=False, output="d")(batch)
     assert list(out["d"]) == [hashlib.sha3_256(m).digest() for m in messages]
+
+
+def test_several_algorithms_equal_the_cli_in_every_output_form(cluster, tree, tmp_path):
+    """Issue 28 on the cluster: `parhash-dist sum -a md5,sha256,...` gives the CLI's BSD lines,
+    JSON records and --lists files byte for byte (errors once per file, on standard error),
+    and the lists verify with coreutils."""
+    names = [str(tree / "d2"), str(tree / "odd"), "missing file"]
+    for algorithms, extra in (("md5,sha256,sha512", []), ("sha1,blake2b", ["-l", "256", "--tag"]),
+                              ("parsha256,md5", ["--tree-height", "7"]), ("blake3,sha1", ["-z"])):
+        want = run_cli("sum", "--no-progress", "-r", "-a", algorithms, *extra, *names)
+        got = run_dist(cluster, "sum", "-r", "-a", algorithms, "--task-files", "61", *extra, *names)
+        assert got == want, (algorithms, extra)
+        assert want[0] == 1 and b"missing file" in want[2] and want[2].count(b"missing file") == 1
+    # Repeated -a, as the CLI takes it; the JSON record holds every digest.
+    want = run_cli("sum", "--no-progress", "-r", "--json", "-a", "md5", "-a", "sha256", *names)
+    got = run_dist(cluster, "sum", "-r", "--json", "-a", "md5", "-a", "sha256", *names)
+    assert got == want and b'"digests"' in want[1]
+    # --lists: one GNU list per algorithm, as the CLI writes them.
+    mine, theirs = tmp_path / "dist", tmp_path / "cli"
+    mine.mkdir()
+    theirs.mkdir()
+    folder = str(tree / "d4")
+    status, _, _ = run_cli("sum", "--no-progress", "-r", "-a", "md5,sha256,blake2b", "--lists", str(theirs), folder)
+    got_status, out, _ = run_dist(cluster, "sum", "-r", "-a", "md5,sha256,blake2b", "--lists", str(mine), folder)
+    assert status == got_status == 0 and out == b""
+    assert sorted(os.listdir(mine)) == sorted(os.listdir(theirs)) == ["B2SUMS", "MD5SUMS", "SHA256SUMS"]
+    for name in os.listdir(theirs):
+        assert (mine / name).read_bytes() == (theirs / name).read_bytes(), name
+    for tool, name in (("md5sum", "MD5SUMS"), ("sha256sum", "SHA256SUMS"), ("b2sum", "B2SUMS")):
+        if shutil.which(tool):
+            assert subprocess.run([tool, "--quiet", "-c", str(mine / name)], capture_output=True).returncode == 0
+    # Standard input, several algorithms from one read on the driver.
+    data = random.Random(28).randbytes(50_000)
+    assert run_dist(cluster, "sum", "-a", "md5,sha3-256", stdin=data) == run_cli("sum", "-a", "md5,sha3-256", stdin=data)
+    # Usage errors as the CLI's.
+    for bad in (["-a", "md5,sha1", "-l", "256"], ["-a", "md5,sha1", "--tree-height", "5"],
+                ["--lists", str(mine), "--json", "-a", "md5,sha1"], ["--list-name", "x", "-a", "md5"]):
+        got = run_dist(cluster, "sum", *bad, folder)
+        want = run_cli("sum", *bad, folder)
+        assert got[0] == want[0] == 1 and got[1] == b"" and got[2], bad
+
+
+def test_library_hash_files_with_several_algorithms(cluster, tree):
+    files = sorted((tree / "d6" / "s1").iterdir())[:120]
+    paths = [*files[:40], tree / "missing", *files[40:]]
+    got = list(distributed.hash_files(paths, ["md5", "sha256", "blake2b"], task_files=17, digest_size=20))
+    assert [path for path, _ in got] == paths
+    for path, result in got:
+        if path == tree / "missing":
+            assert isinstance(result, FileNotFoundError)
+            continue
+        data = path.read_bytes()
+        assert result == {"md5": hashlib.md5(data).digest(), "sha256": hashlib.sha256(data).digest(),
+                          "blake2b": hashlib.blake2b(data, digest_size=20).digest()}
+    # Tree-mode files of several algorithms are never split (one task reads each once).
+    big = [p for p in sorted((tree / "d0").rglob("*")) if p.is_file() and p.stat().st_size > 70_000][:2]
+    got = dict(distributed.hash_files(big, ["parsha256", "sha1"], split_bytes=1, parts=3))
+    for path in big:
+        assert got[path]["parsha256"] == parhash.hash_file(path, "parsha256")
+        assert got[path]["sha1"] == hashlib.sha1(path.read_bytes()).digest()
+    with pytest.raises(ValueError, match="named twice"):
+        distributed.hash_files(paths, ["md5", "MD5"])
+    with pytest.raises(TypeError, match="parsha256"):
+        distributed.hash_files(paths, ["md5", "sha1"], tree_height=5)
+    with pytest.raises(ValueError, match="no algorithm"):
+        distributed.hash_files(paths, [])

@@ -281,3 +281,47 @@ def test_file_digest_with_several_algorithms_reads_the_file_object_once(tmp_path
         parhash.file_digest(io.BytesIO(data), ["md5", "md5"])
     with pytest.raises(ValueError, match="no algorithm"):
         parhash.file_digest(io.BytesIO(data), [])
+
+
+def test_hash_files_with_several_algorithms_equals_one_by_one_and_checks_hashlib(tmp_path):
+    # Issue 28: hash_files(paths, [names]) yields (path, {name: digest}) in input order, each
+    # digest equal to that algorithm alone and to hashlib; a missing file is one OSError for
+    # the file, not one per algorithm; small files go through the lanes, large ones split.
+    rng = random.Random(2828)
+    paths = []
+    contents = {}
+    for i in range(300):
+        size = rng.choice([0, 1, 63, 64, 1000, 4096, 70_000]) if i % 50 else 3 * 1024 * 1024 + i
+        path = tmp_path / f"f{i:03}"
+        data = rng.randbytes(size)
+        path.write_bytes(data)
+        contents[str(path)] = data
+        paths.append(str(path))
+    missing = str(tmp_path / "missing")
+    paths.insert(7, missing)
+    names = ["md5", "sha256", "sha512", "blake2b", "blake3"]
+    got = list(parhash.hash_files(paths, names, threads=2))
+    assert [p for p, _ in got] == paths
+    singles = {name: dict(parhash.hash_files(paths, name, threads=2)) for name in names}
+    errors = 0
+    for path, result in got:
+        if path == missing:
+            assert isinstance(result, FileNotFoundError) and result.filename == missing
+            errors += 1
+            continue
+        assert isinstance(result, dict) and list(result) == names
+        data = contents[path]
+        for name in names:
+            assert result[name] == singles[name][path], (name, path)
+        assert result["md5"] == hashlib.md5(data).digest()
+        assert result["sha256"] == hashlib.sha256(data).digest()
+        assert result["blake2b"] == hashlib.blake2b(data).digest()
+    assert errors == 1
+    sized = dict(parhash.hash_files(paths[:3], ["sha1", "blake3"], digest_size=16))
+    for path in paths[:3]:
+        if path != missing:
+            assert sized[path]["blake3"] == parhash.hash_file(path, "blake3", digest_size=16)
+    with pytest.raises(ValueError, match="named twice"):
+        parhash.hash_files(paths, ["md5", "MD5"])
+    with pytest.raises(TypeError, match="algorithm name or a list"):
+        parhash.hash_files(paths, 5)

@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Iterator
 from os import PathLike
-from typing import IO, Callable, ClassVar, Literal, Union, overload
+from typing import IO, Callable, ClassVar, Generic, Literal, TypeVar, Union, overload
 
 from _typeshed import ReadableBuffer
 
@@ -637,10 +637,15 @@ def hash_file(
     """Several algorithms, one read of the file: {name: digest} for each name (`tree_height`,
     `iv_bits` for parsha256, `digest_size` for those whose length it can be)."""
 
-class FileDigests(Iterator[tuple[_Path, Union[bytes, OSError]]]):
-    def __iter__(self) -> FileDigests: ...
-    def __next__(self) -> tuple[_Path, Union[bytes, OSError]]: ...
+_Digests = TypeVar("_Digests", bytes, dict[str, bytes])
 
+class FileDigests(Iterator[tuple[_Path, Union[_Digests, OSError]]], Generic[_Digests]):
+    """`hash_files`' results: bytes for one algorithm, {name: bytes} for several."""
+
+    def __iter__(self) -> FileDigests[_Digests]: ...
+    def __next__(self) -> tuple[_Path, Union[_Digests, OSError]]: ...
+
+@overload
 def hash_files(
     paths: Iterable[_Path],
     name: str,
@@ -650,8 +655,21 @@ def hash_files(
     iv_bits: int | None = None,
     digest_size: int | None = None,
     read: Literal["auto", "sequential", "parallel"] | None = None,
-) -> FileDigests:
+) -> FileDigests[bytes]:
     """(path, digest) or (path, OSError) for each path, in input order, bounded memory."""
+
+@overload
+def hash_files(
+    paths: Iterable[_Path],
+    name: list[str] | tuple[str, ...],
+    threads: int | None = None,
+    *,
+    tree_height: int | None = None,
+    iv_bits: int | None = None,
+    digest_size: int | None = None,
+    read: Literal["auto", "sequential", "parallel"] | None = None,
+) -> FileDigests[dict[str, bytes]]:
+    """Several algorithms, each file read once: (path, {name: digest}) or (path, OSError)."""
 
 def hash_many(
     buffers: Iterable[ReadableBuffer], name: str, threads: int | None = None

@@ -32,9 +32,11 @@ from ._parhash import (
     infer_algorithm,
     length_digest_size,
     length_error,
+    list_name,
     parse_bits,
     parse_list,
     quote,
+    several_length_error,
     sum_record,
 )
 from ._parhash import bsd_tag as tag
@@ -50,9 +52,11 @@ __all__ = [
     "infer_algorithm",
     "length_digest_size",
     "length_error",
+    "list_name",
     "parse_bits",
     "parse_list",
     "quote",
+    "several_length_error",
     "sum_record",
     "tag",
     "walk",

@@ -1,8 +1,8 @@
 """Type stubs of parhash.format: the checksum-list format of `parhash sum` and `parhash check`."""
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from os import PathLike
-from typing import Union
+from typing import Union, overload
 
 _Path = Union[str, bytes, PathLike[str], PathLike[bytes]]
 #: What a session asks to print: (True, bytes) for standard output, (False, str) for a message.
@@ -20,10 +20,26 @@ def checksum_line(
 ) -> bytes:
     """One checksum line, byte for byte as `parhash sum` writes it."""
 
+@overload
 def sum_record(
     algorithm: str, result: bytes | BaseException, name: bytes, tree_params: tuple[int, int] | None = None
 ) -> bytes:
     """`parhash sum --json`'s record of a digest or of the error that stopped it."""
+
+@overload
+def sum_record(
+    algorithm: list[str],
+    result: Mapping[str, bytes] | BaseException,
+    name: bytes,
+    tree_params: tuple[int, int] | None = None,
+) -> bytes:
+    """`parhash sum -a A,B --json`'s record: every digest by algorithm, or the error once."""
+
+def list_name(algorithm: str) -> str:
+    """The name distributions give the algorithm's list (SHA256SUMS, B2SUMS), as `--lists`."""
+
+def several_length_error(algorithms: list[str], bits: int | None) -> str | None:
+    """What `-l BITS` is wrong about with several algorithms, as the CLI says it."""
 
 def failure_message(error: BaseException, name: bytes) -> str:
     """`NAME: ERROR` as `parhash sum` reports a file it could not hash."""

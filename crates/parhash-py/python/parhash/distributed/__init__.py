@@ -22,7 +22,7 @@ Needs the ``ray`` extra: ``pip install "parhash[ray]"``.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import parhash
 import parhash.format
@@ -60,10 +60,12 @@ __all__ = [
 ]
 
 
-def _spec(algorithm: str, tree_height: Optional[int], iv_bits: Optional[int],
+def _spec(algorithm: Union[str, Sequence[str]], tree_height: Optional[int], iv_bits: Optional[int],
           digest_size: Optional[int] = None) -> Spec:
-    """Checks the algorithm, PARSHA-256's parameters and the digest size on the driver (a bad
-    one fails here, before any task runs)."""
+    """Checks the algorithm(s), PARSHA-256's parameters and the digest size on the driver (a
+    bad one fails here, before any task runs)."""
+    if not isinstance(algorithm, str):
+        return _several_spec(list(algorithm), tree_height, iv_bits, digest_size)
     name = _lines.canonical_name(algorithm)
     if name != "parsha256" and (tree_height is not None or iv_bits is not None):
         raise TypeError(f"{name} takes no tree_height or iv_bits (only parsha256 has tree parameters)")
@@ -76,13 +78,28 @@ def _spec(algorithm: str, tree_height: Optional[int], iv_bits: Optional[int],
     return Spec(name, tree_height, iv_bits, digest_size)
 
 
+def _several_spec(names: List[str], tree_height: Optional[int], iv_bits: Optional[int],
+                  digest_size: Optional[int]) -> Spec:
+    """Several algorithms from one read: the library's rules for a list of names (each once;
+    tree parameters only with parsha256; a digest size for those with a choice of lengths),
+    checked here through ``hash_file`` of an empty file."""
+    if not all(isinstance(name, str) for name in names):
+        raise TypeError("algorithm must be an algorithm name or a list of them")
+    options = {"tree_height": tree_height, "iv_bits": iv_bits, "digest_size": digest_size}
+    parhash.hash_file(os.devnull, names, **options)  # ValueError/TypeError as parhash.hash_file
+    if len(names) == 1:
+        return _spec(names[0], tree_height, iv_bits, digest_size)
+    canonical = [_lines.canonical_name(name) for name in names]
+    return Spec(canonical[0], tree_height, iv_bits, digest_size, algorithms=tuple(names))
+
+
 def _is_one_path(obj: Any) -> bool:
     return isinstance(obj, (str, bytes)) or hasattr(obj, "__fspath__")
 
 
 def hash_files(
     paths_or_dirs: Union[PathArg, Iterable[PathArg]],
-    algorithm: str = "sha256",
+    algorithm: Union[str, Sequence[str]] = "sha256",
     *,
     address: Optional[str] = None,
     recursive: bool = False,
@@ -96,7 +113,7 @@ def hash_files(
     max_running: Optional[int] = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Optional[Progress] = None,
-) -> Iterator[Tuple[Any, Union[bytes, BaseException]]]:
+) -> Iterator[Tuple[Any, Union[bytes, Dict[str, bytes], BaseException]]]:
     """Hashes files on the Ray cluster and yields ``(path, digest)`` in input order, or
     ``(path, error)`` for a file that could not be hashed: the file's ``OSError`` (missing,
     unreadable, a directory without ``recursive``, changed while read) or a
@@ -116,6 +133,10 @@ def hash_files(
     its worker dies. The driver stats each file to pack by bytes. `digest_size` (bytes) for
     blake2b, blake2s, blake3, shake128 and shake256, as ``parhash.hash_files`` (``parhash sum -l``
     in bytes).
+
+    With a list of algorithm names (``["md5", "sha256"]``) each file is read once for all of
+    them and yields ``(path, {name: digest})`` (an error once per file, not per algorithm), as
+    ``parhash.hash_files`` with a list; such files are never split into parts.
     """
     spec = _spec(algorithm, tree_height, iv_bits, digest_size)
     names = [paths_or_dirs] if _is_one_path(paths_or_dirs) else paths_or_dirs

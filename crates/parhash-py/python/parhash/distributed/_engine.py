@@ -13,7 +13,7 @@ import os
 import tempfile
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Deque, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Deque, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import parhash
 
@@ -48,12 +48,25 @@ class Spec:
     algorithm: str
     tree_height: Optional[int] = None
     iv_bits: Optional[int] = None
-    #: Bytes of digest for BLAKE2b/s, BLAKE3 and SHAKE (``-l``); None: the default.
+    #: Bytes of digest for BLAKE2b/s, BLAKE3 and SHAKE (``-l``); None: the default. With
+    #: several algorithms, for those that have a choice of lengths.
     digest_size: Optional[int] = None
+    #: Several algorithms from one read of each file (``sum -a md5,sha256``), as named by the
+    #: caller, ``algorithm`` being the first; empty for one. A file then yields ``{name:
+    #: digest}`` and is never split into parts (one task reads it once for all of them).
+    algorithms: Tuple[str, ...] = ()
+
+    @property
+    def several(self) -> bool:
+        return len(self.algorithms) > 1
+
+    def names(self) -> Union[str, List[str]]:
+        """What ``parhash.hash_files`` takes as its `name`: one name, or the list."""
+        return list(self.algorithms) if self.several else self.algorithm
 
     def tree_kwargs(self) -> dict:
         """PARSHA-256's parameters as keyword arguments (what a ``PartPlan`` takes)."""
-        if self.algorithm != "parsha256":
+        if "parsha256" not in (self.algorithms or (self.algorithm,)):
             return {}
         return {"tree_height": self.tree_height, "iv_bits": self.iv_bits}
 
@@ -122,7 +135,7 @@ def _hash_batch(paths: Sequence[Any], spec: Spec, threads: int) -> List[Any]:
     many-file engine (small files side by side in SIMD lanes)."""
     return [
         result
-        for _, result in parhash.hash_files(paths, spec.algorithm, threads, **spec.hash_kwargs())
+        for _, result in parhash.hash_files(paths, spec.names(), threads, **spec.hash_kwargs())
     ]
 
 
@@ -367,6 +380,8 @@ class Pipeline:
             yield self._batch_entry(batch)
 
     def _splits(self, item: Item) -> bool:
+        if item.spec.several:
+            return False
         tree_mode = item.spec.algorithm == "parsha256" or item.spec.algorithm.startswith("sandstorm")
         return tree_mode and self.split_bytes is not None and item.size >= self.split_bytes
 

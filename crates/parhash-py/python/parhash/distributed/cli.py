@@ -99,6 +99,11 @@ def _algorithm(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def _algorithms(text: str) -> List[str]:
+    """sum's -a: one algorithm or a comma-separated list of them (-a may also be repeated)."""
+    return [_algorithm(name) for name in text.split(",")]
+
+
 def _bits(text: str) -> int:
     try:
         return fmt.parse_bits(text)
@@ -154,8 +159,18 @@ def _parser() -> argparse.ArgumentParser:
         "does, hashed on a Ray cluster. Files of parsha256/sandstorm* of at least --split-bytes are split into "
         "parts over the cluster. With no FILE, or FILE -, standard input is hashed here.",
     )
-    sum_parser.add_argument("-a", "--algorithm", type=_algorithm, metavar="ALG",
-                            help="hash algorithm (default sha256); see `parhash list`")
+    sum_parser.add_argument("-a", "--algorithm", type=_algorithms, action="extend", metavar="ALG",
+                            help="hash algorithm (default sha256); see `parhash list`. Several (-a md5,sha256 "
+                            "or -a repeated): each file is read once for all of them, and standard output has "
+                            "BSD lines (one per file and algorithm), one JSON object per file with --json, or "
+                            "one list per algorithm with --lists")
+    sum_parser.add_argument("--lists", metavar="DIR",
+                            help="write one list per algorithm into the directory DIR (which must exist), named "
+                            "as distributions name them: MD5SUMS, SHA1SUMS, SHA256SUMS, SHA512SUMS, B2SUMS "
+                            "(blake2b), B3SUMS (blake3), TAGSUMS for the others; each list holds what `parhash "
+                            "sum -a ALG` prints (GNU lines; --tag, -b, -z apply); as `parhash sum --lists`")
+    sum_parser.add_argument("--list-name", metavar="TEMPLATE",
+                            help="name the lists of --lists after TEMPLATE ({name}: SHA256SUMS, {alg}: sha256)")
     sum_parser.add_argument("-l", "--length", type=_bits, metavar="BITS",
                             help="digest length in bits, with -a blake2b (8..512: BLAKE2's own digest size, not a "
                             "prefix), blake2s (8..256), blake3, shake128 or shake256 (8..8388608); a multiple of 8 "
@@ -251,26 +266,90 @@ def _stdin_bytes():
 
 
 def _stdin_digest(spec: Spec) -> Any:
-    """Standard input's digest, hashed on the driver (or its OSError)."""
+    """Standard input's digest, hashed on the driver (or its OSError); with several
+    algorithms, ``{name: digest}`` from one read."""
     try:
-        hasher = _lines.new(spec.algorithm, **spec.hash_kwargs())
+        hashers = {name: _lines.new(name, **_options_for(spec, name))
+                   for name in (spec.algorithms if spec.several else (spec.algorithm,))}
         read = _stdin_bytes().read
         while True:
             chunk = read(1 << 20)
             if not chunk:
-                return hasher.digest()
-            hasher.update(chunk)
+                break
+            for hasher in hashers.values():
+                hasher.update(chunk)
     except OSError as err:
         return err
+    digests = {name: hasher.digest() for name, hasher in hashers.items()}
+    return digests if spec.several else digests[spec.algorithm]
+
+
+def _options_for(spec: Spec, name: str) -> dict:
+    """The options of `spec` that apply to the algorithm `name` (of several: PARSHA-256's
+    parameters to parsha256, the digest size to those that can make it)."""
+    if not spec.several:
+        return spec.hash_kwargs()
+    options: dict = {}
+    if name == "parsha256":
+        options.update(spec.tree_kwargs())
+    if spec.digest_size is not None:
+        try:
+            fmt.length_digest_size(name, spec.digest_size * 8)
+            options["digest_size"] = spec.digest_size
+        except ValueError:
+            pass  # one of the algorithms with a single length
+    return options
+
+
+def _sum_algorithms(args) -> List[str]:
+    """sum's -a: each algorithm once, in the order first given (sha256 when none)."""
+    return list(dict.fromkeys(args.algorithm or ["sha256"]))
 
 
 def _spec(args) -> Spec:
     """sum's spec: -a (default sha256), PARSHA-256's parameters, -l (checked by _run)."""
-    algorithm = args.algorithm or "sha256"
+    algorithms = _sum_algorithms(args)
+    if len(algorithms) > 1:
+        size = args.length // 8 if args.length else None
+        return Spec(algorithms[0], args.tree_height, args.iv_bits, size, algorithms=tuple(algorithms))
+    algorithm = algorithms[0]
     size = fmt.length_digest_size(algorithm, args.length)
     if algorithm == "parsha256":
         return Spec(algorithm, args.tree_height, args.iv_bits)
     return Spec(algorithm, digest_size=size)
+
+
+class _Lists:
+    """``--lists DIR``: one list per algorithm, created empty before anything is hashed, each
+    holding what ``parhash sum -a ALG`` prints (as ``parhash sum --lists``)."""
+
+    def __init__(self, args, algorithms: List[str]) -> None:
+        template = args.list_name or "{name}"
+        self.paths: List[bytes] = []
+        for algorithm in algorithms:
+            name = template.replace("{name}", fmt.list_name(algorithm)).replace("{alg}", algorithm)
+            path = os.path.join(os.fsencode(args.lists), os.fsencode(name))
+            if path in self.paths:
+                raise _ListsError(f"two lists would be named {os.fsdecode(path)}: see --list-name")
+            self.paths.append(path)
+        self.files: List[Any] = []
+        try:
+            for path in self.paths:
+                self.files.append(open(path, "wb"))
+        except OSError as err:
+            self.close()
+            raise _ListsError(f"cannot write {os.fsdecode(err.filename or path)}: {err.strerror or err}") from None
+
+    def write(self, index: int, line: bytes) -> None:
+        self.files[index].write(line)
+
+    def close(self) -> None:
+        for file in self.files:
+            file.close()
+
+
+class _ListsError(Exception):
+    """A list of --lists that cannot be named or created (status 1, before any hashing)."""
 
 
 def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int]) -> Pipeline:
@@ -282,7 +361,7 @@ def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int])
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
     spec = _spec(args)
     tree_params = None
-    if spec.algorithm == "parsha256":
+    if "parsha256" in (spec.algorithms or (spec.algorithm,)):
         # The parameters as the library fills them in (its defaults where none were given).
         tree = parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
         tree_params = (tree.tree_height, tree.iv_bits)
@@ -296,17 +375,34 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
             for path, error in fmt.walk([name], args.recursive):
                 yield Item(key=path, path=path) if error is None else Item(key=path, preset=error)
 
+    algorithms = list(spec.algorithms) if spec.several else [spec.algorithm]
+    lists = _Lists(args, algorithms) if args.lists is not None else None
     all_ok = True
-    for name, result in _pipeline(args, spec, bar, args.split_bytes).run(items()):
-        if args.json:
-            out.write(fmt.sum_record(spec.algorithm, result, name, tree_params))
-        if isinstance(result, bytes):
-            if not args.json:
-                out.write(fmt.checksum_line(spec.algorithm, result, name, tag=args.tag, binary=args.binary,
-                                            zero=args.zero, tree_params=tree_params))
-        else:
-            out.message(fmt.failure_message(result, name))
-            all_ok = False
+    try:
+        for name, result in _pipeline(args, spec, bar, args.split_bytes).run(items()):
+            if args.json:
+                out.write(fmt.sum_record(algorithms if spec.several else spec.algorithm, result, name,
+                                         tree_params))
+            if isinstance(result, (bytes, dict)):
+                digests = result if isinstance(result, dict) else {spec.algorithm: result}
+                for index, algorithm in enumerate(algorithms):
+                    if args.json:
+                        break
+                    # Several algorithms' lines on one stream say which is which: BSD lines.
+                    line = fmt.checksum_line(algorithm, digests[algorithm], name,
+                                             tag=args.tag or (spec.several and lists is None),
+                                             binary=args.binary, zero=args.zero,
+                                             tree_params=tree_params if algorithm == "parsha256" else None)
+                    if lists is not None:
+                        lists.write(index, line)
+                    else:
+                        out.write(line)
+            else:
+                out.message(fmt.failure_message(result, name))
+                all_ok = False
+    finally:
+        if lists is not None:
+            lists.close()
     return all_ok
 
 
@@ -431,15 +527,23 @@ def _usage_error(args, text: str) -> int:
 
 
 def _run(args) -> int:
+    several = args.command == "sum" and len(_sum_algorithms(args)) > 1
     try:
-        if args.algorithm == "parsha256" or args.tree_height is not None or args.iv_bits is not None:
-            if args.algorithm != "parsha256" and args.command == "sum":
-                return _usage_error(args, f"{args.algorithm or 'sha256'} takes no --tree-height or --iv-bits "
+        if args.command == "sum" and (args.tree_height is not None or args.iv_bits is not None):
+            algorithms = _sum_algorithms(args)
+            if "parsha256" not in algorithms:
+                if several:
+                    return _usage_error(args, "--tree-height and --iv-bits apply only to -a parsha256")
+                return _usage_error(args, f"{algorithms[0]} takes no --tree-height or --iv-bits "
                                     "(only parsha256 does)")
-            if args.tree_height is not None or args.iv_bits is not None:
-                parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
+        if args.tree_height is not None or args.iv_bits is not None:
+            parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
     except ValueError as err:
         return _usage_error(args, str(err))
+    if args.command == "sum" and args.lists is not None and args.json:
+        return _usage_error(args, "the argument '--lists <DIR>' cannot be used with '--json'")
+    if args.command == "sum" and args.list_name is not None and args.lists is None:
+        return _usage_error(args, "the argument '--list-name <TEMPLATE>' requires '--lists <DIR>'")
     # --json writes neither checksum lines nor reports, so their styles make no sense with it.
     if args.json:
         for flag, given in (("--zero", args.zero), ("--tag", getattr(args, "tag", False)),
@@ -447,7 +551,11 @@ def _run(args) -> int:
             if given:
                 return _usage_error(args, f"the argument '--json' cannot be used with '{flag}'")
     # -l against -a, in the CLI's words (when checking, -l is accepted and ignored).
-    length_problem = fmt.length_error(args.algorithm, args.length, checking=args.command == "check")
+    if several:
+        length_problem = fmt.several_length_error(_sum_algorithms(args), args.length)
+    else:
+        algorithm = _sum_algorithms(args)[0] if args.command == "sum" and args.algorithm else args.algorithm
+        length_problem = fmt.length_error(algorithm, args.length, checking=args.command == "check")
     if length_problem is not None:
         return _usage_error(args, length_problem)
     try:
@@ -469,6 +577,9 @@ def _hash(args) -> int:
     try:
         ok = _sum(args, bar, out) if args.command == "sum" else _check(args, bar, out)
         _stdout.flush()
+    except _ListsError as err:
+        _message(str(err))
+        return 1
     except BrokenPipeError:
         # The reader went away (`parhash-dist sum ... | head -1`): nothing left to tell anyone.
         _stdout = open(os.devnull, "w")
