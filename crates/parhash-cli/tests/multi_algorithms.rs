@@ -450,3 +450,70 @@ fn a_file_that_changes_while_read_fails_in_every_list() {
         }
     }
 }
+
+/// A FIFO among other files can be opened only once: the many-file engine must leave it,
+/// unopened, to its turn (an earlier version opened it to look at its storage and again to
+/// read it, and hung waiting for a writer that had gone), with one algorithm or several, first
+/// or between regular files.
+#[test]
+fn a_fifo_among_other_files_is_opened_once() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("plain"), b"plain file\n").unwrap();
+    let data = b"through the fifo\n".repeat(500);
+    let cases: [&[&str]; 4] = [
+        &["fifo", "plain"],
+        &["plain", "fifo", "plain"],
+        &["-a", "md5,sha1", "fifo", "plain"],
+        &["-a", "md5,sha1", "plain", "fifo", "plain"],
+    ];
+    for (round, case) in cases.iter().enumerate() {
+        let fifo = dir.path().join("fifo");
+        let _ = fs::remove_file(&fifo);
+        assert!(Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_parhash"))
+            .arg("sum")
+            .args(*case)
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let payload = data.clone();
+        let writer = std::thread::spawn(move || {
+            let mut end = fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            end.write_all(&payload).is_ok()
+        });
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(60) {
+                child.kill().unwrap();
+                panic!("case {round}: `parhash sum {case:?}` still waits on the FIFO after 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            writer.join().unwrap(),
+            "case {round}: the writer lost its reader"
+        );
+        // The control: the same names with the FIFO's data in a regular file.
+        fs::remove_file(dir.path().join("fifo")).unwrap();
+        fs::write(dir.path().join("fifo"), &data).unwrap();
+        let want = parhash_in(dir.path(), &[&["sum"], *case].concat(), &[]);
+        fs::remove_file(dir.path().join("fifo")).unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "case {round}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.stdout, want.stdout, "case {round}");
+    }
+}

@@ -231,7 +231,9 @@ fn one_file_at_a_time(window: &[FileInput], read: ReadStrategy) -> bool {
         ReadStrategy::Auto => window
             .iter()
             .find_map(|input| match input {
-                FileInput::Path(path) => {
+                // Only a regular file is opened here: opening a FIFO would block, or take
+                // the data its writer meant for the hash.
+                FileInput::Path(path) if is_regular(path) => {
                     let file = File::open(path).ok()?;
                     regular_file_len(&file).map(|len| storage_of(&file, len))
                 }
@@ -306,9 +308,19 @@ pub(super) enum Regular {
     Not,
 }
 
+/// Whether `path` is a regular file (or a link to one), without opening it.
+fn is_regular(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|meta| meta.is_file())
+}
+
 /// Opens `path` and reads it whole when it is a small regular file. Opening and reading fail
-/// exactly as [`FileHasher::hash_file`] would (same calls, same errors).
+/// exactly as [`FileHasher::hash_file`] would (same calls, same errors). What is known not to
+/// be a regular file is not opened at all: the in-order pass opens it once (a FIFO opened
+/// here too would block this worker, or lose its writer's data to the first open).
 pub(super) fn open_regular(path: &Path) -> io::Result<Regular> {
+    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return Ok(Regular::Not);
+    }
     let file = File::open(path)?;
     Ok(match regular_file_len(&file) {
         None => Regular::Not,
