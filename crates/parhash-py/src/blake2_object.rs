@@ -12,7 +12,7 @@ use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::buffers::Data;
+use crate::buffers::{Data, RELEASE_GIL_AT};
 use crate::locked::Locked;
 
 /// The bytes of a buffer argument (`key`, `salt`, `person`), at most `max` of them.
@@ -103,6 +103,19 @@ macro_rules! blake2_class {
                 // hashlib's flag: every algorithm is offered either way.
                 let _ = usedforsecurity;
                 let digest_size = in_range(digest_size, "digest_size", 1, $digest)? as usize;
+                // The common call, `blake2b(data)`: no parameter block to build (per call at
+                // 64 B the constructor's checks cost as much as the compression).
+                let plain = key.is_none() && salt.is_none() && person.is_none()
+                    && (fanout, depth, node_depth, inner_size) == (1, 1, 0, 0)
+                    && leaf_size.is_none() && node_offset.is_none() && !last_node;
+                if plain {
+                    let state = if digest_size == $digest {
+                        $simd::State::new()
+                    } else {
+                        $simd::Params::new().hash_length(digest_size).to_state()
+                    };
+                    return Self::with_data(py, digest_size, state, data);
+                }
                 let key = short_bytes(key, "key", $key)?;
                 let salt = short_bytes(salt, "salt", $salt)?;
                 let person = short_bytes(person, "person", $person)?;
@@ -131,14 +144,7 @@ macro_rules! blake2_class {
                     .inner_hash_length(inner_size)
                     .last_node(last_node)
                     .to_state();
-                let hash = $class {
-                    digest_size,
-                    state: Locked::new(state),
-                };
-                if let Some(data) = data {
-                    hash.update(py, data)?;
-                }
-                Ok(hash)
+                Self::with_data(py, digest_size, state, data)
             }
 
             /// Feeds more bytes (any buffer; `str` is a TypeError, as in hashlib).
@@ -186,6 +192,29 @@ macro_rules! blake2_class {
             #[getter]
             fn block_size(&self) -> usize {
                 $block
+            }
+        }
+
+        impl $class {
+            /// The object for a fresh `state` and the constructor's data: a short `bytes` fed
+            /// directly (no other thread can see the state yet), anything else as `update`
+            /// feeds it (the GIL released for long data, other buffers copied in chunks).
+            fn with_data(
+                py: Python<'_>,
+                digest_size: usize,
+                mut state: $simd::State,
+                data: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Self> {
+                let short = data.and_then(|data| data.cast::<PyBytes>().ok())
+                    .filter(|bytes| bytes.as_bytes().len() < RELEASE_GIL_AT);
+                if let Some(bytes) = short {
+                    state.update(bytes.as_bytes());
+                }
+                let hash = $class { digest_size, state: Locked::new(state) };
+                if let (Some(data), None) = (data, short) {
+                    hash.update(py, data)?;
+                }
+                Ok(hash)
             }
         }
     };

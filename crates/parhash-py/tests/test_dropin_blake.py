@@ -2,6 +2,7 @@
 vectors: the BLAKE2 authors' keyed KAT, RFC 7693's self-test, BLAKE3's test_vectors.json
 (hash, keyed_hash, derive_key, extended output); and against hashlib for every parameter."""
 
+import array
 import hashlib
 import hmac
 import json
@@ -183,3 +184,17 @@ def test_blake3_update_mmap_reads_the_file(tmp_path):
     assert h.digest() == parhash.blake3(b"head" + data + data, key=key).digest()
     with pytest.raises(FileNotFoundError):
         h.update_mmap(tmp_path / "missing")
+
+
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_constructor_data_in_every_form_equals_hashlib(name):
+    # The constructor feeds short bytes directly and the rest as update() does (the GIL
+    # released from 2 KiB on, other buffers copied): every path, default and other sizes.
+    rng = random.Random(7693)
+    mine, theirs = getattr(parhash, name), getattr(hashlib, name)
+    for length in [0, 1, 63, 64, 65, 128, 129, 2047, 2048, 2049, 100_000]:
+        data = rng.randbytes(length)
+        for form in (bytes, bytearray, memoryview, lambda d: array.array("B", d)):
+            for options in ({}, {"digest_size": 20}, {"key": b"k" * 5}, {"salt": b"s"}):
+                got = mine(form(data), **options).digest()
+                assert got == theirs(data, **options).digest(), (length, form, options)
