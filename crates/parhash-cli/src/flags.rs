@@ -109,8 +109,10 @@ pub struct SumArgs {
     /// the finished FILE is byte for byte what an uninterrupted run writes. A file that could
     /// not be read before is tried again (if it can be read now, run --update instead). A FILE
     /// from another command line, algorithm or style, or naming files the walk no longer has,
-    /// is refused and left as it is. One algorithm; every output style (--tag, -b, -z, --json).
-    #[arg(long, requires = "output_file", conflicts_with_all = ["update", "device"])]
+    /// is refused and left as it is. One algorithm with -o; every output style (--tag, -b, -z,
+    /// --json). With --lists DIR (several algorithms), each list is compared and all go on
+    /// from the files every one of them has.
+    #[arg(long, conflicts_with_all = ["update", "device"])]
     pub resume: bool,
 
     /// Bring FILE up to date with the tree: hash new files, drop vanished ones, keep the rest.
@@ -605,8 +607,11 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
             "the {flag} option is meaningful only when verifying checksums"
         ));
     }
-    if sum.algorithms().len() > 1 && (sum.resume || sum.update) {
-        return Some("--resume and --update take one algorithm".into());
+    if sum.resume && sum.output_file.is_none() && sum.lists.is_none() {
+        return Some("--resume continues a list of -o FILE or --lists DIR".into());
+    }
+    if sum.algorithms().len() > 1 && sum.output_file.is_some() && (sum.resume || sum.update) {
+        return Some("--resume and --update of -o FILE take one algorithm".into());
     }
     if sum.algorithms.len() > 1 {
         if sum.check {
@@ -766,7 +771,11 @@ mod tests {
         assert!(parse(&["sum", "-o", "L", "--lists", "x", "d"]).is_err());
         assert!(parse(&["sum", "-o", "L", "-c", "d"]).is_err());
         let err = parse(&["sum", "-a", "md5,sha1", "-o", "L", "--resume", "d"]).unwrap_err();
-        assert_eq!(err.to_string(), "--resume and --update take one algorithm");
+        assert_eq!(
+            err.to_string(),
+            "--resume and --update of -o FILE take one algorithm"
+        );
+        assert!(sum(&["-a", "md5,sha1", "--lists", "D", "--resume", "d"]).resume);
     }
 
     #[test]

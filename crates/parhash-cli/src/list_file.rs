@@ -146,80 +146,99 @@ pub enum Planned {
     },
 }
 
-/// A resumed list: where it and its side file are cut, and the files still to hash.
+/// Resumed lists: where each and the side file are cut, and the files still to hash.
 pub struct Resumed {
-    pub list_len: u64,
+    /// Each list's length to keep, in the order given.
+    pub list_lens: Vec<u64>,
     pub meta_len: u64,
     /// Files that have no line and still cannot be read: reported again, as a new run would.
     pub still_failing: Vec<(Vec<u8>, io::Error)>,
     /// The first file to hash, if any (the rest of the walk follows it).
     pub first: Option<Item>,
-    pub torn_line: Option<u64>,
+    /// Lists whose incomplete or unreadable last line is written again, with its number.
+    pub torn: Vec<(PathBuf, u64)>,
 }
 
-/// Compares the list at `path` (and its side file) with the walk, taking from `items` the
-/// files it already has, up to the first it lacks.
+/// Compares the lists at `lists` (each with the algorithm and style it is written in: one for
+/// `-o`, one per algorithm for `--lists`) and the side file at `side_path`, if any, with the
+/// walk, taking from `items` the files they all have already, up to the first one of them
+/// lacks (the shortest list decides; the longer ones are cut to the same files).
 pub fn resume(
-    path: &Path,
-    algorithm: Algorithm,
-    style: LineStyle,
+    lists: &[(PathBuf, Algorithm, LineStyle)],
+    side_path: Option<&Path>,
     items: &mut impl Iterator<Item = Item>,
 ) -> Result<Resumed> {
-    let list = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut prefix = Prefix::new(BufReader::new(list), algorithm, style);
-    let meta_path = meta::side_path(path);
-    let mut side = File::open(&meta_path)
-        .ok()
+    let mut prefixes = Vec::with_capacity(lists.len());
+    for (path, algorithm, style) in lists {
+        let list = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        prefixes.push(Prefix::new(BufReader::new(list), *algorithm, *style));
+    }
+    let mut side = side_path
+        .and_then(|path| File::open(path).ok())
         .map(|file| MetaReader::new(BufReader::new(file)));
-    let mut still_failing = Vec::new();
-    let refused = |err: parhash_format::resume::ResumeError| {
+    let refused = |path: &Path, err: parhash_format::resume::ResumeError| {
         anyhow::anyhow!("{}: {err}; not resumed", path.display())
     };
+    let mut still_failing = Vec::new();
     let mut first = None;
+    let mut lens: Vec<u64> = vec![0; lists.len()];
     for item in items.by_ref() {
+        lens = prefixes.iter().map(Prefix::kept_end).collect();
+        // Whether the file cannot be read now: asked once, for every list.
+        let mut fails_now = None;
         let mut failure = None;
-        let step = prefix
-            .step(name_of(&item), || match &item {
-                Item::Failed { .. } => true,
-                Item::Hash {
-                    source: Source::Path(file),
-                    ..
-                } => File::open(file).map_err(|err| failure = Some(err)).is_err(),
-                Item::Hash { .. } => false,
-            })
-            .map_err(refused)?;
-        match step {
-            Step::Kept => {
-                if let Some(side) = side.as_mut() {
-                    side.take_if_next(name_of(&item))
-                        .with_context(|| format!("cannot read {}", meta_path.display()))?;
-                }
+        let mut steps = Vec::with_capacity(prefixes.len());
+        for (prefix, (path, _, _)) in prefixes.iter_mut().zip(lists) {
+            let step = prefix.step(name_of(&item), || {
+                *fails_now.get_or_insert_with(|| match &item {
+                    Item::Failed { .. } => true,
+                    Item::Hash {
+                        source: Source::Path(file),
+                        ..
+                    } => File::open(file).map_err(|err| failure = Some(err)).is_err(),
+                    Item::Hash { .. } => false,
+                })
+            });
+            steps.push(step.map_err(|err| refused(path, err))?);
+        }
+        if steps.contains(&Step::Resume) {
+            first = Some(item);
+            break;
+        }
+        if steps.iter().all(|&step| step == Step::Kept) {
+            if let Some(side) = side.as_mut() {
+                side.take_if_next(name_of(&item))
+                    .context("cannot read the side file")?;
             }
-            Step::Gap => {
-                let (name, error) = match item {
-                    Item::Failed { name, error } => (name, error),
-                    Item::Hash { name, .. } => (name, failure.expect("a gap failed to open")),
-                };
-                still_failing.push((name, error));
-            }
-            Step::Resume => {
-                first = Some(item);
-                break;
-            }
+        } else if steps.iter().all(|&step| step == Step::Gap) {
+            let (name, error) = match item {
+                Item::Failed { name, error } => (name, error),
+                Item::Hash { name, .. } => (name, failure.take().expect("a gap failed to open")),
+            };
+            still_failing.push((name, error));
+        } else {
+            anyhow::bail!(
+                "the lists in {} differ at {}; not resumed",
+                lists[0].0.parent().unwrap_or(Path::new(".")).display(),
+                parhash_format::escape::quote(name_of(&item))
+            );
         }
     }
-    let torn_line = prefix.torn_line();
-    let list_len = if first.is_some() {
-        prefix.kept_end()
-    } else {
-        prefix.finish().map_err(refused)?
-    };
+    let torn = (prefixes.iter().zip(lists))
+        .filter_map(|(prefix, (path, _, _))| Some((path.clone(), prefix.torn_line()?)))
+        .collect();
+    if first.is_none() {
+        lens.clear();
+        for (prefix, (path, _, _)) in prefixes.into_iter().zip(lists) {
+            lens.push(prefix.finish().map_err(|err| refused(path, err))?);
+        }
+    }
     Ok(Resumed {
-        list_len,
+        list_lens: lens,
         meta_len: side.map_or(0, |side| side.taken_end()),
         still_failing,
         first,
-        torn_line,
+        torn,
     })
 }
 

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -137,27 +137,33 @@ struct List {
 impl Records {
     /// Standard output, or the lists of `--lists` (created, empty, before anything is hashed).
     fn open(algorithms: &[Algorithm], args: &SumArgs) -> Result<Records> {
-        let Some(dir) = &args.lists else {
+        if args.lists.is_none() {
             return Ok(Records::Stdout {
                 out: stdio::stdout(),
                 lines: Vec::with_capacity(64 * 1024),
             });
-        };
-        let template = args.list_name.as_deref().unwrap_or("{name}");
-        let mut lists: Vec<List> = Vec::with_capacity(algorithms.len());
-        for &alg in algorithms {
-            let name = template
-                .replace("{name}", &parsha::list_name(alg))
-                .replace("{alg}", alg.name());
-            let path = dir.join(name);
-            if lists.iter().any(|list| list.path == path) {
-                bail!(
-                    "two lists would be named {}: see --list-name",
-                    path.display()
-                );
-            }
-            let file =
-                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Records::lists(list_paths(algorithms, args)?, None)
+    }
+
+    /// The lists of `--lists` at `paths`: created empty, or cut to `resumed_lens` and
+    /// continued (`--resume`).
+    fn lists(paths: Vec<PathBuf>, resumed_lens: Option<&[u64]>) -> Result<Records> {
+        let mut lists: Vec<List> = Vec::with_capacity(paths.len());
+        for (index, path) in paths.into_iter().enumerate() {
+            let cannot_write = || format!("cannot write {}", path.display());
+            let file = match resumed_lens {
+                None => File::create(&path).with_context(cannot_write)?,
+                Some(lens) => {
+                    let mut file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .with_context(cannot_write)?;
+                    file.set_len(lens[index]).with_context(cannot_write)?;
+                    file.seek(io::SeekFrom::End(0)).with_context(cannot_write)?;
+                    file
+                }
+            };
             lists.push(List {
                 path,
                 out: BufWriter::new(file),
@@ -285,6 +291,27 @@ impl Records {
     }
 }
 
+/// The lists of `--lists`, in the order of the algorithms.
+fn list_paths(algorithms: &[Algorithm], args: &SumArgs) -> Result<Vec<PathBuf>> {
+    let dir = args.lists.as_deref().unwrap_or(std::path::Path::new("."));
+    let template = args.list_name.as_deref().unwrap_or("{name}");
+    let mut paths: Vec<PathBuf> = Vec::with_capacity(algorithms.len());
+    for &alg in algorithms {
+        let name = template
+            .replace("{name}", &parsha::list_name(alg))
+            .replace("{alg}", alg.name());
+        let path = dir.join(name);
+        if paths.contains(&path) {
+            bail!(
+                "two lists would be named {}: see --list-name",
+                path.display()
+            );
+        }
+        paths.push(path);
+    }
+    Ok(paths)
+}
+
 /// Appends what standard output gets for one file: its lines, or its JSON record (with
 /// several algorithms, BSD lines or one JSON object), or for a failure nothing but JSON's.
 fn stream_lines(
@@ -334,6 +361,9 @@ fn stream_lines(
 /// lines.
 fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Result<bool> {
     let mut items = many::items_for(files, args.recursive).map(closed_stdin_fails);
+    if args.resume && args.lists.is_some() {
+        return resume_lists(algorithms, files, args, items);
+    }
     let Some(path) = &args.output_file else {
         let records = Records::open(algorithms, args)?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
@@ -343,34 +373,63 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
         return update(algorithms[0], files, args, path, items);
     }
     let side_path = meta::side_path(path);
-    let mut all_ok = true;
     // --resume where there is no list yet starts one: the same command line every time.
-    let records = if args.resume && path.exists() {
-        let style = style_for(algorithms[0], args);
-        let resumed = list_file::resume(path, algorithms[0], style, &mut items)?;
-        if let Some(line) = resumed.torn_line {
-            err_message!(
-                "{}: line {line} is incomplete or unreadable: written again",
-                path.display()
-            );
-        }
-        for (name, err) in &resumed.still_failing {
-            report_failure(name, err);
-            all_ok = false;
-        }
-        let side = if resumed.meta_len == 0 {
-            new_side_file(&side_path)?
-        } else {
-            Durable::continue_at(&side_path, resumed.meta_len)?
-        };
-        let list = Durable::continue_at(path, resumed.list_len)?;
-        let rest = resumed.first.into_iter().chain(items);
-        let records = Records::file(list, side);
-        return Ok(hash_planned(algorithms, files, args, records, with_meta(rest))? && all_ok);
+    if !(args.resume && path.exists()) {
+        let records = Records::file(Durable::create(path)?, new_side_file(&side_path)?);
+        return hash_planned(algorithms, files, args, records, with_meta(items));
+    }
+    let style = style_for(algorithms[0], args);
+    let lists = [(path.clone(), algorithms[0], style)];
+    let resumed = list_file::resume(&lists, Some(&side_path), &mut items)?;
+    let all_ok = report_resumed(&resumed);
+    let side = if resumed.meta_len == 0 {
+        new_side_file(&side_path)?
     } else {
-        Records::file(Durable::create(path)?, new_side_file(&side_path)?)
+        Durable::continue_at(&side_path, resumed.meta_len)?
     };
-    Ok(hash_planned(algorithms, files, args, records, with_meta(items))? && all_ok)
+    let list = Durable::continue_at(path, resumed.list_lens[0])?;
+    let rest = resumed.first.into_iter().chain(items);
+    let records = Records::file(list, side);
+    Ok(hash_planned(algorithms, files, args, records, with_meta(rest))? && all_ok)
+}
+
+/// `--lists DIR --resume`: every list continued from the files they all have.
+fn resume_lists(
+    algorithms: &[Algorithm],
+    files: &[OsString],
+    args: &SumArgs,
+    mut items: impl Iterator<Item = many::Item>,
+) -> Result<bool> {
+    let paths = list_paths(algorithms, args)?;
+    if !paths.iter().all(|path| path.exists()) {
+        let records = Records::lists(paths, None)?;
+        let plan = items.map(|item| Ok(Planned::Hash(item, None)));
+        return hash_planned(algorithms, files, args, records, plan);
+    }
+    let lists: Vec<_> = (paths.iter().zip(algorithms))
+        .map(|(path, &alg)| (path.clone(), alg, style_for(alg, args)))
+        .collect();
+    let resumed = list_file::resume(&lists, None, &mut items)?;
+    let all_ok = report_resumed(&resumed);
+    let records = Records::lists(paths, Some(&resumed.list_lens))?;
+    let rest = resumed.first.into_iter().chain(items);
+    let plan = rest.map(|item| Ok(Planned::Hash(item, None)));
+    Ok(hash_planned(algorithms, files, args, records, plan)? && all_ok)
+}
+
+/// Reports what resuming found: lines written again, files that still cannot be read.
+/// `false` if there are any of those.
+fn report_resumed(resumed: &list_file::Resumed) -> bool {
+    for (path, line) in &resumed.torn {
+        err_message!(
+            "{}: line {line} is incomplete or unreadable: written again",
+            path.display()
+        );
+    }
+    for (name, err) in &resumed.still_failing {
+        report_failure(name, err);
+    }
+    resumed.still_failing.is_empty()
 }
 
 /// Every item hashed, with its metadata for the side file.
