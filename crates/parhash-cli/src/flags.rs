@@ -96,8 +96,8 @@ pub struct SumArgs {
     /// run (killed, a crash, a power cut) leaves a list that --resume continues. Next to it,
     /// FILE.parhash-meta records each hashed file's size, modification and change times, inode
     /// and device, for --update --rehash-changed; FILE itself holds exactly what standard
-    /// output would, so `sha256sum -c FILE` reads it. Keep FILE outside the directories
-    /// walked, or it is hashed too.
+    /// output would, so `sha256sum -c FILE` reads it. FILE, its side file and their .tmp are
+    /// left out of the walk should they lie in the tree.
     #[arg(short = 'o', long = "output", value_name = "FILE", conflicts_with_all = ["check", "lists", "device"])]
     pub output_file: Option<std::path::PathBuf>,
 
@@ -122,7 +122,7 @@ pub struct SumArgs {
     /// to the tree are hashed, entries of files gone are dropped, and every other entry keeps
     /// its digest WITHOUT its file being read. It is written to FILE.tmp, synced and renamed
     /// over FILE, so a crash never loses the old list. Add --rehash-changed to read again the
-    /// files whose metadata changed. One algorithm.
+    /// files whose metadata changed. One algorithm. With no FILE yet, it is written.
     #[arg(long, requires = "output_file", conflicts_with = "device")]
     pub update: bool,
 

@@ -127,6 +127,41 @@ pub fn meta_of(item: &Item) -> Option<Meta> {
     }
 }
 
+/// The walk without the files `-o` writes (`FILE`, its side file and their `.tmp`), should
+/// they lie in the tree: a file being written is not listed. Names are compared first, so
+/// only a file of the same name costs a look at its inode.
+pub fn without_own_files<'a>(
+    items: impl Iterator<Item = Item> + 'a,
+    list: &Path,
+) -> impl Iterator<Item = Item> + 'a {
+    let side = meta::side_path(list);
+    let own: Vec<PathBuf> = vec![list.to_path_buf(), temporary(list), temporary(&side), side];
+    let names: Vec<std::ffi::OsString> = (own.iter())
+        .filter_map(|path| path.file_name().map(|name| name.to_os_string()))
+        .collect();
+    let identity = |path: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    };
+    items.filter(move |item| {
+        let Item::Hash {
+            source: Source::Path(path),
+            ..
+        } = item
+        else {
+            return true;
+        };
+        if !path
+            .file_name()
+            .is_some_and(|name| names.iter().any(|own| own == name))
+        {
+            return true;
+        }
+        let found = identity(path);
+        found.is_none() || !own.iter().any(|own| identity(own) == found)
+    })
+}
+
 /// The name `sum` writes for an item.
 pub fn name_of(item: &Item) -> &[u8] {
     match item {
@@ -304,7 +339,11 @@ pub fn update_plan<'a>(
                 Some(Ok(Planned::Hash(item, meta)))
             }
             Merged::Both(entry, item) => {
-                let now = meta_of(&item);
+                // Without --rehash-changed a kept file is not even looked at, where its
+                // metadata is on record.
+                let now = (rehash_changed || side.is_none())
+                    .then(|| meta_of(&item))
+                    .flatten();
                 let recorded = match side.as_mut() {
                     Some(side) => match side.find(&entry.name, |a, b| order.cmp(a, b)) {
                         Ok(recorded) => recorded,
@@ -316,8 +355,7 @@ pub fn update_plan<'a>(
                     // No side file: the list's digests are trusted as of now.
                     None => now,
                 };
-                let changed = recorded.is_none() || recorded != now;
-                if rehash_changed && changed {
+                if rehash_changed && (recorded.is_none() || recorded != now) {
                     counts.rehashed += 1;
                     return Some(Ok(Planned::Hash(item, now)));
                 }

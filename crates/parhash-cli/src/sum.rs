@@ -360,7 +360,7 @@ fn stream_lines(
 /// ([`next_chunk_len`]): a reader downstream never waits for a large window of finished
 /// lines.
 fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Result<bool> {
-    let mut items = many::items_for(files, args.recursive).map(closed_stdin_fails);
+    let items = many::items_for(files, args.recursive).map(closed_stdin_fails);
     if args.resume && args.lists.is_some() {
         return resume_lists(algorithms, files, args, items);
     }
@@ -369,7 +369,9 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
         return hash_planned(algorithms, files, args, records, plan);
     };
-    if args.update {
+    let mut items = list_file::without_own_files(items, path);
+    // --update where there is no list yet writes one.
+    if args.update && path.exists() {
         return update(algorithms[0], files, args, path, items);
     }
     let side_path = meta::side_path(path);

@@ -570,3 +570,18 @@ fn lists_of_several_algorithms_resume_from_the_shortest() {
         "not resumed",
     );
 }
+
+/// A list written inside the tree it lists is not listed (nor its side file), so resume and
+/// update still match a run that writes it elsewhere.
+#[test]
+fn a_list_inside_the_tree_leaves_itself_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    make_tree(root, 30, 0, 0);
+    let expected = reference(root, &[]);
+    sum_ok(root, &["-o", "d/s0/SUMS"]);
+    assert!(fs::read(root.join("d/s0/SUMS")).unwrap() == expected);
+    sum_ok(root, &["-o", "d/s0/SUMS", "--resume"]);
+    sum_ok(root, &["-o", "d/s0/SUMS", "--update", "--rehash-changed"]);
+    assert!(fs::read(root.join("d/s0/SUMS")).unwrap() == expected);
+}
