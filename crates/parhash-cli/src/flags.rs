@@ -126,7 +126,7 @@ pub struct SumArgs {
     #[arg(long, requires = "output_file", conflicts_with = "device")]
     pub update: bool,
 
-    /// With --update, hash again files whose size, mtime, ctime or inode changed.
+    /// With --update, hash again files whose size, mtime, ctime or inode changed (trusts metadata).
     ///
     /// This TRUSTS FILE METADATA, as rsync and git do: a file whose size, modification time,
     /// change time, inode or device differs from what FILE.parhash-meta recorded when it was
