@@ -8,7 +8,7 @@
 //! (about 100 to 300 bytes), not for the list (~1.5 GB of names and lines if it were loaded).
 //! Around it: the walk holds the sorted entries of each open directory level (a directory of
 //! 10^6 files costs ~100 MB while it is walked, whatever the list), and `sum` lets at most
-//! 65,536 kept lines (~10 MB) wait for the files being hashed between them.
+//! 8,192 kept lines (about 2 MB) wait for the files being hashed between them.
 
 use std::cmp::Ordering;
 use std::fmt;
