@@ -297,16 +297,22 @@ fn resume_refuses_a_list_of_another_command_line() {
     refused(dir.path(), &resume(&["-r", "d"]), "L", "use --update");
 }
 
-#[test]
-fn files_unreadable_before_are_tried_again() {
+/// `d/a`, `d/c`, `d/e` and `d/b`, a dangling link to `nowhere`: walked as a file, it fails
+/// to open (whoever runs the tests, root included) until `nowhere` is written.
+fn tree_with_unreadable_b() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().join("d");
     fs::create_dir(&d).unwrap();
     for name in ["a", "c", "e"] {
         fs::write(d.join(name), name).unwrap();
     }
-    // A dangling link: walked as a file, fails to open (root reads any mode).
     std::os::unix::fs::symlink(dir.path().join("nowhere"), d.join("b")).unwrap();
+    dir
+}
+
+#[test]
+fn files_unreadable_before_are_tried_again() {
+    let dir = tree_with_unreadable_b();
     let out = parhash(dir.path(), &os(&["sum", "-r", "d", "-o", "L"]));
     assert_eq!(out.status.code(), Some(1));
     let full = fs::read(dir.path().join("L")).unwrap();
@@ -584,4 +590,31 @@ fn a_list_inside_the_tree_leaves_itself_out() {
     sum_ok(root, &["-o", "d/s0/SUMS", "--resume"]);
     sum_ok(root, &["-o", "d/s0/SUMS", "--update", "--rehash-changed"]);
     assert!(fs::read(root.join("d/s0/SUMS")).unwrap() == expected);
+}
+
+/// `--json` records a file it cannot read: resume goes on from that record (tried again) and
+/// update replaces it once the file can be read.
+#[test]
+fn json_failure_records_are_tried_again() {
+    let dir = tree_with_unreadable_b();
+    let json = ["sum", "-r", "d", "--json", "-o", "L"];
+    let out = parhash(dir.path(), &os(&json));
+    assert_eq!(out.status.code(), Some(1));
+    let failed = fs::read(dir.path().join("L")).unwrap();
+    assert!(String::from_utf8_lossy(&failed).contains("\"error\""));
+    // Still unreadable: the same list again.
+    let out = parhash(dir.path(), &os(&[&json[..], &["--resume"]].concat()));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(fs::read(dir.path().join("L")).unwrap(), failed);
+    // Readable now: resume writes b's digest and the lines after it again.
+    fs::write(dir.path().join("nowhere"), b"b").unwrap();
+    let out = parhash(dir.path(), &os(&[&json[..], &["--resume"]].concat()));
+    assert_eq!(out.status.code(), Some(0));
+    let expected = reference(dir.path(), &["--json"]);
+    assert_eq!(fs::read(dir.path().join("L")).unwrap(), expected);
+    // And update does the same from the failed list.
+    fs::write(dir.path().join("L"), &failed).unwrap();
+    let out = parhash(dir.path(), &os(&[&json[..], &["--update"]].concat()));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(fs::read(dir.path().join("L")).unwrap(), expected);
 }
