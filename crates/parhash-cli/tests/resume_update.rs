@@ -184,6 +184,7 @@ fn spoil_listed_files(
     assert_eq!(&partial[..complete], &expected[..complete]);
     let mut changed = Vec::new();
     for line in partial[..complete].split(|&b| b == terminator).take(40) {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
         if let Some(path) = plain_gnu_name(line, style) {
             let path = dir.join(path);
             let content = fs::read(&path).unwrap();
@@ -195,13 +196,24 @@ fn spoil_listed_files(
     changed
 }
 
-/// The name of a GNU line `HEX  NAME` (plain names only), for the spoiling above.
+/// The name on a line of `style` (plain names only: ASCII, no escapes), for the spoiling
+/// above.
 fn plain_gnu_name(line: &[u8], style: &[&str]) -> Option<PathBuf> {
-    if !style.is_empty() || line.first() == Some(&b'\\') {
-        return None;
-    }
-    let at = line.windows(2).position(|w| w == b"  ")?;
-    Some(PathBuf::from(OsStr::from_bytes(&line[at + 2..])))
+    let name: Vec<u8> = if style.contains(&"--json") {
+        let record: serde_json::Value = serde_json::from_slice(line).ok()?;
+        record.get("path")?.as_str()?.as_bytes().to_vec()
+    } else if style.contains(&"--tag") {
+        let inner = line.strip_prefix(b"SHA256 (")?;
+        let end = inner.windows(4).rposition(|w| w == b") = ")?;
+        inner[..end].to_vec()
+    } else {
+        let at = line.windows(2).position(|w| w == b"  ")?;
+        line[at + 2..].to_vec()
+    };
+    let plain = name
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(b));
+    plain.then(|| PathBuf::from(OsStr::from_bytes(&name)))
 }
 
 fn restore(changed: Vec<(PathBuf, Vec<u8>)>) {
