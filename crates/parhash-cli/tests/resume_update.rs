@@ -630,3 +630,54 @@ fn json_failure_records_are_tried_again() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(fs::read(dir.path().join("L")).unwrap(), expected);
 }
+
+/// Several names on the command line (directories, one with a trailing slash, and a file):
+/// update and resume follow the command line's order, then each walk's.
+#[test]
+fn several_roots_keep_the_command_line_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (path, content) in [
+        ("z/b", "1"),
+        ("z/a.x", "2"),
+        ("z/a/y", "3"),
+        ("m/q", "4"),
+        ("single", "5"),
+    ] {
+        fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        fs::write(root.join(path), content).unwrap();
+    }
+    let names = ["z/", "single", "m"];
+    let run = |extra: &[&str]| {
+        let out = parhash(root, &os(&[&["sum", "-r"], &names[..], extra].concat()));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    run(&["-o", "L"]);
+    fs::write(root.join("z/a/new"), "6").unwrap();
+    fs::write(root.join("m/p"), "7").unwrap();
+    fs::remove_file(root.join("z/b")).unwrap();
+    run(&["-o", "L", "--update"]);
+    let expected = run(&[]);
+    assert_eq!(list(root), expected);
+    let text = String::from_utf8(expected.clone()).unwrap();
+    let order: Vec<&str> = text.lines().map(|line| &line[66..]).collect();
+    assert_eq!(order, ["z/a/new", "z/a/y", "z/a.x", "single", "m/p", "m/q"]);
+    // Cut after the third line and resumed.
+    let third = expected
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .nth(2)
+        .unwrap()
+        .0
+        + 1;
+    fs::write(root.join("L"), &expected[..third]).unwrap();
+    run(&["-o", "L", "--resume"]);
+    assert_eq!(list(root), expected);
+}
