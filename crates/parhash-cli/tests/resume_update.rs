@@ -516,9 +516,11 @@ fn lists_stay_readable_by_sha256sum() {
     }
 }
 
-/// 10^5 files: updated after a few changes, equal to a fresh run (about 11 s, most of it
-/// creating the files).
+/// 10^5 files: updated after a few changes, equal to a fresh run. Most of its time is
+/// creating and removing the files: 11 s on a quiet machine, 87 s on the shared 2 cores (load
+/// 4.4), so it runs on request: `cargo test -p parhash-cli --test resume_update -- --ignored`.
 #[test]
+#[ignore = "creates and removes 100,000 files: 11 to 90 s"]
 fn a_list_of_100000_files_is_updated() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
