@@ -53,10 +53,11 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
         &progress,
         |outcomes| {
             for (name, outcome) in outcomes {
-                match outcome {
+                let found = match outcome {
                     Ok(digests) => auditor.found(&name, Ok(digests[0].as_bytes())),
                     Err(err) => auditor.found(&name, Err(err)),
-                }
+                };
+                found.context("cannot audit this tree")?;
             }
             Ok(())
         },
@@ -174,13 +175,17 @@ fn read_list(options: &Options, list: &OsString, paths: &[OsString]) -> Result<O
                 let entry = &job.entry;
                 let in_subset =
                     roots.is_empty() || roots.iter().any(|root| audit::is_under(&entry.name, root));
-                if spec == read.spec
-                    && read
-                        .auditor
-                        .listed(&entry.name, &entry.expected, in_subset)
-                        .is_ok()
-                {
-                    continue;
+                let listed = match spec == read.spec {
+                    true => read.auditor.listed(&entry.name, &entry.expected, in_subset),
+                    false => Err(io::ErrorKind::InvalidInput.into()),
+                };
+                match listed {
+                    Ok(()) => continue,
+                    Err(err) if err.kind() == io::ErrorKind::OutOfMemory => {
+                        return Err(err).with_context(|| format!("{shown}: cannot audit"));
+                    }
+                    // Another algorithm or length: not a line of this list's audit.
+                    Err(_) => {}
                 }
                 (job.line, read.spec.algorithm.info().tag)
             }

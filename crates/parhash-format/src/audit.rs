@@ -313,12 +313,15 @@ impl Auditor {
                 "an audit needs one algorithm and digest length for the whole list",
             ));
         }
+        if self.listed.len() >= MAX_ENTRIES {
+            return Err(too_many());
+        }
         let at = self.listed.len();
         if self.order.is_none()
             && at > 0
             && walk_order(self.listed.name(at - 1), name) == Ordering::Greater
         {
-            self.order = Some((0..at as u32).collect());
+            self.order = Some((0..at).map(|at| at as u32).collect());
         }
         self.listed.push(name, Some(digest));
         self.listed_state.push(if in_subset {
@@ -364,9 +367,13 @@ impl Auditor {
         first..end.max(first)
     }
 
-    /// One file of the walk: its digest, or why it could not be read.
-    pub fn found(&mut self, name: &[u8], outcome: Result<&[u8], io::Error>) {
+    /// One file of the walk: its digest, or why it could not be read. Fails only past
+    /// [`MAX_ENTRIES`] files that are not matched.
+    pub fn found(&mut self, name: &[u8], outcome: Result<&[u8], io::Error>) -> io::Result<()> {
         self.seal();
+        if self.found.len() >= MAX_ENTRIES {
+            return Err(too_many());
+        }
         let ranks = self.listed_named(name);
         let listed: Vec<usize> = ranks.map(|rank| self.listed_at(rank)).collect();
         match outcome {
@@ -383,7 +390,7 @@ impl Auditor {
                 let kind = match (listed.is_empty(), any_changed) {
                     (true, _) => Found::New,
                     (false, Some(_)) => Found::Changed,
-                    (false, None) => return,
+                    (false, None) => return Ok(()),
                 };
                 for &at in &listed {
                     if self.listed_state[at] == Listed::Found(FoundAs::Changed) {
@@ -406,6 +413,7 @@ impl Auditor {
                 });
             }
         }
+        Ok(())
     }
 
     /// Pairs the moves, finds the duplicates and hands the verdicts on. `exists(name)` is
@@ -413,24 +421,30 @@ impl Auditor {
     /// file has: whether a file of that name is still there.
     pub fn finish(mut self, mut exists: impl FnMut(&[u8]) -> bool) -> Report {
         self.seal();
-        let mut by_digest: Vec<Ref> = (0..self.listed.len())
+        let mut by_digest: Vec<PackedRef> = (0..self.listed.len())
             .map(Ref::Listed)
             .chain(
                 (0..self.found.len())
                     .filter(|&at| matches!(self.found_as[at], Found::New | Found::Changed))
                     .map(Ref::Found),
             )
+            .map(PackedRef::new)
             .collect();
-        by_digest.sort_by(|&a, &b| {
+        by_digest.sort_by(|a, b| {
+            let (a, b) = (a.get(), b.get());
             self.digest(a)
                 .cmp(self.digest(b))
                 .then_with(|| self.name(a).cmp(self.name(b)))
         });
         let mut start = 0;
         while start < by_digest.len() {
-            let digest = self.digest(by_digest[start]);
-            let len = by_digest[start..].partition_point(|&r| self.digest(r) == digest);
-            self.pair(&by_digest[start..start + len], &mut exists);
+            let digest = self.digest(by_digest[start].get());
+            let len = by_digest[start..].partition_point(|r| self.digest(r.get()) == digest);
+            let group: Vec<Ref> = by_digest[start..start + len]
+                .iter()
+                .map(|r| r.get())
+                .collect();
+            self.pair(&group, &mut exists);
             start += len;
         }
         Report {
@@ -499,6 +513,17 @@ impl Auditor {
     }
 }
 
+/// The most entries a list, and files not matched, an audit takes (2^31 - 1 each: the index by
+/// digest packs a reference in 4 bytes).
+pub const MAX_ENTRIES: usize = (1 << 31) - 1;
+
+fn too_many() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        "more than 2^31 - 1 entries for one audit",
+    )
+}
+
 /// An entry of the list or of the walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ref {
@@ -510,6 +535,33 @@ impl Ref {
     fn index(self) -> usize {
         match self {
             Ref::Listed(at) | Ref::Found(at) => at,
+        }
+    }
+}
+
+/// A [`Ref`] in 4 bytes (the top bit: found), for the index of every entry by digest.
+#[derive(Clone, Copy, Debug)]
+struct PackedRef(u32);
+
+impl PackedRef {
+    const FOUND: u32 = 1 << 31;
+
+    fn new(r: Ref) -> PackedRef {
+        let at = u32::try_from(r.index())
+            .ok()
+            .filter(|&at| at < PackedRef::FOUND)
+            .expect("listed and found stop at MAX_ENTRIES");
+        PackedRef(match r {
+            Ref::Listed(_) => at,
+            Ref::Found(_) => at | PackedRef::FOUND,
+        })
+    }
+
+    fn get(self) -> Ref {
+        let at = (self.0 & !PackedRef::FOUND) as usize;
+        match self.0 & PackedRef::FOUND {
+            0 => Ref::Listed(at),
+            _ => Ref::Found(at),
         }
     }
 }
@@ -532,7 +584,7 @@ fn partition(len: usize, before: impl Fn(usize) -> bool) -> usize {
 pub struct Report {
     audit: Auditor,
     /// Every listed entry and every changed or new file, by digest then name.
-    by_digest: Vec<Ref>,
+    by_digest: Vec<PackedRef>,
 }
 
 impl Report {
@@ -621,11 +673,11 @@ impl Report {
         let digest = audit.digest(own);
         let first = self
             .by_digest
-            .partition_point(|&r| audit.digest(r) < digest);
-        let len = self.by_digest[first..].partition_point(|&r| audit.digest(r) == digest);
+            .partition_point(|r| audit.digest(r.get()) < digest);
+        let len = self.by_digest[first..].partition_point(|r| audit.digest(r.get()) == digest);
         let own_name = normalized(audit.name(own));
         let mut copies: Vec<Duplicate> = Vec::new();
-        for &r in &self.by_digest[first..first + len] {
+        for r in self.by_digest[first..first + len].iter().map(|r| r.get()) {
             let name = audit.name(r);
             let moved_source = from.is_some() && r == Ref::Listed(from.unwrap_or_default());
             if normalized(name) == own_name || moved_source {
@@ -689,7 +741,7 @@ mod tests {
                 Some(digest) => Ok(&[*digest][..]),
                 None => Err(io::Error::from_raw_os_error(13)),
             };
-            auditor.found(name.as_bytes(), outcome);
+            auditor.found(name.as_bytes(), outcome).unwrap();
         }
         auditor.finish(exists).collect()
     }
@@ -922,8 +974,8 @@ mod tests {
         let odd: &[u8] = b"a\nb\xff";
         auditor.listed(odd, &[1], true).unwrap();
         auditor.listed(b"gone\n", &[2], true).unwrap();
-        auditor.found(b"./a\nb\xff", Ok(&[1]));
-        auditor.found(b"new\xfe", Ok(&[2]));
+        auditor.found(b"./a\nb\xff", Ok(&[1])).unwrap();
+        auditor.found(b"new\xfe", Ok(&[2])).unwrap();
         let (verdicts, _) = auditor.finish(|_| false).collect();
         assert_eq!((verdicts[0].status, &verdicts[0].name[..]), (Matched, odd));
         assert_eq!(
