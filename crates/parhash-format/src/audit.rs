@@ -175,11 +175,14 @@ pub fn normalized(mut name: &[u8]) -> &[u8] {
 /// The order of `sum -r`'s walk: names compared component by component (a `/` sorts before
 /// every other byte), after [`normalized`].
 pub fn walk_order(a: &[u8], b: &[u8]) -> Ordering {
-    let key = |byte: &u8| (*byte != b'/', *byte);
-    normalized(a)
-        .iter()
-        .map(key)
-        .cmp(normalized(b).iter().map(key))
+    let (a, b) = (normalized(a), normalized(b));
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(at) => {
+            let key = |byte: u8| (byte != b'/', byte);
+            key(a[at]).cmp(&key(b[at]))
+        }
+        None => a.len().cmp(&b.len()),
+    }
 }
 
 /// Whether `name` is `root` or below it (`root` `.` or empty: every relative name).
@@ -280,6 +283,8 @@ pub struct Auditor {
     /// For a listed entry found changed or unreadable: its found entry.
     found_of: std::collections::HashMap<usize, usize>,
     sealed: bool,
+    /// The rank after the listed entries last found (see `listed_named`).
+    next_rank: usize,
 }
 
 impl Auditor {
@@ -300,6 +305,7 @@ impl Auditor {
             errors: Vec::new(),
             found_of: std::collections::HashMap::new(),
             sealed: false,
+            next_rank: 0,
         }
     }
 
@@ -355,15 +361,30 @@ impl Auditor {
             .map_or(rank, |order| order[rank] as usize)
     }
 
-    /// The listed entries named `name` (usually one; a list may repeat a name).
-    fn listed_named(&self, name: &[u8]) -> std::ops::Range<usize> {
+    /// The ranks of the listed entries named `name` (usually one; a list may repeat a name).
+    /// The walk comes in the order the list is sorted in, so the entry after the last one
+    /// found is tried first: a merge, one comparison a file, where the walk and list agree.
+    fn listed_named(&mut self, name: &[u8]) -> std::ops::Range<usize> {
         let len = self.listed.len();
+        let next = self.next_rank;
+        if next < len && walk_order(self.listed.name(self.listed_at(next)), name) == Ordering::Equal
+        {
+            let mut end = next + 1;
+            while end < len
+                && walk_order(self.listed.name(self.listed_at(end)), name) == Ordering::Equal
+            {
+                end += 1;
+            }
+            self.next_rank = end;
+            return next..end;
+        }
         let first = partition(len, |rank| {
             walk_order(self.listed.name(self.listed_at(rank)), name) == Ordering::Less
         });
         let end = partition(len, |rank| {
             walk_order(self.listed.name(self.listed_at(rank)), name) != Ordering::Greater
         });
+        self.next_rank = end.max(first);
         first..end.max(first)
     }
 
@@ -436,6 +457,7 @@ impl Auditor {
                 .cmp(self.digest(b))
                 .then_with(|| self.name(a).cmp(self.name(b)))
         });
+        let mut shared = Shared::default();
         let mut start = 0;
         while start < by_digest.len() {
             let digest = self.digest(by_digest[start].get());
@@ -444,12 +466,16 @@ impl Auditor {
                 .iter()
                 .map(|r| r.get())
                 .collect();
+            if len > 1 {
+                group.iter().for_each(|&r| shared.set(r));
+            }
             self.pair(&group, &mut exists);
             start += len;
         }
         Report {
             audit: self,
             by_digest,
+            shared,
         }
     }
 
@@ -585,6 +611,42 @@ pub struct Report {
     audit: Auditor,
     /// Every listed entry and every changed or new file, by digest then name.
     by_digest: Vec<PackedRef>,
+    /// The entries whose digest others have.
+    shared: Shared,
+}
+
+/// One bit per listed entry and per found file: its digest is not its alone (so the search
+/// for its copies is skipped for the others).
+#[derive(Default)]
+struct Shared {
+    listed: Vec<u64>,
+    found: Vec<u64>,
+}
+
+impl Shared {
+    fn bits(&self, r: Ref) -> (&[u64], usize) {
+        match r {
+            Ref::Listed(at) => (&self.listed, at),
+            Ref::Found(at) => (&self.found, at),
+        }
+    }
+
+    fn set(&mut self, r: Ref) {
+        let (bits, at) = match r {
+            Ref::Listed(at) => (&mut self.listed, at),
+            Ref::Found(at) => (&mut self.found, at),
+        };
+        if bits.len() <= at / 64 {
+            bits.resize(at / 64 + 1, 0);
+        }
+        bits[at / 64] |= 1 << (at % 64);
+    }
+
+    fn get(&self, r: Ref) -> bool {
+        let (bits, at) = self.bits(r);
+        bits.get(at / 64)
+            .is_some_and(|word| word & (1 << (at % 64)) != 0)
+    }
 }
 
 impl Report {
@@ -669,6 +731,9 @@ impl Report {
 
     /// The names other than `own` (and a moved file's `from`) holding `own`'s digest.
     fn copies(&self, own: Ref, from: Option<usize>) -> Vec<Duplicate> {
+        if !self.shared.get(own) {
+            return Vec::new();
+        }
         let audit = &self.audit;
         let digest = audit.digest(own);
         let first = self
