@@ -34,12 +34,15 @@
 //!
 //! The list is kept whole, packed: each entry's name and digest in two byte arenas, an 8-byte
 //! name offset and a 1-byte state (plus a 4-byte sort index when the list is not already in
-//! [`walk_order`], as `sum -r` writes it); files found under a listed name cost nothing more
-//! (their digest is compared and dropped), and only those that are not matched (changed, new,
-//! unreadable) are stored, as list entries are. The moves and duplicates pass sorts an 8-byte
-//! reference per entry by digest. So an audit holds about `name + digest + 17` bytes per list
-//! entry (sha256 and 60-byte names: about 110 bytes; 10^7 entries: about 1.1 GB), plus as
-//! much again for each file not matched. Nothing is spilled to disk.
+//! [`walk_order`], as `sum -r` writes it). A file found under a listed name costs nothing more
+//! (its digest is compared and dropped; the list is merged with the walk, one comparison a
+//! file where both are in walk order); only files not matched (changed, new, unreadable) are
+//! stored, as list entries are. The moves and duplicates pass sorts a 4-byte reference per
+//! entry by digest. So an audit holds `name + digest + 13` bytes per list entry, plus the
+//! arenas' growth slack: measured 75 bytes an entry at 10^6 entries with 15-byte names and
+//! sha256 (BENCHMARKS.md, "Issue 30: audit"); with 60-byte names about 130, so **about 1.3 GB
+//! for 10^7 entries**, plus as much again for each file not matched. Nothing is spilled to
+//! disk; at most [`MAX_ENTRIES`] a side.
 
 use std::cmp::Ordering;
 use std::io;
