@@ -72,10 +72,20 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
     } else {
         args.audit_paths.clone()
     };
-    // A root that is gone is walked as empty: its listed names are missing.
-    let roots: Vec<OsString> = roots
-        .into_iter()
-        .filter(|root| std::fs::symlink_metadata(root).is_ok())
+    // A root that is gone is walked as empty: its listed names are missing. A root below
+    // another is walked with it (each file found once).
+    let bytes = |root: &OsString| escape::os_bytes(root).into_owned();
+    let all: Vec<Vec<u8>> = roots.iter().map(bytes).collect();
+    let roots: Vec<OsString> = (roots.iter().enumerate())
+        .filter(|(at, root)| {
+            let below = |(other_at, other): (usize, &Vec<u8>)| {
+                // The same root twice (`in/`, `./in`): the first one stays.
+                let same = audit::is_under(other, &all[*at]);
+                other_at != *at && audit::is_under(&all[*at], other) && !(same && other_at > *at)
+            };
+            std::fs::symlink_metadata(root).is_ok() && !all.iter().enumerate().any(below)
+        })
+        .map(|(_, root)| root.clone())
         .collect();
     let list_name = escape::os_bytes(list).into_owned();
     let items = many::items_for(&roots, true).filter(|item| {

@@ -327,6 +327,21 @@ fn a_subset_against_the_whole_list() {
         verdicts[&b"in/d"[..]].2,
         [(b"./out/d".to_vec(), true, Value::Null)]
     );
+    // Overlapping subsets: each file once.
+    let args = [
+        "check",
+        "--audit",
+        "--quiet",
+        "--audit-path",
+        "in/",
+        "--audit-path",
+        "./in",
+    ];
+    let out = parhash(d, &[&args[..], &["--audit-path", "in/c", "LIST"]].concat());
+    assert_eq!(
+        out.stdout,
+        b"./in/b: MISSING\nin/c: MOVED from ./out/c\nin/d: NEW, copy of ./out/d\n"
+    );
     // The whole tree sees out/e gone too.
     let out = parhash(d, &["check", "--audit", "--quiet", "LIST"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("./out/e: MISSING\n"));
