@@ -67,26 +67,7 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
         }
         Ok(())
     };
-    let roots: Vec<OsString> = if args.audit_paths.is_empty() {
-        vec![OsString::from(".")]
-    } else {
-        args.audit_paths.clone()
-    };
-    // A root that is gone is walked as empty: its listed names are missing. A root below
-    // another is walked with it (each file found once).
-    let bytes = |root: &OsString| escape::os_bytes(root).into_owned();
-    let all: Vec<Vec<u8>> = roots.iter().map(bytes).collect();
-    let roots: Vec<OsString> = (roots.iter().enumerate())
-        .filter(|(at, root)| {
-            let below = |(other_at, other): (usize, &Vec<u8>)| {
-                // The same root twice (`in/`, `./in`): the first one stays.
-                let same = audit::is_under(other, &all[*at]);
-                other_at != *at && audit::is_under(&all[*at], other) && !(same && other_at > *at)
-            };
-            std::fs::symlink_metadata(root).is_ok() && !all.iter().enumerate().any(below)
-        })
-        .map(|(_, root)| root.clone())
-        .collect();
+    let roots = walk_roots(&args.audit_paths);
     let list_name = escape::os_bytes(list).into_owned();
     let items = many::items_for(&roots, true).filter(|item| {
         let name = match item {
@@ -154,6 +135,29 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
         }
     }
     Ok(tally.passed() && !(options.verify.strict && read.improper > 0))
+}
+
+/// The paths to walk: `.`, or the subset's paths, less those that are gone (walked as empty:
+/// their listed names are missing) and those below another (each file found once).
+fn walk_roots(paths: &[OsString]) -> Vec<OsString> {
+    if paths.is_empty() {
+        return vec![OsString::from(".")];
+    }
+    let all: Vec<Vec<u8>> = paths
+        .iter()
+        .map(|p| escape::os_bytes(p).into_owned())
+        .collect();
+    let below_another = |at: usize| {
+        all.iter().enumerate().any(|(other_at, other)| {
+            // The same path twice (`in/`, `./in`): the first one stays.
+            let same = audit::is_under(other, &all[at]);
+            other_at != at && audit::is_under(&all[at], other) && !(same && other_at > at)
+        })
+    };
+    (paths.iter().enumerate())
+        .filter(|&(at, path)| std::fs::symlink_metadata(path).is_ok() && !below_another(at))
+        .map(|(_, path)| path.clone())
+        .collect()
 }
 
 /// The list could not be read to its end (and the reader said why).
