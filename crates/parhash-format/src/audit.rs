@@ -989,6 +989,40 @@ mod tests {
     }
 
     #[test]
+    fn swapped_and_overwritten_files_are_changed_not_moved() {
+        // a and b swapped their contents: both changed, each naming the other as a copy.
+        let (verdicts, tally) = audit(&[("a", 1), ("b", 2)], &[("a", Some(2)), ("b", Some(1))]);
+        assert_eq!((tally.changed, tally.moved, tally.missing), (2, 0, 0));
+        let a = find(&verdicts, "a");
+        assert_eq!(copy_names(a), ["b"]);
+        assert_eq!(
+            (a.copies[0].listed, a.copies[0].on_disk),
+            (true, Some(false))
+        );
+        // a renamed over b: a is missing, its content at b (changed).
+        let (verdicts, _) = audit(&[("a", 1), ("b", 2)], &[("b", Some(1))]);
+        assert_eq!(find(&verdicts, "b").status, Changed);
+        let a = find(&verdicts, "a");
+        assert_eq!(a.status, Missing);
+        assert!(a.content_elsewhere());
+    }
+
+    #[test]
+    fn ties_between_the_subset_and_outside_go_to_the_subset_then_name_order() {
+        // Two new copies of one content; one listed name gone inside, two outside (one gone,
+        // one still there): in/x pairs with in/gone, in/y with out/b (gone); out/a stays.
+        let list = [("in/gone", 7), ("out/a", 7), ("out/b", 7)];
+        let disk = [("in/x", Some(7)), ("in/y", Some(7))];
+        let (verdicts, tally) = audit_subset(&list, &disk, Some("in"), |n| n == b"out/a");
+        assert_eq!(
+            find(&verdicts, "in/x").from.as_deref(),
+            Some(&b"in/gone"[..])
+        );
+        assert_eq!(find(&verdicts, "in/y").from.as_deref(), Some(&b"out/b"[..]));
+        assert_eq!((tally.moved, tally.missing, tally.new), (2, 0, 0));
+    }
+
+    #[test]
     fn a_repeated_listed_name() {
         let (verdicts, tally) = audit(&[("a", 1), ("a", 1)], &[("a", Some(1))]);
         assert_eq!(verdicts.len(), 2);
