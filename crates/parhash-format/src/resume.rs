@@ -1,5 +1,5 @@
 //! Reading back a list that `sum -r ... -o FILE` wrote, to resume it (`--resume`) or bring it
-//! up to date (`--update`, see [`crate::update`]).
+//! up to date (`--update`, which builds on this module).
 //!
 //! - [`Records`]: the records of a list with their byte offsets; the last one may be torn (no
 //!   terminator: the run was killed or the machine lost power mid-write).
