@@ -5,6 +5,7 @@
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
+use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use parhash_format::audit::{self, Auditor, Status, Tally, Verdict};
@@ -14,6 +15,7 @@ use parhash_format::json::AuditReport;
 
 use crate::check::{job_hashing, Options, Spec};
 use crate::flags::CheckArgs;
+use crate::list_file;
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::progress::ManyProgress;
@@ -69,12 +71,14 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
     };
     let roots = walk_roots(&args.audit_paths);
     let list_name = escape::os_bytes(list).into_owned();
-    let items = many::items_for(&roots, true).filter(|item| {
-        let name = match item {
-            many::Item::Hash { name, .. } | many::Item::Failed { name, .. } => name,
-        };
-        list == "-" || audit::normalized(name) != audit::normalized(&list_name)
-    });
+    // The list and the files `sum -o` writes beside it (its side file, their `.tmp`) are
+    // not part of the dataset, should they lie in the tree.
+    let walked_items = many::items_for(&roots, true);
+    let items: Box<dyn Iterator<Item = many::Item>> = if list == "-" {
+        Box::new(walked_items)
+    } else {
+        Box::new(list_file::without_own_files(walked_items, Path::new(list)))
+    };
     let progress = ManyProgress::new(None, options.hashing.no_progress);
     let walked = many::run(&[spec.algorithm], items, &hashing, &progress, |outcomes| {
         feed(outcomes, false)

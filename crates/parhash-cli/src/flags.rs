@@ -252,7 +252,7 @@ pub struct CheckArgs {
     /// NEW` (on disk, not listed), `NAME: MOVED from OLD` (not listed, with the digest of a
     /// listed name that is gone), `NAME: FAILED open or read`. Names compare without a leading
     /// `./`, so lists of `sum -r .`, `sha256sum *` and `find . -type f | xargs sha256sum` all
-    /// work; the list file itself is not reported.
+    /// work; the list itself, its side file (FILE.parhash-meta) and their .tmp are not reported.
     ///
     /// A duplicate is never taken for missing or moved: a file found under its listed name is
     /// matched or changed whatever other names share its digest. The listed names that are gone and the

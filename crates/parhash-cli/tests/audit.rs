@@ -278,6 +278,44 @@ fn an_unchanged_tree_passes() {
     );
 }
 
+/// A list written inside the tree by `sum -r -o`: neither it nor its side file (nor their
+/// `.tmp`, left by a crash of `--update`) is part of the dataset the audit reports.
+#[test]
+fn the_files_sum_o_writes_are_not_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, content) in [("a", "1"), ("d/b", "2")] {
+        write(dir.path(), name.as_bytes(), content);
+    }
+    let out = parhash(dir.path(), &["sum", "-r", "-o", "LIST", "."]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("LIST.parhash-meta").exists());
+    write(dir.path(), b"LIST.tmp", "a torn update");
+    let out = parhash(dir.path(), &["check", "--audit", "LIST"]);
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref()
+        ),
+        (Some(0), "./a: OK\n./d/b: OK\n"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Another file of that name elsewhere in the tree is data all the same.
+    write(dir.path(), b"d/LIST.parhash-meta", "data");
+    let out = parhash(dir.path(), &["check", "--audit", "--quiet", "LIST"]);
+    assert_eq!(
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).as_ref()
+        ),
+        (Some(1), "./d/LIST.parhash-meta: NEW\n")
+    );
+}
+
 #[test]
 fn a_subset_against_the_whole_list() {
     let dir = tempfile::tempdir().unwrap();
