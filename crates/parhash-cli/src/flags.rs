@@ -89,6 +89,57 @@ pub struct SumArgs {
     #[arg(long = "list-name", value_name = "TEMPLATE", requires = "lists")]
     pub list_name: Option<String>,
 
+    /// Write the list to FILE instead of standard output, durably (see --resume, --update).
+    ///
+    /// The lines go to FILE as they are hashed (written within about 0.1 s) and reach the
+    /// disk with fsync every 5 seconds or 64 MiB of lines and at the end, so an interrupted
+    /// run (killed, a crash, a power cut) leaves a list that --resume continues. Next to it,
+    /// FILE.parhash-meta records each hashed file's size, modification and change times, inode
+    /// and device, for --update --rehash-changed; FILE itself holds exactly what standard
+    /// output would, so `sha256sum -c FILE` reads it. FILE, its side file and their .tmp are
+    /// left out of the walk should they lie in the tree.
+    #[arg(short = 'o', long = "output", value_name = "FILE", conflicts_with_all = ["check", "lists", "device"])]
+    pub output_file: Option<std::path::PathBuf>,
+
+    /// Continue an interrupted `sum -r ... -o FILE`: hash only what FILE lacks.
+    ///
+    /// Run the same command line again with --resume: FILE's complete lines are compared with
+    /// the walk, in order, and kept without reading their files again; an incomplete or
+    /// unreadable last line is cut away and written again, and the run goes on from there, so
+    /// the finished FILE is byte for byte what an uninterrupted run writes. A file that could
+    /// not be read before is tried again (if it can be read now, run --update instead). A FILE
+    /// from another command line, algorithm or style, or naming files the walk no longer has,
+    /// is refused and left as it is. One algorithm with -o; every output style (--tag, -b, -z,
+    /// --json). With --lists DIR (several algorithms), each list is compared and all go on
+    /// from the files every one of them has.
+    #[arg(long, conflicts_with_all = ["update", "device"])]
+    pub resume: bool,
+
+    /// Bring FILE up to date with the tree: hash new files, drop vanished ones, keep the rest.
+    ///
+    /// FILE must be a list this command line wrote (same names, algorithm and style). The new
+    /// list is in the walk's order, what a fresh run would write if no file changed: files new
+    /// to the tree are hashed, entries of files gone are dropped, and every other entry keeps
+    /// its digest WITHOUT its file being read. It is written to FILE.tmp, synced and renamed
+    /// over FILE, so a crash never loses the old list. Add --rehash-changed to read again the
+    /// files whose metadata changed. One algorithm. With no FILE yet, it is written.
+    #[arg(long, requires = "output_file", conflicts_with = "device")]
+    pub update: bool,
+
+    /// With --update, hash again files whose size, mtime, ctime or inode changed.
+    ///
+    /// This TRUSTS FILE METADATA, as rsync and git do: a file whose size, modification time,
+    /// change time, inode or device differs from what FILE.parhash-meta recorded when it was
+    /// hashed is read again; the others keep their digest unread. A rewrite that keeps the
+    /// size and restores the modification time (touch -r, utime) is not detected by the mtime,
+    /// but on Linux its change time still moves, which is detected; only copying the tree
+    /// elsewhere with its times, or changing the clock, hides a change entirely. Only a full
+    /// run (without --update, or `parhash check FILE`) is sure. Entries without a record in
+    /// FILE.parhash-meta are read again; with no FILE.parhash-meta at all, changes cannot be
+    /// detected and every entry is kept.
+    #[arg(long = "rehash-changed", requires = "update")]
+    pub rehash_changed: bool,
+
     /// Write BSD-style lines: `SHA256 (NAME) = HEX`.
     ///
     /// Write BSD-style checksum lines, `TAG (NAME) = HEX`, with the algorithm's tag (SHA256,
@@ -556,6 +607,12 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
             "the {flag} option is meaningful only when verifying checksums"
         ));
     }
+    if sum.resume && sum.output_file.is_none() && sum.lists.is_none() {
+        return Some("--resume continues a list of -o FILE or --lists DIR".into());
+    }
+    if sum.algorithms().len() > 1 && sum.output_file.is_some() && (sum.resume || sum.update) {
+        return Some("--resume and --update of -o FILE take one algorithm".into());
+    }
     if sum.algorithms.len() > 1 {
         if sum.check {
             return Some("-a takes one algorithm when verifying checksums".into());
@@ -692,6 +749,27 @@ mod tests {
         assert!(parse(&["sum", "--list-name", "x"]).is_err());
         assert!(parse(&["sum", "--lists", "d", "--json"]).is_err());
         assert!(parse(&["sum", "--lists", "d", "-c"]).is_err());
+    }
+
+    #[test]
+    fn output_resume_update_flags() {
+        let s = sum(&["-r", "d", "-o", "LIST", "--resume"]);
+        assert_eq!(s.output_file, Some("LIST".into()));
+        assert!(s.resume && !s.update);
+        let s = sum(&["--output=LIST", "--update", "--rehash-changed", "d"]);
+        assert!(s.update && s.rehash_changed);
+        assert!(parse(&["sum", "--resume", "d"]).is_err());
+        assert!(parse(&["sum", "--update", "d"]).is_err());
+        assert!(parse(&["sum", "-o", "L", "--rehash-changed", "d"]).is_err());
+        assert!(parse(&["sum", "-o", "L", "--resume", "--update", "d"]).is_err());
+        assert!(parse(&["sum", "-o", "L", "--lists", "x", "d"]).is_err());
+        assert!(parse(&["sum", "-o", "L", "-c", "d"]).is_err());
+        let err = parse(&["sum", "-a", "md5,sha1", "-o", "L", "--resume", "d"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--resume and --update of -o FILE take one algorithm"
+        );
+        assert!(sum(&["-a", "md5,sha1", "--lists", "D", "--resume", "d"]).resume);
     }
 
     #[test]

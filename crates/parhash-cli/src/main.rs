@@ -15,6 +15,7 @@ mod flags;
 mod gpu;
 mod input;
 mod list;
+mod list_file;
 mod list_json;
 mod many;
 mod messages;

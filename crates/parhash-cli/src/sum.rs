@@ -2,9 +2,10 @@
 //! algorithms (`-a md5,sha256`), every file read once for all of them, their lines on
 //! standard output, in one list per algorithm (`--lists`) or in one JSON object per file.
 
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -14,12 +15,14 @@ use parhash::{Algorithm, Output};
 use crate::check;
 use crate::flags::{Device, SumArgs, DEFAULT_ALGORITHM};
 use crate::input::Source;
+use crate::list_file::{self, Durable, Planned};
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::progress::ManyProgress;
 use crate::stdio;
 use parhash_format::escape;
 use parhash_format::line::{write_failure, write_line, LineStyle};
+use parhash_format::meta::{self, Meta};
 use parhash_format::tag as parsha;
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
@@ -51,7 +54,12 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         return crate::gpu::run(algorithm, files, args, style_for(algorithm, args));
     }
 
-    if args.recursive || files.len() > 1 || algorithms.len() > 1 || args.lists.is_some() {
+    if args.recursive
+        || files.len() > 1
+        || algorithms.len() > 1
+        || args.lists.is_some()
+        || args.output_file.is_some()
+    {
         return run_many(&algorithms, files, args);
     }
     let style = style_for(algorithm, args);
@@ -110,6 +118,13 @@ enum Records {
     Stdout { out: stdio::Stdout, lines: Vec<u8> },
     /// One list per algorithm (`--lists`), in the order of the algorithms.
     Lists(Vec<List>),
+    /// `-o FILE`: what standard output would get, and the side file of metadata.
+    File {
+        list: Durable,
+        side: Durable,
+        lines: Vec<u8>,
+        side_lines: Vec<u8>,
+    },
 }
 
 /// One list of `--lists`.
@@ -122,27 +137,33 @@ struct List {
 impl Records {
     /// Standard output, or the lists of `--lists` (created, empty, before anything is hashed).
     fn open(algorithms: &[Algorithm], args: &SumArgs) -> Result<Records> {
-        let Some(dir) = &args.lists else {
+        if args.lists.is_none() {
             return Ok(Records::Stdout {
                 out: stdio::stdout(),
                 lines: Vec::with_capacity(64 * 1024),
             });
-        };
-        let template = args.list_name.as_deref().unwrap_or("{name}");
-        let mut lists: Vec<List> = Vec::with_capacity(algorithms.len());
-        for &alg in algorithms {
-            let name = template
-                .replace("{name}", &parsha::list_name(alg))
-                .replace("{alg}", alg.name());
-            let path = dir.join(name);
-            if lists.iter().any(|list| list.path == path) {
-                bail!(
-                    "two lists would be named {}: see --list-name",
-                    path.display()
-                );
-            }
-            let file =
-                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Records::lists(list_paths(algorithms, args)?, None)
+    }
+
+    /// The lists of `--lists` at `paths`: created empty, or cut to `resumed_lens` and
+    /// continued (`--resume`).
+    fn lists(paths: Vec<PathBuf>, resumed_lens: Option<&[u64]>) -> Result<Records> {
+        let mut lists: Vec<List> = Vec::with_capacity(paths.len());
+        for (index, path) in paths.into_iter().enumerate() {
+            let cannot_write = || format!("cannot write {}", path.display());
+            let file = match resumed_lens {
+                None => File::create(&path).with_context(cannot_write)?,
+                Some(lens) => {
+                    let mut file = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .with_context(cannot_write)?;
+                    file.set_len(lens[index]).with_context(cannot_write)?;
+                    file.seek(io::SeekFrom::End(0)).with_context(cannot_write)?;
+                    file
+                }
+            };
             lists.push(List {
                 path,
                 out: BufWriter::new(file),
@@ -160,50 +181,53 @@ impl Records {
         args: &SumArgs,
         name: &[u8],
         result: &io::Result<Vec<Output>>,
+        meta: Option<&Meta>,
     ) -> Result<()> {
-        let several = algorithms.len() > 1;
-        match (self, result) {
-            (Records::Stdout { lines, .. }, Ok(digests)) if several && args.output.json => {
-                let parsha = Some(args.hashing.tree_params());
-                let digests = Ok(digests.as_slice());
-                parhash_format::json::sum_digests(lines, algorithms, digests, name, parsha);
-            }
-            (Records::Stdout { lines, .. }, Ok(digests)) => {
-                for (&alg, digest) in algorithms.iter().zip(digests) {
-                    // Several algorithms' lines on one stream say which is which: BSD lines.
-                    let style = LineStyle {
-                        tag: args.tag || several,
-                        ..style_for(alg, args)
-                    };
-                    write_line(lines, alg, digest, name, style);
-                }
-            }
-            (Records::Stdout { out, lines }, Err(err)) => {
-                if several && args.output.json {
-                    let parsha = Some(args.hashing.tree_params());
-                    parhash_format::json::sum_digests(lines, algorithms, Err(err), name, parsha);
-                } else if !several {
-                    write_failure(
-                        lines,
-                        algorithms[0],
-                        name,
-                        err,
-                        style_for(algorithms[0], args),
-                    );
-                }
-                // Lines before the error reach standard output before it reaches standard
-                // error, as in the one-by-one loop.
-                hand_on(out, lines)?;
-                report_failure(name, err);
-            }
+        match (self, result.as_ref()) {
             (Records::Lists(lists), Ok(digests)) => {
                 for ((&alg, digest), list) in algorithms.iter().zip(digests).zip(lists) {
                     write_line(&mut list.lines, alg, digest, name, style_for(alg, args));
                 }
             }
             (Records::Lists(_), Err(err)) => report_failure(name, err),
+            (Records::Stdout { lines, .. }, Ok(digests)) => {
+                stream_lines(lines, algorithms, args, name, Ok(digests));
+            }
+            (
+                Records::File {
+                    lines, side_lines, ..
+                },
+                Ok(digests),
+            ) => {
+                stream_lines(lines, algorithms, args, name, Ok(digests));
+                if let Some(meta) = meta {
+                    meta::write_record(side_lines, name, meta);
+                }
+            }
+            (records, Err(err)) => {
+                if let Records::Stdout { lines, .. } | Records::File { lines, .. } = records {
+                    stream_lines(lines, algorithms, args, name, Err(err));
+                }
+                // Lines before the error reach their stream before it reaches standard
+                // error, as in the one-by-one loop.
+                records.pass_on()?;
+                report_failure(name, err);
+            }
         }
         Ok(())
+    }
+
+    /// A record of the old list kept as it is (`--update`), with its metadata if recorded.
+    fn keep(&mut self, name: &[u8], record: &[u8], meta: Option<&Meta>) {
+        if let Records::File {
+            lines, side_lines, ..
+        } = self
+        {
+            lines.extend_from_slice(record);
+            if let Some(meta) = meta {
+                meta::write_record(side_lines, name, meta);
+            }
+        }
     }
 
     /// Writes what was gathered: standard output flushed at once (a reader downstream never
@@ -220,11 +244,40 @@ impl Records {
                 }
                 Ok(())
             }
+            Records::File {
+                list,
+                side,
+                lines,
+                side_lines,
+            } => {
+                // The side file first: whatever a crash leaves, it covers the list's entries.
+                side.write(side_lines)?;
+                side_lines.clear();
+                list.write(lines)?;
+                lines.clear();
+                Ok(())
+            }
+        }
+    }
+
+    /// `-o FILE`'s list and side file.
+    fn file(list: Durable, side: Durable) -> Records {
+        Records::File {
+            list,
+            side,
+            lines: Vec::with_capacity(64 * 1024),
+            side_lines: Vec::with_capacity(64 * 1024),
         }
     }
 
     fn finish(self) -> Result<()> {
         match self {
+            Records::File {
+                mut list, mut side, ..
+            } => {
+                side.sync()?;
+                list.sync()
+            }
             Records::Stdout { mut out, .. } => out.flush().context(WRITE_ERROR),
             Records::Lists(lists) => {
                 for mut list in lists {
@@ -238,6 +291,68 @@ impl Records {
     }
 }
 
+/// The lists of `--lists`, in the order of the algorithms.
+fn list_paths(algorithms: &[Algorithm], args: &SumArgs) -> Result<Vec<PathBuf>> {
+    let dir = args.lists.as_deref().unwrap_or(std::path::Path::new("."));
+    let template = args.list_name.as_deref().unwrap_or("{name}");
+    let mut paths: Vec<PathBuf> = Vec::with_capacity(algorithms.len());
+    for &alg in algorithms {
+        let name = template
+            .replace("{name}", &parsha::list_name(alg))
+            .replace("{alg}", alg.name());
+        let path = dir.join(name);
+        if paths.contains(&path) {
+            bail!(
+                "two lists would be named {}: see --list-name",
+                path.display()
+            );
+        }
+        paths.push(path);
+    }
+    Ok(paths)
+}
+
+/// Appends what standard output gets for one file: its lines, or its JSON record (with
+/// several algorithms, BSD lines or one JSON object), or for a failure nothing but JSON's.
+fn stream_lines(
+    lines: &mut Vec<u8>,
+    algorithms: &[Algorithm],
+    args: &SumArgs,
+    name: &[u8],
+    result: Result<&Vec<Output>, &io::Error>,
+) {
+    let several = algorithms.len() > 1;
+    let parsha = Some(args.hashing.tree_params());
+    match result {
+        Ok(digests) if several && args.output.json => {
+            parhash_format::json::sum_digests(lines, algorithms, Ok(digests), name, parsha);
+        }
+        Ok(digests) => {
+            for (&alg, digest) in algorithms.iter().zip(digests) {
+                // Several algorithms' lines on one stream say which is which: BSD lines.
+                let style = LineStyle {
+                    tag: args.tag || several,
+                    ..style_for(alg, args)
+                };
+                write_line(lines, alg, digest, name, style);
+            }
+        }
+        Err(err) if several && args.output.json => {
+            parhash_format::json::sum_digests(lines, algorithms, Err(err), name, parsha);
+        }
+        Err(err) if !several => {
+            write_failure(
+                lines,
+                algorithms[0],
+                name,
+                err,
+                style_for(algorithms[0], args),
+            );
+        }
+        Err(_) => {}
+    }
+}
+
 /// `sum` over many files (or `-r`, or several algorithms): through the multi-message engine
 /// (`many`), output byte for byte what the one-by-one loop above prints, in the same order on
 /// both streams. Lines are written (and flushed) as soon as the engine hands them on, and the
@@ -245,16 +360,181 @@ impl Records {
 /// ([`next_chunk_len`]): a reader downstream never waits for a large window of finished
 /// lines.
 fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Result<bool> {
+    let items = many::items_for(files, args.recursive).map(closed_stdin_fails);
+    if args.resume && args.lists.is_some() {
+        return resume_lists(algorithms, files, args, items);
+    }
+    let Some(path) = &args.output_file else {
+        let records = Records::open(algorithms, args)?;
+        let plan = items.map(|item| Ok(Planned::Hash(item, None)));
+        return hash_planned(algorithms, files, args, records, plan);
+    };
+    let mut items = list_file::without_own_files(items, path);
+    // --update where there is no list yet writes one.
+    if args.update && path.exists() {
+        return update(algorithms[0], files, args, path, items);
+    }
+    let side_path = meta::side_path(path);
+    // --resume where there is no list yet starts one: the same command line every time.
+    if !(args.resume && path.exists()) {
+        let records = Records::file(Durable::create(path)?, new_side_file(&side_path)?);
+        return hash_planned(algorithms, files, args, records, with_meta(items));
+    }
+    let style = style_for(algorithms[0], args);
+    let lists = [(path.clone(), algorithms[0], style)];
+    let resumed = list_file::resume(&lists, Some(&side_path), &mut items)?;
+    let all_ok = report_resumed(&resumed);
+    let side = if resumed.meta_len == 0 {
+        new_side_file(&side_path)?
+    } else {
+        Durable::continue_at(&side_path, resumed.meta_len)?
+    };
+    let list = Durable::continue_at(path, resumed.list_lens[0])?;
+    let rest = resumed.first.into_iter().chain(items);
+    let records = Records::file(list, side);
+    Ok(hash_planned(algorithms, files, args, records, with_meta(rest))? && all_ok)
+}
+
+/// `--lists DIR --resume`: every list continued from the files they all have.
+fn resume_lists(
+    algorithms: &[Algorithm],
+    files: &[OsString],
+    args: &SumArgs,
+    mut items: impl Iterator<Item = many::Item>,
+) -> Result<bool> {
+    let paths = list_paths(algorithms, args)?;
+    if !paths.iter().all(|path| path.exists()) {
+        let records = Records::lists(paths, None)?;
+        let plan = items.map(|item| Ok(Planned::Hash(item, None)));
+        return hash_planned(algorithms, files, args, records, plan);
+    }
+    let lists: Vec<_> = (paths.iter().zip(algorithms))
+        .map(|(path, &alg)| (path.clone(), alg, style_for(alg, args)))
+        .collect();
+    let resumed = list_file::resume(&lists, None, &mut items)?;
+    let all_ok = report_resumed(&resumed);
+    let records = Records::lists(paths, Some(&resumed.list_lens))?;
+    let rest = resumed.first.into_iter().chain(items);
+    let plan = rest.map(|item| Ok(Planned::Hash(item, None)));
+    Ok(hash_planned(algorithms, files, args, records, plan)? && all_ok)
+}
+
+/// Reports what resuming found: lines written again, files that still cannot be read.
+/// `false` if there are any of those.
+fn report_resumed(resumed: &list_file::Resumed) -> bool {
+    for (path, line) in &resumed.torn {
+        err_message!(
+            "{}: line {line} is incomplete or unreadable: written again",
+            path.display()
+        );
+    }
+    for (name, err) in &resumed.still_failing {
+        report_failure(name, err);
+    }
+    resumed.still_failing.is_empty()
+}
+
+/// Every item hashed, with its metadata for the side file.
+fn with_meta(items: impl Iterator<Item = many::Item>) -> impl Iterator<Item = Result<Planned>> {
+    items.map(|item| {
+        let meta = list_file::meta_of(&item);
+        Ok(Planned::Hash(item, meta))
+    })
+}
+
+/// A side file with only its header.
+fn new_side_file(path: &std::path::Path) -> Result<Durable> {
+    let mut side = Durable::create(path)?;
+    side.write(meta::HEADER)?;
+    Ok(side)
+}
+
+/// `--update`: the new list and side file written beside the old ones, then renamed over
+/// them (the list first: a crash between leaves the old metadata, which only makes files
+/// look changed).
+fn update(
+    algorithm: Algorithm,
+    files: &[OsString],
+    args: &SumArgs,
+    path: &std::path::Path,
+    items: impl Iterator<Item = many::Item>,
+) -> Result<bool> {
+    let side_path = meta::side_path(path);
+    let (list_tmp, side_tmp) = (list_file::temporary(path), list_file::temporary(&side_path));
+    let roots = files
+        .iter()
+        .map(|f| escape::os_bytes(f).into_owned())
+        .collect();
+    let counts = std::cell::RefCell::default();
+    let style = style_for(algorithm, args);
+    let plan = list_file::update_plan(
+        path,
+        algorithm,
+        style,
+        roots,
+        items,
+        args.rehash_changed,
+        &counts,
+    )?;
+    let records = Records::file(Durable::create(&list_tmp)?, new_side_file(&side_tmp)?);
+    let hashed = hash_planned(&[algorithm], files, args, records, plan);
+    let all_ok = match hashed {
+        Ok(all_ok) => all_ok,
+        Err(err) => {
+            // The old list stays as it was.
+            let _ = std::fs::remove_file(&list_tmp);
+            let _ = std::fs::remove_file(&side_tmp);
+            return Err(err);
+        }
+    };
+    list_file::replace(&list_tmp, path)?;
+    list_file::replace(&side_tmp, &side_path)?;
+    let counts = counts.borrow();
+    err_message!(
+        "{}: updated: {} kept, {} added, {} dropped, {} hashed again",
+        path.display(),
+        counts.kept,
+        counts.added,
+        counts.dropped,
+        counts.rehashed
+    );
+    Ok(all_ok)
+}
+
+/// Hashes the files of `plan` through the engine and writes every record in plan order, kept
+/// ones between them. The inputs go to the engine in chunks sized so that it hands them on
+/// within about [`PROMPT`] ([`next_chunk_len`]): a reader downstream never waits for a large
+/// window of finished lines; at most [`MAX_WAITING`] records wait for a chunk, so a plan of
+/// kept records costs no more memory than a chunk.
+fn hash_planned(
+    algorithms: &[Algorithm],
+    files: &[OsString],
+    args: &SumArgs,
+    mut records: Records,
+    plan: impl Iterator<Item = Result<Planned>>,
+) -> Result<bool> {
     let total = (!args.recursive).then_some(files.len() as u64);
-    let mut records = Records::open(algorithms, args)?;
     let progress = ManyProgress::new(total, args.hashing.no_progress);
-    let mut items = many::items_for(files, args.recursive)
-        .map(closed_stdin_fails)
-        .peekable();
+    let mut plan = plan.peekable();
     let mut all_ok = true;
     let mut chunk_len = MIN_CHUNK;
-    while items.peek().is_some() {
-        let chunk: Vec<many::Item> = items.by_ref().take(chunk_len).collect();
+    // What each record of the chunk is, in order: kept, or the next hashed file's metadata.
+    let mut waiting: VecDeque<Waiting> = VecDeque::new();
+    while plan.peek().is_some() {
+        let mut chunk: Vec<many::Item> = Vec::new();
+        while chunk.len() < chunk_len && waiting.len() < MAX_WAITING {
+            match plan.next().transpose()? {
+                None => break,
+                Some(Planned::Hash(item, meta)) => {
+                    chunk.push(item);
+                    waiting.push_back(Waiting::Hashed(meta));
+                }
+                Some(Planned::Keep { name, record, meta }) => {
+                    waiting.push_back(Waiting::Kept { name, record, meta });
+                }
+            }
+        }
+        let hashing = !chunk.is_empty();
         let started = Instant::now();
         let mut held = None;
         many::run(
@@ -265,16 +545,47 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
             |outcomes| {
                 held.get_or_insert_with(|| started.elapsed());
                 for (name, result) in outcomes {
+                    write_kept(&mut records, &mut waiting);
+                    let Some(Waiting::Hashed(meta)) = waiting.pop_front() else {
+                        unreachable!("every outcome has its place in the plan");
+                    };
                     all_ok &= result.is_ok();
-                    records.record(algorithms, args, &name, &result)?;
+                    records.record(algorithms, args, &name, &result, meta.as_ref())?;
                 }
                 records.pass_on()
             },
         )?;
-        chunk_len = next_chunk_len(chunk_len, held.unwrap_or_else(|| started.elapsed()));
+        // Kept records after the chunk's last file.
+        write_kept(&mut records, &mut waiting);
+        records.pass_on()?;
+        if hashing {
+            chunk_len = next_chunk_len(chunk_len, held.unwrap_or_else(|| started.elapsed()));
+        }
     }
     records.finish()?;
     Ok(all_ok)
+}
+
+/// A record of the plan waiting for the engine's chunk.
+enum Waiting {
+    Hashed(Option<Meta>),
+    Kept {
+        name: Vec<u8>,
+        record: Vec<u8>,
+        meta: Option<Meta>,
+    },
+}
+
+/// The most records of a plan that wait for one chunk.
+const MAX_WAITING: usize = 1 << 16;
+
+/// Writes the kept records at the head of `waiting`.
+fn write_kept(records: &mut Records, waiting: &mut VecDeque<Waiting>) {
+    while let Some(Waiting::Kept { .. }) = waiting.front() {
+        if let Some(Waiting::Kept { name, record, meta }) = waiting.pop_front() {
+            records.keep(&name, &record, meta.as_ref());
+        }
+    }
 }
 
 /// About how long finished lines may wait before they are written.

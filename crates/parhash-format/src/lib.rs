@@ -15,6 +15,11 @@
 //! - [`escape`]: names as bytes, the checksum-line escape and the shell quoting of names in
 //!   messages; [`error_text`] an I/O error in the C library's words.
 //! - [`walk`]: the files below a directory in `sum -r`'s order.
+//! - [`resume`]: a list `sum -o FILE` wrote, read back to continue it (`--resume`): the
+//!   complete lines kept, a torn last line cut.
+//! - [`update`]: a list merged with a new walk (`--update`), in walk order, streaming.
+//! - [`meta`]: the side file `FILE.parhash-meta` (size, times, inode of each entry) that lets
+//!   `--update --rehash-changed` read again only the files that changed.
 //!
 //! Nothing here reads a file to hash it or writes to a stream: callers own their I/O (a
 //! terminal, a Python stream, a Ray pipeline) and get bytes and messages back.
@@ -40,8 +45,11 @@ pub mod escape;
 pub mod json;
 pub mod length;
 pub mod line;
+pub mod meta;
 pub mod parse;
+pub mod resume;
 pub mod tag;
+pub mod update;
 pub mod walk;
 
 use std::io;

@@ -1,0 +1,371 @@
+//! `sum -o FILE`: the list written durably to a file with its side file of metadata
+//! (`FILE.parhash-meta`), continued by `--resume` and brought up to date by `--update`. The
+//! reading of old lists and the merge are `parhash_format::{resume, update, meta}`; here are
+//! the files and the plan of what to hash.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use parhash::Algorithm;
+use parhash_format::line::LineStyle;
+use parhash_format::meta::{self, Meta, MetaReader};
+use parhash_format::resume::{Prefix, Step};
+use parhash_format::update::{ListEntries, Merge, Merged, WalkOrder};
+
+use crate::input::Source;
+use crate::many::Item;
+use crate::messages::err_message;
+
+/// How often written lines are forced to the disk, at most.
+const SYNC_EVERY: Duration = Duration::from_secs(5);
+
+/// How many bytes of lines may wait in the page cache before they are forced to the disk.
+const SYNC_BYTES: u64 = 64 << 20;
+
+/// A file written as a list is: every write handed to the kernel at once (a killed run loses
+/// nothing written), fsync every [`SYNC_EVERY`] or [`SYNC_BYTES`] and at the end (a crash or
+/// power cut loses at most those).
+pub struct Durable {
+    file: File,
+    path: PathBuf,
+    unsynced: u64,
+    synced_at: Instant,
+}
+
+impl Durable {
+    /// `path`, created empty.
+    pub fn create(path: &Path) -> Result<Durable> {
+        let file = File::create(path).with_context(|| cannot_write(path))?;
+        Ok(Durable::new(file, path))
+    }
+
+    /// `path` cut to its first `len` bytes and written on from there.
+    pub fn continue_at(path: &Path, len: u64) -> Result<Durable> {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| cannot_write(path))?;
+        file.set_len(len).with_context(|| cannot_write(path))?;
+        file.seek(SeekFrom::Start(len))
+            .with_context(|| cannot_write(path))?;
+        Ok(Durable::new(file, path))
+    }
+
+    fn new(file: File, path: &Path) -> Durable {
+        Durable {
+            file,
+            path: path.to_path_buf(),
+            unsynced: 0,
+            synced_at: Instant::now(),
+        }
+    }
+
+    /// Writes `bytes` (and syncs if it is time).
+    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.file
+            .write_all(bytes)
+            .with_context(|| cannot_write(&self.path))?;
+        self.unsynced += bytes.len() as u64;
+        if self.unsynced >= SYNC_BYTES || self.synced_at.elapsed() >= SYNC_EVERY {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Forces what was written to the disk.
+    pub fn sync(&mut self) -> Result<()> {
+        self.file
+            .sync_data()
+            .with_context(|| cannot_write(&self.path))?;
+        self.unsynced = 0;
+        self.synced_at = Instant::now();
+        Ok(())
+    }
+}
+
+/// `cannot write FILE`, as the rest of `sum` says it.
+pub fn cannot_write(path: &Path) -> String {
+    format!("cannot write {}", path.display())
+}
+
+/// `FILE.tmp`, where `--update` writes before renaming over `FILE`.
+pub fn temporary(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Renames `from` over `to` and syncs their directory, so the rename survives a crash.
+pub fn replace(from: &Path, to: &Path) -> Result<()> {
+    fs::rename(from, to).with_context(|| cannot_write(to))?;
+    let dir = match to.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    // Some file systems cannot sync a directory; the rename itself is done either way.
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// The metadata of the file `item` reads, taken before it is read (a change while it is read
+/// shows at the next `--update --rehash-changed`); `None` for standard input and failures.
+pub fn meta_of(item: &Item) -> Option<Meta> {
+    match item {
+        Item::Hash {
+            source: Source::Path(path),
+            ..
+        } => fs::metadata(path).ok().map(|metadata| Meta::of(&metadata)),
+        _ => None,
+    }
+}
+
+/// The walk without the files `-o` writes (`FILE`, its side file and their `.tmp`), should
+/// they lie in the tree: a file being written is not listed. Names are compared first, so
+/// only a file of the same name costs a look at its inode.
+pub fn without_own_files<'a>(
+    items: impl Iterator<Item = Item> + 'a,
+    list: &Path,
+) -> impl Iterator<Item = Item> + 'a {
+    let side = meta::side_path(list);
+    let own: Vec<PathBuf> = vec![list.to_path_buf(), temporary(list), temporary(&side), side];
+    let names: Vec<std::ffi::OsString> = (own.iter())
+        .filter_map(|path| path.file_name().map(|name| name.to_os_string()))
+        .collect();
+    let identity = |path: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    };
+    items.filter(move |item| {
+        let Item::Hash {
+            source: Source::Path(path),
+            ..
+        } = item
+        else {
+            return true;
+        };
+        if !path
+            .file_name()
+            .is_some_and(|name| names.iter().any(|own| own == name))
+        {
+            return true;
+        }
+        let found = identity(path);
+        found.is_none() || !own.iter().any(|own| identity(own) == found)
+    })
+}
+
+/// The name `sum` writes for an item.
+pub fn name_of(item: &Item) -> &[u8] {
+    match item {
+        Item::Hash { name, .. } | Item::Failed { name, .. } => name,
+    }
+}
+
+/// What `sum -o` does with each file, in the walk's order.
+pub enum Planned {
+    /// Hash it; its metadata as it was before.
+    Hash(Item, Option<Meta>),
+    /// Keep the list's record (and its metadata, if recorded) without reading the file.
+    Keep {
+        name: Vec<u8>,
+        record: Vec<u8>,
+        meta: Option<Meta>,
+    },
+}
+
+/// Resumed lists: where each and the side file are cut, and the files still to hash.
+pub struct Resumed {
+    /// Each list's length to keep, in the order given.
+    pub list_lens: Vec<u64>,
+    pub meta_len: u64,
+    /// Files that have no line and still cannot be read: reported again, as a new run would.
+    pub still_failing: Vec<(Vec<u8>, io::Error)>,
+    /// The first file to hash, if any (the rest of the walk follows it).
+    pub first: Option<Item>,
+    /// Lists whose incomplete or unreadable last line is written again, with its number.
+    pub torn: Vec<(PathBuf, u64)>,
+}
+
+/// Compares the lists at `lists` (each with the algorithm and style it is written in: one for
+/// `-o`, one per algorithm for `--lists`) and the side file at `side_path`, if any, with the
+/// walk, taking from `items` the files they all have already, up to the first one of them
+/// lacks (the shortest list decides; the longer ones are cut to the same files).
+pub fn resume(
+    lists: &[(PathBuf, Algorithm, LineStyle)],
+    side_path: Option<&Path>,
+    items: &mut impl Iterator<Item = Item>,
+) -> Result<Resumed> {
+    let mut prefixes = Vec::with_capacity(lists.len());
+    for (path, algorithm, style) in lists {
+        let list = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+        prefixes.push(Prefix::new(BufReader::new(list), *algorithm, *style));
+    }
+    let mut side = side_path
+        .and_then(|path| File::open(path).ok())
+        .map(|file| MetaReader::new(BufReader::new(file)));
+    let refused = |path: &Path, err: parhash_format::resume::ResumeError| {
+        anyhow::anyhow!("{}: {err}; not resumed", path.display())
+    };
+    let mut still_failing = Vec::new();
+    let mut first = None;
+    let mut lens: Vec<u64> = vec![0; lists.len()];
+    for item in items.by_ref() {
+        lens = prefixes.iter().map(Prefix::kept_end).collect();
+        // Whether the file cannot be read now: asked once, for every list.
+        let mut fails_now = None;
+        let mut failure = None;
+        let mut steps = Vec::with_capacity(prefixes.len());
+        for (prefix, (path, _, _)) in prefixes.iter_mut().zip(lists) {
+            let step = prefix.step(name_of(&item), || {
+                *fails_now.get_or_insert_with(|| match &item {
+                    Item::Failed { .. } => true,
+                    Item::Hash {
+                        source: Source::Path(file),
+                        ..
+                    } => File::open(file).map_err(|err| failure = Some(err)).is_err(),
+                    Item::Hash { .. } => false,
+                })
+            });
+            steps.push(step.map_err(|err| refused(path, err))?);
+        }
+        if steps.contains(&Step::Resume) {
+            first = Some(item);
+            break;
+        }
+        if steps.iter().all(|&step| step == Step::Kept) {
+            if let Some(side) = side.as_mut() {
+                side.take_if_next(name_of(&item))
+                    .context("cannot read the side file")?;
+            }
+        } else if steps.iter().all(|&step| step == Step::Gap) {
+            let (name, error) = match item {
+                Item::Failed { name, error } => (name, error),
+                Item::Hash { name, .. } => (name, failure.take().expect("a gap failed to open")),
+            };
+            still_failing.push((name, error));
+        } else {
+            anyhow::bail!(
+                "the lists in {} differ at {}; not resumed",
+                lists[0].0.parent().unwrap_or(Path::new(".")).display(),
+                parhash_format::escape::quote(name_of(&item))
+            );
+        }
+    }
+    let torn = (prefixes.iter().zip(lists))
+        .filter_map(|(prefix, (path, _, _))| Some((path.clone(), prefix.torn_line()?)))
+        .collect();
+    if first.is_none() {
+        lens.clear();
+        for (prefix, (path, _, _)) in prefixes.into_iter().zip(lists) {
+            lens.push(prefix.finish().map_err(|err| refused(path, err))?);
+        }
+    }
+    Ok(Resumed {
+        list_lens: lens,
+        meta_len: side.map_or(0, |side| side.taken_end()),
+        still_failing,
+        first,
+        torn,
+    })
+}
+
+/// What `--update` found in the old list, for its closing note.
+#[derive(Default)]
+pub struct UpdateCounts {
+    pub kept: u64,
+    pub added: u64,
+    pub dropped: u64,
+    pub rehashed: u64,
+}
+
+/// The plan of `--update`: the list at `path` merged with `items` (the walk of `roots`).
+/// `counts` is filled as the plan is followed.
+pub fn update_plan<'a>(
+    path: &Path,
+    algorithm: Algorithm,
+    style: LineStyle,
+    roots: Vec<Vec<u8>>,
+    items: impl Iterator<Item = Item> + 'a,
+    rehash_changed: bool,
+    counts: &'a std::cell::RefCell<UpdateCounts>,
+) -> Result<impl Iterator<Item = Result<Planned>> + 'a> {
+    let list = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let order = WalkOrder::new(roots);
+    let entries = ListEntries::new(BufReader::new(list), algorithm, style, order.clone());
+    let meta_path = meta::side_path(path);
+    let mut side = match File::open(&meta_path) {
+        Ok(file) => Some(MetaReader::new(BufReader::new(file))),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            err_message!(
+                "{}: not found: changes made before this update cannot be detected; \
+                 the metadata of the kept entries is recorded now",
+                meta_path.display()
+            );
+            None
+        }
+        Err(err) => {
+            return Err(err).with_context(|| format!("cannot read {}", meta_path.display()))
+        }
+    };
+    let list_path = path.to_path_buf();
+    let merge = Merge::new(entries, items, order.clone(), name_of);
+    Ok(merge.filter_map(move |step| {
+        let step = match step {
+            Ok(step) => step,
+            Err(err) => {
+                return Some(Err(anyhow::anyhow!(
+                    "{}: {err}; not updated",
+                    list_path.display()
+                )))
+            }
+        };
+        let mut counts = counts.borrow_mut();
+        match step {
+            Merged::Gone(_) => {
+                counts.dropped += 1;
+                None
+            }
+            Merged::New(item) => {
+                counts.added += 1;
+                let meta = meta_of(&item);
+                Some(Ok(Planned::Hash(item, meta)))
+            }
+            Merged::Both(entry, item) => {
+                // Without --rehash-changed a kept file is not even looked at, where its
+                // metadata is on record.
+                let now = (rehash_changed || side.is_none())
+                    .then(|| meta_of(&item))
+                    .flatten();
+                let recorded = match side.as_mut() {
+                    Some(side) => match side.find(&entry.name, |a, b| order.cmp(a, b)) {
+                        Ok(recorded) => recorded,
+                        Err(err) => {
+                            return Some(Err(anyhow::Error::new(err)
+                                .context(format!("cannot read {}", meta_path.display()))))
+                        }
+                    },
+                    // No side file: the list's digests are trusted as of now.
+                    None => now,
+                };
+                if rehash_changed && (recorded.is_none() || recorded != now) {
+                    counts.rehashed += 1;
+                    return Some(Ok(Planned::Hash(item, now)));
+                }
+                counts.kept += 1;
+                Some(Ok(Planned::Keep {
+                    name: entry.name,
+                    record: entry.record,
+                    meta: recorded,
+                }))
+            }
+        }
+    }))
+}
