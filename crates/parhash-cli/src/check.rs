@@ -46,7 +46,7 @@ impl From<&CheckArgs> for Options {
 
 impl Options {
     /// The session's options.
-    fn check_options(&self) -> CheckOptions {
+    pub(crate) fn check_options(&self) -> CheckOptions {
         CheckOptions {
             algorithm: self.algorithm,
             zero: self.output.zero,
@@ -177,7 +177,7 @@ fn check_record(
 }
 
 /// How a line's file is hashed: the line's PARSHA-256 parameters and digest length.
-fn job_hashing(options: &Options, job: &Job) -> HashOptions {
+pub(crate) fn job_hashing(options: &Options, job: &Job) -> HashOptions {
     let hashing = options.hashing.with_tree_params(job.tree_params);
     match job.digest_size() {
         Some(size) => hashing.with_digest_size(size),
@@ -229,14 +229,14 @@ impl ReadList {
 
 /// What a file is hashed with for one line: the builder's settings that a digest depends on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Spec {
-    algorithm: Algorithm,
+pub(crate) struct Spec {
+    pub(crate) algorithm: Algorithm,
     tree_params: Option<parhash::TreeParams>,
     digest_size: Option<usize>,
 }
 
 impl Spec {
-    fn of(options: &Options, job: &Job) -> Spec {
+    pub(crate) fn of(options: &Options, job: &Job) -> Spec {
         let algorithm = job.entry.algorithm;
         let hashing = job_hashing(options, job);
         Spec {

@@ -243,6 +243,42 @@ pub struct CheckArgs {
     #[arg(short = 'a', long = "algorithm", value_name = "ALG", value_parser = crate::completion_flags::AlgorithmParser, hide_possible_values = true)]
     pub algorithm: Option<Algorithm>,
 
+    /// Audit the tree against the one list: every file matched, changed, missing, new or moved.
+    ///
+    /// Walk the current directory (as `sum -r .` does; --audit-path narrows it), hash every
+    /// file and report each one: `NAME: OK` (matched: listed, same digest; not with --quiet),
+    /// `NAME: CHANGED` (listed, other digest), `NAME: MISSING` (listed, not on disk), `NAME:
+    /// NEW` (on disk, not listed), `NAME: MOVED from OLD` (not listed, with the digest of a
+    /// listed name that is gone), `NAME: FAILED open or read`. Names compare without a leading
+    /// `./`, so lists of `sum -r .`, `sha256sum *` and `find . -type f | xargs sha256sum` all
+    /// work; the list file itself is not reported.
+    ///
+    /// Duplicates are never missing: a file found under its listed name is matched or
+    /// changed whatever other names share its digest. The listed names that are gone and the
+    /// new files are then paired by digest, one to one, each side in byte order of the names:
+    /// pairs are moved, the rest missing or new. A missing name whose content is still on
+    /// disk under another name says so (`MISSING, content at OTHER`), and a new file that
+    /// copies a listed one too (`NEW, copy of OTHER`); --json lists every name sharing a
+    /// file's digest (`copies`). A summary with the counts goes to standard error (not with
+    /// --status).
+    ///
+    /// Exit status: 0 if every file matched, 1 if anything else was found (or the list
+    /// could not be read; with --strict, if a line was improperly formatted). The list holds
+    /// one algorithm (lines of another are improperly formatted); -a sets it as for `check`.
+    #[arg(long, conflicts_with = "ignore_missing")]
+    pub audit: bool,
+
+    /// Audit only the files below PATH (repeatable), against the whole list.
+    ///
+    /// A subset audit: only PATH (a directory or a file, relative to the list's names) is
+    /// walked, and only listed names below it can be missing. A new file below PATH whose
+    /// digest a listed name outside it has is still found moved, if that name is gone from
+    /// disk (it is looked up, not hashed), and new if it is still there (a copy). What a subset
+    /// cannot tell: whether files outside it changed or vanished, nor whether a file of the
+    /// subset was moved out of it (it is missing; audit a larger part to see where it went).
+    #[arg(long = "audit-path", value_name = "PATH", requires = "audit")]
+    pub audit_paths: Vec<OsString>,
+
     #[command(flatten)]
     pub verify: VerifyFlags,
 
@@ -840,6 +876,20 @@ mod tests {
         assert!(check(&["--warn"]).verify.warn);
         let s = sum(&["-c", "--quiet", "--ignore-missing", "l"]);
         assert!(s.verify.quiet && s.verify.ignore_missing && !s.verify.strict);
+    }
+
+    #[test]
+    fn audit_flags() {
+        let a = check(&["--audit", "--audit-path", "x", "--audit-path", "y/z", "L"]);
+        assert!(a.audit);
+        assert_eq!(a.audit_paths, ["x", "y/z"]);
+        assert_eq!(a.files, ["L"]);
+        assert!(!check(&["L"]).audit);
+        // A subset needs the audit; an audit reports missing files, so it cannot ignore them.
+        assert!(parse(&["check", "--audit-path", "x", "L"]).is_err());
+        assert!(parse(&["check", "--audit", "--ignore-missing", "L"]).is_err());
+        // Not on `sum -c`.
+        assert!(parse(&["sum", "-c", "--audit", "L"]).is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 // `stdio` alone calls the C library (signals, descriptors), behind safe functions.
 #![deny(unsafe_code)]
 
+mod audit;
 mod bench;
 mod check;
 mod completion_flags;
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
     }
     let outcome = match &cli.command {
         Command::Sum(args) => sum::run(args),
+        Command::Check(args) if args.audit => audit::run(args),
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),
         Command::List(args) => list::run(args),
         Command::Bench(args) => bench::run(args),

@@ -410,6 +410,131 @@ pub enum Problem<'a> {
     Message(&'a str),
 }
 
+/// `check --audit`: one object per file.
+#[derive(Serialize)]
+struct AuditRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    list: &'a ListName,
+    status: &'static str,
+    #[serde(flatten)]
+    path: PathName,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from_bytes: Option<String>,
+    algorithm: &'static str,
+    expected: Option<String>,
+    actual: Option<String>,
+    #[serde(flatten)]
+    failure: Option<Failure>,
+    copies: Vec<AuditCopy>,
+}
+
+/// Another name with the same content, in an audit record.
+#[derive(Serialize)]
+struct AuditCopy {
+    #[serde(flatten)]
+    path: PathName,
+    listed: bool,
+    on_disk: Option<bool>,
+}
+
+/// `check --audit`'s summary.
+#[derive(Serialize)]
+struct AuditSummary<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    list: &'a ListName,
+    matched: u64,
+    changed: u64,
+    missing: u64,
+    missing_with_copy: u64,
+    new: u64,
+    moved: u64,
+    unreadable: u64,
+    duplicates: u64,
+    passed: bool,
+}
+
+/// The JSON records of one list's audit (`check --audit --json`).
+#[derive(Clone, Debug)]
+pub struct AuditReport {
+    list: ListName,
+    algorithm: Algorithm,
+}
+
+impl AuditReport {
+    /// For the list named `list`, whose digests are `algorithm`'s.
+    pub fn new(list: &[u8], algorithm: Algorithm) -> AuditReport {
+        AuditReport {
+            list: ListName::new(list),
+            algorithm,
+        }
+    }
+
+    /// One file's verdict: `{"type": "audit", "list", "status", "path", "from" (moved),
+    /// "algorithm", "expected", "actual", "error" and "errno" (unreadable), "copies": [{"path",
+    /// "listed", "on_disk"}]}`.
+    pub fn verdict(&self, out: &mut Vec<u8>, verdict: &crate::audit::Verdict) {
+        let (from, from_bytes) = match &verdict.from {
+            Some(from) => {
+                let (text, bytes) = text_and_bytes(from);
+                (Some(text), bytes)
+            }
+            None => (None, None),
+        };
+        let hex =
+            |digest: &Option<Vec<u8>>| digest.as_deref().map(|d| Output::from_slice(d).to_hex());
+        push_line(
+            out,
+            &AuditRecord {
+                kind: "audit",
+                list: &self.list,
+                status: verdict.status.name(),
+                path: PathName::new(&verdict.name),
+                from,
+                from_bytes,
+                algorithm: self.algorithm.name(),
+                expected: hex(&verdict.expected),
+                actual: hex(&verdict.actual),
+                failure: verdict.error.as_ref().map(Failure::new),
+                copies: verdict
+                    .copies
+                    .iter()
+                    .map(|copy| AuditCopy {
+                        path: PathName::new(&copy.name),
+                        listed: copy.listed,
+                        on_disk: copy.on_disk,
+                    })
+                    .collect(),
+            },
+        );
+    }
+
+    /// The counts: `{"type": "audit_summary", "list", "matched", ..., "passed"}`.
+    pub fn summary(&self, out: &mut Vec<u8>, tally: &crate::audit::Tally) {
+        push_line(
+            out,
+            &AuditSummary {
+                kind: "audit_summary",
+                list: &self.list,
+                matched: tally.matched,
+                changed: tally.changed,
+                missing: tally.missing,
+                missing_with_copy: tally.missing_with_copy,
+                new: tally.new,
+                moved: tally.moved,
+                unreadable: tally.unreadable,
+                duplicates: tally.duplicates,
+                passed: tally.passed(),
+            },
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,5 +643,38 @@ mod tests {
         ));
         assert_eq!(none["error"], "no properly formatted checksum lines found");
         assert_eq!(none["errno"], Value::Null);
+    }
+
+    #[test]
+    fn audit_records() {
+        use crate::audit::Auditor;
+        let mut auditor = Auditor::new(2);
+        auditor.listed(b"gone\xff", &[1, 2], true).unwrap();
+        auditor.listed(b"kept", &[3, 4], true).unwrap();
+        auditor.found(b"kept", Ok(&[3, 4]));
+        auditor.found(b"here", Ok(&[1, 2]));
+        let (verdicts, tally) = auditor.finish(|_| false).collect();
+        let report = AuditReport::new(b"LIST", Algorithm::Md5);
+        let mut out = Vec::new();
+        report.verdict(&mut out, &verdicts[1]);
+        let record = parse(&out);
+        assert_eq!(record["type"], "audit");
+        assert_eq!(record["status"], "moved");
+        assert_eq!(record["path"], "here");
+        assert_eq!(record["from"], "gone\u{fffd}");
+        assert_eq!(record["from_bytes"], "Z29uZf8=");
+        assert_eq!(
+            (&record["expected"], &record["actual"]),
+            (&json!("0102"), &json!("0102"))
+        );
+        assert_eq!(record["copies"], json!([]));
+        out.clear();
+        report.summary(&mut out, &tally);
+        let summary = parse(&out);
+        assert_eq!(
+            (&summary["matched"], &summary["moved"]),
+            (&json!(1), &json!(1))
+        );
+        assert_eq!(summary["passed"], false);
     }
 }

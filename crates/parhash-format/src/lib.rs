@@ -10,6 +10,9 @@
 //!   with the algorithm of a tagless line inferred from its digest's length.
 //! - [`check`]: one list's check session: per-line verdicts, tallies, coreutils' warnings and
 //!   parhash's notes, the exit status; the caller hashes, the session says what to print.
+//! - [`audit`]: `check --audit`, a list against the tree it describes: each file matched,
+//!   changed, missing, new, moved or unreadable, with its duplicates; the caller walks and
+//!   hashes.
 //! - [`json`]: the `--json` records (JSON Lines) of `sum` and `check`.
 //! - [`length`]: `-l BITS` and the digest lengths each algorithm can produce.
 //! - [`escape`]: names as bytes, the checksum-line escape and the shell quoting of names in
@@ -40,6 +43,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod check;
 pub mod escape;
 pub mod json;

@@ -1,0 +1,965 @@
+//! `check --audit`: a checksum list against the tree it describes. Every file gets one
+//! verdict: matched, changed, missing, new, moved or unreadable, with the names that share its
+//! content (duplicates, in the list and on disk).
+//!
+//! Pure: the caller reads the list ([`Auditor::listed`]), walks and hashes the tree
+//! ([`Auditor::found`]), and says whether a name outside an audited subset exists (the
+//! `exists` of [`Auditor::finish`]); nothing here opens a file.
+//!
+//! # Rules
+//!
+//! Names compare after leading `./` are dropped (`./a/b` and `a/b` are one file).
+//!
+//! 1. **Exact names first.** A file found under a listed name is `matched` (same digest) or
+//!    `changed`, whatever other names share its digest: a duplicate never turns into missing
+//!    or moved (hashdeep's audit bug). A listed name that could not be read is `unreadable`.
+//! 2. **Moves.** The listed names not found (in the audited subset) and the files found that
+//!    the list does not name are grouped by digest; in each group the listed names, in byte
+//!    order, are paired one to one with the new names, in byte order: each pair is one
+//!    `moved` verdict (the new name, `from` the listed one). A subset audit also pairs a new
+//!    file with a listed name *outside* the subset, but only once the subset's own are used
+//!    and only if `exists` says that name is gone (a copy of a file still in place is new).
+//! 3. **The rest.** Listed names left over are `missing`; files left over are `new`.
+//! 4. **Duplicates.** Every verdict lists its `copies`: the other names holding its digest
+//!    (its file's digest; for a missing name, the listed one), in the list and/or on disk,
+//!    each saying whether it is listed and whether it is on disk with that content. A missing
+//!    name whose content is still in the tree under another name stays `missing` (the name is
+//!    gone, and `check` of the list fails on it too), and the summary counts it apart:
+//!    `missing` is data lost only when no copy is on disk.
+//!
+//! The verdicts come listed names first, in the order of their names ([`walk_order`]), then the
+//! files only found, in the order they were found.
+//!
+//! # Memory
+//!
+//! The list is kept whole, packed: each entry's name and digest in two byte arenas, an 8-byte
+//! name offset and a 1-byte state (plus a 4-byte sort index when the list is not already in
+//! [`walk_order`], as `sum -r` writes it); files found under a listed name cost nothing more
+//! (their digest is compared and dropped), and only those that are not matched (changed, new,
+//! unreadable) are stored, as list entries are. The moves and duplicates pass sorts an 8-byte
+//! reference per entry by digest. So an audit holds about `name + digest + 17` bytes per list
+//! entry (sha256 and 60-byte names: about 110 bytes; 10^7 entries: about 1.1 GB), plus as
+//! much again for each file not matched. Nothing is spilled to disk.
+
+use std::cmp::Ordering;
+use std::io;
+
+/// What became of one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Listed, and on disk with the listed digest.
+    Matched,
+    /// Listed, and on disk with another digest.
+    Changed,
+    /// Listed, and neither on disk nor paired with a new file of its digest.
+    Missing,
+    /// On disk and not listed, and not paired with a missing name.
+    New,
+    /// On disk under a name the list does not have, paired with a listed name gone from disk
+    /// that had the same digest.
+    Moved,
+    /// On disk but could not be read (listed or not).
+    Unreadable,
+}
+
+impl Status {
+    /// The word `--json` writes (`"matched"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Matched => "matched",
+            Status::Changed => "changed",
+            Status::Missing => "missing",
+            Status::New => "new",
+            Status::Moved => "moved",
+            Status::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// Another name holding a verdict's digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The name (as the list or the walk has it).
+    pub name: Vec<u8>,
+    /// The list names it with this digest.
+    pub listed: bool,
+    /// It is on disk with this digest; `None` for a listed name outside the audited subset
+    /// (not looked at).
+    pub on_disk: Option<bool>,
+}
+
+/// One file's verdict.
+#[derive(Debug)]
+pub struct Verdict {
+    /// What became of it.
+    pub status: Status,
+    /// Its name: the listed one for matched, changed, missing and listed unreadable files,
+    /// the one on disk for new, moved and other unreadable files.
+    pub name: Vec<u8>,
+    /// For a moved file, the listed name it was paired with.
+    pub from: Option<Vec<u8>>,
+    /// The digest the list has (none for new files).
+    pub expected: Option<Vec<u8>>,
+    /// The digest of the file on disk (none for missing and unreadable files).
+    pub actual: Option<Vec<u8>>,
+    /// Why an unreadable file could not be read.
+    pub error: Option<io::Error>,
+    /// The other names with the same digest ([`Duplicate`]), in byte order; empty when none.
+    pub copies: Vec<Duplicate>,
+}
+
+impl Verdict {
+    /// A missing name whose content is still on disk under another name.
+    pub fn content_elsewhere(&self) -> bool {
+        self.status == Status::Missing && self.copies.iter().any(|c| c.on_disk == Some(true))
+    }
+}
+
+/// How many files got each status.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// [`Status::Matched`].
+    pub matched: u64,
+    /// [`Status::Changed`].
+    pub changed: u64,
+    /// [`Status::Missing`].
+    pub missing: u64,
+    /// Of the missing, those whose content is still on disk under another name.
+    pub missing_with_copy: u64,
+    /// [`Status::New`].
+    pub new: u64,
+    /// [`Status::Moved`].
+    pub moved: u64,
+    /// [`Status::Unreadable`].
+    pub unreadable: u64,
+    /// Verdicts (of any status) whose digest other names share.
+    pub duplicates: u64,
+}
+
+impl Tally {
+    /// Nothing but matched files (the audit's exit status 0).
+    pub fn passed(&self) -> bool {
+        self.changed + self.missing + self.new + self.moved + self.unreadable == 0
+    }
+
+    /// Counts one verdict.
+    pub fn count(&mut self, verdict: &Verdict) {
+        let counter = match verdict.status {
+            Status::Matched => &mut self.matched,
+            Status::Changed => &mut self.changed,
+            Status::Missing => &mut self.missing,
+            Status::New => &mut self.new,
+            Status::Moved => &mut self.moved,
+            Status::Unreadable => &mut self.unreadable,
+        };
+        *counter += 1;
+        self.missing_with_copy += u64::from(verdict.content_elsewhere());
+        self.duplicates += u64::from(!verdict.copies.is_empty());
+    }
+}
+
+/// `name` without its leading `./` (and `.//`...): how names compare.
+pub fn normalized(mut name: &[u8]) -> &[u8] {
+    while let Some(rest) = name.strip_prefix(b"./") {
+        name = rest.strip_prefix(b"/").map_or(rest, |r| {
+            let mut r = r;
+            while let Some(more) = r.strip_prefix(b"/") {
+                r = more;
+            }
+            r
+        });
+    }
+    name
+}
+
+/// The order of `sum -r`'s walk: names compared component by component (a `/` sorts before
+/// every other byte), after [`normalized`].
+pub fn walk_order(a: &[u8], b: &[u8]) -> Ordering {
+    let key = |byte: &u8| (*byte != b'/', *byte);
+    normalized(a)
+        .iter()
+        .map(key)
+        .cmp(normalized(b).iter().map(key))
+}
+
+/// Whether `name` is `root` or below it (`root` `.` or empty: every relative name).
+pub fn is_under(name: &[u8], root: &[u8]) -> bool {
+    let name = normalized(name);
+    let mut root = normalized(root);
+    while let Some(r) = root.strip_suffix(b"/").filter(|r| !r.is_empty()) {
+        root = r;
+    }
+    if root == b"." || root.is_empty() {
+        return !name.starts_with(b"/");
+    }
+    match name.strip_prefix(root) {
+        Some(rest) => rest.is_empty() || rest.starts_with(b"/") || root.ends_with(b"/"),
+        None => false,
+    }
+}
+
+/// Names and digests packed in two arenas.
+#[derive(Default)]
+struct Packed {
+    names: Vec<u8>,
+    /// Where each name ends in `names`.
+    name_ends: Vec<usize>,
+    /// Fixed-width digests, `width` bytes each (empty for an unreadable file).
+    digests: Vec<u8>,
+    width: usize,
+}
+
+impl Packed {
+    fn push(&mut self, name: &[u8], digest: Option<&[u8]>) {
+        self.names.extend_from_slice(name);
+        self.name_ends.push(self.names.len());
+        match digest {
+            Some(digest) => self.digests.extend_from_slice(digest),
+            None => self.digests.resize(self.digests.len() + self.width, 0),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.name_ends.len()
+    }
+
+    fn name(&self, at: usize) -> &[u8] {
+        let start = if at == 0 { 0 } else { self.name_ends[at - 1] };
+        &self.names[start..self.name_ends[at]]
+    }
+
+    fn digest(&self, at: usize) -> &[u8] {
+        &self.digests[at * self.width..(at + 1) * self.width]
+    }
+}
+
+/// What the walk made of a listed entry so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listed {
+    /// Not found (yet).
+    Unseen,
+    /// Unseen, and outside the audited subset: never missing.
+    Outside,
+    Matched,
+    /// Found with another digest or unreadable: the found entry holds the rest.
+    Found(FoundAs),
+    /// Paired with a new file.
+    MovedAway,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FoundAs {
+    Changed,
+    Unreadable,
+}
+
+/// A file found that is not a match.
+#[derive(Debug)]
+enum Found {
+    Changed,
+    Unreadable {
+        listed: Option<usize>,
+        error: usize,
+    },
+    New,
+    /// New, paired with this listed entry.
+    Moved {
+        from: usize,
+    },
+}
+
+/// The audit of one list: fed the list's entries and the walk's files, in any order.
+pub struct Auditor {
+    listed: Packed,
+    listed_state: Vec<Listed>,
+    /// `listed` in [`walk_order`] by name, or `None` while it is in that order already.
+    order: Option<Vec<u32>>,
+    found: Packed,
+    found_as: Vec<Found>,
+    errors: Vec<io::Error>,
+    /// For a listed entry found changed or unreadable: its found entry.
+    found_of: std::collections::HashMap<usize, usize>,
+    sealed: bool,
+}
+
+impl Auditor {
+    /// An audit of a list whose digests are all `digest_len` bytes long.
+    pub fn new(digest_len: usize) -> Auditor {
+        Auditor {
+            listed: Packed {
+                width: digest_len,
+                ..Packed::default()
+            },
+            listed_state: Vec::new(),
+            order: None,
+            found: Packed {
+                width: digest_len,
+                ..Packed::default()
+            },
+            found_as: Vec::new(),
+            errors: Vec::new(),
+            found_of: std::collections::HashMap::new(),
+            sealed: false,
+        }
+    }
+
+    /// One entry of the list (every entry before the first [`Auditor::found`]). `in_subset`:
+    /// it lies in the audited part of the tree ([`is_under`] one of its roots), so it can be
+    /// missing. A digest of the wrong length is refused (`InvalidInput`).
+    pub fn listed(&mut self, name: &[u8], digest: &[u8], in_subset: bool) -> io::Result<()> {
+        if digest.len() != self.listed.width || self.sealed {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "an audit needs one algorithm and digest length for the whole list",
+            ));
+        }
+        let at = self.listed.len();
+        if self.order.is_none()
+            && at > 0
+            && walk_order(self.listed.name(at - 1), name) == Ordering::Greater
+        {
+            self.order = Some((0..at as u32).collect());
+        }
+        self.listed.push(name, Some(digest));
+        self.listed_state.push(if in_subset {
+            Listed::Unseen
+        } else {
+            Listed::Outside
+        });
+        if let Some(order) = &mut self.order {
+            order.push(at as u32);
+        }
+        Ok(())
+    }
+
+    /// Sorts the list once its last entry is in.
+    fn seal(&mut self) {
+        if self.sealed {
+            return;
+        }
+        self.sealed = true;
+        if let Some(order) = &mut self.order {
+            let listed = &self.listed;
+            order.sort_by(|&a, &b| {
+                walk_order(listed.name(a as usize), listed.name(b as usize)).then(a.cmp(&b))
+            });
+        }
+    }
+
+    fn listed_at(&self, rank: usize) -> usize {
+        self.order
+            .as_ref()
+            .map_or(rank, |order| order[rank] as usize)
+    }
+
+    /// The listed entries named `name` (usually one; a list may repeat a name).
+    fn listed_named(&self, name: &[u8]) -> std::ops::Range<usize> {
+        let len = self.listed.len();
+        let first = partition(len, |rank| {
+            walk_order(self.listed.name(self.listed_at(rank)), name) == Ordering::Less
+        });
+        let end = partition(len, |rank| {
+            walk_order(self.listed.name(self.listed_at(rank)), name) != Ordering::Greater
+        });
+        first..end.max(first)
+    }
+
+    /// One file of the walk: its digest, or why it could not be read.
+    pub fn found(&mut self, name: &[u8], outcome: Result<&[u8], io::Error>) {
+        self.seal();
+        let ranks = self.listed_named(name);
+        let listed: Vec<usize> = ranks.map(|rank| self.listed_at(rank)).collect();
+        match outcome {
+            Ok(digest) => {
+                let mut any_changed = None;
+                for &at in &listed {
+                    if self.listed.digest(at) == digest {
+                        self.listed_state[at] = Listed::Matched;
+                    } else {
+                        self.listed_state[at] = Listed::Found(FoundAs::Changed);
+                        any_changed.get_or_insert(at);
+                    }
+                }
+                let kind = match (listed.is_empty(), any_changed) {
+                    (true, _) => Found::New,
+                    (false, Some(_)) => Found::Changed,
+                    (false, None) => return,
+                };
+                for &at in &listed {
+                    if self.listed_state[at] == Listed::Found(FoundAs::Changed) {
+                        self.found_of.insert(at, self.found.len());
+                    }
+                }
+                self.found.push(name, Some(digest));
+                self.found_as.push(kind);
+            }
+            Err(error) => {
+                for &at in &listed {
+                    self.listed_state[at] = Listed::Found(FoundAs::Unreadable);
+                    self.found_of.insert(at, self.found.len());
+                }
+                self.errors.push(error);
+                self.found.push(name, None);
+                self.found_as.push(Found::Unreadable {
+                    listed: listed.first().copied(),
+                    error: self.errors.len() - 1,
+                });
+            }
+        }
+    }
+
+    /// Pairs the moves, finds the duplicates and hands the verdicts on. `exists(name)` is
+    /// asked only in a subset audit, of a listed name outside the subset whose digest a new
+    /// file has: whether a file of that name is still there.
+    pub fn finish(mut self, mut exists: impl FnMut(&[u8]) -> bool) -> Report {
+        self.seal();
+        let mut by_digest: Vec<Ref> = (0..self.listed.len())
+            .map(Ref::Listed)
+            .chain(
+                (0..self.found.len())
+                    .filter(|&at| matches!(self.found_as[at], Found::New | Found::Changed))
+                    .map(Ref::Found),
+            )
+            .collect();
+        by_digest.sort_by(|&a, &b| {
+            self.digest(a)
+                .cmp(self.digest(b))
+                .then_with(|| self.name(a).cmp(self.name(b)))
+        });
+        let mut start = 0;
+        while start < by_digest.len() {
+            let digest = self.digest(by_digest[start]);
+            let len = by_digest[start..].partition_point(|&r| self.digest(r) == digest);
+            self.pair(&by_digest[start..start + len], &mut exists);
+            start += len;
+        }
+        Report {
+            audit: self,
+            by_digest,
+        }
+    }
+
+    /// Pairs the missing listed names of one digest's group with its new files, in name
+    /// order (the group is sorted by name): the subset's names first, then the gone ones
+    /// outside it.
+    fn pair(&mut self, group: &[Ref], exists: &mut impl FnMut(&[u8]) -> bool) {
+        let new: Vec<usize> = group
+            .iter()
+            .filter_map(|&r| match r {
+                Ref::Found(at) if matches!(self.found_as[at], Found::New) => Some(at),
+                _ => None,
+            })
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        let state =
+            |r: Ref, want: Listed| matches!(r, Ref::Listed(at) if self.listed_state[at] == want);
+        let inside = group.iter().filter(|&&r| state(r, Listed::Unseen));
+        let outside = group.iter().filter(|&&r| state(r, Listed::Outside));
+        let mut sources: Vec<usize> = inside.map(|r| r.index()).take(new.len()).collect();
+        for &r in outside {
+            if sources.len() == new.len() {
+                break;
+            }
+            if !exists(self.listed.name(r.index())) {
+                sources.push(r.index());
+            }
+        }
+        for (&found, from) in new.iter().zip(sources) {
+            self.found_as[found] = Found::Moved { from };
+            self.listed_state[from] = Listed::MovedAway;
+        }
+    }
+
+    fn digest(&self, r: Ref) -> &[u8] {
+        match r {
+            Ref::Listed(at) => self.listed.digest(at),
+            Ref::Found(at) => self.found.digest(at),
+        }
+    }
+
+    fn name(&self, r: Ref) -> &[u8] {
+        match r {
+            Ref::Listed(at) => self.listed.name(at),
+            Ref::Found(at) => self.found.name(at),
+        }
+    }
+
+    /// Whether the file a reference names is on disk with its digest (`None`: not looked at).
+    fn on_disk(&self, r: Ref) -> Option<bool> {
+        match r {
+            Ref::Listed(at) => match self.listed_state[at] {
+                Listed::Matched => Some(true),
+                Listed::Outside => None,
+                _ => Some(false),
+            },
+            Ref::Found(_) => Some(true),
+        }
+    }
+}
+
+/// An entry of the list or of the walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ref {
+    Listed(usize),
+    Found(usize),
+}
+
+impl Ref {
+    fn index(self) -> usize {
+        match self {
+            Ref::Listed(at) | Ref::Found(at) => at,
+        }
+    }
+}
+
+/// The first rank in `0..len` for which `before` is false (`before` true, then false).
+fn partition(len: usize, before: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if before(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    low
+}
+
+/// A finished audit: its verdicts, one at a time ([`Report::verdicts`]).
+pub struct Report {
+    audit: Auditor,
+    /// Every listed entry and every changed or new file, by digest then name.
+    by_digest: Vec<Ref>,
+}
+
+impl Report {
+    /// Every verdict: the listed names in [`walk_order`] (outside the subset only when
+    /// moved, as the new name), then the files only on disk in the order found.
+    pub fn verdicts(&mut self) -> impl Iterator<Item = Verdict> + '_ {
+        let listed_len = self.audit.listed.len();
+        let found_len = self.audit.found.len();
+        let errors = std::mem::take(&mut self.audit.errors);
+        let errors = std::cell::RefCell::new(errors.into_iter().map(Some).collect::<Vec<_>>());
+        let this: &Report = self;
+        (0..listed_len)
+            .map(Ref::Listed)
+            .chain((0..found_len).map(Ref::Found))
+            .filter_map(move |r| this.verdict(r, &mut errors.borrow_mut()))
+    }
+
+    /// The verdicts and their tally, all at once (for tests and small lists).
+    pub fn collect(mut self) -> (Vec<Verdict>, Tally) {
+        let mut tally = Tally::default();
+        let verdicts: Vec<Verdict> = self.verdicts().inspect(|v| tally.count(v)).collect();
+        (verdicts, tally)
+    }
+
+    /// The verdict of the listed entry of this rank, or of this found file, unless it is
+    /// another's (a changed or unreadable listed file's, a move's source) or out of scope.
+    fn verdict(&self, r: Ref, errors: &mut [Option<io::Error>]) -> Option<Verdict> {
+        let audit = &self.audit;
+        let (status, own, listed, from) = match r {
+            Ref::Listed(rank) => {
+                let at = audit.listed_at(rank);
+                match audit.listed_state[at] {
+                    Listed::Matched => (Status::Matched, Ref::Listed(at), Some(at), None),
+                    Listed::Unseen => (Status::Missing, Ref::Listed(at), Some(at), None),
+                    Listed::Found(FoundAs::Changed) => (
+                        Status::Changed,
+                        Ref::Found(audit.found_of[&at]),
+                        Some(at),
+                        None,
+                    ),
+                    Listed::Found(FoundAs::Unreadable) => (
+                        Status::Unreadable,
+                        Ref::Found(audit.found_of[&at]),
+                        Some(at),
+                        None,
+                    ),
+                    Listed::Outside | Listed::MovedAway => return None,
+                }
+            }
+            Ref::Found(at) => match audit.found_as[at] {
+                Found::New => (Status::New, r, None, None),
+                Found::Moved { from } => (Status::Moved, r, Some(from), Some(from)),
+                Found::Unreadable { listed: None, .. } => (Status::Unreadable, r, None, None),
+                Found::Changed | Found::Unreadable { .. } => return None,
+            },
+        };
+        let error = match (status, own) {
+            (Status::Unreadable, Ref::Found(at)) => match audit.found_as[at] {
+                Found::Unreadable { error, .. } => errors[error].take(),
+                _ => None,
+            },
+            _ => None,
+        };
+        let name = match (status, listed) {
+            (Status::Moved | Status::New, _) | (_, None) => audit.name(own),
+            (_, Some(at)) => audit.listed.name(at),
+        };
+        let on_disk = !matches!(status, Status::Missing | Status::Unreadable);
+        Some(Verdict {
+            status,
+            name: name.to_vec(),
+            from: from.map(|from| audit.listed.name(from).to_vec()),
+            expected: listed.map(|at| audit.listed.digest(at).to_vec()),
+            actual: on_disk.then(|| audit.digest(own).to_vec()),
+            error,
+            copies: match status {
+                Status::Unreadable => Vec::new(),
+                _ => self.copies(own, from),
+            },
+        })
+    }
+
+    /// The names other than `own` (and a moved file's `from`) holding `own`'s digest.
+    fn copies(&self, own: Ref, from: Option<usize>) -> Vec<Duplicate> {
+        let audit = &self.audit;
+        let digest = audit.digest(own);
+        let first = self
+            .by_digest
+            .partition_point(|&r| audit.digest(r) < digest);
+        let len = self.by_digest[first..].partition_point(|&r| audit.digest(r) == digest);
+        let own_name = normalized(audit.name(own));
+        let mut copies: Vec<Duplicate> = Vec::new();
+        for &r in &self.by_digest[first..first + len] {
+            let name = audit.name(r);
+            let moved_source = from.is_some() && r == Ref::Listed(from.unwrap_or_default());
+            if normalized(name) == own_name || moved_source {
+                continue;
+            }
+            let listed = match r {
+                Ref::Listed(_) => true,
+                Ref::Found(at) => matches!(audit.found_as[at], Found::Changed),
+            };
+            let on_disk = audit.on_disk(r);
+            // A name both listed and found with this digest (a matched file) is one copy.
+            match copies
+                .iter_mut()
+                .find(|c| normalized(&c.name) == normalized(name))
+            {
+                Some(copy) => {
+                    copy.listed |= listed;
+                    copy.on_disk = copy.on_disk.max(on_disk);
+                }
+                None => copies.push(Duplicate {
+                    name: name.to_vec(),
+                    listed,
+                    on_disk,
+                }),
+            }
+        }
+        copies
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A digest of one byte: enough to tell contents apart.
+    fn d(byte: u8) -> [u8; 1] {
+        [byte]
+    }
+
+    /// Audits `list` (name, digest) against `disk` (name, digest or None for unreadable),
+    /// with every listed name in the subset, nothing existing outside it.
+    fn audit(list: &[(&str, u8)], disk: &[(&str, Option<u8>)]) -> (Vec<Verdict>, Tally) {
+        audit_subset(list, disk, None, |_| false)
+    }
+
+    fn audit_subset(
+        list: &[(&str, u8)],
+        disk: &[(&str, Option<u8>)],
+        root: Option<&str>,
+        exists: impl FnMut(&[u8]) -> bool,
+    ) -> (Vec<Verdict>, Tally) {
+        let mut auditor = Auditor::new(1);
+        for (name, digest) in list {
+            let inside = root.is_none_or(|root| is_under(name.as_bytes(), root.as_bytes()));
+            auditor
+                .listed(name.as_bytes(), &d(*digest), inside)
+                .unwrap();
+        }
+        for (name, digest) in disk {
+            let outcome = match digest {
+                Some(digest) => Ok(&[*digest][..]),
+                None => Err(io::Error::from_raw_os_error(13)),
+            };
+            auditor.found(name.as_bytes(), outcome);
+        }
+        auditor.finish(exists).collect()
+    }
+
+    /// `(status, name, from)` of each verdict, as text.
+    fn summary(verdicts: &[Verdict]) -> Vec<(Status, String, Option<String>)> {
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        verdicts
+            .iter()
+            .map(|v| (v.status, text(&v.name), v.from.as_deref().map(text)))
+            .collect()
+    }
+
+    fn copy_names(verdict: &Verdict) -> Vec<String> {
+        verdict
+            .copies
+            .iter()
+            .map(|c| String::from_utf8_lossy(&c.name).into_owned())
+            .collect()
+    }
+
+    fn find<'a>(verdicts: &'a [Verdict], name: &str) -> &'a Verdict {
+        verdicts
+            .iter()
+            .find(|v| v.name == name.as_bytes())
+            .unwrap_or_else(|| panic!("no verdict for {name}"))
+    }
+
+    use Status::*;
+
+    #[test]
+    fn every_status_at_once() {
+        let list = [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("u", 9)];
+        let disk = [
+            ("a", Some(1)),
+            ("b", Some(20)),
+            ("e", Some(5)),
+            ("m", Some(4)),
+            ("u", None),
+            ("v", None),
+        ];
+        let (verdicts, tally) = audit(&list, &disk);
+        let s = |status, name: &str, from: Option<&str>| {
+            (status, name.to_string(), from.map(str::to_string))
+        };
+        assert_eq!(
+            summary(&verdicts),
+            [
+                s(Matched, "a", None),
+                s(Changed, "b", None),
+                s(Missing, "c", None),
+                s(Unreadable, "u", None),
+                s(New, "e", None),
+                s(Moved, "m", Some("d")),
+                s(Unreadable, "v", None),
+            ]
+        );
+        let changed = find(&verdicts, "b");
+        assert_eq!(
+            (changed.expected.as_deref(), changed.actual.as_deref()),
+            (Some(&[2][..]), Some(&[20][..]))
+        );
+        assert_eq!(
+            find(&verdicts, "u").error.as_ref().unwrap().raw_os_error(),
+            Some(13)
+        );
+        assert_eq!(find(&verdicts, "m").expected.as_deref(), Some(&[4][..]));
+        let expected = Tally {
+            matched: 1,
+            changed: 1,
+            missing: 1,
+            missing_with_copy: 0,
+            new: 1,
+            moved: 1,
+            unreadable: 2,
+            duplicates: 0,
+        };
+        assert_eq!(tally, expected);
+        assert!(!tally.passed());
+    }
+
+    #[test]
+    fn all_matched_passes() {
+        let (verdicts, tally) = audit(&[("x", 1), ("./y", 2)], &[("./x", Some(1)), ("y", Some(2))]);
+        assert!(verdicts.iter().all(|v| v.status == Matched));
+        assert!(tally.passed());
+        assert_eq!(tally.matched, 2);
+    }
+
+    #[test]
+    fn duplicates_in_the_list_and_on_disk_stay_matched() {
+        // hashdeep's bug: a, b, c share a digest and all are in place.
+        let list = [("a", 7), ("b", 7), ("c", 7)];
+        let disk = [("a", Some(7)), ("b", Some(7)), ("c", Some(7))];
+        let (verdicts, tally) = audit(&list, &disk);
+        assert!(verdicts.iter().all(|v| v.status == Matched));
+        assert_eq!(copy_names(find(&verdicts, "b")), ["a", "c"]);
+        assert!(find(&verdicts, "b")
+            .copies
+            .iter()
+            .all(|c| c.listed && c.on_disk == Some(true)));
+        assert_eq!(tally.duplicates, 3);
+        assert!(tally.passed());
+    }
+
+    #[test]
+    fn duplicates_in_the_list_only() {
+        // The list has two names for one content; on disk one was rewritten.
+        let (verdicts, tally) = audit(&[("a", 7), ("b", 7)], &[("a", Some(7)), ("b", Some(8))]);
+        assert_eq!(find(&verdicts, "a").status, Matched);
+        assert_eq!(find(&verdicts, "b").status, Changed);
+        let copies = &find(&verdicts, "a").copies;
+        assert_eq!(copies.len(), 1);
+        assert_eq!((copies[0].listed, copies[0].on_disk), (true, Some(false)));
+        // b's content on disk (8) is its own.
+        assert!(find(&verdicts, "b").copies.is_empty());
+        assert_eq!(tally.duplicates, 1);
+    }
+
+    #[test]
+    fn duplicates_on_disk_only_are_new_copies() {
+        let (verdicts, tally) = audit(&[("a", 7)], &[("a", Some(7)), ("copy", Some(7))]);
+        assert_eq!(find(&verdicts, "a").status, Matched);
+        let copy = find(&verdicts, "copy");
+        assert_eq!(copy.status, New);
+        assert_eq!(copy_names(copy), ["a"]);
+        assert_eq!(
+            (copy.copies[0].listed, copy.copies[0].on_disk),
+            (true, Some(true))
+        );
+        assert_eq!(copy_names(find(&verdicts, "a")), ["copy"]);
+        assert_eq!((tally.new, tally.duplicates), (1, 2));
+    }
+
+    #[test]
+    fn a_vanished_copy_is_missing_with_its_content_elsewhere() {
+        let (verdicts, tally) = audit(&[("a", 7), ("b", 7)], &[("a", Some(7))]);
+        let b = find(&verdicts, "b");
+        assert_eq!(b.status, Missing);
+        assert!(b.content_elsewhere());
+        assert_eq!(copy_names(b), ["a"]);
+        assert_eq!((tally.missing, tally.missing_with_copy), (1, 1));
+        // With no copy left, the content is lost.
+        let (verdicts, tally) = audit(&[("a", 7)], &[]);
+        assert!(!verdicts[0].content_elsewhere());
+        assert_eq!((tally.missing, tally.missing_with_copy), (1, 0));
+    }
+
+    #[test]
+    fn moves_pair_one_to_one_in_name_order() {
+        // Three listed copies gone, two new ones: x1 -> n1, x2 -> n2, x3 missing.
+        let list = [("x3", 7), ("x1", 7), ("x2", 7)];
+        let disk = [("n2", Some(7)), ("n1", Some(7))];
+        let (verdicts, tally) = audit(&list, &disk);
+        assert_eq!(find(&verdicts, "n1").from.as_deref(), Some(&b"x1"[..]));
+        assert_eq!(find(&verdicts, "n2").from.as_deref(), Some(&b"x2"[..]));
+        let x3 = find(&verdicts, "x3");
+        assert_eq!(x3.status, Missing);
+        // Its content is on disk (as n1 and n2), so it is not lost.
+        assert!(x3.content_elsewhere());
+        assert_eq!((tally.moved, tally.missing, tally.new), (2, 1, 0));
+        // A moved file's copies leave out its own old name.
+        assert_eq!(copy_names(find(&verdicts, "n1")), ["n2", "x2", "x3"]);
+        // More new than gone: the extra one is new.
+        let (verdicts, _) = audit(&[("x", 7)], &[("b", Some(7)), ("a", Some(7))]);
+        assert_eq!(find(&verdicts, "a").status, Moved);
+        assert_eq!(find(&verdicts, "b").status, New);
+    }
+
+    #[test]
+    fn a_changed_file_is_never_a_move_source() {
+        // b changed to a's old content and a vanished: a is missing, b changed.
+        let (verdicts, _) = audit(&[("a", 1), ("b", 2)], &[("b", Some(1))]);
+        assert_eq!(find(&verdicts, "a").status, Missing);
+        assert_eq!(find(&verdicts, "b").status, Changed);
+        assert!(find(&verdicts, "a").content_elsewhere());
+    }
+
+    #[test]
+    fn a_repeated_listed_name() {
+        let (verdicts, tally) = audit(&[("a", 1), ("a", 1)], &[("a", Some(1))]);
+        assert_eq!(verdicts.len(), 2);
+        assert_eq!(tally.matched, 2);
+        assert!(verdicts[0].copies.is_empty());
+    }
+
+    #[test]
+    fn subset_audits_only_its_part() {
+        let list = [
+            ("in/a", 1),
+            ("in/b", 2),
+            ("out/c", 3),
+            ("out/d", 4),
+            ("out/e", 5),
+        ];
+        // out/c moved into the subset (gone), out/d copied into it (still there), out/e
+        // untouched (never looked at); in/b gone.
+        let disk = [("in/a", Some(1)), ("in/c", Some(3)), ("in/d", Some(4))];
+        let gone = |name: &[u8]| name != b"out/c";
+        let (verdicts, tally) = audit_subset(&list, &disk, Some("in"), gone);
+        assert_eq!(find(&verdicts, "in/a").status, Matched);
+        assert_eq!(find(&verdicts, "in/b").status, Missing);
+        assert_eq!(find(&verdicts, "in/c").status, Moved);
+        assert_eq!(find(&verdicts, "in/c").from.as_deref(), Some(&b"out/c"[..]));
+        let copy = find(&verdicts, "in/d");
+        assert_eq!(copy.status, New);
+        assert_eq!(copy.copies[0].on_disk, None);
+        assert_eq!(verdicts.len(), 4);
+        assert_eq!(
+            (tally.matched, tally.missing, tally.moved, tally.new),
+            (1, 1, 1, 1)
+        );
+    }
+
+    #[test]
+    fn subset_pairs_its_own_missing_names_first() {
+        let list = [("in/x", 7), ("out/y", 7)];
+        let mut asked = Vec::new();
+        let (verdicts, _) = audit_subset(&list, &[("in/n", Some(7))], Some("in"), |n| {
+            asked.push(n.to_vec());
+            false
+        });
+        assert_eq!(find(&verdicts, "in/n").from.as_deref(), Some(&b"in/x"[..]));
+        assert!(asked.is_empty(), "outside names asked about: {asked:?}");
+    }
+
+    #[test]
+    fn names_with_newlines_and_invalid_utf8() {
+        let mut auditor = Auditor::new(1);
+        let odd: &[u8] = b"a\nb\xff";
+        auditor.listed(odd, &[1], true).unwrap();
+        auditor.listed(b"gone\n", &[2], true).unwrap();
+        auditor.found(b"./a\nb\xff", Ok(&[1]));
+        auditor.found(b"new\xfe", Ok(&[2]));
+        let (verdicts, _) = auditor.finish(|_| false).collect();
+        assert_eq!((verdicts[0].status, &verdicts[0].name[..]), (Matched, odd));
+        assert_eq!(
+            (verdicts[1].status, &verdicts[1].name[..]),
+            (Moved, &b"new\xfe"[..])
+        );
+        assert_eq!(verdicts[1].from.as_deref(), Some(&b"gone\n"[..]));
+    }
+
+    #[test]
+    fn unsorted_lists_are_searched_as_sorted_ones() {
+        let list = [("b/z", 1), ("a.b", 2), ("a/x", 3)];
+        let disk = [("a/x", Some(3)), ("a.b", Some(2)), ("b/z", Some(1))];
+        let (verdicts, tally) = audit(&list, &disk);
+        assert_eq!(tally.matched, 3);
+        let names: Vec<_> = summary(&verdicts).into_iter().map(|v| v.1).collect();
+        assert_eq!(names, ["a/x", "a.b", "b/z"]);
+    }
+
+    #[test]
+    fn digests_of_another_length_are_refused() {
+        let mut auditor = Auditor::new(32);
+        assert!(auditor.listed(b"a", &[0; 16], true).is_err());
+    }
+
+    #[test]
+    fn walk_order_and_subsets() {
+        assert_eq!(walk_order(b"a/x", b"a.b"), Ordering::Less);
+        assert_eq!(walk_order(b"./a", b"a"), Ordering::Equal);
+        assert_eq!(normalized(b".//./a"), b"a");
+        assert!(is_under(b"./in/a", b"in"));
+        assert!(is_under(b"in/a", b"./in/"));
+        assert!(is_under(b"in", b"in"));
+        assert!(!is_under(b"inside/a", b"in"));
+        assert!(is_under(b"x/y", b"."));
+        assert!(!is_under(b"/abs", b"."));
+        assert!(is_under(b"/abs/x", b"/abs"));
+    }
+}
