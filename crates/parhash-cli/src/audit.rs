@@ -7,8 +7,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
 use anyhow::{bail, Context, Result};
-use parhash_format::audit::{self, Auditor, Status, Tally, Verdict};
-use parhash_format::check::{Checker, Record};
+use parhash_format::audit::{self, Auditor, Status, Tally};
+use parhash_format::check::Checker;
 use parhash_format::escape;
 use parhash_format::json::AuditReport;
 
@@ -87,7 +87,7 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
             Some(json) => json.verdict(&mut lines, &verdict),
             None if options.verify.status => {}
             None if options.verify.quiet && verdict.status == Status::Matched => {}
-            None => report_line(&mut lines, &verdict, options.output.zero),
+            None => audit::report_line(&mut lines, &verdict, options.output.zero),
         }
         if lines.len() >= 60 * 1024 {
             out.write_all(&lines).context(WRITE_ERROR)?;
@@ -100,14 +100,8 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
     out.write_all(&lines).context(WRITE_ERROR)?;
     out.flush().context(WRITE_ERROR)?;
     if !options.verify.status {
-        err_message!("{}: audit: {}", read.shown, summary(&tally));
-        if read.improper > 0 {
-            let lines = if read.improper == 1 {
-                "line is"
-            } else {
-                "lines are"
-            };
-            err_message!("WARNING: {} {lines} improperly formatted", read.improper);
+        for text in audit::closing_messages(&read.shown, &tally, read.improper) {
+            err_message!("{text}");
         }
     }
     Ok(tally.passed() && !(options.verify.strict && read.improper > 0))
@@ -145,118 +139,19 @@ fn read_list(options: &Options, list: &OsString, paths: &[OsString]) -> Result<O
         .iter()
         .map(|p| escape::os_bytes(p).into_owned())
         .collect();
-    let mut read: Option<ReadList> = None;
-    let mut improper = 0;
-    let mut record = Vec::new();
-    loop {
-        record.clear();
-        match reader.read_until(session.terminator(), &mut record) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(err) => {
-                err_message!("{shown}: read error: {}", parhash_format::error_text(&err));
-                return Ok(None);
-            }
-        }
-        let (line, tag) = match session.record(&record) {
-            Record::Skip => continue,
-            Record::Improper(bad) => (bad.line, bad.tag),
-            Record::Check(job) => {
-                let spec = Spec::of(options, &job);
-                let read = read.get_or_insert_with(|| ReadList {
-                    auditor: Auditor::new(job.entry.expected.len()),
-                    spec,
-                    hashing: job_hashing(options, &job),
-                    shown: shown.clone(),
-                    improper: 0,
-                });
-                let entry = &job.entry;
-                let in_subset =
-                    roots.is_empty() || roots.iter().any(|root| audit::is_under(&entry.name, root));
-                if spec == read.spec
-                    && read
-                        .auditor
-                        .listed(&entry.name, &entry.expected, in_subset)
-                        .is_ok()
-                {
-                    continue;
-                }
-                (job.line, read.spec.algorithm.info().tag)
-            }
-        };
-        improper += 1;
-        if options.verify.warn {
-            err_message!("{shown}: {line}: improperly formatted {tag} checksum line");
-        }
-    }
-    match read {
-        Some(mut read) => {
-            read.improper = improper;
-            Ok(Some(read))
-        }
-        None => {
-            err_message!("{shown}: no properly formatted checksum lines found");
-            Ok(None)
-        }
-    }
-}
-
-/// `NAME: VERDICT` for people, as `check` writes `NAME: OK`; a line naming another file (moved
-/// from, a copy) escapes both names when either needs it, and starts with a backslash then.
-fn report_line(out: &mut Vec<u8>, verdict: &Verdict, zero: bool) {
-    let on_disk_copy = || {
-        let copies = verdict.copies.iter();
-        copies
-            .clone()
-            .find(|c| c.on_disk == Some(true))
-            .or(copies.clone().next())
-    };
-    let (word, other): (&str, Option<&[u8]>) = match verdict.status {
-        Status::Matched => ("OK", None),
-        Status::Changed => ("CHANGED", None),
-        Status::Missing if verdict.content_elsewhere() => {
-            ("MISSING, content at ", on_disk_copy().map(|c| &c.name[..]))
-        }
-        Status::Missing => ("MISSING", None),
-        Status::New => match on_disk_copy() {
-            Some(copy) => ("NEW, copy of ", Some(&copy.name[..])),
-            None => ("NEW", None),
-        },
-        Status::Moved => ("MOVED from ", verdict.from.as_deref()),
-        Status::Unreadable => ("FAILED open or read", None),
-    };
-    let escaped = !zero
-        && (escape::report_needs_escape(&verdict.name)
-            || other.is_some_and(escape::report_needs_escape));
-    let name = |out: &mut Vec<u8>, name: &[u8]| match escaped {
-        true => escape::escape_into(out, name),
-        false => out.extend_from_slice(name),
-    };
-    if escaped {
-        out.push(b'\\');
-    }
-    name(out, &verdict.name);
-    out.extend_from_slice(b": ");
-    out.extend_from_slice(word.as_bytes());
-    if let Some(other) = other {
-        name(out, other);
-    }
-    out.push(if zero { b'\0' } else { b'\n' });
-}
-
-/// The counts, for standard error.
-fn summary(tally: &Tally) -> String {
-    let mut text = format!(
-        "{} matched, {} changed, {} missing",
-        tally.matched, tally.changed, tally.missing
+    let read = audit::read_list(
+        &mut session,
+        &mut reader,
+        &roots,
+        options.verify.warn,
+        |job| Spec::of(options, job),
+        |text| err_message!("{text}"),
     );
-    if tally.missing_with_copy > 0 {
-        text += &format!(" ({} with a copy on disk)", tally.missing_with_copy);
-    }
-    text += &format!(
-        ", {} new, {} moved, {} unreadable; {} sharing their content with other names",
-        tally.new, tally.moved, tally.unreadable, tally.duplicates
-    );
-    text
+    Ok(read.map(|read| ReadList {
+        auditor: read.auditor,
+        spec: read.spec,
+        hashing: job_hashing(options, &read.first),
+        shown,
+        improper: read.improper,
+    }))
 }

@@ -21,9 +21,13 @@ import os
 from typing import Iterable, Iterator, Optional, Tuple, Union
 
 from ._parhash import (
+    META_HEADER,
+    Audit,
     Checker,
     Entry,
     ListCheck,
+    ListUpdate,
+    ResumedList,
     Step,
     Walk,
     checksum_line,
@@ -33,8 +37,11 @@ from ._parhash import (
     length_digest_size,
     length_error,
     list_name,
+    meta_path,
+    meta_record,
     parse_bits,
     parse_list,
+    parse_meta_record,
     quote,
     several_length_error,
     sum_record,
@@ -42,9 +49,13 @@ from ._parhash import (
 from ._parhash import bsd_tag as tag
 
 __all__ = [
+    "META_HEADER",
+    "Audit",
     "Checker",
     "Entry",
     "ListCheck",
+    "ListUpdate",
+    "ResumedList",
     "Step",
     "checksum_line",
     "failure_message",
@@ -53,8 +64,11 @@ __all__ = [
     "length_digest_size",
     "length_error",
     "list_name",
+    "meta_path",
+    "meta_record",
     "parse_bits",
     "parse_list",
+    "parse_meta_record",
     "quote",
     "several_length_error",
     "sum_record",
