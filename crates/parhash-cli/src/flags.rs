@@ -107,8 +107,9 @@ pub struct SumArgs {
     /// the walk, in order, and kept without reading their files again; an incomplete or
     /// unreadable last line is cut away and written again, and the run goes on from there, so
     /// the finished FILE is byte for byte what an uninterrupted run writes. A file that could
-    /// not be read before is tried again (if it can be read now, run --update instead). A FILE
-    /// from another command line, algorithm or style, or naming files the walk no longer has,
+    /// not be read before is tried again: if it can be read now, run --update instead (a --json
+    /// list, which records the failure, goes on from that record). A FILE from another command
+    /// line, algorithm or style, or naming files the walk no longer has,
     /// is refused and left as it is. One algorithm with -o; every output style (--tag, -b, -z,
     /// --json). With --lists DIR (several algorithms), each list is compared and all go on
     /// from the files every one of them has.
@@ -126,7 +127,7 @@ pub struct SumArgs {
     #[arg(long, requires = "output_file", conflicts_with = "device")]
     pub update: bool,
 
-    /// With --update, hash again files whose size, mtime, ctime or inode changed.
+    /// With --update, hash again files whose size, mtime, ctime or inode changed (trusts metadata).
     ///
     /// This TRUSTS FILE METADATA, as rsync and git do: a file whose size, modification time,
     /// change time, inode or device differs from what FILE.parhash-meta recorded when it was

@@ -39,6 +39,8 @@ impl Durable {
     /// `path`, created empty.
     pub fn create(path: &Path) -> Result<Durable> {
         let file = File::create(path).with_context(|| cannot_write(path))?;
+        // Its name too must survive a crash.
+        sync_parent(path);
         Ok(Durable::new(file, path))
     }
 
@@ -104,15 +106,20 @@ pub fn temporary(path: &Path) -> PathBuf {
 /// Renames `from` over `to` and syncs their directory, so the rename survives a crash.
 pub fn replace(from: &Path, to: &Path) -> Result<()> {
     fs::rename(from, to).with_context(|| cannot_write(to))?;
-    let dir = match to.parent() {
+    sync_parent(to);
+    Ok(())
+}
+
+/// Syncs the directory of `path`, so that a name created or renamed there survives a crash.
+/// Some file systems cannot sync a directory: the name is there either way.
+fn sync_parent(path: &Path) {
+    let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    // Some file systems cannot sync a directory; the rename itself is done either way.
     if let Ok(dir) = File::open(dir) {
         let _ = dir.sync_all();
     }
-    Ok(())
 }
 
 /// The metadata of the file `item` reads, taken before it is read (a change while it is read

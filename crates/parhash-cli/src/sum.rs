@@ -577,7 +577,7 @@ enum Waiting {
 }
 
 /// The most records of a plan that wait for one chunk.
-const MAX_WAITING: usize = 1 << 16;
+const MAX_WAITING: usize = 1 << 13;
 
 /// Writes the kept records at the head of `waiting`.
 fn write_kept(records: &mut Records, waiting: &mut VecDeque<Waiting>) {
