@@ -254,8 +254,8 @@ pub struct CheckArgs {
     /// `./`, so lists of `sum -r .`, `sha256sum *` and `find . -type f | xargs sha256sum` all
     /// work; the list file itself is not reported.
     ///
-    /// Duplicates are never missing: a file found under its listed name is matched or
-    /// changed whatever other names share its digest. The listed names that are gone and the
+    /// A duplicate is never taken for missing or moved: a file found under its listed name is
+    /// matched or changed whatever other names share its digest. The listed names that are gone and the
     /// new files are then paired by digest, one to one, each side in byte order of the names:
     /// pairs are moved, the rest missing or new. A missing name whose content is still on
     /// disk under another name says so (`MISSING, content at OTHER`), and a new file that
@@ -380,9 +380,10 @@ pub struct OutputFlags {
     /// per line on standard output, with the fields README.md describes ("JSON output"):
     /// `path`, `algorithm`, `digest` or `error` and `errno` for sum; `type`, `list`, `line`,
     /// `status` (ok, failed, missing, unreadable, improper), `path`, `algorithm`, `expected`,
-    /// `actual` for check, and a `"type": "summary"` object after each list. Names that are not
-    /// UTF-8 also come as `path_bytes` (base64). Standard error and the exit status are as
-    /// without --json.
+    /// `actual` for check, and a `"type": "summary"` object after each list (with --audit:
+    /// `"type": "audit"` objects, `status`, `from`, `copies`..., then `"audit_summary"`). Names
+    /// that are not UTF-8 also come as `path_bytes` (base64). Standard error and the exit status
+    /// are as without --json.
     #[arg(long, conflicts_with_all = ["zero", "tag", "binary", "text"])]
     pub json: bool,
 }

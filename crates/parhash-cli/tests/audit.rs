@@ -327,6 +327,21 @@ fn a_subset_against_the_whole_list() {
         verdicts[&b"in/d"[..]].2,
         [(b"./out/d".to_vec(), true, Value::Null)]
     );
+    // Overlapping subsets: each file once.
+    let args = [
+        "check",
+        "--audit",
+        "--quiet",
+        "--audit-path",
+        "in/",
+        "--audit-path",
+        "./in",
+    ];
+    let out = parhash(d, &[&args[..], &["--audit-path", "in/c", "LIST"]].concat());
+    assert_eq!(
+        out.stdout,
+        b"./in/b: MISSING\nin/c: MOVED from ./out/c\nin/d: NEW, copy of ./out/d\n"
+    );
     // The whole tree sees out/e gone too.
     let out = parhash(d, &["check", "--audit", "--quiet", "LIST"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("./out/e: MISSING\n"));
@@ -432,5 +447,41 @@ fn a_list_of_100000_files() {
     assert!(
         stderr.contains("99997 matched, 1 changed, 1 missing, 1 new, 1 moved"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn unreadable_files_and_nul_terminated_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, b"new\nline", "x");
+    std::os::unix::fs::symlink("nowhere", d.join("dangling")).unwrap();
+    let out = parhash(d, &["sum", "-z", "new\nline"]);
+    fs::write(d.join("LIST"), out.stdout).unwrap();
+    // A dangling link is walked (as `sum -r` walks it) and cannot be read: unreadable, with
+    // check's message; -z reads the list and writes the report NUL-terminated, names raw.
+    let out = parhash(d, &["check", "--audit", "-z", "LIST"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        out.stdout,
+        b"new\nline: OK\0./dangling: FAILED open or read\0"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("parhash: ./dangling: No such file or directory\n"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 matched, 0 changed, 0 missing, 0 new, 0 moved, 1 unreadable"));
+    // The same as JSON (which does not go with -z: a list of escaped lines).
+    let out = parhash(d, &["sum", "new\nline"]);
+    fs::write(d.join("LIST"), out.stdout).unwrap();
+    let out = parhash(d, &["check", "--audit", "--json", "LIST"]);
+    let (verdicts, _) = json_verdicts(&out.stdout);
+    assert_eq!(verdicts[&b"new\nline"[..]].0, "matched");
+    let second = out.stdout.split(|&b| b == b'\n').nth(1).unwrap();
+    let record: Value = serde_json::from_slice(second).unwrap();
+    assert_eq!(
+        (&record["status"], &record["errno"]),
+        (&Value::from("unreadable"), &Value::from(2))
     );
 }

@@ -34,12 +34,15 @@
 //!
 //! The list is kept whole, packed: each entry's name and digest in two byte arenas, an 8-byte
 //! name offset and a 1-byte state (plus a 4-byte sort index when the list is not already in
-//! [`walk_order`], as `sum -r` writes it); files found under a listed name cost nothing more
-//! (their digest is compared and dropped), and only those that are not matched (changed, new,
-//! unreadable) are stored, as list entries are. The moves and duplicates pass sorts an 8-byte
-//! reference per entry by digest. So an audit holds about `name + digest + 17` bytes per list
-//! entry (sha256 and 60-byte names: about 110 bytes; 10^7 entries: about 1.1 GB), plus as
-//! much again for each file not matched. Nothing is spilled to disk.
+//! [`walk_order`], as `sum -r` writes it). A file found under a listed name costs nothing more
+//! (its digest is compared and dropped; the list is merged with the walk, one comparison a
+//! file where both are in walk order); only files not matched (changed, new, unreadable) are
+//! stored, as list entries are. The moves and duplicates pass sorts a 4-byte reference per
+//! entry by digest. So an audit holds `name + digest + 13` bytes per list entry, plus the
+//! arenas' growth slack: measured 75 bytes an entry at 10^6 entries with 15-byte names and
+//! sha256 (BENCHMARKS.md, "Issue 30: audit"); with 60-byte names about 130, so **about 1.3 GB
+//! for 10^7 entries**, plus as much again for each file not matched. Nothing is spilled to
+//! disk; at most [`MAX_ENTRIES`] a side.
 
 use std::cmp::Ordering;
 use std::io;
@@ -177,11 +180,14 @@ pub fn normalized(mut name: &[u8]) -> &[u8] {
 /// The order of `sum -r`'s walk: names compared component by component (a `/` sorts before
 /// every other byte), after [`normalized`].
 pub fn walk_order(a: &[u8], b: &[u8]) -> Ordering {
-    let key = |byte: &u8| (*byte != b'/', *byte);
-    normalized(a)
-        .iter()
-        .map(key)
-        .cmp(normalized(b).iter().map(key))
+    let (a, b) = (normalized(a), normalized(b));
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(at) => {
+            let key = |byte: u8| (byte != b'/', byte);
+            key(a[at]).cmp(&key(b[at]))
+        }
+        None => a.len().cmp(&b.len()),
+    }
 }
 
 /// Whether `name` is `root` or below it (`root` `.` or empty: every relative name).
@@ -282,6 +288,8 @@ pub struct Auditor {
     /// For a listed entry found changed or unreadable: its found entry.
     found_of: std::collections::HashMap<usize, usize>,
     sealed: bool,
+    /// The rank after the listed entries last found (see `listed_named`).
+    next_rank: usize,
 }
 
 impl Auditor {
@@ -302,6 +310,7 @@ impl Auditor {
             errors: Vec::new(),
             found_of: std::collections::HashMap::new(),
             sealed: false,
+            next_rank: 0,
         }
     }
 
@@ -315,12 +324,15 @@ impl Auditor {
                 "an audit needs one algorithm and digest length for the whole list",
             ));
         }
+        if self.listed.len() >= MAX_ENTRIES {
+            return Err(too_many());
+        }
         let at = self.listed.len();
         if self.order.is_none()
             && at > 0
             && walk_order(self.listed.name(at - 1), name) == Ordering::Greater
         {
-            self.order = Some((0..at as u32).collect());
+            self.order = Some((0..at).map(|at| at as u32).collect());
         }
         self.listed.push(name, Some(digest));
         self.listed_state.push(if in_subset {
@@ -354,21 +366,40 @@ impl Auditor {
             .map_or(rank, |order| order[rank] as usize)
     }
 
-    /// The listed entries named `name` (usually one; a list may repeat a name).
-    fn listed_named(&self, name: &[u8]) -> std::ops::Range<usize> {
+    /// The ranks of the listed entries named `name` (usually one; a list may repeat a name).
+    /// The walk comes in the order the list is sorted in, so the entry after the last one
+    /// found is tried first: a merge, one comparison a file, where the walk and list agree.
+    fn listed_named(&mut self, name: &[u8]) -> std::ops::Range<usize> {
         let len = self.listed.len();
+        let next = self.next_rank;
+        if next < len && walk_order(self.listed.name(self.listed_at(next)), name) == Ordering::Equal
+        {
+            let mut end = next + 1;
+            while end < len
+                && walk_order(self.listed.name(self.listed_at(end)), name) == Ordering::Equal
+            {
+                end += 1;
+            }
+            self.next_rank = end;
+            return next..end;
+        }
         let first = partition(len, |rank| {
             walk_order(self.listed.name(self.listed_at(rank)), name) == Ordering::Less
         });
         let end = partition(len, |rank| {
             walk_order(self.listed.name(self.listed_at(rank)), name) != Ordering::Greater
         });
+        self.next_rank = end.max(first);
         first..end.max(first)
     }
 
-    /// One file of the walk: its digest, or why it could not be read.
-    pub fn found(&mut self, name: &[u8], outcome: Result<&[u8], io::Error>) {
+    /// One file of the walk: its digest, or why it could not be read. Fails only past
+    /// [`MAX_ENTRIES`] files that are not matched.
+    pub fn found(&mut self, name: &[u8], outcome: Result<&[u8], io::Error>) -> io::Result<()> {
         self.seal();
+        if self.found.len() >= MAX_ENTRIES {
+            return Err(too_many());
+        }
         let ranks = self.listed_named(name);
         let listed: Vec<usize> = ranks.map(|rank| self.listed_at(rank)).collect();
         match outcome {
@@ -385,7 +416,7 @@ impl Auditor {
                 let kind = match (listed.is_empty(), any_changed) {
                     (true, _) => Found::New,
                     (false, Some(_)) => Found::Changed,
-                    (false, None) => return,
+                    (false, None) => return Ok(()),
                 };
                 for &at in &listed {
                     if self.listed_state[at] == Listed::Found(FoundAs::Changed) {
@@ -408,6 +439,7 @@ impl Auditor {
                 });
             }
         }
+        Ok(())
     }
 
     /// Pairs the moves, finds the duplicates and hands the verdicts on. `exists(name)` is
@@ -415,29 +447,40 @@ impl Auditor {
     /// file has: whether a file of that name is still there.
     pub fn finish(mut self, mut exists: impl FnMut(&[u8]) -> bool) -> Report {
         self.seal();
-        let mut by_digest: Vec<Ref> = (0..self.listed.len())
+        let mut by_digest: Vec<PackedRef> = (0..self.listed.len())
             .map(Ref::Listed)
             .chain(
                 (0..self.found.len())
                     .filter(|&at| matches!(self.found_as[at], Found::New | Found::Changed))
                     .map(Ref::Found),
             )
+            .map(PackedRef::new)
             .collect();
-        by_digest.sort_by(|&a, &b| {
+        by_digest.sort_by(|a, b| {
+            let (a, b) = (a.get(), b.get());
             self.digest(a)
                 .cmp(self.digest(b))
                 .then_with(|| self.name(a).cmp(self.name(b)))
         });
+        let mut shared = Shared::default();
         let mut start = 0;
         while start < by_digest.len() {
-            let digest = self.digest(by_digest[start]);
-            let len = by_digest[start..].partition_point(|&r| self.digest(r) == digest);
-            self.pair(&by_digest[start..start + len], &mut exists);
+            let digest = self.digest(by_digest[start].get());
+            let len = by_digest[start..].partition_point(|r| self.digest(r.get()) == digest);
+            let group: Vec<Ref> = by_digest[start..start + len]
+                .iter()
+                .map(|r| r.get())
+                .collect();
+            if len > 1 {
+                group.iter().for_each(|&r| shared.set(r));
+            }
+            self.pair(&group, &mut exists);
             start += len;
         }
         Report {
             audit: self,
             by_digest,
+            shared,
         }
     }
 
@@ -501,6 +544,17 @@ impl Auditor {
     }
 }
 
+/// The most entries a list, and files not matched, an audit takes (2^31 - 1 each: the index by
+/// digest packs a reference in 4 bytes).
+pub const MAX_ENTRIES: usize = (1 << 31) - 1;
+
+fn too_many() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::OutOfMemory,
+        "more than 2^31 - 1 entries for one audit",
+    )
+}
+
 /// An entry of the list or of the walk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ref {
@@ -512,6 +566,33 @@ impl Ref {
     fn index(self) -> usize {
         match self {
             Ref::Listed(at) | Ref::Found(at) => at,
+        }
+    }
+}
+
+/// A [`Ref`] in 4 bytes (the top bit: found), for the index of every entry by digest.
+#[derive(Clone, Copy, Debug)]
+struct PackedRef(u32);
+
+impl PackedRef {
+    const FOUND: u32 = 1 << 31;
+
+    fn new(r: Ref) -> PackedRef {
+        let at = u32::try_from(r.index())
+            .ok()
+            .filter(|&at| at < PackedRef::FOUND)
+            .expect("listed and found stop at MAX_ENTRIES");
+        PackedRef(match r {
+            Ref::Listed(_) => at,
+            Ref::Found(_) => at | PackedRef::FOUND,
+        })
+    }
+
+    fn get(self) -> Ref {
+        let at = (self.0 & !PackedRef::FOUND) as usize;
+        match self.0 & PackedRef::FOUND {
+            0 => Ref::Listed(at),
+            _ => Ref::Found(at),
         }
     }
 }
@@ -534,7 +615,43 @@ fn partition(len: usize, before: impl Fn(usize) -> bool) -> usize {
 pub struct Report {
     audit: Auditor,
     /// Every listed entry and every changed or new file, by digest then name.
-    by_digest: Vec<Ref>,
+    by_digest: Vec<PackedRef>,
+    /// The entries whose digest others have.
+    shared: Shared,
+}
+
+/// One bit per listed entry and per found file: its digest is not its alone (so the search
+/// for its copies is skipped for the others).
+#[derive(Default)]
+struct Shared {
+    listed: Vec<u64>,
+    found: Vec<u64>,
+}
+
+impl Shared {
+    fn bits(&self, r: Ref) -> (&[u64], usize) {
+        match r {
+            Ref::Listed(at) => (&self.listed, at),
+            Ref::Found(at) => (&self.found, at),
+        }
+    }
+
+    fn set(&mut self, r: Ref) {
+        let (bits, at) = match r {
+            Ref::Listed(at) => (&mut self.listed, at),
+            Ref::Found(at) => (&mut self.found, at),
+        };
+        if bits.len() <= at / 64 {
+            bits.resize(at / 64 + 1, 0);
+        }
+        bits[at / 64] |= 1 << (at % 64);
+    }
+
+    fn get(&self, r: Ref) -> bool {
+        let (bits, at) = self.bits(r);
+        bits.get(at / 64)
+            .is_some_and(|word| word & (1 << (at % 64)) != 0)
+    }
 }
 
 impl Report {
@@ -619,15 +736,18 @@ impl Report {
 
     /// The names other than `own` (and a moved file's `from`) holding `own`'s digest.
     fn copies(&self, own: Ref, from: Option<usize>) -> Vec<Duplicate> {
+        if !self.shared.get(own) {
+            return Vec::new();
+        }
         let audit = &self.audit;
         let digest = audit.digest(own);
         let first = self
             .by_digest
-            .partition_point(|&r| audit.digest(r) < digest);
-        let len = self.by_digest[first..].partition_point(|&r| audit.digest(r) == digest);
+            .partition_point(|r| audit.digest(r.get()) < digest);
+        let len = self.by_digest[first..].partition_point(|r| audit.digest(r.get()) == digest);
         let own_name = normalized(audit.name(own));
         let mut copies: Vec<Duplicate> = Vec::new();
-        for &r in &self.by_digest[first..first + len] {
+        for r in self.by_digest[first..first + len].iter().map(|r| r.get()) {
             let name = audit.name(r);
             let moved_source = from.is_some() && r == Ref::Listed(from.unwrap_or_default());
             if normalized(name) == own_name || moved_source {
@@ -720,6 +840,18 @@ impl Tally {
     }
 }
 
+/// Which of a subset's `paths` are walked: each unless it lies below another (or is the same
+/// as an earlier one: `in/`, `./in`), so that every file is found once.
+pub fn outermost(paths: &[Vec<u8>]) -> Vec<bool> {
+    let below_another = |at: usize| {
+        paths.iter().enumerate().any(|(other_at, other)| {
+            let same = is_under(other, &paths[at]);
+            other_at != at && is_under(&paths[at], other) && !(same && other_at > at)
+        })
+    };
+    (0..paths.len()).map(|at| !below_another(at)).collect()
+}
+
 /// A list read for an audit: its entries in an [`Auditor`], how its files are hashed.
 pub struct ListRead<S> {
     /// The listed entries.
@@ -775,12 +907,18 @@ pub fn read_list<S: PartialEq>(
                 let entry = &job.entry;
                 let in_subset =
                     paths.is_empty() || paths.iter().any(|root| is_under(&entry.name, root));
-                if spec == read.spec
-                    && (read.auditor)
-                        .listed(&entry.name, &entry.expected, in_subset)
-                        .is_ok()
-                {
-                    continue;
+                let listed = match spec == read.spec {
+                    true => (read.auditor).listed(&entry.name, &entry.expected, in_subset),
+                    false => Err(io::ErrorKind::InvalidInput.into()),
+                };
+                match listed {
+                    Ok(()) => continue,
+                    Err(err) if err.kind() == io::ErrorKind::OutOfMemory => {
+                        say(format!("{shown}: cannot audit: {err}"));
+                        return None;
+                    }
+                    // Another algorithm or length: not a line of this list's audit.
+                    Err(_) => {}
                 }
                 (job.line, read.first.entry.algorithm.info().tag)
             }
@@ -854,7 +992,7 @@ mod tests {
                 Some(digest) => Ok(&[*digest][..]),
                 None => Err(io::Error::from_raw_os_error(13)),
             };
-            auditor.found(name.as_bytes(), outcome);
+            auditor.found(name.as_bytes(), outcome).unwrap();
         }
         auditor.finish(exists).collect()
     }
@@ -1034,6 +1172,40 @@ mod tests {
     }
 
     #[test]
+    fn swapped_and_overwritten_files_are_changed_not_moved() {
+        // a and b swapped their contents: both changed, each naming the other as a copy.
+        let (verdicts, tally) = audit(&[("a", 1), ("b", 2)], &[("a", Some(2)), ("b", Some(1))]);
+        assert_eq!((tally.changed, tally.moved, tally.missing), (2, 0, 0));
+        let a = find(&verdicts, "a");
+        assert_eq!(copy_names(a), ["b"]);
+        assert_eq!(
+            (a.copies[0].listed, a.copies[0].on_disk),
+            (true, Some(false))
+        );
+        // a renamed over b: a is missing, its content at b (changed).
+        let (verdicts, _) = audit(&[("a", 1), ("b", 2)], &[("b", Some(1))]);
+        assert_eq!(find(&verdicts, "b").status, Changed);
+        let a = find(&verdicts, "a");
+        assert_eq!(a.status, Missing);
+        assert!(a.content_elsewhere());
+    }
+
+    #[test]
+    fn ties_between_the_subset_and_outside_go_to_the_subset_then_name_order() {
+        // Two new copies of one content; one listed name gone inside, two outside (one gone,
+        // one still there): in/x pairs with in/gone, in/y with out/b (gone); out/a stays.
+        let list = [("in/gone", 7), ("out/a", 7), ("out/b", 7)];
+        let disk = [("in/x", Some(7)), ("in/y", Some(7))];
+        let (verdicts, tally) = audit_subset(&list, &disk, Some("in"), |n| n == b"out/a");
+        assert_eq!(
+            find(&verdicts, "in/x").from.as_deref(),
+            Some(&b"in/gone"[..])
+        );
+        assert_eq!(find(&verdicts, "in/y").from.as_deref(), Some(&b"out/b"[..]));
+        assert_eq!((tally.moved, tally.missing, tally.new), (2, 0, 0));
+    }
+
+    #[test]
     fn a_repeated_listed_name() {
         let (verdicts, tally) = audit(&[("a", 1), ("a", 1)], &[("a", Some(1))]);
         assert_eq!(verdicts.len(), 2);
@@ -1087,8 +1259,8 @@ mod tests {
         let odd: &[u8] = b"a\nb\xff";
         auditor.listed(odd, &[1], true).unwrap();
         auditor.listed(b"gone\n", &[2], true).unwrap();
-        auditor.found(b"./a\nb\xff", Ok(&[1]));
-        auditor.found(b"new\xfe", Ok(&[2]));
+        auditor.found(b"./a\nb\xff", Ok(&[1])).unwrap();
+        auditor.found(b"new\xfe", Ok(&[2])).unwrap();
         let (verdicts, _) = auditor.finish(|_| false).collect();
         assert_eq!((verdicts[0].status, &verdicts[0].name[..]), (Matched, odd));
         assert_eq!(

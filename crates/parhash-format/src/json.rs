@@ -651,8 +651,8 @@ mod tests {
         let mut auditor = Auditor::new(2);
         auditor.listed(b"gone\xff", &[1, 2], true).unwrap();
         auditor.listed(b"kept", &[3, 4], true).unwrap();
-        auditor.found(b"kept", Ok(&[3, 4]));
-        auditor.found(b"here", Ok(&[1, 2]));
+        auditor.found(b"kept", Ok(&[3, 4])).unwrap();
+        auditor.found(b"here", Ok(&[1, 2])).unwrap();
         let (verdicts, tally) = auditor.finish(|_| false).collect();
         let report = AuditReport::new(b"LIST", Algorithm::Md5);
         let mut out = Vec::new();

@@ -561,6 +561,22 @@ impl Audit {
         self.spec.digest_size
     }
 
+    /// The roots to walk for the subset `paths` (`.` for none): those that exist, each once
+    /// (not one below another), as `check --audit` walks them.
+    #[staticmethod]
+    fn roots(py: Python<'_>, paths: Vec<Vec<u8>>) -> Vec<Py<PyBytes>> {
+        if paths.is_empty() {
+            return vec![PyBytes::new(py, b".").unbind()];
+        }
+        let outermost = audit::outermost(&paths);
+        (paths.iter().zip(outermost))
+            .filter(|&(path, keep)| {
+                keep && std::fs::symlink_metadata(escape::path_from_bytes(path)).is_ok()
+            })
+            .map(|(path, _)| PyBytes::new(py, path).unbind())
+            .collect()
+    }
+
     /// Whether a walked file is audited: the list itself is not.
     fn wants(&self, name: &[u8]) -> bool {
         self.list_name == b"-" || audit::normalized(name) != audit::normalized(&self.list_name)
@@ -569,11 +585,11 @@ impl Audit {
     /// A file of the tree: its digest (bytes) or the exception that stopped it.
     fn found(&mut self, name: &[u8], result: &Bound<'_, PyAny>) -> PyResult<()> {
         let auditor = self.auditor()?;
-        match result.cast::<PyBytes>() {
+        let found = match result.cast::<PyBytes>() {
             Ok(digest) => auditor.found(name, Ok(digest.as_bytes())),
             Err(_) => auditor.found(name, Err(io_error(result, name))),
-        }
-        Ok(())
+        };
+        found.map_err(|err| PyValueError::new_err(format!("cannot audit this tree: {err}")))
     }
 
     /// After the tree: `(passed, events, records, counts)`: whether only matched files were

@@ -216,6 +216,9 @@ class Audit:
     def tree_params(self) -> tuple[int, int] | None: ...
     @property
     def digest_size(self) -> int | None: ...
+    @staticmethod
+    def roots(paths: list[bytes]) -> list[bytes]:
+        """The roots `check --audit` walks for a subset: those that exist, each once."""
     def wants(self, name: bytes) -> bool:
         """Whether a walked file is audited (the list itself is not)."""
     def found(self, name: bytes, result: bytes | BaseException) -> None: ...

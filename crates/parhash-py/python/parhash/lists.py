@@ -398,8 +398,9 @@ def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algo
         return AuditResult(False, [], {}, list(events))
     hasher = (hasher_for or local_hasher)(audit_.algorithm, tree_params=audit_.tree_params,
                                           digest_size=audit_.digest_size)
-    # A root that is gone is walked as empty: its listed names are missing.
-    roots = [root for root in (subset or [b"."]) if os.path.lexists(root)]
+    # A root that is gone is walked as empty (its listed names are missing); one below
+    # another is walked once.
+    roots = fmt.Audit.roots(subset)
 
     def steps() -> Iterator[Tuple[Optional[bytes], Any]]:
         for name, error in _walk(roots):
