@@ -28,7 +28,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyString};
 
 use crate::files::{os_error, path_arg};
-use crate::format::io_error;
+use crate::format::{check_options, io_error};
 use crate::options;
 
 /// The style `sum -a algorithm` writes its lines in (PARSHA-256's parameters always set for
@@ -526,17 +526,8 @@ impl Audit {
         tree_height: Option<i64>,
         iv_bits: Option<i64>,
     ) -> PyResult<(Option<Audit>, Events)> {
-        let options = CheckOptions {
-            algorithm: algorithm.map(options::algorithm).transpose()?,
-            zero,
-            warn,
-            quiet,
-            status,
-            strict,
-            ignore_missing: false,
-            json,
-            tree_params: options::tree_params(tree_height, iv_bits)?,
-        };
+        let flags = [zero, warn, quiet, status, strict, false, json];
+        let options = check_options(algorithm, flags, tree_height, iv_bits)?;
         let mut events = Vec::new();
         let audit = read_list(&options, &list, &paths, &mut events);
         Ok((audit, to_python(py, events)))

@@ -286,3 +286,26 @@ def test_audit_of_a_list_that_is_not_there(tmp_path, monkeypatch):
     result = parhash.lists.audit("nothing")
     assert (0 if result.passed else 1, *events_as_cli(result.events)) == want
     assert want[0] == 1 and want[2]
+
+
+def test_kept_entries_past_the_window_restart_the_hasher(tmp_path, monkeypatch):
+    """At most MAX_WAITING records wait for a file being hashed: past it the hasher is drained
+    and started again, and the list is still the CLI's."""
+    make_tree(tmp_path / "data")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(parhash.lists, "MAX_WAITING", 7)
+    run_cli("sum", "--no-progress", "-r", "-o", "cli", "data", cwd=tmp_path)
+    shutil.copy(tmp_path / "cli", tmp_path / "got")
+    shutil.copy(tmp_path / "cli.parhash-meta", tmp_path / "got.parhash-meta")
+    change_tree(tmp_path / "data")
+    calls = []
+
+    def hasher(names):
+        calls.append(1)
+        return parhash.hash_files(names, "sha256")
+
+    run_cli("sum", "--no-progress", "-r", "-o", "cli", "--update", "--rehash-changed", "data", cwd=tmp_path)
+    assert parhash.lists.update("got", ["data"], rehash_changed=True, hasher=hasher).ok
+    assert read(tmp_path / "got") == read(tmp_path / "cli")
+    assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "cli.parhash-meta")
+    assert len(calls) > 40
