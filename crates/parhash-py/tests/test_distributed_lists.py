@@ -106,3 +106,17 @@ def test_python_api_on_the_cluster(cluster, tmp_path, monkeypatch):  # noqa: F81
     assert result.ok and read(tmp_path / "got") == read(tmp_path / "want")
     audit = distributed.audit_list("got", ["data"], address=cluster)
     assert audit.passed and audit.counts["matched"] == len(read(tmp_path / "got").splitlines())
+
+
+def test_usage_errors_exit_1_before_connecting(tmp_path):
+    """Flags that do not go together are refused in the CLI's words, before Ray is reached."""
+    for args, text in ((["sum", "-r", "--update", "d"], b"'--update' requires '--output <FILE>'"),
+                       (["sum", "-r", "-o", "L", "--resume", "--update", "d"], b"cannot be used with '--update'"),
+                       (["sum", "-r", "-o", "L", "--rehash-changed", "d"], b"requires '--update'"),
+                       (["sum", "-a", "md5,sha1", "-o", "L", "d"], b"take one algorithm"),
+                       (["check", "--audit", "A", "B"], b"--audit takes exactly one checksum list"),
+                       (["check", "--audit-path", "x", "L"], b"requires '--audit'")):
+        done = subprocess.run([sys.executable, "-m", "parhash.distributed.cli", *args], capture_output=True,
+                              cwd=tmp_path, timeout=60)
+        assert done.returncode == 1 and text in done.stderr, args
+        assert b"Try 'parhash-dist" in done.stderr

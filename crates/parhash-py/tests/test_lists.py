@@ -232,12 +232,15 @@ def audit_tree(tmp_path):
     make_tree(data, files=60)
     (data / "dup1").write_bytes(b"same")
     (data / "dup2").write_bytes(b"same")
+    (data / "twin1").write_bytes(b"twins")
+    (data / "twin2").write_bytes(b"twins")
     if not IS_ROOT:
         (data / "locked").write_bytes(b"locked")
     run_cli("sum", "--no-progress", "-r", "-o", "LIST", "data", cwd=tmp_path)
     (data / "d0" / "s0" / "f0").write_bytes(b"changed")
     os.remove(data / "d1" / "s1" / "f1")
     os.remove(data / "dup1")
+    os.remove(data / "twin1")  # missing, its content still on disk as twin2
     (data / "brand new").write_bytes(b"brand new")
     (data / "copy of dup").write_bytes(b"same")
     odd = os.fsencode(data / "odd")
@@ -245,6 +248,8 @@ def audit_tree(tmp_path):
     os.rename(data / "d2" / "s2" / "f2", data / "d3" / "moved f2")
     if not IS_ROOT:
         os.chmod(data / "locked", 0)
+    # Unreadable even by root: a link to nothing.
+    os.symlink(tmp_path / "nowhere", data / "dangling")
 
 
 AUDITS = [([], {}), (["--json"], {"json": True}), (["--quiet"], {"quiet": True}), (["-z"], {"zero": True}),
@@ -264,8 +269,9 @@ def test_audit_equals_the_cli(tmp_path, monkeypatch, flags, options):
     if not flags:
         assert len(want[1].splitlines()) > 60
         statuses = {v["status"] for v in result.verdicts}
-        assert statuses >= {"matched", "changed", "missing", "new", "moved"} | ({"unreadable"} if not IS_ROOT else set())
-        assert all(result.counts[s] > 0 for s in ("matched", "changed", "missing", "new", "moved", "duplicates"))
+        assert statuses >= {"matched", "changed", "missing", "new", "moved", "unreadable"}
+        assert all(result.counts[s] > 0 for s in ("matched", "changed", "missing", "missing_with_copy", "new", "moved",
+                                                  "unreadable", "duplicates"))
         assert b"MOVED from" in want[1] and b"copy of" in want[1]
 
 
@@ -309,3 +315,39 @@ def test_kept_entries_past_the_window_restart_the_hasher(tmp_path, monkeypatch):
     assert read(tmp_path / "got") == read(tmp_path / "cli")
     assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "cli.parhash-meta")
     assert len(calls) > 40
+
+
+def test_resume_passes_over_a_file_that_still_cannot_be_read(tmp_path, monkeypatch):
+    """A file the first run could not read (a dangling link) has no line: resumed, it is tried
+    again and reported again, as the CLI's --resume does."""
+    make_tree(tmp_path / "data", files=60)
+    os.symlink(tmp_path / "nowhere", tmp_path / "data" / "d1" / "dangling")
+    monkeypatch.chdir(tmp_path)
+    first = run_cli("sum", "--no-progress", "-r", "-o", "want", "data", cwd=tmp_path)
+    assert first[0] == 1 and b"dangling" in first[2]
+    want = read(tmp_path / "want")
+    for cut in (len(want) // 2, len(want) - 3):
+        for name in ("cli", "got"):
+            (tmp_path / name).write_bytes(want[:cut])
+            shutil.copy(tmp_path / "want.parhash-meta", tmp_path / f"{name}.parhash-meta")
+        cli = run_cli("sum", "--no-progress", "-r", "-o", "cli", "--resume", "data", cwd=tmp_path)
+        result = parhash.lists.write("got", ["data"], resume=True)
+        assert read(tmp_path / "got") == want == read(tmp_path / "cli")
+        assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "cli.parhash-meta")
+        assert (0 if result.ok else 1, cli_messages(result.messages).replace(b"got:", b"cli:")) == (cli[0], cli[2])
+        assert cli[0] == 1 and b"dangling" in cli[2]
+
+
+def test_audit_of_improper_lines_with_warn_and_strict(tmp_path, monkeypatch):
+    make_tree(tmp_path / "data", files=20)
+    monkeypatch.chdir(tmp_path)
+    listed = run_cli("sum", "--no-progress", "-r", "data", cwd=tmp_path)[1]
+    md5 = run_cli("sum", "--no-progress", "-a", "md5", "data/d0/s0/f0", cwd=tmp_path)[1]
+    (tmp_path / "LIST").write_bytes(b"garbage\n" + listed + md5 + b"# comment\nmore garbage\n")
+    for flags, options in (([], {}), (["-w"], {"warn": True}), (["--strict"], {"strict": True}),
+                           (["--json", "-w"], {"json": True, "warn": True})):
+        want = run_cli("check", "--no-progress", "--audit", *flags, "--audit-path", "data", "LIST", cwd=tmp_path)
+        result = parhash.lists.audit("LIST", ["data"], **options)
+        assert (0 if result.passed else 1, *events_as_cli(result.events)) == want, flags
+        assert b"3 lines are improperly formatted" in want[2]
+        assert want[0] == (1 if flags == ["--strict"] else 0)

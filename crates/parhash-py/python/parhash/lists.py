@@ -2,11 +2,11 @@
 [--resume | --update [--rehash-changed]]`` and ``parhash check --audit`` (README, "Resume and
 update a list" and "Audit a tree against a list")::
 
-    >>> import parhash.lists
-    >>> parhash.lists.write("SHA256SUMS", ["data"], resume=True)      # continue where it stopped
-    >>> parhash.lists.update("SHA256SUMS", ["data"], rehash_changed=True)
-    >>> result = parhash.lists.audit("SHA256SUMS")
-    >>> result.passed, result.counts["changed"]
+    import parhash.lists
+    parhash.lists.write("SHA256SUMS", ["data"], resume=True)      # continue where it stopped
+    parhash.lists.update("SHA256SUMS", ["data"], rehash_changed=True)
+    result = parhash.lists.audit("SHA256SUMS", ["data"])
+    result.passed, result.counts["changed"]
 
 Lists and side files (``FILE.parhash-meta``) are byte for byte those of ``parhash sum -o``,
 and audits say what ``parhash check --audit`` says: every byte of them is made by the CLI's
@@ -76,7 +76,8 @@ def local_hasher(algorithm: str, *, tree_params: Optional[Tuple[int, int]] = Non
         options["tree_height"], options["iv_bits"] = tree_params
 
     def hasher(names: Iterable[bytes]) -> Iterable[Tuple[bytes, Any]]:
-        return parhash.hash_files(names, algorithm, threads, **options)
+        digests: Iterable[Tuple[Any, Any]] = parhash.hash_files(names, algorithm, threads, **options)
+        return digests
 
     return hasher
 
@@ -238,8 +239,8 @@ def _style(algorithm: str, tag: bool, binary: bool, zero: bool, json: bool,
            tree_params: Optional[Tuple[int, int]]) -> Dict[str, Any]:
     if tree_params is None and parhash.new(algorithm).name == "parsha256":
         # The parameters as the library fills them in, as `parhash sum` writes them.
-        tree = parhash.new("parsha256")
-        tree_params = (tree.tree_height, tree.iv_bits)
+        tree: Any = parhash.new("parsha256")
+        tree_params = (int(tree.tree_height), int(tree.iv_bits))
     return {"tag": tag, "binary": binary, "zero": zero, "json": json, "tree_params": tree_params}
 
 
