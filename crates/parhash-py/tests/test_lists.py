@@ -55,7 +55,9 @@ def events_as_cli(events):
 
 
 STYLES = [([], {}), (["--tag"], {"tag": True}), (["-z"], {"zero": True}), (["--json"], {"json": True}),
-          (["-a", "md5", "-b"], {"algorithm": "md5", "binary": True})]
+          (["-a", "md5", "-b"], {"algorithm": "md5", "binary": True}),
+          (["-a", "blake2b", "-l", "256", "--tag"], {"algorithm": "blake2b", "digest_size": 32, "tag": True}),
+          (["-a", "parsha256", "--tag"], {"algorithm": "parsha256", "tag": True})]
 
 
 def python_write(list_path, style, **extra):
@@ -96,7 +98,7 @@ def test_write_skips_its_own_files_and_reports_failures(tmp_path, monkeypatch):
         assert b"Permission denied" in want[2]
 
 
-@pytest.mark.parametrize("flags,style", STYLES[:4])
+@pytest.mark.parametrize("flags,style", STYLES)
 def test_resume_of_a_cut_list_equals_an_uninterrupted_run(tmp_path, monkeypatch, flags, style):
     """A list and side file cut anywhere (a torn last line, or whole lines), as a killed run
     leaves them: resumed, byte for byte the CLI's uninterrupted list, and the same messages
