@@ -353,3 +353,22 @@ def test_audit_of_improper_lines_with_warn_and_strict(tmp_path, monkeypatch):
         assert (0 if result.passed else 1, *events_as_cli(result.events)) == want, flags
         assert b"3 lines are improperly formatted" in want[2]
         assert want[0] == (1 if flags == ["--strict"] else 0)
+
+
+def test_a_hasher_that_raises_leaves_a_list_to_resume(tmp_path, monkeypatch):
+    make_tree(tmp_path / "data", files=100)
+    monkeypatch.chdir(tmp_path)
+    run_cli("sum", "--no-progress", "-r", "-o", "want", "data", cwd=tmp_path)
+
+    def failing(names):
+        for count, item in enumerate(parhash.hash_files(names, "sha256")):
+            if count == 37:
+                raise RuntimeError("the cluster went away")
+            yield item
+
+    with pytest.raises(RuntimeError):
+        parhash.lists.write("got", ["data"], hasher=failing)
+    assert read(tmp_path / "got").count(b"\n") == 37
+    assert parhash.lists.write("got", ["data"], resume=True).ok
+    assert read(tmp_path / "got") == read(tmp_path / "want")
+    assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "want.parhash-meta")

@@ -113,7 +113,9 @@ class _Durable:
         self.synced_at = time.monotonic()
 
     def close(self) -> None:
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 def _in_order(steps: Iterable[Tuple[Optional[bytes], Any]], hasher: Hasher) -> Iterator[Tuple[Any, Any]]:
@@ -214,14 +216,21 @@ class _Writer:
         self.list_out.write(record)
 
     def finish(self) -> None:
-        self.side_out.sync()
-        self.list_out.sync()
+        try:
+            self.side_out.sync()
+            self.list_out.sync()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Closes both files (what was written stays: a later resume continues it)."""
         self.side_out.close()
         self.list_out.close()
 
 
 def _hash_walk(walk: Iterable[Tuple[bytes, Any]], writer: _Writer, hasher: Hasher) -> None:
-    """Hashes every file of the walk (a walk error is that file's result) and writes it."""
+    """Hashes every file of the walk (a walk error is that file's result), writes it, and
+    finishes the files (closes them on an error)."""
     def steps() -> Iterator[Tuple[Optional[bytes], Any]]:
         for name, error in walk:
             if error is not None:
@@ -231,8 +240,13 @@ def _hash_walk(walk: Iterable[Tuple[bytes, Any]], writer: _Writer, hasher: Hashe
                 # at the next update.
                 yield name, (name, None, fmt.meta_record(name))
 
-    for (name, error, meta_line), result in _in_order(steps(), hasher):
-        writer.hashed(name, error if error is not None else result, meta_line)
+    try:
+        for (name, error, meta_line), result in _in_order(steps(), hasher):
+            writer.hashed(name, error if error is not None else result, meta_line)
+    except BaseException:
+        writer.close()
+        raise
+    writer.finish()
 
 
 def _style(algorithm: str, tag: bool, binary: bool, zero: bool, json: bool,
@@ -275,7 +289,6 @@ def write(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256
         side.write(fmt.META_HEADER)
         writer = _Writer(algorithm, style, _Durable(list_path), side, say)
         _hash_walk(walk, writer, hasher)
-        writer.finish()
         return ListResult(writer.ok, messages)
     resumed = fmt.ResumedList(list_path, algorithm, **style)
     gaps: List[Tuple[bytes, Any]] = []
@@ -299,7 +312,6 @@ def write(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256
         side = _Durable(side_path, keep=meta_len)
     writer = _Writer(algorithm, style, _Durable(list_path, keep=list_len), side, say)
     _hash_walk(_chain(first, walk), writer, hasher)
-    writer.finish()
     return ListResult(writer.ok and not gaps, messages)
 
 
@@ -376,6 +388,7 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
         writer.finish()
     except BaseException:
         # The old list stays as it was.
+        writer.close()
         for tmp in (list_tmp, side_tmp):
             try:
                 os.remove(tmp)
