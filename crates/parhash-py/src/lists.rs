@@ -97,6 +97,52 @@ pub(crate) fn meta_path<'py>(list: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
     Ok(PyBytes::new(list.py(), &escape::os_bytes(side.as_os_str())))
 }
 
+/// A side file read in the order of its list (`sum -r`'s walk order over `roots`), record by
+/// record: what `--update` and `--resume` look up in it.
+#[pyclass(module = "parhash.format", unsendable)]
+pub(crate) struct SideFile {
+    reader: MetaReader<BufReader<File>>,
+    order: WalkOrder,
+}
+
+#[pymethods]
+impl SideFile {
+    /// The side file at `path` (its list's names walked from `roots`).
+    #[new]
+    fn new(path: &Bound<'_, PyAny>, roots: Vec<Bound<'_, PyAny>>) -> PyResult<SideFile> {
+        let path = path_arg(path)?;
+        let roots = (roots.iter())
+            .map(|root| Ok(escape::os_bytes(path_arg(root)?.as_os_str()).into_owned()))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(SideFile {
+            reader: MetaReader::new(open(&path)?),
+            order: WalkOrder::new(roots),
+        })
+    }
+
+    /// The record of `name`, the list's next entry: `(size, mtime_ns, ctime_ns, ino, dev)`, or
+    /// None if it has none (records of names before it are passed over).
+    fn find(&mut self, name: &[u8]) -> PyResult<Option<MetaTuple>> {
+        let order = &self.order;
+        let found = self.reader.find(name, |a, b| order.cmp(a, b))?;
+        Ok(found.map(|m| (m.size, m.mtime_ns, m.ctime_ns, m.ino, m.dev)))
+    }
+
+    /// The record of `name` if it is the next one (a resumed list and its side file go in
+    /// step), else None.
+    fn take_if_next(&mut self, name: &[u8]) -> PyResult<Option<MetaTuple>> {
+        let found = self.reader.take_if_next(name)?;
+        Ok(found.map(|m| (m.size, m.mtime_ns, m.ctime_ns, m.ino, m.dev)))
+    }
+
+    /// The offset after the last record taken (or the header): where a resumed side file is
+    /// cut.
+    #[getter]
+    fn taken_end(&self) -> u64 {
+        self.reader.taken_end()
+    }
+}
+
 /// `LIST: line N is incomplete or unreadable: written again`.
 fn torn_message(path: &Path, line: u64) -> String {
     format!(
@@ -745,6 +791,7 @@ pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<ResumedList>()?;
     module.add_class::<ListUpdate>()?;
     module.add_class::<Audit>()?;
+    module.add_class::<SideFile>()?;
     module.add_function(wrap_pyfunction!(meta_record, module)?)?;
     module.add_function(wrap_pyfunction!(parse_meta_record, module)?)?;
     module.add_function(wrap_pyfunction!(meta_path, module)?)?;

@@ -372,3 +372,25 @@ def test_a_hasher_that_raises_leaves_a_list_to_resume(tmp_path, monkeypatch):
     assert parhash.lists.write("got", ["data"], resume=True).ok
     assert read(tmp_path / "got") == read(tmp_path / "want")
     assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "want.parhash-meta")
+
+
+def test_side_file_records_found_in_list_order(tmp_path, monkeypatch):
+    """parhash.format's side-file bindings read the CLI's side file: each list entry's record
+    by name (passing over names gone), the record of a file as it is now, a line parsed."""
+    from parhash import format as fmt
+
+    make_tree(tmp_path / "data", files=30)
+    monkeypatch.chdir(tmp_path)
+    run_cli("sum", "--no-progress", "-r", "-o", "LIST", "data", cwd=tmp_path)
+    lines = read(tmp_path / "LIST.parhash-meta").splitlines(keepends=True)
+    assert lines[0] == fmt.META_HEADER
+    records = [fmt.parse_meta_record(line) for line in lines[1:]]
+    assert None not in records and fmt.parse_meta_record(lines[0]) is None
+    side = fmt.SideFile(fmt.meta_path(b"LIST"), [b"data"])
+    names = [name for name, _ in records]
+    for name, meta in records[::3]:
+        assert side.find(name) == meta
+        assert fmt.meta_record(name) == lines[names.index(name) + 1]
+    assert side.find(b"data/zzz") is None and side.taken_end > len(lines[0])
+    odd = [name for name in names if b"\n" in name]
+    assert odd and fmt.meta_record(odd[0]) == lines[names.index(odd[0]) + 1]

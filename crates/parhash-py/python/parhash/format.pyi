@@ -148,6 +148,18 @@ def meta_record(name: bytes) -> bytes | None:
 def parse_meta_record(line: bytes) -> tuple[bytes, tuple[int, int, int, int, int]] | None:
     """(name, (size, mtime_ns, ctime_ns, ino, dev)) of a side-file line, or None."""
 
+class SideFile:
+    """A side file `LIST.parhash-meta` read in its list's order (the walk of `roots`)."""
+
+    def __init__(self, path: _Path, roots: list[_Path]) -> None: ...
+    def find(self, name: bytes) -> tuple[int, int, int, int, int] | None:
+        """(size, mtime_ns, ctime_ns, ino, dev) recorded for the list's next entry, or None."""
+    def take_if_next(self, name: bytes) -> tuple[int, int, int, int, int] | None:
+        """The record of `name` if it is the next one, else None."""
+    @property
+    def taken_end(self) -> int:
+        """The offset after the last record taken: where a resumed side file is cut."""
+
 class ResumedList:
     """A list `sum -o` began, compared with a new walk one name at a time (`--resume`)."""
 
