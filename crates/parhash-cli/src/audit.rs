@@ -8,7 +8,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use parhash_format::audit::{self, Auditor, Status, Tally, Verdict};
+use parhash_format::audit::{self, Auditor, Status, Tally};
 use parhash_format::check::{Checker, ListCheck, Record};
 use parhash_format::escape;
 use parhash_format::json::AuditReport;
@@ -115,7 +115,7 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
             Some(json) => json.verdict(&mut lines, &verdict),
             None if options.verify.status => {}
             None if options.verify.quiet && verdict.status == Status::Matched => {}
-            None => report_line(&mut lines, &verdict, options.output.zero),
+            None => audit::report_line(&mut lines, &verdict, options.output.zero),
         }
         if lines.len() >= 60 * 1024 {
             out.write_all(&lines).context(WRITE_ERROR)?;
@@ -128,14 +128,8 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
     out.write_all(&lines).context(WRITE_ERROR)?;
     out.flush().context(WRITE_ERROR)?;
     if !options.verify.status {
-        err_message!("{shown}: audit: {}", summary(&tally));
-        if read.improper > 0 {
-            let lines = if read.improper == 1 {
-                "line is"
-            } else {
-                "lines are"
-            };
-            err_message!("WARNING: {} {lines} improperly formatted", read.improper);
+        for text in audit::closing_messages(&shown, &tally, read.improper) {
+            err_message!("{text}");
         }
     }
     Ok(tally.passed() && !(options.verify.strict && read.improper > 0))
@@ -151,16 +145,10 @@ fn walk_roots(paths: &[OsString]) -> Vec<OsString> {
         .iter()
         .map(|p| escape::os_bytes(p).into_owned())
         .collect();
-    let below_another = |at: usize| {
-        all.iter().enumerate().any(|(other_at, other)| {
-            // The same path twice (`in/`, `./in`): the first one stays.
-            let same = audit::is_under(other, &all[at]);
-            other_at != at && audit::is_under(&all[at], other) && !(same && other_at > at)
-        })
-    };
-    (paths.iter().enumerate())
-        .filter(|&(at, path)| std::fs::symlink_metadata(path).is_ok() && !below_another(at))
-        .map(|(_, path)| path.clone())
+    let outermost = audit::outermost(&all);
+    (paths.iter().zip(outermost))
+        .filter(|&(path, keep)| keep && std::fs::symlink_metadata(path).is_ok())
+        .map(|(path, _)| path.clone())
         .collect()
 }
 
@@ -289,63 +277,4 @@ impl ListReader {
         }
         Ok(true)
     }
-}
-
-/// `NAME: VERDICT` for people, as `check` writes `NAME: OK`; a line naming another file (moved
-/// from, a copy) escapes both names when either needs it, and starts with a backslash then.
-fn report_line(out: &mut Vec<u8>, verdict: &Verdict, zero: bool) {
-    let on_disk_copy = || {
-        let copies = verdict.copies.iter();
-        copies
-            .clone()
-            .find(|c| c.on_disk == Some(true))
-            .or(copies.clone().next())
-    };
-    let (word, other): (&str, Option<&[u8]>) = match verdict.status {
-        Status::Matched => ("OK", None),
-        Status::Changed => ("CHANGED", None),
-        Status::Missing if verdict.content_elsewhere() => {
-            ("MISSING, content at ", on_disk_copy().map(|c| &c.name[..]))
-        }
-        Status::Missing => ("MISSING", None),
-        Status::New => match on_disk_copy() {
-            Some(copy) => ("NEW, copy of ", Some(&copy.name[..])),
-            None => ("NEW", None),
-        },
-        Status::Moved => ("MOVED from ", verdict.from.as_deref()),
-        Status::Unreadable => ("FAILED open or read", None),
-    };
-    let escaped = !zero
-        && (escape::report_needs_escape(&verdict.name)
-            || other.is_some_and(escape::report_needs_escape));
-    let name = |out: &mut Vec<u8>, name: &[u8]| match escaped {
-        true => escape::escape_into(out, name),
-        false => out.extend_from_slice(name),
-    };
-    if escaped {
-        out.push(b'\\');
-    }
-    name(out, &verdict.name);
-    out.extend_from_slice(b": ");
-    out.extend_from_slice(word.as_bytes());
-    if let Some(other) = other {
-        name(out, other);
-    }
-    out.push(if zero { b'\0' } else { b'\n' });
-}
-
-/// The counts, for standard error.
-fn summary(tally: &Tally) -> String {
-    let mut text = format!(
-        "{} matched, {} changed, {} missing",
-        tally.matched, tally.changed, tally.missing
-    );
-    if tally.missing_with_copy > 0 {
-        text += &format!(" ({} with a copy on disk)", tally.missing_with_copy);
-    }
-    text += &format!(
-        ", {} new, {} moved, {} unreadable; {} sharing their content with other names",
-        tally.new, tally.moved, tally.unreadable, tally.duplicates
-    );
-    text
 }

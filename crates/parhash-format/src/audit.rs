@@ -47,6 +47,8 @@
 use std::cmp::Ordering;
 use std::io;
 
+use crate::escape;
+
 /// What became of one file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
@@ -774,6 +776,187 @@ impl Report {
         }
         copies
     }
+}
+
+/// `NAME: VERDICT` as `check --audit` prints a verdict for people, as `check` writes `NAME:
+/// OK`; a line naming another file (moved from, a copy) escapes both names when either needs
+/// it, and starts with a backslash then. NUL-terminated and unescaped with `zero`.
+pub fn report_line(out: &mut Vec<u8>, verdict: &Verdict, zero: bool) {
+    let on_disk_copy = || {
+        let copies = verdict.copies.iter();
+        copies
+            .clone()
+            .find(|c| c.on_disk == Some(true))
+            .or(copies.clone().next())
+    };
+    let (word, other): (&str, Option<&[u8]>) = match verdict.status {
+        Status::Matched => ("OK", None),
+        Status::Changed => ("CHANGED", None),
+        Status::Missing if verdict.content_elsewhere() => {
+            ("MISSING, content at ", on_disk_copy().map(|c| &c.name[..]))
+        }
+        Status::Missing => ("MISSING", None),
+        Status::New => match on_disk_copy() {
+            Some(copy) => ("NEW, copy of ", Some(&copy.name[..])),
+            None => ("NEW", None),
+        },
+        Status::Moved => ("MOVED from ", verdict.from.as_deref()),
+        Status::Unreadable => ("FAILED open or read", None),
+    };
+    let escaped = !zero
+        && (escape::report_needs_escape(&verdict.name)
+            || other.is_some_and(escape::report_needs_escape));
+    let name = |out: &mut Vec<u8>, name: &[u8]| match escaped {
+        true => escape::escape_into(out, name),
+        false => out.extend_from_slice(name),
+    };
+    if escaped {
+        out.push(b'\\');
+    }
+    name(out, &verdict.name);
+    out.extend_from_slice(b": ");
+    out.extend_from_slice(word.as_bytes());
+    if let Some(other) = other {
+        name(out, other);
+    }
+    out.push(if zero { b'\0' } else { b'\n' });
+}
+
+impl Tally {
+    /// The counts as `check --audit` says them on standard error (after `LIST: audit: `).
+    pub fn summary(&self) -> String {
+        let mut text = format!(
+            "{} matched, {} changed, {} missing",
+            self.matched, self.changed, self.missing
+        );
+        if self.missing_with_copy > 0 {
+            text += &format!(" ({} with a copy on disk)", self.missing_with_copy);
+        }
+        text += &format!(
+            ", {} new, {} moved, {} unreadable; {} sharing their content with other names",
+            self.new, self.moved, self.unreadable, self.duplicates
+        );
+        text
+    }
+}
+
+/// Which of a subset's `paths` are walked: each unless it lies below another (or is the same
+/// as an earlier one: `in/`, `./in`), so that every file is found once.
+pub fn outermost(paths: &[Vec<u8>]) -> Vec<bool> {
+    let below_another = |at: usize| {
+        paths.iter().enumerate().any(|(other_at, other)| {
+            let same = is_under(other, &paths[at]);
+            other_at != at && is_under(&paths[at], other) && !(same && other_at > at)
+        })
+    };
+    (0..paths.len()).map(|at| !below_another(at)).collect()
+}
+
+/// A list read for an audit: its entries in an [`Auditor`], how its files are hashed.
+pub struct ListRead<S> {
+    /// The listed entries.
+    pub auditor: Auditor,
+    /// How the files are hashed: `spec_of` the first checksum line (lines of another spec are
+    /// improperly formatted: one audit hashes the tree one way).
+    pub spec: S,
+    /// The first checksum line.
+    pub first: crate::check::Job,
+    /// How many lines were not checksum lines of `spec`.
+    pub improper: u64,
+}
+
+/// Reads the list in `reader` for `check --audit`, through its check `session` (`-a`, `-z` and
+/// the other options as `check` reads lines): listed names under `paths` (all, if empty) are
+/// the audited subset. `say` gets each message in the CLI's words (`-w`'s warnings; why there
+/// is nothing to audit). `None` when the list cannot be read or has no checksum line.
+pub fn read_list<S: PartialEq>(
+    session: &mut crate::check::ListCheck,
+    reader: &mut dyn io::BufRead,
+    paths: &[Vec<u8>],
+    warn: bool,
+    spec_of: impl Fn(&crate::check::Job) -> S,
+    mut say: impl FnMut(String),
+) -> Option<ListRead<S>> {
+    use crate::check::Record;
+    let shown = session.shown().to_string();
+    let mut read: Option<ListRead<S>> = None;
+    let mut improper = 0;
+    let mut record = Vec::new();
+    loop {
+        record.clear();
+        match reader.read_until(session.terminator(), &mut record) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => {
+                say(format!("{shown}: read error: {}", crate::error_text(&err)));
+                return None;
+            }
+        }
+        let (line, tag) = match session.record(&record) {
+            Record::Skip => continue,
+            Record::Improper(bad) => (bad.line, bad.tag),
+            Record::Check(job) => {
+                let spec = spec_of(&job);
+                let read = read.get_or_insert_with(|| ListRead {
+                    auditor: Auditor::new(job.entry.expected.len()),
+                    spec: spec_of(&job),
+                    first: job.clone(),
+                    improper: 0,
+                });
+                let entry = &job.entry;
+                let in_subset =
+                    paths.is_empty() || paths.iter().any(|root| is_under(&entry.name, root));
+                let listed = match spec == read.spec {
+                    true => (read.auditor).listed(&entry.name, &entry.expected, in_subset),
+                    false => Err(io::ErrorKind::InvalidInput.into()),
+                };
+                match listed {
+                    Ok(()) => continue,
+                    Err(err) if err.kind() == io::ErrorKind::OutOfMemory => {
+                        say(format!("{shown}: cannot audit: {err}"));
+                        return None;
+                    }
+                    // Another algorithm or length: not a line of this list's audit.
+                    Err(_) => {}
+                }
+                (job.line, read.first.entry.algorithm.info().tag)
+            }
+        };
+        improper += 1;
+        if warn {
+            say(format!(
+                "{shown}: {line}: improperly formatted {tag} checksum line"
+            ));
+        }
+    }
+    match read {
+        Some(mut read) => {
+            read.improper = improper;
+            Some(read)
+        }
+        None => {
+            say(format!(
+                "{shown}: no properly formatted checksum lines found"
+            ));
+            None
+        }
+    }
+}
+
+/// What `check --audit` says on standard error after the report: the counts, and how many
+/// lines were improperly formatted.
+pub fn closing_messages(shown: &str, tally: &Tally, improper: u64) -> Vec<String> {
+    let mut messages = vec![format!("{shown}: audit: {}", tally.summary())];
+    if improper > 0 {
+        let lines = if improper == 1 {
+            "line is"
+        } else {
+            "lines are"
+        };
+        messages.push(format!("WARNING: {improper} {lines} improperly formatted"));
+    }
+    messages
 }
 
 #[cfg(test)]

@@ -407,6 +407,27 @@ impl Step {
 /// records to the [`ListCheck`], hand each file's digest or error back in the list's order,
 /// then [`Checker::finish`]. Each call returns what to print: a list of `(True, bytes)` for
 /// standard output and `(False, str)` for standard error.
+/// `check`'s options from Python's keyword arguments: `-a`, the flags `[zero, warn, quiet,
+/// status, strict, ignore_missing, json]` and PARSHA-256's parameters.
+pub(crate) fn check_options(
+    algorithm: Option<&str>,
+    [zero, warn, quiet, status, strict, ignore_missing, json]: [bool; 7],
+    tree_height: Option<i64>,
+    iv_bits: Option<i64>,
+) -> PyResult<CheckOptions> {
+    Ok(CheckOptions {
+        algorithm: algorithm.map(options::algorithm).transpose()?,
+        zero,
+        warn,
+        quiet,
+        status,
+        strict,
+        ignore_missing,
+        json,
+        tree_params: options::tree_params(tree_height, iv_bits)?,
+    })
+}
+
 #[pyclass(module = "parhash.format")]
 pub(crate) struct Checker {
     inner: check::Checker,
@@ -431,18 +452,14 @@ impl Checker {
         tree_height: Option<i64>,
         iv_bits: Option<i64>,
     ) -> PyResult<Checker> {
+        let options = check_options(
+            algorithm,
+            [zero, warn, quiet, status, strict, ignore_missing, json],
+            tree_height,
+            iv_bits,
+        )?;
         Ok(Checker {
-            inner: check::Checker::new(CheckOptions {
-                algorithm: algorithm.map(options::algorithm).transpose()?,
-                zero,
-                warn,
-                quiet,
-                status,
-                strict,
-                ignore_missing,
-                json,
-                tree_params: options::tree_params(tree_height, iv_bits)?,
-            }),
+            inner: check::Checker::new(options),
         })
     }
 

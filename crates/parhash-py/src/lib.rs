@@ -11,6 +11,7 @@ mod buffers;
 mod files;
 mod format;
 mod hash_object;
+mod lists;
 mod locked;
 mod many;
 mod options;
@@ -37,6 +38,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
     hash_object::add_constructors(module)?;
     format::add(module)?;
+    lists::add(module)?;
     // hashlib's spellings for hashlib's algorithms (`sha3_256`, not `sha3-256`), as hashlib's
     // own set has them; `new` takes every other spelling too.
     let names: Vec<&str> = Algorithm::ALL

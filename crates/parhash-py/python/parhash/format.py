@@ -21,9 +21,14 @@ import os
 from typing import Iterable, Iterator, Optional, Tuple, Union
 
 from ._parhash import (
+    META_HEADER,
+    Audit,
     Checker,
     Entry,
     ListCheck,
+    ListUpdate,
+    ResumedList,
+    SideFile,
     Step,
     Walk,
     checksum_line,
@@ -33,8 +38,11 @@ from ._parhash import (
     length_digest_size,
     length_error,
     list_name,
+    meta_path,
+    meta_record,
     parse_bits,
     parse_list,
+    parse_meta_record,
     quote,
     several_length_error,
     sum_record,
@@ -42,9 +50,14 @@ from ._parhash import (
 from ._parhash import bsd_tag as tag
 
 __all__ = [
+    "META_HEADER",
+    "Audit",
     "Checker",
     "Entry",
     "ListCheck",
+    "ListUpdate",
+    "ResumedList",
+    "SideFile",
     "Step",
     "checksum_line",
     "failure_message",
@@ -53,8 +66,11 @@ __all__ = [
     "length_digest_size",
     "length_error",
     "list_name",
+    "meta_path",
+    "meta_record",
     "parse_bits",
     "parse_list",
+    "parse_meta_record",
     "quote",
     "several_length_error",
     "sum_record",

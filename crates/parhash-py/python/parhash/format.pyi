@@ -1,6 +1,6 @@
 """Type stubs of parhash.format: the checksum-list format of `parhash sum` and `parhash check`."""
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from os import PathLike
 from typing import Union, overload
 
@@ -135,3 +135,106 @@ class Checker:
 
 def walk(names: Iterable[_Path], recursive: bool = True) -> Iterator[tuple[_Path, OSError | None]]:
     """The files `parhash sum [-r] NAMES...` hashes, in its order."""
+
+#: The first line of a side file `LIST.parhash-meta`.
+META_HEADER: bytes
+
+def meta_path(list: _Path) -> bytes:
+    """The side file of the list at `list`: `LIST.parhash-meta`."""
+
+def meta_record(name: bytes) -> bytes | None:
+    """The side file's line for `name` from its metadata now (None if it cannot be had)."""
+
+def parse_meta_record(line: bytes) -> tuple[bytes, tuple[int, int, int, int, int]] | None:
+    """(name, (size, mtime_ns, ctime_ns, ino, dev)) of a side-file line, or None."""
+
+class SideFile:
+    """A side file `LIST.parhash-meta` read in its list's order (the walk of `roots`)."""
+
+    def __init__(self, path: _Path, roots: list[_Path]) -> None: ...
+    def find(self, name: bytes) -> tuple[int, int, int, int, int] | None:
+        """(size, mtime_ns, ctime_ns, ino, dev) recorded for the list's next entry, or None."""
+    def take_if_next(self, name: bytes) -> tuple[int, int, int, int, int] | None:
+        """The record of `name` if it is the next one, else None."""
+    @property
+    def taken_end(self) -> int:
+        """The offset after the last record taken: where a resumed side file is cut."""
+
+class ResumedList:
+    """A list `sum -o` began, compared with a new walk one name at a time (`--resume`)."""
+
+    def __init__(
+        self,
+        path: _Path,
+        algorithm: str,
+        *,
+        tag: bool = False,
+        binary: bool = False,
+        zero: bool = False,
+        json: bool = False,
+        tree_params: tuple[int, int] | None = None,
+    ) -> None: ...
+    def step(self, name: bytes, error: BaseException | None = None) -> tuple[str, BaseException | None]:
+        """("kept", None), ("gap", error) or ("resume", None) for the walk's next file."""
+    def finish(self) -> tuple[int, int, list[str]]:
+        """(list_len, meta_len, messages): where the list and side file are cut and continued."""
+
+class ListUpdate:
+    """`sum -o LIST --update`: the list merged with a walk, one file of the new list at a time."""
+
+    def __init__(
+        self,
+        path: _Path,
+        algorithm: str,
+        roots: list[_Path],
+        walk: Iterable[tuple[_Path, BaseException | None]],
+        *,
+        rehash_changed: bool = False,
+        tag: bool = False,
+        binary: bool = False,
+        zero: bool = False,
+        json: bool = False,
+        tree_params: tuple[int, int] | None = None,
+    ) -> None: ...
+    @property
+    def messages(self) -> list[str]: ...
+    def __iter__(self) -> ListUpdate: ...
+    def __next__(self) -> tuple[str, bytes, bytes | BaseException | None, bytes | None]:
+        """("keep", name, record, meta_line) or ("hash", name, error or None, meta_line)."""
+    def summary(self) -> str:
+        """`LIST: updated: K kept, A added, D dropped, H hashed again`."""
+
+class Audit:
+    """`parhash check --audit LIST`: the list read, the tree fed in, the CLI's report."""
+
+    @staticmethod
+    def read(
+        list: bytes,
+        *,
+        paths: list[bytes] = ...,
+        algorithm: str | None = None,
+        zero: bool = False,
+        warn: bool = False,
+        quiet: bool = False,
+        status: bool = False,
+        strict: bool = False,
+        json: bool = False,
+        tree_height: int | None = None,
+        iv_bits: int | None = None,
+    ) -> tuple[Audit | None, _Events]: ...
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def tree_params(self) -> tuple[int, int] | None: ...
+    @property
+    def digest_size(self) -> int | None: ...
+    @staticmethod
+    def roots(paths: list[bytes]) -> list[bytes]:
+        """The roots `check --audit` walks for a subset: those that exist, each once."""
+    def wants(self, name: bytes) -> bool:
+        """Whether a walked file is audited (the list itself is not)."""
+    def found(self, name: bytes, result: bytes | BaseException) -> None: ...
+    def finish(
+        self, exists: Callable[[bytes], bool] | None = None
+    ) -> tuple[bool, _Events, list[bytes], dict[str, int]]:
+        """(passed, events, JSON records, counts)."""

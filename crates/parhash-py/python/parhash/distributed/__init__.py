@@ -8,6 +8,8 @@
   or an fsspec URL), combined on the driver into the one-machine digest.
 - ``DigestColumn``: a callable for ``ray.data.Dataset.map_batches`` adding a digest column to
   ``ray.data.read_binary_files(..., include_paths=True)``.
+- ``write_list``, ``update_list``, ``audit_list``: ``parhash.lists``' write (and resume),
+  update and audit of a checksum list, the files hashed on the cluster.
 - ``parhash-dist sum|check``: the command line, printing what ``parhash sum|check`` print.
 
 Connecting (every function's ``address``): if this process already called ``ray.init``, that
@@ -26,6 +28,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import parhash
 import parhash.format
+import parhash.lists
 
 from . import _engine, _lines
 from ._engine import (
@@ -54,9 +57,12 @@ __all__ = [
     "DigestColumn",
     "DistributedError",
     "Progress",
+    "audit_list",
     "connect",
     "hash_file",
     "hash_files",
+    "update_list",
+    "write_list",
 ]
 
 
@@ -264,3 +270,75 @@ class DigestColumn:
         batch = batch.copy()
         batch[self.output] = self._digests(batch[self.column])
         return batch
+
+
+def cluster_hasher(
+    algorithm: str = "sha256",
+    *,
+    tree_params: Optional[Tuple[int, int]] = None,
+    digest_size: Optional[int] = None,
+    task_bytes: int = DEFAULT_TASK_BYTES,
+    task_files: int = DEFAULT_TASK_FILES,
+    split_bytes: Optional[int] = DEFAULT_SPLIT_BYTES,
+    parts: Optional[int] = None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    progress: Optional[Progress] = None,
+) -> parhash.lists.Hasher:
+    """A ``parhash.lists`` hasher that hashes on the Ray cluster (connect first): the
+    ``Pipeline`` of :func:`hash_files`, results in input order."""
+    tree_height, iv_bits = tree_params if tree_params is not None else (None, None)
+    spec = _spec(algorithm, tree_height, iv_bits, digest_size)
+
+    def hasher(names: Iterable[bytes]) -> Iterable[Tuple[bytes, Any]]:
+        pipeline = Pipeline(spec, task_bytes=task_bytes, task_files=task_files, max_retries=max_retries,
+                            split_bytes=split_bytes, parts=parts, progress=progress)
+        # Workers run elsewhere (another directory, another node): they get absolute paths.
+        return pipeline.run(Item(key=name, path=os.path.abspath(name)) for name in names)
+
+    return hasher
+
+
+def _cluster_options(options: Dict[str, Any]) -> Dict[str, Any]:
+    """The keyword arguments of :func:`cluster_hasher` taken out of `options`."""
+    names = ("task_bytes", "task_files", "split_bytes", "parts", "max_retries", "progress")
+    return {name: options.pop(name) for name in names if name in options}
+
+
+def write_list(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256", *,
+               resume: bool = False, address: Optional[str] = None, **options: Any) -> parhash.lists.ListResult:
+    """``parhash.lists.write`` (``parhash sum -r ROOTS -o LIST [--resume]``) with the files
+    hashed on the cluster; the list and its side file, written on the driver, are byte for
+    byte those of ``parhash sum -o``. `options`: ``parhash.lists.write``'s (``tag``,
+    ``tree_params``, ``digest_size``, ``on_message``...) and :func:`cluster_hasher`'s."""
+    cluster = _cluster_options(options)
+    connect(address)
+    hasher = cluster_hasher(algorithm, tree_params=options.get("tree_params"),
+                            digest_size=options.get("digest_size"), **cluster)
+    return parhash.lists.write(list_path, roots, algorithm, resume=resume, hasher=hasher, **options)
+
+
+def update_list(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256", *,
+                rehash_changed: bool = False, address: Optional[str] = None,
+                **options: Any) -> parhash.lists.ListResult:
+    """``parhash.lists.update`` (``parhash sum -r ROOTS -o LIST --update``) with the new and
+    changed files hashed on the cluster; `options` as :func:`write_list`'s."""
+    cluster = _cluster_options(options)
+    connect(address)
+    hasher = cluster_hasher(algorithm, tree_params=options.get("tree_params"),
+                            digest_size=options.get("digest_size"), **cluster)
+    return parhash.lists.update(list_path, roots, algorithm, rehash_changed=rehash_changed, hasher=hasher,
+                                **options)
+
+
+def audit_list(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, address: Optional[str] = None,
+               **options: Any) -> parhash.lists.AuditResult:
+    """``parhash.lists.audit`` (``parhash check --audit LIST``) with the tree hashed on the
+    cluster; `options`: ``parhash.lists.audit``'s (``json``, ``quiet``...) and
+    :func:`cluster_hasher`'s."""
+    cluster = _cluster_options(options)
+    connect(address)
+
+    def hasher_for(algorithm: str, **spec: Any) -> parhash.lists.Hasher:
+        return cluster_hasher(algorithm, **spec, **cluster)
+
+    return parhash.lists.audit(list_path, paths, hasher_for=hasher_for, **options)

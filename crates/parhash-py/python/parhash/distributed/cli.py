@@ -23,6 +23,7 @@ import ray
 
 import parhash
 import parhash.format as fmt
+import parhash.lists
 
 from . import _lines
 from ._engine import DEFAULT_MAX_RETRIES, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES, Item, Pipeline, Progress, Spec, connect
@@ -187,6 +188,20 @@ def _parser() -> argparse.ArgumentParser:
                             f"(default {DEFAULT_SPLIT_BYTES >> 20} MiB)")
     sum_parser.add_argument("--parts", type=_positive, metavar="N",
                             help="parts of a split file (default: one per CPU of the cluster)")
+    sum_parser.add_argument("-o", "--output", metavar="FILE",
+                            help="write the list to FILE instead of standard output, durably (written as hashed, "
+                            "fsync every 5 s and at the end), with FILE.parhash-meta beside it (each file's size, "
+                            "times, inode, device): byte for byte as `parhash sum -o`")
+    sum_parser.add_argument("--resume", action="store_true",
+                            help="continue the list FILE an interrupted run of the same command line left: its "
+                            "files are not hashed again, a torn last line is written again")
+    sum_parser.add_argument("--update", action="store_true",
+                            help="bring FILE up to date with the tree: new files hashed, entries of files gone "
+                            "dropped, the others kept without reading them (FILE.tmp renamed over FILE)")
+    sum_parser.add_argument("--rehash-changed", action="store_true",
+                            help="with --update, hash again files whose size, mtime, ctime, inode or device "
+                            "changed since FILE.parhash-meta recorded them. This trusts file metadata, as rsync "
+                            "and git do: a file rewritten with the same size and its mtime restored is not seen")
     sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
     common(sum_parser, "an object per file (path, algorithm, digest; or error and errno); a name that is not "
            "UTF-8 also as path_bytes (base64)", "-z, --tag, -b or -t")
@@ -210,6 +225,11 @@ def _parser() -> argparse.ArgumentParser:
                               help="warn about improperly formatted lines")
     check_parser.add_argument("--strict", action="store_true", help="exit non-zero for improperly formatted lines")
     check_parser.add_argument("--ignore-missing", action="store_true", help="don't fail or report for missing files")
+    check_parser.add_argument("--audit", action="store_true",
+                              help="audit the current directory's tree against the one list: every file matched, "
+                              "changed, missing, new, moved or unreadable, with its copies; as `parhash check --audit`")
+    check_parser.add_argument("--audit-path", action="append", default=[], metavar="PATH",
+                              help="with --audit, audit only PATH (repeatable) against the whole list")
     check_parser.add_argument("lists", nargs="*", metavar="FILE", help="checksum lists; - or none: standard input")
     common(check_parser, "an object per checksum line (type, list, line, status: ok, failed, missing, "
            "unreadable or improper; path, algorithm, algorithm_from, expected, actual), then a summary object per "
@@ -359,6 +379,8 @@ def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int])
 
 
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
+    if args.output is not None:
+        return _sum_to_file(args, bar, out)
     spec = _spec(args)
     tree_params = None
     if "parsha256" in (spec.algorithms or (spec.algorithm,)):
@@ -406,7 +428,56 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
     return all_ok
 
 
+def _sum_to_file(args, bar: Optional[_Bar], out: _Output) -> bool:
+    """``sum -o FILE [--resume | --update [--rehash-changed]]``: parhash.lists with the
+    cluster's hasher."""
+    from . import cluster_hasher
+
+    spec = _spec(args)
+    tree_params = None
+    if spec.algorithm == "parsha256":
+        tree = parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
+        tree_params = (tree.tree_height, tree.iv_bits)
+    hasher = cluster_hasher(spec.algorithm, tree_params=tree_params, digest_size=spec.digest_size,
+                            task_bytes=args.task_bytes, task_files=args.task_files, split_bytes=args.split_bytes,
+                            parts=args.parts, max_retries=args.max_retries, progress=bar)
+    options: dict = dict(tag=args.tag, binary=args.binary, zero=args.zero, json=args.json, tree_params=tree_params,
+                         recursive=args.recursive, hasher=hasher, on_message=out.message)
+    roots = [os.fsencode(name) for name in args.files]
+    try:
+        if args.update:
+            result = parhash.lists.update(args.output, roots, spec.algorithm, rehash_changed=args.rehash_changed,
+                                          **options)
+        else:
+            result = parhash.lists.write(args.output, roots, spec.algorithm, resume=args.resume, **options)
+    except ValueError as err:  # a list that is not this command line's, in the CLI's words
+        raise _ListsError(str(err)) from err
+    except OSError as err:
+        raise _ListsError(f"cannot write {args.output}: {err.strerror or err}") from err
+    return result.ok
+
+
+def _audit(args, bar: Optional[_Bar], out: _Output) -> bool:
+    """``check --audit [--audit-path PATH]... LIST``: parhash.lists.audit with the cluster's hasher."""
+    from . import cluster_hasher
+
+    def hasher_for(algorithm: str, **spec: Any):
+        return cluster_hasher(algorithm, **spec, task_bytes=args.task_bytes, task_files=args.task_files,
+                              max_retries=args.max_retries, progress=bar)
+
+    report = args.report
+    result = parhash.lists.audit(
+        args.lists[0], [os.fsencode(p) for p in args.audit_path] or None, algorithm=args.algorithm,
+        zero=args.zero, warn=report == "warn", quiet=report == "quiet", status=report == "status",
+        strict=args.strict, json=args.json, tree_height=args.tree_height, iv_bits=args.iv_bits,
+        hasher_for=hasher_for)
+    out.events(result.events)
+    return result.passed
+
+
 def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
+    if args.audit:
+        return _audit(args, bar, out)
     report = args.report
     checker = fmt.Checker(algorithm=args.algorithm, zero=args.zero, warn=report == "warn",
                           quiet=report == "quiet", status=report == "status", strict=args.strict,
@@ -526,6 +597,33 @@ def _usage_error(args, text: str) -> int:
     return USAGE_STATUS
 
 
+def _list_file_usage(args) -> Optional[str]:
+    """What is wrong with -o/--resume/--update/--audit on this command line, as the CLI says it."""
+    if args.command == "check":
+        if args.audit_path and not args.audit:
+            return "the argument '--audit-path <PATH>' requires '--audit'"
+        if args.audit and args.ignore_missing:
+            return "the argument '--audit' cannot be used with '--ignore-missing'"
+        if args.audit and len(args.lists) != 1:
+            return "--audit takes exactly one checksum list"
+        return None
+    if args.resume and args.update:
+        return "the argument '--resume' cannot be used with '--update'"
+    if args.rehash_changed and not args.update:
+        return "the argument '--rehash-changed' requires '--update'"
+    if args.update and args.output is None:
+        return "the argument '--update' requires '--output <FILE>'"
+    if args.resume and args.output is None:
+        return "--resume continues a list of -o FILE (parhash-dist has no --resume of --lists DIR)"
+    if args.output is not None and len(_sum_algorithms(args)) > 1:
+        return "--resume and --update of -o FILE take one algorithm"
+    if args.output is not None and args.lists is not None:
+        return "the argument '--output <FILE>' cannot be used with '--lists <DIR>'"
+    if args.output is not None and (not args.files or b"-" in map(os.fsencode, args.files)):
+        return "-o FILE lists files and directories: standard input cannot be resumed or updated"
+    return None
+
+
 def _run(args) -> int:
     several = args.command == "sum" and len(_sum_algorithms(args)) > 1
     try:
@@ -542,6 +640,9 @@ def _run(args) -> int:
         return _usage_error(args, str(err))
     if args.command == "sum" and args.lists is not None and args.json:
         return _usage_error(args, "the argument '--lists <DIR>' cannot be used with '--json'")
+    usage = _list_file_usage(args)
+    if usage is not None:
+        return _usage_error(args, usage)
     if args.command == "sum" and args.list_name is not None and args.lists is None:
         return _usage_error(args, "the argument '--list-name <TEMPLATE>' requires '--lists <DIR>'")
     # --json writes neither checksum lines nor reports, so their styles make no sense with it.

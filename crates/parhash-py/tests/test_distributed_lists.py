@@ -1,0 +1,122 @@
+"""parhash-dist sum -o [--resume | --update] and check --audit, and parhash.distributed's
+write_list/update_list/audit_list, against the Rust CLI as the control: lists, side files
+and reports byte for byte, the driver killed (SIGKILL) and resumed."""
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="parhash.distributed needs the ray extra")
+
+from parhash import distributed  # noqa: E402
+from test_distributed import cluster  # noqa: E402,F401 - the module's own local Ray
+from test_lists import IS_ROOT, audit_tree, change_tree, make_tree, read, run_cli  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+
+def run_dist(address, *args, cwd):
+    command = [sys.executable, "-m", "parhash.distributed.cli", args[0], "--address", address, *args[1:]]
+    done = subprocess.run(command, capture_output=True, cwd=cwd)
+    return done.returncode, done.stdout, done.stderr.replace(b"parhash-dist: ", b"parhash: ")
+
+
+@pytest.mark.parametrize("flags", [[], ["--tag", "-a", "md5"], ["-z"], ["--json"]])
+def test_sum_o_equals_the_cli(cluster, tmp_path, flags):  # noqa: F811
+    make_tree(tmp_path / "data")
+    if not IS_ROOT:
+        (tmp_path / "data" / "locked").write_bytes(b"x")
+        os.chmod(tmp_path / "data" / "locked", 0)
+    want = run_cli("sum", "--no-progress", "-r", *flags, "-o", "want", "data", cwd=tmp_path)
+    got = run_dist(cluster, "sum", "-r", "--task-files", "37", *flags, "-o", "got", "data", cwd=tmp_path)
+    assert got == want
+    assert read(tmp_path / "got") == read(tmp_path / "want")
+    assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "want.parhash-meta")
+    assert len(read(tmp_path / "want").split(b"\0" if "-z" in flags else b"\n")) > 400
+
+
+def test_sum_o_driver_killed_and_resumed(cluster, tmp_path):  # noqa: F811
+    """The driver killed (SIGKILL) at random points of the list (a torn last line likely),
+    resumed each time: the CLI's uninterrupted list and side file."""
+    make_tree(tmp_path / "data", files=1500)
+    run_cli("sum", "--no-progress", "-r", "-o", "want", "data", cwd=tmp_path)
+    total = read(tmp_path / "want").count(b"\n")
+    args = ["sum", "--address", cluster, "-r", "--task-files", "4", "-o", "got", "data", "--resume"]
+    rng = random.Random(23)
+    kills = 0
+    for target in sorted(rng.sample(range(50, total - 50), 3)):
+        command = [sys.executable, "-m", "parhash.distributed.cli", *args]
+        process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.DEVNULL)
+        while process.poll() is None:
+            if os.path.exists(tmp_path / "got") and read(tmp_path / "got").count(b"\n") >= target:
+                process.send_signal(signal.SIGKILL)
+                kills += 1
+                break
+            time.sleep(0.005)
+        process.wait()
+        assert read(tmp_path / "got") != read(tmp_path / "want")
+    done = run_dist(cluster, *args, cwd=tmp_path)
+    assert done[0] == 0
+    assert read(tmp_path / "got") == read(tmp_path / "want")
+    assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "want.parhash-meta")
+    assert kills == 3
+
+
+@pytest.mark.parametrize("rehash", [False, True])
+def test_update_equals_the_cli(cluster, tmp_path, rehash):  # noqa: F811
+    make_tree(tmp_path / "data")
+    run_cli("sum", "--no-progress", "-r", "-o", "cli", "data", cwd=tmp_path)
+    shutil.copy(tmp_path / "cli", tmp_path / "got")
+    shutil.copy(tmp_path / "cli.parhash-meta", tmp_path / "got.parhash-meta")
+    time.sleep(0.01)
+    change_tree(tmp_path / "data")
+    flags = ["--rehash-changed"] if rehash else []
+    want = run_cli("sum", "--no-progress", "-r", "-o", "cli", "--update", *flags, "data", cwd=tmp_path)
+    got = run_dist(cluster, "sum", "-r", "-o", "got", "--update", *flags, "data", cwd=tmp_path)
+    assert (got[0], got[1], got[2].replace(b"got:", b"cli:")) == want
+    assert read(tmp_path / "got") == read(tmp_path / "cli")
+    assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "cli.parhash-meta")
+    assert b"2 added" in want[2]
+
+
+@pytest.mark.parametrize("flags", [[], ["--json"], ["--audit-path", "data/d3", "--audit-path", "data/odd"]])
+def test_check_audit_equals_the_cli(cluster, tmp_path, flags):  # noqa: F811
+    audit_tree(tmp_path)
+    want = run_cli("check", "--no-progress", "--audit", *flags, "LIST", cwd=tmp_path)
+    got = run_dist(cluster, "check", "--audit", *flags, "LIST", cwd=tmp_path)
+    assert got == want
+    assert want[0] == 1 and b"MOVED" in want[1].upper()
+
+
+def test_python_api_on_the_cluster(cluster, tmp_path, monkeypatch):  # noqa: F811
+    make_tree(tmp_path / "data", files=80)
+    monkeypatch.chdir(tmp_path)
+    run_cli("sum", "--no-progress", "-r", "-o", "want", "data", cwd=tmp_path)
+    assert distributed.write_list("got", ["data"], address=cluster, task_files=5).ok
+    assert read(tmp_path / "got") == read(tmp_path / "want")
+    change_tree(tmp_path / "data")
+    run_cli("sum", "--no-progress", "-r", "-o", "want", "--update", "--rehash-changed", "data", cwd=tmp_path)
+    result = distributed.update_list("got", ["data"], rehash_changed=True, address=cluster)
+    assert result.ok and read(tmp_path / "got") == read(tmp_path / "want")
+    audit = distributed.audit_list("got", ["data"], address=cluster)
+    assert audit.passed and audit.counts["matched"] == len(read(tmp_path / "got").splitlines())
+
+
+def test_usage_errors_exit_1_before_connecting(tmp_path):
+    """Flags that do not go together are refused in the CLI's words, before Ray is reached."""
+    for args, text in ((["sum", "-r", "--update", "d"], b"'--update' requires '--output <FILE>'"),
+                       (["sum", "-r", "-o", "L", "--resume", "--update", "d"], b"cannot be used with '--update'"),
+                       (["sum", "-r", "-o", "L", "--rehash-changed", "d"], b"requires '--update'"),
+                       (["sum", "-a", "md5,sha1", "-o", "L", "d"], b"take one algorithm"),
+                       (["check", "--audit", "A", "B"], b"--audit takes exactly one checksum list"),
+                       (["check", "--audit-path", "x", "L"], b"requires '--audit'")):
+        done = subprocess.run([sys.executable, "-m", "parhash.distributed.cli", *args], capture_output=True,
+                              cwd=tmp_path, timeout=60)
+        assert done.returncode == 1 and text in done.stderr, args
+        assert b"Try 'parhash-dist" in done.stderr
