@@ -12,7 +12,7 @@
 //!   parhash's notes, the exit status; the caller hashes, the session says what to print.
 //! - [`audit`]: `check --audit`, a list against the tree it describes: each file matched,
 //!   changed, missing, new, moved or unreadable, with its duplicates; the caller walks and
-//!   hashes.
+//!   hashes; [`audit_list`] reads its list through a check session.
 //! - [`json`]: the `--json` records (JSON Lines) of `sum` and `check`.
 //! - [`length`]: `-l BITS` and the digest lengths each algorithm can produce.
 //! - [`escape`]: names as bytes, the checksum-line escape and the shell quoting of names in
@@ -44,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+pub mod audit_list;
 pub mod check;
 pub mod escape;
 pub mod json;

@@ -22,7 +22,7 @@ use parhash_format::line::LineStyle;
 use parhash_format::meta::{self, Meta, MetaReader};
 use parhash_format::resume::{Prefix, ResumeError, Step};
 use parhash_format::update::{ListEntries, ListEntry, Merge, Merged, UpdateError, WalkOrder};
-use parhash_format::{escape, tag};
+use parhash_format::{audit_list, escape, tag};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyString};
@@ -768,7 +768,7 @@ fn read_list(
         }
     };
     let say = |text: String| events.push(check::Event::Message(text));
-    let read = audit::read_list(
+    let read = audit_list::read_list(
         &mut session,
         &mut reader,
         paths,

@@ -288,6 +288,21 @@ def test_audit_of_an_unchanged_tree_passes(tmp_path, monkeypatch):
     assert result.counts["matched"] == 40 + len(ODD)
 
 
+def test_audit_leaves_out_the_files_sum_o_writes_beside_the_list(tmp_path, monkeypatch):
+    # A list written with -o inside the audited tree: it, its side file and a .tmp left by a
+    # crashed update are not data (neither the CLI nor Python reports them as new).
+    make_tree(tmp_path / "data", files=10)
+    monkeypatch.chdir(tmp_path)
+    run_cli("sum", "--no-progress", "-r", "-o", "LIST", "data", cwd=tmp_path)
+    assert (tmp_path / "LIST.parhash-meta").exists()
+    (tmp_path / "LIST.tmp").write_bytes(b"torn")
+    want = run_cli("check", "--no-progress", "--audit", "LIST", cwd=tmp_path)
+    result = parhash.lists.audit("LIST")
+    assert want[0] == 0 and result.passed, want
+    assert events_as_cli(result.events) == want[1:]
+    assert b"parhash-meta" not in want[1]
+
+
 def test_audit_of_a_list_that_is_not_there(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     want = run_cli("check", "--no-progress", "--audit", "nothing", cwd=tmp_path)

@@ -424,8 +424,11 @@ def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algo
     # another is walked once.
     roots = fmt.Audit.roots(subset)
 
+    # The list, its side file and their .tmp are not part of the dataset (as the CLI).
+    walk = _walk(roots) if os.fsencode(list_path) == b"-" else _without_own_files(_walk(roots), list_path)
+
     def steps() -> Iterator[Tuple[Optional[bytes], Any]]:
-        for name, error in _walk(roots):
+        for name, error in walk:
             if audit_.wants(name):
                 yield (name if error is None else None), (name, error)
 
