@@ -19,8 +19,16 @@ use crate::progress::ManyProgress;
 /// directory of `-r` that could not be read).
 #[derive(Debug)]
 pub enum Item {
-    Hash { name: Vec<u8>, source: Source },
-    Failed { name: Vec<u8>, error: io::Error },
+    /// `walked`: `-r`'s walk found it a regular file (the library opens it without a `stat`).
+    Hash {
+        name: Vec<u8>,
+        source: Source,
+        walked: bool,
+    },
+    Failed {
+        name: Vec<u8>,
+        error: io::Error,
+    },
 }
 
 /// What became of one input, in order: every algorithm's digest, or why it has none.
@@ -45,10 +53,17 @@ pub fn run(
         Item::Hash {
             name,
             source: Source::Path(path),
+            walked: false,
         } => (name, FileInput::Path(path)),
         Item::Hash {
             name,
+            source: Source::Path(path),
+            walked: true,
+        } => (name, FileInput::Walked(path)),
+        Item::Hash {
+            name,
             source: Source::Stdin,
+            ..
         } => (name, FileInput::Stdin),
         Item::Failed { name, error } => (name, FileInput::Failed(error)),
     });
@@ -71,12 +86,17 @@ pub fn items_for(names: &[std::ffi::OsString], recursive: bool) -> impl Iterator
             Source::Path(path) if recursive && path.is_dir() => Some(PathBuf::from(file)),
             _ => None,
         };
-        let single = walk_root.is_none().then_some(Item::Hash { name, source });
+        let single = walk_root.is_none().then_some(Item::Hash {
+            name,
+            source,
+            walked: false,
+        });
         let walked = walk_root.into_iter().flat_map(|root| {
             parhash_format::walk::Walk::new(root).map(|entry| match entry {
                 parhash_format::walk::Entry::File(path) => Item::Hash {
                     name: parhash_format::escape::os_bytes(path.as_os_str()).into_owned(),
                     source: Source::Path(path),
+                    walked: true,
                 },
                 parhash_format::walk::Entry::Unreadable(path, error) => Item::Failed {
                     name: parhash_format::escape::os_bytes(path.as_os_str()).into_owned(),

@@ -625,6 +625,7 @@ fn closed_stdin_fails(item: many::Item) -> many::Item {
             many::Item::Hash {
                 name,
                 source: Source::Stdin,
+                ..
             },
             Some(error),
         ) => many::Item::Failed { name, error },

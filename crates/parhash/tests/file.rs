@@ -207,18 +207,30 @@ fn many_files_come_out_in_order_with_their_errors() {
             9 => {
                 // Larger than a small file, over the overlap limit of one-thread algorithms.
                 let data = random_bytes(3 * PIECE + rng.random_range(0..1000), i as u64);
-                inputs.push((
-                    i,
-                    FileInput::Path(write_file(dir.path(), &i.to_string(), &data)),
-                ));
+                let path = write_file(dir.path(), &i.to_string(), &data);
+                let input = if (i / 50) % 2 == 0 {
+                    FileInput::Path(path)
+                } else {
+                    FileInput::Walked(path)
+                };
+                inputs.push((i, input));
                 expected.push(Some(data));
+            }
+            10 => {
+                // Walked: opened without a look first; a missing one fails as a path does.
+                inputs.push((i, FileInput::Walked(dir.path().join("missing"))));
+                expected.push(None);
             }
             _ => {
                 let data = random_bytes(rng.random_range(0..3000), i as u64);
-                inputs.push((
-                    i,
-                    FileInput::Path(write_file(dir.path(), &i.to_string(), &data)),
-                ));
+                let path = write_file(dir.path(), &i.to_string(), &data);
+                // Every other file as a walk hands it on (small and large alike).
+                let input = if i % 2 == 0 {
+                    FileInput::Walked(path)
+                } else {
+                    FileInput::Path(path)
+                };
+                inputs.push((i, input));
                 expected.push(Some(data));
             }
         }
@@ -234,6 +246,7 @@ fn many_files_come_out_in_order_with_their_errors() {
             let inputs = inputs.iter().map(|(i, input)| {
                 let input = match input {
                     FileInput::Path(p) => FileInput::Path(p.clone()),
+                    FileInput::Walked(p) => FileInput::Walked(p.clone()),
                     FileInput::Failed(e) => FileInput::Failed(io::Error::other(e.to_string())),
                     FileInput::Stdin => FileInput::Stdin,
                 };

@@ -54,8 +54,14 @@ pub(super) fn window_len(digest_len: usize) -> usize {
 /// One input of [`FileHasher::hash_files`].
 #[derive(Debug)]
 pub enum FileInput {
-    /// A file to open and hash: regular, FIFO, device, `/proc` file, ...
+    /// A file to open and hash: regular, FIFO, device, `/proc` file, ... Looked at before it
+    /// is opened (one `stat`), so that what is not a regular file is opened once, in its turn.
     Path(PathBuf),
+    /// A path a directory walk found to be a regular file (or a link to one), by the entry
+    /// type the directory gave: opened without a `stat` first (on a tree of small files that
+    /// is one system call in four). Should it have become a FIFO since, its open waits for a
+    /// writer, as `cat`'s would.
+    Walked(PathBuf),
     /// This process's standard input (hashed in order, when its turn comes).
     Stdin,
     /// An input that failed before hashing (a directory that could not be listed): its error
@@ -117,8 +123,8 @@ impl<'p> FileHasher<'p> {
             self.file_done(len);
             out.push((index, Early::Done(done.1)));
         };
-        while let Some((index, path)) = claim_path(window, next, &mut out) {
-            let outcome = match open_regular(path) {
+        while let Some((index, path, walked)) = claim_path(window, next, &mut out) {
+            let outcome = match open_regular(path, walked) {
                 Ok(Regular::Small(data)) => match &mut lanes {
                     Some(lanes) => {
                         jobs.push((index, data.len() as u64));
@@ -183,7 +189,7 @@ impl engine::Windows for FileHasher<'_> {
         let (result, bytes) = match input {
             FileInput::Failed(error) => return Err(error),
             FileInput::Stdin => split(self.hash_reader_counted(io::stdin().lock())),
-            FileInput::Path(path) => match File::open(path) {
+            FileInput::Path(path) | FileInput::Walked(path) => match File::open(path) {
                 Ok(file) => split(self.hash_file_counted(&file)),
                 Err(error) => (Err(error), 0),
             },
@@ -193,18 +199,20 @@ impl engine::Windows for FileHasher<'_> {
     }
 }
 
-/// The next path of `window` for this worker, from the shared counter, with its index; the
-/// inputs that are no paths (standard input, failures) claimed on the way are left in `out`
-/// for the in-order pass. `None` when every input is claimed.
+/// The next path of `window` for this worker, from the shared counter, with its index and
+/// whether a walk found it a regular file ([`FileInput::Walked`]); the inputs that are no
+/// paths (standard input, failures) claimed on the way are left in `out` for the in-order
+/// pass. `None` when every input is claimed.
 pub(super) fn claim_path<'w, D>(
     window: &'w [FileInput],
     next: &AtomicUsize,
     out: &mut Vec<(usize, Early<D>)>,
-) -> Option<(usize, &'w Path)> {
+) -> Option<(usize, &'w Path, bool)> {
     loop {
         let index = next.fetch_add(1, Ordering::Relaxed);
         match window.get(index)? {
-            FileInput::Path(path) => return Some((index, path)),
+            FileInput::Path(path) => return Some((index, path, false)),
+            FileInput::Walked(path) => return Some((index, path, true)),
             _ => out.push((index, Early::InOrder)),
         }
     }
@@ -233,6 +241,10 @@ fn one_file_at_a_time(window: &[FileInput], read: ReadStrategy) -> bool {
             .find_map(|input| match input {
                 // Only a regular file is opened here: opening a FIFO would block, or take
                 // the data its writer meant for the hash.
+                FileInput::Walked(path) => {
+                    let file = File::open(path).ok()?;
+                    regular_file_len(&file).map(|len| storage_of(&file, len))
+                }
                 FileInput::Path(path) if is_regular(path) => {
                     let file = File::open(path).ok()?;
                     regular_file_len(&file).map(|len| storage_of(&file, len))
@@ -316,9 +328,11 @@ fn is_regular(path: &Path) -> bool {
 /// Opens `path` and reads it whole when it is a small regular file. Opening and reading fail
 /// exactly as [`FileHasher::hash_file`] would (same calls, same errors). What is known not to
 /// be a regular file is not opened at all: the in-order pass opens it once (a FIFO opened
-/// here too would block this worker, or lose its writer's data to the first open).
-pub(super) fn open_regular(path: &Path) -> io::Result<Regular> {
-    if std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+/// here too would block this worker, or lose its writer's data to the first open). `walked`:
+/// a walk found it regular, so it is opened without that look (the `fstat` after the open
+/// still decides).
+pub(super) fn open_regular(path: &Path, walked: bool) -> io::Result<Regular> {
+    if !walked && std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
         return Ok(Regular::Not);
     }
     let file = File::open(path)?;

@@ -283,8 +283,8 @@ impl<'p> MultiHasher<'p> {
                 out.push((job.index, Early::Done(digests.collect())));
             }
         };
-        while let Some((index, path)) = claim_path(window, next, &mut out) {
-            let data = match open_regular(path) {
+        while let Some((index, path, walked)) = claim_path(window, next, &mut out) {
+            let data = match open_regular(path, walked) {
                 Ok(Regular::Small(data)) => data,
                 Ok(Regular::Large(_) | Regular::Not) => {
                     out.push((index, Early::InOrder));
@@ -377,7 +377,7 @@ impl Windows for MultiHasher<'_> {
             FileInput::Failed(error) => return Err(error),
             // Not locked: the workers that read it are other threads.
             FileInput::Stdin => split(self.hash_reader_counted(io::stdin())),
-            FileInput::Path(path) => match File::open(path) {
+            FileInput::Path(path) | FileInput::Walked(path) => match File::open(path) {
                 Ok(file) => split(self.hash_file_counted(&file)),
                 Err(error) => (Err(error), 0),
             },
