@@ -41,10 +41,12 @@ def test_sum_o_equals_the_cli(cluster, tmp_path, flags):  # noqa: F811
     assert len(read(tmp_path / "want").split(b"\0" if "-z" in flags else b"\n")) > 400
 
 
-def _default_sigint():
-    # A test run started in the background (a CI job) inherits SIGINT ignored, and Python
-    # then keeps it ignored: the driver gets Ctrl-C's default, as in a terminal.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+# The driver with Ctrl-C's handler even when this test runs with SIGINT ignored (a job started
+# in the background, as CI's), which Python would otherwise keep.
+DRIVER_WITH_SIGINT = (
+    "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "runpy.run_module('parhash.distributed.cli', run_name='__main__', alter_sys=True)"
+)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
@@ -59,8 +61,8 @@ def test_sum_o_driver_killed_and_resumed(cluster, tmp_path, sig):  # noqa: F811
     rng = random.Random(23)
     kills = 0
     for target in sorted(rng.sample(range(50, total - 50), 3)):
-        command = [sys.executable, "-m", "parhash.distributed.cli", *args]
-        process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.DEVNULL, preexec_fn=_default_sigint)
+        command = [sys.executable, "-c", DRIVER_WITH_SIGINT, *args]
+        process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.DEVNULL)
         while process.poll() is None:
             if os.path.exists(tmp_path / "got") and read(tmp_path / "got").count(b"\n") >= target:
                 process.send_signal(sig)
