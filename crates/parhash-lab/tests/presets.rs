@@ -40,6 +40,28 @@ fn every_preset_runs_tiny() {
     }
 }
 
+/// The end-to-end preset: a row per algorithm with every timing filled (the digests of file
+/// and memory agree, or the preset fails), and the reading limits.
+#[test]
+fn end_to_end_preset_times_each_algorithm_from_file_and_memory() {
+    let mut opts = tiny_options();
+    opts.out_dir = std::env::temp_dir().join(format!("parhash-lab-e2e-{}", std::process::id()));
+    let report = (presets::find("end-to-end").unwrap().run)(&opts).unwrap();
+    let files = &report.sections[0];
+    let table = files.table.as_ref().unwrap();
+    let names: Vec<&str> = table.rows.iter().map(|row| row[0].as_str()).collect();
+    assert_eq!(names, ["blake3", "sandstorm256", "parsha256", "sha256"]);
+    for row in &table.rows {
+        // Timings (all threads, one, speed-up, memory, memory / file) are numbers.
+        for cell in &row[2..7] {
+            assert!(cell.parse::<f64>().is_ok_and(|x| x > 0.0), "{row:?}");
+        }
+    }
+    assert!(report.roofs.is_some());
+    assert_eq!(report.sections[1].table.as_ref().unwrap().rows.len(), 1);
+    let _ = std::fs::remove_dir_all(&opts.out_dir);
+}
+
 /// The batch preset in tiny mode: every path of the full run on small data (windows past the
 /// memory cap, OpenSSL's cut-off, every kernel), its tables and one chart per algorithm.
 #[test]

@@ -22,6 +22,7 @@ use crate::sweep::SweepSpec;
 
 mod accelerator;
 mod batch;
+mod end_to_end;
 mod gpu;
 mod internal_parallelism;
 pub mod parsha;
@@ -52,6 +53,7 @@ pub static ALL: &[&Preset] = &[
     &accelerator::PRESET,
     &batch::PRESET,
     &gpu::PRESET,
+    &end_to_end::PRESET,
 ];
 
 /// The preset called `name` (exact, or ignoring case and `-`/`_`).
