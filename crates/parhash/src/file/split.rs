@@ -10,6 +10,11 @@
 //!   hashed on one thread from what that thread reads ([`Plan::hash_part_from`]), and the
 //!   states combined: the machinery that splits a message over machines, here over cores.
 //!
+//! A file in the page cache or on tmpfs is mapped instead where the caller allows it
+//! ([`crate::mapped`]): BLAKE3's pieces and SANDstorm's parts are hashed in place by the
+//! threads, and PARSHA-256 is streamed from the map through its own hasher, which spreads each
+//! round over the threads (cheaper than its parts: see `hash_mapped_stream`).
+//!
 //! A file that shrinks is caught by the read that finds its end early, one that grows by the
 //! byte past the end ([`super::read::check_end`]), as on the sequential path.
 
@@ -58,12 +63,14 @@ pub(super) fn hash(
     map: bool,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
-    // PARSHA-256's parts take a share of every round, so a part's pages could be released
-    // only when the whole file was mapped: its resident memory would be the file. It reads.
     #[cfg(target_os = "linux")]
-    if map && builder.algorithm() != Algorithm::Parsha256 {
+    if map {
         if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
-            return hash_mapped(&mapping, file, len, builder, threads, hashed);
+            return if builder.algorithm() == Algorithm::Parsha256 {
+                hash_mapped_stream(&mapping, file, len, builder, threads, hashed)
+            } else {
+                hash_mapped(&mapping, file, len, builder, threads, hashed)
+            };
         }
     }
     #[cfg(not(target_os = "linux"))]
@@ -130,6 +137,45 @@ fn hash_mapped(
     }
     check_end(file, len)?;
     Ok(digest)
+}
+
+/// Bytes of a map streamed through PARSHA-256's hasher at a time: mapped before, dropped after.
+/// (1 MiB in tests, so that a file of a few MiB spans several.)
+#[cfg(target_os = "linux")]
+const STREAM_CHUNK: usize = if cfg!(test) { 1 << 20 } else { 16 << 20 };
+
+/// PARSHA-256 from a map: the message streamed in order, [`STREAM_CHUNK`] at a time, through
+/// its own hasher on `threads` threads, which spreads each round's compressions over them as
+/// it does for a message in memory. The parts plan (the read path) does more: two parts of
+/// 64 MiB cost ~20 % more compressions than one and are unequal, and each part reads a share
+/// of every round. Each chunk's pages are mapped in one call before and dropped after, so
+/// resident memory stays a chunk.
+#[cfg(target_os = "linux")]
+fn hash_mapped_stream(
+    mapping: &crate::mapped::Mapping,
+    file: &File,
+    len: u64,
+    builder: &HasherBuilder,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+) -> io::Result<Output> {
+    let mut hasher = (builder.clone().threads(threads).expected_len(len).build())
+        .map_err(io::Error::other)?;
+    let bytes = mapping.bytes();
+    for start in (0..bytes.len()).step_by(STREAM_CHUNK) {
+        let range = start..(start + STREAM_CHUNK).min(bytes.len());
+        if !mapping.populate(range.clone()) {
+            return Err(mapped_fault(file, len));
+        }
+        hasher.update(&bytes[range.clone()]);
+        mapping.release(range.clone());
+        hashed(range.len());
+    }
+    if mapping.faulted() {
+        return Err(mapped_fault(file, len));
+    }
+    check_end(file, len)?;
+    Ok(hasher.finalize())
 }
 
 /// What a fault in a map (or a refused populate) means: the file is shorter than `len` now
@@ -296,9 +342,9 @@ mod tests {
         file
     }
 
-    /// The algorithms hashed from a map (PARSHA-256 reads: see `hash`).
+    /// The algorithms hashed from a map (PARSHA-256 streamed through its hasher).
     fn builders() -> Vec<HasherBuilder> {
-        [Algorithm::Blake3, Algorithm::Sandstorm256]
+        [Algorithm::Blake3, Algorithm::Sandstorm256, Algorithm::Parsha256]
             .into_iter()
             .map(|alg| Hasher::builder(alg).threads(Threads::new(2)))
             .collect()
