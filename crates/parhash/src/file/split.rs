@@ -159,8 +159,8 @@ fn hash_mapped_stream(
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
-    let mut hasher = (builder.clone().threads(threads).expected_len(len).build())
-        .map_err(io::Error::other)?;
+    let mut hasher =
+        (builder.clone().threads(threads).expected_len(len).build()).map_err(io::Error::other)?;
     let bytes = mapping.bytes();
     for start in (0..bytes.len()).step_by(STREAM_CHUNK) {
         let range = start..(start + STREAM_CHUNK).min(bytes.len());
@@ -344,10 +344,14 @@ mod tests {
 
     /// The algorithms hashed from a map (PARSHA-256 streamed through its hasher).
     fn builders() -> Vec<HasherBuilder> {
-        [Algorithm::Blake3, Algorithm::Sandstorm256, Algorithm::Parsha256]
-            .into_iter()
-            .map(|alg| Hasher::builder(alg).threads(Threads::new(2)))
-            .collect()
+        [
+            Algorithm::Blake3,
+            Algorithm::Sandstorm256,
+            Algorithm::Parsha256,
+        ]
+        .into_iter()
+        .map(|alg| Hasher::builder(alg).threads(Threads::new(2)))
+        .collect()
     }
 
     /// The map path (asserted available here, so the test cannot pass on the read path
