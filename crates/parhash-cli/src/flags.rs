@@ -428,7 +428,7 @@ pub struct HashOptions {
 
     /// Read large files, never map them (b3sum's flag).
     ///
-    /// By default a file that blake3 or sandstorm* read in parallel from the page cache or
+    /// By default a file that blake3, sandstorm* or parsha256 read in parallel from the page cache or
     /// tmpfs is mapped into memory and hashed in place, without copying it into buffers. A file truncated meanwhile is
     /// still an error, not a crash: parhash catches the faults in its own maps. With this flag
     /// the hashing threads copy their pieces out with positional reads instead.

@@ -24,7 +24,7 @@
 //!   the end (it grew) is [`FileChangedSize`] inside an [`io::Error`] ("file changed size while
 //!   being read"). The other files of [`FileHasher::hash_files`] are still hashed. Files are
 //!   read with `read`/`pread` into buffers, except a large file read in parallel from the page
-//!   cache or tmpfs by BLAKE3 or SANDstorm, which is memory-mapped (on Linux;
+//!   cache or tmpfs by BLAKE3, SANDstorm or PARSHA-256, which is memory-mapped (on Linux;
 //!   [`FileHasher::map_cached`] turns it off; each piece's mapping is dropped once hashed, so
 //!   resident memory stays the pieces in flight): a mapped file that another process truncates makes the next access past the new end
 //!   fault (`SIGBUS`), and parhash's own `SIGBUS` handler catches the faults in its maps (a
