@@ -319,16 +319,24 @@ macro_rules! blake2_class {
                 $simd::Params::new().hash_length(digest_size).key(key).to_state()
             }
 
-            /// The digest of everything fed so far: with no `update` yet, of the first state
-            /// fed `pending`, on the stack and with no lock (an `update` under way meanwhile
-            /// has not happened yet, as when it waits for the lock).
+            /// The digest of everything fed so far: with no `update` yet, of `pending` alone,
+            /// on the stack and with no lock (an `update` under way meanwhile has not happened
+            /// yet, as when it waits for the lock); unkeyed, in one pass over `pending` (no
+            /// state: `Params::hash`).
             fn finalize(&self, py: Python<'_>) -> $simd::Hash {
+                static DEFAULT: std::sync::OnceLock<$simd::Params> = std::sync::OnceLock::new();
                 let (digest_size, key) = (self.digest_size, bytes_of_py(py, &self.key));
                 let pending = bytes_of_py(py, &self.pending);
                 let from_pending = || {
-                    let mut state = Self::first_state(digest_size, key);
-                    state.update(pending);
-                    state.finalize()
+                    if !key.is_empty() {
+                        let mut state = Self::first_state(digest_size, key);
+                        state.update(pending);
+                        state.finalize()
+                    } else if digest_size == $digest {
+                        DEFAULT.get_or_init($simd::Params::new).hash(pending)
+                    } else {
+                        $simd::Params::new().hash_length(digest_size).hash(pending)
+                    }
                 };
                 if !self.fed.load(Ordering::Acquire) {
                     return from_pending();
@@ -349,8 +357,9 @@ macro_rules! blake2_class {
             ) -> PyResult<Self> {
                 let short = match data {
                     None => Some(None),
+                    // Exactly `bytes` (a pointer comparison; a subclass goes the other way).
                     Some(data) => data
-                        .cast::<PyBytes>()
+                        .cast_exact::<PyBytes>()
                         .ok()
                         .filter(|bytes| bytes.as_bytes().len() < RELEASE_GIL_AT)
                         .map(|bytes| Some(bytes.clone().unbind())),
