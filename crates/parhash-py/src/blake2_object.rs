@@ -53,17 +53,18 @@ fn keyword_arguments<'py>(
     let mut data_by_keyword = false;
     for (name, value) in kwargs {
         // A call site's keyword names are interned, as these are: found by identity, mostly.
-        let index = match names.iter().position(|n| n.as_ptr() == name.as_ptr()) {
-            Some(index) => Some(index),
+        let (index, is_data) = match names.iter().position(|n| n.as_ptr() == name.as_ptr()) {
+            Some(index) => (Some(index), false),
             None => {
                 let text = name.cast::<PyString>()?.to_cow()?;
-                data_by_keyword |= text == "data";
-                KEYWORDS.iter().position(|&keyword| keyword == text)
+                let index = KEYWORDS.iter().position(|&keyword| keyword == text);
+                (index, text == "data")
             }
         };
         match index {
             Some(index) => found[index] = Some(value),
-            None if data_by_keyword => {}
+            // As PyO3's: reported once every name is known to be a parameter's.
+            None if is_data => data_by_keyword = true,
             None => {
                 return Err(PyTypeError::new_err(format!(
                     "{class}.__new__() got an unexpected keyword argument '{name}'"

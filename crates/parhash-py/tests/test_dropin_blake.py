@@ -130,6 +130,38 @@ def test_blake2_errors_are_hashlib_s(name):
         ours("a str")
 
 
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_blake2_argument_errors_name_the_argument(name):
+    # The rarer keywords are parsed by the extension, not PyO3: the same errors either way.
+    ours = getattr(parhash, name)
+    for kwargs, message in [
+        (dict(foo=1), "unexpected keyword argument 'foo'"),
+        (dict(data=b"", foo=1), "unexpected keyword argument 'foo'"),
+        (dict(foo=1, data=b""), "unexpected keyword argument 'foo'"),
+        (dict(data=b"", salt=b"s"), "positional-only arguments passed as keyword arguments: 'data'"),
+        (dict(digest_size="x"), "argument 'digest_size': 'str' object cannot be interpreted"),
+        (dict(fanout="x"), "argument 'fanout': 'str' object cannot be interpreted"),
+        (dict(salt=b"", inner_size=1.5), "argument 'inner_size': 'float' object cannot be"),
+        (dict(last_node=1), "argument 'last_node': 'int' object cannot be cast as 'bool'"),
+        (dict(usedforsecurity=None), "argument 'usedforsecurity'"),
+        (dict(key=5), "object supporting the buffer API required, not 'int'"),
+        (dict(person="p"), "Strings must be encoded before hashing"),
+    ]:
+        with pytest.raises(TypeError, match=message):
+            ours(**kwargs)
+    with pytest.raises(TypeError, match="takes from 0 to 1 positional arguments but 2 were given"):
+        ours(b"a", b"b")
+    # None stands for "not given" where the parameter's default is None (as before).
+    expected = getattr(hashlib, name)(b"abc").digest()
+    none = dict(key=None, salt=None, person=None, leaf_size=None, node_offset=None)
+    assert ours(None).digest() == ours().digest() == getattr(hashlib, name)().digest()
+    assert ours(b"abc", **none).digest() == expected
+    # Keyword names that are not interned (built at run time) are found too.
+    assert ours(b"abc", **{"".join(["sa", "lt"]): b"s"}).digest() == (
+        getattr(hashlib, name)(b"abc", salt=b"s").digest()
+    )
+
+
 def test_keyed_blake2_as_a_mac_and_in_hmac():
     key = bytes(range(32))
     assert (
