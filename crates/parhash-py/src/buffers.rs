@@ -10,9 +10,10 @@
 //!   gives a digest of some mix of old and new contents but never undefined behaviour, and the
 //!   copy costs far less than the hashing.
 //!
-//! This also keeps the extension free of `unsafe`: the abi3 (stable ABI) build for Python 3.9
-//! has no buffer-protocol API before 3.11, and `memoryview(...).tobytes()` copies through the
-//! stable API.
+//! This also keeps reading buffers free of `unsafe` (the extension's only `unsafe` is ffi.rs's,
+//! marking classes immutable): the abi3 (stable ABI) build for Python 3.9 has no
+//! buffer-protocol API before 3.11, and `memoryview(...).tobytes()` copies through the stable
+//! API.
 
 use pyo3::exceptions::{PyBufferError, PyTypeError};
 use pyo3::prelude::*;

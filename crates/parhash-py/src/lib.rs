@@ -3,11 +3,14 @@
 //! many messages at once, files, and the tree modes' parts. README.md, "Python", tells the
 //! whole story; `tests/` is the pytest suite.
 
-#![forbid(unsafe_code)]
+// Safe Rust throughout, but for one function: ffi.rs marks the types immutable.
+#![deny(unsafe_code)]
 
 mod blake2_object;
 mod blake3_object;
 mod buffers;
+#[allow(unsafe_code)]
+mod ffi;
 mod files;
 mod format;
 mod hash_object;
@@ -19,7 +22,7 @@ mod parts;
 
 use parhash::Algorithm;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFrozenSet};
+use pyo3::types::{PyDict, PyFrozenSet, PyType};
 
 #[pymodule]
 fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -55,5 +58,12 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     module.add("_digest_sizes", sizes)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // Every class is immutable, as hashlib's types are (from CPython 3.10; ffi.rs). Last, once
+    // PyO3 has filled in the classes' attributes.
+    for (_, value) in module.dict().iter() {
+        if let Ok(class) = value.cast::<PyType>() {
+            ffi::make_immutable(class);
+        }
+    }
     Ok(())
 }

@@ -8,6 +8,7 @@ import hmac
 import json
 import pathlib
 import random
+import threading
 
 import pytest
 
@@ -129,6 +130,38 @@ def test_blake2_errors_are_hashlib_s(name):
         ours("a str")
 
 
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_blake2_argument_errors_name_the_argument(name):
+    # The rarer keywords are parsed by the extension, not PyO3: the same errors either way.
+    ours = getattr(parhash, name)
+    for kwargs, message in [
+        (dict(foo=1), "unexpected keyword argument 'foo'"),
+        (dict(data=b"", foo=1), "unexpected keyword argument 'foo'"),
+        (dict(foo=1, data=b""), "unexpected keyword argument 'foo'"),
+        (dict(data=b"", salt=b"s"), "positional-only arguments passed as keyword arguments: 'data'"),
+        (dict(digest_size="x"), "argument 'digest_size': 'str' object cannot be interpreted"),
+        (dict(fanout="x"), "argument 'fanout': 'str' object cannot be interpreted"),
+        (dict(salt=b"", inner_size=1.5), "argument 'inner_size': 'float' object cannot be"),
+        (dict(last_node=1), "argument 'last_node': 'int' object cannot be cast as 'bool'"),
+        (dict(usedforsecurity=None), "argument 'usedforsecurity'"),
+        (dict(key=5), "object supporting the buffer API required, not 'int'"),
+        (dict(person="p"), "Strings must be encoded before hashing"),
+    ]:
+        with pytest.raises(TypeError, match=message):
+            ours(**kwargs)
+    with pytest.raises(TypeError, match="takes from 0 to 1 positional arguments but 2 were given"):
+        ours(b"a", b"b")
+    # None stands for "not given" where the parameter's default is None (as before).
+    expected = getattr(hashlib, name)(b"abc").digest()
+    none = dict(key=None, salt=None, person=None, leaf_size=None, node_offset=None)
+    assert ours(None).digest() == ours().digest() == getattr(hashlib, name)().digest()
+    assert ours(b"abc", **none).digest() == expected
+    # Keyword names that are not interned (built at run time) are found too.
+    assert ours(b"abc", **{"".join(["sa", "lt"]): b"s"}).digest() == (
+        getattr(hashlib, name)(b"abc", salt=b"s").digest()
+    )
+
+
 def test_keyed_blake2_as_a_mac_and_in_hmac():
     key = bytes(range(32))
     assert (
@@ -198,3 +231,56 @@ def test_constructor_data_in_every_form_equals_hashlib(name):
             for options in ({}, {"digest_size": 20}, {"key": b"k" * 5}, {"salt": b"s"}):
                 got = mine(form(data), **options).digest()
                 assert got == theirs(data, **options).digest(), (length, form, options)
+
+
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_blake2_kept_key_and_data_in_every_order_of_calls(name):
+    # With at most a digest size and a key, the constructor keeps the key and a short bytes and
+    # builds the state when first needed: digest before and after update, copies either side.
+    ours, theirs = getattr(parhash, name), getattr(hashlib, name)
+    for options in ({}, {"key": b"k" * 8}, {"digest_size": 20}, {"key": b"", "digest_size": 7}):
+        for data in (b"", b"abc", bytes(range(200)) * 10):
+            h, t = ours(data, **options), theirs(data, **options)
+            assert h.digest() == t.digest()
+            assert h.hexdigest() == t.hexdigest()
+            early = h.copy()
+            h.update(b"more")
+            t_early = t.copy()
+            t.update(b"more")
+            assert (h.digest(), early.digest()) == (t.digest(), t_early.digest()), options
+            late = h.copy()
+            early.update(b"else")
+            t_early.update(b"else")
+            assert (late.digest(), early.digest()) == (t.digest(), t_early.digest()), options
+    # A key given as a mutable buffer is copied: changing it afterwards changes nothing.
+    key = bytearray(b"secret")
+    h = ours(b"abc", key=key)
+    key[0] ^= 1
+    assert h.digest() == theirs(b"abc", key=b"secret").digest()
+
+
+@pytest.mark.parametrize("name", ["blake2b", "blake2s"])
+def test_blake2_one_object_shared_by_threads(name):
+    # Updates take turns while other threads read the digest: identical pieces make the order
+    # irrelevant, and every digest read meanwhile is of some number of whole pieces.
+    piece = random.Random(name).randbytes(3000)
+    h = getattr(parhash, name)(b"start", key=b"k")
+    prefixes = {getattr(hashlib, name)(b"start" + piece * n, key=b"k").digest() for n in range(201)}
+    seen = []
+
+    def update():
+        for _ in range(50):
+            h.update(piece)
+
+    def read():
+        for _ in range(200):
+            seen.append(h.digest())
+
+    threads = [threading.Thread(target=update) for _ in range(4)]
+    threads.append(threading.Thread(target=read))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert h.digest() == getattr(hashlib, name)(b"start" + piece * 200, key=b"k").digest()
+    assert set(seen) <= prefixes

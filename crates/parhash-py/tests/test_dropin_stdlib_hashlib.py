@@ -41,9 +41,6 @@ SKIPPED = {
     # CPython internals: hashlib's private cache of its C modules' constructors, asserted to be
     # `_md5.md5` itself (parhash provides `__get_builtin_constructor`, answering with its own).
     "test_get_builtin_constructor": "asserts CPython's own _md5.md5 and hashlib's private cache",
-    # Only on the abi3 (stable ABI) build: PyO3 marks a class immutable (Py_TPFLAGS_IMMUTABLETYPE)
-    # only for abi3 >= 3.14 or a version-specific build; see README, "Differences".
-    "test_readonly_types": "the abi3 wheel cannot mark its types immutable before Python 3.14",
     # Key derivation functions, not hashes: pbkdf2_hmac and scrypt run on the real hashlib.
     "test_pbkdf2_hmac_c": "pbkdf2_hmac is a KDF (not a hash): not in parhash",
     "test_pbkdf2_hmac_py": "pbkdf2_hmac is a KDF (not a hash): not in parhash",
