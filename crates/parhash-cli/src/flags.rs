@@ -501,9 +501,7 @@ impl HashOptions {
 
     /// The digest size `-l` asks of `alg`, when it is not the default (checked when parsed).
     pub fn digest_size(&self, alg: Algorithm) -> Option<usize> {
-        parhash_format::length::digest_size(alg, self.length)
-            .ok()
-            .flatten()
+        parhash_format::length::size_for(alg, self.length)
     }
 
     /// These options with a digest of `size` bytes (what a check line asks for).

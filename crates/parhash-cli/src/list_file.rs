@@ -1,16 +1,17 @@
 //! `sum -o FILE`: the list written durably to a file with its side file of metadata
 //! (`FILE.parhash-meta`), continued by `--resume` and brought up to date by `--update`. The
-//! reading of old lists and the merge are `parhash_format::{resume, update, meta}`; here are
-//! the files and the plan of what to hash.
+//! reading of old lists and the merge are `parhash_format::{resume, update, meta}`, the files
+//! themselves (durable writes, cuts, renames, the list's own files left out of the walk)
+//! `parhash_format::list_file`; here is the plan of what to hash.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufReader, Seek, SeekFrom, Write};
+use std::fs::{self, File};
+use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use parhash::Algorithm;
 use parhash_format::line::LineStyle;
+use parhash_format::list_file::OwnFiles;
 use parhash_format::meta::{self, Meta, MetaReader};
 use parhash_format::resume::{Prefix, Step};
 use parhash_format::update::{ListEntries, Merge, Merged, WalkOrder};
@@ -18,109 +19,6 @@ use parhash_format::update::{ListEntries, Merge, Merged, WalkOrder};
 use crate::input::Source;
 use crate::many::Item;
 use crate::messages::err_message;
-
-/// How often written lines are forced to the disk, at most.
-const SYNC_EVERY: Duration = Duration::from_secs(5);
-
-/// How many bytes of lines may wait in the page cache before they are forced to the disk.
-const SYNC_BYTES: u64 = 64 << 20;
-
-/// A file written as a list is: every write handed to the kernel at once (a killed run loses
-/// nothing written), fsync every [`SYNC_EVERY`] or [`SYNC_BYTES`] and at the end (a crash or
-/// power cut loses at most those).
-pub struct Durable {
-    file: File,
-    path: PathBuf,
-    unsynced: u64,
-    synced_at: Instant,
-}
-
-impl Durable {
-    /// `path`, created empty.
-    pub fn create(path: &Path) -> Result<Durable> {
-        let file = File::create(path).with_context(|| cannot_write(path))?;
-        // Its name too must survive a crash.
-        sync_parent(path);
-        Ok(Durable::new(file, path))
-    }
-
-    /// `path` cut to its first `len` bytes and written on from there.
-    pub fn continue_at(path: &Path, len: u64) -> Result<Durable> {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .open(path)
-            .with_context(|| cannot_write(path))?;
-        file.set_len(len).with_context(|| cannot_write(path))?;
-        file.seek(SeekFrom::Start(len))
-            .with_context(|| cannot_write(path))?;
-        Ok(Durable::new(file, path))
-    }
-
-    fn new(file: File, path: &Path) -> Durable {
-        Durable {
-            file,
-            path: path.to_path_buf(),
-            unsynced: 0,
-            synced_at: Instant::now(),
-        }
-    }
-
-    /// Writes `bytes` (and syncs if it is time).
-    pub fn write(&mut self, bytes: &[u8]) -> Result<()> {
-        if bytes.is_empty() {
-            return Ok(());
-        }
-        self.file
-            .write_all(bytes)
-            .with_context(|| cannot_write(&self.path))?;
-        self.unsynced += bytes.len() as u64;
-        if self.unsynced >= SYNC_BYTES || self.synced_at.elapsed() >= SYNC_EVERY {
-            self.sync()?;
-        }
-        Ok(())
-    }
-
-    /// Forces what was written to the disk.
-    pub fn sync(&mut self) -> Result<()> {
-        self.file
-            .sync_data()
-            .with_context(|| cannot_write(&self.path))?;
-        self.unsynced = 0;
-        self.synced_at = Instant::now();
-        Ok(())
-    }
-}
-
-/// `cannot write FILE`, as the rest of `sum` says it.
-pub fn cannot_write(path: &Path) -> String {
-    format!("cannot write {}", path.display())
-}
-
-/// `FILE.tmp`, where `--update` writes before renaming over `FILE`.
-pub fn temporary(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_os_string();
-    name.push(".tmp");
-    PathBuf::from(name)
-}
-
-/// Renames `from` over `to` and syncs their directory, so the rename survives a crash.
-pub fn replace(from: &Path, to: &Path) -> Result<()> {
-    fs::rename(from, to).with_context(|| cannot_write(to))?;
-    sync_parent(to);
-    Ok(())
-}
-
-/// Syncs the directory of `path`, so that a name created or renamed there survives a crash.
-/// Some file systems cannot sync a directory: the name is there either way.
-fn sync_parent(path: &Path) {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    if let Ok(dir) = File::open(dir) {
-        let _ = dir.sync_all();
-    }
-}
 
 /// The metadata of the file `item` reads, taken before it is read (a change while it is read
 /// shows at the next `--update --rehash-changed`); `None` for standard input and failures.
@@ -135,37 +33,18 @@ pub fn meta_of(item: &Item) -> Option<Meta> {
 }
 
 /// The walk without the files `-o` writes (`FILE`, its side file and their `.tmp`), should
-/// they lie in the tree: a file being written is not listed. Names are compared first, so
-/// only a file of the same name costs a look at its inode.
+/// they lie in the tree: a file being written is not listed ([`OwnFiles`]).
 pub fn without_own_files<'a>(
     items: impl Iterator<Item = Item> + 'a,
     list: &Path,
 ) -> impl Iterator<Item = Item> + 'a {
-    let side = meta::side_path(list);
-    let own: Vec<PathBuf> = vec![list.to_path_buf(), temporary(list), temporary(&side), side];
-    let names: Vec<std::ffi::OsString> = (own.iter())
-        .filter_map(|path| path.file_name().map(|name| name.to_os_string()))
-        .collect();
-    let identity = |path: &Path| {
-        use std::os::unix::fs::MetadataExt;
-        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
-    };
-    items.filter(move |item| {
-        let Item::Hash {
+    let own = OwnFiles::new(list);
+    items.filter(move |item| match item {
+        Item::Hash {
             source: Source::Path(path),
             ..
-        } = item
-        else {
-            return true;
-        };
-        if !path
-            .file_name()
-            .is_some_and(|name| names.iter().any(|own| own == name))
-        {
-            return true;
-        }
-        let found = identity(path);
-        found.is_none() || !own.iter().any(|own| identity(own) == found)
+        } => !own.contains(path),
+        _ => true,
     })
 }
 

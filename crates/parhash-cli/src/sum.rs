@@ -5,23 +5,24 @@
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Seek, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use parhash::{Algorithm, Output};
 
 use crate::check;
 use crate::flags::{Device, SumArgs, DEFAULT_ALGORITHM};
 use crate::input::Source;
-use crate::list_file::{self, Durable, Planned};
+use crate::list_file::{self, Planned};
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::progress::ManyProgress;
 use crate::stdio;
 use parhash_format::escape;
 use parhash_format::line::{write_failure, write_line, LineStyle};
+use parhash_format::list_file::{open_at, replace, temporary, Durable};
 use parhash_format::meta::{self, Meta};
 use parhash_format::tag as parsha;
 
@@ -151,18 +152,10 @@ impl Records {
     fn lists(paths: Vec<PathBuf>, resumed_lens: Option<&[u64]>) -> Result<Records> {
         let mut lists: Vec<List> = Vec::with_capacity(paths.len());
         for (index, path) in paths.into_iter().enumerate() {
-            let cannot_write = || format!("cannot write {}", path.display());
             let file = match resumed_lens {
-                None => File::create(&path).with_context(cannot_write)?,
-                Some(lens) => {
-                    let mut file = std::fs::OpenOptions::new()
-                        .write(true)
-                        .open(&path)
-                        .with_context(cannot_write)?;
-                    file.set_len(lens[index]).with_context(cannot_write)?;
-                    file.seek(io::SeekFrom::End(0)).with_context(cannot_write)?;
-                    file
-                }
+                None => File::create(&path)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+                Some(lens) => open_at(&path, lens[index])?,
             };
             lists.push(List {
                 path,
@@ -276,7 +269,7 @@ impl Records {
                 mut list, mut side, ..
             } => {
                 side.sync()?;
-                list.sync()
+                Ok(list.sync()?)
             }
             Records::Stdout { mut out, .. } => out.flush().context(WRITE_ERROR),
             Records::Lists(lists) => {
@@ -294,22 +287,8 @@ impl Records {
 /// The lists of `--lists`, in the order of the algorithms.
 fn list_paths(algorithms: &[Algorithm], args: &SumArgs) -> Result<Vec<PathBuf>> {
     let dir = args.lists.as_deref().unwrap_or(std::path::Path::new("."));
-    let template = args.list_name.as_deref().unwrap_or("{name}");
-    let mut paths: Vec<PathBuf> = Vec::with_capacity(algorithms.len());
-    for &alg in algorithms {
-        let name = template
-            .replace("{name}", &parsha::list_name(alg))
-            .replace("{alg}", alg.name());
-        let path = dir.join(name);
-        if paths.contains(&path) {
-            bail!(
-                "two lists would be named {}: see --list-name",
-                path.display()
-            );
-        }
-        paths.push(path);
-    }
-    Ok(paths)
+    parhash_format::list_file::list_paths(dir, args.list_name.as_deref(), algorithms)
+        .map_err(anyhow::Error::msg)
 }
 
 /// Appends what standard output gets for one file: its lines, or its JSON record (with
@@ -460,7 +439,7 @@ fn update(
     items: impl Iterator<Item = many::Item>,
 ) -> Result<bool> {
     let side_path = meta::side_path(path);
-    let (list_tmp, side_tmp) = (list_file::temporary(path), list_file::temporary(&side_path));
+    let (list_tmp, side_tmp) = (temporary(path), temporary(&side_path));
     let roots = files
         .iter()
         .map(|f| escape::os_bytes(f).into_owned())
@@ -487,8 +466,8 @@ fn update(
             return Err(err);
         }
     };
-    list_file::replace(&list_tmp, path)?;
-    list_file::replace(&side_tmp, &side_path)?;
+    replace(&list_tmp, path)?;
+    replace(&side_tmp, &side_path)?;
     let counts = counts.borrow();
     err_message!(
         "{}: updated: {} kept, {} added, {} dropped, {} hashed again",

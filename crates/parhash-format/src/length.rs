@@ -87,6 +87,14 @@ pub fn digest_size(alg: Algorithm, bits: Option<usize>) -> Result<Option<usize>,
     Ok((size != alg.digest_size()).then_some(size))
 }
 
+/// The digest size `-l BITS` gives `alg` once the flags are checked, as every hasher of `sum`
+/// and `check` asks for it: the size where it is not the default; `None` where `alg` keeps its
+/// own (no `-l`, its own length, or with several algorithms one of a single length, which `-l`
+/// does not apply to).
+pub fn size_for(alg: Algorithm, bits: Option<usize>) -> Option<usize> {
+    digest_size(alg, bits).ok().flatten()
+}
+
 /// What `-l BITS` is wrong about with `algorithm` (`-a`, if given), if anything: a length the
 /// algorithm cannot produce, or `-l` without `-a` when hashing (it sets the length of an
 /// algorithm that must be named; the default, sha256, has one length). When checking, each
@@ -127,6 +135,19 @@ pub fn several_length_error(algorithms: &[Algorithm], bits: Option<usize>) -> Op
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn size_for_each_of_several_algorithms() {
+        assert_eq!(size_for(Algorithm::Blake2b, Some(256)), Some(32));
+        assert_eq!(size_for(Algorithm::Blake3, Some(512)), Some(64));
+        // Its own length, no -l, -l 0: the default.
+        assert_eq!(size_for(Algorithm::Blake2b, Some(512)), None);
+        assert_eq!(size_for(Algorithm::Blake2b, None), None);
+        assert_eq!(size_for(Algorithm::Blake2b, Some(0)), None);
+        // -l does not apply to an algorithm of one length, nor to one that cannot make it.
+        assert_eq!(size_for(Algorithm::Md5, Some(256)), None);
+        assert_eq!(size_for(Algorithm::Blake2s, Some(512)), None);
+    }
 
     #[test]
     fn bits_as_gnu_counts_them() {

@@ -23,9 +23,13 @@
 //! - [`update`]: a list merged with a new walk (`--update`), in walk order, streaming.
 //! - [`meta`]: the side file `FILE.parhash-meta` (size, times, inode of each entry) that lets
 //!   `--update --rehash-changed` read again only the files that changed.
+//! - [`list_file`]: the list and side file `sum -o FILE` writes: durably (written at once,
+//!   synced every few seconds), cut and continued, replaced by a rename; and the list's own
+//!   files, which its walk leaves out.
 //!
 //! Nothing here reads a file to hash it or writes to a stream: callers own their I/O (a
-//! terminal, a Python stream, a Ray pipeline) and get bytes and messages back.
+//! terminal, a Python stream, a Ray pipeline) and get bytes and messages back. The one file
+//! written here is a list to a path ([`list_file`]), so that every caller writes it alike.
 //!
 //! ```
 //! use parhash::{hash, Algorithm};
@@ -50,6 +54,7 @@ pub mod escape;
 pub mod json;
 pub mod length;
 pub mod line;
+pub mod list_file;
 pub mod meta;
 pub mod parse;
 pub mod resume;

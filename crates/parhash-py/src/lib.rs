@@ -14,6 +14,7 @@ mod ffi;
 mod files;
 mod format;
 mod hash_object;
+mod list_file;
 mod lists;
 mod locked;
 mod many;
@@ -42,6 +43,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     hash_object::add_constructors(module)?;
     format::add(module)?;
     lists::add(module)?;
+    list_file::add(module)?;
     // hashlib's spellings for hashlib's algorithms (`sha3_256`, not `sha3-256`), as hashlib's
     // own set has them; `new` takes every other spelling too.
     let names: Vec<&str> = Algorithm::ALL

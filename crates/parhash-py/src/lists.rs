@@ -1,9 +1,9 @@
 //! Lists that resume, update and audit, for Python (`parhash.lists`, `parhash.distributed`,
 //! `parhash-dist`): the reading of old lists and side files, the merge of a list with a walk
 //! and the audit's verdicts and report are `parhash_format::{resume, update, meta, audit}`,
-//! the code `parhash sum -o` and `parhash check --audit` run. Python opens, writes and syncs
-//! the files and hashes with the engine it is given; every byte of a list, a side file or a
-//! report is made here.
+//! the code `parhash sum -o` and `parhash check --audit` run. Python hashes with the engine
+//! it is given and writes the files through `list_file` (`parhash_format::list_file`, as the
+//! CLI writes them); every byte of a list, a side file or a report is made here.
 //!
 //! Names are bytes; a walk is an iterable of `(name, OSError or None)` as `parhash.format.walk`
 //! yields them, in `parhash sum -r`'s order.

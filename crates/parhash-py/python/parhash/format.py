@@ -1,6 +1,7 @@
 """The checksum-list format of ``parhash sum`` and ``parhash check``: coreutils' sha256sum and
 b2sum lines (``HEX  NAME``), BSD tags (``SHA256 (NAME) = HEX``), escaped names, ``-l``
-lengths, the ``--json`` records, check sessions and the ``-r`` walk.
+lengths, the ``--json`` records, check sessions and the ``-r`` walk, and the files of
+``sum -o LIST`` (:class:`DurableFile`, :func:`replace`, :class:`WithoutOwnFiles`).
 
 It is the CLI's own code (the Rust crate ``parhash-format``), so what a Python program writes
 here checks with ``parhash check`` and ``sha256sum -c``, and the other way round::
@@ -24,6 +25,7 @@ from ._parhash import (
     META_HEADER,
     Audit,
     Checker,
+    DurableFile,
     Entry,
     ListCheck,
     ListUpdate,
@@ -31,21 +33,27 @@ from ._parhash import (
     SideFile,
     Step,
     Walk,
+    WithoutOwnFiles,
     checksum_line,
+    digest_size_for,
     failure_message,
     from_tag,
     infer_algorithm,
     length_digest_size,
     length_error,
     list_name,
+    list_paths,
     meta_path,
     meta_record,
+    own_files,
     parse_bits,
     parse_list,
     parse_meta_record,
     quote,
+    replace,
     several_length_error,
     sum_record,
+    temporary_path,
 )
 from ._parhash import bsd_tag as tag
 
@@ -53,27 +61,34 @@ __all__ = [
     "META_HEADER",
     "Audit",
     "Checker",
+    "DurableFile",
     "Entry",
     "ListCheck",
     "ListUpdate",
     "ResumedList",
     "SideFile",
     "Step",
+    "WithoutOwnFiles",
     "checksum_line",
+    "digest_size_for",
     "failure_message",
     "from_tag",
     "infer_algorithm",
     "length_digest_size",
     "length_error",
     "list_name",
+    "list_paths",
     "meta_path",
     "meta_record",
+    "own_files",
     "parse_bits",
     "parse_list",
     "parse_meta_record",
     "quote",
+    "replace",
     "several_length_error",
     "sum_record",
+    "temporary_path",
     "tag",
     "walk",
 ]

@@ -62,6 +62,14 @@ def length_digest_size(algorithm: str, bits: int | None) -> int | None:
 def length_error(algorithm: str | None, bits: int | None, checking: bool) -> str | None:
     """What `-l BITS` is wrong about with `-a ALGORITHM`, as the CLI says it."""
 
+def digest_size_for(algorithm: str, bits: int | None) -> int | None:
+    """The digest size `-l BITS` gives `algorithm`, checked (None: its default, or one of
+    several algorithms whose length `-l` does not set)."""
+
+def list_paths(directory: _Path, template: str | None, algorithms: list[str]) -> list[bytes]:
+    """The lists of `sum --lists DIRECTORY --list-name TEMPLATE`, one per algorithm (ValueError
+    where two would be the same)."""
+
 def infer_algorithm(size: int) -> str | None:
     """The algorithm a tagless line with a `size`-byte digest is checked with."""
 
@@ -147,6 +155,42 @@ def meta_record(name: bytes) -> bytes | None:
 
 def parse_meta_record(line: bytes) -> tuple[bytes, tuple[int, int, int, int, int]] | None:
     """(name, (size, mtime_ns, ctime_ns, ino, dev)) of a side-file line, or None."""
+
+class DurableFile:
+    """A file written as `sum -o` writes its list: each write handed to the kernel at once,
+    fsync every 5 s or 64 MiB and at `sync()`."""
+
+    def __init__(self, path: _Path) -> None:
+        """`path`, created empty (OSError with errno and filename if it cannot be)."""
+    @staticmethod
+    def continue_at(path: _Path, length: int) -> DurableFile:
+        """The existing file at `path` cut to its first `length` bytes, written on from there."""
+    def write(self, data: bytes) -> None: ...
+    def sync(self) -> None: ...
+    def close(self) -> None:
+        """Closes the file without syncing it (ValueError for a write after)."""
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def path(self) -> bytes: ...
+    def __enter__(self) -> DurableFile: ...
+    def __exit__(self, kind: object, value: object, traceback: object) -> None: ...
+
+def replace(source: _Path, target: _Path) -> None:
+    """Renames `source` over `target` and syncs their directory."""
+
+def temporary_path(path: _Path) -> bytes:
+    """`PATH.tmp`, where `--update` writes before renaming over `PATH`."""
+
+def own_files(list: _Path) -> list[bytes]:
+    """The list, its `.tmp`, the side file's `.tmp` and the side file."""
+
+class WithoutOwnFiles(Iterator[tuple[bytes, BaseException | None]]):
+    """A walk without the files of the list at `list` (the same files, not namesakes)."""
+
+    def __init__(self, walk: Iterable[tuple[bytes, BaseException | None]], list: _Path) -> None: ...
+    def __iter__(self) -> WithoutOwnFiles: ...
+    def __next__(self) -> tuple[bytes, BaseException | None]: ...
 
 class SideFile:
     """A side file `LIST.parhash-meta` read in its list's order (the walk of `roots`)."""

@@ -10,7 +10,9 @@ update a list" and "Audit a tree against a list")::
 
 Lists and side files (``FILE.parhash-meta``) are byte for byte those of ``parhash sum -o``,
 and audits say what ``parhash check --audit`` says: every byte of them is made by the CLI's
-own code (``parhash.format``: ``ResumedList``, ``ListUpdate``, ``Audit``). Files are hashed
+own code (``parhash.format``: ``ResumedList``, ``ListUpdate``, ``Audit``), and written by it
+(``DurableFile``, ``replace``, ``WithoutOwnFiles``: durably, cut and continued, renamed over the
+old ones, the list's own files left out of the walk). Files are hashed
 here with the many-file engine (``parhash.hash_files``), or by any `hasher`: a callable taking
 an iterable of names (bytes) and yielding ``(name, digest or exception)`` in the same order
 (``parhash.distributed`` passes one that hashes on a Ray cluster). Names are relative to the
@@ -22,7 +24,6 @@ from __future__ import annotations
 import collections
 import json as _json
 import os
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -37,10 +38,6 @@ OnMessage = Callable[[str], None]
 
 __all__ = ["AuditResult", "Hasher", "ListResult", "audit", "update", "write"]
 
-#: How often written lines are forced to the disk, at most (as ``parhash sum -o``).
-SYNC_EVERY = 5.0
-#: How many written bytes may wait in the page cache before they are forced to the disk.
-SYNC_BYTES = 64 << 20
 #: The most records that wait for a hashed file before them: past it the hasher is drained
 #: (as ``parhash sum``'s 8,192 kept lines waiting for a chunk).
 MAX_WAITING = 8192
@@ -82,42 +79,6 @@ def local_hasher(algorithm: str, *, tree_params: Optional[Tuple[int, int]] = Non
     return hasher
 
 
-class _Durable:
-    """A file written as ``parhash sum -o`` writes its list: every write handed to the kernel
-    at once (a killed run loses nothing written), fsync every few seconds or 64 MiB and at
-    the end."""
-
-    def __init__(self, path: PathArg, keep: Optional[int] = None):
-        if keep is None:
-            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-            # Its name too must survive a crash.
-            _sync_parent(os.fsencode(path))
-        else:
-            self.fd = os.open(path, os.O_WRONLY)
-            os.ftruncate(self.fd, keep)
-            os.lseek(self.fd, keep, os.SEEK_SET)
-        self.unsynced = 0
-        self.synced_at = time.monotonic()
-
-    def write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self.fd, view):]
-        self.unsynced += len(data)
-        if self.unsynced >= SYNC_BYTES or time.monotonic() - self.synced_at >= SYNC_EVERY:
-            self.sync()
-
-    def sync(self) -> None:
-        os.fsync(self.fd)
-        self.unsynced = 0
-        self.synced_at = time.monotonic()
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-
-
 def _in_order(steps: Iterable[Tuple[Optional[bytes], Any]], hasher: Hasher) -> Iterator[Tuple[Any, Any]]:
     """``(payload, result)`` for each step ``(name to hash or None, payload)``, in order: the
     hasher's result for a name, None for the others. At most `MAX_WAITING` steps wait for
@@ -146,33 +107,6 @@ def _in_order(steps: Iterable[Tuple[Optional[bytes], Any]], hasher: Hasher) -> I
             yield waiting.popleft()[1], None
 
 
-def _own_files(list_path: PathArg) -> List[bytes]:
-    path = os.fsencode(list_path)
-    side = os.fsencode(fmt.meta_path(path))
-    return [path, path + b".tmp", side + b".tmp", side]
-
-
-def _without_own_files(walk: Iterable[Tuple[bytes, Any]], list_path: PathArg) -> Iterator[Tuple[bytes, Any]]:
-    """The walk without the list, its side file and their ``.tmp`` (as ``sum -o``): a file
-    being written is not listed. Names are compared first; only a namesake costs a stat."""
-    own = _own_files(list_path)
-    basenames = {os.path.basename(p) for p in own}
-
-    def identity(path: bytes) -> Optional[Tuple[int, int]]:
-        try:
-            st = os.stat(path)
-        except OSError:
-            return None
-        return st.st_dev, st.st_ino
-
-    for name, error in walk:
-        if error is None and os.path.basename(name) in basenames:
-            found = identity(name)
-            if found is not None and any(identity(p) == found for p in own):
-                continue
-        yield name, error
-
-
 def _walk(roots: Sequence[PathArg], recursive: bool = True) -> Iterator[Tuple[bytes, Any]]:
     names = [os.fsencode(root) for root in roots]
     for name, error in fmt.walk(names, recursive):
@@ -182,7 +116,7 @@ def _walk(roots: Sequence[PathArg], recursive: bool = True) -> Iterator[Tuple[by
 class _Writer:
     """Writes hashed files' records to a list and its side file, as ``sum -o``."""
 
-    def __init__(self, algorithm: str, style: Dict[str, Any], list_out: _Durable, side_out: _Durable,
+    def __init__(self, algorithm: str, style: Dict[str, Any], list_out: fmt.DurableFile, side_out: fmt.DurableFile,
                  on_message: OnMessage):
         self.algorithm = algorithm
         self.style = style
@@ -283,11 +217,11 @@ def write(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256
     style = _style(algorithm, tag, binary, zero, json, tree_params)
     hasher = hasher or local_hasher(algorithm, tree_params=tree_params, digest_size=digest_size)
     side_path = fmt.meta_path(list_path)
-    walk = _without_own_files(_walk(roots, recursive), list_path)
+    walk = fmt.WithoutOwnFiles(_walk(roots, recursive), list_path)
     if not (resume and os.path.exists(list_path)):
-        side = _Durable(side_path)
+        side = fmt.DurableFile(side_path)
         side.write(fmt.META_HEADER)
-        writer = _Writer(algorithm, style, _Durable(list_path), side, say)
+        writer = _Writer(algorithm, style, fmt.DurableFile(list_path), side, say)
         _hash_walk(walk, writer, hasher)
         return ListResult(writer.ok, messages)
     resumed = fmt.ResumedList(list_path, algorithm, **style)
@@ -306,11 +240,11 @@ def write(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256
     for name, failure in gaps:
         say(fmt.failure_message(failure, name))
     if meta_len == 0:
-        side = _Durable(side_path)
+        side = fmt.DurableFile(side_path)
         side.write(fmt.META_HEADER)
     else:
-        side = _Durable(side_path, keep=meta_len)
-    writer = _Writer(algorithm, style, _Durable(list_path, keep=list_len), side, say)
+        side = fmt.DurableFile.continue_at(side_path, meta_len)
+    writer = _Writer(algorithm, style, fmt.DurableFile.continue_at(list_path, list_len), side, say)
     _hash_walk(_chain(first, walk), writer, hasher)
     return ListResult(writer.ok and not gaps, messages)
 
@@ -318,27 +252,6 @@ def write(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256
 def _chain(first: List[Tuple[bytes, Any]], rest: Iterable[Tuple[bytes, Any]]) -> Iterator[Tuple[bytes, Any]]:
     yield from first
     yield from rest
-
-
-def _replace(source: bytes, target: bytes) -> None:
-    """Renames `source` over `target` and syncs their directory, so the rename survives a crash."""
-    os.replace(source, target)
-    _sync_parent(target)
-
-
-def _sync_parent(path: bytes) -> None:
-    """Syncs the directory of `path`, so that a name created or renamed there survives a crash."""
-    directory = os.path.dirname(path) or b"."
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot sync a directory; the name is there either way
-    finally:
-        os.close(fd)
 
 
 def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256", *,
@@ -360,15 +273,15 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
     style = _style(algorithm, tag, binary, zero, json, tree_params)
     hasher = hasher or local_hasher(algorithm, tree_params=tree_params, digest_size=digest_size)
     side_path = os.fsencode(fmt.meta_path(path))
-    walk = _without_own_files(_walk(roots, recursive), list_path)
+    walk = fmt.WithoutOwnFiles(_walk(roots, recursive), list_path)
     merge = fmt.ListUpdate(path, algorithm, [os.fsencode(r) for r in roots], walk,
                            rehash_changed=rehash_changed, **style)
     for text in merge.messages:
         say(text)
-    list_tmp, side_tmp = path + b".tmp", side_path + b".tmp"
-    side = _Durable(side_tmp)
+    list_tmp, side_tmp = fmt.temporary_path(path), fmt.temporary_path(side_path)
+    side = fmt.DurableFile(side_tmp)
     side.write(fmt.META_HEADER)
-    writer = _Writer(algorithm, style, _Durable(list_tmp), side, say)
+    writer = _Writer(algorithm, style, fmt.DurableFile(list_tmp), side, say)
 
     def steps() -> Iterator[Tuple[Optional[bytes], Any]]:
         for action, name, value, meta_line in merge:
@@ -395,8 +308,8 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
             except OSError:
                 pass
         raise
-    _replace(list_tmp, path)
-    _replace(side_tmp, side_path)
+    fmt.replace(list_tmp, path)
+    fmt.replace(side_tmp, side_path)
     say(merge.summary())
     return ListResult(writer.ok, messages)
 
@@ -425,7 +338,7 @@ def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algo
     roots = fmt.Audit.roots(subset)
 
     # The list, its side file and their .tmp are not part of the dataset (as the CLI).
-    walk = _walk(roots) if os.fsencode(list_path) == b"-" else _without_own_files(_walk(roots), list_path)
+    walk = _walk(roots) if os.fsencode(list_path) == b"-" else fmt.WithoutOwnFiles(_walk(roots), list_path)
 
     def steps() -> Iterator[Tuple[Optional[bytes], Any]]:
         for name, error in walk:

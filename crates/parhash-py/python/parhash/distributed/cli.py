@@ -313,11 +313,10 @@ def _options_for(spec: Spec, name: str) -> dict:
     if name == "parsha256":
         options.update(spec.tree_kwargs())
     if spec.digest_size is not None:
-        try:
-            fmt.length_digest_size(name, spec.digest_size * 8)
-            options["digest_size"] = spec.digest_size
-        except ValueError:
-            pass  # one of the algorithms with a single length
+        # None for one of the algorithms with a single length (as the CLI's hashers).
+        size = fmt.digest_size_for(name, spec.digest_size * 8)
+        if size is not None:
+            options["digest_size"] = size
     return options
 
 
@@ -344,14 +343,10 @@ class _Lists:
     holding what ``parhash sum -a ALG`` prints (as ``parhash sum --lists``)."""
 
     def __init__(self, args, algorithms: List[str]) -> None:
-        template = args.list_name or "{name}"
-        self.paths: List[bytes] = []
-        for algorithm in algorithms:
-            name = template.replace("{name}", fmt.list_name(algorithm)).replace("{alg}", algorithm)
-            path = os.path.join(os.fsencode(args.lists), os.fsencode(name))
-            if path in self.paths:
-                raise _ListsError(f"two lists would be named {os.fsdecode(path)}: see --list-name")
-            self.paths.append(path)
+        try:
+            self.paths: List[bytes] = fmt.list_paths(args.lists, args.list_name, algorithms)
+        except ValueError as err:  # two lists of the same name, in the CLI's words
+            raise _ListsError(str(err)) from None
         self.files: List[Any] = []
         try:
             for path in self.paths:

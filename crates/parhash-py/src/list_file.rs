@@ -1,0 +1,234 @@
+//! The files of `parhash sum -o LIST` for Python (`parhash.lists`, `parhash-dist`), as
+//! `parhash_format::list_file` writes them for the CLI: durably (`DurableFile`), cut and
+//! continued, renamed over the old ones (`replace`), and left out of the walk
+//! (`WithoutOwnFiles`); and where the lists of `--lists DIR` go (`list_paths`).
+//!
+//! Errors are Python's `OSError` with `errno` and `filename` (`FileNotFoundError`...), as
+//! `os.open` raises them.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use parhash_format::escape;
+use parhash_format::list_file::{self, Durable, FileError, OwnFiles};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyIterator};
+
+use crate::files::{os_error, path_arg};
+use crate::options;
+
+/// `err` about `path` as Python's `OSError`: the system's error of a [`FileError`], with the
+/// file it names.
+fn raise(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
+    match FileError::of(err) {
+        Some(file_error) => os_error(py, file_error.error(), file_error.path()),
+        None => os_error(py, err, path),
+    }
+}
+
+fn path_bytes<'py>(py: Python<'py>, path: &Path) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, &escape::os_bytes(path.as_os_str()))
+}
+
+/// A file written as `parhash sum -o` writes its list and side file: every write handed to the
+/// kernel at once (a killed run loses nothing written), fsync every 5 seconds or 64 MiB and at
+/// `sync()`. `DurableFile(path)` creates it empty; `DurableFile.continue_at(path, length)` cuts
+/// an existing one and writes on from there. `close()` does not sync.
+#[pyclass(module = "parhash.format")]
+pub(crate) struct DurableFile {
+    file: Option<Durable>,
+    path: PathBuf,
+}
+
+impl DurableFile {
+    fn open(py: Python<'_>, path: PathBuf, keep: Option<u64>) -> PyResult<DurableFile> {
+        let opened = py.detach(|| match keep {
+            None => Durable::create(&path),
+            Some(len) => Durable::continue_at(&path, len),
+        });
+        match opened {
+            Ok(file) => Ok(DurableFile {
+                file: Some(file),
+                path,
+            }),
+            Err(err) => Err(raise(py, &err, &path)),
+        }
+    }
+
+    /// The open file and its path; ValueError once closed, as Python's files.
+    fn open_file(&mut self) -> PyResult<(&mut Durable, &Path)> {
+        match self.file.as_mut() {
+            Some(file) => Ok((file, &self.path)),
+            None => Err(PyValueError::new_err("I/O operation on closed file")),
+        }
+    }
+}
+
+#[pymethods]
+impl DurableFile {
+    #[new]
+    fn new(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<DurableFile> {
+        DurableFile::open(py, path_arg(path)?, None)
+    }
+
+    /// The existing file at `path` cut to its first `length` bytes, written on from there.
+    #[staticmethod]
+    fn continue_at(py: Python<'_>, path: &Bound<'_, PyAny>, length: u64) -> PyResult<DurableFile> {
+        DurableFile::open(py, path_arg(path)?, Some(length))
+    }
+
+    /// Writes `data` (and syncs if it is time).
+    fn write(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
+        let (file, path) = self.open_file()?;
+        py.detach(|| file.write(data))
+            .map_err(|err| raise(py, &err, path))
+    }
+
+    /// Forces what was written to the disk.
+    fn sync(&mut self, py: Python<'_>) -> PyResult<()> {
+        let (file, path) = self.open_file()?;
+        py.detach(|| file.sync())
+            .map_err(|err| raise(py, &err, path))
+    }
+
+    /// Closes the file (what was written stays; nothing more is synced). Closing twice is
+    /// allowed.
+    fn close(&mut self) {
+        self.file = None;
+    }
+
+    /// Whether `close()` was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.file.is_none()
+    }
+
+    /// The file's path (bytes).
+    #[getter]
+    fn path<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        path_bytes(py, &self.path)
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __exit__(
+        &mut self,
+        _kind: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+        _traceback: &Bound<'_, PyAny>,
+    ) {
+        self.close();
+    }
+}
+
+/// Renames `source` over `target` and syncs their directory, so the rename survives a crash
+/// (`--update`'s `LIST.tmp` over `LIST`).
+#[pyfunction]
+pub(crate) fn replace(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    target: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let (source, target) = (path_arg(source)?, path_arg(target)?);
+    py.detach(|| list_file::replace(&source, &target))
+        .map_err(|err| raise(py, &err, &target))
+}
+
+/// `LIST.tmp`, where `--update` writes before renaming over `LIST` (bytes).
+#[pyfunction]
+pub(crate) fn temporary_path<'py>(path: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(path_bytes(
+        path.py(),
+        &list_file::temporary(&path_arg(path)?),
+    ))
+}
+
+/// The files `parhash sum -o LIST` writes (bytes): the list, its `.tmp`, the side file's `.tmp`
+/// and the side file.
+#[pyfunction]
+pub(crate) fn own_files<'py>(list: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let own = OwnFiles::new(&path_arg(list)?);
+    Ok((own.paths().iter())
+        .map(|path| path_bytes(list.py(), path))
+        .collect())
+}
+
+/// A walk (`(name, error or None)` pairs, as `walk` yields them) without the files of the list
+/// at `list` ([`own_files`]), as `parhash sum -o` and `check --audit` leave them out: the same
+/// files, not namesakes elsewhere (names are compared first; only a namesake costs a stat).
+#[pyclass(module = "parhash.format")]
+pub(crate) struct WithoutOwnFiles {
+    walk: Py<PyIterator>,
+    own: OwnFiles,
+}
+
+#[pymethods]
+impl WithoutOwnFiles {
+    #[new]
+    fn new(walk: &Bound<'_, PyAny>, list: &Bound<'_, PyAny>) -> PyResult<WithoutOwnFiles> {
+        Ok(WithoutOwnFiles {
+            walk: walk.try_iter()?.unbind(),
+            own: OwnFiles::new(&path_arg(list)?),
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let mut walk = self.walk.bind(py).clone();
+        for item in &mut walk {
+            let item = item?;
+            let (name, error): (Bound<'py, PyAny>, Bound<'py, PyAny>) = item.extract()?;
+            if error.is_none() && self.own.contains(&path_arg(&name)?) {
+                continue;
+            }
+            return Ok(Some(item));
+        }
+        Ok(None)
+    }
+}
+
+/// The paths (bytes) of the lists `parhash sum --lists DIR [--list-name TEMPLATE]` writes, one
+/// per algorithm in the order given; ValueError (the CLI's words) where two would be the same.
+#[pyfunction]
+#[pyo3(signature = (directory, template, algorithms))]
+pub(crate) fn list_paths<'py>(
+    py: Python<'py>,
+    directory: &Bound<'py, PyAny>,
+    template: Option<&str>,
+    algorithms: Vec<String>,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let algorithms = (algorithms.iter())
+        .map(|name| options::algorithm(name))
+        .collect::<PyResult<Vec<_>>>()?;
+    let paths = list_file::list_paths(&path_arg(directory)?, template, &algorithms)
+        .map_err(PyValueError::new_err)?;
+    Ok(paths.iter().map(|path| path_bytes(py, path)).collect())
+}
+
+/// The digest size in bytes `-l BITS` gives `algorithm` once the flags are checked (None: its
+/// default, or one of several algorithms whose length `-l` does not set), as `parhash sum`
+/// hashes each of `-a md5,blake2b -l 256`.
+#[pyfunction]
+#[pyo3(signature = (algorithm, bits))]
+pub(crate) fn digest_size_for(algorithm: &str, bits: Option<usize>) -> PyResult<Option<usize>> {
+    let algorithm = options::algorithm(algorithm)?;
+    Ok(parhash_format::length::size_for(algorithm, bits))
+}
+
+/// Adds the list files' functions and classes to the extension module.
+pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<DurableFile>()?;
+    module.add_class::<WithoutOwnFiles>()?;
+    module.add_function(wrap_pyfunction!(replace, module)?)?;
+    module.add_function(wrap_pyfunction!(temporary_path, module)?)?;
+    module.add_function(wrap_pyfunction!(own_files, module)?)?;
+    module.add_function(wrap_pyfunction!(list_paths, module)?)?;
+    module.add_function(wrap_pyfunction!(digest_size_for, module)?)?;
+    Ok(())
+}
