@@ -238,18 +238,16 @@ fn one_file_at_a_time(window: &[FileInput], read: ReadStrategy) -> bool {
         ReadStrategy::Parallel => false,
         ReadStrategy::Auto => window
             .iter()
-            .find_map(|input| match input {
+            .filter_map(|input| match input {
                 // Only a regular file is opened here: opening a FIFO would block, or take
                 // the data its writer meant for the hash.
-                FileInput::Walked(path) => {
-                    let file = File::open(path).ok()?;
-                    regular_file_len(&file).map(|len| storage_of(&file, len))
-                }
-                FileInput::Path(path) if is_regular(path) => {
-                    let file = File::open(path).ok()?;
-                    regular_file_len(&file).map(|len| storage_of(&file, len))
-                }
+                FileInput::Walked(path) => Some(path),
+                FileInput::Path(path) if is_regular(path) => Some(path),
                 _ => None,
+            })
+            .find_map(|path| {
+                let file = File::open(path).ok()?;
+                regular_file_len(&file).map(|len| storage_of(&file, len))
             })
             .is_some_and(|storage| matches!(storage, Storage::Rotational | Storage::Network)),
     }

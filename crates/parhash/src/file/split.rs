@@ -13,7 +13,7 @@
 //! A file in the page cache or on tmpfs is mapped instead where the caller allows it
 //! ([`crate::mapped`]): BLAKE3's pieces and SANDstorm's parts are hashed in place by the
 //! threads, and PARSHA-256 is streamed from the map through its own hasher, which spreads each
-//! round over the threads (cheaper than its parts: see `hash_mapped_stream`).
+//! round over the threads (cheaper than its parts: see `stream_mapped`).
 //!
 //! A file that shrinks is caught by the read that finds its end early, one that grows by the
 //! byte past the end ([`super::read::check_end`]), as on the sequential path.
@@ -66,11 +66,7 @@ pub(super) fn hash(
     #[cfg(target_os = "linux")]
     if map {
         if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
-            return if builder.algorithm() == Algorithm::Parsha256 {
-                hash_mapped_stream(&mapping, file, len, builder, threads, hashed)
-            } else {
-                hash_mapped(&mapping, file, len, builder, threads, hashed)
-            };
+            return hash_mapped(&mapping, file, len, builder, threads, hashed);
         }
     }
     #[cfg(not(target_os = "linux"))]
@@ -97,7 +93,9 @@ fn hash_mapped(
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
     let bytes = mapping.bytes();
-    let digest = if builder.algorithm() == Algorithm::Blake3 {
+    let digest = if builder.algorithm() == Algorithm::Parsha256 {
+        stream_mapped(mapping, file, len, builder, threads, hashed)?
+    } else if builder.algorithm() == Algorithm::Blake3 {
         let piece = blake3::PIECE;
         let cvs = on_threads(bytes.len().div_ceil(piece), threads, |index| {
             let range = index * piece..((index + 1) * piece).min(bytes.len());
@@ -151,7 +149,7 @@ const STREAM_CHUNK: usize = if cfg!(test) { 1 << 20 } else { 16 << 20 };
 /// of every round. Each chunk's pages are mapped in one call before and dropped after, so
 /// resident memory stays a chunk.
 #[cfg(target_os = "linux")]
-fn hash_mapped_stream(
+fn stream_mapped(
     mapping: &crate::mapped::Mapping,
     file: &File,
     len: u64,
@@ -171,10 +169,6 @@ fn hash_mapped_stream(
         mapping.release(range.clone());
         hashed(range.len());
     }
-    if mapping.faulted() {
-        return Err(mapped_fault(file, len));
-    }
-    check_end(file, len)?;
     Ok(hasher.finalize())
 }
 
