@@ -20,6 +20,14 @@ pub trait StreamHasher: Send {
     /// Finishes the current message, starts the next, and returns one byte of the digest (folded
     /// into a checksum so the work cannot be optimised away).
     fn finish_reset(&mut self) -> u8;
+    /// Hashes one whole message held in memory (nothing fed before) and returns one byte of its
+    /// digest: what a caller with the message at hand calls, so each implementation's one-shot
+    /// form where it has one (parhash's `hash`, RustCrypto's `Digest::digest`, `blake3::hash`).
+    /// The default feeds it and finishes.
+    fn hash_message(&mut self, message: &[u8]) -> u8 {
+        self.update(message);
+        self.finish_reset()
+    }
 }
 
 /// Who wrote an implementation.

@@ -243,8 +243,7 @@ fn hash_range(
         Data::Memory { bytes, .. } => {
             for i in range {
                 let at = data.offset(i, len);
-                hasher.update(&bytes[at..at + len]);
-                check = check.wrapping_add(hasher.finish_reset());
+                check = check.wrapping_add(hasher.hash_message(&bytes[at..at + len]));
             }
         }
         Data::File(_) => {

@@ -97,11 +97,27 @@ mod tests {
         let data: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
         for &alg in Algorithm::ALL {
             let ours = parhash::hash(alg, &data).as_bytes()[0];
-            for peer in peers(alg) {
-                assert_eq!(digest_byte(&*peer, &data), ours, "{}", peer.label());
-            }
-            for engine in parhash_engines(alg) {
+            for engine in peers(alg).into_iter().chain(parhash_engines(alg)) {
                 assert_eq!(digest_byte(&*engine, &data), ours, "{}", engine.label());
+                // The one-shot form of a whole message (`hash_message`), twice on one hasher.
+                let mut h = engine.hasher();
+                for round in 0..2 {
+                    let got = h.hash_message(&data);
+                    assert_eq!(got, ours, "{} one-shot, round {round}", engine.label());
+                }
+            }
+        }
+        // At a one-block length each one-shot pads on its own path (parhash's core one-shot).
+        for alg in [
+            Algorithm::Sha256,
+            Algorithm::Sha1,
+            Algorithm::Md5,
+            Algorithm::Blake3,
+        ] {
+            let ours = parhash::hash(alg, &data[..64]).as_bytes()[0];
+            for engine in peers(alg).into_iter().chain(parhash_engines(alg)) {
+                let got = engine.hasher().hash_message(&data[..64]);
+                assert_eq!(got, ours, "{} one-shot at 64 B", engine.label());
             }
         }
     }

@@ -65,6 +65,9 @@ impl<D: Digest + FixedOutputReset + Send> StreamHasher for RustCryptoState<D> {
     fn finish_reset(&mut self) -> u8 {
         Digest::finalize_reset(&mut self.0)[0]
     }
+    fn hash_message(&mut self, message: &[u8]) -> u8 {
+        D::digest(message)[0]
+    }
 }
 
 impl<D: Digest + FixedOutputReset + Send + Default + 'static> Engine for RustCryptoEngine<D> {
@@ -104,6 +107,9 @@ impl StreamHasher for Blake3State {
         let byte = self.0.finalize().as_bytes()[0];
         self.0.reset();
         byte
+    }
+    fn hash_message(&mut self, message: &[u8]) -> u8 {
+        blake3::hash(message).as_bytes()[0]
     }
 }
 

@@ -12,14 +12,26 @@ struct ParhashEngine {
     variant: Variant,
 }
 
-struct ParhashState(Hasher);
+struct ParhashState {
+    hasher: Hasher,
+    /// The variant is what `parhash::hash` runs (the default one, on the same threads), so a
+    /// whole message goes through that one-shot.
+    one_shot: bool,
+}
 
 impl StreamHasher for ParhashState {
     fn update(&mut self, data: &[u8]) {
-        self.0.update(data);
+        self.hasher.update(data);
     }
     fn finish_reset(&mut self) -> u8 {
-        self.0.finalize_reset().as_bytes()[0]
+        self.hasher.finalize_reset().as_bytes()[0]
+    }
+    fn hash_message(&mut self, message: &[u8]) -> u8 {
+        if self.one_shot {
+            return parhash::hash(self.hasher.algorithm(), message).as_bytes()[0];
+        }
+        self.update(message);
+        self.finish_reset()
     }
 }
 
@@ -34,7 +46,15 @@ impl Engine for ParhashEngine {
         self.variant.to_string()
     }
     fn hasher(&self) -> Box<dyn StreamHasher> {
-        Box::new(ParhashState(Hasher::with_variant(self.variant)))
+        let algorithm = self.variant.algorithm();
+        // `hash` runs the default variant; of the tree modes only BLAKE3's one-shot is known to
+        // thread as a `Hasher` does (on all cores), so the others keep the streaming path.
+        let one_shot = self.variant.name() == default_variant(algorithm)
+            && (!Hasher::splits_over_threads(algorithm) || algorithm == Algorithm::Blake3);
+        Box::new(ParhashState {
+            hasher: Hasher::with_variant(self.variant),
+            one_shot,
+        })
     }
     fn bounded_memory(&self) -> bool {
         // The registry's PARSHA-256 keeps the whole message until `finalize` (it needs the

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::inline::{self, InlineHash};
 use super::{boxed, Algorithm, DynHash, DynXof, Error, Family, Output};
 use crate::algo::blake3::{blake3_mode_xof, Blake3Mode};
 use crate::algo::parsha256::Backend as ParshaBackend;
@@ -26,7 +27,9 @@ pub struct Hasher {
 
 /// What a [`Hasher`] runs.
 enum Inner {
-    /// Any algorithm through its `digest` type (but the extendable-output functions).
+    /// MD5, SHA-1 and SHA-2 in place: no box, no dynamic call (see [`InlineHash`]).
+    Inline(InlineHash),
+    /// Any other algorithm through its `digest` type (but the extendable-output functions).
     Digest(Box<dyn DynHash>),
     /// An extendable-output function, read for `len` bytes by [`Hasher::finalize`] and for
     /// any number by [`Hasher::finalize_xof_into_reset`].
@@ -263,12 +266,15 @@ impl HasherBuilder {
             (None, _) if is_parsha => Inner::Digest(boxed(
                 crate::algo::parsha256::Parsha256::with_params(params, self.threads),
             )),
-            (None, _) => Inner::Digest(algorithm.new_dyn_threads(self.threads)),
-            (Some(name), _) => Inner::Digest(
-                algorithm
-                    .new_dyn_variant(name, self.threads, params)
-                    .ok_or_else(unavailable)?,
-            ),
+            (None, _) => Inner::fixed(algorithm, self.threads),
+            (Some(name), _) => match InlineHash::new(algorithm, Some(name)) {
+                Some(state) => Inner::Inline(state),
+                None => Inner::Digest(
+                    algorithm
+                        .new_dyn_variant(name, self.threads, params)
+                        .ok_or_else(unavailable)?,
+                ),
+            },
         };
         Ok(Hasher { algorithm, inner })
     }
@@ -326,14 +332,22 @@ impl HasherBuilder {
     }
 }
 
+impl Inner {
+    /// The default variant of a fixed-length algorithm on `threads` threads (only the tree
+    /// modes use more than one): in place where it can be.
+    fn fixed(algorithm: Algorithm, threads: Threads) -> Inner {
+        InlineHash::new(algorithm, None).map_or_else(
+            || Inner::Digest(algorithm.new_dyn_threads(threads)),
+            Inner::Inline,
+        )
+    }
+}
+
 impl Hasher {
     /// A hasher using the fastest implementation available on this CPU, on all cores where
     /// the algorithm splits one message over threads.
     pub fn new(algorithm: Algorithm) -> Self {
-        Hasher::xof(algorithm, Threads::ALL, algorithm.digest_size()).unwrap_or(Hasher {
-            algorithm,
-            inner: Inner::Digest(algorithm.new_dyn()),
-        })
+        Hasher::with_threads(algorithm, Threads::ALL)
     }
 
     /// An extendable-output function's hasher read for `len` bytes (`None` for the other
@@ -369,7 +383,7 @@ impl Hasher {
         let threads = threads.into();
         Hasher::xof(algorithm, threads, algorithm.digest_size()).unwrap_or_else(|| Hasher {
             algorithm,
-            inner: Inner::Digest(algorithm.new_dyn_threads(threads)),
+            inner: Inner::fixed(algorithm, threads),
         })
     }
 
@@ -395,6 +409,10 @@ impl Hasher {
     /// tree as data arrives and cannot be duplicated.
     pub fn try_clone(&self) -> Option<Hasher> {
         match &self.inner {
+            Inner::Inline(state) => Some(Hasher {
+                algorithm: self.algorithm,
+                inner: Inner::Inline(state.clone()),
+            }),
             Inner::Digest(inner) => Some(Hasher {
                 algorithm: self.algorithm,
                 inner: Inner::Digest(inner.clone_hash()),
@@ -419,6 +437,7 @@ impl Hasher {
     #[inline]
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.inner {
+            Inner::Inline(state) => state.update(data),
             Inner::Digest(inner) => inner.update(data),
             Inner::Xof { hash, .. } => hash.update(data),
             Inner::Parsha(stream) => stream.hasher.update(data),
@@ -431,7 +450,10 @@ impl Hasher {
     /// If the hasher was built for a message length ([`HasherBuilder::expected_len`]) and
     /// received another number of bytes: use [`Hasher::try_finalize`] there.
     #[inline]
-    pub fn finalize(self) -> Output {
+    pub fn finalize(mut self) -> Output {
+        if let Inner::Inline(state) = &mut self.inner {
+            return state.finalize_reset();
+        }
         self.try_finalize()
             .unwrap_or_else(|e| panic!("Hasher::finalize: {e}"))
     }
@@ -446,6 +468,7 @@ impl Hasher {
         match self.inner {
             // No fresh stream to build for a hasher that is done.
             Inner::Parsha(stream) => stream.finish(),
+            Inner::Inline(mut state) => Ok(state.finalize_reset()),
             Inner::Digest(mut inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
@@ -462,6 +485,10 @@ impl Hasher {
     /// As [`Hasher::finalize`].
     #[inline]
     pub fn finalize_reset(&mut self) -> Output {
+        // The short-message path returns its digest directly, not through a `Result`.
+        if let Inner::Inline(state) = &mut self.inner {
+            return state.finalize_reset();
+        }
         self.try_finalize_reset()
             .unwrap_or_else(|e| panic!("Hasher::finalize: {e}"))
     }
@@ -473,6 +500,7 @@ impl Hasher {
     #[inline]
     pub fn try_finalize_reset(&mut self) -> Result<Output, Error> {
         match &mut self.inner {
+            Inner::Inline(state) => Ok(state.finalize_reset()),
             Inner::Digest(inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
@@ -512,13 +540,16 @@ impl Hasher {
                 hash.fill_reset(out);
                 Ok(())
             }
-            Inner::Digest(_) | Inner::Parsha(_) => Err(Error::NotExtendable(self.algorithm)),
+            Inner::Inline(_) | Inner::Digest(_) | Inner::Parsha(_) => {
+                Err(Error::NotExtendable(self.algorithm))
+            }
         }
     }
 
     /// Forgets everything fed so far.
     pub fn reset(&mut self) {
         match &mut self.inner {
+            Inner::Inline(state) => state.reset(),
             Inner::Digest(inner) => inner.reset(),
             Inner::Xof { hash, .. } => hash.reset(),
             Inner::Parsha(stream) => *stream = stream.fresh(),
@@ -549,6 +580,9 @@ pub fn hash(algorithm: Algorithm, data: &[u8]) -> Output {
         // One piece is one thread's work: the crate's one-shot, which skips the ~2 KB
         // incremental hasher (half the time of a 64-byte message).
         return Output::from_slice(::blake3::hash(data).as_bytes());
+    }
+    if let Some(digest) = inline::hash(algorithm, data) {
+        return digest;
     }
     algorithm.hash_one_shot(data)
 }

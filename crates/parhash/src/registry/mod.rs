@@ -8,6 +8,7 @@
 
 mod error;
 mod hasher;
+mod inline;
 mod names;
 mod output;
 mod tags;

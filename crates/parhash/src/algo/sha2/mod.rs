@@ -66,7 +66,7 @@ pub struct Sha512Core<P: Sha512Params> {
 
 /// Implements the digest block API for one core.
 macro_rules! block_core {
-    ($core:ident, $params:ident, $backend:path, $block:ty, $count:ty, $pad:ident) => {
+    ($core:ident, $params:ident, $backend:path, $block:ty, $bytes:literal, $count:ty, $pad:ident) => {
         impl<P: $params> $core<P> {
             fn with_backend(backend: $backend) -> Self {
                 Self {
@@ -80,7 +80,7 @@ macro_rules! block_core {
 
         block_api::block_core!($core<P: $params>, block: $block, output: P::OutputSize, buffer: Eager);
 
-        block_api::md_core!($core<P: $params>, count: $count, padding: $pad, words: to_be_bytes);
+        block_api::md_core!($core<P: $params>, count: $count, padding: $pad, words: to_be_bytes, block: $bytes);
     };
 }
 
@@ -89,6 +89,7 @@ block_core!(
     Sha256Params,
     sha256::Backend,
     U64,
+    64,
     u64,
     len64_padding_be
 );
@@ -97,6 +98,7 @@ block_core!(
     Sha512Params,
     sha512::Backend,
     U128,
+    128,
     u128,
     len128_padding_be
 );

@@ -1,0 +1,126 @@
+//! The algorithms a [`Hasher`](super::Hasher) keeps in place, without a box.
+//!
+//! At 64 bytes a SHA-256 is two compressions, ~120 ns; a boxed hasher added ~190 instructions
+//! to each message (callgrind): three dynamic calls (`update`, `output_size`,
+//! `finalize_into_reset`), the `DynDigest` layer's checks and an allocation per hasher. For the
+//! short-message algorithms people hash most (the coreutils set: MD5, SHA-1, SHA-2), the
+//! hasher's state lives in the [`Hasher`](super::Hasher) itself and each call is a `match` and
+//! a direct, inlinable call. Every other algorithm stays behind the box, where its state may be
+//! large (a tree mode's threads, Skein-1024's blocks) and its per-message cost is not the issue.
+
+use digest::{DynDigest, FixedOutputReset, OutputSizeUser, Reset, Update};
+
+use super::{Algorithm, Output};
+use crate::algo::Variants;
+use crate::{Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+
+/// One state of an algorithm kept in place.
+#[derive(Clone)]
+pub(super) enum InlineHash {
+    Md5(Md5),
+    Sha1(Sha1),
+    Sha224(Sha224),
+    Sha256(Sha256),
+    Sha384(Sha384),
+    Sha512(Sha512),
+    Sha512_224(Sha512_224),
+    Sha512_256(Sha512_256),
+}
+
+/// Runs `$body` with `$h` bound to the state, whatever its type.
+macro_rules! each {
+    ($state:expr, $h:ident => $body:expr) => {
+        match $state {
+            InlineHash::Md5($h) => $body,
+            InlineHash::Sha1($h) => $body,
+            InlineHash::Sha224($h) => $body,
+            InlineHash::Sha256($h) => $body,
+            InlineHash::Sha384($h) => $body,
+            InlineHash::Sha512($h) => $body,
+            InlineHash::Sha512_224($h) => $body,
+            InlineHash::Sha512_256($h) => $body,
+        }
+    };
+}
+
+/// `T` on the named variant, or on the default one.
+fn state<T: Default + Variants>(variant: Option<&str>) -> Option<T> {
+    match variant {
+        None => Some(T::default()),
+        Some(name) => T::with_variant(name),
+    }
+}
+
+/// A digest written in place from a fixed-size state.
+#[inline(always)]
+fn output_reset<T: FixedOutputReset + DynDigest>(hasher: &mut T) -> Output {
+    Output::filled(<T as OutputSizeUser>::output_size(), |out| {
+        DynDigest::finalize_into_reset(hasher, out)
+    })
+}
+
+impl InlineHash {
+    /// The in-place state of `algorithm` on `variant` (its default one for `None`); `None` for
+    /// an algorithm kept behind a box, or a variant unavailable here (the boxed path reports it).
+    pub(super) fn new(algorithm: Algorithm, variant: Option<&str>) -> Option<Self> {
+        Some(match algorithm {
+            Algorithm::Md5 => InlineHash::Md5(state(variant)?),
+            Algorithm::Sha1 => InlineHash::Sha1(state(variant)?),
+            Algorithm::Sha224 => InlineHash::Sha224(state(variant)?),
+            Algorithm::Sha256 => InlineHash::Sha256(state(variant)?),
+            Algorithm::Sha384 => InlineHash::Sha384(state(variant)?),
+            Algorithm::Sha512 => InlineHash::Sha512(state(variant)?),
+            Algorithm::Sha512_224 => InlineHash::Sha512_224(state(variant)?),
+            Algorithm::Sha512_256 => InlineHash::Sha512_256(state(variant)?),
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    pub(super) fn update(&mut self, data: &[u8]) {
+        each!(self, h => Update::update(h, data))
+    }
+
+    /// The digest of everything fed so far; the state starts over.
+    #[inline]
+    pub(super) fn finalize_reset(&mut self) -> Output {
+        each!(self, h => output_reset(h))
+    }
+
+    pub(super) fn reset(&mut self) {
+        each!(self, h => Reset::reset(h))
+    }
+}
+
+/// `data` hashed as one message, for [`hash`](super::hash): the core's one-shot, which pads and
+/// compresses a short message in one call (see `digest_once` in `algo::block_api`). `None` for
+/// the algorithms kept behind a box.
+#[inline]
+pub(super) fn hash(algorithm: Algorithm, data: &[u8]) -> Option<Output> {
+    use crate::algo::md5::Md5Core;
+    use crate::algo::sha1::Sha1Core;
+    use crate::algo::sha2::{
+        Sha224Params, Sha256Core, Sha256Params256, Sha384Params, Sha512Core, Sha512Params512,
+        Sha512_224Params, Sha512_256Params,
+    };
+    macro_rules! once {
+        ($core:ty) => {{
+            let size = <$core as OutputSizeUser>::output_size();
+            Output::filled(size, |out| {
+                <$core>::default().digest_once(data, out);
+                Ok(())
+            })
+        }};
+    }
+    Some(match algorithm {
+        Algorithm::Md5 => once!(Md5Core),
+        Algorithm::Sha1 => once!(Sha1Core),
+        Algorithm::Sha224 => once!(Sha256Core<Sha224Params>),
+        Algorithm::Sha256 => once!(Sha256Core<Sha256Params256>),
+        Algorithm::Sha384 => once!(Sha512Core<Sha384Params>),
+        Algorithm::Sha512 => once!(Sha512Core<Sha512Params512>),
+        Algorithm::Sha512_224 => once!(Sha512Core<Sha512_224Params>),
+        Algorithm::Sha512_256 => once!(Sha512Core<Sha512_256Params>),
+        _ => return None,
+    })
+}

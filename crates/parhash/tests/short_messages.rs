@@ -1,0 +1,115 @@
+//! The short-message paths of MD5, SHA-1 and SHA-2 against the RustCrypto crates: the one-shot
+//! `hash` (which pads and compresses a short message in one call, without the `digest` buffer)
+//! and the `Hasher` that keeps these states in place, on every variant this CPU has, at every
+//! length around the one- and two-block boundaries of both block sizes and at random lengths
+//! and split points.
+
+use parhash::{hash, Algorithm, Hasher};
+use rand::{rngs::StdRng, Rng};
+
+mod common;
+
+/// The algorithms a `Hasher` keeps in place.
+const IN_PLACE: [Algorithm; 8] = [
+    Algorithm::Md5,
+    Algorithm::Sha1,
+    Algorithm::Sha224,
+    Algorithm::Sha256,
+    Algorithm::Sha384,
+    Algorithm::Sha512,
+    Algorithm::Sha512_224,
+    Algorithm::Sha512_256,
+];
+
+/// The digest by the algorithm's RustCrypto twin (`common::oracle`).
+fn peer(algorithm: Algorithm, message: &[u8]) -> Vec<u8> {
+    common::oracle(algorithm, message).expect("a RustCrypto twin")
+}
+
+/// Every length up to just past three 128-byte blocks (each padding case of both block
+/// sizes: the tail alone, the tail with the length field spilling into a second or third
+/// block, whole blocks read from the message), then random longer ones.
+fn lengths(rng: &mut StdRng) -> Vec<usize> {
+    let mut lengths: Vec<usize> = (0..=400).collect();
+    lengths.extend((0..40).map(|_| rng.random_range(400..5_400)));
+    lengths
+}
+
+#[test]
+fn one_shot_hash_equals_rustcrypto_at_every_short_length() {
+    let mut rng = common::rng(0x5107);
+    let data = common::random_bytes(&mut rng, 6_000);
+    for algorithm in IN_PLACE {
+        common::ran_default_variant(algorithm);
+        for len in lengths(&mut rng) {
+            let message = &data[..len];
+            assert_eq!(
+                hash(algorithm, message).as_bytes(),
+                peer(algorithm, message),
+                "{algorithm} at {len} bytes"
+            );
+        }
+    }
+}
+
+#[test]
+fn hasher_in_place_equals_rustcrypto_on_every_variant() {
+    let mut rng = common::rng(0x1a7e);
+    let data = common::random_bytes(&mut rng, 6_000);
+    for algorithm in IN_PLACE {
+        let variants: Vec<_> = algorithm.available_variants().collect();
+        assert!(!variants.is_empty(), "{algorithm} has no variant here");
+        for variant in variants {
+            common::ran_variant(algorithm, variant.name());
+            let mut hasher = Hasher::with_variant(variant);
+            for len in lengths(&mut rng) {
+                let message = &data[..len];
+                // Fed in up to three pieces at random split points, then reused.
+                let a = rng.random_range(0..=len);
+                let b = rng.random_range(a..=len);
+                hasher.update(&message[..a]);
+                hasher.update(&message[a..b]);
+                let copy = hasher.try_clone().expect("fixed-length hashers clone");
+                hasher.update(&message[b..]);
+                let want = peer(algorithm, message);
+                assert_eq!(
+                    hasher.finalize_reset().as_bytes(),
+                    want,
+                    "{variant} at {len}"
+                );
+                // The copy taken mid-message goes on on its own.
+                let mut copy = copy;
+                copy.update(&message[b..]);
+                assert_eq!(copy.finalize().as_bytes(), want, "{variant} copy at {len}");
+            }
+            // reset() forgets what was fed; a digest of an in-place state is not extendable.
+            hasher.update(b"forgotten");
+            hasher.reset();
+            assert_eq!(
+                hasher.finalize_reset().as_bytes(),
+                peer(algorithm, b""),
+                "{variant}"
+            );
+            let mut out = [0u8; 8];
+            assert!(hasher.finalize_xof_into_reset(&mut out).is_err());
+        }
+    }
+}
+
+#[test]
+fn builder_and_constructors_agree_on_the_in_place_hashers() {
+    let message = b"The quick brown fox jumps over the lazy dog";
+    for algorithm in IN_PLACE {
+        let want = peer(algorithm, message);
+        let built = [
+            Hasher::new(algorithm),
+            Hasher::with_threads(algorithm, 1),
+            Hasher::builder(algorithm).build().unwrap(),
+            Hasher::builder(algorithm).threads(2).build().unwrap(),
+        ];
+        for mut hasher in built {
+            hasher.update(message);
+            assert_eq!(hasher.finalize().as_bytes(), want, "{algorithm}");
+        }
+    }
+}
