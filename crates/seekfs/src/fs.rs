@@ -48,6 +48,7 @@ pub struct SeekFs {
     head: Mutex<Head>,
     counters: Arc<Counters>,
     trace: bool,
+    started: Instant,
 }
 
 impl SeekFs {
@@ -78,10 +79,12 @@ impl SeekFs {
             head: Mutex::new(Head::new(model)),
             counters: Arc::new(Counters::default()),
             trace: false,
+            started: Instant::now(),
         })
     }
 
-    /// Prints each read request on standard error (`seekfs read OFFSET+LEN seek|-`).
+    /// Prints each read request on standard error (`seekfs read OFFSET+LEN seek|- at MS`, milliseconds since
+    /// the file system was made).
     pub fn trace(mut self, on: bool) -> SeekFs {
         self.trace = on;
         self
@@ -198,8 +201,9 @@ impl Filesystem for SeekFs {
             if self.trace {
                 let seeked = self.counters.stats().seeks != seeks;
                 eprintln!(
-                    "seekfs read {offset}+{len} {}",
-                    if seeked { "seek" } else { "-" }
+                    "seekfs read {offset}+{len} {} at {:.3} ms",
+                    if seeked { "seek" } else { "-" },
+                    self.started.elapsed().as_secs_f64() * 1e3
                 );
             }
             done
