@@ -156,6 +156,7 @@ fn read_ahead(
     piece: usize,
     consume: impl FnMut(&[u8]),
 ) -> io::Result<()> {
+    advise_sequential(file);
     let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(READ_AHEAD);
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
     for _ in 0..=READ_AHEAD {
@@ -194,6 +195,18 @@ fn read_ahead(
         hashed
     })
 }
+
+/// Tells the kernel the file is read as one stream (`posix_fadvise(SEQUENTIAL)`, as `cat`
+/// does): Linux doubles its readahead window for it, so a FUSE or network file system gets
+/// half as many requests, each twice as large (BENCHMARKS.md, issue 27, seekfs). Advice only:
+/// an error changes nothing.
+#[cfg(target_os = "linux")]
+fn advise_sequential(file: &File) {
+    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::Sequential);
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_sequential(_file: &File) {}
 
 /// The hasher's side of [`read_ahead`]: each full buffer to `consume`, then back to the
 /// reader (or to this thread's spares once the reader is done).
