@@ -576,13 +576,5 @@ impl std::io::Write for Hasher {
 /// Hashes `data` in one call with the fastest implementation available.
 #[inline]
 pub fn hash(algorithm: Algorithm, data: &[u8]) -> Output {
-    if algorithm == Algorithm::Blake3 && data.len() <= crate::algo::blake3::PIECE {
-        // One piece is one thread's work: the crate's one-shot, which skips the ~2 KB
-        // incremental hasher (half the time of a 64-byte message).
-        return Output::from_slice(::blake3::hash(data).as_bytes());
-    }
-    if let Some(digest) = inline::hash(algorithm, data) {
-        return digest;
-    }
-    algorithm.hash_one_shot(data)
+    inline::hash(algorithm, data)
 }
