@@ -79,9 +79,10 @@ pub(crate) use block_core;
 
 /// `UpdateCore` and `FixedOutputCore` of a Merkle–Damgård core with MD4-style padding (MD5,
 /// SHA-1, SHA-2): fields `state` (words), `block_count` (`$count`) and `backend`, whose
-/// `compress(&mut state, blocks)` takes whole blocks; `padding` is the `digest` buffer method
-/// (`len64_padding_le`, ...); the digest is the state's words as `$to_bytes` gives them, the last
-/// one cut for truncated outputs.
+/// `compress(&mut state, blocks)` takes whole blocks of `block` bytes; the message's bit length
+/// is written as a `$count` by `words` (`to_le_bytes`: MD5's 64-bit little-endian length), and
+/// the digest is the state's words as `words` gives them, the last one cut for truncated
+/// outputs. Also a one-shot, `digest_once`.
 macro_rules! md_core {
     ($core:ident<P: $params:path>, $($rest:tt)*) => {
         $crate::algo::block_api::md_core!(@impl [P: $params] $core<P>, $($rest)*);
@@ -89,7 +90,7 @@ macro_rules! md_core {
     ($core:ident, $($rest:tt)*) => {
         $crate::algo::block_api::md_core!(@impl [] $core, $($rest)*);
     };
-    (@impl [$($generics:tt)*] $core:ty, count: $count:ty, padding: $pad:ident, words: $to_bytes:ident, block: $block:literal) => {
+    (@impl [$($generics:tt)*] $core:ty, count: $count:ty, words: $to_bytes:ident, block: $block:literal) => {
         impl<$($generics)*> digest::block_api::UpdateCore for $core {
             #[inline]
             fn update_blocks(&mut self, blocks: &[digest::block_api::Block<Self>]) {
@@ -106,16 +107,12 @@ macro_rules! md_core {
                 buffer: &mut digest::block_api::Buffer<Self>,
                 out: &mut digest::Output<Self>,
             ) {
-                use digest::{block_api::BlockSizeUser, typenum::Unsigned};
-                let bit_len = self
+                let len = self
                     .block_count
-                    .wrapping_mul(<Self as BlockSizeUser>::BlockSize::U64 as $count)
-                    .wrapping_add(buffer.get_pos() as $count)
-                    .wrapping_mul(8);
-                let mut state = self.state;
-                let backend = self.backend;
-                buffer.$pad(bit_len, |b| backend.compress(&mut state, &[b.0]));
-                $crate::algo::block_api::write_digest(&state, |w| w.$to_bytes(), out);
+                    .wrapping_mul($block)
+                    .wrapping_add(buffer.get_pos() as $count);
+                self.compress_padded_tail(buffer.get_data(), len);
+                $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
             }
         }
 
@@ -128,23 +125,33 @@ macro_rules! md_core {
             #[inline]
             pub(crate) fn digest_once(mut self, data: &[u8], out: &mut [u8]) {
                 const BLOCK: usize = $block;
-                let bit_len = (data.len() as $count).wrapping_mul(8).$to_bytes();
                 let (head, tail) = if data.len() < 2 * BLOCK {
                     (&data[..0], data)
                 } else {
                     data.split_at(data.len() / BLOCK * BLOCK)
                 };
+                if !head.is_empty() {
+                    self.backend.compress(&mut self.state, head.as_chunks::<BLOCK>().0);
+                }
+                self.compress_padded_tail(tail, data.len() as $count);
+                $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
+            }
+
+            /// Compresses a message's last `tail` bytes (under two blocks) with the MD padding of
+            /// a `len`-byte message (`0x80`, zeros, the bit length as `$to_bytes` writes it, in
+            /// the last block's end): at most three blocks, in one call. The one padding of the
+            /// family, for the streaming finalize (a tail under one block) and the one-shot.
+            #[inline(always)]
+            fn compress_padded_tail(&mut self, tail: &[u8], len: $count) {
+                const BLOCK: usize = $block;
+                let bit_len = len.wrapping_mul(8).$to_bytes();
                 let mut padded = [[0u8; BLOCK]; 3];
                 let blocks = (tail.len() + 1 + bit_len.len()).div_ceil(BLOCK);
                 let flat = padded.as_flattened_mut();
                 flat[..tail.len()].copy_from_slice(tail);
                 flat[tail.len()] = 0x80;
                 flat[blocks * BLOCK - bit_len.len()..blocks * BLOCK].copy_from_slice(&bit_len);
-                if !head.is_empty() {
-                    self.backend.compress(&mut self.state, head.as_chunks::<BLOCK>().0);
-                }
                 self.backend.compress(&mut self.state, &padded[..blocks]);
-                $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
             }
         }
     };

@@ -200,7 +200,7 @@ pub struct Md5Core {
     backend: Backend,
 }
 
-md_core!(Md5Core, count: u64, padding: len64_padding_le, words: to_le_bytes, block: 64);
+md_core!(Md5Core, count: u64, words: to_le_bytes, block: 64);
 
 impl Md5Core {
     fn with_backend(backend: Backend) -> Self {

@@ -193,7 +193,7 @@ impl Sha1Core {
     }
 }
 
-md_core!(Sha1Core, count: u64, padding: len64_padding_be, words: to_be_bytes, block: 64);
+md_core!(Sha1Core, count: u64, words: to_be_bytes, block: 64);
 
 block_core!(Sha1Core, name: "SHA-1", block: U64, output: U20, buffer: Eager);
 
