@@ -82,6 +82,23 @@ fn hasher_in_place_equals_rustcrypto_on_every_variant() {
                 copy.update(&message[b..]);
                 assert_eq!(copy.finalize().as_bytes(), want, "{variant} copy at {len}");
             }
+            // Whole blocks fed a block at a time: the lazy buffer holds the last one back
+            // until the end (a 64-byte SHA-256 is compressed with its padding in one call).
+            for blocks in 0..=4 {
+                for piece in [64, 128] {
+                    let message = &data[..blocks * 128];
+                    for chunk in message.chunks(piece) {
+                        hasher.update(chunk);
+                        hasher.update(&[]);
+                    }
+                    let want = peer(algorithm, message);
+                    assert_eq!(
+                        hasher.finalize_reset().as_bytes(),
+                        want,
+                        "{variant} {piece}s"
+                    );
+                }
+            }
             // reset() forgets what was fed; a digest of an in-place state is not extendable.
             hasher.update(b"forgotten");
             hasher.reset();

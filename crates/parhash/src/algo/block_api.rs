@@ -12,6 +12,10 @@
 //!
 //! [`backends!`]: crate::dispatch::backends
 
+use digest::block_api::UpdateCore;
+use digest::block_buffer::{BlockBuffer, BlockSizes};
+use digest::{OutputSizeUser, Reset};
+
 use super::VariantInfo;
 use crate::dispatch::Dispatch;
 
@@ -107,11 +111,18 @@ macro_rules! md_core {
                 buffer: &mut digest::block_api::Buffer<Self>,
                 out: &mut digest::Output<Self>,
             ) {
+                $crate::algo::block_api::MdFinish::finish(self, buffer.get_data(), out);
+            }
+        }
+
+        impl<$($generics)*> $crate::algo::block_api::MdFinish for $core {
+            #[inline(always)]
+            fn finish(&mut self, tail: &[u8], out: &mut [u8]) {
                 let len = self
                     .block_count
                     .wrapping_mul($block)
-                    .wrapping_add(buffer.get_pos() as $count);
-                self.compress_padded_tail(buffer.get_data(), len);
+                    .wrapping_add(tail.len() as $count);
+                self.compress_padded_tail(tail, len);
                 $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
             }
         }
@@ -140,7 +151,7 @@ macro_rules! md_core {
             /// Compresses a message's last `tail` bytes (under two blocks) with the MD padding of
             /// a `len`-byte message (`0x80`, zeros, the bit length as `$to_bytes` writes it, in
             /// the last block's end): at most three blocks, in one call. The one padding of the
-            /// family, for the streaming finalize (a tail under one block) and the one-shot.
+            /// family, for the streaming finalizes (a tail of at most one block) and the one-shot.
             #[inline(always)]
             fn compress_padded_tail(&mut self, tail: &[u8], len: $count) {
                 const BLOCK: usize = $block;
@@ -157,6 +168,61 @@ macro_rules! md_core {
     };
 }
 pub(crate) use md_core;
+
+/// The end of an MD-style message ([`md_core`]): its last `tail` bytes (the buffered ones, at
+/// most one block) compressed with the padding, and the digest written to `out` (exactly the
+/// digest's size).
+pub(crate) trait MdFinish: UpdateCore + OutputSizeUser {
+    fn finish(&mut self, tail: &[u8], out: &mut [u8]);
+}
+
+/// An MD-style core behind a *lazy* buffer: a whole block waits in the buffer until more data
+/// comes or the message ends, so a message of up to one block is compressed with its padding
+/// in one call at the end (a reused hasher at 64 bytes: ~12 % less time than with the eager
+/// buffer, which compresses the block on `update` and the padding in a second call). For
+/// [`Hasher`](crate::Hasher)'s in-place states; the public types (`Sha256`, ...) keep
+/// `digest`'s eager buffer, which `hmac::Hmac` requires of a hash.
+#[derive(Clone)]
+pub(crate) struct LazyMd<C: MdFinish>
+where
+    C::BlockSize: BlockSizes,
+{
+    core: C,
+    buffer: BlockBuffer<C::BlockSize, digest::block_api::Lazy>,
+}
+
+impl<C: MdFinish + Reset> LazyMd<C>
+where
+    C::BlockSize: BlockSizes,
+{
+    /// A fresh message on `core` (which keeps its backend across resets).
+    pub(crate) fn new(core: C) -> Self {
+        LazyMd {
+            core,
+            buffer: Default::default(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        let core = &mut self.core;
+        self.buffer
+            .digest_blocks(data, |blocks| core.update_blocks(blocks));
+    }
+
+    /// Writes the digest to `out` (exactly the digest's size) and starts over.
+    #[inline]
+    pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
+        self.core.finish(self.buffer.get_data(), out);
+        self.reset();
+    }
+
+    #[inline]
+    pub(crate) fn reset(&mut self) {
+        self.core.reset();
+        self.buffer.reset();
+    }
+}
 
 /// Writes an MD-style state as its digest `out` (the words as `to_bytes` gives them, the last
 /// one cut for truncated outputs). The whole state goes to a fixed-size array first (byte swaps

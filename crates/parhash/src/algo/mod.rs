@@ -7,6 +7,7 @@ pub mod blake;
 pub mod blake2;
 pub mod blake3;
 mod block_api;
+pub(crate) use block_api::{LazyMd, MdFinish};
 pub mod groestl;
 pub mod jh;
 pub mod keccak;

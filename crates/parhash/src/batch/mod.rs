@@ -321,7 +321,7 @@ impl<'a> JobManager<'a> {
                 }
                 s.pad_done += 1;
                 if s.pad_done == s.pad_blocks {
-                    let mut out = [0u8; Output::INLINE];
+                    let mut out = [0u8; Output::LONGEST_FIXED];
                     let n = kernel.digest_len();
                     kernel.digest(lane, &mut out[..n]);
                     self.done.push_back((s.id, Output::from_slice(&out[..n])));
@@ -446,7 +446,7 @@ impl Interleaved {
             }
             let in_group = (self.count - g * lanes).min(lanes);
             for l in 0..in_group {
-                let mut d = [0u8; Output::INLINE];
+                let mut d = [0u8; Output::LONGEST_FIXED];
                 let n = kernel.digest_len();
                 kernel.digest(l, &mut d[..n]);
                 out.push(Output::from_slice(&d[..n]));

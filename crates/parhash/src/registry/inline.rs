@@ -8,23 +8,32 @@
 //! a direct, inlinable call. Every other algorithm stays behind the box, where its state may be
 //! large (a tree mode's threads, Skein-1024's blocks) and its per-message cost is not the issue.
 
-use digest::{FixedOutputReset, OutputSizeUser, Reset, Update};
+use digest::block_api::{BlockSizeUser, CoreProxy};
+use digest::block_buffer::BlockSizes;
+use digest::{OutputSizeUser, Reset};
 
 use super::{Algorithm, Output};
-use crate::algo::Variants;
+use crate::algo::md5::Md5Core;
+use crate::algo::sha1::Sha1Core;
+use crate::algo::sha2::{
+    Sha224Params, Sha256Core, Sha256Params256, Sha384Params, Sha512Core, Sha512Params512,
+    Sha512_224Params, Sha512_256Params,
+};
+use crate::algo::{LazyMd, MdFinish, Variants};
 use crate::{Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 
-/// One state of an algorithm kept in place.
+/// One state of an algorithm kept in place: its core behind a lazy buffer ([`LazyMd`]: a
+/// message of one block is compressed with its padding in one call).
 #[derive(Clone)]
 pub(super) enum InlineHash {
-    Md5(Md5),
-    Sha1(Sha1),
-    Sha224(Sha224),
-    Sha256(Sha256),
-    Sha384(Sha384),
-    Sha512(Sha512),
-    Sha512_224(Sha512_224),
-    Sha512_256(Sha512_256),
+    Md5(LazyMd<Md5Core>),
+    Sha1(LazyMd<Sha1Core>),
+    Sha224(LazyMd<Sha256Core<Sha224Params>>),
+    Sha256(LazyMd<Sha256Core<Sha256Params256>>),
+    Sha384(LazyMd<Sha512Core<Sha384Params>>),
+    Sha512(LazyMd<Sha512Core<Sha512Params512>>),
+    Sha512_224(LazyMd<Sha512Core<Sha512_224Params>>),
+    Sha512_256(LazyMd<Sha512Core<Sha512_256Params>>),
 }
 
 /// Runs `$body` with `$h` bound to the state, whatever its type.
@@ -43,19 +52,30 @@ macro_rules! each {
     };
 }
 
-/// `T` on the named variant, or on the default one.
-fn state<T: Default + Variants>(variant: Option<&str>) -> Option<T> {
-    match variant {
-        None => Some(T::default()),
-        Some(name) => T::with_variant(name),
-    }
+/// The core of `T` on the named variant (its default one for `None`), behind a lazy buffer.
+fn state<T>(variant: Option<&str>) -> Option<LazyMd<T::Core>>
+where
+    T: Default + Variants + CoreProxy,
+    T::Core: MdFinish + Reset,
+    <T::Core as BlockSizeUser>::BlockSize: BlockSizes,
+{
+    let hasher = match variant {
+        None => T::default(),
+        Some(name) => T::with_variant(name)?,
+    };
+    Some(LazyMd::new(hasher.decompose().0))
 }
 
-/// The digest of a fixed-size state, which starts over. Through `FixedOutputReset` directly:
-/// `DynDigest`'s checked form stayed a call of its own (~8 % of a 64-byte SHA-256).
+/// The digest of a state, which starts over, written straight into the `Output`.
 #[inline(always)]
-fn output_reset<T: FixedOutputReset>(hasher: &mut T) -> Output {
-    Output::from_slice(&FixedOutputReset::finalize_fixed_reset(hasher))
+fn output_reset<C: MdFinish + Reset>(state: &mut LazyMd<C>) -> Output
+where
+    C::BlockSize: BlockSizes,
+{
+    Output::filled(C::output_size(), |out| {
+        state.finalize_into_reset(out);
+        Ok(())
+    })
 }
 
 impl InlineHash {
@@ -63,21 +83,21 @@ impl InlineHash {
     /// an algorithm kept behind a box, or a variant unavailable here (the boxed path reports it).
     pub(super) fn new(algorithm: Algorithm, variant: Option<&str>) -> Option<Self> {
         Some(match algorithm {
-            Algorithm::Md5 => InlineHash::Md5(state(variant)?),
-            Algorithm::Sha1 => InlineHash::Sha1(state(variant)?),
-            Algorithm::Sha224 => InlineHash::Sha224(state(variant)?),
-            Algorithm::Sha256 => InlineHash::Sha256(state(variant)?),
-            Algorithm::Sha384 => InlineHash::Sha384(state(variant)?),
-            Algorithm::Sha512 => InlineHash::Sha512(state(variant)?),
-            Algorithm::Sha512_224 => InlineHash::Sha512_224(state(variant)?),
-            Algorithm::Sha512_256 => InlineHash::Sha512_256(state(variant)?),
+            Algorithm::Md5 => InlineHash::Md5(state::<Md5>(variant)?),
+            Algorithm::Sha1 => InlineHash::Sha1(state::<Sha1>(variant)?),
+            Algorithm::Sha224 => InlineHash::Sha224(state::<Sha224>(variant)?),
+            Algorithm::Sha256 => InlineHash::Sha256(state::<Sha256>(variant)?),
+            Algorithm::Sha384 => InlineHash::Sha384(state::<Sha384>(variant)?),
+            Algorithm::Sha512 => InlineHash::Sha512(state::<Sha512>(variant)?),
+            Algorithm::Sha512_224 => InlineHash::Sha512_224(state::<Sha512_224>(variant)?),
+            Algorithm::Sha512_256 => InlineHash::Sha512_256(state::<Sha512_256>(variant)?),
             _ => return None,
         })
     }
 
     #[inline]
     pub(super) fn update(&mut self, data: &[u8]) {
-        each!(self, h => Update::update(h, data))
+        each!(self, h => h.update(data))
     }
 
     /// The digest of everything fed so far; the state starts over.
@@ -87,7 +107,7 @@ impl InlineHash {
     }
 
     pub(super) fn reset(&mut self) {
-        each!(self, h => Reset::reset(h))
+        each!(self, h => h.reset())
     }
 }
 
@@ -98,12 +118,6 @@ impl InlineHash {
 /// wants it: an `Option<Output>` from a first `match` cost a 135-byte copy per message.
 #[inline]
 pub(super) fn hash(algorithm: Algorithm, data: &[u8]) -> Output {
-    use crate::algo::md5::Md5Core;
-    use crate::algo::sha1::Sha1Core;
-    use crate::algo::sha2::{
-        Sha224Params, Sha256Core, Sha256Params256, Sha384Params, Sha512Core, Sha512Params512,
-        Sha512_224Params, Sha512_256Params,
-    };
     macro_rules! once {
         ($core:ty) => {{
             let size = <$core as OutputSizeUser>::output_size();

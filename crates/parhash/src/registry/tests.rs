@@ -58,7 +58,11 @@ fn names_are_unique_after_normalisation() {
         }
         assert_eq!(Algorithm::from_name(info.name), Ok(alg));
         assert_eq!(info.name, info.name.to_ascii_lowercase());
-        assert!(info.digest_size <= Output::INLINE);
+        assert!(info.digest_size <= Output::LONGEST_FIXED);
+        // Every fixed digest is held inline but Skein-1024's.
+        if !info.name.starts_with("skein1024") {
+            assert!(info.digest_size <= Output::INLINE, "{}", info.name);
+        }
     }
 }
 
