@@ -56,6 +56,44 @@ fn median_time(runs: usize, mut f: impl FnMut() -> std::io::Result<()>) -> std::
     Ok(times[times.len() / 2])
 }
 
+/// The forms of one piece of work timed in turn, round by round: `runs` rounds after one
+/// warm-up round, each form once per round. Returns each form's median time and, for each, the
+/// median over rounds of its time over the first form's in the same round: on a shared host
+/// the forms' separate medians drift with the load between their batches (the file/memory
+/// ratio of one file moved 0.86-1.06 between sittings), while neighbours in time share it.
+fn interleaved(
+    runs: usize,
+    forms: &mut [&mut dyn FnMut() -> std::io::Result<()>],
+) -> std::io::Result<(Vec<f64>, Vec<f64>)> {
+    for form in forms.iter_mut() {
+        form()?;
+    }
+    let mut times = vec![Vec::with_capacity(runs); forms.len()];
+    for _ in 0..runs.max(1) {
+        for (form, times) in forms.iter_mut().zip(&mut times) {
+            let started = Instant::now();
+            form()?;
+            times.push(started.elapsed().as_secs_f64());
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let ratios = times
+        .iter()
+        .map(|t| {
+            median(
+                t.iter()
+                    .zip(&times[0])
+                    .map(|(t, first)| t / first)
+                    .collect(),
+            )
+        })
+        .collect();
+    Ok((times.into_iter().map(median).collect(), ratios))
+}
+
 /// Runs `program args..` with its output discarded: `false` if it is not installed.
 fn run_command(program: &str, args: &[String]) -> std::io::Result<bool> {
     match Command::new(program)
@@ -139,25 +177,32 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
             None
         };
         for &alg in &algorithms {
-            let file_time = |threads: Threads| {
-                let hasher = FileHasher::new(Hasher::builder(alg).threads(threads));
-                median_time(runs, || hasher.hash_path(path).map(|_| ()))
+            // All threads, one thread and memory timed in turn, round by round, so that
+            // their ratios compare neighbours in time.
+            let all_threads = FileHasher::new(Hasher::builder(alg).threads(Threads::ALL));
+            let one_thread = FileHasher::new(Hasher::builder(alg).threads(Threads::ONE));
+            let mut file_all = || all_threads.hash_path(path).map(|_| ());
+            let mut file_one = || one_thread.hash_path(path).map(|_| ());
+            let in_memory = |data: &[u8]| {
+                let mut hasher = Hasher::builder(alg)
+                    .threads(Threads::ALL)
+                    .expected_len(data.len() as u64)
+                    .build()
+                    .map_err(std::io::Error::other)?;
+                hasher.update(data);
+                hasher.finalize();
+                Ok(())
             };
-            let all = file_time(Threads::ALL)?;
-            let one = file_time(Threads::ONE)?;
-            let memory = match &data {
-                Some(data) => Some(median_time(runs, || {
-                    let mut hasher = Hasher::builder(alg)
-                        .threads(Threads::ALL)
-                        .expected_len(data.len() as u64)
-                        .build()
-                        .map_err(std::io::Error::other)?;
-                    hasher.update(data);
-                    hasher.finalize();
-                    Ok(())
-                })?),
-                None => None,
+            let (times, ratios) = match &data {
+                Some(data) => interleaved(
+                    runs,
+                    &mut [&mut file_all, &mut file_one, &mut || in_memory(data)],
+                )?,
+                None => interleaved(runs, &mut [&mut file_all, &mut file_one])?,
             };
+            let (all, one) = (times[0], times[1]);
+            let speed_up = ratios[1];
+            let memory = times.get(2).map(|&m| (m, ratios[2]));
             if let Some(data) = &data {
                 // What was timed must be the same digest both ways.
                 let from_file = FileHasher::new(Hasher::builder(alg)).hash_path(path)?;
@@ -180,9 +225,13 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                 format_size(len),
                 ms(all),
                 ms(one),
-                sig3(one / all),
-                memory.map(ms).unwrap_or_else(|| "too large here".into()),
-                memory.map(|m| sig3(m / all)).unwrap_or_else(|| "-".into()),
+                sig3(speed_up),
+                memory
+                    .map(|(m, _)| ms(m))
+                    .unwrap_or_else(|| "too large here".into()),
+                memory
+                    .map(|(_, ratio)| sig3(ratio))
+                    .unwrap_or_else(|| "-".into()),
                 format_rate(len as f64 / all),
                 ms(roof_time),
                 match peer {
@@ -204,7 +253,10 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         title: "Whole files in the page cache".into(),
         paragraphs: vec![format!(
             "Each file is written, then read once to warm the page cache; every figure is \
-                 the median of {runs} runs after one warm-up. The file engine \
+                 the median of {runs} runs after one warm-up. The file engine on all threads, \
+                 on one, and the one call in memory are timed in turn, round by round, and \
+                 their ratios are the medians of each round's ratio (neighbours in time share \
+                 the host's load). The file engine \
                  (`FileHasher::hash_path`, what `parhash sum FILE` and Python's `hash_file` run, \
                  reads chosen by `--read auto`) runs in this process; the peers are commands, so \
                  their times include a process start (a few ms). `memory / file`: the library's \
@@ -233,6 +285,32 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn interleaved_forms_run_in_turn_and_ratios_are_per_round() {
+        use std::cell::RefCell;
+        let order = RefCell::new(Vec::new());
+        let mut a = || {
+            order.borrow_mut().push('a');
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            Ok(())
+        };
+        let mut b = || {
+            order.borrow_mut().push('b');
+            std::thread::sleep(std::time::Duration::from_millis(6));
+            Ok(())
+        };
+        let (times, ratios) = interleaved(3, &mut [&mut a, &mut b]).unwrap();
+        // One warm-up round, then three rounds, each form once per round, in turn.
+        assert_eq!(order.borrow().iter().collect::<String>(), "abababab");
+        assert_eq!(ratios[0], 1.0);
+        // Sleeps are at least as long as asked: b's ratio to a is about 3 (loose: no timing
+        // claim, only that the ratio is b over a within a round and not a over b).
+        assert!(ratios[1] > 1.2, "{ratios:?}");
+        assert!(times[1] > times[0], "{times:?}");
+        let failing = &mut || Err(std::io::Error::other("no"));
+        assert!(interleaved(1, &mut [&mut a, failing]).is_err());
+    }
 
     #[test]
     fn a_missing_command_is_none_and_a_failing_one_an_error() {
