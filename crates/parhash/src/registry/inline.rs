@@ -111,13 +111,25 @@ impl InlineHash {
     }
 }
 
-/// `data` hashed as one message ([`hash`](super::hash)): MD5, SHA-1 and SHA-2 by their cores'
-/// one-shot, which pads and compresses a short message in one call (`digest_once` in
-/// `algo::block_api`); a BLAKE3 message of one piece by the crate's one-shot; the others by
-/// their `digest` type on the stack. One `match` whose arms write the digest where the caller
-/// wants it: an `Option<Output>` from a first `match` cost a 135-byte copy per message.
+/// `data` hashed as one message ([`hash`](super::hash)): a BLAKE3 message of one piece by the
+/// crate's one-shot; MD5, SHA-1 and SHA-2 by their cores' one-shot, which pads and compresses
+/// a short message in one call (`digest_once` in `algo::block_api`); the others by their
+/// `digest` type on the stack. One `match` whose arms write the digest where the caller wants
+/// it: an `Option<Output>` from a first `match` cost a 135-byte copy per message.
 #[inline]
 pub(super) fn hash(algorithm: Algorithm, data: &[u8]) -> Output {
+    // One piece is one thread's work: the crate's one-shot, which skips the ~2 KB incremental
+    // hasher (half the time of a 64-byte message). Before the `match`, whose arms inline the
+    // MD cores' one-shots: their stack frame and saved registers cost a 64-byte BLAKE3 ~3 %.
+    if algorithm == Algorithm::Blake3 && data.len() <= crate::algo::blake3::PIECE {
+        return Output::from_slice(::blake3::hash(data).as_bytes());
+    }
+    message_by_type(algorithm, data)
+}
+
+/// [`hash`] of every algorithm but a BLAKE3 message of one piece.
+#[inline(never)]
+fn message_by_type(algorithm: Algorithm, data: &[u8]) -> Output {
     macro_rules! once {
         ($core:ty) => {{
             let size = <$core as OutputSizeUser>::output_size();
@@ -128,11 +140,6 @@ pub(super) fn hash(algorithm: Algorithm, data: &[u8]) -> Output {
         }};
     }
     match algorithm {
-        // One piece is one thread's work: the crate's one-shot, which skips the ~2 KB
-        // incremental hasher (half the time of a 64-byte message).
-        Algorithm::Blake3 if data.len() <= crate::algo::blake3::PIECE => {
-            Output::from_slice(::blake3::hash(data).as_bytes())
-        }
         Algorithm::Md5 => once!(Md5Core),
         Algorithm::Sha1 => once!(Sha1Core),
         Algorithm::Sha224 => once!(Sha256Core<Sha224Params>),
