@@ -78,6 +78,17 @@ pub struct BenchArgs {
     #[arg(long)]
     pub no_peers: bool,
 
+    /// Rounds of the paired pass against the peers (default 21, 5 with --tiny; 0: none).
+    ///
+    /// After the sweep, parhash's fastest form and each peer are timed alternately in one
+    /// process on every piece of work from memory on one thread (batches up to 1 MiB), one
+    /// short sample each per round (about 1 ms), and the peers table reports the median of
+    /// the per-round ratios with their interquartile range: stable where cells timed apart
+    /// swing with the machine's load. The pass takes at most 15 % of the budget, with fewer
+    /// rounds (down to 7) where all do not fit; 0 keeps the ratios of the cells timed apart.
+    #[arg(long, value_name = "N")]
+    pub paired_rounds: Option<usize>,
+
     /// Report speed-ups against this variant or provider (`sequential`, `openssl`...).
     ///
     /// A name the run does not measure is an error listing the valid ones.
@@ -265,6 +276,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<bool> {
     opts.tiny = args.tiny;
     opts.progress = !args.no_progress && std::io::stderr().is_terminal();
     opts.baseline = args.baseline.clone();
+    opts.paired_rounds = args.paired_rounds;
     opts.command = std::iter::once("parhash".to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()

@@ -179,3 +179,34 @@ fn unusable_report_folder_is_named() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// `--paired-rounds N` sets the rounds of the paired pass the peers table reports (its note says
+/// how many); 0 turns it off and the table keeps the ratios of cells timed apart.
+#[test]
+fn paired_rounds_reach_the_peers_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |rounds: &str| {
+        let out = parhash()
+            .args(["bench", "--tiny", "--no-progress", "--verbose", "-a", "md5"])
+            .args(["-l", "64", "-m", "1", "-t", "1", "--paired-rounds", rounds])
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let paired = run("3");
+    assert!(paired.contains("are paired"), "{paired}");
+    assert!(paired.contains("(3 rounds"), "{paired}");
+    let apart = run("0");
+    assert!(apart.contains("-- peers, like with like"), "{apart}");
+    assert!(!apart.contains("are paired"), "{apart}");
+    let (code, stderr) = bench(&["--tiny", "--paired-rounds", "some"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("--paired-rounds"), "{stderr}");
+}

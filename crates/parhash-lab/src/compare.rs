@@ -3,11 +3,16 @@
 //! form measured on exactly that work. The peers table, the summary's headline ratios and the
 //! ratio chart all read these comparisons, so they never set a peer against a parhash form doing
 //! other work (the batch engine fed one message, say, while a faster form hashed it alone).
+//!
+//! Where the lab also sampled parhash's form and a peer alternately (see [`crate::paired`]),
+//! the ratio is the median of those per-round ratios, not the ratio of the two cells timed
+//! apart.
 
 use std::collections::BTreeMap;
 
 use crate::engine::Provider;
 use crate::measure::Measurement;
+use crate::paired::PairedRatio;
 use crate::source::Source;
 
 /// One piece of work measured by parhash and by at least one peer.
@@ -15,8 +20,10 @@ use crate::source::Source;
 pub struct PeerComparison<'a> {
     /// parhash's fastest form on this work.
     pub parhash: &'a Measurement,
-    /// Every peer measured on it, fastest first.
+    /// Every peer measured on it, fastest first (the lowest [`PeerComparison::ratio`]).
     pub peers: Vec<&'a Measurement>,
+    /// The paired ratios of this work against parhash's form (none where it was not paired).
+    pub paired: Vec<&'a PairedRatio>,
 }
 
 impl<'a> PeerComparison<'a> {
@@ -31,9 +38,20 @@ impl<'a> PeerComparison<'a> {
     }
 
     /// How many times faster parhash is than `peer` (its time over parhash's; above 1: parhash
-    /// faster).
+    /// faster): the paired ratio's median where there is one, else the ratio of the two cells.
     pub fn ratio(&self, peer: &Measurement) -> f64 {
-        peer.ns_per_byte / self.parhash.ns_per_byte
+        match self.paired_with(peer) {
+            Some(p) => p.ratio.median,
+            None => peer.ns_per_byte / self.parhash.ns_per_byte,
+        }
+    }
+
+    /// The paired ratio against `peer`, where one was measured.
+    pub fn paired_with(&self, peer: &Measurement) -> Option<&'a PairedRatio> {
+        self.paired
+            .iter()
+            .copied()
+            .find(|p| p.pairs(self.parhash, peer))
     }
 
     /// The fastest peer and parhash's ratio against it.
@@ -61,9 +79,13 @@ fn work(m: &Measurement) -> Work {
 }
 
 /// Every piece of work both parhash and a peer measured, in the order the algorithms first
-/// appear in `measurements`, then by message length. Work no parhash form did (the `blake3`
-/// anchor beside other algorithms) is not a comparison.
-pub fn peer_comparisons(measurements: &[Measurement]) -> Vec<PeerComparison<'_>> {
+/// appear in `measurements`, then by message length, each with its ratios from `paired` where
+/// they pair it (a report's `Report::paired`; empty: every ratio from the cells). Work no
+/// parhash form did (the `blake3` anchor beside other algorithms) is not a comparison.
+pub fn peer_comparisons<'a>(
+    measurements: &'a [Measurement],
+    paired: &'a [PairedRatio],
+) -> Vec<PeerComparison<'a>> {
     let mut order: Vec<&str> = Vec::new();
     let mut by_work: BTreeMap<Work, (Vec<&Measurement>, Vec<&Measurement>)> = BTreeMap::new();
     for m in measurements {
@@ -85,7 +107,25 @@ pub fn peer_comparisons(measurements: &[Measurement]) -> Vec<PeerComparison<'_>>
             ours.sort_by(fastest_first);
             peers.sort_by(fastest_first);
             let parhash = *ours.first()?;
-            (!peers.is_empty()).then_some(PeerComparison { parhash, peers })
+            if peers.is_empty() {
+                return None;
+            }
+            let mut c = PeerComparison {
+                parhash,
+                peers,
+                paired: paired
+                    .iter()
+                    .filter(|p| p.parhash_variant == parhash.variant)
+                    .collect(),
+            };
+            c.paired
+                .retain(|p| c.peers.iter().any(|peer| p.pairs(parhash, peer)));
+            if !c.paired.is_empty() {
+                let mut peers = std::mem::take(&mut c.peers);
+                peers.sort_by(|a, b| c.ratio(a).total_cmp(&c.ratio(b)));
+                c.peers = peers;
+            }
+            Some(c)
         })
         .collect();
     out.sort_by_key(|c| {
@@ -161,7 +201,7 @@ pub(crate) mod tests {
             measured("openssl sha256/OpenSSL 3", 4096, 1, 0.55),
             measured("blake3 blake3/blake3 (1 thread)", 64, 1, 1.0),
         ];
-        let cs = peer_comparisons(&ms);
+        let cs = peer_comparisons(&ms, &[]);
         assert_eq!(
             cs.len(),
             2,
@@ -176,5 +216,42 @@ pub(crate) mod tests {
         assert!((short.ratio(short.peer(Provider::Openssl).unwrap()) - 4.1 / 1.6).abs() < 1e-12);
         assert_eq!(cs[1].message_len(), 4096);
         assert!(cs[1].peer(Provider::Rustcrypto).is_none());
+    }
+
+    #[test]
+    fn a_paired_ratio_replaces_the_ratio_of_the_cells() {
+        let ms = vec![
+            measured("parhash sha256/sha-ni", 64, 1, 1.0),
+            measured("openssl sha256/OpenSSL 3", 64, 1, 1.5),
+            measured("rustcrypto sha256/sha2", 64, 1, 0.8),
+        ];
+        let paired = |peer: &Measurement, median: f64| PairedRatio {
+            algorithm: "sha256".into(),
+            message_len: 64,
+            messages: 1,
+            threads: 1,
+            source: Source::Memory,
+            parhash_variant: "sha-ni".into(),
+            peer: peer.provider,
+            peer_variant: peer.variant.clone(),
+            ratio: crate::paired::RatioSpread {
+                median,
+                ..Default::default()
+            },
+        };
+        // Apart, RustCrypto looked faster (x0.8); paired, it is behind (x1.1), and OpenSSL
+        // (x1.05 paired) is the best peer.
+        let pairs = vec![paired(&ms[2], 1.1), paired(&ms[1], 1.05)];
+        let cs = peer_comparisons(&ms, &pairs);
+        let (best, ratio) = cs[0].best_peer().unwrap();
+        assert_eq!((best.provider, ratio), (Provider::Openssl, 1.05));
+        assert_eq!(cs[0].ratio(&ms[2]), 1.1);
+        assert!(cs[0].paired_with(&ms[2]).is_some());
+        // Pairs of another form or work do not apply.
+        let mut other = paired(&ms[2], 9.0);
+        other.parhash_variant = "sequential".into();
+        let cs = peer_comparisons(&ms, std::slice::from_ref(&other));
+        assert!(cs[0].paired.is_empty());
+        assert_eq!(cs[0].best_peer().unwrap().1, 0.8);
     }
 }

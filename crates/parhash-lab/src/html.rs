@@ -182,6 +182,9 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
              peer (OpenSSL, RustCrypto, the blake3 crate); above 1, parhash is faster.</p>\n",
         );
         h.push_str(&table(&t));
+        if let Some(note) = summary::headline_note(report) {
+            h.push_str(&format!("<p>{}.</p>\n", escape(&note)));
+        }
         for p in plots.iter().filter(|p| is(p, "parhash-vs-best-peer")) {
             h.push_str(&figure(p));
         }
@@ -211,6 +214,9 @@ pub fn render(report: &Report, plots: &[Plot], extra_notes: &[String]) -> String
              time / parhash time.</p>\n",
         );
         h.push_str(&table(&t));
+        if let Some(note) = report.paired_note() {
+            h.push_str(&format!("<p>{}.</p>\n", escape(&note)));
+        }
     }
     let others: Vec<&Plot> = plots
         .iter()

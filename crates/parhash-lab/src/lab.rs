@@ -11,6 +11,7 @@ use crate::classify::{self, Bottleneck, Classified, ClassifyInput, ScalingFacts}
 use crate::engine::{EngineRef, Provider};
 use crate::error::UsageError;
 use crate::measure::{self, DataLimits, DataPlan, Measurement, SamplePlan};
+use crate::paired::{self, PairPlan, PairedRatio};
 use crate::report::{Machine, Report};
 use crate::roofs::{self, RoofPlan};
 use crate::source::Source;
@@ -36,6 +37,9 @@ pub struct LabOptions {
     pub baseline: Option<String>,
     /// The command line, recorded in the report.
     pub command: String,
+    /// Rounds of the paired pass (`--paired-rounds`; 0: none; `None`: the mode's default,
+    /// see [`LabOptions::pair_plan`]).
+    pub paired_rounds: Option<usize>,
 }
 
 impl LabOptions {
@@ -51,6 +55,7 @@ impl LabOptions {
             progress: true,
             baseline: None,
             command: "parhash bench".into(),
+            paired_rounds: None,
         }
     }
 
@@ -69,6 +74,16 @@ impl LabOptions {
             SamplePlan::tiny()
         } else {
             SamplePlan::normal()
+        }
+    }
+
+    /// How parhash and its peers are sampled alternately after the sweep ([`crate::paired`]):
+    /// 21 rounds of 1 ms samples, 5 of 50 us in tiny runs, unless `paired_rounds` says.
+    pub fn pair_plan(&self) -> PairPlan {
+        if self.tiny {
+            PairPlan::tiny(self.paired_rounds.unwrap_or(PairPlan::TINY_ROUNDS))
+        } else {
+            PairPlan::normal(self.paired_rounds.unwrap_or(PairPlan::ROUNDS))
         }
     }
 
@@ -286,10 +301,102 @@ pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::i
     }
     bar.finish_and_clear();
     let _ = std::fs::remove_dir_all(&scratch);
+    pair_peers(&mut report, &engines, &opts.pair_plan(), opts.budget);
 
     derive(&mut report, &engines, opts.baseline.as_deref());
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The paired pass ([`crate::paired`]): for each comparison the sweep measured whose work is
+/// [`paired::pairable`], shortest first, samples parhash's fastest form and each peer of that
+/// work alternately and records their ratios in `report.paired`; within `plan.max_share` of
+/// `budget`: the rounds shrink (down to [`PairPlan::MIN_ROUNDS`]) where all of them would not
+/// fit, and what is left when the share is spent keeps the ratios of its cells (with a note).
+pub fn pair_peers(report: &mut Report, engines: &[EngineRef], plan: &PairPlan, budget: Duration) {
+    if plan.rounds == 0 {
+        return;
+    }
+    let by_label: HashMap<String, &EngineRef> = engines.iter().map(|e| (e.label(), e)).collect();
+    let engine = |m: &Measurement| by_label.get(&m.label()).map(|e| &***e);
+    // parhash's engine and measurement, and its peers', for each pairable comparison.
+    type Side<'e> = (&'e dyn crate::engine::Engine, Measurement);
+    let mut jobs: Vec<(Side, Vec<Side>)> = report
+        .peer_comparisons()
+        .into_iter()
+        .filter(|c| paired::pairable(c.parhash))
+        .filter_map(|c| {
+            let ours = (engine(c.parhash)?, c.parhash.clone());
+            let theirs: Vec<Side> = c
+                .peers
+                .iter()
+                .filter_map(|p| Some((engine(p)?, (*p).clone())))
+                .collect();
+            (!theirs.is_empty()).then_some((ours, theirs))
+        })
+        .collect();
+    jobs.sort_by_key(|((_, m), _)| m.message_len * m.messages);
+    let started = Instant::now();
+    let limit = budget.mul_f64(plan.max_share).as_secs_f64();
+    // Seconds per sample of one engine, warm-up and calibration included: a guess at first,
+    // then what the pass has taken so far.
+    let mut per_sample = plan.min_sample.as_secs_f64() * 1.5;
+    let (mut samples, mut done) = (0usize, 0usize);
+    let (mut fewest, mut most) = (usize::MAX, 0usize);
+    for (k, ((ours_engine, ours), theirs)) in jobs.iter().enumerate() {
+        let left = limit - started.elapsed().as_secs_f64();
+        if left <= 0.0 {
+            break;
+        }
+        let engines_left: usize = jobs[k..].iter().map(|(_, t)| 1 + t.len()).sum();
+        let rounds = paired::rounds_that_fit(plan, left, per_sample, engines_left);
+        let peer_engines: Vec<&dyn crate::engine::Engine> =
+            theirs.iter().map(|(e, _)| *e).collect();
+        let spreads = paired::measure_pair(
+            *ours_engine,
+            &peer_engines,
+            ours.message_len,
+            ours.messages,
+            &PairPlan { rounds, ..*plan },
+        );
+        for ((_, peer), ratio) in theirs.iter().zip(spreads) {
+            report.paired.push(PairedRatio {
+                algorithm: ours.algorithm.clone(),
+                message_len: ours.message_len,
+                messages: ours.messages,
+                threads: ours.threads,
+                source: ours.source,
+                parhash_variant: ours.variant.clone(),
+                peer: peer.provider,
+                peer_variant: peer.variant.clone(),
+                ratio,
+            });
+        }
+        done += 1;
+        samples += rounds * (1 + theirs.len());
+        per_sample = started.elapsed().as_secs_f64() / samples as f64;
+        (fewest, most) = (fewest.min(rounds), most.max(rounds));
+    }
+    if done > 0 {
+        let rounds = if fewest == most {
+            most.to_string()
+        } else {
+            format!("{fewest}-{most}")
+        };
+        report.notes.push(format!(
+            "paired pass: parhash against its peers sampled alternately on {done} pieces of \
+             work, {rounds} rounds each, in {:.1} s",
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    if done < jobs.len() {
+        report.notes.push(format!(
+            "paired pass: {done} of {} comparisons paired within its share of the budget \
+             ({limit:.0} s); the longest work keeps the ratio of its separately timed cells \
+             (raise --budget, or fewer --paired-rounds)",
+            jobs.len(),
+        ));
+    }
 }
 
 /// Fills speed-ups, bottlenecks and the summary from the raw measurements.

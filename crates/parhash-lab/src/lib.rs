@@ -12,15 +12,15 @@
 //! - [`measure`]: timing one configuration in bounded memory; [`roofs`]: memory, page cache,
 //!   disk, transfer.
 //! - [`classify`]: the bottleneck of a configuration (a pure function) and the summary table.
-//! - [`compare`]: each peer against parhash's fastest form on the same work.
+//! - [`compare`]: each peer against parhash's fastest form on the same work; [`paired`]: the
+//!   two sampled alternately in one process, for ratios that the machine's noise does not move.
 //! - [`report`], [`summary`] (the short terminal view, the verdict, the terms), [`chart`],
 //!   [`output`]: tables, CSV/JSON, plots, HTML. [`presets`]: one per study the lab redoes;
 //!   they choose configurations and build tables, the engines live in [`engines`].
 //!
 //! Layers, each using only those before it: units, timer, source, classify, tree_params,
-//! error, chart; engine; engines; sweep; measure; roofs; compare; report; summary; plots, html,
-//! output; layout,
-//! lab; presets.
+//! error, chart; engine; engines; sweep; measure; paired; roofs; compare; report; summary;
+//! plots, html, output; layout, lab; presets.
 
 pub mod ceiling;
 pub mod chart;
@@ -35,6 +35,7 @@ pub mod lab;
 pub mod layout;
 pub mod measure;
 pub mod output;
+pub mod paired;
 pub mod plots;
 pub mod presets;
 pub mod report;

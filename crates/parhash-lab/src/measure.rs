@@ -583,6 +583,30 @@ pub fn work_costs(
     samples: usize,
     min_sample: Duration,
 ) -> Vec<(Stats, Stats)> {
+    work_rounds(works, samples, min_sample)
+        .iter()
+        .map(|r| (Stats::of(&r.ns), Stats::of(&r.ticks)))
+        .collect()
+}
+
+/// The samples of one work in [`work_rounds`], one per round: nanoseconds and TSC ticks per
+/// call.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rounds {
+    pub ns: Vec<f64>,
+    pub ticks: Vec<f64>,
+}
+
+/// The raw samples behind [`work_costs`]: each work is warmed up (2 calls) and calibrated (8
+/// calls) so that one sample of it repeats it for at least `min_sample`, then `rounds` rounds
+/// each time every work once, in order (work 0, work 1, ..., work 0, work 1, ...). Sample `i`
+/// of every work comes from round `i`: adjacent in time, so they can be compared round by
+/// round (see `paired`).
+pub fn work_rounds(
+    works: &mut [&mut dyn FnMut() -> u8],
+    rounds: usize,
+    min_sample: Duration,
+) -> Vec<Rounds> {
     let mut check = 0u8;
     let mut run = |work: &mut dyn FnMut() -> u8, n: usize| {
         timer::time(|| {
@@ -599,20 +623,22 @@ pub fn work_costs(
             ((min_sample.as_secs_f64() / one).ceil() as usize).clamp(1, 1 << 24)
         })
         .collect();
-    let mut ns = vec![Vec::with_capacity(samples); works.len()];
-    let mut ticks = vec![Vec::with_capacity(samples); works.len()];
-    for _ in 0..samples.max(1) {
+    let mut out = vec![
+        Rounds {
+            ns: Vec::with_capacity(rounds),
+            ticks: Vec::with_capacity(rounds),
+        };
+        works.len()
+    ];
+    for _ in 0..rounds.max(1) {
         for (k, work) in works.iter_mut().enumerate() {
             let s = run(&mut **work, reps[k]);
-            ns[k].push(s.seconds * 1e9 / reps[k] as f64);
-            ticks[k].push(s.ticks / reps[k] as f64);
+            out[k].ns.push(s.seconds * 1e9 / reps[k] as f64);
+            out[k].ticks.push(s.ticks / reps[k] as f64);
         }
     }
     std::hint::black_box(check);
-    ns.iter()
-        .zip(&ticks)
-        .map(|(n, t)| (Stats::of(n), Stats::of(t)))
-        .collect()
+    out
 }
 
 /// The cost of hashing one `len`-byte message from memory on one thread, reusing one state

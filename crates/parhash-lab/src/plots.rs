@@ -17,7 +17,6 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::chart::{Chart, Series};
-use crate::compare;
 use crate::engine::Provider;
 use crate::measure::Measurement;
 use crate::report::Report;
@@ -678,7 +677,7 @@ fn stand_in_series(algorithm: &str, lines: &BTreeMap<(bool, String), Points>) ->
 fn ratio_chart(report: &Report) -> Option<Chart> {
     let mut order: Vec<&str> = Vec::new();
     let mut lines: BTreeMap<&str, Points> = BTreeMap::new();
-    for c in compare::peer_comparisons(&report.measurements) {
+    for c in report.peer_comparisons() {
         if !one_message_memory_1t(c.parhash) {
             continue;
         }

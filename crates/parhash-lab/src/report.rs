@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::chart::Chart;
 use crate::classify::SummaryTable;
+use crate::compare::{peer_comparisons, PeerComparison};
 use crate::measure::Measurement;
+use crate::paired::PairedRatio;
 use crate::roofs::Roofs;
 use crate::source::Source;
 use crate::units::{format_rate, format_size, sig3};
@@ -164,6 +166,10 @@ pub struct Report {
     /// The engines' single-thread in-cache rates: (label, bytes per second).
     pub compute_rates: Vec<(String, f64)>,
     pub measurements: Vec<Measurement>,
+    /// Ratios of parhash against peers from interleaved samples (see [`crate::paired`]); the
+    /// comparisons use them where present.
+    #[serde(default)]
+    pub paired: Vec<PairedRatio>,
     pub summary: Option<SummaryTable>,
     pub sections: Vec<Section>,
     /// Charts a preset adds to the ones drawn from the measurements.
@@ -184,6 +190,7 @@ impl Report {
             roofs: None,
             compute_rates: Vec::new(),
             measurements: Vec::new(),
+            paired: Vec::new(),
             summary: None,
             sections: Vec::new(),
             charts: Vec::new(),
@@ -419,12 +426,21 @@ impl Report {
         Some(t)
     }
 
+    /// Every piece of work parhash and a peer measured, with the paired ratios where there are
+    /// some ([`crate::compare::peer_comparisons`]).
+    pub fn peer_comparisons(&self) -> Vec<PeerComparison<'_>> {
+        peer_comparisons(&self.measurements, &self.paired)
+    }
+
     /// parhash against its peers, like with like: each row is a piece of work a peer measured
     /// (algorithm, length, messages, threads, source) against parhash's fastest form on that
-    /// same work; ratio = peer time / parhash time, above 1 means parhash is faster.
+    /// same work; ratio = peer time / parhash time, above 1 means parhash is faster. A ratio
+    /// from interleaved samples is written with its interquartile range, `1.08 (1.05-1.11)`
+    /// ([`Report::paired_note`] says so under the table); one without a range is the ratio of
+    /// the two cells timed apart.
     pub fn peers_table(&self) -> Option<Table> {
         use crate::engine::Provider;
-        let comparisons = crate::compare::peer_comparisons(&self.measurements);
+        let comparisons = self.peer_comparisons();
         if comparisons.is_empty() {
             return None;
         }
@@ -447,12 +463,46 @@ impl Report {
             ];
             row.extend(providers.iter().map(|p| {
                 c.peer(*p)
-                    .map(|o| sig3(c.ratio(o)))
+                    .map(|o| match c.paired_with(o) {
+                        Some(pair) => format!(
+                            "{} ({}-{})",
+                            sig3(pair.ratio.median),
+                            sig3(pair.ratio.q1),
+                            sig3(pair.ratio.q3)
+                        ),
+                        None => sig3(c.ratio(o)),
+                    })
                     .unwrap_or_else(|| "-".into())
             }));
             t.push(row);
         }
         Some(t)
+    }
+
+    /// The line under the peers tables where some ratios are paired: how they were taken.
+    pub fn paired_note(&self) -> Option<String> {
+        let most = self.paired.iter().map(|p| p.ratio.rounds).max()?;
+        let fewest = self.paired.iter().map(|p| p.ratio.rounds).min()?;
+        let rounds = if fewest == most {
+            most.to_string()
+        } else {
+            format!("{fewest}-{most}")
+        };
+        let unpaired = self
+            .peer_comparisons()
+            .iter()
+            .any(|c| c.peers.iter().any(|p| c.paired_with(p).is_none()));
+        Some(format!(
+            "ratios with a range in parentheses are paired: parhash's form and the peer sampled \
+             alternately in one process ({rounds} rounds of a short sample each), the median of the \
+             per-round ratios and their interquartile range{}",
+            if unpaired {
+                "; ratios without one come from the two cells timed apart (files, several \
+                 threads, batches over 1 MiB, or work past the pass's share of the budget)"
+            } else {
+                ""
+            }
+        ))
     }
 
     /// parhash's forms measured, each with what it does (the library's own words, where it
@@ -558,5 +608,69 @@ mod tests {
         assert_eq!(lines.len(), 4);
         assert!(lines[2].ends_with("  1"));
         assert!(lines[3].starts_with("long name"));
+    }
+
+    #[test]
+    fn the_peers_table_shows_the_paired_ratio_where_there_is_one() {
+        use crate::compare::tests::measured;
+        use crate::paired::{PairedRatio, RatioSpread};
+        let machine = Machine {
+            cpu: "cpu".into(),
+            features: String::new(),
+            threads: 2,
+            tsc_hz: None,
+            os: "linux".into(),
+        };
+        let mut report = Report::new("t", "parhash bench", machine);
+        report.measurements = vec![
+            measured("parhash sha256/sha-ni", 64, 1, 1.0),
+            measured("rustcrypto sha256/sha2", 64, 1, 0.8),
+            measured("parhash sha256/sha-ni", 1024, 1, 1.0),
+            measured("rustcrypto sha256/sha2", 1024, 1, 0.9),
+        ];
+        let table = |r: &Report| r.peers_table().expect("a peers table");
+        // Apart: the ratios of the cells, no range, no note.
+        let apart = table(&report);
+        assert_eq!(apart.headers[4], "x rustcrypto");
+        assert_eq!(
+            (apart.rows[0][4].as_str(), apart.rows[1][4].as_str()),
+            ("0.800", "0.900")
+        );
+        assert!(report.paired_note().is_none());
+        // Paired at 64 B: that row's cell is the median with its interquartile range.
+        report.paired.push(PairedRatio {
+            algorithm: "sha256".into(),
+            message_len: 64,
+            messages: 1,
+            threads: 1,
+            source: Source::Memory,
+            parhash_variant: "sha-ni".into(),
+            peer: crate::engine::Provider::Rustcrypto,
+            peer_variant: "sha2".into(),
+            ratio: RatioSpread {
+                median: 1.12,
+                q1: 1.1,
+                q3: 1.15,
+                min: 0.9,
+                max: 1.3,
+                rounds: 21,
+            },
+        });
+        let paired = table(&report);
+        assert_eq!(paired.rows[0][4], "1.12 (1.10-1.15)");
+        assert_eq!(paired.rows[1][4], "0.900");
+        assert!(paired.numeric_columns()[4]);
+        let note = report.paired_note().expect("a note under the table");
+        assert!(
+            note.contains("21 rounds") && note.contains("timed apart"),
+            "{note}"
+        );
+        // The summary's headline and the long view say it too.
+        let full = crate::summary::full_text(&report);
+        assert!(
+            full.contains("1.12 (1.10-1.15)") && full.contains("are paired"),
+            "{full}"
+        );
+        assert!(crate::summary::headline_note(&report).is_some());
     }
 }

@@ -4,7 +4,7 @@
 //! in the long view ([`full_text`], `--verbose`, `report.txt`).
 
 use crate::classify::{Bottleneck, Roof, SummaryRow, COUNTED, LONG_MESSAGE};
-use crate::compare::{peer_comparisons, PeerComparison};
+use crate::compare::PeerComparison;
 use crate::engine::Provider;
 use crate::measure::Measurement;
 use crate::report::{work_text, Report, Table};
@@ -54,6 +54,15 @@ pub const TERMS: &[(&str, &str)] = &[
          system's libcrypto), the RustCrypto crates, the blake3 crate; a ratio above 1 means \
          parhash is faster",
     ),
+    (
+        "paired ratio",
+        "a ratio against a peer from interleaved samples: after the sweep, parhash's fastest \
+         form and the peer are timed alternately in one process, round after round (about 1 ms \
+         each), and the ratio is the median of the per-round ratios, in parentheses their \
+         interquartile range (middle half); load and clock changes land on both sides of a \
+         round alike. Work from memory on one thread with batches up to 1 MiB is paired (the \
+         rest: the ratio of the two cells timed apart); --paired-rounds sets the rounds",
+    ),
 ];
 
 /// Roofs in two lines.
@@ -99,7 +108,7 @@ pub fn bottleneck_table(report: &Report) -> Option<Table> {
 /// The comparisons of one message on one thread from memory, grouped by algorithm.
 fn comparisons_by_algorithm(report: &Report) -> Vec<Vec<PeerComparison<'_>>> {
     let mut out: Vec<Vec<PeerComparison>> = Vec::new();
-    for c in peer_comparisons(&report.measurements) {
+    for c in report.peer_comparisons() {
         let m = c.parhash;
         if m.messages != 1 || m.threads != 1 || m.source != Source::Memory {
             continue;
@@ -166,6 +175,25 @@ pub fn headline_peers_table(report: &Report) -> Option<Table> {
         ]);
     }
     Some(t)
+}
+
+/// The line under the headline table where some of its ratios are paired ([`crate::paired`]).
+pub fn headline_note(report: &Report) -> Option<String> {
+    let all_paired = comparisons_by_algorithm(report).iter().flatten().all(|c| {
+        c.best_peer()
+            .is_some_and(|(p, _)| c.paired_with(p).is_some())
+    });
+    (!report.paired.is_empty()).then(|| {
+        format!(
+            "ratios from interleaved samples: parhash and the peer timed alternately in one \
+             process, the median of the per-round ratios{}",
+            if all_paired {
+                ""
+            } else {
+                " (where the peers table gives a range; the others from cells timed apart)"
+            }
+        )
+    })
 }
 
 fn parhash_where(report: &Report, keep: impl Fn(&Measurement) -> bool) -> Vec<&Measurement> {
@@ -328,7 +356,7 @@ pub fn cold_files_sentence(best: &Measurement, disk: &Roof) -> String {
 fn peers_sentence(report: &Report) -> Option<String> {
     let groups = comparisons_by_algorithm(report);
     let longest: Vec<&PeerComparison> = groups.iter().filter_map(|g| g.last()).collect();
-    let all = peer_comparisons(&report.measurements);
+    let all = report.peer_comparisons();
     if all.is_empty() {
         return None;
     }
@@ -562,6 +590,10 @@ pub fn summary_text(report: &Report) -> String {
              (x above 1: parhash faster)\n",
         );
         out.push_str(&t.to_text());
+        for line in headline_note(report).iter().flat_map(|n| wrap(n, 100, 0)) {
+            out.push_str(&line);
+            out.push('\n');
+        }
         out.push('\n');
     }
     let verdict = verdict_text(report);
@@ -640,7 +672,14 @@ pub fn full_text(report: &Report) -> String {
             &mut out,
             "peers, like with like: each against parhash's fastest form on the same work \
              (x above 1: parhash faster)",
-            &t.to_text(),
+            &format!(
+                "{}{}",
+                t.to_text(),
+                report
+                    .paired_note()
+                    .map(|n| wrap(&n, 100, 0).join("\n") + "\n")
+                    .unwrap_or_default()
+            ),
         );
     }
     if let Some(t) = report.speedup_table() {

@@ -97,7 +97,7 @@ fn tour_summary_fits_a_screen_and_the_long_view_holds_every_row() {
 #[test]
 fn tour_peers_meet_parhash_s_fastest_form_on_the_same_work() {
     let report = tiny_tour();
-    let comparisons = parhash_lab::compare::peer_comparisons(&report.measurements);
+    let comparisons = report.peer_comparisons();
     assert!(!comparisons.is_empty());
     for c in &comparisons {
         for p in &c.peers {
@@ -136,4 +136,42 @@ fn tour_peers_meet_parhash_s_fastest_form_on_the_same_work() {
         .find(|c| c.algorithm() == "sha256" && c.message_len() == 64)
         .expect("sha256 at 64 B against its peers");
     assert_ne!(sha.parhash.variant, "batch");
+}
+
+#[test]
+fn tour_pairs_its_peers_from_memory_and_the_tables_say_so() {
+    let report = tiny_tour();
+    assert!(!report.paired.is_empty(), "the tour pairs its peers");
+    for p in &report.paired {
+        assert_eq!(
+            (p.source, p.threads),
+            (parhash_lab::source::Source::Memory, 1)
+        );
+        assert_eq!(p.ratio.rounds, parhash_lab::paired::PairPlan::TINY_ROUNDS);
+        assert!(p.ratio.min <= p.ratio.median && p.ratio.median <= p.ratio.max);
+    }
+    // Each pairs the form the peers table names, and the table shows its range.
+    let comparisons = report.peer_comparisons();
+    let paired: Vec<_> = comparisons
+        .iter()
+        .filter(|c| !c.paired.is_empty())
+        .collect();
+    assert!(!paired.is_empty());
+    for c in &paired {
+        for p in &c.paired {
+            assert_eq!(p.parhash_variant, c.parhash.variant);
+        }
+    }
+    let table = report.peers_table().expect("a peers table");
+    assert!(
+        table
+            .rows
+            .iter()
+            .any(|r| r.iter().skip(4).any(|c| c.contains('('))),
+        "{}",
+        table.to_text()
+    );
+    let full = summary::full_text(report);
+    assert!(full.contains("are paired"), "{full}");
+    assert!(full.contains("paired pass:"), "{full}");
 }

@@ -1,6 +1,9 @@
 //! The quick tour (the default `parhash bench`): one algorithm per family, the seed's lengths,
 //! single and multi-message (the batch engine's SIMD lanes against multiplicity), memory on one
 //! and all threads, file sources at two lengths, the peers — the whole lab in under a minute.
+//! The one-message peer ratios (8 B to 256 KiB, memory, one thread) are paired: parhash's
+//! fastest form and each peer timed alternately after the sweep ([`crate::paired`]); the file
+//! cells have no peers, and the multi-message cells none either.
 
 use super::{one_per_family, spec, Preset};
 use crate::lab::{run_sweeps, LabOptions};
