@@ -1,5 +1,5 @@
 //! One short message at a time (64 B and 1 KiB), layer by layer, against the peers: the
-//! RustCrypto crate or the `blake3` crate, parhash's concrete type (`parhash::Sha256` through
+//! RustCrypto crate or the `blake3` crate (one-shot, and reused: `-reset`), parhash's concrete type (`parhash::Sha256` through
 //! `digest`), the one-shot `parhash::hash`, and the run-time `Hasher` reused
 //! (`finalize_reset`, what the lab and Python's `copy`-free path do) or built per message.
 //! Where a layer costs, its row is slower than the one above it (issue 27: short messages
@@ -8,14 +8,19 @@
 //! `cargo bench -p parhash --bench short_messages -- --warm-up-time 1 --measurement-time 2`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use digest::Digest;
+use digest::{Digest, FixedOutputReset};
 use parhash::{hash, Algorithm, Hasher};
 use std::hint::black_box;
 
 const LENGTHS: [usize; 2] = [64, 1024];
 
-/// The peer and parhash's concrete type, both through `digest`'s one-shot `Digest::digest`.
-fn typed<Peer: Digest, Ours: Digest>(c: &mut Criterion, alg: Algorithm, peer_name: &str) {
+/// The peer and parhash's concrete type, both through `digest`'s one-shot `Digest::digest`,
+/// and the peer's hasher reused (`finalize_reset`), beside parhash's reused `Hasher` below.
+fn typed<Peer: Digest + FixedOutputReset, Ours: Digest>(
+    c: &mut Criterion,
+    alg: Algorithm,
+    peer_name: &str,
+) {
     let mut group = c.benchmark_group(alg.name());
     for len in LENGTHS {
         let data: Vec<u8> = (0..len).map(|i| (i * 31 + 7) as u8).collect();
@@ -23,6 +28,17 @@ fn typed<Peer: Digest, Ours: Digest>(c: &mut Criterion, alg: Algorithm, peer_nam
         group.bench_with_input(BenchmarkId::new(peer_name, len), &data, |b, d| {
             b.iter(|| black_box(Peer::digest(black_box(d))))
         });
+        let mut peer_reused = Peer::new();
+        group.bench_with_input(
+            BenchmarkId::new(format!("{peer_name}-reset"), len),
+            &data,
+            |b, d| {
+                b.iter(|| {
+                    Digest::update(&mut peer_reused, black_box(d));
+                    black_box(Digest::finalize_reset(&mut peer_reused))
+                })
+            },
+        );
         group.bench_with_input(BenchmarkId::new("parhash-type", len), &data, |b, d| {
             b.iter(|| black_box(Ours::digest(black_box(d))))
         });
