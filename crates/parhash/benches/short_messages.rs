@@ -1,7 +1,8 @@
 //! One short message at a time (64 B and 1 KiB), layer by layer, against the peers: the
-//! RustCrypto crate or the `blake3` crate (one-shot, and reused: `-reset`), parhash's concrete type (`parhash::Sha256` through
-//! `digest`), the one-shot `parhash::hash`, and the run-time `Hasher` reused
-//! (`finalize_reset`, what the lab and Python's `copy`-free path do) or built per message.
+//! RustCrypto crate or the `blake3` crate (one-shot, and reused: `-reset`), parhash's concrete
+//! type (`parhash::Sha256` through `digest`), the one-shot `parhash::hash`, and the run-time
+//! `Hasher` reused (`finalize_reset`, what the lab and Python's `copy`-free path do) or built
+//! per message.
 //! Where a layer costs, its row is slower than the one above it (issue 27: short messages
 //! without overhead).
 //!
