@@ -2,7 +2,7 @@
 //! `hash` (which pads and compresses a short message in one call, without the `digest` buffer)
 //! and the `Hasher` that keeps these states in place, on every variant this CPU has, at every
 //! length around the one- and two-block boundaries of both block sizes and at random lengths
-//! and split points.
+//! and split points. And BLAKE3's one-shot, whose one-block messages take parhash's own kernel.
 
 use parhash::{hash, Algorithm, Hasher};
 use rand::{rngs::StdRng, Rng};
@@ -47,6 +47,25 @@ fn one_shot_hash_equals_rustcrypto_at_every_short_length() {
                 hash(algorithm, message).as_bytes(),
                 peer(algorithm, message),
                 "{algorithm} at {len} bytes"
+            );
+        }
+    }
+}
+
+/// BLAKE3's one-shot takes messages of one block by parhash's own kernel where the CPU has
+/// AVX-512 (`algo::blake3::one_block`), longer ones by the crate: every length on both sides,
+/// at every alignment of the message's start, against the `blake3` crate.
+#[test]
+fn one_shot_blake3_equals_the_blake3_crate_at_every_short_length_and_alignment() {
+    let mut rng = common::rng(0xb1a3);
+    let data = common::random_bytes(&mut rng, 6_000);
+    for len in lengths(&mut rng) {
+        for start in 0..4 {
+            let message = &data[start..start + len];
+            assert_eq!(
+                hash(Algorithm::Blake3, message).as_bytes(),
+                blake3::hash(message).as_bytes(),
+                "{len} bytes from offset {start}"
             );
         }
     }

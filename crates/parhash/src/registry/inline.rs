@@ -111,18 +111,22 @@ impl InlineHash {
     }
 }
 
-/// `data` hashed as one message ([`hash`](super::hash)): a BLAKE3 message of one piece by the
-/// crate's one-shot; MD5, SHA-1 and SHA-2 by their cores' one-shot, which pads and compresses
+/// `data` hashed as one message ([`hash`](super::hash)): a BLAKE3 message of one piece by
+/// `algo::blake3::one_block` (parhash's one-block kernel, else the crate's one-shot); MD5, SHA-1 and SHA-2 by their cores' one-shot, which pads and compresses
 /// a short message in one call (`digest_once` in `algo::block_api`); the others by their
 /// `digest` type on the stack. One `match` whose arms write the digest where the caller wants
 /// it: an `Option<Output>` from a first `match` cost a 135-byte copy per message.
 #[inline]
 pub(super) fn hash(algorithm: Algorithm, data: &[u8]) -> Output {
-    // One piece is one thread's work: the crate's one-shot, which skips the ~2 KB incremental
+    // One piece is one thread's work: a one-shot, which skips the crate's ~2 KB incremental
     // hasher (half the time of a 64-byte message). Before the `match`, whose arms inline the
     // MD cores' one-shots: their stack frame and saved registers cost a 64-byte BLAKE3 ~3 %.
     if algorithm == Algorithm::Blake3 && data.len() <= crate::algo::blake3::PIECE {
-        return Output::from_slice(::blake3::hash(data).as_bytes());
+        return Output::filled(32, |out| {
+            let out = out.try_into().expect("32 bytes");
+            crate::algo::blake3::one_block::hash(data, out);
+            Ok(())
+        });
     }
     message_by_type(algorithm, data)
 }

@@ -371,7 +371,7 @@ algorithms! {
     Blake2b(blake2::Blake2b512) "blake2b", "BLAKE2b", ["blake2b-512", "blake2", "b2", "b2sum"], Blake2, block 128 sizes 1..=64 via blake2::blake2b_sized;
     /// RFC 7693 BLAKE2s (RustCrypto's blake2); digests of 8 to 256 bits (-l), 256 by default
     Blake2s(blake2::Blake2s256) "blake2s", "BLAKE2s", ["blake2s-256"], Blake2, block 64 sizes 1..=32 via blake2::blake2s_sized;
-    /// BLAKE3 (the official blake3 crate), as b3sum, on all cores for long messages; an XOF: digests of 1 byte to 1 MiB (-l 8 to 8388608 bits), 256 bits by default
+    /// BLAKE3 (the official blake3 crate; one-block messages by parhash's own AVX-512 kernel), as b3sum, on all cores for long messages; an XOF: digests of 1 byte to 1 MiB (-l 8 to 8388608 bits), 256 bits by default
     Blake3(blake3::Blake3) "blake3", "BLAKE3", ["b3", "b3sum", "blake3-256"], Blake3, block 64 xof(threads) via blake3::blake3_xof;
     /// SANDstorm-224 (Sandia, SHA-3 round 1), tree mode on all cores
     Sandstorm224(sandstorm::Sandstorm224) "sandstorm224", "SANDSTORM224", ["sandstorm-224"], Sandstorm, block 64;

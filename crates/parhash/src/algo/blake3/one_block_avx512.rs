@@ -1,0 +1,103 @@
+//! BLAKE3's compression of one block on AVX-512 (F, BW, VL), for [`super::one_block`]: the
+//! 4x4 state as four 128-bit rows `a, b, c, d`, one instruction per step of the four G
+//! functions of a half-round, rotations by `vprord`. The diagonal half-round lines up the
+//! diagonals by rotating rows `a`, `c` and `d` (not `b`, which the last step writes, so no
+//! shuffle lies on the chain from one half-round to the next). The message, loaded once into two
+//! 256-bit registers with byte masks (which read exactly the message and zero-pad it), gives
+//! each round its four operand rows with two `vpermt2d` by precomputed index vectors. No
+//! 512-bit instruction: one in flight takes a vector port away from the 128-bit rows on Intel
+//! cores, which cost a 512-bit `vpermd` form 8 % per block.
+
+use core::arch::x86_64::*;
+
+use super::one_block::{IV, ONE_BLOCK_ROOT, SCHEDULE};
+use crate::platform::Avx512;
+
+/// Each round's message words in the order the four G rows read them: the columns' first
+/// and second operands, then the diagonals' (whose lanes start at the diagonal through `b`'s
+/// first word, `(3, 4, 9, 14)`, because rows `a`, `c` and `d` are the ones rotated).
+static OPERANDS: [[u32; 16]; 7] = {
+    const ORDER: [usize; 16] = [0, 2, 4, 6, 1, 3, 5, 7, 14, 8, 10, 12, 15, 9, 11, 13];
+    let mut operands = [[0; 16]; 7];
+    let mut r = 0;
+    while r < 7 {
+        let mut i = 0;
+        while i < 16 {
+            operands[r][i] = SCHEDULE[r][ORDER[i]] as u32;
+            i += 1;
+        }
+        r += 1;
+    }
+    operands
+};
+
+/// The digest of `data` (at most 64 bytes).
+pub(super) fn compress(token: Avx512, data: &[u8], out: &mut [u8; 32]) {
+    let _ = token;
+    assert!(data.len() <= 64, "one BLAKE3 block is at most 64 bytes");
+    // SAFETY: the token proves AVX-512 F/BW/VL; the kernel reads `data.len()` bytes from its
+    // start (a masked load) and writes the 32 bytes of `out`.
+    unsafe { compress_avx512(data, out) }
+}
+
+/// # Safety
+/// The CPU must support AVX-512 F, BW and VL; `data` is at most 64 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn compress_avx512(data: &[u8], out: &mut [u8; 32]) {
+    // The low `data.len()` bits (none for the empty message).
+    let mask = u64::MAX.checked_shr(64 - data.len() as u32).unwrap_or(0);
+    // SAFETY: a masked load touches only the bytes its mask selects (faults are suppressed for
+    // the others): the message's own bytes, words 0-7 and 8-15. IV is eight words, two rows.
+    let (low, high, mut a, mut b) = unsafe {
+        (
+            _mm256_maskz_loadu_epi8(mask as u32, data.as_ptr().cast()),
+            _mm256_maskz_loadu_epi8((mask >> 32) as u32, data.as_ptr().wrapping_add(32).cast()),
+            _mm_loadu_si128(IV.as_ptr().cast()),
+            _mm_loadu_si128(IV.as_ptr().add(4).cast()),
+        )
+    };
+    let mut c = a;
+    let mut d = _mm_setr_epi32(0, 0, data.len() as i32, ONE_BLOCK_ROOT as i32);
+    macro_rules! g4 {
+        ($x:expr, $y:expr) => {
+            a = _mm_add_epi32(_mm_add_epi32(a, $x), b);
+            d = _mm_ror_epi32::<16>(_mm_xor_si128(d, a));
+            c = _mm_add_epi32(c, d);
+            b = _mm_ror_epi32::<12>(_mm_xor_si128(b, c));
+            a = _mm_add_epi32(_mm_add_epi32(a, $y), b);
+            d = _mm_ror_epi32::<8>(_mm_xor_si128(d, a));
+            c = _mm_add_epi32(c, d);
+            b = _mm_ror_epi32::<7>(_mm_xor_si128(b, c));
+        };
+    }
+    for order in &OPERANDS {
+        // SAFETY: `order` is sixteen words, two halves of eight.
+        let (columns, diagonals) = unsafe {
+            (
+                _mm256_loadu_si256(order.as_ptr().cast()),
+                _mm256_loadu_si256(order.as_ptr().add(8).cast()),
+            )
+        };
+        let columns = _mm256_permutex2var_epi32(low, columns, high);
+        let diagonals = _mm256_permutex2var_epi32(low, diagonals, high);
+        g4!(
+            _mm256_castsi256_si128(columns),
+            _mm256_extracti128_si256::<1>(columns)
+        );
+        a = _mm_shuffle_epi32::<0x93>(a);
+        c = _mm_shuffle_epi32::<0x39>(c);
+        d = _mm_shuffle_epi32::<0x4E>(d);
+        g4!(
+            _mm256_castsi256_si128(diagonals),
+            _mm256_extracti128_si256::<1>(diagonals)
+        );
+        a = _mm_shuffle_epi32::<0x39>(a);
+        c = _mm_shuffle_epi32::<0x93>(c);
+        d = _mm_shuffle_epi32::<0x4E>(d);
+    }
+    // SAFETY: `out` is 32 bytes, two rows.
+    unsafe {
+        _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_xor_si128(a, c));
+        _mm_storeu_si128(out.as_mut_ptr().add(16).cast(), _mm_xor_si128(b, d));
+    }
+}
