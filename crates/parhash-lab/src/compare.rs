@@ -4,21 +4,21 @@
 //! ratio chart all read these comparisons, so they never set a peer against a parhash form doing
 //! other work (the batch engine fed one message, say, while a faster form hashed it alone).
 //!
-//! Where the lab also sampled parhash's form and a peer alternately (see [`crate::paired`]),
+//! Where the lab also sampled parhash's forms and a peer alternately (see [`crate::paired`]),
 //! the ratio is the median of those per-round ratios, not the ratio of the two cells timed
-//! apart.
+//! apart, and parhash's form is the paired one with the best ratio against the best peer.
 
 use std::collections::BTreeMap;
 
 use crate::engine::Provider;
-use crate::measure::Measurement;
+use crate::measure::{Measurement, Work};
 use crate::paired::PairedRatio;
-use crate::source::Source;
 
 /// One piece of work measured by parhash and by at least one peer.
 #[derive(Clone, Debug)]
 pub struct PeerComparison<'a> {
-    /// parhash's fastest form on this work.
+    /// parhash's fastest form on this work: the sweep's, or where several forms were paired
+    /// with the peers, the one with the best paired ratio against the best peer.
     pub parhash: &'a Measurement,
     /// Every peer measured on it, fastest first (the lowest [`PeerComparison::ratio`]).
     pub peers: Vec<&'a Measurement>,
@@ -65,17 +65,29 @@ impl<'a> PeerComparison<'a> {
     }
 }
 
-/// What makes two measurements the same work: everything but who hashed and how.
-type Work = (String, usize, usize, usize, Source);
-
-fn work(m: &Measurement) -> Work {
-    (
-        m.algorithm.clone(),
-        m.message_len,
-        m.messages,
-        m.threads,
-        m.source,
-    )
+/// Among parhash's forms `ours` of one piece of work, the one whose paired ratio against the
+/// best of `peers` is highest, counting only forms paired with every peer; `None` where no form
+/// was (then the sweep's fastest stands).
+fn best_paired_form<'a>(
+    ours: &[&'a Measurement],
+    peers: &[&'a Measurement],
+    paired: &'a [PairedRatio],
+) -> Option<&'a Measurement> {
+    let against_best_peer = |form: &Measurement| -> Option<f64> {
+        peers
+            .iter()
+            .map(|peer| {
+                paired
+                    .iter()
+                    .find(|p| p.pairs(form, peer))
+                    .map(|p| p.ratio.median)
+            })
+            .try_fold(f64::INFINITY, |worst, r| Some(worst.min(r?)))
+    };
+    ours.iter()
+        .filter_map(|form| Some((*form, against_best_peer(form)?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(form, _)| form)
 }
 
 /// Every piece of work both parhash and a peer measured, in the order the algorithms first
@@ -87,12 +99,12 @@ pub fn peer_comparisons<'a>(
     paired: &'a [PairedRatio],
 ) -> Vec<PeerComparison<'a>> {
     let mut order: Vec<&str> = Vec::new();
-    let mut by_work: BTreeMap<Work, (Vec<&Measurement>, Vec<&Measurement>)> = BTreeMap::new();
+    let mut by_work: BTreeMap<Work<'a>, (Vec<&Measurement>, Vec<&Measurement>)> = BTreeMap::new();
     for m in measurements {
         if !order.contains(&m.algorithm.as_str()) {
             order.push(&m.algorithm);
         }
-        let entry = by_work.entry(work(m)).or_default();
+        let entry = by_work.entry(m.work()).or_default();
         if m.provider == Provider::Parhash {
             entry.0.push(m);
         } else {
@@ -106,10 +118,13 @@ pub fn peer_comparisons<'a>(
         .filter_map(|(mut ours, mut peers)| {
             ours.sort_by(fastest_first);
             peers.sort_by(fastest_first);
-            let parhash = *ours.first()?;
+            let fastest = *ours.first()?;
             if peers.is_empty() {
                 return None;
             }
+            // Forms a few per cent apart trade places between sweeps: where several were
+            // paired, the best of them against the peers.
+            let parhash = best_paired_form(&ours, &peers, paired).unwrap_or(fastest);
             let mut c = PeerComparison {
                 parhash,
                 peers,
@@ -143,6 +158,25 @@ pub fn peer_comparisons<'a>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::source::Source;
+
+    /// A paired ratio of parhash's `form` against `peer` on the peer's work.
+    fn paired(form: &str, peer: &Measurement, median: f64) -> PairedRatio {
+        PairedRatio {
+            algorithm: peer.algorithm.clone(),
+            message_len: peer.message_len,
+            messages: peer.messages,
+            threads: peer.threads,
+            source: peer.source,
+            parhash_variant: form.into(),
+            peer: peer.provider,
+            peer_variant: peer.variant.clone(),
+            ratio: crate::paired::RatioSpread {
+                median,
+                ..Default::default()
+            },
+        }
+    }
 
     /// A measurement of `label` (`provider algorithm/variant`) hashing `len`-byte messages
     /// from memory at `ns_per_byte`.
@@ -225,33 +259,49 @@ pub(crate) mod tests {
             measured("openssl sha256/OpenSSL 3", 64, 1, 1.5),
             measured("rustcrypto sha256/sha2", 64, 1, 0.8),
         ];
-        let paired = |peer: &Measurement, median: f64| PairedRatio {
-            algorithm: "sha256".into(),
-            message_len: 64,
-            messages: 1,
-            threads: 1,
-            source: Source::Memory,
-            parhash_variant: "sha-ni".into(),
-            peer: peer.provider,
-            peer_variant: peer.variant.clone(),
-            ratio: crate::paired::RatioSpread {
-                median,
-                ..Default::default()
-            },
-        };
         // Apart, RustCrypto looked faster (x0.8); paired, it is behind (x1.1), and OpenSSL
         // (x1.05 paired) is the best peer.
-        let pairs = vec![paired(&ms[2], 1.1), paired(&ms[1], 1.05)];
+        let pairs = vec![
+            paired("sha-ni", &ms[2], 1.1),
+            paired("sha-ni", &ms[1], 1.05),
+        ];
         let cs = peer_comparisons(&ms, &pairs);
         let (best, ratio) = cs[0].best_peer().unwrap();
         assert_eq!((best.provider, ratio), (Provider::Openssl, 1.05));
         assert_eq!(cs[0].ratio(&ms[2]), 1.1);
         assert!(cs[0].paired_with(&ms[2]).is_some());
         // Pairs of another form or work do not apply.
-        let mut other = paired(&ms[2], 9.0);
-        other.parhash_variant = "sequential".into();
+        let other = paired("sequential", &ms[2], 9.0);
         let cs = peer_comparisons(&ms, std::slice::from_ref(&other));
         assert!(cs[0].paired.is_empty());
         assert_eq!(cs[0].best_peer().unwrap().1, 0.8);
+    }
+
+    #[test]
+    fn of_several_paired_forms_the_best_against_the_best_peer_is_parhash_s() {
+        // The sweep put batch 3 % ahead of sha-ni; paired, sha-ni is the faster of the two.
+        let ms = vec![
+            measured("parhash sha1/batch", 4096, 1, 0.97),
+            measured("parhash sha1/sha-ni", 4096, 1, 1.0),
+            measured("parhash sha1/sequential", 4096, 1, 3.0),
+            measured("openssl sha1/OpenSSL 3", 4096, 1, 1.2),
+            measured("rustcrypto sha1/sha1", 4096, 1, 1.0),
+        ];
+        let pairs = vec![
+            paired("batch", &ms[3], 1.10),
+            paired("batch", &ms[4], 0.89),
+            paired("sha-ni", &ms[3], 1.25),
+            paired("sha-ni", &ms[4], 1.01),
+            // A form paired with one peer only is not weighed (sequential never ran paired
+            // against OpenSSL here).
+            paired("sequential", &ms[4], 5.0),
+        ];
+        let cs = peer_comparisons(&ms, &pairs);
+        assert_eq!(cs[0].parhash.variant, "sha-ni");
+        let (best, ratio) = cs[0].best_peer().unwrap();
+        assert_eq!((best.provider, ratio), (Provider::Rustcrypto, 1.01));
+        assert!(cs[0].paired.iter().all(|p| p.parhash_variant == "sha-ni"));
+        // Without pairs, the sweep's fastest stands.
+        assert_eq!(peer_comparisons(&ms, &[])[0].parhash.variant, "batch");
     }
 }

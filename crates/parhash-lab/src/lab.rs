@@ -309,8 +309,9 @@ pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::i
 }
 
 /// The paired pass ([`crate::paired`]): for each comparison the sweep measured whose work is
-/// [`paired::pairable`], shortest first, samples parhash's fastest form and each peer of that
-/// work alternately and records their ratios in `report.paired`; within `plan.max_share` of
+/// [`paired::pairable`], shortest first, samples parhash's contending forms (the sweep's
+/// fastest and those within [`paired::CONTENDERS_WITHIN`] of it) and each peer of that work
+/// alternately and records their ratios in `report.paired`; within `plan.max_share` of
 /// `budget`: the rounds shrink (down to [`PairPlan::MIN_ROUNDS`]) where all of them would not
 /// fit, and what is left when the share is spent keeps the ratios of its cells (with a note).
 pub fn pair_peers(report: &mut Report, engines: &[EngineRef], plan: &PairPlan, budget: Duration) {
@@ -319,23 +320,39 @@ pub fn pair_peers(report: &mut Report, engines: &[EngineRef], plan: &PairPlan, b
     }
     let by_label: HashMap<String, &EngineRef> = engines.iter().map(|e| (e.label(), e)).collect();
     let engine = |m: &Measurement| by_label.get(&m.label()).map(|e| &***e);
-    // parhash's engine and measurement, and its peers', for each pairable comparison.
+    // parhash's contending engines and measurements, fastest first, and its peers', for each
+    // pairable comparison.
     type Side<'e> = (&'e dyn crate::engine::Engine, Measurement);
-    let mut jobs: Vec<(Side, Vec<Side>)> = report
+    let mut jobs: Vec<(Vec<Side>, Vec<Side>)> = report
         .peer_comparisons()
         .into_iter()
         .filter(|c| paired::pairable(c.parhash))
         .filter_map(|c| {
-            let ours = (engine(c.parhash)?, c.parhash.clone());
+            let fastest = c.parhash;
+            let mut contenders: Vec<&Measurement> = report
+                .measurements
+                .iter()
+                .filter(|m| {
+                    m.provider == Provider::Parhash
+                        && m.work() == fastest.work()
+                        && m.ns_per_byte <= fastest.ns_per_byte * paired::CONTENDERS_WITHIN
+                })
+                .collect();
+            contenders.sort_by(|a, b| a.ns_per_byte.total_cmp(&b.ns_per_byte));
+            let ours: Vec<Side> = contenders
+                .into_iter()
+                .filter_map(|m| Some((engine(m)?, m.clone())))
+                .take(paired::MAX_CONTENDERS)
+                .collect();
             let theirs: Vec<Side> = c
                 .peers
                 .iter()
                 .filter_map(|p| Some((engine(p)?, (*p).clone())))
                 .collect();
-            (!theirs.is_empty()).then_some((ours, theirs))
+            (!ours.is_empty() && !theirs.is_empty()).then_some((ours, theirs))
         })
         .collect();
-    jobs.sort_by_key(|((_, m), _)| m.message_len * m.messages);
+    jobs.sort_by_key(|(ours, _)| ours[0].1.message_len * ours[0].1.messages);
     let started = Instant::now();
     let limit = budget.mul_f64(plan.max_share).as_secs_f64();
     // Seconds per sample of one engine, warm-up and calibration included: a guess at first,
@@ -343,37 +360,40 @@ pub fn pair_peers(report: &mut Report, engines: &[EngineRef], plan: &PairPlan, b
     let mut per_sample = plan.min_sample.as_secs_f64() * 1.5;
     let (mut samples, mut done) = (0usize, 0usize);
     let (mut fewest, mut most) = (usize::MAX, 0usize);
-    for (k, ((ours_engine, ours), theirs)) in jobs.iter().enumerate() {
+    for (k, (ours, theirs)) in jobs.iter().enumerate() {
         let left = limit - started.elapsed().as_secs_f64();
         if left <= 0.0 {
             break;
         }
-        let engines_left: usize = jobs[k..].iter().map(|(_, t)| 1 + t.len()).sum();
+        let engines_left: usize = jobs[k..].iter().map(|(o, t)| o.len() + t.len()).sum();
         let rounds = paired::rounds_that_fit(plan, left, per_sample, engines_left);
-        let peer_engines: Vec<&dyn crate::engine::Engine> =
-            theirs.iter().map(|(e, _)| *e).collect();
+        let our_engines: Vec<_> = ours.iter().map(|(e, _)| *e).collect();
+        let peer_engines: Vec<_> = theirs.iter().map(|(e, _)| *e).collect();
+        let work = &ours[0].1;
         let spreads = paired::measure_pair(
-            *ours_engine,
+            &our_engines,
             &peer_engines,
-            ours.message_len,
-            ours.messages,
+            work.message_len,
+            work.messages,
             &PairPlan { rounds, ..*plan },
         );
-        for ((_, peer), ratio) in theirs.iter().zip(spreads) {
-            report.paired.push(PairedRatio {
-                algorithm: ours.algorithm.clone(),
-                message_len: ours.message_len,
-                messages: ours.messages,
-                threads: ours.threads,
-                source: ours.source,
-                parhash_variant: ours.variant.clone(),
-                peer: peer.provider,
-                peer_variant: peer.variant.clone(),
-                ratio,
-            });
+        for ((_, form), per_peer) in ours.iter().zip(spreads) {
+            for ((_, peer), ratio) in theirs.iter().zip(per_peer) {
+                report.paired.push(PairedRatio {
+                    algorithm: form.algorithm.clone(),
+                    message_len: form.message_len,
+                    messages: form.messages,
+                    threads: form.threads,
+                    source: form.source,
+                    parhash_variant: form.variant.clone(),
+                    peer: peer.provider,
+                    peer_variant: peer.variant.clone(),
+                    ratio,
+                });
+            }
         }
         done += 1;
-        samples += rounds * (1 + theirs.len());
+        samples += rounds * (ours.len() + theirs.len());
         per_sample = started.elapsed().as_secs_f64() / samples as f64;
         (fewest, most) = (fewest.min(rounds), most.max(rounds));
     }

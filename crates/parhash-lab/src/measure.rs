@@ -178,7 +178,22 @@ pub struct Measurement {
     pub scaling_note: Option<String>,
 }
 
+/// What makes two measurements the same work: everything but who hashed and how (the
+/// algorithm, message length, messages, threads and source).
+pub type Work<'a> = (&'a str, usize, usize, usize, Source);
+
 impl Measurement {
+    /// The work this measured ([`Work`]).
+    pub fn work(&self) -> Work<'_> {
+        (
+            &self.algorithm,
+            self.message_len,
+            self.messages,
+            self.threads,
+            self.source,
+        )
+    }
+
     /// The configuration this measures.
     pub fn config(&self) -> Config {
         Config {

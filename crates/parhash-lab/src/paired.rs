@@ -4,10 +4,13 @@
 //! the same work are measured seconds apart, and on a shared or throttling machine the load and
 //! the clock change in between (±30 % between runs on a noisy 2-core VM). A ratio of two such
 //! cells cannot answer a 5 % question. So after the sweep, for each piece of work a peer was
-//! measured on (the `compare` module), the lab samples parhash's fastest form found by the
-//! sweep and every peer of that work **alternately in one process**: a warm-up and calibration
-//! of each, then `rounds` rounds of one short sample each (parhash, peer 1, peer 2, parhash,
-//! ...; about 1 ms per sample, [`crate::measure::work_rounds`]). Each round gives one ratio
+//! measured on (the `compare` module), the lab samples parhash's forms that the sweep found
+//! within [`CONTENDERS_WITHIN`] of its fastest (at most [`MAX_CONTENDERS`]: two forms a few
+//! per cent apart swap places from one sweep to the next) and every peer of that work
+//! **alternately in one process**: a warm-up and calibration of each, then `rounds` rounds of
+//! one short sample each (parhash, peer 1, peer 2, parhash, ...; about 1 ms per sample,
+//! [`crate::measure::work_rounds`]). The comparison then takes the parhash form whose paired
+//! ratio against the best peer is highest (`compare`). Each round gives one ratio
 //! per peer (peer time / parhash time of adjacent samples, above 1: parhash faster), and the
 //! comparison reports the **median of the per-round ratios**, with their interquartile range
 //! and extremes ([`RatioSpread`]). A change of load or clock lands on both sides of a round
@@ -34,6 +37,12 @@ use crate::engine::{Engine, Provider};
 use crate::measure::{self, Measurement};
 use crate::source::{fill_pattern, Source};
 use crate::timer::Stats;
+
+/// parhash forms whose sweep time is within this factor of the fastest's are paired too.
+pub const CONTENDERS_WITHIN: f64 = 1.25;
+
+/// The most parhash forms paired on one piece of work.
+pub const MAX_CONTENDERS: usize = 3;
 
 /// The largest batch (messages × length) paired: hashing it a few times fits in one ~1 ms
 /// sample at ordinary speeds, and its data is cheap to hold.
@@ -148,7 +157,7 @@ pub struct PairedRatio {
     pub messages: usize,
     pub threads: usize,
     pub source: Source,
-    /// The parhash form paired (the sweep's fastest on this work).
+    /// The parhash form paired (one of the sweep's fastest on this work).
     pub parhash_variant: String,
     pub peer: Provider,
     pub peer_variant: String,
@@ -160,21 +169,16 @@ impl PairedRatio {
     /// Whether this pairs exactly `parhash` and `peer` (a peer of the same work, see
     /// `compare`): the work, parhash's form and the peer.
     pub fn pairs(&self, parhash: &Measurement, peer: &Measurement) -> bool {
-        (
+        let work = (
             self.algorithm.as_str(),
             self.message_len,
             self.messages,
             self.threads,
             self.source,
-            self.parhash_variant.as_str(),
-        ) == (
-            parhash.algorithm.as_str(),
-            parhash.message_len,
-            parhash.messages,
-            parhash.threads,
-            parhash.source,
-            parhash.variant.as_str(),
-        ) && (self.peer, self.peer_variant.as_str()) == (peer.provider, peer.variant.as_str())
+        );
+        work == parhash.work()
+            && self.parhash_variant == parhash.variant
+            && (self.peer, self.peer_variant.as_str()) == (peer.provider, peer.variant.as_str())
     }
 }
 
@@ -202,16 +206,17 @@ fn batch_work<'a>(engine: &'a dyn Engine, messages: &'a [&'a [u8]]) -> Box<dyn F
     }
 }
 
-/// Samples `parhash` and each of `peers` alternately on `messages` messages of `len` bytes
-/// from memory, one thread ([`measure::work_rounds`]), and returns each peer's per-round ratio
-/// against parhash, in the order of `peers`.
+/// Samples the `parhash` forms and each of `peers` alternately on `messages` messages of `len`
+/// bytes from memory, one thread ([`measure::work_rounds`]), and returns, for each parhash
+/// form in the order of `parhash`, each peer's per-round ratio against it in the order of
+/// `peers`.
 pub fn measure_pair(
-    parhash: &dyn Engine,
+    parhash: &[&dyn Engine],
     peers: &[&dyn Engine],
     len: usize,
     messages: usize,
     plan: &PairPlan,
-) -> Vec<RatioSpread> {
+) -> Vec<Vec<RatioSpread>> {
     let messages = messages.max(1);
     let mut data = vec![0u8; len * messages];
     fill_pattern(&mut data);
@@ -220,15 +225,22 @@ pub fn measure_pair(
     } else {
         data.chunks(len).collect()
     };
-    let mut works: Vec<Box<dyn FnMut() -> u8 + '_>> = std::iter::once(parhash)
-        .chain(peers.iter().copied())
+    let mut works: Vec<Box<dyn FnMut() -> u8 + '_>> = parhash
+        .iter()
+        .chain(peers)
+        .copied()
         .map(|e| batch_work(e, &batch))
         .collect();
     let mut refs: Vec<&mut dyn FnMut() -> u8> = works.iter_mut().map(|w| &mut **w as _).collect();
     let rounds = measure::work_rounds(&mut refs, plan.rounds.max(1), plan.min_sample);
-    rounds[1..]
-        .iter()
-        .map(|peer| ratio_spread(&rounds[0].ns, &peer.ns))
+    let (ours, theirs) = rounds.split_at(parhash.len());
+    ours.iter()
+        .map(|form| {
+            theirs
+                .iter()
+                .map(|peer| ratio_spread(&form.ns, &peer.ns))
+                .collect()
+        })
         .collect()
 }
 
@@ -296,13 +308,22 @@ mod tests {
         };
         let (a, b, c) = (engine('a'), engine('b'), engine('c'));
         let plan = PairPlan::tiny(6);
-        let spreads = measure_pair(&a, &[&b, &c], 64, 1, &plan);
-        assert_eq!(spreads.len(), 2);
-        assert!(spreads.iter().all(|s| s.rounds == 6));
+        let spreads = measure_pair(&[&a], &[&b, &c], 64, 1, &plan);
+        assert_eq!((spreads.len(), spreads[0].len()), (1, 2));
+        assert!(spreads[0].iter().all(|s| s.rounds == 6));
         // Runs of one engine's calls: a warm-up each, then six rounds of a, b, c in turn.
         let mut runs: Vec<char> = log.lock().unwrap().clone();
         runs.dedup();
         assert_eq!(runs.iter().collect::<String>(), "abc".repeat(1 + 6));
+        // Two parhash forms: both in every round, each with a ratio against each peer.
+        log.lock().unwrap().clear();
+        let d = engine('d');
+        let spreads = measure_pair(&[&a, &d], &[&b, &c], 64, 1, &plan);
+        assert_eq!((spreads.len(), spreads[1].len()), (2, 2));
+        assert!(spreads.iter().flatten().all(|s| s.rounds == 6));
+        let mut runs: Vec<char> = log.lock().unwrap().clone();
+        runs.dedup();
+        assert_eq!(runs.iter().collect::<String>(), "adbc".repeat(1 + 6));
     }
 
     #[test]
@@ -315,13 +336,13 @@ mod tests {
             min_sample: Duration::from_micros(200),
             max_share: 1.0,
         };
-        let s = measure_pair(&*md5, &[&*twin], 64, 1, &plan)[0];
+        let s = measure_pair(&[&*md5], &[&*twin], 64, 1, &plan)[0][0];
         assert_eq!(s.rounds, 9);
         assert!(s.median > 0.5 && s.median < 2.0, "{s:?}");
         assert!(s.min <= s.q1 && s.q1 <= s.median && s.median <= s.q3 && s.q3 <= s.max);
         // A batch engine is fed the batch whole.
         let batch = crate::engines::batch::batch_engines(parhash::Algorithm::Md5, &[])[0].clone();
-        let s = measure_pair(&*batch, &[&*md5], 64, 4, &plan)[0];
+        let s = measure_pair(&[&*batch], &[&*md5], 64, 4, &plan)[0][0];
         assert!(s.median > 0.0, "{s:?}");
     }
 
