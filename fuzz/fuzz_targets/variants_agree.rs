@@ -1,6 +1,7 @@
 //! One algorithm (picked by the first byte), one message, fed in pieces (cut where the next
 //! bytes say): every implementation variant this CPU has, streamed, must equal the one-shot
-//! `parhash::hash`, and that must equal the RustCrypto oracle where one is a dependency here.
+//! `parhash::hash`, and that must equal the RustCrypto oracle (or the blake3 crate) where one
+//! is a dependency here.
 #![no_main]
 
 use digest::Digest;
@@ -23,6 +24,7 @@ fn oracle(alg: Algorithm, data: &[u8]) -> Option<Vec<u8>> {
         "sha3-512" => sha3::Sha3_512::digest(data).to_vec(),
         "keccak256" => sha3::Keccak256::digest(data).to_vec(),
         "keccak512" => sha3::Keccak512::digest(data).to_vec(),
+        "blake3" => blake3::hash(data).as_bytes().to_vec(),
         _ => return None,
     })
 }
