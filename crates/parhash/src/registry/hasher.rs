@@ -485,9 +485,12 @@ impl Hasher {
     /// As [`Hasher::finalize`].
     #[inline]
     pub fn finalize_reset(&mut self) -> Output {
-        // The short-message path returns its digest directly, not through a `Result`.
-        if let Inner::Inline(state) = &mut self.inner {
-            return state.finalize_reset();
+        // The short-message paths return their digest directly, not through a `Result` (with
+        // PARSHA-256's stream beside them in one frame, a 64-byte BLAKE3 paid a `memcpy`).
+        match &mut self.inner {
+            Inner::Inline(state) => return state.finalize_reset(),
+            Inner::Xof { hash, len } => return xof_output_reset(&mut **hash, *len),
+            Inner::Digest(_) | Inner::Parsha(_) => {}
         }
         self.try_finalize_reset()
             .unwrap_or_else(|e| panic!("Hasher::finalize: {e}"))
@@ -504,10 +507,7 @@ impl Hasher {
             Inner::Digest(inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
-            Inner::Xof { hash, len } => Ok(Output::filled(*len, |out| {
-                hash.fill_reset(out);
-                Ok(())
-            })),
+            Inner::Xof { hash, len } => Ok(xof_output_reset(&mut **hash, *len)),
             Inner::Parsha(stream) => {
                 let fresh = stream.fresh();
                 std::mem::replace(stream, fresh).finish()
@@ -555,6 +555,16 @@ impl Hasher {
             Inner::Parsha(stream) => *stream = stream.fresh(),
         }
     }
+}
+
+/// `len` bytes of an extendable-output function's output, written straight into the
+/// `Output`; the function starts over.
+#[inline]
+fn xof_output_reset(hash: &mut dyn DynXof, len: usize) -> Output {
+    Output::filled(len, |out| {
+        hash.fill_reset(out);
+        Ok(())
+    })
 }
 
 impl fmt::Debug for Hasher {

@@ -111,8 +111,9 @@ fn kernel() -> Option<crate::platform::Avx512> {
     *KERNEL.get_or_init(crate::platform::Avx512::detect)
 }
 
-/// The BLAKE3 digest of a message of one piece (the one-shot `hash`): a message of at most one
-/// block by the AVX-512 kernel where this CPU has it, everything else by `blake3::hash`.
+/// The BLAKE3 digest of a message of one piece (the one-shot `hash`, and the finalize of a
+/// [`Blake3`](super::Blake3) that held its whole message): a message of at most one block by
+/// the AVX-512 kernel where this CPU has it, everything else by `blake3::hash`.
 #[inline]
 pub(crate) fn hash(data: &[u8], out: &mut [u8; 32]) {
     #[cfg(target_arch = "x86_64")]

@@ -46,12 +46,26 @@ pub(super) fn compress(token: Avx512, data: &[u8], out: &mut [u8; 32]) {
 unsafe fn compress_avx512(data: &[u8], out: &mut [u8; 32]) {
     // The low `data.len()` bits (none for the empty message).
     let mask = u64::MAX.checked_shr(64 - data.len() as u32).unwrap_or(0);
-    // SAFETY: a masked load touches only the bytes its mask selects (faults are suppressed for
-    // the others): the message's own bytes, words 0-7 and 8-15. IV is eight words, two rows.
+    // SAFETY: 64 bytes are two whole 32-byte loads; a masked load touches only the bytes its
+    // mask selects (faults are suppressed for the others): the message's own bytes, words 0-7
+    // and 8-15. IV is eight words, two rows.
+    // A whole block by plain loads: a masked load cannot take its bytes from stores still in
+    // flight (a block just copied into a hasher's buffer) and waits for them to retire.
     let (low, high, mut a, mut b) = unsafe {
+        let (low, high) = if data.len() == 64 {
+            (
+                _mm256_loadu_si256(data.as_ptr().cast()),
+                _mm256_loadu_si256(data.as_ptr().add(32).cast()),
+            )
+        } else {
+            (
+                _mm256_maskz_loadu_epi8(mask as u32, data.as_ptr().cast()),
+                _mm256_maskz_loadu_epi8((mask >> 32) as u32, data.as_ptr().wrapping_add(32).cast()),
+            )
+        };
         (
-            _mm256_maskz_loadu_epi8(mask as u32, data.as_ptr().cast()),
-            _mm256_maskz_loadu_epi8((mask >> 32) as u32, data.as_ptr().wrapping_add(32).cast()),
+            low,
+            high,
             _mm_loadu_si128(IV.as_ptr().cast()),
             _mm_loadu_si128(IV.as_ptr().add(4).cast()),
         )
