@@ -76,7 +76,9 @@ pub struct SumArgs {
     /// SHA256SUMS, SHA384SUMS, SHA512SUMS, B2SUMS (blake2b), B3SUMS (blake3), and TAGSUMS
     /// for the others (SHA3-256SUMS); --list-name changes the names. Each list holds exactly
     /// what `parhash sum -a ALG` would print (GNU lines; --tag, -b and -z apply), so
-    /// `sha256sum -c SHA256SUMS` reads it. Errors go to standard error once per file.
+    /// `sha256sum -c SHA256SUMS` reads it. Errors go to standard error once per file. The
+    /// lists are written as -o FILE is, durably: their lines as they are hashed, fsync every
+    /// 5 seconds or 64 MiB and at the end, so --resume continues an interrupted run's lists.
     #[arg(long = "lists", value_name = "DIR", conflicts_with_all = ["check", "json"])]
     pub lists: Option<std::path::PathBuf>,
 

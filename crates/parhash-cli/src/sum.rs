@@ -4,8 +4,7 @@
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -22,7 +21,7 @@ use crate::progress::ManyProgress;
 use crate::stdio;
 use parhash_format::escape;
 use parhash_format::line::{write_failure, write_line, LineStyle};
-use parhash_format::list_file::{open_at, replace, temporary, Durable};
+use parhash_format::list_file::{replace, temporary, Durable};
 use parhash_format::meta::{self, Meta};
 use parhash_format::tag as parsha;
 
@@ -118,21 +117,37 @@ enum Records {
     /// Standard output: each algorithm's lines (BSD lines when there are several), or JSON.
     Stdout { out: stdio::Stdout, lines: Vec<u8> },
     /// One list per algorithm (`--lists`), in the order of the algorithms.
-    Lists(Vec<List>),
+    Lists(Vec<Written>),
     /// `-o FILE`: what standard output would get, and the side file of metadata.
-    File {
-        list: Durable,
-        side: Durable,
-        lines: Vec<u8>,
-        side_lines: Vec<u8>,
-    },
+    File { list: Written, side: Written },
 }
 
-/// One list of `--lists`.
-struct List {
-    path: PathBuf,
-    out: BufWriter<File>,
+/// A file `sum` writes durably (`-o`'s list and side file, each list of `--lists`), and what
+/// was gathered for it since it was last written.
+struct Written {
+    file: Durable,
     lines: Vec<u8>,
+}
+
+impl Written {
+    fn new(file: Durable) -> Written {
+        Written {
+            file,
+            lines: Vec::with_capacity(64 * 1024),
+        }
+    }
+
+    /// Hands what was gathered to the kernel in one write (a killed run loses none of it).
+    fn write(&mut self) -> Result<()> {
+        self.file.write(&self.lines)?;
+        self.lines.clear();
+        Ok(())
+    }
+
+    /// Forces what was written to the disk.
+    fn sync(&mut self) -> Result<()> {
+        Ok(self.file.sync()?)
+    }
 }
 
 impl Records {
@@ -144,24 +159,19 @@ impl Records {
                 lines: Vec::with_capacity(64 * 1024),
             });
         }
-        Records::lists(list_paths(algorithms, args)?, None)
+        Records::lists(&list_paths(algorithms, args)?, None)
     }
 
-    /// The lists of `--lists` at `paths`: created empty, or cut to `resumed_lens` and
-    /// continued (`--resume`).
-    fn lists(paths: Vec<PathBuf>, resumed_lens: Option<&[u64]>) -> Result<Records> {
-        let mut lists: Vec<List> = Vec::with_capacity(paths.len());
-        for (index, path) in paths.into_iter().enumerate() {
+    /// The lists of `--lists` at `paths`, written as `-o`'s list is ([`Durable`]): created
+    /// empty, or cut to `resumed_lens` and continued (`--resume`).
+    fn lists(paths: &[PathBuf], resumed_lens: Option<&[u64]>) -> Result<Records> {
+        let mut lists: Vec<Written> = Vec::with_capacity(paths.len());
+        for (index, path) in paths.iter().enumerate() {
             let file = match resumed_lens {
-                None => File::create(&path)
-                    .with_context(|| format!("cannot write {}", path.display()))?,
-                Some(lens) => open_at(&path, lens[index])?,
+                None => Durable::create(path)?,
+                Some(lens) => Durable::continue_at(path, lens[index])?,
             };
-            lists.push(List {
-                path,
-                out: BufWriter::new(file),
-                lines: Vec::new(),
-            });
+            lists.push(Written::new(file));
         }
         Ok(Records::Lists(lists))
     }
@@ -186,19 +196,19 @@ impl Records {
             (Records::Stdout { lines, .. }, Ok(digests)) => {
                 stream_lines(lines, algorithms, args, name, Ok(digests));
             }
-            (
-                Records::File {
-                    lines, side_lines, ..
-                },
-                Ok(digests),
-            ) => {
-                stream_lines(lines, algorithms, args, name, Ok(digests));
+            (Records::File { list, side }, Ok(digests)) => {
+                stream_lines(&mut list.lines, algorithms, args, name, Ok(digests));
                 if let Some(meta) = meta {
-                    meta::write_record(side_lines, name, meta);
+                    meta::write_record(&mut side.lines, name, meta);
                 }
             }
             (records, Err(err)) => {
-                if let Records::Stdout { lines, .. } | Records::File { lines, .. } = records {
+                if let Records::Stdout { lines, .. }
+                | Records::File {
+                    list: Written { lines, .. },
+                    ..
+                } = records
+                {
                     stream_lines(lines, algorithms, args, name, Err(err));
                 }
                 // Lines before the error reach their stream before it reaches standard
@@ -212,43 +222,24 @@ impl Records {
 
     /// A record of the old list kept as it is (`--update`), with its metadata if recorded.
     fn keep(&mut self, name: &[u8], record: &[u8], meta: Option<&Meta>) {
-        if let Records::File {
-            lines, side_lines, ..
-        } = self
-        {
-            lines.extend_from_slice(record);
+        if let Records::File { list, side } = self {
+            list.lines.extend_from_slice(record);
             if let Some(meta) = meta {
-                meta::write_record(side_lines, name, meta);
+                meta::write_record(&mut side.lines, name, meta);
             }
         }
     }
 
     /// Writes what was gathered: standard output flushed at once (a reader downstream never
-    /// waits), the lists through their buffers.
+    /// waits), the files of `-o` and `--lists` handed to the kernel in one write each.
     fn pass_on(&mut self) -> Result<()> {
         match self {
             Records::Stdout { out, lines } => hand_on(out, lines),
-            Records::Lists(lists) => {
-                for list in lists {
-                    list.out
-                        .write_all(&list.lines)
-                        .with_context(|| format!("cannot write {}", list.path.display()))?;
-                    list.lines.clear();
-                }
-                Ok(())
-            }
-            Records::File {
-                list,
-                side,
-                lines,
-                side_lines,
-            } => {
+            Records::Lists(lists) => lists.iter_mut().try_for_each(Written::write),
+            Records::File { list, side } => {
                 // The side file first: whatever a crash leaves, it covers the list's entries.
-                side.write(side_lines)?;
-                side_lines.clear();
-                list.write(lines)?;
-                lines.clear();
-                Ok(())
+                side.write()?;
+                list.write()
             }
         }
     }
@@ -256,30 +247,17 @@ impl Records {
     /// `-o FILE`'s list and side file.
     fn file(list: Durable, side: Durable) -> Records {
         Records::File {
-            list,
-            side,
-            lines: Vec::with_capacity(64 * 1024),
-            side_lines: Vec::with_capacity(64 * 1024),
+            list: Written::new(list),
+            side: Written::new(side),
         }
     }
 
+    /// Standard output flushed; the files of `-o` and `--lists` forced to the disk.
     fn finish(self) -> Result<()> {
         match self {
-            Records::File {
-                mut list, mut side, ..
-            } => {
-                side.sync()?;
-                Ok(list.sync()?)
-            }
             Records::Stdout { mut out, .. } => out.flush().context(WRITE_ERROR),
-            Records::Lists(lists) => {
-                for mut list in lists {
-                    list.out
-                        .flush()
-                        .with_context(|| format!("cannot write {}", list.path.display()))?;
-                }
-                Ok(())
-            }
+            Records::File { list, side } => [side, list].iter_mut().try_for_each(Written::sync),
+            Records::Lists(mut lists) => lists.iter_mut().try_for_each(Written::sync),
         }
     }
 }
@@ -383,7 +361,7 @@ fn resume_lists(
 ) -> Result<bool> {
     let paths = list_paths(algorithms, args)?;
     if !paths.iter().all(|path| path.exists()) {
-        let records = Records::lists(paths, None)?;
+        let records = Records::lists(&paths, None)?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
         return hash_planned(algorithms, files, args, records, plan);
     }
@@ -392,7 +370,7 @@ fn resume_lists(
         .collect();
     let resumed = list_file::resume(&lists, None, &mut items)?;
     let all_ok = report_resumed(&resumed);
-    let records = Records::lists(paths, Some(&resumed.list_lens))?;
+    let records = Records::lists(&paths, Some(&resumed.list_lens))?;
     let rest = resumed.first.into_iter().chain(items);
     let plan = rest.map(|item| Ok(Planned::Hash(item, None)));
     Ok(hash_planned(algorithms, files, args, records, plan)? && all_ok)

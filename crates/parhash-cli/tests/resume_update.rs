@@ -85,14 +85,10 @@ fn records_in(path: &Path, terminator: u8) -> usize {
 /// then stops it with `signal` (KILL or INT). Whether the run was still going.
 fn interrupt(dir: &Path, list: &str, style: &[&str], lines: usize, signal: &str) -> bool {
     let terminator = if style.contains(&"-z") { 0 } else { b'\n' };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parhash"))
-        .args([&["sum", "-j", "1", "-r", "d", "-o", list], style].concat())
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(
+        dir,
+        &[&["sum", "-j", "1", "-r", "d", "-o", list], style].concat(),
+    );
     let deadline = Instant::now() + Duration::from_secs(60);
     while records_in(&dir.join(list), terminator) < lines && Instant::now() < deadline {
         if child.try_wait().unwrap().is_some() {
@@ -108,6 +104,18 @@ fn interrupt(dir: &Path, list: &str, style: &[&str], lines: usize, signal: &str)
     let ended = child.wait().unwrap();
     // A run that finished before the signal arrived exits 0.
     !ended.success()
+}
+
+/// Starts `parhash ARGS` in `dir`, reading nothing and its output thrown away.
+fn spawn(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_parhash"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
 }
 
 /// Kills runs of every output style at random points with SIGKILL and SIGINT, replaces the
@@ -706,4 +714,108 @@ fn several_roots_keep_the_command_line_order() {
     fs::write(root.join("L"), &expected[..third]).unwrap();
     run(&["-o", "L", "--resume"]);
     assert_eq!(list(root), expected);
+}
+
+/// `--lists DIR` writes its lists as `-o` writes its list: every line handed to the kernel as
+/// soon as it is hashed, not kept in a buffer. A run waiting on a FIFO after 40 files has
+/// their lines in every list; killed there (SIGKILL), it leaves them all, and resumed, it ends
+/// as an uninterrupted run.
+#[test]
+fn lists_are_on_disk_while_the_run_waits_and_after_it_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut files: Vec<String> = (0..40).map(|i| format!("f{i:02}")).collect();
+    for (i, name) in files.iter().enumerate() {
+        fs::write(root.join(name), format!("file {i}\n").repeat(i + 1)).unwrap();
+    }
+    for out in ["before", "full", "cut"] {
+        fs::create_dir(root.join(out)).unwrap();
+    }
+    let lists = |out: &str, extra: &[&str], files: &[String]| {
+        let mut args = vec!["sum", "-a", "md5,sha256", "--lists", out];
+        args.extend_from_slice(extra);
+        args.extend(files.iter().map(String::as_str));
+        let done = parhash(root, &os(&args));
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(0), "{args:?}: {stderr}");
+    };
+    let read = |path: &str| fs::read(root.join(path)).unwrap_or_default();
+    // The lines of the 40 files, as an uninterrupted run writes them.
+    lists("before", &[], &files);
+    let names = ["MD5SUMS", "SHA256SUMS"];
+    let before: Vec<Vec<u8>> = names.iter().map(|n| read(&format!("before/{n}"))).collect();
+    assert!(before.iter().all(|list| list.ends_with(b"f39\n")));
+
+    files.push("zz".into());
+    assert!(Command::new("mkfifo")
+        .arg(root.join("zz"))
+        .status()
+        .unwrap()
+        .success());
+    // Never opened for writing: the run waits on it for good.
+    let mut args = vec!["sum", "-j", "1", "-a", "md5,sha256", "--lists", "cut"];
+    args.extend(files.iter().map(String::as_str));
+    let mut child = spawn(root, &args);
+    let cut = || -> Vec<Vec<u8>> { names.iter().map(|n| read(&format!("cut/{n}"))).collect() };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while cut() != before && Instant::now() < deadline {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended without the FIFO's data"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let got = cut();
+    assert!(
+        got == before,
+        "the lists of a run waiting on its 41st file lack lines of the 40 before it: {} and {} \
+         bytes of {} and {}",
+        got[0].len(),
+        got[1].len(),
+        before[0].len(),
+        before[1].len()
+    );
+
+    // The FIFO's place taken by a regular file: resumed, the lists are an uninterrupted run's.
+    fs::remove_file(root.join("zz")).unwrap();
+    fs::write(root.join("zz"), b"the last file\n").unwrap();
+    lists("full", &[], &files);
+    lists("cut", &["--resume"], &files);
+    for name in names {
+        let full = read(&format!("full/{name}"));
+        assert!(full.ends_with(b"zz\n"));
+        assert!(read(&format!("cut/{name}")) == full, "{name}");
+    }
+}
+
+/// A list of `--lists` that cannot be written is refused in `-o`'s words: `cannot write FILE:
+/// REASON` (a list on a full disk: one that is a link to /dev/full).
+#[test]
+fn a_list_that_cannot_be_written_is_named_as_o_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("f"), b"data\n").unwrap();
+    fs::create_dir(root.join("full")).unwrap();
+    std::os::unix::fs::symlink("/dev/full", root.join("full/SHA256SUMS")).unwrap();
+    std::os::unix::fs::symlink("/dev/full", root.join("L")).unwrap();
+    for (args, list) in [
+        (
+            &["-a", "md5,sha256", "--lists", "full"][..],
+            "full/SHA256SUMS",
+        ),
+        (&["-o", "L"], "L"),
+        (&["-a", "md5", "--lists", "missing"], "missing/MD5SUMS"),
+    ] {
+        let done = parhash(root, &os(&[&["sum"], args, &["f"]].concat()));
+        assert_eq!(done.status.code(), Some(1), "{args:?}");
+        let reason = if list.starts_with("missing") {
+            "No such file or directory"
+        } else {
+            "No space left on device"
+        };
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(stderr, format!("parhash: cannot write {list}: {reason}\n"));
+    }
 }

@@ -79,6 +79,63 @@ def test_sum_o_driver_killed_and_resumed(cluster, tmp_path, sig):  # noqa: F811
     assert kills == 3
 
 
+def test_sum_lists_on_disk_while_the_driver_waits_and_after_it_is_killed(cluster, tmp_path):  # noqa: F811
+    """--lists writes its lists as -o writes its list (DurableFile: every line handed to the
+    kernel at once): while the run waits on a FIFO no one writes, every list holds the lines
+    of the 40 files before it, and the driver killed there (SIGKILL) loses none of them: the
+    CLI's lists of those files, byte for byte."""
+    files = []
+    for i in range(40):
+        (tmp_path / f"f{i:02}").write_bytes(f"file {i}\n".encode() * (i + 1))
+        files.append(str(tmp_path / f"f{i:02}"))  # the workers' directory is not this one
+    (tmp_path / "want").mkdir()
+    (tmp_path / "got").mkdir()
+    assert run_cli("sum", "--no-progress", "-a", "md5,sha256", "--lists", "want", *files, cwd=tmp_path)[0] == 0
+    names = ["MD5SUMS", "SHA256SUMS"]
+    want = [read(tmp_path / "want" / name) for name in names]
+    assert all(text.endswith(b"f39\n") for text in want)
+
+    def got():
+        return [read(tmp_path / "got" / name) if (tmp_path / "got" / name).exists() else b"" for name in names]
+
+    fifo = tmp_path / "zz"
+    os.mkfifo(fifo)
+    command = [sys.executable, "-m", "parhash.distributed.cli", "sum", "--address", cluster, "--task-files", "1",
+               "-a", "md5,sha256", "--lists", "got", *files, str(fifo)]
+    with open(tmp_path / "stderr", "wb") as errors:
+        process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=errors)
+    try:
+        deadline = time.monotonic() + 60
+        while got() != want and time.monotonic() < deadline:
+            assert process.poll() is None, read(tmp_path / "stderr")
+            time.sleep(0.02)
+        process.kill()
+        assert process.wait() == -signal.SIGKILL
+        lists = got()
+        assert lists == want, f"{[len(text) for text in lists]} bytes of {[len(text) for text in want]}"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        # A worker still waiting to open the FIFO reads an end of file and ends.
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+
+def test_sum_lists_that_cannot_be_written_are_named_as_the_cli_names_them(cluster, tmp_path):  # noqa: F811
+    """A list of --lists on a full disk (a link to /dev/full): ``cannot write FILE: REASON``,
+    status 1, as the CLI says it."""
+    (tmp_path / "f").write_bytes(b"data\n")
+    (tmp_path / "full").mkdir()
+    os.symlink("/dev/full", tmp_path / "full" / "SHA256SUMS")
+    args = ["sum", "-a", "md5,sha256", "--lists", "full", str(tmp_path / "f")]
+    want = run_cli(*args, cwd=tmp_path)
+    assert want == (1, b"", b"parhash: cannot write full/SHA256SUMS: No space left on device\n")
+    assert run_dist(cluster, *args, cwd=tmp_path) == want
+
+
 @pytest.mark.parametrize("rehash", [False, True])
 def test_update_equals_the_cli(cluster, tmp_path, rehash):  # noqa: F811
     make_tree(tmp_path / "data")

@@ -340,31 +340,50 @@ def _spec(args) -> Spec:
 
 class _Lists:
     """``--lists DIR``: one list per algorithm, created empty before anything is hashed, each
-    holding what ``parhash sum -a ALG`` prints (as ``parhash sum --lists``)."""
+    holding what ``parhash sum -a ALG`` prints (as ``parhash sum --lists``), written as ``-o``
+    writes its list (``DurableFile``: every line handed to the kernel at once, so a killed run
+    loses nothing written; fsync every few seconds and at the end, ``sync``)."""
 
     def __init__(self, args, algorithms: List[str]) -> None:
         try:
             self.paths: List[bytes] = fmt.list_paths(args.lists, args.list_name, algorithms)
         except ValueError as err:  # two lists of the same name, in the CLI's words
             raise _ListsError(str(err)) from None
-        self.files: List[Any] = []
+        self.files: List[fmt.DurableFile] = []
         try:
             for path in self.paths:
-                self.files.append(open(path, "wb"))
+                self.files.append(fmt.DurableFile(path))
         except OSError as err:
             self.close()
-            raise _ListsError(f"cannot write {os.fsdecode(err.filename or path)}: {err.strerror or err}") from None
+            raise _cannot_write(err, path) from None
 
     def write(self, index: int, line: bytes) -> None:
-        self.files[index].write(line)
+        try:
+            self.files[index].write(line)
+        except OSError as err:
+            raise _cannot_write(err, self.paths[index]) from err
+
+    def sync(self) -> None:
+        """Forces every list to the disk (at the end of a run that ended well, as ``-o``)."""
+        for path, file in zip(self.paths, self.files):
+            try:
+                file.sync()
+            except OSError as err:
+                raise _cannot_write(err, path) from err
 
     def close(self) -> None:
+        """Closes every list (what was written stays; nothing more is synced)."""
         for file in self.files:
             file.close()
 
 
+def _cannot_write(err: OSError, path: bytes) -> _ListsError:
+    """`err` writing the list at `path`, in the CLI's words: ``cannot write FILE: REASON``."""
+    return _ListsError(f"cannot write {os.fsdecode(err.filename or path)}: {err.strerror or err}")
+
+
 class _ListsError(Exception):
-    """A list of --lists that cannot be named or created (status 1, before any hashing)."""
+    """A list of -o or --lists that cannot be named, created, written or resumed (status 1)."""
 
 
 def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int]) -> Pipeline:
@@ -417,6 +436,8 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
             else:
                 out.message(fmt.failure_message(result, name))
                 all_ok = False
+        if lists is not None:
+            lists.sync()
     finally:
         if lists is not None:
             lists.close()
