@@ -309,8 +309,8 @@ pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::i
 }
 
 /// The paired pass ([`crate::paired`]): for each comparison the sweep measured whose work is
-/// [`paired::pairable`], shortest first, samples parhash's contending forms (the sweep's
-/// fastest and those within [`paired::CONTENDERS_WITHIN`] of it) and each peer of that work
+/// [`paired::pairable`], shortest first, samples parhash's contending forms (those whose best
+/// sample was within [`paired::CONTENDERS_WITHIN`] of the best form's) and each peer of that work
 /// alternately and records their ratios in `report.paired`; within `plan.max_share` of
 /// `budget`: the rounds shrink (down to [`PairPlan::MIN_ROUNDS`]) where all of them would not
 /// fit, and what is left when the share is spent keeps the ratios of its cells (with a note).
@@ -328,21 +328,9 @@ pub fn pair_peers(report: &mut Report, engines: &[EngineRef], plan: &PairPlan, b
         .into_iter()
         .filter(|c| paired::pairable(c.parhash))
         .filter_map(|c| {
-            let fastest = c.parhash;
-            let mut contenders: Vec<&Measurement> = report
-                .measurements
-                .iter()
-                .filter(|m| {
-                    m.provider == Provider::Parhash
-                        && m.work() == fastest.work()
-                        && m.ns_per_byte <= fastest.ns_per_byte * paired::CONTENDERS_WITHIN
-                })
-                .collect();
-            contenders.sort_by(|a, b| a.ns_per_byte.total_cmp(&b.ns_per_byte));
-            let ours: Vec<Side> = contenders
+            let ours: Vec<Side> = paired::contenders(&report.measurements, c.parhash)
                 .into_iter()
                 .filter_map(|m| Some((engine(m)?, m.clone())))
-                .take(paired::MAX_CONTENDERS)
                 .collect();
             let theirs: Vec<Side> = c
                 .peers

@@ -4,9 +4,10 @@
 //! the same work are measured seconds apart, and on a shared or throttling machine the load and
 //! the clock change in between (±30 % between runs on a noisy 2-core VM). A ratio of two such
 //! cells cannot answer a 5 % question. So after the sweep, for each piece of work a peer was
-//! measured on (the `compare` module), the lab samples parhash's forms that the sweep found
-//! within [`CONTENDERS_WITHIN`] of its fastest (at most [`MAX_CONTENDERS`]: two forms a few
-//! per cent apart swap places from one sweep to the next) and every peer of that work
+//! measured on (the `compare` module), the lab samples parhash's forms whose best sample in
+//! the sweep was within [`CONTENDERS_WITHIN`] of the best form's (at most [`MAX_CONTENDERS`]:
+//! two forms a few per cent apart swap places from one sweep to the next, and a burst of load
+//! can move one cell's median by half) and every peer of that work
 //! **alternately in one process**: a warm-up and calibration of each, then `rounds` rounds of
 //! one short sample each (parhash, peer 1, peer 2, parhash, ...; about 1 ms per sample,
 //! [`crate::measure::work_rounds`]). The comparison then takes the parhash form whose paired
@@ -38,7 +39,8 @@ use crate::measure::{self, Measurement};
 use crate::source::{fill_pattern, Source};
 use crate::timer::Stats;
 
-/// parhash forms whose sweep time is within this factor of the fastest's are paired too.
+/// parhash forms whose best sample in the sweep is within this factor of the best form's are
+/// paired too.
 pub const CONTENDERS_WITHIN: f64 = 1.25;
 
 /// The most parhash forms paired on one piece of work.
@@ -180,6 +182,24 @@ impl PairedRatio {
             && self.parhash_variant == parhash.variant
             && (self.peer, self.peer_variant.as_str()) == (peer.provider, peer.variant.as_str())
     }
+}
+
+/// parhash's forms worth pairing on the work of `form`: those whose best sample in the sweep is
+/// within [`CONTENDERS_WITHIN`] of the best form's, best first, at most [`MAX_CONTENDERS`]. By
+/// the best sample, not the median: a burst of load that moved one cell's median must not keep
+/// its form out.
+pub fn contenders<'a>(measurements: &'a [Measurement], form: &Measurement) -> Vec<&'a Measurement> {
+    let mut forms: Vec<&Measurement> = measurements
+        .iter()
+        .filter(|m| m.provider == Provider::Parhash && m.work() == form.work())
+        .collect();
+    forms.sort_by(|a, b| a.ns_per_byte_min.total_cmp(&b.ns_per_byte_min));
+    let Some(best) = forms.first().map(|m| m.ns_per_byte_min) else {
+        return forms;
+    };
+    forms.retain(|m| m.ns_per_byte_min <= best * CONTENDERS_WITHIN);
+    forms.truncate(MAX_CONTENDERS);
+    forms
 }
 
 /// Whether the work of `m` is paired (see the module docs): from memory, one thread, a batch of
@@ -372,6 +392,39 @@ mod tests {
             bottleneck: None,
             scaling_note: None,
         }
+    }
+
+    #[test]
+    fn contenders_are_the_forms_whose_best_sample_is_near_the_best() {
+        let form = |variant: &str, median: f64, best: f64| Measurement {
+            variant: variant.into(),
+            ns_per_byte: median,
+            ns_per_byte_min: best,
+            ..measured(4096, 1)
+        };
+        let mut peer = form("md5", 0.8, 0.7);
+        peer.provider = Provider::Rustcrypto;
+        let ms = vec![
+            // A burst moved sha-ni's median to 1.55 ns/B; its best sample was 0.94.
+            form("batch", 1.01, 0.91),
+            form("sha-ni", 1.55, 0.94),
+            form("sequential", 3.0, 2.9),
+            peer,
+            Measurement {
+                message_len: 64,
+                ..form("sha-ni", 0.9, 0.9)
+            },
+        ];
+        let names = |forms: Vec<&Measurement>| -> Vec<String> {
+            forms.iter().map(|m| m.variant.clone()).collect()
+        };
+        assert_eq!(names(contenders(&ms, &ms[0])), ["batch", "sha-ni"]);
+        assert_eq!(names(contenders(&ms, &ms[4])), ["sha-ni"]);
+        // At most MAX_CONTENDERS, the best first.
+        let many: Vec<Measurement> = (0..5)
+            .map(|i| form(&format!("f{i}"), 1.0, 1.0 + i as f64 / 100.0))
+            .collect();
+        assert_eq!(names(contenders(&many, &many[4])), ["f0", "f1", "f2"]);
     }
 
     #[test]

@@ -495,8 +495,8 @@ impl Report {
         Some(format!(
             "ratios with a range in parentheses are paired: parhash's form and the peer sampled \
              alternately in one process ({rounds} rounds of a short sample each), the median of the \
-             per-round ratios and their interquartile range; where several forms were within {:.0} % \
-             of the fastest in the sweep, each was paired and the form shown is the best against \
+             per-round ratios and their interquartile range; where several forms' best samples were within \
+             {:.0} % of each other in the sweep, each was paired and the form shown is the best against \
              the best peer{}",
             (crate::paired::CONTENDERS_WITHIN - 1.0) * 100.0,
             if unpaired {
