@@ -132,11 +132,12 @@ pub struct Blake3 {
     short_len: u8,
 }
 
-/// One block, aligned to a cache line: the kernel's 32-byte loads never straddle two lines
-/// (or two pages), which made a reused hasher's time at 64 bytes vary by 25 % from one process
-/// to the next with where the allocator put it.
+/// One block, aligned to 16 bytes: the kernel reads a whole block by 16-byte loads, which then
+/// never straddle two cache lines. Unaligned, its loads straddled lines wherever the hasher
+/// happened to lie, and a reused hasher's time at 64 bytes varied by 25 % from one process to
+/// the next. Not more than 16: Python objects (pyo3) are only that aligned.
 #[derive(Clone, Copy)]
-#[repr(align(64))]
+#[repr(align(16))]
 struct HeldBlock([u8; one_block::BLOCK]);
 
 impl Default for Blake3 {

@@ -46,16 +46,19 @@ pub(super) fn compress(token: Avx512, data: &[u8], out: &mut [u8; 32]) {
 unsafe fn compress_avx512(data: &[u8], out: &mut [u8; 32]) {
     // The low `data.len()` bits (none for the empty message).
     let mask = u64::MAX.checked_shr(64 - data.len() as u32).unwrap_or(0);
-    // SAFETY: 64 bytes are two whole 32-byte loads; a masked load touches only the bytes its
+    // SAFETY: 64 bytes are four whole 16-byte loads; a masked load touches only the bytes its
     // mask selects (faults are suppressed for the others): the message's own bytes, words 0-7
     // and 8-15. IV is eight words, two rows.
-    // A whole block by plain loads: a masked load cannot take its bytes from stores still in
-    // flight (a block just copied into a hasher's buffer) and waits for them to retire.
+    // A whole block by plain 16-byte loads: a masked load cannot take its bytes from stores
+    // still in flight (a block just copied into a hasher's buffer) and waits for them to
+    // retire, and a 16-byte load from a 16-byte aligned block (the hasher's) never straddles
+    // two cache lines.
     let (low, high, mut a, mut b) = unsafe {
         let (low, high) = if data.len() == 64 {
+            let row = |i: usize| _mm_loadu_si128(data.as_ptr().add(16 * i).cast());
             (
-                _mm256_loadu_si256(data.as_ptr().cast()),
-                _mm256_loadu_si256(data.as_ptr().add(32).cast()),
+                _mm256_set_m128i(row(1), row(0)),
+                _mm256_set_m128i(row(3), row(2)),
             )
         } else {
             (
