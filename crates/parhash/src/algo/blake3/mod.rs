@@ -29,6 +29,7 @@ pub(crate) mod one_block;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod one_block_avx512;
+mod spec;
 
 use ::blake3::hazmat::{
     hash_derive_key_context, merge_subtrees_non_root, merge_subtrees_root_xof, ChainingValue,

@@ -10,7 +10,7 @@
 
 use core::arch::x86_64::*;
 
-use super::one_block::{IV, ONE_BLOCK_ROOT, SCHEDULE};
+use super::spec::{IV, ONE_BLOCK_ROOT, SCHEDULE};
 use crate::platform::Avx512;
 
 /// Each round's message words in the order the four G rows read them: the columns' first

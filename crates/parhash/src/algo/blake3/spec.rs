@@ -1,0 +1,48 @@
+//! BLAKE3's constants for one compression (the BLAKE3 paper, section 2): shared by the
+//! portable one-block compression and its kernels.
+#![forbid(unsafe_code)]
+
+/// One BLAKE3 block: the longest message this path takes.
+pub(crate) const BLOCK: usize = 64;
+
+/// BLAKE3's IV (SHA-256's): the plain hash's key words.
+pub(super) const IV: [u32; 8] = [
+    0x6A09_E667,
+    0xBB67_AE85,
+    0x3C6E_F372,
+    0xA54F_F53A,
+    0x510E_527F,
+    0x9B05_688C,
+    0x1F83_D9AB,
+    0x5BE0_CD19,
+];
+
+/// CHUNK_START | CHUNK_END | ROOT: the block is a whole chunk and the root of the tree.
+pub(super) const ONE_BLOCK_ROOT: u32 = 1 | 2 | 8;
+
+/// BLAKE3's message permutation, applied between rounds.
+const PERMUTATION: [usize; 16] = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
+
+/// Rounds of the compression function.
+pub(super) const ROUNDS: usize = 7;
+
+/// The message word order of each round: round `r` reads `m[SCHEDULE[r][i]]` where round 0
+/// reads `m[i]` (the permutation applied `r` times).
+pub(super) const SCHEDULE: [[usize; 16]; ROUNDS] = {
+    let mut schedule = [[0; 16]; ROUNDS];
+    let mut i = 0;
+    while i < 16 {
+        schedule[0][i] = i;
+        i += 1;
+    }
+    let mut r = 1;
+    while r < ROUNDS {
+        let mut i = 0;
+        while i < 16 {
+            schedule[r][i] = schedule[r - 1][PERMUTATION[i]];
+            i += 1;
+        }
+        r += 1;
+    }
+    schedule
+};
