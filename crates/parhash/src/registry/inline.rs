@@ -112,8 +112,9 @@ impl InlineHash {
 }
 
 /// `data` hashed as one message ([`hash`](super::hash)): a BLAKE3 message of one piece by
-/// `algo::blake3::one_block` (parhash's one-block kernel, else the crate's one-shot); MD5, SHA-1 and SHA-2 by their cores' one-shot, which pads and compresses
-/// a short message in one call (`digest_once` in `algo::block_api`); the others by their
+/// `algo::blake3::one_block` (parhash's one-block kernel, else the crate's one-shot); MD5,
+/// SHA-1 and SHA-2 by their cores' one-shot, which pads and compresses a short message in one
+/// call (`digest_once` in `algo::block_api`); the others by their
 /// `digest` type on the stack. One `match` whose arms write the digest where the caller wants
 /// it: an `Option<Output>` from a first `match` cost a 135-byte copy per message.
 #[inline]

@@ -15,9 +15,10 @@
 //! from the plain hash only in the key words and flags of every node, which the crate's
 //! `Hasher` constructors and `hazmat::Mode` carry into pieces and merges alike.
 //!
-//! The one-shot [`crate::hash`] of a message of at most one block (64 bytes) takes
-//! `one_block`: one compression written for that case, faster than the crate's call where the
-//! CPU has AVX-512, and the crate's one-shot elsewhere.
+//! A message of at most one block (64 bytes) takes `one_block`, through the one-shot
+//! [`crate::hash`] or through [`Blake3`], which holds such a message until more arrives: one
+//! compression written for that case, faster than the crate's call where the CPU has AVX-512,
+//! and the crate's one-shot elsewhere.
 //!
 //! Why not the crate's own `update_rayon`: its joins run on rayon's global pool (or, through
 //! `install`, on a pool while the calling thread waits), next to the library's pool of cores - 1
