@@ -196,6 +196,7 @@ where
     C::BlockSize: BlockSizes,
 {
     /// A fresh message on `core` (which keeps its backend across resets).
+    #[inline]
     pub(crate) fn new(core: C) -> Self {
         LazyMd {
             core,

@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::inline::{self, InlineHash};
 use super::{boxed, Algorithm, DynHash, DynXof, Error, Family, Output};
+use crate::algo::blake3::one_block::Held;
 use crate::algo::blake3::{blake3_mode_xof, Blake3Mode};
 use crate::algo::parsha256::Backend as ParshaBackend;
 use crate::algo::parsha256::{Parsha256Hasher, ParshaOptions, TreeParams};
@@ -21,7 +22,8 @@ use crate::variant::Variant;
 /// assert_eq!(h.finalize().to_hex(), "900150983cd24fb0d6963f7d28e17f72");
 /// ```
 pub struct Hasher {
-    algorithm: Algorithm,
+    // No `algorithm` field beside it: `Inner`'s 128 bytes would have grown to 144 (alignment),
+    // over what a move does without a `memcpy` call (see `InlineHash`).
     inner: Inner,
 }
 
@@ -29,13 +31,22 @@ pub struct Hasher {
 enum Inner {
     /// MD5, SHA-1 and SHA-2 in place: no box, no dynamic call (see [`InlineHash`]).
     Inline(InlineHash),
+    /// BLAKE3's plain 32-byte digest while the message fits one block: held in place and
+    /// hashed by the one-block kernel, no box. A `Hasher` built per 64-byte message paid 2x
+    /// the `blake3` crate's time for that crate's ~2 KB hasher (allocated, built, freed). It
+    /// becomes `Xof` when more arrives, or when more of the output is asked for.
+    Blake3Held { held: Held, threads: Threads },
     /// Any other algorithm through its `digest` type (but the extendable-output functions).
-    Digest(Box<dyn DynHash>),
+    Digest(Algorithm, Box<dyn DynHash>),
     /// An extendable-output function, read for `len` bytes by [`Hasher::finalize`] and for
     /// any number by [`Hasher::finalize_xof_into_reset`].
-    Xof { hash: Box<dyn DynXof>, len: usize },
+    Xof {
+        algorithm: Algorithm,
+        hash: Box<dyn DynXof>,
+        len: usize,
+    },
     /// PARSHA-256 told the message length up front: streamed, not buffered.
-    Parsha(ParshaStream),
+    Parsha(Box<ParshaStream>),
 }
 
 /// PARSHA-256 of a message of known length, hashed as it arrives (the `digest` type must buffer
@@ -261,22 +272,27 @@ impl HasherBuilder {
                     threads: self.threads,
                     kernel,
                 };
-                Inner::Parsha(ParshaStream::new(len, params, options)?)
+                Inner::Parsha(Box::new(ParshaStream::new(len, params, options)?))
             }
-            (None, _) if is_parsha => Inner::Digest(boxed(
-                crate::algo::parsha256::Parsha256::with_params(params, self.threads),
-            )),
+            (None, _) if is_parsha => Inner::Digest(
+                algorithm,
+                boxed(crate::algo::parsha256::Parsha256::with_params(
+                    params,
+                    self.threads,
+                )),
+            ),
             (None, _) => Inner::fixed(algorithm, self.threads),
             (Some(name), _) => match InlineHash::new(algorithm, Some(name)) {
                 Some(state) => Inner::Inline(state),
                 None => Inner::Digest(
+                    algorithm,
                     algorithm
                         .new_dyn_variant(name, self.threads, params)
                         .ok_or_else(unavailable)?,
                 ),
             },
         };
-        Ok(Hasher { algorithm, inner })
+        Ok(Hasher { inner })
     }
 }
 
@@ -309,8 +325,7 @@ impl HasherBuilder {
             .new_dyn_sized(size)
             .expect("every algorithm with several sizes has a sized constructor");
         Ok(Hasher {
-            algorithm: self.algorithm,
-            inner: Inner::Digest(inner),
+            inner: Inner::Digest(self.algorithm, inner),
         })
     }
 
@@ -320,8 +335,8 @@ impl HasherBuilder {
         if self.keyed() {
             let hash: Box<dyn DynXof> = Box::new(blake3_mode_xof(self.blake3_mode, self.threads));
             return Ok(Hasher {
-                algorithm: self.algorithm,
                 inner: Inner::Xof {
+                    algorithm: self.algorithm,
                     hash,
                     len: self.output_len(),
                 },
@@ -337,7 +352,7 @@ impl Inner {
     /// modes use more than one): in place where it can be.
     fn fixed(algorithm: Algorithm, threads: Threads) -> Inner {
         InlineHash::new(algorithm, None).map_or_else(
-            || Inner::Digest(algorithm.new_dyn_threads(threads)),
+            || Inner::Digest(algorithm, algorithm.new_dyn_threads(threads)),
             Inner::Inline,
         )
     }
@@ -346,17 +361,51 @@ impl Inner {
 impl Hasher {
     /// A hasher using the fastest implementation available on this CPU, on all cores where
     /// the algorithm splits one message over threads.
+    #[inline]
     pub fn new(algorithm: Algorithm) -> Self {
-        Hasher::with_threads(algorithm, Threads::ALL)
+        // The short-message states first, without the general path's lookups (the XOF table,
+        // the digest size): a hasher built per message pays for them on every message.
+        if algorithm == Algorithm::Blake3 {
+            return Hasher::blake3_held(Threads::ALL);
+        }
+        Hasher::new_other(algorithm)
+    }
+
+    /// [`Hasher::new`] of every algorithm but BLAKE3.
+    #[inline(never)]
+    fn new_other(algorithm: Algorithm) -> Self {
+        match InlineHash::new(algorithm, None) {
+            Some(state) => Hasher {
+                inner: Inner::Inline(state),
+            },
+            None => Hasher::with_threads(algorithm, Threads::ALL),
+        }
+    }
+
+    /// A plain BLAKE3 hasher, holding its message in place while it fits one block.
+    #[inline(always)]
+    fn blake3_held(threads: Threads) -> Hasher {
+        Hasher {
+            inner: Inner::Blake3Held {
+                held: Held::EMPTY,
+                threads,
+            },
+        }
     }
 
     /// An extendable-output function's hasher read for `len` bytes (`None` for the other
     /// algorithms).
     fn xof(algorithm: Algorithm, threads: Threads, len: usize) -> Option<Hasher> {
+        if algorithm == Algorithm::Blake3 && len == Algorithm::Blake3.digest_size() {
+            return Some(Hasher::blake3_held(threads));
+        }
         let hash = algorithm.new_dyn_xof(threads)?;
         Some(Hasher {
-            algorithm,
-            inner: Inner::Xof { hash, len },
+            inner: Inner::Xof {
+                algorithm,
+                hash,
+                len,
+            },
         })
     }
 
@@ -382,7 +431,6 @@ impl Hasher {
     pub fn with_threads(algorithm: Algorithm, threads: impl Into<Threads>) -> Self {
         let threads = threads.into();
         Hasher::xof(algorithm, threads, algorithm.digest_size()).unwrap_or_else(|| Hasher {
-            algorithm,
             inner: Inner::fixed(algorithm, threads),
         })
     }
@@ -410,18 +458,26 @@ impl Hasher {
     pub fn try_clone(&self) -> Option<Hasher> {
         match &self.inner {
             Inner::Inline(state) => Some(Hasher {
-                algorithm: self.algorithm,
                 inner: Inner::Inline(state.clone()),
             }),
-            Inner::Digest(inner) => Some(Hasher {
-                algorithm: self.algorithm,
-                inner: Inner::Digest(inner.clone_hash()),
+            Inner::Digest(algorithm, inner) => Some(Hasher {
+                inner: Inner::Digest(*algorithm, inner.clone_hash()),
             }),
-            Inner::Xof { hash, len } => Some(Hasher {
-                algorithm: self.algorithm,
+            Inner::Xof {
+                algorithm,
+                hash,
+                len,
+            } => Some(Hasher {
                 inner: Inner::Xof {
+                    algorithm: *algorithm,
                     hash: hash.clone_xof(),
                     len: *len,
+                },
+            }),
+            Inner::Blake3Held { held, threads } => Some(Hasher {
+                inner: Inner::Blake3Held {
+                    held: *held,
+                    threads: *threads,
                 },
             }),
             Inner::Parsha(_) => None,
@@ -430,7 +486,12 @@ impl Hasher {
 
     /// The algorithm this hasher computes.
     pub fn algorithm(&self) -> Algorithm {
-        self.algorithm
+        match &self.inner {
+            Inner::Inline(state) => state.algorithm(),
+            Inner::Blake3Held { .. } => Algorithm::Blake3,
+            Inner::Digest(algorithm, _) | Inner::Xof { algorithm, .. } => *algorithm,
+            Inner::Parsha(_) => Algorithm::Parsha256,
+        }
     }
 
     /// Feeds more data; may be called any number of times.
@@ -438,9 +499,15 @@ impl Hasher {
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.inner {
             Inner::Inline(state) => state.update(data),
-            Inner::Digest(inner) => inner.update(data),
+            Inner::Digest(_, inner) => inner.update(data),
             Inner::Xof { hash, .. } => hash.update(data),
             Inner::Parsha(stream) => stream.hasher.update(data),
+            Inner::Blake3Held { held, threads } => {
+                if !held.append(data) {
+                    self.inner = held_blake3(held, *threads);
+                    self.update(data);
+                }
+            }
         }
     }
 
@@ -451,9 +518,17 @@ impl Hasher {
     /// received another number of bytes: use [`Hasher::try_finalize`] there.
     #[inline]
     pub fn finalize(mut self) -> Output {
-        if let Inner::Inline(state) = &mut self.inner {
-            return state.finalize_reset();
+        // The short-message states here, the others out of line.
+        match &mut self.inner {
+            Inner::Inline(state) => state.finalize_reset(),
+            Inner::Blake3Held { held, .. } => inline::blake3_piece(held.bytes()),
+            _ => self.finalize_boxed(),
         }
+    }
+
+    /// [`Hasher::finalize`] of the states behind a box.
+    #[inline(never)]
+    fn finalize_boxed(self) -> Output {
         self.try_finalize()
             .unwrap_or_else(|e| panic!("Hasher::finalize: {e}"))
     }
@@ -469,10 +544,11 @@ impl Hasher {
             // No fresh stream to build for a hasher that is done.
             Inner::Parsha(stream) => stream.finish(),
             Inner::Inline(mut state) => Ok(state.finalize_reset()),
-            Inner::Digest(mut inner) => Ok(Output::filled(inner.output_size(), |out| {
+            Inner::Blake3Held { held, .. } => Ok(inline::blake3_piece(held.bytes())),
+            Inner::Digest(_, mut inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
-            Inner::Xof { mut hash, len } => Ok(Output::filled(len, |out| {
+            Inner::Xof { mut hash, len, .. } => Ok(Output::filled(len, |out| {
                 hash.fill_reset(out);
                 Ok(())
             })),
@@ -489,8 +565,9 @@ impl Hasher {
         // PARSHA-256's stream beside them in one frame, a 64-byte BLAKE3 paid a `memcpy`).
         match &mut self.inner {
             Inner::Inline(state) => return state.finalize_reset(),
-            Inner::Xof { hash, len } => return xof_output_reset(&mut **hash, *len),
-            Inner::Digest(_) | Inner::Parsha(_) => {}
+            Inner::Blake3Held { held, .. } => return held_output_reset(held),
+            Inner::Xof { hash, len, .. } => return xof_output_reset(&mut **hash, *len),
+            Inner::Digest(..) | Inner::Parsha(_) => {}
         }
         self.try_finalize_reset()
             .unwrap_or_else(|e| panic!("Hasher::finalize: {e}"))
@@ -504,13 +581,14 @@ impl Hasher {
     pub fn try_finalize_reset(&mut self) -> Result<Output, Error> {
         match &mut self.inner {
             Inner::Inline(state) => Ok(state.finalize_reset()),
-            Inner::Digest(inner) => Ok(Output::filled(inner.output_size(), |out| {
+            Inner::Blake3Held { held, .. } => Ok(held_output_reset(held)),
+            Inner::Digest(_, inner) => Ok(Output::filled(inner.output_size(), |out| {
                 inner.finalize_into_reset(out)
             })),
-            Inner::Xof { hash, len } => Ok(xof_output_reset(&mut **hash, *len)),
+            Inner::Xof { hash, len, .. } => Ok(xof_output_reset(&mut **hash, *len)),
             Inner::Parsha(stream) => {
                 let fresh = stream.fresh();
-                std::mem::replace(stream, fresh).finish()
+                std::mem::replace(&mut **stream, fresh).finish()
             }
         }
     }
@@ -540,8 +618,13 @@ impl Hasher {
                 hash.fill_reset(out);
                 Ok(())
             }
-            Inner::Inline(_) | Inner::Digest(_) | Inner::Parsha(_) => {
-                Err(Error::NotExtendable(self.algorithm))
+            // Output beyond the digest: the crate's reader, through the general state.
+            Inner::Blake3Held { held, threads } => {
+                self.inner = held_blake3(held, *threads);
+                self.finalize_xof_into_reset(out)
+            }
+            Inner::Inline(_) | Inner::Digest(..) | Inner::Parsha(_) => {
+                Err(Error::NotExtendable(self.algorithm()))
             }
         }
     }
@@ -550,10 +633,33 @@ impl Hasher {
     pub fn reset(&mut self) {
         match &mut self.inner {
             Inner::Inline(state) => state.reset(),
-            Inner::Digest(inner) => inner.reset(),
+            Inner::Blake3Held { held, .. } => held.clear(),
+            Inner::Digest(_, inner) => inner.reset(),
             Inner::Xof { hash, .. } => hash.reset(),
-            Inner::Parsha(stream) => *stream = stream.fresh(),
+            Inner::Parsha(stream) => **stream = stream.fresh(),
         }
+    }
+}
+
+/// The digest of a BLAKE3 message held in place; the hasher starts over.
+#[inline]
+fn held_output_reset(held: &mut Held) -> Output {
+    let digest = inline::blake3_piece(held.bytes());
+    held.clear();
+    digest
+}
+
+/// The general BLAKE3 state (the crate's hasher, parhash's pieces) of a message held so far
+/// ([`Inner::Blake3Held`]), for more input or more output than the held state takes.
+fn held_blake3(held: &Held, threads: Threads) -> Inner {
+    let mut hash = Algorithm::Blake3
+        .new_dyn_xof(threads)
+        .expect("BLAKE3 is an extendable-output function");
+    hash.update(held.bytes());
+    Inner::Xof {
+        algorithm: Algorithm::Blake3,
+        hash,
+        len: Algorithm::Blake3.digest_size(),
     }
 }
 
@@ -569,7 +675,7 @@ fn xof_output_reset(hash: &mut dyn DynXof, len: usize) -> Output {
 
 impl fmt::Debug for Hasher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Hasher({})", self.algorithm)
+        write!(f, "Hasher({})", self.algorithm())
     }
 }
 

@@ -523,3 +523,107 @@ fn one_shot_blake3_on_both_sides_of_a_piece() {
         assert_eq!(h.finalize_reset().as_bytes(), expected.as_bytes(), "{len}");
     }
 }
+
+/// A fresh `Hasher` holds a plain BLAKE3 message of up to one block in place and hands it to
+/// the crate's hasher when more arrives: every length around the block, split at every point,
+/// through each way out (the digest, a longer output, a copy, a reset), and a reused hasher
+/// that goes back and forth between short and long messages.
+#[test]
+fn a_blake3_message_held_in_the_hasher_gives_the_crates_digest_every_way() {
+    let data: Vec<u8> = (0..300u32).map(|i| (i * 29 % 251) as u8).collect();
+    let crate_output = |m: &[u8], len: usize| {
+        let mut out = vec![0; len];
+        ::blake3::Hasher::new()
+            .update(m)
+            .finalize_xof()
+            .fill(&mut out);
+        out
+    };
+    let mut reused = Hasher::new(Algorithm::Blake3);
+    for len in (0..=130).chain([200, 300]) {
+        let message = &data[..len];
+        let expected = crate_output(message, 32);
+        for split in 0..=len {
+            let mut h = Hasher::new(Algorithm::Blake3);
+            h.update(&message[..split]);
+            h.update(&message[split..]);
+            assert_eq!(h.algorithm(), Algorithm::Blake3);
+            let copy = h.try_clone().expect("a held message clones");
+            assert_eq!(
+                h.finalize().as_bytes(),
+                expected,
+                "{len} bytes, split at {split}"
+            );
+            assert_eq!(
+                copy.finalize().as_bytes(),
+                expected,
+                "a copy, {len}/{split}"
+            );
+        }
+        // Longer output from the held state, and the hasher starts over.
+        let mut h = Hasher::with_threads(Algorithm::Blake3, 2);
+        h.update(message);
+        let mut long = vec![0; 100];
+        h.finalize_xof_into_reset(&mut long).unwrap();
+        assert_eq!(long, crate_output(message, 100), "{len} bytes, 100 out");
+        h.update(b"after");
+        assert_eq!(h.finalize_reset(), hash(Algorithm::Blake3, b"after"));
+        // A reset forgets a held message.
+        h.update(message);
+        h.reset();
+        h.update(b"x");
+        assert_eq!(h.finalize(), hash(Algorithm::Blake3, b"x"));
+        // One hasher for short and long messages in turn.
+        reused.update(message);
+        assert_eq!(
+            reused.finalize_reset().as_bytes(),
+            expected,
+            "reused, {len}"
+        );
+        reused.update(&data[..len % 7]);
+        assert_eq!(
+            reused.finalize_reset().as_bytes(),
+            crate_output(&data[..len % 7], 32),
+            "reused, {} after {len}",
+            len % 7
+        );
+    }
+}
+
+#[test]
+fn every_hasher_knows_its_algorithm() {
+    for &alg in Algorithm::ALL {
+        assert_eq!(Hasher::new(alg).algorithm(), alg);
+        assert_eq!(Hasher::with_threads(alg, 2).algorithm(), alg);
+        let built = Hasher::builder(alg).build().unwrap();
+        assert_eq!(built.algorithm(), alg);
+        assert_eq!(built.try_clone().map(|h| h.algorithm()), Some(alg));
+        for variant in alg.available_variants() {
+            assert_eq!(
+                Hasher::with_variant(variant).algorithm(),
+                alg,
+                "{variant:?}"
+            );
+        }
+        let sizes = alg.digest_sizes();
+        for size in [sizes.min, sizes.max.min(sizes.min.max(100))] {
+            let sized = Hasher::builder(alg).digest_size(size).build().unwrap();
+            assert_eq!(sized.algorithm(), alg, "{size} bytes");
+            assert_eq!(format!("{sized:?}"), format!("Hasher({alg})"));
+        }
+    }
+    let stream = Hasher::builder(Algorithm::Parsha256).expected_len(3);
+    assert_eq!(stream.build().unwrap().algorithm(), Algorithm::Parsha256);
+}
+
+/// A `Hasher` is moved once per message by `Hasher::new(..).update(m).finalize()`: within 128
+/// bytes a move is eight 16-byte moves; beyond, a `memcpy` call whose wide stores the next
+/// loads of the block cannot take their bytes from (see `InlineHash`).
+#[test]
+fn a_hasher_fits_in_128_bytes() {
+    assert!(
+        std::mem::size_of::<Hasher>() <= 128,
+        "{}",
+        std::mem::size_of::<Hasher>()
+    );
+}

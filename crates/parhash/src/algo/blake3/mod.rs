@@ -130,17 +130,8 @@ pub struct Blake3 {
     /// until more arrives, so a plain hash of one block finalizes in one compression
     /// ([`one_block`]) instead of the crate's chunk state and output node (0.77x the crate's
     /// reused hasher at 64 bytes without it).
-    short: HeldBlock,
-    short_len: u8,
+    short: one_block::Held,
 }
-
-/// One block, aligned to 16 bytes: the kernel reads a whole block by 16-byte loads, which then
-/// never straddle two cache lines. Unaligned, its loads straddled lines wherever the hasher
-/// happened to lie, and a reused hasher's time at 64 bytes varied by 25 % from one process to
-/// the next. Not more than 16: Python objects (pyo3) are only that aligned.
-#[derive(Clone, Copy)]
-#[repr(align(16))]
-struct HeldBlock([u8; one_block::BLOCK]);
 
 impl Default for Blake3 {
     fn default() -> Self {
@@ -191,36 +182,26 @@ impl Blake3 {
             stack: Vec::new(),
             pieces: 0,
             tail: mode.hasher(),
-            short: HeldBlock([0; one_block::BLOCK]),
-            short_len: 0,
+            short: one_block::Held::EMPTY,
         }
     }
 
     /// The whole message, where it is still held in `short` (at most one block; nothing has
     /// reached the crate's hasher).
     fn held(&self) -> Option<&[u8]> {
-        (self.pieces == 0 && self.tail.count() == 0).then(|| &self.short.0[..self.short_len.into()])
+        (self.pieces == 0 && self.tail.count() == 0).then(|| self.short.bytes())
     }
 
     /// Feeds more data: held while the message fits one block, else to the pieces.
     fn absorb(&mut self, data: &[u8]) {
-        if let Some(held) = self.held() {
-            let (len, total) = (held.len(), held.len() + data.len());
-            if let (0, Ok(block)) = (len, <&[u8; one_block::BLOCK]>::try_from(data)) {
-                // A whole block at once: a copy of known length, not a `memcpy` call.
-                self.short.0 = *block;
-                self.short_len = one_block::BLOCK as u8;
-                return;
-            }
-            if total <= one_block::BLOCK {
-                self.short.0[len..total].copy_from_slice(data);
-                self.short_len = total as u8;
+        if self.held().is_some() {
+            if self.short.append(data) {
                 return;
             }
             // More than one block: what was held goes first.
             let short = self.short;
-            self.short_len = 0;
-            self.absorb_pieces(&short.0[..len]);
+            self.short.clear();
+            self.absorb_pieces(short.bytes());
         }
         self.absorb_pieces(data);
     }
@@ -420,7 +401,7 @@ impl Blake3 {
         }
         self.stack.clear();
         self.pieces = 0;
-        self.short_len = 0;
+        self.short.clear();
     }
 }
 
