@@ -361,25 +361,8 @@ impl Inner {
 impl Hasher {
     /// A hasher using the fastest implementation available on this CPU, on all cores where
     /// the algorithm splits one message over threads.
-    #[inline]
     pub fn new(algorithm: Algorithm) -> Self {
-        // The short-message states first, without the general path's lookups (the XOF table,
-        // the digest size): a hasher built per message pays for them on every message.
-        if algorithm == Algorithm::Blake3 {
-            return Hasher::blake3_held(Threads::ALL);
-        }
-        Hasher::new_other(algorithm)
-    }
-
-    /// [`Hasher::new`] of every algorithm but BLAKE3.
-    #[inline(never)]
-    fn new_other(algorithm: Algorithm) -> Self {
-        match InlineHash::new(algorithm, None) {
-            Some(state) => Hasher {
-                inner: Inner::Inline(state),
-            },
-            None => Hasher::with_threads(algorithm, Threads::ALL),
-        }
+        Hasher::with_threads(algorithm, Threads::ALL)
     }
 
     /// A plain BLAKE3 hasher, holding its message in place while it fits one block.
