@@ -344,7 +344,7 @@ fn hash_once(options: &Options, files: Vec<(Vec<u8>, Vec<Spec>)>) -> Outcomes {
         });
         let engine = MultiHasher::new(builders)
             .read_strategy(options.hashing.read)
-            .map_cached(!options.hashing.no_mmap);
+            .memory_maps(!options.hashing.no_mmap);
         let engine = engine.with_progress(&progress);
         // Regular files (and names that fail) through the many-file engine; anything else
         // (a FIFO, a device) opened only once, here: the engine opens each input to see

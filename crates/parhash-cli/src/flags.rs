@@ -430,10 +430,12 @@ pub struct HashOptions {
 
     /// Read large files, never map them (b3sum's flag).
     ///
-    /// By default a file that blake3, sandstorm* or parsha256 read in parallel from the page cache or
-    /// tmpfs is mapped into memory and hashed in place, without copying it into buffers. A file truncated meanwhile is
-    /// still an error, not a crash: parhash catches the faults in its own maps. With this flag
-    /// the hashing threads copy their pieces out with positional reads instead.
+    /// By default two kinds of large files are mapped into memory and hashed in place, without
+    /// copying them into buffers: one that blake3, sandstorm* or parsha256 read in parallel from the
+    /// page cache or tmpfs, and one they read as a single stream from a disk (a reader thread
+    /// maps its pieces in ahead of the hashing). A file truncated meanwhile is still an error, not a
+    /// crash: parhash catches the faults in its own maps. With this flag every byte is copied
+    /// out with reads instead.
     #[arg(long)]
     pub no_mmap: bool,
 

@@ -55,7 +55,7 @@ pub fn hash_input(alg: Algorithm, source: &Source, options: &HashOptions) -> io:
 pub fn file_hasher(alg: Algorithm, options: &HashOptions) -> FileHasher<'static> {
     FileHasher::new(builder_for(alg, options))
         .read_strategy(options.read)
-        .map_cached(!options.no_mmap)
+        .memory_maps(!options.no_mmap)
 }
 
 /// The hasher every input is hashed with: `-j`'s threads, tree parameters where the algorithm

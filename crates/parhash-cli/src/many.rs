@@ -47,7 +47,7 @@ pub fn run(
     let builders = algorithms.iter().map(|&alg| builder_for(alg, options));
     let files = MultiHasher::new(builders)
         .read_strategy(options.read)
-        .map_cached(!options.no_mmap);
+        .memory_maps(!options.no_mmap);
     let files = files.with_progress(progress);
     let inputs = items.map(|item| match item {
         Item::Hash {

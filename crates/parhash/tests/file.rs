@@ -65,15 +65,16 @@ fn tree_modes_hash_across_pieces_and_overlapped_reads() {
             let data = random_bytes(len, len as u64);
             let path = write_file(dir.path(), "f", &data);
             for threads in [1, 2] {
-                for mode in READ_AHEAD_MODES {
+                for (mode, maps) in READ_AHEAD_MODES.into_iter().flat_map(with_and_without_maps) {
                     let builder = Hasher::builder(alg).threads(Threads::new(threads));
                     // One stream, as each read-ahead mode reads it (tests/read_strategies.rs
                     // has the threads that read their own pieces).
                     let files = FileHasher::new(builder)
                         .read_ahead(mode)
+                        .memory_maps(maps)
                         .read_strategy(ReadStrategy::Sequential);
                     let got = files.hash_path(&path).unwrap();
-                    let what = format!("{alg}, {len} bytes, {threads} threads, {mode:?}");
+                    let what = format!("{alg}, {len} bytes, {threads} threads, {mode:?}, {maps}");
                     assert_eq!(got, hash(alg, &data), "{what}");
                 }
             }
@@ -118,12 +119,54 @@ const READ_AHEAD_MODES: [ReadAhead; 3] = [
     ReadAhead::Never,
 ];
 
+/// Each mode with maps allowed and without (a reader thread then maps the pieces in ahead of
+/// the hasher, or reads them into buffers).
+fn with_and_without_maps(mode: ReadAhead) -> [(ReadAhead, bool); 2] {
+    [(mode, true), (mode, false)]
+}
+
+/// Whether a file `alg` reads ahead (`mode`) is mapped in rather than read when `maps` allows
+/// it: only for the algorithms that spread one message over threads.
+fn mapped_ahead(alg: Algorithm, mode: ReadAhead, maps: bool) -> bool {
+    cfg!(target_os = "linux")
+        && maps
+        && mode != ReadAhead::Never
+        && Hasher::splits_over_threads(alg)
+}
+
+#[test]
+fn every_read_ahead_path_gives_the_digest_of_memory() {
+    // Lengths around the pieces the reader thread has in flight, and random ones, each mapped
+    // in (BLAKE3) and read.
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = StdRng::seed_from_u64(27);
+    for alg in [Algorithm::Md5, Algorithm::Sha256, Algorithm::Blake3] {
+        let piece = piece(alg);
+        let around = (READ_AHEAD + OVERLAP_FROM_PIECES as usize + 1) * piece;
+        let mut lens = vec![around - 1, around, around + 1];
+        let overlapped = OVERLAP_FROM_PIECES as usize * piece + 1;
+        lens.extend((0..3).map(|_| rng.random_range(overlapped..around)));
+        for len in lens {
+            let data = random_bytes(len, len as u64);
+            let path = write_file(dir.path(), "f", &data);
+            for maps in [true, false] {
+                let files = FileHasher::new(Hasher::builder(alg).threads(Threads::ONE))
+                    .read_ahead(ReadAhead::Always)
+                    .memory_maps(maps);
+                let got = files.hash_path(&path).unwrap();
+                assert_eq!(got, hash(alg, &data), "{alg}, {len} bytes, maps {maps}");
+            }
+        }
+    }
+}
+
 /// A file of `pieces` pieces, resized to `new_len` after the first: its result.
 fn hash_resized(
     alg: Algorithm,
     pieces: usize,
     new_len: u64,
     mode: ReadAhead,
+    maps: bool,
 ) -> (u64, io::Result<parhash::Output>) {
     let dir = tempfile::tempdir().unwrap();
     let len = pieces * piece(alg) + 5;
@@ -136,6 +179,7 @@ fn hash_resized(
     let builder = Hasher::builder(alg).threads(Threads::ONE);
     let result = FileHasher::new(builder)
         .read_ahead(mode)
+        .memory_maps(maps)
         .with_progress(&resize)
         .hash_path(&path);
     (len as u64, result)
@@ -154,15 +198,23 @@ fn a_file_that_shrinks_is_an_error_not_a_crash() {
     ] {
         for pieces in [1, overlapped] {
             for (mode, new_len) in READ_AHEAD_MODES.into_iter().zip([0, 100, 0]) {
-                let (len, result) = hash_resized(alg, pieces, new_len, mode);
-                let err = result.expect_err("a truncated file has no digest");
-                assert_eq!(err.to_string(), "file changed size while being read");
-                let changed = changed_size(&err);
-                assert_eq!(changed.expected, len, "{alg}");
-                // Where the read met the new end: after the first piece at the earliest.
-                let found = changed.found.expect("ended early");
-                let first = piece(alg) as u64;
-                assert!((first..len).contains(&found), "{alg}: {found} of {len}");
+                for maps in [true, false] {
+                    let (len, result) = hash_resized(alg, pieces, new_len, mode, maps);
+                    let err = result.expect_err("a truncated file has no digest");
+                    assert_eq!(err.to_string(), "file changed size while being read");
+                    let changed = changed_size(&err);
+                    assert_eq!(changed.expected, len, "{alg}");
+                    let found = changed.found.expect("ended early");
+                    let what = format!("{alg}, {pieces} pieces, {mode:?}, maps {maps}");
+                    if pieces > 1 && mapped_ahead(alg, mode, maps) {
+                        // A map finds the file's length now (and this shows the map was used).
+                        assert_eq!(found, new_len, "{what}");
+                    } else {
+                        // Where the read met the new end: after the first piece at the earliest.
+                        let first = piece(alg) as u64;
+                        assert!((first..len).contains(&found), "{what}: {found} of {len}");
+                    }
+                }
             }
         }
     }
@@ -175,12 +227,14 @@ fn a_file_that_grows_is_an_error() {
         Algorithm::Sandstorm256,
         Algorithm::Parsha256,
     ] {
-        for (pieces, mode) in [1, READ_AHEAD + 4]
-            .into_iter()
-            .flat_map(|p| READ_AHEAD_MODES.map(|m| (p, m)))
-        {
+        for (pieces, (mode, maps)) in [1, READ_AHEAD + 4].into_iter().flat_map(|p| {
+            READ_AHEAD_MODES
+                .into_iter()
+                .flat_map(with_and_without_maps)
+                .map(move |m| (p, m))
+        }) {
             let grown = (pieces * piece(alg) + 100) as u64;
-            let (len, result) = hash_resized(alg, pieces, grown, mode);
+            let (len, result) = hash_resized(alg, pieces, grown, mode, maps);
             let err = result.expect_err("a grown file has no digest");
             let changed = changed_size(&err);
             assert_eq!((changed.expected, changed.found), (len, None), "{alg}");

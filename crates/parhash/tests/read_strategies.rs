@@ -95,7 +95,7 @@ fn threads_reading_their_own_pieces_give_the_one_stream_digest() {
                 ] {
                     let files = FileHasher::new(builder.clone())
                         .read_strategy(strategy)
-                        .map_cached(map);
+                        .memory_maps(map);
                     let chosen = files.read_strategy_for(&file, len as u64);
                     let splits = strategy == ReadStrategy::Parallel && len >= 4 * MIB;
                     let what =
@@ -226,7 +226,7 @@ fn a_file_that_shrinks_or_grows_is_the_same_error_on_every_path() {
                 };
                 let files = FileHasher::new(Hasher::builder(alg).threads(Threads::new(2)))
                     .read_strategy(strategy)
-                    .map_cached(map)
+                    .memory_maps(map)
                     .with_progress(&resize);
                 let what = format!("{alg}, {strategy}, map {map}, resized to {new_len}");
                 let err = files.hash_path(&path).expect_err(&what);

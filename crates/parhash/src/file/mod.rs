@@ -23,13 +23,17 @@
 //!   is hashed for exactly the length `stat` gave; fewer bytes (it shrank) or one more byte at
 //!   the end (it grew) is [`FileChangedSize`] inside an [`io::Error`] ("file changed size while
 //!   being read"). The other files of [`FileHasher::hash_files`] are still hashed. Files are
-//!   read with `read`/`pread` into buffers, except a large file read in parallel from the page
-//!   cache or tmpfs by BLAKE3, SANDstorm or PARSHA-256, which is memory-mapped (on Linux;
-//!   [`FileHasher::map_cached`] turns it off; each piece's mapping is dropped once hashed, so
-//!   resident memory stays the pieces in flight): a mapped file that another process truncates makes the next access past the new end
-//!   fault (`SIGBUS`), and parhash's own `SIGBUS` handler catches the faults in its maps (a
-//!   page of zeros takes the lost page's place and the map is marked), so the truncation is the
-//!   same error as on the read paths. Faults elsewhere go to the handler that was there before.
+//!   read with `read`/`pread` into buffers, except two kinds, which are memory-mapped on Linux
+//!   ([`FileHasher::memory_maps`] turns maps off): a large file read in parallel from the page
+//!   cache or tmpfs by BLAKE3, SANDstorm or PARSHA-256, and a large file those algorithms read
+//!   ahead as one stream (not cached, or on storage read sequentially), whose pieces a thread
+//!   of its own maps in ahead of the hasher. Each piece's mapping is dropped once hashed, so resident
+//!   memory stays the pieces in flight. A mapped file that another process truncates makes
+//!   the next access past the new end fault (`SIGBUS`), and parhash's own `SIGBUS` handler
+//!   catches the faults in its maps (a page of zeros takes the lost page's place and the map is
+//!   marked), so the truncation is the same error as on the read paths (its `found` is then the
+//!   file's length after the truncation). Faults elsewhere go to the handler that was there
+//!   before.
 //! - **Reads that fit the storage** ([`ReadStrategy`], `parhash sum --read`). For an algorithm
 //!   that spreads one message over threads (BLAKE3, SANDstorm, PARSHA-256) on more than one
 //!   thread, a regular file of at least a few MiB is read in parallel where that pays: the
@@ -43,7 +47,9 @@
 //!   is read by the hashing thread while the page cache holds it, and from the first piece
 //!   that is not cached on, by a thread of its own a few pieces ahead of the hasher
 //!   ([`ReadAhead`]), so a file that is not in the page cache costs about max(read time, hash
-//!   time), not their sum.
+//!   time), not their sum. For BLAKE3, SANDstorm and PARSHA-256, that thread maps the pieces
+//!   in (`MADV_POPULATE_READ`, which waits for the disk) rather than copying them: the hashers
+//!   read the very pages the disk filled.
 //! - **Several algorithms, one read** ([`MultiHasher`]): each file is read once and its
 //!   pieces go to one hasher per algorithm, spread over the threads; small files through each
 //!   algorithm's lanes. A file that changes size fails for every algorithm at once.
@@ -58,10 +64,17 @@
 //! fault every few pages instead, or one `MADV_POPULATE_READ` per piece as the hashing
 //! threads map their pieces now. Since issue 27, with each thread hashing its own pieces,
 //! the map wins on a cached 1 GiB file: 0.68x the reads' wall time for BLAKE3, 0.88x for
-//! SANDstorm-256 (BENCHMARKS.md, issue 27). Cold files and one stream are still read (a map
-//! would make the hashing threads wait for the disk page by page), and so is PARSHA-256, whose
-//! parts take a share of every round: a part's pages could be dropped only once the whole file
-//! was mapped, and mapped pages count as the process's resident memory.
+//! SANDstorm-256 (BENCHMARKS.md, issue 27). PARSHA-256's parts are read, not mapped (its
+//! cached file is streamed from a map instead): each part takes a share of every round, so a
+//! part's pages could be dropped only once the whole file was mapped, and mapped pages count
+//! as the process's resident memory. A file those three read as one stream from the disk is
+//! mapped too, since the ninth session of issue 27, but not by the hashing threads, which would
+//! wait for the disk page by page: a thread of its own maps each piece in ahead of them
+//! (`map_ahead` in `read`). The copy it saves was 61 % of the CPU time of a cold 1 GiB BLAKE3
+//! (~0.36 s), and the cold file went from 1.09-1.20x `dd`'s time to 0.90x (BENCHMARKS.md). The
+//! one-stream algorithms keep the copy: it runs on the reader's core while the slower hasher
+//! works, and leaves the bytes in the caches; mapped, SHA-1, SHA-256 and MD5 took 1.1-1.3x
+//! the time, waiting for memory.
 //! The older measurements, with one stream:
 //! Measured on a cached 1 GiB file (BENCHMARKS.md, "Files that change, and reads overlapped"):
 //! reads by the hashing thread into 2 MiB pieces (1 MiB per thread) cost the same CPU time as
@@ -159,7 +172,7 @@ pub struct FileHasher<'p> {
     progress: Option<&'p dyn Progress>,
     read_ahead: ReadAhead,
     read_strategy: ReadStrategy,
-    map_cached: bool,
+    maps: bool,
 }
 
 impl fmt::Debug for FileHasher<'_> {
@@ -169,7 +182,7 @@ impl fmt::Debug for FileHasher<'_> {
             .field("progress", &self.progress.is_some())
             .field("read_ahead", &self.read_ahead)
             .field("read_strategy", &self.read_strategy)
-            .field("map_cached", &self.map_cached)
+            .field("maps", &self.maps)
             .finish()
     }
 }
@@ -183,17 +196,28 @@ impl<'p> FileHasher<'p> {
             progress: None,
             read_ahead: ReadAhead::default(),
             read_strategy: ReadStrategy::default(),
-            map_cached: true,
+            maps: true,
         }
     }
 
-    /// The same, with (`true`, the default) or without memory maps for files read in parallel
-    /// from the page cache or from memory (tmpfs): see the module's notes on maps. Without, the
-    /// hashing threads copy their pieces out with positional reads.
+    /// The same, with (`true`, the default) or without memory maps: of a large file read in
+    /// parallel from the page cache or from memory (tmpfs), and of one read ahead as one
+    /// stream, which a thread of its own then maps in ahead of the hasher instead of copying
+    /// it into buffers (see the module's notes on maps). Without, every byte is copied out with
+    /// reads. Where a map cannot be made safely (not Linux, another `SIGBUS` handler in place,
+    /// a file system that refuses maps), the file is read whatever this says.
     #[must_use]
-    pub fn map_cached(mut self, map: bool) -> Self {
-        self.map_cached = map;
+    pub fn memory_maps(mut self, maps: bool) -> Self {
+        self.maps = maps;
         self
+    }
+
+    /// [`FileHasher::memory_maps`], under its former name (it now covers files read as one
+    /// stream too, not only cached ones).
+    #[deprecated(since = "0.1.0", note = "use `memory_maps`, which covers every map")]
+    #[must_use]
+    pub fn map_cached(self, map: bool) -> Self {
+        self.memory_maps(map)
     }
 
     /// The same, reading each large regular file as `strategy` says (default:
@@ -233,7 +257,7 @@ impl<'p> FileHasher<'p> {
             progress: Some(progress),
             read_ahead: self.read_ahead,
             read_strategy: self.read_strategy,
-            map_cached: self.map_cached,
+            maps: self.maps,
         }
     }
 
@@ -277,8 +301,7 @@ impl<'p> FileHasher<'p> {
             Some(len) if len > 0 => {
                 if let Some((threads, storage)) = self.parallel_reads(file, len) {
                     self.started(Some(len));
-                    let map =
-                        self.map_cached && matches!(storage, Storage::Cached | Storage::Memory);
+                    let map = self.maps && matches!(storage, Storage::Cached | Storage::Memory);
                     let digest =
                         split::hash(file, len, &self.builder, threads, map, &|n| self.hashed(n))?;
                     return Ok((digest, len));
@@ -291,6 +314,7 @@ impl<'p> FileHasher<'p> {
                     len,
                     piece_size,
                     self.read_ahead_for_files(),
+                    self.maps && Hasher::splits_over_threads(self.algorithm()),
                     |piece| {
                         hasher.update(piece);
                         self.hashed(piece.len());

@@ -52,7 +52,7 @@ pub struct MultiHasher<'p> {
     builders: Vec<HasherBuilder>,
     progress: Option<&'p dyn Progress>,
     read_strategy: ReadStrategy,
-    map_cached: bool,
+    maps: bool,
 }
 
 impl std::fmt::Debug for MultiHasher<'_> {
@@ -61,7 +61,7 @@ impl std::fmt::Debug for MultiHasher<'_> {
             .field("builders", &self.builders)
             .field("progress", &self.progress.is_some())
             .field("read_strategy", &self.read_strategy)
-            .field("map_cached", &self.map_cached)
+            .field("maps", &self.maps)
             .finish()
     }
 }
@@ -74,7 +74,7 @@ impl<'p> MultiHasher<'p> {
             builders: builders.into_iter().collect(),
             progress: None,
             read_strategy: ReadStrategy::default(),
-            map_cached: true,
+            maps: true,
         }
     }
 
@@ -86,12 +86,19 @@ impl<'p> MultiHasher<'p> {
         self
     }
 
-    /// The same, with or without memory maps of cached files for one algorithm alone
-    /// ([`FileHasher::map_cached`]; default `true`).
+    /// The same, with or without memory maps for one algorithm alone
+    /// ([`FileHasher::memory_maps`]; default `true`).
     #[must_use]
-    pub fn map_cached(mut self, map: bool) -> Self {
-        self.map_cached = map;
+    pub fn memory_maps(mut self, maps: bool) -> Self {
+        self.maps = maps;
         self
+    }
+
+    /// [`MultiHasher::memory_maps`], under its former name.
+    #[deprecated(since = "0.1.0", note = "use `memory_maps`, which covers every map")]
+    #[must_use]
+    pub fn map_cached(self, map: bool) -> Self {
+        self.memory_maps(map)
     }
 
     /// The same, reporting to `progress`: every byte once, however many algorithms hash it.
@@ -100,7 +107,7 @@ impl<'p> MultiHasher<'p> {
             builders: self.builders.clone(),
             progress: Some(progress),
             read_strategy: self.read_strategy,
-            map_cached: self.map_cached,
+            maps: self.maps,
         }
     }
 
@@ -150,7 +157,7 @@ impl<'p> MultiHasher<'p> {
             progress: self.progress,
             read_ahead: super::ReadAhead::default(),
             read_strategy: self.read_strategy,
-            map_cached: self.map_cached,
+            maps: self.maps,
         }
     }
 

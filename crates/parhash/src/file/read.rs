@@ -1,5 +1,6 @@
-//! Reading a file piece by piece into reused buffers: exactly its length, on a reader thread a
-//! few pieces ahead of the hasher when it is large (see the module above for why not a map).
+//! Reading a file piece by piece as one stream: exactly its length, into reused buffers, and
+//! when it is large and not in the page cache, a few pieces ahead of the hasher on a thread of
+//! its own, which maps the pieces in where it may ([`map_ahead`]) and reads them otherwise.
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -68,7 +69,8 @@ pub fn piece_size(alg: Algorithm, threads: Threads) -> usize {
 /// A file of more than [`OVERLAP_FROM_PIECES`] pieces is read by the hashing thread only while
 /// the page cache holds it (`preadv2(RWF_NOWAIT)`, Linux): copying cached bytes on the thread
 /// that hashes them costs least. The first read that would wait for the disk hands the rest
-/// of the file to a reader thread ([`read_ahead`]), so disk reads overlap hashing.
+/// of the file to a reader thread ([`read_ahead`]), so disk reads overlap hashing; with `map`
+/// (Linux), that thread maps the pieces in rather than copying them ([`map_ahead`]).
 ///
 /// # Errors
 /// A read error; [`FileChangedSize`] when the file ends early or goes on past `len`.
@@ -77,6 +79,7 @@ pub(super) fn read_exactly(
     len: u64,
     piece: usize,
     read_ahead_when: ReadAhead,
+    map: bool,
     mut consume: impl FnMut(&[u8]),
 ) -> io::Result<()> {
     let overlap =
@@ -93,7 +96,7 @@ pub(super) fn read_exactly(
                 && read_cached_at(file, &mut buf[..want], offset);
             if !cached {
                 give_back(buf);
-                return read_ahead(file, offset, len, piece, consume);
+                return read_ahead(file, offset, len, piece, map, consume);
             }
         } else if let Err(err) = read_piece_at(file, &mut buf[..want], offset, len) {
             break Err(err);
@@ -148,15 +151,25 @@ pub(super) fn read_whole(file: &File, len: u64) -> io::Result<Vec<u8>> {
 
 /// [`read_exactly`] from `start` on, with the reads on a scoped thread of their own:
 /// [`READ_AHEAD`] + 1 buffers go round between it and the hasher (through two channels), so
-/// the reader is at most that far ahead and memory stays bounded.
+/// the reader is at most that far ahead and memory stays bounded. With `map`, the file is
+/// mapped and that thread maps the pieces in instead ([`map_ahead`]), where a map can be made.
 fn read_ahead(
     file: &File,
     start: u64,
     len: u64,
     piece: usize,
+    map: bool,
     consume: impl FnMut(&[u8]),
 ) -> io::Result<()> {
     advise_sequential(file);
+    #[cfg(target_os = "linux")]
+    if map {
+        if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
+            return map_ahead(&mapping, file, start, len, piece, consume);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = map;
     let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(READ_AHEAD);
     let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
     for _ in 0..=READ_AHEAD {
@@ -194,6 +207,83 @@ fn read_ahead(
         spare.into_iter().for_each(give_back);
         hashed
     })
+}
+
+/// [`read_ahead`] from a map of the file, with no copy: a scoped thread maps the pieces from
+/// `start` on into memory ([`crate::mapped::Mapping::populate`], which waits for the disk) at
+/// most [`READ_AHEAD`] pieces ahead of the hasher, which hashes each in place and then drops
+/// its mapping (the process's resident memory stays the pieces in flight).
+///
+/// Why: a read copies every byte from the page cache into a buffer, and on a file read from
+/// the disk that copy was 61 % of the process's CPU time (BLAKE3, 1 GiB cold, `perf`): ~0.36 s
+/// per GiB, more than the hashing, on cores that also serve the disk's I/O. Mapped, the pages
+/// the disk filled are hashed where they are (BENCHMARKS.md, issue 27, ninth session).
+/// Only for the algorithms that spread one message over threads ([`read_exactly`]'s caller
+/// decides): a one-stream algorithm (SHA-1, SHA-256, MD5) hashes slower than the copy, which
+/// the reader thread then does on a core that would otherwise wait, and which leaves the bytes
+/// in the caches; mapped, the hasher itself waits for memory (1.2-1.3x the reads' time).
+///
+/// A page the file lost (it was truncated) or that the storage could not read is a
+/// [`FileChangedSize`] or an error ([`mapped_fault`]), as on the read path, never a crash.
+#[cfg(target_os = "linux")]
+fn map_ahead(
+    mapping: &crate::mapped::Mapping,
+    file: &File,
+    start: u64,
+    len: u64,
+    piece: usize,
+    mut consume: impl FnMut(&[u8]),
+) -> io::Result<()> {
+    use std::ops::Range;
+    let bytes = mapping.bytes();
+    // Each piece's range once it is mapped in, `None` when it could not be (the file is
+    // shorter now): the mapper stops there.
+    let (ready_tx, ready_rx) = mpsc::sync_channel::<Option<Range<usize>>>(READ_AHEAD);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let mut offset = start as usize;
+            while offset < bytes.len() {
+                let range = offset..(offset + piece).min(bytes.len());
+                let mapped = mapping.populate(range.clone());
+                offset = range.end;
+                // The hasher hung up (it stopped on an error): nothing more to map.
+                if ready_tx.send(mapped.then_some(range)).is_err() || !mapped {
+                    return;
+                }
+            }
+        });
+        // The receiver is moved in, so it is dropped (and the mapper, if still mapping,
+        // stops) before the scope waits for it.
+        for ready in ready_rx {
+            let range = ready.ok_or_else(|| mapped_fault(file, len))?;
+            consume(&bytes[range.clone()]);
+            mapping.release(range);
+        }
+        Ok::<(), io::Error>(())
+    })?;
+    if mapping.faulted() {
+        return Err(mapped_fault(file, len));
+    }
+    check_end(file, len)
+}
+
+/// What a fault in a map (or a refused populate) means: the file is shorter than `len` now
+/// (truncated: [`FileChangedSize`] with its length now), or, at its full length, the storage
+/// failed to read a page.
+#[cfg(target_os = "linux")]
+pub(super) fn mapped_fault(file: &File, len: u64) -> io::Error {
+    match file.metadata() {
+        Ok(meta) if meta.len() < len => FileChangedSize {
+            expected: len,
+            found: Some(meta.len()),
+        }
+        .into_io(),
+        Ok(_) => io::Error::new(
+            io::ErrorKind::InvalidData,
+            "a page of the file could not be read from its storage",
+        ),
+        Err(err) => err,
+    }
 }
 
 /// Tells the kernel the file is read as one stream (`posix_fadvise(SEQUENTIAL)`, as `cat`

@@ -22,6 +22,8 @@ use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+#[cfg(target_os = "linux")]
+use super::read::mapped_fault;
 use super::read::{check_end, give_back, read_piece_at, take_buffer};
 use crate::algo::blake3;
 use crate::parts::{PartError, Plan};
@@ -170,23 +172,6 @@ fn stream_mapped(
         hashed(range.len());
     }
     Ok(hasher.finalize())
-}
-
-/// What a fault in a map (or a refused populate) means: the file is shorter than `len` now
-/// (truncated), or, at its full length, the storage failed to read a page.
-#[cfg(target_os = "linux")]
-fn mapped_fault(file: &File, len: u64) -> io::Error {
-    match file.metadata() {
-        Ok(meta) if meta.len() < len => io::Error::other(super::FileChangedSize {
-            expected: len,
-            found: Some(meta.len()),
-        }),
-        Ok(_) => io::Error::new(
-            io::ErrorKind::InvalidData,
-            "a page of the file could not be read from its storage",
-        ),
-        Err(err) => err,
-    }
 }
 
 /// BLAKE3: 1 MiB pieces from a shared counter, each thread with a buffer of its own.
