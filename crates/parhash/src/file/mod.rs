@@ -48,8 +48,9 @@
 //!   that is not cached on, by a thread of its own a few pieces ahead of the hasher
 //!   ([`ReadAhead`]), so a file that is not in the page cache costs about max(read time, hash
 //!   time), not their sum. For BLAKE3, SANDstorm and PARSHA-256, that thread maps the pieces
-//!   in (`MADV_POPULATE_READ`, which waits for the disk) rather than copying them: the hashers
-//!   read the very pages the disk filled.
+//!   in (`MADV_POPULATE_READ`, which waits for the disk) rather than copying them, from the
+//!   start of the file whether it is cached or not: the hashers read the very pages the disk
+//!   filled, and copy nothing.
 //! - **Several algorithms, one read** ([`MultiHasher`]): each file is read once and its
 //!   pieces go to one hasher per algorithm, spread over the threads; small files through each
 //!   algorithm's lanes. A file that changes size fails for every algorithm at once.

@@ -69,8 +69,10 @@ pub fn piece_size(alg: Algorithm, threads: Threads) -> usize {
 /// A file of more than [`OVERLAP_FROM_PIECES`] pieces is read by the hashing thread only while
 /// the page cache holds it (`preadv2(RWF_NOWAIT)`, Linux): copying cached bytes on the thread
 /// that hashes them costs least. The first read that would wait for the disk hands the rest
-/// of the file to a reader thread ([`read_ahead`]), so disk reads overlap hashing; with `map`
-/// (Linux), that thread maps the pieces in rather than copying them ([`map_ahead`]).
+/// of the file to a reader thread ([`read_ahead`]), so disk reads overlap hashing. With `map`
+/// (Linux), the reader thread takes the whole file from the start and maps the pieces in
+/// rather than copying them ([`map_ahead`]): cached or not, the hasher then copies nothing (a
+/// cached 64 MiB BLAKE3 on one thread: 0.65x the time of copying on the hashing thread).
 ///
 /// # Errors
 /// A read error; [`FileChangedSize`] when the file ends early or goes on past `len`.
@@ -92,7 +94,10 @@ pub(super) fn read_exactly(
         }
         let want = piece.min((len - offset) as usize);
         if overlap {
-            let cached = read_ahead_when == ReadAhead::WhenNotCached
+            // A file that may be mapped goes to the reader thread at once: mapping a cached
+            // piece in costs no copy, so the hashing thread has nothing to save by reading it.
+            let cached = !map
+                && read_ahead_when == ReadAhead::WhenNotCached
                 && read_cached_at(file, &mut buf[..want], offset);
             if !cached {
                 give_back(buf);

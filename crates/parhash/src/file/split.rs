@@ -99,14 +99,17 @@ fn hash_mapped(
         stream_mapped(mapping, file, len, builder, threads, hashed)?
     } else if builder.algorithm() == Algorithm::Blake3 {
         let piece = blake3::PIECE;
-        let cvs = on_threads(bytes.len().div_ceil(piece), threads, |index| {
+        let pieces = bytes.len().div_ceil(piece);
+        let cvs = on_threads(pieces, threads, |index| {
             let range = index * piece..((index + 1) * piece).min(bytes.len());
-            // One system call maps the piece's pages, instead of a fault every few pages.
-            if !mapping.populate(range.clone()) {
-                return Err(mapped_fault(file, len));
-            }
+            // The pages fault in as they are read (a page the file lost reads as zeros and
+            // marks the map). Mapping each 1 MiB piece in first (`MADV_POPULATE_READ`, as the
+            // tree modes' 32 MiB parts are) cost 1.4x the time on a cached 64 MiB file and
+            // 1.05x on 1 GiB (two threads: both populate the same page tables).
             let cv = blake3::piece_chaining_value(range.start as u64, &bytes[range.clone()]);
-            mapping.release(range.clone());
+            for done in released_after(index, pieces).into_iter().flatten() {
+                mapping.release(done.start * piece..(done.end * piece).min(bytes.len()));
+            }
             hashed(range.len());
             Ok(cv)
         })?;
@@ -137,6 +140,29 @@ fn hash_mapped(
     }
     check_end(file, len)?;
     Ok(digest)
+}
+
+/// Pieces whose mappings are dropped together (32 MiB of BLAKE3's 1 MiB pieces): each drop
+/// (`MADV_DONTNEED`) flushes the mappings from every core the process runs on (an
+/// inter-processor interrupt each), and a drop per piece cost 8 % of a cached 1 GiB file's
+/// time (BENCHMARKS.md, issue 27, ninth session).
+#[cfg(target_os = "linux")]
+const RELEASE_PIECES: usize = 32;
+
+/// The pieces (of `pieces`) whose mappings to drop once piece `index` is hashed: every
+/// [`RELEASE_PIECES`] pieces, the batch before the one just finished. The threads take pieces
+/// in order, so those are done; if a slowed thread still hashes one of them, its pages map
+/// again from the page cache as it reads them (a fault, not a wrong byte). The pieces no later
+/// batch covers (the last one or two batches) are dropped one by one as they are hashed, on the
+/// threads, rather than all at once when the map goes. Resident memory stays at most two
+/// batches and the pieces in flight.
+#[cfg(target_os = "linux")]
+fn released_after(index: usize, pieces: usize) -> [Option<std::ops::Range<usize>>; 2] {
+    let done = index + 1;
+    let covered = (pieces / RELEASE_PIECES).saturating_sub(1) * RELEASE_PIECES;
+    let batch = (done % RELEASE_PIECES == 0 && done >= 2 * RELEASE_PIECES)
+        .then(|| done - 2 * RELEASE_PIECES..done - RELEASE_PIECES);
+    [batch, (index >= covered).then_some(index..done)]
 }
 
 /// Bytes of a map streamed through PARSHA-256's hasher at a time: mapped before, dropped after.
@@ -313,6 +339,34 @@ mod tests {
     use crate::Hasher;
     use std::io::Write;
     use std::sync::Once;
+
+    /// Every piece's mapping is dropped exactly once, and only once it is hashed (in order).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn every_mapped_piece_is_released_once_after_it_is_hashed() {
+        let b = RELEASE_PIECES;
+        for pieces in [
+            1,
+            2,
+            b - 1,
+            b,
+            b + 1,
+            2 * b - 1,
+            2 * b,
+            2 * b + 1,
+            3 * b,
+            5 * b + 7,
+        ] {
+            let mut released = vec![0; pieces];
+            for index in 0..pieces {
+                for range in released_after(index, pieces).into_iter().flatten() {
+                    assert!(range.end <= index + 1, "{pieces}: {range:?} after {index}");
+                    range.for_each(|i| released[i] += 1);
+                }
+            }
+            assert!(released.iter().all(|&n| n == 1), "{pieces}: {released:?}");
+        }
+    }
 
     fn file_of(data: &[u8]) -> tempfile::NamedTempFile {
         let mut file = tempfile::NamedTempFile::new().unwrap();
