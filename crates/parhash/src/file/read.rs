@@ -86,6 +86,11 @@ pub(super) fn read_exactly(
 ) -> io::Result<()> {
     let overlap =
         read_ahead_when != ReadAhead::Never && len.div_ceil(piece as u64) > OVERLAP_FROM_PIECES;
+    if overlap && map {
+        // To the reader thread at once: mapping a cached piece in costs no copy, so the
+        // hashing thread has nothing to save by reading it (and needs no buffer).
+        return read_ahead(file, 0, len, piece, map, consume);
+    }
     let mut buf = take_buffer(piece);
     let mut offset = 0;
     let result = loop {
@@ -94,10 +99,7 @@ pub(super) fn read_exactly(
         }
         let want = piece.min((len - offset) as usize);
         if overlap {
-            // A file that may be mapped goes to the reader thread at once: mapping a cached
-            // piece in costs no copy, so the hashing thread has nothing to save by reading it.
-            let cached = !map
-                && read_ahead_when == ReadAhead::WhenNotCached
+            let cached = read_ahead_when == ReadAhead::WhenNotCached
                 && read_cached_at(file, &mut buf[..want], offset);
             if !cached {
                 give_back(buf);
