@@ -1,6 +1,6 @@
 //! The one thread policy: [`Threads`] says how many threads a piece of work may use (the only
-//! place where "all cores" becomes a number), and one process-wide pool of (cores - 1) helper
-//! threads runs every engine's jobs, with the calling thread as one more worker.
+//! place where "all cores" becomes a number), and one process-wide pool of one thread per core
+//! runs every engine's jobs, while the calling thread waits (`with_helpers` says why).
 //!
 //! Everything that splits work over threads goes through here: `-j` in the CLI, the
 //! `threads` of [`crate::Hasher`]'s builder, the batch engine, PARSHA-256's subtrees and
@@ -98,12 +98,13 @@ pub fn available() -> usize {
     })
 }
 
-/// The helpers (`None` if the OS refused to start threads: jobs then run on the caller).
+/// The workers, one per core (`None` if the OS refused to start threads: jobs then run on the
+/// caller).
 fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(available().saturating_sub(1).max(1))
+            .num_threads(available())
             .thread_name(|i| format!("parhash-{i}"))
             .build()
             .ok()
@@ -111,28 +112,49 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
-/// Runs `main` on the calling thread while `helpers` pool threads run `helper`, and returns
-/// `main`'s result once all have finished. Helpers may start late, or not at all (no pool), so
-/// `main` must be able to do all the work alone (taking jobs from the same counter as they do)
-/// and wait only for work a helper has taken. A panic in a helper reaches the caller.
-pub(crate) fn with_helpers<R>(
+/// Runs `main` while `helpers` more threads run `helper`, and returns `main`'s result once all
+/// have finished. Helpers may start late, or not at all (no pool), so `main` must be able to do
+/// all the work alone (taking jobs from the same counter as they do) and wait only for work a
+/// helper has taken. A panic in a helper reaches the caller.
+///
+/// Called from outside the pool, every run, `main`'s too, goes to the pool's threads and the
+/// caller sleeps until they are done (the shape of rayon's `install`). Why not run `main` on
+/// the caller: a helper woken while the caller keeps its core busy may be placed on that same
+/// core (this VM's scheduler packs a process's threads onto few vCPUs; a new process's load
+/// looks small for its first tens of milliseconds), and the two then share it while the other
+/// core idles: a 64 MiB BLAKE3 took 13-15 ms that way, 10-11 ms handed over (BENCHMARKS.md,
+/// issue 27, tenth session). Called from one of the pool's threads (work nested in other
+/// work), that thread runs `main` itself.
+pub(crate) fn with_helpers<R: Send>(
     helpers: usize,
     helper: impl Fn() + Sync,
-    main: impl FnOnce() -> R,
+    main: impl FnOnce() -> R + Send,
 ) -> R {
     match pool() {
-        Some(pool) if helpers > 0 => pool.in_place_scope(|scope| {
-            for _ in 0..helpers {
-                scope.spawn(|_| helper());
+        Some(pool) if helpers > 0 => {
+            if pool.current_thread_index().is_some() {
+                return pool.in_place_scope(|scope| {
+                    for _ in 0..helpers {
+                        scope.spawn(|_| helper());
+                    }
+                    main()
+                });
             }
-            main()
-        }),
+            let mut result = None;
+            pool.in_place_scope(|scope| {
+                scope.spawn(|_| result = Some(main()));
+                for _ in 0..helpers {
+                    scope.spawn(|_| helper());
+                }
+            });
+            result.expect("the scope ends after every job it spawned")
+        }
         _ => main(),
     }
 }
 
-/// Runs `worker` on up to `threads.count()` threads — the calling thread, helpers of the pool,
-/// and, beyond the pool's size (one per core), scoped threads of their own — and returns every
+/// Runs `worker` on up to `threads.count()` threads — the pool's (one per core) and, beyond
+/// them, scoped threads of their own — and returns every
 /// run's result, in no particular order. For workers that keep state across the items they
 /// take (a lane kernel's job manager, a list of results) and share the items through a counter
 /// of their own: helpers may start late or not at all, so the caller's run must be able to
@@ -141,7 +163,9 @@ pub(crate) fn with_helpers<R>(
 pub fn run_workers<R: Send>(threads: Threads, worker: impl Fn() -> R + Sync) -> Vec<R> {
     let others = threads.count().max(1) - 1;
     let pool_size = pool().map_or(0, |p| p.current_num_threads());
-    let (helpers, extra) = (others.min(pool_size), others.saturating_sub(pool_size));
+    // The pool runs the caller's share too (`with_helpers`), so it lends one helper fewer.
+    let helpers = others.min(pool_size.saturating_sub(1));
+    let extra = others - helpers;
     let results = Mutex::new(Vec::with_capacity(others + 1));
     let run = || {
         let result = worker();
@@ -337,6 +361,39 @@ mod tests {
             run_workers(Threads::new(3), || panic!("a worker fails"));
         });
         assert!(caught.is_err());
+    }
+
+    #[test]
+    fn work_from_outside_goes_to_the_pool_and_nested_work_stays_on_its_thread() {
+        let on_pool = |name: Option<&str>| name.is_some_and(|n| n.starts_with("parhash-"));
+        // From outside the pool, `main` runs on a pool thread (the caller only waits).
+        let (outer, nested, nested_main) = with_helpers(
+            1,
+            || (),
+            || {
+                let outer = std::thread::current().id();
+                let name = std::thread::current().name().map(str::to_owned);
+                // From a pool thread, that thread runs `main` itself.
+                let nested_main = with_helpers(1, || (), || std::thread::current().id());
+                (outer, name, nested_main)
+            },
+        );
+        assert_ne!(outer, std::thread::current().id());
+        assert!(on_pool(nested.as_deref()), "main ran on {nested:?}");
+        assert_eq!(outer, nested_main);
+    }
+
+    #[test]
+    fn more_workers_than_cores_all_run_on_threads_of_their_own() {
+        let threads = available() + 3;
+        let ids = run_workers(Threads::new(threads), || {
+            // Long enough that no thread could finish one run and take another.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::thread::current().id()
+        });
+        assert_eq!(ids.len(), threads);
+        let distinct: std::collections::HashSet<_> = ids.into_iter().collect();
+        assert_eq!(distinct.len(), threads);
     }
 
     #[test]

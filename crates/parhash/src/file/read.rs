@@ -271,7 +271,7 @@ fn map_ahead(
     if mapping.faulted() {
         return Err(mapped_fault(file, len));
     }
-    check_end(file, len)
+    check_mapped_end(file, len)
 }
 
 /// What a fault in a map (or a refused populate) means: the file is shorter than `len` now
@@ -399,6 +399,24 @@ pub(super) fn check_end(file: &File, len: u64) -> io::Result<()> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
+    }
+}
+
+/// [`check_end`] after hashing from a map, which also checks that the file is not shorter now.
+/// Reads see a cut as a short read; a map may have read every byte before the file was cut
+/// (a whole file hashed in one call leaves no later piece to fault), and the bytes hashed are
+/// then no longer the file's. (Not on the read paths: one `fstat` per small file is ~5 % of
+/// hashing many of them.)
+#[cfg(target_os = "linux")]
+pub(super) fn check_mapped_end(file: &File, len: u64) -> io::Result<()> {
+    check_end(file, len)?;
+    match file.metadata() {
+        Ok(meta) if meta.len() < len => Err(FileChangedSize {
+            expected: len,
+            found: Some(meta.len()),
+        }
+        .into_io()),
+        _ => Ok(()),
     }
 }
 

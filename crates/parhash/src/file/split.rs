@@ -15,16 +15,17 @@
 //! threads, and PARSHA-256 is streamed from the map through its own hasher, which spreads each
 //! round over the threads (cheaper than its parts: see `stream_mapped`).
 //!
-//! A file that shrinks is caught by the read that finds its end early, one that grows by the
-//! byte past the end ([`super::read::check_end`]), as on the sequential path.
+//! A file that shrinks is caught by the read that finds its end early (from a map: by the
+//! fault, or by its length once hashed), one that grows by the byte past the end
+//! ([`super::read::check_end`]), as on the sequential path.
 
 use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-#[cfg(target_os = "linux")]
-use super::read::mapped_fault;
 use super::read::{check_end, give_back, read_piece_at, take_buffer};
+#[cfg(target_os = "linux")]
+use super::read::{check_mapped_end, mapped_fault};
 use crate::algo::blake3;
 use crate::parts::{PartError, Plan};
 use crate::threads::run_workers;
@@ -138,7 +139,7 @@ fn hash_mapped(
     if mapping.faulted() {
         return Err(mapped_fault(file, len));
     }
-    check_end(file, len)?;
+    check_mapped_end(file, len)?;
     Ok(digest)
 }
 
@@ -166,9 +167,12 @@ fn released_after(index: usize, pieces: usize) -> [Option<std::ops::Range<usize>
 }
 
 /// Bytes of a map streamed through PARSHA-256's hasher at a time: mapped before, dropped after.
-/// (1 MiB in tests, so that a file of a few MiB spans several.)
+/// (1 MiB in tests, so that a file of a few MiB spans several.) Each `update` costs ~0.8 ms
+/// more than its hashing (its threads meet at the end, the rounds that cross its end wait for
+/// the next one): 16 MiB chunks took 1.1x the time of 64 MiB on 64 MiB and 1 GiB files, and
+/// 256 MiB gained nothing more (BENCHMARKS.md, issue 27, tenth session).
 #[cfg(target_os = "linux")]
-const STREAM_CHUNK: usize = if cfg!(test) { 1 << 20 } else { 16 << 20 };
+const STREAM_CHUNK: usize = if cfg!(test) { 1 << 20 } else { 64 << 20 };
 
 /// PARSHA-256 from a map: the message streamed in order, [`STREAM_CHUNK`] at a time, through
 /// its own hasher on `threads` threads, which spreads each round's compressions over them as

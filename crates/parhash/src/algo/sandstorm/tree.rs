@@ -850,6 +850,8 @@ impl<W: Word> Tree<W> {
             outputs.unwrap_or_else(|payload| panic::resume_unwind(payload))
         };
         crate::threads::with_helpers(threads.min(jobs) - 1, helper, || {
+            // Moved in: `main` may run on a pool thread, and a receiver is not `Sync`.
+            let finished = finished;
             self.advance(lead);
             debug_assert!(self.at == ends[0] && self.open1.is_none() && self.open2.is_none());
             let mut done: Vec<Option<Vec<[W; 8]>>> = vec![None; jobs];
