@@ -130,27 +130,29 @@ pub(crate) fn with_helpers<R: Send>(
     helper: impl Fn() + Sync,
     main: impl FnOnce() -> R + Send,
 ) -> R {
-    match pool() {
-        Some(pool) if helpers > 0 => {
-            if pool.current_thread_index().is_some() {
-                return pool.in_place_scope(|scope| {
-                    for _ in 0..helpers {
-                        scope.spawn(|_| helper());
-                    }
-                    main()
-                });
-            }
-            let mut result = None;
-            pool.in_place_scope(|scope| {
-                scope.spawn(|_| result = Some(main()));
-                for _ in 0..helpers {
-                    scope.spawn(|_| helper());
-                }
-            });
-            result.expect("the scope ends after every job it spawned")
-        }
-        _ => main(),
+    // Work for one thread starts no pool (a process hashing one small file needs none).
+    if helpers == 0 {
+        return main();
     }
+    let Some(pool) = pool() else {
+        return main();
+    };
+    if pool.current_thread_index().is_some() {
+        return pool.in_place_scope(|scope| {
+            for _ in 0..helpers {
+                scope.spawn(|_| helper());
+            }
+            main()
+        });
+    }
+    let mut result = None;
+    pool.in_place_scope(|scope| {
+        scope.spawn(|_| result = Some(main()));
+        for _ in 0..helpers {
+            scope.spawn(|_| helper());
+        }
+    });
+    result.expect("the scope ends after every job it spawned")
 }
 
 /// Runs `worker` on up to `threads.count()` threads — the pool's (one per core) and, beyond
@@ -162,6 +164,9 @@ pub(crate) fn with_helpers<R: Send>(
 /// many files); a panic in any run reaches the caller.
 pub fn run_workers<R: Send>(threads: Threads, worker: impl Fn() -> R + Sync) -> Vec<R> {
     let others = threads.count().max(1) - 1;
+    if others == 0 {
+        return vec![worker()];
+    }
     let pool_size = pool().map_or(0, |p| p.current_num_threads());
     // The pool runs the caller's share too (`with_helpers`), so it lends one helper fewer.
     let helpers = others.min(pool_size.saturating_sub(1));
