@@ -176,8 +176,8 @@ const STREAM_CHUNK: usize = if cfg!(test) { 1 << 20 } else { 64 << 20 };
 /// its own hasher on `threads` threads, which spreads each round's compressions over them as
 /// it does for a message in memory. The parts plan (the read path) does more: two parts of
 /// 64 MiB cost ~20 % more compressions than one and are unequal, and each part reads a share
-/// of every round. Each chunk's pages are mapped in one call before and dropped after, so
-/// resident memory stays a chunk.
+/// of every round. Each chunk's pages are mapped in one call before and dropped after (on the
+/// threads), so resident memory stays a chunk.
 #[cfg(target_os = "linux")]
 fn stream_mapped(
     mapping: &crate::mapped::Mapping,
@@ -196,11 +196,24 @@ fn stream_mapped(
             return Err(mapped_fault(file, len));
         }
         hasher.update(&bytes[range.clone()]);
-        mapping.release(range.clone());
+        // The drop on the threads, a share each: one thread dropping 64 MiB left the others
+        // idle for ~2 ms (0.93-0.97x the time of a cached 64 MiB file on two threads).
+        let shares = range.len().div_ceil(RELEASE_SHARE);
+        on_threads(shares, threads, |i| {
+            let start = range.start + i * RELEASE_SHARE;
+            mapping.release(start..(start + RELEASE_SHARE).min(range.end));
+            Ok(())
+        })?;
         hashed(range.len());
     }
     Ok(hasher.finalize())
 }
+
+/// Bytes of a streamed chunk's map that one thread drops at a time: a multiple of 2 MiB, so
+/// that on a map starting at a 2 MiB boundary (as large ones do here) no two threads drop
+/// entries of one page table.
+#[cfg(target_os = "linux")]
+const RELEASE_SHARE: usize = 4 << 20;
 
 /// BLAKE3: 1 MiB pieces from a shared counter, each thread with a buffer of its own.
 fn hash_blake3(
