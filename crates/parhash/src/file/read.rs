@@ -410,14 +410,10 @@ pub(super) fn check_end(file: &File, len: u64) -> io::Result<()> {
 #[cfg(target_os = "linux")]
 pub(super) fn check_mapped_end(file: &File, len: u64) -> io::Result<()> {
     check_end(file, len)?;
-    match file.metadata() {
-        Ok(meta) if meta.len() < len => Err(FileChangedSize {
-            expected: len,
-            found: Some(meta.len()),
-        }
-        .into_io()),
-        _ => Ok(()),
+    if file.metadata().is_ok_and(|meta| meta.len() < len) {
+        return Err(mapped_fault(file, len));
     }
+    Ok(())
 }
 
 /// One positional read (`pread`): it needs no seek, so the file's own position does not matter
