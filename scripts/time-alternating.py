@@ -69,8 +69,8 @@ def main():
     for name, command in commands:
         ratios = [t / f for t, f in zip(times[name], times[first])]
         print(
-            f"| {name} | {statistics.median(times[name]):.3f} | {min(times[name]):.3f} "
-            f"| {statistics.median(ratios):.2f} | {statistics.median(cpu[name]):.3f} |"
+            f"| {name} | {statistics.median(times[name]):.4f} | {min(times[name]):.4f} "
+            f"| {statistics.median(ratios):.3f} | {statistics.median(cpu[name]):.4f} |"
         )
 
 

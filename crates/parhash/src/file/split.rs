@@ -108,12 +108,17 @@ fn hash_mapped(
             // tree modes' 32 MiB parts are) cost 1.4x the time on a cached 64 MiB file and
             // 1.05x on 1 GiB (two threads: both populate the same page tables).
             let cv = blake3::piece_chaining_value(range.start as u64, &bytes[range.clone()]);
-            if let Some(done) = released_after(index) {
+            if let Some(done) = released_after(index, pieces) {
                 mapping.release(done.start * piece..done.end * piece);
             }
             hashed(range.len());
             Ok(cv)
         })?;
+        release_on_threads(
+            mapping,
+            unreleased_from(pieces) * piece..bytes.len(),
+            threads,
+        )?;
         blake3_digest(builder, &cvs)
     } else {
         let plan = plan_for(len, builder, threads)?;
@@ -150,18 +155,48 @@ fn hash_mapped(
 #[cfg(target_os = "linux")]
 const RELEASE_PIECES: usize = 32;
 
-/// The pieces whose mappings to drop once piece `index` is hashed: every [`RELEASE_PIECES`]
-/// pieces, the batch before the one just finished. The threads take pieces in order, so those
-/// are done; if a slowed thread still hashes one of them, its pages map again from the page
-/// cache as it reads them (a fault, not a wrong byte). The pieces no later batch covers (the
-/// last one or two batches) go when the map does: dropped one by one on the threads instead,
-/// they cost a cached 64 MiB file 1.06x the time (BENCHMARKS.md, issue 27, tenth session).
-/// Resident memory stays at most two batches and the pieces in flight.
+/// The pieces whose mappings to drop once piece `index` of `pieces` is hashed: every
+/// [`RELEASE_PIECES`] pieces, the batch before the one just finished. The threads take pieces
+/// in order, so those are done; if a slowed thread still hashes one of them, its pages map
+/// again from the page cache as it reads them (a fault, not a wrong byte). Nothing after the
+/// last piece: what is left then ([`unreleased_from`]) is dropped by all the threads at once
+/// (one thread dropping the last 32 MiB, then the map's `munmap` the rest, left the other
+/// thread idle for ~2.7 ms of a cached 64 MiB file's 12: BENCHMARKS.md, issue 27, eleventh
+/// session). Resident memory stays at most two batches and the pieces in flight.
 #[cfg(target_os = "linux")]
-fn released_after(index: usize) -> Option<std::ops::Range<usize>> {
+fn released_after(index: usize, pieces: usize) -> Option<std::ops::Range<usize>> {
     let done = index + 1;
-    (done % RELEASE_PIECES == 0 && done >= 2 * RELEASE_PIECES)
+    (done < pieces && done % RELEASE_PIECES == 0 && done >= 2 * RELEASE_PIECES)
         .then(|| done - 2 * RELEASE_PIECES..done - RELEASE_PIECES)
+}
+
+/// The first of `pieces` pieces that [`released_after`] never drops: the last batch it drops
+/// ends there.
+#[cfg(target_os = "linux")]
+fn unreleased_from(pieces: usize) -> usize {
+    let last_batch_end = pieces.saturating_sub(1) / RELEASE_PIECES * RELEASE_PIECES;
+    if last_batch_end >= 2 * RELEASE_PIECES {
+        last_batch_end - RELEASE_PIECES
+    } else {
+        0
+    }
+}
+
+/// Drops the mappings of `range` on `threads` threads, [`RELEASE_SHARE`] each at a time: one
+/// thread dropping 64 MiB left the others idle for ~1.3 ms.
+#[cfg(target_os = "linux")]
+fn release_on_threads(
+    mapping: &crate::mapped::Mapping,
+    range: std::ops::Range<usize>,
+    threads: Threads,
+) -> io::Result<()> {
+    let shares = range.len().div_ceil(RELEASE_SHARE);
+    on_threads(shares, threads.at_most(shares), |i| {
+        let start = range.start + i * RELEASE_SHARE;
+        mapping.release(start..(start + RELEASE_SHARE).min(range.end));
+        Ok(())
+    })?;
+    Ok(())
 }
 
 /// Bytes of a map streamed through PARSHA-256's hasher at a time: mapped before, dropped after.
@@ -196,14 +231,9 @@ fn stream_mapped(
             return Err(mapped_fault(file, len));
         }
         hasher.update(&bytes[range.clone()]);
-        // The drop on the threads, a share each: one thread dropping 64 MiB left the others
-        // idle for ~2 ms (0.93-0.97x the time of a cached 64 MiB file on two threads).
-        let shares = range.len().div_ceil(RELEASE_SHARE);
-        on_threads(shares, threads.at_most(shares), |i| {
-            let start = range.start + i * RELEASE_SHARE;
-            mapping.release(start..(start + RELEASE_SHARE).min(range.end));
-            Ok(())
-        })?;
+        // The drop on the threads: one thread dropping 64 MiB left the others idle for ~2 ms
+        // (0.93-0.97x the time of a cached 64 MiB file on two threads).
+        release_on_threads(mapping, range.clone(), threads)?;
         hashed(range.len());
     }
     Ok(hasher.finalize())
@@ -355,7 +385,8 @@ mod tests {
     use std::io::Write;
     use std::sync::Once;
 
-    /// Every piece's mapping is dropped exactly once, and only once it is hashed (in order).
+    /// Every piece's mapping is dropped exactly once: by a batch only once it is hashed (in
+    /// order), or with the tail after the last piece.
     #[cfg(target_os = "linux")]
     #[test]
     fn every_mapped_piece_is_released_once_after_it_is_hashed() {
@@ -374,16 +405,23 @@ mod tests {
         ] {
             let mut released = vec![0; pieces];
             for index in 0..pieces {
-                if let Some(range) = released_after(index) {
+                if let Some(range) = released_after(index, pieces) {
                     assert!(range.end <= index + 1, "{pieces}: {range:?} after {index}");
                     range.for_each(|i| released[i] += 1);
                 }
             }
-            // Every batch but the last one or two, once; those go with the map.
-            let batched = (pieces / b).saturating_sub(1) * b;
-            let (early, tail) = released.split_at(batched);
-            assert!(early.iter().all(|&n| n == 1), "{pieces}: {released:?}");
-            assert!(tail.iter().all(|&n| n == 0), "{pieces}: {released:?}");
+            // The pieces no batch covered are dropped after the last one is hashed.
+            let tail = unreleased_from(pieces);
+            assert!(
+                released[..tail].iter().all(|&n| n == 1),
+                "{pieces}: {released:?}"
+            );
+            assert!(
+                released[tail..].iter().all(|&n| n == 0),
+                "{pieces}: {released:?}"
+            );
+            // At most the last two batches wait for the end.
+            assert!(pieces - tail <= 2 * b, "{pieces}: from {tail}");
         }
     }
 
