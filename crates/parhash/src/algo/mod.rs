@@ -7,6 +7,9 @@ pub mod blake;
 pub mod blake2;
 pub mod blake3;
 mod block_api;
+// One SSE2 move each way: the only unsafe code outside the kernels' own files.
+#[allow(unsafe_code)]
+pub(crate) mod len_word;
 pub(crate) use block_api::{LazyMd, MdFinish};
 pub mod groestl;
 pub mod jh;

@@ -370,7 +370,7 @@ impl Hasher {
     fn blake3_held(threads: Threads) -> Hasher {
         Hasher {
             inner: Inner::Blake3Held {
-                held: Held::EMPTY,
+                held: Held::empty(),
                 threads,
             },
         }

@@ -182,7 +182,7 @@ impl Blake3 {
             stack: Vec::new(),
             pieces: 0,
             tail: mode.hasher(),
-            short: one_block::Held::EMPTY,
+            short: one_block::Held::empty(),
         }
     }
 

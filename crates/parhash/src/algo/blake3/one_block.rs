@@ -15,6 +15,7 @@
 
 pub(crate) use super::spec::BLOCK;
 use super::spec::{IV, ONE_BLOCK_ROOT, SCHEDULE};
+use crate::algo::len_word::LenWord;
 
 /// The G function on state words `a, b, c, d` with message words `x, y`.
 #[cfg_attr(not(test), allow(dead_code))] // the reference: tests compare against it
@@ -94,27 +95,33 @@ pub(crate) fn hash(data: &[u8], out: &mut [u8; 32]) {
 #[repr(C, align(16))]
 pub(crate) struct Held {
     block: [u8; BLOCK],
-    len: u8,
+    /// Written whole: `finalize(self)` moves the hasher right after `update`
+    /// ([`LenWord`] says why).
+    len: LenWord,
 }
 
 impl Held {
     /// No message yet.
-    pub(crate) const EMPTY: Held = Held {
-        block: [0; BLOCK],
-        len: 0,
-    };
+    #[inline(always)]
+    pub(crate) fn empty() -> Held {
+        Held {
+            block: [0; BLOCK],
+            len: LenWord::new(0),
+        }
+    }
 
     /// The message held so far.
     #[inline]
     pub(crate) fn bytes(&self) -> &[u8] {
-        &self.block[..usize::from(self.len)]
+        &self.block[..self.len.get()]
     }
 
     /// Appends `data` if the message still fits one block and says whether it did; if not,
     /// nothing changes.
     #[inline]
     pub(crate) fn append(&mut self, data: &[u8]) -> bool {
-        let (len, total) = (usize::from(self.len), usize::from(self.len) + data.len());
+        let len = self.len.get();
+        let total = len + data.len();
         if let (0, Ok(block)) = (len, <&[u8; BLOCK]>::try_from(data)) {
             // A whole block at once: a copy of known length, not a `memcpy` call.
             self.block = *block;
@@ -123,14 +130,14 @@ impl Held {
         } else {
             return false;
         }
-        self.len = total as u8;
+        self.len = LenWord::new(total);
         true
     }
 
     /// Forgets the message.
     #[inline]
     pub(crate) fn clear(&mut self) {
-        self.len = 0;
+        self.len = LenWord::new(0);
     }
 }
 
