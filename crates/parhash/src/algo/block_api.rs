@@ -136,6 +136,21 @@ macro_rules! md_core {
             #[inline]
             pub(crate) fn digest_once(mut self, data: &[u8], out: &mut [u8]) {
                 const BLOCK: usize = $block;
+                if data.len() % BLOCK == 0 {
+                    // Whole blocks: all of them and the padding in one call where the backend
+                    // builds the padding itself.
+                    let (whole, _) = data.as_chunks::<BLOCK>();
+                    let bit_len = (data.len() as $count).wrapping_mul(8);
+                    if $crate::algo::block_api::PaddingInRegisters::<BLOCK>::compress_then_padding(
+                        self.backend,
+                        &mut self.state,
+                        whole,
+                        bit_len,
+                    ) {
+                        $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
+                        return;
+                    }
+                }
                 let (head, tail) = if data.len() < 2 * BLOCK {
                     (&data[..0], data)
                 } else {
@@ -155,6 +170,18 @@ macro_rules! md_core {
             #[inline(always)]
             fn compress_padded_tail(&mut self, tail: &[u8], len: $count) {
                 const BLOCK: usize = $block;
+                if tail.len() % BLOCK == 0 {
+                    // No tail, or a whole block: the padding is a block of its own.
+                    let (whole, _) = tail.as_chunks::<BLOCK>();
+                    if $crate::algo::block_api::PaddingInRegisters::<BLOCK>::compress_then_padding(
+                        self.backend,
+                        &mut self.state,
+                        whole,
+                        len.wrapping_mul(8),
+                    ) {
+                        return;
+                    }
+                }
                 let bit_len = len.wrapping_mul(8).$to_bytes();
                 let mut padded = [[0u8; BLOCK]; 3];
                 let blocks = (tail.len() + 1 + bit_len.len()).div_ceil(BLOCK);
@@ -172,6 +199,27 @@ pub(crate) use md_core;
 /// The end of an MD-style message ([`md_core`]): its last `tail` bytes (the buffered ones, at
 /// most one block) compressed with the padding, and the digest written to `out` (exactly the
 /// digest's size).
+/// A backend that may compress the block of padding alone that ends a message of whole blocks
+/// without writing it to memory (SHA-256 on the SHA extensions); the others say `false` and
+/// `compress_padded_tail` builds the block as for any tail.
+pub(crate) trait PaddingInRegisters<const BLOCK: usize = 64>: Copy {
+    type State;
+    type Count;
+
+    /// Compresses `blocks` and then the padding of a message of `bit_len` bits whose length is
+    /// a multiple of the block, and returns `true`; or does nothing and returns `false`.
+    #[inline(always)]
+    fn compress_then_padding(
+        self,
+        state: &mut Self::State,
+        blocks: &[[u8; BLOCK]],
+        bit_len: Self::Count,
+    ) -> bool {
+        let _ = (state, blocks, bit_len);
+        false
+    }
+}
+
 pub(crate) trait MdFinish: UpdateCore + OutputSizeUser {
     fn finish(&mut self, tail: &[u8], out: &mut [u8]);
 }

@@ -173,6 +173,12 @@ backends! {
     default = ["scheduled", "sequential"];
 }
 
+// The padding is built in memory (`compress_padded_tail`).
+impl crate::algo::block_api::PaddingInRegisters for Backend {
+    type State = [u32; 4];
+    type Count = u64;
+}
+
 impl Backend {
     /// Compresses whole blocks into `state`.
     #[inline]

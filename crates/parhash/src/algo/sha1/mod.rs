@@ -143,6 +143,12 @@ backends! {
     default = ["sha-ni", "parallel-avx2", "parallel-sse41", "sequential"];
 }
 
+// The padding is built in memory (`compress_padded_tail`).
+impl crate::algo::block_api::PaddingInRegisters for Backend {
+    type State = [u32; 5];
+    type Count = u64;
+}
+
 impl Backend {
     /// Compresses whole blocks into `state`.
     #[inline]

@@ -110,27 +110,118 @@ pub(super) fn rounds4(state: &mut Packed, wk: __m128i) {
     state[0] = _mm_sha256rnds2_epu32(state[0], state[1], _mm_shuffle_epi32(wk, 0x0E));
 }
 
+/// Compresses whole blocks into `state`, then the block of padding alone that ends a message
+/// of `bit_len` bits whose length is a multiple of 64 bytes (0x80, zeros, the length), built in
+/// registers. The padding written to memory and read back at once cost a 64-byte message's
+/// loads a wait on the bytes just stored (BENCHMARKS.md, issue 27, eleventh session).
+#[inline(never)]
+pub fn compress_blocks_then_padding(
+    token: ShaNi,
+    state: &mut [u32; 8],
+    blocks: &[[u8; 64]],
+    bit_len: u64,
+) {
+    let _ = token;
+    // SAFETY: the `ShaNi` token proves this CPU has SHA, SSE2, SSSE3 and SSE4.1.
+    unsafe { compress_blocks_then_padding_sha(state, blocks, bit_len) }
+}
+
+/// The 64 rounds of one block given its 16 words, and the feed-forward.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+fn block_rounds(packed: &mut Packed, mut w: [__m128i; 4]) {
+    let start = *packed;
+    // Sixteen groups of four rounds.
+    macro_rules! groups {
+        ($($g:literal)*) => {$(
+            let k = |j: usize| K256[4 * $g + j] as i32;
+            let wk = _mm_add_epi32(schedule(&mut w, $g), _mm_setr_epi32(k(0), k(1), k(2), k(3)));
+            rounds4(packed, wk);
+        )*};
+    }
+    groups!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    *packed = [
+        _mm_add_epi32(packed[0], start[0]),
+        _mm_add_epi32(packed[1], start[1]),
+    ];
+}
+
 /// # Safety
 /// The CPU must support SHA, SSSE3 and SSE4.1.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn compress_blocks_sha(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     let mut packed = pack(state);
     for block in blocks {
-        let start = packed;
-        let mut w = load_words(block);
-        // Sixteen groups of four rounds.
-        macro_rules! groups {
-            ($($g:literal)*) => {$(
-                let k = |j: usize| K256[4 * $g + j] as i32;
-                let wk = _mm_add_epi32(schedule(&mut w, $g), _mm_setr_epi32(k(0), k(1), k(2), k(3)));
-                rounds4(&mut packed, wk);
-            )*};
-        }
-        groups!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-        packed = [
-            _mm_add_epi32(packed[0], start[0]),
-            _mm_add_epi32(packed[1], start[1]),
-        ];
+        block_rounds(&mut packed, load_words(block));
     }
     unpack(packed, state);
+}
+
+/// # Safety
+/// As [`compress_blocks_sha`].
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn compress_blocks_then_padding_sha(
+    state: &mut [u32; 8],
+    blocks: &[[u8; 64]],
+    bit_len: u64,
+) {
+    let mut packed = pack(state);
+    for block in blocks {
+        block_rounds(&mut packed, load_words(block));
+    }
+    // The padding's words as `load_words` would give them: W0 = 0x80000000, W14..W15 the length.
+    let zero = _mm_setzero_si128();
+    let padding = [
+        _mm_setr_epi32(0x8000_0000_u32 as i32, 0, 0, 0),
+        zero,
+        zero,
+        _mm_setr_epi32(0, 0, (bit_len >> 32) as u32 as i32, bit_len as u32 as i32),
+    ];
+    block_rounds(&mut packed, padding);
+    unpack(packed, state);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::sha2::consts::IV256;
+
+    /// The padding built in registers is the block `compress_padded_tail` writes to memory: for
+    /// 0-3 blocks before it and lengths no test message reaches (above 2^32 bits, the top bit).
+    #[test]
+    fn the_padding_built_in_registers_is_the_padding_block() {
+        let Some(token) = ShaNi::detect() else {
+            crate::forms_log::skipped(
+                "the_padding_built_in_registers_is_the_padding_block",
+                "no SHA extensions here (or PARHASH_DISABLE_ISA switched them off)",
+            );
+            return;
+        };
+        let blocks: Vec<[u8; 64]> = (0..3u8)
+            .map(|b| core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ b))
+            .collect();
+        let mut checked = 0;
+        for n in 0..=blocks.len() {
+            for bit_len in [
+                0,
+                512,
+                1536,
+                (1 << 32) + 8,
+                u64::MAX - 7,
+                0x0123_4567_89ab_cdef,
+            ] {
+                let mut padding = [0u8; 64];
+                padding[0] = 0x80;
+                padding[56..].copy_from_slice(&bit_len.to_be_bytes());
+                let mut expected = IV256;
+                compress_blocks(token, &mut expected, &blocks[..n]);
+                compress_blocks(token, &mut expected, &[padding]);
+                let mut state = IV256;
+                compress_blocks_then_padding(token, &mut state, &blocks[..n], bit_len);
+                assert_eq!(state, expected, "{n} blocks, {bit_len} bits");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 24);
+    }
 }

@@ -48,6 +48,12 @@ backends! {
     default = ["rorx", "parallel"];
 }
 
+// The padding is built in memory (`compress_padded_tail`).
+impl crate::algo::block_api::PaddingInRegisters<128> for Backend {
+    type State = [u64; 8];
+    type Count = u128;
+}
+
 impl Backend {
     /// Compresses whole blocks into `state`.
     #[inline]
