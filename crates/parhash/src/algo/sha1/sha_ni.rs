@@ -19,10 +19,36 @@ pub fn compress_blocks(token: ShaNi, state: &mut [u32; 5], blocks: &[[u8; 64]]) 
     unsafe { compress_blocks_sha(state, blocks) }
 }
 
+/// Compresses whole blocks into `state`, then the block of padding alone that ends a message
+/// of `bit_len` bits whose length is a multiple of 64 bytes, built in registers (as SHA-256's
+/// kernel does: BENCHMARKS.md, issue 27, eleventh session).
+#[inline(never)]
+pub fn compress_blocks_then_padding(
+    token: ShaNi,
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    bit_len: u64,
+) {
+    let _ = token;
+    // SAFETY: the `ShaNi` token proves this CPU has SHA, SSE2, SSSE3 and SSE4.1.
+    unsafe { compress_sha(state, blocks, Some(bit_len)) }
+}
+
 /// # Safety
 /// The CPU must support SHA, SSSE3 and SSE4.1.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn compress_blocks_sha(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    // SAFETY: as the caller guarantees.
+    unsafe { compress_sha(state, blocks, None) }
+}
+
+/// `blocks`, then the padding of a `bit_len`-bit message if one is given.
+///
+/// # Safety
+/// The CPU must support SHA, SSSE3 and SSE4.1.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+unsafe fn compress_sha(state: &mut [u32; 5], blocks: &[[u8; 64]], padding_of: Option<u64>) {
     // Reverses all 16 bytes: big-endian words, and W[t] in the top lane as the instructions
     // want it.
     let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
@@ -30,36 +56,103 @@ unsafe fn compress_blocks_sha(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     let dcba = unsafe { _mm_loadu_si128(state.as_ptr().cast()) };
     let mut abcd = _mm_shuffle_epi32::<0x1B>(dcba);
     let mut e0 = _mm_set_epi32(state[4] as i32, 0, 0, 0);
-
     for block in blocks {
-        let (abcd_in, e_in) = (abcd, e0);
-        let mut w = load_block_shuffled(block, reverse);
-        // `abcd` as it was before the previous group: its A gives this group's E.
-        let mut abcd_prev = abcd;
-        // Twenty groups of four rounds. From group 4 on, the group's schedule words replace
-        // those of four groups back (W[t] from W[t-16], W[t-14], W[t-8], W[t-3]).
-        macro_rules! groups {
-            ($($g:literal)*) => {$(
-                if $g >= 4 {
-                    let partial = _mm_sha1msg1_epu32(w[$g % 4], w[($g + 1) % 4]);
-                    let partial = _mm_xor_si128(partial, w[($g + 2) % 4]);
-                    w[$g % 4] = _mm_sha1msg2_epu32(partial, w[($g + 3) % 4]);
-                }
-                let e_plus_w = if $g == 0 {
-                    _mm_add_epi32(e0, w[0])
-                } else {
-                    _mm_sha1nexte_epu32(abcd_prev, w[$g % 4])
-                };
-                abcd_prev = abcd;
-                abcd = _mm_sha1rnds4_epu32::<{ $g / 5 }>(abcd, e_plus_w);
-            )*};
-        }
-        groups!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
-        e0 = _mm_sha1nexte_epu32(abcd_prev, e_in);
-        abcd = _mm_add_epi32(abcd, abcd_in);
+        block_rounds(&mut abcd, &mut e0, load_block_shuffled(block, reverse));
     }
-
+    if let Some(bit_len) = padding_of {
+        // The padding's words as the load gives them (W[t] in the top lane): W0 = 0x80000000,
+        // W14..W15 the length.
+        let zero = _mm_setzero_si128();
+        let padding = [
+            _mm_set_epi32(0x8000_0000_u32 as i32, 0, 0, 0),
+            zero,
+            zero,
+            _mm_set_epi32(0, 0, (bit_len >> 32) as u32 as i32, bit_len as u32 as i32),
+        ];
+        block_rounds(&mut abcd, &mut e0, padding);
+    }
     // SAFETY: as for the load above.
     unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), _mm_shuffle_epi32::<0x1B>(abcd)) };
     state[4] = _mm_extract_epi32::<3>(e0) as u32;
+}
+
+/// The 80 rounds of one block given its 16 words (W[t] in the top lane), and the feed-forward.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+#[inline]
+fn block_rounds(abcd: &mut __m128i, e0: &mut __m128i, mut w: [__m128i; 4]) {
+    let (abcd_in, e_in) = (*abcd, *e0);
+    // `abcd` as it was before the previous group: its A gives this group's E.
+    let mut abcd_prev = *abcd;
+    // Twenty groups of four rounds. From group 4 on, the group's schedule words replace
+    // those of four groups back (W[t] from W[t-16], W[t-14], W[t-8], W[t-3]).
+    macro_rules! groups {
+        ($($g:literal)*) => {$(
+            if $g >= 4 {
+                let partial = _mm_sha1msg1_epu32(w[$g % 4], w[($g + 1) % 4]);
+                let partial = _mm_xor_si128(partial, w[($g + 2) % 4]);
+                w[$g % 4] = _mm_sha1msg2_epu32(partial, w[($g + 3) % 4]);
+            }
+            let e_plus_w = if $g == 0 {
+                _mm_add_epi32(*e0, w[0])
+            } else {
+                _mm_sha1nexte_epu32(abcd_prev, w[$g % 4])
+            };
+            abcd_prev = *abcd;
+            *abcd = _mm_sha1rnds4_epu32::<{ $g / 5 }>(*abcd, e_plus_w);
+        )*};
+    }
+    groups!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
+    *e0 = _mm_sha1nexte_epu32(abcd_prev, e_in);
+    *abcd = _mm_add_epi32(*abcd, abcd_in);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The padding built in registers is the block `compress_padded_tail` writes to memory: for
+    /// 0-3 blocks before it and lengths no test message reaches (above 2^32 bits, the top bit).
+    #[test]
+    fn the_padding_built_in_registers_is_the_padding_block() {
+        let Some(token) = ShaNi::detect() else {
+            crate::forms_log::skipped(
+                "sha1::the_padding_built_in_registers_is_the_padding_block",
+                "no SHA extensions here (or PARHASH_DISABLE_ISA switched them off)",
+            );
+            return;
+        };
+        let blocks: Vec<[u8; 64]> = (0..3u8)
+            .map(|b| core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ b))
+            .collect();
+        let iv = [
+            0x6745_2301,
+            0xefcd_ab89,
+            0x98ba_dcfe,
+            0x1032_5476,
+            0xc3d2_e1f0,
+        ];
+        let mut checked = 0;
+        for n in 0..=blocks.len() {
+            for bit_len in [
+                0,
+                512,
+                1536,
+                (1 << 32) + 8,
+                u64::MAX - 7,
+                0x0123_4567_89ab_cdef,
+            ] {
+                let mut padding = [0u8; 64];
+                padding[0] = 0x80;
+                padding[56..].copy_from_slice(&bit_len.to_be_bytes());
+                let mut expected = iv;
+                compress_blocks(token, &mut expected, &blocks[..n]);
+                compress_blocks(token, &mut expected, &[padding]);
+                let mut state = iv;
+                compress_blocks_then_padding(token, &mut state, &blocks[..n], bit_len);
+                assert_eq!(state, expected, "{n} blocks, {bit_len} bits");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 24);
+    }
 }
