@@ -196,11 +196,9 @@ macro_rules! md_core {
 }
 pub(crate) use md_core;
 
-/// The end of an MD-style message ([`md_core`]): its last `tail` bytes (the buffered ones, at
-/// most one block) compressed with the padding, and the digest written to `out` (exactly the
-/// digest's size).
 /// A backend that may compress the block of padding alone that ends a message of whole blocks
-/// without writing it to memory (SHA-256 on the SHA extensions); the others say `false` and
+/// without writing it to memory (SHA-1 and SHA-256 on the SHA extensions: written and read
+/// back at once, the block's loads wait on its stores); the others say `false` and
 /// `compress_padded_tail` builds the block as for any tail.
 pub(crate) trait PaddingInRegisters<const BLOCK: usize = 64>: Copy {
     type State;
@@ -220,6 +218,9 @@ pub(crate) trait PaddingInRegisters<const BLOCK: usize = 64>: Copy {
     }
 }
 
+/// The end of an MD-style message ([`md_core`]): its last `tail` bytes (the buffered ones, at
+/// most one block) compressed with the padding, and the digest written to `out` (exactly the
+/// digest's size).
 pub(crate) trait MdFinish: UpdateCore + OutputSizeUser {
     fn finish(&mut self, tail: &[u8], out: &mut [u8]);
 }
