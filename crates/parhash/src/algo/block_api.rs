@@ -218,6 +218,81 @@ pub(crate) trait PaddingInRegisters<const BLOCK: usize = 64>: Copy {
     }
 }
 
+/// [`PaddingInRegisters`] for a backend whose `ShaNi` form pads in registers (its `sha_ni`
+/// module's `compress_blocks_then_padding`), every other form declining.
+macro_rules! padding_in_registers_on_sha_ni {
+    ($backend:ty, $state:ty) => {
+        impl $crate::algo::block_api::PaddingInRegisters for $backend {
+            type State = $state;
+            type Count = u64;
+
+            #[inline]
+            fn compress_then_padding(
+                self,
+                state: &mut $state,
+                blocks: &[[u8; 64]],
+                bit_len: u64,
+            ) -> bool {
+                match self {
+                    #[cfg(target_arch = "x86_64")]
+                    Self::ShaNi(token) => {
+                        sha_ni::compress_blocks_then_padding(token, state, blocks, bit_len);
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+pub(crate) use padding_in_registers_on_sha_ni;
+
+/// Checks a SHA-NI kernel's padding built in registers against the block
+/// `compress_padded_tail` writes to memory, compressed by the same kernel: for 0-3 blocks
+/// before it and bit lengths no test message reaches (above 2^32 bits, the top bit set).
+/// Logged as skipped where the CPU has no SHA extensions.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn check_padding_in_registers<S: Copy + PartialEq + core::fmt::Debug>(
+    test: &str,
+    iv: S,
+    compress: fn(crate::platform::ShaNi, &mut S, &[[u8; 64]]),
+    compress_then_padding: fn(crate::platform::ShaNi, &mut S, &[[u8; 64]], u64),
+) {
+    let Some(token) = crate::platform::ShaNi::detect() else {
+        crate::forms_log::skipped(
+            test,
+            "no SHA extensions here (or PARHASH_DISABLE_ISA switched them off)",
+        );
+        return;
+    };
+    let blocks: Vec<[u8; 64]> = (0..3u8)
+        .map(|b| core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ b))
+        .collect();
+    let mut checked = 0;
+    for n in 0..=blocks.len() {
+        for bit_len in [
+            0,
+            512,
+            1536,
+            (1 << 32) + 8,
+            u64::MAX - 7,
+            0x0123_4567_89ab_cdef,
+        ] {
+            let mut padding = [0u8; 64];
+            padding[0] = 0x80;
+            padding[56..].copy_from_slice(&bit_len.to_be_bytes());
+            let mut expected = iv;
+            compress(token, &mut expected, &blocks[..n]);
+            compress(token, &mut expected, &[padding]);
+            let mut state = iv;
+            compress_then_padding(token, &mut state, &blocks[..n], bit_len);
+            assert_eq!(state, expected, "{n} blocks, {bit_len} bits");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 24);
+}
+
 /// The end of an MD-style message ([`md_core`]): its last `tail` bytes (the buffered ones, at
 /// most one block) compressed with the padding, and the digest written to `out` (exactly the
 /// digest's size).

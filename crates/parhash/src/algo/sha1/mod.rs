@@ -143,27 +143,7 @@ backends! {
     default = ["sha-ni", "parallel-avx2", "parallel-sse41", "sequential"];
 }
 
-impl crate::algo::block_api::PaddingInRegisters for Backend {
-    type State = [u32; 5];
-    type Count = u64;
-
-    #[inline]
-    fn compress_then_padding(
-        self,
-        state: &mut [u32; 5],
-        blocks: &[[u8; 64]],
-        bit_len: u64,
-    ) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::ShaNi(token) => {
-                sha_ni::compress_blocks_then_padding(token, state, blocks, bit_len);
-                true
-            }
-            _ => false,
-        }
-    }
-}
+crate::algo::block_api::padding_in_registers_on_sha_ni!(Backend, [u32; 5]);
 
 impl Backend {
     /// Compresses whole blocks into `state`.

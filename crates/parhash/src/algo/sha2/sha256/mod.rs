@@ -61,27 +61,7 @@ impl Backend {
     }
 }
 
-impl crate::algo::block_api::PaddingInRegisters for Backend {
-    type State = [u32; 8];
-    type Count = u64;
-
-    #[inline]
-    fn compress_then_padding(
-        self,
-        state: &mut [u32; 8],
-        blocks: &[[u8; 64]],
-        bit_len: u64,
-    ) -> bool {
-        match self {
-            #[cfg(target_arch = "x86_64")]
-            Backend::ShaNi(token) => {
-                sha_ni::compress_blocks_then_padding(token, state, blocks, bit_len);
-                true
-            }
-            _ => false,
-        }
-    }
-}
+crate::algo::block_api::padding_in_registers_on_sha_ni!(Backend, [u32; 8]);
 
 /// Compresses whole 64-byte blocks into a SHA-256 chaining value with the fastest form this
 /// CPU has. No padding: callers (tree modes, batch engines) handle that.

@@ -184,44 +184,14 @@ unsafe fn compress_blocks_then_padding_sha(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algo::sha2::consts::IV256;
 
-    /// The padding built in registers is the block `compress_padded_tail` writes to memory: for
-    /// 0-3 blocks before it and lengths no test message reaches (above 2^32 bits, the top bit).
     #[test]
     fn the_padding_built_in_registers_is_the_padding_block() {
-        let Some(token) = ShaNi::detect() else {
-            crate::forms_log::skipped(
-                "the_padding_built_in_registers_is_the_padding_block",
-                "no SHA extensions here (or PARHASH_DISABLE_ISA switched them off)",
-            );
-            return;
-        };
-        let blocks: Vec<[u8; 64]> = (0..3u8)
-            .map(|b| core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ b))
-            .collect();
-        let mut checked = 0;
-        for n in 0..=blocks.len() {
-            for bit_len in [
-                0,
-                512,
-                1536,
-                (1 << 32) + 8,
-                u64::MAX - 7,
-                0x0123_4567_89ab_cdef,
-            ] {
-                let mut padding = [0u8; 64];
-                padding[0] = 0x80;
-                padding[56..].copy_from_slice(&bit_len.to_be_bytes());
-                let mut expected = IV256;
-                compress_blocks(token, &mut expected, &blocks[..n]);
-                compress_blocks(token, &mut expected, &[padding]);
-                let mut state = IV256;
-                compress_blocks_then_padding(token, &mut state, &blocks[..n], bit_len);
-                assert_eq!(state, expected, "{n} blocks, {bit_len} bits");
-                checked += 1;
-            }
-        }
-        assert_eq!(checked, 24);
+        crate::algo::block_api::check_padding_in_registers(
+            "sha256::the_padding_built_in_registers_is_the_padding_block",
+            crate::algo::sha2::consts::IV256,
+            compress_blocks,
+            compress_blocks_then_padding,
+        );
     }
 }
