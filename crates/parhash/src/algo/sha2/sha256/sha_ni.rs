@@ -123,7 +123,7 @@ pub fn compress_blocks_then_padding(
 ) {
     let _ = token;
     // SAFETY: the `ShaNi` token proves this CPU has SHA, SSE2, SSSE3 and SSE4.1.
-    unsafe { compress_blocks_then_padding_sha(state, blocks, bit_len) }
+    unsafe { compress_sha(state, blocks, Some(bit_len)) }
 }
 
 /// The 64 rounds of one block given its 16 words, and the feed-forward.
@@ -150,34 +150,33 @@ fn block_rounds(packed: &mut Packed, mut w: [__m128i; 4]) {
 /// The CPU must support SHA, SSSE3 and SSE4.1.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn compress_blocks_sha(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    let mut packed = pack(state);
-    for block in blocks {
-        block_rounds(&mut packed, load_words(block));
-    }
-    unpack(packed, state);
+    // SAFETY: as the caller guarantees.
+    unsafe { compress_sha(state, blocks, None) }
 }
 
+/// `blocks`, then the padding of a `bit_len`-bit message if one is given.
+///
 /// # Safety
-/// As [`compress_blocks_sha`].
+/// The CPU must support SHA, SSSE3 and SSE4.1.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-unsafe fn compress_blocks_then_padding_sha(
-    state: &mut [u32; 8],
-    blocks: &[[u8; 64]],
-    bit_len: u64,
-) {
+#[inline]
+unsafe fn compress_sha(state: &mut [u32; 8], blocks: &[[u8; 64]], padding_of: Option<u64>) {
     let mut packed = pack(state);
     for block in blocks {
         block_rounds(&mut packed, load_words(block));
     }
-    // The padding's words as `load_words` would give them: W0 = 0x80000000, W14..W15 the length.
-    let zero = _mm_setzero_si128();
-    let padding = [
-        _mm_setr_epi32(0x8000_0000_u32 as i32, 0, 0, 0),
-        zero,
-        zero,
-        _mm_setr_epi32(0, 0, (bit_len >> 32) as u32 as i32, bit_len as u32 as i32),
-    ];
-    block_rounds(&mut packed, padding);
+    if let Some(bit_len) = padding_of {
+        // The padding's words as `load_words` would give them: W0 = 0x80000000, W14..W15 the
+        // length.
+        let zero = _mm_setzero_si128();
+        let padding = [
+            _mm_setr_epi32(0x8000_0000_u32 as i32, 0, 0, 0),
+            zero,
+            zero,
+            _mm_setr_epi32(0, 0, (bit_len >> 32) as u32 as i32, bit_len as u32 as i32),
+        ];
+        block_rounds(&mut packed, padding);
+    }
     unpack(packed, state);
 }
 
