@@ -10,6 +10,9 @@ mod block_api;
 // One SSE2 move each way: the only unsafe code outside the kernels' own files.
 #[allow(unsafe_code)]
 pub(crate) mod len_word;
+// An empty `asm!` (a compiler barrier for the SHA kernels' schedule words), likewise.
+#[allow(unsafe_code)]
+pub(crate) mod from_memory;
 pub(crate) use block_api::{LazyMd, MdFinish};
 pub mod groestl;
 pub mod jh;

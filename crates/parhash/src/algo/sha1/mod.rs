@@ -131,8 +131,8 @@ backends! {
         ParallelSse41(Sse41) => "parallel-sse41":
             "schedule ahead in 128-bit registers, four words per instruction";
         /// Schedule ahead in 256-bit registers, two blocks at a time.
-        ParallelAvx2(Avx2) => "parallel-avx2":
-            "schedules of two blocks at once in 256-bit registers";
+        ParallelAvx2(Avx2, Bmi2) => "parallel-avx2":
+            "schedules of two blocks at once in 256-bit registers, rounds with BMI2 rorx";
         /// SHA extensions.
         ShaNi(ShaNi) => "sha-ni":
             "SHA extensions: sha1rnds4 (four rounds), sha1nexte, sha1msg1/msg2";
@@ -155,7 +155,7 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelSse41(t) => parallel_sse41::compress_blocks(t, state, blocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx2(t) => parallel_avx2::compress_blocks(t, state, blocks),
+            Backend::ParallelAvx2(t, b) => parallel_avx2::compress_blocks(t, b, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(t) => sha_ni::compress_blocks(t, state, blocks),
         }

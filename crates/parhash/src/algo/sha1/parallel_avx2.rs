@@ -9,15 +9,16 @@
 use core::arch::x86_64::*;
 
 use super::{round, rounds5, rounds80, K};
-use crate::platform::Avx2;
+use crate::platform::{Avx2, Bmi2};
 
 /// Compresses whole 64-byte blocks into `state`.
 #[inline(never)]
-pub fn compress_blocks(token: Avx2, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    let _ = token;
+pub fn compress_blocks(token: Avx2, bmi2: Bmi2, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    let _ = (token, bmi2);
     let mut pairs = blocks.chunks_exact(2);
     for pair in &mut pairs {
-        // SAFETY: the `Avx2` token proves this CPU has AVX2 (and AVX); not switched off.
+        // SAFETY: the tokens prove this CPU has AVX2 (and AVX) and BMI1/BMI2; not switched
+        // off.
         unsafe { compress_pair(state, &pair[0], &pair[1]) }
     }
     if let [last] = pairs.remainder() {
@@ -70,8 +71,8 @@ unsafe fn next_group_far(
 /// Two consecutive blocks.
 ///
 /// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2,avx,sse4.1,ssse3")]
+/// The CPU must support AVX2 and BMI2 (`rorx` and `andn` in the rounds).
+#[target_feature(enable = "avx2,avx,sse4.1,ssse3,bmi1,bmi2")]
 unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64]) {
     // wk[8g..8g+4]: W + K of group g of the first block; wk[8g+4..8g+8]: of the second.
     let mut wk = [0u32; 160];
@@ -90,6 +91,9 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64
             );
         }
     }
+    // The rounds load `W + K` (a memory operand of their `add`), not extract it from `w`
+    // (`algo::from_memory`); likewise after each group below.
+    crate::algo::from_memory::reload_after_here(&mut wk);
     let mut first_at = |t: usize| {
         let g = t / 4 + 4;
         if t % 4 == 0 && g < 20 {
@@ -106,6 +110,7 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64
                     _mm256_add_epi32(w[g], k_of(g)),
                 );
             }
+            crate::algo::from_memory::reload_after_here(&mut wk);
         }
         wk[8 * (t / 4) + t % 4]
     };

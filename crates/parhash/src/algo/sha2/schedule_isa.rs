@@ -12,7 +12,8 @@ pub(crate) enum ScheduleIsa {
     #[cfg(target_arch = "x86_64")]
     Sse41(platform::Sse41),
     #[cfg(target_arch = "x86_64")]
-    Avx512(platform::Avx512),
+    /// AVX-512 VL for the schedule, BMI2 (`rorx`, `andn`) for the scalar rounds.
+    Avx512(platform::Avx512, platform::Bmi2),
 }
 
 /// Stamps one 128-bit `parallel` kernel into the invoking `sha256::parallel_*` or
@@ -47,7 +48,7 @@ macro_rules! vector_kernel {
     (@rotates $ror:ident $xor3:ident $shr:ident $x:ident ($a:literal $b:literal $s:literal)) => {
         $xor3::<0x96>($ror::<$a>($x), $ror::<$b>($x), $shr::<$s>($x))
     };
-    ($isa:ident $token:ident $features:literal, $word:tt, $block:literal, sigma0 $s0:tt sigma1 $s1:tt) => {
+    ($isa:ident $token:ident $(+ $token2:ident)? $features:literal, $word:tt, $block:literal, sigma0 $s0:tt sigma1 $s1:tt) => {
         use core::arch::x86_64::*;
 
         use super::sequential::{big_sigma0, big_sigma1, ch, maj};
@@ -68,12 +69,14 @@ macro_rules! vector_kernel {
         #[inline(never)]
         pub fn compress_blocks(
             token: $crate::platform::$token,
+            $(_: $crate::platform::$token2,)?
             state: &mut [$word; 8],
             blocks: &[[u8; $block]],
         ) {
             let _ = token;
-            // SAFETY: the token proves this CPU has the features `kernel` enables (SSE2 is
-            // x86_64 baseline; the `Avx512` token implies AVX2, so SSSE3 and SSE4.1).
+            // SAFETY: the tokens prove this CPU has the features `kernel` enables (SSE2 is
+            // x86_64 baseline; the `Avx512` token implies AVX2, so SSSE3 and SSE4.1; the
+            // `Bmi2` token, where there is one, BMI1 and BMI2).
             unsafe { kernel(state, blocks) }
         }
 

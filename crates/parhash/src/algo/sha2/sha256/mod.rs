@@ -36,8 +36,8 @@ backends! {
             "scalar rounds, schedule 4 words per vector beside them (best ISA here)";
         ParallelPortable => "parallel-portable": "the parallel grouping on [u32; 4] arrays";
         ParallelSse41(Sse41) => "parallel-sse41": "schedule in SSE registers, rotates as shift+shift+or";
-        ParallelAvx512(Avx512) => "parallel-avx512":
-            "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog";
+        ParallelAvx512(Avx512, Bmi2) => "parallel-avx512":
+            "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog, rounds with BMI2 rorx";
         ShaNi(ShaNi) => "sha-ni": "SHA extensions: sha256rnds2 (two rounds), sha256msg1/msg2 schedule";
     }
     default = ["sha-ni", "parallel"];
@@ -54,7 +54,9 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelSse41(t) => parallel::compress_blocks(Isa::Sse41(t), state, blocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx512(t) => parallel::compress_blocks(Isa::Avx512(t), state, blocks),
+            Backend::ParallelAvx512(t, b) => {
+                parallel::compress_blocks(Isa::Avx512(t, b), state, blocks)
+            }
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(token) => sha_ni::compress_blocks(token, state, blocks),
         }

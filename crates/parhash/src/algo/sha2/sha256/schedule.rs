@@ -49,6 +49,7 @@ macro_rules! vector_kernel_body {
                     );
                 }
             }
+            $crate::algo::from_memory::reload_after_here(&mut wk);
             // Group `g` replaces group `g - 4` in `x`; the two halves follow from the σ1 chain.
             macro_rules! schedule {
                 ($grp:expr) => {
@@ -71,6 +72,9 @@ macro_rules! vector_kernel_body {
                             _mm_add_epi32(n, k),
                         );
                     }
+                    // The rounds load these words (a memory operand of their `add`), not
+                    // extract them from `n` (`algo::from_memory`).
+                    $crate::algo::from_memory::reload_after_here(&mut wk);
                 };
             }
             macro_rules! wk_at {

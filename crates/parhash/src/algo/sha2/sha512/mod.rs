@@ -34,8 +34,8 @@ backends! {
             "scalar rounds, schedule 2 words per vector beside them (best ISA here)";
         ParallelPortable => "parallel-portable": "the parallel grouping on [u64; 2] arrays";
         ParallelSse41(Sse41) => "parallel-sse41": "schedule in SSE registers, rotates as shift+shift+or";
-        ParallelAvx512(Avx512) => "parallel-avx512":
-            "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog";
+        ParallelAvx512(Avx512, Bmi2) => "parallel-avx512":
+            "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog, rounds with BMI2 rorx";
         "rorx" = ["rorx-avx512", "rorx-avx2"]:
             "two blocks' schedule in 256-bit registers beside assembly rounds (best ISA here)";
         RorxAvx2(Avx2, Bmi2) => "rorx-avx2": "schedule with AVX2 shift pairs, rounds with BMI2 rorx";
@@ -65,7 +65,9 @@ impl Backend {
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelSse41(t) => parallel::compress_blocks(Isa::Sse41(t), state, blocks),
             #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx512(t) => parallel::compress_blocks(Isa::Avx512(t), state, blocks),
+            Backend::ParallelAvx512(t, b) => {
+                parallel::compress_blocks(Isa::Avx512(t, b), state, blocks)
+            }
             #[cfg(target_arch = "x86_64")]
             Backend::RorxAvx2(v, b) => rorx::compress_blocks_avx2(v, b, state, blocks),
             #[cfg(target_arch = "x86_64")]

@@ -19,6 +19,8 @@ pub(crate) fn compress_blocks(isa: Isa, state: &mut [u64; 8], blocks: &[[u8; 128
         #[cfg(target_arch = "x86_64")]
         Isa::Sse41(token) => super::parallel_sse41::compress_blocks(token, state, blocks),
         #[cfg(target_arch = "x86_64")]
-        Isa::Avx512(token) => super::parallel_avx512::compress_blocks(token, state, blocks),
+        Isa::Avx512(token, bmi2) => {
+            super::parallel_avx512::compress_blocks(token, bmi2, state, blocks)
+        }
     }
 }

@@ -54,6 +54,7 @@ macro_rules! vector_kernel_body {
                     );
                 }
             }
+            $crate::algo::from_memory::reload_after_here(&mut wk);
             // Group `g` (words 2g, 2g+1) replaces group `g - 8` in `x`.
             macro_rules! schedule {
                 ($grp:expr) => {
@@ -74,6 +75,8 @@ macro_rules! vector_kernel_body {
                             _mm_add_epi64(n, k),
                         );
                     }
+                    // The rounds load these words, not extract them (`algo::from_memory`).
+                    $crate::algo::from_memory::reload_after_here(&mut wk);
                 };
             }
             macro_rules! wk_at {
