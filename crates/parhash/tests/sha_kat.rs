@@ -350,8 +350,20 @@ fn names_tags_and_aliases() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn sha512_rorx_forms_run_where_the_cpu_has_them() {
+    rorx_forms_run_where_the_cpu_has_them(&available_variants::<parhash::Sha512>());
+}
+
+/// The same for SHA-256's `rorx` forms.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn sha256_rorx_forms_run_where_the_cpu_has_them() {
+    rorx_forms_run_where_the_cpu_has_them(&available_variants::<parhash::Sha256>());
+    rorx_forms_run_where_the_cpu_has_them(&available_variants::<parhash::Sha224>());
+}
+
+#[cfg(target_arch = "x86_64")]
+fn rorx_forms_run_where_the_cpu_has_them(variants: &[&str]) {
     use parhash::lab::platform::{Avx2, Avx512, Bmi2};
-    let variants = available_variants::<parhash::Sha512>();
     let bmi2 = Bmi2::detect().is_some();
     for (name, present) in [
         ("rorx-avx2", bmi2 && Avx2::detect().is_some()),

@@ -5,6 +5,9 @@
 //! - `parallel` ([`parallel`]): scalar rounds with the message schedule computed four words at a
 //!   time in vector registers beside them; forced ISA forms `parallel-portable`,
 //!   `parallel-sse41`, `parallel-avx512`.
+//! - `rorx` ([`rorx`], x86-64): the schedule of two blocks in 256-bit registers interleaved with
+//!   scalar rounds in assembly (BMI2 `rorx`); `rorx-avx2`, `rorx-avx512`. The default where
+//!   the CPU has no SHA extensions but AVX2 and BMI2.
 //! - `sha-ni` ([`sha_ni`]): the SHA extensions (`sha256rnds2`, `sha256msg1/2`), two rounds per
 //!   instruction; the fastest where the CPU has them, and the default there.
 
@@ -20,6 +23,8 @@ pub mod sequential;
 pub mod parallel_avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_sse41;
+#[cfg(target_arch = "x86_64")]
+pub mod rorx;
 
 #[cfg(target_arch = "x86_64")]
 pub mod sha_ni;
@@ -38,9 +43,18 @@ backends! {
         ParallelSse41(Sse41) => "parallel-sse41": "schedule in SSE registers, rotates as shift+shift+or";
         ParallelAvx512(Avx512, Bmi2) => "parallel-avx512":
             "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog, rounds with BMI2 rorx";
+        // AVX2 first: on a Cascade Lake VM `rorx-avx512` took 1.07-1.10x its time (BENCHMARKS.md,
+        // issue 27, twelfth session).
+        "rorx" = ["rorx-avx2", "rorx-avx512"]:
+            "two blocks' schedule in 256-bit registers beside assembly rounds (best ISA here)";
+        RorxAvx2(Avx2, Bmi2) => "rorx-avx2": "schedule with AVX2 shift pairs, rounds with BMI2 rorx";
+        RorxAvx512(Avx512, Bmi2) => "rorx-avx512":
+            "schedule with AVX-512 VL vprord/vpternlog, rounds with BMI2 rorx";
         ShaNi(ShaNi) => "sha-ni": "SHA extensions: sha256rnds2 (two rounds), sha256msg1/msg2 schedule";
     }
-    default = ["sha-ni", "parallel"];
+    // The SHA extensions where the CPU has them; else `rorx` where BMI2 and AVX2 exist
+    // (BENCHMARKS.md, issue 27, twelfth session); else `parallel` on its best ISA.
+    default = ["sha-ni", "rorx", "parallel"];
 }
 
 impl Backend {
@@ -57,6 +71,10 @@ impl Backend {
             Backend::ParallelAvx512(t, b) => {
                 parallel::compress_blocks(Isa::Avx512(t, b), state, blocks)
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::RorxAvx2(v, b) => rorx::compress_blocks_avx2(v, b, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::RorxAvx512(v, b) => rorx::compress_blocks_avx512(v, b, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(token) => sha_ni::compress_blocks(token, state, blocks),
         }

@@ -1,0 +1,468 @@
+//! The `rorx` SHA-224/256 compression (x86-64, BMI2 with AVX2 or AVX-512 VL), for CPUs without
+//! the SHA extensions: the SHA-512 [`rorx`](super::super::sha512::rorx) form on 32-bit words,
+//! the technique OpenSSL's x86-64 code uses on this class of CPU (written here from it).
+//!
+//! - **Two blocks share one message schedule.** Each 256-bit register holds four schedule
+//!   words of the first block and the same four of the second, so a pair's schedule costs what
+//!   one block's costs in 128-bit registers. `W + K` of both is stored to a stack buffer; the
+//!   first block's rounds run with the schedule instructions interleaved between them (a
+//!   quarter of a group per round), the second block's rounds run alone on the stored words.
+//! - **The scalar rounds are written in assembly** with BMI2's `rorx` (a non-destructive
+//!   rotate that leaves the flags alone), summing `d + h + W + K` before `e` is known and
+//!   adding `Ch(e, f, g)` and `Σ1(e)` to both `d` (the next `e`) and `h` (the next `a`);
+//!   `Maj(a, b, c)` is `((a ^ b) & (b ^ c)) ^ b`, where `b ^ c` is the previous round's `a ^ b`.
+//! - **Loops of sixteen rounds**, which stay in the micro-op cache.
+//!
+//! The Rust `parallel` form with the same rounds reached 1.11-1.21x OpenSSL's time on a
+//! Cascade Lake VM (BENCHMARKS.md, issue 27, twelfth session): the compiler reassociates the
+//! round's additions and cannot interleave the vector work into the rounds at this grain.
+//! The AVX2 and AVX-512 forms differ only in the schedule's small sigmas (shift pairs against
+//! `vprord` + `vpternlogd`). `sequential` stays the portable twin.
+
+use core::arch::asm;
+use core::arch::x86_64::*;
+
+use super::super::consts::K256;
+use crate::platform::{Avx2, Avx512, Bmi2};
+
+/// One round on `W + K` at `p + 4t`, on 32-bit registers; `x` holds `b ^ c` on entry and `y`
+/// leaves `a ^ b` for the next round (the two swap roles each round).
+macro_rules! round {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $x:ident, $y:ident, $t:expr) => {
+        concat!(
+            "add {",
+            stringify!($h),
+            ":e}, dword ptr [{p} + 4*(",
+            stringify!($t),
+            ")]\n",
+            "mov {",
+            stringify!($y),
+            ":e}, {",
+            stringify!($f),
+            ":e}\n",
+            "rorx {t0:e}, {",
+            stringify!($e),
+            ":e}, 6\n",
+            "xor {",
+            stringify!($y),
+            ":e}, {",
+            stringify!($g),
+            ":e}\n",
+            "rorx {t1:e}, {",
+            stringify!($e),
+            ":e}, 11\n",
+            "add {",
+            stringify!($d),
+            ":e}, {",
+            stringify!($h),
+            ":e}\n",
+            "and {",
+            stringify!($y),
+            ":e}, {",
+            stringify!($e),
+            ":e}\n",
+            "xor {t0:e}, {t1:e}\n",
+            "xor {",
+            stringify!($y),
+            ":e}, {",
+            stringify!($g),
+            ":e}\n",
+            "rorx {t1:e}, {",
+            stringify!($e),
+            ":e}, 25\n",
+            "add {",
+            stringify!($d),
+            ":e}, {",
+            stringify!($y),
+            ":e}\n",
+            "xor {t0:e}, {t1:e}\n",
+            "add {",
+            stringify!($h),
+            ":e}, {",
+            stringify!($y),
+            ":e}\n",
+            "add {",
+            stringify!($d),
+            ":e}, {t0:e}\n",
+            "add {",
+            stringify!($h),
+            ":e}, {t0:e}\n",
+            "rorx {t0:e}, {",
+            stringify!($a),
+            ":e}, 2\n",
+            "rorx {t1:e}, {",
+            stringify!($a),
+            ":e}, 13\n",
+            "xor {t0:e}, {t1:e}\n",
+            "rorx {t1:e}, {",
+            stringify!($a),
+            ":e}, 22\n",
+            "mov {",
+            stringify!($y),
+            ":e}, {",
+            stringify!($a),
+            ":e}\n",
+            "xor {t0:e}, {t1:e}\n",
+            "xor {",
+            stringify!($y),
+            ":e}, {",
+            stringify!($b),
+            ":e}\n",
+            "add {",
+            stringify!($h),
+            ":e}, {t0:e}\n",
+            "and {",
+            stringify!($x),
+            ":e}, {",
+            stringify!($y),
+            ":e}\n",
+            "xor {",
+            stringify!($x),
+            ":e}, {",
+            stringify!($b),
+            ":e}\n",
+            "add {",
+            stringify!($h),
+            ":e}, {",
+            stringify!($x),
+            ":e}\n",
+        )
+    };
+}
+
+/// Sixteen rounds on `W + K` at `p`, no schedule (the tail of the first block, the second).
+macro_rules! rounds16 {
+    () => {
+        concat!(
+            round!(a, b, c, d, e, f, g, h, x, y, 0),
+            round!(h, a, b, c, d, e, f, g, y, x, 1),
+            round!(g, h, a, b, c, d, e, f, x, y, 2),
+            round!(f, g, h, a, b, c, d, e, y, x, 3),
+            round!(e, f, g, h, a, b, c, d, x, y, 4),
+            round!(d, e, f, g, h, a, b, c, y, x, 5),
+            round!(c, d, e, f, g, h, a, b, x, y, 6),
+            round!(b, c, d, e, f, g, h, a, y, x, 7),
+            round!(a, b, c, d, e, f, g, h, x, y, 8),
+            round!(h, a, b, c, d, e, f, g, y, x, 9),
+            round!(g, h, a, b, c, d, e, f, x, y, 10),
+            round!(f, g, h, a, b, c, d, e, y, x, 11),
+            round!(e, f, g, h, a, b, c, d, x, y, 12),
+            round!(d, e, f, g, h, a, b, c, y, x, 13),
+            round!(c, d, e, f, g, h, a, b, x, y, 14),
+            round!(b, c, d, e, f, g, h, a, y, x, 15),
+        )
+    };
+}
+
+/// σ0 of the words in `s0` into `s0` (temporaries `s1`, `s2`): rotr 7 ^ rotr 18 ^ shr 3.
+macro_rules! sigma0 {
+    (avx512) => {
+        concat!(
+            "vprord {s1}, {s0}, 7\n",
+            "vprord {s2}, {s0}, 18\n",
+            "vpsrld {s0}, {s0}, 3\n",
+            "vpternlogd {s0}, {s1}, {s2}, 0x96\n",
+        )
+    };
+    (avx2) => {
+        concat!(
+            "vpsrld {s1}, {s0}, 7\n",
+            "vpslld {s2}, {s0}, 25\n",
+            "vpxor {s1}, {s1}, {s2}\n",
+            "vpsrld {s2}, {s0}, 18\n",
+            "vpxor {s1}, {s1}, {s2}\n",
+            "vpslld {s2}, {s0}, 14\n",
+            "vpxor {s1}, {s1}, {s2}\n",
+            "vpsrld {s0}, {s0}, 3\n",
+            "vpxor {s0}, {s0}, {s1}\n",
+        )
+    };
+}
+
+/// σ1 of the words in `s3` into `s0` (temporaries `s1`, `s2`): rotr 17 ^ rotr 19 ^ shr 10.
+macro_rules! sigma1 {
+    (avx512) => {
+        concat!(
+            "vprord {s0}, {s3}, 17\n",
+            "vprord {s1}, {s3}, 19\n",
+            "vpsrld {s2}, {s3}, 10\n",
+            "vpternlogd {s0}, {s1}, {s2}, 0x96\n",
+        )
+    };
+    (avx2) => {
+        concat!(
+            "vpsrld {s0}, {s3}, 10\n",
+            "vpsrld {s1}, {s3}, 17\n",
+            "vpxor {s0}, {s0}, {s1}\n",
+            "vpslld {s1}, {s3}, 15\n",
+            "vpxor {s0}, {s0}, {s1}\n",
+            "vpsrld {s1}, {s3}, 19\n",
+            "vpxor {s0}, {s0}, {s1}\n",
+            "vpslld {s1}, {s3}, 13\n",
+            "vpxor {s0}, {s0}, {s1}\n",
+        )
+    };
+}
+
+/// A quarter of schedule group `j` (words `4j..4j + 4` of the next sixteen, both blocks),
+/// which replaces the group sixteen words back in `xg`; `xg1`, `xg2`, `xg3` are the three
+/// groups after it (the newer ones already replaced).
+macro_rules! sched {
+    // xg += σ0(W[t-15..t-12]) + W[t-7..t-4].
+    (0 $isa:ident, [$j:literal $xg:ident $xg1:ident $xg2:ident $xg3:ident]) => {
+        concat!(
+            "vpalignr {s0}, {",
+            stringify!($xg1),
+            "}, {",
+            stringify!($xg),
+            "}, 4\n",
+            sigma0!($isa),
+            "vpaddd {",
+            stringify!($xg),
+            "}, {",
+            stringify!($xg),
+            "}, {s0}\n",
+            "vpalignr {s0}, {",
+            stringify!($xg3),
+            "}, {",
+            stringify!($xg2),
+            "}, 4\n",
+            "vpaddd {",
+            stringify!($xg),
+            "}, {",
+            stringify!($xg),
+            "}, {s0}\n",
+        )
+    };
+    // Words 0 and 1: + σ1(W[t-2], W[t-1]) (σ1(0) = 0 leaves words 2 and 3 alone).
+    (1 $isa:ident, [$j:literal $xg:ident $xg1:ident $xg2:ident $xg3:ident]) => {
+        concat!(
+            "vpsrldq {s3}, {",
+            stringify!($xg3),
+            "}, 8\n",
+            sigma1!($isa),
+            "vpaddd {",
+            stringify!($xg),
+            "}, {",
+            stringify!($xg),
+            "}, {s0}\n",
+        )
+    };
+    // Words 2 and 3: + σ1 of the words 0 and 1 just made.
+    (2 $isa:ident, [$j:literal $xg:ident $xg1:ident $xg2:ident $xg3:ident]) => {
+        concat!(
+            "vpslldq {s3}, {",
+            stringify!($xg),
+            "}, 8\n",
+            sigma1!($isa),
+            "vpaddd {",
+            stringify!($xg),
+            "}, {",
+            stringify!($xg),
+            "}, {s0}\n",
+        )
+    };
+    // `W + K`: the first block's at `p + 64`, the second's at `p + 320` (its 64 words start
+    // 256 bytes after the first's).
+    (3 $isa:ident, [$j:literal $xg:ident $xg1:ident $xg2:ident $xg3:ident]) => {
+        concat!(
+            "vpaddd {s0}, {",
+            stringify!($xg),
+            "}, ymmword ptr [{kp} + 32*",
+            stringify!($j),
+            "]\n",
+            "vmovdqa xmmword ptr [{p} + 64 + 16*",
+            stringify!($j),
+            "], {s0:x}\n",
+            "vextracti128 xmmword ptr [{p} + 320 + 16*",
+            stringify!($j),
+            "], {s0}, 1\n",
+        )
+    };
+}
+
+/// Sixteen rounds with the four schedule groups sixteen words ahead, a quarter group a round.
+macro_rules! rounds16_sched {
+    ($isa:ident) => { concat!(
+        round!(a, b, c, d, e, f, g, h, x, y, 0), sched!(0 $isa, [0 x0 x1 x2 x3]),
+        round!(h, a, b, c, d, e, f, g, y, x, 1), sched!(1 $isa, [0 x0 x1 x2 x3]),
+        round!(g, h, a, b, c, d, e, f, x, y, 2), sched!(2 $isa, [0 x0 x1 x2 x3]),
+        round!(f, g, h, a, b, c, d, e, y, x, 3), sched!(3 $isa, [0 x0 x1 x2 x3]),
+        round!(e, f, g, h, a, b, c, d, x, y, 4), sched!(0 $isa, [1 x1 x2 x3 x0]),
+        round!(d, e, f, g, h, a, b, c, y, x, 5), sched!(1 $isa, [1 x1 x2 x3 x0]),
+        round!(c, d, e, f, g, h, a, b, x, y, 6), sched!(2 $isa, [1 x1 x2 x3 x0]),
+        round!(b, c, d, e, f, g, h, a, y, x, 7), sched!(3 $isa, [1 x1 x2 x3 x0]),
+        round!(a, b, c, d, e, f, g, h, x, y, 8), sched!(0 $isa, [2 x2 x3 x0 x1]),
+        round!(h, a, b, c, d, e, f, g, y, x, 9), sched!(1 $isa, [2 x2 x3 x0 x1]),
+        round!(g, h, a, b, c, d, e, f, x, y, 10), sched!(2 $isa, [2 x2 x3 x0 x1]),
+        round!(f, g, h, a, b, c, d, e, y, x, 11), sched!(3 $isa, [2 x2 x3 x0 x1]),
+        round!(e, f, g, h, a, b, c, d, x, y, 12), sched!(0 $isa, [3 x3 x0 x1 x2]),
+        round!(d, e, f, g, h, a, b, c, y, x, 13), sched!(1 $isa, [3 x3 x0 x1 x2]),
+        round!(c, d, e, f, g, h, a, b, x, y, 14), sched!(2 $isa, [3 x3 x0 x1 x2]),
+        round!(b, c, d, e, f, g, h, a, y, x, 15), sched!(3 $isa, [3 x3 x0 x1 x2]),
+    )};
+}
+
+/// `K` in groups of four, each group twice (once per block of a 256-bit register), 32-byte
+/// aligned.
+#[repr(C, align(32))]
+struct KGroups([u32; 128]);
+
+static K_GROUPS: KGroups = {
+    let mut k = [0u32; 128];
+    let mut g = 0;
+    while g < 16 {
+        let mut i = 0;
+        while i < 4 {
+            k[8 * g + i] = K256[4 * g + i];
+            k[8 * g + 4 + i] = K256[4 * g + i];
+            i += 1;
+        }
+        g += 1;
+    }
+    KGroups(k)
+};
+
+/// `W + K` of a pair of blocks: the first block's 64 words, then the second's.
+#[repr(C, align(32))]
+struct Wk([u32; 128]);
+
+/// Adds the working variables back into the chaining value.
+#[inline(always)]
+fn feed_forward(state: &mut [u32; 8], v: [u32; 8]) {
+    for (s, x) in state.iter_mut().zip(v) {
+        *s = s.wrapping_add(x);
+    }
+}
+
+/// The 64 rounds of one block on stored `W + K`, feed-forward included.
+///
+/// # Safety
+/// `wk` must point to 64 readable words; the CPU must support BMI1 and BMI2.
+#[inline(always)]
+unsafe fn rounds64(state: &mut [u32; 8], wk: *const u32) {
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+    // SAFETY: the loop reads `wk[0..64]` (four iterations of sixteen words, `p` advancing 64
+    // bytes each), which the caller guarantees; only register operands are written; the
+    // instructions need BMI1/BMI2, which the caller guarantees.
+    unsafe {
+        asm!(
+            "mov {x:e}, {b:e}",
+            "xor {x:e}, {c:e}",
+            "2:",
+            rounds16!(),
+            "add {p}, 64",
+            "dec {n:e}",
+            "jnz 2b",
+            p = inout(reg) wk => _,
+            n = inout(reg) 4u32 => _,
+            a = inout(reg) a, b = inout(reg) b, c = inout(reg) c, d = inout(reg) d,
+            e = inout(reg) e, f = inout(reg) f, g = inout(reg) g, h = inout(reg) h,
+            x = out(reg) _, y = out(reg) _, t0 = out(reg) _, t1 = out(reg) _,
+            options(readonly, nostack),
+        );
+    }
+    feed_forward(state, [a, b, c, d, e, f, g, h]);
+}
+
+/// Stamps one ISA's kernel: blocks in pairs (a lone last block is paired with itself and its
+/// twin's rounds skipped).
+macro_rules! kernel {
+    ($name:ident, $isa:ident, $features:literal) => {
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $features, ".")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+            let mut wk = Wk([0; 128]);
+            // Byte order within each 32-bit word: the message is big-endian.
+            let be = _mm256_set_epi64x(
+                0x0c0d_0e0f_0809_0a0b,
+                0x0405_0607_0001_0203,
+                0x0c0d_0e0f_0809_0a0b,
+                0x0405_0607_0001_0203,
+            );
+            for pair in blocks.chunks(2) {
+                let (b0, b1) = (&pair[0], pair.last().expect("chunks are not empty"));
+                let kp = K_GROUPS.0.as_ptr().cast::<__m256i>();
+                let wp = wk.0.as_mut_ptr().cast::<__m128i>();
+                let mut x = [_mm256_setzero_si256(); 4];
+                for (j, xj) in x.iter_mut().enumerate() {
+                    // SAFETY: j < 4: 16-byte loads inside each 64-byte block, a 32-byte
+                    // aligned load inside K_GROUPS' first 32 words, aligned 16-byte stores to
+                    // words 4j..4j + 4 and 64 + 4j..68 + 4j of `wk`.
+                    unsafe {
+                        let lo = _mm_loadu_si128(b0.as_ptr().cast::<__m128i>().add(j));
+                        let hi = _mm_loadu_si128(b1.as_ptr().cast::<__m128i>().add(j));
+                        *xj = _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), be);
+                        let s = _mm256_add_epi32(*xj, _mm256_load_si256(kp.add(j)));
+                        _mm_store_si128(wp.add(j), _mm256_castsi256_si128(s));
+                        _mm_store_si128(wp.add(16 + j), _mm256_extracti128_si256::<1>(s));
+                    }
+                }
+                let [x0, x1, x2, x3] = x;
+                let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+                // SAFETY: three iterations each run sixteen rounds on `wk[16i..16i + 16]` and
+                // store the schedule groups of the next sixteen words of both blocks
+                // (`wk[16i + 16..16i + 32]` and `wk[80 + 16i..96 + 16i]`, all inside the
+                // 128 words, 16-byte aligned), reading K_GROUPS[32 + 32i..64 + 32i]; then
+                // sixteen rounds on `wk[48..64]`. Only `wk` is written; the CPU has the
+                // features the function enables.
+                unsafe {
+                    asm!(
+                        "mov {x:e}, {b:e}",
+                        "xor {x:e}, {c:e}",
+                        "2:",
+                        rounds16_sched!($isa),
+                        "add {p}, 64",
+                        "add {kp}, 128",
+                        "lea {t0}, [rip + {k_groups} + 512]",
+                        "cmp {kp}, {t0}",
+                        "jne 2b",
+                        rounds16!(),
+                        p = inout(reg) wk.0.as_mut_ptr() => _,
+                        k_groups = sym K_GROUPS,
+                        kp = inout(reg) K_GROUPS.0.as_ptr().add(32) => _,
+                        a = inout(reg) a, b = inout(reg) b, c = inout(reg) c, d = inout(reg) d,
+                        e = inout(reg) e, f = inout(reg) f, g = inout(reg) g, h = inout(reg) h,
+                        x = out(reg) _, y = out(reg) _, t0 = out(reg) _, t1 = out(reg) _,
+                        x0 = inout(ymm_reg) x0 => _, x1 = inout(ymm_reg) x1 => _,
+                        x2 = inout(ymm_reg) x2 => _, x3 = inout(ymm_reg) x3 => _,
+                        s0 = out(ymm_reg) _, s1 = out(ymm_reg) _, s2 = out(ymm_reg) _,
+                        s3 = out(ymm_reg) _,
+                        options(nostack),
+                    );
+                }
+                feed_forward(state, [a, b, c, d, e, f, g, h]);
+                if pair.len() == 2 {
+                    // SAFETY: words 64..128 of `wk` hold the second block's `W + K`; BMI1/2
+                    // are among this function's features.
+                    unsafe { rounds64(state, wk.0.as_ptr().add(64)) };
+                }
+            }
+        }
+    };
+}
+
+kernel!(kernel_avx2, avx2, "avx2,avx,bmi1,bmi2");
+kernel!(kernel_avx512, avx512, "avx512f,avx512vl,avx2,avx,bmi1,bmi2");
+
+/// `rorx-avx2`: compresses whole 64-byte blocks into `state`.
+#[inline(never)]
+pub fn compress_blocks_avx2(avx2: Avx2, bmi2: Bmi2, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    let _ = (avx2, bmi2);
+    // SAFETY: the tokens prove AVX2 (with AVX) and BMI1/BMI2 on this CPU.
+    unsafe { kernel_avx2(state, blocks) }
+}
+
+/// `rorx-avx512`: compresses whole 64-byte blocks into `state`.
+#[inline(never)]
+pub fn compress_blocks_avx512(
+    avx512: Avx512,
+    bmi2: Bmi2,
+    state: &mut [u32; 8],
+    blocks: &[[u8; 64]],
+) {
+    let _ = (avx512, bmi2);
+    // SAFETY: the tokens prove AVX-512 F/VL (with AVX2) and BMI1/BMI2 on this CPU.
+    unsafe { kernel_avx512(state, blocks) }
+}
