@@ -25,6 +25,7 @@ use core::arch::asm;
 use core::arch::x86_64::*;
 
 use super::super::consts::K256;
+use super::sequential::feed_forward;
 use crate::platform::{Avx2, Avx512, Bmi2};
 
 /// One round on `W + K` at `p + 4t`, on 32-bit registers; `x` holds `b ^ c` on entry and `y`
@@ -257,14 +258,6 @@ static K_GROUPS: KGroups = {
 /// `W + K` of a pair of blocks: the first block's 64 words, then the second's.
 #[repr(C, align(32))]
 struct Wk([u32; 128]);
-
-/// Adds the working variables back into the chaining value.
-#[inline(always)]
-fn feed_forward(state: &mut [u32; 8], v: [u32; 8]) {
-    for (s, x) in state.iter_mut().zip(v) {
-        *s = s.wrapping_add(x);
-    }
-}
 
 /// The 64 rounds of one block on stored `W + K`, feed-forward included.
 ///

@@ -25,6 +25,7 @@ use core::arch::asm;
 use core::arch::x86_64::*;
 
 use super::super::consts::K512;
+use super::sequential::feed_forward;
 use crate::platform::{Avx2, Avx512, Bmi2};
 
 macro_rules! round {
@@ -313,14 +314,6 @@ static K_PAIRS: KPairs = {
 /// `W + K` of a pair of blocks: the first block's 80 words, then the second's.
 #[repr(C, align(32))]
 struct Wk([u64; 160]);
-
-/// Adds the working variables back into the chaining value.
-#[inline(always)]
-fn feed_forward(state: &mut [u64; 8], v: [u64; 8]) {
-    for (s, x) in state.iter_mut().zip(v) {
-        *s = s.wrapping_add(x);
-    }
-}
 
 /// The 80 rounds of one block on stored `W + K`, feed-forward included.
 ///
