@@ -10,8 +10,10 @@ mod block_api;
 // One SSE2 move each way: the only unsafe code outside the kernels' own files.
 #[allow(unsafe_code)]
 pub(crate) mod len_word;
-// An empty `asm!` (a compiler barrier for the SHA kernels' schedule words), likewise.
+// An empty `asm!` (a compiler barrier for the SHA kernels' schedule words), likewise; only
+// the x86-64 kernels use it.
 #[allow(unsafe_code)]
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod from_memory;
 pub(crate) use block_api::{LazyMd, MdFinish};
 pub mod groestl;
