@@ -8,7 +8,7 @@
 //!
 //! For tests and CI, ISAs can be switched off at run time with the environment variable
 //! `PARHASH_DISABLE_ISA`, a comma-separated list of `sse41`, `avx2`, `avx512`, `sha-ni`, `bmi2`,
-//! `gfni` or `all`. It is read once per process. CI runs the test suite once per switch so that each
+//! `gfni`, `aes-ni` or `all`. It is read once per process. CI runs the test suite once per switch so that each
 //! fallback path is exercised on a machine that has the faster one.
 
 use std::sync::OnceLock;
@@ -82,6 +82,11 @@ isa_token!(
     Gfni, "gfni", ["gfni", "avx512vbmi", "avx512f", "avx512bw", "avx512vl"]
 );
 isa_token!(
+    /// AES-NI (`aesenc`, `aesenclast`: the AES S-box on 16 bytes at once) with the AVX (VEX
+    /// encoding) and SSSE3 (`pshufb`) the byte-oriented kernels use beside it.
+    AesNi, "aes-ni", ["aes", "avx", "ssse3"]
+);
+isa_token!(
     /// GFNI in its VEX encoding (256-bit registers) with AVX2, as CPUs without AVX-512 have it
     /// (Intel Alder Lake and later client cores). The same `gfni` switch turns it off.
     GfniAvx2, "gfni", ["gfni", "avx2", "avx"]
@@ -96,6 +101,7 @@ pub fn describe() -> String {
         (ShaNi::detect().is_some(), ShaNi::NAME),
         (Bmi2::detect().is_some(), Bmi2::NAME),
         (Gfni::detect().is_some(), Gfni::NAME),
+        (AesNi::detect().is_some(), AesNi::NAME),
     ]
     .into_iter()
     .filter_map(|(present, name)| present.then_some(name))

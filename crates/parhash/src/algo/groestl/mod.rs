@@ -23,6 +23,8 @@ pub mod parallel;
 pub mod sequential;
 
 #[cfg(target_arch = "x86_64")]
+pub mod parallel_aesni;
+#[cfg(target_arch = "x86_64")]
 pub mod parallel_avx512;
 
 use core::marker::PhantomData;
@@ -121,12 +123,14 @@ backends! {
     pub(crate) enum Backend {
         Sequential => "sequential": "portable, literal byte-matrix rounds; P, then Q";
         // The fastest form on this CPU (see BENCHMARKS.md for the measurements behind the order).
-        "parallel" = ["parallel-avx512", "parallel-portable"]:
+        "parallel" = ["parallel-avx512", "parallel-aesni", "parallel-portable"]:
             "P and Q computed together (best form available)";
         ParallelPortable => "parallel-portable":
             "table-driven rounds of P and Q interleaved in one loop";
         ParallelAvx512(Avx512, Gfni) => "parallel-avx512":
             "P and Q in 512-bit registers: GFNI SubBytes and MixBytes, VBMI ShiftBytes";
+        ParallelAesni(AesNi) => "parallel-aesni":
+            "rows of P and Q in 128-bit registers: AES-NI SubBytes, byte-shuffle ShiftBytes";
     }
     default = ["parallel"];
 }
@@ -142,6 +146,10 @@ impl Backend {
             Backend::ParallelAvx512(avx512, gfni) => {
                 parallel_avx512::compress_blocks(avx512, gfni, state, blocks, cols)
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAesni(aes) => {
+                parallel_aesni::compress_blocks(aes, state, blocks, cols)
+            }
         }
     }
 
@@ -155,6 +163,8 @@ impl Backend {
             Backend::ParallelAvx512(avx512, gfni) => {
                 parallel_avx512::output_transform(avx512, gfni, state, cols)
             }
+            #[cfg(target_arch = "x86_64")]
+            Backend::ParallelAesni(aes) => parallel_aesni::output_transform(aes, state, cols),
         }
     }
 }
