@@ -30,7 +30,7 @@ pub mod lanes {
 
 /// CPU feature tokens and the line `parhash list` prints about them.
 pub mod platform {
-    pub use crate::platform::{describe, Avx2, Avx512, Bmi2};
+    pub use crate::platform::{describe, AesNi, Avx2, Avx512, Bmi2, ShaNi};
 }
 
 /// RC5-32/12/16, the block cipher of a seed study, kept for its benchmark.

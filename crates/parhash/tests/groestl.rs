@@ -76,3 +76,22 @@ fn names_resolve() {
         assert_eq!(Algorithm::from_name(name), Ok(alg), "{name}");
     }
 }
+
+/// `parallel-aesni` is offered exactly where AES-NI (with AVX and SSSE3) is.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn aesni_form_runs_where_the_cpu_has_it() {
+    let present = parhash::lab::platform::AesNi::detect().is_some();
+    for variants in [
+        available_variants::<Groestl224>(),
+        available_variants::<Groestl256>(),
+        available_variants::<Groestl384>(),
+        available_variants::<Groestl512>(),
+    ] {
+        assert_eq!(
+            variants.contains(&"parallel-aesni"),
+            present,
+            "{variants:?}"
+        );
+    }
+}

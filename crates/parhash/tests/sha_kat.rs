@@ -361,6 +361,25 @@ fn sha256_rorx_forms_run_where_the_cpu_has_them() {
     rorx_forms_run_where_the_cpu_has_them(&available_variants::<parhash::Sha224>());
 }
 
+/// SHA-1's `rorx-avx2` (rounds in assembly) is offered exactly where AVX2 and BMI2 are, and is
+/// the default there unless the SHA extensions are present.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn sha1_rorx_form_runs_where_the_cpu_has_it() {
+    use parhash::lab::algo::Variants;
+    use parhash::lab::platform::{Avx2, Bmi2, ShaNi};
+    let present = Bmi2::detect().is_some() && Avx2::detect().is_some();
+    let variants = available_variants::<parhash::Sha1>();
+    assert_eq!(variants.contains(&"rorx-avx2"), present, "{variants:?}");
+    let default = parhash::Sha1::variants()
+        .into_iter()
+        .find(|v| v.default)
+        .expect("one default");
+    if present && ShaNi::detect().is_none() {
+        assert_eq!(default.name, "rorx-avx2");
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 fn rorx_forms_run_where_the_cpu_has_them(variants: &[&str]) {
     use parhash::lab::platform::{Avx2, Avx512, Bmi2};

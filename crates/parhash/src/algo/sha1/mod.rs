@@ -11,6 +11,8 @@
 //!   small stack buffer. Kernels: [`parallel_sse41`] (128-bit, one block),
 //!   [`parallel_avx2`] (256-bit: the schedules of two blocks at once) and the same data flow on
 //!   `[u32; 4]` arrays in portable Rust ([`parallel_portable`]);
+//! - `rorx-avx2` ([`rorx`]): `parallel-avx2`'s schedule with the rounds in assembly (BMI2
+//!   `rorx`/`andn`, no copies), the default without the SHA extensions;
 //! - `sha-ni` ([`sha_ni`]): the SHA extensions (`sha1rnds4`, `sha1nexte`, `sha1msg1/2`).
 //!
 //! The one dispatch point is `Backend`: chosen once per hasher, matched once per call.
@@ -23,6 +25,8 @@ pub mod sequential;
 pub mod parallel_avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod parallel_sse41;
+#[cfg(target_arch = "x86_64")]
+pub mod rorx;
 #[cfg(target_arch = "x86_64")]
 pub mod sha_ni;
 
@@ -133,6 +137,9 @@ backends! {
         /// Schedule ahead in 256-bit registers, two blocks at a time.
         ParallelAvx2(Avx2, Bmi2) => "parallel-avx2":
             "schedules of two blocks at once in 256-bit registers, rounds with BMI2 rorx";
+        /// The `parallel-avx2` schedule, rounds in assembly.
+        RorxAvx2(Avx2, Bmi2) => "rorx-avx2":
+            "schedules of two blocks in 256-bit registers, rounds in assembly with rorx/andn";
         /// SHA extensions.
         ShaNi(ShaNi) => "sha-ni":
             "SHA extensions: sha1rnds4 (four rounds), sha1nexte, sha1msg1/msg2";
@@ -140,7 +147,7 @@ backends! {
     // See BENCHMARKS.md ("Foundation: MD5, SHA-1, SHA-2") for the measurements behind this
     // order. Without vector registers the schedule-ahead form only adds stores and loads, so
     // `parallel-portable` is never the default.
-    default = ["sha-ni", "parallel-avx2", "parallel-sse41", "sequential"];
+    default = ["sha-ni", "rorx-avx2", "parallel-avx2", "parallel-sse41", "sequential"];
 }
 
 crate::algo::block_api::padding_in_registers_on_sha_ni!(Backend, [u32; 5]);
@@ -156,6 +163,8 @@ impl Backend {
             Backend::ParallelSse41(t) => parallel_sse41::compress_blocks(t, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ParallelAvx2(t, b) => parallel_avx2::compress_blocks(t, b, state, blocks),
+            #[cfg(target_arch = "x86_64")]
+            Backend::RorxAvx2(t, b) => rorx::compress_blocks(t, b, state, blocks),
             #[cfg(target_arch = "x86_64")]
             Backend::ShaNi(t) => sha_ni::compress_blocks(t, state, blocks),
         }

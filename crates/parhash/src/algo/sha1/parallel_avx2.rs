@@ -68,48 +68,73 @@ unsafe fn next_group_far(
     }
 }
 
+/// Loads group `g < 4` of both blocks, or computes group `g >= 4` from the earlier ones, and
+/// stores its `W + K` at `wk[8g..8g+8]` (the first block's four words, then the second's).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+pub(super) unsafe fn schedule_group(
+    w: &mut [__m256i; 20],
+    wk: &mut [u32; 160],
+    g: usize,
+    first: &[u8; 64],
+    second: &[u8; 64],
+) {
+    // SAFETY: AVX2/SSSE3 are enabled in the caller; 16-byte loads within the blocks and a
+    // 32-byte store at `wk[8g..8g+8]`, in bounds for `g < 20` (checked by the slice index).
+    unsafe {
+        w[g] = if g < 4 {
+            let lo = super::parallel_sse41::load_group(&first[16 * g..]);
+            let hi = super::parallel_sse41::load_group(&second[16 * g..]);
+            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+        } else if g < 8 {
+            next_group(w[g - 4], w[g - 3], w[g - 2], w[g - 1])
+        } else {
+            next_group_far(w[g - 8], w[g - 7], w[g - 4], w[g - 2], w[g - 1])
+        };
+        let k = _mm256_set1_epi32(K[g / 5] as i32);
+        let out = &mut wk[8 * g..8 * g + 8];
+        _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi32(w[g], k));
+    }
+}
+
+/// The schedule registers and the `W + K` buffer of a pair with groups 0 to 3 loaded:
+/// `wk[8g..8g+4]` holds group `g` of the first block, `wk[8g+4..8g+8]` of the second.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+pub(super) unsafe fn start_pair(
+    first: &[u8; 64],
+    second: &[u8; 64],
+) -> ([__m256i; 20], [u32; 160]) {
+    let mut wk = [0u32; 160];
+    // SAFETY: AVX2 is enabled in the caller.
+    let mut w = unsafe { [_mm256_setzero_si256(); 20] };
+    for g in 0..4 {
+        // SAFETY: AVX2 is enabled in the caller.
+        unsafe { schedule_group(&mut w, &mut wk, g, first, second) };
+    }
+    (w, wk)
+}
+
 /// Two consecutive blocks.
 ///
 /// # Safety
 /// The CPU must support AVX2 and BMI2 (`rorx` and `andn` in the rounds).
 #[target_feature(enable = "avx2,avx,sse4.1,ssse3,bmi1,bmi2")]
 unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64]) {
-    // wk[8g..8g+4]: W + K of group g of the first block; wk[8g+4..8g+8]: of the second.
-    let mut wk = [0u32; 160];
-    let mut w = [_mm256_setzero_si256(); 20];
-    let k_of = |g: usize| _mm256_set1_epi32(K[g / 5] as i32);
-    for g in 0..4 {
-        // SAFETY: AVX2/SSSE3 enabled here; 16-byte loads within the blocks, a 32-byte store
-        // at `wk[8g..8g+8]`, in bounds.
-        unsafe {
-            let lo = super::parallel_sse41::load_group(&first[16 * g..]);
-            let hi = super::parallel_sse41::load_group(&second[16 * g..]);
-            w[g] = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi);
-            _mm256_storeu_si256(
-                wk[8 * g..].as_mut_ptr().cast(),
-                _mm256_add_epi32(w[g], k_of(g)),
-            );
-        }
-    }
+    // SAFETY: AVX2 is enabled here.
+    let (mut w, mut wk) = unsafe { start_pair(first, second) };
     // The rounds load `W + K` (a memory operand of their `add`), not extract it from `w`
     // (`algo::from_memory`); likewise after each group below.
     crate::algo::from_memory::reload_after_here(&mut wk);
     let mut first_at = |t: usize| {
         let g = t / 4 + 4;
         if t % 4 == 0 && g < 20 {
-            // SAFETY: runs inside `compress_pair`, compiled with AVX2; `wk[8g..8g+8]` is in
-            // bounds.
-            unsafe {
-                w[g] = if g < 8 {
-                    next_group(w[g - 4], w[g - 3], w[g - 2], w[g - 1])
-                } else {
-                    next_group_far(w[g - 8], w[g - 7], w[g - 4], w[g - 2], w[g - 1])
-                };
-                _mm256_storeu_si256(
-                    wk[8 * g..].as_mut_ptr().cast(),
-                    _mm256_add_epi32(w[g], k_of(g)),
-                );
-            }
+            // SAFETY: runs inside `compress_pair`, compiled with AVX2.
+            unsafe { schedule_group(&mut w, &mut wk, g, first, second) };
             crate::algo::from_memory::reload_after_here(&mut wk);
         }
         wk[8 * (t / 4) + t % 4]

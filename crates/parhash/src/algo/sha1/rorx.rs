@@ -1,0 +1,188 @@
+//! SHA-1's rounds in assembly (x86-64, BMI2) beside the `parallel-avx2` schedule, for CPUs
+//! without the SHA extensions: the technique OpenSSL's x86-64 code uses on this class of CPU.
+//!
+//! - **The schedule is [`super::parallel_avx2`]'s**: four words of each of two blocks per
+//!   256-bit register, stored as `W + K`; group `g + 4` is computed just before the first
+//!   block's rounds of group `g`, so the out-of-order core runs the two side by side.
+//! - **The rounds are written in assembly**, four to an `asm!` block between the schedule
+//!   steps, with BMI2's `rorx` (a rotate into another register) and `andn`: a round rotates
+//!   `b` into a spare register and then consumes `b` for `F(b, c, d)`, so nothing is copied,
+//!   and the six registers change roles each round (`a, b, c, d, e, spare` become
+//!   `e, a, spare, c, d, b`). `Ch` is `(b & c) + (!b & d)`, `Maj` `(b & c) + (d & (b ^ c))`
+//!   (the two terms never share a bit): 8, 7 and 10 instructions for the Ch, Parity and Maj
+//!   rounds, about 9 in the compiler's form. The terms that depend on the previous round's `a`
+//!   are added first and `rotl5(a)` last, so a round's critical path is two instructions.
+//! - A lone last block goes through the 128-bit kernel, as in `parallel-avx2`.
+//!
+//! `sequential` stays the portable twin.
+
+use core::arch::asm;
+
+use super::parallel_avx2::{schedule_group, start_pair};
+use crate::platform::{Avx2, Bmi2};
+
+/// A round on 32-bit registers: `e += W + K` (at `p + off`) `+ F(b, c, d) + rotl5(a)`, and
+/// `s = rotl30(b)`, which leaves `b`'s register free for the next round's spare.
+#[rustfmt::skip]
+macro_rules! ch {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident, $off:expr) => {
+        concat!(
+            "add {", stringify!($e), ":e}, dword ptr [{p} + ", stringify!($off), "]\n",
+            "andn {t0:e}, {", stringify!($b), ":e}, {", stringify!($d), ":e}\n",
+            "rorx {", stringify!($s), ":e}, {", stringify!($b), ":e}, 2\n",
+            "add {", stringify!($e), ":e}, {t0:e}\n",
+            "and {", stringify!($b), ":e}, {", stringify!($c), ":e}\n",
+            "rorx {t1:e}, {", stringify!($a), ":e}, 27\n",
+            "add {", stringify!($e), ":e}, {", stringify!($b), ":e}\n",
+            "add {", stringify!($e), ":e}, {t1:e}\n",
+        )
+    };
+}
+#[rustfmt::skip]
+macro_rules! parity {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident, $off:expr) => {
+        concat!(
+            "add {", stringify!($e), ":e}, dword ptr [{p} + ", stringify!($off), "]\n",
+            "rorx {", stringify!($s), ":e}, {", stringify!($b), ":e}, 2\n",
+            "xor {", stringify!($b), ":e}, {", stringify!($c), ":e}\n",
+            "rorx {t1:e}, {", stringify!($a), ":e}, 27\n",
+            "xor {", stringify!($b), ":e}, {", stringify!($d), ":e}\n",
+            "add {", stringify!($e), ":e}, {", stringify!($b), ":e}\n",
+            "add {", stringify!($e), ":e}, {t1:e}\n",
+        )
+    };
+}
+#[rustfmt::skip]
+macro_rules! maj {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident, $off:expr) => {
+        concat!(
+            "add {", stringify!($e), ":e}, dword ptr [{p} + ", stringify!($off), "]\n",
+            "mov {t0:e}, {", stringify!($b), ":e}\n",
+            "rorx {", stringify!($s), ":e}, {", stringify!($b), ":e}, 2\n",
+            "xor {t0:e}, {", stringify!($c), ":e}\n",
+            "and {", stringify!($b), ":e}, {", stringify!($c), ":e}\n",
+            "and {t0:e}, {", stringify!($d), ":e}\n",
+            "add {", stringify!($e), ":e}, {", stringify!($b), ":e}\n",
+            "rorx {t1:e}, {", stringify!($a), ":e}, 27\n",
+            "add {", stringify!($e), ":e}, {t0:e}\n",
+            "add {", stringify!($e), ":e}, {t1:e}\n",
+        )
+    };
+}
+
+/// Four rounds from the one whose `W + K` is at `p + off`. The six registers' roles rotate each
+/// round; the caller renames the operands afterwards with [`rename_after_four`].
+#[rustfmt::skip]
+macro_rules! four_rounds {
+    ($f:ident, $off:expr) => {
+        concat!(
+            $f!(a, b, c, d, e, s, $off),
+            $f!(e, a, s, c, d, b, $off + 4),
+            $f!(d, e, b, s, c, a, $off + 8),
+            $f!(c, d, a, b, s, e, $off + 12),
+        )
+    };
+}
+
+/// Registers of the six operands after [`four_rounds!`]: the new `a` is in the operand named
+/// `s`, the new `b` in `c`, and so on.
+#[inline(always)]
+fn rename_after_four(r: [u32; 6]) -> [u32; 6] {
+    let [a, b, c, d, e, s] = r;
+    [s, c, e, a, b, d]
+}
+
+/// Runs four rounds of kind `$f` (which uses the scratch registers `$t`) on `$r`
+/// (`[a, b, c, d, e, spare]`), reading `W + K` at `$wk + $off` bytes.
+macro_rules! asm_four {
+    ($f:ident [$($t:ident)+], $r:ident, $wk:expr, $off:expr) => {{
+        let [mut a, mut b, mut c, mut d, mut e, mut s] = $r;
+        // SAFETY: the four loads are within the 160-word `W + K` buffer (`$off` at most 624,
+        // plus 12); only register operands are written; the caller's target features include
+        // BMI1 and BMI2.
+        unsafe {
+            asm!(
+                four_rounds!($f, $off),
+                p = in(reg) $wk,
+                a = inout(reg) a, b = inout(reg) b, c = inout(reg) c,
+                d = inout(reg) d, e = inout(reg) e, s = inout(reg) s,
+                $($t = out(reg) _,)+
+                options(readonly, nostack, pure),
+            );
+        }
+        $r = rename_after_four([a, b, c, d, e, s]);
+    }};
+}
+
+/// Two consecutive blocks: the schedule of group `g + 4` of both is computed before the first
+/// block's rounds of group `g` (the out-of-order core runs them side by side), the second
+/// block's rounds then read their stored `W + K`.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1 and BMI2.
+#[target_feature(enable = "avx2,avx,sse4.1,ssse3,bmi1,bmi2")]
+unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64]) {
+    // SAFETY: AVX2 is enabled here.
+    let (mut w, mut wk) = unsafe { start_pair(first, second) };
+    let [a, b, c, d, e] = *state;
+    let mut r = [a, b, c, d, e, 0];
+    // Group `g` of the first block (rounds 4g..4g+4), after scheduling group `g + 4`.
+    macro_rules! first {
+        ($f:ident $t:tt, $($g:literal)+) => {$(
+            if $g + 4 < 20 {
+                // SAFETY: AVX2 is enabled here.
+                unsafe { schedule_group(&mut w, &mut wk, $g + 4, first, second) };
+            }
+            asm_four!($f $t, r, wk.as_ptr(), 32 * $g);
+        )+};
+    }
+    first!(ch [t0 t1], 0 1 2 3 4);
+    first!(parity [t1], 5 6 7 8 9);
+    first!(maj [t0 t1], 10 11 12 13 14);
+    first!(parity [t1], 15 16 17 18 19);
+    feed_forward(state, r);
+    let [a, b, c, d, e] = *state;
+    let mut r = [a, b, c, d, e, 0];
+    macro_rules! second {
+        ($f:ident $t:tt, $($g:literal)+) => {$(
+            asm_four!($f $t, r, wk.as_ptr(), 32 * $g + 16);
+        )+};
+    }
+    second!(ch [t0 t1], 0 1 2 3 4);
+    second!(parity [t1], 5 6 7 8 9);
+    second!(maj [t0 t1], 10 11 12 13 14);
+    second!(parity [t1], 15 16 17 18 19);
+    feed_forward(state, r);
+}
+
+/// Adds the working variables `r[..5]` into the chaining value.
+#[inline(always)]
+fn feed_forward(state: &mut [u32; 5], r: [u32; 6]) {
+    for (h, v) in state.iter_mut().zip(r) {
+        *h = h.wrapping_add(v);
+    }
+}
+
+/// # Safety
+/// The CPU must support AVX2, BMI1 and BMI2.
+#[target_feature(enable = "avx2,avx,sse4.1,ssse3,bmi1,bmi2")]
+unsafe fn compress_avx2(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    let mut pairs = blocks.chunks_exact(2);
+    for pair in &mut pairs {
+        // SAFETY: the same target features.
+        unsafe { compress_pair(state, &pair[0], &pair[1]) };
+    }
+    if let [last] = pairs.remainder() {
+        // SAFETY: AVX2 CPUs have SSSE3 and SSE4.1, enabled here.
+        unsafe { super::parallel_sse41::compress_block(state, last) }
+    }
+}
+
+/// Compresses whole 64-byte blocks into `state`.
+#[inline(never)]
+pub fn compress_blocks(avx2: Avx2, bmi2: Bmi2, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    let _ = (avx2, bmi2);
+    // SAFETY: the tokens prove this CPU has AVX2 (and AVX, SSSE3, SSE4.1) and BMI1/BMI2, not
+    // switched off.
+    unsafe { compress_avx2(state, blocks) }
+}
