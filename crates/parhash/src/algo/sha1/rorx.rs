@@ -12,7 +12,7 @@
 //!   (the two terms never share a bit): 8, 7 and 10 instructions for the Ch, Parity and Maj
 //!   rounds, about 9 in the compiler's form. The terms that depend on the previous round's `a`
 //!   are added first and `rotl5(a)` last, so a round's critical path is two instructions.
-//! - A lone last block goes through the 128-bit kernel, as in `parallel-avx2`.
+//! - A lone last block is scheduled beside itself and only its own rounds run.
 //!
 //! `sequential` stays the portable twin.
 
@@ -114,14 +114,16 @@ macro_rules! asm_four {
     }};
 }
 
-/// Two consecutive blocks: the schedule of group `g + 4` of both is computed before the first
+/// Two consecutive blocks, or a lone one: the schedule of group `g + 4` of both is computed before the first
 /// block's rounds of group `g` (the out-of-order core runs them side by side), the second
 /// block's rounds then read their stored `W + K`.
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1 and BMI2.
 #[target_feature(enable = "avx2,avx,sse4.1,ssse3,bmi1,bmi2")]
-unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64]) {
+unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: Option<&[u8; 64]>) {
+    // A lone block is scheduled beside itself; its twin's rounds are skipped.
+    let (both, second) = (second.is_some(), second.unwrap_or(first));
     // SAFETY: AVX2 is enabled here.
     let (mut w, mut wk) = unsafe { start_pair(first, second) };
     let [a, b, c, d, e] = *state;
@@ -141,6 +143,9 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64
     first!(maj [t0 t1], 10 11 12 13 14);
     first!(parity [t1], 15 16 17 18 19);
     feed_forward(state, r);
+    if !both {
+        return;
+    }
     let [a, b, c, d, e] = *state;
     let mut r = [a, b, c, d, e, 0];
     macro_rules! second {
@@ -167,14 +172,9 @@ fn feed_forward(state: &mut [u32; 5], r: [u32; 6]) {
 /// The CPU must support AVX2, BMI1 and BMI2.
 #[target_feature(enable = "avx2,avx,sse4.1,ssse3,bmi1,bmi2")]
 unsafe fn compress_avx2(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-    let mut pairs = blocks.chunks_exact(2);
-    for pair in &mut pairs {
+    for pair in blocks.chunks(2) {
         // SAFETY: the same target features.
-        unsafe { compress_pair(state, &pair[0], &pair[1]) };
-    }
-    if let [last] = pairs.remainder() {
-        // SAFETY: AVX2 CPUs have SSSE3 and SSE4.1, enabled here.
-        unsafe { super::parallel_sse41::compress_block(state, last) }
+        unsafe { compress_pair(state, &pair[0], pair.get(1)) };
     }
 }
 
