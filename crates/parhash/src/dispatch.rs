@@ -45,7 +45,9 @@
 //!   when every token's `detect()` succeeds. A token-less variant may carry its own `#[cfg(..)]`.
 //! - Entries are listed (`infos`) in the order they are declared; groups and aliases name entries,
 //!   and a name that is not declared is a compile error, checked on every target.
-//! - The default is the first available name of `default`; `infos` flags it on the first listed
+//! - The default is the first available name of `default`, or, after
+//!   `where COND => default = [...];`, of that list first when `COND` holds on this CPU (a
+//!   microarchitecture whose measured order differs, see `platform::intel`); `infos` flags it on the first listed
 //!   group that picks it (the alias users know it by, e.g. `parallel`), else on its own variant.
 //! - Dispatch costs what a hand-written enum costs: detection runs once per process, a hasher
 //!   stores the `Copy` enum, and each call is one `match`.
@@ -177,9 +179,11 @@ macro_rules! backends {
         $(#[$attr:meta])*
         $vis:vis enum $name:ident { $($body:tt)* }
         default = [$($default:literal),+ $(,)?];
+        $(where $cond:expr => default = [$($alt:literal),+ $(,)?];)?
     ) => {
         $crate::dispatch::backends!(@entry
-            [$(#[$attr])* $vis $name ($($default),+)] [] [] [] [$($default,)+]
+            [$(#[$attr])* $vis $name ($($default),+) {$(($cond) [$($alt),+])?}]
+            [] [] [] [$($default,)+ $($($alt,)+)?]
             $($body)*
         );
     };
@@ -255,7 +259,8 @@ macro_rules! backends {
     (@summary $summary:literal) => { Some($summary) };
 
     // Every entry read: emit the enum, its table and the name check.
-    (@entry [$(#[$attr:meta])* $vis:vis $name:ident ($($default:literal),+)]
+    (@entry [$(#[$attr:meta])* $vis:vis $name:ident ($($default:literal),+)
+            {$(($cond:expr) [$($alt:literal),+])?}]
         [$($variants:tt)*] [$($rows:tt)*]
         [$($names:tt)*] [$($refs:tt)*]
     ) => {
@@ -271,6 +276,15 @@ macro_rules! backends {
             fn detect() -> Self {
                 static DEFAULT: std::sync::OnceLock<$name> = std::sync::OnceLock::new();
                 *DEFAULT.get_or_init(|| {
+                    $(
+                        if $cond {
+                            if let Some(best) =
+                                <Self as $crate::dispatch::Dispatch>::best_of(&[$($alt),+])
+                            {
+                                return best;
+                            }
+                        }
+                    )?
                     <Self as $crate::dispatch::Dispatch>::best_of(&[$($default),+])
                         .expect("the last default of a backend table is always available")
                 })
@@ -299,6 +313,44 @@ mod tests {
             "old-name" = ["plain"];
         }
         default = ["best"];
+    }
+
+    backends! {
+        /// A table whose condition holds: its order comes first.
+        enum Preferred {
+            Plain => "plain": "portable";
+            Fast(Avx2) => "fast": "needs AVX2";
+        }
+        default = ["plain"];
+        where true => default = ["fast", "plain"];
+    }
+
+    backends! {
+        /// A table whose condition fails: the plain order.
+        enum Unpreferred {
+            Plain => "plain": "portable";
+            Fast(Avx2) => "fast": "needs AVX2";
+        }
+        default = ["plain"];
+        where false => default = ["fast"];
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_condition_puts_its_default_order_first() {
+        let fast = crate::platform::Avx2::detect();
+        assert_eq!(
+            Preferred::detect(),
+            fast.map(Preferred::Fast).unwrap_or(Preferred::Plain)
+        );
+        assert_eq!(Unpreferred::detect(), Unpreferred::Plain);
+        assert_eq!(Unpreferred::by_name("fast"), fast.map(Unpreferred::Fast));
+        // Keccak's vendor rule: the AVX-512 form on Intel, the scalar BMI2 round elsewhere.
+        let expected = match (crate::platform::intel(), crate::platform::Avx512::detect()) {
+            (true, Some(avx512)) => keccak::Backend::ParallelAvx512(avx512),
+            _ => keccak::Backend::best_of(&["bmi2", "sequential"]).expect("sequential"),
+        };
+        assert_eq!(keccak::Backend::detect(), expected);
     }
 
     #[cfg(target_arch = "x86_64")]

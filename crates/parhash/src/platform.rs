@@ -92,6 +92,26 @@ isa_token!(
     GfniAvx2, "gfni", ["gfni", "avx2", "avx"]
 );
 
+/// Whether this CPU is Intel's (CPUID vendor "GenuineIntel"). For defaults whose measured order
+/// depends on the microarchitecture rather than on an ISA: Keccak's vector forms beat its
+/// scalar round on Intel cores (Cascade Lake, BENCHMARKS.md issue 27 thirteenth session) and
+/// lose to it on AMD's Zen 4.
+pub fn intel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static INTEL: OnceLock<bool> = OnceLock::new();
+        *INTEL.get_or_init(|| {
+            let id = std::arch::x86_64::__cpuid(0);
+            [id.ebx, id.edx, id.ecx]
+                .iter()
+                .flat_map(|word| word.to_le_bytes())
+                .eq(*b"GenuineIntel")
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// A one-line description of what this CPU offers parhash, e.g. for `parhash list` and reports.
 pub fn describe() -> String {
     let have: Vec<&str> = [

@@ -107,8 +107,11 @@ backends! {
     }
     // The fastest form on this CPU. Measured on Zen 4 (BENCHMARKS.md): the scalar round with
     // BMI1/BMI2 beats both SIMD forms, because one Keccak state has too little width for 256/512-bit
-    // registers to pay for the lane moves π and χ need.
+    // registers to pay for the lane moves π and χ need. On Intel's Cascade Lake the reverse:
+    // `parallel-avx512` ran at 1.5-1.7x OpenSSL's speed from 1 KiB, `bmi2` at 0.86-0.96x
+    // (BENCHMARKS.md, issue 27, thirteenth session).
     default = ["bmi2", "sequential"];
+    where crate::platform::intel() => default = ["parallel-avx512", "bmi2", "sequential"];
 }
 
 impl Backend {
