@@ -101,7 +101,11 @@ pub fn intel() -> bool {
     {
         static INTEL: OnceLock<bool> = OnceLock::new();
         *INTEL.get_or_init(|| {
-            let id = std::arch::x86_64::__cpuid(0);
+            // `__cpuid` is an `unsafe fn` in the older Rust releases this crate builds with
+            // (from 1.89; 1.93 still) and a safe one in newer ones.
+            #[allow(unused_unsafe)]
+            // SAFETY: CPUID leaf 0 exists on every x86-64 CPU and only reads registers.
+            let id = unsafe { std::arch::x86_64::__cpuid(0) };
             [id.ebx, id.edx, id.ecx]
                 .iter()
                 .flat_map(|word| word.to_le_bytes())
