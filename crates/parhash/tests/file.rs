@@ -41,7 +41,8 @@ fn every_algorithm_hashes_a_file_as_it_hashes_memory() {
     for &alg in Algorithm::ALL {
         // Empty, around the small-file limit, random, and (for the one-thread algorithms,
         // whose pieces are small) across pieces and into the overlapped reads.
-        let mut lens = vec![0, 1, 63, 64, 65, SMALL_FILE as usize + 1];
+        let small = SMALL_FILE as usize;
+        let mut lens = vec![0, 1, 63, 64, 65, small, small + 1];
         lens.push(rng.random_range(1..200_000));
         if !Hasher::splits_over_threads(alg) {
             let overlapped = PIECE * OVERLAP_FROM_PIECES as usize + 1;

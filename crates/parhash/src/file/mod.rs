@@ -309,12 +309,19 @@ impl<'p> FileHasher<'p> {
                 }
                 let mut hasher = self.hasher(Some(len))?;
                 self.started(Some(len));
-                let piece_size = self.piece_size();
+                // A file of one piece at most is one read and one update, whatever the thread
+                // count: not asking for it spares a small file the cgroup quota reads that
+                // counting the cores costs (about a tenth of `parhash sum` on one small file).
+                let (piece_size, read_ahead) = if len <= PIECE as u64 {
+                    (PIECE, ReadAhead::Never)
+                } else {
+                    (self.piece_size(), self.read_ahead_for_files())
+                };
                 read::read_exactly(
                     file,
                     len,
                     piece_size,
-                    self.read_ahead_for_files(),
+                    read_ahead,
                     self.maps && Hasher::splits_over_threads(self.algorithm()),
                     |piece| {
                         hasher.update(piece);
@@ -360,7 +367,8 @@ impl<'p> FileHasher<'p> {
     /// when it is read in parallel.
     fn parallel_reads(&self, file: &File, len: u64) -> Option<(crate::Threads, Storage)> {
         let threads = self.builder.threads_allowed();
-        if threads.count() < 2 || len < split::SPLIT_FROM || !split::can_split(&self.builder) {
+        // The length first: counting the cores reads the cgroup quota files.
+        if len < split::SPLIT_FROM || threads.count() < 2 || !split::can_split(&self.builder) {
             return None;
         }
         let storage = match self.read_strategy {

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::sync::mpsc;
 
-use super::FileChangedSize;
+use super::{FileChangedSize, SMALL_FILE};
 use crate::{Algorithm, Hasher, Threads};
 
 /// Bytes per read and per `update` for algorithms that hash one stream on one thread: large
@@ -90,6 +90,13 @@ pub(super) fn read_exactly(
         // To the reader thread at once: mapping a cached piece in costs no copy, so the
         // hashing thread has nothing to save by reading it (and needs no buffer).
         return read_ahead(file, 0, len, piece, map, consume);
+    }
+    if len <= SMALL_FILE {
+        // A buffer of its own: no spare buffer to find, and no piece-sized allocation (a map
+        // and unmap each) for a file that needs a few KiB.
+        let data = read_whole(file, len)?;
+        consume(&data);
+        return Ok(());
     }
     let mut buf = take_buffer(piece);
     let mut offset = 0;

@@ -4,10 +4,20 @@ use super::{Algorithm, Error};
 
 /// Normalises a user-typed name for matching: lowercase, without `-`, `_`, `/`, `.` or spaces.
 pub(super) fn normalize(name: &str) -> String {
+    normalized(name).collect()
+}
+
+/// Whether two names are equal once normalised ([`normalize`]), compared without allocating:
+/// every name lookup runs it over every spelling of every algorithm.
+fn same_name(a: &str, b: &str) -> bool {
+    normalized(a).eq(normalized(b))
+}
+
+/// The characters of `name` as [`normalize`] leaves them.
+fn normalized(name: &str) -> impl Iterator<Item = char> + '_ {
     name.chars()
         .filter(|c| !matches!(c, '-' | '_' | '/' | ' ' | '.'))
         .flat_map(char::to_lowercase)
-        .collect()
 }
 
 /// Most names [`Algorithm::suggest`] returns.
@@ -45,9 +55,8 @@ impl Algorithm {
     /// (`SHA-256`, `sha_256`, `Sha256` all find `sha256`). The error suggests the closest names
     /// ([`Algorithm::suggest`]).
     pub fn from_name(name: &str) -> Result<Algorithm, Error> {
-        let wanted = normalize(name);
         for &alg in Algorithm::ALL {
-            if alg.spellings().any(|n| normalize(n) == wanted) {
+            if alg.spellings().any(|n| same_name(n, name)) {
                 return Ok(alg);
             }
         }
