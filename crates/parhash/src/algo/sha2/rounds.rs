@@ -148,35 +148,70 @@ macro_rules! lane_rounds {
     ($vectors:ident, $k:ident, |$x:ident| $small_sigma0:expr, |$y:ident| $small_sigma1:expr,
         big_sigma0_rotl ($a0:literal $b0:literal $c0:literal),
         big_sigma1_rotl ($a1:literal $b1:literal $c1:literal)) => {
+        /// One round: the new `e` into `d`, the new `a` into `h` (the caller renames).
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn round<V: $vectors>(
+            a: V,
+            b: V,
+            c: V,
+            d: &mut V,
+            e: V,
+            f: V,
+            g: V,
+            h: &mut V,
+            k: V,
+            wt: V,
+        ) {
+            let big_s1 = e.rotl::<$a1>().xor(e.rotl::<$b1>()).xor(e.rotl::<$c1>());
+            let ch = g.xor(e.and(f.xor(g)));
+            let t1 = h.add(big_s1).add(ch).add(k).add(wt);
+            let big_s0 = a.rotl::<$a0>().xor(a.rotl::<$b0>()).xor(a.rotl::<$c0>());
+            let maj = a.and(b).or(c.and(a.or(b)));
+            *d = d.add(t1);
+            *h = t1.add(big_s0.add(maj));
+        }
+
+        /// Word `16j + i` of the schedule (j > 0) into `w[i]`.
+        #[inline(always)]
+        fn next_word<V: $vectors>(w: &mut [V; 16], i: usize) -> V {
+            let $x = w[(i + 1) % 16];
+            let $y = w[(i + 14) % 16];
+            let (s0, s1) = ($small_sigma0, $small_sigma1);
+            let next = w[i].add(s0).add(w[(i + 9) % 16]).add(s1);
+            w[i] = next;
+            next
+        }
+
+        /// Sixteen rounds written out, the variables renamed instead of moved and the window's
+        /// indices constant, so that state and window stay in registers: as one loop over 64
+        /// rounds the compiler moved all eight state vectors every round and kept the window
+        /// in memory.
         #[inline(always)]
         fn rounds<V: $vectors>(state: &mut [V; 8], block: &[V; 16]) {
             let mut w = *block;
             let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-            for (t, k) in $k.iter().enumerate() {
-                let wt = if t < 16 {
-                    w[t]
-                } else {
-                    let $x = w[(t + 1) % 16];
-                    let $y = w[(t + 14) % 16];
-                    let (s0, s1) = ($small_sigma0, $small_sigma1);
-                    let next = w[t % 16].add(s0).add(w[(t + 9) % 16]).add(s1);
-                    w[t % 16] = next;
-                    next
-                };
-                let big_s1 = e.rotl::<$a1>().xor(e.rotl::<$b1>()).xor(e.rotl::<$c1>());
-                let ch = g.xor(e.and(f.xor(g)));
-                let t1 = h.add(big_s1).add(ch).add(V::splat(h.isa(), *k)).add(wt);
-                let big_s0 = a.rotl::<$a0>().xor(a.rotl::<$b0>()).xor(a.rotl::<$c0>());
-                let maj = a.and(b).or(c.and(a.or(b)));
-                let t2 = big_s0.add(maj);
-                h = g;
-                g = f;
-                f = e;
-                e = d.add(t1);
-                d = c;
-                c = b;
-                b = a;
-                a = t1.add(t2);
+            let isa = a.isa();
+            // 64 rounds (SHA-256) or 80 (SHA-512).
+            for j in 0..$k.len() / 16 {
+                let k = |i: usize| V::splat(isa, $k[16 * j + i]);
+                let mut wt = |i: usize| if j == 0 { w[i] } else { next_word(&mut w, i) };
+                round(a, b, c, &mut d, e, f, g, &mut h, k(0), wt(0));
+                round(h, a, b, &mut c, d, e, f, &mut g, k(1), wt(1));
+                round(g, h, a, &mut b, c, d, e, &mut f, k(2), wt(2));
+                round(f, g, h, &mut a, b, c, d, &mut e, k(3), wt(3));
+                round(e, f, g, &mut h, a, b, c, &mut d, k(4), wt(4));
+                round(d, e, f, &mut g, h, a, b, &mut c, k(5), wt(5));
+                round(c, d, e, &mut f, g, h, a, &mut b, k(6), wt(6));
+                round(b, c, d, &mut e, f, g, h, &mut a, k(7), wt(7));
+                round(a, b, c, &mut d, e, f, g, &mut h, k(8), wt(8));
+                round(h, a, b, &mut c, d, e, f, &mut g, k(9), wt(9));
+                round(g, h, a, &mut b, c, d, e, &mut f, k(10), wt(10));
+                round(f, g, h, &mut a, b, c, d, &mut e, k(11), wt(11));
+                round(e, f, g, &mut h, a, b, c, &mut d, k(12), wt(12));
+                round(d, e, f, &mut g, h, a, b, &mut c, k(13), wt(13));
+                round(c, d, e, &mut f, g, h, a, &mut b, k(14), wt(14));
+                round(b, c, d, &mut e, f, g, h, &mut a, k(15), wt(15));
             }
             for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
                 *s = s.add(v);
