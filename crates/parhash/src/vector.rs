@@ -61,6 +61,28 @@ pub(crate) trait U32x: Copy {
             });
         }
     }
+    /// Word `w` of every lane's eight-word state: `out[w]` holds `states[l][w]` in lane `l`
+    /// (SHA-256's chaining values, one per lane). The SIMD types override this with an
+    /// in-register transpose; built lane by lane, the compiler made gathers of it.
+    #[inline(always)]
+    fn load_states(isa: Self::Isa, states: &[[u32; 8]]) -> [Self; 8] {
+        let mut out = [Self::splat(isa, 0); 8];
+        for (w, o) in out.iter_mut().enumerate() {
+            *o = Self::from_fn(isa, |l| states[l][w]);
+        }
+        out
+    }
+    /// The inverse of [`U32x::load_states`]: lane `l` of `words[w]` into `states[l][w]`.
+    #[inline(always)]
+    fn store_states(words: [Self; 8], states: &mut [[u32; 8]]) {
+        let mut lanes = [0u32; 16];
+        for (w, v) in words.iter().enumerate() {
+            v.to_array(&mut lanes);
+            for (state, &x) in states.iter_mut().zip(lanes.iter()).take(Self::LANES) {
+                state[w] = x;
+            }
+        }
+    }
 }
 
 /// N lanes of u64.
@@ -246,6 +268,59 @@ mod x86 {
         }};
     }
 
+    /// The 8x8 transpose of 32-bit words in eight 256-bit rows: 32-bit pairs, then 64-bit
+    /// pairs are interleaved within 128-bit lanes, then the lanes swapped between rows.
+    #[inline(always)]
+    fn transpose8x8(isa: Avx2, r: [__m256i; 8]) -> [__m256i; 8] {
+        let mut t = r;
+        for i in 0..4 {
+            t[2 * i] = avx2!(isa => _mm256_unpacklo_epi32(r[2 * i], r[2 * i + 1]));
+            t[2 * i + 1] = avx2!(isa => _mm256_unpackhi_epi32(r[2 * i], r[2 * i + 1]));
+        }
+        // u[c] holds columns c (low lane) and c + 4 (high lane) of rows 0-3, u[c + 4] of 4-7.
+        let mut u = t;
+        for q in [0, 4] {
+            u[q] = avx2!(isa => _mm256_unpacklo_epi64(t[q], t[q + 2]));
+            u[q + 1] = avx2!(isa => _mm256_unpackhi_epi64(t[q], t[q + 2]));
+            u[q + 2] = avx2!(isa => _mm256_unpacklo_epi64(t[q + 1], t[q + 3]));
+            u[q + 3] = avx2!(isa => _mm256_unpackhi_epi64(t[q + 1], t[q + 3]));
+        }
+        let mut out = u;
+        for c in 0..4 {
+            out[c] = avx2!(isa => _mm256_permute2x128_si256::<0x20>(u[c], u[c + 4]));
+            out[c + 4] = avx2!(isa => _mm256_permute2x128_si256::<0x31>(u[c], u[c + 4]));
+        }
+        out
+    }
+
+    /// [`transpose8x8`] on both 256-bit halves of eight 512-bit rows at once (two independent
+    /// 8x8 matrices); the last step moves 128-bit lanes with `vpermt2q` instead.
+    #[inline(always)]
+    fn transpose8x8_halves(isa: Avx512, r: [__m512i; 8]) -> [__m512i; 8] {
+        let mut t = r;
+        for i in 0..4 {
+            t[2 * i] = avx512!(isa => _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]));
+            t[2 * i + 1] = avx512!(isa => _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]));
+        }
+        let mut u = t;
+        for q in [0, 4] {
+            u[q] = avx512!(isa => _mm512_unpacklo_epi64(t[q], t[q + 2]));
+            u[q + 1] = avx512!(isa => _mm512_unpackhi_epi64(t[q], t[q + 2]));
+            u[q + 2] = avx512!(isa => _mm512_unpacklo_epi64(t[q + 1], t[q + 3]));
+            u[q + 3] = avx512!(isa => _mm512_unpackhi_epi64(t[q + 1], t[q + 3]));
+        }
+        // 128-bit lanes 0 and 2 (columns c) or 1 and 3 (columns c + 4) of u[c], each beside the
+        // same lane of u[c + 4].
+        let low = avx512!(isa => _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13));
+        let high = avx512!(isa => _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15));
+        let mut out = u;
+        for c in 0..4 {
+            out[c] = avx512!(isa => _mm512_permutex2var_epi64(u[c], low, u[c + 4]));
+            out[c + 4] = avx512!(isa => _mm512_permutex2var_epi64(u[c], high, u[c + 4]));
+        }
+        out
+    }
+
     /// A 64-byte block as four 128-bit registers, the bytes of each reordered by `order` (a
     /// `pshufb` mask: big-endian words, or words in the order an instruction wants them).
     #[inline]
@@ -356,6 +431,25 @@ mod x86 {
                     let v = Avx2x8(*row, isa);
                     out[8 * half + w] = if big_endian { v.bswap() } else { v };
                 }
+            }
+        }
+        /// Eight 32-byte states, one per row, transposed by [`transpose8x8`].
+        #[inline(always)]
+        fn load_states(isa: Self::Isa, states: &[[u32; 8]]) -> [Self; 8] {
+            assert!(states.len() >= 8);
+            let mut rows = [avx2!(isa => _mm256_setzero_si256()); 8];
+            for (row, state) in rows.iter_mut().zip(states) {
+                *row = avx2!(isa => _mm256_loadu_si256(state.as_ptr().cast()));
+            }
+            transpose8x8(isa, rows).map(|v| Avx2x8(v, isa))
+        }
+        #[inline(always)]
+        fn store_states(words: [Self; 8], states: &mut [[u32; 8]]) {
+            assert!(states.len() >= 8);
+            let isa = words[0].1;
+            let rows = transpose8x8(isa, words.map(|v| v.0));
+            for (row, state) in rows.iter().zip(states) {
+                avx2!(isa => _mm256_storeu_si256(state.as_mut_ptr().cast(), *row));
             }
         }
         #[inline(always)]
@@ -501,6 +595,37 @@ mod x86 {
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
             Avx512x16(avx512!(self.1 => _mm512_rol_epi32::<N>(self.0)), self.1)
+        }
+        /// Sixteen 32-byte states as eight 64-byte rows (two states each), regrouped so that
+        /// row `k` holds states `k` and `k + 8`, then both halves transposed at once
+        /// ([`transpose8x8_halves`]).
+        #[inline(always)]
+        fn load_states(isa: Self::Isa, states: &[[u32; 8]]) -> [Self; 8] {
+            assert!(states.len() >= 16);
+            let mut pairs = [avx512!(isa => _mm512_setzero_si512()); 8];
+            for (k, pair) in pairs.iter_mut().enumerate() {
+                *pair = avx512!(isa => _mm512_loadu_si512(states[2 * k].as_ptr().cast()));
+            }
+            let mut rows = pairs;
+            for m in 0..4 {
+                let (a, b) = (pairs[m], pairs[m + 4]);
+                rows[2 * m] = avx512!(isa => _mm512_shuffle_i64x2::<0x44>(a, b));
+                rows[2 * m + 1] = avx512!(isa => _mm512_shuffle_i64x2::<0xEE>(a, b));
+            }
+            transpose8x8_halves(isa, rows).map(|v| Avx512x16(v, isa))
+        }
+        #[inline(always)]
+        fn store_states(words: [Self; 8], states: &mut [[u32; 8]]) {
+            assert!(states.len() >= 16);
+            let isa = words[0].1;
+            let rows = transpose8x8_halves(isa, words.map(|v| v.0));
+            for m in 0..4 {
+                let (a, b) = (rows[2 * m], rows[2 * m + 1]);
+                let low = avx512!(isa => _mm512_shuffle_i64x2::<0x44>(a, b));
+                let high = avx512!(isa => _mm512_shuffle_i64x2::<0xEE>(a, b));
+                avx512!(isa => _mm512_storeu_si512(states[2 * m].as_mut_ptr().cast(), low));
+                avx512!(isa => _mm512_storeu_si512(states[2 * m + 8].as_mut_ptr().cast(), high));
+            }
         }
         /// A 16x16 transpose in four butterfly stages of `vpermt2d`: stage b swaps the
         /// b-sized blocks between rows i and i + b (one index bit per stage).
@@ -802,6 +927,34 @@ mod tests {
         assert_eq!(size_of::<Avx2x4>(), 32);
         assert_eq!(size_of::<Avx512x16>(), 64);
         assert_eq!(size_of::<Avx512x8>(), 64);
+    }
+
+    /// The state transposes agree with the portable lane-by-lane form, both ways.
+    #[test]
+    fn state_transposes_agree_with_portable_lanes() {
+        let states: Vec<[u32; 8]> = (0..16u32)
+            .map(|l| core::array::from_fn(|w| (l * 0x0101_0101) ^ ((w as u32) << 28) ^ 0x5a5a))
+            .collect();
+        fn check<V: U32x>(isa: V::Isa, states: &[[u32; 8]]) {
+            let words = V::load_states(isa, states);
+            let portable = <Portable<u32, 16> as U32x>::load_states((), states);
+            for (v, p) in words.iter().zip(&portable) {
+                let (mut got, mut want) = ([0u32; 16], [0u32; 16]);
+                v.to_array(&mut got);
+                p.to_array(&mut want);
+                assert_eq!(got[..V::LANES], want[..V::LANES]);
+            }
+            let mut back = vec![[0u32; 8]; V::LANES];
+            V::store_states(words, &mut back);
+            assert_eq!(back, states[..V::LANES]);
+        }
+        if let Some(token) = crate::platform::Avx2::detect() {
+            check::<Avx2x8>(token, &states);
+        }
+        if let Some(token) = crate::platform::Avx512::detect() {
+            check::<Avx512x16>(token, &states);
+        }
+        check::<Portable<u32, 8>>((), &states);
     }
 
     /// Values made from a token compute what portable arrays compute.

@@ -38,14 +38,9 @@ super::super::rounds::lane_rounds!(
 /// Compresses `V::LANES` pairs (exactly that many in each slice).
 #[inline(always)]
 fn group<V: U32x>(isa: V::Isa, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    // A plain loop: `array::from_fn` here was left out of line, and each vector load in it
-    // became a call.
-    let mut s = [V::splat(isa, 0); 8];
-    for (w, v) in s.iter_mut().enumerate() {
-        *v = V::from_fn(isa, |l| states[l][w]);
-    }
-    // The message words by an in-register transpose: built lane by lane, as the states are,
-    // they became AVX-512 gathers, about a fifth of a PARSHA-256 hash on Cascade Lake.
+    // States and message words by in-register transposes: built lane by lane, they became
+    // AVX-512 gathers, about a fifth of a PARSHA-256 hash on Cascade Lake.
+    let mut s = V::load_states(isa, states);
     let mut rows: [&[u8]; 16] = [&[]; 16];
     for (row, block) in rows.iter_mut().zip(blocks) {
         *row = block;
@@ -53,13 +48,7 @@ fn group<V: U32x>(isa: V::Isa, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
     let mut m = [V::splat(isa, 0); 16];
     V::transpose_blocks(isa, &rows[..V::LANES], 0, true, &mut m);
     rounds(&mut s, &m);
-    let mut out = [0u32; 16];
-    for (w, v) in s.iter().enumerate() {
-        v.to_array(&mut out);
-        for (state, &x) in states.iter_mut().zip(out.iter()) {
-            state[w] = x;
-        }
-    }
+    V::store_states(s, states);
 }
 
 /// Whole groups, then the rest in one group padded with scratch lanes.
