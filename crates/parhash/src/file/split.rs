@@ -200,6 +200,32 @@ fn release_on_threads(
     Ok(())
 }
 
+/// Maps `range` in on `threads` threads, [`RELEASE_SHARE`] each at a time: one thread mapping
+/// a 64 MiB chunk in kept the others idle for ~5 ms of a cached 64 MiB PARSHA-256 (0.9x the
+/// time; BENCHMARKS.md, issue 27, fourteenth session).
+///
+/// # Errors
+/// [`super::FileChangedSize`] where part of the range is past the file's end.
+#[cfg(target_os = "linux")]
+fn populate_on_threads(
+    mapping: &crate::mapped::Mapping,
+    file: &File,
+    len: u64,
+    range: std::ops::Range<usize>,
+    threads: Threads,
+) -> io::Result<()> {
+    let shares = range.len().div_ceil(RELEASE_SHARE);
+    on_threads(shares, threads.at_most(shares), |i| {
+        let start = range.start + i * RELEASE_SHARE;
+        if mapping.populate(start..(start + RELEASE_SHARE).min(range.end)) {
+            Ok(())
+        } else {
+            Err(mapped_fault(file, len))
+        }
+    })?;
+    Ok(())
+}
+
 /// Bytes of a map streamed through PARSHA-256's hasher at a time: mapped before, dropped after.
 /// (1 MiB in tests, so that a file of a few MiB spans several.) Each `update` costs ~0.8 ms
 /// more than its hashing (its threads meet at the end, the rounds that cross its end wait for
@@ -228,9 +254,7 @@ fn stream_mapped(
     let bytes = mapping.bytes();
     for start in (0..bytes.len()).step_by(STREAM_CHUNK) {
         let range = start..(start + STREAM_CHUNK).min(bytes.len());
-        if !mapping.populate(range.clone()) {
-            return Err(mapped_fault(file, len));
-        }
+        populate_on_threads(mapping, file, len, range.clone(), threads)?;
         hasher.update(&bytes[range.clone()]);
         release_on_threads(mapping, range.clone(), threads)?;
         hashed(range.len());
