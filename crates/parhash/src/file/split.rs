@@ -191,11 +191,23 @@ fn release_on_threads(
     range: std::ops::Range<usize>,
     threads: Threads,
 ) -> io::Result<()> {
+    on_shares(range, threads, |share| {
+        mapping.release(share);
+        Ok(())
+    })
+}
+
+/// Runs `each` on the [`RELEASE_SHARE`]-sized shares of `range`, on `threads` threads.
+#[cfg(target_os = "linux")]
+fn on_shares(
+    range: std::ops::Range<usize>,
+    threads: Threads,
+    each: impl Fn(std::ops::Range<usize>) -> io::Result<()> + Sync,
+) -> io::Result<()> {
     let shares = range.len().div_ceil(RELEASE_SHARE);
     on_threads(shares, threads.at_most(shares), |i| {
         let start = range.start + i * RELEASE_SHARE;
-        mapping.release(start..(start + RELEASE_SHARE).min(range.end));
-        Ok(())
+        each(start..(start + RELEASE_SHARE).min(range.end))
     })?;
     Ok(())
 }
@@ -214,16 +226,13 @@ fn populate_on_threads(
     range: std::ops::Range<usize>,
     threads: Threads,
 ) -> io::Result<()> {
-    let shares = range.len().div_ceil(RELEASE_SHARE);
-    on_threads(shares, threads.at_most(shares), |i| {
-        let start = range.start + i * RELEASE_SHARE;
-        if mapping.populate(start..(start + RELEASE_SHARE).min(range.end)) {
+    on_shares(range, threads, |share| {
+        if mapping.populate(share) {
             Ok(())
         } else {
             Err(mapped_fault(file, len))
         }
-    })?;
-    Ok(())
+    })
 }
 
 /// Bytes of a map streamed through PARSHA-256's hasher at a time: mapped before, dropped after.
