@@ -35,152 +35,134 @@ super::super::rounds::lane_rounds!(
     big_sigma0_rotl (30 19 10), big_sigma1_rotl (26 21 7)
 );
 
-/// Compresses `V::LANES` pairs (exactly that many in each slice).
-#[inline(always)]
-fn group<V: U32x>(isa: V::Isa, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    // States and message words by in-register transposes: built lane by lane, they became
-    // AVX-512 gathers, about a fifth of a PARSHA-256 hash on Cascade Lake.
-    let mut s = V::load_states(isa, states);
-    let mut rows: [&[u8]; 16] = [&[]; 16];
-    for (row, block) in rows.iter_mut().zip(blocks) {
-        *row = block;
-    }
-    let mut m = [V::splat(isa, 0); 16];
-    V::transpose_blocks(isa, &rows[..V::LANES], 0, true, &mut m);
-    rounds(&mut s, &m);
-    V::store_states(s, states);
+/// What the lanes compress: each compression's 64 input bytes, and how its lane state and
+/// message words come from them (one implementation per tree-node form, monomorphised into
+/// the one driver [`lane_groups`]).
+trait LaneInputs {
+    /// Compression `i`'s 64 bytes, as the lanes transpose them.
+    fn row(&self, i: usize) -> &[u8];
+    /// A group's lane states and message words from its transposed rows; `held` holds the
+    /// group's values of the output slice (chaining values where the form has them).
+    fn start<V: U32x>(&self, isa: V::Isa, words: [V; 16], held: &[[u32; 8]]) -> ([V; 8], [V; 16]);
 }
 
-/// Whole groups, then the rest in one group padded with scratch lanes.
-#[inline(always)]
-fn all_groups<V: U32x>(isa: V::Isa, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    let lanes = V::LANES;
-    let whole = states.len() / lanes * lanes;
-    for (s, b) in states[..whole]
-        .chunks_exact_mut(lanes)
-        .zip(blocks[..whole].chunks_exact(lanes))
-    {
-        group::<V>(isa, s, b);
+/// `blocks[i]` compressed into the chaining value held in `states[i]`.
+struct Blocks<'a>(&'a [[u8; 64]]);
+
+impl LaneInputs for Blocks<'_> {
+    #[inline(always)]
+    fn row(&self, i: usize) -> &[u8] {
+        &self.0[i]
     }
-    let rest = states.len() - whole;
-    if rest > 0 {
-        let mut s = [[0u32; 8]; 16];
-        let mut b = [[0u8; 64]; 16];
-        s[..rest].copy_from_slice(&states[whole..]);
-        b[..rest].copy_from_slice(&blocks[whole..]);
-        group::<V>(isa, &mut s[..lanes], &b[..lanes]);
-        states[whole..].copy_from_slice(&s[..rest]);
+    #[inline(always)]
+    fn start<V: U32x>(&self, isa: V::Isa, words: [V; 16], held: &[[u32; 8]]) -> ([V; 8], [V; 16]) {
+        (V::load_states(isa, held), words)
     }
 }
 
-#[inline(never)]
-fn portable(states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    all_groups::<Portable<u32, 8>>((), states, blocks);
+/// Leaf-type compressions of 64-byte pieces (PARSHA-256 with a 256-bit IV): piece i's first 32
+/// bytes are the chaining value, its last 32 and the IV's 32 the block. The pieces are
+/// transposed as they lie and the IV's words broadcast: no block is built (building them was a
+/// fifth of a hash's time).
+struct Leaves64<'a> {
+    pieces: &'a [u8],
+    iv: &'a [u32; 8],
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-fn avx2(token: Avx2, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    all_groups::<Avx2x8>(token, states, blocks);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
-#[inline(never)]
-fn avx512(token: Avx512, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
-    all_groups::<Avx512x16>(token, states, blocks);
-}
-
-/// Leaf-type compressions of 64-byte pieces (PARSHA-256 with a 256-bit IV: each block is the
-/// piece's last 32 bytes and the IV's 32): the pieces transposed in registers as they lie, the
-/// IV's words broadcast, no block built (building them was a fifth of a hash's time).
-#[inline(always)]
-fn leaf_groups<V: U32x>(isa: V::Isa, pieces: &[u8], iv: &[u32; 8], out: &mut [[u32; 8]]) {
-    let lanes = V::LANES;
-    let padding = [0u8; 64];
-    let mut scratch = [[0u32; 8]; 16];
-    for (g, outs) in out.chunks_mut(lanes).enumerate() {
-        let mut rows: [&[u8]; 16] = [&padding; 16];
-        for (l, row) in rows.iter_mut().take(outs.len()).enumerate() {
-            let at = 64 * (g * lanes + l);
-            *row = &pieces[at..at + 64];
-        }
-        let mut words = [V::splat(isa, 0); 16];
-        V::transpose_blocks(isa, &rows[..lanes], 0, true, &mut words);
+impl LaneInputs for Leaves64<'_> {
+    #[inline(always)]
+    fn row(&self, i: usize) -> &[u8] {
+        &self.pieces[64 * i..64 * i + 64]
+    }
+    #[inline(always)]
+    fn start<V: U32x>(&self, isa: V::Isa, words: [V; 16], _: &[[u32; 8]]) -> ([V; 8], [V; 16]) {
         let mut state = [V::splat(isa, 0); 8];
         state.copy_from_slice(&words[..8]);
         let mut block = [V::splat(isa, 0); 16];
         block[..8].copy_from_slice(&words[8..]);
-        for (word, &x) in block[8..].iter_mut().zip(iv) {
+        for (word, &x) in block[8..].iter_mut().zip(self.iv) {
             *word = V::splat(isa, x);
         }
-        rounds(&mut state, &block);
-        if outs.len() == lanes {
-            V::store_states(state, outs);
+        (state, block)
+    }
+}
+
+/// Every compression of `inputs`, `V::LANES` at a time, into `states`; the last group padded
+/// with zero rows and scratch lanes.
+#[inline(always)]
+fn lane_groups<V: U32x, I: LaneInputs>(isa: V::Isa, inputs: &I, states: &mut [[u32; 8]]) {
+    let lanes = V::LANES;
+    let padding = [0u8; 64];
+    let mut scratch = [[0u32; 8]; 16];
+    for (g, group) in states.chunks_mut(lanes).enumerate() {
+        let n = group.len();
+        // States and message words by in-register transposes: built lane by lane, they became
+        // AVX-512 gathers, about a fifth of a PARSHA-256 hash on Cascade Lake.
+        let mut rows: [&[u8]; 16] = [&padding; 16];
+        for (l, row) in rows.iter_mut().take(n).enumerate() {
+            *row = inputs.row(g * lanes + l);
+        }
+        let mut words = [V::splat(isa, 0); 16];
+        V::transpose_blocks(isa, &rows[..lanes], 0, true, &mut words);
+        let held: &mut [[u32; 8]] = if n == lanes {
+            &mut *group
         } else {
-            V::store_states(state, &mut scratch[..lanes]);
-            let n = outs.len();
-            outs.copy_from_slice(&scratch[..n]);
+            scratch[..n].copy_from_slice(group);
+            &mut scratch[..lanes]
+        };
+        let (mut state, block) = inputs.start::<V>(isa, words, held);
+        rounds(&mut state, &block);
+        V::store_states(state, held);
+        if n < lanes {
+            group.copy_from_slice(&scratch[..n]);
         }
     }
 }
 
 #[inline(never)]
-fn leaves_portable(pieces: &[u8], iv: &[u32; 8], out: &mut [[u32; 8]]) {
-    leaf_groups::<Portable<u32, 8>>((), pieces, iv, out);
+fn portable<I: LaneInputs>(inputs: &I, states: &mut [[u32; 8]]) {
+    lane_groups::<Portable<u32, 8>, I>((), inputs, states);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn leaves_avx2(token: Avx2, pieces: &[u8], iv: &[u32; 8], out: &mut [[u32; 8]]) {
-    leaf_groups::<Avx2x8>(token, pieces, iv, out);
+fn avx2<I: LaneInputs>(token: Avx2, inputs: &I, states: &mut [[u32; 8]]) {
+    lane_groups::<Avx2x8, I>(token, inputs, states);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 #[inline(never)]
-fn leaves_avx512(token: Avx512, pieces: &[u8], iv: &[u32; 8], out: &mut [[u32; 8]]) {
-    leaf_groups::<Avx512x16>(token, pieces, iv, out);
+fn avx512<I: LaneInputs>(token: Avx512, inputs: &I, states: &mut [[u32; 8]]) {
+    lane_groups::<Avx512x16, I>(token, inputs, states);
 }
 
-/// [`leaf_groups`] at `width`.
-fn leaves64_with(width: Width, pieces: &[u8], iv: &[u32; 8], out: &mut [[u32; 8]]) {
+/// [`lane_groups`] at `width`: the one dispatch point of the SHA-256 lanes.
+fn lanes_with<I: LaneInputs>(width: Width, inputs: &I, states: &mut [[u32; 8]]) {
     match width {
-        Width::Portable => leaves_portable(pieces, iv, out),
+        Width::Portable => portable(inputs, states),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-        Width::Avx2(token) => unsafe { leaves_avx2(token, pieces, iv, out) },
+        Width::Avx2(token) => unsafe { avx2(token, inputs, states) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512
         // F/BW/VL/DQ and AVX2.
-        Width::Avx512(token) => unsafe { leaves_avx512(token, pieces, iv, out) },
+        Width::Avx512(token) => unsafe { avx512(token, inputs, states) },
         #[cfg(not(target_arch = "x86_64"))]
         _ => unreachable!("SIMD widths exist only on x86_64"),
     }
 }
 
-/// Compresses `blocks[i]` into `states[i]` for every `i`, `width.lanes32()` at a time: the one
-/// dispatch point of the SHA-256 lanes. States are SHA-256 chaining values (H0..H7), blocks are
-/// 64 message bytes (big-endian words, as SHA-256 reads them); no padding is added.
+/// Compresses `blocks[i]` into `states[i]` for every `i`, `width.lanes32()` at a time. States
+/// are SHA-256 chaining values (H0..H7), blocks are 64 message bytes (big-endian words, as
+/// SHA-256 reads them); no padding is added.
 ///
 /// # Panics
 /// If `states` and `blocks` have different lengths (a caller bug, not a data error).
 pub fn compress_lanes_with(width: Width, states: &mut [[u32; 8]], blocks: &[[u8; 64]]) {
     assert_eq!(states.len(), blocks.len(), "one block per state");
-    match width {
-        Width::Portable => portable(states, blocks),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-        Width::Avx2(token) => unsafe { avx2(token, states, blocks) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512
-        // F/BW/VL/DQ and AVX2.
-        Width::Avx512(token) => unsafe { avx512(token, states, blocks) },
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => unreachable!("SIMD widths exist only on x86_64"),
-    }
+    lanes_with(width, &Blocks(blocks), states);
 }
 
 /// Compresses `blocks[i]` into `states[i]` for every `i` with `kernel`: vector lanes, or the
@@ -247,7 +229,9 @@ pub fn compress_leaves(
         Kernel::ShaNi(token) => {
             super::lanes_sha_ni::compress_leaves(token, pieces, piece_len, iv, out)
         }
-        Kernel::Vector(width) if piece_len == 64 => leaves64_with(width, pieces, iv, out),
+        Kernel::Vector(width) if piece_len == 64 => {
+            lanes_with(width, &Leaves64 { pieces, iv }, out)
+        }
         _ => in_blocks(kernel, out, |i, state, block| {
             let piece = &pieces[piece_len * i..piece_len * (i + 1)];
             for (w, b) in state.iter_mut().zip(piece.chunks_exact(4)) {
