@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use parhash::file::FileHasher;
-use parhash::{Hasher, Threads};
+use parhash::{Algorithm, Hasher, Threads};
 
 use super::{missing, Preset};
 use crate::lab::{machine, LabOptions};
@@ -117,6 +117,132 @@ fn command_time(runs: usize, program: &str, args: &[String]) -> std::io::Result<
     median_time(runs, || run_command(program, args).map(|_| ())).map(Some)
 }
 
+/// How a file came to be in the page cache: that decides the size of its cached folios, and a
+/// map's cost. Its writer leaves it in small folios (4 KiB pages here: mapping in and dropping
+/// 64 MiB costs ~11 ms of CPU); read back after eviction, the kernel's read-ahead caches it in
+/// folios of up to 2 MiB where the file system has them (ext4 on Linux 6.x), which a map takes
+/// one entry each (~0.2 ms per 64 MiB). Both are what users meet: a file just written or
+/// downloaded, and one read before.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CachedBy {
+    Writer,
+    Read,
+}
+
+impl CachedBy {
+    fn name(self) -> &'static str {
+        match self {
+            CachedBy::Writer => "its writer",
+            CachedBy::Read => "a read",
+        }
+    }
+}
+
+/// One file's rows, cached as `cached` says: `dd`'s read time, then every algorithm's file
+/// engine on all threads and one, in memory, and its peer.
+#[allow(clippy::too_many_arguments)] // the report's two tables and one file's settings
+fn rows(
+    table: &mut Table,
+    limits: &mut Table,
+    file: &ScratchFile,
+    cached: CachedBy,
+    algorithms: &[Algorithm],
+    runs: usize,
+    roof_time: f64,
+    in_memory: bool,
+) -> std::io::Result<()> {
+    let (path, len) = (file.path(), file.len());
+    let dd_args = [
+        format!("if={}", path.display()),
+        "of=/dev/null".into(),
+        "bs=4M".into(),
+        "status=none".into(),
+    ];
+    let dd_time = command_time(runs, "dd", &dd_args)?;
+    limits.push(vec![
+        format_size(len),
+        cached.name().into(),
+        dd_time.map(ms).unwrap_or_else(|| "dd not found".into()),
+        ms(roof_time),
+    ]);
+    let data = if in_memory {
+        Some(std::fs::read(path)?)
+    } else {
+        None
+    };
+    for &alg in algorithms {
+        // All threads, one thread and memory timed in turn, round by round, so that
+        // their ratios compare neighbours in time.
+        let all_threads = FileHasher::new(Hasher::builder(alg).threads(Threads::ALL));
+        let one_thread = FileHasher::new(Hasher::builder(alg).threads(Threads::ONE));
+        let mut file_all = || all_threads.hash_path(path).map(|_| ());
+        let mut file_one = || one_thread.hash_path(path).map(|_| ());
+        let in_memory = |data: &[u8]| {
+            let mut hasher = Hasher::builder(alg)
+                .threads(Threads::ALL)
+                .expected_len(data.len() as u64)
+                .build()
+                .map_err(std::io::Error::other)?;
+            hasher.update(data);
+            hasher.finalize();
+            Ok(())
+        };
+        let (times, ratios) = match &data {
+            Some(data) => interleaved(
+                runs,
+                &mut [&mut file_all, &mut file_one, &mut || in_memory(data)],
+            )?,
+            None => interleaved(runs, &mut [&mut file_all, &mut file_one])?,
+        };
+        let (all, one) = (times[0], times[1]);
+        let speed_up = ratios[1];
+        let memory = times.get(2).map(|&m| (m, ratios[2]));
+        if let Some(data) = &data {
+            // What was timed must be the same digest both ways.
+            let from_file = FileHasher::new(Hasher::builder(alg)).hash_path(path)?;
+            if from_file != parhash::hash(alg, data) {
+                return Err(std::io::Error::other(format!(
+                    "{alg}: the file engine's digest of {} differs from the digest of the \
+                     same bytes in memory",
+                    path.display()
+                )));
+            }
+        }
+        let peer = match peer_for(alg.name()) {
+            Some(program) => command_time(runs, program, &[path.display().to_string()])?
+                .map(|t| (program, t))
+                .ok_or(program),
+            None => Err("-"),
+        };
+        table.push(vec![
+            alg.name().to_string(),
+            format_size(len),
+            cached.name().into(),
+            ms(all),
+            ms(one),
+            sig3(speed_up),
+            memory
+                .map(|(m, _)| ms(m))
+                .unwrap_or_else(|| "too large here".into()),
+            memory
+                .map(|(_, ratio)| sig3(ratio))
+                .unwrap_or_else(|| "-".into()),
+            format_rate(len as f64 / all),
+            ms(roof_time),
+            match peer {
+                Ok((program, t)) => format!("{program} {}", ms(t)),
+                Err("-") => "-".into(),
+                Err(program) => format!("{program} not installed"),
+            },
+            match peer {
+                Ok((_, t)) => sig3(t / all),
+                Err(_) => "-".into(),
+            },
+        ]);
+    }
+    Ok(())
+}
+
 fn ms(seconds: f64) -> String {
     sig3(seconds * 1e3)
 }
@@ -142,6 +268,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     let mut table = Table::new(&[
         "algorithm",
         "file",
+        "cached by",
         "file engine, all threads (ms)",
         "file engine, 1 thread (ms)",
         "threads speed-up",
@@ -152,107 +279,44 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         "peer (ms)",
         "peer / parhash",
     ]);
-    let mut limits = Table::new(&["file", "dd bs=4M (ms)", "page-cache roof (ms)"]);
+    let mut limits = Table::new(&["file", "cached by", "dd bs=4M (ms)", "page-cache roof (ms)"]);
     for &len in &sizes {
         // Held in memory for the one-call column, so only where a quarter of memory allows.
         let in_memory = len <= opts.data_limits.max_bytes;
         let file = ScratchFile::create(&scratch, &format!("end-to-end-{len}.bin"), len)?;
         let path = file.path();
         let roof_time = len as f64 / page_cache.max(1.0);
-        let dd_args = [
-            format!("if={}", path.display()),
-            "of=/dev/null".into(),
-            "bs=4M".into(),
-            "status=none".into(),
-        ];
-        let dd_time = command_time(runs, "dd", &dd_args)?;
-        limits.push(vec![
-            format_size(len),
-            dd_time.map(ms).unwrap_or_else(|| "dd not found".into()),
-            ms(roof_time),
-        ]);
-        let data = if in_memory {
-            Some(std::fs::read(path)?)
-        } else {
-            None
-        };
-        for &alg in &algorithms {
-            // All threads, one thread and memory timed in turn, round by round, so that
-            // their ratios compare neighbours in time.
-            let all_threads = FileHasher::new(Hasher::builder(alg).threads(Threads::ALL));
-            let one_thread = FileHasher::new(Hasher::builder(alg).threads(Threads::ONE));
-            let mut file_all = || all_threads.hash_path(path).map(|_| ());
-            let mut file_one = || one_thread.hash_path(path).map(|_| ());
-            let in_memory = |data: &[u8]| {
-                let mut hasher = Hasher::builder(alg)
-                    .threads(Threads::ALL)
-                    .expected_len(data.len() as u64)
-                    .build()
-                    .map_err(std::io::Error::other)?;
-                hasher.update(data);
-                hasher.finalize();
-                Ok(())
-            };
-            let (times, ratios) = match &data {
-                Some(data) => interleaved(
-                    runs,
-                    &mut [&mut file_all, &mut file_one, &mut || in_memory(data)],
-                )?,
-                None => interleaved(runs, &mut [&mut file_all, &mut file_one])?,
-            };
-            let (all, one) = (times[0], times[1]);
-            let speed_up = ratios[1];
-            let memory = times.get(2).map(|&m| (m, ratios[2]));
-            if let Some(data) = &data {
-                // What was timed must be the same digest both ways.
-                let from_file = FileHasher::new(Hasher::builder(alg)).hash_path(path)?;
-                if from_file != parhash::hash(alg, data) {
-                    return Err(std::io::Error::other(format!(
-                        "{alg}: the file engine's digest of {} differs from the digest of the \
-                         same bytes in memory",
-                        path.display()
-                    )));
-                }
+        for cached in [CachedBy::Writer, CachedBy::Read] {
+            if cached == CachedBy::Read {
+                // Cached as a user's earlier read leaves it: dropped, then read in order
+                // (the kernel's read-ahead then caches it in large folios where it can).
+                file.drop_cache()?;
+                std::io::copy(&mut file.open()?, &mut std::io::sink())?;
             }
-            let peer = match peer_for(alg.name()) {
-                Some(program) => command_time(runs, program, &[path.display().to_string()])?
-                    .map(|t| (program, t))
-                    .ok_or(program),
-                None => Err("-"),
-            };
-            table.push(vec![
-                alg.name().to_string(),
-                format_size(len),
-                ms(all),
-                ms(one),
-                sig3(speed_up),
-                memory
-                    .map(|(m, _)| ms(m))
-                    .unwrap_or_else(|| "too large here".into()),
-                memory
-                    .map(|(_, ratio)| sig3(ratio))
-                    .unwrap_or_else(|| "-".into()),
-                format_rate(len as f64 / all),
-                ms(roof_time),
-                match peer {
-                    Ok((program, t)) => format!("{program} {}", ms(t)),
-                    Err("-") => "-".into(),
-                    Err(program) => format!("{program} not installed"),
-                },
-                match peer {
-                    Ok((_, t)) => sig3(t / all),
-                    Err(_) => "-".into(),
-                },
-            ]);
+            rows(
+                &mut table,
+                &mut limits,
+                &file,
+                cached,
+                &algorithms,
+                runs,
+                roof_time,
+                in_memory,
+            )?;
         }
-        drop(data);
         let _ = std::fs::remove_file(path);
     }
     report.roofs = Some(roofs);
     report.sections.push(Section {
         title: "Whole files in the page cache".into(),
         paragraphs: vec![format!(
-            "Each file is written, then read once to warm the page cache; every figure is \
+            "Each file is measured twice (`cached by`): as its writer left it in the page \
+                 cache, then dropped from the cache and read back once, as a user's earlier \
+                 read leaves it. The two differ in the size of the cached folios: a writer \
+                 leaves small ones (4 KiB pages: a map of 64 MiB costs ~11 ms of CPU to fill \
+                 and drop), a read back large ones where the kernel and file system have them \
+                 (up to 2 MiB on ext4 with Linux 6.x: ~0.2 ms), so the one-thread rows and the \
+                 mapped forms gain most from the second. Every figure is \
                  the median of {runs} runs after one warm-up. The file engine on all threads, \
                  on one, and the one call in memory are timed in turn, round by round, and \
                  their ratios are the medians of each round's ratio (neighbours in time share \
