@@ -149,7 +149,7 @@ fn rows(
     algorithms: &[Algorithm],
     runs: usize,
     roof_time: f64,
-    in_memory: bool,
+    data: Option<&[u8]>,
 ) -> std::io::Result<()> {
     let (path, len) = (file.path(), file.len());
     let dd_args = [
@@ -165,11 +165,6 @@ fn rows(
         dd_time.map(ms).unwrap_or_else(|| "dd not found".into()),
         ms(roof_time),
     ]);
-    let data = if in_memory {
-        Some(std::fs::read(path)?)
-    } else {
-        None
-    };
     for &alg in algorithms {
         // All threads, one thread and memory timed in turn, round by round, so that
         // their ratios compare neighbours in time.
@@ -187,7 +182,7 @@ fn rows(
             hasher.finalize();
             Ok(())
         };
-        let (times, ratios) = match &data {
+        let (times, ratios) = match data {
             Some(data) => interleaved(
                 runs,
                 &mut [&mut file_all, &mut file_one, &mut || in_memory(data)],
@@ -197,7 +192,7 @@ fn rows(
         let (all, one) = (times[0], times[1]);
         let speed_up = ratios[1];
         let memory = times.get(2).map(|&m| (m, ratios[2]));
-        if let Some(data) = &data {
+        if let Some(data) = data {
             // What was timed must be the same digest both ways.
             let from_file = FileHasher::new(Hasher::builder(alg)).hash_path(path)?;
             if from_file != parhash::hash(alg, data) {
@@ -281,11 +276,14 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     ]);
     let mut limits = Table::new(&["file", "cached by", "dd bs=4M (ms)", "page-cache roof (ms)"]);
     for &len in &sizes {
-        // Held in memory for the one-call column, so only where a quarter of memory allows.
-        let in_memory = len <= opts.data_limits.max_bytes;
         let file = ScratchFile::create(&scratch, &format!("end-to-end-{len}.bin"), len)?;
         let path = file.path();
         let roof_time = len as f64 / page_cache.max(1.0);
+        // The bytes for the one-call column, read once for both cache states; held in memory,
+        // so only where a quarter of memory allows.
+        let data = (len <= opts.data_limits.max_bytes)
+            .then(|| std::fs::read(path))
+            .transpose()?;
         for cached in [CachedBy::Writer, CachedBy::Read] {
             if cached == CachedBy::Read {
                 // Cached as a user's earlier read leaves it: dropped, then read in order
@@ -310,7 +308,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                 &algorithms,
                 runs,
                 roof_time,
-                in_memory,
+                data.as_deref(),
             )?;
         }
         let _ = std::fs::remove_file(path);

@@ -610,7 +610,7 @@ fn full_round(
     // are consecutive already; only their message pieces lie in one run per level, copied
     // side by side.
     let small_levels = (levels - 1).min(FULL_BATCH.ilog2());
-    if small_levels > 1 {
+    if small_levels > 0 {
         let small = 1usize << small_levels;
         let mut message = [0u8; 32 * FULL_BATCH];
         let mut at = 0;
@@ -631,8 +631,7 @@ fn full_round(
             &mut tree.new.values[1..small],
         );
     }
-    let first_level = if small_levels > 1 { small_levels } else { 0 };
-    for level in first_level..levels {
+    for level in small_levels..levels {
         let first_x = 1usize << level;
         let leaves = level == levels - 1;
         let piece_bytes = if leaves { leaf_bytes } else { 32 };
