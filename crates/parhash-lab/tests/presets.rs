@@ -62,10 +62,18 @@ fn end_to_end_preset_times_each_algorithm_from_file_and_memory() {
         .collect();
     assert_eq!(names, expected);
     for row in &table.rows {
-        // Timings (all threads, one, speed-up, memory, memory / file) are numbers.
-        for cell in &row[3..8] {
+        // Timings (all threads, one, speed-up, the one-thread run's cores busy, the speed-up
+        // limit, memory, memory / file) are numbers.
+        for cell in &row[3..10] {
             assert!(cell.parse::<f64>().is_ok_and(|x| x > 0.0), "{row:?}");
         }
+        // The limit is the machine's threads over the cores the one-thread run kept busy, at
+        // most the threads (both cells rounded to three figures).
+        let threads = report.machine.threads.max(1) as f64;
+        let cores_busy: f64 = row[6].parse().unwrap();
+        let limit: f64 = row[7].parse().unwrap();
+        let expected = (threads / cores_busy).min(threads);
+        assert!((limit - expected).abs() <= 0.01 * expected, "{row:?}");
     }
     assert!(report.roofs.is_some());
     let limits = report.sections[1].table.as_ref().unwrap();

@@ -19,6 +19,7 @@ use crate::lab::{machine, LabOptions};
 use crate::report::{Report, Section, Table};
 use crate::roofs::{self, RoofPlan};
 use crate::source::ScratchFile;
+use crate::timer::process_cpu_seconds;
 use crate::units::{format_rate, format_size, sig3};
 
 /// See the module docs.
@@ -56,24 +57,41 @@ fn median_time(runs: usize, mut f: impl FnMut() -> std::io::Result<()>) -> std::
     Ok(times[times.len() / 2])
 }
 
+/// What [`interleaved`] measured of each form, in the order of the forms.
+struct Interleaved {
+    /// Median wall time (s).
+    times: Vec<f64>,
+    /// Median over rounds of the form's time over the first form's in the same round.
+    ratios: Vec<f64>,
+    /// Median over rounds of the process's CPU time over the wall time while the form ran:
+    /// the cores it kept busy (helper threads included). `None` where CPU time is not readable.
+    cpus: Vec<Option<f64>>,
+}
+
 /// The forms of one piece of work timed in turn, round by round: `runs` rounds after one
-/// warm-up round, each form once per round. Returns each form's median time and, for each, the
-/// median over rounds of its time over the first form's in the same round: on a shared host
-/// the forms' separate medians drift with the load between their batches (the file/memory
-/// ratio of one file moved 0.86-1.06 between sittings), while neighbours in time share it.
+/// warm-up round, each form once per round. Ratios between forms are the medians of each
+/// round's ratio: on a shared host the forms' separate medians drift with the load between
+/// their batches (the file/memory ratio of one file moved 0.86-1.06 between sittings), while
+/// neighbours in time share it.
 fn interleaved(
     runs: usize,
     forms: &mut [&mut dyn FnMut() -> std::io::Result<()>],
-) -> std::io::Result<(Vec<f64>, Vec<f64>)> {
+) -> std::io::Result<Interleaved> {
     for form in forms.iter_mut() {
         form()?;
     }
     let mut times = vec![Vec::with_capacity(runs); forms.len()];
+    let mut cpus = vec![Vec::with_capacity(runs); forms.len()];
     for _ in 0..runs.max(1) {
-        for (form, times) in forms.iter_mut().zip(&mut times) {
+        for ((form, times), cpus) in forms.iter_mut().zip(&mut times).zip(&mut cpus) {
+            let cpu_before = process_cpu_seconds();
             let started = Instant::now();
             form()?;
-            times.push(started.elapsed().as_secs_f64());
+            let wall = started.elapsed().as_secs_f64();
+            times.push(wall);
+            if let (Some(before), Some(after)) = (cpu_before, process_cpu_seconds()) {
+                cpus.push((after - before) / wall);
+            }
         }
     }
     let median = |mut v: Vec<f64>| {
@@ -91,7 +109,28 @@ fn interleaved(
             )
         })
         .collect();
-    Ok((times.into_iter().map(median).collect(), ratios))
+    Ok(Interleaved {
+        times: times.into_iter().map(median).collect(),
+        ratios,
+        cpus: cpus
+            .into_iter()
+            .map(|c| (!c.is_empty()).then(|| median(c)))
+            .collect(),
+    })
+}
+
+/// The most a run taking `cpus` cores on one hashing thread can gain from `threads` cores:
+/// its CPU time spread evenly over them, `threads / cpus` (capped at `threads`). Below
+/// `threads` where the one-thread run already keeps more than one core busy: the file engine's
+/// read-ahead thread maps pieces in on another core (on a file its writer left in small folios,
+/// a sixth of the work).
+fn speed_up_limit(threads: usize, cpus: f64) -> f64 {
+    let threads = threads as f64;
+    if cpus > 0.0 {
+        (threads / cpus).min(threads)
+    } else {
+        threads
+    }
 }
 
 /// Runs `program args..` with its output discarded: `false` if it is not installed.
@@ -148,6 +187,7 @@ fn rows(
     cached: CachedBy,
     algorithms: &[Algorithm],
     runs: usize,
+    threads: usize,
     roof_time: f64,
     data: Option<&[u8]>,
 ) -> std::io::Result<()> {
@@ -182,16 +222,17 @@ fn rows(
             hasher.finalize();
             Ok(())
         };
-        let (times, ratios) = match data {
+        let measured = match data {
             Some(data) => interleaved(
                 runs,
                 &mut [&mut file_all, &mut file_one, &mut || in_memory(data)],
             )?,
             None => interleaved(runs, &mut [&mut file_all, &mut file_one])?,
         };
-        let (all, one) = (times[0], times[1]);
-        let speed_up = ratios[1];
-        let memory = times.get(2).map(|&m| (m, ratios[2]));
+        let (all, one) = (measured.times[0], measured.times[1]);
+        let speed_up = measured.ratios[1];
+        let one_thread_cpus = measured.cpus[1];
+        let memory = measured.times.get(2).map(|&m| (m, measured.ratios[2]));
         if let Some(data) = data {
             // What was timed must be the same digest both ways.
             let from_file = FileHasher::new(Hasher::builder(alg)).hash_path(path)?;
@@ -216,6 +257,10 @@ fn rows(
             ms(all),
             ms(one),
             sig3(speed_up),
+            one_thread_cpus.map(sig3).unwrap_or_else(|| "-".into()),
+            one_thread_cpus
+                .map(|cpus| sig3(speed_up_limit(threads, cpus)))
+                .unwrap_or_else(|| "-".into()),
             memory
                 .map(|(m, _)| ms(m))
                 .unwrap_or_else(|| "too large here".into()),
@@ -267,6 +312,8 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         "file engine, all threads (ms)",
         "file engine, 1 thread (ms)",
         "threads speed-up",
+        "1 thread: cores busy",
+        "speed-up limit",
         "in memory, one call (ms)",
         "memory / file",
         "rate",
@@ -307,6 +354,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                 cached,
                 &algorithms,
                 runs,
+                threads,
                 roof_time,
                 data.as_deref(),
             )?;
@@ -334,7 +382,12 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                  one-call time on the same bytes already in memory over the file engine's \
                  (1.0: the file costs nothing beyond the hashing; issue 27 asks at least 0.9 for \
                  sandstorm256 and parsha256). `threads speed-up`: 1 thread over all {threads} \
-                 (issue 27 asks 1.7x on two cores for the three tree modes). `peer / parhash` \
+                 (issue 27 asks 1.7x on two cores for the three tree modes); `1 thread: cores \
+                 busy` is the process's CPU time over the wall time of the one-thread run \
+                 (above 1: the read-ahead thread maps pieces in on another core while the \
+                 hashing thread hashes), and `speed-up limit` the most {threads} cores can \
+                 give that CPU time ({threads} / cores busy, at most {threads}): a speed-up \
+                 near its limit has no more to gain from the threads. `peer / parhash` \
                  above 1: parhash is faster (issue 27 asks 1.5x of b3sum for blake3). The \
                  page-cache roof is the time to copy the file out of the page cache at the \
                  measured rate: a floor for any reader that copies."
@@ -371,7 +424,8 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(6));
             Ok(())
         };
-        let (times, ratios) = interleaved(3, &mut [&mut a, &mut b]).unwrap();
+        let measured = interleaved(3, &mut [&mut a, &mut b]).unwrap();
+        let (times, ratios) = (&measured.times, &measured.ratios);
         // One warm-up round, then three rounds, each form once per round, in turn.
         assert_eq!(order.borrow().iter().collect::<String>(), "abababab");
         assert_eq!(ratios[0], 1.0);
@@ -381,6 +435,43 @@ mod tests {
         assert!(times[1] > times[0], "{times:?}");
         let failing = &mut || Err(std::io::Error::other("no"));
         assert!(interleaved(1, &mut [&mut a, failing]).is_err());
+    }
+
+    #[test]
+    fn cores_busy_tell_a_sleeping_form_from_a_working_one_and_bound_the_speed_up() {
+        let mut sleeping = || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            Ok(())
+        };
+        // Work on this thread and on a helper at once: the process keeps two cores busy where
+        // it has them (one on a one-core machine).
+        let spin = || {
+            let started = Instant::now();
+            let mut x = 0u64;
+            while started.elapsed().as_millis() < 20 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+        };
+        let mut working = || {
+            std::thread::scope(|scope| {
+                scope.spawn(spin);
+                spin();
+            });
+            Ok(())
+        };
+        let measured = interleaved(3, &mut [&mut sleeping, &mut working]).unwrap();
+        if process_cpu_seconds().is_none() {
+            assert_eq!(measured.cpus, vec![None, None]);
+            return;
+        }
+        let (asleep, busy) = (measured.cpus[0].unwrap(), measured.cpus[1].unwrap());
+        // Loose bounds (a shared host preempts the spinners): asleep near 0, working near 2.
+        assert!(asleep < 0.3, "{asleep}");
+        assert!(busy > 0.6 && busy > 3.0 * asleep, "{asleep} {busy}");
+        assert_eq!(speed_up_limit(2, 1.0), 2.0);
+        assert_eq!(speed_up_limit(2, 0.5), 2.0);
+        assert_eq!(speed_up_limit(2, 1.25), 1.6);
+        assert_eq!(speed_up_limit(4, 0.0), 4.0);
     }
 
     #[test]
