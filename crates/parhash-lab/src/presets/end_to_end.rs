@@ -119,11 +119,11 @@ fn interleaved(
     })
 }
 
-/// The most a run taking `cpus` cores on one hashing thread can gain from `threads` cores:
-/// its CPU time spread evenly over them, `threads / cpus` (capped at `threads`). Below
-/// `threads` where the one-thread run already keeps more than one core busy: the file engine's
+/// What `threads` cores gain over a run that kept `cpus` cores busy on one hashing thread if
+/// they share its CPU time evenly: `threads / cpus` (capped at `threads`). Below `threads`
+/// where the one-thread run already keeps more than one core busy: the file engine's
 /// read-ahead thread maps pieces in on another core (on a file its writer left in small folios,
-/// a sixth of the work).
+/// a sixth of the work). A form on more threads that does less work can pass it.
 fn speed_up_limit(threads: usize, cpus: f64) -> f64 {
     let threads = threads as f64;
     if cpus > 0.0 {
@@ -385,9 +385,12 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                  (issue 27 asks 1.7x on two cores for the three tree modes); `1 thread: cores \
                  busy` is the process's CPU time over the wall time of the one-thread run \
                  (above 1: the read-ahead thread maps pieces in on another core while the \
-                 hashing thread hashes), and `speed-up limit` the most {threads} cores can \
-                 give that CPU time ({threads} / cores busy, at most {threads}): a speed-up \
-                 near its limit has no more to gain from the threads. `peer / parhash` \
+                 hashing thread hashes), and `speed-up limit` the speed-up of {threads} \
+                 cores sharing that CPU time evenly ({threads} / cores busy, at most \
+                 {threads}): a speed-up near it has no more to gain from the threads, unless \
+                 the threads' form does less work (blake3's threads fault their pages in \
+                 themselves, which can cost less than the read-ahead thread's mapping). \
+                 `peer / parhash` \
                  above 1: parhash is faster (issue 27 asks 1.5x of b3sum for blake3). The \
                  page-cache roof is the time to copy the file out of the page cache at the \
                  measured rate: a floor for any reader that copies."
