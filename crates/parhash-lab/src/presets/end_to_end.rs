@@ -468,9 +468,10 @@ mod tests {
             return;
         }
         let (asleep, busy) = (measured.cpus[0].unwrap(), measured.cpus[1].unwrap());
-        // Loose bounds (a shared host preempts the spinners): asleep near 0, working near 2.
-        assert!(asleep < 0.3, "{asleep}");
-        assert!(busy > 0.6 && busy > 3.0 * asleep, "{asleep} {busy}");
+        // Asleep near 0 and working near 2 on an idle machine; the process's CPU time also
+        // counts the tests running beside this one (both forms alike), so only the difference
+        // is asserted, loosely (a shared host preempts the spinners).
+        assert!(asleep >= 0.0 && busy > asleep + 0.4, "{asleep} {busy}");
         assert_eq!(speed_up_limit(2, 1.0), 2.0);
         assert_eq!(speed_up_limit(2, 0.5), 2.0);
         assert_eq!(speed_up_limit(2, 1.25), 1.6);
