@@ -403,9 +403,12 @@ pub struct HashOptions {
 
     /// Threads to use [default: all cores].
     ///
-    /// How many threads may work at once: on one long file for algorithms with a tree mode
-    /// (SANDstorm, PARSHA-256), and across files. The digests never depend on it. 0 means all
-    /// cores.
+    /// How many threads hash at once: on one long file for the algorithms that split a
+    /// message (BLAKE3, SANDstorm, PARSHA-256), and across files. The digests never depend on
+    /// it. 0 means all cores. A large file may also get one reader thread beside them, which
+    /// reads or maps its next pieces in ahead of the hashing (waiting for the disk, or filling
+    /// the page tables), so `-j 1` can keep a little more than one core busy; to hold parhash
+    /// to one core, run it under `taskset -c 0`.
     #[arg(short = 'j', long = "threads", value_name = "N", default_value = "0", value_parser = parse_threads)]
     pub threads: Threads,
 
