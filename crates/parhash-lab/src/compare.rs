@@ -65,27 +65,34 @@ impl<'a> PeerComparison<'a> {
     }
 }
 
+/// A parhash form's paired ratio against the best of `peers` (the lowest of its ratios), or
+/// `None` unless `paired` pairs it with every peer.
+pub fn paired_against_best_peer(
+    form: &Measurement,
+    peers: &[&Measurement],
+    paired: &[PairedRatio],
+) -> Option<f64> {
+    peers
+        .iter()
+        .map(|peer| {
+            paired
+                .iter()
+                .find(|p| p.pairs(form, peer))
+                .map(|p| p.ratio.median)
+        })
+        .try_fold(f64::INFINITY, |worst, r| Some(worst.min(r?)))
+}
+
 /// Among parhash's forms `ours` of one piece of work, the one whose paired ratio against the
-/// best of `peers` is highest, counting only forms paired with every peer; `None` where no form
-/// was (then the sweep's fastest stands).
+/// best of `peers` is highest ([`paired_against_best_peer`]); `None` where no form was paired
+/// with every peer (then the sweep's fastest stands).
 fn best_paired_form<'a>(
     ours: &[&'a Measurement],
     peers: &[&'a Measurement],
     paired: &'a [PairedRatio],
 ) -> Option<&'a Measurement> {
-    let against_best_peer = |form: &Measurement| -> Option<f64> {
-        peers
-            .iter()
-            .map(|peer| {
-                paired
-                    .iter()
-                    .find(|p| p.pairs(form, peer))
-                    .map(|p| p.ratio.median)
-            })
-            .try_fold(f64::INFINITY, |worst, r| Some(worst.min(r?)))
-    };
     ours.iter()
-        .filter_map(|form| Some((*form, against_best_peer(form)?)))
+        .filter_map(|form| Some((*form, paired_against_best_peer(form, peers, paired)?)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(form, _)| form)
 }

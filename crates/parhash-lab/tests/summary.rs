@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+use parhash_lab::compare::paired_against_best_peer;
 use parhash_lab::{engine::Provider, presets, summary, LabOptions, Report};
 
 /// One tiny tour shared by the tests of this file (they would share its scratch folder).
@@ -127,17 +128,8 @@ fn tour_peers_meet_parhash_s_fastest_form_on_the_same_work() {
                 && m.source == c.parhash.source
         };
         // A form's paired ratio against the best peer, where it was paired with every peer.
-        let against_best_peer = |form: &parhash_lab::measure::Measurement| -> Option<f64> {
-            c.peers
-                .iter()
-                .map(|peer| {
-                    report
-                        .paired
-                        .iter()
-                        .find(|p| p.pairs(form, peer))
-                        .map(|p| p.ratio.median)
-                })
-                .try_fold(f64::INFINITY, |worst, r| Some(worst.min(r?)))
+        let against_best_peer = |form: &parhash_lab::measure::Measurement| {
+            paired_against_best_peer(form, &c.peers, &report.paired)
         };
         match against_best_peer(c.parhash) {
             // Forms a few per cent apart trade places between sweeps, so where forms were
