@@ -4,9 +4,11 @@
 //!
 //! - **Two blocks share one message schedule.** Each 256-bit register holds four schedule
 //!   words of the first block and the same four of the second, so a pair's schedule costs what
-//!   one block's costs in 128-bit registers. `W + K` of both is stored to a stack buffer; the
-//!   first block's rounds run with the schedule instructions interleaved between them (a
-//!   quarter of a group per round), the second block's rounds run alone on the stored words.
+//!   one block's costs in 128-bit registers. `W + K` of both is stored to a stack buffer as
+//!   the register holds it (one 32-byte store, the two blocks' words interleaved in groups of
+//!   four); the first block's rounds run with the schedule instructions interleaved between
+//!   them (a quarter of a group per round), the second block's rounds run alone on the stored
+//!   words.
 //! - **The scalar rounds are written in assembly** with BMI2's `rorx` (a non-destructive
 //!   rotate that leaves the flags alone): `T1 = h + W + K + Ch(e, f, g) + Σ1(e)` summed in `h`
 //!   and added to `d` (the next `e`), then `Σ0(a)` and `Maj(a, b, c)` added to `h` (the next
@@ -20,6 +22,11 @@
 //! round's additions and cannot interleave the vector work into the rounds at this grain.
 //! The AVX2 and AVX-512 forms differ only in the schedule's small sigmas (shift pairs against
 //! `vprord` + `vpternlogd`). `sequential` stays the portable twin.
+//!
+//! Measured and not kept (BENCHMARKS.md, issue 27, seventeenth session): four blocks' schedule
+//! in 512-bit registers (a quarter of the schedule's instructions per block, but the AVX-512
+//! clock licence slows these rounds and whatever runs after them), `lea` for the round's
+//! additions, and `Ch` as `(e & f) + (!e & g)` with `andn`.
 
 use core::arch::asm;
 use core::arch::x86_64::*;
@@ -28,13 +35,13 @@ use super::super::consts::K256;
 use super::sequential::feed_forward;
 use crate::platform::{Avx2, Avx512, Bmi2};
 
-/// One round on `W + K` at `p + 4t`, on 32-bit registers; `x` holds `b ^ c` on entry and `y`
+/// One round on `W + K` at byte offset `off` from `p`, on 32-bit registers; `x` holds `b ^ c` on entry and `y`
 /// leaves `a ^ b` for the next round (the two swap roles each round).
 #[rustfmt::skip]
 macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $x:ident, $y:ident, $t:expr) => {
+    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $x:ident, $y:ident, $off:literal) => {
         concat!(
-            "add ", "{", stringify!($h), ":e}", ", ", "dword ptr [{p} + 4*(", stringify!($t), ")]", "\n",
+            "add ", "{", stringify!($h), ":e}", ", ", "dword ptr [{p} + ", $off, "]", "\n",
             "mov ", "{", stringify!($y), ":e}", ", ", "{", stringify!($f), ":e}", "\n",
             "rorx ", "{t0:e}", ", ", "{", stringify!($e), ":e}", ", ", "6", "\n",
             "xor ", "{", stringify!($y), ":e}", ", ", "{", stringify!($g), ":e}", "\n",
@@ -62,26 +69,27 @@ macro_rules! round {
     };
 }
 
-/// Sixteen rounds on `W + K` at `p`, no schedule (the tail of the first block, the second).
+/// Sixteen rounds on `W + K` from `p`, no schedule (the tail of the first block, the second):
+/// a block's four words of each group sit 32 bytes after the previous group's.
 macro_rules! rounds16 {
     () => {
         concat!(
-            round!(a, b, c, d, e, f, g, h, x, y, 0),
-            round!(h, a, b, c, d, e, f, g, y, x, 1),
-            round!(g, h, a, b, c, d, e, f, x, y, 2),
-            round!(f, g, h, a, b, c, d, e, y, x, 3),
-            round!(e, f, g, h, a, b, c, d, x, y, 4),
-            round!(d, e, f, g, h, a, b, c, y, x, 5),
-            round!(c, d, e, f, g, h, a, b, x, y, 6),
-            round!(b, c, d, e, f, g, h, a, y, x, 7),
-            round!(a, b, c, d, e, f, g, h, x, y, 8),
-            round!(h, a, b, c, d, e, f, g, y, x, 9),
-            round!(g, h, a, b, c, d, e, f, x, y, 10),
-            round!(f, g, h, a, b, c, d, e, y, x, 11),
-            round!(e, f, g, h, a, b, c, d, x, y, 12),
-            round!(d, e, f, g, h, a, b, c, y, x, 13),
-            round!(c, d, e, f, g, h, a, b, x, y, 14),
-            round!(b, c, d, e, f, g, h, a, y, x, 15),
+            round!(a, b, c, d, e, f, g, h, x, y, "0"),
+            round!(h, a, b, c, d, e, f, g, y, x, "4"),
+            round!(g, h, a, b, c, d, e, f, x, y, "8"),
+            round!(f, g, h, a, b, c, d, e, y, x, "12"),
+            round!(e, f, g, h, a, b, c, d, x, y, "32"),
+            round!(d, e, f, g, h, a, b, c, y, x, "36"),
+            round!(c, d, e, f, g, h, a, b, x, y, "40"),
+            round!(b, c, d, e, f, g, h, a, y, x, "44"),
+            round!(a, b, c, d, e, f, g, h, x, y, "64"),
+            round!(h, a, b, c, d, e, f, g, y, x, "68"),
+            round!(g, h, a, b, c, d, e, f, x, y, "72"),
+            round!(f, g, h, a, b, c, d, e, y, x, "76"),
+            round!(e, f, g, h, a, b, c, d, x, y, "96"),
+            round!(d, e, f, g, h, a, b, c, y, x, "100"),
+            round!(c, d, e, f, g, h, a, b, x, y, "104"),
+            round!(b, c, d, e, f, g, h, a, y, x, "108"),
         )
     };
 }
@@ -194,8 +202,8 @@ macro_rules! sched {
             "}, {s0}\n",
         )
     };
-    // `W + K`: the first block's at `p + 64`, the second's at `p + 320` (its 64 words start
-    // 256 bytes after the first's).
+    // `W + K` of both blocks, as the register holds them, at `p + 128 + 32j`: group `j` of the
+    // next sixteen words.
     (3 $isa:ident, [$j:literal $xg:ident $xg1:ident $xg2:ident $xg3:ident]) => {
         concat!(
             "vpaddd {s0}, {",
@@ -203,12 +211,9 @@ macro_rules! sched {
             "}, ymmword ptr [{kp} + 32*",
             stringify!($j),
             "]\n",
-            "vmovdqa xmmword ptr [{p} + 64 + 16*",
+            "vmovdqa ymmword ptr [{p} + 128 + 32*",
             stringify!($j),
-            "], {s0:x}\n",
-            "vextracti128 xmmword ptr [{p} + 320 + 16*",
-            stringify!($j),
-            "], {s0}, 1\n",
+            "], {s0}\n",
         )
     };
 }
@@ -216,22 +221,22 @@ macro_rules! sched {
 /// Sixteen rounds with the four schedule groups sixteen words ahead, a quarter group a round.
 macro_rules! rounds16_sched {
     ($isa:ident) => { concat!(
-        round!(a, b, c, d, e, f, g, h, x, y, 0), sched!(0 $isa, [0 x0 x1 x2 x3]),
-        round!(h, a, b, c, d, e, f, g, y, x, 1), sched!(1 $isa, [0 x0 x1 x2 x3]),
-        round!(g, h, a, b, c, d, e, f, x, y, 2), sched!(2 $isa, [0 x0 x1 x2 x3]),
-        round!(f, g, h, a, b, c, d, e, y, x, 3), sched!(3 $isa, [0 x0 x1 x2 x3]),
-        round!(e, f, g, h, a, b, c, d, x, y, 4), sched!(0 $isa, [1 x1 x2 x3 x0]),
-        round!(d, e, f, g, h, a, b, c, y, x, 5), sched!(1 $isa, [1 x1 x2 x3 x0]),
-        round!(c, d, e, f, g, h, a, b, x, y, 6), sched!(2 $isa, [1 x1 x2 x3 x0]),
-        round!(b, c, d, e, f, g, h, a, y, x, 7), sched!(3 $isa, [1 x1 x2 x3 x0]),
-        round!(a, b, c, d, e, f, g, h, x, y, 8), sched!(0 $isa, [2 x2 x3 x0 x1]),
-        round!(h, a, b, c, d, e, f, g, y, x, 9), sched!(1 $isa, [2 x2 x3 x0 x1]),
-        round!(g, h, a, b, c, d, e, f, x, y, 10), sched!(2 $isa, [2 x2 x3 x0 x1]),
-        round!(f, g, h, a, b, c, d, e, y, x, 11), sched!(3 $isa, [2 x2 x3 x0 x1]),
-        round!(e, f, g, h, a, b, c, d, x, y, 12), sched!(0 $isa, [3 x3 x0 x1 x2]),
-        round!(d, e, f, g, h, a, b, c, y, x, 13), sched!(1 $isa, [3 x3 x0 x1 x2]),
-        round!(c, d, e, f, g, h, a, b, x, y, 14), sched!(2 $isa, [3 x3 x0 x1 x2]),
-        round!(b, c, d, e, f, g, h, a, y, x, 15), sched!(3 $isa, [3 x3 x0 x1 x2]),
+        round!(a, b, c, d, e, f, g, h, x, y, "0"), sched!(0 $isa, [0 x0 x1 x2 x3]),
+        round!(h, a, b, c, d, e, f, g, y, x, "4"), sched!(1 $isa, [0 x0 x1 x2 x3]),
+        round!(g, h, a, b, c, d, e, f, x, y, "8"), sched!(2 $isa, [0 x0 x1 x2 x3]),
+        round!(f, g, h, a, b, c, d, e, y, x, "12"), sched!(3 $isa, [0 x0 x1 x2 x3]),
+        round!(e, f, g, h, a, b, c, d, x, y, "32"), sched!(0 $isa, [1 x1 x2 x3 x0]),
+        round!(d, e, f, g, h, a, b, c, y, x, "36"), sched!(1 $isa, [1 x1 x2 x3 x0]),
+        round!(c, d, e, f, g, h, a, b, x, y, "40"), sched!(2 $isa, [1 x1 x2 x3 x0]),
+        round!(b, c, d, e, f, g, h, a, y, x, "44"), sched!(3 $isa, [1 x1 x2 x3 x0]),
+        round!(a, b, c, d, e, f, g, h, x, y, "64"), sched!(0 $isa, [2 x2 x3 x0 x1]),
+        round!(h, a, b, c, d, e, f, g, y, x, "68"), sched!(1 $isa, [2 x2 x3 x0 x1]),
+        round!(g, h, a, b, c, d, e, f, x, y, "72"), sched!(2 $isa, [2 x2 x3 x0 x1]),
+        round!(f, g, h, a, b, c, d, e, y, x, "76"), sched!(3 $isa, [2 x2 x3 x0 x1]),
+        round!(e, f, g, h, a, b, c, d, x, y, "96"), sched!(0 $isa, [3 x3 x0 x1 x2]),
+        round!(d, e, f, g, h, a, b, c, y, x, "100"), sched!(1 $isa, [3 x3 x0 x1 x2]),
+        round!(c, d, e, f, g, h, a, b, x, y, "104"), sched!(2 $isa, [3 x3 x0 x1 x2]),
+        round!(b, c, d, e, f, g, h, a, y, x, "108"), sched!(3 $isa, [3 x3 x0 x1 x2]),
     )};
 }
 
@@ -255,19 +260,21 @@ static K_GROUPS: KGroups = {
     KGroups(k)
 };
 
-/// `W + K` of a pair of blocks: the first block's 64 words, then the second's.
+/// `W + K` of a pair of blocks, interleaved as a 256-bit register holds them: word `4g + i` of
+/// block `b` at `8g + 4b + i`.
 #[repr(C, align(32))]
 struct Wk([u32; 128]);
 
 /// The 64 rounds of one block on stored `W + K`, feed-forward included.
 ///
 /// # Safety
-/// `wk` must point to 64 readable words; the CPU must support BMI1 and BMI2.
+/// `wk` must point to a block's first word in a [`Wk`] (words `8g..8g + 4` readable for
+/// g < 16); the CPU must support BMI1 and BMI2.
 #[inline(always)]
 unsafe fn rounds64(state: &mut [u32; 8], wk: *const u32) {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    // SAFETY: the loop reads `wk[0..64]` (four iterations of sixteen words, `p` advancing 64
-    // bytes each), which the caller guarantees; only register operands are written; the
+    // SAFETY: the loop reads words `8g..8g + 4` from `wk` (four iterations of four groups, `p`
+    // advancing 128 bytes each), which the caller guarantees; only register operands are written; the
     // instructions need BMI1/BMI2, which the caller guarantees.
     unsafe {
         asm!(
@@ -275,7 +282,7 @@ unsafe fn rounds64(state: &mut [u32; 8], wk: *const u32) {
             "xor {x:e}, {c:e}",
             "2:",
             rounds16!(),
-            "add {p}, 64",
+            "add {p}, 128",
             "dec {n:e}",
             "jnz 2b",
             p = inout(reg) wk => _,
@@ -308,28 +315,27 @@ macro_rules! kernel {
             for pair in blocks.chunks(2) {
                 let (b0, b1) = (&pair[0], pair.last().expect("chunks are not empty"));
                 let kp = K_GROUPS.0.as_ptr().cast::<__m256i>();
-                let wp = wk.0.as_mut_ptr().cast::<__m128i>();
+                let wp = wk.0.as_mut_ptr().cast::<__m256i>();
                 let mut x = [_mm256_setzero_si256(); 4];
                 for (j, xj) in x.iter_mut().enumerate() {
                     // SAFETY: j < 4: 16-byte loads inside each 64-byte block, a 32-byte
-                    // aligned load inside K_GROUPS' first 32 words, aligned 16-byte stores to
-                    // words 4j..4j + 4 and 64 + 4j..68 + 4j of `wk`.
+                    // aligned load inside K_GROUPS' first 32 words, an aligned 32-byte store
+                    // to words 8j..8j + 8 of `wk`.
                     unsafe {
                         let lo = _mm_loadu_si128(b0.as_ptr().cast::<__m128i>().add(j));
                         let hi = _mm_loadu_si128(b1.as_ptr().cast::<__m128i>().add(j));
                         *xj = _mm256_shuffle_epi8(_mm256_set_m128i(hi, lo), be);
                         let s = _mm256_add_epi32(*xj, _mm256_load_si256(kp.add(j)));
-                        _mm_store_si128(wp.add(j), _mm256_castsi256_si128(s));
-                        _mm_store_si128(wp.add(16 + j), _mm256_extracti128_si256::<1>(s));
+                        _mm256_store_si256(wp.add(j), s);
                     }
                 }
                 let [x0, x1, x2, x3] = x;
                 let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-                // SAFETY: three iterations each run sixteen rounds on `wk[16i..16i + 16]` and
-                // store the schedule groups of the next sixteen words of both blocks
-                // (`wk[16i + 16..16i + 32]` and `wk[80 + 16i..96 + 16i]`, all inside the
-                // 128 words, 16-byte aligned), reading K_GROUPS[32 + 32i..64 + 32i]; then
-                // sixteen rounds on `wk[48..64]`. Only `wk` is written; the CPU has the
+                // SAFETY: three iterations each run sixteen rounds on `wk[32i..32i + 32]`
+                // (the first block's words) and store the schedule groups of the next sixteen
+                // words of both blocks (`wk[32i + 32..32i + 64]`, inside the 128 words,
+                // 32-byte aligned), reading K_GROUPS[32 + 32i..64 + 32i]; then sixteen rounds
+                // on `wk[96..128]`. Only `wk` is written; the CPU has the
                 // features the function enables.
                 unsafe {
                     asm!(
@@ -337,7 +343,7 @@ macro_rules! kernel {
                         "xor {x:e}, {c:e}",
                         "2:",
                         rounds16_sched!($isa),
-                        "add {p}, 64",
+                        "add {p}, 128",
                         "add {kp}, 128",
                         "lea {t0}, [rip + {k_groups} + 512]",
                         "cmp {kp}, {t0}",
@@ -358,9 +364,9 @@ macro_rules! kernel {
                 }
                 feed_forward(state, [a, b, c, d, e, f, g, h]);
                 if pair.len() == 2 {
-                    // SAFETY: words 64..128 of `wk` hold the second block's `W + K`; BMI1/2
-                    // are among this function's features.
-                    unsafe { rounds64(state, wk.0.as_ptr().add(64)) };
+                    // SAFETY: words `8g + 4..8g + 8` of `wk` hold the second block's `W + K`;
+                    // BMI1/2 are among this function's features.
+                    unsafe { rounds64(state, wk.0.as_ptr().add(4)) };
                 }
             }
         }
