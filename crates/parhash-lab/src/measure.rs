@@ -612,11 +612,27 @@ pub struct Rounds {
     pub ticks: Vec<f64>,
 }
 
+/// How long a turn of [`work_rounds`] waits, spinning on scalar code, before the next work's
+/// sample: a core that ran 512-bit instructions keeps a lower clock for up to about 2 ms
+/// after them (the AVX-512 frequency licence of Intel's server cores), which would slow
+/// whatever is timed next. Measured on a Cascade Lake VM: OpenSSL's SHA-256 sampled right
+/// after a form with a 512-bit schedule took 1.15x its time (BENCHMARKS.md, issue 27,
+/// seventeenth session), which made that form look 7 % faster than it was.
+pub const SETTLE: Duration = Duration::from_millis(2);
+
+/// Spins for `time` without vector instructions (a `pause` loop on the clock).
+fn settle(time: Duration) {
+    let end = Instant::now() + time;
+    while Instant::now() < end {
+        std::hint::spin_loop();
+    }
+}
+
 /// The raw samples behind [`work_costs`]: each work is warmed up (2 calls) and calibrated (8
 /// calls) so that one sample of it repeats it for at least `min_sample`, then `rounds` rounds
-/// each time every work once, in order (work 0, work 1, ..., work 0, work 1, ...). Sample `i`
-/// of every work comes from round `i`: adjacent in time, so they can be compared round by
-/// round (see `paired`).
+/// each time every work once, in order (work 0, work 1, ..., work 0, work 1, ...), each sample
+/// after [`SETTLE`] when there are several works. Sample `i` of every work comes from round
+/// `i`: adjacent in time, so they can be compared round by round (see `paired`).
 pub fn work_rounds(
     works: &mut [&mut dyn FnMut() -> u8],
     rounds: usize,
@@ -645,8 +661,12 @@ pub fn work_rounds(
         };
         works.len()
     ];
+    let several = works.len() > 1;
     for _ in 0..rounds.max(1) {
         for (k, work) in works.iter_mut().enumerate() {
+            if several {
+                settle(SETTLE);
+            }
             let s = run(&mut **work, reps[k]);
             out[k].ns.push(s.seconds * 1e9 / reps[k] as f64);
             out[k].ticks.push(s.ticks / reps[k] as f64);
@@ -717,6 +737,32 @@ mod tests {
         assert_eq!(costs.len(), 2);
         // Warm-up (2 + 8 calls) plus at least one call per sample, for each work.
         assert!(a_calls >= 15 && b_calls >= 15, "{a_calls} {b_calls}");
+    }
+
+    #[test]
+    fn a_sample_after_another_work_s_waits_for_the_clock_to_settle() {
+        use std::cell::RefCell;
+        let calls: RefCell<Vec<(usize, Instant, Instant)>> = RefCell::new(Vec::new());
+        let call = |work: usize| {
+            let start = Instant::now();
+            std::hint::black_box((0..100u64).sum::<u64>());
+            calls.borrow_mut().push((work, start, Instant::now()));
+            0u8
+        };
+        let (mut a, mut b) = (|| call(0), || call(1));
+        let mut works: [&mut dyn FnMut() -> u8; 2] = [&mut a, &mut b];
+        work_rounds(&mut works, 4, Duration::from_micros(1));
+        let calls = calls.into_inner();
+        // Warm-up and calibration come first, work by work (2 + 8 calls each).
+        let rounds = &calls[20..];
+        let switches: Vec<Duration> = rounds
+            .windows(2)
+            .filter(|w| w[0].0 != w[1].0)
+            .map(|w| w[1].1 - w[0].2)
+            .collect();
+        // Four rounds of two works: a, b, a, b, ... switch seven times.
+        assert_eq!(switches.len(), 7, "{switches:?}");
+        assert!(switches.iter().all(|gap| *gap >= SETTLE), "{switches:?}");
     }
 
     #[test]
