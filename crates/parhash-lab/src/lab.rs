@@ -343,9 +343,9 @@ pub fn pair_peers(report: &mut Report, engines: &[EngineRef], plan: &PairPlan, b
     jobs.sort_by_key(|(ours, _)| ours[0].1.message_len * ours[0].1.messages);
     let started = Instant::now();
     let limit = budget.mul_f64(plan.max_share).as_secs_f64();
-    // Seconds per sample of one engine, warm-up and calibration included: a guess at first,
-    // then what the pass has taken so far.
-    let mut per_sample = plan.min_sample.as_secs_f64() * 1.5;
+    // Seconds per sample of one engine, warm-up, calibration and the settle before it
+    // included: a guess at first, then what the pass has taken so far.
+    let mut per_sample = plan.min_sample.as_secs_f64() * 1.5 + crate::measure::SETTLE.as_secs_f64();
     let (mut samples, mut done) = (0usize, 0usize);
     let (mut fewest, mut most) = (usize::MAX, 0usize);
     for (k, (ours, theirs)) in jobs.iter().enumerate() {
