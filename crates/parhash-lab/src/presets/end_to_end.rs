@@ -419,12 +419,12 @@ mod tests {
         let order = RefCell::new(Vec::new());
         let mut a = || {
             order.borrow_mut().push('a');
-            std::thread::sleep(std::time::Duration::from_millis(2));
+            std::thread::sleep(std::time::Duration::from_millis(5));
             Ok(())
         };
         let mut b = || {
             order.borrow_mut().push('b');
-            std::thread::sleep(std::time::Duration::from_millis(6));
+            std::thread::sleep(std::time::Duration::from_millis(30));
             Ok(())
         };
         let measured = interleaved(3, &mut [&mut a, &mut b]).unwrap();
@@ -432,8 +432,9 @@ mod tests {
         // One warm-up round, then three rounds, each form once per round, in turn.
         assert_eq!(order.borrow().iter().collect::<String>(), "abababab");
         assert_eq!(ratios[0], 1.0);
-        // Sleeps are at least as long as asked: b's ratio to a is about 3 (loose: no timing
-        // claim, only that the ratio is b over a within a round and not a over b).
+        // Sleeps are at least as long as asked: b's ratio to a is about 6 (loose: no timing
+        // claim, only that the ratio is b over a within a round and not a over b; a loaded
+        // machine wakes both sleepers late by a few ms).
         assert!(ratios[1] > 1.2, "{ratios:?}");
         assert!(times[1] > times[0], "{times:?}");
         let failing = &mut || Err(std::io::Error::other("no"));
@@ -447,11 +448,11 @@ mod tests {
             Ok(())
         };
         // Work on this thread and on a helper at once: the process keeps two cores busy where
-        // it has them (one on a one-core machine).
+        // it has them (one on a one-core machine). A fixed amount of work (some 20 ms), not a
+        // time: a spinner that stops at a time does no work while a loaded machine preempts it.
         let spin = || {
-            let started = Instant::now();
             let mut x = 0u64;
-            while started.elapsed().as_millis() < 20 {
+            for _ in 0..16_000_000u32 {
                 x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
             }
         };
