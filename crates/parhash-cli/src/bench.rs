@@ -84,7 +84,7 @@ pub struct BenchArgs {
     /// process on every piece of work from memory on one thread (batches up to 1 MiB), one
     /// short sample each per round (about 1 ms), and the peers table reports the median of
     /// the per-round ratios with their interquartile range: stable where cells timed apart
-    /// swing with the machine's load. The pass takes at most 15 % of the budget, with fewer
+    /// swing with the machine's load. The pass takes at most 25 % of the budget, with fewer
     /// rounds (down to 7) where all do not fit; 0 keeps the ratios of the cells timed apart.
     #[arg(long, value_name = "N")]
     pub paired_rounds: Option<usize>,

@@ -612,20 +612,19 @@ pub struct Rounds {
     pub ticks: Vec<f64>,
 }
 
-/// How long a turn of [`work_rounds`] waits, spinning on scalar code, before the next work's
-/// sample: a core that ran 512-bit instructions keeps a lower clock for up to about 2 ms
-/// after them (the AVX-512 frequency licence of Intel's server cores), which would slow
-/// whatever is timed next. Measured on a Cascade Lake VM: OpenSSL's SHA-256 sampled right
-/// after a form with a 512-bit schedule took 1.15x its time (BENCHMARKS.md, issue 27,
-/// seventeenth session), which made that form look 7 % faster than it was.
+/// How long a turn of [`work_rounds`] sleeps before the next work's sample: a core that ran
+/// 512-bit instructions keeps a lower clock for up to about 2 ms after them (the AVX-512
+/// frequency licence of Intel's server cores), which would slow whatever is timed next.
+/// Measured on a Cascade Lake VM: OpenSSL's SHA-256 sampled right after a form with a 512-bit
+/// schedule took 1.15x its time (BENCHMARKS.md, issue 27, seventeenth session), which made
+/// that form look 7 % faster than it was.
 pub const SETTLE: Duration = Duration::from_millis(2);
 
-/// Spins for `time` without vector instructions (a `pause` loop on the clock).
+/// Waits `time` asleep. Not a spin: on a loaded machine a spinning thread uses up its share
+/// of the core, and the scheduler's turns then fell on the same side of every round (paired
+/// ratios of 0.2 and 5 with tight quartiles); a thread that slept runs its sample first.
 fn settle(time: Duration) {
-    let end = Instant::now() + time;
-    while Instant::now() < end {
-        std::hint::spin_loop();
-    }
+    std::thread::sleep(time);
 }
 
 /// The raw samples behind [`work_costs`]: each work is warmed up (2 calls) and calibrated (8
