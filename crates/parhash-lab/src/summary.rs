@@ -61,8 +61,9 @@ pub const TERMS: &[(&str, &str)] = &[
          each), and the ratio is the median of the per-round ratios, in parentheses their \
          interquartile range (middle half); load and clock changes land on both sides of a \
          round alike, and each sample starts 2 ms after the other side's (a core that ran \
-         512-bit instructions keeps a lower clock that long). Work from memory on one thread with batches up to 1 MiB is paired (the \
-         rest: the ratio of the two cells timed apart); --paired-rounds sets the rounds",
+         512-bit instructions keeps a lower clock that long). Work from memory on one thread \
+         with batches up to 1 MiB is paired (the rest: the ratio of the two cells timed \
+         apart); --paired-rounds sets the rounds",
     ),
 ];
 

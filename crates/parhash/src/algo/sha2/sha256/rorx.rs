@@ -35,8 +35,8 @@ use super::super::consts::K256;
 use super::sequential::feed_forward;
 use crate::platform::{Avx2, Avx512, Bmi2};
 
-/// One round on `W + K` at byte offset `off` from `p`, on 32-bit registers; `x` holds `b ^ c` on entry and `y`
-/// leaves `a ^ b` for the next round (the two swap roles each round).
+/// One round on `W + K` at byte offset `off` from `p`, on 32-bit registers; `x` holds `b ^ c`
+/// on entry and `y` leaves `a ^ b` for the next round (the two swap roles each round).
 #[rustfmt::skip]
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $x:ident, $y:ident, $off:literal) => {
@@ -274,8 +274,8 @@ struct Wk([u32; 128]);
 unsafe fn rounds64(state: &mut [u32; 8], wk: *const u32) {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
     // SAFETY: the loop reads words `8g..8g + 4` from `wk` (four iterations of four groups, `p`
-    // advancing 128 bytes each), which the caller guarantees; only register operands are written; the
-    // instructions need BMI1/BMI2, which the caller guarantees.
+    // advancing 128 bytes each), which the caller guarantees; only register operands are
+    // written; the instructions need BMI1/BMI2, which the caller guarantees.
     unsafe {
         asm!(
             "mov {x:e}, {b:e}",
