@@ -26,7 +26,8 @@
 //! Measured and not kept (BENCHMARKS.md, issue 27, seventeenth session): four blocks' schedule
 //! in 512-bit registers (a quarter of the schedule's instructions per block, but the AVX-512
 //! clock licence slows these rounds and whatever runs after them), `lea` for the round's
-//! additions, and `Ch` as `(e & f) + (!e & g)` with `andn`.
+//! additions, `Ch` as `(e & f) + (!e & g)` with `andn`, and OpenSSL's whole round (`Σ0(a)`
+//! added at the next round's start, its register freed by a copy of `K` beside `W + K`).
 
 use core::arch::asm;
 use core::arch::x86_64::*;
