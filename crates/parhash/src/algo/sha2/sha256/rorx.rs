@@ -13,9 +13,15 @@
 //!   rotate that leaves the flags alone): `T1 = h + W + K + Ch(e, f, g) + Σ1(e)` summed in `h`
 //!   and added to `d` (the next `e`), then `Σ0(a)` and `Maj(a, b, c)` added to `h` (the next
 //!   `a`); `Maj` is `((a ^ b) & (b ^ c)) ^ b`, where `b ^ c` is the previous round's `a ^ b`.
-//!   24 instructions a round (the SHA-512 form's order, `Ch` and `Σ1` added to both `d` and
-//!   `h`, takes 26: no faster here).
-//! - **Loops of sixteen rounds**, which stay in the micro-op cache.
+//!   24 instructions a round (an order that adds `Ch` and `Σ1` to both `d` and `h` takes 26:
+//!   no faster here, 4 % slower in SHA-512's, which now uses this round too).
+//! - **σ1 on doubled words** (AVX2): `vpshufd` copies each of two words into both halves of
+//!   a 64-bit lane, where a 64-bit shift is a 32-bit rotate, and `vpshufb` gathers the results:
+//!   eight instructions for each half group's σ1 where shift pairs take eleven.
+//! - **Small loops:** sixteen rounds with the schedule, eight without (the first block's last
+//!   sixteen rounds, the whole second block): 4.6 KB of code, not 6.2, and 1.6 % faster on a
+//!   Cascade Lake VM (BENCHMARKS.md, issue 27, eighteenth session), most likely because the
+//!   smaller code stays in the micro-op cache (the VM exposes no counters to confirm it).
 //!
 //! The Rust `parallel` form with the same rounds reached 1.11-1.21x OpenSSL's time on a
 //! Cascade Lake VM (BENCHMARKS.md, issue 27, twelfth session): the compiler reassociates the
@@ -70,9 +76,9 @@ macro_rules! round {
     };
 }
 
-/// Sixteen rounds on `W + K` from `p`, no schedule (the tail of the first block, the second):
+/// Eight rounds on `W + K` from `p`, no schedule (the tail of the first block, the second):
 /// a block's four words of each group sit 32 bytes after the previous group's.
-macro_rules! rounds16 {
+macro_rules! rounds8 {
     () => {
         concat!(
             round!(a, b, c, d, e, f, g, h, x, y, "0"),
@@ -83,14 +89,6 @@ macro_rules! rounds16 {
             round!(d, e, f, g, h, a, b, c, y, x, "36"),
             round!(c, d, e, f, g, h, a, b, x, y, "40"),
             round!(b, c, d, e, f, g, h, a, y, x, "44"),
-            round!(a, b, c, d, e, f, g, h, x, y, "64"),
-            round!(h, a, b, c, d, e, f, g, y, x, "68"),
-            round!(g, h, a, b, c, d, e, f, x, y, "72"),
-            round!(f, g, h, a, b, c, d, e, y, x, "76"),
-            round!(e, f, g, h, a, b, c, d, x, y, "96"),
-            round!(d, e, f, g, h, a, b, c, y, x, "100"),
-            round!(c, d, e, f, g, h, a, b, x, y, "104"),
-            round!(b, c, d, e, f, g, h, a, y, x, "108"),
         )
     };
 }
@@ -145,6 +143,21 @@ macro_rules! sigma1 {
     };
 }
 
+/// σ1 of the low half of each 64-bit lane of `s3`, whose two halves hold the same word, into
+/// the low halves of `s0` (`s3` is clobbered): `(x >> 10) ^ rotr(x, 17) ^ rotr(x, 19)`, the
+/// rotates as 64-bit shifts by 17 and then 2 more.
+macro_rules! sigma1_doubled {
+    () => {
+        concat!(
+            "vpsrld {s0}, {s3}, 10\n",
+            "vpsrlq {s3}, {s3}, 17\n",
+            "vpxor {s0}, {s0}, {s3}\n",
+            "vpsrlq {s3}, {s3}, 2\n",
+            "vpxor {s0}, {s0}, {s3}\n",
+        )
+    };
+}
+
 /// A quarter of schedule group `j` (words `4j..4j + 4` of the next sixteen, both blocks),
 /// which replaces the group sixteen words back in `xg`; `xg1`, `xg2`, `xg3` are the three
 /// groups after it (the newer ones already replaced).
@@ -168,6 +181,38 @@ macro_rules! sched {
             "}, {",
             stringify!($xg2),
             "}, 4\n",
+            "vpaddd {",
+            stringify!($xg),
+            "}, {",
+            stringify!($xg),
+            "}, {s0}\n",
+        )
+    };
+    // AVX2, words 0 and 1: + σ1(W[t-2], W[t-1]) with each word doubled into a 64-bit lane,
+    // where one 64-bit shift is a 32-bit rotate of its low half; `vpshufb` then gathers the
+    // low halves into words 0 and 1 and zeroes 2 and 3.
+    (1 avx2, [$j:literal $xg:ident $xg1:ident $xg2:ident $xg3:ident]) => {
+        concat!(
+            "vpshufd {s3}, {",
+            stringify!($xg3),
+            "}, 0xfa\n",
+            sigma1_doubled!(),
+            "vpshufb {s0}, {s0}, {low01}\n",
+            "vpaddd {",
+            stringify!($xg),
+            "}, {",
+            stringify!($xg),
+            "}, {s0}\n",
+        )
+    };
+    // AVX2, words 2 and 3: + σ1 of the words 0 and 1 just made, the same way.
+    (2 avx2, [$j:literal $xg:ident $xg1:ident $xg2:ident $xg3:ident]) => {
+        concat!(
+            "vpshufd {s3}, {",
+            stringify!($xg),
+            "}, 0x50\n",
+            sigma1_doubled!(),
+            "vpshufb {s0}, {s0}, {low23}\n",
             "vpaddd {",
             stringify!($xg),
             "}, {",
@@ -274,20 +319,20 @@ struct Wk([u32; 128]);
 #[inline(always)]
 unsafe fn rounds64(state: &mut [u32; 8], wk: *const u32) {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    // SAFETY: the loop reads words `8g..8g + 4` from `wk` (four iterations of four groups, `p`
-    // advancing 128 bytes each), which the caller guarantees; only register operands are
+    // SAFETY: the loop reads words `8g..8g + 4` from `wk` (eight iterations of two groups, `p`
+    // advancing 64 bytes each), which the caller guarantees; only register operands are
     // written; the instructions need BMI1/BMI2, which the caller guarantees.
     unsafe {
         asm!(
             "mov {x:e}, {b:e}",
             "xor {x:e}, {c:e}",
             "2:",
-            rounds16!(),
-            "add {p}, 128",
+            rounds8!(),
+            "add {p}, 64",
             "dec {n:e}",
             "jnz 2b",
             p = inout(reg) wk => _,
-            n = inout(reg) 4u32 => _,
+            n = inout(reg) 8u32 => _,
             a = inout(reg) a, b = inout(reg) b, c = inout(reg) c, d = inout(reg) d,
             e = inout(reg) e, f = inout(reg) f, g = inout(reg) g, h = inout(reg) h,
             x = out(reg) _, y = out(reg) _, t0 = out(reg) _, t1 = out(reg) _,
@@ -298,9 +343,9 @@ unsafe fn rounds64(state: &mut [u32; 8], wk: *const u32) {
 }
 
 /// Stamps one ISA's kernel: blocks in pairs (a lone last block is paired with itself and its
-/// twin's rounds skipped).
+/// twin's rounds skipped). `$operand = $value` pairs are extra `ymm` inputs its schedule uses.
 macro_rules! kernel {
-    ($name:ident, $isa:ident, $features:literal) => {
+    ($name:ident, $isa:ident, $features:literal $(, $operand:ident = $value:expr)*) => {
         /// # Safety
         #[doc = concat!("The CPU must support ", $features, ".")]
         #[target_feature(enable = $features)]
@@ -335,8 +380,8 @@ macro_rules! kernel {
                 // SAFETY: three iterations each run sixteen rounds on `wk[32i..32i + 32]`
                 // (the first block's words) and store the schedule groups of the next sixteen
                 // words of both blocks (`wk[32i + 32..32i + 64]`, inside the 128 words,
-                // 32-byte aligned), reading K_GROUPS[32 + 32i..64 + 32i]; then sixteen rounds
-                // on `wk[96..128]`. Only `wk` is written; the CPU has the
+                // 32-byte aligned), reading K_GROUPS[32 + 32i..64 + 32i]; then two iterations
+                // of eight rounds on `wk[96..128]`. Only `wk` is written; the CPU has the
                 // features the function enables.
                 unsafe {
                     asm!(
@@ -349,7 +394,12 @@ macro_rules! kernel {
                         "lea {t0}, [rip + {k_groups} + 512]",
                         "cmp {kp}, {t0}",
                         "jne 2b",
-                        rounds16!(),
+                        "mov {kp:e}, 2",
+                        "3:",
+                        rounds8!(),
+                        "add {p}, 64",
+                        "dec {kp:e}",
+                        "jnz 3b",
                         p = inout(reg) wk.0.as_mut_ptr() => _,
                         k_groups = sym K_GROUPS,
                         kp = inout(reg) K_GROUPS.0.as_ptr().add(32) => _,
@@ -360,6 +410,7 @@ macro_rules! kernel {
                         x2 = inout(ymm_reg) x2 => _, x3 = inout(ymm_reg) x3 => _,
                         s0 = out(ymm_reg) _, s1 = out(ymm_reg) _, s2 = out(ymm_reg) _,
                         s3 = out(ymm_reg) _,
+                        $($operand = in(ymm_reg) $value,)*
                         options(nostack),
                     );
                 }
@@ -374,7 +425,13 @@ macro_rules! kernel {
     };
 }
 
-kernel!(kernel_avx2, avx2, "avx2,avx,bmi1,bmi2");
+kernel!(
+    kernel_avx2,
+    avx2,
+    "avx2,avx,bmi1,bmi2",
+    low01 = _mm256_set_epi64x(-1, 0x0b0a_0908_0302_0100, -1, 0x0b0a_0908_0302_0100),
+    low23 = _mm256_set_epi64x(0x0b0a_0908_0302_0100, -1, 0x0b0a_0908_0302_0100, -1)
+);
 kernel!(kernel_avx512, avx512, "avx512f,avx512vl,avx2,avx,bmi1,bmi2");
 
 /// `rorx-avx2`: compresses whole 64-byte blocks into `state`.

@@ -8,13 +8,17 @@
 //!   between them (half a group per round), the second block's rounds run alone on the
 //!   stored words.
 //! - **The scalar rounds are written in assembly** with BMI2's `rorx` (a non-destructive rotate
-//!   that leaves the flags alone) and `andn`, in an order that keeps the `e` chain at four
-//!   cycles a round: `d + h + W + K` is summed before `e` is known, then `Ch(e, f, g)` and
-//!   `Σ1(e)` are added to both `d` (the next `e`) and `h` (the next `a`). `Maj(a, b, c)` is
-//!   `((a ^ b) & (b ^ c)) ^ b`, where `b ^ c` is the previous round's `a ^ b`.
-//! - **Loops, not full unrolling:** sixteen rounds per loop iteration keep the code in the
-//!   micro-op cache; fully unrolled, two blocks of rounds overflow it and decoding becomes the
-//!   limit (measured: 0.68x with the AVX2 schedule).
+//!   that leaves the flags alone), 24 instructions a round, the round of
+//!   [`sha256::rorx`](super::super::sha256::rorx) on 64-bit registers: `T1 = h + W + K +
+//!   Ch(e, f, g) + Σ1(e)` summed in `h` and added to `d` (the next `e`), then `Σ0(a)` and `Maj(a, b, c)`
+//!   added to `h` (the next `a`); `Maj` is `((a ^ b) & (b ^ c)) ^ b`, where `b ^ c` is the
+//!   previous round's `a ^ b`. The rounds are bound by issue width, not by the `e` chain: a
+//!   26-instruction order that added `Ch` and `Σ1` to both `d` and `h` (a four-cycle chain,
+//!   five here) took 4 % longer (BENCHMARKS.md, issue 27, eighteenth session).
+//! - **Loops, not full unrolling:** sixteen rounds a loop iteration with the schedule, eight
+//!   without (the first block's last sixteen rounds, the whole second block), so that the code
+//!   stays in the micro-op cache; fully unrolled, two blocks of rounds overflow it and decoding
+//!   becomes the limit (measured: 0.68x with the AVX2 schedule).
 //!
 //! Rust (LLVM) does not reach this: it reassociates the round's additions and cannot interleave
 //! vector work into scalar rounds at this grain (BENCHMARKS.md, "Performance at the roof
@@ -28,110 +32,41 @@ use super::super::consts::K512;
 use super::sequential::feed_forward;
 use crate::platform::{Avx2, Avx512, Bmi2};
 
+/// One round on `W + K` word `t` at `p`; `x` holds `b ^ c` on entry and `y` leaves `a ^ b` for
+/// the next round (the two swap roles each round).
+#[rustfmt::skip]
 macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $x:ident, $y:ident, $t:expr) => {
         concat!(
-            "add {",
-            stringify!($h),
-            "}, qword ptr [{p} + 8*(",
-            stringify!($t),
-            ")]\n",
-            "mov {",
-            stringify!($y),
-            "}, {",
-            stringify!($f),
-            "}\n",
-            "rorx {t0}, {",
-            stringify!($e),
-            "}, 14\n",
-            "xor {",
-            stringify!($y),
-            "}, {",
-            stringify!($g),
-            "}\n",
-            "rorx {t1}, {",
-            stringify!($e),
-            "}, 18\n",
-            "add {",
-            stringify!($d),
-            "}, {",
-            stringify!($h),
-            "}\n",
-            "and {",
-            stringify!($y),
-            "}, {",
-            stringify!($e),
-            "}\n",
+            "add {", stringify!($h), "}, qword ptr [{p} + 8*(", stringify!($t), ")]\n",
+            "mov {", stringify!($y), "}, {", stringify!($f), "}\n",
+            "rorx {t0}, {", stringify!($e), "}, 14\n",
+            "xor {", stringify!($y), "}, {", stringify!($g), "}\n",
+            "rorx {t1}, {", stringify!($e), "}, 18\n",
+            "and {", stringify!($y), "}, {", stringify!($e), "}\n",
             "xor {t0}, {t1}\n",
-            "xor {",
-            stringify!($y),
-            "}, {",
-            stringify!($g),
-            "}\n",
-            "rorx {t1}, {",
-            stringify!($e),
-            "}, 41\n",
-            "add {",
-            stringify!($d),
-            "}, {",
-            stringify!($y),
-            "}\n",
+            "xor {", stringify!($y), "}, {", stringify!($g), "}\n",
+            "rorx {t1}, {", stringify!($e), "}, 41\n",
+            "add {", stringify!($h), "}, {", stringify!($y), "}\n",
             "xor {t0}, {t1}\n",
-            "add {",
-            stringify!($h),
-            "}, {",
-            stringify!($y),
-            "}\n",
-            "add {",
-            stringify!($d),
-            "}, {t0}\n",
-            "add {",
-            stringify!($h),
-            "}, {t0}\n",
-            "rorx {t0}, {",
-            stringify!($a),
-            "}, 28\n",
-            "rorx {t1}, {",
-            stringify!($a),
-            "}, 34\n",
+            "add {", stringify!($h), "}, {t0}\n",
+            "add {", stringify!($d), "}, {", stringify!($h), "}\n",
+            "rorx {t0}, {", stringify!($a), "}, 28\n",
+            "rorx {t1}, {", stringify!($a), "}, 34\n",
             "xor {t0}, {t1}\n",
-            "rorx {t1}, {",
-            stringify!($a),
-            "}, 39\n",
-            "mov {",
-            stringify!($y),
-            "}, {",
-            stringify!($a),
-            "}\n",
+            "rorx {t1}, {", stringify!($a), "}, 39\n",
+            "mov {", stringify!($y), "}, {", stringify!($a), "}\n",
             "xor {t0}, {t1}\n",
-            "xor {",
-            stringify!($y),
-            "}, {",
-            stringify!($b),
-            "}\n",
-            "add {",
-            stringify!($h),
-            "}, {t0}\n",
-            "and {",
-            stringify!($x),
-            "}, {",
-            stringify!($y),
-            "}\n",
-            "xor {",
-            stringify!($x),
-            "}, {",
-            stringify!($b),
-            "}\n",
-            "add {",
-            stringify!($h),
-            "}, {",
-            stringify!($x),
-            "}\n",
+            "xor {", stringify!($y), "}, {", stringify!($b), "}\n",
+            "add {", stringify!($h), "}, {t0}\n",
+            "and {", stringify!($x), "}, {", stringify!($y), "}\n",
+            "xor {", stringify!($x), "}, {", stringify!($b), "}\n",
+            "add {", stringify!($h), "}, {", stringify!($x), "}\n",
         )
     };
 }
-/// Sixteen rounds on `W + K` at `p`, no schedule (the tail of the first block, the second).
-macro_rules! rounds16 {
+/// Eight rounds on `W + K` at `p`, no schedule (the tail of the first block, the second).
+macro_rules! rounds8 {
     () => {
         concat!(
             round!(a, b, c, d, e, f, g, h, x, y, 0),
@@ -142,14 +77,6 @@ macro_rules! rounds16 {
             round!(d, e, f, g, h, a, b, c, y, x, 5),
             round!(c, d, e, f, g, h, a, b, x, y, 6),
             round!(b, c, d, e, f, g, h, a, y, x, 7),
-            round!(a, b, c, d, e, f, g, h, x, y, 8),
-            round!(h, a, b, c, d, e, f, g, y, x, 9),
-            round!(g, h, a, b, c, d, e, f, x, y, 10),
-            round!(f, g, h, a, b, c, d, e, y, x, 11),
-            round!(e, f, g, h, a, b, c, d, x, y, 12),
-            round!(d, e, f, g, h, a, b, c, y, x, 13),
-            round!(c, d, e, f, g, h, a, b, x, y, 14),
-            round!(b, c, d, e, f, g, h, a, y, x, 15),
         )
     };
 }
@@ -322,7 +249,7 @@ struct Wk([u64; 160]);
 #[inline(always)]
 unsafe fn rounds80(state: &mut [u64; 8], wk: *const u64) {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    // SAFETY: the loop reads `wk[0..80]` (five iterations of sixteen words, `p` advancing 128
+    // SAFETY: the loop reads `wk[0..80]` (ten iterations of eight words, `p` advancing 64
     // bytes each), which the caller guarantees; only register operands are written; the
     // instructions need BMI1/BMI2, which the caller guarantees.
     unsafe {
@@ -330,12 +257,12 @@ unsafe fn rounds80(state: &mut [u64; 8], wk: *const u64) {
             "mov {x}, {b}",
             "xor {x}, {c}",
             "2:",
-            rounds16!(),
-            "add {p}, 128",
+            rounds8!(),
+            "add {p}, 64",
             "dec {n:e}",
             "jnz 2b",
             p = inout(reg) wk => _,
-            n = inout(reg) 5u32 => _,
+            n = inout(reg) 10u32 => _,
             a = inout(reg) a, b = inout(reg) b, c = inout(reg) c, d = inout(reg) d,
             e = inout(reg) e, f = inout(reg) f, g = inout(reg) g, h = inout(reg) h,
             x = out(reg) _, y = out(reg) _, t0 = out(reg) _, t1 = out(reg) _,
@@ -385,7 +312,7 @@ macro_rules! kernel {
                 // store the schedule groups of the next sixteen words of both blocks
                 // (`wk[16i + 16..16i + 32]` and `wk[96 + 16i..112 + 16i]`, all inside the
                 // 160 words, 16-byte aligned), reading K_PAIRS[32 + 32i..64 + 32i]; then
-                // sixteen rounds on `wk[64..80]`. Only `wk` is written; the CPU has the
+                // two iterations of eight rounds on `wk[64..80]`. Only `wk` is written; the CPU has the
                 // features the function enables.
                 unsafe {
                     asm!(
@@ -398,7 +325,12 @@ macro_rules! kernel {
                         "lea {t0}, [rip + {k_pairs} + 1280]",
                         "cmp {kp}, {t0}",
                         "jne 2b",
-                        rounds16!(),
+                        "mov {kp:e}, 2",
+                        "3:",
+                        rounds8!(),
+                        "add {p}, 64",
+                        "dec {kp:e}",
+                        "jnz 3b",
                         p = inout(reg) wk.0.as_mut_ptr() => _,
                         k_pairs = sym K_PAIRS,
                         kp = inout(reg) K_PAIRS.0.as_ptr().add(32) => _,
