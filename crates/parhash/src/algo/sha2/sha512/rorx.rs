@@ -8,13 +8,14 @@
 //!   between them (half a group per round), the second block's rounds run alone on the
 //!   stored words.
 //! - **The scalar rounds are written in assembly** with BMI2's `rorx` (a non-destructive rotate
-//!   that leaves the flags alone), 24 instructions a round, the round of
-//!   [`sha256::rorx`](super::super::sha256::rorx) on 64-bit registers: `T1 = h + W + K +
-//!   Ch(e, f, g) + Σ1(e)` summed in `h` and added to `d` (the next `e`), then `Σ0(a)` and `Maj(a, b, c)`
-//!   added to `h` (the next `a`); `Maj` is `((a ^ b) & (b ^ c)) ^ b`, where `b ^ c` is the
-//!   previous round's `a ^ b`. The rounds are bound by issue width, not by the `e` chain: a
-//!   26-instruction order that added `Ch` and `Σ1` to both `d` and `h` (a four-cycle chain,
-//!   five here) took 4 % longer (BENCHMARKS.md, issue 27, eighteenth session).
+//!   that leaves the flags alone), 24 instructions a round: the round of
+//!   [`sha256::rorx`](super::super::sha256::rorx) on 64-bit registers. `T1 = h + W + K +
+//!   Ch(e, f, g) + Σ1(e)` is summed in `h` and added to `d` (the next `e`), then `Σ0(a)` and
+//!   `Maj(a, b, c)` are added to `h` (the next `a`); `Maj` is `((a ^ b) & (b ^ c)) ^ b`, where
+//!   `b ^ c` is the previous round's `a ^ b`. The rounds are bound by the issue width, not by
+//!   the `e` chain: an order that added `Ch` and `Σ1` to both `d` and `h` (26 instructions,
+//!   its `e` chain four cycles where this one's is five) took 4 % longer (BENCHMARKS.md, issue
+//!   27, eighteenth session).
 //! - **Loops, not full unrolling:** sixteen rounds a loop iteration with the schedule, eight
 //!   without (the first block's last sixteen rounds, the whole second block), so that the code
 //!   stays in the micro-op cache; fully unrolled, two blocks of rounds overflow it and decoding
@@ -312,8 +313,8 @@ macro_rules! kernel {
                 // store the schedule groups of the next sixteen words of both blocks
                 // (`wk[16i + 16..16i + 32]` and `wk[96 + 16i..112 + 16i]`, all inside the
                 // 160 words, 16-byte aligned), reading K_PAIRS[32 + 32i..64 + 32i]; then
-                // two iterations of eight rounds on `wk[64..80]`. Only `wk` is written; the CPU has the
-                // features the function enables.
+                // two iterations of eight rounds on `wk[64..80]`. Only `wk` is written; the
+                // CPU has the features the function enables.
                 unsafe {
                     asm!(
                         "mov {x}, {b}",
