@@ -118,6 +118,23 @@ fn hasher_in_place_equals_rustcrypto_on_every_variant() {
                     );
                 }
             }
+            // Small pieces: the lazy buffer filled by appends that start mid-block, mid-piece
+            // or at a piece's edge, across block ends.
+            for len in [
+                1, 15, 16, 17, 55, 56, 63, 64, 65, 111, 112, 127, 128, 129, 255, 300,
+            ] {
+                for piece in [1, 7, 16, 33] {
+                    let message = &data[..len];
+                    for chunk in message.chunks(piece) {
+                        hasher.update(chunk);
+                    }
+                    assert_eq!(
+                        hasher.finalize_reset().as_bytes(),
+                        peer(algorithm, message),
+                        "{variant} at {len} in {piece}-byte pieces"
+                    );
+                }
+            }
             // reset() forgets what was fed; a digest of an in-place state is not extendable.
             hasher.update(b"forgotten");
             hasher.reset();

@@ -16,11 +16,14 @@ pub(crate) mod len_word;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod from_memory;
 pub(crate) use block_api::{LazyMd, MdFinish};
+// One SSE2 store of a built 16-byte piece, likewise.
 pub mod groestl;
 pub mod jh;
 pub mod keccak;
 pub mod md5;
 pub mod parsha256;
+#[allow(unsafe_code)]
+pub(crate) mod pieces;
 pub mod sandstorm;
 pub mod sha1;
 pub mod sha2;

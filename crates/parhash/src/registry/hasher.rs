@@ -418,6 +418,15 @@ impl Hasher {
         })
     }
 
+    /// Where an in-place state's lazy block is (for the layout test).
+    #[cfg(test)]
+    pub(super) fn inline_block_address(&self) -> Option<usize> {
+        match &self.inner {
+            Inner::Inline(state) => Some(state.block_address()),
+            _ => None,
+        }
+    }
+
     /// Whether [`Hasher::with_threads`] can spread one message over several threads.
     pub fn splits_over_threads(algorithm: Algorithm) -> bool {
         matches!(

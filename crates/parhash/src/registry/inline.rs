@@ -138,6 +138,12 @@ impl InlineHash {
     pub(super) fn reset(&mut self) {
         each!(self, h => h.reset())
     }
+
+    /// Where the lazy buffer's block is (for the layout test).
+    #[cfg(test)]
+    pub(super) fn block_address(&self) -> usize {
+        each!(self, h => h.block_address())
+    }
 }
 
 /// `data` hashed as one message ([`hash`](super::hash)): a BLAKE3 message of one piece by

@@ -627,3 +627,24 @@ fn a_hasher_fits_in_128_bytes() {
         std::mem::size_of::<Hasher>()
     );
 }
+
+/// The lazy buffer's block of every in-place state starts at a 16-byte boundary of the
+/// `Hasher` (itself 16-byte aligned), so the 16-byte pieces `update` writes neither cross a
+/// cache line nor straddle the 16-byte moves of `finalize(self)` (`LazyMd`, `algo::pieces`).
+#[test]
+fn the_in_place_block_is_16_byte_aligned_in_a_hasher() {
+    assert_eq!(std::mem::align_of::<Hasher>() % 16, 0);
+    let mut checked = 0;
+    for &alg in Algorithm::ALL {
+        let hasher = Hasher::new(alg);
+        if let Some(address) = hasher.inline_block_address() {
+            let offset = address.wrapping_sub(&hasher as *const Hasher as usize);
+            // The SHA-512 family's states are boxed: their blocks are on the heap.
+            if offset < std::mem::size_of::<Hasher>() {
+                assert_eq!(offset % 16, 0, "{alg}: the block at {offset}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 4, "MD5, SHA-1, SHA-224 and SHA-256 in place");
+}
