@@ -136,7 +136,7 @@ macro_rules! md_core {
             /// function in one call, data and padding together, so the state stays in registers
             /// between them (a 64-byte SHA-256 is one call of two blocks, not two calls).
             #[inline]
-            pub(crate) fn digest_once(mut self, data: &[u8], out: &mut [u8]) {
+            pub(crate) fn digest_once(&mut self, data: &[u8], out: &mut [u8]) {
                 const BLOCK: usize = $block;
                 if data.len() % BLOCK == 0 {
                     // Whole blocks: all of them and the padding in one call where the backend
@@ -390,6 +390,12 @@ where
     #[cfg(test)]
     pub(crate) fn block_address(&self) -> usize {
         self.block.as_ptr() as usize
+    }
+
+    /// Where the core, and so its state, is (for the layout test).
+    #[cfg(test)]
+    pub(crate) fn core_address(&self) -> usize {
+        &self.core as *const C as usize
     }
 }
 

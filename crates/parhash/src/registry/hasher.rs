@@ -418,11 +418,11 @@ impl Hasher {
         })
     }
 
-    /// Where an in-place state's lazy block is (for the layout test).
+    /// Where an in-place state's lazy block and core are (for the layout test).
     #[cfg(test)]
-    pub(super) fn inline_block_address(&self) -> Option<usize> {
+    pub(super) fn inline_addresses(&self) -> Option<(usize, usize)> {
         match &self.inner {
-            Inner::Inline(state) => Some(state.block_address()),
+            Inner::Inline(state) => Some(state.block_and_core_addresses()),
             _ => None,
         }
     }

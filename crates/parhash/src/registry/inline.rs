@@ -139,10 +139,11 @@ impl InlineHash {
         each!(self, h => h.reset())
     }
 
-    /// Where the lazy buffer's block is (for the layout test).
+    /// Where the lazy buffer's block and the core (its state first) are (for the layout
+    /// test).
     #[cfg(test)]
-    pub(super) fn block_address(&self) -> usize {
-        each!(self, h => h.block_address())
+    pub(super) fn block_and_core_addresses(&self) -> (usize, usize) {
+        each!(self, h => (h.block_address(), h.core_address()))
     }
 }
 
@@ -181,7 +182,10 @@ fn message_by_type(algorithm: Algorithm, data: &[u8]) -> Output {
         ($core:ty) => {{
             let size = <$core as OutputSizeUser>::output_size();
             Output::filled(size, |out| {
-                <$core>::default().digest_once(data, out);
+                // The state at a 16-byte boundary (the cores are `repr(C)`, state first).
+                crate::algo::pieces::Aligned16(<$core>::default())
+                    .0
+                    .digest_once(data, out);
                 Ok(())
             })
         }};

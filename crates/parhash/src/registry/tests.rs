@@ -628,21 +628,25 @@ fn a_hasher_fits_in_128_bytes() {
     );
 }
 
-/// The lazy buffer's block of every in-place state starts at a 16-byte boundary of the
-/// `Hasher` (itself 16-byte aligned), so the 16-byte pieces `update` writes neither cross a
-/// cache line nor straddle the 16-byte moves of `finalize(self)` (`LazyMd`, `algo::pieces`).
+/// The lazy buffer's block and the core's state of every in-place state start at 16-byte
+/// boundaries of the `Hasher` (itself 16-byte aligned), so the 16-byte pieces `update` writes
+/// and the kernels' loads and stores of the state neither cross a cache line nor straddle the
+/// 16-byte moves of `finalize(self)` (`LazyMd`, `algo::pieces`).
 #[test]
-fn the_in_place_block_is_16_byte_aligned_in_a_hasher() {
+fn the_in_place_block_and_state_are_16_byte_aligned_in_a_hasher() {
     assert_eq!(std::mem::align_of::<Hasher>() % 16, 0);
     let mut checked = 0;
     for &alg in Algorithm::ALL {
         let hasher = Hasher::new(alg);
-        if let Some(address) = hasher.inline_block_address() {
-            let offset = address.wrapping_sub(&hasher as *const Hasher as usize);
-            // The SHA-512 family's states are boxed: their blocks are on the heap.
-            if offset < std::mem::size_of::<Hasher>() {
-                assert_eq!(offset % 16, 0, "{alg}: the block at {offset}");
+        let start = &hasher as *const Hasher as usize;
+        if let Some((block, core)) = hasher.inline_addresses() {
+            let (block, core) = (block.wrapping_sub(start), core.wrapping_sub(start));
+            // The SHA-512 family's states are boxed, on the heap: their state is aligned there.
+            if block < std::mem::size_of::<Hasher>() {
+                assert_eq!((block % 16, core % 16), (0, 0), "{alg}: {block}, {core}");
                 checked += 1;
+            } else {
+                assert_eq!(core.wrapping_add(start) % 16, 0, "{alg}");
             }
         }
     }

@@ -199,10 +199,15 @@ impl Backend {
 }
 
 /// Block-level MD5 state; [`Md5`] adds the buffering.
+///
+/// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
+/// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
+/// cache line (`algo::pieces`).
 #[derive(Clone)]
+#[repr(C)]
 pub struct Md5Core {
-    block_count: u64,
     state: [u32; 4],
+    block_count: u64,
     backend: Backend,
 }
 

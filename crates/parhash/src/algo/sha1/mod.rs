@@ -187,7 +187,12 @@ pub fn compress_with_variant(name: &str, state: &mut [u32; 5], blocks: &[[u8; 64
 }
 
 /// Block-level SHA-1 state; [`Sha1`] adds the buffering.
+///
+/// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
+/// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
+/// cache line (`algo::pieces`).
 #[derive(Clone)]
+#[repr(C)]
 pub struct Sha1Core {
     state: [u32; 5],
     block_count: u64,

@@ -48,6 +48,11 @@ pub trait Sha512Params: 'static {
 }
 
 /// Block-level SHA-224/256 state; [`Sha224`] and [`Sha256`] add the buffering.
+///
+/// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
+/// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
+/// cache line (`algo::pieces`).
+#[repr(C)]
 pub struct Sha256Core<P: Sha256Params> {
     state: [u32; 8],
     block_count: u64,
@@ -57,6 +62,11 @@ pub struct Sha256Core<P: Sha256Params> {
 
 /// Block-level SHA-384/512 state; [`Sha384`], [`Sha512`], [`Sha512_224`] and [`Sha512_256`]
 /// add the buffering.
+///
+/// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
+/// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
+/// cache line (`algo::pieces`).
+#[repr(C)]
 pub struct Sha512Core<P: Sha512Params> {
     state: [u64; 8],
     block_count: u128,
