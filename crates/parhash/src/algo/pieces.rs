@@ -90,26 +90,27 @@ pub(crate) fn pad<const BLOCK: usize, const LEN: usize>(
     let blocks = (tail.len() + 1 + LEN).div_ceil(BLOCK);
     let (pieces, _) = padded.0.as_flattened_mut().as_chunks_mut::<16>();
     let pieces = &mut pieces[..blocks * BLOCK / 16];
-    let last = pieces.len() - 1;
     let (whole, rest) = tail.as_chunks::<16>();
     let mut end = [0u8; 16];
     end[16 - LEN..].copy_from_slice(&length);
     let length_piece = u128::from_le_bytes(end);
-    for (k, piece) in pieces.iter_mut().enumerate() {
-        // The last piece holds the length, never a whole piece of the tail (0x80 and the
-        // length come after the tail).
-        let mut value = match k.cmp(&whole.len()) {
-            core::cmp::Ordering::Less => {
-                *piece = whole[k];
-                continue;
+    let (head, after) = pieces.split_at_mut(whole.len());
+    for (piece, bytes) in head.iter_mut().zip(whole) {
+        *piece = *bytes;
+    }
+    // The piece with the tail's last bytes and 0x80; the last piece holds the length (0x80
+    // and the length come after the tail, so neither is a whole piece of it).
+    let (partial, after) = after.split_first_mut().expect("0x80 follows the tail");
+    let value = load_partial(rest) | 0x80 << (8 * rest.len());
+    match after.split_last_mut() {
+        None => store(partial, value | length_piece),
+        Some((last, zeros)) => {
+            store(partial, value);
+            for piece in zeros {
+                store(piece, 0);
             }
-            core::cmp::Ordering::Equal => load_partial(rest) | 0x80 << (8 * rest.len()),
-            core::cmp::Ordering::Greater => 0,
-        };
-        if k == last {
-            value |= length_piece;
+            store(last, length_piece);
         }
-        store(piece, value);
     }
     blocks
 }
