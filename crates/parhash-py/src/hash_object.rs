@@ -86,8 +86,7 @@ impl State {
     fn digest(&mut self, algorithm: Algorithm) -> PyResult<Output> {
         match self {
             State::Hasher(hasher) => hasher
-                .try_clone()
-                .map(|copy| copy.finalize())
+                .digest_so_far()
                 .ok_or_else(|| PyValueError::new_err(format!("{algorithm}: no digest"))),
             State::Parsha(_) => unreachable!("hashed by Hash::output"),
             State::ParshaStream {

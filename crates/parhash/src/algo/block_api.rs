@@ -386,6 +386,18 @@ where
         self.held = 0;
     }
 
+    /// Writes the digest of everything fed so far to `out` and leaves this state as it is: the
+    /// core copied to a 16-byte-aligned local, the held bytes read where they are (a whole
+    /// copy of the state was written field by field, and the kernel's loads of it waited).
+    #[inline]
+    pub(crate) fn digest_into(&self, out: &mut [u8])
+    where
+        C: Clone,
+    {
+        let mut core = pieces::Aligned16(self.core.clone());
+        core.0.finish(&self.block[..self.held], out);
+    }
+
     /// Where the block is (for the layout test).
     #[cfg(test)]
     pub(crate) fn block_address(&self) -> usize {

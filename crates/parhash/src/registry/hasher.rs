@@ -476,6 +476,17 @@ impl Hasher {
         }
     }
 
+    /// The digest of everything fed so far, the hasher left as it is to be fed further
+    /// (hashlib's `digest()`): what `try_clone()` then `finalize()` give, and `None` where
+    /// [`Hasher::try_clone`] gives `None`. Faster than that pair for MD5, SHA-1 and SHA-2,
+    /// whose in-place states are finished from a copy of their words alone.
+    pub fn digest_so_far(&self) -> Option<Output> {
+        match &self.inner {
+            Inner::Inline(state) => Some(state.output_so_far()),
+            _ => self.try_clone().map(Hasher::finalize),
+        }
+    }
+
     /// The algorithm this hasher computes.
     pub fn algorithm(&self) -> Algorithm {
         match &self.inner {

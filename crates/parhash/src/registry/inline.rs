@@ -88,6 +88,18 @@ where
     })
 }
 
+/// The digest of a state so far, the state left as it is.
+#[inline(always)]
+fn output_so_far<C: MdFinish + Reset + Clone>(state: &LazyMd<C>) -> Output
+where
+    C::BlockSize: BlockSizes,
+{
+    Output::filled(C::output_size(), |out| {
+        state.digest_into(out);
+        Ok(())
+    })
+}
+
 impl InlineHash {
     /// The in-place state of `algorithm` on `variant` (its default one for `None`); `None` for
     /// an algorithm kept behind a box, or a variant unavailable here (the boxed path reports it).
@@ -133,6 +145,12 @@ impl InlineHash {
     #[inline]
     pub(super) fn finalize_reset(&mut self) -> Output {
         each!(self, h => output_reset(h))
+    }
+
+    /// The digest of everything fed so far; the state goes on as it is.
+    #[inline]
+    pub(super) fn output_so_far(&self) -> Output {
+        each!(self, h => output_so_far(h))
     }
 
     pub(super) fn reset(&mut self) {

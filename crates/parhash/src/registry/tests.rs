@@ -652,3 +652,26 @@ fn the_in_place_block_and_state_are_16_byte_aligned_in_a_hasher() {
     }
     assert_eq!(checked, 4, "MD5, SHA-1, SHA-224 and SHA-256 in place");
 }
+
+/// `digest_so_far` gives what a clone's `finalize` gives, for every algorithm at lengths around
+/// the block sizes, and leaves the hasher to go on: the whole message's digest at the end.
+#[test]
+fn digest_so_far_equals_a_finalized_clone_and_the_hasher_goes_on() {
+    let data: Vec<u8> = (0..700u32).map(|i| (i * 11 % 251) as u8).collect();
+    for &alg in Algorithm::ALL {
+        for split in [0, 1, 55, 64, 65, 128, 129, 300] {
+            let mut hasher = Hasher::new(alg);
+            hasher.update(&data[..split]);
+            let so_far = hasher.digest_so_far().expect("a plain hasher clones");
+            let clone = hasher.try_clone().expect("a plain hasher clones");
+            assert_eq!(so_far, clone.finalize(), "{alg} at {split}");
+            assert_eq!(so_far, hash(alg, &data[..split]), "{alg} at {split}");
+            hasher.update(&data[split..]);
+            assert_eq!(hasher.finalize(), hash(alg, &data), "{alg} after {split}");
+        }
+    }
+    let stream = Hasher::builder(Algorithm::Parsha256)
+        .expected_len(3)
+        .build();
+    assert!(stream.unwrap().digest_so_far().is_none());
+}
