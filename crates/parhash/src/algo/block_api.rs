@@ -186,7 +186,8 @@ macro_rules! md_core {
                 }
                 // Built in 16-byte pieces, as the kernels load them (`algo::pieces`).
                 let mut padded = $crate::algo::pieces::Aligned16([[0u8; BLOCK]; 3]);
-                let blocks = $crate::algo::pieces::pad(tail, len.wrapping_mul(8).$to_bytes(), &mut padded);
+                let blocks =
+                    $crate::algo::pieces::pad(tail, len.wrapping_mul(8).$to_bytes(), &mut padded);
                 self.backend.compress(&mut self.state, &padded.0[..blocks]);
             }
         }

@@ -7,7 +7,7 @@ pub mod blake;
 pub mod blake2;
 pub mod blake3;
 mod block_api;
-// One SSE2 move each way: the only unsafe code outside the kernels' own files.
+// One SSE2 move each way: unsafe code outside the kernels' own files (as `pieces` below).
 #[allow(unsafe_code)]
 pub(crate) mod len_word;
 // An empty `asm!` (a compiler barrier for the SHA kernels' schedule words), likewise; only
@@ -16,12 +16,12 @@ pub(crate) mod len_word;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod from_memory;
 pub(crate) use block_api::{LazyMd, MdFinish};
-// One SSE2 store of a built 16-byte piece, likewise.
 pub mod groestl;
 pub mod jh;
 pub mod keccak;
 pub mod md5;
 pub mod parsha256;
+// One SSE2 store of a 16-byte piece built in registers: unsafe outside the kernels, as above.
 #[allow(unsafe_code)]
 pub(crate) mod pieces;
 pub mod sandstorm;
