@@ -15,7 +15,7 @@
 use digest::array::Array;
 use digest::block_api::UpdateCore;
 use digest::block_buffer::BlockSizes;
-use digest::{OutputSizeUser, Reset};
+use digest::OutputSizeUser;
 
 use super::pieces;
 use super::VariantInfo;
@@ -84,11 +84,12 @@ macro_rules! block_core {
 pub(crate) use block_core;
 
 /// `UpdateCore` and `FixedOutputCore` of a Merkle–Damgård core with MD4-style padding (MD5,
-/// SHA-1, SHA-2): fields `state` (words), `block_count` (`$count`) and `backend`, whose
-/// `compress(&mut state, blocks)` takes whole blocks of `block` bytes; the message's bit length
-/// is written as a `$count` by `words` (`to_le_bytes`: MD5's 64-bit little-endian length), and
-/// the digest is the state's words as `words` gives them, the last one cut for truncated
-/// outputs. Also a one-shot, `digest_once`.
+/// SHA-1, SHA-2): fields `state` (words), `block_count` (`$count`) and `backend` (`$backend`),
+/// whose `compress(&mut state, blocks)` takes whole blocks of `block` bytes; the message's bit
+/// length is written as a `$count` by `words` (`to_le_bytes`: MD5's 64-bit little-endian
+/// length), and the digest is the state's words as `words` gives them, the last one cut for
+/// truncated outputs. Also a one-shot, `digest_once`, and [`MdParts`] for the in-place states,
+/// which keep the state (`$state`) in `$in_place` (whole 16-byte pieces, zeros after it).
 macro_rules! md_core {
     ($core:ident<P: $params:path>, $($rest:tt)*) => {
         $crate::algo::block_api::md_core!(@impl [P: $params] $core<P>, $($rest)*);
@@ -96,7 +97,11 @@ macro_rules! md_core {
     ($core:ident, $($rest:tt)*) => {
         $crate::algo::block_api::md_core!(@impl [] $core, $($rest)*);
     };
-    (@impl [$($generics:tt)*] $core:ty, count: $count:ty, words: $to_bytes:ident, block: $block:literal) => {
+    (
+        @impl [$($generics:tt)*] $core:ty, count: $count:ty, words: $to_bytes:ident,
+        block: $block:literal, backend: $backend:ty, iv: $iv:expr, state: $state:ty,
+        in_place: $in_place:ty $(,)?
+    ) => {
         impl<$($generics)*> digest::block_api::UpdateCore for $core {
             #[inline]
             fn update_blocks(&mut self, blocks: &[digest::block_api::Block<Self>]) {
@@ -124,12 +129,67 @@ macro_rules! md_core {
                     .block_count
                     .wrapping_mul($block)
                     .wrapping_add(tail.len() as $count);
-                self.compress_padded_tail(tail, len);
+                Self::compress_padded_tail(self.backend, &mut self.state, tail, len);
                 $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
             }
         }
 
+        impl<$($generics)*> $crate::algo::block_api::MdParts for $core {
+            type Backend = $backend;
+            type Words = $in_place;
+
+            #[inline(always)]
+            fn backend(&self) -> $backend {
+                self.backend
+            }
+
+            const FRESH_WORDS: $in_place = {
+                let state: $state = $iv;
+                let mut words = <$in_place as $crate::algo::pieces::Words>::ZERO;
+                let mut i = 0;
+                while i < state.len() {
+                    words[i] = state[i];
+                    i += 1;
+                }
+                words
+            };
+
+            #[inline(always)]
+            fn compress_words(
+                backend: $backend,
+                words: &mut $in_place,
+                blocks: &[digest::block_api::Block<Self>],
+            ) {
+                backend.compress(
+                    Self::state_of(words),
+                    digest::array::Array::cast_slice_to_core(blocks),
+                );
+            }
+
+            #[inline(always)]
+            fn finish_words(
+                backend: $backend,
+                words: &mut $in_place,
+                blocks: u64,
+                tail: &[u8],
+                out: &mut [u8],
+            ) {
+                let state = Self::state_of(words);
+                let len = <$count>::from(blocks)
+                    .wrapping_mul($block)
+                    .wrapping_add(tail.len() as $count);
+                Self::compress_padded_tail(backend, state, tail, len);
+                $crate::algo::block_api::write_digest(state, |w| w.$to_bytes(), out);
+            }
+        }
+
         impl<$($generics)*> $core {
+            /// The state within an in-place state's words (its first words).
+            #[inline(always)]
+            fn state_of(words: &mut $in_place) -> &mut $state {
+                words.first_chunk_mut().expect("the state is the words' first")
+            }
+
             /// Hashes `data` as one whole message from this fresh state, without the `digest`
             /// buffer: whole blocks straight from `data`, the tail and the padding in at most
             /// three blocks on the stack. A message of under two blocks goes to the compression
@@ -161,23 +221,24 @@ macro_rules! md_core {
                 if !head.is_empty() {
                     self.backend.compress(&mut self.state, head.as_chunks::<BLOCK>().0);
                 }
-                self.compress_padded_tail(tail, data.len() as $count);
+                Self::compress_padded_tail(self.backend, &mut self.state, tail, data.len() as $count);
                 $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
             }
 
-            /// Compresses a message's last `tail` bytes (under two blocks) with the MD padding of
-            /// a `len`-byte message (`0x80`, zeros, the bit length as `$to_bytes` writes it, in
-            /// the last block's end): at most three blocks, in one call. The one padding of the
-            /// family, for the streaming finalizes (a tail of at most one block) and the one-shot.
+            /// Compresses a message's last `tail` bytes (under two blocks) into `state` with the
+            /// MD padding of a `len`-byte message (`0x80`, zeros, the bit length as `$to_bytes`
+            /// writes it, in the last block's end): at most three blocks, in one call. The one
+            /// padding of the family, for the streaming finalizes (a tail of at most one block),
+            /// the in-place states and the one-shot.
             #[inline(always)]
-            fn compress_padded_tail(&mut self, tail: &[u8], len: $count) {
+            fn compress_padded_tail(backend: $backend, state: &mut $state, tail: &[u8], len: $count) {
                 const BLOCK: usize = $block;
                 if tail.len() % BLOCK == 0 {
                     // No tail, or a whole block: the padding is a block of its own.
                     let (whole, _) = tail.as_chunks::<BLOCK>();
                     if $crate::algo::block_api::PaddingInRegisters::<BLOCK>::compress_then_padding(
-                        self.backend,
-                        &mut self.state,
+                        backend,
+                        state,
                         whole,
                         len.wrapping_mul(8),
                     ) {
@@ -188,7 +249,7 @@ macro_rules! md_core {
                 let mut padded = $crate::algo::pieces::Aligned16([[0u8; BLOCK]; 3]);
                 let blocks =
                     $crate::algo::pieces::pad(tail, len.wrapping_mul(8).$to_bytes(), &mut padded);
-                self.backend.compress(&mut self.state, &padded.0[..blocks]);
+                backend.compress(state, &padded.0[..blocks]);
             }
         }
     };
@@ -299,116 +360,179 @@ pub(crate) trait MdFinish: UpdateCore + OutputSizeUser {
     fn finish(&mut self, tail: &[u8], out: &mut [u8]);
 }
 
-/// An MD-style core behind a *lazy* buffer: a whole block waits in the buffer until more data
+/// An MD-style core taken apart ([`md_core`]), for [`LazyMd`], which lays out the parts
+/// itself: the backend, the state's words in whole 16-byte pieces, and what compresses and
+/// finishes them.
+pub(crate) trait MdParts: MdFinish {
+    type Backend: Copy;
+    /// The state's words, whole 16-byte pieces of them (SHA-1's five words in eight).
+    type Words: pieces::Words;
+
+    /// The backend this core runs on.
+    fn backend(&self) -> Self::Backend;
+
+    /// The initial state (zeros after it): a constant, which the compiler writes with 16-byte
+    /// stores.
+    const FRESH_WORDS: Self::Words;
+
+    /// Compresses whole blocks into the state.
+    fn compress_words(
+        backend: Self::Backend,
+        words: &mut Self::Words,
+        blocks: &[digest::block_api::Block<Self>],
+    );
+
+    /// Compresses a message's `tail` (at most one block) after `blocks` whole blocks, with its
+    /// padding, and writes the digest to `out` (exactly the digest's size).
+    fn finish_words(
+        backend: Self::Backend,
+        words: &mut Self::Words,
+        blocks: u64,
+        tail: &[u8],
+        out: &mut [u8],
+    );
+}
+
+/// An MD-style state behind a *lazy* buffer: a whole block waits in the buffer until more data
 /// comes or the message ends, so a message of up to one block is compressed with its padding
 /// in one call at the end (a reused hasher at 64 bytes: ~12 % less time than with the eager
 /// buffer, which compresses the block on `update` and the padding in a second call). For
 /// [`Hasher`](crate::Hasher)'s in-place states; the public types (`Sha256`, ...) keep
 /// `digest`'s eager buffer, which `hmac::Hmac` requires of a hash.
 ///
-/// The buffer is parhash's own, not `block-buffer`'s, whose `memcpy` writes the block with
-/// stores the kernel's loads cannot take their bytes from: a message's bytes go in as 16-byte
-/// pieces where they start the block (`algo::pieces`; on Zen 5 a reused `Hasher` at 64 bytes
-/// went from 72 to 43 ns for SHA-1, 77 to 53 ns for SHA-256).
-///
-/// The fields in this order (`repr(C)`): in a [`Hasher`](crate::Hasher) (16-byte aligned, its
-/// in-place state after an 8-byte tag) the block starts 16 bytes in, so no piece crosses a
-/// cache line, and the hasher stays within 128 bytes, which a move copies without a `memcpy`
-/// call (an `Aligned16` block would have made it 144: BLAKE3's `Hasher` per message 69 ->
-/// 105 ns). `registry::tests` checks both.
+/// Laid out for the moves and loads that follow the writes (`algo::pieces`): a load takes its
+/// bytes from a store still on its way to the cache only when that one store holds them all.
+/// `Hasher::new(..)`, `update(m)`, `finalize()` writes the state, and `finalize(self)` then
+/// copies the whole hasher with 16-byte loads, whose copy the kernel reads. So every 16-byte
+/// piece of a [`Hasher`](crate::Hasher) that the kernel's work depends on is written by one
+/// 16-byte store: the two counts together ([`pieces::write_words`]), the block by
+/// [`pieces::copy_in`], the state's words whole pieces at a time. In a `Hasher` (16-byte
+/// aligned, its in-place state after an 8-byte tag): the backend in the tag's piece (read by
+/// branches, which the CPU predicts rather than waits for), the counts 16 bytes in, the block
+/// 32, the words 96, and the hasher stays within 128 bytes, which a move copies without a
+/// `memcpy` call. Written by the compiler, the counts were two 8-byte stores and SHA-256's
+/// initial state 1-, 2-, 4- and 8-byte ones: a `Hasher` per 64-byte SHA-1 message took 78 ns,
+/// 53 without the move (BENCHMARKS.md, issue 27, twentieth session). `registry::tests` checks
+/// the layout.
 #[derive(Clone)]
 #[repr(C)]
-pub(crate) struct LazyMd<C: MdFinish>
+pub(crate) struct LazyMd<C: MdParts>
 where
     C::BlockSize: BlockSizes,
 {
-    /// The bytes held in `block`: 0 only before the first byte, else 1 to a whole block. A
-    /// whole word, so that the block after it starts 8 bytes further.
-    held: usize,
+    backend: C::Backend,
+    /// The whole blocks compressed, and the bytes held in `block`: 0 only before the first
+    /// byte, else 1 to a whole block. Written together by one store.
+    counts: [u64; 2],
     block: Array<u8, C::BlockSize>,
-    core: C,
+    words: C::Words,
 }
 
-impl<C: MdFinish + Reset> LazyMd<C>
+impl<C: MdParts> LazyMd<C>
 where
     C::BlockSize: BlockSizes,
 {
-    /// A fresh message on `core` (which keeps its backend across resets).
+    /// A fresh message on `core`'s backend.
     #[inline]
     pub(crate) fn new(core: C) -> Self {
+        let backend = core.backend();
         LazyMd {
-            core,
-            held: 0,
+            backend,
+            counts: [0; 2],
             block: Array::default(),
+            words: C::FRESH_WORDS,
         }
+    }
+
+    #[inline(always)]
+    fn set_counts(&mut self, blocks: u64, held: usize) {
+        pieces::write_words(&mut self.counts, [blocks, held as u64]);
     }
 
     #[inline]
     pub(crate) fn update(&mut self, mut data: &[u8]) {
         let block_len = self.block.len();
-        let held = self.held;
+        let [mut blocks, held] = self.counts;
+        let held = held as usize;
         if data.len() <= block_len - held {
             if held == 0 {
                 pieces::copy_in(&mut self.block, data);
             } else {
                 self.block[held..held + data.len()].copy_from_slice(data);
             }
-            self.held = held + data.len();
+            self.set_counts(blocks, held + data.len());
             return;
         }
         if held > 0 {
             let (fill, rest) = data.split_at(block_len - held);
             self.block[held..].copy_from_slice(fill);
-            self.core.update_blocks(core::slice::from_ref(&self.block));
+            C::compress_words(
+                self.backend,
+                &mut self.words,
+                core::slice::from_ref(&self.block),
+            );
+            blocks = blocks.wrapping_add(1);
             data = rest;
         }
         // `data` is not empty: its whole blocks but the last go to the core, the last (which
         // may end the message) waits.
         let keep = (data.len() - 1) % block_len + 1;
         let (whole, last) = data.split_at(data.len() - keep);
-        let (blocks, _) = Array::slice_as_chunks(whole);
-        if !blocks.is_empty() {
-            self.core.update_blocks(blocks);
+        let (whole, _) = Array::slice_as_chunks(whole);
+        if !whole.is_empty() {
+            C::compress_words(self.backend, &mut self.words, whole);
+            blocks = blocks.wrapping_add(whole.len() as u64);
         }
         pieces::copy_in(&mut self.block, last);
-        self.held = keep;
+        self.set_counts(blocks, keep);
     }
 
     /// Writes the digest to `out` (exactly the digest's size) and starts over.
     #[inline]
     pub(crate) fn finalize_into_reset(&mut self, out: &mut [u8]) {
-        self.core.finish(&self.block[..self.held], out);
+        let [blocks, held] = self.counts;
+        C::finish_words(
+            self.backend,
+            &mut self.words,
+            blocks,
+            &self.block[..held as usize],
+            out,
+        );
         self.reset();
     }
 
+    /// Starts over: the counts and the initial state written in whole 16-byte pieces. Also
+    /// what a new `Hasher` ends with, over the state it was built with (the compiler wrote
+    /// that with narrow stores; these, later, are the ones a load finds).
     #[inline]
     pub(crate) fn reset(&mut self) {
-        self.core.reset();
-        self.held = 0;
+        self.set_counts(0, 0);
+        pieces::write_words(&mut self.words, C::FRESH_WORDS);
     }
 
-    /// Writes the digest of everything fed so far to `out` and leaves this state as it is: the
-    /// core copied to a 16-byte-aligned local, the held bytes read where they are (a whole
-    /// copy of the state was written field by field, and the kernel's loads of it waited).
+    /// Writes the digest of everything fed so far to `out` and leaves this state as it is:
+    /// the words copied to a 16-byte-aligned local, the held bytes read where they are.
     #[inline]
-    pub(crate) fn digest_into(&self, out: &mut [u8])
-    where
-        C: Clone,
-    {
-        let mut core = pieces::Aligned16(self.core.clone());
-        core.0.finish(&self.block[..self.held], out);
+    pub(crate) fn digest_into(&self, out: &mut [u8]) {
+        let [blocks, held] = self.counts;
+        let mut words = pieces::Aligned16(self.words);
+        C::finish_words(
+            self.backend,
+            &mut words.0,
+            blocks,
+            &self.block[..held as usize],
+            out,
+        );
     }
 
-    /// Where the block is (for the layout test).
+    /// Where the counts, the block and the words are (for the layout test).
     #[cfg(test)]
-    pub(crate) fn block_address(&self) -> usize {
-        self.block.as_ptr() as usize
-    }
-
-    /// Where the core, and so its state, is (for the layout test).
-    #[cfg(test)]
-    pub(crate) fn core_address(&self) -> usize {
-        &self.core as *const C as usize
+    pub(crate) fn addresses(&self) -> [usize; 3] {
+        [
+            self.counts.as_ptr() as usize,
+            self.block.as_ptr() as usize,
+            &self.words as *const C::Words as usize,
+        ]
     }
 }
 

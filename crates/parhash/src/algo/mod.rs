@@ -15,7 +15,7 @@ pub(crate) mod len_word;
 #[allow(unsafe_code)]
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod from_memory;
-pub(crate) use block_api::{LazyMd, MdFinish};
+pub(crate) use block_api::{LazyMd, MdParts};
 pub mod groestl;
 pub mod jh;
 pub mod keccak;

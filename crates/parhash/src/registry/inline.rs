@@ -10,7 +10,7 @@
 
 use digest::block_api::{BlockSizeUser, CoreProxy};
 use digest::block_buffer::BlockSizes;
-use digest::{OutputSizeUser, Reset};
+use digest::OutputSizeUser;
 
 use super::{Algorithm, Output};
 use crate::algo::md5::Md5Core;
@@ -19,7 +19,7 @@ use crate::algo::sha2::{
     Sha224Params, Sha256Core, Sha256Params256, Sha384Params, Sha512Core, Sha512Params512,
     Sha512_224Params, Sha512_256Params,
 };
-use crate::algo::{LazyMd, MdFinish, Variants};
+use crate::algo::{LazyMd, MdParts, Variants};
 use crate::{Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 
 /// One state of an algorithm kept in place: its core behind a lazy buffer ([`LazyMd`]: a
@@ -64,7 +64,7 @@ macro_rules! each {
 fn state<T>(variant: Option<&str>) -> Option<LazyMd<T::Core>>
 where
     T: Default + Variants + CoreProxy,
-    T::Core: MdFinish + Reset + Default,
+    T::Core: MdParts + Default,
     <T::Core as BlockSizeUser>::BlockSize: BlockSizes,
 {
     // The default core by itself: not through `T::default()`, which builds (and zeroes) the
@@ -78,7 +78,7 @@ where
 
 /// The digest of a state, which starts over, written straight into the `Output`.
 #[inline(always)]
-fn output_reset<C: MdFinish + Reset>(state: &mut LazyMd<C>) -> Output
+fn output_reset<C: MdParts>(state: &mut LazyMd<C>) -> Output
 where
     C::BlockSize: BlockSizes,
 {
@@ -90,7 +90,7 @@ where
 
 /// The digest of a state so far, the state left as it is.
 #[inline(always)]
-fn output_so_far<C: MdFinish + Reset + Clone>(state: &LazyMd<C>) -> Output
+fn output_so_far<C: MdParts>(state: &LazyMd<C>) -> Output
 where
     C::BlockSize: BlockSizes,
 {
@@ -153,15 +153,15 @@ impl InlineHash {
         each!(self, h => output_so_far(h))
     }
 
+    #[inline]
     pub(super) fn reset(&mut self) {
         each!(self, h => h.reset())
     }
 
-    /// Where the lazy buffer's block and the core (its state first) are (for the layout
-    /// test).
+    /// Where the counts, the block and the state's words are (for the layout test).
     #[cfg(test)]
-    pub(super) fn block_and_core_addresses(&self) -> (usize, usize) {
-        each!(self, h => (h.block_address(), h.core_address()))
+    pub(super) fn addresses(&self) -> [usize; 3] {
+        each!(self, h => h.addresses())
     }
 }
 

@@ -211,7 +211,16 @@ pub struct Md5Core {
     backend: Backend,
 }
 
-md_core!(Md5Core, count: u64, words: to_le_bytes, block: 64);
+md_core!(
+    Md5Core,
+    count: u64,
+    words: to_le_bytes,
+    block: 64,
+    backend: Backend,
+    iv: IV,
+    state: [u32; 4],
+    in_place: [u32; 4],
+);
 
 impl Md5Core {
     fn with_backend(backend: Backend) -> Self {

@@ -209,7 +209,16 @@ impl Sha1Core {
     }
 }
 
-md_core!(Sha1Core, count: u64, words: to_be_bytes, block: 64);
+md_core!(
+    Sha1Core,
+    count: u64,
+    words: to_be_bytes,
+    block: 64,
+    backend: Backend,
+    iv: IV,
+    state: [u32; 5],
+    in_place: [u32; 8],
+);
 
 block_core!(Sha1Core, name: "SHA-1", block: U64, output: U20, buffer: Eager);
 

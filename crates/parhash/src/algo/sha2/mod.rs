@@ -76,7 +76,10 @@ pub struct Sha512Core<P: Sha512Params> {
 
 /// Implements the digest block API for one core.
 macro_rules! block_core {
-    ($core:ident, $params:ident, $backend:path, $block:ty, $bytes:literal, $count:ty) => {
+    (
+        $core:ident, $params:ident, $backend:path, $block:ty, $bytes:literal, $count:ty,
+        $state:ty
+    ) => {
         impl<P: $params> $core<P> {
             fn with_backend(backend: $backend) -> Self {
                 Self {
@@ -90,12 +93,37 @@ macro_rules! block_core {
 
         block_api::block_core!($core<P: $params>, block: $block, output: P::OutputSize, buffer: Eager);
 
-        block_api::md_core!($core<P: $params>, count: $count, words: to_be_bytes, block: $bytes);
+        block_api::md_core!(
+            $core<P: $params>,
+            count: $count,
+            words: to_be_bytes,
+            block: $bytes,
+            backend: $backend,
+            iv: P::IV,
+            state: $state,
+            in_place: $state,
+        );
     };
 }
 
-block_core!(Sha256Core, Sha256Params, sha256::Backend, U64, 64, u64);
-block_core!(Sha512Core, Sha512Params, sha512::Backend, U128, 128, u128);
+block_core!(
+    Sha256Core,
+    Sha256Params,
+    sha256::Backend,
+    U64,
+    64,
+    u64,
+    [u32; 8]
+);
+block_core!(
+    Sha512Core,
+    Sha512Params,
+    sha512::Backend,
+    U128,
+    128,
+    u128,
+    [u64; 8]
+);
 
 block_api::hashers! {
     impl Sha256Params;
