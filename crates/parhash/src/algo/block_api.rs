@@ -410,10 +410,11 @@ pub(crate) trait MdParts: MdFinish {
 /// aligned, its in-place state after an 8-byte tag): the backend in the tag's piece (read by
 /// branches, which the CPU predicts rather than waits for), the counts 16 bytes in, the block
 /// 32, the words 96, and the hasher stays within 128 bytes, which a move copies without a
-/// `memcpy` call. Written by the compiler, the counts were two 8-byte stores and SHA-256's
-/// initial state 1-, 2-, 4- and 8-byte ones: a `Hasher` per 64-byte SHA-1 message took 78 ns,
-/// 53 without the move (BENCHMARKS.md, issue 27, twentieth session). `registry::tests` checks
-/// the layout.
+/// `memcpy` call. With the core kept whole behind the block, the compiler wrote the held count
+/// and the block count apart and SHA-256's initial state with 1-, 2-, 4- and 8-byte stores: a
+/// `Hasher` per 64-byte message took SHA-1 73-77 ns and SHA-256 80, now 53 and 66 (RustCrypto's
+/// one-shot 56 and 71; BENCHMARKS.md, issue 27, twentieth session). `registry::tests` checks
+/// the layout; `Hasher::settled` writes the fresh state last.
 #[derive(Clone)]
 #[repr(C)]
 pub(crate) struct LazyMd<C: MdParts>

@@ -434,7 +434,7 @@ impl Hasher {
     #[inline(always)]
     fn settled(mut self) -> Hasher {
         if let Inner::Inline(state) = &mut self.inner {
-            state.reset();
+            state.settle();
         }
         self
     }

@@ -158,6 +158,23 @@ impl InlineHash {
         each!(self, h => h.reset())
     }
 
+    /// A new state's counts and initial state written again, last, where they lie in the
+    /// `Hasher` ([`LazyMd::reset`]; see `Hasher::settled`). Not the boxed states: their box
+    /// was written by one copy, whose pieces the loads find whole.
+    #[inline(always)]
+    pub(super) fn settle(&mut self) {
+        match self {
+            InlineHash::Md5(h) => h.reset(),
+            InlineHash::Sha1(h) => h.reset(),
+            InlineHash::Sha224(h) => h.reset(),
+            InlineHash::Sha256(h) => h.reset(),
+            InlineHash::Sha384(_)
+            | InlineHash::Sha512(_)
+            | InlineHash::Sha512_224(_)
+            | InlineHash::Sha512_256(_) => {}
+        }
+    }
+
     /// Where the counts, the block and the state's words are (for the layout test).
     #[cfg(test)]
     pub(super) fn addresses(&self) -> [usize; 3] {
