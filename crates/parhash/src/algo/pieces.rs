@@ -197,6 +197,28 @@ mod tests {
         }
     }
 
+    /// Each word lands where it was in `value` (the `_mm_set_*` arguments go highest first).
+    #[test]
+    fn write_words_writes_every_word_in_its_place() {
+        fn check<W: Words + PartialEq + core::fmt::Debug>(value: W, mut dst: W) {
+            write_words(&mut dst, value);
+            assert_eq!(dst, value);
+        }
+        check::<[u32; 4]>(
+            core::array::from_fn(|i| 0x0101_0101 * (i as u32 + 1)),
+            [0; 4],
+        );
+        check::<[u32; 8]>(
+            core::array::from_fn(|i| 0x1111_1111 * (i as u32 + 1)),
+            [7; 8],
+        );
+        check::<[u64; 2]>([u64::MAX - 1, 3], [0; 2]);
+        check::<[u64; 8]>(
+            core::array::from_fn(|i| (i as u64 + 1) << 60 | i as u64),
+            [9; 8],
+        );
+    }
+
     #[test]
     fn copy_in_writes_the_bytes_and_zeros_to_the_piece_end() {
         let src: Vec<u8> = (1..=64).collect();
