@@ -198,20 +198,17 @@ macro_rules! md_core {
             #[inline]
             pub(crate) fn digest_once(&mut self, data: &[u8], out: &mut [u8]) {
                 const BLOCK: usize = $block;
-                if data.len() % BLOCK == 0 {
-                    // Whole blocks: all of them and the padding in one call where the backend
-                    // builds the padding itself.
-                    let (whole, _) = data.as_chunks::<BLOCK>();
-                    let bit_len = (data.len() as $count).wrapping_mul(8);
-                    if $crate::algo::block_api::PaddingInRegisters::<BLOCK>::compress_then_padding(
-                        self.backend,
-                        &mut self.state,
-                        whole,
-                        bit_len,
-                    ) {
-                        $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
-                        return;
-                    }
+                // All of it in one call where the backend builds the padded tail itself.
+                let (whole, rest) = data.as_chunks::<BLOCK>();
+                if $crate::algo::block_api::PaddingInRegisters::<BLOCK>::compress_then_padded_tail(
+                    self.backend,
+                    &mut self.state,
+                    whole,
+                    rest,
+                    (data.len() as $count).wrapping_mul(8),
+                ) {
+                    $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
+                    return;
                 }
                 let (head, tail) = if data.len() < 2 * BLOCK {
                     (&data[..0], data)
@@ -233,17 +230,15 @@ macro_rules! md_core {
             #[inline(always)]
             fn compress_padded_tail(backend: $backend, state: &mut $state, tail: &[u8], len: $count) {
                 const BLOCK: usize = $block;
-                if tail.len() % BLOCK == 0 {
-                    // No tail, or a whole block: the padding is a block of its own.
-                    let (whole, _) = tail.as_chunks::<BLOCK>();
-                    if $crate::algo::block_api::PaddingInRegisters::<BLOCK>::compress_then_padding(
-                        backend,
-                        state,
-                        whole,
-                        len.wrapping_mul(8),
-                    ) {
-                        return;
-                    }
+                let (whole, rest) = tail.as_chunks::<BLOCK>();
+                if $crate::algo::block_api::PaddingInRegisters::<BLOCK>::compress_then_padded_tail(
+                    backend,
+                    state,
+                    whole,
+                    rest,
+                    len.wrapping_mul(8),
+                ) {
+                    return;
                 }
                 // Built in 16-byte pieces, as the kernels load them (`algo::pieces`).
                 let mut padded = $crate::algo::pieces::Aligned16([[0u8; BLOCK]; 3]);
@@ -256,30 +251,31 @@ macro_rules! md_core {
 }
 pub(crate) use md_core;
 
-/// A backend that may compress the block of padding alone that ends a message of whole blocks
-/// without writing it to memory (SHA-1 and SHA-256 on the SHA extensions: written and read
-/// back at once, the block's loads wait on its stores); the others say `false` and
-/// `compress_padded_tail` builds the block as for any tail.
+/// A backend that may compress a message's last bytes with their padding without writing the
+/// padded block to memory (SHA-1 and SHA-256 on the SHA extensions: written and read back at
+/// once, the block's loads wait on its stores); the others say `false` and
+/// `compress_padded_tail` builds the block in memory.
 pub(crate) trait PaddingInRegisters<const BLOCK: usize = 64>: Copy {
     type State;
     type Count;
 
-    /// Compresses `blocks` and then the padding of a message of `bit_len` bits whose length is
-    /// a multiple of the block, and returns `true`; or does nothing and returns `false`.
+    /// Compresses `blocks`, then `tail` (under one block) with the padding of a message of
+    /// `bit_len` bits, and returns `true`; or does nothing and returns `false`.
     #[inline(always)]
-    fn compress_then_padding(
+    fn compress_then_padded_tail(
         self,
         state: &mut Self::State,
         blocks: &[[u8; BLOCK]],
+        tail: &[u8],
         bit_len: Self::Count,
     ) -> bool {
-        let _ = (state, blocks, bit_len);
+        let _ = (state, blocks, tail, bit_len);
         false
     }
 }
 
 /// [`PaddingInRegisters`] for a backend whose `ShaNi` form pads in registers (its `sha_ni`
-/// module's `compress_blocks_then_padding`), every other form declining.
+/// module's `compress_blocks_then_tail`), every other form declining.
 macro_rules! padding_in_registers_on_sha_ni {
     ($backend:ty, $state:ty) => {
         impl $crate::algo::block_api::PaddingInRegisters for $backend {
@@ -287,16 +283,17 @@ macro_rules! padding_in_registers_on_sha_ni {
             type Count = u64;
 
             #[inline]
-            fn compress_then_padding(
+            fn compress_then_padded_tail(
                 self,
                 state: &mut $state,
                 blocks: &[[u8; 64]],
+                tail: &[u8],
                 bit_len: u64,
             ) -> bool {
                 match self {
                     #[cfg(target_arch = "x86_64")]
                     Self::ShaNi(token) => {
-                        sha_ni::compress_blocks_then_padding(token, state, blocks, bit_len);
+                        sha_ni::compress_blocks_then_tail(token, state, blocks, tail, bit_len);
                         true
                     }
                     _ => false,
@@ -307,16 +304,21 @@ macro_rules! padding_in_registers_on_sha_ni {
 }
 pub(crate) use padding_in_registers_on_sha_ni;
 
-/// Checks a SHA-NI kernel's padding built in registers against the block
-/// `compress_padded_tail` writes to memory, compressed by the same kernel: for 0-3 blocks
-/// before it and bit lengths no test message reaches (above 2^32 bits, the top bit set).
+/// A SHA-NI kernel's `compress_blocks_then_tail` (state, blocks, tail, bit length).
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) type CompressThenTail<S> = fn(crate::platform::ShaNi, &mut S, &[[u8; 64]], &[u8], u64);
+
+/// Checks a SHA-NI kernel's padded tail built in registers against the padding written byte by
+/// byte as the specification says, compressed by the same kernel: for 0-3 blocks before it,
+/// every tail under one block (the length in the tail's block or in one of its own) and bit
+/// lengths no test message reaches (above 2^32 bits, the top bit set).
 /// Logged as skipped where the CPU has no SHA extensions.
 #[cfg(all(test, target_arch = "x86_64"))]
 pub(crate) fn check_padding_in_registers<S: Copy + PartialEq + core::fmt::Debug>(
     test: &str,
     iv: S,
     compress: fn(crate::platform::ShaNi, &mut S, &[[u8; 64]]),
-    compress_then_padding: fn(crate::platform::ShaNi, &mut S, &[[u8; 64]], u64),
+    compress_then_tail: CompressThenTail<S>,
 ) {
     let Some(token) = crate::platform::ShaNi::detect() else {
         crate::forms_log::skipped(
@@ -328,29 +330,42 @@ pub(crate) fn check_padding_in_registers<S: Copy + PartialEq + core::fmt::Debug>
     let blocks: Vec<[u8; 64]> = (0..3u8)
         .map(|b| core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ b))
         .collect();
+    let bytes: Vec<u8> = (0..63u8).map(|i| i.wrapping_mul(91) ^ 0xa5).collect();
     let mut checked = 0;
     for n in 0..=blocks.len() {
-        for bit_len in [
-            0,
-            512,
-            1536,
-            (1 << 32) + 8,
-            u64::MAX - 7,
-            0x0123_4567_89ab_cdef,
-        ] {
-            let mut padding = [0u8; 64];
-            padding[0] = 0x80;
-            padding[56..].copy_from_slice(&bit_len.to_be_bytes());
-            let mut expected = iv;
-            compress(token, &mut expected, &blocks[..n]);
-            compress(token, &mut expected, &[padding]);
-            let mut state = iv;
-            compress_then_padding(token, &mut state, &blocks[..n], bit_len);
-            assert_eq!(state, expected, "{n} blocks, {bit_len} bits");
-            checked += 1;
+        for tail_len in 0..64 {
+            // The tail alone in its own allocation: its last piece is read within it.
+            let tail = bytes[..tail_len].to_vec();
+            for bit_len in [
+                0,
+                512,
+                1536,
+                (1 << 32) + 8,
+                u64::MAX - 7,
+                0x0123_4567_89ab_cdef,
+            ] {
+                // The padded end as the specification writes it, byte by byte.
+                let mut padded = tail.clone();
+                padded.push(0x80);
+                while padded.len() % 64 != 56 {
+                    padded.push(0);
+                }
+                padded.extend_from_slice(&bit_len.to_be_bytes());
+                let (padded, _) = padded.as_chunks::<64>();
+                let mut expected = iv;
+                compress(token, &mut expected, &blocks[..n]);
+                compress(token, &mut expected, padded);
+                let mut state = iv;
+                compress_then_tail(token, &mut state, &blocks[..n], &tail, bit_len);
+                assert_eq!(
+                    state, expected,
+                    "{n} blocks, {tail_len}-byte tail, {bit_len} bits"
+                );
+                checked += 1;
+            }
         }
     }
-    assert_eq!(checked, 24);
+    assert_eq!(checked, 4 * 64 * 6);
 }
 
 /// The end of an MD-style message ([`md_core`]): its last `tail` bytes (the buffered ones, at

@@ -43,6 +43,81 @@ fn load_partial(src: &[u8]) -> u128 {
     }
 }
 
+/// The blocks that end a message whose last `tail` bytes are under one block, with the MD
+/// padding (`tail`, 0x80, zeros, `length` in the last 8 bytes): 16-byte pieces as loads of
+/// those blocks would give them, built in registers and never stored, and how many blocks (1,
+/// or 2 where the tail leaves under 8 bytes for the length). A block stored and at once loaded
+/// back waits for its stores when they do not match the loads (above); built here, nothing
+/// waits (SHA-256 of 8 bytes on the SHA extensions 53 -> 29 ns: BENCHMARKS.md, issue 27,
+/// twenty-first session).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn padded_tail(
+    tail: &[u8],
+    length: [u8; 8],
+) -> ([[core::arch::x86_64::__m128i; 4]; 2], usize) {
+    use core::arch::x86_64::{_mm_or_si128, _mm_set_epi64x, _mm_setzero_si128};
+    debug_assert!(tail.len() < 64);
+    // SAFETY: SSE2 is part of the x86-64 baseline.
+    let (zero, length) = unsafe {
+        (
+            _mm_setzero_si128(),
+            _mm_set_epi64x(i64::from_le_bytes(length), 0),
+        )
+    };
+    let mut first = tail_block_pieces(tail);
+    if tail.len() < 56 {
+        // SAFETY: as above.
+        first[3] = unsafe { _mm_or_si128(first[3], length) };
+        ([first, [zero; 4]], 1)
+    } else {
+        ([first, [zero, zero, zero, length]], 2)
+    }
+}
+
+/// The four 16-byte pieces of a block that begins with `tail` (under one block), then 0x80
+/// and zeros.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn tail_block_pieces(tail: &[u8]) -> [core::arch::x86_64::__m128i; 4] {
+    if tail.is_empty() {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            use core::arch::x86_64::{_mm_set_epi64x, _mm_setzero_si128};
+            let zero = _mm_setzero_si128();
+            return [_mm_set_epi64x(0, 0x80), zero, zero, zero];
+        }
+    }
+    // Not `array::from_fn`: its closure stayed a call of its own, each piece returned through
+    // the stack (a 64-byte SHA-256 50 -> 57 ns).
+    [
+        tail_piece(tail, 0),
+        tail_piece(tail, 1),
+        tail_piece(tail, 2),
+        tail_piece(tail, 3),
+    ]
+}
+
+/// Piece `i` of [`tail_block_pieces`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn tail_piece(tail: &[u8], i: usize) -> core::arch::x86_64::__m128i {
+    use core::arch::x86_64::{_mm_loadu_si128, _mm_set_epi64x, _mm_setzero_si128};
+    let n = tail.len();
+    let start = 16 * i;
+    if let Some(bytes) = tail.get(start..start + 16) {
+        // SAFETY: `bytes` is 16 readable bytes (an unaligned load may read them).
+        unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) }
+    } else if start <= n {
+        let value = load_partial(&tail[start..]) | 0x80 << (8 * (n - start));
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe { _mm_set_epi64x((value >> 64) as u64 as i64, value as u64 as i64) }
+    } else {
+        // SAFETY: as above.
+        unsafe { _mm_setzero_si128() }
+    }
+}
+
 /// Writes `value` (little-endian) to `dst` with one 16-byte store: a `u128` stored by itself
 /// is two 8-byte stores, and a 16-byte load cannot take its bytes from two stores.
 #[inline(always)]

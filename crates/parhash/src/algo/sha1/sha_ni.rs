@@ -19,19 +19,21 @@ pub fn compress_blocks(token: ShaNi, state: &mut [u32; 5], blocks: &[[u8; 64]]) 
     unsafe { compress_blocks_sha(state, blocks) }
 }
 
-/// Compresses whole blocks into `state`, then the block of padding alone that ends a message
-/// of `bit_len` bits whose length is a multiple of 64 bytes, built in registers (as SHA-256's
-/// kernel does: BENCHMARKS.md, issue 27, eleventh session).
+/// Compresses whole blocks into `state`, then the message's last `tail` bytes (under one
+/// block) with the padding of a `bit_len`-bit message, built in registers (as SHA-256's
+/// kernel does: BENCHMARKS.md, issue 27, eleventh and twenty-first sessions).
 #[inline(never)]
-pub fn compress_blocks_then_padding(
+pub fn compress_blocks_then_tail(
     token: ShaNi,
     state: &mut [u32; 5],
     blocks: &[[u8; 64]],
+    tail: &[u8],
     bit_len: u64,
 ) {
     let _ = token;
+    assert!(tail.len() < 64, "a tail is under one block");
     // SAFETY: the `ShaNi` token proves this CPU has SHA, SSE2, SSSE3 and SSE4.1.
-    unsafe { compress_sha(state, blocks, Some(bit_len)) }
+    unsafe { compress_sha::<true>(state, blocks, tail, bit_len) }
 }
 
 /// # Safety
@@ -39,16 +41,23 @@ pub fn compress_blocks_then_padding(
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn compress_blocks_sha(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     // SAFETY: as the caller guarantees.
-    unsafe { compress_sha(state, blocks, None) }
+    unsafe { compress_sha::<false>(state, blocks, &[], 0) }
 }
 
-/// `blocks`, then the padding of a `bit_len`-bit message if one is given.
+/// `blocks`, then, if `PADDED_TAIL`, the message's last `tail` bytes (under one block) padded
+/// for a `bit_len`-bit message. (A constant, not an `Option`: the arguments stay in
+/// registers.)
 ///
 /// # Safety
 /// The CPU must support SHA, SSSE3 and SSE4.1.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
-unsafe fn compress_sha(state: &mut [u32; 5], blocks: &[[u8; 64]], padding_of: Option<u64>) {
+unsafe fn compress_sha<const PADDED_TAIL: bool>(
+    state: &mut [u32; 5],
+    blocks: &[[u8; 64]],
+    tail: &[u8],
+    bit_len: u64,
+) {
     // Reverses all 16 bytes: big-endian words, and W[t] in the top lane as the instructions
     // want it.
     let reverse = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0a0b_0c0d_0e0f);
@@ -59,17 +68,12 @@ unsafe fn compress_sha(state: &mut [u32; 5], blocks: &[[u8; 64]], padding_of: Op
     for block in blocks {
         block_rounds(&mut abcd, &mut e0, load_block_shuffled(block, reverse));
     }
-    if let Some(bit_len) = padding_of {
-        // The padding's words as the load gives them (W[t] in the top lane): W0 = 0x80000000,
-        // W14..W15 the length.
-        let zero = _mm_setzero_si128();
-        let padding = [
-            _mm_set_epi32(0x8000_0000_u32 as i32, 0, 0, 0),
-            zero,
-            zero,
-            _mm_set_epi32(0, 0, (bit_len >> 32) as u32 as i32, bit_len as u32 as i32),
-        ];
-        block_rounds(&mut abcd, &mut e0, padding);
+    if PADDED_TAIL {
+        let (padded, count) = crate::algo::pieces::padded_tail(tail, bit_len.to_be_bytes());
+        for pieces in &padded[..count] {
+            let w = pieces.map(|p| _mm_shuffle_epi8(p, reverse));
+            block_rounds(&mut abcd, &mut e0, w);
+        }
     }
     // SAFETY: as for the load above.
     unsafe { _mm_storeu_si128(state.as_mut_ptr().cast(), _mm_shuffle_epi32::<0x1B>(abcd)) };
@@ -111,9 +115,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_padding_built_in_registers_is_the_padding_block() {
+    fn the_padded_tail_built_in_registers_is_the_padded_block() {
         crate::algo::block_api::check_padding_in_registers(
-            "sha1::the_padding_built_in_registers_is_the_padding_block",
+            "sha1::the_padded_tail_built_in_registers_is_the_padded_block",
             [
                 0x6745_2301,
                 0xefcd_ab89,
@@ -122,7 +126,7 @@ mod tests {
                 0xc3d2_e1f0,
             ],
             compress_blocks,
-            compress_blocks_then_padding,
+            compress_blocks_then_tail,
         );
     }
 }

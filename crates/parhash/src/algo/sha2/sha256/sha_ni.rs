@@ -110,20 +110,23 @@ pub(super) fn rounds4(state: &mut Packed, wk: __m128i) {
     state[0] = _mm_sha256rnds2_epu32(state[0], state[1], _mm_shuffle_epi32(wk, 0x0E));
 }
 
-/// Compresses whole blocks into `state`, then the block of padding alone that ends a message
-/// of `bit_len` bits whose length is a multiple of 64 bytes (0x80, zeros, the length), built in
-/// registers. The padding written to memory and read back at once cost a 64-byte message's
-/// loads a wait on the bytes just stored (BENCHMARKS.md, issue 27, eleventh session).
+/// Compresses whole blocks into `state`, then the message's last `tail` bytes (under one
+/// block) with the padding of a `bit_len`-bit message (0x80, zeros, the length), built in
+/// registers (`pieces::tail_block_pieces`). The padded block written to memory and read back
+/// at once cost a short message's loads a wait on the bytes just stored (BENCHMARKS.md,
+/// issue 27, eleventh and twenty-first sessions).
 #[inline(never)]
-pub fn compress_blocks_then_padding(
+pub fn compress_blocks_then_tail(
     token: ShaNi,
     state: &mut [u32; 8],
     blocks: &[[u8; 64]],
+    tail: &[u8],
     bit_len: u64,
 ) {
     let _ = token;
+    assert!(tail.len() < 64, "a tail is under one block");
     // SAFETY: the `ShaNi` token proves this CPU has SHA, SSE2, SSSE3 and SSE4.1.
-    unsafe { compress_sha(state, blocks, Some(bit_len)) }
+    unsafe { compress_sha::<true>(state, blocks, tail, bit_len) }
 }
 
 /// The 64 rounds of one block given its 16 words, and the feed-forward.
@@ -151,31 +154,33 @@ fn block_rounds(packed: &mut Packed, mut w: [__m128i; 4]) {
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 unsafe fn compress_blocks_sha(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     // SAFETY: as the caller guarantees.
-    unsafe { compress_sha(state, blocks, None) }
+    unsafe { compress_sha::<false>(state, blocks, &[], 0) }
 }
 
-/// `blocks`, then the padding of a `bit_len`-bit message if one is given.
+/// `blocks`, then, if `PADDED_TAIL`, the message's last `tail` bytes (under one block) padded
+/// for a `bit_len`-bit message. (A constant, not an `Option`: the arguments stay in
+/// registers.)
 ///
 /// # Safety
 /// The CPU must support SHA, SSSE3 and SSE4.1.
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
 #[inline]
-unsafe fn compress_sha(state: &mut [u32; 8], blocks: &[[u8; 64]], padding_of: Option<u64>) {
+unsafe fn compress_sha<const PADDED_TAIL: bool>(
+    state: &mut [u32; 8],
+    blocks: &[[u8; 64]],
+    tail: &[u8],
+    bit_len: u64,
+) {
     let mut packed = pack(state);
     for block in blocks {
         block_rounds(&mut packed, load_words(block));
     }
-    if let Some(bit_len) = padding_of {
-        // The padding's words as `load_words` would give them: W0 = 0x80000000, W14..W15 the
-        // length.
-        let zero = _mm_setzero_si128();
-        let padding = [
-            _mm_setr_epi32(0x8000_0000_u32 as i32, 0, 0, 0),
-            zero,
-            zero,
-            _mm_setr_epi32(0, 0, (bit_len >> 32) as u32 as i32, bit_len as u32 as i32),
-        ];
-        block_rounds(&mut packed, padding);
+    if PADDED_TAIL {
+        let be_words = _mm_set_epi64x(0x0c0d_0e0f_0809_0a0b, 0x0405_0607_0001_0203);
+        let (padded, count) = crate::algo::pieces::padded_tail(tail, bit_len.to_be_bytes());
+        for pieces in &padded[..count] {
+            block_rounds(&mut packed, pieces.map(|p| _mm_shuffle_epi8(p, be_words)));
+        }
     }
     unpack(packed, state);
 }
@@ -185,12 +190,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_padding_built_in_registers_is_the_padding_block() {
+    fn the_padded_tail_built_in_registers_is_the_padded_block() {
         crate::algo::block_api::check_padding_in_registers(
-            "sha256::the_padding_built_in_registers_is_the_padding_block",
+            "sha256::the_padded_tail_built_in_registers_is_the_padded_block",
             crate::algo::sha2::consts::IV256,
             compress_blocks,
-            compress_blocks_then_padding,
+            compress_blocks_then_tail,
         );
     }
 }
