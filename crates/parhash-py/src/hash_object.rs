@@ -156,14 +156,8 @@ impl Hash {
             }
         } else if algorithm == Algorithm::Parsha256 && options.variant.is_none() {
             State::Parsha(Kept::default())
-        } else if options.variant.is_none()
-            && options.tree.is_none()
-            && options.digest_size.is_none()
-        {
-            // The common call, `sha256(data)`: what the builder builds for no options, without
-            // its checks (a twentieth of a 64-byte message's time).
-            State::Hasher(Hasher::with_threads(algorithm, options.threads))
         } else {
+            // The common call, `sha256(data)`, is the builder's quick way (`HasherBuilder::build`).
             State::Hasher(
                 options
                     .builder(algorithm)

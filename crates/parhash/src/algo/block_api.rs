@@ -125,12 +125,7 @@ macro_rules! md_core {
         impl<$($generics)*> $crate::algo::block_api::MdFinish for $core {
             #[inline(always)]
             fn finish(&mut self, tail: &[u8], out: &mut [u8]) {
-                let len = self
-                    .block_count
-                    .wrapping_mul($block)
-                    .wrapping_add(tail.len() as $count);
-                Self::compress_padded_tail(self.backend, &mut self.state, tail, len);
-                $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
+                Self::finish_state(self.backend, &mut self.state, self.block_count, tail, out);
             }
         }
 
@@ -174,12 +169,8 @@ macro_rules! md_core {
                 tail: &[u8],
                 out: &mut [u8],
             ) {
-                let state = Self::state_of(words);
-                let len = <$count>::from(blocks)
-                    .wrapping_mul($block)
-                    .wrapping_add(tail.len() as $count);
-                Self::compress_padded_tail(backend, state, tail, len);
-                $crate::algo::block_api::write_digest(state, |w| w.$to_bytes(), out);
+                let blocks = <$count>::from(blocks);
+                Self::finish_state(backend, Self::state_of(words), blocks, tail, out);
             }
         }
 
@@ -215,11 +206,29 @@ macro_rules! md_core {
                 } else {
                     data.split_at(data.len() / BLOCK * BLOCK)
                 };
+                let (head, _) = head.as_chunks::<BLOCK>();
                 if !head.is_empty() {
-                    self.backend.compress(&mut self.state, head.as_chunks::<BLOCK>().0);
+                    self.backend.compress(&mut self.state, head);
                 }
-                Self::compress_padded_tail(self.backend, &mut self.state, tail, data.len() as $count);
-                $crate::algo::block_api::write_digest(&self.state, |w| w.$to_bytes(), out);
+                let blocks = head.len() as $count;
+                Self::finish_state(self.backend, &mut self.state, blocks, tail, out);
+            }
+
+            /// Compresses a message's last `tail` bytes (under two blocks) after `blocks` whole
+            /// blocks, with the padding, and writes the digest to `out` (exactly the digest's
+            /// size): the end of every form (the streaming types, the in-place states, the
+            /// one-shot).
+            #[inline(always)]
+            fn finish_state(
+                backend: $backend,
+                state: &mut $state,
+                blocks: $count,
+                tail: &[u8],
+                out: &mut [u8],
+            ) {
+                let len = blocks.wrapping_mul($block).wrapping_add(tail.len() as $count);
+                Self::compress_padded_tail(backend, state, tail, len);
+                $crate::algo::block_api::write_digest(state, |w| w.$to_bytes(), out);
             }
 
             /// Compresses a message's last `tail` bytes (under two blocks) into `state` with the

@@ -616,6 +616,37 @@ fn every_hasher_knows_its_algorithm() {
     assert_eq!(stream.build().unwrap().algorithm(), Algorithm::Parsha256);
 }
 
+/// A plain builder (nothing asked beyond the algorithm and threads) takes `build`'s quick way,
+/// `Hasher::with_threads`; every variant asked for by name takes the way with the checks. Both
+/// give the same digests, for every algorithm and thread count.
+#[test]
+fn the_plain_builders_quick_way_gives_what_every_variant_gives() {
+    let data: Vec<u8> = (0..3000u32).map(|i| (i * 7 + i / 255) as u8).collect();
+    let mut compared = 0;
+    for &alg in Algorithm::ALL {
+        for threads in [Threads::ONE, Threads::new(2)] {
+            let plain = |len: usize| {
+                let mut h = Hasher::builder(alg).threads(threads).build().unwrap();
+                h.update(&data[..len]);
+                h.finalize()
+            };
+            for variant in alg.available_variants() {
+                for len in [0, 8, 55, 64, 100, 1000, 3000] {
+                    let mut h = Hasher::builder(alg)
+                        .threads(threads)
+                        .variant(variant)
+                        .build()
+                        .unwrap();
+                    h.update(&data[..len]);
+                    assert_eq!(h.finalize(), plain(len), "{variant:?}, {len} bytes");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 2 * 7 * Algorithm::ALL.len(), "{compared}");
+}
+
 /// A `Hasher` is moved once per message by `Hasher::new(..).update(m).finalize()`: within 128
 /// bytes a move is eight 16-byte moves; beyond, a `memcpy` call whose wide stores the next
 /// loads of the block cannot take their bytes from (see `InlineHash`).
