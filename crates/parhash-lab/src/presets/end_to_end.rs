@@ -199,11 +199,13 @@ fn rows(
         "status=none".into(),
     ];
     let dd_time = command_time(runs, "dd", &dd_args)?;
+    let map_time = map_time(file, runs, threads);
     limits.push(vec![
         format_size(len),
         cached.name().into(),
         dd_time.map(ms).unwrap_or_else(|| "dd not found".into()),
         ms(roof_time),
+        map_time.map(ms).unwrap_or_else(|| "-".into()),
     ]);
     for &alg in algorithms {
         // All threads, one thread and memory timed in turn, round by round, so that
@@ -267,6 +269,12 @@ fn rows(
             memory
                 .map(|(_, ratio)| sig3(ratio))
                 .unwrap_or_else(|| "-".into()),
+            match (memory, map_time) {
+                (Some((m, _)), Some(map)) if Hasher::splits_over_threads(alg) => {
+                    sig3(m / (m + map))
+                }
+                _ => "-".into(),
+            },
             format_rate(len as f64 / all),
             ms(roof_time),
             match peer {
@@ -281,6 +289,28 @@ fn rows(
         ]);
     }
     Ok(())
+}
+
+/// The median wall time of the kernel's part of a mapped read of `file` on `threads` threads
+/// ([`crate::source::map_in_and_drop`]), after one warm-up; `None` where maps cannot be timed
+/// (not Linux, a map refused).
+fn map_time(file: &ScratchFile, runs: usize, threads: usize) -> Option<f64> {
+    #[cfg(target_os = "linux")]
+    {
+        let opened = file.open().ok()?;
+        let mut times = (0..=runs.max(1))
+            .map(|_| crate::source::map_in_and_drop(&opened, file.len(), threads))
+            .skip(1)
+            .collect::<std::io::Result<Vec<f64>>>()
+            .ok()?;
+        times.sort_by(f64::total_cmp);
+        Some(times[times.len() / 2])
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (file, runs, threads);
+        None
+    }
 }
 
 fn ms(seconds: f64) -> String {
@@ -316,12 +346,19 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         "speed-up limit",
         "in memory, one call (ms)",
         "memory / file",
+        "memory / file limit",
         "rate",
         "page-cache roof (ms)",
         "peer (ms)",
         "peer / parhash",
     ]);
-    let mut limits = Table::new(&["file", "cached by", "dd bs=4M (ms)", "page-cache roof (ms)"]);
+    let mut limits = Table::new(&[
+        "file",
+        "cached by",
+        "dd bs=4M (ms)",
+        "page-cache roof (ms)",
+        "map in + drop, all threads (ms)",
+    ]);
     for &len in &sizes {
         let file = ScratchFile::create(&scratch, &format!("end-to-end-{len}.bin"), len)?;
         let path = file.path();
@@ -381,7 +418,9 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                  their times include a process start (a few ms). `memory / file`: the library's \
                  one-call time on the same bytes already in memory over the file engine's \
                  (1.0: the file costs nothing beyond the hashing; issue 27 asks at least 0.9 for \
-                 sandstorm256 and parsha256). `threads speed-up`: 1 thread over all {threads} \
+                 sandstorm256 and parsha256), and `memory / file limit` what it can be for the \
+                 forms that hash a map on all threads: the one call over the one call plus the \
+                 kernel's part of the map (`map in + drop` below). `threads speed-up`: 1 thread over all {threads} \
                  (issue 27 asks 1.7x on two cores for the three tree modes); `1 thread: cores \
                  busy` is the process's CPU time over the wall time of the one-thread run \
                  (above 1: the read-ahead thread maps pieces in on another core while the \
@@ -401,7 +440,12 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
         title: "What reading alone costs".into(),
         paragraphs: vec![
             "`dd bs=4M of=/dev/null` of the same cached file (a command: process start \
-             included), beside the page-cache roof."
+             included), beside the page-cache roof. `map in + drop`: the kernel's part of \
+             hashing the file from a map, no byte read: the file mapped, each 4 MiB share \
+             mapped in (`MADV_POPULATE_READ`) and dropped (`MADV_DONTNEED`) by all the \
+             threads taking shares in turn, as the file engine's threads do around their \
+             hashing, and unmapped (median of the runs). It is what a file's folios cost: \
+             small ones (a writer's) one page-table entry and one reference each 4 KiB."
                 .into(),
         ],
         table: Some(limits),
