@@ -357,6 +357,7 @@ fn md_run<A: MdAlgorithm + MdRounds<V>, V: Vector<Word = A::Word>>(
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn md_avx2<A: MdKernel>(token: Avx2, soa: &mut Soa<A::Word>, src: Source<'_>, n: usize) {
+    crate::platform::align_frame();
     md_run::<A, AvxOf<A>>(token, soa, src, n);
 }
 

@@ -92,6 +92,22 @@ isa_token!(
     GfniAvx2, "gfni", ["gfni", "avx2", "avx"]
 );
 
+/// Aligns the calling function's stack frame to 64 bytes; called first in the entry function
+/// of a vector kernel (a `#[target_feature]` function, into which this is inlined) that keeps
+/// 32- or 64-byte registers on the stack. Without it the frame keeps the caller's 16-byte
+/// alignment, and whether those slots' loads and stores split cache lines depends on the call
+/// chain: SANDstorm-256's AVX-512 kernel ran 13 % slower on two threads in `parhash sum` than in
+/// another binary calling the same function (a cached 1 GiB file 186 -> 159 ms once aligned;
+/// BENCHMARKS.md, issue 27, twenty-first session). A 64-byte aligned local the compiler must
+/// keep makes it align the frame, and then it gives the slots their full alignment.
+#[inline(always)]
+pub(crate) fn align_frame() {
+    #[repr(align(64))]
+    struct Anchor([u8; 64]);
+    let mut anchor = Anchor([0; 64]);
+    core::hint::black_box(&mut anchor.0);
+}
+
 /// Whether this CPU is Intel's (CPUID vendor "GenuineIntel"). For defaults whose measured order
 /// depends on the microarchitecture rather than on an ISA: Keccak's vector forms beat its
 /// scalar round on Intel cores (Cascade Lake, BENCHMARKS.md issue 27 thirteenth session) and

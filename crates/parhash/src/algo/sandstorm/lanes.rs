@@ -1178,6 +1178,7 @@ mod kernel {
                 starts: &[usize; LANES],
                 count: usize,
             ) {
+                crate::platform::align_frame();
                 run::<$lanes>($isa, chains, input, starts, count)
             }
         };

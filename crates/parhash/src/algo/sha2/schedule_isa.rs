@@ -86,6 +86,7 @@ macro_rules! vector_kernel {
         #[allow(unused_assignments)]
         #[target_feature(enable = $features)]
         unsafe fn kernel(state: &mut [$word; 8], blocks: &[[u8; $block]]) {
+            $crate::platform::align_frame();
             super::schedule::vector_kernel_body!(state, blocks, sigma0, sigma1)
         }
     };

@@ -128,6 +128,7 @@ fn portable<I: LaneInputs>(inputs: &I, states: &mut [[u32; 8]]) {
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 fn avx2<I: LaneInputs>(token: Avx2, inputs: &I, states: &mut [[u32; 8]]) {
+    crate::platform::align_frame();
     lane_groups::<Avx2x8, I>(token, inputs, states);
 }
 
