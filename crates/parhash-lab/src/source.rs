@@ -168,7 +168,7 @@ pub fn read_range(
 const MAP_SHARE: usize = 4 << 20;
 
 /// The kernel's part of hashing `file` (`len` bytes, in the page cache) from a map, with no byte
-/// read: the file mapped, each [`MAP_SHARE`] of it mapped in (`MADV_POPULATE_READ`) and dropped
+/// read: the file mapped, each `MAP_SHARE` (4 MiB) of it mapped in (`MADV_POPULATE_READ`) and dropped
 /// (`MADV_DONTNEED`) by `threads` threads taking the shares in turn, as the file engine's
 /// threads do around their hashing, then unmapped. Returns the wall time in seconds. What a
 /// mapped file costs beyond its hashing, and so the limit of its memory/file ratio: on a file

@@ -156,6 +156,7 @@ pub mod blake512 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     unsafe fn compress_avx2(h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
+        crate::platform::align_frame();
         super::super::rows::compress_rows!(
             h, blocks, bits_before;
             __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256, _mm256_setr_epi64x,

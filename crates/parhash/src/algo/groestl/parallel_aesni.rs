@@ -373,6 +373,7 @@ fn permute_q16(a: Rows) -> Rows {
 
 #[target_feature(enable = "aes,avx,ssse3")]
 fn compress16(state: &mut State, blocks: &[u8]) {
+    crate::platform::align_frame();
     let mut h = rows16(&state_bytes16(state));
     for block in blocks.chunks_exact(128) {
         let m = rows16(block);
@@ -391,6 +392,7 @@ fn compress16(state: &mut State, blocks: &[u8]) {
 
 #[target_feature(enable = "aes,avx,ssse3")]
 fn output16(state: &mut State) {
+    crate::platform::align_frame();
     let x = rows16(&state_bytes16(state));
     let p = permute_p16(x);
     let mut out = x;

@@ -84,6 +84,7 @@ super::bmi2::entry_point!(Avx2, compress_blocks_avx2);
 /// a multiple of `rate` (checked by the caller).
 #[target_feature(enable = "avx2")]
 unsafe fn compress_blocks_avx2(state: &mut [u64; 25], blocks: &[u8], rate: usize) {
+    crate::platform::align_frame();
     // Row registers: state lanes are copied in and out through plain arrays.
     let mut lo = [_mm256_setzero_si256(); 5];
     let mut hi = [_mm256_setzero_si256(); 5];

@@ -68,6 +68,13 @@ unsafe fn next_group_far(
     }
 }
 
+/// The `W + K` words of a pair of blocks, `wk[8g..8g+8]` for group `g`: each group one 32-byte
+/// store, read back by 4-byte loads. Aligned to 32 bytes so that no store crosses a cache
+/// line (a load then waits for the store to reach the cache) whatever the caller's frame:
+/// see `platform::align_frame`.
+#[repr(C, align(32))]
+pub(super) struct WPlusK(pub(super) [u32; 160]);
+
 /// Loads group `g < 4` of both blocks, or computes group `g >= 4` from the earlier ones, and
 /// stores its `W + K` at `wk[8g..8g+8]` (the first block's four words, then the second's).
 ///
@@ -76,7 +83,7 @@ unsafe fn next_group_far(
 #[inline(always)]
 pub(super) unsafe fn schedule_group(
     w: &mut [__m256i; 20],
-    wk: &mut [u32; 160],
+    wk: &mut WPlusK,
     g: usize,
     first: &[u8; 64],
     second: &[u8; 64],
@@ -94,7 +101,7 @@ pub(super) unsafe fn schedule_group(
             next_group_far(w[g - 8], w[g - 7], w[g - 4], w[g - 2], w[g - 1])
         };
         let k = _mm256_set1_epi32(K[g / 5] as i32);
-        let out = &mut wk[8 * g..8 * g + 8];
+        let out = &mut wk.0[8 * g..8 * g + 8];
         _mm256_storeu_si256(out.as_mut_ptr().cast(), _mm256_add_epi32(w[g], k));
     }
 }
@@ -105,11 +112,8 @@ pub(super) unsafe fn schedule_group(
 /// # Safety
 /// The CPU must support AVX2.
 #[inline(always)]
-pub(super) unsafe fn start_pair(
-    first: &[u8; 64],
-    second: &[u8; 64],
-) -> ([__m256i; 20], [u32; 160]) {
-    let mut wk = [0u32; 160];
+pub(super) unsafe fn start_pair(first: &[u8; 64], second: &[u8; 64]) -> ([__m256i; 20], WPlusK) {
+    let mut wk = WPlusK([0u32; 160]);
     // SAFETY: AVX2 is enabled in the caller.
     let mut w = unsafe { [_mm256_setzero_si256(); 20] };
     for g in 0..4 {
@@ -137,9 +141,9 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: &[u8; 64
             unsafe { schedule_group(&mut w, &mut wk, g, first, second) };
             crate::algo::from_memory::reload_after_here(&mut wk);
         }
-        wk[8 * (t / 4) + t % 4]
+        wk.0[8 * (t / 4) + t % 4]
     };
     rounds80!(state, first_at);
-    let second_at = |t: usize| wk[8 * (t / 4) + 4 + t % 4];
+    let second_at = |t: usize| wk.0[8 * (t / 4) + 4 + t % 4];
     rounds80!(state, second_at);
 }

@@ -135,7 +135,7 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: Option<&
                 // SAFETY: AVX2 is enabled here.
                 unsafe { schedule_group(&mut w, &mut wk, $g + 4, first, second) };
             }
-            asm_four!($f $t, r, wk.as_ptr(), 32 * $g);
+            asm_four!($f $t, r, wk.0.as_ptr(), 32 * $g);
         )+};
     }
     first!(ch [t0 t1], 0 1 2 3 4);
@@ -150,7 +150,7 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: Option<&
     let mut r = [a, b, c, d, e, 0];
     macro_rules! second {
         ($f:ident $t:tt, $($g:literal)+) => {$(
-            asm_four!($f $t, r, wk.as_ptr(), 32 * $g + 16);
+            asm_four!($f $t, r, wk.0.as_ptr(), 32 * $g + 16);
         )+};
     }
     second!(ch [t0 t1], 0 1 2 3 4);

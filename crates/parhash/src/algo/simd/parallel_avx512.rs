@@ -284,6 +284,7 @@ macro_rules! steps {
 
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vl")]
 fn compress_avx512<const L: usize>(state: &mut State<L>, blocks: &[u8], final_block: bool) {
+    crate::platform::align_frame();
     let t = tables(L);
     if L == 4 {
         let mut st = [_mm_setzero_si128(); 4];
