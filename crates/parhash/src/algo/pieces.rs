@@ -81,6 +81,8 @@ pub(crate) fn padded_tail(
 #[inline(always)]
 fn tail_block_pieces(tail: &[u8]) -> [core::arch::x86_64::__m128i; 4] {
     if tail.is_empty() {
+        // A message of whole blocks (the common 64-byte one): the padding's first piece as a
+        // constant, not four tests of an empty tail (about 1 ns of 51 for a 64-byte SHA-256).
         // SAFETY: SSE2 is part of the x86-64 baseline.
         unsafe {
             use core::arch::x86_64::{_mm_set_epi64x, _mm_setzero_si128};

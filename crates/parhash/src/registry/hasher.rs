@@ -205,15 +205,9 @@ impl HasherBuilder {
     }
 
     /// Whether the batch engine's lanes compute what this builder's hasher would, so that a
-    /// caller may hash small messages there instead: no forced variant, no tree parameters, the
-    /// default digest size.
+    /// caller may hash small messages there instead: a plain request ([`Self::is_plain`]).
     pub(crate) fn lanes_agree(&self) -> bool {
-        !self.keyed()
-            && self.variant.is_none()
-            && self.tree_params.is_none()
-            && self
-                .digest_size
-                .is_none_or(|size| size == self.algorithm.digest_size())
+        self.is_plain()
     }
 
     /// Nothing asked beyond the algorithm and the threads: no variant, tree parameters, key or
