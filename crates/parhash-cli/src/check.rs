@@ -14,12 +14,12 @@ use std::collections::HashMap;
 
 use anyhow::{Context, Result};
 use parhash::file::{FileInput, MultiHasher};
-use parhash::{Algorithm, Hasher, Output};
+use parhash::{Algorithm, Output};
 use parhash_format::check::{CheckOptions, Checker, Job, ListCheck, Record, Sink};
 use parhash_format::escape;
 
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
-use crate::input::{hash_input, Source};
+use crate::input::{builder_for, hash_input, Source};
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::progress::ManyProgress;
 
@@ -246,6 +246,19 @@ impl Spec {
             digest_size: hashing.digest_size(algorithm),
         }
     }
+
+    /// The options a file is hashed with for this spec: the run's (threads, BLAKE3 mode...)
+    /// with the line's tree parameters and digest size, as [`job_hashing`] gives them.
+    fn hashing(&self, options: &Options) -> HashOptions {
+        let mut hashing = options.hashing.clone();
+        if let Some(params) = self.tree_params {
+            hashing = hashing.with_tree_params(params);
+        }
+        match self.digest_size {
+            Some(size) => hashing.with_digest_size(size),
+            None => hashing,
+        }
+    }
 }
 
 /// `check LIST...` of several lists in one pass: every list read first, then each file they
@@ -332,16 +345,9 @@ fn hash_once(options: &Options, files: Vec<(Vec<u8>, Vec<Spec>)>) -> Outcomes {
     }
     let mut outcomes = HashMap::new();
     for (specs, names) in groups {
-        let builders = specs.iter().map(|spec| {
-            let mut builder = Hasher::builder(spec.algorithm).threads(options.hashing.threads);
-            if let Some(params) = spec.tree_params {
-                builder = builder.tree_params(params);
-            }
-            if let Some(size) = spec.digest_size {
-                builder = builder.digest_size(size);
-            }
-            builder
-        });
+        let builders = specs
+            .iter()
+            .map(|spec| builder_for(spec.algorithm, &spec.hashing(options)));
         let engine = MultiHasher::new(builders)
             .read_strategy(options.hashing.read)
             .memory_maps(!options.hashing.no_mmap);

@@ -259,3 +259,83 @@ fn a_file_that_changes_while_read_fails_in_every_list() {
         assert_eq!(out.status.code(), Some(1));
     }
 }
+
+/// `check` of several lists builds each file's hasher as `check` of one list does: the BLAKE3
+/// mode (`--keyed`, `--derive-key`), the line's digest length (`-l` lists) and PARSHA-256's
+/// tree parameters (tag lines) all reach the one-pass engine. Each call's output equals the
+/// lists checked one by one, and every line is `OK` (a dropped mode printed `FAILED`).
+#[test]
+fn keyed_derive_key_length_and_tree_lists_checked_together_are_checked_alone() {
+    const PARHASH: &str = env!("CARGO_BIN_EXE_parhash");
+    let dir = tempfile::tempdir().unwrap();
+    let names = ["a", "b", "big"];
+    for (i, name) in names.iter().enumerate() {
+        let len = if *name == "big" {
+            3 << 20
+        } else {
+            1000 * i + 7
+        };
+        let data: Vec<u8> = (0..len).map(|j| (j * 7 + i) as u8).collect();
+        fs::write(dir.path().join(name), data).unwrap();
+    }
+    let key = b"whats the Elvish word for friend";
+    let run = |args: &[&str]| support::run_in_locale(dir.path(), "C.UTF-8", PARHASH, args, key);
+    let list = |list: &str, args: &[&str]| {
+        let out = run(&[args, &names[..]].concat());
+        assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        fs::write(dir.path().join(list), &out.stdout).unwrap();
+    };
+    let derive = ["-a", "blake3", "--derive-key", "parhash check lists"];
+    list("d1", &[&["sum"][..], &derive].concat());
+    list("d2", &[&["sum", "-l", "512"][..], &derive].concat());
+    list("d3", &[&["sum", "--tag"][..], &derive].concat());
+    list("k1", &["sum", "-a", "blake3", "--keyed"]);
+    list("k2", &["sum", "-a", "blake3", "--keyed", "-l", "384"]);
+    list(
+        "t1",
+        &["sum", "--tag", "-a", "parsha256", "--tree-height", "13"],
+    );
+    let t2 = [
+        "sum",
+        "--tag",
+        "-a",
+        "parsha256",
+        "--tree-height",
+        "7",
+        "--iv-bits",
+        "128",
+    ];
+    list("t2", &t2);
+    list("b1", &["sum", "--tag", "-a", "blake2b", "-l", "256"]);
+    list("b2", &["sum", "-a", "blake2b,sha256"]);
+    let cases: [(&[&str], &[&str]); 4] = [
+        (&derive, &["d1", "d2", "d3"]),
+        (&["-a", "blake3", "--keyed"], &["k1", "k2", "k1"]),
+        (&[], &["t1", "t2"]),
+        (&[], &["b1", "b2", "t1"]),
+    ];
+    for (flags, lists) in cases {
+        let mut alone = Vec::new();
+        for list in lists {
+            let out = run(&[&["check"][..], flags, &[list]].concat());
+            assert_eq!(out.code, Some(0), "{flags:?} {list}: {}", out.stderr);
+            alone.extend_from_slice(&out.stdout);
+        }
+        let together = run(&[&["check"][..], flags, lists].concat());
+        assert_eq!(
+            together.code,
+            Some(0),
+            "{flags:?} {lists:?}: {}",
+            together.stderr
+        );
+        let text = String::from_utf8(together.stdout).unwrap();
+        assert_eq!(
+            text,
+            String::from_utf8(alone).unwrap(),
+            "{flags:?} {lists:?}"
+        );
+        assert!(!text.contains("FAILED"), "{text}");
+        let lines = lists.len() * names.len() + if lists == ["b1", "b2", "t1"] { 3 } else { 0 };
+        assert_eq!(text.matches(": OK\n").count(), lines, "{text}");
+    }
+}
