@@ -7,6 +7,8 @@
 # line counts both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The system packages the tests need: installed (as root or with sudo), or named in one command.
+scripts/install-test-deps.sh
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 

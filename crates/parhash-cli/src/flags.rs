@@ -40,7 +40,7 @@ pub enum Command {
     Sum(SumArgs),
     Check(CheckArgs),
     List(ListArgs),
-    Bench(Box<crate::bench::BenchArgs>),
+    Bench(Box<crate::bench_args::BenchArgs>),
     Completions(crate::completion_flags::CompletionsArgs),
     Man(crate::completion_flags::ManArgs),
 }

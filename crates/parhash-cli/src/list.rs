@@ -27,7 +27,7 @@ pub fn render() -> String {
         env!("CARGO_PKG_VERSION"),
         Algorithm::ALL.len(),
         if Algorithm::ALL.len() == 1 { "" } else { "s" },
-        parhash::lab::platform::describe()
+        parhash::cpu_features()
     );
     let width = Algorithm::ALL
         .iter()
@@ -65,9 +65,8 @@ pub fn render() -> String {
 /// How the multi-message engine (`sum` over many files, `parhash::batch`) runs `alg`: in SIMD
 /// lanes across threads, or threads only.
 fn batch(alg: Algorithm) -> String {
-    let best = parhash::lab::batch::best_kernel(alg);
-    match parhash::lab::batch::lane_kernel(alg, best) {
-        Some(kernel) => format!("{} lanes ({}) x threads", kernel.lanes(), best.name()),
+    match parhash::batch::lanes_for(alg) {
+        Some(lanes) => format!("{} lanes ({}) x threads", lanes.lanes, lanes.kernel),
         None => "threads only (no multi-lane kernel)".to_string(),
     }
 }
@@ -113,7 +112,7 @@ mod tests {
             let threads_only = block.contains("batch:    threads only");
             assert_eq!(
                 threads_only,
-                !parhash::lab::batch::has_lanes(alg),
+                parhash::batch::lanes_for(alg).is_none(),
                 "{block}"
             );
             assert!(threads_only || block.contains(" lanes ("), "{block}");

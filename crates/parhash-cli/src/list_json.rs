@@ -60,10 +60,9 @@ pub fn algorithms() -> Vec<u8> {
     let mut out = Vec::new();
     for &alg in Algorithm::ALL {
         let info = alg.info();
-        let best = parhash::lab::batch::best_kernel(alg);
-        let batch = parhash::lab::batch::lane_kernel(alg, best).map(|kernel| Batch {
-            lanes: kernel.lanes(),
-            kernel: best.name(),
+        let batch = parhash::batch::lanes_for(alg).map(|lanes| Batch {
+            lanes: lanes.lanes,
+            kernel: lanes.kernel,
         });
         push_line(
             &mut out,
@@ -125,7 +124,7 @@ mod tests {
             assert_eq!(record["aliases"], json!(info.aliases));
             assert_eq!(
                 record["batch"].is_null(),
-                !parhash::lab::batch::has_lanes(*alg),
+                parhash::batch::lanes_for(*alg).is_none(),
                 "{record}"
             );
             let variants = record["variants"].as_array().unwrap();

@@ -8,11 +8,14 @@
 #![deny(unsafe_code)]
 
 mod audit;
+#[cfg(feature = "lab")]
 mod bench;
+mod bench_args;
 mod check;
 mod completion_flags;
 mod completions;
 mod flags;
+#[cfg(feature = "gpu")]
 mod gpu;
 mod input;
 mod list;
@@ -45,7 +48,7 @@ fn main() -> ExitCode {
         Command::Check(args) if args.audit => audit::run(args),
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),
         Command::List(args) => list::run(args),
-        Command::Bench(args) => bench::run(args),
+        Command::Bench(args) => bench(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     };
@@ -54,7 +57,7 @@ fn main() -> ExitCode {
         Ok(false) => ExitCode::FAILURE,
         // Options clap cannot check (`bench --tree`, `--baseline`...) are usage errors: one
         // line, status 2.
-        Err(err) => match err.downcast_ref::<parhash_lab::error::UsageError>() {
+        Err(err) => match err.downcast_ref::<messages::UsageError>() {
             Some(usage) => {
                 err_message!("{usage}");
                 ExitCode::from(2)
@@ -64,6 +67,23 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+    }
+}
+
+/// `parhash bench`: the lab, or in a build without it (`--no-default-features`) a usage error
+/// that says how to get it.
+fn bench(args: &bench_args::BenchArgs) -> anyhow::Result<bool> {
+    #[cfg(feature = "lab")]
+    return bench::run(args);
+    #[cfg(not(feature = "lab"))]
+    {
+        let _ = args;
+        Err(messages::UsageError(
+            "this parhash was built without the benchmark lab (cargo feature `lab`); \
+             install it with default features: cargo install --locked --path crates/parhash-cli"
+                .into(),
+        )
+        .into())
     }
 }
 

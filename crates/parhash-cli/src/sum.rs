@@ -51,7 +51,13 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     };
     let algorithm = algorithms[0];
     if args.device == Device::Gpu {
+        #[cfg(feature = "gpu")]
         return crate::gpu::run(algorithm, files, args, style_for(algorithm, args));
+        #[cfg(not(feature = "gpu"))]
+        anyhow::bail!(
+            "this parhash was built without the GPU back-end (cargo feature `gpu`); \
+             install it with default features: cargo install --locked --path crates/parhash-cli"
+        );
     }
 
     if args.recursive

@@ -318,6 +318,34 @@ fn unknown_algorithm_is_one_line_with_a_suggestion() {
     assert_eq!(check.stderr.lines().count(), 1, "{}", check.stderr);
 }
 
+/// A build without the lab or the GPU back-end (`--no-default-features`, CI builds one) says in
+/// one line which cargo feature it lacks: `bench` as a usage error (2), `--device gpu` as a
+/// failure (1); a default build runs both.
+#[test]
+fn a_lean_build_names_the_feature_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("f"), b"abc").unwrap();
+    let bench = parhash(dir.path(), &["bench", "--list-presets"]);
+    let gpu = parhash(dir.path(), &["sum", "--device", "gpu", "f"]);
+    if cfg!(feature = "lab") {
+        assert_eq!(bench.code, Some(0), "{}", bench.stderr);
+    } else {
+        assert_eq!(bench.code, Some(2));
+        assert!(
+            bench.stderr.contains("cargo feature `lab`"),
+            "{}",
+            bench.stderr
+        );
+        assert_eq!(bench.stderr.lines().count(), 1, "{}", bench.stderr);
+    }
+    if !cfg!(feature = "gpu") {
+        assert_eq!(gpu.code, Some(1));
+        assert!(gpu.stderr.contains("cargo feature `gpu`"), "{}", gpu.stderr);
+    } else {
+        assert!(!gpu.stderr.contains("cargo feature"), "{}", gpu.stderr);
+    }
+}
+
 #[test]
 fn usage_errors_of_other_subcommands_exit_2() {
     let dir = tempfile::tempdir().unwrap();

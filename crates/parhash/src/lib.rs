@@ -96,4 +96,11 @@ pub use registry::{
     hash, Algorithm, AlgorithmInfo, DigestSizes, Error, Family, Hasher, HasherBuilder, Output,
 };
 pub use threads::Threads;
+
+/// The CPU features parhash's kernels use that this machine has (`avx2, avx512, sha-ni`), or
+/// `portable only`: what `parhash list` prints on its first line.
+pub fn cpu_features() -> String {
+    platform::describe()
+}
+
 pub use variant::Variant;

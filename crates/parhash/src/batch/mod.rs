@@ -41,6 +41,26 @@ pub fn hash_many(alg: Algorithm, messages: &[&[u8]]) -> Vec<Output> {
     hash_many_with(alg, messages, BatchOptions::default())
 }
 
+/// How [`hash_many`] runs an algorithm on this CPU: how many messages side by side, and with
+/// which kernel. `None` from [`lanes_for`] means threads only (no multi-lane kernel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchLanes {
+    /// Messages hashed side by side in one kernel call.
+    pub lanes: usize,
+    /// The kernel's name, as [`Algorithm::variants`] names variants (`avx512`, `sha-ni`, ...).
+    pub kernel: &'static str,
+}
+
+/// The lanes [`hash_many`] uses for `alg` on this CPU (what `parhash list` prints as `batch`),
+/// or `None` when `alg` has no multi-lane kernel and a batch is spread over threads only.
+pub fn lanes_for(alg: Algorithm) -> Option<BatchLanes> {
+    let best = best_kernel(alg);
+    lane_kernel(alg, best).map(|kernel| BatchLanes {
+        lanes: kernel.lanes(),
+        kernel: best.name(),
+    })
+}
+
 /// [`hash_many`] with an explicit thread count and lane kernel. The digests never depend on them.
 pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) -> Vec<Output> {
     // A pool thread costs tens of microseconds to hand work to: small batches use fewer.
