@@ -4,8 +4,8 @@ frame with unaligned moves, and whether each aligns its frame (`and $-32/-64, %r
 
 Why: a vector kernel whose frame keeps the caller's 16-byte alignment splits cache lines on
 those moves or not as the call chain falls, so the same kernel runs at different speeds in
-different binaries (SANDstorm-256: 13 % in `parhash sum`; BENCHMARKS.md, issue 27,
-twenty-first session). `platform::align_frame` is the cure for spills; local arrays with a
+different binaries (SANDstorm-256 in `parhash sum`: BENCHMARKS.md, the AVX2 kernels'
+frames). `platform::align_frame` is the cure for spills; local arrays with a
 small alignment stay unaligned whatever the frame.
 
 Usage: scripts/stack-alignment-scan.py [BINARY] (default target/release/parhash); needs objdump.

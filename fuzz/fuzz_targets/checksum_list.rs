@@ -1,5 +1,5 @@
 //! Checksum lists are untrusted input: any bytes, under any options, through a whole `check`
-//! session (parse every record, report every line with a digest that matches or not or an
+//! run (parse every record, report every line with a digest that matches or not or an
 //! error, finish) must never panic; every `--json` record must be one line of valid JSON; and
 //! every entry read back must write (as `sum` would) and parse again to the same entry.
 #![no_main]
@@ -29,25 +29,25 @@ fuzz_target!(|input: &[u8]| {
         ..CheckOptions::default()
     };
     let mut checker = Checker::new(options);
-    let mut session = checker.start(b"LIST");
+    let mut list_check = checker.start(b"LIST");
     let mut events: Vec<Event> = Vec::new();
-    let terminator = session.terminator();
+    let terminator = list_check.terminator();
     for (n, record) in list.split_inclusive(|&b| b == terminator).enumerate() {
-        match session.record(record) {
+        match list_check.record(record) {
             Record::Skip => {}
-            Record::Improper(improper) => session.improper(&improper, &mut events).unwrap(),
+            Record::Improper(improper) => list_check.improper(&improper, &mut events).unwrap(),
             Record::Check(job) => {
                 let outcome = match n % 3 {
                     0 => Ok(Output::from_slice(&job.entry.expected)),
                     1 => Ok(Output::from_slice(&[0; 4])),
                     _ => Err(io::Error::from_raw_os_error(2)),
                 };
-                session.checked(&job, &outcome, &mut events).unwrap();
+                list_check.checked(&job, &outcome, &mut events).unwrap();
                 round_trip(&job.entry, options.zero);
             }
         }
     }
-    checker.finish(session, &mut events).unwrap();
+    checker.finish(list_check, &mut events).unwrap();
     if options.json {
         for event in &events {
             if let Event::Output(bytes) = event {

@@ -177,7 +177,7 @@ struct ReadList {
 /// A list being read.
 struct ListReader {
     reader: Box<dyn BufRead + Send>,
-    session: ListCheck,
+    list_check: ListCheck,
     options: Options,
     /// The subset's roots (`--audit-path`), as bytes.
     roots: Vec<Vec<u8>>,
@@ -190,8 +190,8 @@ struct ListReader {
 impl ListReader {
     /// The list, opened; `None` (after saying why) when it cannot be.
     fn open(options: &Options, list: &OsString, paths: &[OsString]) -> Option<ListReader> {
-        let session = Checker::new(options.check_options()).start(&escape::os_bytes(list));
-        let shown = session.shown().to_string();
+        let list_check = Checker::new(options.check_options()).start(&escape::os_bytes(list));
+        let shown = list_check.shown().to_string();
         let reader: Box<dyn BufRead + Send> = if list == "-" {
             Box::new(BufReader::new(io::stdin()))
         } else {
@@ -206,7 +206,7 @@ impl ListReader {
         let roots = paths.iter().map(|p| escape::os_bytes(p).into_owned());
         Some(ListReader {
             reader,
-            session,
+            list_check,
             options: options.clone(),
             roots: roots.collect(),
             shown,
@@ -224,7 +224,7 @@ impl ListReader {
             record.clear();
             match self
                 .reader
-                .read_until(self.session.terminator(), &mut record)
+                .read_until(self.list_check.terminator(), &mut record)
             {
                 Ok(0) => break,
                 Ok(_) => {}
@@ -234,7 +234,7 @@ impl ListReader {
                     return Ok(false);
                 }
             }
-            let (line, tag) = match self.session.record(&record) {
+            let (line, tag) = match self.list_check.record(&record) {
                 Record::Skip => continue,
                 Record::Improper(bad) => (bad.line, bad.tag),
                 Record::Check(job) => {

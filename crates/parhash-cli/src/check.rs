@@ -1,6 +1,6 @@
 //! `parhash check` (and `parhash sum -c`): verify files against checksum lists.
 //!
-//! The format and the session (what a record means, what to print, whether a list passed)
+//! The format and the check run (what a record means, what to print, whether a list passed)
 //! are `parhash_format::parse` and `parhash_format::check`, shared with the Python package's
 //! `parhash-dist`; this file reads the lists and hashes the files. Several lists
 //! (`parhash check MD5SUMS SHA256SUMS`) are checked in one pass: each file read once for all
@@ -45,7 +45,7 @@ impl From<&CheckArgs> for Options {
 }
 
 impl Options {
-    /// The session's options.
+    /// The check run's options.
     pub(crate) fn check_options(&self) -> CheckOptions {
         CheckOptions {
             algorithm: self.algorithm,
@@ -74,7 +74,7 @@ pub fn hash_source(
     }
 }
 
-/// Standard output and error for a session: each record flushed at once (the next file may
+/// Standard output and error for a check run: each record flushed at once (the next file may
 /// take long to hash, and NUL-terminated `-z` records would wait in the line buffer), messages
 /// as `parhash: MESSAGE`.
 struct Terminal<W: Write> {
@@ -112,9 +112,9 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     let mut all_ok = true;
     for list in lists {
         let name = escape::os_bytes(list);
-        let session = checker.start(&name);
-        all_ok &=
-            check_list(options, &mut checker, session, list, &mut terminal).context(WRITE_ERROR)?;
+        let list_check = checker.start(&name);
+        all_ok &= check_list(options, &mut checker, list_check, list, &mut terminal)
+            .context(WRITE_ERROR)?;
     }
     terminal.out.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
@@ -123,13 +123,13 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
 fn check_list(
     options: &Options,
     checker: &mut Checker,
-    mut session: ListCheck,
+    mut list_check: ListCheck,
     list: &OsString,
     out: &mut impl Sink,
 ) -> io::Result<bool> {
     let is_stdin = list == "-";
     if let (true, Some(closed)) = (is_stdin, crate::stdio::stdin_error()) {
-        return checker.read_failed(session, &closed, out);
+        return checker.read_failed(list_check, &closed, out);
     }
     let mut reader: Box<dyn BufRead> = if is_stdin {
         // Unlocked: a `-` line in the list hashes standard input too.
@@ -137,10 +137,10 @@ fn check_list(
     } else {
         match File::open(list) {
             Ok(file) => Box::new(BufReader::new(file)),
-            Err(err) => return checker.open_failed(session, &err, out),
+            Err(err) => return checker.open_failed(list_check, &err, out),
         }
     };
-    let terminator = session.terminator();
+    let terminator = list_check.terminator();
     let mut record = Vec::new();
     loop {
         record.clear();
@@ -148,30 +148,30 @@ fn check_list(
             Ok(0) => break,
             Ok(_) => {}
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-            Err(err) => return checker.read_failed(session, &err, out),
+            Err(err) => return checker.read_failed(list_check, &err, out),
         }
-        check_record(&mut session, &record, out, |job| {
+        check_record(&mut list_check, &record, out, |job| {
             let source = Source::from_name(&job.entry.name);
             hash_source(job.entry.algorithm, &source, &job_hashing(options, job))
         })?;
     }
-    checker.finish(session, out)
+    checker.finish(list_check, out)
 }
 
 /// One record of a list: skipped, reported as improper, or its file's outcome (from
 /// `outcome`) reported.
 fn check_record(
-    session: &mut ListCheck,
+    list_check: &mut ListCheck,
     record: &[u8],
     out: &mut impl Sink,
     outcome: impl FnOnce(&Job) -> io::Result<Output>,
 ) -> io::Result<()> {
-    match session.record(record) {
+    match list_check.record(record) {
         Record::Skip => Ok(()),
-        Record::Improper(improper) => session.improper(&improper, out),
+        Record::Improper(improper) => list_check.improper(&improper, out),
         Record::Check(job) => {
             let outcome = outcome(&job);
-            session.checked(&job, &outcome, out)
+            list_check.checked(&job, &outcome, out)
         }
     }
 }
@@ -264,7 +264,7 @@ impl Spec {
 /// `check LIST...` of several lists in one pass: every list read first, then each file they
 /// name read once for all the algorithms its lines ask for (many files at once, as `sum`
 /// hashes them), then each list's report and summary exactly as checking the lists one by one
-/// prints them (the same session code, fed the outcomes in each list's order). `-` lines
+/// prints them (the same check-run code, fed the outcomes in each list's order). `-` lines
 /// (standard input) are hashed in their turn, as one by one.
 fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
     let mut checker = Checker::new(options.check_options());
@@ -277,9 +277,9 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
     let mut files: Vec<(Vec<u8>, Vec<Spec>)> = Vec::new();
     let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
     for list in &read {
-        let mut session = checker.start(&list.name);
+        let mut list_check = checker.start(&list.name);
         for record in &list.records {
-            let Record::Check(job) = session.record(record) else {
+            let Record::Check(job) = list_check.record(record) else {
                 continue;
             };
             if job.is_stdin() {
@@ -301,13 +301,13 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
     };
     let mut all_ok = true;
     for list in read {
-        let mut session = checker.start(&list.name);
+        let mut list_check = checker.start(&list.name);
         let mut replay = || -> io::Result<bool> {
             if let Some((ListFailure::Open, err)) = &list.failure {
-                return checker.open_failed(session.clone(), err, &mut terminal);
+                return checker.open_failed(list_check.clone(), err, &mut terminal);
             }
             for record in &list.records {
-                check_record(&mut session, record, &mut terminal, |job| {
+                check_record(&mut list_check, record, &mut terminal, |job| {
                     if job.is_stdin() {
                         let hashing = job_hashing(options, job);
                         return hash_source(job.entry.algorithm, &Source::Stdin, &hashing);
@@ -322,8 +322,8 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
                 })?;
             }
             match &list.failure {
-                Some((_, err)) => checker.read_failed(session.clone(), err, &mut terminal),
-                None => checker.finish(session.clone(), &mut terminal),
+                Some((_, err)) => checker.read_failed(list_check.clone(), err, &mut terminal),
+                None => checker.finish(list_check.clone(), &mut terminal),
             }
         };
         all_ok &= replay().context(WRITE_ERROR)?;

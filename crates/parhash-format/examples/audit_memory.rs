@@ -2,7 +2,7 @@
 //! files: the [`Auditor`] is fed a list as `sum -r` writes it (names in walk order, 32-byte
 //! digests) and a walk that finds every listed file, a share of them changed, and as many new
 //! files; the verdicts are then drained as the CLI drains them. Prints the peak resident set
-//! (`VmHWM`) and bytes per list entry. (BENCHMARKS.md, "Issue 30: audit".)
+//! (`VmHWM`) and bytes per list entry. (BENCHMARKS.md, `check --audit`.)
 //!
 //!     cargo run --release -p parhash-format --example audit_memory -- 10000000 60 1
 //!

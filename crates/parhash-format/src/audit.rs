@@ -40,7 +40,7 @@
 //! stored, as list entries are. The moves and duplicates pass sorts a 4-byte reference per
 //! entry by digest. So an audit holds `name + digest + 13` bytes per list entry, plus the
 //! arenas' growth slack: measured 75 bytes an entry at 10^6 entries with 15-byte names and
-//! sha256 (BENCHMARKS.md, "Issue 30: audit"); with 60-byte names 110, **1.05 GB for 10^7
+//! sha256 (BENCHMARKS.md, `check --audit`); with 60-byte names 110, **1.05 GB for 10^7
 //! entries** (measured by `examples/audit_memory.rs`), plus as much again for each file not
 //! matched. Nothing is spilled to disk (at 10^7 the index is smaller than the list file it
 //! indexes); at most [`MAX_ENTRIES`] a side.

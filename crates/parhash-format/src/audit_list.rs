@@ -1,6 +1,6 @@
-//! `check --audit`'s list read through a `check` session (the same options and line parsing
+//! `check --audit`'s list read through a `check` run (the same options and line parsing
 //! as `check`), into an [`Auditor`]: the CLI and the Python package read lists with it. Apart
-//! from [`crate::audit`] so that the classifier does not depend on the check session (which
+//! from [`crate::audit`] so that the classifier does not depend on the check run (which
 //! depends on the JSON records, which know the audit's verdicts).
 
 use std::io;
@@ -21,25 +21,25 @@ pub struct ListRead<S> {
     pub improper: u64,
 }
 
-/// Reads the list in `reader` for `check --audit`, through its check `session` (`-a`, `-z` and
+/// Reads the list in `reader` for `check --audit`, through `list_check` (`-a`, `-z` and
 /// the other options as `check` reads lines): listed names under `paths` (all, if empty) are
 /// the audited subset. `say` gets each message in the CLI's words (`-w`'s warnings; why there
 /// is nothing to audit). `None` when the list cannot be read or has no checksum line.
 pub fn read_list<S: PartialEq>(
-    session: &mut ListCheck,
+    list_check: &mut ListCheck,
     reader: &mut dyn io::BufRead,
     paths: &[Vec<u8>],
     warn: bool,
     spec_of: impl Fn(&Job) -> S,
     mut say: impl FnMut(String),
 ) -> Option<ListRead<S>> {
-    let shown = session.shown().to_string();
+    let shown = list_check.shown().to_string();
     let mut read: Option<ListRead<S>> = None;
     let mut improper = 0;
     let mut record = Vec::new();
     loop {
         record.clear();
-        match reader.read_until(session.terminator(), &mut record) {
+        match reader.read_until(list_check.terminator(), &mut record) {
             Ok(0) => break,
             Ok(_) => {}
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
@@ -48,7 +48,7 @@ pub fn read_list<S: PartialEq>(
                 return None;
             }
         }
-        let (line, tag) = match session.record(&record) {
+        let (line, tag) = match list_check.record(&record) {
             Record::Skip => continue,
             Record::Improper(bad) => (bad.line, bad.tag),
             Record::Check(job) => {

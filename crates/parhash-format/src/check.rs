@@ -1,11 +1,11 @@
-//! One checksum list's check session, as `sha256sum -c` (coreutils 9.1) runs it: each record
+//! One checksum list's check run, as `sha256sum -c` (coreutils 9.1) runs it: each record
 //! parsed ([`ListCheck::record`]), each listed file's verdict reported
 //! ([`ListCheck::checked`]), then the warnings, parhash's notes and the list's result
 //! ([`Checker::finish`]).
 //!
-//! The session does no I/O of its own: the caller reads the list, hashes the files (on this
+//! The check run does no I/O of its own: the caller reads the list, hashes the files (on this
 //! machine, a pool, a Ray cluster) and hands each outcome back in the list's order; the
-//! session writes what to print into a [`Sink`]: bytes for standard output (the `NAME: OK`
+//! check run writes what to print into a [`Sink`]: bytes for standard output (the `NAME: OK`
 //! report or `--json` records) and messages for standard error (without the program's name,
 //! which the caller prefixes). So `parhash check` and `parhash-dist check` print the same
 //! bytes because they run the same code.
@@ -42,7 +42,7 @@ pub struct CheckOptions {
     pub tree_params: TreeParams,
 }
 
-/// Where a session's output goes: bytes for standard output, messages for standard error.
+/// Where a check run's output goes: bytes for standard output, messages for standard error.
 pub trait Sink {
     /// Bytes for standard output (whole records; the caller may flush after each).
     fn output(&mut self, bytes: &[u8]) -> io::Result<()>;
@@ -50,7 +50,7 @@ pub trait Sink {
     fn message(&mut self, text: &str);
 }
 
-/// One thing a session has to say, in order (a [`Sink`] that keeps them: `Vec<Event>`).
+/// One thing a check run has to say, in order (a [`Sink`] that keeps them: `Vec<Event>`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// Bytes for standard output.

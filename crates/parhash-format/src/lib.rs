@@ -8,11 +8,11 @@
 //!   `-z`), and [`tag`] the BSD tags (`SHA256`, `BLAKE2b-256`, `PARSHA256-T13-IV256`).
 //! - [`parse`]: the records of a list, as `sha256sum -c` reads them ([`parse::Parser`]),
 //!   with the algorithm of a tagless line inferred from its digest's length.
-//! - [`check`]: one list's check session: per-line verdicts, tallies, coreutils' warnings and
-//!   parhash's notes, the exit status; the caller hashes, the session says what to print.
+//! - [`check`]: one list's check run: per-line verdicts, tallies, coreutils' warnings and
+//!   parhash's notes, the exit status; the caller hashes, the check run says what to print.
 //! - [`audit`]: `check --audit`, a list against the tree it describes: each file matched,
 //!   changed, missing, new, moved or unreadable, with its duplicates; the caller walks and
-//!   hashes; [`audit_list`] reads its list through a check session.
+//!   hashes; [`audit_list`] reads its list through a check run.
 //! - [`json`]: the `--json` records (JSON Lines) of `sum` and `check`.
 //! - [`length`]: `-l BITS` and the digest lengths each algorithm can produce.
 //! - [`escape`]: names as bytes, the checksum-line escape and the shell quoting of names in

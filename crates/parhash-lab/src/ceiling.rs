@@ -93,9 +93,8 @@ pub fn sandstorm_compressions(len: u64, block: u64) -> u64 {
 ///
 /// The threads are parhash's own (the calling thread and the pool's helpers, as the engines
 /// use them): threads spawned here for each sample and ended before parhash's run left the
-/// scheduler placing parhash's woken helper on the calling thread's core for the next runs
-/// (helpers waiting 10-17 ms of a 20 ms hash; 64 MiB of SANDstorm-256 at 3.5 instead of
-/// 6.0 GB/s; BENCHMARKS.md, issue 21).
+/// scheduler placing parhash's woken helper on the calling thread's core for the next runs,
+/// where it waited for most of a hash (BENCHMARKS.md, "Performance at the roof").
 fn on_threads(
     threads: usize,
     min_seconds: f64,
@@ -194,9 +193,8 @@ fn sandstorm_forms<P: Params>(blocks: usize) -> Vec<Form> {
             name: format!("{} {}, 8 lanes", P::NAME, wide.name()),
             // Each lane runs one level-1 superblock (10 blocks) per call, as the tree
             // must: a superblock's chain starts from its own numbered constant, so no
-            // lane can run longer. Eight lanes of 512-block chains, this form's first
-            // version, ran ~1.3x faster than this and were a rate the tree cannot reach
-            // (BMI2 aside: BENCHMARKS.md, issue 21).
+            // lane can run longer. Longer chains per lane would measure a rate the tree
+            // cannot reach (BENCHMARKS.md, "Performance at the roof").
             make: Box::new(move || {
                 let superblock = SUPERBLOCK_BLOCKS * 8 * <P::W as Word>::BYTES;
                 let groups = blocks / (LANES * SUPERBLOCK_BLOCKS);
@@ -238,7 +236,7 @@ fn ceiling_rows(
     // Every form is measured in every sample, beside parhash, and the ceiling is the form with
     // the highest median: picking the form first on a few short rounds let a burst of load
     // elsewhere pick a slow form, and the row then showed parhash above "its ceiling"
-    // (BENCHMARKS.md, issue 21).
+    // (BENCHMARKS.md, "Performance at the roof").
     let min_seconds = if samples > 1 { 0.1 } else { 0.002 };
     let rate = |form: &Form| per_call as f64 * on_threads(threads, min_seconds, &*form.make);
     for &len in &case.lengths {

@@ -614,10 +614,8 @@ pub struct Rounds {
 
 /// How long a turn of [`work_rounds`] sleeps before the next work's sample: a core that ran
 /// 512-bit instructions keeps a lower clock for up to about 2 ms after them (the AVX-512
-/// frequency licence of Intel's server cores), which would slow whatever is timed next.
-/// Measured on a Cascade Lake VM: OpenSSL's SHA-256 sampled right after a form with a 512-bit
-/// schedule took 1.15x its time (BENCHMARKS.md, issue 27, seventeenth session), which made
-/// that form look 7 % faster than it was.
+/// frequency licence of Intel's server cores), which would slow whatever is timed next and
+/// make a 512-bit form look faster than its peer (BENCHMARKS.md, the lab's pairs).
 pub const SETTLE: Duration = Duration::from_millis(2);
 
 /// Waits `time` asleep. Not a spin: on a loaded machine a spinning thread uses up its share

@@ -31,7 +31,7 @@ fn tour_summary_fits_a_screen_and_the_long_view_holds_every_row() {
     let text = summary::summary_text(report);
     let lines = text.lines().count();
     // A full-height terminal: the verdict names the losses and the threads that did not scale
-    // too (issue 27).
+    // too.
     assert!(lines <= 55, "{lines} lines:\n{text}");
     for wanted in [
         "roofs: memory",
@@ -53,8 +53,7 @@ fn tour_summary_fits_a_screen_and_the_long_view_holds_every_row() {
         assert!(!text.contains(jargon), "{jargon} in:\n{text}");
     }
     assert!(text.lines().all(|l| l.chars().count() <= 130), "{text}");
-    // The verdict counts the cells the table counts (issue 27: the table said 43/73 where the
-    // verdict said 43 of 69).
+    // The verdict counts the cells the table counts, so that the two say the same.
     let table = summary::bottleneck_table(report).expect("a bottleneck table");
     let row = table
         .rows

@@ -1,5 +1,5 @@
-//! The verdict and the report around it on made-up measurements (issue 27, "the lab says where
-//! parhash loses, not only where it wins"): the losses to peers are named like the wins, the
+//! The verdict and the report around it on made-up measurements (the lab says where parhash
+//! loses, not only where it wins): the losses to peers are named like the wins, the
 //! verdict counts the cells the bottleneck table counts, the threads sentence names the worst
 //! configurations, the cold-file sentence names the wait per read, the speed-up plot needs three
 //! thread counts, and PARSHA-256's chart shows the SHA-256 lines it promises.

@@ -38,7 +38,7 @@ const KEYWORDS: [&str; 10] = [
 ///
 /// The constructors take `data` and the two common keywords, `digest_size` and `key`, through
 /// PyO3, and the rest as `**kwargs`, parsed here: PyO3's parsing of all 14 parameters was most of
-/// what `blake2b(data)` cost beyond hashlib's (BENCHMARKS.md, issue 29), and PyO3 copies
+/// what `blake2b(data)` cost beyond hashlib's (BENCHMARKS.md, Python drop-in), and PyO3 copies
 /// `**kwargs` into a new dict, a cost only the rare parameters pay this way.
 fn keyword_arguments<'py>(
     class: &str,

@@ -19,7 +19,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::options;
 
-/// What a session says, for Python: `(True, bytes)` for standard output, `(False, str)` for a
+/// What a check run says, for Python: `(True, bytes)` for standard output, `(False, str)` for a
 /// message on standard error (without the program's name).
 type Events = Vec<(bool, Py<PyAny>)>;
 
@@ -356,11 +356,11 @@ pub(crate) fn parse_list(
         },
         ..CheckOptions::default()
     };
-    let mut session = check::Checker::new(options).start(b"-");
-    let terminator = session.terminator();
+    let mut list_check = check::Checker::new(options).start(b"-");
+    let terminator = list_check.terminator();
     let mut entries = Vec::new();
     for record in data.split_inclusive(|&b| b == terminator) {
-        match session.record(record) {
+        match list_check.record(record) {
             check::Record::Skip => {}
             check::Record::Improper(improper) if strict => {
                 return Err(PyValueError::new_err(format!(
@@ -511,10 +511,10 @@ impl Checker {
         error: &Bound<'_, PyAny>,
         how: Failed,
     ) -> PyResult<(bool, Events)> {
-        let session = list.take()?;
+        let list_check = list.take()?;
         let err = io_error(error, b"");
         let mut out = Vec::new();
-        let passed = how(&mut self.inner, session, &err, &mut out)?;
+        let passed = how(&mut self.inner, list_check, &err, &mut out)?;
         Ok((passed, events(py, out)))
     }
 }
@@ -526,7 +526,7 @@ pub(crate) struct ListCheck {
 }
 
 impl ListCheck {
-    fn session(&mut self) -> PyResult<&mut check::ListCheck> {
+    fn unfinished(&mut self) -> PyResult<&mut check::ListCheck> {
         self.inner
             .as_mut()
             .ok_or_else(|| PyRuntimeError::new_err("this list was finished"))
@@ -544,19 +544,19 @@ impl ListCheck {
     /// The record terminator: `b"\n"`, or `b"\0"` with `zero`.
     #[getter]
     fn terminator<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(py, &[self.session()?.terminator()]))
+        Ok(PyBytes::new(py, &[self.unfinished()?.terminator()]))
     }
 
     /// The list's name as messages quote it.
     #[getter]
     fn shown(&mut self) -> PyResult<String> {
-        Ok(self.session()?.shown().to_string())
+        Ok(self.unfinished()?.shown().to_string())
     }
 
     /// Reads the next record: None (a comment or an empty line) or a [`Step`] to report in
     /// its turn with [`ListCheck::report`].
     fn record(&mut self, py: Python<'_>, record: &[u8]) -> PyResult<Option<Step>> {
-        Ok(match self.session()?.record(record) {
+        Ok(match self.unfinished()?.record(record) {
             check::Record::Skip => None,
             check::Record::Improper(improper) => Some(Step {
                 job: None,
@@ -580,18 +580,18 @@ impl ListCheck {
         step: &Step,
         result: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Events> {
-        let session = self.session()?;
+        let list_check = self.unfinished()?;
         let mut out = Vec::new();
         match (&step.job, &step.improper, result) {
             (Some(job), _, Some(result)) => {
-                session.checked(job, &outcome(result, &job.entry.name), &mut out)?
+                list_check.checked(job, &outcome(result, &job.entry.name), &mut out)?
             }
             (Some(_), _, None) => {
                 return Err(PyValueError::new_err(
                     "a checked line needs its result: the digest or the exception",
                 ))
             }
-            (None, Some(improper), _) => session.improper(improper, &mut out)?,
+            (None, Some(improper), _) => list_check.improper(improper, &mut out)?,
             (None, None, _) => {}
         }
         Ok(events(py, out))

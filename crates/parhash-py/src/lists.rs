@@ -753,8 +753,8 @@ fn read_list(
     events: &mut Vec<check::Event>,
 ) -> Option<Audit> {
     let checker = check::Checker::new(*options);
-    let mut session = checker.start(list);
-    let shown = session.shown().to_string();
+    let mut list_check = checker.start(list);
+    let shown = list_check.shown().to_string();
     let mut reader: Box<dyn BufRead> = if list == b"-" {
         Box::new(BufReader::new(io::stdin()))
     } else {
@@ -769,7 +769,7 @@ fn read_list(
     };
     let say = |text: String| events.push(check::Event::Message(text));
     let read = audit_list::read_list(
-        &mut session,
+        &mut list_check,
         &mut reader,
         paths,
         options.warn,

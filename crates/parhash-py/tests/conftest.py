@@ -18,7 +18,7 @@ def _isolate_ray():
     `parhash-dist` without --address, which the tests run) would join the cluster named by
     RAY_ADDRESS, or else the one `ray start` recorded in Ray's temp folder
     (RAY_TMPDIR/ray/ray_current_cluster). So RAY_ADDRESS is dropped and Ray gets a fresh temp
-    folder for this session, inherited by every process the tests start; the fixtures also
+    folder for this test run, inherited by every process the tests start; the fixtures also
     start Ray with address="local" (a new instance, never an existing one)."""
     os.environ.pop("RAY_ADDRESS", None)
     # Under the folder the user chose for Ray, if any, else Ray's own; a short name: Ray's

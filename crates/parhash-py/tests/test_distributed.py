@@ -797,7 +797,7 @@ def test_a_ray_it_starts_runs_the_workers_at_the_callers_priority(tmp_path):
 
 def test_the_tests_never_join_a_ray_running_here():
     """A Ray already running on this machine is never joined by these tests (conftest drops
-    RAY_ADDRESS and gives Ray a temp folder of the session's own; the fixtures start Ray with
+    RAY_ADDRESS and gives Ray a temp folder of the test run's own; the fixtures start Ray with
     address="local"): a fresh pytest whose RAY_ADDRESS, and whose `ray start` record
     (RAY_TMPDIR/ray/ray_current_cluster), name an address where no Ray listens still starts
     its own Ray, in its fixture and in `parhash-dist` without --address."""

@@ -1,5 +1,5 @@
 """parhash.format, the CLI's checksum-list code for Python programs, against the CLI itself: the
-lines it writes, the lists it reads, a whole check session driven from Python, the ``-r``
+lines it writes, the lists it reads, a whole check run driven from Python, the ``-r``
 walk, the quoting of names in messages. No Ray."""
 
 import os
@@ -58,8 +58,8 @@ def test_parse_list_reads_what_the_cli_writes(folder):
     assert fmt.parse_list(b"", strict=True) == []
 
 
-def _check_with_session(lists, folder, **options):
-    """`parhash check` run from Python: the session of parhash.format, files hashed here."""
+def _check_from_python(lists, folder, **options):
+    """`parhash check` run from Python: the check run of parhash.format, files hashed here."""
     out, err = bytearray(), []
     checker = fmt.Checker(**options)
     all_ok = True
@@ -72,16 +72,16 @@ def _check_with_session(lists, folder, **options):
                 err.append(f"parhash: {payload}\n")
 
     for name in lists:
-        session = checker.start(name)
+        list_check = checker.start(name)
         try:
             data = (folder / os.fsdecode(name)).read_bytes()
         except OSError as error:
-            passed, events = checker.open_failed(session, error)
+            passed, events = checker.open_failed(list_check, error)
             emit(events)
             all_ok &= passed
             continue
-        for record in data.split(session.terminator):
-            step = session.record(record)
+        for record in data.split(list_check.terminator):
+            step = list_check.record(record)
             if step is None:
                 continue
             result = None
@@ -92,8 +92,8 @@ def _check_with_session(lists, folder, **options):
                     result = parhash.hash_file(folder / os.fsdecode(entry.name), entry.algorithm, **size)
                 except OSError as error:
                     result = error
-            emit(session.report(step, result))
-        passed, events = checker.finish(session)
+            emit(list_check.report(step, result))
+        passed, events = checker.finish(list_check)
         emit(events)
         all_ok &= passed
     return (0 if all_ok else 1), bytes(out), "".join(err).encode()
@@ -109,7 +109,7 @@ def _check_with_session(lists, folder, **options):
     ({"json": True}, ["--json"]),
     ({"algorithm": "md5", "warn": True}, ["-a", "md5", "-w"]),
 ])
-def test_a_check_session_driven_from_python_prints_what_the_cli_prints(folder, options, flags):
+def test_a_check_run_driven_from_python_prints_what_the_cli_prints(folder, options, flags):
     good = run_cli("sum", "-a", "md5", "--", *map(os.fsdecode, NAMES), cwd=folder)[1]
     tagged = run_cli("sum", "--tag", "--", *map(os.fsdecode, NAMES[:4]), cwd=folder)[1]
     (folder / "GOOD").write_bytes(good)
@@ -117,7 +117,7 @@ def test_a_check_session_driven_from_python_prints_what_the_cli_prints(folder, o
         tagged + b"# comment\nnot a checksum line\n" + b"0" * 32 + b"  plain\n" + b"1" * 32 + b"  gone\n")
     lists = [b"GOOD", b"MIXED", b"NO SUCH LIST"]
     want = run_cli("check", *flags, *map(os.fsdecode, lists), cwd=folder)
-    got = _check_with_session(lists, folder, **options)
+    got = _check_from_python(lists, folder, **options)
     assert got == want
 
 

@@ -3,8 +3,7 @@
 //! type (`parhash::Sha256` through `digest`), the one-shot `parhash::hash`, and the run-time
 //! `Hasher` reused (`finalize_reset`, what the lab and Python's `copy`-free path do) or built
 //! per message.
-//! Where a layer costs, its row is slower than the one above it (issue 27: short messages
-//! without overhead).
+//! Where a layer costs, its row is slower than the one above it.
 //!
 //! `cargo bench -p parhash --bench short_messages -- --warm-up-time 1 --measurement-time 2`
 

@@ -1,8 +1,8 @@
 //! Read-only memory maps of files that stay safe when the file shrinks under them (Linux).
 //!
 //! Why a map: a file in the page cache is hashed from the cache's own pages, with no copy
-//! into a buffer (the copy is 15-35 % of a tree mode's work on a cached file; BENCHMARKS.md,
-//! issue 27). Why maps are usually avoided: when another process truncates a mapped file, the
+//! into a buffer (the copy is a large part of a tree mode's work on a cached file; BENCHMARKS.md,
+//! maps). Why maps are usually avoided: when another process truncates a mapped file, the
 //! next access past the new end raises `SIGBUS`, which kills the process. Here a process-wide
 //! `SIGBUS` handler catches the faults inside the maps this module made: it puts a page of
 //! zeros where the vanished page was, marks the map as faulted and returns, so the access

@@ -96,10 +96,10 @@ isa_token!(
 /// of a vector kernel (a `#[target_feature]` function, into which this is inlined) that keeps
 /// 32- or 64-byte registers on the stack. Without it the frame keeps the caller's 16-byte
 /// alignment, and whether those slots' loads and stores split cache lines depends on the call
-/// chain: SANDstorm-256's AVX-512 kernel ran 13 % slower on two threads in `parhash sum` than in
-/// another binary calling the same function (a cached 1 GiB file 186 -> 159 ms once aligned;
-/// BENCHMARKS.md, issue 27, twenty-first session). A 64-byte aligned local the compiler must
-/// keep makes it align the frame, and then it gives the slots their full alignment.
+/// chain: SANDstorm-256's AVX-512 kernel ran slower on two threads in `parhash sum` than in
+/// another binary calling the same function, until aligned (BENCHMARKS.md, the AVX2 kernels'
+/// frames). A 64-byte aligned local the compiler must keep makes it align the frame, and then
+/// it gives the slots their full alignment.
 #[inline(always)]
 pub(crate) fn align_frame() {
     #[repr(align(64))]
@@ -110,7 +110,7 @@ pub(crate) fn align_frame() {
 
 /// Whether this CPU is Intel's (CPUID vendor "GenuineIntel"). For defaults whose measured order
 /// depends on the microarchitecture rather than on an ISA: Keccak's vector forms beat its
-/// scalar round on Intel cores (Cascade Lake, BENCHMARKS.md issue 27 thirteenth session) and
+/// scalar round on Intel cores (Cascade Lake, BENCHMARKS.md, SHA-3 on Intel) and
 /// lose to it on AMD's Zen 4.
 pub fn intel() -> bool {
     #[cfg(target_arch = "x86_64")]

@@ -122,9 +122,8 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
 /// the caller: a helper woken while the caller keeps its core busy may be placed on that same
 /// core (this VM's scheduler packs a process's threads onto few vCPUs; a new process's load
 /// looks small for its first tens of milliseconds), and the two then share it while the other
-/// core idles: a 64 MiB BLAKE3 took 13-15 ms that way, 10-11 ms handed over (BENCHMARKS.md,
-/// issue 27, tenth session). Called from one of the pool's threads (work nested in other
-/// work), that thread runs `main` itself.
+/// core idles (BENCHMARKS.md, the caller's share handed to the pool). Called from one of the
+/// pool's threads (work nested in other work), that thread runs `main` itself.
 pub(crate) fn with_helpers<R: Send>(
     helpers: usize,
     helper: impl Fn() + Sync,
@@ -229,7 +228,7 @@ pub(crate) fn for_each_mut<T: Send>(items: &mut [T], threads: Threads, f: impl F
 /// steps out in a fixed order (every item's step 0, then every item's step 1, ...) and made a
 /// thread spin and yield until the step before its own had finished: on a shared machine,
 /// where a thread is sometimes descheduled in the middle of a step, the other spent ~10 % of
-/// its time in `sched_yield` (BENCHMARKS.md, issue 21).
+/// its time in `sched_yield` (BENCHMARKS.md, "Performance at the roof").
 pub(crate) fn for_each_mut_in_steps<T: Send>(
     items: &mut [T],
     steps: usize,

@@ -209,7 +209,7 @@ impl Filesystem for SeekFs {
             done
         };
         let read = read_full_at(&self.backing, &mut buf, offset);
-        // The session serves one request at a time: readers queue behind the head.
+        // fuser's one thread serves one request at a time: readers queue behind the head.
         std::thread::sleep(done.saturating_duration_since(Instant::now()));
         match read {
             Ok(n) => reply.data(&buf[..n]),
@@ -264,7 +264,7 @@ fn read_full_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 /// A mounted [`SeekFs`], served by a background thread; unmounted on drop.
 #[derive(Debug)]
 pub struct Mounted {
-    session: Option<fuser::BackgroundSession>,
+    server: Option<fuser::BackgroundSession>,
     file: PathBuf,
     counters: Arc<Counters>,
 }
@@ -297,8 +297,8 @@ impl Mounted {
     }
 
     fn end(&mut self) -> io::Result<()> {
-        match self.session.take() {
-            Some(session) => session.umount_and_join(),
+        match self.server.take() {
+            Some(server) => server.umount_and_join(),
             None => Ok(()),
         }
     }
@@ -327,9 +327,9 @@ pub fn mount(fs: SeekFs, mount: &Path) -> io::Result<Mounted> {
     config.acl = SessionACL::All;
     // One thread: requests are served one at a time, as one head serves them.
     config.n_threads = Some(1);
-    let session = fuser::spawn_mount(fs, mount, &config)?;
+    let server = fuser::spawn_mount(fs, mount, &config)?;
     Ok(Mounted {
-        session: Some(session),
+        server: Some(server),
         file,
         counters,
     })

@@ -1,11 +1,11 @@
 //! **A simulation** of a slow-seeking disk, for tests and benchmarks of how parhash reads files
-//! (issue 27: a rotational device gets the sequential strategy by default). Not a real disk:
+//! (a rotational device gets the sequential strategy by default). Not a real disk:
 //! this machine has no device-mapper delay target and no nbd, and a loop device over its virtual
 //! disk does not seek, so the delays are made here, in a FUSE file system.
 //!
 //! [`SeekFs`] serves one backing file, read-only, under its own name in the mount directory,
 //! and delays each read as one disk head would ([`Model`]):
-//! - requests are served one at a time (one session thread), so parallel readers queue;
+//! - requests are served one at a time (one serving thread), so parallel readers queue;
 //! - a read that does not start where the previous read ended pays a seek (`seek_ms`);
 //! - every read pays its length over the transfer rate (`len / rate`);
 //! - the serving thread sleeps for the modelled time (on a virtual clock, so late wake-ups do

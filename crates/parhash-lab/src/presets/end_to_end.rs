@@ -1,7 +1,7 @@
 //! End to end: a whole file in the page cache through parhash's file engine (what `parhash
 //! sum FILE` and Python's `hash_file` run), against the same bytes hashed from memory in one
 //! call, the peers' own tools on the same file (`b3sum`, `sha256sum`, and `dd`, the time to
-//! read it), and the page-cache roof. Issue 27's figures, reachable from the lab.
+//! read it), and the page-cache roof. BENCHMARKS.md's end-to-end figures, from the lab.
 //!
 //! The file engine's rows are in-process (no process start); the peers' are commands, process
 //! start included (a few milliseconds, said in the report).
@@ -417,11 +417,11 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                  reads chosen by `--read auto`) runs in this process; the peers are commands, so \
                  their times include a process start (a few ms). `memory / file`: the library's \
                  one-call time on the same bytes already in memory over the file engine's \
-                 (1.0: the file costs nothing beyond the hashing; issue 27 asks at least 0.9 for \
+                 (1.0: the file costs nothing beyond the hashing; the goal is at least 0.9 for \
                  sandstorm256 and parsha256), and `memory / file limit` what it can be for the \
                  forms that hash a map on all threads: the one call over the one call plus the \
                  kernel's part of the map (`map in + drop` below). `threads speed-up`: 1 thread over all {threads} \
-                 (issue 27 asks 1.7x on two cores for the three tree modes); `1 thread: cores \
+                 (the goal is 1.7x on two cores for the three tree modes); `1 thread: cores \
                  busy` is the process's CPU time over the wall time of the one-thread run \
                  (above 1: the read-ahead thread maps pieces in on another core while the \
                  hashing thread hashes), and `speed-up limit` the speed-up of {threads} \
@@ -430,7 +430,7 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
                  the threads' form does less work (blake3's threads fault their pages in \
                  themselves, which can cost less than the read-ahead thread's mapping). \
                  `peer / parhash` \
-                 above 1: parhash is faster (issue 27 asks 1.5x of b3sum for blake3). The \
+                 above 1: parhash is faster (the goal is 1.5x of b3sum for blake3). The \
                  page-cache roof is the time to copy the file out of the page cache at the \
                  measured rate: a floor for any reader that copies."
         )],

@@ -1,6 +1,6 @@
 """The checksum-list format of ``parhash sum`` and ``parhash check``: coreutils' sha256sum and
 b2sum lines (``HEX  NAME``), BSD tags (``SHA256 (NAME) = HEX``), escaped names, ``-l``
-lengths, the ``--json`` records, check sessions and the ``-r`` walk, and the files of
+lengths, the ``--json`` records, check runs and the ``-r`` walk, and the files of
 ``sum -o LIST`` (:class:`DurableFile`, :func:`replace`, :class:`WithoutOwnFiles`).
 
 It is the CLI's own code (the Rust crate ``parhash-format``), so what a Python program writes

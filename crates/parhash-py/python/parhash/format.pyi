@@ -5,7 +5,7 @@ from os import PathLike
 from typing import Union, overload
 
 _Path = Union[str, bytes, PathLike[str], PathLike[bytes]]
-#: What a session asks to print: (True, bytes) for standard output, (False, str) for a message.
+#: What a check run asks to print: (True, bytes) for standard output, (False, str) for a message.
 _Events = list[tuple[bool, Union[bytes, str]]]
 
 def checksum_line(

@@ -424,21 +424,15 @@ pub(crate) trait MdParts: MdFinish {
 /// [`Hasher`](crate::Hasher)'s in-place states; the public types (`Sha256`, ...) keep
 /// `digest`'s eager buffer, which `hmac::Hmac` requires of a hash.
 ///
-/// Laid out for the moves and loads that follow the writes (`algo::pieces`): a load takes its
-/// bytes from a store still on its way to the cache only when that one store holds them all.
-/// `Hasher::new(..)`, `update(m)`, `finalize()` writes the state, and `finalize(self)` then
-/// copies the whole hasher with 16-byte loads, whose copy the kernel reads. So every 16-byte
-/// piece of a [`Hasher`](crate::Hasher) that the kernel's work depends on is written by one
-/// 16-byte store: the two counts together ([`pieces::write_words`]), the block by
-/// [`pieces::copy_in`], the state's words whole pieces at a time. In a `Hasher` (16-byte
-/// aligned, its in-place state after an 8-byte tag): the backend in the tag's piece (read by
-/// branches, which the CPU predicts rather than waits for), the counts 16 bytes in, the block
-/// 32, the words 96, and the hasher stays within 128 bytes, which a move copies without a
-/// `memcpy` call. With the core kept whole behind the block, the compiler wrote the held count
-/// and the block count apart and SHA-256's initial state with 1-, 2-, 4- and 8-byte stores: a
-/// `Hasher` per 64-byte message took SHA-1 73-77 ns and SHA-256 80, now 53 and 66 (RustCrypto's
-/// one-shot 56 and 71; BENCHMARKS.md, issue 27, twentieth session). `registry::tests` checks
-/// the layout; `Hasher::settled` writes the fresh state last.
+/// Laid out so that each 16-byte piece the kernel reads is written by one 16-byte store (the
+/// counts by [`pieces::write_words`], the block by [`pieces::copy_in`], the words whole): a
+/// load takes its bytes from a store still on its way to the cache only when that one store
+/// holds them all, and `finalize(self)` moves the hasher with 16-byte loads (`algo::pieces`).
+/// In a [`Hasher`](crate::Hasher) (16-byte aligned, this state after an 8-byte tag) the
+/// backend shares the tag's piece (read by branches, which the CPU predicts rather than waits
+/// for), the counts sit 16 bytes in, the block 32, the words 96, and the whole stays within
+/// the 128 bytes a move copies without a `memcpy` call. `registry::tests` checks the layout;
+/// `Hasher::settled` writes the fresh state last.
 #[derive(Clone)]
 #[repr(C)]
 pub(crate) struct LazyMd<C: MdParts>

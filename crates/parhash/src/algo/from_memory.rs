@@ -4,9 +4,8 @@
 //! it to a stack array, from which the scalar rounds read one word per round. Seeing the store,
 //! the compiler took each word straight out of the vector register instead (`vpextrd`: two
 //! micro-ops on the vector ports the schedule needs, and a register move), where a load folds
-//! into the round's `add` as a memory operand. SHA-256 at 64 MiB on one thread (a Cascade Lake
-//! VM without the SHA extensions): 1.23x OpenSSL's time with the extracts, 1.11x with the
-//! loads (BENCHMARKS.md, issue 27, twelfth session).
+//! into the round's `add` as a memory operand, and the loads measured faster (BENCHMARKS.md,
+//! SHA-1 and SHA-256 without the SHA extensions).
 
 /// Makes the compiler assume `buf` may have changed here, so that later reads of it load
 /// from memory rather than reuse values it knows were stored there. Emits no instruction.

@@ -4,9 +4,9 @@
 //! after `update` wrote its block and then its count, and the move reads the hasher with
 //! 16-byte loads. A load cannot take its bytes from a narrower store still on its way to the
 //! cache (the count's one byte, or a byte and the zeros beside it, which the compiler writes
-//! apart) and waits until that store lands: 20 ns of a 64-byte BLAKE3 `Hasher`, 65 ns against
-//! 44 without the wait (BENCHMARKS.md, issue 27, eleventh session). A count written as one
-//! whole 16-byte word is taken from the store by the move's load.
+//! apart) and waits until that store lands, a third of a 64-byte BLAKE3 `Hasher`'s time
+//! (BENCHMARKS.md, short messages). A count written as one whole 16-byte word is taken from
+//! the store by the move's load.
 //!
 //! On x86-64 the word is an SSE2 register's worth (SSE2 is part of every x86-64 CPU); elsewhere
 //! a plain `usize`.

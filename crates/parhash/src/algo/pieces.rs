@@ -6,10 +6,8 @@
 //! a block with 16-byte loads. A tail copied by `memcpy` (32- or 64-byte stores at whatever
 //! offset), then a byte of 0x80 and the length's word, fails that, and each such load waits
 //! until the store reaches the cache, which waits until everything before it has finished:
-//! short messages hashed one after another no longer overlap in the core. SHA-1 of one block
-//! from a fresh state on Zen 5: 13.5 ns from the caller's bytes, 14.4 ns after a copy in
-//! 16-byte pieces, 31-34 ns after a `memcpy` to 16 or 48 bytes past a cache line (BENCHMARKS.md,
-//! issue 27, nineteenth session).
+//! short messages hashed one after another no longer overlap in the core. A copy in 16-byte
+//! pieces costs almost nothing beside that wait (BENCHMARKS.md, short messages).
 //!
 //! The same pieces suit every CPU: a load as wide as the store, or narrower and inside it,
 //! takes its bytes from it on Intel and AMD alike.
@@ -48,8 +46,7 @@ fn load_partial(src: &[u8]) -> u128 {
 /// those blocks would give them, built in registers and never stored, and how many blocks (1,
 /// or 2 where the tail leaves under 8 bytes for the length). A block stored and at once loaded
 /// back waits for its stores when they do not match the loads (above); built here, nothing
-/// waits (SHA-256 of 8 bytes on the SHA extensions 53 -> 29 ns: BENCHMARKS.md, issue 27,
-/// twenty-first session).
+/// waits (BENCHMARKS.md, short messages).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn padded_tail(

@@ -75,7 +75,7 @@ pub fn hash_many_with(alg: Algorithm, messages: &[&[u8]], opts: BatchOptions) ->
         return out;
     }
     // Contiguous groups of about equal total bytes, four per thread, taken in turn by the
-    // threads (see `crate::workers`: one that starts late takes fewer groups); each group
+    // threads (see `crate::threads`: one that starts late takes fewer groups); each group
     // fills the kernel's lanes at least (a smaller one would be hashed one by one).
     let lanes =
         lane_kernel(alg, kernel.unwrap_or_else(|| best_kernel(alg))).map_or(1, |k| k.lanes());

@@ -58,36 +58,31 @@
 //!   0 bytes whatever they hold) are read to their end; PARSHA-256, which needs the length
 //!   first, spools them to memory (at most [`SPOOL_LIMIT`] bytes).
 //!
-//! IMPLEMENTATION NOTE (reads or a memory map; which thread reads). A tree mode
-//! (SANDstorm, PARSHA-256) used to hash a memory map in place, without the handler that now
-//! makes a map safe against truncation (the fault comes during the access, after any size
-//! check); reads replaced it. Reading costs one copy from the page cache; a map costs a page
-//! fault every few pages instead, or one `MADV_POPULATE_READ` per piece as the hashing
-//! threads map their pieces now. Since issue 27, with each thread hashing its own pieces,
-//! the map wins on a cached 1 GiB file: 0.68x the reads' wall time for BLAKE3, 0.88x for
-//! SANDstorm-256 (BENCHMARKS.md, issue 27). PARSHA-256's parts are read, not mapped (its
-//! cached file is streamed from a map instead): each part takes a share of every round, so a
-//! part's pages could be dropped only once the whole file was mapped, and mapped pages count
-//! as the process's resident memory. A file those three read as one stream from the disk is
-//! mapped too, since the ninth session of issue 27, but not by the hashing threads, which would
+//! IMPLEMENTATION NOTE (reads or a memory map; which thread reads). A read costs one copy
+//! from the page cache; a map costs one `MADV_POPULATE_READ` per piece, and is safe against a
+//! truncation only through `mapped`'s `SIGBUS` handler (the fault comes during the access,
+//! after any size check). With each hashing thread mapping its own pieces, the map wins on a
+//! cached file for BLAKE3 and SANDstorm-256 (BENCHMARKS.md, files from a map). PARSHA-256's
+//! parts are read, not mapped (its cached file is streamed from a map instead): each part
+//! takes a share of every round, so a part's pages could be dropped only once the whole file
+//! was mapped, and mapped pages count as the process's resident memory. A file those three
+//! read as one stream from the disk is mapped too, but not by the hashing threads, which would
 //! wait for the disk page by page: a thread of its own maps each piece in ahead of them
-//! (`map_ahead` in `read`). The copy it saves was 61 % of the CPU time of a cold 1 GiB BLAKE3
-//! (~0.36 s), and the cold file went from 1.09-1.20x `dd`'s time to 0.90x (BENCHMARKS.md). The
-//! one-stream algorithms keep the copy: it runs on the reader's core while the slower hasher
-//! works, and leaves the bytes in the caches; mapped, SHA-1, SHA-256 and MD5 took 1.1-1.3x
-//! the time, waiting for memory.
-//! The older measurements, with one stream:
-//! Measured on a cached 1 GiB file (BENCHMARKS.md, "Files that change, and reads overlapped"):
-//! reads by the hashing thread into 2 MiB pieces (1 MiB per thread) cost the same CPU time as
-//! the map; 8 MiB pieces cost more (the buffers going round no longer stay in the last-level
-//! cache); a reader thread costs ~0.1 s more CPU per GiB (its copy lands in another core's
+//! (`map_ahead` in `read`), which saves the copy, most of a cold file's CPU time
+//! (BENCHMARKS.md, cold files). The one-stream algorithms keep the copy: it runs on the
+//! reader's core while the slower hasher works, and leaves the bytes in the caches; mapped,
+//! SHA-1, SHA-256 and MD5 took longer, waiting for memory.
+//!
+//! Who reads, measured on a cached file (BENCHMARKS.md, "Files that change, and reads
+//! overlapped"): reads by the hashing thread into 2 MiB pieces (1 MiB per thread) cost the
+//! same CPU time as a map; larger pieces cost more (the buffers going round no longer stay in
+//! the last-level cache); a reader thread costs more CPU (its copy lands in another core's
 //! cache), which -j 2 pays in wall time. Hence [`ReadAhead::WhenNotCached`]: cached pieces
 //! are read with `preadv2(RWF_NOWAIT)` by the hashing thread, and only a read that would
 //! wait for the disk starts the reader thread. Except for a tree mode on more than one
-//! thread, since its engines got faster (issue 21): there the hashing thread's copy is work
-//! the helpers wait for at every piece, and a reader thread with 2 MiB per thread (4 MiB
-//! pieces on 2 threads) took 0.81-0.89 of the wall time on a cached 1 GiB file for
-//! SANDstorm-256 and 0.94 for PARSHA-256, at the same CPU time (BENCHMARKS.md, issue 21).
+//! thread: there the hashing thread's copy is work the helpers wait for at every piece, and
+//! a reader thread with 2 MiB per thread takes less wall time at the same CPU time
+//! (BENCHMARKS.md, "Performance at the roof").
 
 #![forbid(unsafe_code)]
 

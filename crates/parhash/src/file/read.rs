@@ -19,7 +19,8 @@ pub const PIECE: usize = 1 << 20;
 /// may use: each update is spread over the threads, each of which wants whole superblocks or
 /// subtrees, while the buffers going round between reader and hasher should stay in the
 /// last-level cache (measured with a reader thread on 2 threads, 1 GiB cached: 4 MiB pieces
-/// beat 2 MiB ones by 3-8 % and 8 or 16 MiB ones for PARSHA-256; BENCHMARKS.md, issue 21).
+/// beat 2 MiB ones and 8 or 16 MiB ones for PARSHA-256; BENCHMARKS.md, "Performance at the
+/// roof").
 pub const TREE_PIECE_PER_THREAD: usize = 2 << 20;
 
 /// The fewest bytes per read and per `update` for the tree modes, however few threads.
@@ -229,9 +230,9 @@ fn read_ahead(
 /// its mapping (the process's resident memory stays the pieces in flight).
 ///
 /// Why: a read copies every byte from the page cache into a buffer, and on a file read from
-/// the disk that copy was 61 % of the process's CPU time (BLAKE3, 1 GiB cold, `perf`): ~0.36 s
-/// per GiB, more than the hashing, on cores that also serve the disk's I/O. Mapped, the pages
-/// the disk filled are hashed where they are (BENCHMARKS.md, issue 27, ninth session).
+/// the disk that copy was most of the process's CPU time (BLAKE3, `perf`), more than the
+/// hashing, on cores that also serve the disk's I/O. Mapped, the pages the disk filled are
+/// hashed where they are (BENCHMARKS.md, cold files).
 /// Only for the algorithms that spread one message over threads ([`read_exactly`]'s caller
 /// decides): a one-stream algorithm (SHA-1, SHA-256, MD5) hashes slower than the copy, which
 /// the reader thread then does on a core that would otherwise wait, and which leaves the bytes
@@ -302,7 +303,7 @@ pub(super) fn mapped_fault(file: &File, len: u64) -> io::Error {
 
 /// Tells the kernel the file is read as one stream (`posix_fadvise(SEQUENTIAL)`, as `cat`
 /// does): Linux doubles its readahead window for it, so a FUSE or network file system gets
-/// half as many requests, each twice as large (BENCHMARKS.md, issue 27, seekfs). Advice only:
+/// half as many requests, each twice as large (BENCHMARKS.md, seekfs). Advice only:
 /// an error changes nothing.
 #[cfg(target_os = "linux")]
 fn advise_sequential(file: &File) {

@@ -150,8 +150,8 @@ fn hash_mapped(
 
 /// Pieces whose mappings are dropped together (32 MiB of BLAKE3's 1 MiB pieces): each drop
 /// (`MADV_DONTNEED`) flushes the mappings from every core the process runs on (an
-/// inter-processor interrupt each), and a drop per piece cost 8 % of a cached 1 GiB file's
-/// time (BENCHMARKS.md, issue 27, ninth session).
+/// inter-processor interrupt each), too costly once per piece (BENCHMARKS.md, files from a
+/// map).
 #[cfg(target_os = "linux")]
 const RELEASE_PIECES: usize = 32;
 
@@ -161,8 +161,8 @@ const RELEASE_PIECES: usize = 32;
 /// again from the page cache as it reads them (a fault, not a wrong byte). Nothing after the
 /// last piece: what is left then ([`unreleased_from`]) is dropped by all the threads at once
 /// (one thread dropping the last 32 MiB, then the map's `munmap` the rest, left the other
-/// thread idle for ~2.7 ms of a cached 64 MiB file's 12: BENCHMARKS.md, issue 27, eleventh
-/// session). Resident memory stays at most two batches and the pieces in flight.
+/// thread idle: BENCHMARKS.md, files from a map). Resident memory stays at most two batches
+/// and the pieces in flight.
 #[cfg(target_os = "linux")]
 fn released_after(index: usize, pieces: usize) -> Option<std::ops::Range<usize>> {
     let done = index + 1;
@@ -213,8 +213,7 @@ fn on_shares(
 }
 
 /// Maps `range` in on `threads` threads, [`RELEASE_SHARE`] each at a time: one thread mapping
-/// a 64 MiB chunk in kept the others idle for ~5 ms of a cached 64 MiB PARSHA-256 (0.9x the
-/// time; BENCHMARKS.md, issue 27, fourteenth session).
+/// a whole chunk in kept the others idle (BENCHMARKS.md, PARSHA-256 from a map).
 ///
 /// # Errors
 /// [`super::FileChangedSize`] where part of the range is past the file's end.
@@ -236,10 +235,10 @@ fn populate_on_threads(
 }
 
 /// Bytes of a map streamed through PARSHA-256's hasher at a time: mapped before, dropped after.
-/// (1 MiB in tests, so that a file of a few MiB spans several.) Each `update` costs ~0.8 ms
-/// more than its hashing (its threads meet at the end, the rounds that cross its end wait for
-/// the next one): 16 MiB chunks took 1.1x the time of 64 MiB on 64 MiB and 1 GiB files, and
-/// 256 MiB gained nothing more (BENCHMARKS.md, issue 27, tenth session).
+/// (1 MiB in tests, so that a file of a few MiB spans several.) Each `update` costs more than
+/// its hashing (its threads meet at the end, the rounds that cross its end wait for the next
+/// one), so chunks are large; larger than 64 MiB gained nothing (BENCHMARKS.md, PARSHA-256
+/// from a map).
 #[cfg(target_os = "linux")]
 const STREAM_CHUNK: usize = if cfg!(test) { 1 << 20 } else { 64 << 20 };
 

@@ -181,7 +181,7 @@ impl HasherBuilder {
     /// ```
     /// use parhash::{Algorithm, Blake3Mode, Hasher};
     /// let mut h = Hasher::builder(Algorithm::Blake3)
-    ///     .blake3_mode(Blake3Mode::derive_key("example.com 2026 session keys"))
+    ///     .blake3_mode(Blake3Mode::derive_key("example.com 2026 file keys"))
     ///     .build()
     ///     .unwrap();
     /// h.update(b"input key material");

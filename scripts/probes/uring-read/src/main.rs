@@ -1,4 +1,4 @@
-// Probe for BENCHMARKS.md (issue 27): reads a file with io_uring, O_DIRECT or buffered, with
+// Probe for BENCHMARKS.md (storage reads): reads a file with io_uring, O_DIRECT or buffered, with
 // `depth` reads of `bs` MiB in flight. Not part of the workspace: `cargo run --release --
 // FILE direct|buffered DEPTH BS_MIB` from this folder.
 use io_uring::{opcode, types, IoUring};

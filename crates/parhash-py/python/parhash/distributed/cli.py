@@ -263,7 +263,7 @@ class _Output:
             _message(text)
 
     def events(self, events) -> None:
-        """What a check session said: bytes for standard output, messages for standard error."""
+        """What a check run said: bytes for standard output, messages for standard error."""
         for is_output, payload in events:
             if is_output:
                 self.write(payload)
@@ -532,23 +532,23 @@ def _records(stream, terminator: bytes) -> Iterator[bytes]:
 
 
 def _check_list(args, checker: fmt.Checker, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bool:
-    """One list through the CLI's check session (parhash.format): this function reads the list
-    and has the files hashed; the session says what to print and whether the list passed."""
-    session = checker.start(list_name)
+    """One list through the CLI's check run (parhash.format): this function reads the list
+    and has the files hashed; the check run says what to print and whether the list passed."""
+    list_check = checker.start(list_name)
     is_stdin = list_name == b"-"
     try:
         stream = _stdin_bytes() if is_stdin else open(list_name, "rb")
     except OSError as err:
         # The CLI opens a directory (and a closed standard input) and fails reading it.
         if is_stdin or isinstance(err, IsADirectoryError):
-            return out.ended(checker.read_failed(session, err))
-        return out.ended(checker.open_failed(session, err))
+            return out.ended(checker.read_failed(list_check, err))
+        return out.ended(checker.open_failed(list_check, err))
     read_error: List[OSError] = []
 
     def items() -> Iterator[Item]:
         try:
-            for record in _records(stream, session.terminator):
-                step = session.record(record)
+            for record in _records(stream, list_check.terminator):
+                step = list_check.record(record)
                 if step is None:
                     continue
                 entry = step.entry
@@ -566,10 +566,10 @@ def _check_list(args, checker: fmt.Checker, list_name: bytes, bar: Optional[_Bar
                 stream.close()
 
     for step, result in _pipeline(args, Spec("sha256"), bar, DEFAULT_SPLIT_BYTES).run(items()):
-        out.events(session.report(step, result if step.entry is not None else None))
+        out.events(list_check.report(step, result if step.entry is not None else None))
     if read_error:
-        return out.ended(checker.read_failed(session, read_error[0]))
-    return out.ended(checker.finish(session))
+        return out.ended(checker.read_failed(list_check, read_error[0]))
+    return out.ended(checker.finish(list_check))
 
 
 def _connect(address: Optional[str]) -> bool:

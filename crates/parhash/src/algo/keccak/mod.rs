@@ -108,8 +108,7 @@ backends! {
     // The fastest form on this CPU. Measured on Zen 4 (BENCHMARKS.md): the scalar round with
     // BMI1/BMI2 beats both SIMD forms, because one Keccak state has too little width for 256/512-bit
     // registers to pay for the lane moves π and χ need. On Intel's Cascade Lake the reverse:
-    // `parallel-avx512` ran at 1.5-1.7x OpenSSL's speed from 1 KiB, `bmi2` at 0.86-0.96x
-    // (BENCHMARKS.md, issue 27, thirteenth session).
+    // `parallel-avx512` beats `bmi2` and OpenSSL from 1 KiB (BENCHMARKS.md, SHA-3 on Intel).
     default = ["bmi2", "sequential"];
     where crate::platform::intel() => default = ["parallel-avx512", "bmi2", "sequential"];
 }

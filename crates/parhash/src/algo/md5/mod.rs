@@ -15,7 +15,7 @@
 //! - `scheduled` ([`scheduled`], x86-64): the sequential steps in inline assembly, ordered so
 //!   that each step's chain is exactly f, add, rotate, add (LLVM's reassociation of the
 //!   constant adds one more addition to it); the default on x86-64, ~1.3x `sequential` and
-//!   faster than OpenSSL's assembly (BENCHMARKS.md, "Performance at the roof (issue 21)").
+//!   faster than OpenSSL's assembly (BENCHMARKS.md, "Performance at the roof").
 //!
 //! Beyond that, MD5's speed-ups come from running many messages side by side (see `batch/`), not
 //! from inside one message.
@@ -169,7 +169,7 @@ backends! {
         "portable" = ["sequential"];
     }
     // `scheduled` is the fastest form where it exists, then `sequential` (measured; see
-    // BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2" and "Performance at the roof (issue 21)").
+    // BENCHMARKS.md, "Foundation: MD5, SHA-1, SHA-2" and "Performance at the roof").
     default = ["scheduled", "sequential"];
 }
 

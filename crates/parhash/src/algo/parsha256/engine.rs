@@ -673,8 +673,7 @@ const PREFETCH_DISTANCE: u64 = 2048;
 /// Prefetches a subtree round's message pieces a fixed distance ahead of the kernel, as one
 /// stream over the runs its levels read in turn (about ten short runs per round). The
 /// hardware prefetcher does not foresee where a run starts; prefetching a whole batch of
-/// pieces at once (this engine's first form) stalled on the miss buffers, ~3 % of the
-/// one-thread time (BENCHMARKS.md, issue 21).
+/// pieces at once stalls on the miss buffers (BENCHMARKS.md, "Performance at the roof").
 struct Ahead<'v, 'a> {
     view: &'v View<'a>,
     /// The runs in order: `count` of them (two rounds of at most [`MAX_TREE_HEIGHT`] levels).

@@ -273,7 +273,7 @@ impl<'a, W: Word> Chains<'a, W> {
         // Grown by pushing, not sized from the iterator: sized exactly, a job's 800 chains
         // (128,000 bytes) stayed under glibc's 128 KiB mmap threshold, and the CLI spent ~10 %
         // more CPU, most of it in page faults (the heap trimmed and grown again every job;
-        // BENCHMARKS.md, issue 21).
+        // BENCHMARKS.md, "Performance at the roof").
         let mut set = Chains {
             inputs,
             chains: Vec::new(),
@@ -320,7 +320,8 @@ impl<'a, W: Word> Chains<'a, W> {
     /// Asks for the message blocks of `group` while the group before it compresses: each
     /// chain reads only 10 blocks (a level-1 superblock), too short a run for the hardware
     /// prefetcher to pick up, so without this the lanes wait for memory at every group
-    /// (BENCHMARKS.md, issue 21). Level-2 inputs are level-1 outputs, already in cache.
+    /// (BENCHMARKS.md, "Performance at the roof"). Level-2 inputs are level-1 outputs, already
+    /// in cache.
     fn prefetch(&self, group: &[usize]) {
         if let Inputs::Blocks(data) = self.inputs {
             for &i in group {
@@ -388,8 +389,8 @@ impl<'a, W: Word> Chains<'a, W> {
     /// The chains of `group` (2 to 8) in SIMD lanes, for either word size; lanes beyond the
     /// group repeat its first chain and their results are dropped (eight lanes cost about what
     /// two portable chains do: a group of 6 or 7 left to portable code took 15 % of a one-thread
-    /// hash when every job ended with one, BENCHMARKS.md, issue 21). Returns false, having done
-    /// nothing, without the token or for a group of another size.
+    /// hash when every job ended with one, BENCHMARKS.md, "Performance at the roof"). Returns
+    /// false, having done nothing, without the token or for a group of another size.
     fn run_wide(&mut self, engine: TreeOptions, group: &[usize]) -> bool {
         let (Some(wide), 2..=WIDE_LANES) = (engine.wide, group.len()) else {
             return false;
@@ -475,7 +476,7 @@ impl<W: Word> Level2Work<'_, W> {
     /// once, whose outputs are the k-th inputs of the lanes' level-2 chains, which then run
     /// side by side too. Nothing is listed, sorted or allocated: the general form
     /// ([`Level2Work::listed_outputs`]) spent ~8 % of a one-thread hash on that (BENCHMARKS.md,
-    /// issue 21).
+    /// "Performance at the roof").
     /// `level1` is room for the lanes' level-1 outputs (800).
     fn lockstep(&self, wide: Wide, first: Position, level1: &mut [[W; 8]]) -> [[W; 8]; WIDE_LANES] {
         let (per1, per2) = (LEVEL1 as usize, LEVEL2 as usize);
@@ -832,7 +833,7 @@ impl<W: Word> Tree<W> {
         let job = |j: usize| j * per_job..((j + 1) * per_job).min(superblocks);
         let next_job = AtomicUsize::new(0);
         let (sender, finished) = mpsc::channel();
-        // Helpers from the process-wide pool (`crate::workers`): starting threads per call cost
+        // Helpers from the process-wide pool (`crate::threads`): starting threads per call cost
         // ~55 us each, and a streaming caller runs this for every `update` holding whole
         // level-2 superblocks. A helper's panic travels as a result, so the caller never waits
         // for a job that will not come.

@@ -21,7 +21,7 @@ pub fn compress_blocks(token: ShaNi, state: &mut [u32; 5], blocks: &[[u8; 64]]) 
 
 /// Compresses whole blocks into `state`, then the message's last `tail` bytes (under one
 /// block) with the padding of a `bit_len`-bit message, built in registers (as SHA-256's
-/// kernel does: BENCHMARKS.md, issue 27, eleventh and twenty-first sessions).
+/// kernel does, so that no load waits for the bytes just stored: `algo::pieces`).
 #[inline(never)]
 pub fn compress_blocks_then_tail(
     token: ShaNi,

@@ -9,7 +9,7 @@
 //!   the MDS matrix), XORed together with the round key; the default off x86-64;
 //! - `fused-asm` ([`fused_asm`], x86-64): the fused form in assembly, bytes taken two per shift
 //!   through `al`/`ah`, output rows kept in registers; the default on x86-64 (~1.25x `fused`
-//!   and OpenSSL; BENCHMARKS.md, "Performance at the roof (issue 21)").
+//!   and OpenSSL; BENCHMARKS.md, "Performance at the roof").
 //!
 //! Both share what the specification fixes: the S-box (built here from its E and R mini-boxes),
 //! the round constants (taken from the S-box) and the Miyaguchi-Preneel chaining and padding.

@@ -43,8 +43,8 @@ backends! {
         ParallelSse41(Sse41) => "parallel-sse41": "schedule in SSE registers, rotates as shift+shift+or";
         ParallelAvx512(Avx512, Bmi2) => "parallel-avx512":
             "schedule in 128-bit registers with AVX-512 VL rotates and vpternlog, rounds with BMI2 rorx";
-        // AVX2 first: on a Cascade Lake VM `rorx-avx512` took 1.07-1.10x its time (BENCHMARKS.md,
-        // issue 27, twelfth session).
+        // AVX2 first: on a Cascade Lake VM `rorx-avx512` was the slower (BENCHMARKS.md, SHA-1
+        // and SHA-256 without the SHA extensions).
         "rorx" = ["rorx-avx2", "rorx-avx512"]:
             "two blocks' schedule in 256-bit registers beside assembly rounds (best ISA here)";
         RorxAvx2(Avx2, Bmi2) => "rorx-avx2": "schedule with AVX2 shift pairs, rounds with BMI2 rorx";
@@ -53,7 +53,8 @@ backends! {
         ShaNi(ShaNi) => "sha-ni": "SHA extensions: sha256rnds2 (two rounds), sha256msg1/msg2 schedule";
     }
     // The SHA extensions where the CPU has them; else `rorx` where BMI2 and AVX2 exist
-    // (BENCHMARKS.md, issue 27, twelfth session); else `parallel` on its best ISA.
+    // (BENCHMARKS.md, SHA-1 and SHA-256 without the SHA extensions); else `parallel` on its
+    // best ISA.
     default = ["sha-ni", "rorx", "parallel"];
 }
 

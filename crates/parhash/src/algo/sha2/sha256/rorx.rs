@@ -19,17 +19,17 @@
 //!   a 64-bit lane, where a 64-bit shift is a 32-bit rotate, and `vpshufb` gathers the results:
 //!   eight instructions for each half group's σ1 where shift pairs take eleven.
 //! - **Small loops:** sixteen rounds with the schedule, eight without (the first block's last
-//!   sixteen rounds, the whole second block): 4.6 KB of code, not 6.2, and 1.6 % faster on a
-//!   Cascade Lake VM (BENCHMARKS.md, issue 27, eighteenth session), most likely because the
-//!   smaller code stays in the micro-op cache (the VM exposes no counters to confirm it).
+//!   sixteen rounds, the whole second block): 4.6 KB of code, not 6.2, and faster on a
+//!   Cascade Lake VM (BENCHMARKS.md, smaller SHA-2 kernels), most likely because the smaller
+//!   code stays in the micro-op cache (the VM exposes no counters to confirm it).
 //!
-//! The Rust `parallel` form with the same rounds reached 1.11-1.21x OpenSSL's time on a
-//! Cascade Lake VM (BENCHMARKS.md, issue 27, twelfth session): the compiler reassociates the
-//! round's additions and cannot interleave the vector work into the rounds at this grain.
+//! The Rust `parallel` form with the same rounds stays slower than OpenSSL (BENCHMARKS.md, SHA-1
+//! and SHA-256 without the SHA extensions): the compiler reassociates the round's additions
+//! and cannot interleave the vector work into the rounds at this grain.
 //! The AVX2 and AVX-512 forms differ only in the schedule's small sigmas (shift pairs against
 //! `vprord` + `vpternlogd`). `sequential` stays the portable twin.
 //!
-//! Measured and not kept (BENCHMARKS.md, issue 27, seventeenth session): four blocks' schedule
+//! Measured and not kept (BENCHMARKS.md, SHA-256's stored schedule): four blocks' schedule
 //! in 512-bit registers (a quarter of the schedule's instructions per block, but the AVX-512
 //! clock licence slows these rounds and whatever runs after them), `lea` for the round's
 //! additions, `Ch` as `(e & f) + (!e & g)` with `andn`, and OpenSSL's whole round (`Σ0(a)`

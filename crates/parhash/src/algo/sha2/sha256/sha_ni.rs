@@ -113,8 +113,8 @@ pub(super) fn rounds4(state: &mut Packed, wk: __m128i) {
 /// Compresses whole blocks into `state`, then the message's last `tail` bytes (under one
 /// block) with the padding of a `bit_len`-bit message (0x80, zeros, the length), built in
 /// registers (`pieces::tail_block_pieces`). The padded block written to memory and read back
-/// at once cost a short message's loads a wait on the bytes just stored (BENCHMARKS.md,
-/// issue 27, eleventh and twenty-first sessions).
+/// at once cost a short message's loads a wait on the bytes just stored (BENCHMARKS.md, short
+/// messages).
 #[inline(never)]
 pub fn compress_blocks_then_tail(
     token: ShaNi,

@@ -9,7 +9,7 @@
 //! - `rorx` ([`rorx`], x86-64): the schedule of two blocks in 256-bit registers interleaved with
 //!   scalar rounds in assembly (BMI2 `rorx`); `rorx-avx2`, `rorx-avx512`. The default where
 //!   available: at parity with OpenSSL's assembly, ~1.2x `parallel` (BENCHMARKS.md,
-//!   "Performance at the roof (issue 21)").
+//!   "Performance at the roof").
 
 pub mod lanes;
 pub mod parallel;
@@ -42,7 +42,7 @@ backends! {
         RorxAvx512(Avx512, Bmi2) => "rorx-avx512":
             "schedule with AVX-512 VL vprorq/vpternlog, rounds with BMI2 rorx";
     }
-    // `rorx` where BMI2 and AVX2 exist (BENCHMARKS.md, "Performance at the roof (issue 21)"),
+    // `rorx` where BMI2 and AVX2 exist (BENCHMARKS.md, "Performance at the roof"),
     // else `parallel` on its best ISA, faster than `sequential` at every size ("Foundation:
     // MD5, SHA-1, SHA-2").
     default = ["rorx", "parallel"];

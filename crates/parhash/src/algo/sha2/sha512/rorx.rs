@@ -14,17 +14,17 @@
 //!   `Maj(a, b, c)` are added to `h` (the next `a`); `Maj` is `((a ^ b) & (b ^ c)) ^ b`, where
 //!   `b ^ c` is the previous round's `a ^ b`. The rounds are bound by the issue width, not by
 //!   the `e` chain: an order that added `Ch` and `Σ1` to both `d` and `h` (26 instructions,
-//!   its `e` chain four cycles where this one's is five) took 4 % longer (BENCHMARKS.md, issue
-//!   27, eighteenth session).
+//!   its `e` chain four cycles where this one's is five) took longer (BENCHMARKS.md, smaller
+//!   SHA-2 kernels).
 //! - **Loops, not full unrolling:** sixteen rounds a loop iteration with the schedule, eight
 //!   without (the first block's last sixteen rounds, the whole second block), so that the code
 //!   stays in the micro-op cache; fully unrolled, two blocks of rounds overflow it and decoding
 //!   becomes the limit (measured: 0.68x with the AVX2 schedule).
 //!
 //! Rust (LLVM) does not reach this: it reassociates the round's additions and cannot interleave
-//! vector work into scalar rounds at this grain (BENCHMARKS.md, "Performance at the roof
-//! (issue 21)"). The AVX2 and AVX-512 forms differ only in the schedule's small sigmas (shift
-//! pairs against `vprorq` + `vpternlogq`). `sequential` stays the portable twin.
+//! vector work into scalar rounds at this grain (BENCHMARKS.md, "Performance at the roof").
+//! The AVX2 and AVX-512 forms differ only in the schedule's small sigmas (shift pairs against
+//! `vprorq` + `vpternlogq`). `sequential` stays the portable twin.
 
 use core::arch::asm;
 use core::arch::x86_64::*;
