@@ -379,7 +379,7 @@ pub struct OutputFlags {
     /// Write JSON Lines: one object per file (sum) or per checksum line (check).
     ///
     /// Instead of checksum lines (sum) or `NAME: OK` reports (check), write one JSON object
-    /// per line on standard output, with the fields README.md describes ("JSON output"):
+    /// per line on standard output, with the fields docs/lists.md describes ("JSON records"):
     /// `path`, `algorithm`, `digest` or `error` and `errno` for sum; `type`, `list`, `line`,
     /// `status` (ok, failed, missing, unreadable, improper), `path`, `algorithm`, `expected`,
     /// `actual` for check, and a `"type": "summary"` object after each list (with --audit:
@@ -565,7 +565,7 @@ pub struct ListArgs {
     /// One JSON object per algorithm on standard output: `name`, `tag`, `aliases`, `family`,
     /// `digest_bits`, `digest_size`, `block_size`, `broken`, `note`, `variants` (each with
     /// `name`, `available`, `default`, `summary`) and `batch` (`lanes` and `kernel`, or null
-    /// where many messages are hashed across threads only). See README.md ("JSON output").
+    /// where many messages are hashed across threads only). See docs/lists.md ("JSON records").
     #[arg(long)]
     pub json: bool,
 }

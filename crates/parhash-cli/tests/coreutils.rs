@@ -14,8 +14,8 @@
 //!
 //! Messages are compared with the program's name as each prints it (`md5sum: ` and `parhash: `,
 //! `Try 'md5sum --help'` and `Try 'parhash sum --help'`). Cases parhash deliberately does
-//! differently are listed in [`DIFFERENCES`] and in README.md's "Differences from GNU coreutils"
-//! table; for them the test asserts parhash's documented behaviour instead.
+//! differently are listed in [`DIFFERENCES`] and in docs/cli.md's "Differences from GNU
+//! coreutils" table; for them the test asserts parhash's documented behaviour instead.
 
 use std::fs;
 use std::io::Write;
@@ -26,7 +26,7 @@ use parhash::Algorithm;
 mod support;
 use support::{run_in_locale, tool_exists, Run};
 
-/// Cases parhash does differently on purpose: (id, parhash's behaviour and why). README.md's
+/// Cases parhash does differently on purpose: (id, parhash's behaviour and why). docs/cli.md's
 /// table names each id.
 const DIFFERENCES: &[(&str, &str)] = &[
     (
@@ -40,19 +40,19 @@ const DIFFERENCES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Whether README.md lists every difference.
+/// Whether the CLI guide lists every difference.
 #[test]
-fn readme_lists_every_difference() {
-    let readme =
-        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
-    let table = readme
-        .split("### Differences from GNU coreutils")
+fn cli_guide_lists_every_difference() {
+    let guide = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/cli.md"))
+        .unwrap();
+    let table = guide
+        .split("## Differences from GNU coreutils")
         .nth(1)
-        .expect("README.md has a 'Differences from GNU coreutils' section");
+        .expect("docs/cli.md has a 'Differences from GNU coreutils' section");
     for (id, _) in DIFFERENCES {
         assert!(
             table.contains(&format!("`{id}`")),
-            "README.md does not list `{id}`"
+            "docs/cli.md does not list `{id}`"
         );
     }
 }

@@ -1,15 +1,15 @@
-//! The README's library example is `examples/quickstart.rs` (which `cargo test` builds): every
-//! line of the README's Rust block must appear in the example, in order, so the README cannot
-//! show code that no longer compiles.
+//! The library guide's example (docs/library.md, "Quick start") is `examples/quickstart.rs`
+//! (which `cargo test` builds): every line of the guide's Rust block must appear in the example,
+//! in order, so the guide cannot show code that no longer compiles.
 
 #[test]
 fn readme_library_example_is_the_compiled_example() {
-    let readme = include_str!("../../../README.md");
+    let guide = include_str!("../../../docs/library.md");
     let example = include_str!("../examples/quickstart.rs");
-    let section = readme
-        .split("\n## Library\n")
+    let section = guide
+        .split("\n## Quick start\n")
         .nth(1)
-        .expect("README has a Library section");
+        .expect("docs/library.md has a Quick start section");
     let block = section
         .split("```rust\n")
         .nth(1)
@@ -20,9 +20,9 @@ fn readme_library_example_is_the_compiled_example() {
     for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
         assert!(
             example_lines.any(|l| l == line),
-            "README line not in examples/quickstart.rs (in this order): {line}"
+            "docs/library.md line not in examples/quickstart.rs (in this order): {line}"
         );
         shown += 1;
     }
-    assert!(shown >= 10, "the README block has only {shown} lines");
+    assert!(shown >= 10, "the guide's block has only {shown} lines");
 }

@@ -141,7 +141,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true",
                          help=f"JSON Lines, byte for byte as `parhash {sub.prog.split()[-1]} --json`: {json_help}. "
                          f"Standard error and the exit status are as without --json. Not with {json_excludes}. See "
-                         "README.md (JSON output)")
+                         "docs/lists.md (JSON records)")
         sub.add_argument("--no-progress", action="store_true", help="no progress bar (there is one only on a terminal)")
         sub.add_argument("--task-bytes", type=_positive, default=DEFAULT_TASK_BYTES, metavar="N",
                          help=f"bytes of files per task (default {DEFAULT_TASK_BYTES >> 20} MiB)")
