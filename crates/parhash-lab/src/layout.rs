@@ -38,7 +38,7 @@ pub fn interleaved_cost(
     } else {
         msgs
     };
-    let laid_out = Interleaved::new(algorithm, &msgs, width).ok()?;
+    let laid_out = Interleaved::with_width(algorithm, &msgs, width).ok()?;
     let one = BatchOptions {
         threads: Threads::ONE,
         kernel: Some(width.into()),
@@ -52,7 +52,7 @@ pub fn interleaved_cost(
     let interleaved = work_cost(|| laid_out.hash()[0].as_bytes()[0], samples, min_sample).0;
     let layout = work_cost(
         || {
-            Interleaved::new(algorithm, &msgs, width)
+            Interleaved::with_width(algorithm, &msgs, width)
                 .map(|l| l.len() as u8)
                 .unwrap_or(0)
         },

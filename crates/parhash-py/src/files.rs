@@ -7,13 +7,17 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, TryLockError};
 
-use parhash::file::{FileHasher, FileInput, MultiHasher, ReadStrategy, WINDOW};
+use parhash::file::{FileHasher, FileInput, MultiHasher, ReadStrategy};
 use parhash::{Algorithm, Output};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyTuple};
 
 use crate::options::{self, Options};
+
+/// Paths taken from the caller's iterable per turn with the GIL: as many as the engine hashes
+/// at once, so its threads stay busy across a window, while memory stays bounded.
+const PATHS_PER_TURN: usize = 4096;
 
 /// Hashes the file at `path` through the library's file engine ([`FileHasher`]: reads, never a
 /// map, so a file that shrinks while hashed is an error and never `SIGBUS`; reads overlapped
@@ -239,10 +243,10 @@ impl FileDigests {
     /// with the library's many-file engine (without it): small files side by side in SIMD
     /// lanes, larger ones on all allowed threads, results in input order.
     fn fill(&self, py: Python<'_>, ready: &mut VecDeque<Hashed>) -> PyResult<()> {
-        let mut given = Vec::with_capacity(WINDOW);
-        let mut paths = Vec::with_capacity(WINDOW);
+        let mut given = Vec::with_capacity(PATHS_PER_TURN);
+        let mut paths = Vec::with_capacity(PATHS_PER_TURN);
         let mut iter = self.paths.bind(py).clone();
-        while given.len() < WINDOW {
+        while given.len() < PATHS_PER_TURN {
             let Some(item) = iter.next() else { break };
             let item = item?;
             paths.push(path_arg(&item)?);

@@ -82,7 +82,7 @@ fn layouts(c: &mut Criterion) {
                 let Kernel::Vector(width) = kernel else {
                     continue;
                 };
-                let inter = Interleaved::new(alg, &set, width).unwrap();
+                let inter = Interleaved::with_width(alg, &set, width).unwrap();
                 g.bench_function(BenchmarkId::new("lanes-interleaved", width.name()), |b| {
                     b.iter(|| black_box(inter.hash()))
                 });

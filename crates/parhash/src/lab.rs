@@ -1,7 +1,7 @@
 //! NOT PART OF THE SUPPORTED API. What the benchmark lab (`parhash-lab`), `parhash list`, the
 //! benches, the examples, the integration tests, the fuzz targets and the CUDA crate's checks
 //! reach below the public surface: single kernels, lane kernels and their widths, CPU tokens,
-//! the tree engines' knobs, the RC5 study. Hidden from the docs; it changes with the kernels,
+//! the tree engines' knobs, the file engine's piece sizes, the RC5 study. Hidden from the docs; it changes with the kernels,
 //! without notice. Everything else in parhash uses the crate-private modules directly.
 //!
 //! Why a module and not public kernels: the lab measures single kernels and lane widths, the
@@ -21,6 +21,14 @@ pub mod batch {
     pub use crate::batch::select::{
         best_kernel, has_lanes, kernels, lane_kernel, threads_used, MIN_BYTES_PER_THREAD,
     };
+}
+
+/// The file engine's piece sizes and limits, for the integration tests that hash files around
+/// them.
+pub mod file {
+    pub use crate::file::many::SMALL_FILE;
+    pub use crate::file::multi::PIECES_IN_FLIGHT;
+    pub use crate::file::read::{piece_size, OVERLAP_FROM_PIECES, PIECE, READ_AHEAD};
 }
 
 /// Many messages side by side: the lane kernel and width a batch or a tree runs.

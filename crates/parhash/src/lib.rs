@@ -48,7 +48,6 @@ pub mod parts;
 mod platform;
 mod registry;
 pub mod threads;
-mod variant;
 mod vector;
 
 /// PARSHA-256's tree mode used directly: one-shot hashing with tree parameters and a lane
@@ -94,6 +93,7 @@ pub use algo::VariantInfo;
 pub use digest;
 pub use registry::{
     hash, Algorithm, AlgorithmInfo, DigestSizes, Error, Family, Hasher, HasherBuilder, Output,
+    Variant,
 };
 pub use threads::Threads;
 
@@ -103,4 +103,3 @@ pub fn cpu_features() -> String {
     platform::describe()
 }
 
-pub use variant::Variant;

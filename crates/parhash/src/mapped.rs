@@ -12,7 +12,9 @@
 //!
 //! The handler is installed the first time a map is made. A map is made only while it is
 //! still the handler in place: if other code replaced it since (Python's `faulthandler`, a
-//! JVM), [`Mapping::new`] says no and the caller reads instead.
+//! JVM), [`Mapping::new`] says no and the caller reads instead. A caller that owns `SIGBUS`
+//! turns maps off for the whole process first ([`disable`], public as
+//! `file::disable_memory_maps`), and then the handler is never installed.
 //!
 //! What a map does not protect against, as reads do not: bytes changed in place by another
 //! process while they are hashed give the digest of a mixture (see `file`'s notes).
@@ -49,6 +51,18 @@ static PAGE: AtomicUsize = AtomicUsize::new(4096);
 /// The `SIGBUS` action that was in place before ours, for faults that are not ours.
 static PREVIOUS: OnceLock<libc::sigaction> = OnceLock::new();
 
+/// Whether our handler was installed, and whether maps are turned off for the process: one
+/// lock, so that no map installs the handler once [`disable`] has returned.
+static STATE: Mutex<State> = Mutex::new(State {
+    installed: false,
+    disabled: false,
+});
+
+struct State {
+    installed: bool,
+    disabled: bool,
+}
+
 /// A read-only map of the first `len` bytes of a file.
 pub(crate) struct Mapping {
     start: *const u8,
@@ -63,8 +77,9 @@ unsafe impl Sync for Mapping {}
 
 impl Mapping {
     /// Maps the first `len` bytes of `file` (which must be at least that long now), or `None`
-    /// where that cannot be done safely: not Linux, an empty or huge length, another `SIGBUS`
-    /// handler in place of ours, all slots in use, or `mmap` refused.
+    /// where that cannot be done safely: not Linux, an empty or huge length, maps turned off
+    /// ([`disable`]), another `SIGBUS` handler in place of ours, all slots in use, or `mmap`
+    /// refused.
     pub(crate) fn new(file: &File, len: u64) -> Option<Mapping> {
         let len = usize::try_from(len).ok().filter(|&l| l > 0)?;
         if !handler_in_place() {
@@ -183,14 +198,29 @@ fn claim(start: usize, len: usize) -> Option<usize> {
 }
 
 /// Installs the handler the first time; afterwards, whether it is still the one in place.
+/// `false`, installing nothing, once maps are turned off.
 fn handler_in_place() -> bool {
-    static INSTALLED: Mutex<bool> = Mutex::new(false);
-    let mut installed = INSTALLED.lock().unwrap_or_else(|p| p.into_inner());
-    if !*installed {
-        *installed = install();
-        return *installed;
+    let mut state = STATE.lock().unwrap_or_else(|p| p.into_inner());
+    if state.disabled {
+        return false;
+    }
+    if !state.installed {
+        state.installed = install();
+        return state.installed;
     }
     current_handler() == Some(on_sigbus as *const () as usize)
+}
+
+/// Makes no map from now on in this process, so that the handler is never installed if it is
+/// not yet. One already installed stays: another thread may be reading a map of its own.
+pub(crate) fn disable() {
+    STATE.lock().unwrap_or_else(|p| p.into_inner()).disabled = true;
+}
+
+/// Whether our handler is installed and still the one in place.
+pub(crate) fn handler_installed() -> bool {
+    let state = STATE.lock().unwrap_or_else(|p| p.into_inner());
+    state.installed && current_handler() == Some(on_sigbus as *const () as usize)
 }
 
 /// The handler address of the current `SIGBUS` action.

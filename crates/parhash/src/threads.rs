@@ -58,6 +58,11 @@ impl Threads {
     pub fn is_all(self) -> bool {
         self.0.is_none()
     }
+
+    /// Whether work may use more than one thread (not so for [`Threads::ALL`] on one core).
+    pub fn more_than_one(self) -> bool {
+        self.count() > 1
+    }
 }
 
 impl From<usize> for Threads {
@@ -112,8 +117,8 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
     .as_ref()
 }
 
-/// Runs `main` while `helpers` more threads run `helper`, and returns `main`'s result once all
-/// have finished. Helpers may start late, or not at all (no pool), so `main` must be able to do
+/// Runs `main` on one of `threads` threads while the others run `helper`, and returns `main`'s
+/// result once all have finished. Helpers may start late, or not at all (no pool), so `main` must be able to do
 /// all the work alone (taking jobs from the same counter as they do) and wait only for work a
 /// helper has taken. A panic in a helper reaches the caller.
 ///
@@ -125,6 +130,16 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
 /// core idles (BENCHMARKS.md, the caller's share handed to the pool). Called from one of the
 /// pool's threads (work nested in other work), that thread runs `main` itself.
 pub(crate) fn with_helpers<R: Send>(
+    threads: Threads,
+    helper: impl Fn() + Sync,
+    main: impl FnOnce() -> R + Send,
+) -> R {
+    with_helper_count(threads.count() - 1, helper, main)
+}
+
+/// [`with_helpers`] with `helpers` threads besides `main`'s, a count the pool's own arithmetic
+/// gives ([`run_workers`]).
+fn with_helper_count<R: Send>(
     helpers: usize,
     helper: impl Fn() + Sync,
     main: impl FnOnce() -> R + Send,
@@ -182,7 +197,7 @@ pub fn run_workers<R: Send>(threads: Threads, worker: impl Fn() -> R + Sync) -> 
         for _ in 0..extra {
             scope.spawn(run);
         }
-        with_helpers(helpers, run, run);
+        with_helper_count(helpers, run, run);
     });
     results.into_inner().unwrap_or_else(PoisonError::into_inner)
 }
@@ -191,7 +206,6 @@ pub fn run_workers<R: Send>(threads: Threads, worker: impl Fn() -> R + Sync) -> 
 /// included), each taking the next job not yet taken; returns when all are done. A panic in a
 /// job is passed on to the caller.
 fn for_each_job(jobs: usize, threads: Threads, job: impl Fn(usize) + Sync) {
-    let threads = threads.count().clamp(1, jobs.max(1));
     let next = AtomicUsize::new(0);
     let take_jobs = || loop {
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -201,7 +215,7 @@ fn for_each_job(jobs: usize, threads: Threads, job: impl Fn(usize) + Sync) {
         job(i);
     };
     // `take_jobs` only borrows, so it is `Copy`: the helpers and the caller run the same loop.
-    with_helpers(threads - 1, take_jobs, take_jobs);
+    with_helpers(threads.at_most(jobs), take_jobs, take_jobs);
 }
 
 /// `f` on every item, on at most `threads` threads (the calling one included), the items
@@ -272,8 +286,7 @@ pub(crate) fn for_each_mut_in_steps<T: Send>(
             break;
         }
     };
-    let threads = threads.count().clamp(1, slots.len().max(1));
-    with_helpers(threads - 1, take_steps, take_steps);
+    with_helpers(threads.at_most(slots.len()), take_steps, take_steps);
 }
 
 #[cfg(test)]
@@ -372,13 +385,14 @@ mod tests {
         let on_pool = |name: Option<&str>| name.is_some_and(|n| n.starts_with("parhash-"));
         // From outside the pool, `main` runs on a pool thread (the caller only waits).
         let (outer, nested, nested_main) = with_helpers(
-            1,
+            Threads::new(2),
             || (),
             || {
                 let outer = std::thread::current().id();
                 let name = std::thread::current().name().map(str::to_owned);
                 // From a pool thread, that thread runs `main` itself.
-                let nested_main = with_helpers(1, || (), || std::thread::current().id());
+                let nested_main =
+                    with_helpers(Threads::new(2), || (), || std::thread::current().id());
                 (outer, name, nested_main)
             },
         );
@@ -413,6 +427,8 @@ mod tests {
         assert_eq!(Threads::ALL.at_most(0), Threads::ONE);
         assert_eq!(Threads::ALL.at_most(usize::MAX).count(), available());
         assert!(!Threads::ONE.is_all());
+        assert!(Threads::new(2).more_than_one() && !Threads::ONE.more_than_one());
+        assert_eq!(Threads::ALL.more_than_one(), available() > 1);
     }
 
     #[test]

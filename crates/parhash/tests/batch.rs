@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
-use parhash::batch::{hash_many, hash_many_with, BatchOptions, Interleaved, JobManager};
+use parhash::batch::{
+    hash_many, hash_many_with, BatchError, BatchOptions, Interleaved, JobManager,
+};
 use parhash::lab::batch::has_lanes;
 use parhash::lab::lanes::Width;
 use parhash::{hash, Algorithm, Output};
@@ -214,7 +216,7 @@ fn interleaved_layout_equals_one_by_one() {
                 let count = r.random_range(1..=40);
                 let owned: Vec<Vec<u8>> = (0..count).map(|_| random_bytes(&mut r, len)).collect();
                 let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
-                let batch = Interleaved::new(alg, &set, width).unwrap();
+                let batch = Interleaved::with_width(alg, &set, width).unwrap();
                 assert_eq!(batch.len(), count);
                 assert_eq!(
                     batch.hash(),
@@ -227,6 +229,20 @@ fn interleaved_layout_equals_one_by_one() {
     }
     let a = [0u8; 3];
     let b = [0u8; 4];
-    assert!(Interleaved::new(Algorithm::Md5, &[&a[..], &b[..]], Width::Portable).is_err());
-    assert!(Interleaved::new(Algorithm::Whirlpool, &[&a[..]], Width::Portable).is_err());
+    assert!(Interleaved::with_width(Algorithm::Md5, &[&a[..], &b[..]], Width::Portable).is_err());
+    assert!(Interleaved::with_width(Algorithm::Whirlpool, &[&a[..]], Width::Portable).is_err());
+    // The public constructor: this CPU's widest lanes.
+    for alg in lane_algorithms() {
+        let set: Vec<&[u8]> = vec![&b"abc"[..], &b"xyz"[..], &b"123"[..]];
+        let batch = Interleaved::new(alg, &set).unwrap();
+        assert_eq!(batch.hash(), one_by_one(alg, &set), "{alg}");
+    }
+    assert_eq!(
+        Interleaved::new(Algorithm::Whirlpool, &[&a[..]]).err(),
+        Some(BatchError::NoLaneKernel(Algorithm::Whirlpool))
+    );
+    assert_eq!(
+        Interleaved::new(Algorithm::Md5, &[&a[..], &b[..]]).err(),
+        Some(BatchError::UnequalLengths)
+    );
 }

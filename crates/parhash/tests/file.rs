@@ -9,10 +9,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use parhash::file::{
-    FileHasher, FileInput, ReadAhead, ReadStrategy, OVERLAP_FROM_PIECES, PIECE, READ_AHEAD,
-    SMALL_FILE,
-};
+use parhash::file::{FileHasher, FileInput, ReadAhead, ReadStrategy};
+use parhash::lab::file::{OVERLAP_FROM_PIECES, PIECE, READ_AHEAD, SMALL_FILE};
 use parhash::{hash, Algorithm, Hasher, Threads, TreeParams};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
@@ -26,12 +24,12 @@ fn files(alg: Algorithm) -> FileHasher<'static> {
 
 /// The piece size the engine uses for `alg` on one thread.
 fn piece(alg: Algorithm) -> usize {
-    parhash::file::piece_size(alg, Threads::ONE)
+    parhash::lab::file::piece_size(alg, Threads::ONE)
 }
 
 /// The largest piece size of a tree mode on one or two threads.
 fn tree_piece() -> usize {
-    parhash::file::piece_size(Algorithm::Sandstorm256, Threads::new(2))
+    parhash::lab::file::piece_size(Algorithm::Sandstorm256, Threads::new(2))
 }
 
 #[test]

@@ -11,9 +11,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
 
-use parhash::file::{
-    FileHasher, FileInput, MultiHasher, Progress, PIECE, PIECES_IN_FLIGHT, SMALL_FILE,
-};
+use parhash::file::{FileHasher, FileInput, MultiHasher, Progress};
+use parhash::lab::file::{PIECE, PIECES_IN_FLIGHT, SMALL_FILE};
 use parhash::{hash, Algorithm, Hasher, Output, Threads, TreeParams};
 
 use common::files::{changed_size, seeded_bytes, write_file, ResizeAfterFirstPiece};

@@ -6,7 +6,7 @@
 pub mod blake;
 pub mod blake2;
 pub mod blake3;
-mod block_api;
+pub(crate) mod block_api;
 // One SSE2 move each way: unsafe code outside the kernels' own files (as `pieces` below).
 #[allow(unsafe_code)]
 pub(crate) mod len_word;
@@ -15,7 +15,6 @@ pub(crate) mod len_word;
 #[allow(unsafe_code)]
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod from_memory;
-pub(crate) use block_api::{LazyMd, MdParts};
 pub mod groestl;
 pub mod jh;
 pub mod keccak;

@@ -5,9 +5,9 @@
 //! - [`JobManager`]: messages that arrive over time (`submit` / `poll` / `flush`). A lane is
 //!   refilled as soon as its message ends, so unequal lengths do not leave lanes idle; padding is
 //!   done per lane as its message ends, never as a serial pass over the batch.
-//! - `Interleaved` (hidden, the lab's: it is built for a lane width): the other data layout of
-//!   the seed study: equal-length messages stored word-interleaved, so each lane's word is one
-//!   vector load instead of a gather.
+//! - [`Interleaved`]: the other data layout of the seed study: equal-length messages stored
+//!   word-interleaved for this CPU's widest lanes, so each lane's word is one vector load
+//!   instead of a gather.
 //!
 //! Algorithms with lane kernels (MD5, SHA-1, SHA-2, SHA-3 and Keccak; `select.rs` builds them)
 //! use them; every other algorithm goes through the same API with threads only.
@@ -359,7 +359,6 @@ impl<'a> JobManager<'a> {
 /// Why an [`Interleaved`] batch could not be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-#[doc(hidden)] // the lab's, with `Interleaved`
 pub enum BatchError {
     /// The algorithm has no lane kernel, so there is no interleaved layout for it.
     NoLaneKernel(Algorithm),
@@ -383,9 +382,18 @@ impl std::error::Error for BatchError {}
 /// Equal-length messages laid out block-interleaved (word w of lane l of block b at word
 /// `(b * words_per_block + w) * lanes + l` of its group), padding included: what a producer
 /// that writes data straight into lanes would hand over. Building it is the host-side cost of
-/// this layout; [`Interleaved::hash`] is then pure vector loads. Hidden: built for a lane
-/// `Width`, which only the lab names.
-#[doc(hidden)]
+/// this layout; [`Interleaved::hash`] is then pure vector loads.
+///
+/// ```
+/// use parhash::batch::Interleaved;
+/// use parhash::{hash, Algorithm};
+///
+/// let messages: Vec<&[u8]> = vec![b"abc", b"xyz", b"123"];
+/// let batch = Interleaved::new(Algorithm::Sha256, &messages)?;
+/// let expected: Vec<_> = messages.iter().map(|m| hash(Algorithm::Sha256, m)).collect();
+/// assert_eq!(batch.hash(), expected);
+/// # Ok::<(), parhash::batch::BatchError>(())
+/// ```
 pub struct Interleaved {
     alg: Algorithm,
     width: Width,
@@ -395,8 +403,22 @@ pub struct Interleaved {
 }
 
 impl Interleaved {
-    /// Lays `messages` out for `alg`'s lane kernel at `width`.
-    pub fn new(alg: Algorithm, messages: &[&[u8]], width: Width) -> Result<Self, BatchError> {
+    /// Lays `messages` out for `alg`'s lane kernel of the widest lanes this CPU has.
+    ///
+    /// # Errors
+    /// [`BatchError::NoLaneKernel`] for an algorithm without lane kernels (see
+    /// [`crate::batch`]), [`BatchError::UnequalLengths`] unless all messages have one length.
+    pub fn new(alg: Algorithm, messages: &[&[u8]]) -> Result<Self, BatchError> {
+        Self::with_width(alg, messages, Width::detect())
+    }
+
+    /// [`Interleaved::new`] for the lane kernel of `width` (the lab compares widths).
+    #[doc(hidden)] // the lab's: `Width` is not public
+    pub fn with_width(
+        alg: Algorithm,
+        messages: &[&[u8]],
+        width: Width,
+    ) -> Result<Self, BatchError> {
         let kernel = lane_kernel(alg, width).ok_or(BatchError::NoLaneKernel(alg))?;
         let len = messages.first().map_or(0, |m| m.len());
         if messages.iter().any(|m| m.len() != len) {

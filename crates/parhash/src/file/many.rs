@@ -38,7 +38,7 @@ pub const SMALL_FILE: u64 = 64 * 1024;
 
 /// Inputs per window: enough to keep every thread's lanes full between the points where
 /// results are handed on in order.
-pub const WINDOW: usize = 4096;
+pub(crate) const WINDOW: usize = 4096;
 
 /// Digest bytes one window may hold. A window of fixed-length digests is far below it; one of
 /// long extendable-output digests (up to [`Output::MAX`], 1 MiB) has fewer inputs instead, so
@@ -84,7 +84,7 @@ impl From<&Path> for FileInput {
 impl<'p> FileHasher<'p> {
     /// Hashes every input, yielding `(key, digest or error)` in input order; `key` is the
     /// caller's own (a name to print) and is handed back untouched. Inputs are read a window
-    /// ([`WINDOW`]) at a time, so memory stays bounded however many there are; a failure is
+    /// (a few thousand) at a time, so memory stays bounded however many there are; a failure is
     /// that input's result and the others go on. Progress: [`super::Progress::file_done`] for
     /// each input hashed or failed while hashing.
     pub fn hash_files<K, I>(&self, inputs: I) -> HashFiles<FileHasher<'p>, K, I::IntoIter>

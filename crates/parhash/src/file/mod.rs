@@ -34,6 +34,14 @@
 //!   marked), so the truncation is the same error as on the read paths (its `found` is then the
 //!   file's length after the truncation). Faults elsewhere go to the handler that was there
 //!   before.
+//! - **The `SIGBUS` handler is process-wide, and a caller can keep it out.** The first memory
+//!   map any [`FileHasher`] or [`MultiHasher`] makes installs it (with `sigaction`, Linux only),
+//!   and it stays for the life of the process; [`sigbus_handler_installed`] says whether it is
+//!   in place. A program that owns `SIGBUS` (its own handler, a runtime that uses the signal)
+//!   calls [`disable_memory_maps`] before hashing files: from then on every file is read, as
+//!   with `memory_maps(false)` on every hasher, and the handler is never installed. A handler
+//!   installed over parhash's later turns maps off by itself (a map is made only while
+//!   parhash's handler is the one in place).
 //! - **Reads that fit the storage** ([`ReadStrategy`], `parhash sum --read`). For an algorithm
 //!   that spreads one message over threads (BLAKE3, SANDstorm, PARSHA-256) on more than one
 //!   thread, a regular file of at least a few MiB is read in parallel where that pays: the
@@ -43,7 +51,7 @@
 //!   default) does so when the file is in the page cache, in memory (tmpfs) or on a device
 //!   that says it is not rotational, and reads one sequential stream, as below, on rotational
 //!   disks, network file systems and where it cannot tell ([`storage_of`]).
-//! - **Reading overlaps hashing.** A regular file of more than [`OVERLAP_FROM_PIECES`] pieces
+//! - **Reading overlaps hashing.** A regular file of more than two pieces
 //!   is read by the hashing thread while the page cache holds it, and from the first piece
 //!   that is not cached on, by a thread of its own a few pieces ahead of the hasher
 //!   ([`ReadAhead`]), so a file that is not in the page cache costs about max(read time, hash
@@ -86,9 +94,9 @@
 
 #![forbid(unsafe_code)]
 
-mod many;
-mod multi;
-mod read;
+pub(crate) mod many;
+pub(crate) mod multi;
+pub(crate) mod read;
 mod split;
 mod storage;
 
@@ -97,12 +105,12 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-pub use many::{FileInput, HashFiles, SMALL_FILE, WINDOW};
-pub use multi::{MultiHasher, PIECES_IN_FLIGHT};
-pub use read::{
-    piece_size, ReadAhead, OVERLAP_FROM_PIECES, PIECE, PIECE_MAX, READ_AHEAD, TREE_PIECE_MIN,
-    TREE_PIECE_PER_THREAD,
-};
+pub use many::{FileInput, HashFiles};
+pub use multi::MultiHasher;
+pub use read::ReadAhead;
+// The engine's tuning: crate-private (the integration tests reach them through `crate::lab`).
+pub(crate) use many::SMALL_FILE;
+pub(crate) use read::{piece_size, PIECE};
 pub use storage::{storage_of, ReadStrategy, Storage};
 
 use crate::{Algorithm, Hasher, HasherBuilder, Output};
@@ -201,19 +209,13 @@ impl<'p> FileHasher<'p> {
     /// stream, which a thread of its own then maps in ahead of the hasher instead of copying
     /// it into buffers (see the module's notes on maps). Without, every byte is copied out with
     /// reads. Where a map cannot be made safely (not Linux, another `SIGBUS` handler in place,
-    /// a file system that refuses maps), the file is read whatever this says.
+    /// a file system that refuses maps) or maps are off for the process
+    /// ([`disable_memory_maps`]), the file is read whatever this says. The first map installs
+    /// parhash's process-wide `SIGBUS` handler (see the module's notes).
     #[must_use]
     pub fn memory_maps(mut self, maps: bool) -> Self {
         self.maps = maps;
         self
-    }
-
-    /// [`FileHasher::memory_maps`], under its former name (it now covers files read as one
-    /// stream too, not only cached ones).
-    #[deprecated(since = "0.1.0", note = "use `memory_maps`, which covers every map")]
-    #[must_use]
-    pub fn map_cached(self, map: bool) -> Self {
-        self.memory_maps(map)
     }
 
     /// The same, reading each large regular file as `strategy` says (default:
@@ -363,7 +365,7 @@ impl<'p> FileHasher<'p> {
     fn parallel_reads(&self, file: &File, len: u64) -> Option<(crate::Threads, Storage)> {
         let threads = self.builder.threads_allowed();
         // The length first: counting the cores reads the cgroup quota files.
-        if len < split::SPLIT_FROM || threads.count() < 2 || !split::can_split(&self.builder) {
+        if len < split::SPLIT_FROM || !threads.more_than_one() || !split::can_split(&self.builder) {
             return None;
         }
         let storage = match self.read_strategy {
@@ -378,10 +380,9 @@ impl<'p> FileHasher<'p> {
     /// When a large file is read ahead: as asked, except that the default reads ahead from the
     /// start for a tree mode on more than one thread (see the module's notes).
     fn read_ahead_for_files(&self) -> ReadAhead {
-        let threads = self.builder.threads_allowed().count();
         if self.read_ahead == ReadAhead::WhenNotCached
             && Hasher::splits_over_threads(self.algorithm())
-            && threads > 1
+            && self.builder.threads_allowed().more_than_one()
         {
             ReadAhead::Always
         } else {
@@ -417,6 +418,27 @@ impl<'p> FileHasher<'p> {
 /// here, where reads stop at the length, but the check is the hasher's own).
 fn finish(hasher: Hasher) -> io::Result<Output> {
     hasher.try_finalize().map_err(io::Error::other)
+}
+
+/// Whether parhash's `SIGBUS` handler is installed in this process and still the one in place
+/// (always `false` off Linux). The first memory map a [`FileHasher`] or [`MultiHasher`] makes
+/// installs it; see the module's notes.
+pub fn sigbus_handler_installed() -> bool {
+    #[cfg(target_os = "linux")]
+    return crate::mapped::handler_installed();
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// Makes no more memory maps of files in this process: every [`FileHasher`] and
+/// [`MultiHasher`] then reads, as with `memory_maps(false)`, and parhash's `SIGBUS` handler is
+/// never installed if it is not yet ([`sigbus_handler_installed`]). For a program that owns
+/// `SIGBUS`: call it before hashing files. A handler installed earlier stays (another thread
+/// may be reading a map); it passes every fault outside parhash's maps on to the action that
+/// was in place before it.
+pub fn disable_memory_maps() {
+    #[cfg(target_os = "linux")]
+    crate::mapped::disable();
 }
 
 /// Whether `alg` must be told the message length before it hashes anything (PARSHA-256):

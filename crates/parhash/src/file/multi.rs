@@ -94,13 +94,6 @@ impl<'p> MultiHasher<'p> {
         self
     }
 
-    /// [`MultiHasher::memory_maps`], under its former name.
-    #[deprecated(since = "0.1.0", note = "use `memory_maps`, which covers every map")]
-    #[must_use]
-    pub fn map_cached(self, map: bool) -> Self {
-        self.memory_maps(map)
-    }
-
     /// The same, reporting to `progress`: every byte once, however many algorithms hash it.
     pub fn with_progress<'q>(&self, progress: &'q dyn Progress) -> MultiHasher<'q> {
         MultiHasher {
@@ -163,8 +156,8 @@ impl<'p> MultiHasher<'p> {
 
     /// The threads that may work at once: the most any builder allows.
     fn threads(&self) -> Threads {
-        let most = self.builders.iter().map(|b| b.threads_allowed().count());
-        Threads::new(most.max().unwrap_or(1))
+        let allowed = self.builders.iter().map(HasherBuilder::threads_allowed);
+        allowed.max_by_key(|t| t.count()).unwrap_or(Threads::ONE)
     }
 
     fn hash_file_counted(&self, file: &File) -> io::Result<(Vec<Output>, u64)> {

@@ -21,17 +21,17 @@ pub const PIECE: usize = 1 << 20;
 /// last-level cache (measured with a reader thread on 2 threads, 1 GiB cached: 4 MiB pieces
 /// beat 2 MiB ones and 8 or 16 MiB ones for PARSHA-256; BENCHMARKS.md, "Performance at the
 /// roof").
-pub const TREE_PIECE_PER_THREAD: usize = 2 << 20;
+pub(crate) const TREE_PIECE_PER_THREAD: usize = 2 << 20;
 
 /// The fewest bytes per read and per `update` for the tree modes, however few threads.
-pub const TREE_PIECE_MIN: usize = 2 << 20;
+pub(crate) const TREE_PIECE_MIN: usize = 2 << 20;
 
 /// The most bytes per read and per `update`, however many threads.
-pub const PIECE_MAX: usize = 32 << 20;
+pub(crate) const PIECE_MAX: usize = 32 << 20;
 
 /// When a large file is read on a thread of its own, ahead of the hasher
-/// ([`super::FileHasher::read_ahead`]). Files of at most [`OVERLAP_FROM_PIECES`] pieces are
-/// always read by the hashing thread.
+/// ([`super::FileHasher::read_ahead`]). Files of at most two pieces are always read by the
+/// hashing thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ReadAhead {
     /// From the first piece that is not in the page cache on (the default): cached bytes are

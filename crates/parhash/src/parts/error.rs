@@ -2,7 +2,7 @@
 
 use std::{fmt, io};
 
-use super::state::{PlanKey, FORMAT_VERSION};
+use super::key::{PlanKey, FORMAT_VERSION};
 use crate::Algorithm;
 
 /// Why a plan cannot be made, a part cannot be hashed, or states cannot be read or combined.

@@ -55,15 +55,19 @@
 
 #![forbid(unsafe_code)]
 
-mod error;
-mod state;
+// The state types the families' plans share sit in modules of their own, below this API,
+// so the families import them from there and the imports go one way: this module uses the
+// families' plans, they use `key`, `error` and `state`.
+pub(crate) mod error;
+pub(crate) mod key;
+pub(crate) mod state;
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::Range;
 
 pub use error::PartError;
-pub(crate) use state::in_order;
-pub use state::{PartState, PlanKey, TreeMode, FORMAT_VERSION};
+pub use key::{PlanKey, TreeMode, FORMAT_VERSION};
+pub use state::PartState;
 
 use crate::algo::{parsha256, sandstorm};
 use crate::{Algorithm, Output, Threads, TreeParams};

@@ -27,72 +27,12 @@ use std::fmt;
 
 use digest::Digest;
 
-use super::PartError;
+use super::error::PartError;
+use super::key::{PlanKey, TreeMode, FORMAT_VERSION};
 
 const MAGIC: &[u8; 4] = b"PHPS";
-/// The format version written by this build; [`PartState::from_bytes`] accepts only it.
-pub const FORMAT_VERSION: u8 = 1;
 const HEADER_LEN: usize = 4 + 1 + 1 + 8 + 8 + 4 + 4 + 4;
 const CHECKSUM_LEN: usize = 8;
-
-/// Which tree mode a partial state belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TreeMode {
-    /// PARSHA-256 (parameters: tree height T, IV bits l).
-    Parsha256,
-    /// SANDstorm (parameters: digest bits, boundary rule 0 = design, 1 = reference code).
-    Sandstorm,
-}
-
-impl TreeMode {
-    fn code(self) -> u8 {
-        match self {
-            TreeMode::Parsha256 => 1,
-            TreeMode::Sandstorm => 2,
-        }
-    }
-
-    fn from_code(code: u8) -> Option<TreeMode> {
-        match code {
-            1 => Some(TreeMode::Parsha256),
-            2 => Some(TreeMode::Sandstorm),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for TreeMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            TreeMode::Parsha256 => "PARSHA-256",
-            TreeMode::Sandstorm => "SANDstorm",
-        })
-    }
-}
-
-/// What identifies a plan: a part belongs to a plan only if all of these match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PlanKey {
-    /// The tree mode.
-    pub mode: TreeMode,
-    /// The mode's two parameters (see [`TreeMode`]).
-    pub params: [u32; 2],
-    /// The message length in bytes.
-    pub message_len: u64,
-    /// The number of parts in the plan.
-    pub parts: u32,
-}
-
-impl fmt::Display for PlanKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} ({}, {}), {} bytes, {} parts",
-            self.mode, self.params[0], self.params[1], self.message_len, self.parts
-        )
-    }
-}
 
 /// One part's partial result, ready to be sent elsewhere ([`PartState::to_bytes`]) and combined.
 #[derive(Clone, PartialEq, Eq)]

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::inline::{self, InlineHash};
+use super::variant::Variant;
 use super::{boxed, Algorithm, DynHash, DynXof, Error, Family, Output};
 use crate::algo::blake3::one_block::Held;
 use crate::algo::blake3::{blake3_mode_xof, Blake3Mode};
@@ -10,7 +11,6 @@ use crate::algo::parsha256::Backend as ParshaBackend;
 use crate::algo::parsha256::{Parsha256Hasher, ParshaOptions, TreeParams};
 use crate::dispatch::Dispatch;
 use crate::threads::Threads;
-use crate::variant::Variant;
 
 /// A streaming hasher for an algorithm chosen at run time.
 ///

@@ -13,13 +13,14 @@ use digest::block_buffer::BlockSizes;
 use digest::OutputSizeUser;
 
 use super::{Algorithm, Output};
+use crate::algo::block_api::{LazyMd, MdParts};
 use crate::algo::md5::Md5Core;
 use crate::algo::sha1::Sha1Core;
 use crate::algo::sha2::{
     Sha224Params, Sha256Core, Sha256Params256, Sha384Params, Sha512Core, Sha512Params512,
     Sha512_224Params, Sha512_256Params,
 };
-use crate::algo::{LazyMd, MdParts, Variants};
+use crate::algo::Variants;
 use crate::{Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 
 /// One state of an algorithm kept in place: its core behind a lazy buffer ([`LazyMd`]: a

@@ -14,10 +14,12 @@ mod output;
 mod tags;
 #[cfg(test)]
 mod tests;
+mod variant;
 
 pub use error::Error;
 pub use hasher::{hash, Hasher, HasherBuilder};
 pub use output::Output;
+pub use variant::Variant;
 
 use std::fmt;
 
@@ -475,32 +477,5 @@ impl Algorithm {
 impl fmt::Display for Algorithm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-impl From<sandstorm::parts::Variant> for Algorithm {
-    fn from(variant: sandstorm::parts::Variant) -> Algorithm {
-        use sandstorm::parts::Variant as V;
-        match variant {
-            V::Sandstorm224 => Algorithm::Sandstorm224,
-            V::Sandstorm256 => Algorithm::Sandstorm256,
-            V::Sandstorm384 => Algorithm::Sandstorm384,
-            V::Sandstorm512 => Algorithm::Sandstorm512,
-            V::Sandstorm224Ref => Algorithm::Sandstorm224Ref,
-            V::Sandstorm256Ref => Algorithm::Sandstorm256Ref,
-        }
-    }
-}
-
-impl TryFrom<Algorithm> for sandstorm::parts::Variant {
-    type Error = Algorithm;
-
-    /// The SANDstorm variant of `algorithm` (for its split/merge plan); the algorithm back for
-    /// any other.
-    fn try_from(algorithm: Algorithm) -> Result<Self, Algorithm> {
-        sandstorm::parts::Variant::ALL
-            .into_iter()
-            .find(|&v| Algorithm::from(v) == algorithm)
-            .ok_or(algorithm)
     }
 }

@@ -893,7 +893,7 @@ impl Top {
 /// The engine's state between chunks of rounds: a [`Split`] whose parts the threads run.
 pub(crate) struct TreeRun {
     kernel: Kernel,
-    threads: usize,
+    threads: Threads,
     /// The parts' subtrees and the top tree above them.
     split: Split,
     trees: Vec<Subtree>,
@@ -910,23 +910,22 @@ impl TreeRun {
     /// (0 = all cores), and at most one per [`MIN_BYTES_PER_THREAD`].
     pub(crate) fn new(shape: Shape, kernel: Kernel, threads: Threads) -> TreeRun {
         debug_assert!(!shape.is_short());
-        let threads = threads.count();
         let by_size =
             usize::try_from(shape.padded_len() / MIN_BYTES_PER_THREAD).unwrap_or(usize::MAX);
-        let threads = threads.min(by_size).max(1);
+        let threads = threads.at_most(by_size);
         // Eight subtrees per thread: threads take them in turn, so one that starts late takes
         // fewer. A thinner cut costs small kernel calls, so one thread keeps the whole tree (a
         // 10 KiB message took 1.8x as long cut in 16) and subtrees keep at least 4 levels
         // (`-j 1000` on 64 MiB cut 4,096 one-node subtrees and ran 24x slower).
-        let cut = if threads == 1 {
-            0
+        let cut = if threads.more_than_one() {
+            (threads.count().next_power_of_two().ilog2() + 3).min(shape.t.saturating_sub(4))
         } else {
-            (threads.next_power_of_two().ilog2() + 3).min(shape.t.saturating_sub(4))
+            0
         };
         let split = Split::new(shape, cut);
         TreeRun {
             kernel,
-            threads: threads.min(1 << cut),
+            threads: threads.at_most(1 << cut),
             trees: (0..split.parts()).map(|p| split.part(p)).collect(),
             top: split.top(kernel),
             split,
@@ -968,7 +967,7 @@ impl TreeRun {
         let shape = &self.split.shape;
         let ctx = Ctx::new(shape);
         let kernel = self.kernel;
-        if self.threads == 1 {
+        if !self.threads.more_than_one() {
             run_subtrees(&ctx, view, kernel, &mut self.trees, rounds);
         } else {
             // One job per subtree and slice of rounds; a thread takes a free subtree with the
@@ -979,7 +978,7 @@ impl TreeRun {
             crate::threads::for_each_mut_in_steps(
                 &mut self.trees,
                 slices.len(),
-                Threads::new(self.threads),
+                self.threads,
                 |tree, slice| tree.run(&ctx, view, kernel, slices[slice]),
             );
         }

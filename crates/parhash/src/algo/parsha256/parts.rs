@@ -84,7 +84,9 @@ use std::ops::Range;
 
 use super::engine::{bytes, short, words, Ctx, Node, Split, Subtree, View};
 use crate::lanes::Kernel;
-use crate::parts::{in_order, PartError, PartState, PlanKey, TreeMode};
+use crate::parts::error::PartError;
+use crate::parts::key::{PlanKey, TreeMode};
+use crate::parts::state::{in_order, PartState};
 
 /// Message bytes (of the whole message, not only the part's) per read-and-hash step of
 /// [`Plan::hash_part_from`] and top bytes per read of [`Plan::combine_from`]: the memory they

@@ -74,8 +74,11 @@ use crate::algo::sandstorm::reference::{Boundaries, Chain};
 use crate::algo::sandstorm::tree::{level4, Level3, Position, Tree, TreeOptions};
 use crate::algo::sandstorm::word::Word;
 use crate::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
-use crate::parts::{in_order, PartError, PartState, PlanKey, TreeMode};
+use crate::parts::error::PartError;
+use crate::parts::key::{PlanKey, TreeMode};
+use crate::parts::state::{in_order, PartState};
 use crate::threads::Threads;
+use crate::Algorithm;
 
 /// Bytes [`Plan::hash_part_from`] reads at a time (a multiple of both block sizes).
 pub const READ_CHUNK: usize = 8 << 20;
@@ -108,8 +111,8 @@ impl Variant {
         Variant::Sandstorm256Ref,
     ];
 
-    /// The registry's canonical name (`sandstorm256`, `sandstorm256-ref`, ...). The registry
-    /// converts between `Variant` and `Algorithm` (`From`/`TryFrom`); a name or alias reaches a
+    /// The registry's canonical name (`sandstorm256`, `sandstorm256-ref`, ...). `From`/`TryFrom`
+    /// convert between `Variant` and `Algorithm`; a name or alias reaches a
     /// variant through `Algorithm::from_name(name)?.try_into()`.
     pub fn name(self) -> &'static str {
         match self {
@@ -151,6 +154,32 @@ impl Variant {
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl From<Variant> for Algorithm {
+    fn from(variant: Variant) -> Algorithm {
+        match variant {
+            Variant::Sandstorm224 => Algorithm::Sandstorm224,
+            Variant::Sandstorm256 => Algorithm::Sandstorm256,
+            Variant::Sandstorm384 => Algorithm::Sandstorm384,
+            Variant::Sandstorm512 => Algorithm::Sandstorm512,
+            Variant::Sandstorm224Ref => Algorithm::Sandstorm224Ref,
+            Variant::Sandstorm256Ref => Algorithm::Sandstorm256Ref,
+        }
+    }
+}
+
+impl TryFrom<Algorithm> for Variant {
+    type Error = Algorithm;
+
+    /// The SANDstorm variant of `algorithm` (for its split/merge plan); the algorithm back for
+    /// any other.
+    fn try_from(algorithm: Algorithm) -> Result<Self, Algorithm> {
+        Variant::ALL
+            .into_iter()
+            .find(|&v| Algorithm::from(v) == algorithm)
+            .ok_or(algorithm)
     }
 }
 

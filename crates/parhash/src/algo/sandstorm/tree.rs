@@ -48,8 +48,9 @@ const LEVEL2_PER_JOB: usize = 16;
 pub struct TreeOptions {
     /// Interleave independent superblocks in one thread.
     pub interleave: bool,
-    /// Threads for whole level-2 superblocks, the calling one included (1 = no helpers).
-    pub threads: usize,
+    /// Threads for whole level-2 superblocks, the calling one included ([`Threads::ONE`] = no
+    /// helpers).
+    pub threads: Threads,
     /// Eight superblocks side by side in SIMD lanes, AVX-512 or AVX2 (either word size;
     /// `None` = portable code).
     pub wide: Option<Wide>,
@@ -62,14 +63,14 @@ impl TreeOptions {
     /// One compression at a time, one thread.
     pub const SEQUENTIAL: TreeOptions = TreeOptions {
         interleave: false,
-        threads: 1,
+        threads: Threads::ONE,
         wide: None,
         bmi2: None,
     };
     /// Interleaved superblocks, one thread, portable code.
     pub const INTERLEAVED: TreeOptions = TreeOptions {
         interleave: true,
-        threads: 1,
+        threads: Threads::ONE,
         wide: None,
         bmi2: None,
     };
@@ -86,7 +87,7 @@ impl TreeOptions {
     pub fn portable(threads: impl Into<Threads>) -> TreeOptions {
         TreeOptions {
             interleave: true,
-            threads: threads.into().count(),
+            threads: threads.into(),
             wide: None,
             bmi2: None,
         }
@@ -818,15 +819,15 @@ impl<W: Word> Tree<W> {
         // Jobs of at most LEVEL2_PER_JOB superblocks, as many as a multiple of the thread count
         // (equal shares) where there are enough superblocks.
         let superblocks = ends.len() - 1;
-        let threads = self.engine.threads.max(1);
+        let threads = self.engine.threads;
         let wanted = superblocks
             .div_ceil(LEVEL2_PER_JOB)
-            .next_multiple_of(threads)
+            .next_multiple_of(threads.count())
             .min(superblocks);
         // Lanes in lockstep take whole groups of eight (a job of another size would leave lanes
         // idle), where there are enough for every thread.
         let per_job = match work.lockstep_lanes() {
-            Some(_) if superblocks >= WIDE_LANES * threads => WIDE_LANES,
+            Some(_) if superblocks >= WIDE_LANES * threads.count() => WIDE_LANES,
             _ => superblocks.div_ceil(wanted),
         };
         let jobs = superblocks.div_ceil(per_job);
@@ -850,7 +851,7 @@ impl<W: Word> Tree<W> {
         let resumed = |outputs: std::thread::Result<Vec<[W; 8]>>| {
             outputs.unwrap_or_else(|payload| panic::resume_unwind(payload))
         };
-        crate::threads::with_helpers(threads.min(jobs) - 1, helper, || {
+        crate::threads::with_helpers(threads.at_most(jobs), helper, || {
             // Moved in: `main` may run on a pool thread, and a receiver is not `Sync`.
             let finished = finished;
             self.advance(lead);

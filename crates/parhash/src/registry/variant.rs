@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::{Algorithm, Error};
+use super::{Algorithm, Error};
 
 /// One implementation variant of one algorithm (`sequential`, `parallel-avx2`, `sha-ni`, ...),
 /// available on this CPU. Made only by [`Algorithm::variant`] (a name parsed once, at the edge:
