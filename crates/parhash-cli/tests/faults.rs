@@ -308,7 +308,8 @@ fn assert_old_new_or_none(out: &Output, old: &str, new: &str, what: &str) {
 }
 
 /// A file that changes while it is read (after a quarter of it was served): cut short,
-/// extended, or rewritten in place with its times moved, as a write moves them.
+/// extended, or rewritten in place (every byte inverted) with its times moved, as a write
+/// moves them. (A rewrite that keeps size and times is one no reader can see: not tested.)
 #[test]
 fn a_file_changing_under_the_reader_gets_no_wrong_digest() {
     const TEST: &str = "a_file_changing_under_the_reader_gets_no_wrong_digest";

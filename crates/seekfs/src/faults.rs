@@ -133,6 +133,15 @@ impl FaultState {
 mod tests {
     use super::*;
 
+    /// Read errors at `fail_at` and reads of at most `short_reads` bytes.
+    fn faulty(fail_at: Option<u64>, short_reads: Option<u32>) -> FaultState {
+        FaultState::new(Faults {
+            fail_at,
+            short_reads,
+            change: None,
+        })
+    }
+
     #[test]
     fn no_faults_serve_the_file() {
         let mut state = FaultState::default();
@@ -152,30 +161,20 @@ mod tests {
 
     #[test]
     fn a_read_that_touches_the_bad_offset_fails_every_time() {
-        let mut state = FaultState::new(Faults {
-            fail_at: Some(100),
-            ..Faults::default()
-        });
+        let mut state = faulty(Some(100), None);
         assert_eq!(state.read(0, 100, 1000).unwrap().len, 100);
         assert_eq!(state.read(0, 101, 1000), Err(ReadError));
         assert_eq!(state.read(100, 1, 1000), Err(ReadError));
         assert_eq!(state.read(50, 4096, 1000), Err(ReadError));
         assert_eq!(state.read(101, 4096, 1000).unwrap().len, 899);
         // Past the end of the file nothing is served, so nothing fails.
-        let mut past_end = FaultState::new(Faults {
-            fail_at: Some(2000),
-            ..Faults::default()
-        });
+        let mut past_end = faulty(Some(2000), None);
         assert_eq!(past_end.read(0, 4096, 1000).unwrap().len, 1000);
     }
 
     #[test]
     fn short_reads_serve_at_most_their_count() {
-        let mut state = FaultState::new(Faults {
-            short_reads: Some(7),
-            fail_at: Some(21),
-            ..Faults::default()
-        });
+        let mut state = faulty(Some(21), Some(7));
         assert_eq!(state.read(0, 4096, 1000).unwrap().len, 7);
         assert_eq!(state.read(7, 4096, 1000).unwrap().len, 7);
         // A short read that stops before the bad offset succeeds; one that reaches it fails.
@@ -183,10 +182,7 @@ mod tests {
         assert_eq!(state.read(15, 4096, 1000), Err(ReadError));
         assert_eq!(state.read(21, 4096, 1000), Err(ReadError));
         assert_eq!(state.read(997, 4096, 1000).unwrap().len, 3);
-        let mut zero = FaultState::new(Faults {
-            short_reads: Some(0),
-            ..Faults::default()
-        });
+        let mut zero = faulty(None, Some(0));
         assert_eq!(zero.read(0, 4096, 1000).unwrap().len, 1, "0 means 1");
     }
 
