@@ -37,22 +37,6 @@ fn reference(dir: &Path, style: &[&str]) -> Vec<u8> {
     sum_ok(dir, style).stdout
 }
 
-/// A small pseudo-random generator (no dependency; the seed is printed on failure).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// A tree `d` of `small` small files in nested directories, some larger ones among them,
 /// and names with a newline, a backslash and bytes that are not UTF-8.
 fn make_tree(dir: &Path, small: usize, large: usize, large_len: usize) {
@@ -127,7 +111,7 @@ fn killed_runs_resume_to_the_uninterrupted_list() {
     make_tree(dir.path(), 2500, 6, 6 << 20);
     let seed = 0x9e37_79b9_7f4a_7c15 ^ u64::from(std::process::id());
     eprintln!("seed {seed:#x}");
-    let mut rng = Rng(seed);
+    let mut rng = support::Rng(seed);
     let styles: [&[&str]; 4] = [&[], &["--tag"], &["-z"], &["--json"]];
     let mut interrupted = 0;
     // A process started in the background by a non-interactive shell (a CI job under `nohup

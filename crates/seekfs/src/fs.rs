@@ -1,5 +1,5 @@
 //! The FUSE file system: a root directory that holds the backing file, read-only, each read
-//! delayed as the head model says.
+//! delayed as the head model says and given the faults injected ([`Faults`]).
 
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, Metadata};
@@ -15,13 +15,15 @@ use fuser::{
     ReplyDirectory, ReplyEntry, ReplyOpen, ReplyStatfs, Request, SessionACL,
 };
 
+use crate::faults::{FaultState, Faults, ReadError};
 use crate::model::{Counters, Head, Model, Stats};
 
 /// The file's inode (the root directory is [`INodeNo::ROOT`]).
 const FILE: INodeNo = INodeNo(2);
 
 /// How long the kernel may keep names and attributes: the file does not change while it is
-/// served (data is another matter: each open starts with none cached, see [`SeekFs`]).
+/// served (data is another matter: each open starts with none cached, see [`SeekFs`]), unless
+/// a [`crate::Change`] is injected: then not at all, so that `fstat` sees it.
 const TTL: Duration = Duration::from_secs(3600);
 
 /// Largest read request and readahead window asked of the kernel, in bytes: 1 MiB, the most a
@@ -45,7 +47,7 @@ pub struct SeekFs {
     name: OsString,
     attr: FileAttr,
     root: FileAttr,
-    head: Mutex<Head>,
+    disk: Mutex<Disk>,
     counters: Arc<Counters>,
     trace: bool,
     started: Instant,
@@ -76,7 +78,10 @@ impl SeekFs {
             name,
             attr: attr(FILE, FileType::RegularFile, 0o444, &meta),
             root: attr(INodeNo::ROOT, FileType::Directory, 0o555, &meta),
-            head: Mutex::new(Head::new(model)),
+            disk: Mutex::new(Disk {
+                head: Head::new(model),
+                faults: FaultState::default(),
+            }),
             counters: Arc::new(Counters::default()),
             trace: false,
             started: Instant::now(),
@@ -87,6 +92,12 @@ impl SeekFs {
     /// the file system was made).
     pub fn trace(mut self, on: bool) -> SeekFs {
         self.trace = on;
+        self
+    }
+
+    /// The same, injecting `faults` into its reads (none by default).
+    pub fn faults(self, faults: Faults) -> SeekFs {
+        self.lock().faults = FaultState::new(faults);
         self
     }
 
@@ -102,11 +113,37 @@ impl SeekFs {
 
     /// The model of its head.
     pub fn model(&self) -> Model {
-        self.head
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .model()
+        self.lock().head.model()
     }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Disk> {
+        self.disk.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The file's attributes now (a change injected may have moved its size and times), and
+    /// how long the kernel may keep them.
+    fn file_attr(&self) -> (FileAttr, Duration) {
+        let disk = self.lock();
+        let mut attr = self.attr;
+        let ttl = if disk.faults.faults().change.is_some() {
+            attr.size = disk.faults.size(self.attr.size);
+            attr.blocks = attr.size.div_ceil(512);
+            let moved = disk.faults.times_moved();
+            attr.mtime += moved;
+            attr.ctime += moved;
+            Duration::ZERO
+        } else {
+            TTL
+        };
+        (attr, ttl)
+    }
+}
+
+/// What one request at a time may change: the head, and what the faults have done.
+#[derive(Debug)]
+struct Disk {
+    head: Head,
+    faults: FaultState,
 }
 
 /// The attributes of the file or the root, from the backing file's.
@@ -152,7 +189,8 @@ impl Filesystem for SeekFs {
 
     fn lookup(&self, _req: &Request, parent: INodeNo, name: &OsStr, reply: ReplyEntry) {
         if parent == INodeNo::ROOT && name == self.name {
-            reply.entry(&TTL, &self.attr, Generation(0));
+            let (attr, ttl) = self.file_attr();
+            reply.entry(&ttl, &attr, Generation(0));
         } else {
             reply.error(Errno::ENOENT);
         }
@@ -161,7 +199,10 @@ impl Filesystem for SeekFs {
     fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
         match ino {
             INodeNo::ROOT => reply.attr(&TTL, &self.root),
-            FILE => reply.attr(&TTL, &self.attr),
+            FILE => {
+                let (attr, ttl) = self.file_attr();
+                reply.attr(&ttl, &attr);
+            }
             _ => reply.error(Errno::ENOENT),
         }
     }
@@ -173,7 +214,13 @@ impl Filesystem for SeekFs {
             reply.error(Errno::EROFS);
         } else {
             // No FOPEN_KEEP_CACHE: the kernel drops the cached pages, the open starts cold.
-            reply.opened(FileHandle(0), FopenFlags::empty());
+            // Short reads need direct I/O to reach the reader (see `Faults::short_reads`).
+            let flags = if self.lock().faults.faults().short_reads.is_some() {
+                FopenFlags::FOPEN_DIRECT_IO
+            } else {
+                FopenFlags::empty()
+            };
+            reply.opened(FileHandle(0), flags);
         }
     }
 
@@ -192,28 +239,39 @@ impl Filesystem for SeekFs {
             reply.error(Errno::ENOENT);
             return;
         }
-        let len = u64::from(size).min(self.attr.size.saturating_sub(offset));
-        let mut buf = vec![0; len as usize];
-        let done = {
-            let mut head = self.head.lock().unwrap_or_else(PoisonError::into_inner);
+        let (served, done) = {
+            let mut disk = self.lock();
+            let served = disk.faults.read(offset, size, self.attr.size);
+            // A failed read costs the head what it asked for.
+            let len = match served {
+                Ok(served) => served.len,
+                Err(ReadError) => u64::from(size).min(self.attr.size.saturating_sub(offset)),
+            };
             let seeks = self.counters.stats().seeks;
-            let done = head.serve(&self.counters, Instant::now(), offset, len);
+            let done = disk.head.serve(&self.counters, Instant::now(), offset, len);
             if self.trace {
                 let seeked = self.counters.stats().seeks != seeks;
                 eprintln!(
-                    "seekfs read {offset}+{len} {} at {:.3} ms",
+                    "seekfs read {offset}+{len} {}{} at {:.3} ms",
                     if seeked { "seek" } else { "-" },
+                    if served.is_err() { " EIO" } else { "" },
                     self.started.elapsed().as_secs_f64() * 1e3
                 );
             }
-            done
+            (served, done)
         };
-        let read = read_full_at(&self.backing, &mut buf, offset);
+        let read = served.map_err(|ReadError| Errno::EIO).and_then(|served| {
+            // Past the backing file's end (a change that grew the file): zeros.
+            let mut buf = vec![0; served.len as usize];
+            read_full_at(&self.backing, &mut buf, offset).map_err(Errno::from)?;
+            served.apply(offset, &mut buf);
+            Ok(buf)
+        });
         // fuser's one thread serves one request at a time: readers queue behind the head.
         std::thread::sleep(done.saturating_duration_since(Instant::now()));
         match read {
-            Ok(n) => reply.data(&buf[..n]),
-            Err(e) => reply.error(Errno::from(e)),
+            Ok(buf) => reply.data(&buf),
+            Err(errno) => reply.error(errno),
         }
     }
 

@@ -19,15 +19,21 @@
 //! fusermount) and serves from a background thread until the returned [`Mounted`] is dropped.
 //! The `seekfs` binary does the same until SIGINT or SIGTERM.
 //!
+//! [`Faults`] injected per mount ([`SeekFs::faults`], the binary's `--fail-at`, `--short-reads`
+//! and `--change-*` flags) make reads fail with `EIO`, serve fewer bytes than asked, or see
+//! the file change under them; [`Model::INSTANT`] takes the delays away for such tests.
+//!
 //! FUSE file systems count as network storage to parhash (`Storage::Network`), read as one
 //! stream by `ReadStrategy::Auto`.
 
 #![forbid(unsafe_code)]
 
+mod faults;
 #[cfg(target_os = "linux")]
 mod fs;
 mod model;
 
+pub use faults::{Change, FaultState, Faults, ReadError, Served, TOUCH};
 #[cfg(target_os = "linux")]
 pub use fs::{mount, Mounted, SeekFs, MAX_REQUEST};
 pub use model::{Counters, Head, Model, Stats};

@@ -20,13 +20,25 @@ impl Model {
         rate_bytes_per_s: 150_000_000,
     };
 
+    /// No delays at all (tests of faults, where only the bytes matter).
+    pub const INSTANT: Model = Model {
+        seek: Duration::ZERO,
+        rate_bytes_per_s: u64::MAX,
+    };
+
     /// A model of `seek_ms` milliseconds per seek and `rate_mb_s` megabytes (10^6 bytes) per
-    /// second.
+    /// second (infinite: no transfer time).
     pub fn new(seek_ms: f64, rate_mb_s: f64) -> Result<Model, String> {
         if !(seek_ms.is_finite() && seek_ms >= 0.0) {
             return Err(format!("seek time {seek_ms} ms: not a time"));
         }
         let rate = rate_mb_s * 1e6;
+        if rate == f64::INFINITY {
+            return Ok(Model {
+                seek: Duration::from_secs_f64(seek_ms / 1e3),
+                rate_bytes_per_s: u64::MAX,
+            });
+        }
         if !(rate.is_finite() && rate >= 1.0) {
             return Err(format!("rate {rate_mb_s} MB/s: not a positive rate"));
         }
@@ -178,5 +190,7 @@ mod tests {
         assert!(Model::new(-1.0, 150.0).is_err());
         assert!(Model::new(1.0, 0.0).is_err());
         assert!(Model::new(f64::NAN, 1.0).is_err());
+        assert_eq!(Model::new(0.0, f64::INFINITY).unwrap(), Model::INSTANT);
+        assert_eq!(Model::INSTANT.transfer(1 << 30), Duration::ZERO);
     }
 }

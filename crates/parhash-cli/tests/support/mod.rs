@@ -77,3 +77,20 @@ pub fn parhash_in(dir: &Path, args: &[impl AsRef<OsStr>], env: &[(&str, String)]
     }
     cmd.output().unwrap()
 }
+
+/// A small pseudo-random generator (xorshift; no dependency; a test prints its seed on
+/// failure). The seed must not be 0.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}

@@ -42,6 +42,10 @@
 //!   with `memory_maps(false)` on every hasher, and the handler is never installed. A handler
 //!   installed over parhash's later turns maps off by itself (a map is made only while
 //!   parhash's handler is the one in place).
+//! - **A file rewritten while it is read is an error too**, where its size stays: a regular
+//!   file of more than [`SMALL_FILE`] bytes whose modification time moved between the start
+//!   and the end of hashing is [`FileModified`] ("file changed while being read"), since the
+//!   bytes hashed may be a mix of two versions. (A smaller file is read in one call.)
 //! - **Reads that fit the storage** ([`ReadStrategy`], `parhash sum --read`). For an algorithm
 //!   that spreads one message over threads (BLAKE3, SANDstorm, PARSHA-256) on more than one
 //!   thread, a regular file of at least a few MiB is read in parallel where that pays: the
@@ -143,6 +147,64 @@ impl std::error::Error for FileChangedSize {}
 impl FileChangedSize {
     fn into_io(self) -> io::Error {
         io::Error::other(self)
+    }
+}
+
+/// The error inside an [`io::Error`] for a regular file whose modification time moved while
+/// it was read (its size did not): what was hashed may be part old, part new. Its text is
+/// `file changed while being read`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileModified;
+
+impl fmt::Display for FileModified {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("file changed while being read")
+    }
+}
+
+impl std::error::Error for FileModified {}
+
+/// A regular file's size and modification time when hashing starts, to compare with at its
+/// end ([`Unmoved::check`]).
+pub(super) struct Unmoved {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl Unmoved {
+    /// `file`'s, where it is a regular file.
+    pub(super) fn of(file: &File) -> Option<Unmoved> {
+        let meta = file.metadata().ok().filter(|m| m.is_file())?;
+        Some(Unmoved {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        })
+    }
+
+    /// The size.
+    pub(super) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// [`FileModified`] (or [`FileChangedSize`]) if `file` moved since, for a file of more than
+    /// [`SMALL_FILE`] bytes: a smaller one is one read, and one `fstat` more per small file
+    /// costs ~5 % of hashing many of them.
+    pub(super) fn check(&self, file: &File) -> io::Result<()> {
+        if self.len <= SMALL_FILE {
+            return Ok(());
+        }
+        let now = file.metadata()?;
+        if now.len() != self.len {
+            return Err(FileChangedSize {
+                expected: self.len,
+                found: (now.len() < self.len).then_some(now.len()),
+            }
+            .into_io());
+        }
+        if now.modified().ok() != self.modified {
+            return Err(io::Error::other(FileModified));
+        }
+        Ok(())
     }
 }
 
@@ -294,41 +356,46 @@ impl<'p> FileHasher<'p> {
 
     /// [`FileHasher::hash_file`], and the number of bytes hashed.
     fn hash_file_counted(&self, file: &File) -> io::Result<(Output, u64)> {
-        match regular_file_len(file) {
+        match Unmoved::of(file) {
             // procfs and sysfs files say 0 bytes whatever they hold: no length to promise.
-            Some(len) if len > 0 => {
-                if let Some((threads, storage)) = self.parallel_reads(file, len) {
-                    self.started(Some(len));
-                    let map = self.maps && matches!(storage, Storage::Cached | Storage::Memory);
-                    let digest =
-                        split::hash(file, len, &self.builder, threads, map, &|n| self.hashed(n))?;
-                    return Ok((digest, len));
-                }
-                let mut hasher = self.hasher(Some(len))?;
-                self.started(Some(len));
-                // A file of one piece at most is one read and one update, whatever the thread
-                // count: not asking for it spares a small file the cgroup quota reads that
-                // counting the cores costs (about a tenth of `parhash sum` on one small file).
-                let (piece_size, read_ahead) = if len <= PIECE as u64 {
-                    (PIECE, ReadAhead::Never)
-                } else {
-                    (self.piece_size(), self.read_ahead_for_files())
-                };
-                read::read_exactly(
-                    file,
-                    len,
-                    piece_size,
-                    read_ahead,
-                    self.maps && Hasher::splits_over_threads(self.algorithm()),
-                    |piece| {
-                        hasher.update(piece);
-                        self.hashed(piece.len());
-                    },
-                )?;
-                Ok((finish(hasher)?, len))
+            Some(before) if before.len() > 0 => {
+                let digest = self.hash_regular(file, before.len())?;
+                before.check(file)?;
+                Ok((digest, before.len()))
             }
             _ => self.hash_reader_counted(file),
         }
+    }
+
+    /// Hashes the `len` bytes of the regular file `file`.
+    fn hash_regular(&self, file: &File, len: u64) -> io::Result<Output> {
+        if let Some((threads, storage)) = self.parallel_reads(file, len) {
+            self.started(Some(len));
+            let map = self.maps && matches!(storage, Storage::Cached | Storage::Memory);
+            return split::hash(file, len, &self.builder, threads, map, &|n| self.hashed(n));
+        }
+        let mut hasher = self.hasher(Some(len))?;
+        self.started(Some(len));
+        // A file of one piece at most is one read and one update, whatever the thread
+        // count: not asking for it spares a small file the cgroup quota reads that
+        // counting the cores costs (about a tenth of `parhash sum` on one small file).
+        let (piece_size, read_ahead) = if len <= PIECE as u64 {
+            (PIECE, ReadAhead::Never)
+        } else {
+            (self.piece_size(), self.read_ahead_for_files())
+        };
+        read::read_exactly(
+            file,
+            len,
+            piece_size,
+            read_ahead,
+            self.maps && Hasher::splits_over_threads(self.algorithm()),
+            |piece| {
+                hasher.update(piece);
+                self.hashed(piece.len());
+            },
+        )?;
+        finish(hasher)
     }
 
     fn hash_reader_counted(&self, mut reader: impl Read) -> io::Result<(Output, u64)> {
@@ -492,6 +559,37 @@ mod tests {
             .get_ref()
             .and_then(|e| e.downcast_ref::<FileChangedSize>())
             .is_some());
+    }
+
+    /// A large file whose mtime or size moved between the start and the end is an error; a
+    /// small one (one read) and an unmoved one are not.
+    #[test]
+    fn a_moved_mtime_or_size_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let (large, small) = (dir.path().join("large"), dir.path().join("small"));
+        std::fs::write(&large, vec![1u8; SMALL_FILE as usize + 1]).unwrap();
+        std::fs::write(&small, b"small").unwrap();
+        let file = File::options().write(true).open(&large).unwrap();
+        let before = Unmoved::of(&file).unwrap();
+        before.check(&file).unwrap();
+        let later =
+            file.metadata().unwrap().modified().unwrap() + std::time::Duration::from_secs(1);
+        file.set_modified(later).unwrap();
+        let err = before.check(&file).unwrap_err();
+        assert_eq!(err.to_string(), "file changed while being read");
+        assert!(err.get_ref().is_some_and(|e| e.is::<FileModified>()));
+        Unmoved::of(&file).unwrap().check(&file).unwrap();
+        let before = Unmoved::of(&file).unwrap();
+        file.set_len(10).unwrap();
+        let err = before.check(&file).unwrap_err();
+        let changed = err
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<FileChangedSize>());
+        assert_eq!(changed.and_then(|c| c.found), Some(10));
+        let file = File::options().write(true).open(&small).unwrap();
+        let before = Unmoved::of(&file).unwrap();
+        file.set_modified(later).unwrap();
+        before.check(&file).unwrap();
     }
 
     /// The default reads ahead from the start only for a tree mode on more than one thread;

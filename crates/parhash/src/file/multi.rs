@@ -25,8 +25,8 @@ use super::many::engine::{Early, Windows};
 use super::many::{claim_path, on_workers, open_regular, split, window_len, workers_for, Regular};
 use super::read::{check_end, fill, give_back, read_piece_at, take_buffer};
 use super::{
-    finish, needs_length_first, piece_size, regular_file_len, spool, FileHasher, FileInput,
-    HashFiles, Progress, ReadStrategy,
+    finish, needs_length_first, piece_size, spool, FileHasher, FileInput, HashFiles, Progress,
+    ReadStrategy, Unmoved,
 };
 use crate::batch::JobManager;
 use crate::{Hasher, HasherBuilder, Output, Threads};
@@ -164,9 +164,10 @@ impl<'p> MultiHasher<'p> {
         if self.builders.len() == 1 {
             return self.one(0).hash_file_counted(file).map(one_of_one);
         }
-        match regular_file_len(file) {
+        match Unmoved::of(file) {
             // procfs and sysfs files say 0 bytes whatever they hold (as FileHasher).
-            Some(len) if len > 0 => {
+            Some(before) if before.len() > 0 => {
+                let len = before.len();
                 let mut offset = 0;
                 let read = |buf: &mut [u8]| {
                     if offset == len {
@@ -179,6 +180,7 @@ impl<'p> MultiHasher<'p> {
                     Ok(want)
                 };
                 let digests = self.fan_out(Some(len), read)?;
+                before.check(file)?;
                 Ok((digests, len))
             }
             _ => self.hash_reader_counted(file),
