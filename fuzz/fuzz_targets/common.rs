@@ -12,14 +12,16 @@ pub fn algorithm(byte: u8) -> Algorithm {
 }
 
 /// The line style the bits of `flags` pick (as `sum`'s `--tag`, `--binary`, `-z`, `--json`
-/// and PARSHA-256's recorded parameters).
+/// and PARSHA-256's recorded parameters; `--json` goes with none of the first three, as on
+/// the command line).
 pub fn style(flags: u8) -> LineStyle {
     let bit = |n: u8| flags & (1 << n) != 0;
+    let json = bit(3);
     LineStyle {
-        tag: bit(0),
-        binary: bit(1),
-        zero: bit(2),
-        json: bit(3),
+        tag: bit(0) && !json,
+        binary: bit(1) && !json,
+        zero: bit(2) && !json,
+        json,
         parsha: bit(4).then(|| TreeParams::new(2, 128).expect("valid parameters")),
     }
 }
