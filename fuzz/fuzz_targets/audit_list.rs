@@ -9,6 +9,8 @@
 //! records are one line of JSON each.
 #![no_main]
 
+mod common;
+
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io;
@@ -16,7 +18,7 @@ use std::io;
 use libfuzzer_sys::fuzz_target;
 use parhash_format::audit::{self, Status, Verdict};
 use parhash_format::audit_list::read_list;
-use parhash_format::check::{CheckOptions, Checker, Job, Record};
+use parhash_format::check::{Checker, Job, Record};
 use parhash_format::json::AuditReport;
 
 /// What `check --audit` hashes a list's files with: lines of another spec are improper.
@@ -31,16 +33,7 @@ fuzz_target!(|input: &[u8]| {
     let [flags, more, list @ ..] = input else {
         return;
     };
-    let bit = |n: u8| flags & (1 << n) != 0;
-    let options = CheckOptions {
-        algorithm: bit(0).then_some(parhash::Algorithm::Blake2b),
-        zero: bit(1),
-        warn: bit(2),
-        quiet: bit(3),
-        strict: bit(4),
-        json: bit(5),
-        ..CheckOptions::default()
-    };
+    let options = common::check_options(*flags);
     let session = &mut Checker::new(options).start(b"LIST");
     // Every checksum line the reader saw, by line number.
     let jobs: RefCell<BTreeMap<u64, Job>> = RefCell::default();
@@ -77,7 +70,10 @@ fuzz_target!(|input: &[u8]| {
     let Some(read) = read else {
         assert!(jobs.is_empty(), "a list with checksum lines is read");
         let why = said.last().expect("says why");
-        assert!(why.ends_with("no properly formatted checksum lines found"), "{why}");
+        assert!(
+            why.ends_with("no properly formatted checksum lines found"),
+            "{why}"
+        );
         return;
     };
     assert_eq!(jobs.keys().next(), Some(&read.first.line));

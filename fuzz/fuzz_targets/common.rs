@@ -3,8 +3,59 @@
 #![allow(dead_code)] // each target uses a part
 
 use parhash::{Algorithm, TreeParams};
+use parhash_format::check::CheckOptions;
 use parhash_format::line::LineStyle;
+use parhash_format::resume::{Record, Records};
 use parhash_format::update::WalkOrder;
+
+/// A list target's input: `[algorithm, style, walk, list...]`.
+pub struct ListInput<'a> {
+    pub algorithm: Algorithm,
+    pub style: LineStyle,
+    /// Bits that say how the walk differs from the list.
+    pub walk_bits: u8,
+    pub list: &'a [u8],
+    /// The list's records.
+    pub records: Vec<Record>,
+}
+
+/// `input` read as a list target's, or `None` if it is too short.
+pub fn list_input(input: &[u8]) -> Option<ListInput<'_>> {
+    let [alg, flags, walk_bits, list @ ..] = input else {
+        return None;
+    };
+    let style = style(*flags);
+    Some(ListInput {
+        algorithm: algorithm(*alg),
+        style,
+        walk_bits: *walk_bits,
+        list,
+        records: records(list, terminator(style)),
+    })
+}
+
+/// The records of `list`.
+pub fn records(list: &[u8], terminator: u8) -> Vec<Record> {
+    Records::new(list, terminator)
+        .map(|record| record.expect("a slice reads"))
+        .collect()
+}
+
+/// `check`'s options the bits of `flags` pick.
+pub fn check_options(flags: u8) -> CheckOptions {
+    let bit = |n: u8| flags & (1 << n) != 0;
+    CheckOptions {
+        algorithm: bit(0).then_some(Algorithm::Blake2b),
+        zero: bit(1),
+        warn: bit(2),
+        quiet: bit(3),
+        status: bit(4),
+        strict: bit(5),
+        ignore_missing: bit(6),
+        json: bit(7),
+        ..CheckOptions::default()
+    }
+}
 
 /// The algorithm a byte picks (any of them: a list of each is read the same way).
 pub fn algorithm(byte: u8) -> Algorithm {

@@ -18,16 +18,17 @@ use parhash_format::resume::{own_entry, OwnEntry, Prefix, Records, ResumeError, 
 const UNREADABLE: &[u8] = b"\xffunreadable";
 
 fuzz_target!(|input: &[u8]| {
-    let [alg, flags, walk_bits, list @ ..] = input else {
+    let Some(common::ListInput {
+        algorithm,
+        style,
+        walk_bits,
+        list,
+        records,
+    }) = common::list_input(input)
+    else {
         return;
     };
-    let algorithm = common::algorithm(*alg);
-    let style = common::style(*flags);
     let terminator = common::terminator(style);
-
-    let records: Vec<_> = Records::new(list, terminator)
-        .map(|record| record.expect("a slice reads"))
-        .collect();
     assert_eq!(
         records.iter().map(|r| r.bytes.len()).sum::<usize>(),
         list.len()
@@ -49,7 +50,7 @@ fuzz_target!(|input: &[u8]| {
     }
 
     let names: Vec<Vec<u8>> = own.iter().map(|e| e.name.clone()).collect();
-    let walk = perturbed(&names, *walk_bits);
+    let walk = perturbed(&names, walk_bits);
     let all_fail = walk_bits & 0x80 != 0;
     let fails_now = |name: &[u8]| all_fail || name.starts_with(UNREADABLE);
     let _ = resume_checked(list, algorithm, style, &walk, fails_now);

@@ -17,15 +17,17 @@ use parhash_format::resume::{own_entry, Records};
 use parhash_format::update::{ListEntries, ListEntry, Merge, Merged, UpdateError, WalkOrder};
 
 fuzz_target!(|input: &[u8]| {
-    let [alg, flags, walk_bits, list @ ..] = input else {
+    let Some(common::ListInput {
+        algorithm,
+        style,
+        walk_bits,
+        list,
+        records,
+    }) = common::list_input(input)
+    else {
         return;
     };
-    let algorithm = common::algorithm(*alg);
-    let style = common::style(*flags);
     let terminator = common::terminator(style);
-    let records: Vec<_> = Records::new(list, terminator)
-        .map(|record| record.expect("a slice reads"))
-        .collect();
     let own: Vec<_> = records
         .iter()
         .filter_map(|record| own_entry(&record.bytes, algorithm, style))
@@ -35,7 +37,7 @@ fuzz_target!(|input: &[u8]| {
 
     // The list as it is.
     let entries = entries_checked(list, algorithm, style, &order, &records);
-    let walk = walked(&order, &names, *walk_bits);
+    let walk = walked(&order, &names, walk_bits);
     merge_checked(list, algorithm, style, &order, &walk, entries.is_ok());
 
     // The list `sum` writes for the names found, in walk order: read whole, merged exactly.
@@ -49,9 +51,7 @@ fuzz_target!(|input: &[u8]| {
         write_line(&mut clean, algorithm, &entry.digest, &entry.name, style);
         listed.push(name);
     }
-    let clean_records: Vec<_> = Records::new(&clean[..], terminator)
-        .map(|record| record.expect("a slice reads"))
-        .collect();
+    let clean_records = common::records(&clean, terminator);
     let entries = entries_checked(&clean, algorithm, style, &order, &clean_records)
         .expect("the list sum writes is read whole");
     assert_eq!(
