@@ -4,11 +4,13 @@
 //! every entry read back must write (as `sum` would) and parse again to the same entry.
 #![no_main]
 
+mod common;
+
 use std::io;
 
 use libfuzzer_sys::fuzz_target;
 use parhash::Output;
-use parhash_format::check::{CheckOptions, Checker, Event, Record};
+use parhash_format::check::{Checker, Event, Record};
 use parhash_format::line::{write_line, LineStyle};
 use parhash_format::parse::{Line, Parser};
 
@@ -16,18 +18,7 @@ fuzz_target!(|input: &[u8]| {
     let [flags, list @ ..] = input else {
         return;
     };
-    let bit = |n: u8| flags & (1 << n) != 0;
-    let options = CheckOptions {
-        algorithm: bit(0).then_some(parhash::Algorithm::Blake2b),
-        zero: bit(1),
-        warn: bit(2),
-        quiet: bit(3),
-        status: bit(4),
-        strict: bit(5),
-        ignore_missing: bit(6),
-        json: bit(7),
-        ..CheckOptions::default()
-    };
+    let options = common::check_options(*flags);
     let mut checker = Checker::new(options);
     let mut list_check = checker.start(b"LIST");
     let mut events: Vec<Event> = Vec::new();

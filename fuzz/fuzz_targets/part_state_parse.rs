@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use parhash::parts::{PartState, Plan};
-use parhash::{hash, Algorithm, Output};
+use parhash::{hash, Algorithm, Output, TreeParams};
 use sha2::Digest;
 
 /// A plan, its message, its intact states and its digest.
@@ -25,25 +25,41 @@ struct Case {
 fn cases() -> &'static [Case] {
     static CASES: OnceLock<Vec<Case>> = OnceLock::new();
     CASES.get_or_init(|| {
+        // Every algorithm with a tree mode (`Plan::splits`), PARSHA-256 with other tree
+        // parameters too (they are in the envelope's header).
+        let small_tree = TreeParams::new(2, 0).expect("valid parameters");
         let configs = [
-            (Algorithm::Parsha256, 5_000, 4),
-            (Algorithm::Parsha256, 50, 1),
-            (Algorithm::Sandstorm256, 200_000, 3),
-            (Algorithm::Sandstorm512, 300_000, 2),
-            (Algorithm::Sandstorm224Ref, 100, 1),
+            (Algorithm::Parsha256, None, 5_000, 4),
+            (Algorithm::Parsha256, None, 50, 1),
+            (Algorithm::Parsha256, Some(small_tree), 3_000, 3),
+            (Algorithm::Sandstorm224, None, 1_000, 1),
+            (Algorithm::Sandstorm256, None, 200_000, 3),
+            (Algorithm::Sandstorm384, None, 300_000, 2),
+            (Algorithm::Sandstorm512, None, 300_000, 2),
+            (Algorithm::Sandstorm224Ref, None, 100, 1),
+            (Algorithm::Sandstorm256Ref, None, 200_000, 2),
         ];
         configs
             .into_iter()
-            .map(|(algorithm, len, parts)| {
+            .map(|(algorithm, params, len, parts)| {
                 let message: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
-                let plan = Plan::builder(algorithm)
-                    .threads(1)
-                    .build(len as u64, parts)
-                    .expect("a valid plan");
+                let mut builder = Plan::builder(algorithm).threads(1);
+                if let Some(params) = params {
+                    builder = builder.tree_params(params);
+                }
+                let plan = builder.build(len as u64, parts).expect("a valid plan");
                 let states = (0..plan.parts())
                     .map(|i| plan.hash_part(i, &message).expect("hashed"))
                     .collect();
-                let digest = hash(algorithm, &message);
+                let digest = match params {
+                    Some(params) => {
+                        let builder = parhash::Hasher::builder(algorithm).tree_params(params);
+                        let mut hasher = builder.build().expect("a hasher");
+                        hasher.update(&message);
+                        hasher.finalize()
+                    }
+                    None => hash(algorithm, &message),
+                };
                 Case {
                     plan,
                     message,

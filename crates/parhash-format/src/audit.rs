@@ -661,13 +661,11 @@ impl Report {
     pub fn verdicts(&mut self) -> impl Iterator<Item = Verdict> + '_ {
         let listed_len = self.audit.listed.len();
         let found_len = self.audit.found.len();
-        let errors = std::mem::take(&mut self.audit.errors);
-        let errors = std::cell::RefCell::new(errors.into_iter().map(Some).collect::<Vec<_>>());
         let this: &Report = self;
         (0..listed_len)
             .map(Ref::Listed)
             .chain((0..found_len).map(Ref::Found))
-            .filter_map(move |r| this.verdict(r, &mut errors.borrow_mut()))
+            .filter_map(move |r| this.verdict(r))
     }
 
     /// The verdicts and their tally, all at once (for tests and small lists).
@@ -679,7 +677,7 @@ impl Report {
 
     /// The verdict of the listed entry of this rank, or of this found file, unless it is
     /// another's (a changed or unreadable listed file's, a move's source) or out of scope.
-    fn verdict(&self, r: Ref, errors: &mut [Option<io::Error>]) -> Option<Verdict> {
+    fn verdict(&self, r: Ref) -> Option<Verdict> {
         let audit = &self.audit;
         let (status, own, listed, from) = match r {
             Ref::Listed(rank) => {
@@ -711,7 +709,8 @@ impl Report {
         };
         let error = match (status, own) {
             (Status::Unreadable, Ref::Found(at)) => match audit.found_as[at] {
-                Found::Unreadable { error, .. } => errors[error].take(),
+                // Each listed entry of the name gets it (a list may name a file twice).
+                Found::Unreadable { error, .. } => Some(copy_error(&audit.errors[error])),
                 _ => None,
             },
             _ => None,
@@ -776,6 +775,15 @@ impl Report {
             }
         }
         copies
+    }
+}
+
+/// The same error again (`io::Error` is not `Clone`): its OS code, or its kind and message.
+fn copy_error(err: &io::Error) -> io::Error {
+    match (err.raw_os_error(), err.get_ref()) {
+        (Some(code), _) => io::Error::from_raw_os_error(code),
+        (None, None) => io::Error::from(err.kind()),
+        (None, Some(inner)) => io::Error::new(err.kind(), inner.to_string()),
     }
 }
 
@@ -931,6 +939,31 @@ mod tests {
     }
 
     use Status::*;
+
+    #[test]
+    fn a_name_listed_twice_and_unreadable_has_its_error_in_both_verdicts() {
+        // Found by the fuzz target audit_list: the second verdict had no error (its JSON
+        // record no "error", and no message said why).
+        let (verdicts, tally) = audit(&[("a", 1), ("./a", 1)], &[("a", None)]);
+        assert_eq!(tally.unreadable, 2);
+        for verdict in &verdicts {
+            assert_eq!(verdict.status, Unreadable);
+            let error = verdict.error.as_ref().expect("the error");
+            assert_eq!(crate::error_text(error), "Permission denied");
+        }
+        for err in [
+            io::Error::from(io::ErrorKind::NotFound),
+            io::Error::other("odd"),
+            io::Error::from_raw_os_error(2),
+        ] {
+            let copy = copy_error(&err);
+            assert_eq!(
+                (copy.kind(), copy.raw_os_error()),
+                (err.kind(), err.raw_os_error())
+            );
+            assert_eq!(crate::error_text(&copy), crate::error_text(&err));
+        }
+    }
 
     #[test]
     fn every_status_at_once() {
