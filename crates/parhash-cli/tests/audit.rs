@@ -394,8 +394,7 @@ fn a_subset_against_the_whole_list() {
 
 #[test]
 fn a_list_made_by_sha256sum() {
-    if !support::tool_exists("sha256sum") {
-        eprintln!("sha256sum not installed: skipped");
+    if !support::require_tool("sha256sum") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use support::{run_in_locale, tool_exists, Run};
+use support::{require_tool, run_in_locale, Run};
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> Run {
     run_in_locale(dir, "C.UTF-8", program, args, b"")
@@ -20,19 +20,6 @@ fn run(dir: &Path, program: &str, args: &[&str]) -> Run {
 
 fn parhash(dir: &Path, args: &[&str]) -> Run {
     run(dir, env!("CARGO_BIN_EXE_parhash"), args)
-}
-
-/// Whether the control tool runs (`TOOL --version`); prints the skip, or fails under CI.
-fn have(tool: &str) -> bool {
-    let found = tool_exists(tool);
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is not installed, and CI must compare with it (.ci/run installs it)"
-        );
-        eprintln!("skipped: {tool} is not installed");
-    }
-    found
 }
 
 /// Files of awkward names and lengths: empty, one byte, around BLAKE2's and BLAKE3's block
@@ -95,7 +82,7 @@ const PARHASH: &str = env!("CARGO_BIN_EXE_parhash");
 
 #[test]
 fn blake2b_is_b2sum_and_cksum_byte_for_byte() {
-    if !have("b2sum") || !have("cksum") {
+    if !require_tool("b2sum") || !require_tool("cksum") {
         return;
     }
     let (dir, names) = fixture();
@@ -164,7 +151,7 @@ fn blake2b_is_b2sum_and_cksum_byte_for_byte() {
 
 #[test]
 fn blake3_is_b3sum_byte_for_byte() {
-    if !have("b3sum") {
+    if !require_tool("b3sum") {
         return;
     }
     let (dir, names) = fixture();
@@ -282,7 +269,7 @@ fn python_lines(dir: &Path, algorithm: &str, bytes: usize, names: &[&str]) -> St
 
 #[test]
 fn blake2s_and_shake_are_pythons_hashlib() {
-    if !have("python3") {
+    if !require_tool("python3") {
         return;
     }
     let (dir, names) = fixture();
@@ -345,7 +332,7 @@ fn openssl_lines(dir: &Path, algorithm: &str, bytes: usize, names: &[&str]) -> S
 
 #[test]
 fn shake_of_any_length_is_openssls() {
-    if !have("openssl") {
+    if !require_tool("openssl") {
         return;
     }
     let (dir, names) = fixture();
@@ -380,7 +367,7 @@ fn shake_of_any_length_is_openssls() {
 
 #[test]
 fn a_wrong_long_digest_fails_its_check() {
-    if !have("b3sum") {
+    if !require_tool("b3sum") {
         return;
     }
     let (dir, names) = fixture();
@@ -456,7 +443,7 @@ fn length_errors_are_usage_errors_that_say_what_is_wrong() {
 
 #[test]
 fn blake3_keyed_and_derive_key_are_b3sums() {
-    if !have("b3sum") {
+    if !require_tool("b3sum") {
         return;
     }
     let (dir, names) = fixture();

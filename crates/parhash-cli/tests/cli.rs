@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use parhash::Algorithm;
 
 mod support;
-use support::{run_in_locale, spawn_in, tool_exists, Run};
+use support::{require_tool, require_tool_under, run_in_locale, spawn_in, tool_exists, Run};
 
 /// Algorithms with a coreutils twin.
 const TOOLS: &[(&str, &str)] = &[
@@ -38,28 +38,11 @@ fn parhash_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     run_in(dir, env!("CARGO_BIN_EXE_parhash"), args, stdin)
 }
 
-/// Whether a coreutils tool to compare with is installed; prints the skip, or fails under CI.
-fn have_tool(tool: &str) -> bool {
-    tool_or_skip(tool, std::env::var_os("CI").is_some())
-}
-
-fn tool_or_skip(tool: &str, under_ci: bool) -> bool {
-    let found = tool_exists(tool);
-    if !found {
-        assert!(
-            !under_ci,
-            "{tool} is not installed, and CI must compare with every coreutils tool"
-        );
-        eprintln!("skipped: {tool} is not installed");
-    }
-    found
-}
-
 #[test]
 fn a_missing_tool_skips_but_fails_under_ci() {
     let missing = "parhash-test-no-such-tool";
-    assert!(!tool_or_skip(missing, false));
-    assert!(std::panic::catch_unwind(|| tool_or_skip(missing, true)).is_err());
+    assert!(!require_tool_under(missing, false));
+    assert!(std::panic::catch_unwind(|| require_tool_under(missing, true)).is_err());
 }
 
 fn have_algorithm(name: &str) -> bool {
@@ -87,7 +70,7 @@ fn tool_pairs() -> Vec<(&'static str, &'static str)> {
     TOOLS
         .iter()
         .copied()
-        .filter(|(alg, tool)| have_algorithm(alg) && have_tool(tool))
+        .filter(|(alg, tool)| have_algorithm(alg) && require_tool(tool))
         .collect()
 }
 
@@ -160,7 +143,7 @@ fn sum_reads_stdin_for_dash_and_no_file() {
 #[test]
 fn sum_defaults_to_sha256() {
     let dir = tempfile::tempdir().unwrap();
-    if !(have_algorithm("sha256") && have_tool("sha256sum")) {
+    if !(have_algorithm("sha256") && require_tool("sha256sum")) {
         return;
     }
     fs::write(dir.path().join("f"), b"data").unwrap();
@@ -208,7 +191,7 @@ fn missing_file_and_directory_are_reported_and_the_run_continues() {
     assert_eq!(ours.code, Some(1));
     assert!(ours.stdout_text().ends_with("  plain\n"), "{ours:?}");
     assert_eq!(ours.stdout_text().lines().count(), 1);
-    if have_tool("md5sum") {
+    if require_tool("md5sum") {
         let theirs = run_in(
             dir.path(),
             "md5sum",
@@ -384,7 +367,7 @@ fn usage_errors_of_sum_and_check_are_coreutils_words_and_status() {
     ];
     let tool = "sha256sum";
     for ours_args in cases {
-        if !have_tool(tool) {
+        if !require_tool(tool) {
             continue;
         }
         let their_args: Vec<&str> = match ours_args[0] {
@@ -425,7 +408,7 @@ fn usage_errors_of_sum_and_check_are_coreutils_words_and_status() {
         assert_eq!(run.code, Some(1), "{args:?}: {run:?}");
         assert!(!run.stderr.is_empty());
     }
-    if have_tool("cksum") {
+    if require_tool("cksum") {
         let theirs = run_in(dir.path(), "cksum", &["-a", "sha22", "plain"], b"");
         assert_eq!(theirs.code, Some(1), "{theirs:?}");
     }
@@ -501,7 +484,7 @@ fn closed_pipe_kills_with_sigpipe_as_coreutils() {
     );
     assert_eq!(status.signal(), Some(libc::SIGPIPE), "{ours:?}");
     assert_eq!(ours.stderr, "");
-    if have_tool("md5sum") {
+    if require_tool("md5sum") {
         let (theirs, status) = through_shell(dir.path(), "", "", "md5sum", &many_plain(&[]), true);
         assert_eq!(status.signal(), Some(libc::SIGPIPE), "{theirs:?}");
     }
@@ -526,7 +509,7 @@ fn closed_pipe_with_sigpipe_ignored_is_a_write_error() {
         assert_eq!(ours.code, Some(1), "{ours:?}");
         assert_eq!(ours.stderr, "parhash: write error: Broken pipe\n");
     }
-    if have_tool("md5sum") {
+    if require_tool("md5sum") {
         let (theirs, _) = through_shell(dir.path(), ignore, "", "md5sum", &many_plain(&[]), true);
         assert_eq!(theirs.code, Some(1), "{theirs:?}");
         assert!(
@@ -597,7 +580,7 @@ fn closed_standard_streams_fail_as_in_coreutils() {
             format!("parhash: {message}"),
             "{ours_args:?} {redirections}"
         );
-        if have_tool("sha256sum") {
+        if require_tool("sha256sum") {
             let (theirs, _) =
                 through_shell(dir.path(), "", redirections, "sha256sum", their_args, false);
             assert_eq!(
@@ -727,7 +710,7 @@ fn finished_lines_are_handed_on_while_later_input_is_pending() {
         assert_eq!(ours.code, Some(0), "{ours_args:?}: {}", ours.stderr);
         assert!(ours.stdout.starts_with(&first));
         assert_eq!(first.iter().filter(|&&b| b == delimiter).count(), records);
-        if their_args.is_empty() || !have_tool("sha256sum") {
+        if their_args.is_empty() || !require_tool("sha256sum") {
             continue;
         }
         // The control's output (sha256sum, which holds -z lines back, run to its end).
@@ -1008,7 +991,7 @@ fn improper_line_warnings_without_a_name_the_algorithm_as_coreutils() {
         ),
     ];
     for (tool, list, ours_args) in cases {
-        if !have_tool(tool) || !have_tool("md5sum") || !have_tool("sha512sum") {
+        if !require_tool(tool) || !require_tool("md5sum") || !require_tool("sha512sum") {
             continue;
         }
         fs::write(dir.path().join("LIST"), &list).unwrap();
@@ -1029,7 +1012,7 @@ fn improper_line_warnings_without_a_name_the_algorithm_as_coreutils() {
 #[test]
 fn nul_in_a_listed_name_cuts_the_name_as_coreutils() {
     let (dir, _) = fixture();
-    if !have_tool("sha256sum") {
+    if !require_tool("sha256sum") {
         return;
     }
     let digest = parhash::hash(Algorithm::Sha256, b"hello\n").to_hex();

@@ -24,7 +24,7 @@ use std::path::Path;
 use parhash::Algorithm;
 
 mod support;
-use support::{run_in_locale, tool_exists, Run};
+use support::{require_tool, run_in_locale, Run};
 
 /// Cases parhash does differently on purpose: (id, parhash's behaviour and why). docs/cli.md's
 /// table names each id.
@@ -188,19 +188,6 @@ fn run_in(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
     run_in_locale(dir, "C", program, args, stdin)
 }
 
-/// Whether the GNU tool runs; a missing one skips with a message, or fails under CI.
-fn have_tool(tool: &str) -> bool {
-    let found = tool_exists(tool);
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is not installed, and CI must check the transcription against it"
-        );
-        eprintln!("skipped: {tool} is not installed (the transcription is checked against it)");
-    }
-    found
-}
-
 fn have_algorithm(name: &str) -> bool {
     let built = Algorithm::from_name(name).is_ok();
     if !built {
@@ -215,7 +202,7 @@ fn have_algorithm(name: &str) -> bool {
 fn against_both(what: &str, tools: &[&str], case: impl Fn(&Env)) {
     let mut failures = Vec::new();
     for under in [Under::Gnu, Under::Parhash] {
-        if under == Under::Gnu && !tools.iter().all(|t| have_tool(t)) {
+        if under == Under::Gnu && !tools.iter().all(|t| require_tool(t)) {
             continue;
         }
         let env = Env::new(under);
@@ -779,7 +766,7 @@ fn cksum_a_sh() {
             }
             // `$prog /dev/null >> out || continue`: the single tool's line, from GNU itself
             // (the reference parhash's cksum twin must equal too).
-            if !have_tool(prog[0]) {
+            if !require_tool(prog[0]) {
                 continue;
             }
             let expected = run_in(

@@ -9,22 +9,10 @@ use std::fs;
 use std::path::Path;
 
 mod support;
-use support::{run_in_locale, tool_exists, Run};
+use support::{require_tool, run_in_locale, Run};
 
 fn parhash() -> &'static str {
     env!("CARGO_BIN_EXE_parhash")
-}
-
-fn have(tool: &str) -> bool {
-    let found = tool_exists(tool);
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is not installed, and CI compares parhash with it"
-        );
-        eprintln!("skipped: {tool} is not installed (the control of this test)");
-    }
-    found
 }
 
 fn run(dir: &Path, program: &str, args: &[&str], stdin: &[u8]) -> Run {
@@ -112,7 +100,7 @@ const UTF8: &str = "C.UTF-8";
 #[test]
 fn names_in_messages_are_quoted_as_md5sum_quotes_them() {
     use std::os::unix::ffi::OsStrExt;
-    if !have("md5sum") {
+    if !require_tool("md5sum") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -148,7 +136,7 @@ fn names_in_messages_are_quoted_as_md5sum_quotes_them() {
 
 #[test]
 fn ignore_missing_with_nothing_matched_says_no_file_was_verified() {
-    if !have("md5sum") {
+    if !require_tool("md5sum") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -187,7 +175,7 @@ fn ignore_missing_with_nothing_matched_says_no_file_was_verified() {
 
 #[test]
 fn b2sum_takes_a_reversed_line_with_an_empty_name() {
-    if !have("b2sum") {
+    if !require_tool("b2sum") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -227,7 +215,7 @@ fn b2sum_takes_a_reversed_line_with_an_empty_name() {
         }
     }
     // md5sum (a fixed length) still wants a name of at least one byte.
-    if have("md5sum") {
+    if require_tool("md5sum") {
         let abc = "900150983cd24fb0d6963f7d28e17f72";
         fs::write(dir.path().join("SUMS"), format!("{abc} \n")).unwrap();
         let gnu = run(dir.path(), "md5sum", &["-c", "-w", "SUMS"], b"");

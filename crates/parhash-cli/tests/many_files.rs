@@ -44,14 +44,6 @@ fn one_by_one(dir: &Path, prefix: &[&str], names: &[&str]) -> (Vec<u8>, Option<i
     (all, code)
 }
 
-fn have_tool(tool: &str) -> bool {
-    let found = support::tool_exists(tool);
-    if !found {
-        eprintln!("skipped: {tool} is not installed");
-    }
-    found
-}
-
 /// Content of file `i`: lengths around the lane and small-file boundaries, some empty, some
 /// repeated.
 fn content(i: usize) -> Vec<u8> {
@@ -144,7 +136,7 @@ fn many_files_match_coreutils() {
     let (dir, names) = mixed_fixture();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     for (alg, tool) in [("sha256", "sha256sum"), ("md5", "md5sum")] {
-        if !have_tool(tool) {
+        if !support::require_tool(tool) {
             continue;
         }
         let ours = parhash(dir.path(), &[&["sum", "-a", alg][..], &names].concat());

@@ -14,7 +14,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use support::{parhash_in, run_in_locale, tool_exists};
+use support::{parhash_in, require_tool, run_in_locale};
 
 fn parhash(dir: &Path, args: &[&OsStr]) -> Output {
     parhash_in(dir, args, &[])
@@ -172,7 +172,7 @@ fn bsd_lines_verify_with_parhash_check_and_cksum() {
     fs::write(dir.path().join("ALL.sums"), &out.stdout).unwrap();
     let check = parhash(dir.path(), &[os("check"), os("--quiet"), os("ALL.sums")]);
     assert_eq!((check.status.code(), check.stdout.len()), (Some(0), 0));
-    if tool_exists("cksum") {
+    if require_tool("cksum") {
         let cksum = Command::new("cksum")
             .args(["-c", "--quiet", "ALL.sums"])
             .current_dir(dir.path())
@@ -248,7 +248,7 @@ fn lists_equal_the_single_algorithm_runs_and_verify_with_coreutils() {
         ("sha512sum", "sha512"),
         ("b2sum", "blake2b"),
     ] {
-        if !tool_exists(tool) {
+        if !require_tool(tool) {
             continue;
         }
         let list = out_dir.path().join(list_name(alg));

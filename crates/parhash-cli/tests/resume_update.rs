@@ -507,8 +507,7 @@ fn update_refuses_a_list_out_of_order_and_keeps_it() {
 
 #[test]
 fn lists_stay_readable_by_sha256sum() {
-    if !support::tool_exists("sha256sum") {
-        eprintln!("skipped: sha256sum is not installed");
+    if !support::require_tool("sha256sum") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

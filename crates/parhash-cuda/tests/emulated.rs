@@ -8,6 +8,7 @@
 //! decides (launch limits, registers, device memory faults, timing). Needs a C++20 compiler
 //! (`c++`, `g++` or `clang++`); without one the tests say so, and fail under CI.
 
+use parhash::lab::testing::pseudo_random_bytes as random_bytes;
 use parhash_cuda::plan::{self, ParshaForm, Plan};
 use parhash_cuda::{layout, nonce, pack};
 use sha2::Digest;
@@ -104,18 +105,6 @@ fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
-}
-
-fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
         .collect()
 }
 

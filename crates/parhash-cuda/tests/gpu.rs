@@ -2,6 +2,7 @@
 //! are `#[ignore]`d with that reason; `scripts/gpu-check.sh` runs them with `--ignored` on a GPU
 //! machine. Without a GPU, only the error message is checked.
 
+use parhash::lab::testing::pseudo_random_bytes as random_bytes;
 use parhash_cuda::{nonce, plan, Gpu, KeccakKind, KeccakLayout, ParshaForm};
 use sha2::Digest;
 
@@ -15,19 +16,6 @@ fn gpu() -> Gpu {
         }
         Err(e) => panic!("{NEEDS_GPU}: {e}"),
     }
-}
-
-/// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
-fn random_bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
 }
 
 fn random_lengths(seed: u64, count: usize, max: usize) -> Vec<usize> {

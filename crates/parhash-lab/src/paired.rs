@@ -370,30 +370,7 @@ mod tests {
 
     /// A one-thread measurement from memory of `messages` messages of `len` bytes.
     fn measured(len: usize, messages: usize) -> Measurement {
-        Measurement {
-            algorithm: "md5".into(),
-            provider: Provider::Parhash,
-            variant: "sequential".into(),
-            message_len: len,
-            messages,
-            source: Source::Memory,
-            threads: 1,
-            reps_per_sample: 1,
-            samples: 1,
-            reads_per_batch: 0,
-            ns_per_byte: 1.0,
-            ns_per_byte_min: 1.0,
-            ns_per_byte_max: 1.0,
-            cycles_per_byte: None,
-            ns_per_message: len as f64,
-            cycles_per_message: None,
-            gb_per_s: 1.0,
-            messages_per_s: 1.0,
-            speedup_vs_1_thread: None,
-            speedup_vs_baseline: None,
-            bottleneck: None,
-            scaling_note: None,
-        }
+        crate::compare::tests::measured("parhash md5/sequential", len, messages, 1.0)
     }
 
     #[test]

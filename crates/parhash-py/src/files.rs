@@ -9,10 +9,11 @@ use std::sync::{Mutex, TryLockError};
 
 use parhash::file::{FileHasher, FileInput, MultiHasher, ReadStrategy};
 use parhash::{Algorithm, Output};
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyTuple};
 
+use crate::error::Error;
 use crate::options::{self, Options};
 
 /// Paths taken from the caller's iterable per turn with the GIL: as many as the engine hashes
@@ -36,7 +37,7 @@ pub(crate) fn hash_path(
 /// `read=`: "auto" (None), "sequential" or "parallel", as `parhash sum --read`.
 fn read_strategy(read: Option<&str>) -> PyResult<ReadStrategy> {
     read.map_or(Ok(ReadStrategy::Auto), |name| {
-        name.parse().map_err(PyValueError::new_err)
+        Ok(name.parse().map_err(Error::value)?)
     })
 }
 
@@ -49,31 +50,6 @@ pub(crate) fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     }
     let fspath = obj.py().import("os")?.getattr("fsdecode")?.call1((obj,))?;
     fspath.extract()
-}
-
-/// `err` about `path` as Python's `OSError`: with `errno`, `strerror` and `filename` when the
-/// system said why (Python then picks the subclass: `FileNotFoundError`, `IsADirectoryError`...),
-/// otherwise an `OSError` with the message and `filename`.
-pub(crate) fn os_error(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
-    match err.raw_os_error() {
-        Some(code) => {
-            let text = io::Error::from_raw_os_error(code).to_string();
-            let strerror = text
-                .rfind(" (os error ")
-                .map_or(text.as_str(), |at| &text[..at])
-                .to_string();
-            PyOSError::new_err((code, strerror, path.as_os_str().to_os_string()))
-        }
-        None => {
-            let error = PyOSError::new_err(format!("{}: {err}", path.display()));
-            // Best effort: the message already names the file. With `filename` set, Python's
-            // `str(error)` is "[Errno None] STRERROR: 'FILE'": `strerror` keeps the reason in it.
-            let value = error.value(py);
-            let _ = value.setattr("filename", path.as_os_str());
-            let _ = value.setattr("strerror", err.to_string());
-            error
-        }
-    }
 }
 
 /// The digest of the file at `path` (str, bytes or os.PathLike) with the algorithm `name`, or,
@@ -104,7 +80,7 @@ pub(crate) fn hash_file<'py>(
         let options = Options::new(alg, threads, tree_height, iv_bits, None, digest_size)?;
         let digest = py
             .detach(|| hash_path(alg, &options, read, &path))
-            .map_err(|e| os_error(py, &e, &path))?;
+            .map_err(Error::io(&path))?;
         return Ok(PyBytes::new(py, digest.as_bytes()).into_any());
     }
     let names: Vec<String> = name
@@ -117,7 +93,7 @@ pub(crate) fn hash_file<'py>(
                 .read_strategy(read)
                 .hash_path(&path)
         })
-        .map_err(|e| os_error(py, &e, &path))?;
+        .map_err(Error::io(&path))?;
     let out = PyDict::new(py);
     for ((name, _), digest) in names.iter().zip(&algorithms).zip(digests) {
         out.set_item(name, PyBytes::new(py, digest.as_bytes()))?;
@@ -229,7 +205,7 @@ impl FileDigests {
                 out.into_any()
             }
             (Ok(digests), Engine::One(_)) => PyBytes::new(py, digests[0].as_bytes()).into_any(),
-            (Err(err), _) => os_error(py, &err, &path)
+            (Err(err), _) => PyErr::from(Error::Io(err, path.clone()))
                 .into_value(py)
                 .into_bound(py)
                 .into_any(),

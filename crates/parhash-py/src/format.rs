@@ -17,6 +17,7 @@ use pyo3::exceptions::{PyKeyError, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
+use crate::error::Error;
 use crate::options;
 
 /// What a check run says, for Python: `(True, bytes)` for standard output, `(False, str)` for a
@@ -247,7 +248,7 @@ pub(crate) fn from_tag(text: &str) -> Option<Tagged> {
 /// CLI's words otherwise).
 #[pyfunction]
 pub(crate) fn parse_bits(text: &str) -> PyResult<usize> {
-    length::parse_bits(text).map_err(PyValueError::new_err)
+    Ok(length::parse_bits(text).map_err(Error::value)?)
 }
 
 /// The digest size in bytes `-l BITS` asks of `algorithm`: None for its default (no `-l`,
@@ -256,7 +257,7 @@ pub(crate) fn parse_bits(text: &str) -> PyResult<usize> {
 #[pyo3(signature = (algorithm, bits))]
 pub(crate) fn length_digest_size(algorithm: &str, bits: Option<usize>) -> PyResult<Option<usize>> {
     let algorithm = options::algorithm(algorithm)?;
-    length::digest_size(algorithm, bits).map_err(PyValueError::new_err)
+    Ok(length::digest_size(algorithm, bits).map_err(Error::value)?)
 }
 
 /// What `-l BITS` is wrong about with `-a ALGORITHM` (None: nothing), as the CLI says it.
@@ -628,7 +629,7 @@ impl Walk {
         Some(match entry {
             walk::Entry::File(path) => (path_bytes(py, &path), None),
             walk::Entry::Unreadable(path, err) => {
-                let error = crate::files::os_error(py, &err, &path);
+                let error = PyErr::from(Error::Io(err, path.clone()));
                 (path_bytes(py, &path), Some(error))
             }
         })

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::buffers::{Data, COPY_CHUNK, RELEASE_GIL_AT};
+use crate::error::Error;
 use crate::locked::Locked;
 use crate::options::{self, py_name, Options};
 
@@ -103,7 +104,7 @@ impl State {
                 }
                 if digest.is_none() {
                     let done = hasher.take().expect("a stream finishes once");
-                    *digest = Some(done.try_finalize().map_err(options::value_error)?);
+                    *digest = Some(done.try_finalize().map_err(Error::value)?);
                 }
                 Ok(digest.clone().expect("set above"))
             }
@@ -147,7 +148,7 @@ impl Hash {
                 .builder(algorithm)
                 .expected_len(declared)
                 .build()
-                .map_err(options::value_error)?;
+                .map_err(Error::value)?;
             State::ParshaStream {
                 hasher: Some(hasher),
                 declared,
@@ -158,12 +159,7 @@ impl Hash {
             State::Parsha(Kept::default())
         } else {
             // The common call, `sha256(data)`, is the builder's quick way (`HasherBuilder::build`).
-            State::Hasher(
-                options
-                    .builder(algorithm)
-                    .build()
-                    .map_err(options::value_error)?,
-            )
+            State::Hasher(options.builder(algorithm).build().map_err(Error::value)?)
         };
         Ok(Hash {
             algorithm,
@@ -226,11 +222,11 @@ impl Hash {
             .builder(self.algorithm)
             .expected_len(kept.len as u64);
         let hash = || -> PyResult<Output> {
-            let mut hasher = builder.build().map_err(options::value_error)?;
+            let mut hasher = builder.build().map_err(Error::value)?;
             for slice in &slices {
                 hasher.update(slice);
             }
-            hasher.try_finalize().map_err(options::value_error)
+            Ok(hasher.try_finalize().map_err(Error::value)?)
         };
         if kept.len < RELEASE_GIL_AT {
             hash()
@@ -265,10 +261,7 @@ impl Hash {
         let mut copy =
             copy.ok_or_else(|| PyValueError::new_err(format!("{algorithm}: no digest")))?;
         PyBytes::new_with(py, length, |out| {
-            let mut fill = || {
-                copy.finalize_xof_into_reset(out)
-                    .map_err(options::value_error)
-            };
+            let mut fill = || Ok(copy.finalize_xof_into_reset(out).map_err(Error::value)?);
             if length < RELEASE_GIL_AT {
                 fill()
             } else {

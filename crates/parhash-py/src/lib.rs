@@ -9,6 +9,7 @@
 mod blake2_object;
 mod blake3_object;
 mod buffers;
+mod error;
 #[allow(unsafe_code)]
 mod ffi;
 mod files;

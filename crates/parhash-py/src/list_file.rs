@@ -6,26 +6,17 @@
 //! Errors are Python's `OSError` with `errno` and `filename` (`FileNotFoundError`...), as
 //! `os.open` raises them.
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use parhash_format::escape;
-use parhash_format::list_file::{self, Durable, FileError, OwnFiles};
+use parhash_format::list_file::{self, Durable, OwnFiles};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyIterator};
 
-use crate::files::{os_error, path_arg};
+use crate::error::Error;
+use crate::files::path_arg;
 use crate::options;
-
-/// `err` about `path` as Python's `OSError`: the system's error of a [`FileError`], with the
-/// file it names.
-fn raise(py: Python<'_>, err: &io::Error, path: &Path) -> PyErr {
-    match FileError::of(err) {
-        Some(file_error) => os_error(py, file_error.error(), file_error.path()),
-        None => os_error(py, err, path),
-    }
-}
 
 fn path_bytes<'py>(py: Python<'py>, path: &Path) -> Bound<'py, PyBytes> {
     PyBytes::new(py, &escape::os_bytes(path.as_os_str()))
@@ -52,7 +43,7 @@ impl DurableFile {
                 file: Some(file),
                 path,
             }),
-            Err(err) => Err(raise(py, &err, &path)),
+            Err(err) => Err(Error::Io(err, path).into()),
         }
     }
 
@@ -82,14 +73,14 @@ impl DurableFile {
     fn write(&mut self, py: Python<'_>, data: &[u8]) -> PyResult<()> {
         let (file, path) = self.open_file()?;
         py.detach(|| file.write(data))
-            .map_err(|err| raise(py, &err, path))
+            .map_err(|err| Error::Io(err, path.to_path_buf()).into())
     }
 
     /// Forces what was written to the disk.
     fn sync(&mut self, py: Python<'_>) -> PyResult<()> {
         let (file, path) = self.open_file()?;
         py.detach(|| file.sync())
-            .map_err(|err| raise(py, &err, path))
+            .map_err(|err| Error::Io(err, path.to_path_buf()).into())
     }
 
     /// Closes the file (what was written stays; nothing more is synced). Closing twice is
@@ -134,7 +125,7 @@ pub(crate) fn replace(
 ) -> PyResult<()> {
     let (source, target) = (path_arg(source)?, path_arg(target)?);
     py.detach(|| list_file::replace(&source, &target))
-        .map_err(|err| raise(py, &err, &target))
+        .map_err(|err| Error::Io(err, target.to_path_buf()).into())
 }
 
 /// `LIST.tmp`, where `--update` writes before renaming over `LIST` (bytes).
@@ -207,7 +198,7 @@ pub(crate) fn list_paths<'py>(
         .map(|name| options::algorithm(name))
         .collect::<PyResult<Vec<_>>>()?;
     let paths = list_file::list_paths(&path_arg(directory)?, template, &algorithms)
-        .map_err(PyValueError::new_err)?;
+        .map_err(Error::value)?;
     Ok(paths.iter().map(|path| path_bytes(py, path)).collect())
 }
 

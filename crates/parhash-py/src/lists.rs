@@ -27,7 +27,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyString};
 
-use crate::files::{os_error, path_arg};
+use crate::error::Error;
+use crate::files::path_arg;
 use crate::format::{check_options, io_error};
 use crate::options;
 
@@ -60,7 +61,7 @@ fn line_style(
 fn open(path: &Path) -> PyResult<BufReader<File>> {
     File::open(path)
         .map(BufReader::new)
-        .map_err(|err| Python::attach(|py| os_error(py, &err, path)))
+        .map_err(|err| Error::Io(err, path.to_path_buf()).into())
 }
 
 /// The side file's line for `name`, from the file's metadata now (None if it cannot be had):
@@ -164,7 +165,7 @@ pub(crate) struct ResumedList {
 
 impl ResumedList {
     fn refused(&self, err: ResumeError) -> PyErr {
-        PyValueError::new_err(format!("{}: {err}; not resumed", self.path.display()))
+        Error::Value(format!("{}: {err}; not resumed", self.path.display())).into()
     }
 }
 
@@ -225,7 +226,11 @@ impl ResumedList {
             match File::open(&path) {
                 Ok(_) => false,
                 Err(err) => {
-                    failure = Some(os_error(py, &err, &path).into_value(py).into_any());
+                    failure = Some(
+                        PyErr::from(Error::Io(err, path.to_path_buf()))
+                            .into_value(py)
+                            .into_any(),
+                    );
                     true
                 }
             }
@@ -373,7 +378,7 @@ impl ListUpdate {
                 ));
                 None
             }
-            Err(err) => return Err(Python::attach(|py| os_error(py, &err, &meta_path))),
+            Err(err) => return Err(Error::Io(err, meta_path.to_path_buf()).into()),
         };
         let walk_raised = Rc::new(RefCell::new(None));
         let walk = PyWalk {
@@ -470,7 +475,7 @@ impl ListUpdate {
 
 impl ListUpdate {
     fn refused(&self, err: UpdateError) -> PyErr {
-        PyValueError::new_err(format!("{}: {err}; not updated", self.path.display()))
+        Error::Value(format!("{}: {err}; not updated", self.path.display())).into()
     }
 
     /// A file in both the list and the walk: kept (its metadata on record, not looked at
@@ -626,7 +631,7 @@ impl Audit {
             Ok(digest) => auditor.found(name, Ok(digest.as_bytes())),
             Err(_) => auditor.found(name, Err(io_error(result, name))),
         };
-        found.map_err(|err| PyValueError::new_err(format!("cannot audit this tree: {err}")))
+        found.map_err(|err| Error::Value(format!("cannot audit this tree: {err}")).into())
     }
 
     /// After the tree: `(passed, events, records, counts)`: whether only matched files were

@@ -9,6 +9,8 @@ use parhash::{Algorithm, Error, Hasher, HasherBuilder, Threads, TreeParams, Vari
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::error;
+
 /// Looks `name` up as the CLI does (canonical names and aliases, ignoring case and `-`, `_`,
 /// `/`, `.`, spaces). Names found before are remembered: the registry's lookup normalises every
 /// alias on each call, which would cost more than hashing a short message.
@@ -34,7 +36,7 @@ pub(crate) fn algorithm(name: &str) -> PyResult<Algorithm> {
                 "unknown algorithm '{name}'{hint} (parhash.algorithms_available lists them all)"
             )))
         }
-        Err(other) => Err(PyValueError::new_err(other.to_string())),
+        Err(other) => Err(error::Error::value(other).into()),
     }
 }
 
@@ -114,7 +116,7 @@ impl Options {
         let variant = variant
             .map(|name| alg.variant(&name))
             .transpose()
-            .map_err(value_error)?;
+            .map_err(error::Error::value)?;
         let options = Options {
             threads: self::threads(threads)?,
             tree,
@@ -123,7 +125,7 @@ impl Options {
         };
         if options.variant.is_some() || options.digest_size.is_some() {
             // Fails now, with the list of variants or sizes, rather than at the first update.
-            options.builder(alg).build().map_err(value_error)?;
+            options.builder(alg).build().map_err(error::Error::value)?;
         }
         Ok(options)
     }
@@ -163,10 +165,5 @@ pub(crate) fn tree_params(tree_height: Option<i64>, iv_bits: Option<i64>) -> PyR
             "iv_bits must be 0, 128 or 256, not {l}"
         )));
     }
-    TreeParams::new(t as u32, l as u32).map_err(value_error)
-}
-
-/// A library error as Python's `ValueError`.
-pub(crate) fn value_error(err: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(err.to_string())
+    Ok(TreeParams::new(t as u32, l as u32).map_err(error::Error::value)?)
 }

@@ -9,14 +9,15 @@ use std::io;
 use std::ops::Range;
 use std::path::Path;
 
-use parhash::parts::{PartError, PartState, Plan};
+use parhash::parts::{PartState, Plan};
 use parhash::Threads;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
 use crate::buffers::Data;
-use crate::files::{os_error, path_arg};
+use crate::error::Error;
+use crate::files::path_arg;
 use crate::options;
 
 /// How one message of a tree-mode algorithm (parsha256, sandstorm*) is split into parts.
@@ -31,17 +32,6 @@ use crate::options;
 pub(crate) struct PartPlan {
     plan: Plan,
     threads: Threads,
-}
-
-/// A parts error as Python's: the reader's own error as OSError (naming `path`), a part index
-/// out of range as IndexError, anything else (a plan that cannot be made, states that are not
-/// the plan's parts) as ValueError.
-fn part_error(py: Python<'_>, err: PartError, path: Option<&Path>) -> PyErr {
-    match (err, path) {
-        (PartError::Io(e), Some(path)) => os_error(py, &e, path),
-        (err @ PartError::NoSuchPart { .. }, _) => PyIndexError::new_err(err.to_string()),
-        (err, _) => PyValueError::new_err(err.to_string()),
-    }
 }
 
 /// `read(offset, buf)` over a file: `buf.len()` bytes at `offset`, one positional read (no
@@ -70,9 +60,9 @@ impl PartPlan {
     }
 
     /// Opens `path` and checks that it is as long as the plan's message.
-    fn open(&self, py: Python<'_>, path: &Path) -> PyResult<File> {
-        let file = File::open(path).map_err(|e| os_error(py, &e, path))?;
-        let len = file.metadata().map_err(|e| os_error(py, &e, path))?.len();
+    fn open(&self, path: &Path) -> PyResult<File> {
+        let file = File::open(path).map_err(Error::io(path))?;
+        let len = file.metadata().map_err(Error::io(path))?.len();
         if len != self.message_len() {
             return Err(PyValueError::new_err(format!(
                 "{} is {len} bytes; this plan is for a message of {} bytes",
@@ -83,12 +73,12 @@ impl PartPlan {
         Ok(file)
     }
 
-    fn states(py: Python<'_>, states: &Bound<'_, PyAny>) -> PyResult<Vec<PartState>> {
+    fn states(states: &Bound<'_, PyAny>) -> PyResult<Vec<PartState>> {
         let mut out = Vec::new();
         for state in states.try_iter()? {
             let bytes = Data::new(&state?)?.into_bytes()?;
             let state = PartState::from_bytes(bytes.as_bytes());
-            out.push(state.map_err(|e| part_error(py, e, None))?);
+            out.push(state.map_err(Error::part(None))?);
         }
         Ok(out)
     }
@@ -112,7 +102,6 @@ impl PartPlan {
     #[new]
     #[pyo3(signature = (name, message_len, parts, *, tree_height = None, iv_bits = None, threads = None))]
     fn new(
-        py: Python<'_>,
         name: &str,
         message_len: u64,
         parts: usize,
@@ -128,7 +117,7 @@ impl PartPlan {
         }
         let plan = builder
             .build(message_len, parts)
-            .map_err(|e| part_error(py, e, None))?;
+            .map_err(Error::part(None))?;
         Ok(PartPlan { plan, threads })
     }
 
@@ -136,7 +125,6 @@ impl PartPlan {
     #[staticmethod]
     #[pyo3(signature = (path, name, parts, *, tree_height = None, iv_bits = None, threads = None))]
     fn for_file(
-        py: Python<'_>,
         path: &Bound<'_, PyAny>,
         name: &str,
         parts: usize,
@@ -145,10 +133,8 @@ impl PartPlan {
         threads: Option<i64>,
     ) -> PyResult<PartPlan> {
         let path = path_arg(path)?;
-        let len = std::fs::metadata(&path)
-            .map_err(|e| os_error(py, &e, &path))?
-            .len();
-        PartPlan::new(py, name, len, parts, tree_height, iv_bits, threads)
+        let len = std::fs::metadata(&path).map_err(Error::io(&path))?.len();
+        PartPlan::new(name, len, parts, tree_height, iv_bits, threads)
     }
 
     /// The algorithm's canonical name.
@@ -205,7 +191,7 @@ impl PartPlan {
         let message = message.as_bytes();
         let state = py
             .detach(|| self.plan.hash_part(index, message))
-            .map_err(|e| part_error(py, e, None))?;
+            .map_err(Error::part(None))?;
         Ok(PyBytes::new(py, &state.to_bytes()))
     }
 
@@ -219,10 +205,10 @@ impl PartPlan {
     ) -> PyResult<Bound<'py, PyBytes>> {
         self.check_index(index)?;
         let path = path_arg(path)?;
-        let mut file = self.open(py, &path)?;
+        let mut file = self.open(&path)?;
         let state = py
             .detach(|| self.plan.hash_part_from(index, file_reader(&mut file)))
-            .map_err(|e| part_error(py, e, Some(&path)))?;
+            .map_err(Error::part(Some(&path)))?;
         Ok(PyBytes::new(py, &state.to_bytes()))
     }
 
@@ -237,7 +223,7 @@ impl PartPlan {
         states: &Bound<'py, PyAny>,
         message: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let states = PartPlan::states(py, states)?;
+        let states = PartPlan::states(states)?;
         let digest = match message {
             Some(message) => {
                 let message = Data::new(message)?.into_bytes()?;
@@ -255,7 +241,7 @@ impl PartPlan {
                 )))
             }
         };
-        let digest = digest.map_err(|e| part_error(py, e, None))?;
+        let digest = digest.map_err(Error::part(None))?;
         Ok(PyBytes::new(py, digest.as_bytes()))
     }
 
@@ -267,14 +253,14 @@ impl PartPlan {
         path: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let path = path_arg(path)?;
-        let states = PartPlan::states(py, states)?;
+        let states = PartPlan::states(states)?;
         let digest = if self.plan.combine_ranges().is_empty() {
             py.detach(|| self.plan.combine_from(&states, no_message))
         } else {
-            let mut file = self.open(py, &path)?;
+            let mut file = self.open(&path)?;
             py.detach(|| self.plan.combine_from(&states, file_reader(&mut file)))
         };
-        let digest = digest.map_err(|e| part_error(py, e, Some(&path)))?;
+        let digest = digest.map_err(Error::part(Some(&path)))?;
         Ok(PyBytes::new(py, digest.as_bytes()))
     }
 

@@ -3,6 +3,8 @@
 //!
 //! `cargo bench -p parhash --bench blake_skein -- --warm-up-time 1 --measurement-time 2`
 
+mod common;
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use digest::Digest;
 use parhash::lab::algo::Variants;
@@ -26,18 +28,7 @@ fn family<H: Variants + Digest>(
         if size > 4096 {
             g.sample_size(20);
         }
-        for v in H::variants() {
-            if !v.available || v.name == "parallel" {
-                continue;
-            }
-            g.bench_with_input(BenchmarkId::new(v.name, size), &data, |b, d| {
-                b.iter(|| {
-                    let mut h = H::with_variant(v.name).expect("available");
-                    h.update(d);
-                    black_box(h.finalize())
-                })
-            });
-        }
+        common::bench_typed_variants::<H, _>(&mut g, &data);
         g.bench_with_input(BenchmarkId::new(crate_name, size), &data, |b, d| {
             b.iter(|| black_box(oracle(d)))
         });

@@ -4,6 +4,8 @@
 //!
 //! `cargo bench -p parhash --bench simd -- --warm-up-time 1 --measurement-time 2`
 
+mod common;
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use digest::Digest;
 use parhash::lab::algo::Variants;
@@ -21,23 +23,12 @@ fn family<H: Variants + Digest>(
 ) {
     let mut g = c.benchmark_group(group);
     for size in SIZES {
-        let data: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
+        let data = common::input(size);
         g.throughput(Throughput::Bytes(size as u64));
         if size > 4096 {
             g.sample_size(10);
         }
-        for v in H::variants() {
-            if !v.available || v.name == "parallel" {
-                continue;
-            }
-            g.bench_with_input(BenchmarkId::new(v.name, size), &data, |b, d| {
-                b.iter(|| {
-                    let mut h = H::with_variant(v.name).expect("available");
-                    h.update(d);
-                    black_box(h.finalize())
-                })
-            });
-        }
+        common::bench_typed_variants::<H, _>(&mut g, &data);
         g.bench_with_input(BenchmarkId::new(peer_name, size), &data, |b, d| {
             b.iter(|| black_box(openssl::hash::hash(peer, d).expect("openssl")))
         });

@@ -45,3 +45,20 @@ pub mod platform {
 pub mod rc5 {
     pub use crate::cipher::rc5::{overlapped, Rc5_32_12_16, KEY_BYTES};
 }
+
+/// Input for tests: the crate's own and the CUDA crate's.
+pub mod testing {
+    /// `len` pseudo-random bytes (xorshift from `seed`, first spread by a multiply so that
+    /// nearby seeds start far apart): cheap and deterministic, so that a failure reproduces.
+    pub fn pseudo_random_bytes(seed: u64, len: usize) -> Vec<u8> {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+}

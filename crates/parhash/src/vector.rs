@@ -268,6 +268,54 @@ mod x86 {
         }};
     }
 
+    /// The members that the four x86 vector types write alike but for their ISA's intrinsics:
+    /// the token, unaligned loads and stores, and the bitwise operations (blind to lanes).
+    /// `$run` is `avx2` or `avx512`, the macro that runs the intrinsics with the token.
+    macro_rules! common_members {
+        ($ty:ident: $isa:ident by $run:ident, [$word:ty; $lanes:literal] in $bytes:literal bytes,
+         $load:ident $store:ident $xor:ident $and:ident $or:ident) => {
+            #[inline(always)]
+            fn isa(self) -> $isa {
+                self.1
+            }
+            #[inline(always)]
+            fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> $word) -> Self {
+                let mut a: [$word; $lanes] = [0; $lanes];
+                for (l, x) in a.iter_mut().enumerate() {
+                    *x = f(l);
+                }
+                $ty($run!(isa => $load(a.as_ptr().cast())), isa)
+            }
+            #[inline(always)]
+            fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
+                assert!(bytes.len() >= $bytes);
+                $ty($run!(isa => $load(bytes.as_ptr().cast())), isa)
+            }
+            #[inline(always)]
+            fn load(isa: Self::Isa, words: &[$word]) -> Self {
+                assert!(words.len() >= $lanes);
+                $ty($run!(isa => $load(words.as_ptr().cast())), isa)
+            }
+            #[inline(always)]
+            fn to_array(self, out: &mut [$word]) {
+                assert!(out.len() >= $lanes);
+                $run!(self.1 => $store(out.as_mut_ptr().cast(), self.0))
+            }
+            #[inline(always)]
+            fn xor(self, o: Self) -> Self {
+                $ty($run!(self.1 => $xor(self.0, o.0)), self.1)
+            }
+            #[inline(always)]
+            fn and(self, o: Self) -> Self {
+                $ty($run!(self.1 => $and(self.0, o.0)), self.1)
+            }
+            #[inline(always)]
+            fn or(self, o: Self) -> Self {
+                $ty($run!(self.1 => $or(self.0, o.0)), self.1)
+            }
+        };
+    }
+
     /// The 8x8 transpose of 32-bit words in eight 256-bit rows: 32-bit pairs, then 64-bit
     /// pairs are interleaved within 128-bit lanes, then the lanes swapped between rows.
     #[inline(always)]
@@ -341,52 +389,15 @@ mod x86 {
     impl U32x for Avx2x8 {
         const LANES: usize = 8;
         type Isa = Avx2;
-        #[inline(always)]
-        fn isa(self) -> Avx2 {
-            self.1
-        }
+        common_members!(Avx2x8: Avx2 by avx2, [u32; 8] in 32 bytes,
+            _mm256_loadu_si256 _mm256_storeu_si256 _mm256_xor_si256 _mm256_and_si256 _mm256_or_si256);
         #[inline(always)]
         fn splat(isa: Self::Isa, x: u32) -> Self {
             Avx2x8(avx2!(isa => _mm256_set1_epi32(x as i32)), isa)
         }
         #[inline(always)]
-        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u32) -> Self {
-            let mut a = [0u32; 8];
-            for (l, x) in a.iter_mut().enumerate() {
-                *x = f(l);
-            }
-            Avx2x8(avx2!(isa => _mm256_loadu_si256(a.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
-            assert!(bytes.len() >= 32);
-            Avx2x8(avx2!(isa => _mm256_loadu_si256(bytes.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn load(isa: Self::Isa, words: &[u32]) -> Self {
-            assert!(words.len() >= 8);
-            Avx2x8(avx2!(isa => _mm256_loadu_si256(words.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn to_array(self, out: &mut [u32]) {
-            assert!(out.len() >= 8);
-            avx2!(self.1 => _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0))
-        }
-        #[inline(always)]
         fn add(self, o: Self) -> Self {
             Avx2x8(avx2!(self.1 => _mm256_add_epi32(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn xor(self, o: Self) -> Self {
-            Avx2x8(avx2!(self.1 => _mm256_xor_si256(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn and(self, o: Self) -> Self {
-            Avx2x8(avx2!(self.1 => _mm256_and_si256(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            Avx2x8(avx2!(self.1 => _mm256_or_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
@@ -465,52 +476,15 @@ mod x86 {
     impl U64x for Avx2x4 {
         const LANES: usize = 4;
         type Isa = Avx2;
-        #[inline(always)]
-        fn isa(self) -> Avx2 {
-            self.1
-        }
+        common_members!(Avx2x4: Avx2 by avx2, [u64; 4] in 32 bytes,
+            _mm256_loadu_si256 _mm256_storeu_si256 _mm256_xor_si256 _mm256_and_si256 _mm256_or_si256);
         #[inline(always)]
         fn splat(isa: Self::Isa, x: u64) -> Self {
             Avx2x4(avx2!(isa => _mm256_set1_epi64x(x as i64)), isa)
         }
         #[inline(always)]
-        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u64) -> Self {
-            let mut a = [0u64; 4];
-            for (l, x) in a.iter_mut().enumerate() {
-                *x = f(l);
-            }
-            Avx2x4(avx2!(isa => _mm256_loadu_si256(a.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
-            assert!(bytes.len() >= 32);
-            Avx2x4(avx2!(isa => _mm256_loadu_si256(bytes.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn load(isa: Self::Isa, words: &[u64]) -> Self {
-            assert!(words.len() >= 4);
-            Avx2x4(avx2!(isa => _mm256_loadu_si256(words.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn to_array(self, out: &mut [u64]) {
-            assert!(out.len() >= 4);
-            avx2!(self.1 => _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0))
-        }
-        #[inline(always)]
         fn add(self, o: Self) -> Self {
             Avx2x4(avx2!(self.1 => _mm256_add_epi64(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn xor(self, o: Self) -> Self {
-            Avx2x4(avx2!(self.1 => _mm256_xor_si256(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn and(self, o: Self) -> Self {
-            Avx2x4(avx2!(self.1 => _mm256_and_si256(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            Avx2x4(avx2!(self.1 => _mm256_or_si256(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn andnot(self, o: Self) -> Self {
@@ -539,58 +513,15 @@ mod x86 {
     impl U32x for Avx512x16 {
         const LANES: usize = 16;
         type Isa = Avx512;
-        #[inline(always)]
-        fn isa(self) -> Avx512 {
-            self.1
-        }
+        common_members!(Avx512x16: Avx512 by avx512, [u32; 16] in 64 bytes,
+            _mm512_loadu_si512 _mm512_storeu_si512 _mm512_xor_si512 _mm512_and_si512 _mm512_or_si512);
         #[inline(always)]
         fn splat(isa: Self::Isa, x: u32) -> Self {
             Avx512x16(avx512!(isa => _mm512_set1_epi32(x as i32)), isa)
         }
         #[inline(always)]
-        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u32) -> Self {
-            let mut a = [0u32; 16];
-            for (l, x) in a.iter_mut().enumerate() {
-                *x = f(l);
-            }
-            Avx512x16(avx512!(isa => _mm512_loadu_si512(a.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
-            assert!(bytes.len() >= 64);
-            Avx512x16(
-                avx512!(isa => _mm512_loadu_si512(bytes.as_ptr().cast())),
-                isa,
-            )
-        }
-        #[inline(always)]
-        fn load(isa: Self::Isa, words: &[u32]) -> Self {
-            assert!(words.len() >= 16);
-            Avx512x16(
-                avx512!(isa => _mm512_loadu_si512(words.as_ptr().cast())),
-                isa,
-            )
-        }
-        #[inline(always)]
-        fn to_array(self, out: &mut [u32]) {
-            assert!(out.len() >= 16);
-            avx512!(self.1 => _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0))
-        }
-        #[inline(always)]
         fn add(self, o: Self) -> Self {
             Avx512x16(avx512!(self.1 => _mm512_add_epi32(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn xor(self, o: Self) -> Self {
-            Avx512x16(avx512!(self.1 => _mm512_xor_si512(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn and(self, o: Self) -> Self {
-            Avx512x16(avx512!(self.1 => _mm512_and_si512(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            Avx512x16(avx512!(self.1 => _mm512_or_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
@@ -691,58 +622,15 @@ mod x86 {
     impl U64x for Avx512x8 {
         const LANES: usize = 8;
         type Isa = Avx512;
-        #[inline(always)]
-        fn isa(self) -> Avx512 {
-            self.1
-        }
+        common_members!(Avx512x8: Avx512 by avx512, [u64; 8] in 64 bytes,
+            _mm512_loadu_si512 _mm512_storeu_si512 _mm512_xor_si512 _mm512_and_si512 _mm512_or_si512);
         #[inline(always)]
         fn splat(isa: Self::Isa, x: u64) -> Self {
             Avx512x8(avx512!(isa => _mm512_set1_epi64(x as i64)), isa)
         }
         #[inline(always)]
-        fn from_fn(isa: Self::Isa, mut f: impl FnMut(usize) -> u64) -> Self {
-            let mut a = [0u64; 8];
-            for (l, x) in a.iter_mut().enumerate() {
-                *x = f(l);
-            }
-            Avx512x8(avx512!(isa => _mm512_loadu_si512(a.as_ptr().cast())), isa)
-        }
-        #[inline(always)]
-        fn load_le(isa: Self::Isa, bytes: &[u8]) -> Self {
-            assert!(bytes.len() >= 64);
-            Avx512x8(
-                avx512!(isa => _mm512_loadu_si512(bytes.as_ptr().cast())),
-                isa,
-            )
-        }
-        #[inline(always)]
-        fn load(isa: Self::Isa, words: &[u64]) -> Self {
-            assert!(words.len() >= 8);
-            Avx512x8(
-                avx512!(isa => _mm512_loadu_si512(words.as_ptr().cast())),
-                isa,
-            )
-        }
-        #[inline(always)]
-        fn to_array(self, out: &mut [u64]) {
-            assert!(out.len() >= 8);
-            avx512!(self.1 => _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0))
-        }
-        #[inline(always)]
         fn add(self, o: Self) -> Self {
             Avx512x8(avx512!(self.1 => _mm512_add_epi64(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn xor(self, o: Self) -> Self {
-            Avx512x8(avx512!(self.1 => _mm512_xor_si512(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn and(self, o: Self) -> Self {
-            Avx512x8(avx512!(self.1 => _mm512_and_si512(self.0, o.0)), self.1)
-        }
-        #[inline(always)]
-        fn or(self, o: Self) -> Self {
-            Avx512x8(avx512!(self.1 => _mm512_or_si512(self.0, o.0)), self.1)
         }
         #[inline(always)]
         fn andnot(self, o: Self) -> Self {

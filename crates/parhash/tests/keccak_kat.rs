@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use digest::Digest;
 use parhash::lab::algo::Variants;
-use parhash::{hash, Algorithm, Hasher};
+use parhash::{Algorithm, Hasher};
 
 /// Every available variant of `alg` (the dynamic registry path), plus the default.
 fn variant_hashers(alg: Algorithm) -> Vec<(String, Hasher)> {
@@ -119,51 +119,15 @@ fn keccak_round3_short_msg_kat() {
 /// the `Digest` trait on the concrete type and the dynamic `Hasher`, in every variant.
 fn differential<Ours, Theirs>(alg: Algorithm, rate: usize, seed: u64)
 where
-    Ours: Digest + Variants,
+    Ours: Digest + Variants + Clone + digest::Reset,
     Theirs: Digest,
 {
-    let mut r = rng(seed);
-    let mut lengths = boundary_lengths(rate);
-    for _ in 0..cases(40, 400) {
-        lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
-    }
-    let variants: Vec<_> = alg.variants().into_iter().filter(|v| v.available).collect();
-    assert!(!variants.is_empty(), "{alg}: no variant available");
-    for len in lengths {
-        let data = random_bytes(&mut r, len);
-        let expected = Theirs::digest(&data);
-        assert_eq!(
-            hash(alg, &data).as_bytes(),
-            expected.as_slice(),
-            "{alg} one-shot len {len}"
-        );
-        assert_eq!(
-            Ours::digest(&data).as_slice(),
-            expected.as_slice(),
-            "{alg} Digest len {len}"
-        );
-        for v in &variants {
-            common::ran_variant(alg, v.name);
-            let mut dynamic = Hasher::with_variant(alg.variant(v.name).expect("available variant"));
-            let mut typed = Ours::with_variant(v.name).expect("available variant");
-            for piece in random_splits(&mut r, len) {
-                dynamic.update(&data[piece.clone()]);
-                Digest::update(&mut typed, &data[piece]);
-            }
-            assert_eq!(
-                dynamic.finalize().as_bytes(),
-                expected.as_slice(),
-                "{alg}/{} dyn Hasher len {len}",
-                v.name
-            );
-            assert_eq!(
-                typed.finalize().as_slice(),
-                expected.as_slice(),
-                "{alg}/{} typed streaming len {len}",
-                v.name
-            );
-        }
-    }
+    let plan = Differential {
+        cases: (40, 400),
+        max_len: 20000,
+        slow: None,
+    };
+    differential_every_variant::<Ours>(alg, rate, seed, plan, |d| Theirs::digest(d).to_vec());
 }
 
 #[test]
@@ -184,14 +148,12 @@ fn differential_keccak() {
 
 #[test]
 fn names_tags_and_reset() {
-    for (name, alg) in [
+    assert_names_resolve(&[
         ("SHA3-256", Algorithm::Sha3_256),
         ("sha3_512", Algorithm::Sha3_512),
         ("keccak-256", Algorithm::Keccak256),
         ("KECCAK384", Algorithm::Keccak384),
-    ] {
-        assert_eq!(Algorithm::from_name(name), Ok(alg));
-    }
+    ]);
     // reset() forgets what was fed: the digest of "abc" after a reset equals a fresh one.
     let mut h = parhash::Sha3_256::new();
     Digest::update(&mut h, b"garbage");

@@ -5,23 +5,16 @@
 //! that cannot be, foreign, duplicated, missing or damaged parts, a failing reader) is refused
 //! with a `PartError` that keeps its source. Seeded, so a failure reproduces.
 
+mod common;
+
+use common::{random_bytes, rng};
 use std::error::Error as _;
 use std::io::{self, Cursor};
 use std::ops::Range;
 
 use parhash::parts::{read_at, PartError, PartState, Plan};
 use parhash::{hash, Algorithm, Hasher, Output, TreeParams};
-use rand::{rngs::StdRng, seq::SliceRandom, Rng, SeedableRng};
-
-fn rng(seed: u64) -> StdRng {
-    StdRng::seed_from_u64(seed)
-}
-
-fn random_bytes(r: &mut StdRng, len: usize) -> Vec<u8> {
-    let mut data = vec![0u8; len];
-    r.fill(&mut data[..]);
-    data
-}
+use rand::{rngs::StdRng, seq::SliceRandom, Rng};
 
 /// Every algorithm with a tree mode, with the parameters to try.
 fn splittable() -> Vec<(Algorithm, Option<TreeParams>)> {

@@ -3,23 +3,16 @@
 //! hashed in any order, on separate threads, read through a callback, their states sent as
 //! bytes; and combine refuses every kind of bad input. Seeded, so a failure reproduces.
 
+mod common;
+
+use common::{random_bytes, rng};
 use parhash::hash;
 use parhash::lab::algo::sandstorm::reference;
 use parhash::lab::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use parhash::parts::{PartError, PartState};
 use parhash::sandstorm::parts::{Plan, Variant};
-use rand::{rngs::StdRng, seq::SliceRandom, Rng, SeedableRng};
+use rand::{rngs::StdRng, seq::SliceRandom, Rng};
 use sha2::Digest;
-
-fn rng(seed: u64) -> StdRng {
-    StdRng::seed_from_u64(seed)
-}
-
-fn random_bytes(r: &mut StdRng, len: usize) -> Vec<u8> {
-    let mut data = vec![0u8; len];
-    r.fill(&mut data[..]);
-    data
-}
 
 /// Bytes of one level-2 superblock in the design (1000 blocks).
 fn superblock_bytes(variant: Variant) -> usize {

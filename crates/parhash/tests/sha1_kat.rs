@@ -24,33 +24,14 @@ fn available() -> Vec<&'static str> {
     out
 }
 
-/// Every record through every variant, by the `Digest` type and by the dynamic `Hasher`.
-fn check_kats(text: &str, what: &str) {
-    let kats = byte_aligned(parse_kats(text));
-    assert!(kats.len() >= 64, "{what}: only {} records", kats.len());
-    for variant in available() {
-        common::ran_variant(Algorithm::Sha1, variant);
-        let mut dynamic =
-            Hasher::with_variant(Algorithm::Sha1.variant(variant).expect("available"));
-        for k in &kats {
-            let typed = Sha1::with_variant(variant).expect("available");
-            let at = || format!("sha1/{variant}: {what} line {} (Len {})", k.line, k.bits);
-            assert_eq!(
-                typed.chain_update(&k.msg).finalize().as_slice(),
-                &k.md[..],
-                "{}",
-                at()
-            );
-            dynamic.update(&k.msg);
-            assert_eq!(dynamic.finalize_reset().as_bytes(), &k.md[..], "{}", at());
-        }
-    }
-}
-
 #[test]
 fn cavp_short_and_long_messages() {
-    check_kats(include_str!("vectors/sha1/SHA1ShortMsg.rsp"), "ShortMsg");
-    check_kats(include_str!("vectors/sha1/SHA1LongMsg.rsp"), "LongMsg");
+    let (short, long) = (
+        include_str!("vectors/sha1/SHA1ShortMsg.rsp"),
+        include_str!("vectors/sha1/SHA1LongMsg.rsp"),
+    );
+    check_cavp_records::<Sha1>(Algorithm::Sha1, short, "ShortMsg");
+    check_cavp_records::<Sha1>(Algorithm::Sha1, long, "LongMsg");
 }
 
 /// The SHAVS Monte Carlo test: for each of 100 checkpoints, `MD0 = MD1 = MD2 = Seed`, then for
@@ -58,24 +39,7 @@ fn cavp_short_and_long_messages() {
 /// are `MD1002`.
 #[test]
 fn cavp_monte_every_variant() {
-    let monte = parse_monte(include_str!("vectors/sha1/SHA1Monte.rsp"));
-    assert_eq!(monte.checkpoints.len(), 100);
-    for variant in available() {
-        let mut h = Sha1::with_variant(variant).expect("available");
-        let mut seed = monte.seed.clone();
-        for (j, expected) in monte.checkpoints.iter().enumerate() {
-            let mut md = [seed.clone(), seed.clone(), seed.clone()];
-            for _ in 3..1003 {
-                for m in &md {
-                    Digest::update(&mut h, m);
-                }
-                let next = h.finalize_reset().to_vec();
-                md = [md[1].clone(), md[2].clone(), next];
-            }
-            seed = md[2].clone();
-            assert_eq!(&seed, expected, "sha1/{variant}: Monte checkpoint {j}");
-        }
-    }
+    check_monte::<Sha1>(Algorithm::Sha1, include_str!("vectors/sha1/SHA1Monte.rsp"));
 }
 
 /// Against the RustCrypto `sha1` crate: every block-boundary length and random lengths up to

@@ -4,51 +4,9 @@
 mod common;
 
 use common::*;
-use digest::{Digest, FixedOutputReset};
+use digest::Digest;
 use parhash::lab::algo::Variants;
 use parhash::Algorithm;
-
-/// Every record through every variant, by the `Digest` type and by the dynamic `Hasher`.
-fn check_kats<D>(alg: Algorithm, text: &str, what: &str)
-where
-    D: Digest + Variants,
-{
-    let kats = byte_aligned(parse_kats(text));
-    assert!(
-        kats.len() >= 64,
-        "{alg} {what}: only {} records",
-        kats.len()
-    );
-    check_records_every_variant::<D>(alg, &kats, what);
-}
-
-/// The SHAVS Monte Carlo test for SHA-1 and SHA-2: for each of 100 checkpoints,
-/// `MD0 = MD1 = MD2 = Seed`, then for i in 3..1003 `MDi = SHA(MD(i-3) || MD(i-2) || MD(i-1))`;
-/// the checkpoint and the next seed are `MD1002`.
-fn check_monte<D>(alg: Algorithm, text: &str)
-where
-    D: Digest + FixedOutputReset + Variants,
-{
-    let monte = parse_monte(text);
-    assert_eq!(monte.checkpoints.len(), 100);
-    for variant in available_variants::<D>() {
-        ran_variant(alg, variant);
-        let mut h = D::with_variant(variant).expect("listed as available");
-        let mut seed = monte.seed.clone();
-        for (j, expected) in monte.checkpoints.iter().enumerate() {
-            let mut md = [seed.clone(), seed.clone(), seed.clone()];
-            for _ in 3..1003 {
-                for m in &md {
-                    Digest::update(&mut h, m);
-                }
-                let next = h.finalize_reset().to_vec();
-                md = [md[1].clone(), md[2].clone(), next];
-            }
-            seed = md[2].clone();
-            assert_eq!(&seed, expected, "{alg}/{variant}: Monte checkpoint {j}");
-        }
-    }
-}
 
 /// Differential test against an independent implementation `Oracle`: every block-boundary
 /// length and random lengths up to 20000, fed in random pieces, through every variant.
@@ -70,12 +28,12 @@ macro_rules! cavp {
     ($test:ident, $monte:ident, $ty:ty, $alg:ident, $dir:literal, $prefix:literal) => {
         #[test]
         fn $test() {
-            check_kats::<$ty>(
+            check_cavp_records::<$ty>(
                 Algorithm::$alg,
                 include_str!(concat!("vectors/", $dir, "/", $prefix, "ShortMsg.rsp")),
                 "ShortMsg",
             );
-            check_kats::<$ty>(
+            check_cavp_records::<$ty>(
                 Algorithm::$alg,
                 include_str!(concat!("vectors/", $dir, "/", $prefix, "LongMsg.rsp")),
                 "LongMsg",
@@ -333,16 +291,14 @@ fn names_tags_and_aliases() {
         assert_eq!(Algorithm::from_name(tag), Ok(alg));
         assert!(!alg.info().broken);
     }
-    for (alias, alg) in [
+    assert_names_resolve(&[
         ("SHA-256", Algorithm::Sha256),
         ("sha2-256", Algorithm::Sha256),
         ("sha_256", Algorithm::Sha256),
         ("SHA-512/256", Algorithm::Sha512_256),
         ("sha512/224", Algorithm::Sha512_224),
         ("SHA-384", Algorithm::Sha384),
-    ] {
-        assert_eq!(Algorithm::from_name(alias), Ok(alg), "{alias}");
-    }
+    ]);
 }
 
 /// The assembly forms are offered (and so run by every test above that walks the available

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use digest::Digest;
 use parhash::lab::algo::Variants;
-use parhash::{hash, Algorithm, Hasher, Whirlpool};
+use parhash::{Algorithm, Hasher, Whirlpool};
 
 const ISO: &str = include_str!("vectors/whirlpool/iso-test-vectors.txt");
 
@@ -76,39 +76,12 @@ fn million_a_every_variant() {
 
 #[test]
 fn differential_against_whirlpool_crate() {
-    let mut r = rng(0x5eed_0f1a);
-    let mut lengths = boundary_lengths(64);
-    for _ in 0..cases(40, 400) {
-        lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
-    }
-    for len in lengths {
-        let data = random_bytes(&mut r, len);
-        let expected = whirlpool::Whirlpool::digest(&data);
-        assert_eq!(
-            hash(Algorithm::Whirlpool, &data).as_bytes(),
-            expected.as_slice()
-        );
-        assert_eq!(Whirlpool::digest(&data).as_slice(), expected.as_slice());
-        for v in Algorithm::Whirlpool.variants() {
-            common::ran_variant(Algorithm::Whirlpool, v.name);
-            let mut dynamic = Hasher::with_variant(Algorithm::Whirlpool.variant(v.name).unwrap());
-            let mut typed = Whirlpool::with_variant(v.name).unwrap();
-            for piece in random_splits(&mut r, len) {
-                dynamic.update(&data[piece.clone()]);
-                Digest::update(&mut typed, &data[piece]);
-            }
-            assert_eq!(
-                dynamic.finalize().as_bytes(),
-                expected.as_slice(),
-                "{} len {len}",
-                v.name
-            );
-            assert_eq!(
-                typed.finalize().as_slice(),
-                expected.as_slice(),
-                "{} len {len}",
-                v.name
-            );
-        }
-    }
+    let plan = Differential {
+        cases: (40, 400),
+        max_len: 20000,
+        slow: None,
+    };
+    differential_every_variant::<Whirlpool>(Algorithm::Whirlpool, 64, 0x5eed_0f1a, plan, |d| {
+        whirlpool::Whirlpool::digest(d).to_vec()
+    });
 }

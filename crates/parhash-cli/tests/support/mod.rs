@@ -64,6 +64,27 @@ pub fn tool_exists(tool: &str) -> bool {
         .is_ok()
 }
 
+/// Whether the control tool `tool` (the program parhash is compared with) is installed. A
+/// missing one skips the comparison with a message, but fails the test when the environment
+/// variable `CI` is set: CI installs every control (.ci/run), and a test that skipped there
+/// would pass having compared nothing.
+pub fn require_tool(tool: &str) -> bool {
+    require_tool_under(tool, std::env::var_os("CI").is_some())
+}
+
+/// [`require_tool`] with whether this is CI given, so that both answers can be tested.
+pub fn require_tool_under(tool: &str, under_ci: bool) -> bool {
+    let found = tool_exists(tool);
+    if !found {
+        assert!(
+            !under_ci,
+            "{tool} is not installed, and CI must compare parhash with it (.ci/run installs it)"
+        );
+        eprintln!("skipped: {tool} is not installed (a control of this test)");
+    }
+    found
+}
+
 /// Runs `parhash ARGS` in `dir` under the C.UTF-8 locale, with no standard input and the
 /// environment variables `env` set (`PARHASH_DEBUG_RESIZE`, ...).
 pub fn parhash_in(dir: &Path, args: &[impl AsRef<OsStr>], env: &[(&str, String)]) -> Output {

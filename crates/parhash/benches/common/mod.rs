@@ -11,6 +11,7 @@ use criterion::{
     BenchmarkGroup, BenchmarkId,
 };
 use digest::Digest;
+use parhash::lab::algo::Variants;
 use parhash::{Algorithm, Hasher};
 use std::{hint::black_box, time::Duration};
 
@@ -80,6 +81,27 @@ pub fn bench_default<M: Measurement>(
             h.finalize_reset()
         })
     });
+}
+
+/// Measures every available variant of `H` on `data`, each under its name (but the dispatching
+/// `parallel`, which is one of the forced ones): a fresh typed hasher per iteration, updated
+/// once and finalized.
+pub fn bench_typed_variants<H: Variants + Digest, M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
+    data: &[u8],
+) {
+    for v in H::variants() {
+        if !v.available || v.name == "parallel" {
+            continue;
+        }
+        group.bench_with_input(BenchmarkId::new(v.name, data.len()), data, |b, d| {
+            b.iter(|| {
+                let mut h = H::with_variant(v.name).expect("available");
+                h.update(d);
+                black_box(h.finalize())
+            })
+        });
+    }
 }
 
 /// Measures parhash's `variant` of `alg` on `data` as `parhash-<variant>`: one hasher, updated

@@ -26,6 +26,15 @@ pub fn ran_default_variant(alg: parhash::Algorithm) {
     ran_variant(alg, default.name);
 }
 
+/// Each `(name, algorithm)`: the name (one of the spellings the registry takes) resolves to
+/// the algorithm, through `Algorithm::from_name` and `str::parse` alike.
+pub fn assert_names_resolve(names: &[(&str, parhash::Algorithm)]) {
+    for &(name, alg) in names {
+        assert_eq!(parhash::Algorithm::from_name(name), Ok(alg), "{name}");
+        assert_eq!(name.parse::<parhash::Algorithm>().ok(), Some(alg), "{name}");
+    }
+}
+
 /// One `Len`/`Msg`/`MD` record of a CAVP `.rsp` or NIST ShortMsgKAT file.
 #[derive(Clone, Debug)]
 pub struct Kat {
@@ -284,6 +293,49 @@ where
         assert_eq!(parhash::hash(alg, &k.msg).as_bytes(), &k.md[..], "{at}");
     }
     variants.len()
+}
+
+/// A CAVP byte-oriented ShortMsg or LongMsg file (64 records at least) through every variant,
+/// by the `Digest` type and by the dynamic `Hasher` (see [`check_records_every_variant`]).
+pub fn check_cavp_records<D>(alg: parhash::Algorithm, text: &str, what: &str)
+where
+    D: digest::Digest + parhash::lab::algo::Variants,
+{
+    let kats = byte_aligned(parse_kats(text));
+    assert!(
+        kats.len() >= 64,
+        "{alg} {what}: only {} records",
+        kats.len()
+    );
+    check_records_every_variant::<D>(alg, &kats, what);
+}
+
+/// The SHAVS Monte Carlo test for SHA-1 and SHA-2: for each of 100 checkpoints,
+/// `MD0 = MD1 = MD2 = Seed`, then for i in 3..1003 `MDi = SHA(MD(i-3) || MD(i-2) || MD(i-1))`;
+/// the checkpoint and the next seed are `MD1002`.
+pub fn check_monte<D>(alg: parhash::Algorithm, text: &str)
+where
+    D: digest::Digest + digest::FixedOutputReset + parhash::lab::algo::Variants,
+{
+    let monte = parse_monte(text);
+    assert_eq!(monte.checkpoints.len(), 100);
+    for variant in available_variants::<D>() {
+        ran_variant(alg, variant);
+        let mut h = D::with_variant(variant).expect("listed as available");
+        let mut seed = monte.seed.clone();
+        for (j, expected) in monte.checkpoints.iter().enumerate() {
+            let mut md = [seed.clone(), seed.clone(), seed.clone()];
+            for _ in 3..1003 {
+                for m in &md {
+                    digest::Digest::update(&mut h, m);
+                }
+                let next = h.finalize_reset().to_vec();
+                md = [md[1].clone(), md[2].clone(), next];
+            }
+            seed = md[2].clone();
+            assert_eq!(&seed, expected, "{alg}/{variant}: Monte checkpoint {j}");
+        }
+    }
 }
 
 /// A round-3 ShortMsgKAT file (256 byte-aligned records) through every variant; returns how

@@ -1232,18 +1232,7 @@ mod kernel {
 mod tests {
     use super::*;
     use crate::algo::sandstorm::fast::{compress_lanes, load_block};
-
-    fn pseudo_random(seed: u64, n: usize) -> Vec<u8> {
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x as u8
-            })
-            .collect()
-    }
+    use crate::lab::testing::pseudo_random_bytes as pseudo_random;
 
     /// Eight pseudo-random chains of `W` words.
     fn chains<W: Word>(seed: u64) -> [Chain<W>; LANES] {

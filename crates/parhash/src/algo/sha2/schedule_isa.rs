@@ -16,6 +16,30 @@ pub(crate) enum ScheduleIsa {
     Avx512(platform::Avx512, platform::Bmi2),
 }
 
+/// Stamps the invoking `sha256::parallel` or `sha512::parallel` module's dispatch: `Isa` and
+/// `compress_blocks(isa, state, blocks)`, the one match from a [`ScheduleIsa`] to that word
+/// size's kernel (`$word` words, `$block`-byte blocks).
+macro_rules! dispatch {
+    ($word:ty, $block:literal) => {
+        pub(crate) use $crate::algo::sha2::schedule_isa::ScheduleIsa as Isa;
+
+        #[doc = concat!("Compresses whole ", stringify!($block), "-byte blocks into `state` with the schedule computed by `isa`.")]
+        #[inline(never)]
+        pub(crate) fn compress_blocks(isa: Isa, state: &mut [$word; 8], blocks: &[[u8; $block]]) {
+            match isa {
+                Isa::Portable => super::parallel_portable::compress_blocks(state, blocks),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Sse41(token) => super::parallel_sse41::compress_blocks(token, state, blocks),
+                #[cfg(target_arch = "x86_64")]
+                Isa::Avx512(token, bmi2) => {
+                    super::parallel_avx512::compress_blocks(token, bmi2, state, blocks)
+                }
+            }
+        }
+    };
+}
+pub(crate) use dispatch;
+
 /// Stamps one 128-bit `parallel` kernel into the invoking `sha256::parallel_*` or
 /// `sha512::parallel_*` module: the safe `compress_blocks(token, state, blocks)` running that
 /// word size's `vector_kernel_body!` with small sigmas `rotr a ^ rotr b ^ shr s` made of the

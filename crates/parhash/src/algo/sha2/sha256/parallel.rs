@@ -11,18 +11,4 @@
 //! `parallel-avx512` ([`super::parallel_avx512`], AVX-512 VL rotates and three-way XOR on
 //! 128-bit registers). `parallel` is the best of them this CPU allows.
 
-pub(crate) use super::super::schedule_isa::ScheduleIsa as Isa;
-
-/// Compresses whole 64-byte blocks into `state` with the schedule computed by `isa`.
-#[inline(never)]
-pub(crate) fn compress_blocks(isa: Isa, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    match isa {
-        Isa::Portable => super::parallel_portable::compress_blocks(state, blocks),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Sse41(token) => super::parallel_sse41::compress_blocks(token, state, blocks),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512(token, bmi2) => {
-            super::parallel_avx512::compress_blocks(token, bmi2, state, blocks)
-        }
-    }
-}
+super::super::schedule_isa::dispatch!(u32, 64);

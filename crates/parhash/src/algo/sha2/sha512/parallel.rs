@@ -9,18 +9,4 @@
 //! `parallel-sse41` ([`super::parallel_sse41`], rotations as two shifts and an OR) and
 //! `parallel-avx512` ([`super::parallel_avx512`], AVX-512 VL `vprorq` and `vpternlogq`).
 
-pub(crate) use super::super::schedule_isa::ScheduleIsa as Isa;
-
-/// Compresses whole 128-byte blocks into `state` with the schedule computed by `isa`.
-#[inline(never)]
-pub(crate) fn compress_blocks(isa: Isa, state: &mut [u64; 8], blocks: &[[u8; 128]]) {
-    match isa {
-        Isa::Portable => super::parallel_portable::compress_blocks(state, blocks),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Sse41(token) => super::parallel_sse41::compress_blocks(token, state, blocks),
-        #[cfg(target_arch = "x86_64")]
-        Isa::Avx512(token, bmi2) => {
-            super::parallel_avx512::compress_blocks(token, bmi2, state, blocks)
-        }
-    }
-}
+super::super::schedule_isa::dispatch!(u64, 128);
