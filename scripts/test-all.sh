@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Every test: the Rust workspace, then the Python package (README's test command; .ci/run runs it).
+# Every test: the Rust workspace, then the Python package (docs/testing.md, "Running the
+# tests"; .ci/run runs it).
 # Ends with one line of counts, summed from cargo test's `test result:` lines and pytest's
 # summary:
-#   TOTAL: Rust 1234 passed, 0 failed, 5 ignored; Python 321 passed, 0 failed, 2 skipped
+#   TOTAL: Rust N passed, 0 failed, M ignored; Python P passed, 0 failed, S skipped
 # and exits non-zero if anything failed (the Python tests run even after a Rust failure, so the
 # line counts both).
 set -euo pipefail

@@ -3,7 +3,7 @@
 # scripts/test-all.sh ends with, from the saved output of `cargo test` (every `test result:`
 # line summed: unit, integration and doc tests) and of pytest (its final summary line), and
 # the exit status: 0 only if both commands exited 0 and no test failed.
-#   TOTAL: Rust 1234 passed, 0 failed, 5 ignored; Python 321 passed, 0 failed, 2 skipped
+#   TOTAL: Rust N passed, 0 failed, M ignored; Python P passed, 0 failed, S skipped
 set -euo pipefail
 rust_log="$1" rust_status="$2" python_log="$3" python_status="$4"
 

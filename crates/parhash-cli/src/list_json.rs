@@ -1,5 +1,5 @@
-//! `list --json`: one JSON object per algorithm (README.md, "JSON output"; fields are kept
-//! stable: new ones may be added, none renamed or removed).
+//! `list --json`: one JSON object per algorithm (docs/lists.md, "JSON records"; fields are
+//! kept stable: new ones may be added, none renamed or removed).
 
 use parhash::{Algorithm, VariantInfo};
 use serde::Serialize;

@@ -426,7 +426,8 @@ fn length_errors_are_usage_errors_that_say_what_is_wrong() {
         (&["sum", "-a", "blake2b", "-l", "x"], "a number of bits"),
     ] {
         let out = parhash(dir, args);
-        // A usage error of sum or check exits 1, as coreutils' tools do (README, Exit status).
+        // A usage error of sum or check exits 1, as coreutils' tools do (docs/cli.md, "Exit
+        // status").
         assert_eq!(out.code, Some(1), "{args:?}");
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
     }

@@ -1,6 +1,6 @@
 //! `--json`: JSON Lines on standard output for `sum` and `check`, one object per line.
-//! The fields are documented in README.md ("JSON output") and kept stable: new fields may be
-//! added, none is renamed or removed.
+//! The fields are documented in docs/lists.md ("JSON records") and kept stable: new fields
+//! may be added, none is renamed or removed.
 //!
 //! - A file name is `"path"`, the name as UTF-8; a name that is not valid UTF-8 has its bytes
 //!   replaced by U+FFFD there and also comes exactly as `"path_bytes"`, base64 (standard

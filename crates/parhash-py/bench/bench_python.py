@@ -102,7 +102,7 @@ def two_threads(rounds):
           f"{t['hashlib_parallel'] * 1e3:.0f} ms: {theirs:.2f}x (kept "
           f"{CPU_PER_WALL['hashlib_parallel']:.2f} cores busy); parhash two threads / hashlib two "
           f"threads (time): {t['parallel'] / t['hashlib_parallel']:.2f}")
-    # What the copy of a mutable buffer costs (README, "Buffers and the GIL").
+    # What the copy of a mutable buffer costs (docs/python.md, "Buffers and the GIL").
     mutable = bytearray(datas[0])
     t = alternate(rounds, bytes=lambda: parhash.sha256(datas[0]).digest(),
                   bytearray=lambda: parhash.sha256(mutable).digest())

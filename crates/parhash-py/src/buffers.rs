@@ -1,6 +1,6 @@
 //! Reading Python buffers (bytes, bytearray, memoryview, mmap, array, numpy...).
 //!
-//! The rule (README, "Python": "Buffers and the GIL"):
+//! The rule (docs/python.md, "Buffers and the GIL"):
 //! - `bytes` is immutable: it is hashed in place, with the GIL released from
 //!   [`RELEASE_GIL_AT`] bytes on.
 //! - Every other buffer may be changed by another thread while the GIL is released, and a

@@ -1,7 +1,7 @@
 //! The Python module `parhash._parhash`, re-exported by the `parhash` package
 //! (`python/parhash/__init__.py`): hashlib-compatible objects for every parhash algorithm,
-//! many messages at once, files, and the tree modes' parts. README.md, "Python", tells the
-//! whole story; `tests/` is the pytest suite.
+//! many messages at once, files, and the tree modes' parts. docs/python.md tells the whole
+//! story; `tests/` is the pytest suite.
 
 // Safe Rust throughout, but for one function: ffi.rs marks the types immutable.
 #![deny(unsafe_code)]

@@ -15,7 +15,8 @@ const ROUND_BYTES: usize = 256 << 20;
 
 /// The digests of every buffer of `buffers` (any iterable of bytes-like objects), in order,
 /// hashed side by side in SIMD lanes and on `threads` threads (None or 0 = all cores).
-/// `bytes` are hashed in place; other buffers are copied first (see the README).
+/// `bytes` are hashed in place; other buffers are copied first (docs/python.md, "Buffers and
+/// the GIL").
 #[pyfunction]
 #[pyo3(signature = (buffers, name, threads = None))]
 pub(crate) fn hash_many<'py>(

@@ -1,5 +1,5 @@
-//! The README's library example (its `Library` section shows the body of `main`; the test
-//! `tests/readme_example.rs` fails if the two drift apart). Run it with
+//! The library guide's example (docs/library.md, "Quick start", shows the body of `main`; the
+//! test `tests/readme_example.rs` fails if the two drift apart). Run it with
 //! `cargo run -p parhash --example quickstart`.
 
 use parhash::{hash, Algorithm, Hasher, Threads, TreeParams};

@@ -288,7 +288,8 @@ fn fast_matches_reference_at_shape_boundaries() {
 
 /// The short-message band (n - l < L < delta(1)) is zero-padded to delta(1) and L := delta(1),
 /// so, read literally, messages there that differ only by trailing zero bytes collide. The fast
-/// engine must reproduce this (documented in the README), not "fix" it.
+/// engine must reproduce this (documented in docs/cli.md, "One long file on all cores: tree modes
+/// and BLAKE3"), not "fix" it.
 #[test]
 fn short_band_collides_on_trailing_zeros_as_specified() {
     for l in [0u32, 128, 256] {

@@ -5,10 +5,10 @@ files and the tree modes' parts.
     >>> parhash.sha256(b"abc").hexdigest()[:16]
     'ba7816bf8f01cfea'
     >>> parhash.new("SHA3-256", b"abc").name
-    'sha3-256'
+    'sha3_256'
 
-The README's "Python" section describes everything; ``parhash.algorithms_available`` lists the
-algorithms (``parhash list`` on the command line shows their notes and aliases).
+docs/python.md describes everything; ``parhash.algorithms_available`` lists the algorithms
+(``parhash list`` on the command line shows their notes and aliases).
 """
 
 from . import _parhash
@@ -91,8 +91,8 @@ def file_digest(fileobj, digest, /, *, _bufsize=2**18):
         raise ValueError(f"'{fileobj!r}' is not a file-like object in binary reading mode.")
     else:
         # read() hands back immutable bytes, which parhash hashes in place with the GIL
-        # released (a reused bytearray would be copied once more: see the README on mutable
-        # buffers).
+        # released (a reused bytearray would be copied once more: docs/python.md, "Buffers and
+        # the GIL").
         read = fileobj.read
         while True:
             chunk = read(_bufsize)

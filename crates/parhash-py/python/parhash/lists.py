@@ -1,6 +1,6 @@
 """Checksum lists of a tree that resume, update and audit, as ``parhash sum -r ... -o FILE
-[--resume | --update [--rehash-changed]]`` and ``parhash check --audit`` (README, "Resume and
-update a list" and "Audit a tree against a list")::
+[--resume | --update [--rehash-changed]]`` and ``parhash check --audit`` (docs/lists.md,
+"Durable lists: ``-o``, ``--resume``, ``--update``" and "Audit a tree against a list")::
 
     import parhash.lists
     parhash.lists.write("SHA256SUMS", ["data"], resume=True)      # continue where it stopped
