@@ -40,6 +40,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(files::hash_file, module)?)?;
     module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
+    module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     hash_object::add_constructors(module)?;
     format::add(module)?;
     lists::add(module)?;

@@ -13,7 +13,7 @@
 //! | 4 | magic `PHPS` |
 //! | 1 | format version (1) |
 //! | 1 | tree mode ([`TreeMode`]) |
-//! | 8 | the mode's parameters (two `u32`: PARSHA-256 T and l; SANDstorm digest bits and boundary rule) |
+//! | 8 | the mode's parameters (two `u32`: PARSHA-256 T and l; SANDstorm digest bits and boundary rule; BLAKE3 piece bytes and 0) |
 //! | 8 | message length in bytes |
 //! | 4 | number of parts in the plan |
 //! | 4 | this part's index |
@@ -43,6 +43,8 @@ pub enum TreeMode {
     Parsha256,
     /// SANDstorm (parameters: digest bits, boundary rule 0 = design, 1 = reference code).
     Sandstorm,
+    /// BLAKE3 (parameters: bytes per piece, 0).
+    Blake3,
 }
 
 impl TreeMode {
@@ -50,6 +52,7 @@ impl TreeMode {
         match self {
             TreeMode::Parsha256 => 1,
             TreeMode::Sandstorm => 2,
+            TreeMode::Blake3 => 3,
         }
     }
 
@@ -57,6 +60,7 @@ impl TreeMode {
         match code {
             1 => Some(TreeMode::Parsha256),
             2 => Some(TreeMode::Sandstorm),
+            3 => Some(TreeMode::Blake3),
             _ => None,
         }
     }
@@ -67,6 +71,7 @@ impl fmt::Display for TreeMode {
         f.write_str(match self {
             TreeMode::Parsha256 => "PARSHA-256",
             TreeMode::Sandstorm => "SANDstorm",
+            TreeMode::Blake3 => "BLAKE3",
         })
     }
 }
