@@ -20,6 +20,7 @@
 //! - [`walk`]: the files below a directory in `sum -r`'s order.
 //! - [`resume`]: a list `sum -o FILE` wrote, read back to continue it (`--resume`): the
 //!   complete lines kept, a torn last line cut.
+//! - [`order`]: a plan's records in input order, the hashed ones between those passed through.
 //! - [`resumed`]: `--resume` itself, the lists and their side file against a new walk (the CLI
 //!   and Python both resume through it).
 //! - [`update`]: a list merged with a new walk (`--update`), in walk order, streaming.
@@ -58,6 +59,7 @@ pub mod length;
 pub mod line;
 pub mod list_file;
 pub mod meta;
+pub mod order;
 pub mod parse;
 pub mod resume;
 pub mod resumed;

@@ -19,6 +19,7 @@ mod lists;
 mod locked;
 mod many;
 mod options;
+mod order;
 mod parts;
 
 use parhash::Algorithm;
@@ -44,6 +45,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     hash_object::add_constructors(module)?;
     format::add(module)?;
     lists::add(module)?;
+    order::add(module)?;
     list_file::add(module)?;
     // hashlib's spellings for hashlib's algorithms (`sha3_256`, not `sha3-256`), as hashlib's
     // own set has them; `new` takes every other spelling too.
