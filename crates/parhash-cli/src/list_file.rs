@@ -14,6 +14,7 @@ use parhash_format::line::LineStyle;
 use parhash_format::list_file::OwnFiles;
 use parhash_format::meta::{self, Meta, MetaReader};
 use parhash_format::resume::{Prefix, Step};
+use parhash_format::resumed::Resume;
 use parhash_format::update::{ListEntries, Merge, Merged, WalkOrder};
 
 use crate::input::Source;
@@ -82,8 +83,8 @@ pub struct Resumed {
 
 /// Compares the lists at `lists` (each with the algorithm and style it is written in: one for
 /// `-o`, one per algorithm for `--lists`) and the side file at `side_path`, if any, with the
-/// walk, taking from `items` the files they all have already, up to the first one of them
-/// lacks (the shortest list decides; the longer ones are cut to the same files).
+/// walk ([`parhash_format::resumed`]), taking from `items` the files they all have already,
+/// up to the first one of them lacks.
 pub fn resume(
     lists: &[(PathBuf, Algorithm, LineStyle)],
     side_path: Option<&Path>,
@@ -92,74 +93,44 @@ pub fn resume(
     let mut prefixes = Vec::with_capacity(lists.len());
     for (path, algorithm, style) in lists {
         let list = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-        prefixes.push(Prefix::new(BufReader::new(list), *algorithm, *style));
+        let prefix = Prefix::new(BufReader::new(list), *algorithm, *style);
+        prefixes.push((path.clone(), prefix));
     }
-    let mut side = side_path
+    let side = side_path
         .and_then(|path| File::open(path).ok())
         .map(|file| MetaReader::new(BufReader::new(file)));
-    let refused = |path: &Path, err: parhash_format::resume::ResumeError| {
-        anyhow::anyhow!("{}: {err}; not resumed", path.display())
-    };
+    let mut resume = Resume::new(prefixes, side);
     let mut still_failing = Vec::new();
     let mut first = None;
-    let mut lens: Vec<u64> = vec![0; lists.len()];
     for item in items.by_ref() {
-        lens = prefixes.iter().map(Prefix::kept_end).collect();
-        // Whether the file cannot be read now: asked once, for every list.
-        let mut fails_now = None;
         let mut failure = None;
-        let mut steps = Vec::with_capacity(prefixes.len());
-        for (prefix, (path, _, _)) in prefixes.iter_mut().zip(lists) {
-            let step = prefix.step(name_of(&item), || {
-                *fails_now.get_or_insert_with(|| match &item {
-                    Item::Failed { .. } => true,
-                    Item::Hash {
-                        source: Source::Path(file),
-                        ..
-                    } => File::open(file).map_err(|err| failure = Some(err)).is_err(),
-                    Item::Hash { .. } => false,
-                })
-            });
-            steps.push(step.map_err(|err| refused(path, err))?);
-        }
-        if steps.contains(&Step::Resume) {
-            first = Some(item);
-            break;
-        }
-        if steps.iter().all(|&step| step == Step::Kept) {
-            if let Some(side) = side.as_mut() {
-                side.take_if_next(name_of(&item))
-                    .context("cannot read the side file")?;
-            }
-        } else if steps.iter().all(|&step| step == Step::Gap) {
-            let (name, error) = match item {
+        let step = resume.step(name_of(&item), || match &item {
+            Item::Failed { .. } => true,
+            Item::Hash {
+                source: Source::Path(file),
+                ..
+            } => File::open(file).map_err(|err| failure = Some(err)).is_err(),
+            Item::Hash { .. } => false,
+        })?;
+        match step {
+            Step::Kept => {}
+            Step::Gap => still_failing.push(match item {
                 Item::Failed { name, error } => (name, error),
-                Item::Hash { name, .. } => (name, failure.take().expect("a gap failed to open")),
-            };
-            still_failing.push((name, error));
-        } else {
-            anyhow::bail!(
-                "the lists in {} differ at {}; not resumed",
-                lists[0].0.parent().unwrap_or(Path::new(".")).display(),
-                parhash_format::escape::quote(name_of(&item))
-            );
+                Item::Hash { name, .. } => (name, failure.expect("a gap failed to open")),
+            }),
+            Step::Resume => {
+                first = Some(item);
+                break;
+            }
         }
     }
-    let torn = (prefixes.iter().zip(lists))
-        .filter_map(|(prefix, (path, _, _))| Some((path.clone(), prefix.torn_line()?)))
-        .collect();
-    if first.is_none() {
-        lens.clear();
-        for (prefix, (path, _, _)) in prefixes.into_iter().zip(lists) {
-            lens.push(prefix.finish().map_err(|err| refused(path, err))?);
-        }
-    }
+    let cuts = resume.finish()?;
     Ok(Resumed {
-        list_lens: lens,
-        meta_len: side.map_or(0, |side| side.taken_end()),
+        list_lens: cuts.list_lens,
+        meta_len: cuts.meta_len,
         still_failing,
         first,
-        torn,
+        torn: cuts.torn,
     })
 }
 

@@ -2,7 +2,6 @@
 //! algorithms (`-a md5,sha256`), every file read once for all of them, their lines on
 //! standard output, in one list per algorithm (`--lists`) or in one JSON object per file.
 
-use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -23,6 +22,7 @@ use parhash_format::escape;
 use parhash_format::line::{write_failure, write_line, LineStyle};
 use parhash_format::list_file::{replace, temporary, Durable};
 use parhash_format::meta::{self, Meta};
+use parhash_format::order::InputOrder;
 use parhash_format::tag as parsha;
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
@@ -467,8 +467,8 @@ fn update(
 /// Hashes the files of `plan` through the engine and writes every record in plan order, kept
 /// ones between them. The inputs go to the engine in chunks sized so that it hands them on
 /// within about [`PROMPT`] ([`next_chunk_len`]): a reader downstream never waits for a large
-/// window of finished lines; at most [`MAX_WAITING`] records wait for a chunk, so a plan of
-/// kept records costs no more memory than a chunk.
+/// window of finished lines; at most [`InputOrder::MAX_WAITING`] records wait for a chunk, so
+/// a plan of kept records costs no more memory than a chunk.
 fn hash_planned(
     algorithms: &[Algorithm],
     files: &[OsString],
@@ -481,19 +481,19 @@ fn hash_planned(
     let mut plan = plan.peekable();
     let mut all_ok = true;
     let mut chunk_len = MIN_CHUNK;
-    // What each record of the chunk is, in order: kept, or the next hashed file's metadata.
-    let mut waiting: VecDeque<Waiting> = VecDeque::new();
+    // The chunk's records in order: kept ones, and the hashed files' metadata.
+    let mut waiting: InputOrder<Option<Meta>, Kept> = InputOrder::new();
     while plan.peek().is_some() {
         let mut chunk: Vec<many::Item> = Vec::new();
-        while chunk.len() < chunk_len && waiting.len() < MAX_WAITING {
+        while chunk.len() < chunk_len && !waiting.is_full() {
             match plan.next().transpose()? {
                 None => break,
                 Some(Planned::Hash(item, meta)) => {
                     chunk.push(item);
-                    waiting.push_back(Waiting::Hashed(meta));
+                    waiting.hashed(meta);
                 }
                 Some(Planned::Keep { name, record, meta }) => {
-                    waiting.push_back(Waiting::Kept { name, record, meta });
+                    waiting.kept(Kept { name, record, meta });
                 }
             }
         }
@@ -509,9 +509,7 @@ fn hash_planned(
                 held.get_or_insert_with(|| started.elapsed());
                 for (name, result) in outcomes {
                     write_kept(&mut records, &mut waiting);
-                    let Some(Waiting::Hashed(meta)) = waiting.pop_front() else {
-                        unreachable!("every outcome has its place in the plan");
-                    };
+                    let meta = waiting.next_hashed();
                     all_ok &= result.is_ok();
                     records.record(algorithms, args, &name, &result, meta.as_ref())?;
                 }
@@ -529,25 +527,17 @@ fn hash_planned(
     Ok(all_ok)
 }
 
-/// A record of the plan waiting for the engine's chunk.
-enum Waiting {
-    Hashed(Option<Meta>),
-    Kept {
-        name: Vec<u8>,
-        record: Vec<u8>,
-        meta: Option<Meta>,
-    },
+/// A kept record of the plan waiting for the engine's chunk.
+struct Kept {
+    name: Vec<u8>,
+    record: Vec<u8>,
+    meta: Option<Meta>,
 }
 
-/// The most records of a plan that wait for one chunk.
-const MAX_WAITING: usize = 1 << 13;
-
 /// Writes the kept records at the head of `waiting`.
-fn write_kept(records: &mut Records, waiting: &mut VecDeque<Waiting>) {
-    while let Some(Waiting::Kept { .. }) = waiting.front() {
-        if let Some(Waiting::Kept { name, record, meta }) = waiting.pop_front() {
-            records.keep(&name, &record, meta.as_ref());
-        }
+fn write_kept(records: &mut Records, waiting: &mut InputOrder<Option<Meta>, Kept>) {
+    for Kept { name, record, meta } in waiting.kept_first() {
+        records.keep(&name, &record, meta.as_ref());
     }
 }
 

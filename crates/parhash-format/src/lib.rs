@@ -20,6 +20,9 @@
 //! - [`walk`]: the files below a directory in `sum -r`'s order.
 //! - [`resume`]: a list `sum -o FILE` wrote, read back to continue it (`--resume`): the
 //!   complete lines kept, a torn last line cut.
+//! - [`order`]: a plan's records in input order, the hashed ones between those passed through.
+//! - [`resumed`]: `--resume` itself, the lists and their side file against a new walk (the CLI
+//!   and Python both resume through it).
 //! - [`update`]: a list merged with a new walk (`--update`), in walk order, streaming.
 //! - [`meta`]: the side file `FILE.parhash-meta` (size, times, inode of each entry) that lets
 //!   `--update --rehash-changed` read again only the files that changed.
@@ -56,8 +59,10 @@ pub mod length;
 pub mod line;
 pub mod list_file;
 pub mod meta;
+pub mod order;
 pub mod parse;
 pub mod resume;
+pub mod resumed;
 pub mod tag;
 pub mod update;
 pub mod walk;

@@ -20,6 +20,7 @@ mod lists;
 mod locked;
 mod many;
 mod options;
+mod order;
 mod parts;
 
 use parhash::Algorithm;
@@ -41,9 +42,11 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(files::hash_file, module)?)?;
     module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
+    module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     hash_object::add_constructors(module)?;
     format::add(module)?;
     lists::add(module)?;
+    order::add(module)?;
     list_file::add(module)?;
     // hashlib's spellings for hashlib's algorithms (`sha3_256`, not `sha3-256`), as hashlib's
     // own set has them; `new` takes every other spelling too.

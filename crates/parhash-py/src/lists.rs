@@ -20,7 +20,8 @@ use parhash_format::check::{self, CheckOptions};
 use parhash_format::json::AuditReport;
 use parhash_format::line::LineStyle;
 use parhash_format::meta::{self, Meta, MetaReader};
-use parhash_format::resume::{Prefix, ResumeError, Step};
+use parhash_format::resume::{Prefix, Step};
+use parhash_format::resumed::{NotResumed, Resume};
 use parhash_format::update::{ListEntries, ListEntry, Merge, Merged, UpdateError, WalkOrder};
 use parhash_format::{audit_list, escape, tag};
 use pyo3::exceptions::PyValueError;
@@ -153,19 +154,20 @@ fn torn_message(path: &Path, line: u64) -> String {
 }
 
 /// A list `sum -o` began, compared with a new walk one name at a time (`--resume`): which
-/// files it has already, where it and its side file are cut and continued.
+/// files it has already, where it and its side file are cut and continued. The CLI's driver
+/// ([`Resume`]) over one list.
 #[pyclass(module = "parhash.format", unsendable)]
 pub(crate) struct ResumedList {
-    path: PathBuf,
-    prefix: Option<Prefix<BufReader<File>>>,
-    side: Option<MetaReader<BufReader<File>>>,
-    /// Where the list is cut, once the walk reached a file it lacks.
-    cut_at: Option<u64>,
+    /// `None` once finished.
+    resume: Option<Resume<BufReader<File>>>,
 }
 
-impl ResumedList {
-    fn refused(&self, err: ResumeError) -> PyErr {
-        Error::Value(format!("{}: {err}; not resumed", self.path.display())).into()
+/// A refusal as Python's: the side file's read error as OSError, anything else (in the CLI's
+/// words) as ValueError.
+fn not_resumed(err: NotResumed) -> PyErr {
+    match err {
+        NotResumed::Side(err) => err.into(),
+        other => Error::Value(other.to_string()).into(),
     }
 }
 
@@ -193,10 +195,7 @@ impl ResumedList {
             .ok()
             .map(|file| MetaReader::new(BufReader::new(file)));
         Ok(ResumedList {
-            path,
-            prefix: Some(prefix),
-            side,
-            cut_at: None,
+            resume: Some(Resume::new(vec![(path, prefix)], side)),
         })
     }
 
@@ -210,13 +209,9 @@ impl ResumedList {
         name: &[u8],
         error: Option<Bound<'_, PyAny>>,
     ) -> PyResult<(&'static str, Option<Py<PyAny>>)> {
-        let Some(prefix) = self.prefix.as_mut() else {
+        let Some(resume) = self.resume.as_mut() else {
             return Err(PyValueError::new_err("the resumed list is finished"));
         };
-        if self.cut_at.is_some() {
-            return Ok(("resume", None));
-        }
-        let before = prefix.kept_end();
         let mut failure: Option<Py<PyAny>> = error.as_ref().map(|e| e.clone().unbind());
         let fails_now = || {
             if failure.is_some() {
@@ -235,23 +230,10 @@ impl ResumedList {
                 }
             }
         };
-        let step = prefix.step(name, fails_now);
-        let step = match step {
-            Ok(step) => step,
-            Err(err) => return Err(self.refused(err)),
-        };
-        Ok(match step {
-            Step::Kept => {
-                if let Some(side) = self.side.as_mut() {
-                    side.take_if_next(name)?;
-                }
-                ("kept", None)
-            }
+        Ok(match resume.step(name, fails_now).map_err(not_resumed)? {
+            Step::Kept => ("kept", None),
             Step::Gap => ("gap", failure),
-            Step::Resume => {
-                self.cut_at = Some(before);
-                ("resume", None)
-            }
+            Step::Resume => ("resume", None),
         })
     }
 
@@ -260,20 +242,14 @@ impl ResumedList {
     /// and what `sum` says of a torn last line. ValueError (in the CLI's words) when the list
     /// names files the walk does not have.
     fn finish(&mut self) -> PyResult<(u64, u64, Vec<String>)> {
-        let Some(prefix) = self.prefix.take() else {
+        let Some(resume) = self.resume.take() else {
             return Err(PyValueError::new_err("the resumed list is finished"));
         };
-        let messages: Vec<String> = prefix
-            .torn_line()
-            .map(|line| torn_message(&self.path, line))
-            .into_iter()
+        let cuts = resume.finish().map_err(not_resumed)?;
+        let messages = (cuts.torn.iter())
+            .map(|(path, line)| torn_message(path, *line))
             .collect();
-        let list_len = match self.cut_at {
-            Some(len) => len,
-            None => prefix.finish().map_err(|err| self.refused(err))?,
-        };
-        let meta_len = self.side.as_ref().map_or(0, MetaReader::taken_end);
-        Ok((list_len, meta_len, messages))
+        Ok((cuts.list_lens[0], cuts.meta_len, messages))
     }
 }
 

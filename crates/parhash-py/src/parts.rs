@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::files::path_arg;
 use crate::options;
 
-/// How one message of a tree-mode algorithm (parsha256, sandstorm*) is split into parts.
+/// How one message of an algorithm that splits (`parhash.splits(name)`) is split into parts.
 ///
 /// Build it from the algorithm, the message length and the wanted number of parts (the plan
 /// may use fewer: `parts` says how many); the same arguments give the same plan on any
@@ -97,10 +97,12 @@ fn pairs(ranges: impl IntoIterator<Item = Range<u64>>) -> Vec<(u64, u64)> {
 impl PartPlan {
     /// A plan for a message of `message_len` bytes of the algorithm `name` in at most `parts`
     /// parts. `tree_height`/`iv_bits` for PARSHA-256 (default 13, 256); `threads` (None or 0 =
-    /// all cores) for hashing a SANDstorm part (a PARSHA-256 part runs on one thread: hash
-    /// several parts at once to use more).
+    /// all cores) for hashing a part where the algorithm spreads one over threads (SANDstorm;
+    /// otherwise a part runs on one thread: hash several parts at once to use more);
+    /// `digest_size` (bytes) where the algorithm has a choice of lengths (BLAKE3).
     #[new]
-    #[pyo3(signature = (name, message_len, parts, *, tree_height = None, iv_bits = None, threads = None))]
+    #[pyo3(signature = (name, message_len, parts, *, tree_height = None, iv_bits = None, threads = None, digest_size = None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         name: &str,
         message_len: u64,
@@ -108,12 +110,16 @@ impl PartPlan {
         tree_height: Option<i64>,
         iv_bits: Option<i64>,
         threads: Option<i64>,
+        digest_size: Option<usize>,
     ) -> PyResult<PartPlan> {
         let algorithm = options::algorithm(name)?;
         let threads = options::threads(threads)?;
         let mut builder = Plan::builder(algorithm).threads(threads);
         if tree_height.is_some() || iv_bits.is_some() {
             builder = builder.tree_params(options::tree_params(tree_height, iv_bits)?);
+        }
+        if let Some(size) = digest_size {
+            builder = builder.digest_size(size);
         }
         let plan = builder
             .build(message_len, parts)
@@ -123,7 +129,8 @@ impl PartPlan {
 
     /// The plan for the file at `path` (its current size) in at most `parts` parts.
     #[staticmethod]
-    #[pyo3(signature = (path, name, parts, *, tree_height = None, iv_bits = None, threads = None))]
+    #[pyo3(signature = (path, name, parts, *, tree_height = None, iv_bits = None, threads = None, digest_size = None))]
+    #[allow(clippy::too_many_arguments)]
     fn for_file(
         path: &Bound<'_, PyAny>,
         name: &str,
@@ -131,10 +138,11 @@ impl PartPlan {
         tree_height: Option<i64>,
         iv_bits: Option<i64>,
         threads: Option<i64>,
+        digest_size: Option<usize>,
     ) -> PyResult<PartPlan> {
         let path = path_arg(path)?;
         let len = std::fs::metadata(&path).map_err(Error::io(&path))?.len();
-        PartPlan::new(name, len, parts, tree_height, iv_bits, threads)
+        PartPlan::new(name, len, parts, tree_height, iv_bits, threads, digest_size)
     }
 
     /// The algorithm's canonical name.
@@ -155,6 +163,12 @@ impl PartPlan {
         self.plan.message_len()
     }
 
+    /// The digest's length in bytes.
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.plan.digest_size()
+    }
+
     /// PARSHA-256's tree height T (None for an algorithm without tree parameters).
     #[getter]
     fn tree_height(&self) -> Option<u32> {
@@ -173,7 +187,7 @@ impl PartPlan {
         Ok(pairs(self.plan.ranges(index)))
     }
 
-    /// The byte ranges the combine step reads (none for SANDstorm).
+    /// The byte ranges the combine step reads (often none).
     fn top_ranges(&self) -> Vec<(u64, u64)> {
         pairs(self.plan.combine_ranges())
     }
@@ -213,8 +227,8 @@ impl PartPlan {
     }
 
     /// The digest from the states of all parts (bytes, in any order). The combine step may
-    /// also read `top_ranges()` of the message (PARSHA-256 does): pass it as `message` (or use
-    /// `combine_file`); where `top_ranges()` is empty (SANDstorm) no message is needed. A
+    /// also read `top_ranges()` of the message: pass it as `message` (or use `combine_file`);
+    /// where `top_ranges()` is empty no message is needed. A
     /// missing, repeated, damaged or foreign state raises ValueError.
     #[pyo3(signature = (states, message = None))]
     fn combine<'py>(
@@ -272,6 +286,7 @@ impl PartPlan {
         kwargs.set_item("tree_height", self.tree_height())?;
         kwargs.set_item("iv_bits", self.iv_bits())?;
         kwargs.set_item("threads", self.threads_number())?;
+        kwargs.set_item("digest_size", self.digest_size())?;
         // PartPlan(*args, **kwargs) through functools.partial, which pickles by reference.
         let partial = py.import("functools")?.getattr("partial")?;
         let make = partial.call((class,), Some(&kwargs))?;
@@ -292,4 +307,11 @@ impl PartPlan {
     fn threads_number(&self) -> Option<usize> {
         (!self.threads.is_all()).then(|| self.threads.count())
     }
+}
+
+/// Whether the algorithm `name` splits one message into parts (`PartPlan`, and
+/// `parhash.distributed` splitting a large file over tasks).
+#[pyfunction]
+pub(crate) fn splits(name: &str) -> PyResult<bool> {
+    Ok(Plan::splits(options::algorithm(name)?))
 }

@@ -87,3 +87,27 @@ def test_bad_states_and_plans_are_refused(tmp_path):
     parsha = parhash.PartPlan("parsha256", len(MESSAGE), 2)
     with pytest.raises(ValueError, match="pass message="):
         parsha.combine([parsha.hash_part(i, MESSAGE) for i in range(2)])
+
+
+def test_every_algorithm_that_splits_combines_to_its_digest():
+    splitting = sorted(name for name in parhash.algorithms_available if parhash.splits(name))
+    assert {"parsha256", "sandstorm256", "blake3"} <= set(splitting)
+    for name in splitting:
+        plan = parhash.PartPlan(name, len(MESSAGE), 3)
+        assert plan.parts > 1, name
+        states = [plan.hash_part(i, MESSAGE) for i in range(plan.parts)]
+        assert plan.combine(states[::-1], MESSAGE) == parhash.new(name, MESSAGE).digest(), name
+    for name in parhash.algorithms_available - set(splitting):
+        with pytest.raises(ValueError, match="split"):
+            parhash.PartPlan(name, len(MESSAGE), 3)
+
+
+def test_a_plan_gives_the_digest_size_asked_for():
+    plan = parhash.PartPlan("blake3", len(MESSAGE), 3, digest_size=100)
+    states = [plan.hash_part(i, MESSAGE) for i in range(plan.parts)]
+    assert plan.digest_size == 100
+    assert plan.combine(states) == parhash.blake3(MESSAGE).digest(100)
+    copy = pickle.loads(pickle.dumps(plan))
+    assert copy.digest_size == 100 and copy.combine(states) == plan.combine(states)
+    with pytest.raises(ValueError):
+        parhash.PartPlan("sandstorm256", len(MESSAGE), 3, digest_size=100)

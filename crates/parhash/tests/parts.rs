@@ -16,7 +16,7 @@ use parhash::parts::{read_at, PartError, PartState, Plan};
 use parhash::{hash, Algorithm, Hasher, Output, TreeParams};
 use rand::{rngs::StdRng, seq::SliceRandom, Rng};
 
-/// Every algorithm with a tree mode, with the parameters to try.
+/// Every algorithm that splits, with the parameters to try.
 fn splittable() -> Vec<(Algorithm, Option<TreeParams>)> {
     let params = |t, l| Some(TreeParams::new(t, l).expect("valid"));
     let mut cases = vec![
@@ -133,14 +133,21 @@ fn check(plan: &Plan, message: &[u8], r: &mut StdRng) {
 #[test]
 fn every_splittable_algorithm_equals_its_one_shot_digest() {
     let cases = splittable();
-    // PARSHA-256 and the six SANDstorm algorithms.
-    assert_eq!(cases.len(), 3 + 6, "{cases:?}");
+    // PARSHA-256, the six SANDstorm algorithms and BLAKE3.
+    assert_eq!(cases.len(), 3 + 6 + 1, "{cases:?}");
     let mut r = rng(26);
     for (algorithm, params) in cases {
-        // Lengths around the trees' edges and random ones up to ~11 SANDstorm superblocks.
+        // Lengths around the trees' edges and random ones up to ~11 SANDstorm superblocks;
+        // the longest one long enough for 8 parts where the tree's unit is larger (BLAKE3's
+        // 1 MiB pieces).
         let mut lengths = vec![0, 1, 63, 64, 65, 1000, 64_064, 128_128];
         lengths.extend((0..3).map(|_| r.random_range(0..1_400_000)));
-        lengths.push(1_400_000);
+        let splits_in_8 = |len: usize| plan(algorithm, params, len, 8).parts() == 8;
+        lengths.push(if splits_in_8(1_400_000) {
+            1_400_000
+        } else {
+            (9 << 20) + 4321
+        });
         let mut most = 0;
         for len in lengths {
             let message = random_bytes(&mut r, len);
@@ -162,6 +169,56 @@ fn every_splittable_algorithm_equals_its_one_shot_digest() {
         // 10 superblocks, PARSHA-256 a tree of 2^(t-1) leaves).
         assert!(most >= 8, "{algorithm}: at most {most} parts");
     }
+}
+
+/// A plan's combine step gives every digest size its algorithm has (BLAKE3's extendable
+/// output), and refuses the others.
+#[test]
+fn a_plan_gives_every_digest_size_its_algorithm_has() {
+    let mut r = rng(27);
+    let message = random_bytes(&mut r, (3 << 20) + 99);
+    let mut variable = 0;
+    for (algorithm, params) in splittable() {
+        let sizes = algorithm.digest_sizes();
+        variable += usize::from(sizes.is_variable());
+        for size in [
+            sizes.min,
+            algorithm.digest_size(),
+            100.clamp(sizes.min, sizes.max),
+        ] {
+            let mut builder = Plan::builder(algorithm).digest_size(size);
+            let mut hasher = Hasher::builder(algorithm).digest_size(size);
+            if let Some(params) = params {
+                builder = builder.tree_params(params);
+                hasher = hasher.tree_params(params);
+            }
+            let plan = builder
+                .build(message.len() as u64, 3)
+                .expect("a valid plan");
+            assert_eq!(plan.digest_size(), size);
+            let states: Vec<PartState> = (0..plan.parts())
+                .map(|i| plan.hash_part(i, &message).expect("hashed"))
+                .collect();
+            let mut hasher = hasher.build().expect("a valid hasher");
+            hasher.update(&message);
+            let digest = plan.combine(&states, &message).expect("combined");
+            assert_eq!(digest, hasher.finalize(), "{algorithm}, {size} bytes");
+        }
+        if sizes.max < usize::MAX {
+            let err = Plan::builder(algorithm)
+                .digest_size(sizes.max + 1)
+                .build(100, 2)
+                .unwrap_err();
+            assert!(
+                matches!(err, PartError::InvalidPlan(_)),
+                "{algorithm}: {err}"
+            );
+        }
+    }
+    assert!(
+        variable > 0,
+        "no algorithm that splits has a choice of lengths"
+    );
 }
 
 #[test]

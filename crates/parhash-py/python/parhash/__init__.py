@@ -22,6 +22,7 @@ from ._parhash import (
     hash_files,
     hash_many,
     new,
+    splits,
 )
 
 __version__ = _parhash.__version__
@@ -120,5 +121,6 @@ __all__ = [
     "hash_files",
     "hash_many",
     "new",
+    "splits",
     *_constructors,
 ]

@@ -676,8 +676,11 @@ def hash_many(
 ) -> list[bytes]:
     """The digest of every buffer, in order, hashed side by side in SIMD lanes."""
 
+def splits(name: str) -> bool:
+    """Whether the algorithm `name` splits one message into parts (``PartPlan``)."""
+
 class PartPlan:
-    """One long message of a tree mode (parsha256, sandstorm*) split into parts."""
+    """One long message of an algorithm that splits (``splits(name)``) split into parts."""
 
     def __init__(
         self,
@@ -688,6 +691,7 @@ class PartPlan:
         tree_height: int | None = None,
         iv_bits: int | None = None,
         threads: int | None = None,
+        digest_size: int | None = None,
     ) -> None: ...
     @staticmethod
     def for_file(
@@ -698,6 +702,7 @@ class PartPlan:
         tree_height: int | None = None,
         iv_bits: int | None = None,
         threads: int | None = None,
+        digest_size: int | None = None,
     ) -> PartPlan: ...
     @property
     def name(self) -> str: ...
@@ -705,6 +710,8 @@ class PartPlan:
     def parts(self) -> int: ...
     @property
     def message_len(self) -> int: ...
+    @property
+    def digest_size(self) -> int: ...
     @property
     def tree_height(self) -> int | None: ...
     @property

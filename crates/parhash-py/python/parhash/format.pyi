@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from os import PathLike
-from typing import Union, overload
+from typing import Any, Union, overload
 
 _Path = Union[str, bytes, PathLike[str], PathLike[bytes]]
 #: What a check run asks to print: (True, bytes) for standard output, (False, str) for a message.
@@ -72,6 +72,15 @@ def list_paths(directory: _Path, template: str | None, algorithms: list[str]) ->
 
 def infer_algorithm(size: int) -> str | None:
     """The algorithm a tagless line with a `size`-byte digest is checked with."""
+
+def in_order(
+    steps: Iterable[tuple[bytes | None, Any]],
+    hasher: Callable[[Iterator[bytes]], Iterable[tuple[bytes, Any]]],
+) -> Iterator[tuple[Any, Any]]:
+    """``(payload, result)`` for each step ``(name to hash or None, payload)``, in order: the
+    hasher's result for a name, None for the others. As ``parhash sum -o`` writes its lists: a
+    bounded number of steps wait for a hashed file before them (then the hasher is drained and
+    called again)."""
 
 class Entry:
     """One checksum line of a list."""

@@ -21,11 +21,10 @@ current directory, as the command line's.
 
 from __future__ import annotations
 
-import collections
 import json as _json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import parhash
 from parhash import format as fmt
@@ -37,11 +36,6 @@ Hasher = Callable[[Iterable[bytes]], Iterable[Tuple[bytes, Any]]]
 OnMessage = Callable[[str], None]
 
 __all__ = ["AuditResult", "Hasher", "ListResult", "audit", "update", "write"]
-
-#: The most records that wait for a hashed file before them: past it the hasher is drained
-#: (as ``parhash sum``'s 8,192 kept lines waiting for a chunk).
-MAX_WAITING = 8192
-
 
 @dataclass
 class ListResult:
@@ -77,34 +71,6 @@ def local_hasher(algorithm: str, *, tree_params: Optional[Tuple[int, int]] = Non
         return digests
 
     return hasher
-
-
-def _in_order(steps: Iterable[Tuple[Optional[bytes], Any]], hasher: Hasher) -> Iterator[Tuple[Any, Any]]:
-    """``(payload, result)`` for each step ``(name to hash or None, payload)``, in order: the
-    hasher's result for a name, None for the others. At most `MAX_WAITING` steps wait for
-    a hashed file before them (then the hasher is drained and started again), so a long run
-    of kept entries costs no more memory than that."""
-    steps = iter(steps)
-    waiting: Deque[Tuple[bool, Any]] = collections.deque()
-    exhausted = False
-
-    def names() -> Iterator[bytes]:
-        nonlocal exhausted
-        for name, payload in steps:
-            waiting.append((name is not None, payload))
-            if name is not None:
-                yield name
-            if len(waiting) >= MAX_WAITING:
-                return
-        exhausted = True
-
-    while not exhausted:
-        for _name, result in hasher(names()):
-            while not waiting[0][0]:
-                yield waiting.popleft()[1], None
-            yield waiting.popleft()[1], result
-        while waiting:
-            yield waiting.popleft()[1], None
 
 
 def _walk(roots: Sequence[PathArg], recursive: bool = True) -> Iterator[Tuple[bytes, Any]]:
@@ -175,7 +141,7 @@ def _hash_walk(walk: Iterable[Tuple[bytes, Any]], writer: _Writer, hasher: Hashe
                 yield name, (name, None, fmt.meta_record(name))
 
     try:
-        for (name, error, meta_line), result in _in_order(steps(), hasher):
+        for (name, error, meta_line), result in fmt.in_order(steps(), hasher):
             writer.hashed(name, error if error is not None else result, meta_line)
     except BaseException:
         writer.close()
@@ -293,7 +259,7 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
                 yield name, ("hash", name, None, meta_line)
 
     try:
-        for (action, name, value, meta_line), result in _in_order(steps(), hasher):
+        for (action, name, value, meta_line), result in fmt.in_order(steps(), hasher):
             if action == "keep":
                 writer.kept(value, meta_line)
             else:
@@ -345,7 +311,7 @@ def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algo
             if audit_.wants(name):
                 yield (name if error is None else None), (name, error)
 
-    for (name, error), result in _in_order(steps(), hasher):
+    for (name, error), result in fmt.in_order(steps(), hasher):
         audit_.found(name, error if error is not None else result)
     passed, report, records, counts = audit_.finish(exists)
     verdicts = [_json.loads(record) for record in records]

@@ -1,19 +1,18 @@
 //! [`ReadStrategy::Parallel`](super::ReadStrategy::Parallel): the hashing threads read their
 //! own pieces of one file with positional reads and hash them, for the algorithms whose one
-//! message splits over threads. Each copy from the page cache lands in the cache of the core
-//! that hashes it, and no thread waits for a reader.
+//! message splits ([`Plan::splits`]). Each copy from the page cache lands in the cache of the
+//! core that hashes it, and no thread waits for a reader.
 //!
-//! - BLAKE3: pieces of [`blake3::PIECE`] (1 MiB, complete subtrees), taken from a shared
-//!   counter, each thread hashing the ones it read; their chaining values are joined as the
-//!   tree says ([`blake3::output_from_pieces`]).
-//! - SANDstorm and PARSHA-256: the [`parts`](crate::parts) plan of the message, each part
-//!   hashed on one thread from what that thread reads ([`Plan::hash_part_from`]), and the
-//!   states combined: the machinery that splits a message over machines, here over cores.
+//! The machinery that splits a message over machines, here over cores: the
+//! [`parts`](crate::parts) plan the library makes for threads, each part taken from a shared
+//! counter and hashed on one thread from what that thread reads ([`Plan::hash_part_from`]),
+//! and the states combined.
 //!
 //! A file in the page cache or on tmpfs is mapped instead where the caller allows it
-//! ([`crate::mapped`]): BLAKE3's pieces and SANDstorm's parts are hashed in place by the
-//! threads, and PARSHA-256 is streamed from the map through its own hasher, which spreads each
-//! round over the threads (cheaper than its parts: see `stream_mapped`).
+//! ([`crate::mapped`]): parts that each read one range of the message are hashed in place by
+//! the threads; interleaved ones ([`Plan::interleaved`]) are not worth it, and the message is
+//! streamed from the map through the algorithm's own hasher, which spreads each round over
+//! the threads (see `stream_mapped`).
 //!
 //! A file that shrinks is caught by the read that finds its end early (from a map: by the
 //! fault, or by its length once hashed), one that grows by the byte past the end
@@ -23,33 +22,23 @@ use std::fs::File;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use super::read::{check_end, give_back, read_piece_at, take_buffer};
+use super::read::{check_end, read_piece_at};
 #[cfg(target_os = "linux")]
 use super::read::{check_mapped_end, mapped_fault};
-use crate::algo::blake3;
 use crate::parts::{PartError, Plan};
 use crate::threads::run_workers;
-use crate::{Algorithm, HasherBuilder, Output, Threads};
-
-/// Bytes per part of a tree mode's plan: parts are taken from a shared counter, so a thread
-/// that was slowed down takes fewer; enough of them to balance, few enough that the combine
-/// step (a chaining value or a tree's top per part) stays negligible.
-const PART_BYTES: u64 = 32 << 20;
+use crate::{HasherBuilder, Output, Threads};
 
 /// The fewest bytes worth splitting: below, one thread reads and the hasher's own threads
 /// share the pieces.
-pub(super) const SPLIT_FROM: u64 = 4 * blake3::PIECE as u64;
+pub(super) const SPLIT_FROM: u64 = 4 << 20;
 
-/// Whether [`hash`] can compute what `builder`'s hasher computes: an algorithm that splits
-/// over threads, no forced variant (the kernel asked for runs on the sequential path), and for
-/// BLAKE3 any digest size.
+/// Whether [`hash`] can compute what `builder`'s hasher computes: an algorithm that splits,
+/// no forced variant (the kernel asked for runs on the sequential path), no key (a plan's
+/// parts are the plain hash's), any digest size the algorithm has.
 pub(super) fn can_split(builder: &HasherBuilder) -> bool {
     let (variant, _, _) = builder.settings();
-    let algorithm = builder.algorithm();
-    // A keyed BLAKE3 is hashed by its own pieces (`piece_chaining_value` is the plain hash's).
-    variant.is_none()
-        && !builder.keyed()
-        && (algorithm == Algorithm::Blake3 || Plan::splits(algorithm))
+    variant.is_none() && !builder.keyed() && Plan::splits(builder.algorithm())
 }
 
 /// The digest of the `len` bytes of `file` (at least [`SPLIT_FROM`]) as `builder`'s hasher
@@ -74,11 +63,7 @@ pub(super) fn hash(
     }
     #[cfg(not(target_os = "linux"))]
     let _ = map;
-    let digest = if builder.algorithm() == Algorithm::Blake3 {
-        hash_blake3(file, len, builder, threads, hashed)?
-    } else {
-        hash_parts(file, len, builder, threads, hashed)?
-    };
+    let digest = hash_parts(file, len, builder, threads, hashed)?;
     check_end(file, len)?;
     Ok(digest)
 }
@@ -95,51 +80,11 @@ fn hash_mapped(
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
-    let bytes = mapping.bytes();
-    let digest = if builder.algorithm() == Algorithm::Parsha256 {
+    let plan = plan_for(len, builder, threads)?;
+    let digest = if plan.interleaved() {
         stream_mapped(mapping, file, len, builder, threads, hashed)?
-    } else if builder.algorithm() == Algorithm::Blake3 {
-        let piece = blake3::PIECE;
-        let pieces = bytes.len().div_ceil(piece);
-        let cvs = on_threads(pieces, threads, |index| {
-            let range = index * piece..((index + 1) * piece).min(bytes.len());
-            // The pages fault in as they are read (a page the file lost reads as zeros and
-            // marks the map). Mapping each 1 MiB piece in first (`MADV_POPULATE_READ`, as the
-            // tree modes' 32 MiB parts are) cost 1.4x the time on a cached 64 MiB file and
-            // 1.05x on 1 GiB (two threads: both populate the same page tables).
-            let cv = blake3::piece_chaining_value(range.start as u64, &bytes[range.clone()]);
-            if let Some(done) = released_after(index, pieces) {
-                mapping.release(done.start * piece..done.end * piece);
-            }
-            hashed(range.len());
-            Ok(cv)
-        })?;
-        release_on_threads(
-            mapping,
-            unreleased_from(pieces) * piece..bytes.len(),
-            threads,
-        )?;
-        blake3_digest(builder, &cvs)
     } else {
-        let plan = plan_for(len, builder, threads)?;
-        let report = capped_progress(len, hashed);
-        let states = on_threads(plan.parts(), threads, |index| {
-            let ranges = plan.ranges(index);
-            for range in &ranges {
-                if !mapping.populate(range.start as usize..range.end as usize) {
-                    return Err(mapped_fault(file, len));
-                }
-            }
-            let state = plan.hash_part(index, bytes).map_err(into_io)?;
-            for range in &ranges {
-                mapping.release(range.start as usize..range.end as usize);
-            }
-            report(ranges.iter().map(|r| r.end - r.start).sum());
-            Ok(state)
-        })?;
-        let digest = plan.combine(&states, bytes).map_err(into_io)?;
-        report(len);
-        digest
+        parts_in_place(mapping, file, len, &plan, threads, hashed)?
     };
     if mapping.faulted() {
         return Err(mapped_fault(file, len));
@@ -148,43 +93,97 @@ fn hash_mapped(
     Ok(digest)
 }
 
-/// Pieces whose mappings are dropped together (32 MiB of BLAKE3's 1 MiB pieces): each drop
-/// (`MADV_DONTNEED`) flushes the mappings from every core the process runs on (an
-/// inter-processor interrupt each), too costly once per piece (BENCHMARKS.md, files from a
-/// map).
+/// The parts of `plan` (each reading one range of the message) hashed in place from the map
+/// by `threads` threads, taking them from a shared counter. Parts of at least
+/// [`POPULATE_FROM`] are mapped in before they are hashed and dropped once they are; smaller
+/// ones fault in as they are read and are dropped in batches ([`released_after`]).
 #[cfg(target_os = "linux")]
-const RELEASE_PIECES: usize = 32;
-
-/// The pieces whose mappings to drop once piece `index` of `pieces` is hashed: every
-/// [`RELEASE_PIECES`] pieces, the batch before the one just finished. The threads take pieces
-/// in order, so those are done; if a slowed thread still hashes one of them, its pages map
-/// again from the page cache as it reads them (a fault, not a wrong byte). Nothing after the
-/// last piece: what is left then ([`unreleased_from`]) is dropped by all the threads at once
-/// (one thread dropping the last 32 MiB, then the map's `munmap` the rest, left the other
-/// thread idle: BENCHMARKS.md, files from a map). Resident memory stays at most two batches
-/// and the pieces in flight.
-#[cfg(target_os = "linux")]
-fn released_after(index: usize, pieces: usize) -> Option<std::ops::Range<usize>> {
-    let done = index + 1;
-    (done < pieces && done % RELEASE_PIECES == 0 && done >= 2 * RELEASE_PIECES)
-        .then(|| done - 2 * RELEASE_PIECES..done - RELEASE_PIECES)
+fn parts_in_place(
+    mapping: &crate::mapped::Mapping,
+    file: &File,
+    len: u64,
+    plan: &Plan,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+) -> io::Result<Output> {
+    let bytes = mapping.bytes();
+    let parts = plan.parts();
+    let span = |index: usize| {
+        let range = plan.ranges(index).last().cloned().unwrap_or(0..0);
+        range.start as usize..range.end as usize
+    };
+    let part_bytes = span(0).len().max(1);
+    let whole = part_bytes >= POPULATE_FROM;
+    let batch = (RELEASE_BYTES / part_bytes).max(1);
+    let report = capped_progress(len, hashed);
+    let states = on_threads(parts, threads, |index| {
+        let ranges = plan.ranges(index);
+        for range in ranges.iter().filter(|_| whole) {
+            if !mapping.populate(range.start as usize..range.end as usize) {
+                return Err(mapped_fault(file, len));
+            }
+        }
+        let state = plan.hash_part(index, bytes).map_err(into_io)?;
+        if whole {
+            for range in &ranges {
+                mapping.release(range.start as usize..range.end as usize);
+            }
+        } else if let Some(done) = released_after(index, parts, batch) {
+            mapping.release(span(done.start).start..span(done.end - 1).end);
+        }
+        report(ranges.iter().map(|r| r.end - r.start).sum());
+        Ok(state)
+    })?;
+    if !whole {
+        let tail = unreleased_from(parts, batch);
+        release_on_threads(mapping, span(tail).start..bytes.len(), threads)?;
+    }
+    let digest = plan.combine(&states, bytes).map_err(into_io)?;
+    report(len);
+    Ok(digest)
 }
 
-/// The first of `pieces` pieces that [`released_after`] never drops: the last batch it drops
+/// Parts of at least this many bytes are mapped in before they are hashed
+/// (`MADV_POPULATE_READ`, one system call instead of a fault every 64 KiB): SANDstorm's
+/// 32 MiB parts gained by it, while BLAKE3's 1 MiB parts, populated by two threads side by
+/// side in the same page tables, lost (BENCHMARKS.md).
+#[cfg(target_os = "linux")]
+const POPULATE_FROM: usize = 4 << 20;
+
+/// Bytes of small parts whose mappings are dropped together (32 of BLAKE3's 1 MiB parts):
+/// each drop (`MADV_DONTNEED`) flushes the mappings from every core the process runs on (an
+/// inter-processor interrupt each), too costly once per 1 MiB (BENCHMARKS.md, files from a
+/// map).
+#[cfg(target_os = "linux")]
+const RELEASE_BYTES: usize = 32 << 20;
+
+/// The parts whose mappings to drop once part `index` of `parts` is hashed: every `batch`
+/// parts, the batch before the one just finished. The threads take parts in order, so those
+/// are done; if a slowed thread still hashes one of them, its pages map again from the page
+/// cache as it reads them (a fault, not a wrong byte). Nothing after the last part: what is
+/// left then ([`unreleased_from`]) is dropped by all the threads at once (one thread dropping
+/// the last 32 MiB, then the map's `munmap` the rest, left the other thread idle: BENCHMARKS.md,
+/// files from a map). Resident memory stays at most two batches and the parts in flight.
+#[cfg(target_os = "linux")]
+fn released_after(index: usize, parts: usize, batch: usize) -> Option<std::ops::Range<usize>> {
+    let done = index + 1;
+    (done < parts && done % batch == 0 && done >= 2 * batch).then(|| done - 2 * batch..done - batch)
+}
+
+/// The first of `parts` parts that [`released_after`] never drops: the last batch it drops
 /// ends there.
 #[cfg(target_os = "linux")]
-fn unreleased_from(pieces: usize) -> usize {
-    let last_batch_end = pieces.saturating_sub(1) / RELEASE_PIECES * RELEASE_PIECES;
-    if last_batch_end >= 2 * RELEASE_PIECES {
-        last_batch_end - RELEASE_PIECES
+fn unreleased_from(parts: usize, batch: usize) -> usize {
+    let last_batch_end = parts.saturating_sub(1) / batch * batch;
+    if last_batch_end >= 2 * batch {
+        last_batch_end - batch
     } else {
         0
     }
 }
 
 /// Drops the mappings of `range` on `threads` threads, [`RELEASE_SHARE`] each at a time: one
-/// thread dropping 64 MiB left the others idle for ~1.3-2 ms (PARSHA-256's chunk: 0.93-0.97x
-/// the time of a cached 64 MiB file on two threads; BLAKE3's last pieces: 0.935x).
+/// thread dropping a whole chunk left the others idle (BENCHMARKS.md, files from a map).
 #[cfg(target_os = "linux")]
 fn release_on_threads(
     mapping: &crate::mapped::Mapping,
@@ -276,40 +275,7 @@ fn stream_mapped(
 #[cfg(target_os = "linux")]
 const RELEASE_SHARE: usize = 4 << 20;
 
-/// BLAKE3: 1 MiB pieces from a shared counter, each thread with a buffer of its own.
-fn hash_blake3(
-    file: &File,
-    len: u64,
-    builder: &HasherBuilder,
-    threads: Threads,
-    hashed: &(dyn Fn(usize) + Sync),
-) -> io::Result<Output> {
-    let piece = blake3::PIECE as u64;
-    let cvs = on_threads(len.div_ceil(piece) as usize, threads, |index| {
-        let offset = index as u64 * piece;
-        let mut buf = take_buffer(blake3::PIECE);
-        let bytes = &mut buf[..(len - offset).min(piece) as usize];
-        let read = read_piece_at(file, bytes, offset, len);
-        let cv = read.map(|()| blake3::piece_chaining_value(offset, bytes));
-        let hashed_bytes = bytes.len();
-        give_back(buf);
-        if cv.is_ok() {
-            hashed(hashed_bytes);
-        }
-        cv
-    })?;
-    Ok(blake3_digest(builder, &cvs))
-}
-
-/// BLAKE3's digest of `builder`'s size from the chaining values of the message's pieces.
-fn blake3_digest(builder: &HasherBuilder, cvs: &[::blake3::hazmat::ChainingValue]) -> Output {
-    let (_, _, size) = builder.settings();
-    let mut digest = vec![0; size.unwrap_or(Algorithm::Blake3.digest_size())];
-    blake3::output_from_pieces(cvs).fill(&mut digest);
-    Output::from_slice(&digest)
-}
-
-/// SANDstorm and PARSHA-256: the parts plan, each part hashed by the thread that reads it.
+/// The parts plan, each part hashed by the thread that reads it.
 fn hash_parts(
     file: &File,
     len: u64,
@@ -331,7 +297,7 @@ fn hash_parts(
 }
 
 /// `hashed` told of the bytes of parts as they finish, at most `len` in all: parts may share a
-/// few bytes (SANDstorm's first block).
+/// few bytes (a first block every part reads).
 fn capped_progress(len: u64, hashed: &(dyn Fn(usize) + Sync)) -> impl Fn(u64) + Sync + '_ {
     let reported = AtomicU64::new(0);
     move |bytes: u64| {
@@ -347,23 +313,18 @@ fn capped_progress(len: u64, hashed: &(dyn Fn(usize) + Sync)) -> impl Fn(u64) + 
     }
 }
 
-/// The parts plan of a `len`-byte message for `builder`'s tree mode on `threads` threads.
+/// The parts plan of a `len`-byte message for `builder`'s hasher on `threads` threads, each
+/// part hashed on one thread.
 fn plan_for(len: u64, builder: &HasherBuilder, threads: Threads) -> io::Result<Plan> {
-    let (_, tree_params, _) = builder.settings();
+    let (_, tree_params, digest_size) = builder.settings();
     let mut plan = Plan::builder(builder.algorithm()).threads(Threads::ONE);
     if let Some(params) = tree_params {
         plan = plan.tree_params(params);
     }
-    // SANDstorm's parts are contiguous ranges: many of them balance the threads. A
-    // PARSHA-256 part reads its share of every round (about 768 KiB a round for T = 13), so
-    // each extra part cuts every read smaller: one part per thread.
-    let wanted = if builder.algorithm() == Algorithm::Parsha256 {
-        threads.count() as u64
-    } else {
-        (len / PART_BYTES).max(2 * threads.count() as u64)
-    };
-    plan.build(len, wanted.min(u32::MAX as u64) as usize)
-        .map_err(into_io)
+    if let Some(size) = digest_size {
+        plan = plan.digest_size(size);
+    }
+    plan.build_for_threads(len, threads).map_err(into_io)
 }
 
 /// Runs `unit(0..count)` on `threads` threads, each unit taken by the next free thread from a
@@ -412,47 +373,41 @@ fn into_io(err: PartError) -> io::Error {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
-    use crate::Hasher;
+    use crate::{Algorithm, Hasher};
     use std::io::Write;
     use std::sync::Once;
 
-    /// Every piece's mapping is dropped exactly once: by a batch only once it is hashed (in
-    /// order), or with the tail after the last piece.
-    #[cfg(target_os = "linux")]
+    /// Every part's mapping is dropped exactly once: by a batch only once it is hashed (in
+    /// order), or with the tail after the last part.
     #[test]
-    fn every_mapped_piece_is_released_once_after_it_is_hashed() {
-        let b = RELEASE_PIECES;
-        for pieces in [
-            1,
-            2,
-            b - 1,
-            b,
-            b + 1,
-            2 * b - 1,
-            2 * b,
-            2 * b + 1,
-            3 * b,
-            5 * b + 7,
-        ] {
-            let mut released = vec![0; pieces];
-            for index in 0..pieces {
-                if let Some(range) = released_after(index, pieces) {
-                    assert!(range.end <= index + 1, "{pieces}: {range:?} after {index}");
-                    range.for_each(|i| released[i] += 1);
+    fn every_mapped_part_is_released_once_after_it_is_hashed() {
+        for b in [1, 2, 32] {
+            for parts in [
+                1,
+                2,
+                b + 1,
+                2 * b - 1,
+                2 * b,
+                2 * b + 1,
+                3 * b,
+                5 * b + 7,
+                32 * b,
+            ] {
+                let mut released = vec![0; parts];
+                for index in 0..parts {
+                    if let Some(range) = released_after(index, parts, b) {
+                        assert!(range.end <= index + 1, "{parts}: {range:?} after {index}");
+                        range.for_each(|i| released[i] += 1);
+                    }
                 }
+                // The parts no batch covered are dropped after the last one is hashed.
+                let tail = unreleased_from(parts, b);
+                let what = format!("{parts} by {b}: {released:?}");
+                assert!(released[..tail].iter().all(|&n| n == 1), "{what}");
+                assert!(released[tail..].iter().all(|&n| n == 0), "{what}");
+                // At most the last two batches wait for the end.
+                assert!(parts - tail <= 2 * b, "{what}: from {tail}");
             }
-            // The pieces no batch covered are dropped after the last one is hashed.
-            let tail = unreleased_from(pieces);
-            assert!(
-                released[..tail].iter().all(|&n| n == 1),
-                "{pieces}: {released:?}"
-            );
-            assert!(
-                released[tail..].iter().all(|&n| n == 0),
-                "{pieces}: {released:?}"
-            );
-            // At most the last two batches wait for the end.
-            assert!(pieces - tail <= 2 * b, "{pieces}: from {tail}");
         }
     }
 
@@ -463,23 +418,28 @@ mod tests {
         file
     }
 
-    /// The algorithms hashed from a map (PARSHA-256 streamed through its hasher).
+    const MIB: usize = 1 << 20;
+
+    /// Every algorithm that splits, each as the library plans it (small parts hashed in
+    /// place, large ones populated first, interleaved ones streamed through the hasher).
     fn builders() -> Vec<HasherBuilder> {
-        [
-            Algorithm::Blake3,
-            Algorithm::Sandstorm256,
-            Algorithm::Parsha256,
-        ]
-        .into_iter()
-        .map(|alg| Hasher::builder(alg).threads(Threads::new(2)))
-        .collect()
+        let splitting: Vec<Algorithm> = Algorithm::ALL
+            .iter()
+            .copied()
+            .filter(|&alg| Plan::splits(alg))
+            .collect();
+        assert!(splitting.len() > 2, "{splitting:?}");
+        splitting
+            .into_iter()
+            .map(|alg| Hasher::builder(alg).threads(Threads::new(2)))
+            .collect()
     }
 
     /// The map path (asserted available here, so the test cannot pass on the read path
     /// alone) gives the digest of the read path and of the message in memory.
     #[test]
     fn the_map_and_the_reads_give_one_digest() {
-        let len = 4 * blake3::PIECE + 12_345;
+        let len = 4 * MIB + 12_345;
         let data: Vec<u8> = (0..len).map(|i| (i * 131 + i / 977) as u8).collect();
         let file = file_of(&data);
         let file = file.as_file();
@@ -504,7 +464,7 @@ mod tests {
     /// A file truncated while its map is hashed is the reads' error, never a `SIGBUS`.
     #[test]
     fn a_file_truncated_under_the_map_is_an_error() {
-        let len = 12 * blake3::PIECE + 7;
+        let len = 12 * MIB + 7;
         let data = vec![0x5a; len];
         for builder in builders() {
             let file = file_of(&data);
@@ -512,7 +472,7 @@ mod tests {
             assert!(crate::mapped::Mapping::new(handle, len as u64).is_some());
             let cut = Once::new();
             let truncate = |_: usize| {
-                cut.call_once(|| handle.set_len(blake3::PIECE as u64 / 2).unwrap());
+                cut.call_once(|| handle.set_len(MIB as u64 / 2).unwrap());
             };
             let err = hash(
                 handle,
@@ -528,7 +488,7 @@ mod tests {
                 .and_then(|e| e.downcast_ref::<super::super::FileChangedSize>())
                 .unwrap_or_else(|| panic!("{}: {err}", builder.algorithm()));
             assert_eq!(changed.expected, len as u64);
-            assert_eq!(changed.found, Some(blake3::PIECE as u64 / 2));
+            assert_eq!(changed.found, Some(MIB as u64 / 2));
         }
     }
 }

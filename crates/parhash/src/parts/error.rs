@@ -9,7 +9,7 @@ use crate::Algorithm;
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum PartError {
-    /// The algorithm has no tree mode to split (only PARSHA-256 and SANDstorm have).
+    /// The algorithm is not hashed as a tree that splits ([`super::Plan::splits`]).
     NotSplittable(Algorithm),
     /// A plan of zero parts was asked for.
     NoParts,
@@ -114,10 +114,9 @@ impl Eq for PartError {}
 impl fmt::Display for PartError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PartError::NotSplittable(algorithm) => write!(
-                f,
-                "{algorithm} has no tree mode to split into parts (parsha256 and sandstorm* have)"
-            ),
+            PartError::NotSplittable(algorithm) => {
+                write!(f, "{algorithm} has no tree mode to split into parts")
+            }
             PartError::NoParts => f.write_str("a plan needs at least one part"),
             PartError::InvalidPlan(e) => write!(f, "invalid plan: {e}"),
             PartError::NoSuchPart { index, parts } => {

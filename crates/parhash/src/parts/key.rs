@@ -16,6 +16,8 @@ pub enum TreeMode {
     Parsha256,
     /// SANDstorm (parameters: digest bits, boundary rule 0 = design, 1 = reference code).
     Sandstorm,
+    /// BLAKE3 (parameters: bytes per piece, 0).
+    Blake3,
 }
 
 impl TreeMode {
@@ -23,6 +25,7 @@ impl TreeMode {
         match self {
             TreeMode::Parsha256 => 1,
             TreeMode::Sandstorm => 2,
+            TreeMode::Blake3 => 3,
         }
     }
 
@@ -30,6 +33,7 @@ impl TreeMode {
         match code {
             1 => Some(TreeMode::Parsha256),
             2 => Some(TreeMode::Sandstorm),
+            3 => Some(TreeMode::Blake3),
             _ => None,
         }
     }
@@ -40,6 +44,7 @@ impl fmt::Display for TreeMode {
         f.write_str(match self {
             TreeMode::Parsha256 => "PARSHA-256",
             TreeMode::Sandstorm => "SANDstorm",
+            TreeMode::Blake3 => "BLAKE3",
         })
     }
 }

@@ -1,9 +1,10 @@
 //! One message hashed as parts, anywhere, and combined into the one-machine digest.
 //!
-//! The tree modes (PARSHA-256 and the SANDstorm family) can split one message into parts that
-//! are hashed independently (other processes, other machines) and then combined; the digest
-//! is exactly [`crate::hash`]'s. This module is the one API over every such [`Algorithm`]
-//! (BLAKE3's `hazmat` module is the model); a caller never needs to know which family it has:
+//! The tree hashes (PARSHA-256, the SANDstorm family and BLAKE3) can split one message into
+//! parts that are hashed independently (other processes, other machines, other threads) and
+//! then combined; the digest is exactly [`crate::hash`]'s. This module is the one API over
+//! every such [`Algorithm`] ([`Plan::splits`] says which; BLAKE3's `hazmat` module is the
+//! model); a caller never needs to know which family it has:
 //!
 //! 1. A [`Plan`]: the algorithm, its parameters (PARSHA-256's [`TreeParams`]), the message
 //!    length and the wanted number of parts ([`Plan::parts`] says how many the algorithm's
@@ -16,6 +17,8 @@
 //! 3. Combine every part's state, in any order, with [`Plan::combine`] or
 //!    [`Plan::combine_from`] into the registry's [`Output`]. The combine step may read a few
 //!    bytes of the message too: [`Plan::combine_ranges`] (empty for SANDstorm).
+//!    [`PlanBuilder::digest_size`] asks for another digest length where the algorithm has a
+//!    choice (BLAKE3's extendable output).
 //!
 //! Every failure is a [`PartError`]: a plan that cannot be made, a read that failed (the
 //! reader's [`std::io::Error`] kept as the source), or states that are not exactly the plan's
@@ -26,7 +29,7 @@
 //! use parhash::{hash, Algorithm};
 //!
 //! let message: Vec<u8> = (0..1_000_000u32).map(|i| (i % 251) as u8).collect();
-//! for algorithm in [Algorithm::Parsha256, Algorithm::Sandstorm256] {
+//! for algorithm in [Algorithm::Parsha256, Algorithm::Sandstorm256, Algorithm::Blake3] {
 //!     let plan = Plan::new(algorithm, message.len() as u64, 4)?;
 //!     // On each machine: read `plan.ranges(i)` of the message, hash, send the bytes.
 //!     let sent = (0..plan.parts())
@@ -50,8 +53,8 @@
 //! # Ok::<(), parhash::parts::PartError>(())
 //! ```
 //!
-//! The families' own plans (`algo::parsha256::parts`, `algo::sandstorm::parts`) hold the
-//! geometry; this module only dispatches to them.
+//! The families' own plans (`algo::parsha256::parts`, `algo::sandstorm::parts`,
+//! `algo::blake3::parts`) hold the geometry; this module only dispatches to them.
 
 #![forbid(unsafe_code)]
 
@@ -68,8 +71,9 @@ use std::ops::Range;
 pub use error::PartError;
 pub use key::{PlanKey, TreeMode, FORMAT_VERSION};
 pub use state::PartState;
+use state::in_order;
 
-use crate::algo::{parsha256, sandstorm};
+use crate::algo::{blake3, parsha256, sandstorm};
 use crate::{Algorithm, Output, Threads, TreeParams};
 
 /// How one message of a tree-mode algorithm is split into parts (see the [module docs](self)).
@@ -77,6 +81,7 @@ use crate::{Algorithm, Output, Threads, TreeParams};
 pub struct Plan {
     algorithm: Algorithm,
     form: Form,
+    digest_size: usize,
 }
 
 /// The family's plan: the only place that tells them apart.
@@ -84,7 +89,13 @@ pub struct Plan {
 enum Form {
     Parsha(parsha256::parts::Plan, TreeParams),
     Sandstorm(sandstorm::parts::Plan),
+    Blake3(blake3::parts::Plan),
 }
+
+/// Bytes per part of a plan for threads ([`PlanBuilder::build_for_threads`]) whose parts are
+/// contiguous and whose combine step costs a tree's top per part (SANDstorm): enough parts to
+/// balance the threads, few enough that the combine step stays negligible.
+const THREAD_PART_BYTES: u64 = 32 << 20;
 
 /// Builds a [`Plan`] with the options an algorithm may take: PARSHA-256's tree parameters,
 /// the threads that hash a part.
@@ -94,6 +105,7 @@ pub struct PlanBuilder {
     algorithm: Algorithm,
     tree_params: Option<TreeParams>,
     threads: Threads,
+    digest_size: Option<usize>,
 }
 
 impl PlanBuilder {
@@ -112,6 +124,36 @@ impl PlanBuilder {
         self
     }
 
+    /// The digest's length in bytes where the algorithm has a choice (BLAKE3's extendable
+    /// output; default: the algorithm's digest size). The parts and their states do not
+    /// depend on it, only the combine step's output.
+    pub fn digest_size(mut self, size: usize) -> Self {
+        self.digest_size = Some(size);
+        self
+    }
+
+    /// The plan that `threads` threads, each taking the next part from a shared counter, hash
+    /// a `message_len`-byte message with best: one part per piece where a part's state is a
+    /// chaining value per piece (BLAKE3: the merges cost nothing, and a slowed thread takes
+    /// fewer pieces); one part per thread where each part reads a share of every round
+    /// (PARSHA-256: each extra part cuts every read smaller); otherwise parts of
+    /// [`THREAD_PART_BYTES`], at least two per thread.
+    pub(crate) fn build_for_threads(
+        self,
+        message_len: u64,
+        threads: Threads,
+    ) -> Result<Plan, PartError> {
+        let threads = threads.count() as u64;
+        let wanted = if self.algorithm == Algorithm::Parsha256 {
+            threads
+        } else if self.algorithm == Algorithm::Blake3 {
+            message_len.div_ceil(blake3::PIECE as u64)
+        } else {
+            (message_len / THREAD_PART_BYTES).max(2 * threads)
+        };
+        self.build(message_len, wanted.clamp(1, u64::from(u32::MAX)) as usize)
+    }
+
     /// The plan for a message of `message_len` bytes in at most `parts` parts.
     ///
     /// # Errors
@@ -119,9 +161,18 @@ impl PlanBuilder {
     /// [`PartError::NoParts`] for `parts == 0`, [`PartError::InvalidPlan`] with
     /// [`crate::Error::NoTreeParams`] for tree parameters on an algorithm other than
     /// PARSHA-256 or [`crate::Error::MessageTooLong`] for a PARSHA-256 message over
-    /// 2^64 - 1 bits.
+    /// 2^64 - 1 bits, or [`crate::Error::UnsupportedDigestSize`] for a digest size the
+    /// algorithm cannot produce.
     pub fn build(self, message_len: u64, parts: usize) -> Result<Plan, PartError> {
         let algorithm = self.algorithm;
+        if !Plan::splits(algorithm) {
+            return Err(PartError::NotSplittable(algorithm));
+        }
+        let digest_size = self.digest_size.unwrap_or(algorithm.digest_size());
+        if !algorithm.digest_sizes().contains(digest_size) {
+            let size = digest_size;
+            return Err(crate::Error::UnsupportedDigestSize { algorithm, size }.into());
+        }
         let form = if algorithm == Algorithm::Parsha256 {
             let params = self.tree_params.unwrap_or_default();
             let plan = parsha256::parts::Plan::new(
@@ -131,19 +182,21 @@ impl PlanBuilder {
                 parts,
             )?;
             Form::Parsha(plan, params)
+        } else if self.tree_params.is_some() {
+            return Err(crate::Error::NoTreeParams(algorithm).into());
+        } else if parts == 0 {
+            return Err(PartError::NoParts);
         } else if let Ok(variant) = sandstorm::parts::Variant::try_from(algorithm) {
-            if self.tree_params.is_some() {
-                return Err(crate::Error::NoTreeParams(algorithm).into());
-            }
-            if parts == 0 {
-                return Err(PartError::NoParts);
-            }
             let plan = sandstorm::parts::Plan::new(variant, message_len, parts);
             Form::Sandstorm(plan.with_threads(self.threads))
         } else {
-            return Err(PartError::NotSplittable(algorithm));
+            Form::Blake3(blake3::parts::Plan::new(message_len, parts))
         };
-        Ok(Plan { algorithm, form })
+        Ok(Plan {
+            algorithm,
+            form,
+            digest_size,
+        })
     }
 }
 
@@ -163,12 +216,27 @@ impl Plan {
             algorithm,
             tree_params: None,
             threads: Threads::ALL,
+            digest_size: None,
         }
     }
 
-    /// Whether `algorithm` can be split into parts (it has a tree mode).
+    /// Whether `algorithm` can be split into parts (its message is hashed as a tree).
     pub fn splits(algorithm: Algorithm) -> bool {
-        algorithm == Algorithm::Parsha256 || sandstorm::parts::Variant::try_from(algorithm).is_ok()
+        algorithm == Algorithm::Parsha256
+            || algorithm == Algorithm::Blake3
+            || sandstorm::parts::Variant::try_from(algorithm).is_ok()
+    }
+
+    /// Whether each part reads a share of every round of the message rather than one range
+    /// of it (PARSHA-256's processors): such parts are not worth hashing in place from memory
+    /// where the algorithm's own hasher spreads the message over threads.
+    pub fn interleaved(&self) -> bool {
+        matches!(self.form, Form::Parsha(..))
+    }
+
+    /// The digest's length in bytes ([`PlanBuilder::digest_size`]).
+    pub fn digest_size(&self) -> usize {
+        self.digest_size
     }
 
     /// The algorithm.
@@ -180,7 +248,7 @@ impl Plan {
     pub fn tree_params(&self) -> Option<TreeParams> {
         match &self.form {
             Form::Parsha(_, params) => Some(*params),
-            Form::Sandstorm(_) => None,
+            Form::Sandstorm(_) | Form::Blake3(_) => None,
         }
     }
 
@@ -189,15 +257,18 @@ impl Plan {
         match &self.form {
             Form::Parsha(plan, _) => plan.message_len(),
             Form::Sandstorm(plan) => plan.message_len(),
+            Form::Blake3(plan) => plan.message_len(),
         }
     }
 
     /// The number of parts: at most what was asked for, at least 1 (PARSHA-256: a power of two
-    /// its tree allows; SANDstorm: at most one per level-2 superblock).
+    /// its tree allows; SANDstorm: at most one per level-2 superblock; BLAKE3: at most one
+    /// per 1 MiB piece, and one for a message of one piece or less).
     pub fn parts(&self) -> usize {
         match &self.form {
             Form::Parsha(plan, _) => plan.parts(),
             Form::Sandstorm(plan) => plan.parts(),
+            Form::Blake3(plan) => plan.parts(),
         }
     }
 
@@ -206,13 +277,19 @@ impl Plan {
         match &self.form {
             Form::Parsha(plan, _) => plan.key(),
             Form::Sandstorm(plan) => plan.key(),
+            Form::Blake3(plan) => PlanKey {
+                mode: TreeMode::Blake3,
+                params: [blake3::parts::Plan::piece_bytes(), 0],
+                message_len: plan.message_len(),
+                parts: plan.parts() as u32,
+            },
         }
     }
 
     /// The byte ranges of the message part `index` reads, in increasing order, adjacent ones
     /// merged, none past the message end. (SANDstorm: the message's first block and the
     /// part's contiguous range; PARSHA-256: the part's processors' strided pieces of every
-    /// round.)
+    /// round; BLAKE3: the part's whole pieces, nothing for a message of one piece or less.)
     ///
     /// # Panics
     /// If `index >= self.parts()`.
@@ -236,16 +313,18 @@ impl Plan {
                 }
                 ranges
             }
+            Form::Blake3(plan) => non_empty(plan.range(index)),
         }
     }
 
     /// The byte ranges of the message the combine step reads, in increasing order (none for
     /// SANDstorm; for PARSHA-256 the processors above the parts, about 32 bytes a round per
-    /// part, or the whole message when it is too short for a tree).
+    /// part; for PARSHA-256 and BLAKE3 the whole message when it is too short for a tree).
     pub fn combine_ranges(&self) -> Vec<Range<u64>> {
         match &self.form {
             Form::Parsha(plan, _) => plan.top_ranges(),
             Form::Sandstorm(_) => Vec::new(),
+            Form::Blake3(plan) => non_empty(plan.combine_range()),
         }
     }
 
@@ -267,6 +346,11 @@ impl Plan {
                     &message[head.start as usize..head.end as usize],
                     &message[range.start as usize..range.end as usize],
                 )
+            }
+            Form::Blake3(plan) => {
+                let range = plan.range(index);
+                let part = &message[range.start as usize..range.end as usize];
+                PartState::new(self.key(), index as u32, plan.hash_part(index, part))
             }
         })
     }
@@ -290,6 +374,9 @@ impl Plan {
         let state = match &self.form {
             Form::Parsha(plan, _) => plan.hash_part_from(index, read),
             Form::Sandstorm(plan) => plan.hash_part_from(index, read),
+            Form::Blake3(plan) => plan
+                .hash_part_from(index, read)
+                .map(|payload| PartState::new(self.key(), index as u32, payload)),
         };
         Ok(state?)
     }
@@ -334,6 +421,26 @@ impl Plan {
                 Ok(Output::from_slice(&digest))
             }
             Form::Sandstorm(plan) => Ok(Output::from_slice(&plan.combine(states)?)),
+            Form::Blake3(plan) => {
+                let ordered = in_order(self.key(), states)?;
+                let mut payloads = Vec::with_capacity(ordered.len());
+                for (index, state) in ordered.iter().enumerate() {
+                    let expected = plan.payload_len(index);
+                    if state.payload().len() != expected {
+                        return Err(PartError::BadPayload {
+                            index: index as u32,
+                            why: format!(
+                                "{} bytes where this plan's part {index} has {expected}",
+                                state.payload().len()
+                            ),
+                        });
+                    }
+                    payloads.push(state.payload());
+                }
+                let mut digest = vec![0; self.digest_size];
+                plan.combine(&payloads, read, &mut digest)?;
+                Ok(Output::from_slice(&digest))
+            }
         }
     }
 
@@ -351,6 +458,15 @@ impl Plan {
             return Err(PartError::LengthMismatch { expected, found });
         }
         Ok(())
+    }
+}
+
+/// `range` alone, or nothing where it is empty.
+fn non_empty(range: Range<u64>) -> Vec<Range<u64>> {
+    if range.is_empty() {
+        Vec::new()
+    } else {
+        vec![range]
     }
 }
 

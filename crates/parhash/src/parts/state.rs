@@ -13,7 +13,7 @@
 //! | 4 | magic `PHPS` |
 //! | 1 | format version (1) |
 //! | 1 | tree mode ([`TreeMode`]) |
-//! | 8 | the mode's parameters (two `u32`: PARSHA-256 T and l; SANDstorm digest bits and boundary rule) |
+//! | 8 | the mode's parameters (two `u32`: PARSHA-256 T and l; SANDstorm digest bits and boundary rule; BLAKE3 piece bytes and 0) |
 //! | 8 | message length in bytes |
 //! | 4 | number of parts in the plan |
 //! | 4 | this part's index |

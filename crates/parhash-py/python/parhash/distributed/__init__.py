@@ -3,8 +3,8 @@
 - ``hash_files(paths_or_dirs, algorithm)``: many files (directories walked as ``parhash sum
   -r`` walks them), packed into tasks of tens of MiB, results in input order as they arrive;
   a file's error is that file's result, never a failed job.
-- ``hash_file(path, "parsha256" | "sandstorm*", parts=N)``: one large file split into tree
-  parts, each hashed by a task that reads only the bytes it needs (from a path every node sees
+- ``hash_file(path, algorithm, parts=N)``: one large file of an algorithm that splits
+  (``parhash.splits(algorithm)``) split into tree parts, each hashed by a task that reads only the bytes it needs (from a path every node sees
   or an fsspec URL), combined on the driver into the one-machine digest.
 - ``DigestColumn``: a callable for ``ray.data.Dataset.map_batches`` adding a digest column to
   ``ray.data.read_binary_files(..., include_paths=True)``.
@@ -175,7 +175,7 @@ def hash_file(
     max_retries: int = DEFAULT_MAX_RETRIES,
     storage_options: Optional[Dict[str, Any]] = None,
 ) -> bytes:
-    """The digest of one file with a tree-mode algorithm (``parsha256``, ``sandstorm*``),
+    """The digest of one file with an algorithm that splits (``parhash.splits(algorithm)``),
     hashed in `parts` parts on the cluster (default: one per CPU, a power of two for
     PARSHA-256, whose plan accepts no other count); the plan may use fewer parts for a short
     file. Equals ``parhash.hash_file(path, algorithm)`` and ``parhash sum``.

@@ -220,7 +220,8 @@ def default_parts() -> int:
 def make_plan(path: Any, spec: Spec, parts: int, storage_options: dict) -> parhash.PartPlan:
     length = file_size(path, storage_options)
     # Each part runs in one task of one CPU: one thread per part.
-    return parhash.PartPlan(spec.algorithm, length, parts, threads=1, **spec.tree_kwargs())
+    return parhash.PartPlan(spec.algorithm, length, parts, threads=1, digest_size=spec.digest_size,
+                            **spec.tree_kwargs())
 
 
 def submit_parts(plan: parhash.PartPlan, path: Any, storage_options: dict, max_retries: int) -> list:
@@ -382,8 +383,8 @@ class Pipeline:
     def _splits(self, item: Item) -> bool:
         if item.spec.several:
             return False
-        tree_mode = item.spec.algorithm == "parsha256" or item.spec.algorithm.startswith("sandstorm")
-        return tree_mode and self.split_bytes is not None and item.size >= self.split_bytes
+        splits = parhash.splits(item.spec.algorithm)
+        return splits and self.split_bytes is not None and item.size >= self.split_bytes
 
     def _batch_entry(self, batch: List[Item]) -> _Entry:
         hashed = [item for item in batch if item.hashed]

@@ -157,8 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     sum_parser = commands.add_parser(
         "sum", parents=[hashing], help="print checksums of files, as `parhash sum`",
         description="Print checksum lines of files (sha256 unless -a says otherwise) exactly as `parhash sum` "
-        "does, hashed on a Ray cluster. Files of parsha256/sandstorm* of at least --split-bytes are split into "
-        "parts over the cluster. With no FILE, or FILE -, standard input is hashed here.",
+        "does, hashed on a Ray cluster. Files of at least --split-bytes of an algorithm that splits "
+        "(parhash.splits) are split into parts over the cluster. With no FILE, or FILE -, standard input is hashed here.",
     )
     sum_parser.add_argument("-a", "--algorithm", type=_algorithms, action="extend", metavar="ALG",
                             help="hash algorithm (default sha256); see `parhash list`. Several (-a md5,sha256 "
@@ -184,7 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     sum_parser.add_argument("-r", "--recursive", action="store_true",
                             help="hash the files below each directory FILE, in `parhash sum -r`'s order")
     sum_parser.add_argument("--split-bytes", type=_positive, default=DEFAULT_SPLIT_BYTES, metavar="N",
-                            help=f"split parsha256/sandstorm* files of at least N bytes into parts "
+                            help=f"split files of at least N bytes (of an algorithm that splits) into parts "
                             f"(default {DEFAULT_SPLIT_BYTES >> 20} MiB)")
     sum_parser.add_argument("--parts", type=_positive, metavar="N",
                             help="parts of a split file (default: one per CPU of the cluster)")

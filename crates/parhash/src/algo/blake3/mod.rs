@@ -30,6 +30,7 @@ pub(crate) mod one_block;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod one_block_avx512;
+pub(crate) mod parts;
 mod spec;
 
 use ::blake3::hazmat::{

@@ -1,0 +1,193 @@
+//! BLAKE3's parts: runs of whole [`PIECE`]s, each piece a complete subtree whose chaining
+//! value does not depend on the rest of the message. A part's result is the chaining values
+//! of its pieces (32 bytes per MiB); the combine step merges them as the tree says, the
+//! digest [`Blake3`](super::Blake3) gives. A message of one piece or less is its own root: it
+//! has one part that reads nothing, and the combine step hashes the message whole.
+//!
+//! This is the family's geometry, with no envelope: `crate::parts` wraps the results in its
+//! states and checks them.
+
+use std::cell::Cell;
+use std::io;
+use std::ops::Range;
+
+use ::blake3::hazmat::ChainingValue;
+
+use super::{output_from_pieces, piece_chaining_value, PIECE};
+
+/// Bytes of one chaining value in a part's result.
+pub(crate) const CV_LEN: usize = 32;
+
+/// How a BLAKE3 message of `message_len` bytes is cut into parts of whole pieces.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    message_len: u64,
+    parts: usize,
+}
+
+impl Plan {
+    /// The plan in at most `parts` parts (at least 1): at most one part per piece.
+    pub(crate) fn new(message_len: u64, parts: usize) -> Plan {
+        let pieces = Plan::pieces_of(message_len);
+        Plan {
+            message_len,
+            parts: parts.clamp(1, pieces.max(1) as usize),
+        }
+    }
+
+    /// The pieces of a message of more than one piece; 0 for one that is its own root.
+    fn pieces_of(message_len: u64) -> u64 {
+        if message_len <= PIECE as u64 {
+            0
+        } else {
+            message_len.div_ceil(PIECE as u64)
+        }
+    }
+
+    /// The message length in bytes.
+    pub(crate) fn message_len(&self) -> u64 {
+        self.message_len
+    }
+
+    /// The number of parts.
+    pub(crate) fn parts(&self) -> usize {
+        self.parts
+    }
+
+    /// The bytes per piece, which the states carry (a plan of another piece size is another
+    /// plan).
+    pub(crate) fn piece_bytes() -> u32 {
+        PIECE as u32
+    }
+
+    /// The pieces of part `index`: the pieces shared as evenly as whole pieces allow.
+    fn pieces(&self, index: usize) -> Range<u64> {
+        let pieces = Plan::pieces_of(self.message_len);
+        let parts = self.parts as u64;
+        let at = |i: u64| (u128::from(i) * u128::from(pieces) / u128::from(parts)) as u64;
+        at(index as u64)..at(index as u64 + 1)
+    }
+
+    /// The bytes part `index` reads (empty for a message that is its own root).
+    pub(crate) fn range(&self, index: usize) -> Range<u64> {
+        let pieces = self.pieces(index);
+        let piece = PIECE as u64;
+        (pieces.start * piece).min(self.message_len)..(pieces.end * piece).min(self.message_len)
+    }
+
+    /// The bytes the combine step reads: the whole message when it is its own root.
+    pub(crate) fn combine_range(&self) -> Range<u64> {
+        if Plan::pieces_of(self.message_len) == 0 {
+            0..self.message_len
+        } else {
+            0..0
+        }
+    }
+
+    /// The size of part `index`'s result.
+    pub(crate) fn payload_len(&self, index: usize) -> usize {
+        let pieces = self.pieces(index);
+        (pieces.end - pieces.start) as usize * CV_LEN
+    }
+
+    /// Part `index`'s result from `bytes`, its [`Plan::range`].
+    pub(crate) fn hash_part(&self, index: usize, bytes: &[u8]) -> Vec<u8> {
+        let range = self.range(index);
+        debug_assert_eq!(bytes.len() as u64, range.end - range.start);
+        let mut payload = Vec::with_capacity(self.payload_len(index));
+        for (i, piece) in bytes.chunks(PIECE).enumerate() {
+            let offset = range.start + (i * PIECE) as u64;
+            payload.extend_from_slice(piece_chaining_value(offset, piece).as_ref());
+        }
+        payload
+    }
+
+    /// Part `index`'s result, reading its range a piece at a time through `read(offset, buf)`
+    /// into a buffer the calling thread keeps (parts of one piece each would otherwise cost an
+    /// allocation, and its zeroing, per MiB).
+    pub(crate) fn hash_part_from(
+        &self,
+        index: usize,
+        mut read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+    ) -> io::Result<Vec<u8>> {
+        thread_local! {
+            static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+        }
+        let range = self.range(index);
+        let mut buffer = BUFFER.take();
+        buffer.resize(PIECE, 0);
+        let mut payload = Vec::with_capacity(self.payload_len(index));
+        let mut offset = range.start;
+        let result = loop {
+            if offset == range.end {
+                break Ok(payload);
+            }
+            let piece = &mut buffer[..(range.end - offset).min(PIECE as u64) as usize];
+            if let Err(err) = read(offset, piece) {
+                break Err(err);
+            }
+            payload.extend_from_slice(piece_chaining_value(offset, piece).as_ref());
+            offset += piece.len() as u64;
+        };
+        BUFFER.set(buffer);
+        result
+    }
+
+    /// Fills `out` with the digest from the parts' results in part order (each of its
+    /// [`Plan::payload_len`], checked by the caller), reading [`Plan::combine_range`] through
+    /// `read` where it is not empty.
+    pub(crate) fn combine(
+        &self,
+        payloads: &[&[u8]],
+        mut read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+        out: &mut [u8],
+    ) -> io::Result<()> {
+        let whole = self.combine_range();
+        if Plan::pieces_of(self.message_len) == 0 {
+            let mut message = vec![0; (whole.end - whole.start) as usize];
+            if !message.is_empty() {
+                read(whole.start, &mut message)?;
+            }
+            ::blake3::Hasher::new()
+                .update(&message)
+                .finalize_xof()
+                .fill(out);
+            return Ok(());
+        }
+        let cvs: Vec<ChainingValue> = payloads
+            .iter()
+            .flat_map(|payload| payload.chunks_exact(CV_LEN))
+            .map(|cv| cv.try_into().expect("32 bytes"))
+            .collect();
+        output_from_pieces(&cvs).fill(out);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_tile_the_message_in_whole_pieces() {
+        let piece = PIECE as u64;
+        for len in [0, 1, piece, piece + 1, 5 * piece - 3, 9 * piece] {
+            for wanted in [1, 2, 3, 4, 100] {
+                let plan = Plan::new(len, wanted);
+                assert!(plan.parts() >= 1 && plan.parts() <= wanted);
+                let mut at = 0;
+                for index in 0..plan.parts() {
+                    let range = plan.range(index);
+                    assert_eq!(range.start, at, "{len} in {wanted}: part {index}");
+                    assert!(range.start % piece == 0);
+                    at = range.end;
+                }
+                assert_eq!(
+                    at + plan.combine_range().end,
+                    len.max(at),
+                    "{len} in {wanted}"
+                );
+            }
+        }
+    }
+}
