@@ -123,6 +123,13 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
         }
     }
     if let Some(json) = &json {
+        for group in report.groups() {
+            json.group(&mut lines, &group);
+            if lines.len() >= 60 * 1024 {
+                out.write_all(&lines).context(WRITE_ERROR)?;
+                lines.clear();
+            }
+        }
         json.summary(&mut lines, &tally);
     }
     out.write_all(&lines).context(WRITE_ERROR)?;

@@ -261,8 +261,8 @@ pub struct CheckArgs {
     /// new files are then paired by digest, one to one, each side in byte order of the names:
     /// pairs are moved, the rest missing or new. A missing name whose content is still on
     /// disk under another name says so (`MISSING, content at OTHER`), and a new file that
-    /// copies a listed one too (`NEW, copy of OTHER`); --json lists every name sharing a
-    /// file's digest (`copies`). A summary with the counts goes to standard error (not with
+    /// copies a listed one too (`NEW, copy of OTHER`); --json gives each file's number of
+    /// `copies` and its `group`, listed once (`audit_group`). A summary with the counts goes to standard error (not with
     /// --status).
     ///
     /// Exit status: 0 if every file matched, 1 if anything else was found (or the list
@@ -383,7 +383,8 @@ pub struct OutputFlags {
     /// `path`, `algorithm`, `digest` or `error` and `errno` for sum; `type`, `list`, `line`,
     /// `status` (ok, failed, missing, unreadable, improper), `path`, `algorithm`, `expected`,
     /// `actual` for check, and a `"type": "summary"` object after each list (with --audit:
-    /// `"type": "audit"` objects, `status`, `from`, `copies`..., then `"audit_summary"`). Names
+    /// `"type": "audit"` objects, `status`, `from`, `group`, `copies`..., then one
+    /// `"audit_group"` per group of names sharing a digest, then `"audit_summary"`). Names
     /// that are not UTF-8 also come as `path_bytes` (base64). Standard error and the exit status
     /// are as without --json.
     #[arg(long, conflicts_with_all = ["zero", "tag", "binary", "text"])]

@@ -39,7 +39,14 @@ pub fn without_own_files<'a>(
     items: impl Iterator<Item = Item> + 'a,
     list: &Path,
 ) -> impl Iterator<Item = Item> + 'a {
-    let own = OwnFiles::new(list);
+    without(items, OwnFiles::new(list))
+}
+
+/// The walk without the files in `own`.
+pub fn without<'a>(
+    items: impl Iterator<Item = Item> + 'a,
+    own: OwnFiles,
+) -> impl Iterator<Item = Item> + 'a {
     items.filter(move |item| match item {
         Item::Hash {
             source: Source::Path(path),

@@ -20,7 +20,7 @@ use crate::progress::ManyProgress;
 use crate::stdio;
 use parhash_format::escape;
 use parhash_format::line::{write_failure, write_line, LineStyle};
-use parhash_format::list_file::{replace, temporary, Durable};
+use parhash_format::list_file::{replace, temporary, Durable, OwnFiles};
 use parhash_format::meta::{self, Meta};
 use parhash_format::order::InputOrder;
 use parhash_format::tag as parsha;
@@ -324,8 +324,16 @@ fn stream_lines(
 /// lines.
 fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Result<bool> {
     let items = many::items_for(files, args.recursive).map(closed_stdin_fails);
-    if args.resume && args.lists.is_some() {
-        return resume_lists(algorithms, files, args, items);
+    if args.lists.is_some() {
+        // The lists being written are not data, should they lie in the tree.
+        let own = OwnFiles::lists(&list_paths(algorithms, args)?);
+        let items = list_file::without(items, own);
+        if args.resume {
+            return resume_lists(algorithms, files, args, items);
+        }
+        let records = Records::open(algorithms, args)?;
+        let plan = items.map(|item| Ok(Planned::Hash(item, None)));
+        return hash_planned(algorithms, files, args, records, plan);
     }
     let Some(path) = &args.output_file else {
         let records = Records::open(algorithms, args)?;

@@ -60,25 +60,57 @@ type Verdicts = BTreeMap<Vec<u8>, (String, Option<Vec<u8>>, Vec<(Vec<u8>, bool, 
 fn json_verdicts(stdout: &[u8]) -> (Verdicts, Value) {
     let mut verdicts = Verdicts::new();
     let mut summary = Value::Null;
+    // Each verdict's group and copy count, then the groups (after every verdict).
+    let mut pending = Vec::new();
+    let mut groups = BTreeMap::new();
     for line in stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         let record: Value = serde_json::from_slice(line).unwrap();
         match record["type"].as_str() {
             Some("audit") => {
-                let copies = record["copies"].as_array().unwrap().iter();
-                let copies = copies
+                assert!(
+                    groups.is_empty() && summary.is_null(),
+                    "groups come after verdicts"
+                );
+                let name = name_of(&record, "path").unwrap();
+                let status = record["status"].as_str().unwrap().to_string();
+                let count = record["copies"].as_u64().unwrap();
+                assert_eq!(record["group"].is_null(), count == 0);
+                pending.push((
+                    name,
+                    status,
+                    name_of(&record, "from"),
+                    record["group"].as_u64(),
+                    count,
+                ));
+            }
+            Some("audit_group") => {
+                assert!(summary.is_null());
+                let names: Vec<_> = (record["names"].as_array().unwrap().iter())
                     .map(|c| {
                         let name = name_of(c, "path").unwrap();
                         (name, c["listed"].as_bool().unwrap(), c["on_disk"].clone())
                     })
                     .collect();
-                let name = name_of(&record, "path").unwrap();
-                let status = record["status"].as_str().unwrap().to_string();
-                let old = verdicts.insert(name, (status, name_of(&record, "from"), copies));
-                assert!(old.is_none(), "two verdicts for one name");
+                assert_eq!(record["group"].as_u64(), Some(groups.len() as u64));
+                groups.insert(record["group"].as_u64().unwrap(), names);
             }
             Some("audit_summary") => summary = record,
             other => panic!("unexpected record type {other:?}"),
         }
+    }
+    let plain = |name: &[u8]| name.strip_prefix(b"./").unwrap_or(name).to_vec();
+    for (name, status, from, group, count) in pending {
+        let copies: Vec<_> = group.map_or(Vec::new(), |group| {
+            (groups[&group].iter())
+                .filter(|c| {
+                    plain(&c.0) != plain(&name) && Some(plain(&c.0)) != from.as_deref().map(plain)
+                })
+                .cloned()
+                .collect()
+        });
+        assert_eq!(copies.len() as u64, count);
+        let old = verdicts.insert(name, (status, from, copies));
+        assert!(old.is_none(), "two verdicts for one name");
     }
     (verdicts, summary)
 }
@@ -458,6 +490,55 @@ fn usage_and_list_errors() {
 }
 
 /// 10^5 files, a few of them changed, moved and removed (about 15 s in a debug build).
+/// `check --audit --json` of `n` identical (empty) files, one of them renamed since the list
+/// was made, and one more added: its standard output.
+fn identical_files_json(n: usize) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for i in 0..n {
+        write(d, format!("same/{i:04}").as_bytes(), "");
+    }
+    list_of(d);
+    fs::rename(d.join("same/0000"), d.join("same/renamed")).unwrap();
+    write(d, b"same/added", "");
+    let out = parhash(d, &["check", "--audit", "--json", "LIST"]);
+    assert_eq!(out.status.code(), Some(1));
+    out.stdout
+}
+
+#[test]
+fn identical_files_make_a_report_linear_in_their_number() {
+    // Every record listing all its copies made 500 empty files an 11.9 MB report.
+    let (small, large) = (identical_files_json(300), identical_files_json(600));
+    let ratio = large.len() as f64 / small.len() as f64;
+    assert!(ratio < 2.2, "{} then {} bytes", small.len(), large.len());
+    let (verdicts, summary) = json_verdicts(&small);
+    assert_eq!(verdicts.len(), 301);
+    // The new names pair with the gone one in byte order: `added` is the move.
+    let (status, from, copies) = &verdicts[&b"./same/added"[..]];
+    assert_eq!(
+        (status.as_str(), from.as_deref()),
+        ("moved", Some(&b"./same/0000"[..]))
+    );
+    assert_eq!(copies.len(), 300);
+    assert_eq!(verdicts[&b"./same/renamed"[..]].0, "new");
+    assert_eq!(verdicts[&b"./same/renamed"[..]].2.len(), 301);
+    assert_eq!(
+        (
+            &summary["matched"],
+            &summary["moved"],
+            &summary["new"],
+            &summary["duplicates"]
+        ),
+        (
+            &Value::from(299),
+            &Value::from(1),
+            &Value::from(1),
+            &Value::from(301)
+        )
+    );
+}
+
 #[test]
 fn a_list_of_100000_files() {
     let dir = tempfile::tempdir().unwrap();

@@ -517,3 +517,32 @@ fn a_fifo_among_other_files_is_opened_once() {
         assert_eq!(out.stdout, want.stdout, "case {round}");
     }
 }
+
+#[test]
+fn lists_inside_the_walked_tree_do_not_list_themselves() {
+    // `sum -r . --lists out` with out in the tree: the lists are not data (as -o's list is
+    // not), so each checks clean, however often the command runs (--resume too).
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("f"), b"data\n").unwrap();
+    fs::create_dir(dir.path().join("out")).unwrap();
+    fs::write(dir.path().join("out/kept"), b"kept\n").unwrap();
+    for resume in [false, true, false] {
+        let mut flags = vec!["sum", "-r", "-a", "md5,sha256", "--lists", "out"];
+        flags.extend(resume.then_some("--resume"));
+        flags.push(".");
+        let flags: Vec<&OsStr> = flags.into_iter().map(os).collect();
+        let out = parhash(dir.path(), &flags);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for list in ["MD5SUMS", "SHA256SUMS"] {
+            let text = fs::read_to_string(dir.path().join("out").join(list)).unwrap();
+            let names: Vec<&str> = (text.lines())
+                .map(|line| line.split_once("  ").unwrap().1)
+                .collect();
+            assert_eq!(names, ["./f", "./out/kept"], "{list}");
+        }
+    }
+}

@@ -429,12 +429,26 @@ struct AuditRecord<'a> {
     actual: Option<String>,
     #[serde(flatten)]
     failure: Option<Failure>,
-    copies: Vec<AuditCopy>,
+    group: Option<u64>,
+    copies: u64,
 }
 
-/// Another name with the same content, in an audit record.
+/// The names sharing one digest, listed once for every record that names the group.
 #[derive(Serialize)]
-struct AuditCopy {
+struct AuditGroup<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(flatten)]
+    list: &'a ListName,
+    group: u64,
+    algorithm: &'static str,
+    digest: String,
+    names: Vec<AuditName>,
+}
+
+/// A name in an audit group.
+#[derive(Serialize)]
+struct AuditName {
     #[serde(flatten)]
     path: PathName,
     listed: bool,
@@ -476,8 +490,11 @@ impl AuditReport {
     }
 
     /// One file's verdict: `{"type": "audit", "list", "status", "path", "from" (moved),
-    /// "algorithm", "expected", "actual", "error" and "errno" (unreadable), "copies": [{"path",
-    /// "listed", "on_disk"}]}`.
+    /// "algorithm", "expected", "actual", "error" and "errno" (unreadable), "group", "copies"}`:
+    /// `copies` is how many other names hold its digest (not counting a moved file's `from`),
+    /// `group` the number of the [`AuditReport::group`] record that lists them (null when
+    /// none). A list of each record's copies would make the report grow with the square of
+    /// the names sharing a digest.
     pub fn verdict(&self, out: &mut Vec<u8>, verdict: &crate::audit::Verdict) {
         let (from, from_bytes) = match &verdict.from {
             Some(from) => {
@@ -501,13 +518,32 @@ impl AuditReport {
                 expected: hex(&verdict.expected),
                 actual: hex(&verdict.actual),
                 failure: verdict.error.as_ref().map(Failure::new),
-                copies: verdict
-                    .copies
-                    .iter()
-                    .map(|copy| AuditCopy {
-                        path: PathName::new(&copy.name),
-                        listed: copy.listed,
-                        on_disk: copy.on_disk,
+                group: verdict.copies.as_ref().map(|c| c.group),
+                copies: verdict.copies.as_ref().map_or(0, |c| c.count),
+            },
+        );
+    }
+
+    /// The names holding one digest, after the verdicts that name it: `{"type":
+    /// "audit_group", "list", "group", "algorithm", "digest", "names": [{"path", "listed",
+    /// "on_disk"}]}`, every name once in byte order. A verdict's copies are its group's names
+    /// less its own `path` and its `from` (names compared without a leading `./`); `listed`:
+    /// the list names it, `on_disk`: it is on disk with this digest (null: outside an audited
+    /// subset, not looked at).
+    pub fn group(&self, out: &mut Vec<u8>, group: &crate::audit::Group) {
+        push_line(
+            out,
+            &AuditGroup {
+                kind: "audit_group",
+                list: &self.list,
+                group: group.id,
+                algorithm: self.algorithm.name(),
+                digest: Output::from_slice(&group.digest).to_hex(),
+                names: (group.names.iter())
+                    .map(|name| AuditName {
+                        path: PathName::new(&name.name),
+                        listed: name.listed,
+                        on_disk: name.on_disk,
                     })
                     .collect(),
             },
@@ -651,12 +687,16 @@ mod tests {
         let mut auditor = Auditor::new(2);
         auditor.listed(b"gone\xff", &[1, 2], true).unwrap();
         auditor.listed(b"kept", &[3, 4], true).unwrap();
+        auditor.listed(b"kept2", &[3, 4], true).unwrap();
         auditor.found(b"kept", Ok(&[3, 4])).unwrap();
+        auditor.found(b"kept2", Ok(&[3, 4])).unwrap();
         auditor.found(b"here", Ok(&[1, 2])).unwrap();
-        let (verdicts, tally) = auditor.finish(|_| false).collect();
+        let (verdicts, tally, groups) = auditor.finish(|_| false).collect();
+        let names: Vec<&[u8]> = verdicts.iter().map(|v| &v.name[..]).collect();
+        assert_eq!(names, [&b"kept"[..], b"kept2", b"here"]);
         let report = AuditReport::new(b"LIST", Algorithm::Md5);
         let mut out = Vec::new();
-        report.verdict(&mut out, &verdicts[1]);
+        report.verdict(&mut out, &verdicts[2]);
         let record = parse(&out);
         assert_eq!(record["type"], "audit");
         assert_eq!(record["status"], "moved");
@@ -667,13 +707,36 @@ mod tests {
             (&record["expected"], &record["actual"]),
             (&json!("0102"), &json!("0102"))
         );
-        assert_eq!(record["copies"], json!([]));
+        assert_eq!(
+            (&record["group"], &record["copies"]),
+            (&json!(null), &json!(0))
+        );
+        out.clear();
+        report.verdict(&mut out, &verdicts[0]);
+        let record = parse(&out);
+        assert_eq!(
+            (&record["group"], &record["copies"]),
+            (&json!(0), &json!(1))
+        );
+        out.clear();
+        report.group(&mut out, &groups[0]);
+        let group = parse(&out);
+        assert_eq!(
+            (&group["type"], &group["digest"]),
+            (&json!("audit_group"), &json!("0304"))
+        );
+        let names: Vec<&Value> = group["names"].as_array().unwrap().iter().collect();
+        assert_eq!(names.len(), 2);
+        assert_eq!(
+            (&names[1]["path"], &names[1]["listed"], &names[1]["on_disk"]),
+            (&json!("kept2"), &json!(true), &json!(true))
+        );
         out.clear();
         report.summary(&mut out, &tally);
         let summary = parse(&out);
         assert_eq!(
             (&summary["matched"], &summary["moved"]),
-            (&json!(1), &json!(1))
+            (&json!(2), &json!(1))
         );
         assert_eq!(summary["passed"], false);
     }

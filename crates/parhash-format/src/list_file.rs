@@ -179,10 +179,11 @@ pub fn sync_parent(path: &Path) {
 
 /// The files `sum -o LIST` writes, which its walk leaves out should they lie in the tree (a
 /// file being written is not listed): `LIST`, `LIST.tmp`, the side file's `.tmp` and the side
-/// file. `check --audit LIST` leaves them out too: they are not part of the data.
+/// file; or the lists `sum --lists DIR` writes ([`OwnFiles::lists`]). `check --audit LIST`
+/// leaves them out too: they are not part of the data.
 #[derive(Clone, Debug)]
 pub struct OwnFiles {
-    paths: [PathBuf; 4],
+    paths: Vec<PathBuf>,
     names: Vec<OsString>,
 }
 
@@ -190,14 +191,28 @@ impl OwnFiles {
     /// The files of the list at `list`.
     pub fn new(list: &Path) -> OwnFiles {
         let side = meta::side_path(list);
-        let paths = [list.to_path_buf(), temporary(list), temporary(&side), side];
+        OwnFiles::of(vec![
+            list.to_path_buf(),
+            temporary(list),
+            temporary(&side),
+            side,
+        ])
+    }
+
+    /// The lists of `sum --lists DIR` at `paths` ([`list_paths`]): were they walked, each would
+    /// be listed as it was when the walk reached it (empty, or cut short).
+    pub fn lists(paths: &[PathBuf]) -> OwnFiles {
+        OwnFiles::of(paths.to_vec())
+    }
+
+    fn of(paths: Vec<PathBuf>) -> OwnFiles {
         let names = (paths.iter())
             .filter_map(|path| path.file_name().map(|name| name.to_os_string()))
             .collect();
         OwnFiles { paths, names }
     }
 
-    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file.
+    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file (or the lists).
     pub fn paths(&self) -> &[PathBuf] {
         &self.paths
     }

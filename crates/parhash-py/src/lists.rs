@@ -612,7 +612,8 @@ impl Audit {
 
     /// After the tree: `(passed, events, records, counts)`: whether only matched files were
     /// found (and, with `strict`, no improper line), what the CLI prints (stdout bytes and
-    /// stderr messages, in order), every verdict's `--json` record (bytes) and the counts
+    /// stderr messages, in order), every verdict's `--json` record then every group's
+    /// (`"type": "audit_group"`: the names sharing a digest; bytes) and the counts
     /// (`matched`, `changed`, `missing`, `missing_with_copy`, `new`, `moved`, `unreadable`,
     /// `duplicates`). `exists(name)` says whether a listed name outside the audited subset is
     /// still there (default: a look at the local file system).
@@ -695,6 +696,14 @@ impl Audit {
                 _ if options.status => {}
                 _ if options.quiet && verdict.status == Status::Matched => {}
                 _ => audit::report_line(&mut lines, &verdict, options.zero),
+            }
+            records.push(record);
+        }
+        for group in report.groups() {
+            let mut record = Vec::new();
+            json.group(&mut record, &group);
+            if options.json {
+                lines.extend_from_slice(&record);
             }
             records.push(record);
         }

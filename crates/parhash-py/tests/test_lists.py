@@ -275,6 +275,9 @@ def test_audit_equals_the_cli(tmp_path, monkeypatch, flags, options):
         assert all(result.counts[s] > 0 for s in ("matched", "changed", "missing", "missing_with_copy", "new", "moved",
                                                   "unreadable", "duplicates"))
         assert b"MOVED from" in want[1] and b"copy of" in want[1]
+        # Each group of names sharing a digest once; a verdict names its group by index.
+        assert result.groups and all(v["group"] is None or 0 <= v["group"] < len(result.groups)
+                                     for v in result.verdicts)
 
 
 def test_audit_of_an_unchanged_tree_passes(tmp_path, monkeypatch):

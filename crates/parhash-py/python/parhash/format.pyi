@@ -290,4 +290,4 @@ class Audit:
     def finish(
         self, exists: Callable[[bytes], bool] | None = None
     ) -> tuple[bool, _Events, list[bytes], dict[str, int]]:
-        """(passed, events, JSON records, counts)."""
+        """(passed, events, JSON records (verdicts, then groups), counts)."""

@@ -49,14 +49,16 @@ class ListResult:
 @dataclass
 class AuditResult:
     """An audit: `passed` when every file matched (``check --audit``'s exit status 0),
-    `verdicts` the ``--json`` records (dicts: status, path, ...), `counts` by status,
-    `events` what ``parhash check --audit`` prints, in order: ``(True, bytes)`` for standard
-    output, ``(False, str)`` for a message on standard error."""
+    `verdicts` the ``--json`` records (dicts: status, path, group, copies, ...), `counts` by
+    status, `events` what ``parhash check --audit`` prints, in order: ``(True, bytes)`` for
+    standard output, ``(False, str)`` for a message on standard error, `groups` the
+    ``audit_group`` records (the names sharing a digest; a verdict's ``group`` is its index)."""
 
     passed: bool
     verdicts: List[Dict[str, Any]]
     counts: Dict[str, int]
     events: List[Tuple[bool, Union[bytes, str]]]
+    groups: List[Dict[str, Any]] = field(default_factory=list)
 
 
 def local_hasher(algorithm: str, *, tree_params: Optional[Tuple[int, int]] = None,
@@ -314,5 +316,7 @@ def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algo
     for (name, error), result in fmt.in_order(steps(), hasher):
         audit_.found(name, error if error is not None else result)
     passed, report, records, counts = audit_.finish(exists)
-    verdicts = [_json.loads(record) for record in records]
-    return AuditResult(passed, verdicts, dict(counts), list(events) + list(report))
+    decoded = [_json.loads(record) for record in records]
+    verdicts = [record for record in decoded if record["type"] == "audit"]
+    groups = [record for record in decoded if record["type"] == "audit_group"]
+    return AuditResult(passed, verdicts, dict(counts), list(events) + list(report), groups)
