@@ -102,4 +102,3 @@ pub use threads::Threads;
 pub fn cpu_features() -> String {
     platform::describe()
 }
-

@@ -70,8 +70,8 @@ use std::ops::Range;
 
 pub use error::PartError;
 pub use key::{PlanKey, TreeMode, FORMAT_VERSION};
-pub use state::PartState;
 use state::in_order;
+pub use state::PartState;
 
 use crate::algo::{blake3, parsha256, sandstorm};
 use crate::{Algorithm, Output, Threads, TreeParams};
