@@ -34,7 +34,7 @@ fuzz_target!(|input: &[u8]| {
         return;
     };
     let options = common::check_options(*flags);
-    let session = &mut Checker::new(options).start(b"LIST");
+    let list_check = &mut Checker::new(options).start(b"LIST");
     // Every checksum line the reader saw, by line number.
     let jobs: RefCell<BTreeMap<u64, Job>> = RefCell::default();
     let spec_of = |job: &Job| {
@@ -59,7 +59,7 @@ fuzz_target!(|input: &[u8]| {
     };
     let mut said = Vec::new();
     let read = read_list(
-        session,
+        list_check,
         &mut &list[..],
         &paths,
         options.warn,

@@ -91,14 +91,9 @@ pub use algo::skein::{
 pub use algo::whirlpool::Whirlpool;
 pub use algo::VariantInfo;
 pub use digest;
+pub use platform::describe as cpu_features;
 pub use registry::{
     hash, Algorithm, AlgorithmInfo, DigestSizes, Error, Family, Hasher, HasherBuilder, Output,
     Variant,
 };
 pub use threads::Threads;
-
-/// The CPU features parhash's kernels use that this machine has (`avx2, avx512, sha-ni`), or
-/// `portable only`: what `parhash list` prints on its first line.
-pub fn cpu_features() -> String {
-    platform::describe()
-}

@@ -132,7 +132,8 @@ pub fn intel() -> bool {
     false
 }
 
-/// A one-line description of what this CPU offers parhash, e.g. for `parhash list` and reports.
+/// The CPU features parhash's kernels use that this machine has (`avx2, avx512, sha-ni`), or
+/// `portable only`: the line `parhash list` and the lab's reports print (`parhash::cpu_features`).
 pub fn describe() -> String {
     let have: Vec<&str> = [
         (Sse41::detect().is_some(), Sse41::NAME),
