@@ -17,13 +17,12 @@ enum Waiting<H, K> {
 /// The steps of a plan waiting for the engine's results (see the [module docs](self)).
 pub struct InputOrder<H, K> {
     waiting: VecDeque<Waiting<H, K>>,
+    limit: usize,
 }
 
 impl<H, K> Default for InputOrder<H, K> {
     fn default() -> Self {
-        InputOrder {
-            waiting: VecDeque::new(),
-        }
+        Self::with_limit(Self::MAX_WAITING)
     }
 }
 
@@ -38,6 +37,15 @@ impl<H, K> InputOrder<H, K> {
         Self::default()
     }
 
+    /// An empty plan that is full at `limit` waiting steps instead of [`Self::MAX_WAITING`]
+    /// (at least one): tests drive the engine's restarts with a small one.
+    pub fn with_limit(limit: usize) -> Self {
+        InputOrder {
+            waiting: VecDeque::new(),
+            limit: limit.max(1),
+        }
+    }
+
     /// A file given to the engine, with what goes with its result.
     pub fn hashed(&mut self, payload: H) {
         self.waiting.push_back(Waiting::Hashed(payload));
@@ -48,9 +56,10 @@ impl<H, K> InputOrder<H, K> {
         self.waiting.push_back(Waiting::Kept(record));
     }
 
-    /// Whether [`InputOrder::MAX_WAITING`] steps wait.
+    /// Whether the limit's steps ([`InputOrder::MAX_WAITING`] unless [`Self::with_limit`])
+    /// wait.
     pub fn is_full(&self) -> bool {
-        self.waiting.len() >= Self::MAX_WAITING
+        self.waiting.len() >= self.limit
     }
 
     /// The steps passed through at the head, up to the next file given to the engine (or all

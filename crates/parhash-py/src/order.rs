@@ -136,13 +136,19 @@ impl InOrder {
 }
 
 /// `(payload, result)` for each step `(name to hash or None, payload)` of `steps`, in order,
-/// the names hashed by `hasher` (see `InOrder`).
+/// the names hashed by `hasher` (see `InOrder`); at most `max_waiting` steps wait
+/// (`MAX_WAITING` by default).
 #[pyfunction]
-pub(crate) fn in_order(steps: &Bound<'_, PyAny>, hasher: Py<PyAny>) -> PyResult<InOrder> {
+#[pyo3(signature = (steps, hasher, *, max_waiting=InputOrder::<(), ()>::MAX_WAITING))]
+pub(crate) fn in_order(
+    steps: &Bound<'_, PyAny>,
+    hasher: Py<PyAny>,
+    max_waiting: usize,
+) -> PyResult<InOrder> {
     Ok(InOrder {
         steps: steps.try_iter()?.unbind(),
         hasher,
-        waiting: Rc::default(),
+        waiting: Rc::new(RefCell::new(InputOrder::with_limit(max_waiting))),
         exhausted: Rc::default(),
         results: None,
         ready: VecDeque::new(),
@@ -152,5 +158,6 @@ pub(crate) fn in_order(steps: &Bound<'_, PyAny>, hasher: Py<PyAny>) -> PyResult<
 pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<InOrder>()?;
     module.add_function(wrap_pyfunction!(in_order, module)?)?;
+    module.add("MAX_WAITING", InputOrder::<(), ()>::MAX_WAITING)?;
     Ok(())
 }

@@ -22,6 +22,7 @@ import os
 from typing import Iterable, Iterator, Optional, Tuple, Union
 
 from ._parhash import (
+    MAX_WAITING,
     META_HEADER,
     Audit,
     Checker,
@@ -59,6 +60,7 @@ from ._parhash import (
 from ._parhash import bsd_tag as tag
 
 __all__ = [
+    "MAX_WAITING",
     "META_HEADER",
     "Audit",
     "Checker",

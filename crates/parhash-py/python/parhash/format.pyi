@@ -73,13 +73,18 @@ def list_paths(directory: _Path, template: str | None, algorithms: list[str]) ->
 def infer_algorithm(size: int) -> str | None:
     """The algorithm a tagless line with a `size`-byte digest is checked with."""
 
+#: The most steps `in_order` keeps waiting by default (as ``parhash sum -o``).
+MAX_WAITING: int
+
 def in_order(
     steps: Iterable[tuple[bytes | None, Any]],
     hasher: Callable[[Iterator[bytes]], Iterable[tuple[bytes, Any]]],
+    *,
+    max_waiting: int = ...,
 ) -> Iterator[tuple[Any, Any]]:
     """``(payload, result)`` for each step ``(name to hash or None, payload)``, in order: the
-    hasher's result for a name, None for the others. As ``parhash sum -o`` writes its lists: a
-    bounded number of steps wait for a hashed file before them (then the hasher is drained and
+    hasher's result for a name, None for the others. As ``parhash sum -o`` writes its lists: at
+    most ``max_waiting`` steps wait for a hashed file before them (then the hasher is drained and
     called again)."""
 
 class Entry:

@@ -29,6 +29,10 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 import parhash
 from parhash import format as fmt
 
+#: The most records that wait for a file being hashed before the hasher is drained and called
+#: again (as ``parhash sum -o``; a test lowers it).
+MAX_WAITING = fmt.MAX_WAITING
+
 PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 #: Hashes names (bytes) in order: ``(name, digest)`` or ``(name, exception)`` for each.
 Hasher = Callable[[Iterable[bytes]], Iterable[Tuple[bytes, Any]]]
@@ -143,7 +147,8 @@ def _hash_walk(walk: Iterable[Tuple[bytes, Any]], writer: _Writer, hasher: Hashe
                 yield name, (name, None, fmt.meta_record(name))
 
     try:
-        for (name, error, meta_line), result in fmt.in_order(steps(), hasher):
+        ordered = fmt.in_order(steps(), hasher, max_waiting=MAX_WAITING)
+        for (name, error, meta_line), result in ordered:
             writer.hashed(name, error if error is not None else result, meta_line)
     except BaseException:
         writer.close()
@@ -261,7 +266,8 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
                 yield name, ("hash", name, None, meta_line)
 
     try:
-        for (action, name, value, meta_line), result in fmt.in_order(steps(), hasher):
+        ordered = fmt.in_order(steps(), hasher, max_waiting=MAX_WAITING)
+        for (action, name, value, meta_line), result in ordered:
             if action == "keep":
                 writer.kept(value, meta_line)
             else:
@@ -313,7 +319,8 @@ def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algo
             if audit_.wants(name):
                 yield (name if error is None else None), (name, error)
 
-    for (name, error), result in fmt.in_order(steps(), hasher):
+    ordered = fmt.in_order(steps(), hasher, max_waiting=MAX_WAITING)
+    for (name, error), result in ordered:
         audit_.found(name, error if error is not None else result)
     passed, report, records, counts = audit_.finish(exists)
     decoded = [_json.loads(record) for record in records]
