@@ -70,7 +70,7 @@ use std::ops::Range;
 
 pub use error::PartError;
 pub use key::{PlanKey, TreeMode, FORMAT_VERSION};
-use state::in_order;
+use state::sized_in_order;
 pub use state::PartState;
 
 use crate::algo::{blake3, parsha256, sandstorm};
@@ -422,21 +422,8 @@ impl Plan {
             }
             Form::Sandstorm(plan) => Ok(Output::from_slice(&plan.combine(states)?)),
             Form::Blake3(plan) => {
-                let ordered = in_order(self.key(), states)?;
-                let mut payloads = Vec::with_capacity(ordered.len());
-                for (index, state) in ordered.iter().enumerate() {
-                    let expected = plan.payload_len(index);
-                    if state.payload().len() != expected {
-                        return Err(PartError::BadPayload {
-                            index: index as u32,
-                            why: format!(
-                                "{} bytes where this plan's part {index} has {expected}",
-                                state.payload().len()
-                            ),
-                        });
-                    }
-                    payloads.push(state.payload());
-                }
+                let ordered = sized_in_order(self.key(), states, |index| plan.payload_len(index))?;
+                let payloads: Vec<&[u8]> = ordered.iter().map(|state| state.payload()).collect();
                 let mut digest = vec![0; self.digest_size];
                 plan.combine(&payloads, read, &mut digest)?;
                 Ok(Output::from_slice(&digest))

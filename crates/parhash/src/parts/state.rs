@@ -182,6 +182,26 @@ pub(crate) fn in_order<'a>(
     Ok(slots.into_iter().map(|s| s.expect("checked")).collect())
 }
 
+/// [`in_order`], and each part's payload of the size `payload_len(index)` says, or
+/// [`PartError::BadPayload`]: what every family's combine step needs before it reads them.
+pub(crate) fn sized_in_order<'a>(
+    key: PlanKey,
+    states: impl IntoIterator<Item = &'a PartState>,
+    payload_len: impl Fn(usize) -> usize,
+) -> Result<Vec<&'a PartState>, PartError> {
+    let parts = in_order(key, states)?;
+    for (index, part) in parts.iter().enumerate() {
+        let (got, expected) = (part.payload().len(), payload_len(index));
+        if got != expected {
+            return Err(PartError::BadPayload {
+                index: index as u32,
+                why: format!("{got} bytes; this plan's part {index} has {expected}"),
+            });
+        }
+    }
+    Ok(parts)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -86,7 +86,7 @@ use super::engine::{bytes, short, words, Ctx, Node, Split, Subtree, View};
 use crate::lanes::Kernel;
 use crate::parts::error::PartError;
 use crate::parts::key::{PlanKey, TreeMode};
-use crate::parts::state::{in_order, PartState};
+use crate::parts::state::{sized_in_order, PartState};
 
 /// Message bytes (of the whole message, not only the part's) per read-and-hash step of
 /// [`Plan::hash_part_from`] and top bytes per read of [`Plan::combine_from`]: the memory they
@@ -349,16 +349,7 @@ impl Plan {
         states: impl IntoIterator<Item = &'a PartState>,
         mut read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
     ) -> Result<(u32, [u8; 32]), PartError> {
-        let parts = in_order(self.key, states)?;
-        for (index, part) in parts.iter().enumerate() {
-            let (got, expected) = (part.payload().len(), self.payload_len(index));
-            if got != expected {
-                return Err(PartError::BadPayload {
-                    index: index as u32,
-                    why: format!("{got} bytes; this plan's part {index} has {expected}"),
-                });
-            }
-        }
+        let parts = sized_in_order(self.key, states, |index| self.payload_len(index))?;
         let shape = &self.split.shape;
         let len = self.message_len();
         if shape.is_short() {

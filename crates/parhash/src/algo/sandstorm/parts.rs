@@ -76,7 +76,7 @@ use crate::algo::sandstorm::word::Word;
 use crate::algo::sandstorm::{P224Ref, P256Ref, Params, P224, P256, P384, P512};
 use crate::parts::error::PartError;
 use crate::parts::key::{PlanKey, TreeMode};
-use crate::parts::state::{in_order, PartState};
+use crate::parts::state::{sized_in_order, PartState};
 use crate::threads::Threads;
 use crate::Algorithm;
 
@@ -404,19 +404,7 @@ impl Plan {
         &self,
         states: impl IntoIterator<Item = &'a PartState>,
     ) -> Result<Vec<u8>, PartError> {
-        let ordered = in_order(self.key(), states)?;
-        for (index, state) in ordered.iter().enumerate() {
-            let expected = self.payload_len(index);
-            if state.payload().len() != expected {
-                return Err(PartError::BadPayload {
-                    index: index as u32,
-                    why: format!(
-                        "{} bytes where this plan's part {index} has {expected}",
-                        state.payload().len()
-                    ),
-                });
-            }
-        }
+        let ordered = sized_in_order(self.key(), states, |index| self.payload_len(index))?;
         let words = with_params!(self.variant, P => {
             self.combine_words::<P>(&ordered)
         });
