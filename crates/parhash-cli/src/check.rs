@@ -241,8 +241,7 @@ impl Spec {
         let hashing = job_hashing(options, job);
         Spec {
             algorithm,
-            tree_params: parhash_format::tag::takes_tree_params(algorithm)
-                .then(|| hashing.tree_params()),
+            tree_params: algorithm.takes_tree_params().then(|| hashing.tree_params()),
             digest_size: hashing.digest_size(algorithm),
         }
     }

@@ -666,7 +666,7 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
         }
     }
     let params_given = sum.hashing.tree_height.is_some() || sum.hashing.iv_bits.is_some();
-    let parsha = (sum.algorithms.iter().copied()).any(parhash_format::tag::takes_tree_params);
+    let parsha = (sum.algorithms.iter().copied()).any(|alg| alg.takes_tree_params());
     if params_given && !parsha && !sum.check {
         return Some("--tree-height and --iv-bits apply only to -a parsha256".into());
     }

@@ -16,7 +16,6 @@ use parhash::{Algorithm, Blake3Mode, Hasher, HasherBuilder, Output, BLAKE3_KEY_L
 use crate::flags::{Command, HashOptions};
 use crate::progress::FileBar;
 use parhash_format::escape;
-use parhash_format::tag as parsha;
 
 /// One input to hash: standard input or a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +61,7 @@ pub fn file_hasher(alg: Algorithm, options: &HashOptions) -> FileHasher<'static>
 /// takes them, `-l`'s digest size where given (the file engine adds each file's length).
 pub fn builder_for(alg: Algorithm, options: &HashOptions) -> HasherBuilder {
     let mut builder = Hasher::builder(alg).threads(options.threads);
-    if parsha::takes_tree_params(alg) {
+    if alg.takes_tree_params() {
         builder = builder.tree_params(options.tree_params());
     }
     if let Some(size) = options.digest_size(alg) {

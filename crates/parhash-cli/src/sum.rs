@@ -23,7 +23,6 @@ use parhash_format::line::{write_failure, write_line, LineStyle};
 use parhash_format::list_file::{replace, temporary, Durable, OwnFiles};
 use parhash_format::meta::{self, Meta};
 use parhash_format::order::InputOrder;
-use parhash_format::tag as parsha;
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
 pub fn run(args: &SumArgs) -> Result<bool> {
@@ -104,7 +103,7 @@ fn style_for(alg: Algorithm, args: &SumArgs) -> LineStyle {
         tag: args.tag,
         binary: args.binary,
         zero: args.output.zero,
-        parsha: parsha::takes_tree_params(alg).then(|| args.hashing.tree_params()),
+        parsha: alg.takes_tree_params().then(|| args.hashing.tree_params()),
         json: args.output.json,
     }
 }

@@ -89,7 +89,7 @@ struct Tree {
 
 impl Tree {
     fn of(algorithm: Algorithm, params: Option<TreeParams>) -> Option<Tree> {
-        let params = params.filter(|_| crate::tag::takes_tree_params(algorithm))?;
+        let params = params.filter(|_| algorithm.takes_tree_params())?;
         Some(Tree {
             tree_height: params.tree_height(),
             iv_bits: params.iv_bits(),

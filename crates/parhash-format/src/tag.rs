@@ -12,17 +12,12 @@
 
 use parhash::{Algorithm, TreeParams};
 
-/// Whether `alg` takes tree parameters (T, l): only PARSHA-256.
-pub fn takes_tree_params(alg: Algorithm) -> bool {
-    alg == Algorithm::Parsha256
-}
-
 /// The BSD tag of a checksum line for a digest of `digest_size` bytes: the algorithm's (with
 /// the length where it is not the default, `BLAKE2b-256`), or for PARSHA-256 one that records its
 /// parameters (`PARSHA256-T13-IV256`).
 pub fn tag(alg: Algorithm, params: Option<TreeParams>, digest_size: usize) -> String {
     match params {
-        Some(params) if takes_tree_params(alg) => params.tag(),
+        Some(params) if alg.takes_tree_params() => params.tag(),
         _ => alg.tag_for_size(digest_size).into_owned(),
     }
 }

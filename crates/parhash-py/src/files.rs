@@ -129,7 +129,7 @@ fn several(
     };
     let mut builders = Vec::new();
     for &alg in &algorithms {
-        let tree = alg == Algorithm::Parsha256;
+        let tree = alg.takes_tree_params();
         let size = takes_size(alg).then_some(digest_size).flatten();
         let (t, l) = if tree {
             (tree_height, iv_bits)
@@ -138,7 +138,9 @@ fn several(
         };
         builders.push(Options::new(alg, threads, t, l, None, size)?.builder(alg));
     }
-    if (tree_height.is_some() || iv_bits.is_some()) && !algorithms.contains(&Algorithm::Parsha256) {
+    if (tree_height.is_some() || iv_bits.is_some())
+        && !algorithms.iter().any(|alg| alg.takes_tree_params())
+    {
         return Err(PyTypeError::new_err(
             "tree_height and iv_bits are parsha256's: none of these algorithms takes them",
         ));

@@ -219,7 +219,7 @@ pub(crate) fn bsd_tag(
     size: Option<usize>,
 ) -> PyResult<String> {
     let algorithm = options::algorithm(algorithm)?;
-    let params = match (tree_params, tag::takes_tree_params(algorithm)) {
+    let params = match (tree_params, algorithm.takes_tree_params()) {
         (None, true) => Some(options::tree_params(None, None)?),
         (params, _) => self::tree_params(params)?,
     };
@@ -306,7 +306,9 @@ impl Entry {
             algorithm: entry.algorithm.name(),
             expected: PyBytes::new(py, &entry.expected).unbind(),
             name: PyBytes::new(py, &entry.name).unbind(),
-            tree_params: tag::takes_tree_params(entry.algorithm)
+            tree_params: entry
+                .algorithm
+                .takes_tree_params()
                 .then(|| params_tuple(job.tree_params)),
             digest_size: job.digest_size(),
             inferred: entry.inferred,

@@ -155,7 +155,7 @@ impl Hash {
                 fed: 0,
                 digest: None,
             }
-        } else if algorithm == Algorithm::Parsha256 && options.variant.is_none() {
+        } else if algorithm.needs_message_length() && options.variant.is_none() {
             State::Parsha(Kept::default())
         } else {
             // The common call, `sha256(data)`, is the builder's quick way (`HasherBuilder::build`).
@@ -410,13 +410,17 @@ impl Hash {
     /// PARSHA-256's tree height T (None for other algorithms).
     #[getter]
     fn tree_height(&self) -> Option<u32> {
-        (self.algorithm == Algorithm::Parsha256).then(|| self.options.tree_params().tree_height())
+        self.algorithm
+            .takes_tree_params()
+            .then(|| self.options.tree_params().tree_height())
     }
 
     /// PARSHA-256's IV length l in bits (None for other algorithms).
     #[getter]
     fn iv_bits(&self) -> Option<u32> {
-        (self.algorithm == Algorithm::Parsha256).then(|| self.options.tree_params().iv_bits())
+        self.algorithm
+            .takes_tree_params()
+            .then(|| self.options.tree_params().iv_bits())
     }
 
     fn __repr__(&self) -> String {
@@ -471,7 +475,7 @@ impl<'py> Keywords<'py> {
         )?;
         let message_length = match self.message_length {
             None => None,
-            Some(_) if alg != Algorithm::Parsha256 => {
+            Some(_) if !alg.needs_message_length() => {
                 return Err(PyTypeError::new_err(format!(
                     "{alg} takes no message_length (only parsha256 needs the length first)"
                 )))

@@ -43,6 +43,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
+    module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;
     format::add(module)?;
     lists::add(module)?;

@@ -23,7 +23,7 @@ use parhash_format::meta::{self, Meta, MetaReader};
 use parhash_format::resume::{Prefix, Step};
 use parhash_format::resumed::{NotResumed, Resume};
 use parhash_format::update::{ListEntries, ListEntry, Merge, Merged, UpdateError, WalkOrder};
-use parhash_format::{audit_list, escape, tag};
+use parhash_format::{audit_list, escape};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyString};
@@ -43,7 +43,7 @@ fn line_style(
     json: bool,
     tree_params: Option<(i64, i64)>,
 ) -> PyResult<LineStyle> {
-    let parsha = match tag::takes_tree_params(algorithm) {
+    let parsha = match algorithm.takes_tree_params() {
         true => Some(options::tree_params(
             tree_params.map(|p| p.0),
             tree_params.map(|p| p.1),
@@ -505,7 +505,7 @@ impl Spec {
         let algorithm = job.entry.algorithm;
         Spec {
             algorithm,
-            tree_params: tag::takes_tree_params(algorithm).then_some(job.tree_params),
+            tree_params: algorithm.takes_tree_params().then_some(job.tree_params),
             digest_size: job.digest_size(),
         }
     }

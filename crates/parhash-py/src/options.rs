@@ -100,7 +100,7 @@ impl Options {
     ) -> PyResult<Options> {
         let tree = if tree_height.is_none() && iv_bits.is_none() {
             None
-        } else if alg != Algorithm::Parsha256 {
+        } else if !alg.takes_tree_params() {
             return Err(PyTypeError::new_err(format!(
                 "{alg} takes no tree_height or iv_bits (only parsha256 has tree parameters)"
             )));

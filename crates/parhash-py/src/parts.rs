@@ -315,3 +315,10 @@ impl PartPlan {
 pub(crate) fn splits(name: &str) -> PyResult<bool> {
     Ok(Plan::splits(options::algorithm(name)?))
 }
+
+/// Whether the algorithm `name` takes tree parameters (`tree_height=`, `iv_bits=`), which
+/// its digests then depend on.
+#[pyfunction]
+pub(crate) fn takes_tree_params(name: &str) -> PyResult<bool> {
+    Ok(options::algorithm(name)?.takes_tree_params())
+}

@@ -23,6 +23,7 @@ from ._parhash import (
     hash_many,
     new,
     splits,
+    takes_tree_params,
 )
 
 __version__ = _parhash.__version__
@@ -122,5 +123,6 @@ __all__ = [
     "hash_many",
     "new",
     "splits",
+    "takes_tree_params",
     *_constructors,
 ]

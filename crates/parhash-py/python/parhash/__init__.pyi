@@ -679,6 +679,9 @@ def hash_many(
 def splits(name: str) -> bool:
     """Whether the algorithm `name` splits one message into parts (``PartPlan``)."""
 
+def takes_tree_params(name: str) -> bool:
+    """Whether the algorithm `name` takes ``tree_height`` and ``iv_bits`` (its digests depend on them)."""
+
 class PartPlan:
     """One long message of an algorithm that splits (``splits(name)``) split into parts."""
 

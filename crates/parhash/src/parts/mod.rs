@@ -70,7 +70,6 @@ use std::ops::Range;
 
 pub use error::PartError;
 pub use key::{PlanKey, TreeMode, FORMAT_VERSION};
-use state::sized_in_order;
 pub use state::PartState;
 
 use crate::algo::{blake3, parsha256, sandstorm};
@@ -277,12 +276,7 @@ impl Plan {
         match &self.form {
             Form::Parsha(plan, _) => plan.key(),
             Form::Sandstorm(plan) => plan.key(),
-            Form::Blake3(plan) => PlanKey {
-                mode: TreeMode::Blake3,
-                params: [blake3::parts::Plan::piece_bytes(), 0],
-                message_len: plan.message_len(),
-                parts: plan.parts() as u32,
-            },
+            Form::Blake3(plan) => plan.key(),
         }
     }
 
@@ -349,8 +343,7 @@ impl Plan {
             }
             Form::Blake3(plan) => {
                 let range = plan.range(index);
-                let part = &message[range.start as usize..range.end as usize];
-                PartState::new(self.key(), index as u32, plan.hash_part(index, part))
+                plan.hash_part(index, &message[range.start as usize..range.end as usize])
             }
         })
     }
@@ -374,9 +367,7 @@ impl Plan {
         let state = match &self.form {
             Form::Parsha(plan, _) => plan.hash_part_from(index, read),
             Form::Sandstorm(plan) => plan.hash_part_from(index, read),
-            Form::Blake3(plan) => plan
-                .hash_part_from(index, read)
-                .map(|payload| PartState::new(self.key(), index as u32, payload)),
+            Form::Blake3(plan) => plan.hash_part_from(index, read),
         };
         Ok(state?)
     }
@@ -421,13 +412,11 @@ impl Plan {
                 Ok(Output::from_slice(&digest))
             }
             Form::Sandstorm(plan) => Ok(Output::from_slice(&plan.combine(states)?)),
-            Form::Blake3(plan) => {
-                let ordered = sized_in_order(self.key(), states, |index| plan.payload_len(index))?;
-                let payloads: Vec<&[u8]> = ordered.iter().map(|state| state.payload()).collect();
-                let mut digest = vec![0; self.digest_size];
-                plan.combine(&payloads, read, &mut digest)?;
-                Ok(Output::from_slice(&digest))
-            }
+            Form::Blake3(plan) => Ok(Output::from_slice(&plan.combine_from(
+                states,
+                read,
+                self.digest_size,
+            )?)),
         }
     }
 

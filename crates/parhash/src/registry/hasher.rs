@@ -230,7 +230,7 @@ impl HasherBuilder {
     /// [`Error::UnsupportedDigestSize`] for a digest size the algorithm cannot produce.
     pub fn build(self) -> Result<Hasher, Error> {
         let algorithm = self.algorithm;
-        let is_parsha = algorithm == Algorithm::Parsha256;
+        let is_parsha = algorithm.takes_tree_params();
         if self.is_plain() && !is_parsha {
             // The common request (Python's `sha256(data)` comes here): what `with_threads`
             // builds, without the checks below (a twentieth of a 64-byte message's time).

@@ -472,6 +472,20 @@ impl Algorithm {
     pub fn digest_sizes(self) -> DigestSizes {
         self.info().sizes
     }
+
+    /// Whether this algorithm takes tree parameters ([`TreeParams`]: PARSHA-256's tree height
+    /// and IV length): the one rule the builders, the list tags and the bindings ask.
+    pub fn takes_tree_params(self) -> bool {
+        self.info().family == Family::Parsha
+    }
+
+    /// Whether its hasher keeps the whole message until the digest is asked for, because the
+    /// tree's shape depends on the message length (PARSHA-256), unless that length is given
+    /// up front ([`HasherBuilder::expected_len`](crate::HasherBuilder::expected_len)). A caller
+    /// that holds the message anyway (a binding's buffers) may keep it instead.
+    pub fn needs_message_length(self) -> bool {
+        self.info().family == Family::Parsha
+    }
 }
 
 impl fmt::Display for Algorithm {

@@ -73,9 +73,10 @@ def _spec(algorithm: Union[str, Sequence[str]], tree_height: Optional[int], iv_b
     if not isinstance(algorithm, str):
         return _several_spec(list(algorithm), tree_height, iv_bits, digest_size)
     name = _lines.canonical_name(algorithm)
-    if name != "parsha256" and (tree_height is not None or iv_bits is not None):
+    takes_tree = parhash.takes_tree_params(name)
+    if not takes_tree and (tree_height is not None or iv_bits is not None):
         raise TypeError(f"{name} takes no tree_height or iv_bits (only parsha256 has tree parameters)")
-    if name == "parsha256":
+    if takes_tree:
         parhash.new(name, tree_height=tree_height, iv_bits=iv_bits)  # ValueError when out of range
     if digest_size is not None:
         _lines.check_options(name, digest_size=digest_size)  # ValueError for a size it cannot make

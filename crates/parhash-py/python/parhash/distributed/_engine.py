@@ -66,7 +66,7 @@ class Spec:
 
     def tree_kwargs(self) -> dict:
         """PARSHA-256's parameters as keyword arguments (what a ``PartPlan`` takes)."""
-        if "parsha256" not in (self.algorithms or (self.algorithm,)):
+        if not any(parhash.takes_tree_params(name) for name in self.algorithms or (self.algorithm,)):
             return {}
         return {"tree_height": self.tree_height, "iv_bits": self.iv_bits}
 

@@ -17,7 +17,7 @@ import errno
 import logging
 import os
 import sys
-from typing import Any, Iterator, List, Optional
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 import ray
 
@@ -310,7 +310,7 @@ def _options_for(spec: Spec, name: str) -> dict:
     if not spec.several:
         return spec.hash_kwargs()
     options: dict = {}
-    if name == "parsha256":
+    if parhash.takes_tree_params(name):
         options.update(spec.tree_kwargs())
     if spec.digest_size is not None:
         # None for one of the algorithms with a single length (as the CLI's hashers).
@@ -333,7 +333,7 @@ def _spec(args) -> Spec:
         return Spec(algorithms[0], args.tree_height, args.iv_bits, size, algorithms=tuple(algorithms))
     algorithm = algorithms[0]
     size = fmt.length_digest_size(algorithm, args.length)
-    if algorithm == "parsha256":
+    if parhash.takes_tree_params(algorithm):
         return Spec(algorithm, args.tree_height, args.iv_bits)
     return Spec(algorithm, digest_size=size)
 
@@ -392,15 +392,21 @@ def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int])
                     parts=getattr(args, "parts", None), progress=bar)
 
 
+def _tree_params(algorithms: Sequence[str], args) -> Optional[Tuple[int, int]]:
+    """The tree parameters as the library fills them in (its defaults where none were given),
+    if one of `algorithms` takes them."""
+    for name in algorithms:
+        if parhash.takes_tree_params(name):
+            tree = parhash.new(name, tree_height=args.tree_height, iv_bits=args.iv_bits)
+            return (tree.tree_height, tree.iv_bits)
+    return None
+
+
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
     if args.output is not None:
         return _sum_to_file(args, bar, out)
     spec = _spec(args)
-    tree_params = None
-    if "parsha256" in (spec.algorithms or (spec.algorithm,)):
-        # The parameters as the library fills them in (its defaults where none were given).
-        tree = parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
-        tree_params = (tree.tree_height, tree.iv_bits)
+    tree_params = _tree_params(spec.algorithms or (spec.algorithm,), args)
     names = [os.fsencode(name) for name in args.files] or [b"-"]
 
     def items() -> Iterator[Item]:
@@ -428,7 +434,7 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
                     line = fmt.checksum_line(algorithm, digests[algorithm], name,
                                              tag=args.tag or (spec.several and lists is None),
                                              binary=args.binary, zero=args.zero,
-                                             tree_params=tree_params if algorithm == "parsha256" else None)
+                                             tree_params=tree_params if parhash.takes_tree_params(algorithm) else None)
                     if lists is not None:
                         lists.write(index, line)
                     else:
@@ -450,10 +456,7 @@ def _sum_to_file(args, bar: Optional[_Bar], out: _Output) -> bool:
     from . import cluster_hasher
 
     spec = _spec(args)
-    tree_params = None
-    if spec.algorithm == "parsha256":
-        tree = parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
-        tree_params = (tree.tree_height, tree.iv_bits)
+    tree_params = _tree_params((spec.algorithm,), args)
     hasher = cluster_hasher(spec.algorithm, tree_params=tree_params, digest_size=spec.digest_size,
                             task_bytes=args.task_bytes, task_files=args.task_files, split_bytes=args.split_bytes,
                             parts=args.parts, max_retries=args.max_retries, progress=bar)
@@ -645,13 +648,13 @@ def _run(args) -> int:
     try:
         if args.command == "sum" and (args.tree_height is not None or args.iv_bits is not None):
             algorithms = _sum_algorithms(args)
-            if "parsha256" not in algorithms:
+            if not any(parhash.takes_tree_params(name) for name in algorithms):
                 if several:
                     return _usage_error(args, "--tree-height and --iv-bits apply only to -a parsha256")
                 return _usage_error(args, f"{algorithms[0]} takes no --tree-height or --iv-bits "
                                     "(only parsha256 does)")
         if args.tree_height is not None or args.iv_bits is not None:
-            parhash.new("parsha256", tree_height=args.tree_height, iv_bits=args.iv_bits)
+            _tree_params(sorted(parhash.algorithms_available), args)  # ValueError when out of range
     except ValueError as err:
         return _usage_error(args, str(err))
     if args.command == "sum" and args.lists is not None and args.json:

@@ -4,8 +4,7 @@
 //! digest [`Blake3`](super::Blake3) gives. A message of one piece or less is its own root: it
 //! has one part that reads nothing, and the combine step hashes the message whole.
 //!
-//! This is the family's geometry, with no envelope: `crate::parts` wraps the results in its
-//! states and checks them.
+//! The family's geometry and its states; `crate::parts` dispatches to it.
 
 use std::cell::Cell;
 use std::io;
@@ -14,6 +13,9 @@ use std::ops::Range;
 use ::blake3::hazmat::ChainingValue;
 
 use super::{output_from_pieces, piece_chaining_value, PIECE};
+use crate::parts::error::PartError;
+use crate::parts::key::{PlanKey, TreeMode};
+use crate::parts::state::{sized_in_order, PartState};
 
 /// Bytes of one chaining value in a part's result.
 pub(crate) const CV_LEN: usize = 32;
@@ -54,10 +56,15 @@ impl Plan {
         self.parts
     }
 
-    /// The bytes per piece, which the states carry (a plan of another piece size is another
-    /// plan).
-    pub(crate) fn piece_bytes() -> u32 {
-        PIECE as u32
+    /// What identifies this plan; every state of it carries this key (with the bytes per
+    /// piece: a plan of another piece size is another plan).
+    pub(crate) fn key(&self) -> PlanKey {
+        PlanKey {
+            mode: TreeMode::Blake3,
+            params: [PIECE as u32, 0],
+            message_len: self.message_len,
+            parts: self.parts as u32,
+        }
     }
 
     /// The pieces of part `index`: the pieces shared as evenly as whole pieces allow.
@@ -90,8 +97,8 @@ impl Plan {
         (pieces.end - pieces.start) as usize * CV_LEN
     }
 
-    /// Part `index`'s result from `bytes`, its [`Plan::range`].
-    pub(crate) fn hash_part(&self, index: usize, bytes: &[u8]) -> Vec<u8> {
+    /// Part `index`'s state from `bytes`, its [`Plan::range`].
+    pub(crate) fn hash_part(&self, index: usize, bytes: &[u8]) -> PartState {
         let range = self.range(index);
         debug_assert_eq!(bytes.len() as u64, range.end - range.start);
         let mut payload = Vec::with_capacity(self.payload_len(index));
@@ -99,17 +106,17 @@ impl Plan {
             let offset = range.start + (i * PIECE) as u64;
             payload.extend_from_slice(piece_chaining_value(offset, piece).as_ref());
         }
-        payload
+        PartState::new(self.key(), index as u32, payload)
     }
 
-    /// Part `index`'s result, reading its range a piece at a time through `read(offset, buf)`
+    /// Part `index`'s state, reading its range a piece at a time through `read(offset, buf)`
     /// into a buffer the calling thread keeps (parts of one piece each would otherwise cost an
     /// allocation, and its zeroing, per MiB).
     pub(crate) fn hash_part_from(
         &self,
         index: usize,
         mut read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
-    ) -> io::Result<Vec<u8>> {
+    ) -> io::Result<PartState> {
         thread_local! {
             static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
         }
@@ -120,7 +127,7 @@ impl Plan {
         let mut offset = range.start;
         let result = loop {
             if offset == range.end {
-                break Ok(payload);
+                break Ok(PartState::new(self.key(), index as u32, payload));
             }
             let piece = &mut buffer[..(range.end - offset).min(PIECE as u64) as usize];
             if let Err(err) = read(offset, piece) {
@@ -133,15 +140,20 @@ impl Plan {
         result
     }
 
-    /// Fills `out` with the digest from the parts' results in part order (each of its
-    /// [`Plan::payload_len`], checked by the caller), reading [`Plan::combine_range`] through
-    /// `read` where it is not empty.
-    pub(crate) fn combine(
+    /// The digest of `digest_size` bytes from the states of all the parts, in any order,
+    /// reading [`Plan::combine_range`] through `read` where it is not empty.
+    ///
+    /// # Errors
+    /// Those of `sized_in_order` about the states (checked before anything is read);
+    /// [`PartError::Io`] with the error `read` returns.
+    pub(crate) fn combine_from<'a>(
         &self,
-        payloads: &[&[u8]],
+        states: impl IntoIterator<Item = &'a PartState>,
         mut read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
-        out: &mut [u8],
-    ) -> io::Result<()> {
+        digest_size: usize,
+    ) -> Result<Vec<u8>, PartError> {
+        let ordered = sized_in_order(self.key(), states, |index| self.payload_len(index))?;
+        let mut out = vec![0; digest_size];
         let whole = self.combine_range();
         if Plan::pieces_of(self.message_len) == 0 {
             let mut message = vec![0; (whole.end - whole.start) as usize];
@@ -151,16 +163,16 @@ impl Plan {
             ::blake3::Hasher::new()
                 .update(&message)
                 .finalize_xof()
-                .fill(out);
-            return Ok(());
+                .fill(&mut out);
+            return Ok(out);
         }
-        let cvs: Vec<ChainingValue> = payloads
+        let cvs: Vec<ChainingValue> = ordered
             .iter()
-            .flat_map(|payload| payload.chunks_exact(CV_LEN))
+            .flat_map(|state| state.payload().chunks_exact(CV_LEN))
             .map(|cv| cv.try_into().expect("32 bytes"))
             .collect();
-        output_from_pieces(&cvs).fill(out);
-        Ok(())
+        output_from_pieces(&cvs).fill(&mut out);
+        Ok(out)
     }
 }
 
