@@ -399,7 +399,7 @@ impl<'p> FileHasher<'p> {
     }
 
     fn hash_reader_counted(&self, mut reader: impl Read) -> io::Result<(Output, u64)> {
-        if needs_length_first(self.algorithm()) {
+        if self.algorithm().needs_message_length() {
             let data = spool(&mut reader)?;
             let len = data.len() as u64;
             let mut hasher = self.hasher(Some(len))?;
@@ -506,12 +506,6 @@ pub fn sigbus_handler_installed() -> bool {
 pub fn disable_memory_maps() {
     #[cfg(target_os = "linux")]
     crate::mapped::disable();
-}
-
-/// Whether `alg` must be told the message length before it hashes anything (PARSHA-256):
-/// input of unknown length is then spooled first ([`spool`]).
-pub fn needs_length_first(alg: Algorithm) -> bool {
-    alg == Algorithm::Parsha256
 }
 
 /// The size of a regular file (`None` for pipes, devices, directories, ...).

@@ -25,7 +25,7 @@ use super::many::engine::{Early, Windows};
 use super::many::{claim_path, on_workers, open_regular, split, window_len, workers_for, Regular};
 use super::read::{check_end, fill, give_back, read_piece_at, take_buffer};
 use super::{
-    finish, needs_length_first, piece_size, spool, FileHasher, FileInput, HashFiles, Progress,
+    finish, piece_size, spool, FileHasher, FileInput, HashFiles, Progress,
     ReadStrategy, Unmoved,
 };
 use crate::batch::JobManager;
@@ -194,7 +194,7 @@ impl<'p> MultiHasher<'p> {
         let needs_length = self
             .builders
             .iter()
-            .any(|b| needs_length_first(b.algorithm()));
+            .any(|b| b.algorithm().needs_message_length());
         if needs_length {
             let data = spool(&mut reader)?;
             let mut rest = &data[..];

@@ -482,7 +482,8 @@ impl Algorithm {
     /// Whether its hasher keeps the whole message until the digest is asked for, because the
     /// tree's shape depends on the message length (PARSHA-256), unless that length is given
     /// up front ([`HasherBuilder::expected_len`](crate::HasherBuilder::expected_len)). A caller
-    /// that holds the message anyway (a binding's buffers) may keep it instead.
+    /// that holds the message anyway (a binding's buffers) may keep it instead; the file engine
+    /// spools input of unknown length first ([`crate::file::spool`]).
     pub fn needs_message_length(self) -> bool {
         self.info().family == Family::Parsha
     }
