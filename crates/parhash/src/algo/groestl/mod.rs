@@ -132,7 +132,6 @@ backends! {
         ParallelAesni(AesNi) => "parallel-aesni":
             "rows of P and Q in 128-bit registers: AES-NI SubBytes, byte-shuffle ShiftBytes";
     }
-    default = ["parallel"];
 }
 
 impl Backend {

@@ -191,7 +191,6 @@ backends! {
         ParallelAvx512(Avx512) => "parallel-avx512":
             "bit-sliced E8 on 128-bit registers with AVX-512VL ternary logic";
     }
-    default = ["parallel"];
 }
 
 impl Backend {

@@ -144,7 +144,6 @@ backends! {
         ParallelAvx512(Avx512) => "parallel-avx512":
             "as AVX2, SIMD-512's NTT in zmm, vprold rotations, vpternlogd IF/MAJ";
     }
-    default = ["parallel"];
 }
 
 impl Backend {
