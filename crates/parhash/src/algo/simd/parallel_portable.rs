@@ -233,26 +233,17 @@ mod tests {
 
     #[test]
     fn expansion_matches_the_literal_form() {
-        let mut block = [0u8; 128];
-        for seed in 0..40u32 {
-            for (i, b) in block.iter_mut().enumerate() {
-                *b = (i as u32 * 97 + seed * 31 + (seed * i as u32) % 7) as u8;
-            }
-            if seed % 5 == 0 {
-                block = [0xff; 128];
-            }
-            for final_block in [false, true] {
-                assert_eq!(
-                    expand::<4>(&block[..64], final_block),
-                    sequential::expand::<4>(&block[..64], final_block),
-                    "n = 4 seed {seed}"
-                );
-                assert_eq!(
-                    expand::<8>(&block, final_block),
-                    sequential::expand::<8>(&block, final_block),
-                    "n = 8 seed {seed}"
-                );
-            }
-        }
+        sequential::tests::for_each_block(40, |seed, block, final_block| {
+            assert_eq!(
+                expand::<4>(&block[..64], final_block),
+                sequential::expand::<4>(&block[..64], final_block),
+                "n = 4 seed {seed}"
+            );
+            assert_eq!(
+                expand::<8>(block, final_block),
+                sequential::expand::<8>(block, final_block),
+                "n = 8 seed {seed}"
+            );
+        });
     }
 }
