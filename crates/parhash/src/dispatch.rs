@@ -402,20 +402,14 @@ mod tests {
 
     #[test]
     fn every_family_flags_the_default_it_picks() {
-        check_table::<blake::Backend256>();
-        check_table::<blake::Backend512>();
-        check_table::<groestl::Backend>();
-        check_table::<jh::Backend>();
-        check_table::<keccak::Backend>();
-        check_table::<md5::Backend>();
-        check_table::<sha1::Backend>();
-        check_table::<sha2::sha256::Backend>();
-        check_table::<sha2::sha512::Backend>();
-        check_table::<simd::Backend>();
-        check_table::<skein::Backend>();
-        check_table::<skein::SequentialOnly>();
-        check_table::<whirlpool::Backend>();
-        check_table::<sandstorm::Form>();
-        check_table::<parsha256::Backend>();
+        macro_rules! check_tables {
+            ($($table:ty),+ $(,)?) => {$(check_table::<$table>();)+};
+        }
+        check_tables! {
+            blake::Backend256, blake::Backend512, groestl::Backend, jh::Backend, keccak::Backend,
+            md5::Backend, sha1::Backend, sha2::sha256::Backend, sha2::sha512::Backend,
+            simd::Backend, skein::Backend, skein::SequentialOnly, whirlpool::Backend,
+            sandstorm::Form, parsha256::Backend,
+        }
     }
 }
