@@ -21,16 +21,11 @@ use core::arch::asm;
 use super::parallel_avx2::{schedule_group, start_pair};
 use crate::platform::{Avx2, Bmi2};
 
-/// One instruction on asm operands' 32-bit registers and immediates, as asm text:
-/// `ins!(rorx s, b, 2)` is `"rorx {s:e}, {b:e}, 2\n"`.
+/// One instruction on the asm operands' 32-bit registers (see [`ins!`](crate::algo::asm_text::ins)).
 macro_rules! ins {
-    ($op:ident $($arg:tt),+) => {
-        concat!(stringify!($op), " ", ins!(@args $($arg),+), "\n")
+    ($($t:tt)+) => {
+        crate::algo::asm_text::ins!(":e"; $($t)+)
     };
-    (@args $x:tt) => { ins!(@one $x) };
-    (@args $x:tt, $($rest:tt),+) => { concat!(ins!(@one $x), ", ", ins!(@args $($rest),+)) };
-    (@one $x:ident) => { concat!("{", stringify!($x), ":e}") };
-    (@one $x:literal) => { stringify!($x) };
 }
 
 /// A round on 32-bit registers: `e += W + K` (at `p + off`) `+ F(b, c, d) + rotl5(a)`, and
