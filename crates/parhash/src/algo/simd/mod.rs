@@ -28,7 +28,7 @@ use digest::{
     Output,
 };
 
-use super::block_api::{block_core, hashers};
+use super::block_api::{block_core, counted_core, hashers};
 use crate::dispatch::backends;
 
 /// The chaining value: the arrays A, B, C, D of n words each (n = `L` = 4 or 8).
@@ -170,22 +170,10 @@ macro_rules! simd_core {
     ($core:ident, $hasher:ident, lanes: $lanes:literal, block: $block:ty, out: $out:ty,
         iv: $iv:expr, name: $name:literal
     ) => {
-        #[doc = concat!("Block-level ", $name, " state; [`", stringify!($hasher), "`] adds the buffering.")]
-        #[derive(Clone)]
-        pub struct $core {
-            state: State<$lanes>,
-            block_count: u64,
-            backend: Backend,
-        }
-
-        impl $core {
-            fn with_backend(backend: Backend) -> Self {
-                Self {
-                    state: $iv,
-                    block_count: 0,
-                    backend,
-                }
-            }
+        counted_core! {
+            #[doc = concat!("Block-level ", $name, " state; [`", stringify!($hasher), "`] adds the buffering.")]
+            #[derive(Clone)]
+            pub struct $core { state: State<$lanes> = $iv, block_count: u64, backend: Backend }
         }
 
         block_core!($core, name: $name, block: $block, output: $out, buffer: Eager);
