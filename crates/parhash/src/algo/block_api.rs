@@ -13,7 +13,7 @@
 //!
 //! [`backends!`]: crate::dispatch::backends
 
-use digest::array::Array;
+use digest::array::{Array, ArraySize};
 use digest::block_api::UpdateCore;
 use digest::block_buffer::BlockSizes;
 use digest::OutputSizeUser;
@@ -83,6 +83,35 @@ macro_rules! block_core {
     };
 }
 pub(crate) use block_core;
+
+/// A core's count of the blocks it has taken: `u64` or `u128`, as its length field needs.
+pub(crate) trait BlockCount {
+    /// Adds `n` blocks, wrapping as the length field does.
+    fn add_blocks(&mut self, n: usize);
+}
+
+macro_rules! block_count {
+    ($($count:ty),+) => {$(
+        impl BlockCount for $count {
+            #[inline(always)]
+            fn add_blocks(&mut self, n: usize) {
+                *self = self.wrapping_add(n as $count);
+            }
+        }
+    )+};
+}
+block_count!(u64, u128);
+
+/// The bytes of `blocks`, counted into `block_count` first: how a core whose kernels take a
+/// byte slice starts `update_blocks`.
+#[inline(always)]
+pub(crate) fn counted_bytes<'a, N: ArraySize>(
+    block_count: &mut impl BlockCount,
+    blocks: &'a [Array<u8, N>],
+) -> &'a [u8] {
+    block_count.add_blocks(blocks.len());
+    Array::slice_as_flattened(blocks)
+}
 
 /// A plain core's struct, its fields in this order: `state`, `block_count` (blocks taken so far)
 /// and `backend`; and `with_backend`, which starts at state `$iv` with no blocks taken.

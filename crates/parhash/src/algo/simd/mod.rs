@@ -28,7 +28,7 @@ use digest::{
     Output,
 };
 
-use super::block_api::{block_core, counted_core, hashers};
+use super::block_api::{block_core, counted_bytes, counted_core, hashers};
 use crate::dispatch::backends;
 
 /// The chaining value: the arrays A, B, C, D of n words each (n = `L` = 4 or 8).
@@ -181,8 +181,7 @@ macro_rules! simd_core {
         impl UpdateCore for $core {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-                self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-                let bytes = Array::cast_slice_to_core(blocks).as_flattened();
+                let bytes = counted_bytes(&mut self.block_count, blocks);
                 self.backend.compress(&mut self.state, bytes, false);
             }
         }
