@@ -22,7 +22,6 @@ pub mod sequential;
 pub mod twiddles;
 
 use digest::{
-    array::Array,
     block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U128, U28, U32, U48, U64},
     Output,
