@@ -23,7 +23,7 @@
 //!         // An alias that is accepted by name but not listed (no summary).
 //!         "portable" = ["sequential"];
 //!     }
-//!     default = ["parallel"];
+//!     // `default = [...];` here when it is not the `parallel` group.
 //! }
 //!
 //! impl Backend {
@@ -45,7 +45,7 @@
 //!   when every token's `detect()` succeeds. A token-less variant may carry its own `#[cfg(..)]`.
 //! - Entries are listed (`infos`) in the order they are declared; groups and aliases name entries,
 //!   and a name that is not declared is a compile error, checked on every target.
-//! - The default is the first available name of `default`, or, after
+//! - The default is the first available name of `default` (`["parallel"]` when left out), or, after
 //!   `where COND => default = [...];`, of that list first when `COND` holds on this CPU (a
 //!   microarchitecture whose measured order differs, see `platform::intel`); `infos` flags it on the first listed
 //!   group that picks it (the alias users know it by, e.g. `parallel`), else on its own variant.
@@ -186,6 +186,17 @@ macro_rules! backends {
             [] [] [] [$($default,)+ $($($alt,)+)?]
             $($body)*
         );
+    };
+
+    // Most families default to their `parallel` group: that is the default left unsaid.
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $name:ident { $($body:tt)* }
+    ) => {
+        $crate::dispatch::backends! {
+            $(#[$attr])* $vis enum $name { $($body)* }
+            default = ["parallel"];
+        }
     };
 
     // A variant that needs platform tokens: x86_64 only, built when every token is detected.
@@ -391,20 +402,14 @@ mod tests {
 
     #[test]
     fn every_family_flags_the_default_it_picks() {
-        check_table::<blake::Backend256>();
-        check_table::<blake::Backend512>();
-        check_table::<groestl::Backend>();
-        check_table::<jh::Backend>();
-        check_table::<keccak::Backend>();
-        check_table::<md5::Backend>();
-        check_table::<sha1::Backend>();
-        check_table::<sha2::sha256::Backend>();
-        check_table::<sha2::sha512::Backend>();
-        check_table::<simd::Backend>();
-        check_table::<skein::Backend>();
-        check_table::<skein::SequentialOnly>();
-        check_table::<whirlpool::Backend>();
-        check_table::<sandstorm::Form>();
-        check_table::<parsha256::Backend>();
+        macro_rules! check_tables {
+            ($($table:ty),+ $(,)?) => {$(check_table::<$table>();)+};
+        }
+        check_tables! {
+            blake::Backend256, blake::Backend512, groestl::Backend, jh::Backend, keccak::Backend,
+            md5::Backend, sha1::Backend, sha2::sha256::Backend, sha2::sha512::Backend,
+            simd::Backend, skein::Backend, skein::SequentialOnly, whirlpool::Backend,
+            sandstorm::Form, parsha256::Backend,
+        }
     }
 }

@@ -92,6 +92,19 @@ isa_token!(
     GfniAvx2, "gfni", ["gfni", "avx2", "avx"]
 );
 
+/// Runs intrinsics given a token of the platform type `$isa`: `with_isa!(Avx2, token => expr)`.
+/// The kernels' own `avx2!`-style macros are this with their type filled in; pointers that
+/// `$e` reads or writes are its caller's to prove.
+macro_rules! with_isa {
+    ($isa:ident, $token:expr => $e:expr) => {{
+        let _proof: $crate::platform::$isa = $token;
+        // SAFETY: a token is made only by its type's `detect`, after the CPU reported every
+        // feature in the type's `isa_token!` list, so the instructions of those features can run.
+        unsafe { $e }
+    }};
+}
+pub(crate) use with_isa;
+
 /// Aligns the calling function's stack frame to 64 bytes; called first in the entry function
 /// of a vector kernel (a `#[target_feature]` function, into which this is inlined) that keeps
 /// 32- or 64-byte registers on the stack. Without it the frame keeps the caller's 16-byte

@@ -248,24 +248,12 @@ mod x86 {
     // a value can only be made from a token (the constructors take it) or from another value
     // of its type. Each intrinsic goes through `avx2!` or `avx512!` with the token in hand.
 
-    /// Runs AVX2 intrinsics, given the token that proves this CPU has AVX2.
+    // Run AVX2 or AVX-512 intrinsics with the token that proves this CPU has them.
     macro_rules! avx2 {
-        ($token:expr => $e:expr) => {{
-            let _proof: Avx2 = $token;
-            // SAFETY: an `Avx2` token is made only by `Avx2::detect`, after the CPU reported
-            // AVX2 (and AVX), so its instructions can run here.
-            unsafe { $e }
-        }};
+        ($token:expr => $e:expr) => { crate::platform::with_isa!(Avx2, $token => $e) };
     }
-
-    /// Runs AVX-512 intrinsics, given the token that proves this CPU has AVX-512.
     macro_rules! avx512 {
-        ($token:expr => $e:expr) => {{
-            let _proof: Avx512 = $token;
-            // SAFETY: an `Avx512` token is made only by `Avx512::detect`, after the CPU
-            // reported AVX-512 F/BW/VL/DQ and AVX2, so their instructions can run here.
-            unsafe { $e }
-        }};
+        ($token:expr => $e:expr) => { crate::platform::with_isa!(Avx512, $token => $e) };
     }
 
     /// The members that the four x86 vector types write alike but for their ISA's intrinsics:

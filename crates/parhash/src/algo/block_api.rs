@@ -1,7 +1,8 @@
 //! The RustCrypto `digest` boilerplate every family repeated, written once.
 //!
 //! A family writes what is its own: the core's fields, `fn with_backend(backend) -> Self` (a
-//! fresh state that runs on `backend`, one of the family's [`backends!`] enums), `UpdateCore`
+//! fresh state that runs on `backend`, one of the family's [`backends!`] enums; [`counted_core!`]
+//! writes both for a core of a state, a block count and a backend), `UpdateCore`
 //! and `FixedOutputCore` (or [`md_core!`] for both, where the padding is MD4-style). Then:
 //! - [`block_core!`] adds the traits that only name sizes: `HashMarker`, `BlockSizeUser`,
 //!   `BufferKindUser`, `OutputSizeUser`, `AlgorithmName` and `Debug` (and `Clone` for a core
@@ -12,7 +13,7 @@
 //!
 //! [`backends!`]: crate::dispatch::backends
 
-use digest::array::Array;
+use digest::array::{Array, ArraySize};
 use digest::block_api::UpdateCore;
 use digest::block_buffer::BlockSizes;
 use digest::OutputSizeUser;
@@ -82,6 +83,58 @@ macro_rules! block_core {
     };
 }
 pub(crate) use block_core;
+
+/// A core's count of the blocks it has taken: `u64` or `u128`, as its length field needs.
+pub(crate) trait BlockCount {
+    /// Adds `n` blocks, wrapping as the length field does.
+    fn add_blocks(&mut self, n: usize);
+}
+
+macro_rules! block_count {
+    ($($count:ty),+) => {$(
+        impl BlockCount for $count {
+            #[inline(always)]
+            fn add_blocks(&mut self, n: usize) {
+                *self = self.wrapping_add(n as $count);
+            }
+        }
+    )+};
+}
+block_count!(u64, u128);
+
+/// The bytes of `blocks`, counted into `block_count` first: how a core whose kernels take a
+/// byte slice starts `update_blocks`.
+#[inline(always)]
+pub(crate) fn counted_bytes<'a, N: ArraySize>(
+    block_count: &mut impl BlockCount,
+    blocks: &'a [Array<u8, N>],
+) -> &'a [u8] {
+    block_count.add_blocks(blocks.len());
+    Array::slice_as_flattened(blocks)
+}
+
+/// A plain core's struct, its fields in this order: `state`, `block_count` (blocks taken so far)
+/// and `backend`; and `with_backend`, which starts at state `$iv` with no blocks taken.
+macro_rules! counted_core {
+    (
+        $(#[$attr:meta])*
+        pub struct $core:ident { state: $state:ty = $iv:expr, block_count: $count:ty, backend: $backend:ty $(,)? }
+    ) => {
+        $(#[$attr])*
+        pub struct $core {
+            state: $state,
+            block_count: $count,
+            backend: $backend,
+        }
+
+        impl $core {
+            fn with_backend(backend: $backend) -> Self {
+                Self { state: $iv, block_count: 0, backend }
+            }
+        }
+    };
+}
+pub(crate) use counted_core;
 
 /// `UpdateCore` and `FixedOutputCore` of a Merkle–Damgård core with MD4-style padding (MD5,
 /// SHA-1, SHA-2): fields `state` (words), `block_count` (`$count`) and `backend` (`$backend`),

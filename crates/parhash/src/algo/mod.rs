@@ -3,6 +3,9 @@
 //! single dispatch point that picks among them. The public hasher types implement the RustCrypto
 //! `digest` traits, so they work with `hmac::Hmac`, `Digest::digest` and the rest of that world.
 
+// `ins!`: asm text of one instruction, for the SHA kernels' `rorx` rounds.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod asm_text;
 pub mod blake;
 pub mod blake2;
 pub mod blake3;

@@ -160,7 +160,6 @@ backends! {
         ParallelAvx2(Avx2) => "parallel-avx2":
             "rows in 128-bit registers, message gathered with vpermd";
     }
-    default = ["parallel"];
 }
 
 impl Backend256 {
@@ -203,7 +202,6 @@ backends! {
         ParallelAvx512(Avx512) => "parallel-avx512":
             "rows in 256-bit registers, vprorq rotations, vpermt2q message gather";
     }
-    default = ["parallel"];
 }
 
 impl Backend512 {

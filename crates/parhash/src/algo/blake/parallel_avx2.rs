@@ -17,11 +17,7 @@ pub mod blake256 {
 
     super::super::rows::entry_point!(Avx2, u32, 64, u64, compress_avx2);
 
-    #[inline(always)]
-    unsafe fn ror<const R: i32, const L: i32>(x: __m128i) -> __m128i {
-        // SAFETY: SSE2 is part of x86_64.
-        unsafe { _mm_or_si128(_mm_srli_epi32::<R>(x), _mm_slli_epi32::<L>(x)) }
-    }
+    super::super::rows::shift_ror!(__m128i, _mm_or_si128, _mm_srli_epi32, _mm_slli_epi32);
 
     /// The eight message operands of one step: `vpermd` from both halves, blend on index >= 8.
     #[inline(always)]
@@ -69,26 +65,8 @@ pub mod blake256 {
             3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10,
             9, 8, 15, 14, 13, 12,
         );
-        super::super::rows::compress_rows!(
-            h, blocks, bits_before;
-            __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm_setr_epi32, _mm_shuffle_epi32;
-            C256, 512, u32 as i32, 32, ROUNDS256;
-            |block| {
-                let bp = block.as_ptr().cast::<__m256i>();
-                // SAFETY: a block is 64 bytes = two 256-bit loads.
-                unsafe {
-                    (
-                        _mm256_shuffle_epi8(_mm256_loadu_si256(bp), bswap),
-                        _mm256_shuffle_epi8(_mm256_loadu_si256(bp.add(1)), bswap),
-                    )
-                }
-            };
-            |m, r, half, [a, b, c, d]| {
-                let (idx, cst) = (&MSG_INDEX32[r % 10][half], &MSG_CONST256[r % 10][half]);
-                // SAFETY: AVX2 enabled on this function.
-                unsafe { g4(&mut a, &mut b, &mut c, &mut d, operands(m.0, m.1, idx, cst)) }
-            }
-        )
+        super::super::rows::compress_rows!(h, blocks, bits_before; blake256 rows;
+            MSG_INDEX32 in two __m256i: _mm256_loadu_si256, _mm256_shuffle_epi8, bswap)
     }
 }
 
@@ -101,29 +79,19 @@ pub mod blake512 {
 
     super::super::rows::entry_point!(Avx2, u64, 128, u128, compress_avx2);
 
-    #[inline(always)]
-    unsafe fn ror<const R: i32, const L: i32>(x: __m256i) -> __m256i {
-        // SAFETY: AVX2 enabled in the caller.
-        unsafe { _mm256_or_si256(_mm256_srli_epi64::<R>(x), _mm256_slli_epi64::<L>(x)) }
-    }
-
-    /// Message words XOR constants for four G functions (lanes `half * 4 ..` of a table row).
-    #[inline(always)]
-    unsafe fn operands(m: &[u64; 16], idx: &[usize; 8], cst: &[u64; 8], half: usize) -> __m256i {
-        let o = half * 4;
-        // SAFETY: AVX2 enabled in the caller; `cst[o..o + 4]` is in bounds.
-        unsafe {
-            _mm256_xor_si256(
-                _mm256_setr_epi64x(
-                    m[idx[o]] as i64,
-                    m[idx[o + 1]] as i64,
-                    m[idx[o + 2]] as i64,
-                    m[idx[o + 3]] as i64,
-                ),
-                _mm256_loadu_si256(cst[o..o + 4].as_ptr().cast()),
-            )
-        }
-    }
+    super::super::rows::shift_ror!(
+        __m256i,
+        _mm256_or_si256,
+        _mm256_srli_epi64,
+        _mm256_slli_epi64
+    );
+    super::super::rows::gathered_operands!(
+        __m256i,
+        u64 as i64,
+        _mm256_xor_si256,
+        _mm256_setr_epi64x,
+        _mm256_loadu_si256
+    );
 
     /// Four G functions side by side.
     #[inline(always)]
@@ -157,20 +125,6 @@ pub mod blake512 {
     #[target_feature(enable = "avx2")]
     unsafe fn compress_avx2(h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
         crate::platform::align_frame();
-        super::super::rows::compress_rows!(
-            h, blocks, bits_before;
-            __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256, _mm256_setr_epi64x,
-            _mm256_permute4x64_epi64;
-            C512, 1024, u64 as i64, 64, ROUNDS512;
-            |block| load_be64(block);
-            |m, r, half, [a, b, c, d]| {
-                let (idx, cst) = (&MSG_INDEX[r % 10][half], &MSG_CONST512[r % 10][half]);
-                // SAFETY: AVX2 enabled on this function.
-                unsafe {
-                    let (m0, m1) = (operands(&m, idx, cst, 0), operands(&m, idx, cst, 1));
-                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1)
-                }
-            }
-        )
+        super::super::rows::compress_rows!(h, blocks, bits_before; blake512 rows; scalar loads)
     }
 }

@@ -47,26 +47,7 @@ pub mod blake512 {
     unsafe fn compress_avx512(h: &mut [u64; 8], blocks: &[[u8; 128]], bits_before: u128) {
         // Byte order within each 64-bit word: the message is big-endian.
         let bswap = _mm512_set4_epi32(0x08090a0b, 0x0c0d0e0f, 0x00010203, 0x04050607);
-        super::super::rows::compress_rows!(
-            h, blocks, bits_before;
-            __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256, _mm256_setr_epi64x,
-            _mm256_permute4x64_epi64;
-            C512, 1024, u64 as i64, 64, ROUNDS512;
-            |block| {
-                let bp = block.as_ptr().cast::<__m512i>();
-                // SAFETY: a block is 128 bytes = two 512-bit loads.
-                unsafe {
-                    (
-                        _mm512_shuffle_epi8(_mm512_loadu_si512(bp), bswap),
-                        _mm512_shuffle_epi8(_mm512_loadu_si512(bp.add(1)), bswap),
-                    )
-                }
-            };
-            |m, r, half, [a, b, c, d]| {
-                let (idx, cst) = (&MSG_INDEX64[r % 10][half], &MSG_CONST512[r % 10][half]);
-                // SAFETY: AVX-512 F/VL enabled on this function.
-                unsafe { g4(&mut a, &mut b, &mut c, &mut d, operands(m.0, m.1, idx, cst)) }
-            }
-        )
+        super::super::rows::compress_rows!(h, blocks, bits_before; blake512 rows;
+            MSG_INDEX64 in two __m512i: _mm512_loadu_si512, _mm512_shuffle_epi8, bswap)
     }
 }

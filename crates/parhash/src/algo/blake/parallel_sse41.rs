@@ -36,29 +36,14 @@ pub mod blake256 {
         }
     }
 
-    #[inline(always)]
-    unsafe fn ror<const R: i32, const L: i32>(x: __m128i) -> __m128i {
-        // SAFETY: SSE2 is part of x86_64.
-        unsafe { _mm_or_si128(_mm_srli_epi32::<R>(x), _mm_slli_epi32::<L>(x)) }
-    }
-
-    /// Message words XOR constants for four G functions: lanes `half * 4 ..` of a table row.
-    #[inline(always)]
-    unsafe fn operands(m: &[u32; 16], idx: &[usize; 8], cst: &[u32; 8], half: usize) -> __m128i {
-        let o = half * 4;
-        // SAFETY: SSE4.1 (`pinsrd`) is enabled in the caller; `cst[o..o + 4]` is in bounds.
-        unsafe {
-            _mm_xor_si128(
-                _mm_setr_epi32(
-                    m[idx[o]] as i32,
-                    m[idx[o + 1]] as i32,
-                    m[idx[o + 2]] as i32,
-                    m[idx[o + 3]] as i32,
-                ),
-                _mm_loadu_si128(cst[o..o + 4].as_ptr().cast()),
-            )
-        }
-    }
+    super::super::rows::shift_ror!(__m128i, _mm_or_si128, _mm_srli_epi32, _mm_slli_epi32);
+    super::super::rows::gathered_operands!(
+        __m128i,
+        u32 as i32,
+        _mm_xor_si128,
+        _mm_setr_epi32,
+        _mm_loadu_si128
+    );
 
     /// Four G functions side by side.
     #[inline(always)]
@@ -87,19 +72,6 @@ pub mod blake256 {
     /// The CPU must support SSE4.1 and SSSE3.
     #[target_feature(enable = "sse4.1,ssse3")]
     unsafe fn compress_sse41(h: &mut [u32; 8], blocks: &[[u8; 64]], bits_before: u64) {
-        super::super::rows::compress_rows!(
-            h, blocks, bits_before;
-            __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm_setr_epi32, _mm_shuffle_epi32;
-            C256, 512, u32 as i32, 32, ROUNDS256;
-            |block| load_be32(block);
-            |m, r, half, [a, b, c, d]| {
-                let (idx, cst) = (&MSG_INDEX[r % 10][half], &MSG_CONST256[r % 10][half]);
-                // SAFETY: SSE4.1/SSSE3 enabled on this function.
-                unsafe {
-                    let (m0, m1) = (operands(&m, idx, cst, 0), operands(&m, idx, cst, 1));
-                    g4(&mut a, &mut b, &mut c, &mut d, m0, m1)
-                }
-            }
-        )
+        super::super::rows::compress_rows!(h, blocks, bits_before; blake256 rows; scalar loads)
     }
 }

@@ -663,12 +663,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn long_messages_on_threads_and_reset() {
-        let data = input(5 * PIECE + 12_345);
-        let expected = reference(&data, 32);
+    /// A `len`-byte message, the crate's first `out_len` bytes of output for it, and a hasher on
+    /// two threads that has taken it.
+    fn fed_on_two_threads(len: usize, out_len: usize) -> (Vec<u8>, Vec<u8>, Blake3) {
+        let data = input(len);
+        let expected = reference(&data, out_len);
         let mut h = Blake3::with_threads(Threads::new(2));
         Update::update(&mut h, &data);
+        (data, expected, h)
+    }
+
+    #[test]
+    fn long_messages_on_threads_and_reset() {
+        let (data, expected, mut h) = fed_on_two_threads(5 * PIECE + 12_345, 32);
         assert_eq!(h.finalize_fixed_reset().to_vec(), expected);
         // After a reset the same message gives the same digest, fed in pieces.
         for part in data.chunks(PIECE / 3 + 1) {
@@ -715,10 +722,7 @@ mod tests {
 
     #[test]
     fn the_digest_crates_xof_reader_reads_the_output_in_pieces() {
-        let data = input(2 * PIECE + 999);
-        let expected = reference(&data, 3000);
-        let mut h = Blake3::with_threads(Threads::new(2));
-        Update::update(&mut h, &data);
+        let (data, expected, mut h) = fed_on_two_threads(2 * PIECE + 999, 3000);
         let mut reader = h.finalize_xof_reset();
         let mut got = vec![0; expected.len()];
         for piece in got.chunks_mut(71) {

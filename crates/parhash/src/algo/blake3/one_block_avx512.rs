@@ -75,13 +75,14 @@ unsafe fn compress_avx512(data: &[u8], out: &mut [u8; 32]) {
     };
     let mut c = a;
     let mut d = _mm_setr_epi32(0, 0, data.len() as i32, ONE_BLOCK_ROOT as i32);
+    // Four G functions; their message words are the low half of `$m`, then its high half.
     macro_rules! g4 {
-        ($x:expr, $y:expr) => {
-            a = _mm_add_epi32(_mm_add_epi32(a, $x), b);
+        ($m:expr) => {
+            a = _mm_add_epi32(_mm_add_epi32(a, _mm256_castsi256_si128($m)), b);
             d = _mm_ror_epi32::<16>(_mm_xor_si128(d, a));
             c = _mm_add_epi32(c, d);
             b = _mm_ror_epi32::<12>(_mm_xor_si128(b, c));
-            a = _mm_add_epi32(_mm_add_epi32(a, $y), b);
+            a = _mm_add_epi32(_mm_add_epi32(a, _mm256_extracti128_si256::<1>($m)), b);
             d = _mm_ror_epi32::<8>(_mm_xor_si128(d, a));
             c = _mm_add_epi32(c, d);
             b = _mm_ror_epi32::<7>(_mm_xor_si128(b, c));
@@ -97,17 +98,11 @@ unsafe fn compress_avx512(data: &[u8], out: &mut [u8; 32]) {
         };
         let columns = _mm256_permutex2var_epi32(low, columns, high);
         let diagonals = _mm256_permutex2var_epi32(low, diagonals, high);
-        g4!(
-            _mm256_castsi256_si128(columns),
-            _mm256_extracti128_si256::<1>(columns)
-        );
+        g4!(columns);
         a = _mm_shuffle_epi32::<0x93>(a);
         c = _mm_shuffle_epi32::<0x39>(c);
         d = _mm_shuffle_epi32::<0x4E>(d);
-        g4!(
-            _mm256_castsi256_si128(diagonals),
-            _mm256_extracti128_si256::<1>(diagonals)
-        );
+        g4!(diagonals);
         a = _mm_shuffle_epi32::<0x39>(a);
         c = _mm_shuffle_epi32::<0x93>(c);
         d = _mm_shuffle_epi32::<0x4E>(d);

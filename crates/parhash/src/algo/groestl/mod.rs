@@ -36,7 +36,7 @@ use digest::{
     Output,
 };
 
-use super::block_api::{block_core, hashers};
+use super::block_api::{block_core, counted_bytes, hashers};
 use crate::dispatch::backends;
 #[cfg(test)]
 use crate::dispatch::Dispatch;
@@ -132,7 +132,6 @@ backends! {
         ParallelAesni(AesNi) => "parallel-aesni":
             "rows of P and Q in 128-bit registers: AES-NI SubBytes, byte-shuffle ShiftBytes";
     }
-    default = ["parallel"];
 }
 
 impl Backend {
@@ -208,8 +207,7 @@ impl<P: GroestlParams> GroestlCore<P> {
 impl<P: GroestlParams> UpdateCore for GroestlCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-        let bytes: &[u8] = Block::<Self>::slice_as_flattened(blocks);
+        let bytes = counted_bytes(&mut self.block_count, blocks);
         self.backend.compress(&mut self.state, bytes, Self::COLS);
     }
 }

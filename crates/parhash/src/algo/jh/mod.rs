@@ -34,7 +34,7 @@ use digest::{
     Output,
 };
 
-use super::block_api::{block_core, hashers};
+use super::block_api::{block_core, counted_bytes, hashers};
 use crate::dispatch::backends;
 #[cfg(test)]
 use crate::dispatch::Dispatch;
@@ -191,7 +191,6 @@ backends! {
         ParallelAvx512(Avx512) => "parallel-avx512":
             "bit-sliced E8 on 128-bit registers with AVX-512VL ternary logic";
     }
-    default = ["parallel"];
 }
 
 impl Backend {
@@ -253,9 +252,10 @@ impl<P: JhParams> JhCore<P> {
 impl<P: JhParams> UpdateCore for JhCore<P> {
     #[inline]
     fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-        self.block_count = self.block_count.wrapping_add(blocks.len() as u128);
-        let bytes: &[u8] = Block::<Self>::slice_as_flattened(blocks);
-        self.backend.compress(&mut self.state, bytes);
+        self.backend.compress(
+            &mut self.state,
+            counted_bytes(&mut self.block_count, blocks),
+        );
     }
 }
 

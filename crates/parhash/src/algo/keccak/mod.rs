@@ -120,16 +120,12 @@ impl Backend {
         match self {
             Backend::Sequential => sequential::compress_blocks(state, blocks, rate),
             #[cfg(target_arch = "x86_64")]
-            Backend::Bmi2(token) => bmi2::compress_blocks(token, state, blocks, rate),
+            Backend::Bmi2(t) => bmi2::compress_blocks(t, state, blocks, rate),
             Backend::ParallelPortable => parallel_portable::compress_blocks(state, blocks, rate),
             #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx2(token) => {
-                parallel_avx2::compress_blocks(token, state, blocks, rate)
-            }
+            Backend::ParallelAvx2(t) => parallel_avx2::compress_blocks(t, state, blocks, rate),
             #[cfg(target_arch = "x86_64")]
-            Backend::ParallelAvx512(token) => {
-                parallel_avx512::compress_blocks(token, state, blocks, rate)
-            }
+            Backend::ParallelAvx512(t) => parallel_avx512::compress_blocks(t, state, blocks, rate),
         }
     }
 }

@@ -24,61 +24,22 @@ fn round(a: &mut [u64; 25], rc: u64) {
     let d4 = c3 ^ c0.rotate_left(1);
     // ρ and π into B (θ's D applied on the way), then χ row by row into the new state.
     let mut out = [0u64; 25];
-    // row 0
-    let b0 = (a[0] ^ d0).rotate_left(0);
-    let b1 = (a[6] ^ d1).rotate_left(44);
-    let b2 = (a[12] ^ d2).rotate_left(43);
-    let b3 = (a[18] ^ d3).rotate_left(21);
-    let b4 = (a[24] ^ d4).rotate_left(14);
-    out[0] = b0 ^ (!b1 & b2);
-    out[1] = b1 ^ (!b2 & b3);
-    out[2] = b2 ^ (!b3 & b4);
-    out[3] = b3 ^ (!b4 & b0);
-    out[4] = b4 ^ (!b0 & b1);
-    // row 1
-    let b0 = (a[3] ^ d3).rotate_left(28);
-    let b1 = (a[9] ^ d4).rotate_left(20);
-    let b2 = (a[10] ^ d0).rotate_left(3);
-    let b3 = (a[16] ^ d1).rotate_left(45);
-    let b4 = (a[22] ^ d2).rotate_left(61);
-    out[5] = b0 ^ (!b1 & b2);
-    out[6] = b1 ^ (!b2 & b3);
-    out[7] = b2 ^ (!b3 & b4);
-    out[8] = b3 ^ (!b4 & b0);
-    out[9] = b4 ^ (!b0 & b1);
-    // row 2
-    let b0 = (a[1] ^ d1).rotate_left(1);
-    let b1 = (a[7] ^ d2).rotate_left(6);
-    let b2 = (a[13] ^ d3).rotate_left(25);
-    let b3 = (a[19] ^ d4).rotate_left(8);
-    let b4 = (a[20] ^ d0).rotate_left(18);
-    out[10] = b0 ^ (!b1 & b2);
-    out[11] = b1 ^ (!b2 & b3);
-    out[12] = b2 ^ (!b3 & b4);
-    out[13] = b3 ^ (!b4 & b0);
-    out[14] = b4 ^ (!b0 & b1);
-    // row 3
-    let b0 = (a[4] ^ d4).rotate_left(27);
-    let b1 = (a[5] ^ d0).rotate_left(36);
-    let b2 = (a[11] ^ d1).rotate_left(10);
-    let b3 = (a[17] ^ d2).rotate_left(15);
-    let b4 = (a[23] ^ d3).rotate_left(56);
-    out[15] = b0 ^ (!b1 & b2);
-    out[16] = b1 ^ (!b2 & b3);
-    out[17] = b2 ^ (!b3 & b4);
-    out[18] = b3 ^ (!b4 & b0);
-    out[19] = b4 ^ (!b0 & b1);
-    // row 4
-    let b0 = (a[2] ^ d2).rotate_left(62);
-    let b1 = (a[8] ^ d3).rotate_left(55);
-    let b2 = (a[14] ^ d4).rotate_left(39);
-    let b3 = (a[15] ^ d0).rotate_left(41);
-    let b4 = (a[21] ^ d1).rotate_left(2);
-    out[20] = b0 ^ (!b1 & b2);
-    out[21] = b1 ^ (!b2 & b3);
-    out[22] = b2 ^ (!b3 & b4);
-    out[23] = b3 ^ (!b4 & b0);
-    out[24] = b4 ^ (!b0 & b1);
+    // One row of B, each lane `(a[i] ^ d) rotated left by r`, then χ into out[o..o + 5].
+    macro_rules! chi_row {
+        ($o:literal: $(a[$i:literal] ^ $d:ident <<< $r:literal),+) => {
+            let [b0, b1, b2, b3, b4] = [$((a[$i] ^ $d).rotate_left($r)),+];
+            out[$o] = b0 ^ (!b1 & b2);
+            out[$o + 1] = b1 ^ (!b2 & b3);
+            out[$o + 2] = b2 ^ (!b3 & b4);
+            out[$o + 3] = b3 ^ (!b4 & b0);
+            out[$o + 4] = b4 ^ (!b0 & b1);
+        };
+    }
+    chi_row!(0: a[0] ^ d0 <<< 0, a[6] ^ d1 <<< 44, a[12] ^ d2 <<< 43, a[18] ^ d3 <<< 21, a[24] ^ d4 <<< 14);
+    chi_row!(5: a[3] ^ d3 <<< 28, a[9] ^ d4 <<< 20, a[10] ^ d0 <<< 3, a[16] ^ d1 <<< 45, a[22] ^ d2 <<< 61);
+    chi_row!(10: a[1] ^ d1 <<< 1, a[7] ^ d2 <<< 6, a[13] ^ d3 <<< 25, a[19] ^ d4 <<< 8, a[20] ^ d0 <<< 18);
+    chi_row!(15: a[4] ^ d4 <<< 27, a[5] ^ d0 <<< 36, a[11] ^ d1 <<< 10, a[17] ^ d2 <<< 15, a[23] ^ d3 <<< 56);
+    chi_row!(20: a[2] ^ d2 <<< 62, a[8] ^ d3 <<< 55, a[14] ^ d4 <<< 39, a[15] ^ d0 <<< 41, a[21] ^ d1 <<< 2);
     // ι
     out[0] ^= rc;
     *a = out;
@@ -117,8 +78,11 @@ mod tests {
     fn literal_offsets_match_derived_rho() {
         let src = include_str!("sequential.rs");
         for (lane, r) in RHO.iter().enumerate() {
-            let needle = format!("(a[{lane}] ^ d{}).rotate_left({r});", lane % 5);
-            assert!(src.contains(&needle), "missing {needle}");
+            let needle = format!("a[{lane}] ^ d{} <<< {r}", lane % 5);
+            let found = [",", ")"]
+                .iter()
+                .any(|end| src.contains(&format!("{needle}{end}")));
+            assert!(found, "missing {needle}");
         }
     }
 }

@@ -28,7 +28,7 @@ pub mod sequential;
 
 use digest::typenum::{U16, U64};
 
-use super::block_api::{block_core, hashers, md_core};
+use super::block_api::{block_core, counted_core, hashers, md_core};
 use crate::dispatch::backends;
 
 /// Initial chaining value (RFC 1321 section 3.3).
@@ -198,17 +198,15 @@ impl Backend {
     }
 }
 
-/// Block-level MD5 state; [`Md5`] adds the buffering.
-///
-/// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
-/// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
-/// cache line (`algo::pieces`).
-#[derive(Clone)]
-#[repr(C)]
-pub struct Md5Core {
-    state: [u32; 4],
-    block_count: u64,
-    backend: Backend,
+counted_core! {
+    /// Block-level MD5 state; [`Md5`] adds the buffering.
+    ///
+    /// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
+    /// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
+    /// cache line (`algo::pieces`).
+    #[derive(Clone)]
+    #[repr(C)]
+    pub struct Md5Core { state: [u32; 4] = IV, block_count: u64, backend: Backend }
 }
 
 md_core!(
@@ -221,16 +219,6 @@ md_core!(
     state: [u32; 4],
     in_place: [u32; 4],
 );
-
-impl Md5Core {
-    fn with_backend(backend: Backend) -> Self {
-        Self {
-            block_count: 0,
-            state: IV,
-            backend,
-        }
-    }
-}
 
 block_core!(Md5Core, name: "MD5", block: U64, output: U16, buffer: Eager);
 

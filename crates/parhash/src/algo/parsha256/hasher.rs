@@ -194,7 +194,6 @@ backends! {
         ParallelShaNi(ShaNi) => "parallel-sha-ni":
             "tree engine, 8 SHA-NI compressions interleaved, all cores";
     }
-    default = ["parallel"];
 }
 
 impl Backend {

@@ -56,57 +56,53 @@ pub use crate::algo::sha2::consts::{
 };
 use crate::algo::sha2::consts::{K256, K512};
 
-/// RC for 64-bit words: `RC[i] = K256[2i] || K256[2i+1]` (the first 50 SHA-256 constants).
-pub const RC64: [u64; 25] = {
-    let mut rc = [0u64; 25];
-    let mut i = 0;
-    while i < 25 {
-        rc[i] = ((K256[2 * i] as u64) << 32) | K256[2 * i + 1] as u64;
-        i += 1;
-    }
-    rc
-};
+/// SANDstorm's constants for one word size, each word two SHA-2 words of half its width joined
+/// as `hi || lo`: the round constants `$rc` from the round constants `$sha_k`, and `$k`, the
+/// chaining constants K from an initial value `h` (row r, word j = `h[(r+2j) mod 8] ||
+/// h[(r+2j+1) mod 8]`).
+macro_rules! word_constants {
+    ($(#[$rc_doc:meta])* $rc:ident, $(#[$k_doc:meta])* $k:ident: $half:ty => $word:ty, $sha_k:ident) => {
+        $(#[$rc_doc])*
+        pub const $rc: [$word; 25] = {
+            let mut rc = [0; 25];
+            let mut i = 0;
+            while i < 25 {
+                rc[i] = (($sha_k[2 * i] as $word) << <$half>::BITS) | $sha_k[2 * i + 1] as $word;
+                i += 1;
+            }
+            rc
+        };
 
-/// RC for 128-bit words: `RC[i] = K512[2i] || K512[2i+1]`.
-pub const RC128: [u128; 25] = {
-    let mut rc = [0u128; 25];
-    let mut i = 0;
-    while i < 25 {
-        rc[i] = ((K512[2 * i] as u128) << 64) | K512[2 * i + 1] as u128;
-        i += 1;
-    }
-    rc
-};
-
-/// The chaining constants K for 64-bit words: row r, word j = H[(r+2j) mod 8] || H[(r+2j+1) mod 8].
-pub const fn k64(h: &[u32; 8]) -> [[u64; 4]; 5] {
-    let mut k = [[0u64; 4]; 5];
-    let mut r = 0;
-    while r < 5 {
-        let mut j = 0;
-        while j < 4 {
-            k[r][j] = ((h[(r + 2 * j) % 8] as u64) << 32) | h[(r + 2 * j + 1) % 8] as u64;
-            j += 1;
+        $(#[$k_doc])*
+        pub const fn $k(h: &[$half; 8]) -> [[$word; 4]; 5] {
+            let mut k = [[0; 4]; 5];
+            let mut r = 0;
+            while r < 5 {
+                let mut j = 0;
+                while j < 4 {
+                    k[r][j] = ((h[(r + 2 * j) % 8] as $word) << <$half>::BITS)
+                        | h[(r + 2 * j + 1) % 8] as $word;
+                    j += 1;
+                }
+                r += 1;
+            }
+            k
         }
-        r += 1;
-    }
-    k
+    };
 }
 
-/// The chaining constants K for 128-bit words, as [`k64`] with SHA-384/512's 64-bit words.
-pub const fn k128(h: &[u64; 8]) -> [[u128; 4]; 5] {
-    let mut k = [[0u128; 4]; 5];
-    let mut r = 0;
-    while r < 5 {
-        let mut j = 0;
-        while j < 4 {
-            k[r][j] = ((h[(r + 2 * j) % 8] as u128) << 64) | h[(r + 2 * j + 1) % 8] as u128;
-            j += 1;
-        }
-        r += 1;
-    }
-    k
-}
+word_constants!(
+    /// RC for 64-bit words: `RC[i] = K256[2i] || K256[2i+1]` (the first 50 SHA-256 constants).
+    RC64,
+    /// The chaining constants K for 64-bit words, from a SHA-224/256 initial value.
+    k64: u32 => u64, K256
+);
+word_constants!(
+    /// RC for 128-bit words: `RC[i] = K512[2i] || K512[2i+1]`.
+    RC128,
+    /// The chaining constants K for 128-bit words, from a SHA-384/512 initial value.
+    k128: u64 => u128, K512
+);
 
 #[cfg(test)]
 mod tests {

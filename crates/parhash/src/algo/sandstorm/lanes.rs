@@ -235,95 +235,51 @@ mod kernel {
     // needs, with that token in hand; loads and stores go through the helpers below, whose
     // arguments are exactly the bytes they touch.
 
-    /// Runs AVX-512 intrinsics that touch no memory, given the token that proves this CPU has
-    /// AVX-512.
+    // Run register-only intrinsics of one ISA with the token that proves this CPU has it
+    // (`gfni`: 512-bit registers, `gfni_avx2`: the VEX form on 256-bit registers).
     macro_rules! avx512 {
-        ($token:expr => $e:expr) => {{
-            let _proof: Avx512 = $token;
-            // SAFETY: an `Avx512` token is made only by `Avx512::detect`, after the CPU reported
-            // AVX-512 F/BW/VL/DQ and AVX2, all that these register-only instructions need.
-            unsafe { $e }
-        }};
+        ($token:expr => $e:expr) => { crate::platform::with_isa!(Avx512, $token => $e) };
     }
-
-    /// Runs GFNI intrinsics on 512-bit registers, given the token that proves this CPU has them.
     macro_rules! gfni {
-        ($token:expr => $e:expr) => {{
-            let _proof: Gfni = $token;
-            // SAFETY: a `Gfni` token is made only by `Gfni::detect`, after the CPU reported GFNI,
-            // AVX-512 VBMI and AVX-512 F/BW/VL, all that these register-only instructions need.
-            unsafe { $e }
-        }};
+        ($token:expr => $e:expr) => { crate::platform::with_isa!(Gfni, $token => $e) };
     }
-
-    /// Runs AVX2 intrinsics that touch no memory, given the token that proves this CPU has AVX2.
     macro_rules! avx2 {
-        ($token:expr => $e:expr) => {{
-            let _proof: Avx2 = $token;
-            // SAFETY: an `Avx2` token is made only by `Avx2::detect`, after the CPU reported AVX2
-            // and AVX (x86-64 always has SSE2), all that these register-only instructions need.
-            unsafe { $e }
-        }};
+        ($token:expr => $e:expr) => { crate::platform::with_isa!(Avx2, $token => $e) };
     }
-
-    /// Runs GFNI intrinsics on 256-bit registers (VEX form), given the token that proves this
-    /// CPU has them.
     macro_rules! gfni_avx2 {
-        ($token:expr => $e:expr) => {{
-            let _proof: GfniAvx2 = $token;
-            // SAFETY: a `GfniAvx2` token is made only by `GfniAvx2::detect`, after the CPU reported
-            // GFNI, AVX2 and AVX, all that these register-only instructions need.
-            unsafe { $e }
-        }};
+        ($token:expr => $e:expr) => { crate::platform::with_isa!(GfniAvx2, $token => $e) };
     }
 
-    /// Eight words into one 512-bit register (an unaligned load).
-    #[inline(always)]
-    fn load_zmm(_proof: Avx512, words: &[u64; 8]) -> __m512i {
-        // SAFETY: the `Avx512` token `_proof` proves AVX-512 F (see `avx512!`); `words` is the 64
-        // bytes the unaligned load reads.
-        unsafe { _mm512_loadu_si512(words.as_ptr().cast()) }
-    }
+    /// Unaligned loads and stores of one register width, each given its ISA's token and exactly
+    /// the bytes it touches: `$load` of words, `$load_bytes` of bytes, `$store` of words.
+    macro_rules! loads_and_stores {
+        ($isa:ident, $reg:ty, [u64; $words:literal], [u8; $bytes:literal]:
+         $load:ident, $load_bytes:ident, $store:ident = $loadu:ident, $storeu:ident) => {
+            #[inline(always)]
+            fn $load(_proof: $isa, words: &[u64; $words]) -> $reg {
+                // SAFETY: the token `_proof` proves the ISA of the load; `words` is the bytes the
+                // unaligned load reads.
+                unsafe { $loadu(words.as_ptr().cast()) }
+            }
 
-    /// 64 bytes into one 512-bit register (an unaligned load).
-    #[inline(always)]
-    fn load_zmm_bytes(_proof: Avx512, bytes: &[u8; 64]) -> __m512i {
-        // SAFETY: the `Avx512` token `_proof` proves AVX-512 F (see `avx512!`); `bytes` is the 64
-        // bytes the unaligned load reads.
-        unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
-    }
+            #[inline(always)]
+            fn $load_bytes(_proof: $isa, bytes: &[u8; $bytes]) -> $reg {
+                // SAFETY: as in `$load`; `bytes` is the bytes the unaligned load reads.
+                unsafe { $loadu(bytes.as_ptr().cast()) }
+            }
 
-    /// One 512-bit register into eight words (an unaligned store).
-    #[inline(always)]
-    fn store_zmm(_proof: Avx512, v: __m512i, words: &mut [u64; 8]) {
-        // SAFETY: the `Avx512` token `_proof` proves AVX-512 F (see `avx512!`); `words` is the 64
-        // bytes the unaligned store writes, borrowed mutably.
-        unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), v) }
+            #[inline(always)]
+            fn $store(_proof: $isa, v: $reg, words: &mut [u64; $words]) {
+                // SAFETY: as in `$load`; `words` is the bytes the unaligned store writes,
+                // borrowed mutably.
+                unsafe { $storeu(words.as_mut_ptr().cast(), v) }
+            }
+        };
     }
-
-    /// Four words into one 256-bit register (an unaligned load).
-    #[inline(always)]
-    fn load_ymm(_proof: Avx2, words: &[u64; 4]) -> __m256i {
-        // SAFETY: the `Avx2` token `_proof` proves AVX (see `avx2!`); `words` is the 32 bytes the
-        // unaligned load reads.
-        unsafe { _mm256_loadu_si256(words.as_ptr().cast()) }
-    }
-
-    /// 32 bytes into one 256-bit register (an unaligned load).
-    #[inline(always)]
-    fn load_ymm_bytes(_proof: Avx2, bytes: &[u8; 32]) -> __m256i {
-        // SAFETY: the `Avx2` token `_proof` proves AVX (see `avx2!`); `bytes` is the 32 bytes the
-        // unaligned load reads.
-        unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) }
-    }
-
-    /// One 256-bit register into four words (an unaligned store).
-    #[inline(always)]
-    fn store_ymm(_proof: Avx2, v: __m256i, words: &mut [u64; 4]) {
-        // SAFETY: the `Avx2` token `_proof` proves AVX (see `avx2!`); `words` is the 32 bytes the
-        // unaligned store writes, borrowed mutably.
-        unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), v) }
-    }
+    loads_and_stores!(Avx512, __m512i, [u64; 8], [u8; 64]:
+        load_zmm, load_zmm_bytes, store_zmm = _mm512_loadu_si512, _mm512_storeu_si512);
+    loads_and_stores!(Avx2, __m256i, [u64; 4], [u8; 32]:
+        load_ymm, load_ymm_bytes, store_ymm = _mm256_loadu_si256, _mm256_storeu_si256);
 
     /// Eight lanes of one SANDstorm word type and the SANDstorm operations on them.
     pub(super) trait Lanes8: Copy {
@@ -1334,20 +1290,12 @@ mod tests {
     #[test]
     fn wide_blocks_equal_portable() {
         blocks_equal_portable::<u64>([(1, 1, 64), (2, 10, 640), (3, 3, 1000)]);
+        blocks_equal_portable::<u128>([(4, 1, 128), (5, 10, 1280), (6, 3, 1000)]);
     }
 
     #[test]
     fn wide_words_equal_portable() {
         words_equal_portable::<u64>(9);
-    }
-
-    #[test]
-    fn wide_blocks_equal_portable_128() {
-        blocks_equal_portable::<u128>([(4, 1, 128), (5, 10, 1280), (6, 3, 1000)]);
-    }
-
-    #[test]
-    fn wide_words_equal_portable_128() {
         words_equal_portable::<u128>(10);
     }
 

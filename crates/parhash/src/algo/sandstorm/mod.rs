@@ -199,7 +199,6 @@ backends! {
             "eight superblocks in AVX-512 lanes, over all cores";
         ParallelAvx2(Avx2) => "parallel-avx2": "eight superblocks in AVX2 lanes, over all cores";
     }
-    default = ["parallel"];
 }
 
 impl Form {

@@ -32,7 +32,7 @@ pub mod sha_ni;
 
 use digest::typenum::{U20, U64};
 
-use super::block_api::{block_core, hashers, md_core};
+use super::block_api::{block_core, counted_core, hashers, md_core};
 use crate::dispatch::{backends, Dispatch};
 
 /// Initial chaining value (FIPS 180-4 section 5.3.1).
@@ -186,27 +186,15 @@ pub fn compress_with_variant(name: &str, state: &mut [u32; 5], blocks: &[[u8; 64
         .is_some()
 }
 
-/// Block-level SHA-1 state; [`Sha1`] adds the buffering.
-///
-/// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
-/// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
-/// cache line (`algo::pieces`).
-#[derive(Clone)]
-#[repr(C)]
-pub struct Sha1Core {
-    state: [u32; 5],
-    block_count: u64,
-    backend: Backend,
-}
-
-impl Sha1Core {
-    fn with_backend(backend: Backend) -> Self {
-        Self {
-            state: IV,
-            block_count: 0,
-            backend,
-        }
-    }
+counted_core! {
+    /// Block-level SHA-1 state; [`Sha1`] adds the buffering.
+    ///
+    /// `repr(C)`, the state first: where the core starts 16-byte aligned (a `Hasher`'s in-place
+    /// state, the one-shot's), the kernels' 16-byte loads and stores of the state never cross a
+    /// cache line (`algo::pieces`).
+    #[derive(Clone)]
+    #[repr(C)]
+    pub struct Sha1Core { state: [u32; 5] = IV, block_count: u64, backend: Backend }
 }
 
 md_core!(

@@ -21,51 +21,56 @@ use core::arch::asm;
 use super::parallel_avx2::{schedule_group, start_pair};
 use crate::platform::{Avx2, Bmi2};
 
+/// One instruction on the asm operands' 32-bit registers (see [`ins!`](crate::algo::asm_text::ins)).
+macro_rules! ins {
+    ($($t:tt)+) => {
+        crate::algo::asm_text::ins!(":e"; $($t)+)
+    };
+}
+
 /// A round on 32-bit registers: `e += W + K` (at `p + off`) `+ F(b, c, d) + rotl5(a)`, and
 /// `s = rotl30(b)`, which leaves `b`'s register free for the next round's spare.
+/// `$kind` is `ch`, `parity` or `maj`; each computes `F(b, c, d)` (into `b`) in its own order.
 #[rustfmt::skip]
-macro_rules! ch {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident, $off:expr) => {
+macro_rules! round {
+    ($kind:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident, $off:expr) => {
         concat!(
             "add {", stringify!($e), ":e}, dword ptr [{p} + ", stringify!($off), "]\n",
-            "andn {t0:e}, {", stringify!($b), ":e}, {", stringify!($d), ":e}\n",
-            "rorx {", stringify!($s), ":e}, {", stringify!($b), ":e}, 2\n",
-            "add {", stringify!($e), ":e}, {t0:e}\n",
-            "and {", stringify!($b), ":e}, {", stringify!($c), ":e}\n",
-            "rorx {t1:e}, {", stringify!($a), ":e}, 27\n",
-            "add {", stringify!($e), ":e}, {", stringify!($b), ":e}\n",
-            "add {", stringify!($e), ":e}, {t1:e}\n",
+            round!(@$kind $a, $b, $c, $d, $e, $s),
         )
     };
-}
-#[rustfmt::skip]
-macro_rules! parity {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident, $off:expr) => {
+    (@ch $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident) => {
         concat!(
-            "add {", stringify!($e), ":e}, dword ptr [{p} + ", stringify!($off), "]\n",
-            "rorx {", stringify!($s), ":e}, {", stringify!($b), ":e}, 2\n",
-            "xor {", stringify!($b), ":e}, {", stringify!($c), ":e}\n",
-            "rorx {t1:e}, {", stringify!($a), ":e}, 27\n",
-            "xor {", stringify!($b), ":e}, {", stringify!($d), ":e}\n",
-            "add {", stringify!($e), ":e}, {", stringify!($b), ":e}\n",
-            "add {", stringify!($e), ":e}, {t1:e}\n",
+            ins!(andn t0, $b, $d),
+            ins!(rorx $s, $b, 2),
+            ins!(add $e, t0),
+            ins!(and $b, $c),
+            ins!(rorx t1, $a, 27),
+            ins!(add $e, $b),
+            ins!(add $e, t1),
         )
     };
-}
-#[rustfmt::skip]
-macro_rules! maj {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident, $off:expr) => {
+    (@parity $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident) => {
         concat!(
-            "add {", stringify!($e), ":e}, dword ptr [{p} + ", stringify!($off), "]\n",
-            "mov {t0:e}, {", stringify!($b), ":e}\n",
-            "rorx {", stringify!($s), ":e}, {", stringify!($b), ":e}, 2\n",
-            "xor {t0:e}, {", stringify!($c), ":e}\n",
-            "and {", stringify!($b), ":e}, {", stringify!($c), ":e}\n",
-            "and {t0:e}, {", stringify!($d), ":e}\n",
-            "add {", stringify!($e), ":e}, {", stringify!($b), ":e}\n",
-            "rorx {t1:e}, {", stringify!($a), ":e}, 27\n",
-            "add {", stringify!($e), ":e}, {t0:e}\n",
-            "add {", stringify!($e), ":e}, {t1:e}\n",
+            ins!(rorx $s, $b, 2),
+            ins!(xor $b, $c),
+            ins!(rorx t1, $a, 27),
+            ins!(xor $b, $d),
+            ins!(add $e, $b),
+            ins!(add $e, t1),
+        )
+    };
+    (@maj $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $s:ident) => {
+        concat!(
+            ins!(mov t0, $b),
+            ins!(rorx $s, $b, 2),
+            ins!(xor t0, $c),
+            ins!(and $b, $c),
+            ins!(and t0, $d),
+            ins!(add $e, $b),
+            ins!(rorx t1, $a, 27),
+            ins!(add $e, t0),
+            ins!(add $e, t1),
         )
     };
 }
@@ -76,11 +81,22 @@ macro_rules! maj {
 macro_rules! four_rounds {
     ($f:ident, $off:expr) => {
         concat!(
-            $f!(a, b, c, d, e, s, $off),
-            $f!(e, a, s, c, d, b, $off + 4),
-            $f!(d, e, b, s, c, a, $off + 8),
-            $f!(c, d, a, b, s, e, $off + 12),
+            round!($f, a, b, c, d, e, s, $off),
+            round!($f, e, a, s, c, d, b, $off + 4),
+            round!($f, d, e, b, s, c, a, $off + 8),
+            round!($f, c, d, a, b, s, e, $off + 12),
         )
+    };
+}
+
+/// Applies `$m` to SHA-1's round kinds (FIPS 180-4 section 4.1.1), each with its groups of four
+/// rounds and the scratch registers its rounds use.
+macro_rules! by_kind {
+    ($m:ident) => {
+        $m!(ch [t0 t1], 0 1 2 3 4);
+        $m!(parity [t1], 5 6 7 8 9);
+        $m!(maj [t0 t1], 10 11 12 13 14);
+        $m!(parity [t1], 15 16 17 18 19);
     };
 }
 
@@ -138,10 +154,7 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: Option<&
             asm_four!($f $t, r, wk.0.as_ptr(), 32 * $g);
         )+};
     }
-    first!(ch [t0 t1], 0 1 2 3 4);
-    first!(parity [t1], 5 6 7 8 9);
-    first!(maj [t0 t1], 10 11 12 13 14);
-    first!(parity [t1], 15 16 17 18 19);
+    by_kind!(first);
     feed_forward(state, r);
     if !both {
         return;
@@ -153,10 +166,7 @@ unsafe fn compress_pair(state: &mut [u32; 5], first: &[u8; 64], second: Option<&
             asm_four!($f $t, r, wk.0.as_ptr(), 32 * $g + 16);
         )+};
     }
-    second!(ch [t0 t1], 0 1 2 3 4);
-    second!(parity [t1], 5 6 7 8 9);
-    second!(maj [t0 t1], 10 11 12 13 14);
-    second!(parity [t1], 15 16 17 18 19);
+    by_kind!(second);
     feed_forward(state, r);
 }
 

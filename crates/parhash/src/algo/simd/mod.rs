@@ -22,13 +22,12 @@ pub mod sequential;
 pub mod twiddles;
 
 use digest::{
-    array::Array,
     block_api::{Block, Buffer, FixedOutputCore, UpdateCore},
     typenum::{Unsigned, U128, U28, U32, U48, U64},
     Output,
 };
 
-use super::block_api::{block_core, hashers};
+use super::block_api::{block_core, counted_bytes, counted_core, hashers};
 use crate::dispatch::backends;
 
 /// The chaining value: the arrays A, B, C, D of n words each (n = `L` = 4 or 8).
@@ -144,7 +143,6 @@ backends! {
         ParallelAvx512(Avx512) => "parallel-avx512":
             "as AVX2, SIMD-512's NTT in zmm, vprold rotations, vpternlogd IF/MAJ";
     }
-    default = ["parallel"];
 }
 
 impl Backend {
@@ -171,22 +169,10 @@ macro_rules! simd_core {
     ($core:ident, $hasher:ident, lanes: $lanes:literal, block: $block:ty, out: $out:ty,
         iv: $iv:expr, name: $name:literal
     ) => {
-        #[doc = concat!("Block-level ", $name, " state; [`", stringify!($hasher), "`] adds the buffering.")]
-        #[derive(Clone)]
-        pub struct $core {
-            state: State<$lanes>,
-            block_count: u64,
-            backend: Backend,
-        }
-
-        impl $core {
-            fn with_backend(backend: Backend) -> Self {
-                Self {
-                    state: $iv,
-                    block_count: 0,
-                    backend,
-                }
-            }
+        counted_core! {
+            #[doc = concat!("Block-level ", $name, " state; [`", stringify!($hasher), "`] adds the buffering.")]
+            #[derive(Clone)]
+            pub struct $core { state: State<$lanes> = $iv, block_count: u64, backend: Backend }
         }
 
         block_core!($core, name: $name, block: $block, output: $out, buffer: Eager);
@@ -194,8 +180,7 @@ macro_rules! simd_core {
         impl UpdateCore for $core {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
-                self.block_count = self.block_count.wrapping_add(blocks.len() as u64);
-                let bytes = Array::cast_slice_to_core(blocks).as_flattened();
+                let bytes = counted_bytes(&mut self.block_count, blocks);
                 self.backend.compress(&mut self.state, bytes, false);
             }
         }

@@ -114,16 +114,10 @@ unsafe fn butterflies(regs: &mut [__m256i], top: usize, scale: usize, twiddles: 
             let step = scale / len;
             let mut start = 0;
             while start < regs.len() {
-                for k in 0..len {
-                    let (u, v) = (regs[start + k], regs[start + k + len]);
-                    regs[start + k] = _mm256_add_epi16(u, v);
-                    let d = _mm256_sub_epi16(u, v);
-                    regs[start + k + len] = if k == 0 {
-                        d
-                    } else {
-                        mul_scalar(d, twiddles[k * step])
-                    };
-                }
+                super::parallel_portable::butterfly_span!(
+                    regs, start, len; _mm256_add_epi16, _mm256_sub_epi16,
+                    |d, k| mul_scalar(d, twiddles[k * step])
+                );
                 start += 2 * len;
             }
             len /= 2;
@@ -145,14 +139,7 @@ pub(super) unsafe fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [__
         for j2 in 0..L {
             a[j2] = _mm256_cvtepu8_epi16(load16(&block[16 * j2..16 * j2 + 16]));
         }
-        for k in 0..L {
-            a[k + L] = if k == 0 {
-                a[k]
-            } else {
-                mul_scalar(a[k], t.omega[k])
-            };
-        }
-        butterflies(&mut a[..two_n], L / 2, L, &t.omega);
+        super::parallel_portable::stage_a_butterflies!(a, t, L, two_n);
         // Unrolled with constant indices, so that the bit reversal is register renaming.
         let order = stage_a_order(L);
         let mut u = [_mm256_setzero_si256(); 16];

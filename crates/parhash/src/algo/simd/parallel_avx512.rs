@@ -177,16 +177,10 @@ fn stage_d512(mut v: [__m512i; 8], t: &NttTables, final_block: bool) -> [__m512i
         let step = 4 / len;
         let mut start = 0;
         while start < 8 {
-            for k in 0..len {
-                let (a, b) = (v[start + k], v[start + k + len]);
-                v[start + k] = _mm512_add_epi16(a, b);
-                let d = _mm512_sub_epi16(a, b);
-                v[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar512(d, t.gamma[k * step])
-                };
-            }
+            super::parallel_portable::butterfly_span!(
+                v, start, len; _mm512_add_epi16, _mm512_sub_epi16,
+                |d, k| mul_scalar512(d, t.gamma[k * step])
+            );
             start += 2 * len;
         }
         len /= 2;

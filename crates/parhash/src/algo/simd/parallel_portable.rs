@@ -57,6 +57,21 @@ fn lift(x: i16) -> i16 {
     }
 }
 
+/// One span of radix-2 DIF butterflies in any kernel's registers: pairs `(u, v)` at
+/// `regs[start + k]` and `regs[start + k + len]` become `u + v` and `u - v` (`d`) times
+/// `$mul`, the twiddle of pair `k` (pair 0's is 1, not multiplied).
+macro_rules! butterfly_span {
+    ($regs:ident, $start:expr, $len:expr; $add:path, $sub:path, |$d:ident, $k:ident| $mul:expr) => {
+        for $k in 0..$len {
+            let (u, v) = ($regs[$start + $k], $regs[$start + $k + $len]);
+            $regs[$start + $k] = $add(u, v);
+            let $d = $sub(u, v);
+            $regs[$start + $k + $len] = if $k == 0 { $d } else { $mul };
+        }
+    };
+}
+pub(super) use butterfly_span;
+
 /// Radix-2 DIF butterflies between whole registers: spans `top`, `top / 2`, ..., 1; pair `k`
 /// of span `len` is multiplied by `twiddles[k * scale / len]` after the subtraction.
 #[inline(always)]
@@ -65,20 +80,28 @@ fn butterflies(regs: &mut [Reg], top: usize, scale: usize, twiddles: &[Twiddle])
     while len >= 1 {
         let step = scale / len;
         for start in (0..regs.len()).step_by(2 * len) {
-            for k in 0..len {
-                let (u, v) = (regs[start + k], regs[start + k + len]);
-                regs[start + k] = add(u, v);
-                let d = sub(u, v);
-                regs[start + k + len] = if k == 0 {
-                    d
-                } else {
-                    mul_scalar(d, twiddles[k * step])
-                };
-            }
+            butterfly_span!(regs, start, len; add, sub, |d, k| mul_scalar(d, twiddles[k * step]));
         }
         len /= 2;
     }
 }
+
+/// Stage A's butterflies on the registers `a` (of any kernel's type, with that kernel's
+/// `mul_scalar` and `butterflies`): registers `L..2L` start as `0..L` times ω^k, then the
+/// radix-2 DIF runs over the first `2L` (the plan below).
+macro_rules! stage_a_butterflies {
+    ($a:ident, $t:expr, $l:expr, $two_n:expr) => {
+        for k in 0..$l {
+            $a[k + $l] = if k == 0 {
+                $a[k]
+            } else {
+                mul_scalar($a[k], $t.omega[k])
+            };
+        }
+        butterflies(&mut $a[..$two_n], $l / 2, $l, &$t.omega);
+    };
+}
+pub(super) use stage_a_butterflies;
 
 /// Stage A: `u[i2][j1] = α^(j1·i2) · Σ_j2 M[j1 + 16·j2]·ω^(j2·i2)` for i2 < 2n (the first 2n
 /// registers), as a radix-2 DIF over registers. Bounds: bytes ≤ 255; the first stage only
@@ -93,14 +116,7 @@ fn stage_a<const L: usize>(block: &[u8], t: &NttTables) -> [Reg; 16] {
             *lane = i16::from(block[16 * j2 + j1]);
         }
     }
-    for k in 0..L {
-        a[k + L] = if k == 0 {
-            a[k]
-        } else {
-            mul_scalar(a[k], t.omega[k])
-        };
-    }
-    butterflies(&mut a[..two_n], L / 2, L, &t.omega);
+    stage_a_butterflies!(a, t, L, two_n);
     let order = stage_a_order(L);
     core::array::from_fn(|i2| match i2 {
         0 => a[0].map(reduce),
@@ -233,26 +249,17 @@ mod tests {
 
     #[test]
     fn expansion_matches_the_literal_form() {
-        let mut block = [0u8; 128];
-        for seed in 0..40u32 {
-            for (i, b) in block.iter_mut().enumerate() {
-                *b = (i as u32 * 97 + seed * 31 + (seed * i as u32) % 7) as u8;
-            }
-            if seed % 5 == 0 {
-                block = [0xff; 128];
-            }
-            for final_block in [false, true] {
-                assert_eq!(
-                    expand::<4>(&block[..64], final_block),
-                    sequential::expand::<4>(&block[..64], final_block),
-                    "n = 4 seed {seed}"
-                );
-                assert_eq!(
-                    expand::<8>(&block, final_block),
-                    sequential::expand::<8>(&block, final_block),
-                    "n = 8 seed {seed}"
-                );
-            }
-        }
+        sequential::tests::for_each_block(40, |seed, block, final_block| {
+            assert_eq!(
+                expand::<4>(&block[..64], final_block),
+                sequential::expand::<4>(&block[..64], final_block),
+                "n = 4 seed {seed}"
+            );
+            assert_eq!(
+                expand::<8>(block, final_block),
+                sequential::expand::<8>(block, final_block),
+                "n = 8 seed {seed}"
+            );
+        });
     }
 }

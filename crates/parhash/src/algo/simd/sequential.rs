@@ -254,29 +254,40 @@ pub fn compress_blocks<const L: usize>(state: &mut State<L>, blocks: &[u8], fina
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    #[test]
-    fn radix2_ntt_is_the_sum_of_the_specification() {
+    /// Calls `check(seed, block, final_block)` on `seeds` varied 128-byte blocks (every fifth
+    /// all ones), each as a middle and as a final block.
+    pub(in crate::algo::simd) fn for_each_block(
+        seeds: u32,
+        mut check: impl FnMut(u32, &[u8; 128], bool),
+    ) {
         let mut block = [0u8; 128];
-        for seed in 0..24u32 {
+        for seed in 0..seeds {
             for (i, b) in block.iter_mut().enumerate() {
                 *b = (i as u32 * 131 + seed * 71 + (seed * i as u32) % 13) as u8;
             }
-            if seed == 0 {
+            if seed % 5 == 0 {
                 block = [0xff; 128];
             }
             for final_block in [false, true] {
-                assert_eq!(
-                    ntt(4, &block[..64], final_block),
-                    ntt_by_definition(4, &block[..64], final_block)
-                );
-                assert_eq!(
-                    ntt(8, &block, final_block),
-                    ntt_by_definition(8, &block, final_block)
-                );
+                check(seed, &block, final_block);
             }
         }
+    }
+
+    #[test]
+    fn radix2_ntt_is_the_sum_of_the_specification() {
+        for_each_block(24, |_, block, final_block| {
+            assert_eq!(
+                ntt(4, &block[..64], final_block),
+                ntt_by_definition(4, &block[..64], final_block)
+            );
+            assert_eq!(
+                ntt(8, block, final_block),
+                ntt_by_definition(8, block, final_block)
+            );
+        });
     }
 }

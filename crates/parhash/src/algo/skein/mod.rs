@@ -109,11 +109,10 @@ backends! {
         ParallelAvx512(Avx512) => "parallel-avx512":
             "word pairs in 128-bit registers, rotations by vprolvq";
     }
-    // `parallel`: each of its kernels (portable included) measured about 2x the sequential form
-    // or more from 64 B to 1 MiB (BENCHMARKS.md). Renaming π leaves a round one add and one XOR
-    // deep; the literal form runs each round as a loop that copies the state for π and computes
-    // rotation counts and key indices as it goes.
-    default = ["parallel"];
+    // Default `parallel`: each of its kernels (portable included) measured about 2x the
+    // sequential form or more from 64 B to 1 MiB (BENCHMARKS.md). Renaming π leaves a round one
+    // add and one XOR deep; the literal form runs each round as a loop that copies the state for
+    // π and computes rotation counts and key indices as it goes.
 }
 
 impl Backend {

@@ -26,7 +26,7 @@ use digest::{
     Output,
 };
 
-use super::block_api::{block_core, hashers};
+use super::block_api::{block_core, counted_core, hashers};
 use crate::dispatch::backends;
 
 /// Number of rounds.
@@ -128,23 +128,11 @@ impl Backend {
     }
 }
 
-/// Block-level Whirlpool state; [`Whirlpool`] adds the buffering.
-#[derive(Clone)]
-pub struct WhirlpoolCore {
-    /// Chaining value, rows of the 8x8 matrix read big-endian (column 0 in the high byte).
-    state: [u64; 8],
-    block_count: u128,
-    backend: Backend,
-}
-
-impl WhirlpoolCore {
-    fn with_backend(backend: Backend) -> Self {
-        Self {
-            state: [0; 8],
-            block_count: 0,
-            backend,
-        }
-    }
+counted_core! {
+    /// Block-level Whirlpool state; [`Whirlpool`] adds the buffering. The state is the chaining
+    /// value's rows of the 8x8 matrix read big-endian (column 0 in the high byte).
+    #[derive(Clone)]
+    pub struct WhirlpoolCore { state: [u64; 8] = [0; 8], block_count: u128, backend: Backend }
 }
 
 impl UpdateCore for WhirlpoolCore {

@@ -76,6 +76,14 @@ macro_rules! round {
     };
 }
 
+/// Enters the rounds' loop (label `2`) with `x = b ^ c`, the term the first round's Maj
+/// takes from the previous round.
+macro_rules! loop_entry {
+    () => {
+        concat!("mov {x:e}, {b:e}\n", "xor {x:e}, {c:e}\n", "2:")
+    };
+}
+
 /// Eight rounds on `W + K` from `p`, no schedule (the tail of the first block, the second):
 /// a block's four words of each group sit 32 bytes after the previous group's.
 macro_rules! rounds8 {
@@ -158,6 +166,19 @@ macro_rules! sigma1_doubled {
     };
 }
 
+/// `xg += s0` (32-bit lanes).
+macro_rules! add_s0 {
+    ($xg:ident) => {
+        concat!(
+            "vpaddd {",
+            stringify!($xg),
+            "}, {",
+            stringify!($xg),
+            "}, {s0}\n"
+        )
+    };
+}
+
 /// A quarter of schedule group `j` (words `4j..4j + 4` of the next sixteen, both blocks),
 /// which replaces the group sixteen words back in `xg`; `xg1`, `xg2`, `xg3` are the three
 /// groups after it (the newer ones already replaced).
@@ -171,21 +192,13 @@ macro_rules! sched {
             stringify!($xg),
             "}, 4\n",
             sigma0!($isa),
-            "vpaddd {",
-            stringify!($xg),
-            "}, {",
-            stringify!($xg),
-            "}, {s0}\n",
+            add_s0!($xg),
             "vpalignr {s0}, {",
             stringify!($xg3),
             "}, {",
             stringify!($xg2),
             "}, 4\n",
-            "vpaddd {",
-            stringify!($xg),
-            "}, {",
-            stringify!($xg),
-            "}, {s0}\n",
+            add_s0!($xg),
         )
     };
     // AVX2, words 0 and 1: + σ1(W[t-2], W[t-1]) with each word doubled into a 64-bit lane,
@@ -198,11 +211,7 @@ macro_rules! sched {
             "}, 0xfa\n",
             sigma1_doubled!(),
             "vpshufb {s0}, {s0}, {low01}\n",
-            "vpaddd {",
-            stringify!($xg),
-            "}, {",
-            stringify!($xg),
-            "}, {s0}\n",
+            add_s0!($xg),
         )
     };
     // AVX2, words 2 and 3: + σ1 of the words 0 and 1 just made, the same way.
@@ -213,11 +222,7 @@ macro_rules! sched {
             "}, 0x50\n",
             sigma1_doubled!(),
             "vpshufb {s0}, {s0}, {low23}\n",
-            "vpaddd {",
-            stringify!($xg),
-            "}, {",
-            stringify!($xg),
-            "}, {s0}\n",
+            add_s0!($xg),
         )
     };
     // Words 0 and 1: + σ1(W[t-2], W[t-1]) (σ1(0) = 0 leaves words 2 and 3 alone).
@@ -227,11 +232,7 @@ macro_rules! sched {
             stringify!($xg3),
             "}, 8\n",
             sigma1!($isa),
-            "vpaddd {",
-            stringify!($xg),
-            "}, {",
-            stringify!($xg),
-            "}, {s0}\n",
+            add_s0!($xg),
         )
     };
     // Words 2 and 3: + σ1 of the words 0 and 1 just made.
@@ -241,11 +242,7 @@ macro_rules! sched {
             stringify!($xg),
             "}, 8\n",
             sigma1!($isa),
-            "vpaddd {",
-            stringify!($xg),
-            "}, {",
-            stringify!($xg),
-            "}, {s0}\n",
+            add_s0!($xg),
         )
     };
     // `W + K` of both blocks, as the register holds them, at `p + 128 + 32j`: group `j` of the
@@ -324,9 +321,7 @@ unsafe fn rounds64(state: &mut [u32; 8], wk: *const u32) {
     // written; the instructions need BMI1/BMI2, which the caller guarantees.
     unsafe {
         asm!(
-            "mov {x:e}, {b:e}",
-            "xor {x:e}, {c:e}",
-            "2:",
+            loop_entry!(),
             rounds8!(),
             "add {p}, 64",
             "dec {n:e}",
@@ -385,9 +380,7 @@ macro_rules! kernel {
                 // features the function enables.
                 unsafe {
                     asm!(
-                        "mov {x:e}, {b:e}",
-                        "xor {x:e}, {c:e}",
-                        "2:",
+                        loop_entry!(),
                         rounds16_sched!($isa),
                         "add {p}, 128",
                         "add {kp}, 128",

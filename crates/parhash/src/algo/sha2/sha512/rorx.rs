@@ -33,6 +33,21 @@ use super::super::consts::K512;
 use super::sequential::feed_forward;
 use crate::platform::{Avx2, Avx512, Bmi2};
 
+/// Enters the rounds' loop (label `2`) with `x = b ^ c`, the term the first round's Maj
+/// takes from the previous round.
+macro_rules! loop_entry {
+    () => {
+        concat!("mov {x}, {b}\n", "xor {x}, {c}\n", "2:")
+    };
+}
+
+/// One instruction on the asm operands' 64-bit registers (see [`ins!`](crate::algo::asm_text::ins)).
+macro_rules! ins {
+    ($($t:tt)+) => {
+        crate::algo::asm_text::ins!(""; $($t)+)
+    };
+}
+
 /// One round on `W + K` word `t` at `p`; `x` holds `b ^ c` on entry and `y` leaves `a ^ b` for
 /// the next round (the two swap roles each round).
 #[rustfmt::skip]
@@ -40,29 +55,29 @@ macro_rules! round {
     ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $x:ident, $y:ident, $t:expr) => {
         concat!(
             "add {", stringify!($h), "}, qword ptr [{p} + 8*(", stringify!($t), ")]\n",
-            "mov {", stringify!($y), "}, {", stringify!($f), "}\n",
-            "rorx {t0}, {", stringify!($e), "}, 14\n",
-            "xor {", stringify!($y), "}, {", stringify!($g), "}\n",
-            "rorx {t1}, {", stringify!($e), "}, 18\n",
-            "and {", stringify!($y), "}, {", stringify!($e), "}\n",
-            "xor {t0}, {t1}\n",
-            "xor {", stringify!($y), "}, {", stringify!($g), "}\n",
-            "rorx {t1}, {", stringify!($e), "}, 41\n",
-            "add {", stringify!($h), "}, {", stringify!($y), "}\n",
-            "xor {t0}, {t1}\n",
-            "add {", stringify!($h), "}, {t0}\n",
-            "add {", stringify!($d), "}, {", stringify!($h), "}\n",
-            "rorx {t0}, {", stringify!($a), "}, 28\n",
-            "rorx {t1}, {", stringify!($a), "}, 34\n",
-            "xor {t0}, {t1}\n",
-            "rorx {t1}, {", stringify!($a), "}, 39\n",
-            "mov {", stringify!($y), "}, {", stringify!($a), "}\n",
-            "xor {t0}, {t1}\n",
-            "xor {", stringify!($y), "}, {", stringify!($b), "}\n",
-            "add {", stringify!($h), "}, {t0}\n",
-            "and {", stringify!($x), "}, {", stringify!($y), "}\n",
-            "xor {", stringify!($x), "}, {", stringify!($b), "}\n",
-            "add {", stringify!($h), "}, {", stringify!($x), "}\n",
+            ins!(mov $y, $f),
+            ins!(rorx t0, $e, 14),
+            ins!(xor $y, $g),
+            ins!(rorx t1, $e, 18),
+            ins!(and $y, $e),
+            ins!(xor t0, t1),
+            ins!(xor $y, $g),
+            ins!(rorx t1, $e, 41),
+            ins!(add $h, $y),
+            ins!(xor t0, t1),
+            ins!(add $h, t0),
+            ins!(add $d, $h),
+            ins!(rorx t0, $a, 28),
+            ins!(rorx t1, $a, 34),
+            ins!(xor t0, t1),
+            ins!(rorx t1, $a, 39),
+            ins!(mov $y, $a),
+            ins!(xor t0, t1),
+            ins!(xor $y, $b),
+            ins!(add $h, t0),
+            ins!(and $x, $y),
+            ins!(xor $x, $b),
+            ins!(add $h, $x),
         )
     };
 }
@@ -255,9 +270,7 @@ unsafe fn rounds80(state: &mut [u64; 8], wk: *const u64) {
     // instructions need BMI1/BMI2, which the caller guarantees.
     unsafe {
         asm!(
-            "mov {x}, {b}",
-            "xor {x}, {c}",
-            "2:",
+            loop_entry!(),
             rounds8!(),
             "add {p}, 64",
             "dec {n:e}",
@@ -317,9 +330,7 @@ macro_rules! kernel {
                 // CPU has the features the function enables.
                 unsafe {
                     asm!(
-                        "mov {x}, {b}",
-                        "xor {x}, {c}",
-                        "2:",
+                        loop_entry!(),
                         rounds16_sched!($isa),
                         "add {p}, 128",
                         "add {kp}, 256",
