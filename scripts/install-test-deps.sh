@@ -18,6 +18,8 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt+=(fonts-dejavu-core)
 # Controls: b2sum and cksum come with coreutils, b3sum is BLAKE3's own tool.
 command -v b3sum >/dev/null || need_apt+=(b3sum)
+# xxhsum (XXH64, XXH3, XXH128) is xxHash's own tool, the CLI's control for those.
+command -v xxhsum >/dev/null || need_apt+=(xxhash)
 # SHAKE of any length is compared with `openssl dgst -xoflen`.
 command -v openssl >/dev/null || need_apt+=(openssl)
 # The CLI's manual page is rendered by groff in its tests (as `man` renders it).

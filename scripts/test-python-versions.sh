@@ -49,7 +49,7 @@ for version in 3.9 3.10 3.11 3.12 3.13; do
   venv="$work/venv-$version"
   "$python" -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --upgrade pip
-  "$venv/bin/python" -m pip install --quiet pytest hypothesis numpy typing_extensions
+  "$venv/bin/python" -m pip install --quiet -r crates/parhash-py/tests/requirements.txt
   # The wheel installs where no Rust toolchain is: cargo and rustc off PATH, binaries only.
   env PATH="$(no_rust_path)" "$venv/bin/python" -m pip install --quiet --no-index \
     --only-binary=:all: "$wheel"

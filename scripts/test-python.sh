@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's tests: a virtual environment in target/py-venv, the package installed
 # from the checkout as a user installs it (`pip install ./crates/parhash-py`: maturin builds the
-# release extension), pytest + Hypothesis + numpy, and the CLI (the control for the algorithms
-# hashlib lacks). Extra arguments go to pytest.
+# release extension), the packages of crates/parhash-py/tests/requirements.txt, and the CLI
+# (the control for the algorithms hashlib lacks). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=target/py-venv
@@ -10,9 +10,7 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --upgrade pip
-"$venv/bin/python" -m pip install --quiet pytest hypothesis numpy
-# blake3-py's vendored suite (tests/third_party/blake3_py) imports typing_extensions before 3.12.
-"$venv/bin/python" -m pip install --quiet typing_extensions
+"$venv/bin/python" -m pip install --quiet -r crates/parhash-py/tests/requirements.txt
 # The `ray` extra (pyproject.toml), for parhash.distributed's tests (marked `ray`; the longest
 # also `slow`: `-m "not slow"` skips them).
 "$venv/bin/python" -m pip install --quiet "ray[data]>=2.9" fsspec "tqdm>=4.60"

@@ -22,7 +22,9 @@ pub const DEFAULT_ALGORITHM: &str = "sha256";
 /// sha256sum, md5sum and friends.
 ///
 /// MD5 and SHA-1 are BROKEN (practical collisions): use them only to compare with old
-/// checksum lists, never for security. `parhash list` shows every algorithm.
+/// checksum lists, never for security. The checksums crc32, crc32c, crc64nvme, xxh64, xxh3
+/// and xxh128 are not cryptographic (no protection against a deliberate change): they catch
+/// accidental damage only. `parhash list` shows every algorithm.
 ///
 /// Exit status: 0 if everything succeeded, 1 if any file could not be read or any checksum
 /// did not match, or for a usage error of `sum` or `check` (as in coreutils); 2 for a usage
@@ -53,7 +55,9 @@ pub enum Command {
 /// with a backslash, as coreutils does; -z turns that off.
 ///
 /// MD5 and SHA-1 are BROKEN (practical collisions): use them only to compare with old
-/// checksum lists, never for security. `parhash list` shows every algorithm.
+/// checksum lists, never for security. The checksums crc32, crc32c, crc64nvme, xxh64, xxh3
+/// and xxh128 are not cryptographic (no protection against a deliberate change): they catch
+/// accidental damage only. `parhash list` shows every algorithm.
 #[derive(Args, Debug)]
 pub struct SumArgs {
     /// Hash algorithm(s) [default: sha256]; several: -a md5,sha256 or -a md5 -a sha256.
@@ -228,11 +232,14 @@ pub enum Device {
 ///
 /// The algorithm of a BSD line comes from its tag. For a GNU line it comes from the length
 /// of the hex digest, and where several algorithms share a length the SHA-2 one wins: 32
-/// hex digits is md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512. Use -a to check
-/// sha3-256, keccak256, whirlpool and other lists of those lengths.
+/// hex digits is md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512; 8 is crc32 and
+/// 16 xxh64 (as `xxhsum -c` reads them). Use -a to check sha3-256, keccak256, whirlpool,
+/// crc32c, xxh128 and other lists of those lengths.
 ///
 /// MD5 and SHA-1 are BROKEN (practical collisions): a matching md5 or sha1 line shows only
-/// that the file was not damaged by accident, not that nobody tampered with it.
+/// that the file was not damaged by accident, not that nobody tampered with it. The same
+/// holds for the checksums (crc32, crc32c, crc64nvme, xxh64, xxh3, xxh128): they are not
+/// cryptographic (no protection against a deliberate change).
 ///
 /// Exit status: 0 if every listed file was read and matched, 1 otherwise (or, with
 /// --strict, if any line was improperly formatted) and for a usage error, as in coreutils.
@@ -556,7 +563,8 @@ fn parse_iv_bits(s: &str) -> Result<u32, String> {
 /// List every algorithm with its sizes, family, aliases, notes and implementations.
 ///
 /// One block per algorithm: digest and block size, family, the aliases accepted by -a, a
-/// note (the standard it follows), a BROKEN marker for md5 and sha1, the implementation
+/// note (the standard it follows), a BROKEN marker for md5 and sha1, a "not cryptographic"
+/// one for the checksums (CRCs, xxHash), the implementation
 /// variants compiled in, with the default one and those this CPU cannot run marked, and how
 /// the multi-message engine runs it (SIMD lanes and threads, or threads only).
 #[derive(Args, Debug)]
@@ -564,9 +572,9 @@ pub struct ListArgs {
     /// Write JSON Lines: one object per algorithm.
     ///
     /// One JSON object per algorithm on standard output: `name`, `tag`, `aliases`, `family`,
-    /// `digest_bits`, `digest_size`, `block_size`, `broken`, `note`, `variants` (each with
-    /// `name`, `available`, `default`, `summary`) and `batch` (`lanes` and `kernel`, or null
-    /// where many messages are hashed across threads only). See docs/lists.md ("JSON records").
+    /// `digest_bits`, `digest_size`, `block_size`, `broken`, `cryptographic`, `note`,
+    /// `variants` (each with `name`, `available`, `default`, `summary`) and `batch` (`lanes`
+    /// and `kernel`, or null where many messages are hashed across threads only). See docs/lists.md ("JSON records").
     #[arg(long)]
     pub json: bool,
 }

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use anyhow::{Context, Result};
-use parhash::{Algorithm, VariantInfo};
+use parhash::{Algorithm, AlgorithmInfo, VariantInfo};
 
 use crate::flags::ListArgs;
 use crate::messages::WRITE_ERROR;
@@ -38,13 +38,18 @@ pub fn render() -> String {
         let info = alg.info();
         out.push('\n');
         out.push_str(&format!(
-            "{:<width$}  {}-bit digest ({} bytes), {}-byte blocks, {} family{}\n",
+            "{:<width$}  {}-bit digest ({} bytes), {}-byte blocks, {} family{}{}\n",
             info.name,
             info.digest_size * 8,
             info.digest_size,
             info.block_size,
             info.family.name(),
             if info.broken { "  BROKEN" } else { "" },
+            if info.cryptographic {
+                String::new()
+            } else {
+                format!("; {}", AlgorithmInfo::NOT_CRYPTOGRAPHIC)
+            },
         ));
         let mut aliases = vec![info.tag];
         aliases.extend(info.aliases.iter().copied());
@@ -57,7 +62,9 @@ pub fn render() -> String {
         "\nNames are matched ignoring case and separators (SHA-256 = sha_256 = sha256).\n\
          batch: how many messages at once (`sum` over many files) are hashed: side by side in\n\
          SIMD lanes and across threads, or across threads only.\n\
-         BROKEN algorithms have practical collisions: use them only for compatibility.\n",
+         BROKEN algorithms have practical collisions: use them only for compatibility.\n\
+         The checksums (CRCs, xxHash) catch accidental damage only: anyone can change a file\n\
+         and keep its checksum.\n",
     );
     out
 }
@@ -103,6 +110,11 @@ mod tests {
             assert!(block.contains(&format!("{}-bit digest", info.digest_size * 8)));
             assert!(block.contains(info.note));
             assert_eq!(block.contains("BROKEN"), info.broken, "{block}");
+            assert_eq!(
+                block.contains(AlgorithmInfo::NOT_CRYPTOGRAPHIC),
+                !info.cryptographic,
+                "{block}"
+            );
             for alias in info.aliases {
                 assert!(block.contains(alias), "{alias} in {block}");
             }

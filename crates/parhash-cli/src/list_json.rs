@@ -16,6 +16,7 @@ struct AlgorithmRecord {
     lengths: Option<Lengths>,
     block_size: usize,
     broken: bool,
+    cryptographic: bool,
     note: &'static str,
     variants: Vec<Variant>,
     batch: Option<Batch>,
@@ -79,6 +80,7 @@ pub fn algorithms() -> Vec<u8> {
                 }),
                 block_size: info.block_size,
                 broken: info.broken,
+                cryptographic: info.cryptographic,
                 note: info.note,
                 variants: alg.variants().iter().map(Variant::from).collect(),
                 batch,
@@ -121,6 +123,7 @@ mod tests {
                 "{record}"
             );
             assert_eq!(record["broken"], info.broken);
+            assert_eq!(record["cryptographic"], info.cryptographic);
             assert_eq!(record["aliases"], json!(info.aliases));
             assert_eq!(
                 record["batch"].is_null(),

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use support::{require_tool, run_in_locale, Run};
+use support::{checks_ok, require_tool, run_in_locale, Run};
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> Run {
     run_in_locale(dir, "C.UTF-8", program, args, b"")
@@ -58,24 +58,6 @@ fn plain_names(names: Vec<&'static str>) -> Vec<&'static str> {
 
 fn args<'a>(prefix: &[&'a str], names: &[&'a str]) -> Vec<&'a str> {
     prefix.iter().chain(names).copied().collect()
-}
-
-/// Checks `list` (written to a file) with `program args... LIST`: every line OK.
-fn checks_ok(dir: &Path, program: &str, check_args: &[&str], list: &str, files: usize) {
-    fs::write(dir.join("list"), list).unwrap();
-    let out = run(dir, program, &args(check_args, &["list"]));
-    assert_eq!(
-        out.code,
-        Some(0),
-        "{program} {check_args:?}:\n{list}\n{}",
-        out.stderr
-    );
-    assert_eq!(
-        out.stdout_text().matches(": OK").count(),
-        files,
-        "{}",
-        out.stdout_text()
-    );
 }
 
 const PARHASH: &str = env!("CARGO_BIN_EXE_parhash");

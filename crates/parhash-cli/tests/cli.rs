@@ -1130,7 +1130,7 @@ fn check_reports_ok_failed_and_unreadable() {
          parhash: WARNING: 1 computed checksum did NOT match\n\
          parhash: note: 1 failed line has no algorithm tag, and md5 was assumed from its digest \
          length (32 hex digits); if the list was made with another algorithm, name it with -a \
-         ALG; of that length: blake2b, blake2s, blake3, shake128, shake256\n"
+         ALG; of that length: blake2b, blake2s, blake3, shake128, shake256, xxh128\n"
     );
     assert_eq!(ours.code, Some(1));
 }

@@ -205,7 +205,9 @@ impl Parser {
 }
 
 /// The algorithm of a GNU line with a digest of `size` bytes: the SHA-2 one where several
-/// share the size (`sha256` for 32 bytes, before `sha3-256` or `keccak256`).
+/// share the size (`sha256` for 32 bytes, before `sha3-256` or `keccak256`), else the first in
+/// the registry's order (`md5` before `xxh128`, `xxh64` before `xxh3` and `crc64nvme`: `xxhsum
+/// -c`'s default, `crc32` before `crc32c`).
 pub fn infer_from_digest_size(size: usize) -> Option<Algorithm> {
     let plain_sha2 = format!("sha{}", size * 8);
     let candidates: Vec<Algorithm> = Algorithm::with_digest_size(size).collect();
@@ -393,5 +395,14 @@ mod tests {
                 assert_eq!(infer_from_digest_size(size), Some(alg));
             }
         }
+    }
+
+    /// Untagged lines of the checksums' lengths: 8 hex digits are crc32's, 16 xxh64's, as
+    /// `xxhsum -c` (whose default is XXH64) reads them; 32 stay md5's, not xxh128's.
+    #[test]
+    fn inference_of_checksum_lengths() {
+        assert_eq!(infer_from_digest_size(4), Some(Algorithm::Crc32));
+        assert_eq!(infer_from_digest_size(8), Some(Algorithm::Xxh64));
+        assert_eq!(infer_from_digest_size(16), Some(Algorithm::Md5));
     }
 }

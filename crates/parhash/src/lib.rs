@@ -70,6 +70,7 @@ pub mod sandstorm {
 pub use algo::blake::{Blake224, Blake256, Blake384, Blake512};
 pub use algo::blake2::{Blake2b512, Blake2s256};
 pub use algo::blake3::{Blake3, Blake3Mode, KEY_LEN as BLAKE3_KEY_LEN};
+pub use algo::crc::{Crc32, Crc32c, Crc64Nvme};
 pub use algo::groestl::{Groestl224, Groestl256, Groestl384, Groestl512};
 pub use algo::jh::{Jh224, Jh256, Jh384, Jh512};
 pub use algo::keccak::{
@@ -89,6 +90,7 @@ pub use algo::skein::{
     Skein1024_1024, Skein256_256, Skein512_224, Skein512_256, Skein512_384, Skein512_512,
 };
 pub use algo::whirlpool::Whirlpool;
+pub use algo::xxhash::{Xxh128, Xxh3, Xxh64};
 pub use algo::VariantInfo;
 pub use digest;
 pub use platform::describe as cpu_features;

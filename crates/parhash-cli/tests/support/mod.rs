@@ -115,3 +115,24 @@ impl Rng {
         self.next() % n
     }
 }
+
+/// Checks `list` (written to `dir/list`) with `program CHECK_ARGS... list` under C.UTF-8:
+/// exit status 0 and `files` lines reported OK.
+pub fn checks_ok(dir: &Path, program: &str, check_args: &[&str], list: &str, files: usize) {
+    std::fs::write(dir.join("list"), list).unwrap();
+    let mut args = check_args.to_vec();
+    args.push("list");
+    let out = run_in_locale(dir, "C.UTF-8", program, &args, b"");
+    assert_eq!(
+        out.code,
+        Some(0),
+        "{program} {check_args:?}:\n{list}\n{}",
+        out.stderr
+    );
+    assert_eq!(
+        out.stdout_text().matches(": OK").count(),
+        files,
+        "{}",
+        out.stdout_text()
+    );
+}

@@ -263,6 +263,33 @@ def blake512(
     usedforsecurity: bool = True,
 ) -> Hash: ...
 
+def crc32(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """CRC-32/ISO-HDLC (zlib.crc32's), big-endian; not cryptographic."""
+
+def crc32c(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """CRC-32C (Castagnoli), big-endian; not cryptographic."""
+
+def crc64nvme(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """CRC-64/NVME (S3's), big-endian; not cryptographic."""
+
 def groestl224(
     data: ReadableBuffer = b"",
     *,
@@ -590,6 +617,33 @@ def whirlpool(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
+
+def xxh128(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """XXH3-128, seed 0, as xxhsum -H2 prints it; not cryptographic."""
+
+def xxh3(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """XXH3-64, seed 0, as xxhsum -H3 prints it; not cryptographic."""
+
+def xxh64(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """XXH64, seed 0, as xxhsum -H1 prints it; not cryptographic."""
 
 @overload
 def file_digest(

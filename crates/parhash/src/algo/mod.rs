@@ -10,6 +10,8 @@ pub mod blake;
 pub mod blake2;
 pub mod blake3;
 pub(crate) mod block_api;
+pub(crate) mod checksum;
+pub mod crc;
 // One SSE2 move each way: unsafe code outside the kernels' own files (as `pieces` below).
 #[allow(unsafe_code)]
 pub(crate) mod len_word;
@@ -34,6 +36,7 @@ pub mod simd;
 pub(crate) mod sized;
 pub mod skein;
 pub mod whirlpool;
+pub mod xxhash;
 
 /// One implementation of an algorithm that can be selected by name, e.g. `reference`,
 /// `portable`, `sha-ni`, `avx2`, `avx512`, `sequential`, `parallel`.

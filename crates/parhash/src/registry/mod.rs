@@ -28,8 +28,8 @@ use digest::{typenum::Unsigned, DynDigest};
 use crate::algo::parsha256::TreeParams;
 use crate::algo::sized::AnyLength;
 use crate::algo::{
-    blake, blake2, blake3, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, shake, simd,
-    skein, whirlpool,
+    blake, blake2, blake3, crc, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, shake,
+    simd, skein, whirlpool, xxhash,
 };
 use crate::algo::{VariantInfo, Variants};
 use crate::threads::Threads;
@@ -70,6 +70,10 @@ pub enum Family {
     Blake3,
     /// SHAKE, the SHA-3 extendable-output functions.
     Shake,
+    /// xxHash 0.8 (XXH64, XXH3): fast non-cryptographic hashes.
+    XxHash,
+    /// Cyclic redundancy checks (CRC-32, CRC-32C, CRC-64/NVME): checksums.
+    Crc,
 }
 
 impl Family {
@@ -92,6 +96,8 @@ impl Family {
             Family::Blake2 => "BLAKE2",
             Family::Blake3 => "BLAKE3",
             Family::Shake => "SHAKE",
+            Family::XxHash => "xxHash",
+            Family::Crc => "CRC",
         }
     }
 }
@@ -117,8 +123,18 @@ pub struct AlgorithmInfo {
     pub block_size: usize,
     /// Considered broken (collisions are practical): say so wherever the algorithm is offered.
     pub broken: bool,
+    /// A cryptographic hash: `false` for the checksums (CRCs, xxHash), which catch accidental
+    /// damage but give no protection against a deliberate change. Say so wherever one is
+    /// offered ([`AlgorithmInfo::NOT_CRYPTOGRAPHIC`]).
+    pub cryptographic: bool,
     /// One line: the standard it follows and anything a user should know.
     pub note: &'static str,
+}
+
+impl AlgorithmInfo {
+    /// What to say of an algorithm that is not [`cryptographic`](AlgorithmInfo::cryptographic).
+    pub const NOT_CRYPTOGRAPHIC: &'static str =
+        "not cryptographic (no protection against a deliberate change)";
 }
 
 /// The digest sizes an algorithm can produce, in bytes: `min..=max`.
@@ -195,7 +211,8 @@ fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
 }
 
 /// Declares every algorithm once, one line each after its note (the doc comment, also the
-/// enum variant's doc): `Variant(type) "name", "TAG", [aliases], Family, block N[, broken];`.
+/// enum variant's doc): `Variant(type) "name", "TAG", [aliases], Family, block N[, broken];`,
+/// or `, checksum` instead of `, broken` for a non-cryptographic one (CRCs, xxHash).
 /// The (default) digest size comes from the type; an algorithm whose length is a parameter
 /// (BLAKE2) adds `sizes MIN..=MAX via CONSTRUCTOR` after its block size, the constructor
 /// building its hasher for a length; an extendable-output function adds `xof via CONSTRUCTOR`,
@@ -206,6 +223,10 @@ fn hash_with<T: DynDigest + Default>(data: &[u8]) -> Output {
 macro_rules! algorithms {
     (@broken) => { false };
     (@broken broken) => { true };
+    (@broken checksum) => { false };
+    (@cryptographic $($flag:ident)?) => { algorithms!(@not_checksum $($flag)?) };
+    (@not_checksum checksum) => { false };
+    (@not_checksum $($flag:ident)?) => { true };
     (@sizes $default:expr;) => { DigestSizes { min: $default, max: $default } };
     (@sizes $default:expr; $min:literal, $max:literal) => { DigestSizes { min: $min, max: $max } };
     (@sizes $default:expr; xof $xof:ident) => { DigestSizes { min: 1, max: Output::MAX } };
@@ -252,6 +273,7 @@ macro_rules! algorithms {
                             ),
                             block_size: $block,
                             broken: algorithms!(@broken $($broken)?),
+                            cryptographic: algorithms!(@cryptographic $($broken)?),
                             note: $note.trim_ascii_start(),
                         };
                         &INFO
@@ -455,6 +477,18 @@ algorithms! {
     Groestl512(groestl::Groestl512) "groestl512", "GROESTL-512", ["grostl512", "grøstl-512"], Groestl, block 128;
     /// Whirlpool, final 2003 version (ISO/IEC 10118-3)
     Whirlpool(whirlpool::Whirlpool) "whirlpool", "WHIRLPOOL", ["whirlpool-512"], Whirlpool, block 64;
+    /// XXH64 (xxHash 0.8, seed 0; the xxhash-rust crate), as xxhsum -H1: a fast checksum, big-endian as xxhsum prints it
+    Xxh64(xxhash::Xxh64) "xxh64", "XXH64", ["xxhash64"], XxHash, block 32, checksum;
+    /// XXH3-64 (xxHash 0.8, seed 0; the xxhash-rust crate), as xxhsum -H3: a fast checksum, big-endian as xxhsum prints it
+    Xxh3(xxhash::Xxh3) "xxh3", "XXH3", ["xxh3-64", "xxhash3"], XxHash, block 64, checksum;
+    /// XXH3-128 (xxHash 0.8, seed 0; the xxhash-rust crate), as xxhsum -H2: a fast checksum, big-endian as xxhsum prints it
+    Xxh128(xxhash::Xxh128) "xxh128", "XXH128", ["xxh3-128", "xxhash128"], XxHash, block 64, checksum;
+    /// CRC-32/ISO-HDLC (the crc-fast crate), as zlib, gzip, PNG and cksum -a crc32b: a checksum, big-endian
+    Crc32(crc::Crc32) "crc32", "CRC32", ["crc32b", "crc-32/iso-hdlc"], Crc, block 1, checksum;
+    /// CRC-32C, CRC-32/ISCSI (Castagnoli; the crc-fast crate), as iSCSI, ext4, GCS and S3: a checksum, big-endian
+    Crc32c(crc::Crc32c) "crc32c", "CRC32C", ["crc-32/iscsi", "castagnoli"], Crc, block 1, checksum;
+    /// CRC-64/NVME (the crc-fast crate), S3's default checksum: a checksum, big-endian
+    Crc64Nvme(crc::Crc64Nvme) "crc64nvme", "CRC64NVME", ["crc-64/nvme"], Crc, block 1, checksum;
 }
 
 impl Algorithm {
