@@ -526,6 +526,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_record_over_the_bound_is_an_improper_line_in_its_turn() {
+        let digest = parhash::hash(Algorithm::Md5, b"");
+        let mut list = Vec::new();
+        crate::line::write_line(&mut list, Algorithm::Md5, &digest, b"a", Default::default());
+        let good = list.clone();
+        list.extend(std::iter::repeat_n(
+            b'f',
+            crate::record::MAX_RECORD_BYTES + 1,
+        ));
+        list.extend_from_slice(b"  b\n");
+        list.extend_from_slice(&good);
+        let mut list_check = Checker::new(CheckOptions::default()).start(b"l");
+        let (mut reader, mut buffer) = (&list[..], Vec::new());
+        let mut next = || list_check.next_record(&mut reader, &mut buffer).unwrap();
+        assert!(matches!(next(), Some(Record::Check(Job { line: 1, .. }))));
+        let improper = Improper {
+            line: 2,
+            tag: Algorithm::Md5.info().tag,
+        };
+        assert_eq!(next(), Some(Record::Improper(improper)));
+        assert!(matches!(next(), Some(Record::Check(Job { line: 3, .. }))));
+        assert_eq!(next(), None);
+    }
+
+    #[test]
     fn a_failed_inferred_line_names_the_assumed_algorithm_and_the_others() {
         let sha256 = Algorithm::from_name("sha256").unwrap();
         let note = inferred_algorithm_note(sha256, 1).unwrap();

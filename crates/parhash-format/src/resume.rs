@@ -406,6 +406,35 @@ mod tests {
     }
 
     #[test]
+    fn a_record_too_long_to_keep_keeps_its_place_and_is_no_entry() {
+        let style = LineStyle::default();
+        let long = vec![b'0'; crate::record::MAX_RECORD_BYTES + 1];
+        let mut text = list(&[b"a"], style);
+        let after_a = text.len() as u64;
+        text.extend_from_slice(&long);
+        text.push(b'\n');
+        text.extend_from_slice(&list(&[b"b"], style));
+        let records: Vec<Record> = Records::new(&text[..], b'\n').map(Result::unwrap).collect();
+        assert_eq!(records.len(), 3);
+        let too_long = &records[1];
+        assert!(too_long.bytes.is_empty() && too_long.complete);
+        assert_eq!(
+            (too_long.start, too_long.end()),
+            (after_a, after_a + long.len() as u64 + 1)
+        );
+        assert_eq!(records[2].start, too_long.end());
+        assert_eq!(own_entry(&too_long.bytes, MD5, style), None);
+        assert_eq!(own_entry(&records[2].bytes, MD5, style).unwrap().name, b"b");
+        // Where it is not the last line, the list is not this command's.
+        let mut prefix = Prefix::new(&text[..], MD5, style);
+        assert!(matches!(prefix.step(b"a", || false), Ok(Step::Kept)));
+        assert!(matches!(
+            prefix.step(b"b", || false),
+            Err(ResumeError::Foreign { line: 2 })
+        ));
+    }
+
+    #[test]
     fn json_failures_are_not_entries() {
         let mut out = Vec::new();
         let err = io::Error::from_raw_os_error(13);
