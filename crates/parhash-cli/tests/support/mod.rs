@@ -132,15 +132,9 @@ pub struct Watched {
 #[cfg(target_os = "linux")]
 pub fn parhash_watched(dir: &Path, args: &[&str], allowed: std::time::Duration) -> Watched {
     use std::io::Read;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parhash"))
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_in(dir, "C.UTF-8", env!("CARGO_BIN_EXE_parhash"), args);
+    // No standard input: closed at once.
+    drop(child.stdin.take());
     let drain = |mut from: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
