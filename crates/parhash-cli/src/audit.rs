@@ -226,22 +226,17 @@ impl ListReader {
     /// could not be read.
     fn read(&mut self, read: &mut Option<ReadList>, until_first: bool) -> Result<bool> {
         let shown = &self.shown;
-        let mut record = Vec::new();
+        let mut buffer = Vec::new();
         while !(until_first && read.is_some()) {
-            record.clear();
-            match self
-                .reader
-                .read_until(self.list_check.terminator(), &mut record)
-            {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            let record = match self.list_check.next_record(&mut self.reader, &mut buffer) {
+                Ok(None) => break,
+                Ok(Some(record)) => record,
                 Err(err) => {
                     err_message!("{shown}: read error: {}", parhash_format::error_text(&err));
                     return Ok(false);
                 }
-            }
-            let (line, tag) = match self.list_check.record(&record) {
+            };
+            let (line, tag) = match record {
                 Record::Skip => continue,
                 Record::Improper(bad) => (bad.line, bad.tag),
                 Record::Check(job) => {

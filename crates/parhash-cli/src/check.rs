@@ -16,7 +16,7 @@ use anyhow::{Context, Result};
 use parhash::file::{FileInput, MultiHasher};
 use parhash::{Algorithm, Output};
 use parhash_format::check::{CheckOptions, Checker, Job, ListCheck, Record, Sink};
-use parhash_format::escape;
+use parhash_format::{escape, record};
 
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
 use crate::input::{builder_for, hash_input, Source};
@@ -140,17 +140,14 @@ fn check_list(
             Err(err) => return checker.open_failed(list_check, &err, out),
         }
     };
-    let terminator = list_check.terminator();
-    let mut record = Vec::new();
+    let mut buffer = Vec::new();
     loop {
-        record.clear();
-        match reader.read_until(terminator, &mut record) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+        let record = match list_check.next_record(&mut reader, &mut buffer) {
+            Ok(None) => break,
+            Ok(Some(record)) => record,
             Err(err) => return checker.read_failed(list_check, &err, out),
-        }
-        check_record(&mut list_check, &record, out, |job| {
+        };
+        check_record(&mut list_check, record, out, |job| {
             let source = Source::from_name(&job.entry.name);
             hash_source(job.entry.algorithm, &source, &job_hashing(options, job))
         })?;
@@ -162,11 +159,11 @@ fn check_list(
 /// `outcome`) reported.
 fn check_record(
     list_check: &mut ListCheck,
-    record: &[u8],
+    record: Record,
     out: &mut impl Sink,
     outcome: impl FnOnce(&Job) -> io::Result<Output>,
 ) -> io::Result<()> {
-    match list_check.record(record) {
+    match record {
         Record::Skip => Ok(()),
         Record::Improper(improper) => list_check.improper(&improper, out),
         Record::Check(job) => {
@@ -188,7 +185,8 @@ pub(crate) fn job_hashing(options: &Options, job: &Job) -> HashOptions {
 /// A list read whole before any file is hashed.
 struct ReadList {
     name: Vec<u8>,
-    records: Vec<Vec<u8>>,
+    /// Its records; `None` for one too long to keep ([`record::read_record`]).
+    records: Vec<Option<Vec<u8>>>,
     /// Why it could not be opened, or read to its end after `records`.
     failure: Option<(ListFailure, io::Error)>,
 }
@@ -214,10 +212,10 @@ impl ReadList {
         };
         loop {
             let mut record = Vec::new();
-            match reader.read_until(terminator, &mut record) {
-                Ok(0) => return read,
-                Ok(_) => read.records.push(record),
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            match record::read_record(&mut reader, terminator, &mut record) {
+                Ok(record::Read::End) => return read,
+                Ok(record::Read::Kept { .. }) => read.records.push(Some(record)),
+                Ok(record::Read::TooLong { .. }) => read.records.push(None),
                 Err(err) => {
                     read.failure = Some((ListFailure::Read, err));
                     return read;
@@ -278,7 +276,7 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
     for list in &read {
         let mut list_check = checker.start(&list.name);
         for record in &list.records {
-            let Record::Check(job) = list_check.record(record) else {
+            let Record::Check(job) = parsed(&mut list_check, record) else {
                 continue;
             };
             if job.is_stdin() {
@@ -306,6 +304,7 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
                 return checker.open_failed(list_check.clone(), err, &mut terminal);
             }
             for record in &list.records {
+                let record = parsed(&mut list_check, record);
                 check_record(&mut list_check, record, &mut terminal, |job| {
                     if job.is_stdin() {
                         let hashing = job_hashing(options, job);
@@ -329,6 +328,14 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
     }
     terminal.out.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
+}
+
+/// A record of a [`ReadList`] parsed in its turn.
+fn parsed(list_check: &mut ListCheck, record: &Option<Vec<u8>>) -> Record {
+    match record {
+        Some(record) => list_check.record(record),
+        None => list_check.too_long(),
+    }
 }
 
 /// Each file's outcome, by name: the specs it was hashed with and a digest for each.

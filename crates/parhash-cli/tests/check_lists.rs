@@ -339,3 +339,128 @@ fn keyed_derive_key_length_and_tree_lists_checked_together_are_checked_alone() {
         assert_eq!(text.matches(": OK\n").count(), lines, "{text}");
     }
 }
+
+/// Peak resident set a `check` or `sum` of this kind stays under (KiB): what the process needs
+/// besides the list's records and the hashers' trees, with room to spare.
+#[cfg(target_os = "linux")]
+const BOUNDED_KIB: u64 = 32 << 10;
+
+#[cfg(target_os = "linux")]
+fn watched(dir: &Path, args: &[&str]) -> support::Watched {
+    support::parhash_watched(dir, args, std::time::Duration::from_secs(60))
+}
+
+/// A line with PARSHA-256's T = 40 for a 1 GiB file made the streaming hasher build a tree
+/// of height 23 (about 1.5 GiB); it is refused as that line's failure, in little memory, and
+/// `sum` refuses the same tree alike.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_tree_too_tall_to_stream_fails_its_line_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("small"), vec![7u8; 5000]).unwrap();
+    // Sparse: 1 GiB of zeros on no disk.
+    let big = fs::File::create(dir.path().join("big")).unwrap();
+    big.set_len(1 << 30).unwrap();
+    let small_line = parhash(
+        dir.path(),
+        &[
+            "sum",
+            "-a",
+            "parsha256",
+            "--tree-height",
+            "40",
+            "--tag",
+            "small",
+        ],
+        &[],
+    );
+    assert!(small_line.status.success());
+    let mut list = small_line.stdout.clone();
+    list.extend_from_slice(format!("PARSHA256-T40-IV256 (big) = {}\n", "0".repeat(64)).as_bytes());
+    fs::write(dir.path().join("list"), &list).unwrap();
+    let run = watched(dir.path(), &["check", "list"]);
+    let stderr = String::from_utf8_lossy(&run.output.stderr);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&run.output.stdout),
+        "small: OK\nbig: FAILED open or read\n"
+    );
+    assert!(
+        stderr.contains("big: PARSHA-256 tree of height 23 needs about 1552 MiB"),
+        "{stderr}"
+    );
+    assert!(run.peak_kib < BOUNDED_KIB, "peak {} KiB", run.peak_kib);
+
+    let run = watched(
+        dir.path(),
+        &["sum", "-a", "parsha256", "--tree-height", "40", "big"],
+    );
+    let stderr = String::from_utf8_lossy(&run.output.stderr);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("tree of height 23"), "{stderr}");
+    assert!(run.peak_kib < BOUNDED_KIB, "peak {} KiB", run.peak_kib);
+}
+
+/// A list's line longer than `record::MAX_RECORD_BYTES` is improperly formatted and never
+/// held: the lines around it are checked, and the memory stays small, for one list and for
+/// several in one pass.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_over_long_line_is_improper_and_never_held() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a"), b"a\n").unwrap();
+    fs::write(dir.path().join("b"), b"b\n").unwrap();
+    let lines = parhash(dir.path(), &["sum", "a", "b"], &[]);
+    let text = String::from_utf8(lines.stdout).unwrap();
+    let (first, second) = text.split_once('\n').unwrap();
+    let mut list = format!("{first}\n").into_bytes();
+    // 50 MiB: a digest and a name made long.
+    list.extend_from_slice(&vec![b'f'; 50 << 20]);
+    list.extend_from_slice(b"  b\n");
+    list.extend_from_slice(second.as_bytes());
+    fs::write(dir.path().join("list"), &list).unwrap();
+    fs::write(dir.path().join("list2"), first.to_string() + "\n").unwrap();
+    let expected = "a: OK\nb: OK\n";
+    let run = watched(dir.path(), &["check", "-w", "list"]);
+    let stderr = String::from_utf8_lossy(&run.output.stderr);
+    assert_eq!(String::from_utf8_lossy(&run.output.stdout), expected);
+    assert!(
+        stderr.contains("list: 2: improperly formatted SHA256 checksum line")
+            && stderr.contains("WARNING: 1 line is improperly formatted"),
+        "{stderr}"
+    );
+    assert_eq!(run.output.status.code(), Some(0), "{stderr}");
+    assert!(run.peak_kib < BOUNDED_KIB, "peak {} KiB", run.peak_kib);
+    let run = watched(dir.path(), &["check", "list", "list2"]);
+    assert_eq!(
+        String::from_utf8_lossy(&run.output.stdout),
+        "a: OK\nb: OK\na: OK\n"
+    );
+    assert!(run.peak_kib < BOUNDED_KIB, "peak {} KiB", run.peak_kib);
+
+    // 200 MiB without a newline (sparse zeros): one improper line, read to its end.
+    let endless = fs::File::create(dir.path().join("zeros")).unwrap();
+    endless.set_len(200 << 20).unwrap();
+    let run = watched(dir.path(), &["check", "zeros"]);
+    let stderr = String::from_utf8_lossy(&run.output.stderr);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("zeros: no properly formatted checksum lines found"),
+        "{stderr}"
+    );
+    assert!(run.peak_kib < BOUNDED_KIB, "peak {} KiB", run.peak_kib);
+}
+
+/// `/dev/zero` is one endless line: read on (as coreutils reads it) without holding it.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_list_is_read_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = support::parhash_watched(
+        dir.path(),
+        &["check", "/dev/zero"],
+        std::time::Duration::from_secs(3),
+    );
+    assert!(run.killed, "{:?}", run.output);
+    assert!(run.peak_kib < BOUNDED_KIB, "peak {} KiB", run.peak_kib);
+}

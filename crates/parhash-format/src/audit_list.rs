@@ -38,17 +38,15 @@ pub fn read_list<S: PartialEq>(
     let mut improper = 0;
     let mut record = Vec::new();
     loop {
-        record.clear();
-        match reader.read_until(list_check.terminator(), &mut record) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+        let next = match list_check.next_record(reader, &mut record) {
+            Ok(None) => break,
+            Ok(Some(next)) => next,
             Err(err) => {
                 say(format!("{shown}: read error: {}", crate::error_text(&err)));
                 return None;
             }
-        }
-        let (line, tag) = match list_check.record(&record) {
+        };
+        let (line, tag) = match next {
             Record::Skip => continue,
             Record::Improper(bad) => (bad.line, bad.tag),
             Record::Check(job) => {

@@ -1,9 +1,10 @@
 //! One checksum list's check run, as `sha256sum -c` (coreutils 9.1) runs it: each record
-//! parsed ([`ListCheck::record`]), each listed file's verdict reported
+//! read from the caller's reader and parsed ([`ListCheck::next_record`]: a record over
+//! [`MAX_RECORD_BYTES`](crate::record::MAX_RECORD_BYTES) is improper and never held), each listed file's verdict reported
 //! ([`ListCheck::checked`]), then the warnings, parhash's notes and the list's result
 //! ([`Checker::finish`]).
 //!
-//! The check run does no I/O of its own: the caller reads the list, hashes the files (on this
+//! The check run opens nothing: the caller opens the list, hashes the files (on this
 //! machine, a pool, a Ray cluster) and hands each outcome back in the list's order; the
 //! check run writes what to print into a [`Sink`]: bytes for standard output (the `NAME: OK`
 //! report or `--json` records) and messages for standard error (without the program's name,
@@ -17,6 +18,7 @@ use parhash::{Algorithm, Output, TreeParams};
 use crate::escape;
 use crate::json::{AlgorithmFrom, CheckReport, Checked, Counts, Problem};
 use crate::parse::{Entry, Line, Parser};
+use crate::record::{read_record, Read};
 
 /// What `check` was asked to do (the command line's `-a`, `-z`, `-w`, `--quiet`, `--status`,
 /// `--strict`, `--ignore-missing`, `--json` and PARSHA-256's parameters).
@@ -225,22 +227,30 @@ impl ListCheck {
         }
     }
 
+    /// Reads the next record of the list from `reader` into `buffer` ([`read_record`]) and
+    /// says what to do with it: one longer than [`MAX_RECORD_BYTES`](crate::record::MAX_RECORD_BYTES) is improperly formatted
+    /// and never held. `None` at the end of the list.
+    ///
+    /// # Errors
+    /// The reader's.
+    pub fn next_record(
+        &mut self,
+        reader: &mut (impl io::BufRead + ?Sized),
+        buffer: &mut Vec<u8>,
+    ) -> io::Result<Option<Record>> {
+        Ok(match read_record(reader, self.terminator(), buffer)? {
+            Read::End => None,
+            Read::Kept { .. } => Some(self.record(buffer)),
+            Read::TooLong { .. } => Some(self.too_long()),
+        })
+    }
+
     /// Reads the next record (with or without its terminator).
     pub fn record(&mut self, record: &[u8]) -> Record {
         self.line_number += 1;
-        let line = self.line_number;
         match self.parser.parse(record) {
             Line::Skip => Record::Skip,
-            Line::Improper => Record::Improper(Improper {
-                line,
-                tag: self
-                    .options
-                    .algorithm
-                    .or(self.last_seen)
-                    .unwrap_or(crate::DEFAULT_ALGORITHM)
-                    .info()
-                    .tag,
-            }),
+            Line::Improper => self.improper_line(),
             Line::Entry(entry) => {
                 self.tally.any_proper = true;
                 self.last_seen = Some(entry.algorithm);
@@ -250,13 +260,33 @@ impl ListCheck {
                     (false, None) => AlgorithmFrom::Tag,
                 };
                 Record::Check(Job {
-                    line,
+                    line: self.line_number,
                     tree_params: entry.parsha.unwrap_or(self.options.tree_params),
                     entry,
                     algorithm_from,
                 })
             }
         }
+    }
+
+    /// The next record, read past because it was longer than [`MAX_RECORD_BYTES`](crate::record::MAX_RECORD_BYTES)
+    /// ([`read_record`]): improperly formatted.
+    pub fn too_long(&mut self) -> Record {
+        self.line_number += 1;
+        self.improper_line()
+    }
+
+    fn improper_line(&self) -> Record {
+        Record::Improper(Improper {
+            line: self.line_number,
+            tag: self
+                .options
+                .algorithm
+                .or(self.last_seen)
+                .unwrap_or(crate::DEFAULT_ALGORITHM)
+                .info()
+                .tag,
+        })
     }
 
     /// Reports an improperly formatted line: a warning with `-w`, a record with `--json`.
@@ -494,6 +524,31 @@ pub fn report_line(name: &[u8], verdict: &str, zero: bool) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_over_the_bound_is_an_improper_line_in_its_turn() {
+        let digest = parhash::hash(Algorithm::Md5, b"");
+        let mut list = Vec::new();
+        crate::line::write_line(&mut list, Algorithm::Md5, &digest, b"a", Default::default());
+        let good = list.clone();
+        list.extend(std::iter::repeat_n(
+            b'f',
+            crate::record::MAX_RECORD_BYTES + 1,
+        ));
+        list.extend_from_slice(b"  b\n");
+        list.extend_from_slice(&good);
+        let mut list_check = Checker::new(CheckOptions::default()).start(b"l");
+        let (mut reader, mut buffer) = (&list[..], Vec::new());
+        let mut next = || list_check.next_record(&mut reader, &mut buffer).unwrap();
+        assert!(matches!(next(), Some(Record::Check(Job { line: 1, .. }))));
+        let improper = Improper {
+            line: 2,
+            tag: Algorithm::Md5.info().tag,
+        };
+        assert_eq!(next(), Some(Record::Improper(improper)));
+        assert!(matches!(next(), Some(Record::Check(Job { line: 3, .. }))));
+        assert_eq!(next(), None);
+    }
 
     #[test]
     fn a_failed_inferred_line_names_the_assumed_algorithm_and_the_others() {

@@ -7,7 +7,8 @@
 //! - [`mod@line`]: checksum lines as `sum` writes them (GNU `HEX  NAME`, BSD `TAG (NAME) = HEX`,
 //!   `-z`), and [`tag`] the BSD tags (`SHA256`, `BLAKE2b-256`, `PARSHA256-T13-IV256`).
 //! - [`parse`]: the records of a list, as `sha256sum -c` reads them ([`parse::Parser`]),
-//!   with the algorithm of a tagless line inferred from its digest's length.
+//!   with the algorithm of a tagless line inferred from its digest's length; [`record`] reads
+//!   one record of a list, at most [`record::MAX_RECORD_BYTES`] kept, for every list reader.
 //! - [`check`]: one list's check run: per-line verdicts, tallies, coreutils' warnings and
 //!   parhash's notes, the exit status; the caller hashes, the check run says what to print.
 //! - [`audit`]: `check --audit`, a list against the tree it describes: each file matched,
@@ -61,6 +62,7 @@ pub mod list_file;
 pub mod meta;
 pub mod order;
 pub mod parse;
+pub mod record;
 pub mod resume;
 pub mod resumed;
 pub mod tag;

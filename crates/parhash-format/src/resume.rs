@@ -22,14 +22,18 @@ use parhash::{Algorithm, Output};
 
 use crate::line::{write_line, LineStyle};
 use crate::parse::{Line, Parser};
+use crate::record::{read_record, Read};
 
 /// One record of a list as read back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
-    /// Its bytes, with the terminator when it has one.
+    /// Its bytes, with the terminator when it has one; none when it is longer than
+    /// [`MAX_RECORD_BYTES`](crate::record::MAX_RECORD_BYTES) (read past, not kept: no entry of this command's is that long).
     pub bytes: Vec<u8>,
     /// Offset of its first byte in the list.
     pub start: u64,
+    /// Its length in the list (more than `bytes` holds when it was too long to keep).
+    pub len: u64,
     /// It ends with the terminator (a record without one is torn).
     pub complete: bool,
 }
@@ -37,11 +41,12 @@ pub struct Record {
 impl Record {
     /// Offset just after it.
     pub fn end(&self) -> u64 {
-        self.start + self.bytes.len() as u64
+        self.start + self.len
     }
 }
 
-/// The records of a list ended by `terminator` (`\n`, or NUL for `-z`), read one at a time.
+/// The records of a list ended by `terminator` (`\n`, or NUL for `-z`), read one at a time
+/// ([`read_record`]: one longer than [`MAX_RECORD_BYTES`](crate::record::MAX_RECORD_BYTES) comes without its bytes).
 pub struct Records<R> {
     reader: R,
     terminator: u8,
@@ -64,19 +69,19 @@ impl<R: BufRead> Iterator for Records<R> {
 
     fn next(&mut self) -> Option<io::Result<Record>> {
         let mut bytes = Vec::new();
-        match self.reader.read_until(self.terminator, &mut bytes) {
-            Ok(0) => None,
-            Ok(n) => {
-                let record = Record {
-                    complete: bytes.last() == Some(&self.terminator),
-                    bytes,
-                    start: self.offset,
-                };
-                self.offset += n as u64;
-                Some(Ok(record))
-            }
-            Err(err) => Some(Err(err)),
-        }
+        let (len, complete) = match read_record(&mut self.reader, self.terminator, &mut bytes) {
+            Ok(Read::End) => return None,
+            Ok(Read::Kept { len, complete } | Read::TooLong { len, complete }) => (len, complete),
+            Err(err) => return Some(Err(err)),
+        };
+        let record = Record {
+            bytes,
+            start: self.offset,
+            len,
+            complete,
+        };
+        self.offset += len;
+        Some(Ok(record))
     }
 }
 
@@ -398,6 +403,35 @@ mod tests {
             }
             assert_eq!(own_entry(&records[0].bytes, Algorithm::Sha1, style), None);
         }
+    }
+
+    #[test]
+    fn a_record_too_long_to_keep_keeps_its_place_and_is_no_entry() {
+        let style = LineStyle::default();
+        let long = vec![b'0'; crate::record::MAX_RECORD_BYTES + 1];
+        let mut text = list(&[b"a"], style);
+        let after_a = text.len() as u64;
+        text.extend_from_slice(&long);
+        text.push(b'\n');
+        text.extend_from_slice(&list(&[b"b"], style));
+        let records: Vec<Record> = Records::new(&text[..], b'\n').map(Result::unwrap).collect();
+        assert_eq!(records.len(), 3);
+        let too_long = &records[1];
+        assert!(too_long.bytes.is_empty() && too_long.complete);
+        assert_eq!(
+            (too_long.start, too_long.end()),
+            (after_a, after_a + long.len() as u64 + 1)
+        );
+        assert_eq!(records[2].start, too_long.end());
+        assert_eq!(own_entry(&too_long.bytes, MD5, style), None);
+        assert_eq!(own_entry(&records[2].bytes, MD5, style).unwrap().name, b"b");
+        // Where it is not the last line, the list is not this command's.
+        let mut prefix = Prefix::new(&text[..], MD5, style);
+        assert!(matches!(prefix.step(b"a", || false), Ok(Step::Kept)));
+        assert!(matches!(
+            prefix.step(b"b", || false),
+            Err(ResumeError::Foreign { line: 2 })
+        ));
     }
 
     #[test]

@@ -57,7 +57,7 @@ mod vector;
 pub mod parsha256 {
     pub use crate::algo::parsha256::{
         check_params, parsha256, parsha256_with, parts, Parsha256Hasher, ParshaError,
-        ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT, MAX_TREE_HEIGHT,
+        ParshaOptions, DEFAULT_IV_BITS, DEFAULT_TREE_HEIGHT, MAX_STREAMED_HEIGHT, MAX_TREE_HEIGHT,
     };
 }
 

@@ -136,3 +136,66 @@ pub fn checks_ok(dir: &Path, program: &str, check_args: &[&str], list: &str, fil
         out.stdout_text()
     );
 }
+
+/// What [`parhash_watched`] saw: the run's output, and the largest resident set (`VmHWM`, in
+/// KiB) read from `/proc` while it ran.
+pub struct Watched {
+    pub output: Output,
+    pub peak_kib: u64,
+    /// It was still running after the time allowed, and was killed.
+    pub killed: bool,
+}
+
+/// Runs `parhash ARGS` in `dir` as [`parhash_in`] does, reading its peak resident set every
+/// few milliseconds until it ends or `allowed` has passed (then it is killed). The peak is
+/// the kernel's own high-water mark, so it misses only growth in the last few milliseconds
+/// of a run.
+#[cfg(target_os = "linux")]
+pub fn parhash_watched(dir: &Path, args: &[&str], allowed: std::time::Duration) -> Watched {
+    use std::io::Read;
+    let mut child = spawn_in(dir, "C.UTF-8", env!("CARGO_BIN_EXE_parhash"), args);
+    // No standard input: closed at once.
+    drop(child.stdin.take());
+    let drain = |mut from: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            from.read_to_end(&mut bytes).unwrap();
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let status_file = format!("/proc/{}/status", child.id());
+    let started = std::time::Instant::now();
+    let mut peak_kib = 0;
+    let mut killed = false;
+    let status = loop {
+        // Read before `try_wait`: a reaped child's file is gone (a zombie's has no VmHWM).
+        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|text| {
+            let line = text.lines().find_map(|l| l.strip_prefix("VmHWM:"))?;
+            line.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        });
+        peak_kib = peak_kib.max(hwm.unwrap_or(0));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > allowed && !killed {
+            child.kill().unwrap();
+            killed = true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    Watched {
+        output: Output {
+            status,
+            stdout: stdout.join().unwrap(),
+            stderr: stderr.join().unwrap(),
+        },
+        peak_kib,
+        killed,
+    }
+}

@@ -55,6 +55,15 @@ pub enum Error {
         /// The bytes it received (saturating).
         received: u64,
     },
+    /// PARSHA-256 of this length and tree height T would need a tree taller than
+    /// [`parsha256::MAX_STREAMED_HEIGHT`](crate::parsha256::MAX_STREAMED_HEIGHT), whose memory
+    /// grows with the message.
+    TreeTooTall {
+        /// The effective height t the message would get.
+        height: u32,
+        /// About how many bytes of memory that tree needs.
+        bytes: u64,
+    },
 }
 
 impl fmt::Display for Error {
@@ -91,6 +100,11 @@ impl fmt::Display for Error {
             // The same words as PARSHA-256's own errors.
             Error::InvalidTreeHeight(t) => ParshaError::InvalidTreeHeight(*t).fmt(f),
             Error::InvalidIvBits(l) => ParshaError::InvalidIvBits(*l).fmt(f),
+            Error::TreeTooTall { height, bytes } => ParshaError::TreeTooTall {
+                height: *height,
+                bytes: *bytes,
+            }
+            .fmt(f),
             Error::UnsupportedDigestSize { algorithm, size } => {
                 let sizes = algorithm.digest_sizes();
                 if sizes.is_variable() {
@@ -128,6 +142,7 @@ impl From<ParshaError> for Error {
             ParshaError::LengthMismatch { declared, received } => {
                 Error::LengthMismatch { declared, received }
             }
+            ParshaError::TreeTooTall { height, bytes } => Error::TreeTooTall { height, bytes },
         }
     }
 }

@@ -441,6 +441,39 @@ fn parsha_through_the_builder_takes_its_parameters_and_checks_the_length() {
 }
 
 #[test]
+fn a_parsha_tree_too_tall_to_stream_is_refused_whatever_t_allows() {
+    use crate::parsha256::MAX_STREAMED_HEIGHT;
+    let build = |t: u32, len: u64| {
+        Hasher::builder(Algorithm::Parsha256)
+            .tree_params(TreeParams::new(t, 256).unwrap())
+            .expected_len(len)
+            .build()
+            .map(|_| ())
+    };
+    // l = 256: t reaches i from delta(i) = 2^i x 768 - 256 bits, 2^i x 96 - 32 bytes; each of
+    // the 2^t processors holds two chaining values (66 bytes) and up to 2 x 64 of message.
+    let reaches = |i: u32| (1u64 << i) * 96 - 32;
+    let too_tall = |height: u32| Error::TreeTooTall {
+        height,
+        bytes: (1u64 << height) * 194,
+    };
+    let limit = MAX_STREAMED_HEIGHT;
+    assert_eq!(build(40, reaches(limit + 1) - 1), Ok(()));
+    assert_eq!(build(40, reaches(limit + 1)), Err(too_tall(limit + 1)));
+    // A 1 GiB file with T = 40 would have held about its own size.
+    assert_eq!(build(40, 1 << 30), Err(too_tall(23)));
+    assert_eq!(build(40, u64::MAX / 8), Err(too_tall(40)));
+    // T up to the limit hashes any length; a small file with any T is hashed.
+    assert_eq!(build(limit, u64::MAX / 8), Ok(()));
+    assert_eq!(build(40, 1 << 20), Ok(()));
+    let said = too_tall(23).to_string();
+    assert!(
+        said.contains("height 23") && said.contains("1552 MiB") && said.contains("over height 20"),
+        "{said}"
+    );
+}
+
+#[test]
 fn tree_params_tags_round_trip() {
     assert_eq!(TreeParams::DEFAULT.tag(), "PARSHA256-T13-IV256");
     for (t, l) in [(1, 0), (13, 128), (40, 256)] {

@@ -158,6 +158,14 @@ impl Shape {
         }
     }
 
+    /// About the most memory the streaming hasher holds for this shape: each processor's
+    /// chaining value twice (a round's inputs and outputs, [`Outputs`]), and up to one round
+    /// of message (round 1, 2^t leaf pieces) in a buffer that may have doubled.
+    pub(crate) fn streamed_bytes(&self) -> u64 {
+        let per_node = 2 * std::mem::size_of::<[u32; 8]>() + 2 * std::mem::size_of::<bool>();
+        (1u64 << self.t) * (per_node as u64 + 2 * self.leaf_bytes)
+    }
+
     /// Bytes of the padded message (to the end of U_R).
     pub(crate) fn padded_len(&self) -> u64 {
         if self.is_short() {

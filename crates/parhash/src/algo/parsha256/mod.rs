@@ -37,6 +37,13 @@ use std::fmt;
 /// computation far from overflow.
 pub const MAX_TREE_HEIGHT: u32 = 40;
 
+/// The tallest tree [`Parsha256Hasher`] runs: t = 20, 2^20 processors (more than any CPU keeps
+/// busy). The hasher holds every processor's chaining value and up to one round of message,
+/// about [`ParshaError::TreeTooTall`]'s `bytes` (at most 2^t x 258 bytes: 258 MiB at t = 20);
+/// t grows with the message up to T, so a large T would tie the memory to the file's size.
+/// A message whose tree would be taller is refused: a smaller T hashes it.
+pub const MAX_STREAMED_HEIGHT: u32 = 20;
+
 /// Errors of the PARSHA-256 API.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -53,6 +60,14 @@ pub enum ParshaError {
         declared: u64,
         /// The bytes passed to `update` (saturating).
         received: u64,
+    },
+    /// [`Parsha256Hasher`] would need a tree taller than [`MAX_STREAMED_HEIGHT`] for this
+    /// length and T.
+    TreeTooTall {
+        /// The effective height t the message would get.
+        height: u32,
+        /// About how many bytes of memory that tree needs.
+        bytes: u64,
     },
 }
 
@@ -72,6 +87,13 @@ impl fmt::Display for ParshaError {
             ParshaError::LengthMismatch { declared, received } => write!(
                 f,
                 "PARSHA-256 hasher was told {declared} bytes but received {received}"
+            ),
+            ParshaError::TreeTooTall { height, bytes } => write!(
+                f,
+                "PARSHA-256 tree of height {height} needs about {} MiB of memory; trees over \
+                 height {MAX_STREAMED_HEIGHT} are not hashed (a tree height T up to \
+                 {MAX_STREAMED_HEIGHT} is hashed at any length)",
+                bytes.div_ceil(1 << 20)
             ),
         }
     }
@@ -169,7 +191,8 @@ impl Parsha256Hasher {
     ///
     /// # Errors
     /// [`ParshaError::InvalidTreeHeight`], [`ParshaError::InvalidIvBits`],
-    /// [`ParshaError::MessageTooLong`].
+    /// [`ParshaError::MessageTooLong`]; [`ParshaError::TreeTooTall`] when the message's tree
+    /// would be taller than [`MAX_STREAMED_HEIGHT`] (its memory grows with the tree).
     pub fn new(
         total_len: u64,
         tree_height: u32,
@@ -177,6 +200,12 @@ impl Parsha256Hasher {
         options: &ParshaOptions,
     ) -> Result<Parsha256Hasher, ParshaError> {
         let shape = engine::Shape::new(total_len, tree_height, iv_bits)?;
+        if shape.t > MAX_STREAMED_HEIGHT {
+            return Err(ParshaError::TreeTooTall {
+                height: shape.t,
+                bytes: shape.streamed_bytes(),
+            });
+        }
         let state = if shape.is_short() {
             HasherState::Short(shape, Vec::new())
         } else {
