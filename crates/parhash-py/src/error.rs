@@ -7,10 +7,40 @@ use std::fmt::Display;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use parhash::file::{FileChangedSize, FileModified};
 use parhash::parts::PartError;
 use parhash_format::list_file::FileError;
 use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
+
+/// `parhash.FileChanged`, an `OSError`: made once, when the module is ([`add`]).
+static FILE_CHANGED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// Adds `FileChanged` to the module.
+pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = module.py();
+    let class = FILE_CHANGED.get_or_try_init(py, || {
+        let base = py.get_type::<PyOSError>();
+        crate::ffi::new_exception_type(py, c"parhash.FileChanged", FILE_CHANGED_DOC, &base)
+            .map(Bound::unbind)
+    })?;
+    module.add("FileChanged", class.bind(py))
+}
+
+const FILE_CHANGED_DOC: &std::ffi::CStr = c"A file changed while it was hashed (its size, \
+modification time or inode moved), or the parts of one file read different versions of it: \
+what was read is a mix of two versions, so no digest is given. `filename` names the file \
+where it is known.";
+
+/// A `parhash.FileChanged` with `message`.
+fn file_changed(message: String) -> PyErr {
+    Python::attach(|py| match FILE_CHANGED.get(py) {
+        Some(class) => PyErr::from_type(class.bind(py).clone(), message),
+        None => PyOSError::new_err(message),
+    })
+}
 
 /// A library error on its way to Python.
 pub(crate) enum Error {
@@ -18,8 +48,10 @@ pub(crate) enum Error {
     /// [`FileError`] names wins over `path`.
     Io(io::Error, PathBuf),
     /// An error of the tree modes' parts: the reader's own error as `OSError` naming the file
-    /// (when there is one), a part index out of range as `IndexError`, anything else (a plan
-    /// that cannot be made, states that are not the plan's parts) as `ValueError`.
+    /// (when there is one), parts of different versions of the message as `parhash.FileChanged`, a
+    /// part index out of range as `IndexError`, anything else (a plan that cannot be made,
+    /// states that are not the plan's parts, a file that is not the plan's length) as
+    /// `ValueError`.
     Part(PartError, Option<PathBuf>),
     /// Any other library error (a hasher that cannot be built, a name that is no algorithm, a
     /// list that cannot be resumed): `ValueError` with its message.
@@ -51,6 +83,22 @@ impl From<Error> for PyErr {
                 None => os_error(&err, &path),
             },
             Error::Part(PartError::Io(err), Some(path)) => os_error(&err, &path),
+            Error::Part(err @ PartError::MixedVersions { .. }, path) => {
+                let error = match &path {
+                    Some(path) => file_changed(format!("{}: {err}", path.display())),
+                    None => file_changed(err.to_string()),
+                };
+                if let Some(path) = path {
+                    with_filename(&error, &path, &err.to_string());
+                }
+                error
+            }
+            Error::Part(PartError::LengthMismatch { expected, found }, Some(path)) => {
+                PyValueError::new_err(format!(
+                    "{} is {found} bytes; this plan is for a message of {expected} bytes",
+                    path.display()
+                ))
+            }
             Error::Part(err @ PartError::NoSuchPart { .. }, _) => {
                 PyIndexError::new_err(err.to_string())
             }
@@ -62,7 +110,8 @@ impl From<Error> for PyErr {
 
 /// `err` about `path` as Python's `OSError`: with `errno`, `strerror` and `filename` when the
 /// system said why (Python then picks the subclass: `FileNotFoundError`, `IsADirectoryError`...),
-/// otherwise an `OSError` with the message and `filename`.
+/// `parhash.FileChanged` for a file that changed while it was read, otherwise an `OSError` with the
+/// message and `filename`.
 fn os_error(err: &io::Error, path: &Path) -> PyErr {
     match err.raw_os_error() {
         Some(code) => {
@@ -74,15 +123,28 @@ fn os_error(err: &io::Error, path: &Path) -> PyErr {
             PyOSError::new_err((code, strerror, path.as_os_str().to_os_string()))
         }
         None => {
-            let error = PyOSError::new_err(format!("{}: {err}", path.display()));
-            // Best effort: the message already names the file. With `filename` set, Python's
-            // `str(error)` is "[Errno None] STRERROR: 'FILE'": `strerror` keeps the reason in it.
-            Python::attach(|py| {
-                let value = error.value(py);
-                let _ = value.setattr("filename", path.as_os_str());
-                let _ = value.setattr("strerror", err.to_string());
-            });
+            let message = format!("{}: {err}", path.display());
+            let changed = err
+                .get_ref()
+                .is_some_and(|e| e.is::<FileModified>() || e.is::<FileChangedSize>());
+            let error = if changed {
+                file_changed(message)
+            } else {
+                PyOSError::new_err(message)
+            };
+            with_filename(&error, path, &err.to_string());
             error
         }
     }
+}
+
+/// Sets `filename` and `strerror` on `error`, whose message already names the file (best
+/// effort). With `filename` set, Python's `str(error)` is "[Errno None] STRERROR: 'FILE'":
+/// `strerror` keeps the reason in it.
+fn with_filename(error: &PyErr, path: &Path, strerror: &str) {
+    Python::attach(|py| {
+        let value = error.value(py);
+        let _ = value.setattr("filename", path.as_os_str());
+        let _ = value.setattr("strerror", strerror);
+    });
 }

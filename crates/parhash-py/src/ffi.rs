@@ -1,6 +1,6 @@
 //! The one place where this extension goes below PyO3's safe API: marking its types immutable,
 //! as hashlib's are (`type(h).x = 1` is hashlib's `TypeError: cannot set 'x' attribute of
-//! immutable type '...'`).
+//! immutable type '...'`), and making its exception class ([`new_exception_type`]).
 //!
 //! CPython's flag for this, `Py_TPFLAGS_IMMUTABLETYPE`, exists from 3.10 on. PyO3 0.27 sets it
 //! (`#[pyclass(immutable_type)]`) only for a version-specific build from 3.10 or an abi3 build
@@ -11,8 +11,9 @@
 //! API's `PyType_GetFlags` before writing anything. On 3.9 there is no such flag (hashlib's
 //! types there are static types, immutable by construction): nothing is done.
 
+use std::ffi::{c_void, CStr};
 use std::mem::size_of;
-use std::os::raw::c_ulong;
+use std::os::raw::{c_uint, c_ulong};
 
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -78,4 +79,46 @@ fn free_threaded(py: Python<'_>) -> bool {
         .and_then(|sys| sys.getattr("abiflags"))
         .and_then(|flags| flags.extract::<String>())
         .is_ok_and(|flags| flags.contains('t'))
+}
+
+/// A new exception class, subclass of `base`, named `name` in full (`parhash.FileChanged`:
+/// its `__module__` is what precedes the last dot) with the docstring `doc`. Made from a type
+/// spec, as PyO3 makes classes, its C name is the full name as theirs are (messages about
+/// the type name it as they name the other classes); `PyErr_NewException`, which PyO3's
+/// `create_exception!` calls, gives it the bare name.
+pub(crate) fn new_exception_type<'py>(
+    py: Python<'py>,
+    name: &'static CStr,
+    doc: &'static CStr,
+    base: &Bound<'py, PyType>,
+) -> PyResult<Bound<'py, PyType>> {
+    let mut slots = [
+        ffi::PyType_Slot {
+            slot: ffi::Py_tp_doc,
+            pfunc: doc.as_ptr().cast_mut().cast::<c_void>(),
+        },
+        ffi::PyType_Slot {
+            slot: 0,
+            pfunc: std::ptr::null_mut(),
+        },
+    ];
+    let mut spec = ffi::PyType_Spec {
+        name: name.as_ptr(),
+        // 0: the base's size (an exception adds no fields).
+        basicsize: 0,
+        itemsize: 0,
+        flags: (ffi::Py_TPFLAGS_DEFAULT | ffi::Py_TPFLAGS_BASETYPE) as c_uint,
+        slots: slots.as_mut_ptr(),
+    };
+    let bases = pyo3::types::PyTuple::new(py, [base])?;
+    // SAFETY: the GIL is held (`py`); `spec` and `slots` live through the call, which copies
+    // what it keeps of them (the doc string), while `name` and `doc` are 'static as the type's
+    // name must be (its C name points into it); the slot list ends with a zeroed slot;
+    // `bases` is a live tuple of one type. The result is a new reference or NULL with an
+    // exception set, which `from_owned_ptr_or_err` takes over.
+    let made = unsafe {
+        let ptr = ffi::PyType_FromSpecWithBases(&mut spec, bases.as_ptr());
+        Bound::from_owned_ptr_or_err(py, ptr)?
+    };
+    Ok(made.cast_into::<PyType>()?)
 }

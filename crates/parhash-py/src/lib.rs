@@ -38,6 +38,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<blake3_object::Blake3Hash>()?;
     module.add_class::<files::FileDigests>()?;
     module.add_class::<parts::PartPlan>()?;
+    error::add(module)?;
     module.add_function(wrap_pyfunction!(hash_object::new, module)?)?;
     module.add_function(wrap_pyfunction!(files::hash_file, module)?)?;
     module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;

@@ -9,6 +9,7 @@ use std::io;
 use std::ops::Range;
 use std::path::Path;
 
+use parhash::file::FileVersion;
 use parhash::parts::{PartState, Plan};
 use parhash::Threads;
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -27,7 +28,9 @@ use crate::options;
 /// machine, and a plan pickles (for Ray, multiprocessing...). Then hash each part anywhere
 /// (`hash_part` from the message in memory, `hash_part_file` from a file, reading only
 /// `ranges(i)`), and `combine` the states (bytes, in any order) into the digest, which equals
-/// `parhash.new(name, message).digest()`.
+/// `parhash.new(name, message).digest()`. A state from a file records which version of the
+/// file it read (its identity: size, modification time, inode); parts of two versions do not
+/// combine (`parhash.FileChanged`).
 #[pyclass(module = "parhash", name = "PartPlan", frozen)]
 pub(crate) struct PartPlan {
     plan: Plan,
@@ -59,18 +62,9 @@ impl PartPlan {
         Ok(())
     }
 
-    /// Opens `path` and checks that it is as long as the plan's message.
-    fn open(&self, path: &Path) -> PyResult<File> {
-        let file = File::open(path).map_err(Error::io(path))?;
-        let len = file.metadata().map_err(Error::io(path))?.len();
-        if len != self.message_len() {
-            return Err(PyValueError::new_err(format!(
-                "{} is {len} bytes; this plan is for a message of {} bytes",
-                path.display(),
-                self.message_len()
-            )));
-        }
-        Ok(file)
+    /// Opens `path` (the library's part functions check its length and version).
+    fn open(path: &Path) -> PyResult<File> {
+        Ok(File::open(path).map_err(Error::io(path))?)
     }
 
     fn states(states: &Bound<'_, PyAny>) -> PyResult<Vec<PartState>> {
@@ -193,12 +187,16 @@ impl PartPlan {
     }
 
     /// The state of part `index` (bytes) from `message`, the whole message (any buffer;
-    /// `bytes` is read in place, others are copied once). The GIL is released.
+    /// `bytes` is read in place, others are copied once). The GIL is released. `identity`
+    /// (bytes): the version of the message it is, recorded in the state (see
+    /// `hash_part_file`); None records none.
+    #[pyo3(signature = (index, message, *, identity = None))]
     fn hash_part<'py>(
         &self,
         py: Python<'py>,
         index: usize,
         message: &Bound<'py, PyAny>,
+        identity: Option<Vec<u8>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         self.check_index(index)?;
         let message = Data::new(message)?.into_bytes()?;
@@ -206,30 +204,58 @@ impl PartPlan {
         let state = py
             .detach(|| self.plan.hash_part(index, message))
             .map_err(Error::part(None))?;
+        let state = match identity {
+            Some(identity) => state.with_identity(identity),
+            None => state,
+        };
         Ok(PyBytes::new(py, &state.to_bytes()))
     }
 
     /// The state of part `index` (bytes), reading only `ranges(index)` of the file at `path`,
-    /// a few MiB at a time, with the GIL released.
+    /// a few MiB at a time, with the GIL released. The state records the file's identity
+    /// (`file_identity(path)`), taken when the part starts and checked when it ends
+    /// (`parhash.FileChanged` if it moved meanwhile); parts of different identities do not
+    /// combine. `identity` (bytes) records that one instead: the version of an object of
+    /// which `path` is a local copy (an object store's ETag or generation).
+    #[pyo3(signature = (index, path, *, identity = None))]
     fn hash_part_file<'py>(
         &self,
         py: Python<'py>,
         index: usize,
         path: &Bound<'py, PyAny>,
+        identity: Option<Vec<u8>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         self.check_index(index)?;
         let path = path_arg(path)?;
-        let mut file = self.open(&path)?;
+        let file = PartPlan::open(&path)?;
         let state = py
-            .detach(|| self.plan.hash_part_from(index, file_reader(&mut file)))
+            .detach(|| parhash::file::hash_part(&self.plan, index, &file))
             .map_err(Error::part(Some(&path)))?;
+        let state = match identity {
+            Some(identity) => state.with_identity(identity),
+            None => state,
+        };
         Ok(PyBytes::new(py, &state.to_bytes()))
+    }
+
+    /// The identity `hash_part_file` records for the file at `path` as it is now (bytes: its
+    /// size, modification time and inode; equal on every machine that sees the file), or None
+    /// where it is not a regular file.
+    #[staticmethod]
+    fn file_identity<'py>(
+        py: Python<'py>,
+        path: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let path = path_arg(path)?;
+        let file = PartPlan::open(&path)?;
+        Ok(FileVersion::of(&file).map(|version| PyBytes::new(py, &version.to_bytes())))
     }
 
     /// The digest from the states of all parts (bytes, in any order). The combine step may
     /// also read `top_ranges()` of the message: pass it as `message` (or use `combine_file`);
     /// where `top_ranges()` is empty no message is needed. A
-    /// missing, repeated, damaged or foreign state raises ValueError.
+    /// missing, repeated, damaged or foreign state raises ValueError; states that read
+    /// different versions of the file (their identities differ) raise `parhash.FileChanged`.
     #[pyo3(signature = (states, message = None))]
     fn combine<'py>(
         &self,
@@ -259,20 +285,30 @@ impl PartPlan {
         Ok(PyBytes::new(py, digest.as_bytes()))
     }
 
-    /// `combine`, reading what the combine step needs (`top_ranges()`) from the file at `path`.
+    /// `combine`, reading what the combine step needs (`top_ranges()`) from the file at `path`,
+    /// whose identity must then be the parts' (`parhash.FileChanged` otherwise; `identity`:
+    /// the one `path` stands for, as in `hash_part_file`). Errors name `path`.
+    #[pyo3(signature = (states, path, *, identity = None))]
     fn combine_file<'py>(
         &self,
         py: Python<'py>,
         states: &Bound<'py, PyAny>,
         path: &Bound<'py, PyAny>,
+        identity: Option<Vec<u8>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let path = path_arg(path)?;
         let states = PartPlan::states(states)?;
         let digest = if self.plan.combine_ranges().is_empty() {
             py.detach(|| self.plan.combine_from(&states, no_message))
         } else {
-            let mut file = self.open(&path)?;
-            py.detach(|| self.plan.combine_from(&states, file_reader(&mut file)))
+            let mut file = PartPlan::open(&path)?;
+            match identity {
+                Some(identity) => py.detach(|| {
+                    let read = file_reader(&mut file);
+                    self.plan.combine_from_version(&states, &identity, read)
+                }),
+                None => py.detach(|| parhash::file::combine_parts(&self.plan, &states, &file)),
+            }
         };
         let digest = digest.map_err(Error::part(Some(&path)))?;
         Ok(PyBytes::new(py, digest.as_bytes()))

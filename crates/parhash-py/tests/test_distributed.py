@@ -618,6 +618,128 @@ def test_partial_states_are_checked(cluster, tree_files):
                 _engine.combine(plan, bad, str(path), {})
 
 
+# --- files that change while their parts are hashed ----------------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ["sandstorm256", "parsha256"])
+def test_an_fsspec_object_changed_between_parts_is_refused(tmp_path, algorithm):
+    """Parts read through fsspec (on this process: the memory file system is per process)
+    record the object's version from ``info()``; an object rewritten between two parts, with
+    its size kept, does not combine, and the error names the URL. Unchanged, the parts give
+    the sequential digest."""
+    import fsspec
+
+    memory = fsspec.filesystem("memory")
+    data = random.Random(31).randbytes(3_000_017)
+    local = tmp_path / "object"
+    local.write_bytes(data)
+    for url in ("memory://parhash-versions/object", f"file://{local}"):
+        if url.startswith("memory"):
+            memory.pipe("/parhash-versions/object", data)
+        plan = _engine.make_plan(url, _engine.Spec(algorithm), 2, {})
+        states = [_engine._hash_part(plan, i, url, {}) for i in range(plan.parts)]
+        assert _engine.combine(plan, states, url, {}) == parhash.new(algorithm, data).digest()
+        first = states[0]
+        time.sleep(0.01)  # the memory file system's version is its time, in microseconds
+        if url.startswith("memory"):
+            memory.pipe("/parhash-versions/object", bytes(b ^ 0xA5 for b in data))
+        else:  # the same size and inode, a later modification time
+            before = os.stat(local)
+            local.write_bytes(bytes(b ^ 0xA5 for b in data))
+            os.utime(local, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_007))
+        second = _engine._hash_part(plan, 1, url, {})
+        with pytest.raises(parhash.FileChanged, match="different versions") as caught:
+            _engine.combine(plan, [first, second], url, {})
+        assert caught.value.filename == url and url in str(caught.value)
+        if plan.top_ranges():
+            # The combine step reads the new version; the parts read the old one.
+            with pytest.raises(parhash.FileChanged, match="combine step"):
+                _engine.combine(plan, states, url, {})
+    memory.rm("/parhash-versions/object")
+
+
+def rewriting_part_task(folder, rewrites):
+    """A stand-in for the engine's part task (pickled by value to the workers, which run the
+    real one): on each of the first `rewrites` tries of a file in two parts, part 1 waits
+    until part 0 has been hashed, then rewrites the file (same size, a later modification
+    time) and hashes its part from the new version. Each try leaves a mark in `folder`."""
+
+    # Everything it uses is defined or imported in here: pickled by value, it needs nothing
+    # of this module on the workers.
+    def part(plan, index, path, storage_options):
+        import os
+        import time
+
+        from parhash.distributed import _engine as engine
+
+        def rewrite_same_size(path, step_ns):
+            before = os.stat(path)
+            with open(path, "r+b") as f:
+                data = f.read()
+                f.seek(0)
+                f.write(bytes(b ^ 0xA5 for b in data))
+            os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + step_ns))
+
+        def marks(kind):
+            return len([name for name in os.listdir(folder) if name.startswith(kind)])
+
+        this_try = marks(f"part{index}-")
+        open(os.path.join(folder, f"part{index}-{this_try}"), "w").close()
+        if index == 1 and this_try < rewrites:
+            deadline = time.monotonic() + 120
+            while not os.path.exists(os.path.join(folder, f"hashed0-{this_try}")):
+                assert time.monotonic() < deadline, "part 0 never ran"
+                time.sleep(0.02)
+            rewrite_same_size(path, 1_000_000_007 * (this_try + 1))
+        state = engine._hash_part(plan, index, path, storage_options)
+        if index == 0:
+            open(os.path.join(folder, f"hashed0-{this_try}"), "w").close()
+        return state
+
+    return part
+
+
+@pytest.mark.parametrize("rewrites,version_retries", [(1, 1), (2, 1), (1, 0)])
+def test_a_file_rewritten_while_its_parts_are_hashed_is_retried_then_reported(
+        cluster, tmp_path, monkeypatch, rewrites, version_retries):
+    """The real Ray hashes a file in two parts, rewritten (same size) between them on the
+    first `rewrites` tries: the parts do not combine, the whole file is hashed again up to
+    `version_retries` times, and then it is reported as changed: a digest only ever of one
+    version (the one it is now)."""
+    folder = tmp_path / "marks"
+    folder.mkdir()
+    path = tmp_path / "big"
+    path.write_bytes(random.Random(32).randbytes(3_000_017))
+    monkeypatch.setattr(_engine, "_hash_part", rewriting_part_task(str(folder), rewrites))
+    tries = min(rewrites, version_retries) + 1
+    for algorithm in ("sandstorm256", "parsha256"):
+        for name in os.listdir(folder):
+            os.remove(folder / name)
+        if rewrites <= version_retries:
+            digest = distributed.hash_file(path, algorithm, parts=2, version_retries=version_retries)
+            assert digest == parhash.hash_file(path, algorithm)
+        else:
+            with pytest.raises(parhash.FileChanged, match="different versions") as caught:
+                distributed.hash_file(path, algorithm, parts=2, version_retries=version_retries)
+            assert caught.value.filename == str(path)
+        assert len(list(folder.glob("part1-*"))) == tries, algorithm
+    # The same through hash_files (a split file among others), results in input order.
+    for name in os.listdir(folder):
+        os.remove(folder / name)
+    small = tmp_path / "small"
+    small.write_bytes(b"not split")
+    results = list(distributed.hash_files([str(small), str(path)], "sandstorm256", split_bytes=1 << 20,
+                                          parts=2, version_retries=version_retries))
+    assert [name for name, _ in results] == [str(small), str(path)]
+    assert results[0][1] == parhash.hash_file(small, "sandstorm256")
+    if rewrites <= version_retries:
+        assert results[1][1] == parhash.hash_file(path, "sandstorm256")
+    else:
+        assert isinstance(results[1][1], parhash.FileChanged), results[1][1]
+        assert str(path) in str(results[1][1])
+    assert len(list(folder.glob("part1-*"))) == tries
+
+
 # --- faults ---------------------------------------------------------------------------------
 
 

@@ -1,5 +1,6 @@
 """Tree parts: plan, hash each part (from bytes or from a file), combine in any order."""
 
+import os
 import pickle
 import random
 
@@ -32,7 +33,9 @@ def test_parts_combine_to_the_digest(name, options, wanted, message_file):
     expected = parhash.new(name, MESSAGE, **options).digest()
     plan = parhash.PartPlan(name, len(MESSAGE), wanted, **options)
     assert 1 <= plan.parts <= wanted
-    from_bytes = [plan.hash_part(i, MESSAGE) for i in range(plan.parts)]
+    # A state from a file records the file's identity: the same bytes in memory, given it.
+    identity = parhash.PartPlan.file_identity(message_file)
+    from_bytes = [plan.hash_part(i, MESSAGE, identity=identity) for i in range(plan.parts)]
     # A worker that has only the path, the algorithm and its part index.
     worker_plan = parhash.PartPlan.for_file(message_file, name, wanted, **options)
     from_file = [worker_plan.hash_part_file(i, message_file) for i in range(plan.parts)]
@@ -111,3 +114,86 @@ def test_a_plan_gives_the_digest_size_asked_for():
     assert copy.digest_size == 100 and copy.combine(states) == plan.combine(states)
     with pytest.raises(ValueError):
         parhash.PartPlan("sandstorm256", len(MESSAGE), 3, digest_size=100)
+
+
+# --- parts of a file that changes ----------------------------------------------------------
+
+
+def rewrite_same_size(path, data, mtime_step_ns=1_000_000_007):
+    """Rewrites `path` in place (same inode, same size) with `data`, and moves its
+    modification time on by `mtime_step_ns` (a coarse clock could leave it where it was)."""
+    before = os.stat(path)
+    with open(path, "r+b") as f:
+        f.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + mtime_step_ns))
+
+
+@pytest.mark.parametrize("name", ["sandstorm256", "parsha256", "blake3"])
+def test_parts_of_a_file_rewritten_between_them_do_not_combine(name, tmp_path):
+    """Part 0 of one version, part 1 of another of the same size: FileChanged naming the
+    file, from combine_file and from combine, never a digest of neither."""
+    path = tmp_path / "rewritten"
+    path.write_bytes(MESSAGE)
+    plan = parhash.PartPlan.for_file(path, name, 2)
+    assert plan.parts == 2
+    old = [plan.hash_part_file(i, path) for i in range(2)]
+    newer = bytes(b ^ 0x5A for b in MESSAGE)
+    rewrite_same_size(path, newer)
+    second = plan.hash_part_file(1, path)
+    with pytest.raises(parhash.FileChanged, match="different versions") as caught:
+        plan.combine_file([old[0], second], path)
+    assert isinstance(caught.value, OSError)
+    assert caught.value.filename == str(path) and str(path) in str(caught.value)
+    with pytest.raises(parhash.FileChanged, match="different versions"):
+        plan.combine([old[0], second], newer)
+    if plan.top_ranges():
+        # All parts of the old version, the combine step reading the new one: refused too.
+        with pytest.raises(parhash.FileChanged, match="combine step"):
+            plan.combine_file(old, path)
+    # Both parts again from the new version: its digest.
+    again = [plan.hash_part_file(i, path) for i in range(2)]
+    assert plan.combine_file(again, path) == parhash.hash_file(path, name)
+
+
+@pytest.mark.parametrize("name", ["sandstorm256", "parsha256", "blake3"])
+def test_parts_of_an_unchanged_file_give_the_sequential_digest(name, tmp_path):
+    path = tmp_path / "unchanged"
+    path.write_bytes(MESSAGE)
+    plan = parhash.PartPlan.for_file(path, name, 4)
+    states = [plan.hash_part_file(i, path) for i in reversed(range(plan.parts))]
+    digest = parhash.hash_file(path, name)
+    assert plan.combine_file(states, path) == digest
+    if not plan.top_ranges():
+        assert plan.combine(states) == digest
+    # Read again (a touch that keeps the time, a copy of the state bytes): still one version.
+    os.utime(path, ns=(os.stat(path).st_atime_ns, os.stat(path).st_mtime_ns))
+    assert plan.combine_file([bytes(s) for s in states], path) == digest
+    assert parhash.PartPlan.file_identity(path) == parhash.PartPlan.file_identity(str(path))
+
+
+def test_a_file_replaced_under_its_name_is_another_version(tmp_path):
+    """Same size, same modification time, another inode (a rename over it): another version."""
+    path, other = tmp_path / "file", tmp_path / "other"
+    path.write_bytes(MESSAGE)
+    other.write_bytes(bytes(b ^ 1 for b in MESSAGE))
+    stat = os.stat(path)
+    os.utime(other, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    plan = parhash.PartPlan.for_file(path, "sandstorm256", 2)
+    first = plan.hash_part_file(0, path)
+    os.replace(other, path)
+    second = plan.hash_part_file(1, path)
+    with pytest.raises(parhash.FileChanged):
+        plan.combine([first, second])
+
+
+def test_states_without_identity_combine_with_those_that_have_one():
+    """States hashed from memory record no identity unless given one, and combine with any
+    (the parts hashed from files, of one version, are still compared among themselves)."""
+    plan = parhash.PartPlan("sandstorm256", len(MESSAGE), 3)
+    digest = parhash.new("sandstorm256", MESSAGE).digest()
+    plain = [plan.hash_part(i, MESSAGE) for i in range(3)]
+    assert plan.combine(plain) == digest
+    assert plan.combine([plain[0], *(plan.hash_part(i, MESSAGE, identity=b"v1") for i in (1, 2))]) == digest
+    mixed = [plain[0], plan.hash_part(1, MESSAGE, identity=b"v1"), plan.hash_part(2, MESSAGE, identity=b"v2")]
+    with pytest.raises(parhash.FileChanged, match="parts 1 and 2"):
+        plan.combine(mixed)

@@ -14,6 +14,7 @@ docs/python.md describes everything; ``parhash.algorithms_available`` lists the 
 from . import _parhash
 from ._parhash import (
     Constructor,
+    FileChanged,
     FileDigests,
     Hash,
     PartPlan,
@@ -112,6 +113,7 @@ def file_digest(fileobj, digest, /, *, _bufsize=2**18):
 
 __all__ = [
     "Constructor",
+    "FileChanged",
     "FileDigests",
     "Hash",
     "PartPlan",

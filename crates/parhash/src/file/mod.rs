@@ -43,9 +43,10 @@
 //!   installed over parhash's later turns maps off by itself (a map is made only while
 //!   parhash's handler is the one in place).
 //! - **A file rewritten while it is read is an error too**, where its size stays: a regular
-//!   file of more than [`SMALL_FILE`] bytes whose modification time moved between the start
-//!   and the end of hashing is [`FileModified`] ("file changed while being read"), since the
-//!   bytes hashed may be a mix of two versions. (A smaller file is read in one call.)
+//!   file of more than [`SMALL_FILE`] bytes whose modification time (or inode) moved between
+//!   the start and the end of hashing is [`FileModified`] ("file changed while being read"),
+//!   since the bytes hashed may be a mix of two versions. (A smaller file is read in one
+//!   call.) [`FileVersion`] is that rule, also what the parts of one file record.
 //! - **Reads that fit the storage** ([`ReadStrategy`], `parhash sum --read`). For an algorithm
 //!   that spreads one message over threads (BLAKE3, SANDstorm, PARSHA-256) on more than one
 //!   thread, a regular file of at least a few MiB is read in parallel where that pays: the
@@ -112,6 +113,7 @@ use std::path::Path;
 pub use many::{FileInput, HashFiles};
 pub use multi::MultiHasher;
 pub use read::ReadAhead;
+pub use split::{combine_parts, hash_part};
 // The engine's tuning: crate-private (the integration tests reach them through `crate::lab`).
 pub(crate) use many::SMALL_FILE;
 pub(crate) use read::{piece_size, PIECE};
@@ -150,8 +152,8 @@ impl FileChangedSize {
     }
 }
 
-/// The error inside an [`io::Error`] for a regular file whose modification time moved while
-/// it was read (its size did not): what was hashed may be part old, part new. Its text is
+/// The error inside an [`io::Error`] for a regular file whose modification time (or inode)
+/// moved while it was read (its size did not): what was hashed may be part old, part new. Its text is
 /// `file changed while being read`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileModified;
@@ -164,47 +166,102 @@ impl fmt::Display for FileModified {
 
 impl std::error::Error for FileModified {}
 
-/// A regular file's size and modification time when hashing starts, to compare with at its
-/// end ([`Unmoved::check`]).
-pub(super) struct Unmoved {
+/// Which version of a regular file was opened: its size, modification time and inode, taken
+/// when reading starts and compared with at its end ([`FileVersion::check`]), or between the
+/// reads of several parts of one file ([`FileVersion::to_bytes`], the identity a part of
+/// [`crate::parts`] records).
+///
+/// The device number is left out: a shared file system mounted on several machines has a
+/// device number of each machine's choosing, while the inode, size and time come from the
+/// server, so parts read on different machines compare equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileVersion {
     len: u64,
     modified: Option<std::time::SystemTime>,
+    inode: u64,
 }
 
-impl Unmoved {
+impl FileVersion {
     /// `file`'s, where it is a regular file.
-    pub(super) fn of(file: &File) -> Option<Unmoved> {
-        let meta = file.metadata().ok().filter(|m| m.is_file())?;
-        Some(Unmoved {
+    pub fn of(file: &File) -> Option<FileVersion> {
+        Self::of_metadata(&file.metadata().ok()?)
+    }
+
+    fn of_metadata(meta: &std::fs::Metadata) -> Option<FileVersion> {
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        meta.is_file().then(|| FileVersion {
             len: meta.len(),
             modified: meta.modified().ok(),
+            inode,
         })
     }
 
     /// The size.
-    pub(super) fn len(&self) -> u64 {
+    pub fn len(&self) -> u64 {
         self.len
     }
 
-    /// [`FileModified`] (or [`FileChangedSize`]) if `file` moved since, for a file of more than
-    /// [`SMALL_FILE`] bytes: a smaller one is one read, and one `fstat` more per small file
-    /// costs ~5 % of hashing many of them.
-    pub(super) fn check(&self, file: &File) -> io::Result<()> {
-        if self.len <= SMALL_FILE {
-            return Ok(());
-        }
-        let now = file.metadata()?;
-        if now.len() != self.len {
+    /// Whether the file was empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// [`FileChangedSize`] if `file` (the same open file, or the same path opened again) is
+    /// no longer as long, [`FileModified`] if its modification time or inode moved: what
+    /// was read since may be part old, part new.
+    ///
+    /// # Errors
+    /// Those, inside an [`io::Error`]; the `fstat`'s own error.
+    pub fn check(&self, file: &File) -> io::Result<()> {
+        let now = Self::of_metadata(&file.metadata()?).unwrap_or(FileVersion {
+            modified: None,
+            ..*self
+        });
+        if now.len != self.len {
             return Err(FileChangedSize {
                 expected: self.len,
-                found: (now.len() < self.len).then_some(now.len()),
+                found: (now.len < self.len).then_some(now.len),
             }
             .into_io());
         }
-        if now.modified().ok() != self.modified {
+        if now != *self {
             return Err(io::Error::other(FileModified));
         }
         Ok(())
+    }
+
+    /// [`FileVersion::check`] for a file of more than [`SMALL_FILE`] bytes: a smaller one is
+    /// one read, and one `fstat` more per small file costs ~5 % of hashing many of them.
+    pub(super) fn check_large(&self, file: &File) -> io::Result<()> {
+        if self.len <= SMALL_FILE {
+            return Ok(());
+        }
+        self.check(file)
+    }
+
+    /// The version as bytes, equal for equal versions (on any machine that sees the file):
+    /// `file`, then the size, the modification time (seconds and nanoseconds since the Unix
+    /// epoch, or none) and the inode, little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = b"file".to_vec();
+        out.extend_from_slice(&self.len.to_le_bytes());
+        let since_epoch =
+            self.modified
+                .map(|time| match time.duration_since(std::time::UNIX_EPOCH) {
+                    Ok(after) => (after.as_secs() as i64, after.subsec_nanos()),
+                    Err(before) => {
+                        let before = before.duration();
+                        (-(before.as_secs() as i64), before.subsec_nanos())
+                    }
+                });
+        let (secs, nanos) = since_epoch.unwrap_or((i64::MIN, u32::MAX));
+        out.extend_from_slice(&secs.to_le_bytes());
+        out.extend_from_slice(&nanos.to_le_bytes());
+        out.extend_from_slice(&self.inode.to_le_bytes());
+        out
     }
 }
 
@@ -356,11 +413,11 @@ impl<'p> FileHasher<'p> {
 
     /// [`FileHasher::hash_file`], and the number of bytes hashed.
     fn hash_file_counted(&self, file: &File) -> io::Result<(Output, u64)> {
-        match Unmoved::of(file) {
+        match FileVersion::of(file) {
             // procfs and sysfs files say 0 bytes whatever they hold: no length to promise.
-            Some(before) if before.len() > 0 => {
+            Some(before) if !before.is_empty() => {
                 let digest = self.hash_regular(file, before.len())?;
-                before.check(file)?;
+                before.check_large(file)?;
                 Ok((digest, before.len()))
             }
             _ => self.hash_reader_counted(file),
@@ -564,26 +621,69 @@ mod tests {
         std::fs::write(&large, vec![1u8; SMALL_FILE as usize + 1]).unwrap();
         std::fs::write(&small, b"small").unwrap();
         let file = File::options().write(true).open(&large).unwrap();
-        let before = Unmoved::of(&file).unwrap();
-        before.check(&file).unwrap();
+        let before = FileVersion::of(&file).unwrap();
+        before.check_large(&file).unwrap();
         let later =
             file.metadata().unwrap().modified().unwrap() + std::time::Duration::from_secs(1);
         file.set_modified(later).unwrap();
-        let err = before.check(&file).unwrap_err();
+        let err = before.check_large(&file).unwrap_err();
         assert_eq!(err.to_string(), "file changed while being read");
         assert!(err.get_ref().is_some_and(|e| e.is::<FileModified>()));
-        Unmoved::of(&file).unwrap().check(&file).unwrap();
-        let before = Unmoved::of(&file).unwrap();
+        FileVersion::of(&file).unwrap().check_large(&file).unwrap();
+        let before = FileVersion::of(&file).unwrap();
         file.set_len(10).unwrap();
-        let err = before.check(&file).unwrap_err();
+        let err = before.check_large(&file).unwrap_err();
         let changed = err
             .get_ref()
             .and_then(|e| e.downcast_ref::<FileChangedSize>());
         assert_eq!(changed.and_then(|c| c.found), Some(10));
         let file = File::options().write(true).open(&small).unwrap();
-        let before = Unmoved::of(&file).unwrap();
+        let before = FileVersion::of(&file).unwrap();
         file.set_modified(later).unwrap();
-        before.check(&file).unwrap();
+        before.check_large(&file).unwrap();
+        // Checked whatever its size (as the parts of one file are), the small one moved too.
+        assert!(before
+            .check(&file)
+            .unwrap_err()
+            .get_ref()
+            .is_some_and(|e| e.is::<FileModified>()));
+    }
+
+    /// A path replaced by another file of the same size and time (another inode) is another
+    /// version, and its bytes say so; the same file opened again is the same version.
+    #[test]
+    fn a_file_replaced_under_its_name_is_another_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, other) = (dir.path().join("file"), dir.path().join("other"));
+        std::fs::write(&path, b"version one").unwrap();
+        std::fs::write(&other, b"version two").unwrap();
+        let first = File::open(&path).unwrap();
+        let before = FileVersion::of(&first).unwrap();
+        assert_eq!(FileVersion::of(&File::open(&path).unwrap()), Some(before));
+        assert_eq!(
+            before.to_bytes(),
+            FileVersion::of(&File::open(&path).unwrap())
+                .unwrap()
+                .to_bytes()
+        );
+        let time = first.metadata().unwrap().modified().unwrap();
+        File::options()
+            .write(true)
+            .open(&other)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+        std::fs::rename(&other, &path).unwrap();
+        let again = File::open(&path).unwrap();
+        let err = before.check(&again).unwrap_err();
+        assert!(
+            err.get_ref().is_some_and(|e| e.is::<FileModified>()),
+            "{err}"
+        );
+        assert_ne!(
+            FileVersion::of(&again).unwrap().to_bytes(),
+            before.to_bytes()
+        );
     }
 
     /// The default reads ahead from the start only for a tree mode on more than one thread;

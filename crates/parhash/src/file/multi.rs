@@ -25,8 +25,8 @@ use super::many::engine::{Early, Windows};
 use super::many::{claim_path, on_workers, open_regular, split, window_len, workers_for, Regular};
 use super::read::{check_end, fill, give_back, read_piece_at, take_buffer};
 use super::{
-    finish, piece_size, spool, FileHasher, FileInput, HashFiles, Progress,
-    ReadStrategy, Unmoved,
+    finish, piece_size, spool, FileHasher, FileInput, FileVersion, HashFiles, Progress,
+    ReadStrategy,
 };
 use crate::batch::JobManager;
 use crate::{Hasher, HasherBuilder, Output, Threads};
@@ -164,9 +164,9 @@ impl<'p> MultiHasher<'p> {
         if self.builders.len() == 1 {
             return self.one(0).hash_file_counted(file).map(one_of_one);
         }
-        match Unmoved::of(file) {
+        match FileVersion::of(file) {
             // procfs and sysfs files say 0 bytes whatever they hold (as FileHasher).
-            Some(before) if before.len() > 0 => {
+            Some(before) if !before.is_empty() => {
                 let len = before.len();
                 let mut offset = 0;
                 let read = |buf: &mut [u8]| {
@@ -180,7 +180,7 @@ impl<'p> MultiHasher<'p> {
                     Ok(want)
                 };
                 let digests = self.fan_out(Some(len), read)?;
-                before.check(file)?;
+                before.check_large(file)?;
                 Ok((digests, len))
             }
             _ => self.hash_reader_counted(file),

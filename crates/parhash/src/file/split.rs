@@ -25,7 +25,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use super::read::{check_end, read_piece_at};
 #[cfg(target_os = "linux")]
 use super::read::{check_mapped_end, mapped_fault};
-use crate::parts::{PartError, Plan};
+use super::FileVersion;
+use crate::parts::{PartError, PartState, Plan};
 use crate::threads::run_workers;
 use crate::{HasherBuilder, Output, Threads};
 
@@ -66,6 +67,66 @@ pub(super) fn hash(
     let digest = hash_parts(file, len, builder, threads, hashed)?;
     check_end(file, len)?;
     Ok(digest)
+}
+
+/// Part `index` of `plan` hashed from `file` (its [`Plan::ranges`], positional reads), the
+/// state recording which version of the file it read ([`FileVersion::to_bytes`] as
+/// [`PartState::with_identity`]), so that parts of two versions of one file do not combine
+/// into the digest of neither. The version is taken when the part starts and checked when it
+/// ends, as a whole file's is ([`FileVersion::check`]).
+///
+/// # Errors
+/// [`PartError::LengthMismatch`] for a regular file that is not the plan's message length;
+/// [`PartError::Io`] with a read error, or with [`super::FileChangedSize`] or
+/// [`super::FileModified`] for a file that changed while the part was read; those of
+/// [`Plan::hash_part_from`].
+pub fn hash_part(plan: &Plan, index: usize, file: &File) -> Result<PartState, PartError> {
+    let version = version_for(plan, file)?;
+    let len = plan.message_len();
+    let state = plan.hash_part_from(index, |offset, buf| read_piece_at(file, buf, offset, len))?;
+    match version {
+        Some(version) => {
+            version.check(file)?;
+            Ok(state.with_identity(version.to_bytes()))
+        }
+        None => Ok(state),
+    }
+}
+
+/// The digest from the states of all of `plan`'s parts, reading [`Plan::combine_ranges`] from
+/// `file`, whose version must be the one the parts read, where they record one
+/// ([`Plan::combine_from_version`]; see [`hash_part`]). The version is checked again once
+/// read.
+///
+/// # Errors
+/// Those of [`hash_part`] about the file, and of [`Plan::combine_from`] about the states;
+/// [`PartError::MixedVersions`] for parts that read another version than each other or than
+/// `file` is now.
+pub fn combine_parts<'a>(
+    plan: &Plan,
+    states: impl IntoIterator<Item = &'a PartState>,
+    file: &File,
+) -> Result<Output, PartError> {
+    let len = plan.message_len();
+    let read = |offset, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
+    let Some(version) = version_for(plan, file)? else {
+        return plan.combine_from(states, read);
+    };
+    let digest = plan.combine_from_version(states, &version.to_bytes(), read)?;
+    version.check(file)?;
+    Ok(digest)
+}
+
+/// `file`'s version where it is a regular file, which must then be `plan`'s message length.
+fn version_for(plan: &Plan, file: &File) -> Result<Option<FileVersion>, PartError> {
+    let version = FileVersion::of(file);
+    if let Some(version) = version {
+        let (expected, found) = (plan.message_len(), version.len());
+        if found != expected {
+            return Err(PartError::LengthMismatch { expected, found });
+        }
+    }
+    Ok(version)
 }
 
 /// [`hash`] from a map of the file (in the page cache): each thread hashes its pieces in place,
@@ -458,6 +519,65 @@ mod tests {
                 assert_eq!(got, expected, "{what}");
                 assert_eq!(counted.into_inner(), len, "{what}: progress");
             }
+        }
+    }
+
+    /// Parts of one file hashed one by one (as on several machines): unchanged, they combine
+    /// to the file's digest; rewritten in place between two parts with its size kept and its
+    /// time moved, they do not combine, and the combine step's read of the new version is
+    /// refused too.
+    #[test]
+    fn parts_of_a_file_rewritten_between_them_do_not_combine() {
+        let len = 3 * MIB + 1;
+        let old: Vec<u8> = (0..len).map(|i| (i * 7 + i / 251) as u8).collect();
+        for algorithm in [
+            Algorithm::Parsha256,
+            Algorithm::Sandstorm256,
+            Algorithm::Blake3,
+        ] {
+            let file = file_of(&old);
+            let handle = file.as_file();
+            let plan = Plan::new(algorithm, len as u64, 2).unwrap();
+            assert_eq!(plan.parts(), 2, "{algorithm}");
+            let first = hash_part(&plan, 0, handle).unwrap();
+            let second = hash_part(&plan, 1, handle).unwrap();
+            assert!(first.identity().is_some());
+            let whole = combine_parts(&plan, [&second, &first], handle).unwrap();
+            assert_eq!(whole, crate::hash(algorithm, &old), "{algorithm}");
+
+            let new: Vec<u8> = old.iter().map(|b| b ^ 1).collect();
+            std::fs::write(file.path(), &new).unwrap();
+            let later = std::time::SystemTime::now() + std::time::Duration::from_secs(5);
+            handle.set_modified(later).unwrap();
+            let rewritten = hash_part(&plan, 1, handle).unwrap();
+            let err = combine_parts(&plan, [&first, &rewritten], handle).unwrap_err();
+            assert_eq!(
+                err,
+                PartError::MixedVersions {
+                    part: 1,
+                    other: Some(0)
+                },
+                "{algorithm}"
+            );
+            if !plan.combine_ranges().is_empty() {
+                let err = combine_parts(&plan, [&first, &second], handle).unwrap_err();
+                assert_eq!(
+                    err,
+                    PartError::MixedVersions {
+                        part: 0,
+                        other: None
+                    },
+                    "{algorithm}"
+                );
+            }
+            let again = hash_part(&plan, 0, handle).unwrap();
+            let digest = combine_parts(&plan, [&again, &rewritten], handle).unwrap();
+            assert_eq!(digest, crate::hash(algorithm, &new), "{algorithm}");
+            handle.set_len(len as u64 - 1).unwrap();
+            assert!(matches!(
+                hash_part(&plan, 0, handle),
+                Err(PartError::LengthMismatch { .. })
+            ));
         }
     }
 

@@ -53,6 +53,16 @@ pub enum PartError {
         /// What is wrong.
         why: String,
     },
+    /// A part read another version of the message than another part, or than the combine
+    /// step reads ([`super::Plan::combine_from_version`]): their
+    /// [`super::PartState::identity`] differs (the file changed between them), so the
+    /// combination would be the digest of neither version.
+    MixedVersions {
+        /// The part that disagrees.
+        part: u32,
+        /// The part it disagrees with, or `None`: with the version the combine step reads.
+        other: Option<u32>,
+    },
     /// Reading the message failed: the reader's own error, also given as
     /// [`std::error::Error::source`].
     Io(io::Error),
@@ -103,6 +113,9 @@ impl PartialEq for PartError {
             (E::BadPayload { index, why }, E::BadPayload { index: i, why: w }) => {
                 (index, why) == (i, w)
             }
+            (E::MixedVersions { part, other }, E::MixedVersions { part: p, other: o }) => {
+                (part, other) == (p, o)
+            }
             (E::Io(a), E::Io(b)) => a.kind() == b.kind() && a.to_string() == b.to_string(),
             _ => false,
         }
@@ -129,7 +142,7 @@ impl fmt::Display for PartError {
             PartError::Corrupt(why) => write!(f, "corrupt partial state: {why}"),
             PartError::UnsupportedVersion(v) => write!(
                 f,
-                "partial state of format version {v}; this build reads version {FORMAT_VERSION}"
+                "partial state of format version {v}; this build reads versions 1 to {FORMAT_VERSION}"
             ),
             PartError::Foreign { expected, found } => {
                 write!(f, "part of another plan: expected {expected}, got {found}")
@@ -142,6 +155,19 @@ impl fmt::Display for PartError {
             PartError::BadPayload { index, why } => {
                 write!(f, "part {index} has a malformed payload: {why}")
             }
+            PartError::MixedVersions {
+                part,
+                other: Some(other),
+            } => write!(
+                f,
+                "parts {other} and {part} read different versions of the message (it changed \
+                 between them)"
+            ),
+            PartError::MixedVersions { part, other: None } => write!(
+                f,
+                "part {part} read another version of the message than the one the combine step \
+                 reads (it changed since)"
+            ),
             PartError::Io(e) => write!(f, "reading the message: {e}"),
         }
     }

@@ -4,9 +4,10 @@
 
 use std::fmt;
 
-/// The format version written by this build; [`PartState::from_bytes`](super::PartState::from_bytes)
-/// accepts only it.
-pub const FORMAT_VERSION: u8 = 1;
+/// The format version written by this build for a state that records the identity of the
+/// message's version (one without is written as version 1, as builds before identities wrote
+/// it); [`PartState::from_bytes`](super::PartState::from_bytes) accepts both.
+pub const FORMAT_VERSION: u8 = 2;
 
 /// Which tree mode a partial state belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -22,7 +22,9 @@
 //!
 //! Every failure is a [`PartError`]: a plan that cannot be made, a read that failed (the
 //! reader's [`std::io::Error`] kept as the source), or states that are not exactly the plan's
-//! parts (missing, duplicated, foreign, damaged).
+//! parts (missing, duplicated, foreign, damaged), or parts that read different versions of
+//! the message ([`PartError::MixedVersions`]: a state records the version it read with
+//! [`PartState::with_identity`]; [`crate::file::hash_part`] records a file's).
 //!
 //! ```
 //! use parhash::parts::{PartState, Plan};
@@ -399,8 +401,9 @@ impl Plan {
     /// [`PartError::Foreign`] for a state of another plan, [`PartError::Duplicate`] and
     /// [`PartError::Missing`] unless each part is given exactly once,
     /// [`PartError::BadPayload`] for a payload of the wrong size for its part (a state damaged
-    /// on its way is refused by [`PartState::from_bytes`]'s checksum); [`PartError::Io`] with
-    /// the first error `read` returns.
+    /// on its way is refused by [`PartState::from_bytes`]'s checksum),
+    /// [`PartError::MixedVersions`] for parts whose [`PartState::identity`] differs;
+    /// [`PartError::Io`] with the first error `read` returns.
     pub fn combine_from<'a>(
         &self,
         states: impl IntoIterator<Item = &'a PartState>,
@@ -418,6 +421,32 @@ impl Plan {
                 self.digest_size,
             )?)),
         }
+    }
+
+    /// [`Plan::combine_from`], `read` giving the version of the message that `identity` names
+    /// (see [`PartState::with_identity`]): a part that records another identity is
+    /// [`PartError::MixedVersions`], found before anything is read.
+    ///
+    /// # Errors
+    /// Those of [`Plan::combine_from`].
+    pub fn combine_from_version<'a>(
+        &self,
+        states: impl IntoIterator<Item = &'a PartState>,
+        identity: &[u8],
+        read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+    ) -> Result<Output, PartError> {
+        let states: Vec<&PartState> = states.into_iter().collect();
+        let stale = states
+            .iter()
+            .filter(|state| state.identity().is_some_and(|id| id != identity))
+            .map(|state| state.index())
+            .min();
+        if let Some(part) = stale {
+            // Parts that disagree among themselves are said so first.
+            state::in_order(self.key(), states.iter().copied())?;
+            return Err(PartError::MixedVersions { part, other: None });
+        }
+        self.combine_from(states, read)
     }
 
     fn check_index(&self, index: usize) -> Result<(), PartError> {

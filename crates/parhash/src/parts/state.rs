@@ -6,12 +6,18 @@
 //! does not belong (a part of another plan, a missing or duplicated part), and a checksum, so
 //! that a state damaged on its way is refused rather than turned into a wrong digest.
 //!
-//! Wire format, version 1 (all integers little-endian):
+//! A state may also carry the identity of the version of the message its part read
+//! ([`PartState::with_identity`]: for a file, its [`FileVersion`](crate::file::FileVersion)),
+//! and the combine step refuses parts that read different versions
+//! ([`PartError::MixedVersions`]) rather than combine a mix of two messages.
 //!
+//! Wire format, version 2 (all integers little-endian); a state without an identity is
+//! written as version 1, which ends with the payload, so it reads in builds before identities:
+//! //!
 //! | bytes | field |
 //! |---|---|
 //! | 4 | magic `PHPS` |
-//! | 1 | format version (1) |
+//! | 1 | format version (1, or 2 with an identity) |
 //! | 1 | tree mode ([`TreeMode`]) |
 //! | 8 | the mode's parameters (two `u32`: PARSHA-256 T and l; SANDstorm digest bits and boundary rule; BLAKE3 piece bytes and 0) |
 //! | 8 | message length in bytes |
@@ -19,6 +25,8 @@
 //! | 4 | this part's index |
 //! | 4 | payload length n |
 //! | n | payload (the mode's partial result) |
+//! | 4 | version 2 only: identity length m |
+//! | m | version 2 only: the identity of the message's version |
 //! | 8 | checksum: the first 8 bytes of SHA-256 over everything before it |
 
 #![forbid(unsafe_code)]
@@ -30,6 +38,9 @@ use digest::Digest;
 use super::error::PartError;
 use super::key::{PlanKey, TreeMode, FORMAT_VERSION};
 
+/// The format version of a state without an identity.
+const FORMAT_WITHOUT_IDENTITY: u8 = 1;
+
 const MAGIC: &[u8; 4] = b"PHPS";
 const HEADER_LEN: usize = 4 + 1 + 1 + 8 + 8 + 4 + 4 + 4;
 const CHECKSUM_LEN: usize = 8;
@@ -40,16 +51,22 @@ pub struct PartState {
     key: PlanKey,
     index: u32,
     payload: Vec<u8>,
+    identity: Option<Vec<u8>>,
 }
 
 impl fmt::Debug for PartState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "PartState({}, part {}, {} payload bytes)",
+            "PartState({}, part {}, {} payload bytes{})",
             self.key,
             self.index,
-            self.payload.len()
+            self.payload.len(),
+            if self.identity.is_some() {
+                ", with identity"
+            } else {
+                ""
+            }
         )
     }
 }
@@ -62,7 +79,24 @@ impl PartState {
             key,
             index,
             payload,
+            identity: None,
         }
+    }
+
+    /// This state, recording that its part read the version of the message `identity` names
+    /// (any bytes equal for equal versions: a file's [`FileVersion::to_bytes`], an object
+    /// store's ETag or generation). Parts whose identities differ do not combine.
+    ///
+    /// [`FileVersion::to_bytes`]: crate::file::FileVersion::to_bytes
+    #[must_use]
+    pub fn with_identity(mut self, identity: Vec<u8>) -> PartState {
+        self.identity = Some(identity);
+        self
+    }
+
+    /// The identity of the version of the message this part read, if it records one.
+    pub fn identity(&self) -> Option<&[u8]> {
+        self.identity.as_deref()
     }
 
     /// The plan this part belongs to.
@@ -82,9 +116,15 @@ impl PartState {
 
     /// The state in the wire format (see the module docs).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + self.payload.len() + CHECKSUM_LEN);
+        let identity_len = self.identity.as_ref().map_or(0, |id| 4 + id.len());
+        let mut out =
+            Vec::with_capacity(HEADER_LEN + self.payload.len() + identity_len + CHECKSUM_LEN);
         out.extend_from_slice(MAGIC);
-        out.push(FORMAT_VERSION);
+        out.push(if self.identity.is_some() {
+            FORMAT_VERSION
+        } else {
+            FORMAT_WITHOUT_IDENTITY
+        });
         out.push(self.key.mode.code());
         out.extend_from_slice(&self.key.params[0].to_le_bytes());
         out.extend_from_slice(&self.key.params[1].to_le_bytes());
@@ -95,6 +135,11 @@ impl PartState {
             u32::try_from(self.payload.len()).expect("a part's payload is under 4 GiB");
         out.extend_from_slice(&payload_len.to_le_bytes());
         out.extend_from_slice(&self.payload);
+        if let Some(identity) = &self.identity {
+            let len = u32::try_from(identity.len()).expect("an identity is under 4 GiB");
+            out.extend_from_slice(&len.to_le_bytes());
+            out.extend_from_slice(identity);
+        }
         let sum = checksum(&out);
         out.extend_from_slice(&sum);
         out
@@ -105,7 +150,7 @@ impl PartState {
     /// # Errors
     /// [`PartError::Corrupt`] for anything that is not a whole, intact state of this format
     /// (wrong magic, truncated, trailing bytes, checksum mismatch, unknown mode, index out of
-    /// range); [`PartError::UnsupportedVersion`] for another format version.
+    /// range); [`PartError::UnsupportedVersion`] for a format version other than 1 and 2.
     pub fn from_bytes(bytes: &[u8]) -> Result<PartState, PartError> {
         let corrupt = |why: &str| Err(PartError::Corrupt(why.to_string()));
         if bytes.len() < HEADER_LEN + CHECKSUM_LEN {
@@ -114,8 +159,9 @@ impl PartState {
         if &bytes[..4] != MAGIC {
             return corrupt("not a parhash partial state (bad magic)");
         }
-        if bytes[4] != FORMAT_VERSION {
-            return Err(PartError::UnsupportedVersion(bytes[4]));
+        let version = bytes[4];
+        if version != FORMAT_VERSION && version != FORMAT_WITHOUT_IDENTITY {
+            return Err(PartError::UnsupportedVersion(version));
         }
         let (body, sum) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
         if checksum(body) != sum {
@@ -133,7 +179,19 @@ impl PartState {
         };
         let index = u32_at(26);
         let payload_len = u32_at(30) as usize;
-        if body.len() != HEADER_LEN + payload_len {
+        let payload_end = HEADER_LEN.saturating_add(payload_len);
+        let identity = if version == FORMAT_WITHOUT_IDENTITY {
+            None
+        } else if body.len() < payload_end.saturating_add(4) {
+            return corrupt("payload length does not match the state's size");
+        } else {
+            let identity_len = u32_at(payload_end) as usize;
+            Some(body[payload_end + 4..].to_vec()).filter(|id| id.len() == identity_len)
+        };
+        let end = identity
+            .as_ref()
+            .map_or(payload_end, |id| payload_end + 4 + id.len());
+        if body.len() != end || (version == FORMAT_VERSION && identity.is_none()) {
             return corrupt("payload length does not match the state's size");
         }
         if index >= key.parts {
@@ -142,7 +200,8 @@ impl PartState {
         Ok(PartState {
             key,
             index,
-            payload: body[HEADER_LEN..].to_vec(),
+            payload: body[HEADER_LEN..payload_end].to_vec(),
+            identity,
         })
     }
 }
@@ -153,7 +212,8 @@ fn checksum(bytes: &[u8]) -> [u8; CHECKSUM_LEN] {
 }
 
 /// The parts of plan `key` in index order, or why they are not exactly its parts: each part
-/// must belong to `key` and appear once, and none may be missing.
+/// must belong to `key` and appear once, none may be missing, and those that record the
+/// identity of the message's version must record the same one.
 pub(crate) fn in_order<'a>(
     key: PlanKey,
     states: impl IntoIterator<Item = &'a PartState>,
@@ -179,7 +239,17 @@ pub(crate) fn in_order<'a>(
     if !missing.is_empty() {
         return Err(PartError::Missing(missing));
     }
-    Ok(slots.into_iter().map(|s| s.expect("checked")).collect())
+    let parts: Vec<&PartState> = slots.into_iter().map(|s| s.expect("checked")).collect();
+    let mut identified = parts.iter().filter(|part| part.identity.is_some());
+    if let Some(first) = identified.next() {
+        if let Some(other) = identified.find(|part| part.identity != first.identity) {
+            return Err(PartError::MixedVersions {
+                part: other.index,
+                other: Some(first.index),
+            });
+        }
+    }
+    Ok(parts)
 }
 
 /// [`in_order`], and each part's payload of the size `payload_len(index)` says, or
@@ -215,14 +285,11 @@ mod tests {
         }
     }
 
-    #[test]
-    fn round_trip_and_every_kind_of_damage_is_refused() {
-        let state = PartState::new(key(4), 2, (0..100u8).collect());
-        let bytes = state.to_bytes();
-        assert_eq!(PartState::from_bytes(&bytes), Ok(state.clone()));
-        // Every single flipped bit is caught (the magic, version, header, payload, checksum).
+    /// Every single flipped bit is caught (the magic, version, header, payload, identity,
+    /// checksum), and every cut, and a byte more.
+    fn refused_when_damaged(bytes: &[u8]) {
         for i in 0..bytes.len() {
-            let mut bad = bytes.clone();
+            let mut bad = bytes.to_vec();
             bad[i] ^= 0x10;
             assert!(PartState::from_bytes(&bad).is_err(), "flip at byte {i}");
         }
@@ -232,14 +299,90 @@ mod tests {
                 "cut at {cut}"
             );
         }
-        let mut longer = bytes.clone();
+        let mut longer = bytes.to_vec();
         longer.push(0);
         assert!(PartState::from_bytes(&longer).is_err());
-        let mut v2 = bytes.clone();
-        v2[4] = 2;
+    }
+
+    #[test]
+    fn round_trip_and_every_kind_of_damage_is_refused() {
+        let state = PartState::new(key(4), 2, (0..100u8).collect());
+        let bytes = state.to_bytes();
+        assert_eq!(PartState::from_bytes(&bytes), Ok(state.clone()));
+        refused_when_damaged(&bytes);
+        let mut v3 = bytes.clone();
+        v3[4] = 3;
         assert_eq!(
-            PartState::from_bytes(&v2),
-            Err(PartError::UnsupportedVersion(2))
+            PartState::from_bytes(&v3),
+            Err(PartError::UnsupportedVersion(3))
+        );
+    }
+
+    /// A state with an identity round-trips as version 2 and is refused when damaged, cut or
+    /// lengthened; one without is still written as version 1, byte for byte as before.
+    #[test]
+    fn identities_round_trip_and_damage_is_refused() {
+        let plain = PartState::new(key(4), 2, (0..100u8).collect());
+        let plain_bytes = plain.to_bytes();
+        assert_eq!(plain_bytes[4], 1);
+        assert_eq!(plain_bytes.len(), HEADER_LEN + 100 + CHECKSUM_LEN);
+        for identity in [vec![], b"etag \"abc\"".to_vec()] {
+            let state = plain.clone().with_identity(identity.clone());
+            assert_eq!(state.identity(), Some(&identity[..]));
+            let bytes = state.to_bytes();
+            assert_eq!(bytes[4], FORMAT_VERSION);
+            assert_eq!(PartState::from_bytes(&bytes), Ok(state.clone()));
+            refused_when_damaged(&bytes);
+            // The identity's length field disagreeing with what follows, checksum made right.
+            let at = HEADER_LEN + 100;
+            for wrong in [
+                identity.len() as u32 + 1,
+                identity.len().saturating_sub(1) as u32,
+            ] {
+                let mut bad = bytes[..bytes.len() - CHECKSUM_LEN].to_vec();
+                if wrong as usize == identity.len() {
+                    continue;
+                }
+                bad[at..at + 4].copy_from_slice(&wrong.to_le_bytes());
+                let sum = checksum(&bad);
+                bad.extend_from_slice(&sum);
+                assert!(
+                    PartState::from_bytes(&bad).is_err(),
+                    "identity length {wrong}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn parts_of_different_versions_do_not_combine() {
+        let parts = |ids: [Option<&[u8]>; 3]| -> Vec<PartState> {
+            ids.iter()
+                .enumerate()
+                .map(|(i, id)| {
+                    let state = PartState::new(key(3), i as u32, vec![]);
+                    match id {
+                        Some(id) => state.with_identity(id.to_vec()),
+                        None => state,
+                    }
+                })
+                .collect()
+        };
+        let (a, b): (&[u8], &[u8]) = (b"version a", b"version b");
+        for same in [
+            [None, None, None],
+            [Some(a), Some(a), Some(a)],
+            [None, Some(a), Some(a)],
+        ] {
+            assert!(in_order(key(3), &parts(same)).is_ok(), "{same:?}");
+        }
+        let mixed = parts([Some(a), None, Some(b)]);
+        assert_eq!(
+            in_order(key(3), mixed.iter().rev()),
+            Err(PartError::MixedVersions {
+                part: 2,
+                other: Some(0)
+            })
         );
     }
 

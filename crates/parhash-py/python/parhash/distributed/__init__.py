@@ -35,6 +35,7 @@ from ._engine import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TASK_BYTES,
     DEFAULT_TASK_FILES,
+    DEFAULT_VERSION_RETRIES,
     DistributedError,
     Item,
     Pipeline,
@@ -54,6 +55,7 @@ __all__ = [
     "DEFAULT_SPLIT_BYTES",
     "DEFAULT_TASK_BYTES",
     "DEFAULT_TASK_FILES",
+    "DEFAULT_VERSION_RETRIES",
     "DigestColumn",
     "DistributedError",
     "Progress",
@@ -120,6 +122,7 @@ def hash_files(
     max_running: Optional[int] = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Optional[Progress] = None,
+    version_retries: int = DEFAULT_VERSION_RETRIES,
 ) -> Iterator[Tuple[Any, Union[bytes, Dict[str, bytes], BaseException]]]:
     """Hashes files on the Ray cluster and yields ``(path, digest)`` in input order, or
     ``(path, error)`` for a file that could not be hashed: the file's ``OSError`` (missing,
@@ -136,7 +139,9 @@ def hash_files(
     lanes); at most `max_running` tasks (default twice the cluster's CPUs) run at once and a
     bounded number of results wait to be yielded, so memory stays bounded for any number of
     files. Files of a tree-mode algorithm of at least `split_bytes` bytes are split into
-    `parts` parts (default one per CPU of the cluster), as ``hash_file`` does. Ray retries a task `max_retries` times when
+    `parts` parts (default one per CPU of the cluster), as ``hash_file`` does (a file whose
+    parts read different versions of it is hashed again, `version_retries` times, then
+    yielded with ``parhash.FileChanged``). Ray retries a task `max_retries` times when
     its worker dies. The driver stats each file to pack by bytes. `digest_size` (bytes) for
     blake2b, blake2s, blake3, shake128 and shake256, as ``parhash.hash_files`` (``parhash sum -l``
     in bytes).
@@ -157,6 +162,7 @@ def hash_files(
         split_bytes=split_bytes,
         parts=parts,
         progress=progress,
+        version_retries=version_retries,
     )
     items = (
         Item(key=path, path=path) if error is None else Item(key=path, preset=error)
@@ -175,6 +181,7 @@ def hash_file(
     iv_bits: Optional[int] = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
     storage_options: Optional[Dict[str, Any]] = None,
+    version_retries: int = DEFAULT_VERSION_RETRIES,
 ) -> bytes:
     """The digest of one file with an algorithm that splits (``parhash.splits(algorithm)``),
     hashed in `parts` parts on the cluster (default: one per CPU, a power of two for
@@ -188,14 +195,34 @@ def hash_file(
     on the driver). A part whose task fails for good raises ``DistributedError`` naming
     the parts; a state that does not fit the plan (missing, repeated, damaged) is refused by
     the combine step (ValueError), never turned into a wrong digest.
+
+    Each part records which version of the file it read (size, modification time and inode;
+    for a URL the object's version id, generation or ETag); parts of different versions (the
+    file changed while it was hashed) are not combined: the whole file is hashed again, up to
+    `version_retries` times, and then ``parhash.FileChanged`` (an OSError naming the file)
+    is raised.
     """
     spec = _spec(algorithm, tree_height, iv_bits)
+    if version_retries < 0:
+        raise ValueError("version_retries must be at least 0")
     storage_options = dict(storage_options or {})
     if not _engine._is_url(path):
         path = os.fspath(path)
     connect(address)
     if parts is None:
         parts = _engine.default_parts()
+    for attempt in range(version_retries + 1):
+        try:
+            return _hash_file_once(path, spec, parts, max_retries, storage_options)
+        except parhash.FileChanged:
+            if attempt == version_retries:
+                raise
+    raise AssertionError("the loop returns or raises")  # pragma: no cover
+
+
+def _hash_file_once(path: Any, spec: Spec, parts: int, max_retries: int,
+                    storage_options: Dict[str, Any]) -> bytes:
+    """One try of :func:`hash_file`: plan, hash the parts on the cluster, combine."""
     plan = _engine.make_plan(path, spec, parts, storage_options)
     refs = _engine.submit_parts(plan, path, storage_options, max_retries)
     states: List[bytes] = []
@@ -284,6 +311,7 @@ def cluster_hasher(
     parts: Optional[int] = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Optional[Progress] = None,
+    version_retries: int = DEFAULT_VERSION_RETRIES,
 ) -> parhash.lists.Hasher:
     """A ``parhash.lists`` hasher that hashes on the Ray cluster (connect first): the
     ``Pipeline`` of :func:`hash_files`, results in input order."""
@@ -292,7 +320,8 @@ def cluster_hasher(
 
     def hasher(names: Iterable[bytes]) -> Iterable[Tuple[bytes, Any]]:
         pipeline = Pipeline(spec, task_bytes=task_bytes, task_files=task_files, max_retries=max_retries,
-                            split_bytes=split_bytes, parts=parts, progress=progress)
+                            split_bytes=split_bytes, parts=parts, progress=progress,
+                            version_retries=version_retries)
         # Workers run elsewhere (another directory, another node): they get absolute paths.
         return pipeline.run(Item(key=name, path=os.path.abspath(name)) for name in names)
 
@@ -301,7 +330,7 @@ def cluster_hasher(
 
 def _cluster_options(options: Dict[str, Any]) -> Dict[str, Any]:
     """The keyword arguments of :func:`cluster_hasher` taken out of `options`."""
-    names = ("task_bytes", "task_files", "split_bytes", "parts", "max_retries", "progress")
+    names = ("task_bytes", "task_files", "split_bytes", "parts", "max_retries", "progress", "version_retries")
     return {name: options.pop(name) for name in names if name in options}
 
 

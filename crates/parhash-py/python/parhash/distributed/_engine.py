@@ -9,6 +9,7 @@ path every node sees or an fsspec URL.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from collections import deque
@@ -32,8 +33,16 @@ DEFAULT_TASK_FILES = 4096
 #: How often Ray retries a task whose worker died (a file's read error is not retried: it is
 #: that file's result).
 DEFAULT_MAX_RETRIES = 3
+#: How often one file split into parts is hashed again, whole, when its parts read different
+#: versions of it (it changed meanwhile); then it is reported as changed (parhash.FileChanged).
+DEFAULT_VERSION_RETRIES = 1
 #: Bytes read at a time from an fsspec file.
 _URL_CHUNK = 8 << 20
+#: What names an object's version in fsspec's ``info()``: S3's version id and ETag, GCS's
+#: generation, Azure's etag. Where none is given, the size, times and inode say it
+#: (``_WEAK_VERSION_KEYS``: the local and memory file systems).
+_VERSION_KEYS = ("VersionId", "version_id", "generation", "ETag", "etag")
+_WEAK_VERSION_KEYS = ("mtime", "LastModified", "last_modified", "updated", "modified", "created", "ino")
 
 
 class DistributedError(RuntimeError):
@@ -143,11 +152,39 @@ def _is_url(path: Any) -> bool:
     return isinstance(path, str) and "://" in path
 
 
-def _copy_ranges_from_url(url: str, ranges, length: int, storage_options: dict, into) -> None:
-    """Writes the byte `ranges` of the fsspec file `url` at their offsets into the open file
-    `into`, which is `length` bytes long and sparse elsewhere."""
+def url_identity(url: str, storage_options: dict) -> Tuple[bytes, int]:
+    """The identity of the version of the fsspec object `url` now (what a part records, as
+    ``PartPlan.file_identity`` for a local file), and its size: the identity is the size and
+    the version id, generation or ETag where the store gives one, else its times and inode."""
     import fsspec
 
+    fs, inner = fsspec.core.url_to_fs(url, **storage_options)
+    info = fs.info(inner)
+    keys = [key for key in _VERSION_KEYS if info.get(key) is not None]
+    keys = keys or [key for key in _WEAK_VERSION_KEYS if info.get(key) is not None]
+    named = {key: info[key] for key in keys}
+    named["size"] = info.get("size")
+    return b"fsspec" + json.dumps(named, sort_keys=True, default=str).encode(), int(info.get("size") or 0)
+
+
+def _changed(path: Any, why: str) -> parhash.FileChanged:
+    name = path if isinstance(path, str) else os.fsdecode(path)
+    error = parhash.FileChanged(f"{name}: {why}")
+    error.filename = path
+    error.strerror = why
+    return error
+
+
+def _copy_ranges_from_url(url: str, ranges, length: int, storage_options: dict, into) -> bytes:
+    """Writes the byte `ranges` of the fsspec file `url` at their offsets into the open file
+    `into`, which is `length` bytes long and sparse elsewhere; returns the object's identity
+    (``url_identity``), taken before and checked after (parhash.FileChanged if it moved, or
+    if the object is no longer `length` bytes)."""
+    import fsspec
+
+    identity, size = url_identity(url, storage_options)
+    if size != length:
+        raise _changed(url, f"{size} bytes; the plan is for {length} (it changed)")
     with fsspec.open(url, "rb", **storage_options) as source:
         for start, end in ranges:
             source.seek(start)
@@ -159,27 +196,37 @@ def _copy_ranges_from_url(url: str, ranges, length: int, storage_options: dict, 
                 into.write(chunk)
                 start += len(chunk)
     into.flush()
+    if url_identity(url, storage_options)[0] != identity:
+        raise _changed(url, "file changed while being read")
+    return identity
 
 
-def _with_local_view(path: Any, ranges, length: int, storage_options: dict, use: Callable[[Any], Any]):
-    """``use(local_path)`` for a path, or for a URL a sparse local file of the same length
-    holding only `ranges` (the bytes the part reads), removed afterwards."""
+def _with_local_view(path: Any, ranges, length: int, storage_options: dict,
+                     use: Callable[[Any, Optional[bytes]], Any]):
+    """``use(local_path, None)`` for a path, or for a URL ``use(view, identity)``: `view` a
+    sparse local file of the same length holding only `ranges` (the bytes the part reads),
+    removed afterwards, and `identity` the object's version it holds. A FileChanged names
+    the URL, not the view."""
     if not _is_url(path):
-        return use(path)
+        return use(path, None)
     with tempfile.NamedTemporaryFile(prefix="parhash-part-") as local:
         local.truncate(length)
-        _copy_ranges_from_url(path, ranges, length, storage_options, local)
-        return use(local.name)
+        identity = _copy_ranges_from_url(path, ranges, length, storage_options, local)
+        try:
+            return use(local.name, identity)
+        except parhash.FileChanged as err:
+            raise _changed(path, err.strerror or str(err)) from None
 
 
 def _hash_part(plan: parhash.PartPlan, index: int, path: Any, storage_options: dict) -> bytes:
-    """On a worker: the state of part `index` (bytes), reading only the bytes it needs."""
+    """On a worker: the state of part `index` (bytes), reading only the bytes it needs, and
+    recording which version of the file it read."""
     return _with_local_view(
         path,
         plan.ranges(index),
         plan.message_len,
         storage_options,
-        lambda local: plan.hash_part_file(index, local),
+        lambda local, identity: plan.hash_part_file(index, local, identity=identity),
     )
 
 
@@ -231,15 +278,20 @@ def submit_parts(plan: parhash.PartPlan, path: Any, storage_options: dict, max_r
 
 def combine(plan: parhash.PartPlan, states: Sequence[bytes], path: Any, storage_options: dict) -> bytes:
     """The digest from the parts' states; a combine step that reads ``top_ranges()`` of the
-    file (PARSHA-256's) reads them here, on the driver."""
+    file (PARSHA-256's) reads them here, on the driver. Parts that read different versions
+    of the file (or another than the combine step reads) raise parhash.FileChanged naming
+    it."""
     if not plan.top_ranges():
-        return plan.combine(states)
+        try:
+            return plan.combine(states)
+        except parhash.FileChanged as err:
+            raise _changed(path, err.strerror or str(err)) from None
     return _with_local_view(
         path,
         plan.top_ranges(),
         plan.message_len,
         storage_options,
-        lambda local: plan.combine_file(states, local),
+        lambda local, identity: plan.combine_file(states, local, identity=identity),
     )
 
 
@@ -304,6 +356,9 @@ class _Entry:
     done: dict = field(default_factory=dict)
     failures: dict = field(default_factory=dict)
     results: Optional[List[Any]] = None
+    #: For a file in parts: the entry that hashes it again, whole, when it changed meanwhile
+    #: (its result is a parhash.FileChanged); None once the retries are spent.
+    again: Optional[Callable[[], "_Entry"]] = None
 
     @property
     def nbytes(self) -> int:
@@ -328,6 +383,7 @@ class Pipeline:
         parts: Optional[int] = None,
         progress: Optional[Progress] = None,
         stat: bool = True,
+        version_retries: int = DEFAULT_VERSION_RETRIES,
     ):
         if task_bytes < 1 or task_files < 1:
             raise ValueError("task_bytes and task_files must be at least 1")
@@ -337,6 +393,7 @@ class Pipeline:
         self.max_running = max_running or 2 * cluster_cpus()
         self.max_window = 4 * self.max_running + 16
         self.max_retries = max_retries
+        self.version_retries = version_retries
         # Files of a tree mode at least this large are split into parts over several tasks.
         self.split_bytes = split_bytes
         self.parts = parts
@@ -399,7 +456,7 @@ class Pipeline:
 
         return _Entry(batch, refs, finish)
 
-    def _split_entry(self, item: Item) -> _Entry:
+    def _split_entry(self, item: Item, attempt: int = 0) -> _Entry:
         try:
             parts = self.parts or default_parts()
             plan = make_plan(item.path, item.spec, parts, {})
@@ -415,7 +472,10 @@ class Pipeline:
             except ValueError as err:  # a state the plan refuses: never a wrong digest
                 return [DistributedError(f"not hashed: {err}")]
 
-        return _Entry([item], refs, finish)
+        entry = _Entry([item], refs, finish)
+        if attempt < self.version_retries:
+            entry.again = lambda: self._split_entry(item, attempt + 1)
+        return entry
 
     # Running.
 
@@ -431,11 +491,8 @@ class Pipeline:
                     exhausted = True
                     break
                 window.append(entry)
-                for index, ref in enumerate(entry.refs):
-                    waiting[ref] = (entry, index)
                 self.progress.submitted(len(entry.items), entry.nbytes)
-                if not entry.refs:
-                    self._settle(entry)
+                self._wait_for(entry, waiting)
             self.progress.running(len(waiting))
             while window and window[0].results is not None:
                 entry = window.popleft()
@@ -455,8 +512,20 @@ class Pipeline:
                     entry.failures[index] = err
                 if len(entry.done) + len(entry.failures) == len(entry.refs):
                     self._settle(entry)
+                    self._wait_for(entry, waiting)
+
+    def _wait_for(self, entry: _Entry, waiting: dict) -> None:
+        """Registers the refs of `entry` (submitted, or submitted again) in `waiting`; settles
+        an entry that has none."""
+        while entry.results is None and not entry.refs:
+            self._settle(entry)
+        if entry.results is None:
+            for index, ref in enumerate(entry.refs):
+                waiting[ref] = (entry, index)
 
     def _settle(self, entry: _Entry) -> None:
+        """Sets `entry.results`; or, for a file in parts that changed meanwhile with retries
+        left, submits it again (its results stay None)."""
         error = file_error(entry.failures.values()) if len(entry.items) == 1 else None
         if error is not None:
             entry.results = [error]
@@ -469,4 +538,9 @@ class Pipeline:
             entry.results = [error if item.hashed else item.preset for item in entry.items]
         else:
             entry.results = entry.finish([entry.done[i] for i in range(len(entry.refs))])
+        if entry.again is not None and isinstance(entry.results[0], parhash.FileChanged):
+            again = entry.again()
+            entry.refs, entry.finish, entry.again = again.refs, again.finish, again.again
+            entry.done, entry.failures, entry.results = {}, {}, again.results
+            return
         self.progress.finished(len(entry.items), entry.nbytes)
