@@ -64,17 +64,9 @@ mod tests {
     use sha3::Digest;
 
     fn absorb_from_layout(layout: &Interleaved, i: usize) -> Vec<u8> {
-        let mut state = [0u64; 25];
-        for blk in 0..layout.blocks[i] as usize {
-            for (s, lane) in state.iter_mut().zip(block_of(layout, i, blk)) {
-                *s ^= lane;
-            }
-            assert!(parhash::lab::algo::keccak::permute_with_variant(
-                "sequential",
-                &mut state
-            ));
-        }
-        state[..4].iter().flat_map(|l| l.to_le_bytes()).collect()
+        crate::pack::tests::absorb(
+            (0..layout.blocks[i] as usize).map(|blk| block_of(layout, i, blk)),
+        )
     }
 
     #[test]

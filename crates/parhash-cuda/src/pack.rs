@@ -137,7 +137,7 @@ pub fn chunk_ranges(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use sha2::Digest;
 
@@ -202,10 +202,12 @@ mod tests {
         }
     }
 
-    fn keccak_with_mirror(m: &[u8], domain: u8) -> Vec<u8> {
+    /// The first 256 bits of the sponge after absorbing `blocks` (each the rate lanes of one
+    /// padded block) by the host's sequential permutation: what a kernel's digest must be.
+    pub(crate) fn absorb<const N: usize>(blocks: impl IntoIterator<Item = [u64; N]>) -> Vec<u8> {
         let mut state = [0u64; 25];
-        for b in 0..keccak_block_count(m.len() as u64) {
-            for (s, lane) in state.iter_mut().zip(keccak_padded_lanes(m, b, domain)) {
+        for block in blocks {
+            for (s, lane) in state.iter_mut().zip(block) {
                 *s ^= lane;
             }
             assert!(parhash::lab::algo::keccak::permute_with_variant(
@@ -214,6 +216,10 @@ mod tests {
             ));
         }
         state[..4].iter().flat_map(|l| l.to_le_bytes()).collect()
+    }
+
+    fn keccak_with_mirror(m: &[u8], domain: u8) -> Vec<u8> {
+        absorb((0..keccak_block_count(m.len() as u64)).map(|b| keccak_padded_lanes(m, b, domain)))
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! decides (launch limits, registers, device memory faults, timing). Needs a C++20 compiler
 //! (`c++`, `g++` or `clang++`); without one the tests say so, and fail under CI.
 
+use parhash::lab::algo::parsha256::reference::parsha256 as reference;
 use parhash::lab::testing::pseudo_random_bytes as random_bytes;
 use parhash_cuda::plan::{self, ParshaForm, Plan};
 use parhash_cuda::{layout, nonce, pack};
@@ -264,12 +265,7 @@ fn parsha256_kernels_match_the_reference_in_every_form() {
         let data = random_bytes(len as u64, len);
         for tree_height in 1..=7 {
             for iv_bits in [0, 128, 256] {
-                let want = parhash::lab::algo::parsha256::reference::parsha256(
-                    &data,
-                    tree_height,
-                    iv_bits,
-                )
-                .unwrap();
+                let want = reference(&data, tree_height, iv_bits).unwrap();
                 for form in [ParshaForm::Warp, ParshaForm::Block, ParshaForm::Rounds] {
                     if let Some(got) = parsha_emulated(exe, &data, tree_height, iv_bits, form) {
                         assert_eq!(
@@ -300,8 +296,7 @@ fn parsha256_kernels_match_the_reference_for_tall_trees() {
         (270_000, 11, &[ParshaForm::Rounds][..]),
     ] {
         let data = random_bytes(len as u64, len);
-        let want =
-            parhash::lab::algo::parsha256::reference::parsha256(&data, tree_height, 128).unwrap();
+        let want = reference(&data, tree_height, 128).unwrap();
         for &form in forms {
             let got = parsha_emulated(exe, &data, tree_height, 128, form).unwrap();
             assert_eq!(got, want, "{} len {len} T {tree_height}", form.name());

@@ -2,6 +2,7 @@
 //! are `#[ignore]`d with that reason; `scripts/gpu-check.sh` runs them with `--ignored` on a GPU
 //! machine. Without a GPU, only the error message is checked.
 
+use parhash::lab::algo::parsha256::reference::parsha256 as reference;
 use parhash::lab::testing::pseudo_random_bytes as random_bytes;
 use parhash_cuda::{nonce, plan, Gpu, KeccakKind, KeccakLayout, ParshaForm};
 use sha2::Digest;
@@ -116,12 +117,7 @@ fn parsha256_matches_the_cpu_for_every_height_and_iv_in_every_form() {
         let data = random_bytes(len as u64 + 3, len);
         for tree_height in 1..=16 {
             for iv_bits in [0, 128, 256] {
-                let want = parhash::lab::algo::parsha256::reference::parsha256(
-                    &data,
-                    tree_height,
-                    iv_bits,
-                )
-                .unwrap();
+                let want = reference(&data, tree_height, iv_bits).unwrap();
                 let auto = g.parsha256(&data, tree_height, iv_bits).unwrap();
                 assert_eq!(auto, want, "auto len {len} T {tree_height} l {iv_bits}");
                 for form in [ParshaForm::Warp, ParshaForm::Block, ParshaForm::Rounds] {

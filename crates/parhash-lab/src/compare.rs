@@ -193,38 +193,7 @@ pub(crate) mod tests {
         messages: usize,
         ns_per_byte: f64,
     ) -> Measurement {
-        let (provider, rest) = label.split_once(' ').expect("provider algorithm/variant");
-        let (algorithm, variant) = rest.split_once('/').expect("algorithm/variant");
-        let provider = match provider {
-            "parhash" => Provider::Parhash,
-            "openssl" => Provider::Openssl,
-            "rustcrypto" => Provider::Rustcrypto,
-            _ => Provider::Blake3,
-        };
-        Measurement {
-            algorithm: algorithm.into(),
-            provider,
-            variant: variant.into(),
-            message_len: len,
-            messages,
-            source: Source::Memory,
-            threads: 1,
-            reps_per_sample: 1,
-            samples: 1,
-            reads_per_batch: 0,
-            ns_per_byte,
-            ns_per_byte_min: ns_per_byte,
-            ns_per_byte_max: ns_per_byte,
-            cycles_per_byte: None,
-            ns_per_message: ns_per_byte * len as f64,
-            cycles_per_message: None,
-            gb_per_s: 1.0 / ns_per_byte,
-            messages_per_s: 1e9 / (ns_per_byte * len as f64),
-            speedup_vs_1_thread: None,
-            speedup_vs_baseline: None,
-            bottleneck: None,
-            scaling_note: None,
-        }
+        Measurement::made_up(label, len, messages, Source::Memory, 1, ns_per_byte)
     }
 
     #[test]

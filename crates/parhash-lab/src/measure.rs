@@ -220,6 +220,58 @@ impl Measurement {
     pub fn label(&self) -> String {
         crate::engine::label(self.provider, &self.algorithm, &self.variant)
     }
+
+    /// A made-up one-sample measurement of `label` (`provider algorithm/variant`, as
+    /// [`Measurement::label`] writes it) hashing `messages` messages of `len` bytes from
+    /// `source` on `threads` threads at `ns_per_byte`, every other figure derived from that: for
+    /// the tests of what the lab makes of measurements.
+    #[doc(hidden)]
+    pub fn made_up(
+        label: &str,
+        len: usize,
+        messages: usize,
+        source: Source,
+        threads: usize,
+        ns_per_byte: f64,
+    ) -> Measurement {
+        let (provider, rest) = label.split_once(' ').expect("provider algorithm/variant");
+        let (algorithm, variant) = rest.split_once('/').expect("algorithm/variant");
+        let providers = [
+            Provider::Parhash,
+            Provider::Openssl,
+            Provider::Rustcrypto,
+            Provider::Blake3,
+        ];
+        let provider = providers.into_iter().find(|p| p.name() == provider);
+        Measurement {
+            algorithm: algorithm.into(),
+            provider: provider.unwrap_or_else(|| panic!("no provider {label}")),
+            variant: variant.into(),
+            message_len: len,
+            messages,
+            source,
+            threads,
+            reps_per_sample: 1,
+            samples: 1,
+            reads_per_batch: if source == Source::Memory {
+                0
+            } else {
+                messages * len.div_ceil(1 << 20)
+            },
+            ns_per_byte,
+            ns_per_byte_min: ns_per_byte,
+            ns_per_byte_max: ns_per_byte,
+            cycles_per_byte: None,
+            ns_per_message: ns_per_byte * len as f64,
+            cycles_per_message: None,
+            gb_per_s: 1.0 / ns_per_byte,
+            messages_per_s: 1e9 / (ns_per_byte * len as f64),
+            speedup_vs_1_thread: None,
+            speedup_vs_baseline: None,
+            bottleneck: None,
+            scaling_note: None,
+        }
+    }
 }
 
 /// The data of one configuration.

@@ -27,21 +27,17 @@ impl std::fmt::Display for OutputError {
 
 impl std::error::Error for OutputError {}
 
-impl From<std::io::Error> for OutputError {
-    fn from(e: std::io::Error) -> Self {
-        OutputError::Io(e)
-    }
+/// `From` each error an output can meet, for `?`.
+macro_rules! from_errors {
+    ($($variant:ident($error:ty)),+) => {$(
+        impl From<$error> for OutputError {
+            fn from(e: $error) -> Self {
+                OutputError::$variant(e)
+            }
+        }
+    )+};
 }
-impl From<csv::Error> for OutputError {
-    fn from(e: csv::Error) -> Self {
-        OutputError::Csv(e)
-    }
-}
-impl From<serde_json::Error> for OutputError {
-    fn from(e: serde_json::Error) -> Self {
-        OutputError::Json(e)
-    }
-}
+from_errors!(Io(std::io::Error), Csv(csv::Error), Json(serde_json::Error));
 
 /// Writes the measurements as CSV.
 pub fn write_csv(measurements: &[Measurement], path: &Path) -> Result<(), OutputError> {

@@ -242,28 +242,28 @@ mod tests {
 
     #[test]
     fn si_prefixes() {
-        assert_eq!(si(950.0), "950");
-        assert_eq!(si(3_900.0), "3.90 k");
-        assert_eq!(si(387_000.0), "387 k");
-        assert_eq!(si(1_250_000.0), "1.25 M");
-        assert_eq!(si(2.5e9), "2.50 G");
-        assert_eq!(si(f64::NAN), "-");
+        let cases = [950.0, 3_900.0, 387_000.0, 1_250_000.0, 2.5e9, f64::NAN];
+        let printed = cases.map(si);
+        assert_eq!(printed, ["950", "3.90 k", "387 k", "1.25 M", "2.50 G", "-"]);
     }
 
     #[test]
     fn sizes_with_suffixes() {
-        assert_eq!(parse_size("64"), Ok(64));
-        assert_eq!(parse_size("4KiB"), Ok(4096));
-        assert_eq!(parse_size("4k"), Ok(4096));
-        assert_eq!(parse_size("1.5M"), Ok(1536 * 1024));
-        assert_eq!(parse_size("50MB"), Ok(50_000_000));
-        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
-        assert_eq!(parse_size("1e8"), Ok(100_000_000));
-        assert_eq!(parse_size("0"), Ok(0));
-        assert!(parse_size("abc").is_err());
-        assert!(parse_size("4q").is_err());
-        assert!(parse_size("0.5").is_err());
-        assert!(parse_size("-1").is_err());
+        let texts = ["64", "4KiB", "4k", "1.5M", "50MB", "2GiB", "1e8", "0"];
+        let sizes = [
+            64,
+            4096,
+            4096,
+            1536 * 1024,
+            50_000_000,
+            2 << 30,
+            100_000_000,
+            0,
+        ];
+        assert_eq!(texts.map(parse_size), sizes.map(Ok));
+        for bad in ["abc", "4q", "0.5", "-1"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -280,36 +280,31 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(
-            parse_duration("30s"),
-            Ok(std::time::Duration::from_secs(30))
-        );
-        assert_eq!(
-            parse_duration("500ms"),
-            Ok(std::time::Duration::from_millis(500))
-        );
-        assert_eq!(
-            parse_duration("2m"),
-            Ok(std::time::Duration::from_secs(120))
-        );
-        assert_eq!(
-            parse_duration("1.5"),
-            Ok(std::time::Duration::from_millis(1500))
-        );
+        let texts = ["30s", "500ms", "2m", "1.5"];
+        let millis = [30_000, 500, 120_000, 1500];
+        let expected = millis.map(|ms| Ok(std::time::Duration::from_millis(ms)));
+        assert_eq!(texts.map(parse_duration), expected);
         assert!(parse_duration("soon").is_err());
     }
 
     #[test]
     fn printing() {
-        assert_eq!(format_size(8), "8 B");
-        assert_eq!(format_size(4096), "4 KiB");
-        assert_eq!(format_size(50_000_000), "50 MB");
-        assert_eq!(format_size(1536), "1536 B");
-        assert_eq!(format_size(1024), "1 KiB");
-        assert_eq!(format_size(2048), "2 KiB");
-        assert_eq!(format_size(1 << 20), "1 MiB");
-        assert_eq!(format_size(6 << 9 << 10), "3 MiB");
-        assert_eq!(format_size(5000), "4.9 KiB");
+        let sizes = [
+            8,
+            4096,
+            50_000_000,
+            1536,
+            1024,
+            2048,
+            1 << 20,
+            6 << 9 << 10,
+            5000,
+        ];
+        let printed = sizes.map(format_size);
+        let expected = [
+            "8 B", "4 KiB", "50 MB", "1536 B", "1 KiB", "2 KiB", "1 MiB", "3 MiB", "4.9 KiB",
+        ];
+        assert_eq!(printed, expected);
         assert_eq!(format_rate(2.5e9), "2.50 GB/s");
         assert_eq!(sig3(0.123456), "0.123");
     }

@@ -24,42 +24,9 @@ fn measured(
     threads: usize,
     gb_per_s: f64,
 ) -> Measurement {
-    let (provider, rest) = label.split_once(' ').expect("provider algorithm/variant");
-    let (algorithm, variant) = rest.split_once('/').expect("algorithm/variant");
-    let provider = match provider {
-        "parhash" => Provider::Parhash,
-        "openssl" => Provider::Openssl,
-        "rustcrypto" => Provider::Rustcrypto,
-        _ => Provider::Blake3,
-    };
-    let ns_per_byte = 1.0 / gb_per_s;
     Measurement {
-        algorithm: algorithm.into(),
-        provider,
-        variant: variant.into(),
-        message_len: len,
-        messages,
-        source,
-        threads,
-        reps_per_sample: 1,
-        samples: 1,
-        reads_per_batch: if source == Source::Memory {
-            0
-        } else {
-            messages * len.div_ceil(1 << 20)
-        },
-        ns_per_byte,
-        ns_per_byte_min: ns_per_byte,
-        ns_per_byte_max: ns_per_byte,
-        cycles_per_byte: None,
-        ns_per_message: ns_per_byte * len as f64,
-        cycles_per_message: None,
         gb_per_s,
-        messages_per_s: 1e9 / (ns_per_byte * len as f64),
-        speedup_vs_1_thread: None,
-        speedup_vs_baseline: None,
-        bottleneck: None,
-        scaling_note: None,
+        ..Measurement::made_up(label, len, messages, source, threads, 1.0 / gb_per_s)
     }
 }
 

@@ -5,28 +5,23 @@
 //! `cargo bench -p parhash --bench groestl_jh -- --warm-up-time 1 --measurement-time 2`
 mod common;
 
-use common::{bench_variant, input};
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use common::{bench_one_shot, bench_variant, each_input, one_shot};
+use criterion::{criterion_group, criterion_main, Criterion};
 use digest::Digest;
 use parhash::Algorithm;
-use std::hint::black_box;
 
 const SIZES: [usize; 3] = [64, 1024, 1024 * 1024];
 
 fn bench_algorithm<RC: Digest>(c: &mut Criterion, alg: Algorithm) {
     let mut group = c.benchmark_group(alg.name());
-    for len in SIZES {
-        let data = input(len);
-        group.throughput(Throughput::Bytes(len as u64));
+    each_input(&mut group, &SIZES, |group, data| {
         // The literal forms take a good fraction of a second per MiB: fewer samples there.
-        group.sample_size(if len > 4096 { 10 } else { 50 });
+        group.sample_size(if data.len() > 4096 { 10 } else { 50 });
         for v in alg.variants().into_iter().filter(|v| v.available) {
-            bench_variant(&mut group, alg, v.name, &data);
+            bench_variant(group, alg, v.name, data);
         }
-        group.bench_with_input(BenchmarkId::new("rustcrypto", len), &data, |b, d| {
-            b.iter(|| RC::digest(black_box(d)))
-        });
-    }
+        bench_one_shot(group, "rustcrypto", data, one_shot::<RC>);
+    });
     group.finish();
 }
 

@@ -9,10 +9,11 @@
 //! see `common`.
 mod common;
 
-use common::{bench_default, bench_variant, input, one_shot, ThreadCpuTime, SIZES};
-use criterion::{
-    criterion_group, criterion_main, measurement::WallTime, BenchmarkId, Criterion, Throughput,
+use common::{
+    bench_default, bench_one_shot, bench_variant, cpu_time_group, each_input, measured_forms,
+    one_shot, peers, ThreadCpuTime, SIZES,
 };
+use criterion::{criterion_main, Criterion};
 use openssl::hash::MessageDigest;
 use parhash::Algorithm;
 use std::hint::black_box;
@@ -24,33 +25,25 @@ type Peers = (Algorithm, fn(&[u8]), Option<MessageDigest>, bool);
 fn bench_algorithm(c: &mut Criterion<ThreadCpuTime>, peers: Peers) {
     let (alg, rustcrypto, openssl, every_variant) = peers;
     let mut group = c.benchmark_group(alg.name());
-    for len in SIZES {
-        let data = input(len);
-        group.throughput(Throughput::Bytes(len as u64));
+    let forms = measured_forms(alg, every_variant);
+    each_input(&mut group, &SIZES, |group, data| {
         if !every_variant {
-            bench_default(&mut group, alg, &data);
+            bench_default(group, alg, data);
         }
-        // `parallel` is one of the forced forms (the best SIMD one): not measured twice.
-        for v in alg
-            .variants()
-            .into_iter()
-            .filter(|v| every_variant && v.available && v.name != "parallel")
-        {
+        for &form in &forms {
             // The byte-wise Whirlpool reference runs at a few MiB/s: 1 MiB would take minutes.
-            if v.name == "reference" && len > 16 * 1024 {
+            if form == "reference" && data.len() > 16 * 1024 {
                 continue;
             }
-            bench_variant(&mut group, alg, v.name, &data);
+            bench_variant(group, alg, form, data);
         }
-        group.bench_with_input(BenchmarkId::new("rustcrypto", len), &data, |b, d| {
-            b.iter(|| rustcrypto(black_box(d)))
-        });
+        bench_one_shot(group, "rustcrypto", data, rustcrypto);
         if let Some(md) = openssl {
-            group.bench_with_input(BenchmarkId::new("openssl", len), &data, |b, d| {
-                b.iter(|| openssl::hash::hash(md, black_box(d)).expect("openssl digest"))
+            bench_one_shot(group, "openssl", data, |d| {
+                black_box(openssl::hash::hash(md, d).expect("openssl digest"));
             });
         }
-    }
+    });
     group.finish();
 }
 
@@ -62,70 +55,22 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
         eprintln!("OpenSSL has no Whirlpool here (legacy provider missing): measured without it");
     }
     // OpenSSL offers round-3 Keccak only through its internal KECCAK-KMAC digests: no peer.
-    let all: [Peers; 9] = [
-        (
-            Algorithm::Sha3_224,
-            one_shot::<sha3::Sha3_224>,
-            Some(MessageDigest::sha3_224()),
-            false,
-        ),
-        (
-            Algorithm::Sha3_256,
-            one_shot::<sha3::Sha3_256>,
-            Some(MessageDigest::sha3_256()),
-            true,
-        ),
-        (
-            Algorithm::Sha3_384,
-            one_shot::<sha3::Sha3_384>,
-            Some(MessageDigest::sha3_384()),
-            false,
-        ),
-        (
-            Algorithm::Sha3_512,
-            one_shot::<sha3::Sha3_512>,
-            Some(MessageDigest::sha3_512()),
-            true,
-        ),
-        (
-            Algorithm::Keccak224,
-            one_shot::<sha3::Keccak224>,
-            None,
-            false,
-        ),
-        (
-            Algorithm::Keccak256,
-            one_shot::<sha3::Keccak256>,
-            None,
-            true,
-        ),
-        (
-            Algorithm::Keccak384,
-            one_shot::<sha3::Keccak384>,
-            None,
-            false,
-        ),
-        (
-            Algorithm::Keccak512,
-            one_shot::<sha3::Keccak512>,
-            None,
-            false,
-        ),
-        (
-            Algorithm::Whirlpool,
-            one_shot::<whirlpool::Whirlpool>,
-            whirlpool_md,
-            true,
-        ),
-    ];
+    // A row: RustCrypto's one-shot, OpenSSL's digest, every variant or the default only.
+    let all: [Peers; 9] = peers! {
+        Sha3_224: one_shot::<sha3::Sha3_224>, Some(MessageDigest::sha3_224()), false;
+        Sha3_256: one_shot::<sha3::Sha3_256>, Some(MessageDigest::sha3_256()), true;
+        Sha3_384: one_shot::<sha3::Sha3_384>, Some(MessageDigest::sha3_384()), false;
+        Sha3_512: one_shot::<sha3::Sha3_512>, Some(MessageDigest::sha3_512()), true;
+        Keccak224: one_shot::<sha3::Keccak224>, None, false;
+        Keccak256: one_shot::<sha3::Keccak256>, None, true;
+        Keccak384: one_shot::<sha3::Keccak384>, None, false;
+        Keccak512: one_shot::<sha3::Keccak512>, None, false;
+        Whirlpool: one_shot::<whirlpool::Whirlpool>, whirlpool_md, true;
+    };
     for algorithm in all {
         bench_algorithm(c, algorithm);
     }
 }
 
-criterion_group! {
-    name = keccak_whirlpool;
-    config = Criterion::default().with_measurement(ThreadCpuTime(WallTime));
-    targets = benches
-}
+cpu_time_group!(keccak_whirlpool: benches);
 criterion_main!(keccak_whirlpool);

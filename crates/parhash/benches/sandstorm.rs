@@ -11,8 +11,7 @@ mod common;
 
 use common::ThreadCpuTime;
 use criterion::{
-    criterion_group, criterion_main, measurement::WallTime, BenchmarkGroup, BenchmarkId, Criterion,
-    Throughput,
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
 use parhash::lab::algo::sandstorm::lanes::{Wide, LANES};
 use parhash::lab::algo::sandstorm::tree::{hash_slice, TreeOptions};
@@ -182,9 +181,5 @@ fn benches(c: &mut Criterion) {
 }
 
 criterion_group!(sandstorm, benches);
-criterion_group! {
-    name = sandstorm_cpu_time;
-    config = Criterion::default().with_measurement(ThreadCpuTime(WallTime));
-    targets = compression_wide_512
-}
+common::cpu_time_group!(sandstorm_cpu_time: compression_wide_512);
 criterion_main!(sandstorm, sandstorm_cpu_time);

@@ -14,11 +14,12 @@
 //! are all called through a function pointer, so they pay the same call.
 mod common;
 
-use common::{bench_default, bench_variant, input, one_shot, ThreadCpuTime, SIZES};
-use criterion::{
-    criterion_group, criterion_main, measurement::WallTime, BenchmarkId, Criterion, Throughput,
+use common::{
+    bench_default, bench_one_shot, bench_variant, cpu_time_group, each_input, measured_forms,
+    one_shot, peers, ThreadCpuTime, SIZES,
 };
-use openssl::hash::MessageDigest;
+use criterion::{criterion_main, Criterion};
+use openssl::{hash::MessageDigest, sha};
 use parhash::Algorithm;
 use std::hint::black_box;
 
@@ -36,47 +37,31 @@ type Peers = (Algorithm, fn(&[u8]), fn(&[u8]), OpenSsl, bool);
 fn bench_algorithm(c: &mut Criterion<ThreadCpuTime>, peers: Peers) {
     let (alg, parhash_digest, rustcrypto, openssl, every_form) = peers;
     let mut group = c.benchmark_group(alg.name());
-    for len in SIZES {
-        let data = input(len);
-        group.throughput(Throughput::Bytes(len as u64));
+    let forms = measured_forms(alg, every_form);
+    each_input(&mut group, &SIZES, |group, data| {
         // Criterion's 100 samples need 5050 iterations, minutes at 1 MiB on a loaded machine.
-        group.sample_size(if len > 64 * 1024 { 10 } else { 50 });
-        bench_default(&mut group, alg, &data);
+        group.sample_size(if data.len() > 64 * 1024 { 10 } else { 50 });
+        bench_default(group, alg, data);
         // The typed one-shot path (as `rustcrypto` is measured), without the dynamic `Hasher`'s
         // boxed `DynDigest` and `Output` copy: what that costs shows at small sizes.
-        if len <= 1024 {
-            group.bench_with_input(BenchmarkId::new("parhash-digest", len), &data, |b, d| {
-                b.iter(|| parhash_digest(black_box(d)))
-            });
+        if data.len() <= 1024 {
+            bench_one_shot(group, "parhash-digest", data, parhash_digest);
         }
-        // `parallel` is one of the forced forms (the best ISA here): not measured twice.
-        let forms = alg
-            .variants()
-            .into_iter()
-            .filter(|v| every_form && v.available && v.name != "parallel");
-        for v in forms {
-            bench_variant(&mut group, alg, v.name, &data);
+        for &form in &forms {
+            bench_variant(group, alg, form, data);
         }
-        group.bench_with_input(BenchmarkId::new("rustcrypto", len), &data, |b, d| {
-            b.iter(|| rustcrypto(black_box(d)))
-        });
+        bench_one_shot(group, "rustcrypto", data, rustcrypto);
         match &openssl {
-            OpenSsl::OneShot(f) => {
-                group.bench_with_input(BenchmarkId::new("openssl", len), &data, |b, d| {
-                    b.iter(|| f(black_box(d)))
-                });
-            }
+            OpenSsl::OneShot(f) => bench_one_shot(group, "openssl", data, f),
             OpenSsl::Evp(md) => {
                 let mut h = openssl::hash::Hasher::new(*md).expect("openssl digest");
-                group.bench_with_input(BenchmarkId::new("openssl", len), &data, |b, d| {
-                    b.iter(|| {
-                        h.update(black_box(d)).expect("openssl update");
-                        h.finish().expect("openssl finish")
-                    })
+                bench_one_shot(group, "openssl", data, |d| {
+                    h.update(d).expect("openssl update");
+                    black_box(h.finish().expect("openssl finish"));
                 });
             }
         }
-    }
+    });
     group.finish();
 }
 
@@ -86,82 +71,21 @@ fn benches(c: &mut Criterion<ThreadCpuTime>) {
             MessageDigest::from_name(name).unwrap_or_else(|| panic!("OpenSSL has no {name}")),
         )
     };
-    let all: [Peers; 8] = [
-        (
-            Algorithm::Md5,
-            one_shot::<parhash::Md5>,
-            one_shot::<md5::Md5>,
-            OpenSsl::Evp(MessageDigest::md5()),
-            true,
-        ),
-        (
-            Algorithm::Sha1,
-            one_shot::<parhash::Sha1>,
-            one_shot::<sha1::Sha1>,
-            OpenSsl::OneShot(|d| {
-                black_box(openssl::sha::sha1(d));
-            }),
-            true,
-        ),
-        (
-            Algorithm::Sha224,
-            one_shot::<parhash::Sha224>,
-            one_shot::<sha2::Sha224>,
-            OpenSsl::OneShot(|d| {
-                black_box(openssl::sha::sha224(d));
-            }),
-            false,
-        ),
-        (
-            Algorithm::Sha256,
-            one_shot::<parhash::Sha256>,
-            one_shot::<sha2::Sha256>,
-            OpenSsl::OneShot(|d| {
-                black_box(openssl::sha::sha256(d));
-            }),
-            true,
-        ),
-        (
-            Algorithm::Sha384,
-            one_shot::<parhash::Sha384>,
-            one_shot::<sha2::Sha384>,
-            OpenSsl::OneShot(|d| {
-                black_box(openssl::sha::sha384(d));
-            }),
-            false,
-        ),
-        (
-            Algorithm::Sha512,
-            one_shot::<parhash::Sha512>,
-            one_shot::<sha2::Sha512>,
-            OpenSsl::OneShot(|d| {
-                black_box(openssl::sha::sha512(d));
-            }),
-            true,
-        ),
-        (
-            Algorithm::Sha512_224,
-            one_shot::<parhash::Sha512_224>,
-            one_shot::<sha2::Sha512_224>,
-            evp("sha512-224"),
-            false,
-        ),
-        (
-            Algorithm::Sha512_256,
-            one_shot::<parhash::Sha512_256>,
-            one_shot::<sha2::Sha512_256>,
-            evp("sha512-256"),
-            false,
-        ),
-    ];
+    // A row: parhash's typed one-shot, RustCrypto's, OpenSSL, every form or the default only.
+    let all: [Peers; 8] = peers! {
+        Md5: one_shot::<parhash::Md5>, one_shot::<md5::Md5>, OpenSsl::Evp(MessageDigest::md5()), true;
+        Sha1: one_shot::<parhash::Sha1>, one_shot::<sha1::Sha1>, OpenSsl::OneShot(|d| { black_box(sha::sha1(d)); }), true;
+        Sha224: one_shot::<parhash::Sha224>, one_shot::<sha2::Sha224>, OpenSsl::OneShot(|d| { black_box(sha::sha224(d)); }), false;
+        Sha256: one_shot::<parhash::Sha256>, one_shot::<sha2::Sha256>, OpenSsl::OneShot(|d| { black_box(sha::sha256(d)); }), true;
+        Sha384: one_shot::<parhash::Sha384>, one_shot::<sha2::Sha384>, OpenSsl::OneShot(|d| { black_box(sha::sha384(d)); }), false;
+        Sha512: one_shot::<parhash::Sha512>, one_shot::<sha2::Sha512>, OpenSsl::OneShot(|d| { black_box(sha::sha512(d)); }), true;
+        Sha512_224: one_shot::<parhash::Sha512_224>, one_shot::<sha2::Sha512_224>, evp("sha512-224"), false;
+        Sha512_256: one_shot::<parhash::Sha512_256>, one_shot::<sha2::Sha512_256>, evp("sha512-256"), false;
+    };
     for algorithm in all {
         bench_algorithm(c, algorithm);
     }
 }
 
-criterion_group! {
-    name = sha2_md5;
-    config = Criterion::default().with_measurement(ThreadCpuTime(WallTime));
-    targets = benches
-}
+cpu_time_group!(sha2_md5: benches);
 criterion_main!(sha2_md5);

@@ -8,7 +8,7 @@ use parhash::batch::{
     hash_many, hash_many_with, BatchError, BatchOptions, Interleaved, JobManager,
 };
 use parhash::lab::batch::has_lanes;
-use parhash::lab::lanes::Width;
+use parhash::lab::lanes::{Kernel, Width};
 use parhash::{hash, Algorithm, Output};
 use rand::Rng;
 
@@ -42,6 +42,26 @@ fn one_by_one(alg: Algorithm, set: &[&[u8]]) -> Vec<Output> {
     set.iter().map(|m| hash(alg, m)).collect()
 }
 
+/// `hash_many_with` by `kernel` (`None`: the one it picks) on each thread count of `threads`
+/// equals `expected`.
+fn check_threads(
+    alg: Algorithm,
+    set: &[&[u8]],
+    expected: &[Output],
+    kernel: Option<Kernel>,
+    threads: std::ops::RangeInclusive<usize>,
+) {
+    let name = kernel.map_or("picked", |k| k.name());
+    for threads in threads {
+        let options = BatchOptions {
+            threads: threads.into(),
+            kernel,
+        };
+        let got = hash_many_with(alg, set, options);
+        assert_eq!(got, expected, "{alg} {name} threads={threads}");
+    }
+}
+
 fn lane_algorithms() -> Vec<Algorithm> {
     Algorithm::ALL
         .iter()
@@ -67,17 +87,7 @@ fn batch_equals_one_by_one_every_width_and_thread_count() {
             let expected = one_by_one(alg, &set);
             for kernel in parhash::lab::batch::kernels(alg) {
                 ran("batch", &format!("{alg}:{}", kernel.name()));
-                for threads in 1..=4 {
-                    let got = hash_many_with(
-                        alg,
-                        &set,
-                        BatchOptions {
-                            threads: threads.into(),
-                            kernel: Some(kernel),
-                        },
-                    );
-                    assert_eq!(got, expected, "{alg} {} threads={threads}", kernel.name());
-                }
+                check_threads(alg, &set, &expected, Some(kernel), 1..=4);
             }
         }
         eprintln!(
@@ -114,17 +124,7 @@ fn large_batches_split_over_pool_threads_equal_one_by_one() {
             .map(Some)
             .chain([None])
         {
-            for threads in 2..=4 {
-                let got = hash_many_with(
-                    alg,
-                    &set,
-                    BatchOptions {
-                        threads: threads.into(),
-                        kernel,
-                    },
-                );
-                assert_eq!(got, expected, "{alg} {kernel:?} threads={threads}");
-            }
+            check_threads(alg, &set, &expected, kernel, 2..=4);
         }
     }
 }
@@ -138,15 +138,7 @@ fn every_boundary_length_in_every_lane() {
         let set: Vec<&[u8]> = owned.iter().map(|m| &m[..]).collect();
         let expected = one_by_one(alg, &set);
         for kernel in parhash::lab::batch::kernels(alg) {
-            let got = hash_many_with(
-                alg,
-                &set,
-                BatchOptions {
-                    threads: 1.into(),
-                    kernel: Some(kernel),
-                },
-            );
-            assert_eq!(got, expected, "{alg} {}", kernel.name());
+            check_threads(alg, &set, &expected, Some(kernel), 1..=1);
         }
     }
 }

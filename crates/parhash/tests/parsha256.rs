@@ -202,33 +202,52 @@ fn fast_matches_reference_on_large_messages() {
     }
 }
 
-/// The streaming hasher fed many pieces of a multi-round message: pieces that end inside a
-/// round (buffered, completed by the next piece), pieces holding several chunks of rounds
-/// (hashed in place), tiny pieces.
-#[test]
-fn streaming_hasher_in_many_pieces() {
-    let mut r = rng(0x9a25_0006);
-    for _ in 0..cases(3, 12) {
-        let len = rand::Rng::random_range(&mut r, 500_000..=3_000_000);
-        let big_t = rand::Rng::random_range(&mut r, 3..=13);
+/// `count` random cases, each a message with its length from `lens`, a tree height from
+/// `heights` and an IV length of 0, 128 or 256 bits (drawn in that order): the streaming hasher
+/// set up for them and fed by `feed` gives the one-shot digest.
+fn check_streaming(
+    seed: u64,
+    count: usize,
+    lens: std::ops::RangeInclusive<usize>,
+    heights: std::ops::RangeInclusive<u32>,
+    mut feed: impl FnMut(&mut rand::rngs::StdRng, &[u8], &mut Parsha256Hasher),
+) {
+    let mut r = rng(seed);
+    for _ in 0..count {
+        let len = rand::Rng::random_range(&mut r, lens.clone());
+        let big_t = rand::Rng::random_range(&mut r, heights.clone());
         let l = [0u32, 128, 256][rand::Rng::random_range(&mut r, 0..3)];
         let data = random_bytes(&mut r, len);
         let expected = parsha256(&data, big_t, l).unwrap();
         let mut hasher =
             Parsha256Hasher::new(len as u64, big_t, l, &ParshaOptions::default()).unwrap();
-        let mut at = 0;
-        while at < len {
-            let most = [7usize, 4096, 100_000, 1 << 20][rand::Rng::random_range(&mut r, 0..4)];
-            let n = rand::Rng::random_range(&mut r, 0..=most).min(len - at);
-            hasher.update(&data[at..at + n]);
-            at += n;
-        }
-        assert_eq!(
-            hasher.finalize().unwrap(),
-            expected,
-            "len {len} T {big_t} l {l}"
-        );
+        feed(&mut r, &data, &mut hasher);
+        let at = format!("len {len} T {big_t} l {l}");
+        assert_eq!(hasher.finalize().unwrap(), expected, "{at}");
     }
+}
+
+/// The streaming hasher fed many pieces of a multi-round message: pieces that end inside a
+/// round (buffered, completed by the next piece), pieces holding several chunks of rounds
+/// (hashed in place), tiny pieces.
+#[test]
+fn streaming_hasher_in_many_pieces() {
+    let lens = 500_000..=3_000_000;
+    check_streaming(
+        0x9a25_0006,
+        cases(3, 12),
+        lens,
+        3..=13,
+        |r, data, hasher| {
+            let mut at = 0;
+            while at < data.len() {
+                let most = [7usize, 4096, 100_000, 1 << 20][rand::Rng::random_range(r, 0..4)];
+                let n = rand::Rng::random_range(r, 0..=most).min(data.len() - at);
+                hasher.update(&data[at..at + n]);
+                at += n;
+            }
+        },
+    );
 }
 
 /// Lengths in bytes where the shape changes, for (T, l): the short path's end (L = n - l), the
@@ -323,20 +342,17 @@ fn short_band_collides_on_trailing_zeros_as_specified() {
 /// The streaming hasher over random split points, and its length checks.
 #[test]
 fn streaming_hasher_matches_one_shot_and_checks_length() {
-    let mut r = rng(0x9a25_0004);
-    for _ in 0..cases(20, 100) {
-        let len = rand::Rng::random_range(&mut r, 0..=300_000);
-        let big_t = rand::Rng::random_range(&mut r, 1..=14);
-        let l = [0u32, 128, 256][rand::Rng::random_range(&mut r, 0..3)];
-        let data = random_bytes(&mut r, len);
-        let expected = parsha256(&data, big_t, l).unwrap();
-        let mut hasher =
-            Parsha256Hasher::new(len as u64, big_t, l, &ParshaOptions::default()).unwrap();
-        for piece in random_splits(&mut r, len) {
-            hasher.update(&data[piece]);
-        }
-        assert_eq!(hasher.finalize().unwrap(), expected, "len {len} T {big_t}");
-    }
+    check_streaming(
+        0x9a25_0004,
+        cases(20, 100),
+        0..=300_000,
+        1..=14,
+        |r, data, hasher| {
+            for piece in random_splits(r, data.len()) {
+                hasher.update(&data[piece]);
+            }
+        },
+    );
     let options = ParshaOptions::default();
     let mut short = Parsha256Hasher::new(10_000, 8, 256, &options).unwrap();
     short.update(&[0; 9_999]);

@@ -71,47 +71,22 @@ fn typed<T: Digest>(split: &Split) -> Vec<u8> {
 /// The typed `Digest` path for `alg`, or `None` if this file does not map it yet (a test below
 /// fails then, for every algorithm that has an oracle).
 fn typed_digest(alg: Algorithm, split: &Split) -> Option<Vec<u8>> {
-    use parhash as p;
-    use Algorithm as A;
-    Some(match alg {
-        A::Md5 => typed::<p::Md5>(split),
-        A::Sha1 => typed::<p::Sha1>(split),
-        A::Sha224 => typed::<p::Sha224>(split),
-        A::Sha256 => typed::<p::Sha256>(split),
-        A::Sha384 => typed::<p::Sha384>(split),
-        A::Sha512 => typed::<p::Sha512>(split),
-        A::Sha512_224 => typed::<p::Sha512_224>(split),
-        A::Sha512_256 => typed::<p::Sha512_256>(split),
-        A::Sha3_224 => typed::<p::Sha3_224>(split),
-        A::Sha3_256 => typed::<p::Sha3_256>(split),
-        A::Sha3_384 => typed::<p::Sha3_384>(split),
-        A::Sha3_512 => typed::<p::Sha3_512>(split),
-        A::Keccak224 => typed::<p::Keccak224>(split),
-        A::Keccak256 => typed::<p::Keccak256>(split),
-        A::Keccak384 => typed::<p::Keccak384>(split),
-        A::Keccak512 => typed::<p::Keccak512>(split),
-        A::Whirlpool => typed::<p::Whirlpool>(split),
-        A::Groestl224 => typed::<p::Groestl224>(split),
-        A::Groestl256 => typed::<p::Groestl256>(split),
-        A::Groestl384 => typed::<p::Groestl384>(split),
-        A::Groestl512 => typed::<p::Groestl512>(split),
-        A::Jh224 => typed::<p::Jh224>(split),
-        A::Jh256 => typed::<p::Jh256>(split),
-        A::Jh384 => typed::<p::Jh384>(split),
-        A::Jh512 => typed::<p::Jh512>(split),
-        A::Skein512_224 => typed::<p::Skein512_224>(split),
-        A::Skein512_256 => typed::<p::Skein512_256>(split),
-        A::Skein512_384 => typed::<p::Skein512_384>(split),
-        A::Skein512_512 => typed::<p::Skein512_512>(split),
-        A::Skein256_256 => typed::<p::Skein256_256>(split),
-        A::Skein1024_1024 => typed::<p::Skein1024_1024>(split),
-        A::Blake224 => typed::<p::Blake224>(split),
-        A::Blake256 => typed::<p::Blake256>(split),
-        A::Blake384 => typed::<p::Blake384>(split),
-        A::Blake512 => typed::<p::Blake512>(split),
-        A::Blake3 => typed::<p::Blake3>(split),
-        _ => return None,
-    })
+    // Each name is both the `Algorithm` and the parhash type.
+    macro_rules! typed_digest {
+        ($($name:ident)+) => {
+            match alg {
+                $(Algorithm::$name => Some(typed::<parhash::$name>(split)),)+
+                _ => None,
+            }
+        };
+    }
+    typed_digest!(
+        Md5 Sha1 Sha224 Sha256 Sha384 Sha512 Sha512_224 Sha512_256
+        Sha3_224 Sha3_256 Sha3_384 Sha3_512 Keccak224 Keccak256 Keccak384 Keccak512
+        Whirlpool Groestl224 Groestl256 Groestl384 Groestl512 Jh224 Jh256 Jh384 Jh512
+        Skein512_224 Skein512_256 Skein512_384 Skein512_512 Skein256_256 Skein1024_1024
+        Blake224 Blake256 Blake384 Blake512 Blake3
+    )
 }
 
 /// The algorithms of `families` that have an oracle.
@@ -151,55 +126,32 @@ fn agree_with_oracles(families: &[Family], split: &Split) -> Result<(), TestCase
     Ok(())
 }
 
-/// The families each property covers (one property per group, so they run in parallel and a
-/// failure names its group).
-const MD5_SHA1: &[Family] = &[Family::Md5, Family::Sha1];
-const SHA2: &[Family] = &[Family::Sha2];
-const SHA3_KECCAK: &[Family] = &[Family::Sha3, Family::Keccak];
-const WHIRLPOOL_GROESTL_JH: &[Family] = &[Family::Whirlpool, Family::Groestl, Family::Jh];
-const BLAKE_SKEIN: &[Family] = &[Family::Blake, Family::Skein];
-const BLAKE3: &[Family] = &[Family::Blake3];
-const GROUPS: [&[Family]; 6] = [
-    MD5_SHA1,
-    SHA2,
-    SHA3_KECCAK,
-    WHIRLPOOL_GROESTL_JH,
-    BLAKE_SKEIN,
-    BLAKE3,
-];
+/// One property a group of families, so that they run in parallel and a failure names its
+/// group: `test: families;`. `GROUPS` lists every group.
+macro_rules! properties {
+    ($($test:ident: $group:ident = $families:expr;)+) => {
+        $(const $group: &[Family] = $families;)+
+        const GROUPS: &[&[Family]] = &[$($group),+];
+        proptest! {
+            #![proptest_config(config())]
+            $(
+                #[test]
+                fn $test(split in message_and_splits()) {
+                    agree_with_oracles($group, &split)?;
+                }
+            )+
+        }
+    };
+}
 
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn md5_and_sha1_agree_with_rustcrypto(split in message_and_splits()) {
-        agree_with_oracles(MD5_SHA1, &split)?;
-    }
-
-    #[test]
-    fn sha2_agrees_with_rustcrypto(split in message_and_splits()) {
-        agree_with_oracles(SHA2, &split)?;
-    }
-
-    #[test]
-    fn sha3_and_keccak_agree_with_rustcrypto(split in message_and_splits()) {
-        agree_with_oracles(SHA3_KECCAK, &split)?;
-    }
-
-    #[test]
-    fn whirlpool_groestl_and_jh_agree_with_rustcrypto(split in message_and_splits()) {
-        agree_with_oracles(WHIRLPOOL_GROESTL_JH, &split)?;
-    }
-
-    #[test]
-    fn blake_and_skein_agree_with_their_crates(split in message_and_splits()) {
-        agree_with_oracles(BLAKE_SKEIN, &split)?;
-    }
-
-    #[test]
-    fn blake3_agrees_with_the_crates_plain_hasher(split in message_and_splits()) {
-        agree_with_oracles(BLAKE3, &split)?;
-    }
+properties! {
+    md5_and_sha1_agree_with_rustcrypto: MD5_SHA1 = &[Family::Md5, Family::Sha1];
+    sha2_agrees_with_rustcrypto: SHA2 = &[Family::Sha2];
+    sha3_and_keccak_agree_with_rustcrypto: SHA3_KECCAK = &[Family::Sha3, Family::Keccak];
+    whirlpool_groestl_and_jh_agree_with_rustcrypto: WHIRLPOOL_GROESTL_JH =
+        &[Family::Whirlpool, Family::Groestl, Family::Jh];
+    blake_and_skein_agree_with_their_crates: BLAKE_SKEIN = &[Family::Blake, Family::Skein];
+    blake3_agrees_with_the_crates_plain_hasher: BLAKE3 = &[Family::Blake3];
 }
 
 /// The properties above cover every algorithm that has an oracle, each with its typed path, and

@@ -115,12 +115,18 @@ fn threads_reading_their_own_pieces_give_the_one_stream_digest() {
     }
 }
 
+/// A file of `len` seeded bytes in a new temporary folder (removed when dropped): the folder,
+/// the bytes, the file opened.
+fn temp_file(len: usize, seed: u64) -> (tempfile::TempDir, Vec<u8>, File) {
+    let dir = tempfile::tempdir().unwrap();
+    let data = random_bytes(len, seed);
+    let file = File::open(write_file(dir.path(), "f", &data)).unwrap();
+    (dir, data, file)
+}
+
 #[test]
 fn one_thread_or_a_forced_variant_reads_one_stream() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = random_bytes(6 * MIB, 5);
-    let path = write_file(dir.path(), "f", &data);
-    let file = File::open(&path).unwrap();
+    let (_dir, data, file) = temp_file(6 * MIB, 5);
     let len = data.len() as u64;
     let one = FileHasher::new(Hasher::builder(Algorithm::Blake3).threads(Threads::ONE))
         .read_strategy(ReadStrategy::Parallel);
@@ -250,10 +256,7 @@ fn a_file_that_shrinks_or_grows_is_the_same_error_on_every_path() {
 
 #[test]
 fn auto_reads_a_cached_file_in_parallel() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = random_bytes(6 * MIB, 8);
-    let path = write_file(dir.path(), "f", &data);
-    let file = File::open(&path).unwrap();
+    let (_dir, data, file) = temp_file(6 * MIB, 8);
     if !cfg!(target_os = "linux") {
         common::skipped(
             "auto_reads_a_cached_file_in_parallel",

@@ -44,22 +44,7 @@ fn short_msg_kat_every_variant() {
             _ => {}
         }
         for a in algs {
-            let variants: Vec<_> = a.variants().into_iter().filter(|v| v.available).collect();
-            assert!(!variants.is_empty(), "{a}: no variant available");
-            for v in variants {
-                for k in &kats {
-                    common::ran_variant(a, v.name);
-                    let mut h = Hasher::with_variant(a.variant(v.name).unwrap());
-                    h.update(&k.msg);
-                    assert_eq!(
-                        h.finalize().as_bytes(),
-                        &k.md[..],
-                        "{a}/{} line {}",
-                        v.name,
-                        k.line
-                    );
-                }
-            }
+            check_records_dynamic(a, &kats, "ShortMsgKAT");
         }
     }
 }
@@ -122,6 +107,26 @@ fn lengths_padding_to(blocks: usize, block_bytes: usize, r: &mut StdRng) -> [usi
     ]
 }
 
+/// The eight-lane forms this CPU has and `PARHASH_DISABLE_ISA` allows, each recorded as run
+/// (the others printed as skipped).
+fn wide_forms() -> Vec<Wide> {
+    let named = [
+        ("AVX-512", Wide::avx512()),
+        ("AVX2", Wide::avx2()),
+        ("AVX2 gather", Wide::avx2_gather()),
+    ];
+    let mut forms = Vec::new();
+    for (name, wide) in named {
+        if let Some(form) = wide {
+            common::ran("sandstorm-lanes", form.name());
+            forms.push(form);
+        } else {
+            eprintln!("skipped the {name} form: not available here");
+        }
+    }
+    forms
+}
+
 /// Every engine: serial, interleaved, and 1..=4 threads with the portable kernel and each
 /// eight-lane form this CPU has and `PARHASH_DISABLE_ISA` allows (AVX-512; AVX2 with GFNI's
 /// S-box where present; AVX2 with the table-gather S-box, forced), and the portable chains
@@ -129,18 +134,8 @@ fn lengths_padding_to(blocks: usize, block_bytes: usize, r: &mut StdRng) -> [usi
 fn engines() -> Vec<TreeOptions> {
     let mut e = vec![TreeOptions::SEQUENTIAL, TreeOptions::INTERLEAVED];
     e.extend((1..=4).map(TreeOptions::portable));
-    for (name, wide) in [
-        ("AVX-512", Wide::avx512()),
-        ("AVX2", Wide::avx2()),
-        ("AVX2 gather", Wide::avx2_gather()),
-    ] {
-        match wide {
-            Some(form) => {
-                common::ran("sandstorm-lanes", form.name());
-                e.extend((1..=4).filter_map(|t| TreeOptions::portable(t).with_wide(wide)))
-            }
-            None => eprintln!("skipped the {name} engine: not available here"),
-        }
+    for wide in wide_forms() {
+        e.extend((1..=4).filter_map(|t| TreeOptions::portable(t).with_wide(Some(wide))));
     }
     // SANDstorm-384/512's chains compiled with BMI2 (`mulx`); 64-bit words ignore it.
     match parhash::lab::platform::Bmi2::detect() {
@@ -229,23 +224,14 @@ fn fast_tree_matches_literal<P: Params>(alg: Algorithm, seed: u64) {
     }
 }
 
-/// One test per size and variant, so that they run side by side.
-macro_rules! tree_matches_literal {
-    ($($name:ident: $params:ty, $alg:ident, $seed:literal;)*) => {$(
-        #[test]
-        fn $name() {
-            fast_tree_matches_literal::<$params>(Algorithm::$alg, $seed);
-        }
-    )*};
-}
-
-tree_matches_literal! {
-    tree_matches_literal_224: P224, Sandstorm224, 0x5a_224;
-    tree_matches_literal_256: P256, Sandstorm256, 0x5a_256;
-    tree_matches_literal_384: P384, Sandstorm384, 0x5a_384;
-    tree_matches_literal_512: P512, Sandstorm512, 0x5a_512;
-    tree_matches_literal_224_ref: P224Ref, Sandstorm224Ref, 0x5a_0224;
-    tree_matches_literal_256_ref: P256Ref, Sandstorm256Ref, 0x5a_0256;
+// One test per size and variant, so that they run side by side.
+tests_of! { fast_tree_matches_literal;
+    tree_matches_literal_224: P224, Algorithm::Sandstorm224, 0x5a_224;
+    tree_matches_literal_256: P256, Algorithm::Sandstorm256, 0x5a_256;
+    tree_matches_literal_384: P384, Algorithm::Sandstorm384, 0x5a_384;
+    tree_matches_literal_512: P512, Algorithm::Sandstorm512, 0x5a_512;
+    tree_matches_literal_224_ref: P224Ref, Algorithm::Sandstorm224Ref, 0x5a_0224;
+    tree_matches_literal_256_ref: P256Ref, Algorithm::Sandstorm256Ref, 0x5a_0256;
 }
 
 #[test]
@@ -290,10 +276,7 @@ fn digest_trait_streaming_and_threads_agree() {
 /// reference code's
 /// counter (whose level-2 superblocks differ in length, so its groups mix lengths).
 fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
-    let forms: Vec<Wide> = [Wide::avx512(), Wide::avx2(), Wide::avx2_gather()]
-        .into_iter()
-        .flatten()
-        .collect();
+    let forms = wide_forms();
     if forms.is_empty() {
         // AVX2 alone gives the gather form: with AVX2 here (and not switched off), none is a bug.
         assert!(
@@ -305,9 +288,6 @@ fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
             "no eight-lane form: no AVX2 here (or PARHASH_DISABLE_ISA)",
         );
         return;
-    }
-    for wide in &forms {
-        common::ran("sandstorm-lanes", wide.name());
     }
     let mut r = rng(seed);
     let block = 8 * <P::W as Word>::BYTES;
@@ -346,24 +326,11 @@ fn wide_level2_groups_match_literal<P: Params>(seed: u64) {
     }
 }
 
-#[test]
-fn wide_level2_groups_match_literal_256() {
-    wide_level2_groups_match_literal::<P256>(0x5a_81a);
-}
-
-#[test]
-fn wide_level2_groups_match_literal_256_ref() {
-    wide_level2_groups_match_literal::<P256Ref>(0x5a_081a);
-}
-
-#[test]
-fn wide_level2_groups_match_literal_384() {
-    wide_level2_groups_match_literal::<P384>(0x5a_0384);
-}
-
-#[test]
-fn wide_level2_groups_match_literal_512() {
-    wide_level2_groups_match_literal::<P512>(0x5a_0512);
+tests_of! { wide_level2_groups_match_literal;
+    wide_level2_groups_match_literal_256: P256, 0x5a_81a;
+    wide_level2_groups_match_literal_256_ref: P256Ref, 0x5a_081a;
+    wide_level2_groups_match_literal_384: P384, 0x5a_0384;
+    wide_level2_groups_match_literal_512: P512, 0x5a_0512;
 }
 
 /// The BMI2 build of the compression agrees with the baseline build, for both word sizes.

@@ -1,14 +1,14 @@
 //! SHA-1 against the published vectors (NIST CAVP SHAVS byte-oriented ShortMsg, LongMsg and
-//! Monte; RFC 2202 HMAC-SHA-1) through every implementation variant, against the RustCrypto
-//! `sha1` crate at block boundaries and random lengths with random update splits, and each
-//! compression form called directly on many blocks at once.
+//! Monte; RFC 2202 HMAC-SHA-1) through every implementation variant, and each compression form
+//! called directly on many blocks at once. The differential test against the RustCrypto `sha1`
+//! crate is in `differential.rs`.
 mod common;
 
 use common::*;
 use digest::Digest;
 use parhash::lab::algo::sha1::{compress, compress_with_variant, IV};
 use parhash::lab::algo::Variants;
-use parhash::{hash, Algorithm, Hasher, Sha1};
+use parhash::{Algorithm, Sha1};
 
 /// Names of the SHA-1 variants available here; prints the ones skipped.
 fn available() -> Vec<&'static str> {
@@ -40,51 +40,6 @@ fn cavp_short_and_long_messages() {
 #[test]
 fn cavp_monte_every_variant() {
     check_monte::<Sha1>(Algorithm::Sha1, include_str!("vectors/sha1/SHA1Monte.rsp"));
-}
-
-/// Against the RustCrypto `sha1` crate: every block-boundary length and random lengths up to
-/// 20000, fed in random pieces, through every variant, by the `Digest` trait, the dynamic
-/// `Hasher`, one-shot `Digest::digest` and `parhash::hash`.
-#[test]
-fn differential_against_rustcrypto() {
-    let mut r = rng(0x5a1_0001);
-    let mut lengths = boundary_lengths(64);
-    for _ in 0..cases(60, 600) {
-        lengths.push(rand::Rng::random_range(&mut r, 0..=20000));
-    }
-    let variants = available();
-    for len in lengths {
-        let data = random_bytes(&mut r, len);
-        let expected = sha1::Sha1::digest(&data);
-        let expected = expected.as_slice();
-        assert_eq!(
-            Sha1::digest(&data).as_slice(),
-            expected,
-            "one-shot, len {len}"
-        );
-        assert_eq!(
-            hash(Algorithm::Sha1, &data).as_bytes(),
-            expected,
-            "hash(), len {len}"
-        );
-        for &variant in &variants {
-            let splits = random_splits(&mut r, len);
-            let mut typed = Sha1::with_variant(variant).expect("available");
-            common::ran_variant(Algorithm::Sha1, variant);
-            let mut dynamic =
-                Hasher::with_variant(Algorithm::Sha1.variant(variant).expect("available"));
-            for piece in splits.iter().cloned() {
-                Digest::update(&mut typed, &data[piece.clone()]);
-                dynamic.update(&data[piece]);
-            }
-            // A clone taken mid-stream must carry on identically.
-            let copy = typed.clone();
-            let at = format!("sha1/{variant}: len {len}, splits {splits:?}");
-            assert_eq!(typed.finalize().as_slice(), expected, "{at}");
-            assert_eq!(copy.finalize().as_slice(), expected, "{at} (clone)");
-            assert_eq!(dynamic.finalize().as_bytes(), expected, "{at} (dyn)");
-        }
-    }
 }
 
 /// Each form's compression function called directly on 0..37 blocks at once (the AVX2 form

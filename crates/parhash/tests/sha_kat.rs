@@ -1,41 +1,26 @@
-//! SHA-1 and SHA-2 against the published vectors (NIST CAVP SHAVS byte-oriented ShortMsg, LongMsg
-//! and Monte; RFC 4231 HMAC) through every implementation variant, and against the RustCrypto
-//! `sha1`/`sha2` crates at block boundaries and random lengths with random update splits.
+//! SHA-2 against the published vectors (NIST CAVP SHAVS byte-oriented ShortMsg, LongMsg and
+//! Monte; RFC 4231 HMAC) through every implementation variant; the registry entries, the
+//! compression functions and which assembly forms are offered. The differential tests against
+//! the RustCrypto `sha2` crate are in `differential.rs`.
 mod common;
 
 use common::*;
-use digest::Digest;
-use parhash::lab::algo::Variants;
 use parhash::Algorithm;
 
-/// Differential test against an independent implementation `Oracle`: every block-boundary
-/// length and random lengths up to 20000, fed in random pieces, through every variant.
-fn check_differential<D, Oracle>(alg: Algorithm, seed: u64)
-where
-    D: Digest + Variants + Clone + digest::Reset,
-    Oracle: Digest,
-{
-    let plan = Differential {
-        cases: (60, 600),
-        max_len: 20000,
-        slow: None,
-    };
-    let block = alg.info().block_size;
-    differential_every_variant::<D>(alg, block, seed, plan, |d| Oracle::digest(d).to_vec());
-}
-
+/// One `#[test]` a row for the CAVP ShortMsg and LongMsg files of `vectors/$prefix` and one for
+/// its Monte file: `records test, Monte test: parhash type, Algorithm, path prefix;`.
 macro_rules! cavp {
-    ($test:ident, $monte:ident, $ty:ty, $alg:ident, $dir:literal, $prefix:literal) => {
+    ($($test:ident, $monte:ident: $ty:ty, $alg:ident, $prefix:literal;)+) => {$(
         #[test]
         fn $test() {
             check_cavp_records::<$ty>(
                 Algorithm::$alg,
-                include_str!(concat!("vectors/", $dir, "/", $prefix, "ShortMsg.rsp")),
+                include_str!(concat!("vectors/", $prefix, "ShortMsg.rsp")),
                 "ShortMsg",
             );
             check_cavp_records::<$ty>(
                 Algorithm::$alg,
-                include_str!(concat!("vectors/", $dir, "/", $prefix, "LongMsg.rsp")),
+                include_str!(concat!("vectors/", $prefix, "LongMsg.rsp")),
                 "LongMsg",
             );
         }
@@ -44,74 +29,17 @@ macro_rules! cavp {
         fn $monte() {
             check_monte::<$ty>(
                 Algorithm::$alg,
-                include_str!(concat!("vectors/", $dir, "/", $prefix, "Monte.rsp")),
+                include_str!(concat!("vectors/", $prefix, "Monte.rsp")),
             );
         }
-    };
+    )+};
 }
 
-cavp!(
-    sha224_cavp,
-    sha224_monte,
-    parhash::Sha224,
-    Sha224,
-    "sha224",
-    "SHA224"
-);
-cavp!(
-    sha256_cavp,
-    sha256_monte,
-    parhash::Sha256,
-    Sha256,
-    "sha256",
-    "SHA256"
-);
-cavp!(
-    sha384_cavp,
-    sha384_monte,
-    parhash::Sha384,
-    Sha384,
-    "sha384",
-    "SHA384"
-);
-cavp!(
-    sha512_cavp,
-    sha512_monte,
-    parhash::Sha512,
-    Sha512,
-    "sha512",
-    "SHA512"
-);
-
-#[test]
-fn sha224_differential() {
-    check_differential::<parhash::Sha224, sha2::Sha224>(Algorithm::Sha224, 0x5ea_0224);
-}
-
-#[test]
-fn sha256_differential() {
-    check_differential::<parhash::Sha256, sha2::Sha256>(Algorithm::Sha256, 0x5ea_0256);
-}
-
-#[test]
-fn sha384_differential() {
-    check_differential::<parhash::Sha384, sha2::Sha384>(Algorithm::Sha384, 0x5ea_0384);
-}
-
-#[test]
-fn sha512_differential() {
-    check_differential::<parhash::Sha512, sha2::Sha512>(Algorithm::Sha512, 0x5ea_0512);
-}
-
-/// No CAVP files for SHA-512/t are in the collection: the `sha2` crate is the oracle.
-#[test]
-fn sha512_224_differential() {
-    check_differential::<parhash::Sha512_224, sha2::Sha512_224>(Algorithm::Sha512_224, 0x5ea_5224);
-}
-
-#[test]
-fn sha512_256_differential() {
-    check_differential::<parhash::Sha512_256, sha2::Sha512_256>(Algorithm::Sha512_256, 0x5ea_5256);
+cavp! {
+    sha224_cavp, sha224_monte: parhash::Sha224, Sha224, "sha224/SHA224";
+    sha256_cavp, sha256_monte: parhash::Sha256, Sha256, "sha256/SHA256";
+    sha384_cavp, sha384_monte: parhash::Sha384, Sha384, "sha384/SHA384";
+    sha512_cavp, sha512_monte: parhash::Sha512, Sha512, "sha512/SHA512";
 }
 
 /// FIPS 180-4 section 5.3.6: the SHA-512/t initial values are SHA-512 digests, under the
@@ -146,26 +74,27 @@ fn compress_functions_agree_on_many_blocks() {
         .chunks_exact(128)
         .map(|c| c.try_into().unwrap())
         .collect();
+    use parhash::lab::algo::sha2::{compress256_sequential, compress512_sequential, consts};
     for n in [0, 1, 2, 3, 4, 5, 8, 17, 37] {
-        let mut expected = parhash::lab::algo::sha2::consts::IV256;
-        parhash::lab::algo::sha2::compress256_sequential(&mut expected, &blocks256[..n]);
-        for v in available_variants::<parhash::Sha256>() {
-            let mut state = parhash::lab::algo::sha2::consts::IV256;
-            assert!(compress256_with_variant(v, &mut state, &blocks256[..n]));
-            assert_eq!(state, expected, "sha256/{v}, {n} blocks");
-        }
-        let mut default = parhash::lab::algo::sha2::consts::IV256;
+        let expected = compress_variants_agree(
+            "sha256",
+            consts::IV256,
+            &available_variants::<parhash::Sha256>(),
+            &blocks256[..n],
+            compress256_sequential,
+            compress256_with_variant,
+        );
+        let mut default = consts::IV256;
         parhash::lab::algo::sha2::compress256(&mut default, &blocks256[..n]);
         assert_eq!(default, expected, "compress256, {n} blocks");
-
-        let n = n.min(19);
-        let mut expected = parhash::lab::algo::sha2::consts::IV512;
-        parhash::lab::algo::sha2::compress512_sequential(&mut expected, &blocks512[..n]);
-        for v in available_variants::<parhash::Sha512>() {
-            let mut state = parhash::lab::algo::sha2::consts::IV512;
-            assert!(compress512_with_variant(v, &mut state, &blocks512[..n]));
-            assert_eq!(state, expected, "sha512/{v}, {n} blocks");
-        }
+        compress_variants_agree(
+            "sha512",
+            consts::IV512,
+            &available_variants::<parhash::Sha512>(),
+            &blocks512[..n.min(19)],
+            compress512_sequential,
+            compress512_with_variant,
+        );
     }
     let mut state = [0u32; 8];
     assert!(!compress256_with_variant(
@@ -174,6 +103,27 @@ fn compress_functions_agree_on_many_blocks() {
         &blocks256
     ));
     assert_eq!(state, [0u32; 8]);
+}
+
+/// Each of `variants` compressing `blocks` from `iv` (by `with_variant`) ends in the state
+/// that `sequential` does, which it returns.
+fn compress_variants_agree<S: Copy + PartialEq + std::fmt::Debug, B>(
+    what: &str,
+    iv: S,
+    variants: &[&str],
+    blocks: &[B],
+    sequential: fn(&mut S, &[B]),
+    with_variant: fn(&str, &mut S, &[B]) -> bool,
+) -> S {
+    let mut expected = iv;
+    sequential(&mut expected, blocks);
+    for &v in variants {
+        let mut state = iv;
+        assert!(with_variant(v, &mut state, blocks), "{what}/{v}");
+        let n = blocks.len();
+        assert_eq!(state, expected, "{what}/{v}, {n} blocks");
+    }
+    expected
 }
 
 /// RFC 4231 section 4: the seven HMAC test cases, through `hmac::Hmac` over the parhash types.
@@ -291,14 +241,6 @@ fn names_tags_and_aliases() {
         assert_eq!(Algorithm::from_name(tag), Ok(alg));
         assert!(!alg.info().broken);
     }
-    assert_names_resolve(&[
-        ("SHA-256", Algorithm::Sha256),
-        ("sha2-256", Algorithm::Sha256),
-        ("sha_256", Algorithm::Sha256),
-        ("SHA-512/256", Algorithm::Sha512_256),
-        ("sha512/224", Algorithm::Sha512_224),
-        ("SHA-384", Algorithm::Sha384),
-    ]);
 }
 
 /// The assembly forms are offered (and so run by every test above that walks the available

@@ -81,6 +81,16 @@ fn in_memory(builder: &HasherBuilder, data: &[u8]) -> Output {
     h.finalize()
 }
 
+/// `len` seeded bytes and a mounted seekfs holding them, or `None` where none can be mounted
+/// (`test` reported skipped).
+fn on_seekfs(test: &str, len: usize, seed: u64) -> Option<(Vec<u8>, OnSeekFs)> {
+    let data = random_bytes(len, seed);
+    let on = OnSeekFs::new(&data)
+        .map_err(|why| skipped(test, &why))
+        .ok()?;
+    Some((data, on))
+}
+
 const SPLITTING: [Algorithm; 3] = [
     Algorithm::Blake3,
     Algorithm::Sandstorm256,
@@ -90,10 +100,8 @@ const SPLITTING: [Algorithm; 3] = [
 #[test]
 fn auto_reads_seekfs_as_network_storage_in_one_stream() {
     const TEST: &str = "auto_reads_seekfs_as_network_storage_in_one_stream";
-    let data = random_bytes(9 * MIB + 7, 27);
-    let on = match OnSeekFs::new(&data) {
-        Ok(on) => on,
-        Err(why) => return skipped(TEST, &why),
+    let Some((data, on)) = on_seekfs(TEST, 9 * MIB + 7, 27) else {
+        return;
     };
     let len = data.len() as u64;
     for alg in SPLITTING {
@@ -117,10 +125,8 @@ fn every_strategy_on_seekfs_gives_the_in_memory_digest() {
         8 * MIB + 2 * rng.random_range(0..65536) + 1,
     ];
     for (i, len) in lens.into_iter().enumerate() {
-        let data = random_bytes(len, i as u64);
-        let on = match OnSeekFs::new(&data) {
-            Ok(on) => on,
-            Err(why) => return skipped(TEST, &why),
+        let Some((data, on)) = on_seekfs(TEST, len, i as u64) else {
+            return;
         };
         for alg in SPLITTING {
             let builder = Hasher::builder(alg).threads(Threads::new(2));
@@ -138,10 +144,8 @@ fn every_strategy_on_seekfs_gives_the_in_memory_digest() {
 #[test]
 fn the_one_stream_barely_seeks_and_parallel_reads_seek_often() {
     const TEST: &str = "the_one_stream_barely_seeks_and_parallel_reads_seek_often";
-    let data = random_bytes(12 * MIB + 3, 12);
-    let on = match OnSeekFs::new(&data) {
-        Ok(on) => on,
-        Err(why) => return skipped(TEST, &why),
+    let Some((data, on)) = on_seekfs(TEST, 12 * MIB + 3, 12) else {
+        return;
     };
     let builder = Hasher::builder(Algorithm::Blake3).threads(Threads::new(2));
     let expected = in_memory(&builder, &data);

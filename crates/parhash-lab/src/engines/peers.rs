@@ -170,55 +170,43 @@ pub fn peers(algorithm: Algorithm) -> Vec<EngineRef> {
     }
     let name = algorithm.name();
     type Make = fn(&str) -> EngineRef;
-    let candidates: Vec<(&str, Make)> = vec![
-        ("md5", |a| rustcrypto::<md5::Md5>(a, "md-5")),
-        ("sha1", |a| rustcrypto::<sha1::Sha1>(a, "sha1")),
-        ("sha224", |a| rustcrypto::<sha2::Sha224>(a, "sha2")),
-        ("sha256", |a| rustcrypto::<sha2::Sha256>(a, "sha2")),
-        ("sha384", |a| rustcrypto::<sha2::Sha384>(a, "sha2")),
-        ("sha512", |a| rustcrypto::<sha2::Sha512>(a, "sha2")),
-        ("sha512-224", |a| rustcrypto::<sha2::Sha512_224>(a, "sha2")),
-        ("sha512-256", |a| rustcrypto::<sha2::Sha512_256>(a, "sha2")),
-        ("sha3-224", |a| rustcrypto::<sha3::Sha3_224>(a, "sha3")),
-        ("sha3-256", |a| rustcrypto::<sha3::Sha3_256>(a, "sha3")),
-        ("sha3-384", |a| rustcrypto::<sha3::Sha3_384>(a, "sha3")),
-        ("sha3-512", |a| rustcrypto::<sha3::Sha3_512>(a, "sha3")),
-        ("keccak-224", |a| rustcrypto::<sha3::Keccak224>(a, "sha3")),
-        ("keccak-256", |a| rustcrypto::<sha3::Keccak256>(a, "sha3")),
-        ("keccak-384", |a| rustcrypto::<sha3::Keccak384>(a, "sha3")),
-        ("keccak-512", |a| rustcrypto::<sha3::Keccak512>(a, "sha3")),
-        ("whirlpool", |a| {
-            rustcrypto::<whirlpool::Whirlpool>(a, "whirlpool")
-        }),
-        ("groestl-224", |a| {
-            rustcrypto::<groestl::Groestl224>(a, "groestl")
-        }),
-        ("groestl-256", |a| {
-            rustcrypto::<groestl::Groestl256>(a, "groestl")
-        }),
-        ("groestl-384", |a| {
-            rustcrypto::<groestl::Groestl384>(a, "groestl")
-        }),
-        ("groestl-512", |a| {
-            rustcrypto::<groestl::Groestl512>(a, "groestl")
-        }),
-        ("jh-224", |a| rustcrypto::<jh::Jh224>(a, "jh")),
-        ("jh-256", |a| rustcrypto::<jh::Jh256>(a, "jh")),
-        ("jh-384", |a| rustcrypto::<jh::Jh384>(a, "jh")),
-        ("jh-512", |a| rustcrypto::<jh::Jh512>(a, "jh")),
-        ("skein-256-256", |a| {
-            rustcrypto::<skein::Skein256_256>(a, "skein")
-        }),
-        ("skein-512-256", |a| {
-            rustcrypto::<skein::Skein512_256>(a, "skein")
-        }),
-        ("skein-512-512", |a| {
-            rustcrypto::<skein::Skein512_512>(a, "skein")
-        }),
-        ("skein-1024-1024", |a| {
-            rustcrypto::<skein::Skein1024_1024>(a, "skein")
-        }),
-    ];
+    // A row: parhash's name of the algorithm: the crate (as published) => its type.
+    macro_rules! rustcrypto {
+        ($($ours:literal: $krate:literal => $ty:ty;)+) => {
+            vec![$(($ours, (|a| rustcrypto::<$ty>(a, $krate)) as Make)),+]
+        };
+    }
+    let candidates: Vec<(&str, Make)> = rustcrypto! {
+        "md5": "md-5" => md5::Md5;
+        "sha1": "sha1" => sha1::Sha1;
+        "sha224": "sha2" => sha2::Sha224;
+        "sha256": "sha2" => sha2::Sha256;
+        "sha384": "sha2" => sha2::Sha384;
+        "sha512": "sha2" => sha2::Sha512;
+        "sha512-224": "sha2" => sha2::Sha512_224;
+        "sha512-256": "sha2" => sha2::Sha512_256;
+        "sha3-224": "sha3" => sha3::Sha3_224;
+        "sha3-256": "sha3" => sha3::Sha3_256;
+        "sha3-384": "sha3" => sha3::Sha3_384;
+        "sha3-512": "sha3" => sha3::Sha3_512;
+        "keccak-224": "sha3" => sha3::Keccak224;
+        "keccak-256": "sha3" => sha3::Keccak256;
+        "keccak-384": "sha3" => sha3::Keccak384;
+        "keccak-512": "sha3" => sha3::Keccak512;
+        "whirlpool": "whirlpool" => whirlpool::Whirlpool;
+        "groestl-224": "groestl" => groestl::Groestl224;
+        "groestl-256": "groestl" => groestl::Groestl256;
+        "groestl-384": "groestl" => groestl::Groestl384;
+        "groestl-512": "groestl" => groestl::Groestl512;
+        "jh-224": "jh" => jh::Jh224;
+        "jh-256": "jh" => jh::Jh256;
+        "jh-384": "jh" => jh::Jh384;
+        "jh-512": "jh" => jh::Jh512;
+        "skein-256-256": "skein" => skein::Skein256_256;
+        "skein-512-256": "skein" => skein::Skein512_256;
+        "skein-512-512": "skein" => skein::Skein512_512;
+        "skein-1024-1024": "skein" => skein::Skein1024_1024;
+    };
     for (ours, make) in candidates {
         if same(ours) {
             out.push(make(name));

@@ -517,10 +517,8 @@ mod tests {
         // counts the tests running beside this one (both forms alike), so only the difference
         // is asserted, loosely (a shared host preempts the spinners).
         assert!(asleep >= 0.0 && busy > asleep + 0.4, "{asleep} {busy}");
-        assert_eq!(speed_up_limit(2, 1.0), 2.0);
-        assert_eq!(speed_up_limit(2, 0.5), 2.0);
-        assert_eq!(speed_up_limit(2, 1.25), 1.6);
-        assert_eq!(speed_up_limit(4, 0.0), 4.0);
+        let limits = [(2, 1.0), (2, 0.5), (2, 1.25), (4, 0.0)].map(|(n, x)| speed_up_limit(n, x));
+        assert_eq!(limits, [2.0, 2.0, 1.6, 4.0]);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use criterion::{
     measurement::{Measurement, ValueFormatter, WallTime},
-    BenchmarkGroup, BenchmarkId,
+    BenchmarkGroup, BenchmarkId, Throughput,
 };
 use digest::Digest;
 use parhash::lab::algo::Variants;
@@ -124,3 +124,63 @@ pub fn bench_variant<M: Measurement>(
         },
     );
 }
+
+/// The forms of `alg` measured one by one (none unless `every_form`): the available ones but
+/// the dispatching `parallel`, which is one of the forced ones (the best ISA here) and would be
+/// measured twice.
+pub fn measured_forms(alg: Algorithm, every_form: bool) -> Vec<&'static str> {
+    alg.variants()
+        .into_iter()
+        .filter(|v| every_form && v.available && v.name != "parallel")
+        .map(|v| v.name)
+        .collect()
+}
+
+/// Measures a one-shot `f` (see [`one_shot`]) on `data` as `name`.
+pub fn bench_one_shot<M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
+    name: &str,
+    data: &[u8],
+    mut f: impl FnMut(&[u8]),
+) {
+    group.bench_with_input(BenchmarkId::new(name, data.len()), data, |b, d| {
+        b.iter(|| f(black_box(d)))
+    });
+}
+
+/// For each of `sizes`: the group's throughput set to it, then `f` on its [`input`].
+pub fn each_input<M: Measurement>(
+    group: &mut BenchmarkGroup<'_, M>,
+    sizes: &[usize],
+    mut f: impl FnMut(&mut BenchmarkGroup<'_, M>, &[u8]),
+) {
+    for &len in sizes {
+        group.throughput(Throughput::Bytes(len as u64));
+        f(group, &input(len));
+    }
+}
+
+/// A table of peers, one row a line: `Name: columns...;` is `(Algorithm::Name, columns...)`.
+#[allow(unused_macros)] // each bench uses its own subset
+macro_rules! peers {
+    ($($alg:ident: $($column:expr),+;)+) => {
+        [$((parhash::Algorithm::$alg, $($column),+)),+]
+    };
+}
+#[allow(unused_imports)] // each bench uses its own subset
+pub(crate) use peers;
+
+/// `criterion_group!` for `$targets` measured in [`ThreadCpuTime`].
+#[allow(unused_macros)]
+macro_rules! cpu_time_group {
+    ($name:ident: $($targets:path),+) => {
+        criterion::criterion_group! {
+            name = $name;
+            config = criterion::Criterion::default()
+                .with_measurement(common::ThreadCpuTime(criterion::measurement::WallTime));
+            targets = $($targets),+
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use cpu_time_group;

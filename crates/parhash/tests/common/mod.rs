@@ -11,6 +11,20 @@ mod forms_log;
 #[allow(unused_imports)] // each test file uses what it needs
 pub use forms_log::{ran, skipped};
 
+/// One `#[test]` a row, each calling the generic `$check` with the row's type and arguments,
+/// so that a failure names its row: `tests_of! { check; test: Type, args...; ... }`.
+#[allow(unused_macros)] // each test file uses what it needs
+macro_rules! tests_of {
+    ($check:ident; $($test:ident: $ty:ty $(, $arg:expr)*;)+) => {$(
+        #[test]
+        fn $test() {
+            $check::<$ty>($($arg),*);
+        }
+    )+};
+}
+#[allow(unused_imports)]
+pub(crate) use tests_of;
+
 /// Records that `alg`'s registry variant `variant` ran (see [`ran`]).
 pub fn ran_variant(alg: parhash::Algorithm, variant: &str) {
     ran(alg.name(), variant);
@@ -236,7 +250,7 @@ pub fn oracle(alg: parhash::Algorithm, data: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Number of random cases: fewer in debug builds, more in release.
-pub fn cases(debug: usize, release: usize) -> usize {
+pub const fn cases(debug: usize, release: usize) -> usize {
     if cfg!(debug_assertions) {
         debug
     } else {
@@ -265,33 +279,56 @@ pub fn available_variants<T: parhash::lab::algo::Variants>() -> Vec<&'static str
     out
 }
 
-/// Every record through every available variant of `T` (typed and dynamic `Hasher`), and
-/// through the default `parhash::hash`. Returns how many variants ran.
+/// `Hasher::new(alg)` as "default", then the dynamic `Hasher` of every variant available here
+/// (recorded as run); fails if none is.
+pub fn variant_hashers(alg: parhash::Algorithm) -> Vec<(&'static str, parhash::Hasher)> {
+    let mut hashers = vec![("default", parhash::Hasher::new(alg))];
+    for variant in alg.available_variants() {
+        ran_variant(alg, variant.name());
+        hashers.push((variant.name(), parhash::Hasher::with_variant(variant)));
+    }
+    assert!(hashers.len() > 1, "{alg}: no variant available");
+    hashers
+}
+
+/// Every record through each of [`variant_hashers`] (one hasher each, reused through
+/// `finalize_reset`) and through `parhash::hash`. Returns how many variants ran.
+pub fn check_records_dynamic(alg: parhash::Algorithm, kats: &[Kat], what: &str) -> usize {
+    assert!(!kats.is_empty(), "{alg} {what}: no records");
+    let hashers = variant_hashers(alg);
+    let ran = hashers.len() - 1;
+    for (name, mut h) in hashers {
+        for k in kats {
+            h.update(&k.msg);
+            let at = format!("{alg} {name}: {what} line {} (Len {})", k.line, k.bits);
+            assert_eq!(h.finalize_reset().as_bytes(), &k.md[..], "{at}");
+        }
+    }
+    for k in kats {
+        let at = format!("{alg} hash(): {what} line {}", k.line);
+        assert_eq!(parhash::hash(alg, &k.msg).as_bytes(), &k.md[..], "{at}");
+    }
+    ran
+}
+
+/// Every record through every available variant of `T` by the typed API (`with_variant` and
+/// the default `Digest::digest`) and through [`check_records_dynamic`]. Returns how many
+/// variants ran.
 pub fn check_records_every_variant<T>(alg: parhash::Algorithm, kats: &[Kat], what: &str) -> usize
 where
     T: parhash::lab::algo::Variants + digest::Digest,
 {
     let variants = available_variants::<T>();
-    for &variant in &variants {
-        ran_variant(alg, variant);
-        let mut dynamic = parhash::Hasher::with_variant(alg.variant(variant).expect("available"));
-        for k in kats {
-            let at = || format!("{alg} {variant}: {what} line {}", k.line);
-            let typed = T::with_variant(variant).expect("available variant");
-            assert_eq!(
-                typed.chain_update(&k.msg).finalize().as_slice(),
-                &k.md[..],
-                "{}",
-                at()
-            );
-            dynamic.update(&k.msg);
-            assert_eq!(dynamic.finalize_reset().as_bytes(), &k.md[..], "{}", at());
-        }
-    }
     for k in kats {
-        let at = format!("{alg} default: {what} line {}", k.line);
-        assert_eq!(parhash::hash(alg, &k.msg).as_bytes(), &k.md[..], "{at}");
+        let at = |variant| format!("{alg} {variant}: {what} line {}", k.line);
+        for &variant in &variants {
+            let typed = T::with_variant(variant).expect("available variant");
+            let got = typed.chain_update(&k.msg).finalize();
+            assert_eq!(got.as_slice(), &k.md[..], "{}", at(variant));
+        }
+        assert_eq!(T::digest(&k.msg).as_slice(), &k.md[..], "{}", at("default"));
     }
+    check_records_dynamic(alg, kats, what);
     variants.len()
 }
 
@@ -361,8 +398,9 @@ pub struct Differential {
 }
 
 /// Differential test against an independent one-shot `oracle`: block-boundary lengths and
-/// random ones, each through every available variant fed in random pieces (typed and dynamic
-/// `Hasher`), a clone reset and fed again, plus one-shot `Digest::digest` and `parhash::hash`.
+/// random ones, each through the default hashers and every available variant fed in random
+/// pieces (typed and dynamic `Hasher`), a clone reset and fed again, plus one-shot
+/// `Digest::digest` and `parhash::hash`.
 pub fn differential_every_variant<T>(
     alg: parhash::Algorithm,
     block: usize,
@@ -385,17 +423,23 @@ pub fn differential_every_variant<T>(
         let at = format!("{alg} len {len} (seed {seed:#x})");
         assert_eq!(T::digest(&data).as_slice(), &expected[..], "{at} one-shot");
         assert_eq!(parhash::hash(alg, &data).as_bytes(), &expected[..], "{at}");
-        for &variant in &variants {
-            if plan
-                .slow
-                .is_some_and(|(slow, limit)| slow == variant && len > limit)
-            {
-                continue;
+        // `None`: the default hashers (`T::new`, `Hasher::new`), also fed in pieces.
+        for variant in std::iter::once(None).chain(variants.iter().copied().map(Some)) {
+            if let (Some(variant), Some((slow, limit))) = (variant, plan.slow) {
+                if slow == variant && len > limit {
+                    continue;
+                }
             }
-            ran_variant(alg, variant);
-            let mut typed = T::with_variant(variant).expect("available");
-            let mut dynamic =
-                parhash::Hasher::with_variant(alg.variant(variant).expect("available"));
+            let (mut typed, mut dynamic) = match variant {
+                Some(variant) => {
+                    ran_variant(alg, variant);
+                    let named = alg.variant(variant).expect("available");
+                    let typed = T::with_variant(variant).expect("available");
+                    (typed, parhash::Hasher::with_variant(named))
+                }
+                None => (T::new(), parhash::Hasher::new(alg)),
+            };
+            let variant = variant.unwrap_or("default");
             for piece in random_splits(&mut r, len) {
                 Digest::update(&mut typed, &data[piece.clone()]);
                 dynamic.update(&data[piece]);
