@@ -20,7 +20,7 @@ use crate::progress::ManyProgress;
 use crate::stdio;
 use parhash_format::escape;
 use parhash_format::line::{write_failure, write_line, LineStyle};
-use parhash_format::list_file::{replace, temporary, Durable, OwnFiles};
+use parhash_format::list_file::{replace, temporary, Durable, ListLock, OwnFiles, Target};
 use parhash_format::meta::{self, Meta};
 use parhash_format::order::InputOrder;
 
@@ -123,8 +123,12 @@ enum Records {
     Stdout { out: stdio::Stdout, lines: Vec<u8> },
     /// One list per algorithm (`--lists`), in the order of the algorithms.
     Lists(Vec<Written>),
-    /// `-o FILE`: what standard output would get, and the side file of metadata.
-    File { list: Written, side: Written },
+    /// `-o FILE`: what standard output would get, and the side file of metadata (none for a
+    /// device or a pipe).
+    File {
+        list: Written,
+        side: Option<Written>,
+    },
 }
 
 /// A file `sum` writes durably (`-o`'s list and side file, each list of `--lists`), and what
@@ -164,21 +168,18 @@ impl Records {
                 lines: Vec::with_capacity(64 * 1024),
             });
         }
-        Records::lists(&list_paths(algorithms, args)?, None)
+        Records::lists(&list_paths(algorithms, args)?)
     }
 
     /// The lists of `--lists` at `paths`, written as `-o`'s list is ([`Durable`]): created
-    /// empty, or cut to `resumed_lens` and continued (`--resume`).
-    fn lists(paths: &[PathBuf], resumed_lens: Option<&[u64]>) -> Result<Records> {
-        let mut lists: Vec<Written> = Vec::with_capacity(paths.len());
-        for (index, path) in paths.iter().enumerate() {
-            let file = match resumed_lens {
-                None => Durable::create(path)?,
-                Some(lens) => Durable::continue_at(path, lens[index])?,
-            };
-            lists.push(Written::new(file));
-        }
-        Ok(Records::Lists(lists))
+    /// empty.
+    fn lists(paths: &[PathBuf]) -> Result<Records> {
+        let lists = paths.iter().map(|path| Durable::create(path));
+        Ok(Records::Lists(
+            lists
+                .map(|list| list.map(Written::new))
+                .collect::<Result<_, _>>()?,
+        ))
     }
 
     /// Appends what `sum` writes for one file (its error, if any, goes to standard error
@@ -203,7 +204,7 @@ impl Records {
             }
             (Records::File { list, side }, Ok(digests)) => {
                 stream_lines(&mut list.lines, algorithms, args, name, Ok(digests));
-                if let Some(meta) = meta {
+                if let (Some(side), Some(meta)) = (side, meta) {
                     meta::write_record(&mut side.lines, name, meta);
                 }
             }
@@ -229,7 +230,7 @@ impl Records {
     fn keep(&mut self, name: &[u8], record: &[u8], meta: Option<&Meta>) {
         if let Records::File { list, side } = self {
             list.lines.extend_from_slice(record);
-            if let Some(meta) = meta {
+            if let (Some(side), Some(meta)) = (side, meta) {
                 meta::write_record(&mut side.lines, name, meta);
             }
         }
@@ -243,7 +244,7 @@ impl Records {
             Records::Lists(lists) => lists.iter_mut().try_for_each(Written::write),
             Records::File { list, side } => {
                 // The side file first: whatever a crash leaves, it covers the list's entries.
-                side.write()?;
+                side.iter_mut().try_for_each(Written::write)?;
                 list.write()
             }
         }
@@ -253,16 +254,20 @@ impl Records {
     fn file(list: Durable, side: Durable) -> Records {
         Records::File {
             list: Written::new(list),
-            side: Written::new(side),
+            side: Some(Written::new(side)),
         }
     }
 
-    /// Standard output flushed; the files of `-o` and `--lists` forced to the disk.
-    fn finish(self) -> Result<()> {
+    /// Standard output flushed; the files of `-o` and `--lists` forced to the disk (and kept
+    /// open, so locked, until dropped).
+    fn finish(&mut self) -> Result<()> {
         match self {
-            Records::Stdout { mut out, .. } => out.flush().context(WRITE_ERROR),
-            Records::File { list, side } => [side, list].iter_mut().try_for_each(Written::sync),
-            Records::Lists(mut lists) => lists.iter_mut().try_for_each(Written::sync),
+            Records::Stdout { out, .. } => out.flush().context(WRITE_ERROR),
+            Records::File { list, side } => {
+                side.iter_mut().try_for_each(Written::sync)?;
+                list.sync()
+            }
+            Records::Lists(lists) => lists.iter_mut().try_for_each(Written::sync),
         }
     }
 }
@@ -330,28 +335,43 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
         if args.resume {
             return resume_lists(algorithms, files, args, items);
         }
-        let records = Records::open(algorithms, args)?;
+        let mut records = Records::open(algorithms, args)?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
-        return hash_planned(algorithms, files, args, records, plan);
+        return hash_planned(algorithms, files, args, &mut records, plan);
     }
-    let Some(path) = &args.output_file else {
-        let records = Records::open(algorithms, args)?;
+    let Some(given) = &args.output_file else {
+        let mut records = Records::open(algorithms, args)?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
-        return hash_planned(algorithms, files, args, records, plan);
+        return hash_planned(algorithms, files, args, &mut records, plan);
     };
-    let mut items = list_file::without_own_files(items, path);
+    let target = Target::of(given);
+    if args.resume || args.update {
+        let flag = if args.update { "--update" } else { "--resume" };
+        target.again(flag).map_err(anyhow::Error::msg)?;
+    }
+    let mut items = list_file::without_own_files(items, given);
+    let path = target.path();
+    if !target.is_file() {
+        // A device or a pipe: the lines, written once.
+        let list = Written::new(Durable::create(path)?);
+        let mut records = Records::File { list, side: None };
+        let plan = items.map(|item| Ok(Planned::Hash(item, None)));
+        return hash_planned(algorithms, files, args, &mut records, plan);
+    }
     // --update where there is no list yet writes one.
     if args.update && path.exists() {
-        return update(algorithms[0], files, args, path, items);
+        return update(algorithms[0], files, args, (given, path), items);
     }
     let side_path = meta::side_path(path);
     // --resume where there is no list yet starts one: the same command line every time.
     if !(args.resume && path.exists()) {
-        let records = Records::file(Durable::create(path)?, new_side_file(&side_path)?);
-        return hash_planned(algorithms, files, args, records, with_meta(items));
+        let mut records = Records::file(Durable::create(path)?, new_side_file(&side_path)?);
+        return hash_planned(algorithms, files, args, &mut records, with_meta(items));
     }
+    // Locked before it is read: no other run writes it between.
+    let mut list = Durable::open(path)?;
     let style = style_for(algorithms[0], args);
-    let lists = [(path.clone(), algorithms[0], style)];
+    let lists = [(path.to_path_buf(), algorithms[0], style)];
     let resumed = list_file::resume(&lists, Some(&side_path), &mut items)?;
     let all_ok = report_resumed(&resumed);
     let side = if resumed.meta_len == 0 {
@@ -359,10 +379,10 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
     } else {
         Durable::continue_at(&side_path, resumed.meta_len)?
     };
-    let list = Durable::continue_at(path, resumed.list_lens[0])?;
+    list.cut(resumed.list_lens[0])?;
     let rest = resumed.first.into_iter().chain(items);
-    let records = Records::file(list, side);
-    Ok(hash_planned(algorithms, files, args, records, with_meta(rest))? && all_ok)
+    let mut records = Records::file(list, side);
+    Ok(hash_planned(algorithms, files, args, &mut records, with_meta(rest))? && all_ok)
 }
 
 /// `--lists DIR --resume`: every list continued from the files they all have.
@@ -374,19 +394,25 @@ fn resume_lists(
 ) -> Result<bool> {
     let paths = list_paths(algorithms, args)?;
     if !paths.iter().all(|path| path.exists()) {
-        let records = Records::lists(&paths, None)?;
+        let mut records = Records::lists(&paths)?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
-        return hash_planned(algorithms, files, args, records, plan);
+        return hash_planned(algorithms, files, args, &mut records, plan);
     }
+    // Locked before they are read: no other run writes them between.
+    let mut opened =
+        (paths.iter().map(|path| Durable::open(path))).collect::<Result<Vec<_>, _>>()?;
     let lists: Vec<_> = (paths.iter().zip(algorithms))
         .map(|(path, &alg)| (path.clone(), alg, style_for(alg, args)))
         .collect();
     let resumed = list_file::resume(&lists, None, &mut items)?;
     let all_ok = report_resumed(&resumed);
-    let records = Records::lists(&paths, Some(&resumed.list_lens))?;
+    for (list, &len) in opened.iter_mut().zip(&resumed.list_lens) {
+        list.cut(len)?;
+    }
+    let mut records = Records::Lists(opened.into_iter().map(Written::new).collect());
     let rest = resumed.first.into_iter().chain(items);
     let plan = rest.map(|item| Ok(Planned::Hash(item, None)));
-    Ok(hash_planned(algorithms, files, args, records, plan)? && all_ok)
+    Ok(hash_planned(algorithms, files, args, &mut records, plan)? && all_ok)
 }
 
 /// Reports what resuming found: lines written again, files that still cannot be read.
@@ -421,14 +447,16 @@ fn new_side_file(path: &std::path::Path) -> Result<Durable> {
 
 /// `--update`: the new list and side file written beside the old ones, then renamed over
 /// them (the list first: a crash between leaves the old metadata, which only makes files
-/// look changed).
+/// look changed). `path` is the list itself, `given` what `-o` names (a link to it).
 fn update(
     algorithm: Algorithm,
     files: &[OsString],
     args: &SumArgs,
-    path: &std::path::Path,
+    (given, path): (&std::path::Path, &std::path::Path),
     items: impl Iterator<Item = many::Item>,
 ) -> Result<bool> {
+    // Locked before it is read, until the new list (locked too) is renamed over it.
+    let _old = ListLock::new(path)?;
     let side_path = meta::side_path(path);
     let (list_tmp, side_tmp) = (temporary(path), temporary(&side_path));
     let roots = files
@@ -446,8 +474,8 @@ fn update(
         args.rehash_changed,
         &counts,
     )?;
-    let records = Records::file(Durable::create(&list_tmp)?, new_side_file(&side_tmp)?);
-    let hashed = hash_planned(&[algorithm], files, args, records, plan);
+    let mut records = Records::file(Durable::create(&list_tmp)?, new_side_file(&side_tmp)?);
+    let hashed = hash_planned(&[algorithm], files, args, &mut records, plan);
     let all_ok = match hashed {
         Ok(all_ok) => all_ok,
         Err(err) => {
@@ -459,10 +487,12 @@ fn update(
     };
     replace(&list_tmp, path)?;
     replace(&side_tmp, &side_path)?;
+    // The new list's lock, kept until its side file too is in place.
+    drop(records);
     let counts = counts.borrow();
     err_message!(
         "{}: updated: {} kept, {} added, {} dropped, {} hashed again",
-        path.display(),
+        given.display(),
         counts.kept,
         counts.added,
         counts.dropped,
@@ -480,7 +510,7 @@ fn hash_planned(
     algorithms: &[Algorithm],
     files: &[OsString],
     args: &SumArgs,
-    mut records: Records,
+    records: &mut Records,
     plan: impl Iterator<Item = Result<Planned>>,
 ) -> Result<bool> {
     let total = (!args.recursive).then_some(files.len() as u64);
@@ -515,7 +545,7 @@ fn hash_planned(
             |outcomes| {
                 held.get_or_insert_with(|| started.elapsed());
                 for (name, result) in outcomes {
-                    write_kept(&mut records, &mut waiting);
+                    write_kept(records, &mut waiting);
                     let meta = waiting.next_hashed();
                     all_ok &= result.is_ok();
                     records.record(algorithms, args, &name, &result, meta.as_ref())?;
@@ -524,7 +554,7 @@ fn hash_planned(
             },
         )?;
         // Kept records after the chunk's last file.
-        write_kept(&mut records, &mut waiting);
+        write_kept(records, &mut waiting);
         records.pass_on()?;
         if hashing {
             chunk_len = next_chunk_len(chunk_len, held.unwrap_or_else(|| started.elapsed()));

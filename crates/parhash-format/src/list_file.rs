@@ -5,12 +5,17 @@
 //! of `sum --lists DIR` go ([`list_paths`]). The command line, the
 //! Python package (`parhash.lists`) and `parhash-dist` all write their lists through these.
 //!
+//! `FILE` is first taken for what it is ([`Target`]): a symbolic link is followed to the file
+//! it names, which is written, continued and replaced beside itself (the link stays); a device
+//! or a pipe is written once, plainly. A list being written is locked ([`Durable`],
+//! [`ListLock`]): a second run writing it at the same time stops before touching it.
+//!
 //! Errors name the file as `parhash sum` says them: `cannot write FILE: REASON`
 //! ([`cannot_write`]); [`FileError::of`] gives back the file and the system's error.
 
 use std::ffi::OsString;
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -18,6 +23,79 @@ use std::time::{Duration, Instant};
 use parhash::Algorithm;
 
 use crate::{meta, tag};
+
+/// What `sum -o PATH` writes to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A regular file, or none yet: the file that `PATH` names once symbolic links are
+    /// followed ([`resolve`]), written durably with its side file beside it; `--resume` and
+    /// `--update` continue and replace it there, and a link stays a link.
+    File(PathBuf),
+    /// A device, a pipe or a socket (`/dev/stdout`, a FIFO, `/dev/null`), as given: written
+    /// once, without a side file, a `.tmp` or a sync (a pipe cannot be synced, cut or renamed
+    /// over, and a device is no place for a side file).
+    Stream(PathBuf),
+}
+
+impl Target {
+    /// What `path` is now (nothing there yet is a file to create).
+    pub fn of(path: &Path) -> Target {
+        match fs::metadata(path) {
+            Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
+                Target::Stream(path.to_path_buf())
+            }
+            // A directory is left to fail as it would: `cannot write DIR: Is a directory`.
+            _ => Target::File(resolve(path)),
+        }
+    }
+
+    /// The path to write: the file a link names, or the stream as given.
+    pub fn path(&self) -> &Path {
+        match self {
+            Target::File(path) | Target::Stream(path) => path,
+        }
+    }
+
+    /// Whether it is a (regular) file: written durably, with a side file.
+    pub fn is_file(&self) -> bool {
+        matches!(self, Target::File(_))
+    }
+
+    /// The file, where `flag` (`--resume`, `--update`) may continue or replace it; for a
+    /// stream, `sum`'s refusal: `cannot --update /dev/stdout: not a regular file (...)`.
+    pub fn again(&self, flag: &str) -> Result<&Path, String> {
+        match self {
+            Target::File(path) => Ok(path),
+            Target::Stream(path) => Err(format!(
+                "cannot {flag} {}: not a regular file (lists to a device or pipe are written once)",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// The most symbolic links [`resolve`] follows, as the kernel's own limit: past them the path
+/// is left for the system to refuse (`Too many levels of symbolic links`).
+const MAX_LINKS: usize = 40;
+
+/// `path` with its symbolic links followed, chains and relative links included (a relative
+/// link is read from its own directory), to the file they name, whether it exists yet or not:
+/// the list is written, cut and renamed over there, its `.tmp` and side file beside it. The
+/// directories on the way are left as they are: the system follows them alike.
+pub fn resolve(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let Ok(target) = fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            // `join` keeps an absolute target as it is.
+            Some(dir) => dir.join(target),
+            None => target,
+        };
+    }
+    path
+}
 
 /// How often written lines are forced to the disk, at most.
 pub const SYNC_EVERY: Duration = Duration::from_secs(5);
@@ -29,34 +107,73 @@ pub const SYNC_BYTES: u64 = 64 << 20;
 /// nothing written), fsync every [`SYNC_EVERY`] or [`SYNC_BYTES`] and at the end (a crash or
 /// power cut loses at most those). The end is the caller's: [`Durable::sync`] before it is
 /// dropped.
+///
+/// A regular file is locked while it is open ([`File::try_lock`], advisory): a second writer
+/// of the same list, here or in another process, stops with `cannot write FILE: another run
+/// is writing it` before it cuts or writes anything ([`is_locked`]). A device or a pipe is
+/// written plainly: not locked, cut or synced.
 #[derive(Debug)]
 pub struct Durable {
     file: File,
     path: PathBuf,
+    /// A regular file: synced. Not a device or a pipe, which cannot be.
+    regular: bool,
     unsynced: u64,
     synced_at: Instant,
 }
 
 impl Durable {
-    /// `path`, created empty (its directory synced: the name too survives a crash).
+    /// `path`, created empty (its directory synced: the name too survives a crash); a device
+    /// or a pipe is opened to be written, as it is.
     pub fn create(path: &Path) -> io::Result<Durable> {
-        let file = File::create(path).map_err(|err| cannot_write(path, err))?;
-        sync_parent(path);
-        Ok(Durable::new(file, path))
+        let mut options = OpenOptions::new();
+        options.write(true).create(true);
+        let mut list = Durable::open_with(path, &options)?;
+        // Cut only once locked: a second writer must not empty the first one's list.
+        list.cut(0)?;
+        if list.regular {
+            sync_parent(path);
+        }
+        Ok(list)
     }
 
-    /// `path` cut to its first `len` bytes and written on from there ([`open_at`]).
+    /// The existing file at `path`, locked, as it is: [`Durable::cut`] it where it is to be
+    /// continued. `--resume` opens it before reading it, so that no other run writes it
+    /// between.
+    pub fn open(path: &Path) -> io::Result<Durable> {
+        Durable::open_with(path, OpenOptions::new().write(true))
+    }
+
+    /// `path` cut to its first `len` bytes and written on from there ([`Durable::open`],
+    /// [`Durable::cut`]).
     pub fn continue_at(path: &Path, len: u64) -> io::Result<Durable> {
-        Ok(Durable::new(open_at(path, len)?, path))
+        let mut list = Durable::open(path)?;
+        list.cut(len)?;
+        Ok(list)
     }
 
-    fn new(file: File, path: &Path) -> Durable {
-        Durable {
+    fn open_with(path: &Path, options: &OpenOptions) -> io::Result<Durable> {
+        let (file, regular) = open_locked(path, options).map_err(|err| cannot_write(path, err))?;
+        Ok(Durable {
             file,
             path: path.to_path_buf(),
+            regular,
             unsynced: 0,
             synced_at: Instant::now(),
+        })
+    }
+
+    /// Cuts the file to its first `len` bytes and writes on from there (a device or a pipe,
+    /// which has no length, is left as it is).
+    pub fn cut(&mut self, len: u64) -> io::Result<()> {
+        if !self.regular {
+            return Ok(());
         }
+        let mut cut = || {
+            self.file.set_len(len)?;
+            self.file.seek(SeekFrom::Start(len)).map(drop)
+        };
+        cut().map_err(|err| cannot_write(&self.path, err))
     }
 
     /// The file's path.
@@ -79,26 +196,104 @@ impl Durable {
         Ok(())
     }
 
-    /// Forces what was written to the disk.
+    /// Forces what was written to the disk (nothing for a device or a pipe: there is no disk
+    /// behind it, and fsync would refuse with `Invalid argument`).
     pub fn sync(&mut self) -> io::Result<()> {
-        self.file
-            .sync_data()
-            .map_err(|err| cannot_write(&self.path, err))?;
+        if self.regular {
+            self.file
+                .sync_data()
+                .map_err(|err| cannot_write(&self.path, err))?;
+        }
         self.unsynced = 0;
         self.synced_at = Instant::now();
         Ok(())
     }
 }
 
-/// The existing file at `path` cut to its first `len` bytes, open for writing at its end.
+/// The existing file at `path` cut to its first `len` bytes, open for writing at its end
+/// (locked, as [`Durable`] locks it).
 pub fn open_at(path: &Path, len: u64) -> io::Result<File> {
-    let open = || {
-        let mut file = OpenOptions::new().write(true).open(path)?;
-        file.set_len(len)?;
-        file.seek(SeekFrom::Start(len))?;
-        Ok(file)
-    };
-    open().map_err(|err| cannot_write(path, err))
+    Ok(Durable::continue_at(path, len)?.file)
+}
+
+/// A list locked, and left as it is, while `--update` writes the new one beside it: a plain
+/// run or another update of the same list stops until it is dropped, once the new list is
+/// renamed over it (the new list's own lock then holds: keep its [`Durable`] until both
+/// renames are done).
+#[derive(Debug)]
+pub struct ListLock {
+    _file: File,
+}
+
+impl ListLock {
+    /// Locks the existing list at `path` (opened only to read: a list may be read-only where
+    /// its directory is not); `cannot write FILE: another run is writing it` if it is locked.
+    pub fn new(path: &Path) -> io::Result<ListLock> {
+        let (file, _) = open_locked(path, OpenOptions::new().read(true))
+            .map_err(|err| cannot_write(path, err))?;
+        Ok(ListLock { _file: file })
+    }
+}
+
+/// Whether `err` says that another run is writing the list ([`Durable`], [`ListLock`]).
+pub fn is_locked(err: &io::Error) -> bool {
+    let error = FileError::of(err).map_or(err, FileError::error);
+    error.kind() == io::ErrorKind::WouldBlock && error.get_ref().is_some_and(|e| e.is::<Locked>())
+}
+
+/// The reason a locked list is not written.
+#[derive(Debug)]
+struct Locked;
+
+impl fmt::Display for Locked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("another run is writing it")
+    }
+}
+
+impl std::error::Error for Locked {}
+
+/// `path` opened with `options`, and locked if it is a regular file: the file and whether it
+/// is one. Opening never creates a second lock on a file this process has open: one open
+/// file, one lock.
+fn open_locked(path: &Path, options: &OpenOptions) -> io::Result<(File, bool)> {
+    // Another run's `--update` may rename its new list over the name between the open and
+    // the lock: the lock must be on the file the name leads to, so it is taken again there.
+    for _ in 0..MAX_LINKS {
+        let file = options.open(path)?;
+        if !file.metadata()?.is_file() {
+            return Ok((file, false));
+        }
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(io::Error::new(io::ErrorKind::WouldBlock, Locked))
+            }
+            // A file system without locks (some network ones): written as before locks were.
+            Err(TryLockError::Error(_)) => return Ok((file, true)),
+        }
+        if is_named(&file, path) {
+            return Ok((file, true));
+        }
+    }
+    Err(io::Error::new(io::ErrorKind::WouldBlock, Locked))
+}
+
+/// Whether `path` still leads to `file`.
+#[cfg(unix)]
+fn is_named(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let of = |m: fs::Metadata| (m.dev(), m.ino());
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(open), Ok(named)) => of(open) == of(named),
+        _ => false,
+    }
+}
+
+/// Whether `path` still leads to `file` (a file open here cannot be renamed over).
+#[cfg(not(unix))]
+fn is_named(_file: &File, _path: &Path) -> bool {
+    true
 }
 
 /// An I/O error about a file, worded `WHAT FILE: REASON` (`cannot write SHA256SUMS: No space
@@ -179,8 +374,9 @@ pub fn sync_parent(path: &Path) {
 
 /// The files `sum -o LIST` writes, which its walk leaves out should they lie in the tree (a
 /// file being written is not listed): `LIST`, `LIST.tmp`, the side file's `.tmp` and the side
-/// file; or the lists `sum --lists DIR` writes ([`OwnFiles::lists`]). `check --audit LIST`
-/// leaves them out too: they are not part of the data.
+/// file (beside the file a link `LIST` names, and the link); or the lists `sum --lists DIR`
+/// writes ([`OwnFiles::lists`]). `check --audit LIST` leaves them out too: they are not part of
+/// the data.
 #[derive(Clone, Debug)]
 pub struct OwnFiles {
     paths: Vec<PathBuf>,
@@ -190,13 +386,13 @@ pub struct OwnFiles {
 impl OwnFiles {
     /// The files of the list at `list`.
     pub fn new(list: &Path) -> OwnFiles {
-        let side = meta::side_path(list);
-        OwnFiles::of(vec![
-            list.to_path_buf(),
-            temporary(list),
-            temporary(&side),
-            side,
-        ])
+        let file = resolve(list);
+        let side = meta::side_path(&file);
+        let mut paths = vec![file.clone(), temporary(&file), temporary(&side), side];
+        if file != list {
+            paths.push(list.to_path_buf());
+        }
+        OwnFiles::of(paths)
     }
 
     /// The lists of `sum --lists DIR` at `paths` ([`list_paths`]): were they walked, each would
@@ -212,7 +408,8 @@ impl OwnFiles {
         OwnFiles { paths, names }
     }
 
-    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file (or the lists).
+    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file, then the link
+    /// to the list if it is one (or the lists).
     pub fn paths(&self) -> &[PathBuf] {
         &self.paths
     }
@@ -299,7 +496,8 @@ mod tests {
         list.sync().unwrap();
         assert_eq!(fs::read(&path).unwrap(), b"one\ntwo\nthree\n");
         assert_eq!(list.path(), path);
-        // Created again: empty.
+        // Created again once closed: empty.
+        drop(list);
         drop(Durable::create(&path).unwrap());
         assert_eq!(fs::read(&path).unwrap(), b"");
     }
@@ -399,6 +597,124 @@ mod tests {
             list_paths(dir, Some("SUMS"), &algs).unwrap_err(),
             "two lists would be named out/SUMS: see --list-name"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed_to_the_file_it_names() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let (real, links) = (dir.path().join("real"), dir.path().join("links"));
+        fs::create_dir(&real).unwrap();
+        fs::create_dir(&links).unwrap();
+        let list = real.join("SUMS");
+        // A relative link in another directory, and a chain to it.
+        symlink("../real/SUMS", links.join("relative")).unwrap();
+        symlink(links.join("relative"), links.join("chain")).unwrap();
+        let same = |path: &Path| fs::canonicalize(path.parent().unwrap()).unwrap();
+        for link in ["relative", "chain"] {
+            let link = links.join(link);
+            // Not there yet: the file the link names is the one to create.
+            let Target::File(file) = Target::of(&link) else {
+                panic!("{} is no file", link.display());
+            };
+            assert_eq!(file.file_name().unwrap(), "SUMS");
+            assert_eq!(same(&file), fs::canonicalize(&real).unwrap());
+            let own = OwnFiles::new(&link);
+            assert_eq!(own.paths()[3].file_name().unwrap(), "SUMS.parhash-meta");
+            assert_eq!(same(&own.paths()[3]), fs::canonicalize(&real).unwrap());
+            assert_eq!(own.paths()[4], link);
+        }
+        let mut written = Durable::create(&resolve(&links.join("chain"))).unwrap();
+        written.write(b"one\n").unwrap();
+        written.sync().unwrap();
+        drop(written);
+        assert_eq!(fs::read(&list).unwrap(), b"one\n");
+        assert!(fs::symlink_metadata(links.join("chain"))
+            .unwrap()
+            .is_symlink());
+        let own = OwnFiles::new(&links.join("chain"));
+        assert!(own.contains(&links.join("chain")) && own.contains(&list));
+        // A bare name, and a name that is no link, are themselves.
+        assert_eq!(resolve(Path::new("SUMS")), Path::new("SUMS"));
+        assert_eq!(resolve(&list), list);
+        // A loop is left for the system to refuse.
+        symlink("loop", links.join("loop")).unwrap();
+        let err = Durable::create(&resolve(&links.join("loop"))).unwrap_err();
+        assert!(err.to_string().contains("symbolic links"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_or_a_pipe_is_written_once_plainly() {
+        let null = Path::new("/dev/null");
+        assert_eq!(Target::of(null), Target::Stream(null.to_path_buf()));
+        assert_eq!(
+            Target::of(null).again("--update").unwrap_err(),
+            "cannot --update /dev/null: not a regular file \
+             (lists to a device or pipe are written once)"
+        );
+        let mut written = Durable::create(null).unwrap();
+        written.write(b"one\n").unwrap();
+        written.sync().unwrap();
+        drop(written);
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.unwrap().success());
+        assert!(!Target::of(&fifo).is_file());
+        let refused = Target::of(&fifo).again("--resume").unwrap_err();
+        assert!(refused.starts_with("cannot --resume "), "{refused}");
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).unwrap())
+        };
+        let mut written = Durable::create(&fifo).unwrap();
+        written.write(b"one\n").unwrap();
+        written.write(&[b'x'; 100_000]).unwrap();
+        written.sync().unwrap();
+        drop(written);
+        let read = reader.join().unwrap();
+        assert_eq!(&read[..4], b"one\n");
+        assert_eq!(read.len(), 100_004);
+        // A regular file, or none yet, is a file.
+        assert!(Target::of(&dir.path().join("none")).is_file());
+    }
+
+    #[test]
+    fn a_locked_list_is_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SUMS");
+        fs::write(&path, b"old\n").unwrap();
+        // Another run's lock, as a second process would hold it.
+        let other = File::open(&path).unwrap();
+        other.try_lock().unwrap();
+        let expected = format!("cannot write {}: another run is writing it", path.display());
+        for err in [
+            Durable::create(&path).unwrap_err(),
+            Durable::continue_at(&path, 0).unwrap_err(),
+            ListLock::new(&path).unwrap_err(),
+        ] {
+            assert_eq!(err.to_string(), expected);
+            assert_eq!(err.kind(), io::ErrorKind::WouldBlock);
+            assert!(is_locked(&err));
+            assert_eq!(FileError::of(&err).unwrap().path(), path);
+        }
+        assert_eq!(fs::read(&path).unwrap(), b"old\n");
+        drop(other);
+        // A list being written, or updated, is locked in turn.
+        let mut first = Durable::create(&path).unwrap();
+        first.write(b"new\n").unwrap();
+        assert!(is_locked(&Durable::create(&path).unwrap_err()));
+        assert_eq!(fs::read(&path).unwrap(), b"new\n");
+        drop(first);
+        let update = ListLock::new(&path).unwrap();
+        assert!(is_locked(&Durable::open(&path).unwrap_err()));
+        drop(update);
+        assert!(!is_locked(
+            &Durable::open(&dir.path().join("none")).unwrap_err()
+        ));
+        assert!(!is_locked(&io::Error::from(io::ErrorKind::WouldBlock)));
     }
 
     #[test]
