@@ -25,8 +25,7 @@ use super::many::engine::{Early, Windows};
 use super::many::{claim_path, on_workers, open_regular, split, window_len, workers_for, Regular};
 use super::read::{check_end, fill, give_back, read_piece_at, take_buffer};
 use super::{
-    finish, piece_size, spool, FileHasher, FileInput, HashFiles, Progress,
-    ReadStrategy, Unmoved,
+    finish, piece_size, spool, FileHasher, FileInput, HashFiles, Progress, ReadStrategy, Unmoved,
 };
 use crate::batch::JobManager;
 use crate::{Hasher, HasherBuilder, Output, Threads};
