@@ -44,6 +44,7 @@ pub mod lab;
 mod lanes;
 #[cfg(target_os = "linux")]
 mod mapped;
+pub mod multipart;
 pub mod parts;
 mod platform;
 mod registry;

@@ -1,0 +1,350 @@
+//! Checksums of an object uploaded in parts, as object stores label it: a two-level tree whose
+//! leaves (the parts' digests) are independent, so every part of every requested form is one
+//! message of one batch ([`crate::batch::hash_many`]: SIMD lanes and all cores).
+//!
+//! - **S3's ETag** of a multipart upload ([`Combine::S3Etag`]): the MD5 of the parts' raw MD5s
+//!   concatenated, which S3 shows as `hex-N`.
+//! - **A composite checksum** ([`Combine::Composite`]): the algorithm's digest of the parts'
+//!   raw digests concatenated, which S3 shows as `base64-N` (SHA-1, SHA-256, and the CRCs
+//!   where the upload asked for a composite one).
+//!
+//! The part size is not stored by the stores: [`candidate_part_sizes`] lists the sizes tools
+//! use that give a known part count, and [`compute`] hashes them all from one read.
+//! (The text forms, hex and base64 with `-N`, are `parhash-format`'s.)
+//!
+//! ```
+//! use parhash::multipart::{compute, Combine, Request};
+//! let data = vec![7u8; 20 << 20];
+//! let etag = Request::new(Combine::S3Etag, 8 << 20).unwrap();
+//! let [result] = compute(&data, &[etag]).try_into().unwrap();
+//! assert_eq!(result.parts, 3);
+//! assert_eq!(result.digest.len(), 16);
+//! ```
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+
+use crate::batch::hash_many;
+use crate::registry::{Algorithm, Hasher, Output};
+
+/// S3's smallest part (all but the last part of an upload are at least this).
+pub const S3_MIN_PART: u64 = 5 << 20;
+/// S3's largest part.
+pub const S3_MAX_PART: u64 = 5 << 30;
+/// S3's most parts in one upload.
+pub const S3_MAX_PARTS: u64 = 10_000;
+
+const MIB: u64 = 1 << 20;
+
+/// How the parts' digests become the object's checksum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Combine {
+    /// S3's ETag of a multipart upload: MD5 of the parts' MD5s.
+    S3Etag,
+    /// A composite checksum: the algorithm's digest of the parts' digests.
+    Composite(Algorithm),
+}
+
+impl Combine {
+    /// The algorithm each part, and the combination, is hashed with.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Combine::S3Etag => Algorithm::Md5,
+            Combine::Composite(algorithm) => algorithm,
+        }
+    }
+}
+
+/// One form to compute: how the parts combine, and their size (the last part may be smaller).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Request {
+    combine: Combine,
+    part_size: u64,
+}
+
+impl Request {
+    /// The form with parts of `part_size` bytes.
+    ///
+    /// # Errors
+    /// [`MultipartError::ZeroPartSize`] for `part_size == 0`.
+    pub fn new(combine: Combine, part_size: u64) -> Result<Request, MultipartError> {
+        if part_size == 0 {
+            return Err(MultipartError::ZeroPartSize);
+        }
+        Ok(Request { combine, part_size })
+    }
+
+    /// How the parts combine.
+    pub fn combine(self) -> Combine {
+        self.combine
+    }
+
+    /// The part size in bytes.
+    pub fn part_size(self) -> u64 {
+        self.part_size
+    }
+
+    /// The parts of an object of `len` bytes: at least one (an empty object is uploaded as
+    /// one empty part).
+    pub fn parts(self, len: u64) -> u64 {
+        len.div_ceil(self.part_size).max(1)
+    }
+
+    /// Whether S3 would accept an upload of `len` bytes in these parts: parts of
+    /// [`S3_MIN_PART`] to [`S3_MAX_PART`] bytes (a one-part upload may be smaller), at most
+    /// [`S3_MAX_PARTS`] of them.
+    ///
+    /// # Errors
+    /// The [`MultipartError`] that says which limit it breaks.
+    pub fn check_s3_limits(self, len: u64) -> Result<(), MultipartError> {
+        let parts = self.parts(len);
+        if self.part_size > S3_MAX_PART {
+            return Err(MultipartError::PartTooLarge(self.part_size));
+        }
+        if parts > 1 && self.part_size < S3_MIN_PART {
+            return Err(MultipartError::PartTooSmall(self.part_size));
+        }
+        if parts > S3_MAX_PARTS {
+            return Err(MultipartError::TooManyParts { parts });
+        }
+        Ok(())
+    }
+}
+
+/// What a [`Request`] gives for one object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Multipart {
+    /// The form computed.
+    pub request: Request,
+    /// The number of parts.
+    pub parts: u64,
+    /// The raw combined digest (hex for an ETag, base64 for a composite checksum, each
+    /// followed by `-parts` where the store shows it).
+    pub digest: Output,
+}
+
+/// A request that cannot be computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MultipartError {
+    /// A part size of 0 bytes.
+    ZeroPartSize,
+    /// A part over [`S3_MAX_PART`].
+    PartTooLarge(u64),
+    /// Parts under [`S3_MIN_PART`] in an upload of more than one part.
+    PartTooSmall(u64),
+    /// More than [`S3_MAX_PARTS`] parts.
+    TooManyParts {
+        /// How many the part size gives.
+        parts: u64,
+    },
+}
+
+impl fmt::Display for MultipartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MultipartError::ZeroPartSize => f.write_str("the part size must be at least 1 byte"),
+            MultipartError::PartTooLarge(size) => {
+                write!(
+                    f,
+                    "a part of {size} bytes is over S3's largest part (5 GiB)"
+                )
+            }
+            MultipartError::PartTooSmall(size) => write!(
+                f,
+                "parts of {size} bytes are under S3's smallest part (5 MiB; only the last part, \
+                 or a single one, may be smaller)"
+            ),
+            MultipartError::TooManyParts { parts } => {
+                write!(f, "{parts} parts are over S3's 10,000 parts in one upload")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MultipartError {}
+
+/// The part sizes that give an object of `len` bytes exactly `parts` parts, from those tools
+/// use: 5, 8, 15, 16 and 64 MiB and every power of two from 1 MiB to 5 GiB, and `len / parts`
+/// rounded up to a whole MiB (what tools guess) and to a byte; in increasing order, each once.
+pub fn candidate_part_sizes(len: u64, parts: u64) -> Vec<u64> {
+    if parts == 0 {
+        return Vec::new();
+    }
+    let mut sizes: Vec<u64> = [5, 8, 15, 16, 64].iter().map(|m| m * MIB).collect();
+    sizes.extend(
+        (0..=12)
+            .map(|shift| MIB << shift)
+            .filter(|&s| s <= S3_MAX_PART),
+    );
+    let even = len.div_ceil(parts).max(1);
+    sizes.push(even.div_ceil(MIB) * MIB);
+    sizes.push(even);
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes.retain(|&size| len.div_ceil(size).max(1) == parts);
+    sizes
+}
+
+/// Every request's checksum of `data`: all their parts hashed as one batch, then each
+/// request's digests combined. One result per request, in order.
+pub fn compute(data: &[u8], requests: &[Request]) -> Vec<Multipart> {
+    // The parts of all requests that share a part algorithm go to one batch.
+    let mut digests: Vec<Vec<Output>> = vec![Vec::new(); requests.len()];
+    let mut algorithms: Vec<Algorithm> = requests.iter().map(|r| r.combine.algorithm()).collect();
+    algorithms.sort_unstable();
+    algorithms.dedup();
+    for algorithm in algorithms {
+        let mut messages: Vec<&[u8]> = Vec::new();
+        let mut owners: Vec<usize> = Vec::new();
+        for (index, request) in requests.iter().enumerate() {
+            if request.combine.algorithm() == algorithm {
+                messages.extend(parts_of(data, request.part_size));
+                owners.push(index);
+            }
+        }
+        let mut all = hash_many(algorithm, &messages).into_iter();
+        for index in owners {
+            let count = requests[index].parts(data.len() as u64) as usize;
+            digests[index] = all.by_ref().take(count).collect();
+        }
+    }
+    requests
+        .iter()
+        .zip(digests)
+        .map(|(&request, parts)| combine(request, &parts))
+        .collect()
+}
+
+/// [`compute`] over a file, read once from start to end through `reader` (a file, a pipe):
+/// each request's current part is hashed as the bytes come, so memory stays one buffer
+/// whatever the size. [`compute`] over the bytes in memory (or a map of a cached file) is
+/// faster: its parts run in SIMD lanes and on all cores.
+///
+/// # Errors
+/// The first error reading returns.
+pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result<Vec<Multipart>> {
+    struct Running {
+        hasher: Hasher,
+        left: u64,
+        parts: Vec<Output>,
+    }
+    let mut running: Vec<Running> = requests
+        .iter()
+        .map(|r| Running {
+            hasher: Hasher::new(r.combine.algorithm()),
+            left: r.part_size,
+            parts: Vec::new(),
+        })
+        .collect();
+    let mut buffer = vec![0u8; 4 << 20];
+    loop {
+        let got = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(got) => got,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        for (run, request) in running.iter_mut().zip(requests) {
+            let mut bytes = &buffer[..got];
+            while !bytes.is_empty() {
+                if run.left == 0 {
+                    run.parts.push(run.hasher.finalize_reset());
+                    run.left = request.part_size;
+                }
+                let take = bytes
+                    .len()
+                    .min(usize::try_from(run.left).unwrap_or(usize::MAX));
+                run.hasher.update(&bytes[..take]);
+                run.left -= take as u64;
+                bytes = &bytes[take..];
+            }
+        }
+    }
+    Ok(running
+        .into_iter()
+        .zip(requests)
+        .map(|(mut run, &request)| {
+            // The last part (or the one empty part of an empty object).
+            run.parts.push(run.hasher.finalize_reset());
+            combine(request, &run.parts)
+        })
+        .collect())
+}
+
+/// [`compute`] over a regular file: mapped and batched where it can be, else read once
+/// ([`compute_reader`]). A file that shrinks while it is mapped is an error, not a checksum.
+///
+/// # Errors
+/// The first error reading or mapping the file returns.
+pub fn compute_file(file: &File, requests: &[Request]) -> io::Result<Vec<Multipart>> {
+    #[cfg(target_os = "linux")]
+    {
+        let len = file.metadata()?.len();
+        if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
+            let result = compute(mapping.bytes(), requests);
+            if mapping.faulted() {
+                return Err(io::Error::other("file changed while being read"));
+            }
+            return Ok(result);
+        }
+    }
+    compute_reader(file, requests)
+}
+
+/// `data` in parts of `part_size` bytes (one empty part for empty data).
+fn parts_of(data: &[u8], part_size: u64) -> impl Iterator<Item = &[u8]> {
+    let size = usize::try_from(part_size).unwrap_or(usize::MAX);
+    let empty = data.is_empty().then_some(&data[..0]);
+    data.chunks(size).chain(empty)
+}
+
+/// The request's digest from its parts' digests, in order.
+fn combine(request: Request, parts: &[Output]) -> Multipart {
+    let mut hasher = Hasher::new(request.combine.algorithm());
+    for part in parts {
+        hasher.update(part.as_bytes());
+    }
+    Multipart {
+        request,
+        parts: parts.len() as u64,
+        digest: hasher.finalize(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_give_the_part_count() {
+        let len = (20 << 20) + 3;
+        let sizes = candidate_part_sizes(len, 3);
+        assert!(sizes.contains(&(8 << 20)));
+        for size in &sizes {
+            assert_eq!(len.div_ceil(*size), 3, "{size}");
+        }
+        assert!(candidate_part_sizes(len, 0).is_empty());
+        assert_eq!(candidate_part_sizes(0, 1).first(), Some(&1));
+    }
+
+    #[test]
+    fn s3_limits() {
+        let request = |size| Request::new(Combine::S3Etag, size).unwrap();
+        assert_eq!(
+            Request::new(Combine::S3Etag, 0),
+            Err(MultipartError::ZeroPartSize)
+        );
+        assert!(request(1 << 20).check_s3_limits(1 << 20).is_ok());
+        assert_eq!(
+            request(1 << 20).check_s3_limits((1 << 20) + 1),
+            Err(MultipartError::PartTooSmall(1 << 20))
+        );
+        assert_eq!(
+            request(S3_MIN_PART).check_s3_limits(S3_MIN_PART * 10_001),
+            Err(MultipartError::TooManyParts { parts: 10_001 })
+        );
+        assert!(request(S3_MAX_PART + 1).check_s3_limits(1).is_err());
+    }
+}

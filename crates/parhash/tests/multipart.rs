@@ -1,0 +1,91 @@
+//! Multipart checksums against an independent computation with RustCrypto's `md-5`, `sha1`
+//! and `sha2` crates: S3's ETag (MD5 of the parts' MD5s) and composite checksums, for random
+//! sizes and part sizes, from memory, from a reader and from a file.
+
+use std::io::Write;
+
+use digest::Digest;
+use parhash::multipart::{compute, compute_file, compute_reader, Combine, Request};
+use parhash::Algorithm;
+use proptest::prelude::*;
+
+/// The combined digest with `D` for the parts and for their concatenation.
+fn reference<D: Digest>(data: &[u8], part_size: usize) -> (Vec<u8>, u64) {
+    let mut parts: Vec<&[u8]> = data.chunks(part_size).collect();
+    if parts.is_empty() {
+        parts.push(&[]);
+    }
+    let mut outer = D::new();
+    for part in &parts {
+        outer.update(D::digest(part));
+    }
+    (outer.finalize().to_vec(), parts.len() as u64)
+}
+
+fn expected(combine: Combine, data: &[u8], part_size: usize) -> (Vec<u8>, u64) {
+    match combine.algorithm() {
+        Algorithm::Md5 => reference::<md5::Md5>(data, part_size),
+        Algorithm::Sha1 => reference::<sha1::Sha1>(data, part_size),
+        Algorithm::Sha256 => reference::<sha2::Sha256>(data, part_size),
+        other => panic!("no reference for {other}"),
+    }
+}
+
+const FORMS: [Combine; 3] = [
+    Combine::S3Etag,
+    Combine::Composite(Algorithm::Sha1),
+    Combine::Composite(Algorithm::Sha256),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_form_and_part_size_matches_the_reference(
+        len in 0usize..300_000,
+        sizes in proptest::collection::vec(1u64..70_000, 1..4),
+        seed in any::<u8>(),
+    ) {
+        let data: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect();
+        let requests: Vec<Request> = sizes
+            .iter()
+            .flat_map(|&size| FORMS.map(|form| Request::new(form, size).unwrap()))
+            .collect();
+        let from_memory = compute(&data, &requests);
+        let from_reader = compute_reader(&data[..], &requests).unwrap();
+        for ((request, got), streamed) in requests.iter().zip(&from_memory).zip(&from_reader) {
+            let (digest, parts) = expected(request.combine(), &data, request.part_size() as usize);
+            prop_assert_eq!(got.digest.as_bytes(), &digest[..], "{:?}", request);
+            prop_assert_eq!(got.parts, parts);
+            prop_assert_eq!(got, streamed);
+        }
+    }
+}
+
+#[test]
+fn s3_etag_of_a_file_in_8_mib_parts_with_a_last_part_of_one_byte() {
+    let data: Vec<u8> = (0..(16 << 20) + 1).map(|i: u32| (i % 251) as u8).collect();
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(&data).unwrap();
+    let request = Request::new(Combine::S3Etag, 8 << 20).unwrap();
+    let [got] = compute_file(file.as_file(), &[request])
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let (digest, parts) = reference::<md5::Md5>(&data, 8 << 20);
+    assert_eq!((got.digest.as_bytes(), got.parts), (&digest[..], 3));
+    assert_eq!(parts, 3);
+}
+
+#[test]
+fn an_empty_object_is_one_empty_part() {
+    let request = Request::new(Combine::S3Etag, 8 << 20).unwrap();
+    let [got] = compute(&[], &[request]).try_into().unwrap();
+    assert_eq!(got.parts, 1);
+    assert_eq!(got.digest.as_bytes(), &reference::<md5::Md5>(&[], 1).0[..]);
+    // md5(md5("")): the ETag S3 gives an empty object uploaded in one part.
+    assert_eq!(
+        format!("{:x}", got.digest),
+        "59adb24ef3cdbe0297f05b395827453f"
+    );
+}
