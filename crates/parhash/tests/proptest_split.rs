@@ -157,7 +157,9 @@ properties! {
 /// The properties above cover every algorithm that has an oracle, each with its typed path, and
 /// only SIMD, SANDstorm and PARSHA-256 lack one, besides BLAKE2 and SHAKE: parhash runs their
 /// RustCrypto crates as they are (their controls are the authors' and NIST's vectors in
-/// `xof_blake2_blake3_kat.rs` and b2sum and hashlib in the CLI's tests).
+/// `xof_blake2_blake3_kat.rs` and b2sum and hashlib in the CLI's tests), and the CRCs and
+/// xxHash, whose crates parhash also runs as they are (controls: `checksums.rs`'s bitwise CRC
+/// and xxhsum's digests, and zlib, crc32c, awscrt and xxhash in the Python tests).
 #[test]
 fn every_algorithm_with_an_oracle_is_covered() {
     let empty = Split {
@@ -169,7 +171,13 @@ fn every_algorithm_with_an_oracle_is_covered() {
         let has_oracle = oracle(alg, b"").is_some();
         let expected_without = matches!(
             family,
-            Family::Simd | Family::Sandstorm | Family::Parsha | Family::Blake2 | Family::Shake
+            Family::Simd
+                | Family::Sandstorm
+                | Family::Parsha
+                | Family::Blake2
+                | Family::Shake
+                | Family::Crc
+                | Family::XxHash
         );
         assert_eq!(has_oracle, !expected_without, "{alg}: oracle {has_oracle}");
         if has_oracle {
