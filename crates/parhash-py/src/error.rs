@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use parhash::file::{FileChangedSize, FileModified};
 use parhash::parts::PartError;
-use parhash_format::list_file::FileError;
-use pyo3::exceptions::{PyIndexError, PyOSError, PyValueError};
+use parhash_format::list_file::{is_locked, FileError};
+use pyo3::exceptions::{PyBlockingIOError, PyIndexError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
@@ -110,8 +110,8 @@ impl From<Error> for PyErr {
 
 /// `err` about `path` as Python's `OSError`: with `errno`, `strerror` and `filename` when the
 /// system said why (Python then picks the subclass: `FileNotFoundError`, `IsADirectoryError`...),
-/// `parhash.FileChanged` for a file that changed while it was read, otherwise an `OSError` with the
-/// message and `filename`.
+/// `parhash.FileChanged` for a file that changed while it was read, `BlockingIOError` for a list
+/// another run is writing (it is locked), otherwise an `OSError` with the message and `filename`.
 fn os_error(err: &io::Error, path: &Path) -> PyErr {
     match err.raw_os_error() {
         Some(code) => {
@@ -129,6 +129,8 @@ fn os_error(err: &io::Error, path: &Path) -> PyErr {
                 .is_some_and(|e| e.is::<FileModified>() || e.is::<FileChangedSize>());
             let error = if changed {
                 file_changed(message)
+            } else if is_locked(err) {
+                PyBlockingIOError::new_err(message)
             } else {
                 PyOSError::new_err(message)
             };

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use parhash_format::escape;
-use parhash_format::list_file::{self, Durable, OwnFiles};
+use parhash_format::list_file::{self, Durable, ListLock, OwnFiles, Target};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyIterator};
@@ -33,10 +33,11 @@ pub(crate) struct DurableFile {
 }
 
 impl DurableFile {
-    fn open(py: Python<'_>, path: PathBuf, keep: Option<u64>) -> PyResult<DurableFile> {
+    fn open(py: Python<'_>, path: PathBuf, keep: Option<Option<u64>>) -> PyResult<DurableFile> {
         let opened = py.detach(|| match keep {
             None => Durable::create(&path),
-            Some(len) => Durable::continue_at(&path, len),
+            Some(None) => Durable::open(&path),
+            Some(Some(len)) => Durable::continue_at(&path, len),
         });
         match opened {
             Ok(file) => Ok(DurableFile {
@@ -66,7 +67,21 @@ impl DurableFile {
     /// The existing file at `path` cut to its first `length` bytes, written on from there.
     #[staticmethod]
     fn continue_at(py: Python<'_>, path: &Bound<'_, PyAny>, length: u64) -> PyResult<DurableFile> {
-        DurableFile::open(py, path_arg(path)?, Some(length))
+        DurableFile::open(py, path_arg(path)?, Some(Some(length)))
+    }
+
+    /// The existing file at `path`, locked and left as it is until `cut()`: a resume opens its
+    /// list before reading it, so that no other run writes it between.
+    #[staticmethod]
+    fn existing(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<DurableFile> {
+        DurableFile::open(py, path_arg(path)?, Some(None))
+    }
+
+    /// Cuts the file to its first `length` bytes and writes on from there.
+    fn cut(&mut self, py: Python<'_>, length: u64) -> PyResult<()> {
+        let (file, path) = self.open_file()?;
+        py.detach(|| file.cut(length))
+            .map_err(|err| Error::Io(err, path.to_path_buf()).into())
     }
 
     /// Writes `data` (and syncs if it is time).
@@ -113,6 +128,46 @@ impl DurableFile {
     ) {
         self.close();
     }
+}
+
+/// An existing list locked while `--update` writes the new one beside it (as
+/// `parhash sum --update` locks it): `BlockingIOError` if another run is writing it.
+#[pyclass(module = "parhash.format", name = "ListLock")]
+pub(crate) struct ListLockFile {
+    lock: Option<ListLock>,
+}
+
+#[pymethods]
+impl ListLockFile {
+    #[new]
+    fn new(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<ListLockFile> {
+        let path = path_arg(path)?;
+        let lock = py
+            .detach(|| ListLock::new(&path))
+            .map_err(Error::io(&path))?;
+        Ok(ListLockFile { lock: Some(lock) })
+    }
+
+    /// Lets the list go (closing twice is allowed).
+    fn close(&mut self) {
+        self.lock = None;
+    }
+}
+
+/// What `sum -o PATH` writes to: `(path, regular)`, the file a link names (links followed)
+/// and True, or a device or a pipe as given and False (written once: no side file). With
+/// `flag` (`"--resume"`, `"--update"`), ValueError in the CLI's words for a device or a pipe.
+#[pyfunction]
+#[pyo3(signature = (path, flag=None))]
+pub(crate) fn list_target<'py>(
+    path: &Bound<'py, PyAny>,
+    flag: Option<&str>,
+) -> PyResult<(Bound<'py, PyBytes>, bool)> {
+    let target = Target::of(&path_arg(path)?);
+    if let Some(flag) = flag {
+        target.again(flag).map_err(Error::value)?;
+    }
+    Ok((path_bytes(path.py(), target.path()), target.is_file()))
 }
 
 /// Renames `source` over `target` and syncs their directory, so the rename survives a crash
@@ -216,6 +271,8 @@ pub(crate) fn digest_size_for(algorithm: &str, bits: Option<usize>) -> PyResult<
 pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<DurableFile>()?;
     module.add_class::<WithoutOwnFiles>()?;
+    module.add_class::<ListLockFile>()?;
+    module.add_function(wrap_pyfunction!(list_target, module)?)?;
     module.add_function(wrap_pyfunction!(replace, module)?)?;
     module.add_function(wrap_pyfunction!(temporary_path, module)?)?;
     module.add_function(wrap_pyfunction!(own_files, module)?)?;

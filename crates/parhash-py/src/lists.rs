@@ -436,16 +436,19 @@ impl ListUpdate {
         }
     }
 
-    /// `LIST: updated: K kept, A added, D dropped, H hashed again`, as `sum` ends.
-    fn summary(&self) -> String {
-        format!(
+    /// `LIST: updated: K kept, A added, D dropped, H hashed again`, as `sum` ends: `LIST` is
+    /// `list` where given (what `-o` names, a link to the list), else the list's path.
+    #[pyo3(signature = (list=None))]
+    fn summary(&self, list: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let named = list.map(path_arg).transpose()?;
+        Ok(format!(
             "{}: updated: {} kept, {} added, {} dropped, {} hashed again",
-            self.path.display(),
+            named.as_deref().unwrap_or(&self.path).display(),
             self.kept,
             self.added,
             self.dropped,
             self.rehashed
-        )
+        ))
     }
 }
 

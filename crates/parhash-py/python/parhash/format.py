@@ -1,7 +1,8 @@
 """The checksum-list format of ``parhash sum`` and ``parhash check``: coreutils' sha256sum and
 b2sum lines (``HEX  NAME``), BSD tags (``SHA256 (NAME) = HEX``), escaped names, ``-l``
 lengths, the ``--json`` records, check runs and the ``-r`` walk, and the files of
-``sum -o LIST`` (:class:`DurableFile`, :func:`replace`, :class:`WithoutOwnFiles`).
+``sum -o LIST`` (:func:`list_target`, :class:`DurableFile`, :class:`ListLock`, :func:`replace`,
+:class:`WithoutOwnFiles`).
 
 It is the CLI's own code (the Rust crate ``parhash-format``), so what a Python program writes
 here checks with ``parhash check`` and ``sha256sum -c``, and the other way round::
@@ -29,6 +30,7 @@ from ._parhash import (
     DurableFile,
     Entry,
     ListCheck,
+    ListLock,
     ListUpdate,
     ResumedList,
     SideFile,
@@ -44,6 +46,7 @@ from ._parhash import (
     length_digest_size,
     length_error,
     list_name,
+    list_target,
     list_paths,
     meta_path,
     meta_record,
@@ -67,6 +70,7 @@ __all__ = [
     "DurableFile",
     "Entry",
     "ListCheck",
+    "ListLock",
     "ListUpdate",
     "ResumedList",
     "SideFile",
@@ -81,6 +85,7 @@ __all__ = [
     "length_digest_size",
     "length_error",
     "list_name",
+    "list_target",
     "list_paths",
     "meta_path",
     "meta_record",

@@ -175,10 +175,17 @@ class DurableFile:
     fsync every 5 s or 64 MiB and at `sync()`."""
 
     def __init__(self, path: _Path) -> None:
-        """`path`, created empty (OSError with errno and filename if it cannot be)."""
+        """`path`, created empty (OSError with errno and filename if it cannot be; a device or
+        a pipe is opened as it is). A regular file is locked while open: BlockingIOError if
+        another run is writing it."""
     @staticmethod
     def continue_at(path: _Path, length: int) -> DurableFile:
         """The existing file at `path` cut to its first `length` bytes, written on from there."""
+    @staticmethod
+    def existing(path: _Path) -> DurableFile:
+        """The existing file at `path`, locked and left as it is until `cut()`."""
+    def cut(self, length: int) -> None:
+        """Cuts the file to its first `length` bytes and writes on from there."""
     def write(self, data: bytes) -> None: ...
     def sync(self) -> None: ...
     def close(self) -> None:
@@ -189,6 +196,18 @@ class DurableFile:
     def path(self) -> bytes: ...
     def __enter__(self) -> DurableFile: ...
     def __exit__(self, kind: object, value: object, traceback: object) -> None: ...
+
+class ListLock:
+    """An existing list locked while `--update` writes the new one beside it
+    (BlockingIOError if another run is writing it)."""
+
+    def __init__(self, path: _Path) -> None: ...
+    def close(self) -> None:
+        """Lets the list go (closing twice is allowed)."""
+
+def list_target(path: _Path, flag: str | None = None) -> tuple[bytes, bool]:
+    """What `sum -o PATH` writes to: (the file a link names, True), or (a device or a pipe as
+    given, False). With `flag` ("--resume", "--update"), ValueError for a device or a pipe."""
 
 def replace(source: _Path, target: _Path) -> None:
     """Renames `source` over `target` and syncs their directory."""
@@ -259,8 +278,9 @@ class ListUpdate:
     def __iter__(self) -> ListUpdate: ...
     def __next__(self) -> tuple[str, bytes, bytes | BaseException | None, bytes | None]:
         """("keep", name, record, meta_line) or ("hash", name, error or None, meta_line)."""
-    def summary(self) -> str:
-        """`LIST: updated: K kept, A added, D dropped, H hashed again`."""
+    def summary(self, list: _Path | None = None) -> str:
+        """`LIST: updated: K kept, A added, D dropped, H hashed again` (`LIST`: `list` where
+        given, a link to the list, else the list's path)."""
 
 class Audit:
     """`parhash check --audit LIST`: the list read, the tree fed in, the CLI's report."""

@@ -88,8 +88,8 @@ def _walk(roots: Sequence[PathArg], recursive: bool = True) -> Iterator[Tuple[by
 class _Writer:
     """Writes hashed files' records to a list and its side file, as ``sum -o``."""
 
-    def __init__(self, algorithm: str, style: Dict[str, Any], list_out: fmt.DurableFile, side_out: fmt.DurableFile,
-                 on_message: OnMessage):
+    def __init__(self, algorithm: str, style: Dict[str, Any], list_out: fmt.DurableFile,
+                 side_out: Optional[fmt.DurableFile], on_message: OnMessage):
         self.algorithm = algorithm
         self.style = style
         self.list_out = list_out
@@ -107,7 +107,7 @@ class _Writer:
                                          binary=self.style.get("binary", False),
                                          zero=self.style.get("zero", False), tree_params=tree_params)
             # The side file first: whatever a crash leaves, it covers the list's entries.
-            if meta_line is not None:
+            if meta_line is not None and self.side_out is not None:
                 self.side_out.write(meta_line)
             self.list_out.write(line)
             return
@@ -117,20 +117,26 @@ class _Writer:
         self.on_message(fmt.failure_message(result, name))
 
     def kept(self, record: bytes, meta_line: Optional[bytes]) -> None:
-        if meta_line is not None:
+        if meta_line is not None and self.side_out is not None:
             self.side_out.write(meta_line)
         self.list_out.write(record)
 
+    def sync(self) -> None:
+        if self.side_out is not None:
+            self.side_out.sync()
+        self.list_out.sync()
+
     def finish(self) -> None:
         try:
-            self.side_out.sync()
-            self.list_out.sync()
+            self.sync()
         finally:
             self.close()
 
     def close(self) -> None:
-        """Closes both files (what was written stays: a later resume continues it)."""
-        self.side_out.close()
+        """Closes both files (what was written stays: a later resume continues it; the list's
+        lock goes with it)."""
+        if self.side_out is not None:
+            self.side_out.close()
         self.list_out.close()
 
 
@@ -184,40 +190,55 @@ def write(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256
     is continued: the files it has are not hashed again, a torn last line is written again,
     and the result is byte for byte what an uninterrupted run writes (ValueError, in the
     CLI's words, for a list this call did not begin). Without `recursive`, `roots` are files
-    (``sum -o`` without ``-r``)."""
+    (``sum -o`` without ``-r``). A link is followed: the file it names is written, its side
+    file beside it; a device or a pipe gets the lines once, without a side file (`resume` of
+    one: ValueError). A list another run is writing is left alone: BlockingIOError."""
     messages: List[str] = []
     say = _messages(on_message, messages)
     style = _style(algorithm, tag, binary, zero, json, tree_params)
     hasher = hasher or local_hasher(algorithm, tree_params=tree_params, digest_size=digest_size)
-    side_path = fmt.meta_path(list_path)
+    target, regular = fmt.list_target(list_path, "--resume" if resume else None)
     walk = fmt.WithoutOwnFiles(_walk(roots, recursive), list_path)
-    if not (resume and os.path.exists(list_path)):
-        side = fmt.DurableFile(side_path)
-        side.write(fmt.META_HEADER)
-        writer = _Writer(algorithm, style, fmt.DurableFile(list_path), side, say)
+    if not regular:
+        writer = _Writer(algorithm, style, fmt.DurableFile(target), None, say)
         _hash_walk(walk, writer, hasher)
         return ListResult(writer.ok, messages)
-    resumed = fmt.ResumedList(list_path, algorithm, **style)
-    gaps: List[Tuple[bytes, Any]] = []
-    first: List[Tuple[bytes, Any]] = []
-    for name, error in walk:
-        step, failure = resumed.step(name, error)
-        if step == "gap":
-            gaps.append((name, failure))
-        elif step == "resume":
-            first.append((name, error))
-            break
-    list_len, meta_len, torn = resumed.finish()
-    for text in torn:
-        say(text)
-    for name, failure in gaps:
-        say(fmt.failure_message(failure, name))
-    if meta_len == 0:
+    side_path = fmt.meta_path(target)
+    if not (resume and os.path.exists(target)):
+        list_out = fmt.DurableFile(target)
         side = fmt.DurableFile(side_path)
         side.write(fmt.META_HEADER)
-    else:
-        side = fmt.DurableFile.continue_at(side_path, meta_len)
-    writer = _Writer(algorithm, style, fmt.DurableFile.continue_at(list_path, list_len), side, say)
+        writer = _Writer(algorithm, style, list_out, side, say)
+        _hash_walk(walk, writer, hasher)
+        return ListResult(writer.ok, messages)
+    # Locked before it is read: no other run writes it between.
+    list_out = fmt.DurableFile.existing(target)
+    try:
+        resumed = fmt.ResumedList(target, algorithm, **style)
+        gaps: List[Tuple[bytes, Any]] = []
+        first: List[Tuple[bytes, Any]] = []
+        for name, error in walk:
+            step, failure = resumed.step(name, error)
+            if step == "gap":
+                gaps.append((name, failure))
+            elif step == "resume":
+                first.append((name, error))
+                break
+        list_len, meta_len, torn = resumed.finish()
+        for text in torn:
+            say(text)
+        for name, failure in gaps:
+            say(fmt.failure_message(failure, name))
+        if meta_len == 0:
+            side = fmt.DurableFile(side_path)
+            side.write(fmt.META_HEADER)
+        else:
+            side = fmt.DurableFile.continue_at(side_path, meta_len)
+        list_out.cut(list_len)
+    except BaseException:
+        list_out.close()
+        raise
+    writer = _Writer(algorithm, style, list_out, side, say)
     _hash_walk(_chain(first, walk), writer, hasher)
     return ListResult(writer.ok and not gaps, messages)
 
@@ -236,8 +257,11 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
     kept without reading them; with `rehash_changed`, those whose size, modification or change
     time, inode or device differ from the side file's record are hashed again (this trusts file
     metadata, as rsync and git do). Written to ``LIST.tmp`` and renamed over `list_path`
-    (and the side file likewise); with no list yet, one is written."""
-    path = os.fsencode(list_path)
+    (and the side file likewise); with no list yet, one is written. A link is followed: the
+    file it names is replaced beside itself; a device or a pipe is refused (ValueError), and a
+    list another run is writing left alone (BlockingIOError)."""
+    target, _ = fmt.list_target(list_path, "--update")
+    path = os.fsencode(target)
     if not os.path.exists(path):
         return write(list_path, roots, algorithm, recursive=recursive, tag=tag, binary=binary, zero=zero, json=json,
                      tree_params=tree_params, digest_size=digest_size, hasher=hasher, on_message=on_message)
@@ -247,14 +271,27 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
     hasher = hasher or local_hasher(algorithm, tree_params=tree_params, digest_size=digest_size)
     side_path = os.fsencode(fmt.meta_path(path))
     walk = fmt.WithoutOwnFiles(_walk(roots, recursive), list_path)
+    # Locked before it is read, until the new list (locked too) is renamed over it.
+    lock = fmt.ListLock(path)
+    try:
+        return _update(list_path, path, side_path, roots, walk, algorithm, style, rehash_changed, hasher, messages,
+                       say)
+    finally:
+        lock.close()
+
+
+def _update(given: PathArg, path: bytes, side_path: bytes, roots: Sequence[PathArg], walk: Iterable[Tuple[bytes, Any]],
+            algorithm: str, style: Dict[str, Any], rehash_changed: bool, hasher: Hasher, messages: List[str],
+            say: OnMessage) -> ListResult:
     merge = fmt.ListUpdate(path, algorithm, [os.fsencode(r) for r in roots], walk,
                            rehash_changed=rehash_changed, **style)
     for text in merge.messages:
         say(text)
     list_tmp, side_tmp = fmt.temporary_path(path), fmt.temporary_path(side_path)
+    list_out = fmt.DurableFile(list_tmp)
     side = fmt.DurableFile(side_tmp)
     side.write(fmt.META_HEADER)
-    writer = _Writer(algorithm, style, fmt.DurableFile(list_tmp), side, say)
+    writer = _Writer(algorithm, style, list_out, side, say)
 
     def steps() -> Iterator[Tuple[Optional[bytes], Any]]:
         for action, name, value, meta_line in merge:
@@ -272,7 +309,7 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
                 writer.kept(value, meta_line)
             else:
                 writer.hashed(name, value if action == "failed" else result, meta_line)
-        writer.finish()
+        writer.sync()
     except BaseException:
         # The old list stays as it was.
         writer.close()
@@ -282,9 +319,13 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
             except OSError:
                 pass
         raise
-    fmt.replace(list_tmp, path)
-    fmt.replace(side_tmp, side_path)
-    say(merge.summary())
+    try:
+        fmt.replace(list_tmp, path)
+        fmt.replace(side_tmp, side_path)
+    finally:
+        # The new list's lock, kept until its side file too is in place.
+        writer.close()
+    say(merge.summary(given))
     return ListResult(writer.ok, messages)
 
 
