@@ -203,7 +203,10 @@ fuzz_target!(|input: &[u8]| {
 fn spec_of_job(job: &Job) -> Spec {
     Spec {
         algorithm: job.entry.algorithm,
-        tree_params: parhash_format::tag::takes_tree_params(job.entry.algorithm)
+        tree_params: job
+            .entry
+            .algorithm
+            .takes_tree_params()
             .then_some(job.tree_params),
         digest_size: job.digest_size(),
     }
