@@ -117,6 +117,13 @@ pub trait Engine: Send + Sync {
     fn bounded_memory(&self) -> bool {
         true
     }
+    /// [`Engine::bounded_memory`] for one message of `len` bytes: an engine whose streaming
+    /// memory grows with the length past a limit (PARSHA-256's tall trees) says `false` there,
+    /// and the lab skips that configuration with a note instead of hashing it.
+    fn bounded_memory_for(&self, len: u64) -> bool {
+        let _ = len;
+        self.bounded_memory()
+    }
     /// Hashes one message of `len` bytes made of `chunk` repeated (the last copy cut short),
     /// on `threads` threads where the engine splits a message, and returns one digest byte.
     /// Called only when [`Engine::bounded_memory`] holds. The default streams through

@@ -261,7 +261,11 @@ pub fn run_sweeps(title: &str, specs: &[SweepSpec], opts: &LabOptions) -> std::i
             config.threads
         ));
         bar.inc(1);
-        let data = measure::plan_data(config, engine.bounded_memory(), &opts.data_limits);
+        let data = measure::plan_data(
+            config,
+            engine.bounded_memory_for(config.message_len as u64),
+            &opts.data_limits,
+        );
         if let DataPlan::Skip(why) = data {
             report.notes.push(why);
             continue;
@@ -533,7 +537,11 @@ pub fn measure_one(
     budget: Duration,
     tsc_hz: Option<f64>,
 ) -> std::io::Result<Measurement> {
-    let data = measure::plan_data(config, engine.bounded_memory(), &opts.data_limits);
+    let data = measure::plan_data(
+        config,
+        engine.bounded_memory_for(config.message_len as u64),
+        &opts.data_limits,
+    );
     measure::measure(
         &**engine,
         config,

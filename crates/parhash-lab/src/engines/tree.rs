@@ -127,6 +127,17 @@ impl StreamHasher for Buffered {
     }
 }
 
+impl ParshaTree {
+    /// The registry's streaming hasher for a message of `len` bytes, as users build it.
+    fn streaming(&self, len: u64, threads: usize) -> Result<Hasher, parhash::Error> {
+        Hasher::builder(Algorithm::Parsha256)
+            .threads(threads.max(1))
+            .tree_params(self.params.library())
+            .expected_len(len)
+            .build()
+    }
+}
+
 impl Engine for ParshaTree {
     fn algorithm(&self) -> String {
         "parsha256".into()
@@ -154,15 +165,16 @@ impl Engine for ParshaTree {
     fn takes_tree_params(&self) -> bool {
         true
     }
+    fn bounded_memory_for(&self, len: u64) -> bool {
+        // The streaming hasher refuses a tree whose memory would grow with the message.
+        self.streaming(len, 1).is_ok()
+    }
     fn hash_repeated(&self, chunk: &[u8], len: u64, threads: usize) -> u8 {
         // Built as users build it: told the length up front, PARSHA-256 streams and holds
         // about one chunk of rounds.
-        let mut hasher = Hasher::builder(Algorithm::Parsha256)
-            .threads(threads.max(1))
-            .tree_params(self.params.library())
-            .expected_len(len)
-            .build()
-            .expect("the fast engine with checked parameters");
+        let mut hasher = self
+            .streaming(len, threads)
+            .expect("planned only where bounded_memory_for holds");
         feed_repeated(chunk, len, |piece| hasher.update(piece));
         let digest = hasher
             .try_finalize()
