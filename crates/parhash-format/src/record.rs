@@ -1,6 +1,6 @@
 //! One record (line) of a list read with a bound on its length, for every reader of lists that
 //! someone else may have written: `check` and its audit, the `--resume` and `--update` readers
-//! ([`crate::resume::Records`]) and the side file ([`crate::meta`]).
+//! (`resume::Records`) and the side file (`meta`).
 //!
 //! A record longer than [`MAX_RECORD_BYTES`] is read on to its terminator and dropped, never
 //! held: the caller counts it as improperly formatted (as coreutils counts a line it cannot

@@ -24,7 +24,7 @@
 //! reader's [`std::io::Error`] kept as the source), or states that are not exactly the plan's
 //! parts (missing, duplicated, foreign, damaged), or parts that read different versions of
 //! the message ([`PartError::MixedVersions`]: a state records the version it read with
-//! [`PartState::with_identity`]; [`crate::file::hash_part`] records a file's).
+//! [`PartState::with_identity`]; `file::hash_part` records a file's).
 //!
 //! ```
 //! use parhash::parts::{PartState, Plan};

@@ -7,7 +7,7 @@
 //! that a state damaged on its way is refused rather than turned into a wrong digest.
 //!
 //! A state may also carry the identity of the version of the message its part read
-//! ([`PartState::with_identity`]: for a file, its [`FileVersion`](crate::file::FileVersion)),
+//! ([`PartState::with_identity`]: for a file, its `file::FileVersion`),
 //! and the combine step refuses parts that read different versions
 //! ([`PartError::MixedVersions`]) rather than combine a mix of two messages.
 //!
@@ -84,10 +84,8 @@ impl PartState {
     }
 
     /// This state, recording that its part read the version of the message `identity` names
-    /// (any bytes equal for equal versions: a file's [`FileVersion::to_bytes`], an object
+    /// (any bytes equal for equal versions: a file's `file::FileVersion::to_bytes`, an object
     /// store's ETag or generation). Parts whose identities differ do not combine.
-    ///
-    /// [`FileVersion::to_bytes`]: crate::file::FileVersion::to_bytes
     #[must_use]
     pub fn with_identity(mut self, identity: Vec<u8>) -> PartState {
         self.identity = Some(identity);

@@ -517,7 +517,7 @@ impl Algorithm {
     /// tree's shape depends on the message length (PARSHA-256), unless that length is given
     /// up front ([`HasherBuilder::expected_len`](crate::HasherBuilder::expected_len)). A caller
     /// that holds the message anyway (a binding's buffers) may keep it instead; the file engine
-    /// spools input of unknown length first ([`crate::file::spool`]).
+    /// spools input of unknown length first (`file::spool`).
     pub fn needs_message_length(self) -> bool {
         self.info().family == Family::Parsha
     }
