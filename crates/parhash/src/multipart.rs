@@ -26,6 +26,7 @@ use std::fs::File;
 use std::io::{self, Read};
 
 use crate::batch::hash_many;
+use crate::file::FileVersion;
 use crate::registry::{Algorithm, Hasher, Output};
 
 /// S3's smallest part (all but the last part of an upload are at least this).
@@ -274,18 +275,29 @@ pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result
 }
 
 /// [`compute`] over a regular file: mapped and batched where it can be, else read once
-/// ([`compute_reader`]). A file that shrinks while it is mapped is an error, not a checksum.
+/// ([`compute_reader`]). A file that changes while it is read is an error, not a checksum, by
+/// the file engine's rule ([`FileVersion::check`], and a map's fault as the engine reports it).
 ///
 /// # Errors
-/// The first error reading or mapping the file returns.
+/// The first error reading or mapping the file returns; [`crate::file::FileChangedSize`] or
+/// [`crate::file::FileModified`] for a file that changed.
 pub fn compute_file(file: &File, requests: &[Request]) -> io::Result<Vec<Multipart>> {
+    let version = FileVersion::of(file);
+    let result = compute_file_once(file, requests)?;
+    if let Some(version) = version {
+        version.check(file)?;
+    }
+    Ok(result)
+}
+
+fn compute_file_once(file: &File, requests: &[Request]) -> io::Result<Vec<Multipart>> {
     #[cfg(target_os = "linux")]
     {
         let len = file.metadata()?.len();
         if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
             let result = compute(mapping.bytes(), requests);
             if mapping.faulted() {
-                return Err(io::Error::other("file changed while being read"));
+                return Err(crate::file::read::mapped_fault(file, len));
             }
             return Ok(result);
         }

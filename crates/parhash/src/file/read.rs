@@ -286,7 +286,7 @@ fn map_ahead(
 /// (truncated: [`FileChangedSize`] with its length now), or, at its full length, the storage
 /// failed to read a page.
 #[cfg(target_os = "linux")]
-pub(super) fn mapped_fault(file: &File, len: u64) -> io::Error {
+pub(crate) fn mapped_fault(file: &File, len: u64) -> io::Error {
     match file.metadata() {
         Ok(meta) if meta.len() < len => FileChangedSize {
             expected: len,
