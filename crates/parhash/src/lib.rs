@@ -22,7 +22,8 @@
 //! The public surface is this page: the registry ([`Algorithm`], [`Hasher`], [`Variant`]), the
 //! concrete digest types, [`batch`] (many messages), [`file`](mod@file) (files, one or many in
 //! input order, safe against files that change), [`threads`] (the one thread policy), the tree
-//! modes ([`parsha256`], [`sandstorm`]) and [`parts`] (their partial states between machines).
+//! modes ([`parsha256`], [`sandstorm`]), [`parts`] (their partial states between machines) and
+//! [`outboard`] (BLAKE3 outboard trees, as bao writes them, and verified ranges of a file).
 //! Kernels, lanes, vector types, CPU detection and the RC5 study are private; the benchmark
 //! lab, benches, tests and the CUDA crate reach the few they measure through a hidden `lab`
 //! module that is not part of the supported API (ARCHITECTURE.md tells the whole story).
@@ -45,6 +46,7 @@ mod lanes;
 #[cfg(target_os = "linux")]
 mod mapped;
 pub mod multipart;
+pub mod outboard;
 pub mod parts;
 mod platform;
 mod registry;
