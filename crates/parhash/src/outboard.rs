@@ -45,11 +45,11 @@
 //! # Hashing and writing in one pass
 //!
 //! [`Encoder`] takes the file's bytes in order, as many or few at a time as a reader gives,
-//! and computes the digest and the outboard together: whole 1 MiB subtrees (or whole groups,
-//! for groups larger than that) of one `update` are hashed side by side on the library's
-//! thread pool, as the streaming BLAKE3 hasher does, and their parents are written to the sink
-//! as soon as they are known. The file's length must be known up front: it fixes the tree's
-//! shape, and so where each parent goes in the pre-order layout.
+//! and computes the digest and the outboard together: the whole 1 MiB subtrees of one
+//! `update` are hashed side by side on the library's thread pool, as the streaming BLAKE3
+//! hasher does, and their parents are written to the sink as soon as they are known. The
+//! file's length must be known up front: it fixes the tree's shape, and so where each parent
+//! goes in the pre-order layout.
 
 use std::fmt;
 use std::fs::File;
