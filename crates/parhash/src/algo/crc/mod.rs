@@ -25,6 +25,8 @@ use digest::consts::{U4, U8};
 use super::checksum::{checksum_type, Stream};
 use crate::dispatch::backends;
 
+pub(crate) mod parts;
+
 /// `crc-fast`'s state for one CRC.
 #[derive(Clone)]
 struct CrcFast(Digest);
