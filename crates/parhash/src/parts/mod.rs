@@ -62,9 +62,10 @@
 
 // The state types the families' plans share sit in modules of their own, below this API,
 // so the families import them from there and the imports go one way: this module uses the
-// families' plans, they use `key`, `error` and `state`.
+// families' plans, they use `key`, `error`, `pieces` and `state`.
 pub(crate) mod error;
 pub(crate) mod key;
+pub(crate) mod pieces;
 pub(crate) mod state;
 
 use std::io::{self, Read, Seek, SeekFrom};
@@ -264,7 +265,7 @@ impl Plan {
             Form::Parsha(plan, _) => plan.message_len(),
             Form::Sandstorm(plan) => plan.message_len(),
             Form::Blake3(plan) => plan.message_len(),
-            Form::Crc(plan) => plan.message_len(),
+            Form::Crc(plan) => plan.message_len,
         }
     }
 
@@ -277,7 +278,7 @@ impl Plan {
             Form::Parsha(plan, _) => plan.parts(),
             Form::Sandstorm(plan) => plan.parts(),
             Form::Blake3(plan) => plan.parts(),
-            Form::Crc(plan) => plan.parts(),
+            Form::Crc(plan) => plan.parts,
         }
     }
 
