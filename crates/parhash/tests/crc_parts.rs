@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use parhash::file::FileHasher;
+use parhash::lab::testing::pseudo_random_bytes;
 use parhash::parts::Plan;
 use parhash::{Algorithm, Hasher, Threads};
 use proptest::prelude::*;
@@ -25,18 +26,6 @@ fn independent(algorithm: Algorithm, data: &[u8]) -> String {
 
 const CRCS: [Algorithm; 3] = [Algorithm::Crc32, Algorithm::Crc32c, Algorithm::Crc64Nvme];
 
-fn message(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(if cfg!(debug_assertions) { 64 } else { 256 }))]
 
@@ -47,7 +36,7 @@ proptest! {
         parts in 1usize..40,
         seed in any::<u64>(),
     ) {
-        let data = message(len, seed);
+        let data = pseudo_random_bytes(seed, len);
         for algorithm in CRCS {
             let plan = Plan::new(algorithm, len as u64, parts).unwrap();
             prop_assert!(plan.parts() >= 1 && plan.parts() <= parts.max(1));
@@ -75,7 +64,7 @@ proptest! {
 /// mapped or read), gives the crates' CRC, as does every variant on one thread.
 #[test]
 fn a_large_file_on_two_threads_gives_the_sequential_crc() {
-    let data = message((9 << 20) + 4321, 7);
+    let data = pseudo_random_bytes(7, (9 << 20) + 4321);
     let mut file = tempfile::NamedTempFile::new().unwrap();
     file.write_all(&data).unwrap();
     file.flush().unwrap();

@@ -5,12 +5,13 @@
 //!
 //! Digests are the CRC as a big-endian integer, as `crc32`, `gsutil` and S3 (in base64) show
 //! it. The backends:
-//! - CRC-32: `crc32fast` (zlib-rs's and flate2's CRC: PCLMULQDQ folding chosen at run time),
-//!   about twice `crc-fast`'s speed on CPUs without AVX-512, where `crc-fast` has no fast
-//!   CRC-32 path; `crc-fast` stays a variant, and the faster one with AVX-512 VPCLMULQDQ.
-//! - CRC-32C: the `crc32c` crate (the SSE 4.2 `crc32` instruction on three interleaved
-//!   streams, chosen at run time), faster than `crc-fast` on the same CPUs; `crc-fast` stays
-//!   a variant.
+//! - CRC-32: `crc32fast` (flate2's CRC: PCLMULQDQ folding chosen at run time), about twice
+//!   `crc-fast`'s speed on CPUs without AVX-512.
+//! - CRC-32C: the `crc32c` crate (the SSE 4.2 `crc32` instruction, chosen at run time), faster
+//!   than `crc-fast` on the same CPUs.
+//! - With AVX-512 both take `crc-fast`, the only one of these crates with a 512-bit VPCLMULQDQ
+//!   kernel (chosen from the crates' code: no AVX-512 machine has measured it yet); `crc-fast`
+//!   stays a variant everywhere.
 //! - CRC-64/NVME: `crc-fast` (what the AWS SDK for Rust uses), at least `crc64fast-nvme`'s
 //!   speed.
 //!

@@ -6,7 +6,6 @@
 //!
 //! The family's geometry and its states; `crate::parts` dispatches to it.
 
-use std::cell::Cell;
 use std::io;
 use std::ops::Range;
 
@@ -15,6 +14,7 @@ use crc_fast::{checksum_combine, CrcAlgorithm};
 use super::{Crc32, Crc32c, Crc64Nvme};
 use crate::parts::error::PartError;
 use crate::parts::key::{PlanKey, TreeMode};
+use crate::parts::pieces::read_in_pieces;
 use crate::parts::state::{sized_in_order, PartState};
 use crate::Algorithm;
 
@@ -112,8 +112,10 @@ impl Running {
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
     kind: Kind,
-    message_len: u64,
-    parts: usize,
+    /// The message length in bytes.
+    pub(crate) message_len: u64,
+    /// The number of parts.
+    pub(crate) parts: usize,
 }
 
 impl Plan {
@@ -125,16 +127,6 @@ impl Plan {
             message_len,
             parts: parts.clamp(1, most),
         }
-    }
-
-    /// The message length in bytes.
-    pub(crate) fn message_len(&self) -> u64 {
-        self.message_len
-    }
-
-    /// The number of parts.
-    pub(crate) fn parts(&self) -> usize {
-        self.parts
     }
 
     /// What identifies this plan; every state of it carries this key (with the CRC: parts of
@@ -169,33 +161,17 @@ impl Plan {
     }
 
     /// Part `index`'s state, reading its range a few MiB at a time through `read(offset,
-    /// buf)` into a buffer the calling thread keeps.
+    /// buf)`.
     pub(crate) fn hash_part_from(
         &self,
         index: usize,
-        mut read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+        read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
     ) -> io::Result<PartState> {
-        thread_local! {
-            static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-        }
-        let range = self.range(index);
-        let mut buffer = BUFFER.take();
-        buffer.resize(READ_BYTES, 0);
         let mut crc = Running::new(self.kind);
-        let mut offset = range.start;
-        let result = loop {
-            if offset == range.end {
-                break Ok(());
-            }
-            let piece = &mut buffer[..(range.end - offset).min(READ_BYTES as u64) as usize];
-            if let Err(err) = read(offset, piece) {
-                break Err(err);
-            }
-            crc.update(piece);
-            offset += piece.len() as u64;
-        };
-        BUFFER.set(buffer);
-        result.map(|()| self.state(index, crc.value()))
+        read_in_pieces(self.range(index), READ_BYTES, read, |_, piece| {
+            crc.update(piece)
+        })?;
+        Ok(self.state(index, crc.value()))
     }
 
     /// The message's CRC, big-endian, from the states of all the parts, in any order.
