@@ -32,8 +32,10 @@ macro_rules! checksum_type {
         #[derive(Clone)]
         pub struct $name($state);
 
-        /// The state of the backend a hasher was built with.
+        /// The state of the backend a hasher was built with (inline, whatever its size: one
+        /// per hasher, and a box would cost an allocation per message).
         #[derive(Clone)]
+        #[allow(clippy::large_enum_variant)]
         enum $state {
             $($(#[cfg($cfg)])? $variant($stream),)+
         }
