@@ -225,9 +225,11 @@ pub fn peers(algorithm: Algorithm) -> Vec<EngineRef> {
 /// A checksum crate's streaming state, one message at a time.
 struct CrateState<S> {
     state: S,
+    /// The digest's bytes (its first, the most significant, is the one returned).
+    size: usize,
     new: fn() -> S,
     update: fn(&mut S, &[u8]),
-    finish: fn(&S) -> u64,
+    finish: fn(&S) -> u128,
 }
 
 impl<S: Send> StreamHasher for CrateState<S> {
@@ -235,7 +237,7 @@ impl<S: Send> StreamHasher for CrateState<S> {
         (self.update)(&mut self.state, data);
     }
     fn finish_reset(&mut self) -> u8 {
-        let byte = (self.finish)(&self.state) as u8;
+        let byte = ((self.finish)(&self.state) >> (8 * self.size - 8)) as u8;
         self.state = (self.new)();
         byte
     }
@@ -246,7 +248,7 @@ struct CrateEngine<S> {
     krate: &'static str,
     new: fn() -> S,
     update: fn(&mut S, &[u8]),
-    finish: fn(&S) -> u64,
+    finish: fn(&S) -> u128,
 }
 
 impl<S: Send + 'static> Engine for CrateEngine<S> {
@@ -260,8 +262,10 @@ impl<S: Send + 'static> Engine for CrateEngine<S> {
         self.krate.to_string()
     }
     fn hasher(&self) -> Box<dyn StreamHasher> {
+        let size = Algorithm::from_name(&self.algorithm).map_or(8, |a| a.digest_size());
         Box::new(CrateState {
             state: (self.new)(),
+            size,
             new: self.new,
             update: self.update,
             finish: self.finish,
@@ -269,13 +273,13 @@ impl<S: Send + 'static> Engine for CrateEngine<S> {
     }
 }
 
-/// A crate engine from its state's constructor, update and finish (the digest's low bits).
+/// A crate engine from its state's constructor, update and finish (the digest as an integer).
 fn krate<S: Send + 'static>(
     algorithm: Algorithm,
     krate: &'static str,
     new: fn() -> S,
     update: fn(&mut S, &[u8]),
-    finish: fn(&S) -> u64,
+    finish: fn(&S) -> u128,
 ) -> EngineRef {
     Arc::new(CrateEngine {
         algorithm: algorithm.name().to_string(),
@@ -298,7 +302,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "crc-fast",
                 || crc_fast::Digest::new(crc_fast::CrcAlgorithm::$which),
                 |s, d| s.update(d),
-                |s| s.finalize(),
+                |s| u128::from(s.finalize()),
             )
         };
     }
@@ -309,7 +313,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "xxhash-rust",
                 xxhash_rust::xxh3::Xxh3Default::new,
                 |s, d| s.update(d),
-                |s| s.digest128() as u64,
+                |s| s.digest128(),
             )
         } else {
             krate(
@@ -317,7 +321,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "xxhash-rust",
                 xxhash_rust::xxh3::Xxh3Default::new,
                 |s, d| s.update(d),
-                |s| s.digest(),
+                |s| u128::from(s.digest()),
             )
         }
     };
@@ -328,7 +332,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "crc32fast",
                 crc32fast::Hasher::new,
                 |s, d| s.update(d),
-                |s| u64::from(s.clone().finalize()),
+                |s| u128::from(s.clone().finalize()),
             ),
             crc_fast!(Crc32IsoHdlc),
         ],
@@ -338,7 +342,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "crc32c",
                 || 0u32,
                 |s, d| *s = crc32c::crc32c_append(*s, d),
-                |s| u64::from(*s),
+                |s| u128::from(*s),
             ),
             crc_fast!(Crc32Iscsi),
         ],
@@ -348,7 +352,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "crc64fast-nvme",
                 crc64fast_nvme::Digest::new,
                 |s, d| s.write(d),
-                |s| s.sum64(),
+                |s| u128::from(s.sum64()),
             ),
             crc_fast!(Crc64Nvme),
         ],
@@ -358,14 +362,14 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "xxhash-rust",
                 || xxhash_rust::xxh64::Xxh64::new(0),
                 |s, d| s.update(d),
-                |s| s.digest(),
+                |s| u128::from(s.digest()),
             ),
             krate(
                 algorithm,
                 "twox-hash",
                 || twox_hash::XxHash64::with_seed(0),
                 |s, d| s.write(d),
-                |s| s.finish(),
+                |s| u128::from(s.finish()),
             ),
         ],
         Algorithm::Xxh3 => vec![
@@ -375,7 +379,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "twox-hash",
                 twox_hash::XxHash3_64::new,
                 |s, d| s.write(d),
-                |s| s.finish(),
+                |s| u128::from(s.finish()),
             ),
         ],
         Algorithm::Xxh128 => vec![
@@ -385,7 +389,7 @@ fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
                 "twox-hash",
                 twox_hash::XxHash3_128::new,
                 |s, d| s.write(d),
-                |s| s.finish_128() as u64,
+                |s| s.finish_128(),
             ),
         ],
         _ => Vec::new(),
