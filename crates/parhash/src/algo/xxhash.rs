@@ -98,14 +98,16 @@ backends! {
 }
 
 checksum_type! {
-    /// XXH64 with seed 0 (`xxhsum -H1`); 8-byte digest.
+    /// XXH64 with seed 0 (`xxhsum -H1`); 8-byte digest. Computed by `xxhash-rust` (scalar, the
+    /// faster of the two crates).
     Xxh64: U8, Xxh64Backend, Xxh64State {
         XxhashRust: xxhash_rust::xxh64::Xxh64 = xxhash_rust::xxh64::Xxh64::new(0);
     }
 }
 
 checksum_type! {
-    /// XXH3-64 with seed 0 (`xxhsum -H3`); 8-byte digest.
+    /// XXH3-64 with seed 0 (`xxhsum -H3`); 8-byte digest. Computed by `twox-hash` where AVX2 is
+    /// detected (its AVX2 kernel, chosen at run time), else by `xxhash-rust` (SSE2).
     Xxh3: U8, Xxh3Backend, Xxh3State {
         TwoxHash(_): twox_hash::XxHash3_64 = twox_hash::XxHash3_64::new();
         XxhashRust: XxhashRust3<false> = XxhashRust3::default();
@@ -113,7 +115,8 @@ checksum_type! {
 }
 
 checksum_type! {
-    /// XXH3-128 with seed 0 (`xxhsum -H2`); 16-byte digest, the high 64 bits first.
+    /// XXH3-128 with seed 0 (`xxhsum -H2`); 16-byte digest, the high 64 bits first. Computed
+    /// as XXH3-64 is.
     Xxh128: U16, Xxh3Backend, Xxh128State {
         TwoxHash(_): twox_hash::XxHash3_128 = twox_hash::XxHash3_128::new();
         XxhashRust: XxhashRust3<true> = XxhashRust3::default();
