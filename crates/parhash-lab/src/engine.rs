@@ -42,6 +42,8 @@ pub enum Provider {
     Rustcrypto,
     /// The `blake3` crate: the modern anchor of fast hashing.
     Blake3,
+    /// Another published crate (the checksums' peers: `crc32fast`, `crc32c`, `twox-hash`...).
+    Crate,
 }
 
 impl Provider {
@@ -52,6 +54,7 @@ impl Provider {
             Provider::Openssl => "openssl",
             Provider::Rustcrypto => "rustcrypto",
             Provider::Blake3 => "blake3",
+            Provider::Crate => "crate",
         }
     }
 }

@@ -512,7 +512,12 @@ fn report_baseline_configs(c: &Config, base: &str) -> Vec<Config> {
     v.provider = Provider::Parhash;
     v.variant = base.to_string();
     out.push(v);
-    for p in [Provider::Openssl, Provider::Rustcrypto, Provider::Blake3] {
+    for p in [
+        Provider::Openssl,
+        Provider::Rustcrypto,
+        Provider::Blake3,
+        Provider::Crate,
+    ] {
         if p.name() == base {
             // Peers are measured single-threaded: compare against that.
             for (algorithm, variant) in crate::engines::peer_ids(&c.algorithm, p) {

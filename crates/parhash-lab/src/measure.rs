@@ -241,6 +241,7 @@ impl Measurement {
             Provider::Openssl,
             Provider::Rustcrypto,
             Provider::Blake3,
+            Provider::Crate,
         ];
         let provider = providers.into_iter().find(|p| p.name() == provider);
         Measurement {

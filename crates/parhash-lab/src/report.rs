@@ -444,10 +444,15 @@ impl Report {
         if comparisons.is_empty() {
             return None;
         }
-        let providers: Vec<Provider> = [Provider::Openssl, Provider::Rustcrypto, Provider::Blake3]
-            .into_iter()
-            .filter(|p| comparisons.iter().any(|c| c.peer(*p).is_some()))
-            .collect();
+        let providers: Vec<Provider> = [
+            Provider::Openssl,
+            Provider::Rustcrypto,
+            Provider::Blake3,
+            Provider::Crate,
+        ]
+        .into_iter()
+        .filter(|p| comparisons.iter().any(|c| c.peer(*p).is_some()))
+        .collect();
         let mut headers: Vec<String> = ["algorithm", "work", "parhash's fastest form", "GB/s"]
             .map(String::from)
             .to_vec();

@@ -311,7 +311,8 @@ pub(crate) use backends;
 mod tests {
     use super::*;
     use crate::algo::{
-        blake, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein, whirlpool,
+        blake, crc, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein,
+        whirlpool, xxhash,
     };
 
     backends! {
@@ -409,7 +410,8 @@ mod tests {
             blake::Backend256, blake::Backend512, groestl::Backend, jh::Backend, keccak::Backend,
             md5::Backend, sha1::Backend, sha2::sha256::Backend, sha2::sha512::Backend,
             simd::Backend, skein::Backend, skein::SequentialOnly, whirlpool::Backend,
-            sandstorm::Form, parsha256::Backend,
+            sandstorm::Form, parsha256::Backend, crc::Crc32Backend, crc::Crc32cBackend,
+            crc::Crc64Backend, xxhash::Xxh64Backend, xxhash::Xxh3Backend,
         }
     }
 }

@@ -133,8 +133,8 @@ fn check(plan: &Plan, message: &[u8], r: &mut StdRng) {
 #[test]
 fn every_splittable_algorithm_equals_its_one_shot_digest() {
     let cases = splittable();
-    // PARSHA-256, the six SANDstorm algorithms and BLAKE3.
-    assert_eq!(cases.len(), 3 + 6 + 1, "{cases:?}");
+    // PARSHA-256, the six SANDstorm algorithms, BLAKE3 and the three CRCs.
+    assert_eq!(cases.len(), 3 + 6 + 1 + 3, "{cases:?}");
     let mut r = rng(26);
     for (algorithm, params) in cases {
         // Lengths around the trees' edges and random ones up to ~11 SANDstorm superblocks;

@@ -1,5 +1,6 @@
 //! The peers measured beside parhash: OpenSSL (the system's libcrypto), the RustCrypto crates,
-//! and the `blake3` crate as the anchor every algorithm is compared with.
+//! the checksum crates (each CRC and xxHash crate parhash could use, its own default among
+//! them), and the `blake3` crate as the anchor every algorithm is compared with.
 
 use std::sync::Arc;
 
@@ -217,7 +218,182 @@ pub fn peers(algorithm: Algorithm) -> Vec<EngineRef> {
     if algorithm == Algorithm::Blake3 {
         out.push(blake3_anchor());
     }
+    out.extend(checksum_peers(algorithm));
     out
+}
+
+/// A checksum crate's streaming state, one message at a time.
+struct CrateState<S> {
+    state: S,
+    /// The digest's bytes (its first, the most significant, is the one returned).
+    size: usize,
+    new: fn() -> S,
+    update: fn(&mut S, &[u8]),
+    finish: fn(&S) -> u128,
+}
+
+impl<S: Send> StreamHasher for CrateState<S> {
+    fn update(&mut self, data: &[u8]) {
+        (self.update)(&mut self.state, data);
+    }
+    fn finish_reset(&mut self) -> u8 {
+        let byte = ((self.finish)(&self.state) >> (8 * self.size - 8)) as u8;
+        self.state = (self.new)();
+        byte
+    }
+}
+
+struct CrateEngine<S> {
+    algorithm: String,
+    krate: &'static str,
+    new: fn() -> S,
+    update: fn(&mut S, &[u8]),
+    finish: fn(&S) -> u128,
+}
+
+impl<S: Send + 'static> Engine for CrateEngine<S> {
+    fn algorithm(&self) -> String {
+        self.algorithm.clone()
+    }
+    fn provider(&self) -> Provider {
+        Provider::Crate
+    }
+    fn variant(&self) -> String {
+        self.krate.to_string()
+    }
+    fn hasher(&self) -> Box<dyn StreamHasher> {
+        let size = Algorithm::from_name(&self.algorithm).map_or(8, |a| a.digest_size());
+        Box::new(CrateState {
+            state: (self.new)(),
+            size,
+            new: self.new,
+            update: self.update,
+            finish: self.finish,
+        })
+    }
+}
+
+/// A crate engine from its state's constructor, update and finish (the digest as an integer).
+fn krate<S: Send + 'static>(
+    algorithm: Algorithm,
+    krate: &'static str,
+    new: fn() -> S,
+    update: fn(&mut S, &[u8]),
+    finish: fn(&S) -> u128,
+) -> EngineRef {
+    Arc::new(CrateEngine {
+        algorithm: algorithm.name().to_string(),
+        krate,
+        new,
+        update,
+        finish,
+    })
+}
+
+/// Every crate that computes `algorithm`'s checksum, parhash's own backend among them (the
+/// ratio to it is what parhash's dispatch costs; to the others, what its choice gains).
+fn checksum_peers(algorithm: Algorithm) -> Vec<EngineRef> {
+    use std::hash::Hasher as _;
+    // `crc-fast`'s engine for one CRC (a macro: a closure capturing the CRC is no `fn`).
+    macro_rules! crc_fast {
+        ($which:ident) => {
+            krate(
+                algorithm,
+                "crc-fast",
+                || crc_fast::Digest::new(crc_fast::CrcAlgorithm::$which),
+                |s, d| s.update(d),
+                |s| u128::from(s.finalize()),
+            )
+        };
+    }
+    let xxh3_rust = |wide: bool| {
+        if wide {
+            krate(
+                algorithm,
+                "xxhash-rust",
+                xxhash_rust::xxh3::Xxh3Default::new,
+                |s, d| s.update(d),
+                |s| s.digest128(),
+            )
+        } else {
+            krate(
+                algorithm,
+                "xxhash-rust",
+                xxhash_rust::xxh3::Xxh3Default::new,
+                |s, d| s.update(d),
+                |s| u128::from(s.digest()),
+            )
+        }
+    };
+    match algorithm {
+        Algorithm::Crc32 => vec![
+            krate(
+                algorithm,
+                "crc32fast",
+                crc32fast::Hasher::new,
+                |s, d| s.update(d),
+                |s| u128::from(s.clone().finalize()),
+            ),
+            crc_fast!(Crc32IsoHdlc),
+        ],
+        Algorithm::Crc32c => vec![
+            krate(
+                algorithm,
+                "crc32c",
+                || 0u32,
+                |s, d| *s = crc32c::crc32c_append(*s, d),
+                |s| u128::from(*s),
+            ),
+            crc_fast!(Crc32Iscsi),
+        ],
+        Algorithm::Crc64Nvme => vec![
+            krate(
+                algorithm,
+                "crc64fast-nvme",
+                crc64fast_nvme::Digest::new,
+                |s, d| s.write(d),
+                |s| u128::from(s.sum64()),
+            ),
+            crc_fast!(Crc64Nvme),
+        ],
+        Algorithm::Xxh64 => vec![
+            krate(
+                algorithm,
+                "xxhash-rust",
+                || xxhash_rust::xxh64::Xxh64::new(0),
+                |s, d| s.update(d),
+                |s| u128::from(s.digest()),
+            ),
+            krate(
+                algorithm,
+                "twox-hash",
+                || twox_hash::XxHash64::with_seed(0),
+                |s, d| s.write(d),
+                |s| u128::from(s.finish()),
+            ),
+        ],
+        Algorithm::Xxh3 => vec![
+            xxh3_rust(false),
+            krate(
+                algorithm,
+                "twox-hash",
+                twox_hash::XxHash3_64::new,
+                |s, d| s.write(d),
+                |s| u128::from(s.finish()),
+            ),
+        ],
+        Algorithm::Xxh128 => vec![
+            xxh3_rust(true),
+            krate(
+                algorithm,
+                "twox-hash",
+                twox_hash::XxHash3_128::new,
+                |s, d| s.write(d),
+                |s| s.finish_128(),
+            ),
+        ],
+        _ => Vec::new(),
+    }
 }
 
 /// The (algorithm, variant) names under which `provider` is measured beside parhash's

@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::many::engine::{Early, Windows};
 use super::many::{claim_path, on_workers, open_regular, split, window_len, workers_for, Regular};
-use super::read::{check_end, fill, give_back, read_piece_at, take_buffer};
+use super::read::{check_end, fill, give_back, read_piece_at, take_buffer, Buffer};
 use super::{
     finish, piece_size, spool, FileHasher, FileInput, FileVersion, HashFiles, Progress,
     ReadStrategy,
@@ -404,7 +404,7 @@ struct Gathering {
 
 /// A piece of the file, shared by the hashers.
 struct Piece {
-    bytes: Vec<u8>,
+    bytes: Buffer,
     len: usize,
 }
 

@@ -185,8 +185,8 @@ fn read_ahead(
     }
     #[cfg(not(target_os = "linux"))]
     let _ = map;
-    let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize)>>(READ_AHEAD);
-    let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
+    let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Buffer, usize)>>(READ_AHEAD);
+    let (empty_tx, empty_rx) = mpsc::channel::<Buffer>();
     for _ in 0..=READ_AHEAD {
         // Cannot fail: the receiver is alive.
         let _ = empty_tx.send(take_buffer(piece));
@@ -316,8 +316,8 @@ fn advise_sequential(_file: &File) {}
 /// The hasher's side of [`read_ahead`]: each full buffer to `consume`, then back to the
 /// reader (or to this thread's spares once the reader is done).
 fn hash_pieces(
-    full: mpsc::Receiver<io::Result<(Vec<u8>, usize)>>,
-    empty: mpsc::Sender<Vec<u8>>,
+    full: mpsc::Receiver<io::Result<(Buffer, usize)>>,
+    empty: mpsc::Sender<Buffer>,
     mut consume: impl FnMut(&[u8]),
 ) -> io::Result<()> {
     for read in full {
@@ -439,28 +439,81 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 thread_local! {
     // Buffers kept for the next file this thread hashes: many files in a row cost no
     // allocations (nor the page faults of fresh memory).
-    static SPARE_BUFFERS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
+    static SPARE_BUFFERS: RefCell<Vec<Buffer>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Most spare buffers a thread keeps.
 const SPARES: usize = READ_AHEAD + 1;
 
+/// Where a read buffer starts: a page boundary. A read copies from the page cache with `rep
+/// movsb`, which on AMD Zen 3 runs several times slower into a destination at another offset
+/// in its page than the source's (a large `Vec` starts 16 bytes into its pages; BENCHMARKS.md,
+/// "Checksums").
+const BUFFER_ALIGN: usize = 4096;
+
+/// A read buffer of a fixed size whose bytes start at a [`BUFFER_ALIGN`] boundary.
+pub(super) struct Buffer {
+    bytes: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Buffer {
+    fn new(len: usize) -> Buffer {
+        let bytes = vec![0; len + BUFFER_ALIGN];
+        let start = bytes.as_ptr().align_offset(BUFFER_ALIGN).min(BUFFER_ALIGN);
+        Buffer { bytes, start, len }
+    }
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.bytes[self.start..self.start + self.len]
+    }
+}
+
+impl std::ops::DerefMut for Buffer {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.bytes[self.start..self.start + self.len]
+    }
+}
+
 /// A buffer of `size` bytes: a spare one of that size, or a new one.
-pub(super) fn take_buffer(size: usize) -> Vec<u8> {
+pub(super) fn take_buffer(size: usize) -> Buffer {
     SPARE_BUFFERS
         .with_borrow_mut(|spares| {
             let at = spares.iter().position(|b| b.len() == size)?;
             Some(spares.swap_remove(at))
         })
-        .unwrap_or_else(|| vec![0; size])
+        .unwrap_or_else(|| Buffer::new(size))
 }
 
 /// Keeps `buf` for reuse (the oldest spare makes room when there are enough).
-pub(super) fn give_back(buf: Vec<u8>) {
+pub(super) fn give_back(buf: Buffer) {
     SPARE_BUFFERS.with_borrow_mut(|spares| {
         if spares.len() == SPARES {
             spares.remove(0);
         }
         spares.push(buf);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// New and reused buffers alike start at a page boundary and hold exactly their size.
+    #[test]
+    fn buffers_start_at_a_page_boundary() {
+        for size in [1, 4096, 100_000, 1 << 20] {
+            for _ in 0..2 {
+                let mut buf = take_buffer(size);
+                assert_eq!(buf.as_ptr() as usize % BUFFER_ALIGN, 0, "{size}");
+                assert_eq!(buf.len(), size);
+                buf[size - 1] = 1;
+                give_back(buf);
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@ use std::fmt;
 /// it); [`PartState::from_bytes`](super::PartState::from_bytes) accepts both.
 pub const FORMAT_VERSION: u8 = 2;
 
-/// Which tree mode a partial state belongs to.
+/// Which tree mode (or, for a CRC, which split) a partial state belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TreeMode {
@@ -19,6 +19,8 @@ pub enum TreeMode {
     Sandstorm,
     /// BLAKE3 (parameters: bytes per piece, 0).
     Blake3,
+    /// A CRC over contiguous parts (parameters: 1 CRC-32, 2 CRC-32C or 3 CRC-64/NVME, and 0).
+    Crc,
 }
 
 impl TreeMode {
@@ -27,6 +29,7 @@ impl TreeMode {
             TreeMode::Parsha256 => 1,
             TreeMode::Sandstorm => 2,
             TreeMode::Blake3 => 3,
+            TreeMode::Crc => 4,
         }
     }
 
@@ -35,6 +38,7 @@ impl TreeMode {
             1 => Some(TreeMode::Parsha256),
             2 => Some(TreeMode::Sandstorm),
             3 => Some(TreeMode::Blake3),
+            4 => Some(TreeMode::Crc),
             _ => None,
         }
     }
@@ -46,6 +50,7 @@ impl fmt::Display for TreeMode {
             TreeMode::Parsha256 => "PARSHA-256",
             TreeMode::Sandstorm => "SANDstorm",
             TreeMode::Blake3 => "BLAKE3",
+            TreeMode::Crc => "CRC",
         })
     }
 }

@@ -1,8 +1,8 @@
 //! One message hashed as parts, anywhere, and combined into the one-machine digest.
 //!
-//! The tree hashes (PARSHA-256, the SANDstorm family and BLAKE3) can split one message into
-//! parts that are hashed independently (other processes, other machines, other threads) and
-//! then combined; the digest is exactly [`crate::hash`]'s. This module is the one API over
+//! The tree hashes (PARSHA-256, the SANDstorm family and BLAKE3) and the CRCs (CRC-32,
+//! CRC-32C, CRC-64/NVME: parts' CRCs combine exactly) can split one message into parts that
+//! are hashed independently (other processes, other machines, other threads) and then combined; the digest is exactly [`crate::hash`]'s. This module is the one API over
 //! every such [`Algorithm`] ([`Plan::splits`] says which; BLAKE3's `hazmat` module is the
 //! model); a caller never needs to know which family it has:
 //!
@@ -56,15 +56,16 @@
 //! ```
 //!
 //! The families' own plans (`algo::parsha256::parts`, `algo::sandstorm::parts`,
-//! `algo::blake3::parts`) hold the geometry; this module only dispatches to them.
+//! `algo::blake3::parts`, `algo::crc::parts`) hold the geometry; this module only dispatches to them.
 
 #![forbid(unsafe_code)]
 
 // The state types the families' plans share sit in modules of their own, below this API,
 // so the families import them from there and the imports go one way: this module uses the
-// families' plans, they use `key`, `error` and `state`.
+// families' plans, they use `key`, `error`, `pieces` and `state`.
 pub(crate) mod error;
 pub(crate) mod key;
+pub(crate) mod pieces;
 pub(crate) mod state;
 
 use std::io::{self, Read, Seek, SeekFrom};
@@ -74,7 +75,7 @@ pub use error::PartError;
 pub use key::{PlanKey, TreeMode, FORMAT_VERSION};
 pub use state::PartState;
 
-use crate::algo::{blake3, parsha256, sandstorm};
+use crate::algo::{blake3, crc, parsha256, sandstorm};
 use crate::{Algorithm, Output, Threads, TreeParams};
 
 /// How one message of a tree-mode algorithm is split into parts (see the [module docs](self)).
@@ -91,6 +92,7 @@ enum Form {
     Parsha(parsha256::parts::Plan, TreeParams),
     Sandstorm(sandstorm::parts::Plan),
     Blake3(blake3::parts::Plan),
+    Crc(crc::parts::Plan),
 }
 
 /// Bytes per part of a plan for threads ([`PlanBuilder::build_for_threads`]) whose parts are
@@ -190,6 +192,8 @@ impl PlanBuilder {
         } else if let Ok(variant) = sandstorm::parts::Variant::try_from(algorithm) {
             let plan = sandstorm::parts::Plan::new(variant, message_len, parts);
             Form::Sandstorm(plan.with_threads(self.threads))
+        } else if let Ok(kind) = crc::parts::Kind::try_from(algorithm) {
+            Form::Crc(crc::parts::Plan::new(kind, message_len, parts))
         } else {
             Form::Blake3(blake3::parts::Plan::new(message_len, parts))
         };
@@ -221,11 +225,13 @@ impl Plan {
         }
     }
 
-    /// Whether `algorithm` can be split into parts (its message is hashed as a tree).
+    /// Whether `algorithm` can be split into parts (its message is hashed as a tree, or its
+    /// parts' CRCs combine).
     pub fn splits(algorithm: Algorithm) -> bool {
         algorithm == Algorithm::Parsha256
             || algorithm == Algorithm::Blake3
             || sandstorm::parts::Variant::try_from(algorithm).is_ok()
+            || crc::parts::Kind::try_from(algorithm).is_ok()
     }
 
     /// Whether each part reads a share of every round of the message rather than one range
@@ -249,7 +255,7 @@ impl Plan {
     pub fn tree_params(&self) -> Option<TreeParams> {
         match &self.form {
             Form::Parsha(_, params) => Some(*params),
-            Form::Sandstorm(_) | Form::Blake3(_) => None,
+            Form::Sandstorm(_) | Form::Blake3(_) | Form::Crc(_) => None,
         }
     }
 
@@ -259,17 +265,20 @@ impl Plan {
             Form::Parsha(plan, _) => plan.message_len(),
             Form::Sandstorm(plan) => plan.message_len(),
             Form::Blake3(plan) => plan.message_len(),
+            Form::Crc(plan) => plan.message_len,
         }
     }
 
     /// The number of parts: at most what was asked for, at least 1 (PARSHA-256: a power of two
     /// its tree allows; SANDstorm: at most one per level-2 superblock; BLAKE3: at most one
-    /// per 1 MiB piece, and one for a message of one piece or less).
+    /// per 1 MiB piece, and one for a message of one piece or less; a CRC: at most one per
+    /// byte).
     pub fn parts(&self) -> usize {
         match &self.form {
             Form::Parsha(plan, _) => plan.parts(),
             Form::Sandstorm(plan) => plan.parts(),
             Form::Blake3(plan) => plan.parts(),
+            Form::Crc(plan) => plan.parts,
         }
     }
 
@@ -279,13 +288,15 @@ impl Plan {
             Form::Parsha(plan, _) => plan.key(),
             Form::Sandstorm(plan) => plan.key(),
             Form::Blake3(plan) => plan.key(),
+            Form::Crc(plan) => plan.key(),
         }
     }
 
     /// The byte ranges of the message part `index` reads, in increasing order, adjacent ones
     /// merged, none past the message end. (SANDstorm: the message's first block and the
     /// part's contiguous range; PARSHA-256: the part's processors' strided pieces of every
-    /// round; BLAKE3: the part's whole pieces, nothing for a message of one piece or less.)
+    /// round; BLAKE3: the part's whole pieces, nothing for a message of one piece or less; a
+    /// CRC: the part's contiguous range.)
     ///
     /// # Panics
     /// If `index >= self.parts()`.
@@ -310,16 +321,17 @@ impl Plan {
                 ranges
             }
             Form::Blake3(plan) => non_empty(plan.range(index)),
+            Form::Crc(plan) => non_empty(plan.range(index)),
         }
     }
 
     /// The byte ranges of the message the combine step reads, in increasing order (none for
-    /// SANDstorm; for PARSHA-256 the processors above the parts, about 32 bytes a round per
+    /// SANDstorm and the CRCs; for PARSHA-256 the processors above the parts, about 32 bytes a round per
     /// part; for PARSHA-256 and BLAKE3 the whole message when it is too short for a tree).
     pub fn combine_ranges(&self) -> Vec<Range<u64>> {
         match &self.form {
             Form::Parsha(plan, _) => plan.top_ranges(),
-            Form::Sandstorm(_) => Vec::new(),
+            Form::Sandstorm(_) | Form::Crc(_) => Vec::new(),
             Form::Blake3(plan) => non_empty(plan.combine_range()),
         }
     }
@@ -347,6 +359,10 @@ impl Plan {
                 let range = plan.range(index);
                 plan.hash_part(index, &message[range.start as usize..range.end as usize])
             }
+            Form::Crc(plan) => {
+                let range = plan.range(index);
+                plan.hash_part(index, &message[range.start as usize..range.end as usize])
+            }
         })
     }
 
@@ -370,6 +386,7 @@ impl Plan {
             Form::Parsha(plan, _) => plan.hash_part_from(index, read),
             Form::Sandstorm(plan) => plan.hash_part_from(index, read),
             Form::Blake3(plan) => plan.hash_part_from(index, read),
+            Form::Crc(plan) => plan.hash_part_from(index, read),
         };
         Ok(state?)
     }
@@ -415,6 +432,7 @@ impl Plan {
                 Ok(Output::from_slice(&digest))
             }
             Form::Sandstorm(plan) => Ok(Output::from_slice(&plan.combine(states)?)),
+            Form::Crc(plan) => Ok(Output::from_slice(&plan.combine(states)?)),
             Form::Blake3(plan) => Ok(Output::from_slice(&plan.combine_from(
                 states,
                 read,

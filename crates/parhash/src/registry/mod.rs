@@ -477,17 +477,17 @@ algorithms! {
     Groestl512(groestl::Groestl512) "groestl512", "GROESTL-512", ["grostl512", "grøstl-512"], Groestl, block 128;
     /// Whirlpool, final 2003 version (ISO/IEC 10118-3)
     Whirlpool(whirlpool::Whirlpool) "whirlpool", "WHIRLPOOL", ["whirlpool-512"], Whirlpool, block 64;
-    /// XXH64 (xxHash 0.8, seed 0; the xxhash-rust crate), as xxhsum -H1: a fast checksum, big-endian as xxhsum prints it
+    /// XXH64 (xxHash 0.8, seed 0), as xxhsum -H1: a fast checksum, big-endian as xxhsum prints it
     Xxh64(xxhash::Xxh64) "xxh64", "XXH64", ["xxhash64"], XxHash, block 32, checksum;
-    /// XXH3-64 (xxHash 0.8, seed 0; the xxhash-rust crate), as xxhsum -H3: a fast checksum, big-endian as xxhsum prints it
+    /// XXH3-64 (xxHash 0.8, seed 0), as xxhsum -H3: a fast checksum, big-endian as xxhsum prints it
     Xxh3(xxhash::Xxh3) "xxh3", "XXH3", ["xxh3-64", "xxhash3"], XxHash, block 64, checksum;
-    /// XXH3-128 (xxHash 0.8, seed 0; the xxhash-rust crate), as xxhsum -H2: a fast checksum, big-endian as xxhsum prints it
+    /// XXH3-128 (xxHash 0.8, seed 0), as xxhsum -H2: a fast checksum, big-endian as xxhsum prints it
     Xxh128(xxhash::Xxh128) "xxh128", "XXH128", ["xxh3-128", "xxhash128"], XxHash, block 64, checksum;
-    /// CRC-32/ISO-HDLC (the crc-fast crate), as zlib, gzip, PNG and cksum -a crc32b: a checksum, big-endian
+    /// CRC-32/ISO-HDLC, as zlib, gzip, PNG and cksum -a crc32b: a checksum, big-endian
     Crc32(crc::Crc32) "crc32", "CRC32", ["crc32b", "crc-32/iso-hdlc"], Crc, block 1, checksum;
-    /// CRC-32C, CRC-32/ISCSI (Castagnoli; the crc-fast crate), as iSCSI, ext4, GCS and S3: a checksum, big-endian
+    /// CRC-32C, CRC-32/ISCSI (Castagnoli), as iSCSI, ext4, GCS and S3: a checksum, big-endian
     Crc32c(crc::Crc32c) "crc32c", "CRC32C", ["crc-32/iscsi", "castagnoli"], Crc, block 1, checksum;
-    /// CRC-64/NVME (the crc-fast crate), S3's default checksum: a checksum, big-endian
+    /// CRC-64/NVME, S3's default checksum: a checksum, big-endian
     Crc64Nvme(crc::Crc64Nvme) "crc64nvme", "CRC64NVME", ["crc-64/nvme"], Crc, block 1, checksum;
 }
 

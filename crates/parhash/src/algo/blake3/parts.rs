@@ -6,7 +6,6 @@
 //!
 //! The family's geometry and its states; `crate::parts` dispatches to it.
 
-use std::cell::Cell;
 use std::io;
 use std::ops::Range;
 
@@ -15,6 +14,7 @@ use ::blake3::hazmat::ChainingValue;
 use super::{output_from_pieces, piece_chaining_value, PIECE};
 use crate::parts::error::PartError;
 use crate::parts::key::{PlanKey, TreeMode};
+use crate::parts::pieces::read_in_pieces;
 use crate::parts::state::{sized_in_order, PartState};
 
 /// Bytes of one chaining value in a part's result.
@@ -109,35 +109,17 @@ impl Plan {
         PartState::new(self.key(), index as u32, payload)
     }
 
-    /// Part `index`'s state, reading its range a piece at a time through `read(offset, buf)`
-    /// into a buffer the calling thread keeps (parts of one piece each would otherwise cost an
-    /// allocation, and its zeroing, per MiB).
+    /// Part `index`'s state, reading its range a piece at a time through `read(offset, buf)`.
     pub(crate) fn hash_part_from(
         &self,
         index: usize,
-        mut read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
+        read: impl FnMut(u64, &mut [u8]) -> io::Result<()>,
     ) -> io::Result<PartState> {
-        thread_local! {
-            static BUFFER: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-        }
-        let range = self.range(index);
-        let mut buffer = BUFFER.take();
-        buffer.resize(PIECE, 0);
         let mut payload = Vec::with_capacity(self.payload_len(index));
-        let mut offset = range.start;
-        let result = loop {
-            if offset == range.end {
-                break Ok(PartState::new(self.key(), index as u32, payload));
-            }
-            let piece = &mut buffer[..(range.end - offset).min(PIECE as u64) as usize];
-            if let Err(err) = read(offset, piece) {
-                break Err(err);
-            }
+        read_in_pieces(self.range(index), PIECE, read, |offset, piece| {
             payload.extend_from_slice(piece_chaining_value(offset, piece).as_ref());
-            offset += piece.len() as u64;
-        };
-        BUFFER.set(buffer);
-        result
+        })?;
+        Ok(PartState::new(self.key(), index as u32, payload))
     }
 
     /// The digest of `digest_size` bytes from the states of all the parts, in any order,
