@@ -21,6 +21,7 @@ from pathlib import Path
 import awscrt.checksums
 import boto3
 import crc32c
+import moto
 import moto.settings
 import pytest
 from boto3.s3.transfer import TransferConfig
@@ -31,6 +32,12 @@ import parhash
 import parhash.store as store
 
 MIB = 1 << 20
+
+#: moto before 5.2 (the last for Python 3.9 is 5.1) keeps a multipart upload's CRC64NVME and
+#: full-object CRCs as composites, which S3 never does: those objects must then be reported
+#: changed (the store's value is no checksum of the content), never matched.
+FULL_OBJECT_MULTIPART = tuple(int(n) for n in moto.__version__.split(".")[:2]) >= (5, 2)
+FULL_MULTIPART_KEYS = {"parts8/crc64nvme", "parts6/crc32c-full"}
 
 # Independent references: each part's raw checksum, big-endian as S3 shows it.
 PART = {
@@ -262,15 +269,20 @@ def test_every_form_matches(capsys, server, filled):
     local, labels = filled
     code, out, err = run(capsys, "verify", local, "s3://forms/all", "--endpoint-url", server, "--json")
     got, summary = records(out)
-    assert {name: r["status"] for name, r in got.items()} == dict.fromkeys(labels, "matched"), err
-    assert {name: r["algorithm"] for name, r in got.items()} == labels
+    want = dict.fromkeys(labels, "matched")
+    if not FULL_OBJECT_MULTIPART:
+        want.update(dict.fromkeys(FULL_MULTIPART_KEYS, "changed"))
+    assert {name: r["status"] for name, r in got.items()} == want, err
+    kept = labels if FULL_OBJECT_MULTIPART else {k: v for k, v in labels.items() if k not in FULL_MULTIPART_KEYS}
+    assert {name: got[name]["algorithm"] for name in kept} == kept
     assert got["parts8/sha256"]["part_size"] == 8 * MIB
     assert got["parts5/none"]["expected"].endswith("-3")
-    assert summary == {"type": "store_summary", "store": "s3://forms/all", "matched": len(labels),
-                       "changed": 0, "missing": 0, "new": 0, "unverifiable": 0, "unreadable": 0,
-                       "passed": True}  # fmt: skip
-    assert code == 0
-    assert f"{len(labels)} matched" in err
+    matched = sum(status == "matched" for status in want.values())
+    assert summary == {"type": "store_summary", "store": "s3://forms/all", "matched": matched,
+                       "changed": len(labels) - matched, "missing": 0, "new": 0, "unverifiable": 0,
+                       "unreadable": 0, "passed": FULL_OBJECT_MULTIPART}  # fmt: skip
+    assert code == (0 if FULL_OBJECT_MULTIPART else 1)
+    assert f"{matched} matched" in err
 
 
 def test_list_writes_the_stores_checksums(capsys, server, filled, tmp_path):
@@ -290,14 +302,17 @@ def test_list_writes_the_stores_checksums(capsys, server, filled, tmp_path):
         elif label.endswith("-composite"):
             digest, n = combined(alg.lower(), data, part_size)
             want = f"{alg}-COMPOSITE ({key}) = {base64.b64encode(digest).decode()}-{n}"
-        else:
+        elif FULL_OBJECT_MULTIPART or key not in FULL_MULTIPART_KEYS:
             want = f"{alg} ({key}) = {base64.b64encode(PART[label](data)).decode()}"
+        else:
+            want = next(line for line in lines if line.startswith(f"{alg} ({key}) = "))
         assert want in lines
     code, out, err = run(capsys, "list", "s3://forms/all/", "--endpoint-url", server, "--json")
     got = {r["path"]: r for r in map(json.loads, out.splitlines())}
-    assert got["parts8/crc64nvme"]["checksums"] == {
-        "crc64nvme": base64.b64encode(PART["crc64nvme"]((local / "parts8/crc64nvme").read_bytes())).decode()
-    }
+    if FULL_OBJECT_MULTIPART:
+        assert got["parts8/crc64nvme"]["checksums"] == {
+            "crc64nvme": base64.b64encode(PART["crc64nvme"]((local / "parts8/crc64nvme").read_bytes())).decode()
+        }
     assert got["single/none"]["etag"] == hashlib.md5((local / "single/none").read_bytes()).hexdigest()
 
 
