@@ -19,6 +19,7 @@ mod list_file;
 mod lists;
 mod locked;
 mod many;
+mod multipart;
 mod options;
 mod order;
 mod parts;
@@ -43,6 +44,8 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(files::hash_file, module)?)?;
     module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
+    module.add_function(wrap_pyfunction!(multipart::multipart_file, module)?)?;
+    module.add_function(wrap_pyfunction!(multipart::candidate_part_sizes, module)?)?;
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;

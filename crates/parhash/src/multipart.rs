@@ -225,7 +225,16 @@ pub fn compute(data: &[u8], requests: &[Request]) -> Vec<Multipart> {
 ///
 /// # Errors
 /// The first error reading returns.
-pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result<Vec<Multipart>> {
+pub fn compute_reader(reader: impl Read, requests: &[Request]) -> io::Result<Vec<Multipart>> {
+    Ok(read_once(reader, requests, &[])?.0)
+}
+
+/// [`compute_reader`], and each of `whole`'s digests of all the bytes, from the same read.
+fn read_once(
+    mut reader: impl Read,
+    requests: &[Request],
+    whole: &[Algorithm],
+) -> io::Result<(Vec<Multipart>, Vec<Output>)> {
     struct Running {
         hasher: Hasher,
         left: u64,
@@ -239,6 +248,7 @@ pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result
             parts: Vec::new(),
         })
         .collect();
+    let mut wholes: Vec<Hasher> = whole.iter().map(|&alg| Hasher::new(alg)).collect();
     let mut buffer = vec![0u8; 4 << 20];
     loop {
         let got = match reader.read(&mut buffer) {
@@ -247,6 +257,9 @@ pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(err) => return Err(err),
         };
+        for hasher in &mut wholes {
+            hasher.update(&buffer[..got]);
+        }
         for (run, request) in running.iter_mut().zip(requests) {
             let mut bytes = &buffer[..got];
             while !bytes.is_empty() {
@@ -263,7 +276,7 @@ pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result
             }
         }
     }
-    Ok(running
+    let results = running
         .into_iter()
         .zip(requests)
         .map(|(mut run, &request)| {
@@ -271,7 +284,8 @@ pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result
             run.parts.push(run.hasher.finalize_reset());
             combine(request, &run.parts)
         })
-        .collect())
+        .collect();
+    Ok((results, wholes.into_iter().map(Hasher::finalize).collect()))
 }
 
 /// [`compute`] over a regular file: mapped and batched where it can be, else read once
@@ -282,27 +296,54 @@ pub fn compute_reader(mut reader: impl Read, requests: &[Request]) -> io::Result
 /// The first error reading or mapping the file returns; [`crate::file::FileChangedSize`] or
 /// [`crate::file::FileModified`] for a file that changed.
 pub fn compute_file(file: &File, requests: &[Request]) -> io::Result<Vec<Multipart>> {
+    Ok(compute_file_whole(file, requests, &[])?.0)
+}
+
+/// [`compute_file`], and each of `whole`'s digests of the whole file (S3's full-object CRCs,
+/// an ETag of a one-part upload), from the same read: a store's object whose part size is
+/// unknown is checked against all its candidate forms by reading its local copy once.
+///
+/// # Errors
+/// As [`compute_file`].
+pub fn compute_file_whole(
+    file: &File,
+    requests: &[Request],
+    whole: &[Algorithm],
+) -> io::Result<(Vec<Multipart>, Vec<Output>)> {
     let version = FileVersion::of(file);
-    let result = compute_file_once(file, requests)?;
+    let result = compute_file_once(file, requests, whole)?;
     if let Some(version) = version {
         version.check(file)?;
     }
     Ok(result)
 }
 
-fn compute_file_once(file: &File, requests: &[Request]) -> io::Result<Vec<Multipart>> {
+fn compute_file_once(
+    file: &File,
+    requests: &[Request],
+    whole: &[Algorithm],
+) -> io::Result<(Vec<Multipart>, Vec<Output>)> {
     #[cfg(target_os = "linux")]
     {
         let len = file.metadata()?.len();
         if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
-            let result = compute(mapping.bytes(), requests);
+            let data = mapping.bytes();
+            let result = compute(data, requests);
+            let digests = whole
+                .iter()
+                .map(|&alg| {
+                    let mut hasher = Hasher::new(alg);
+                    hasher.update(data);
+                    hasher.finalize()
+                })
+                .collect();
             if mapping.faulted() {
                 return Err(crate::file::read::mapped_fault(file, len));
             }
-            return Ok(result);
+            return Ok((result, digests));
         }
     }
-    compute_reader(file, requests)
+    read_once(file, requests, whole)
 }
 
 /// `data` in parts of `part_size` bytes (one empty part for empty data).

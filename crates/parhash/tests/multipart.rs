@@ -5,7 +5,9 @@
 use std::io::Write;
 
 use digest::Digest;
-use parhash::multipart::{compute, compute_file, compute_reader, Combine, Request};
+use parhash::multipart::{
+    compute, compute_file, compute_file_whole, compute_reader, Combine, Request,
+};
 use parhash::Algorithm;
 use proptest::prelude::*;
 
@@ -88,4 +90,32 @@ fn an_empty_object_is_one_empty_part() {
         format!("{:x}", got.digest),
         "59adb24ef3cdbe0297f05b395827453f"
     );
+}
+
+#[test]
+fn whole_file_digests_come_from_the_same_read_as_the_parts() {
+    // 0 bytes (read, not mapped) and 9 MiB + 5 (mapped where the platform maps).
+    for len in [0usize, (9 << 20) + 5] {
+        let data: Vec<u8> = (0..len).map(|i| (i % 253) as u8).collect();
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(&data).unwrap();
+        let request = Request::new(Combine::S3Etag, 5 << 20).unwrap();
+        let (parts, whole) = compute_file_whole(
+            file.as_file(),
+            &[request],
+            &[Algorithm::Md5, Algorithm::Sha256],
+        )
+        .unwrap();
+        let (etag, count) = reference::<md5::Md5>(&data, 5 << 20);
+        assert_eq!(
+            (parts[0].digest.as_bytes(), parts[0].parts),
+            (&etag[..], count)
+        );
+        assert_eq!(whole[0].as_bytes(), &md5::Md5::digest(&data)[..], "{len}");
+        assert_eq!(
+            whole[1].as_bytes(),
+            &sha2::Sha256::digest(&data)[..],
+            "{len}"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 """Type stubs of the parhash package (the extension module and its Python part)."""
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from os import PathLike
 from typing import IO, Callable, ClassVar, Generic, Literal, TypeVar, Union, overload
 
@@ -729,6 +729,16 @@ def hash_many(
     buffers: Iterable[ReadableBuffer], name: str, threads: int | None = None
 ) -> list[bytes]:
     """The digest of every buffer, in order, hashed side by side in SIMD lanes."""
+
+def multipart_file(path: _Path, requests: Sequence[tuple[str, int | None]]) -> list[tuple[bytes, int]]:
+    """For each (form, part_size), (raw digest, part count), every one from one read of the file
+    with the GIL released: form "etag" is S3's ETag (MD5 of the parts' MD5s), an algorithm name
+    its composite checksum (the digest of the parts' digests); part_size None asks for the digest
+    of the whole file (MD5 for "etag"; a full-object CRC), with 1 part. Text forms:
+    ``parhash.store.etag_text`` and ``checksum_text``."""
+
+def candidate_part_sizes(size: int, parts: int) -> list[int]:
+    """The part sizes tools use that give an object of `size` bytes `parts` parts, increasing."""
 
 def splits(name: str) -> bool:
     """Whether the algorithm `name` splits one message into parts (``PartPlan``)."""

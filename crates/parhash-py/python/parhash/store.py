@@ -1,0 +1,605 @@
+"""``parhash-store``: a local tree checked against an S3 bucket and prefix without downloading
+an object, and the store's checksums written as a checksum list.
+
+The store's side is boto3 (the ``s3`` extra: credentials, region, profiles and endpoint as
+the AWS tools find them, retries by botocore); the local side is hashed by the extension,
+each file read once for every form its object may have (``parhash.multipart_file``). The
+listing (ListObjectsV2, pages fetched ahead in a thread) and a walk of the tree in the same
+key order are merged one entry at a time, so memory does not grow with the bucket; objects
+with a local file are asked for their checksums (HeadObject with checksum mode, and
+GetObjectAttributes only where a multipart CRC's type is not said) and checked on a pool of
+threads while the listing goes on. docs/object-stores.md is the guide.
+
+Exit status as ``parhash check``'s: 0 when every object and file matched, 1 when anything
+else was found, 2 for a usage error or a run that could not finish (no bucket, credentials
+refused, no objects under the prefix, the network gone: the message says how far it got).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import json
+import os
+import queue
+import sys
+import threading
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple
+
+from . import _parhash
+from . import format as _format
+
+PROG = "parhash-store"
+
+#: S3 accepts parts of 5 MiB and more (all but the last): smaller candidates are not tried.
+S3_MIN_PART = 5 << 20
+
+#: The store's additional checksums (HeadObject's fields), strongest first, with parhash's
+#: name for each: the first one an object has is the one checked.
+ADDITIONAL = (
+    ("ChecksumSHA512", "sha512"),
+    ("ChecksumSHA256", "sha256"),
+    ("ChecksumSHA1", "sha1"),
+    ("ChecksumMD5", "md5"),
+    ("ChecksumXXHASH128", "xxh128"),
+    ("ChecksumCRC64NVME", "crc64nvme"),
+    ("ChecksumXXHASH64", "xxh64"),
+    ("ChecksumXXHASH3", "xxh3"),
+    ("ChecksumCRC32C", "crc32c"),
+    ("ChecksumCRC32", "crc32"),
+)
+
+#: Checksums S3 keeps of the whole object only, however it was uploaded.
+FULL_OBJECT_ONLY = frozenset({"crc64nvme", "xxh64", "xxh3", "xxh128", "md5", "sha512"})
+
+#: Checksums S3 keeps as composites of multipart uploads only.
+COMPOSITE_ONLY = frozenset({"sha1", "sha256"})
+
+STATUS_WORDS = {
+    "matched": "OK",
+    "changed": "CHANGED",
+    "missing": "MISSING",
+    "new": "NEW",
+    "unverifiable": "UNVERIFIABLE",
+    "unreadable": "FAILED open or read",
+}
+
+
+class StoreError(Exception):
+    """A run that cannot go on: the message says why (and how far it got, where it started)."""
+
+
+@dataclass
+class Expected:
+    """The checksum of one object that is checked: ``form`` is "etag" or an algorithm, ``parts``
+    None for a digest of the whole object, else the part count of a multipart form."""
+
+    label: str
+    form: str
+    digest: bytes
+    parts: Optional[int]
+    text: str
+
+
+@dataclass
+class Verdict:
+    """What became of one object or file (``key`` None for a new file)."""
+
+    status: str
+    name: str
+    key: Optional[str] = None
+    algorithm: Optional[str] = None
+    expected: Optional[str] = None
+    actual: Optional[str] = None
+    part_size: Optional[int] = None
+    reason: Optional[str] = None
+
+    def record(self) -> dict[str, Any]:
+        return {"type": "store", "status": self.status, "path": self.name, "key": self.key,
+                "algorithm": self.algorithm, "expected": self.expected, "actual": self.actual,
+                "part_size": self.part_size, "reason": self.reason}  # fmt: skip
+
+    def line(self) -> str:
+        word = STATUS_WORDS[self.status]
+        if self.reason and self.status in ("changed", "unverifiable", "unreadable"):
+            return f"{self.name}: {word} ({self.reason})"
+        return f"{self.name}: {word}"
+
+
+@dataclass
+class Tally:
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUS_WORDS, 0))
+
+    def passed(self) -> bool:
+        return all(n == 0 for status, n in self.counts.items() if status != "matched")
+
+    def summary(self) -> str:
+        return ", ".join(f"{n} {status}" for status, n in self.counts.items())
+
+
+# The text forms S3 shows.
+
+
+def etag_text(digest: bytes, parts: Optional[int] = None) -> str:
+    """An ETag as S3 shows it (without its quotes): hex, ``-N`` for a multipart upload."""
+    return digest.hex() + (f"-{parts}" if parts is not None else "")
+
+
+def checksum_text(digest: bytes, parts: Optional[int] = None) -> str:
+    """An additional checksum as S3 shows it: base64 of the big-endian digest, ``-N`` for a
+    composite checksum of N parts."""
+    return base64.b64encode(digest).decode() + (f"-{parts}" if parts is not None else "")
+
+
+def parse_url(url: str) -> Tuple[str, str]:
+    """(bucket, prefix) of ``s3://bucket/prefix``; the prefix, when given, names a folder."""
+    if not url.startswith("s3://"):
+        raise StoreError(f"{url}: not an s3://bucket/prefix URL")
+    bucket, _, prefix = url[len("s3://") :].partition("/")
+    if not bucket:
+        raise StoreError(f"{url}: no bucket named")
+    if prefix and not prefix.endswith("/"):
+        prefix += "/"
+    return bucket, prefix
+
+
+def _order(name: str) -> bytes:
+    """The order S3 lists keys in: their UTF-8 bytes (names that are not UTF-8 as the OS gave
+    them)."""
+    return name.encode("utf-8", "surrogateescape")
+
+
+# The store's side.
+
+
+def client(endpoint_url: Optional[str] = None, profile: Optional[str] = None,
+           region: Optional[str] = None, connections: int = 10) -> Any:  # fmt: skip
+    """An S3 client as the AWS tools make one (environment, ``~/.aws/config`` and
+    ``credentials``, ``profile``), for ``connections`` threads at once."""
+    try:
+        import boto3
+        import botocore.config
+    except ImportError as err:
+        raise StoreError(f"boto3 is needed: pip install 'parhash[s3]' ({err})") from err
+    try:
+        session = boto3.Session(profile_name=profile)
+    except Exception as err:  # botocore.exceptions.ProfileNotFound and its kin
+        raise StoreError(str(err)) from err
+    config = botocore.config.Config(max_pool_connections=connections)
+    return session.client("s3", endpoint_url=endpoint_url, region_name=region, config=config)
+
+
+def listing(s3: Any, bucket: str, prefix: str, start_after: Optional[str] = None,
+            ahead: int = 4, page_size: Optional[int] = None) -> Iterator[dict]:  # fmt: skip
+    """The objects under ``prefix`` in key order (folder markers left out), pages fetched up to
+    ``ahead`` ahead in a thread while the caller works on the ones before."""
+    pages: queue.Queue = queue.Queue(maxsize=ahead)
+    stop = threading.Event()
+
+    def fetch() -> None:
+        try:
+            arguments = {"Bucket": bucket, "Prefix": prefix}
+            if start_after:
+                arguments["StartAfter"] = prefix + start_after
+            if page_size:
+                arguments["PaginationConfig"] = {"PageSize": page_size}
+            for page in s3.get_paginator("list_objects_v2").paginate(**arguments):
+                if not _put(pages, ("page", page.get("Contents", [])), stop):
+                    return
+            _put(pages, ("end", None), stop)
+        except BaseException as err:  # handed to the consumer, which raises it
+            _put(pages, ("error", err), stop)
+
+    thread = threading.Thread(target=fetch, name="parhash-store listing", daemon=True)
+    thread.start()
+    try:
+        while True:
+            kind, value = pages.get()
+            if kind == "end":
+                return
+            if kind == "error":
+                raise value
+            for obj in value:
+                if not obj["Key"].endswith("/"):
+                    yield obj
+    finally:
+        stop.set()
+
+
+def _put(pages: queue.Queue, item: Any, stop: threading.Event) -> bool:
+    while not stop.is_set():
+        try:
+            pages.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def expected(s3: Any, bucket: str, key: str, head: dict) -> Tuple[Optional[Expected], str]:
+    """The strongest checksum of an object parhash can reproduce, from its HeadObject (with
+    checksum mode), or None and why not."""
+    etag = head.get("ETag", "").strip('"')
+    value, _, count = etag.partition("-")
+    etag_parts = int(count) if count.isdigit() else None
+    for field_name, algorithm in ADDITIONAL:
+        text = head.get(field_name)
+        if not text:
+            continue
+        encoded, _, count = text.partition("-")
+        try:
+            digest = base64.b64decode(encoded, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        if algorithm in FULL_OBJECT_ONLY or etag_parts is None:
+            return Expected(algorithm, algorithm, digest, None, text), ""
+        if count.isdigit():
+            composite = True
+        elif algorithm in COMPOSITE_ONLY:
+            composite = True
+        else:
+            # A multipart CRC32/CRC32C is composite or full-object; real S3's HeadObject says
+            # which (and adds `-N` to a composite), other stores only GetObjectAttributes.
+            kind = head.get("ChecksumType") or checksum_type(s3, bucket, key)
+            composite = kind != "FULL_OBJECT"
+        if not composite:
+            return Expected(algorithm, algorithm, digest, None, text), ""
+        shown = text if count else f"{text}-{etag_parts}"
+        return Expected(f"{algorithm}-composite", algorithm, digest, etag_parts, shown), ""
+    if head.get("SSECustomerAlgorithm"):
+        return None, "SSE-C: the ETag is not an MD5 of the content, and no other checksum"
+    if str(head.get("ServerSideEncryption", "")).startswith("aws:kms"):
+        return None, "SSE-KMS: the ETag is not an MD5 of the content, and no other checksum"
+    try:
+        digest = bytes.fromhex(value)
+    except ValueError:
+        digest = b""
+    if len(digest) != 16:
+        return None, f"ETag {etag!r} is no MD5 form, and no other checksum"
+    return Expected("etag", "etag", digest, etag_parts, etag), ""
+
+
+def checksum_type(s3: Any, bucket: str, key: str) -> Optional[str]:
+    """COMPOSITE or FULL_OBJECT, as GetObjectAttributes says."""
+    attributes = s3.get_object_attributes(Bucket=bucket, Key=key, ObjectAttributes=["Checksum"])
+    return attributes.get("Checksum", {}).get("ChecksumType")
+
+
+def head(s3: Any, bucket: str, key: str) -> dict:
+    return s3.head_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
+
+
+# The local side.
+
+
+def walk(root: str, start_after: Optional[str] = None) -> Iterator[Tuple[str, str]]:
+    """(name, path) of every file below ``root``, names relative with ``/``, in the order S3
+    lists keys (each folder's entries sorted as ``name/`` for a folder, ``name`` for a file,
+    so a folder's files come where their keys do). Links to folders are not followed."""
+
+    def entries(folder: str, rel: str) -> Iterator[Tuple[str, str]]:
+        try:
+            with os.scandir(folder) as scan:
+                found = []
+                for entry in scan:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                    found.append((_order(entry.name + "/" * is_dir), entry, is_dir))
+        except OSError as err:
+            raise StoreError(f"{folder}: {err.strerror or err}") from err
+        found.sort(key=lambda item: item[0])
+        for _, entry, is_dir in found:
+            name = rel + entry.name
+            if is_dir:
+                if start_after is None or _order(start_after) < _order(name + "/\U0010ffff"):
+                    yield from entries(entry.path, name + "/")
+            elif entry.is_file() and (start_after is None or _order(name) > _order(start_after)):
+                yield name, entry.path
+
+    if not os.path.isdir(root):
+        raise StoreError(f"{root}: not a folder")
+    return entries(root, "")
+
+
+def merge(objects: Iterable[dict], files: Iterable[Tuple[str, str]], prefix: str
+          ) -> Iterator[Tuple[Optional[dict], Optional[str], Optional[str]]]:  # fmt: skip
+    """(object, name, path) in key order: both for a file with its object, ``path`` None for a
+    missing file, ``object`` None for a new one."""
+    objects = iter(objects)
+    files = iter(files)
+    obj = next(objects, None)
+    item = next(files, None)
+    while obj is not None or item is not None:
+        name = obj["Key"][len(prefix) :] if obj is not None else None
+        if item is None or (name is not None and _order(name) < _order(item[0])):
+            yield obj, name, None
+            obj = next(objects, None)
+        elif name is None or _order(item[0]) < _order(name):
+            yield None, item[0], item[1]
+            item = next(files, None)
+        else:
+            yield obj, name, item[1]
+            obj, item = next(objects, None), next(files, None)
+
+
+def requests_for(exp: Expected, size: int) -> list[Tuple[str, Optional[int]]]:
+    """What ``multipart_file`` computes for ``exp``: the whole digest, or the form for every
+    part size that gives the object its part count (a one-part upload: any size covers it)."""
+    if exp.parts is None:
+        return [(exp.form, None)]
+    if exp.parts == 1:
+        return [(exp.form, max(size, 1))]
+    sizes = _parhash.candidate_part_sizes(size, exp.parts)
+    return [(exp.form, s) for s in sizes if s >= S3_MIN_PART]
+
+
+def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
+    """One object against its local file: sizes first, then its strongest checksum."""
+    key = obj["Key"]
+    try:
+        size = os.stat(path).st_size
+    except OSError as err:
+        return Verdict("unreadable", name, key, reason=err.strerror or str(err))
+    if size != obj["Size"]:
+        return Verdict("changed", name, key, reason=f"{size} bytes here, {obj['Size']} in the store")
+    exp, why = expected(s3, bucket, key, head(s3, bucket, key))
+    if exp is None:
+        return Verdict("unverifiable", name, key, reason=why)
+    wanted = requests_for(exp, size)
+    if not wanted:
+        return Verdict("changed", name, key, exp.label, exp.text,
+                       reason=f"no S3 part size gives {exp.parts} parts of {size} bytes")  # fmt: skip
+    try:
+        results = _parhash.multipart_file(path, wanted)
+    except OSError as err:
+        return Verdict("unreadable", name, key, exp.label, exp.text, reason=err.strerror or str(err))
+    text = etag_text if exp.form == "etag" else checksum_text
+    for (_, part_size), (digest, parts) in zip(wanted, results):
+        if digest == exp.digest:
+            shown = text(digest, parts if exp.parts is not None else None)
+            return Verdict("matched", name, key, exp.label, exp.text, shown,
+                           part_size if exp.parts is not None else None)  # fmt: skip
+    digest, parts = results[0]
+    reason = None
+    if exp.parts is not None and exp.parts > 1:
+        tried = ", ".join(str(s) for _, s in wanted)
+        reason = f"no part size of {tried} bytes gives the store's checksum"
+    return Verdict("changed", name, key, exp.label, exp.text,
+                   text(digest, parts if exp.parts is not None else None), reason=reason)  # fmt: skip
+
+
+def _ordered(pool: ThreadPoolExecutor, jobs: Iterable[Callable[[], Any]], window: int) -> Iterator[Any]:
+    """Each job's result in the order given, up to ``window`` running at once on ``pool``."""
+    running: deque = deque()
+    for job in jobs:
+        running.append(pool.submit(job))
+        while running and (len(running) >= window or running[0].done()):
+            yield running.popleft().result()
+    while running:
+        yield running.popleft().result()
+
+
+def _done(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
+           start_after: Optional[str] = None, page_size: Optional[int] = None) -> Iterator[Verdict]:  # fmt: skip
+    """Every object under ``prefix`` and every file below ``local``, one :class:`Verdict`
+    each, in key order; a failure of the store raises (botocore's exceptions)."""
+    objects = listing(s3, bucket, prefix, start_after, page_size=page_size)
+    pairs = merge(objects, walk(local, start_after), prefix)
+
+    def jobs() -> Iterator[Callable[[], Verdict]]:
+        for obj, name, path in pairs:
+            if path is None:
+                yield _done(Verdict("missing", name, obj["Key"]))
+            elif obj is None:
+                yield _done(Verdict("new", name))
+            else:
+                yield lambda obj=obj, name=name, path=path: check(s3, bucket, obj, name, path)
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
+        try:
+            yield from _ordered(pool, jobs(), 4 * threads)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+# The list of the store's checksums.
+
+
+def store_line(exp: Expected, name: str) -> bytes:
+    """The checksum line of an object: ``CRC64NVME (NAME) = BASE64``, ``SHA256-COMPOSITE (NAME)
+    = BASE64-N``, ``ETAG (NAME) = HEX[-N]``, the name escaped as ``parhash sum`` escapes it."""
+    tag = "ETAG" if exp.form == "etag" else _format.tag(exp.form)
+    if exp.form != "etag" and exp.parts is not None:
+        tag += "-COMPOSITE"
+    template = _format.checksum_line("md5", bytes(16), os.fsencode(name), tag=True)
+    escaped = template.startswith(b"\\")
+    middle = template[len("\\MD5") if escaped else len("MD5") : -len(bytes(16).hex() + "\n")]
+    return (b"\\" if escaped else b"") + tag.encode() + middle + exp.text.encode() + b"\n"
+
+
+def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why: str) -> dict:
+    checksums = {alg: head_[f] for f, alg in ADDITIONAL if head_.get(f)}
+    return {"type": "store_object", "path": name, "key": obj["Key"], "size": obj["Size"],
+            "etag": head_.get("ETag", "").strip('"'), "checksums": checksums,
+            "checksum_type": head_.get("ChecksumType"),
+            "server_side_encryption": head_.get("ServerSideEncryption") or head_.get("SSECustomerAlgorithm"),
+            "algorithm": exp.label if exp else None, "checksum": exp.text if exp else None,
+            "reason": why or None}  # fmt: skip
+
+
+def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16,
+                    page_size: Optional[int] = None) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
+    """(object, name, HeadObject, strongest checksum or None, why not) of every object under
+    ``prefix``, in key order."""
+
+    def one(obj: dict) -> Tuple[dict, str, dict, Optional[Expected], str]:
+        head_ = head(s3, bucket, obj["Key"])
+        exp, why = expected(s3, bucket, obj["Key"], head_)
+        return obj, obj["Key"][len(prefix) :], head_, exp, why
+
+    objects = listing(s3, bucket, prefix, page_size=page_size)
+    with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
+        try:
+            jobs = (lambda obj=obj: one(obj) for obj in objects)
+            yield from _ordered(pool, jobs, 4 * threads)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+# The command line.
+
+
+def describe(err: BaseException) -> str:
+    """A failure of the store in words."""
+    try:
+        import botocore.exceptions as bx
+    except ImportError:  # pragma: no cover: boto3 made the client
+        return str(err)
+    if isinstance(err, bx.ClientError):
+        code = err.response.get("Error", {}).get("Code", "")
+        if code in ("NoSuchBucket", "404") and err.operation_name == "ListObjectsV2":
+            return "no such bucket"
+        if code in ("InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "403",
+                    "ExpiredToken", "InvalidToken", "InvalidClientTokenId"):  # fmt: skip
+            return f"the store refused the credentials or the access ({code}: {err})"
+        return str(err)
+    if isinstance(err, bx.NoCredentialsError):
+        return "no AWS credentials found (environment, ~/.aws/credentials, --profile)"
+    if isinstance(err, (bx.HTTPClientError, bx.EndpointConnectionError)):
+        return f"the store cannot be reached: {err}"
+    return str(err) or type(err).__name__
+
+
+def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Check a local tree against an S3 bucket/prefix without downloading "
+        "objects, or write the store's checksums as a checksum list.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("--endpoint-url", help="an S3-compatible store's URL (MinIO, Ceph, R2...)")
+    store.add_argument("--profile", help="the AWS profile (~/.aws/config) to use")
+    store.add_argument("--region", help="the store's region (else as the AWS tools find it)")
+    store.add_argument("--json", action="store_true", help="JSON Lines records, not text lines")
+    store.add_argument("--threads", type=int, default=16, help="objects checked at once (16)")
+    store.add_argument("--page-size", type=int, help=argparse.SUPPRESS)
+    verify_ = commands.add_parser(
+        "verify", parents=[store], help="check LOCAL_DIR against s3://bucket/prefix",
+        description="Every object under the prefix and every file below LOCAL_DIR (the key "
+        "less the prefix is the file's name): matched, changed, missing (an object without its "
+        "file), new (a file without its object), unverifiable (the store holds no checksum "
+        "parhash can reproduce) or unreadable. Exit status 0 when all matched, 1 otherwise, "
+        "2 when the run could not finish.",
+    )  # fmt: skip
+    verify_.add_argument("local", metavar="LOCAL_DIR")
+    verify_.add_argument("url", metavar="s3://BUCKET/PREFIX")
+    verify_.add_argument("--quiet", action="store_true", help="no line for matched objects")
+    verify_.add_argument("--start-after", metavar="NAME",
+                         help="resume after NAME (relative to the prefix), as a cut run says")  # fmt: skip
+    list_ = commands.add_parser(
+        "list", parents=[store], help="write the store's checksums as a checksum list",
+        description="One line per object with its strongest checksum: CRC64NVME (NAME) = "
+        "BASE64, SHA256-COMPOSITE (NAME) = BASE64-N, ETAG (NAME) = HEX[-N], NAME relative to "
+        "the prefix; --json: every checksum of every object.",
+    )  # fmt: skip
+    list_.add_argument("url", metavar="s3://BUCKET/PREFIX")
+    list_.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not standard output")
+    args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
+    return args
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    try:
+        args = _arguments(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    try:
+        bucket, prefix = parse_url(args.url)
+        s3 = client(args.endpoint_url, args.profile, args.region, args.threads + 2)
+    except StoreError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    if args.command == "verify":
+        return _verify(args, s3, bucket, prefix)
+    return _list(args, s3, bucket, prefix)
+
+
+def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
+    tally = Tally()
+    last = args.start_after
+    seen = 0
+    try:
+        for verdict in verify(s3, args.local, bucket, prefix, threads=args.threads,
+                              start_after=args.start_after, page_size=args.page_size):  # fmt: skip
+            tally.counts[verdict.status] += 1
+            seen += verdict.key is not None
+            last = verdict.name
+            if args.json:
+                print(json.dumps(verdict.record()), flush=False)
+            elif not (args.quiet and verdict.status == "matched"):
+                print(verdict.line())
+    except Exception as err:  # the store's, the walk's: the run stops here
+        sys.stdout.flush()
+        done = sum(tally.counts.values())
+        where = f"after {done} verdicts" + (f", the last {last!r}; resume with --start-after {last!r}" if last else "")
+        print(f"{PROG}: {args.url}: {describe(err)} ({where})", file=sys.stderr)
+        return 2
+    sys.stdout.flush()
+    if seen == 0 and args.start_after is None:
+        print(f"{PROG}: {args.url}: no objects under this prefix", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"type": "store_summary", "store": args.url, **tally.counts,
+                          "passed": tally.passed()}))  # fmt: skip
+    print(f"{PROG}: {args.url}: {tally.summary()}", file=sys.stderr)
+    return 0 if tally.passed() else 1
+
+
+def _list(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
+    try:
+        out = open(args.output, "wb") if args.output else sys.stdout.buffer
+    except OSError as err:
+        print(f"{PROG}: {args.output}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    count = without = 0
+    try:
+        for obj, name, head_, exp, why in store_checksums(s3, bucket, prefix, threads=args.threads,
+                                                          page_size=args.page_size):  # fmt: skip
+            count += 1
+            if args.json:
+                out.write(json.dumps(store_record(obj, name, head_, exp, why)).encode() + b"\n")
+            elif exp is not None:
+                out.write(store_line(exp, name))
+            if exp is None:
+                without += 1
+                print(f"{PROG}: {name}: no checksum parhash can reproduce ({why})", file=sys.stderr)
+    except Exception as err:
+        print(f"{PROG}: {args.url}: {describe(err)} (after {count} objects)", file=sys.stderr)
+        return 2
+    finally:
+        if args.output:
+            out.close()
+        else:
+            out.flush()
+    if count == 0:
+        print(f"{PROG}: {args.url}: no objects under this prefix", file=sys.stderr)
+        return 2
+    return 1 if without else 0
+
+
+def entry_point() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry_point()

@@ -1,0 +1,78 @@
+"""Type stubs of parhash.store: a local tree checked against an S3 bucket/prefix (boto3)."""
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+PROG: str
+S3_MIN_PART: int
+ADDITIONAL: tuple[tuple[str, str], ...]
+FULL_OBJECT_ONLY: frozenset[str]
+COMPOSITE_ONLY: frozenset[str]
+STATUS_WORDS: dict[str, str]
+
+class StoreError(Exception): ...
+
+@dataclass
+class Expected:
+    label: str
+    form: str
+    digest: bytes
+    parts: int | None
+    text: str
+
+@dataclass
+class Verdict:
+    status: str
+    name: str
+    key: str | None = None
+    algorithm: str | None = None
+    expected: str | None = None
+    actual: str | None = None
+    part_size: int | None = None
+    reason: str | None = None
+    def record(self) -> dict[str, Any]: ...
+    def line(self) -> str: ...
+
+@dataclass
+class Tally:
+    counts: dict[str, int]
+    def passed(self) -> bool: ...
+    def summary(self) -> str: ...
+
+def etag_text(digest: bytes, parts: int | None = None) -> str:
+    """An ETag as S3 shows it (no quotes): hex, `-N` for a multipart upload."""
+
+def checksum_text(digest: bytes, parts: int | None = None) -> str:
+    """An additional checksum as S3 shows it: base64, `-N` for a composite of N parts."""
+
+def parse_url(url: str) -> tuple[str, str]: ...
+def client(
+    endpoint_url: str | None = None, profile: str | None = None, region: str | None = None, connections: int = 10
+) -> Any: ...
+def listing(
+    s3: Any, bucket: str, prefix: str, start_after: str | None = None, ahead: int = 4, page_size: int | None = None
+) -> Iterator[dict[str, Any]]: ...
+def expected(s3: Any, bucket: str, key: str, head: dict[str, Any]) -> tuple[Expected | None, str]: ...
+def checksum_type(s3: Any, bucket: str, key: str) -> str | None: ...
+def head(s3: Any, bucket: str, key: str) -> dict[str, Any]: ...
+def walk(root: str, start_after: str | None = None) -> Iterator[tuple[str, str]]: ...
+def merge(
+    objects: Iterable[dict[str, Any]], files: Iterable[tuple[str, str]], prefix: str
+) -> Iterator[tuple[dict[str, Any] | None, str | None, str | None]]: ...
+def requests_for(exp: Expected, size: int) -> list[tuple[str, int | None]]: ...
+def check(s3: Any, bucket: str, obj: dict[str, Any], name: str, path: str) -> Verdict: ...
+def verify(
+    s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16, start_after: str | None = None,
+    page_size: int | None = None,
+) -> Iterator[Verdict]: ...
+def store_line(exp: Expected, name: str) -> bytes: ...
+def store_record(
+    obj: dict[str, Any], name: str, head_: dict[str, Any], exp: Expected | None, why: str
+) -> dict[str, Any]: ...
+def store_checksums(
+    s3: Any, bucket: str, prefix: str, *, threads: int = 16, page_size: int | None = None
+) -> Iterator[tuple[dict[str, Any], str, dict[str, Any], Expected | None, str]]: ...
+def describe(err: BaseException) -> str: ...
+def main(argv: Sequence[str] | None = None) -> int: ...
+def entry_point() -> None: ...

@@ -1,0 +1,97 @@
+//! `multipart_file(path, requests)`: the checksums object stores give objects uploaded in
+//! parts (S3's ETag, composite checksums) and whole-object digests, every request from one
+//! read of the file with the GIL released (`parhash::multipart`); `candidate_part_sizes`.
+
+use parhash::multipart::{self, Combine, Request};
+use parhash::Algorithm;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+
+use crate::error::Error;
+use crate::files::path_arg;
+use crate::options;
+
+/// One request as Python names it: `("etag", size)` for S3's ETag in parts of `size` bytes,
+/// `(alg, size)` for a composite checksum, `(form, None)` for the digest of the whole file
+/// (MD5 for "etag": a one-part upload's ETag).
+enum Wanted {
+    Parts(Request),
+    Whole(Algorithm),
+}
+
+fn wanted(form: &str, part_size: Option<i64>) -> PyResult<Wanted> {
+    let combine = if form.eq_ignore_ascii_case("etag") {
+        Combine::S3Etag
+    } else {
+        Combine::Composite(options::algorithm(form)?)
+    };
+    let Some(size) = part_size else {
+        return Ok(Wanted::Whole(combine.algorithm()));
+    };
+    let size = u64::try_from(size)
+        .map_err(|_| PyValueError::new_err(format!("part size {size} is negative")))?;
+    Ok(Wanted::Parts(
+        Request::new(combine, size).map_err(Error::value)?,
+    ))
+}
+
+/// For each `(form, part_size)` of `requests`, `(digest, parts)`: the raw combined digest and
+/// the number of parts (1 for a whole-file digest), in order, from one read of the file at
+/// `path` (str, bytes or os.PathLike) with the GIL released. A file that cannot be read raises
+/// OSError, one that changes while read `parhash.FileChanged`.
+#[pyfunction]
+pub(crate) fn multipart_file<'py>(
+    py: Python<'py>,
+    path: &Bound<'py, PyAny>,
+    requests: Vec<(String, Option<i64>)>,
+) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+    let path = path_arg(path)?;
+    let mut parts = Vec::new();
+    let mut whole = Vec::new();
+    // Where each request's answer is: (true, index in parts) or (false, index in whole).
+    let mut order = Vec::with_capacity(requests.len());
+    for (form, size) in &requests {
+        match wanted(form, *size)? {
+            Wanted::Parts(request) => {
+                order.push((true, parts.len()));
+                parts.push(request);
+            }
+            Wanted::Whole(alg) => {
+                order.push((false, whole.len()));
+                whole.push(alg);
+            }
+        }
+    }
+    let (combined, digests) = py
+        .detach(|| {
+            let file = std::fs::File::open(&path)?;
+            multipart::compute_file_whole(&file, &parts, &whole)
+        })
+        .map_err(Error::io(&path))?;
+    order
+        .into_iter()
+        .map(|(in_parts, index)| {
+            let (digest, count) = if in_parts {
+                (combined[index].digest.as_bytes(), combined[index].parts)
+            } else {
+                (digests[index].as_bytes(), 1)
+            };
+            PyTuple::new(
+                py,
+                [
+                    PyBytes::new(py, digest).into_any(),
+                    count.into_pyobject(py)?.into_any(),
+                ],
+            )
+        })
+        .collect()
+}
+
+/// The part sizes that give an object of `size` bytes exactly `parts` parts, from those tools
+/// use (5, 8, 15, 16, 64 MiB, powers of two, size/parts rounded up to a MiB and to a byte), in
+/// increasing order.
+#[pyfunction]
+pub(crate) fn candidate_part_sizes(size: u64, parts: u64) -> Vec<u64> {
+    multipart::candidate_part_sizes(size, parts)
+}
