@@ -108,7 +108,7 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     let mut terminal = Terminal {
         out: crate::stdio::stdout(),
     };
-    let mut checker = Checker::new(options.check_options());
+    let mut checker = Checker::new(options.check_options()).with_multipart();
     let mut all_ok = true;
     for list in lists {
         let name = escape::os_bytes(list);
@@ -147,7 +147,7 @@ fn check_list(
             Ok(Some(record)) => record,
             Err(err) => return checker.read_failed(list_check, &err, out),
         };
-        check_record(&mut list_check, record, out, |job| {
+        check_record(options, &mut list_check, record, out, |job| {
             let source = Source::from_name(&job.entry.name);
             hash_source(job.entry.algorithm, &source, &job_hashing(options, job))
         })?;
@@ -158,6 +158,7 @@ fn check_list(
 /// One record of a list: skipped, reported as improper, or its file's outcome (from
 /// `outcome`) reported.
 fn check_record(
+    options: &Options,
     list_check: &mut ListCheck,
     record: Record,
     out: &mut impl Sink,
@@ -166,10 +167,17 @@ fn check_record(
     match record {
         Record::Skip => Ok(()),
         Record::Improper(improper) => list_check.improper(&improper, out),
-        Record::Check(job) => {
-            let outcome = outcome(&job);
-            list_check.checked(&job, &outcome, out)
-        }
+        Record::Check(job) => match &job.entry.multipart {
+            // An object store's multipart checksum: its own read, the part sizes it tries.
+            Some(label) => {
+                let hashing = job_hashing(options, &job);
+                crate::multipart::check_job(list_check, &job, label, &hashing, out)
+            }
+            None => {
+                let outcome = outcome(&job);
+                list_check.checked(&job, &outcome, out)
+            }
+        },
     }
 }
 
@@ -264,7 +272,7 @@ impl Spec {
 /// prints them (the same check-run code, fed the outcomes in each list's order). `-` lines
 /// (standard input) are hashed in their turn, as one by one.
 fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
-    let mut checker = Checker::new(options.check_options());
+    let mut checker = Checker::new(options.check_options()).with_multipart();
     let terminator = checker.start(b"").terminator();
     let read: Vec<ReadList> = lists
         .iter()
@@ -279,7 +287,7 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
             let Record::Check(job) = parsed(&mut list_check, record) else {
                 continue;
             };
-            if job.is_stdin() {
+            if job.is_stdin() || job.entry.multipart.is_some() {
                 continue;
             }
             let spec = Spec::of(options, &job);
@@ -305,7 +313,7 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
             }
             for record in &list.records {
                 let record = parsed(&mut list_check, record);
-                check_record(&mut list_check, record, &mut terminal, |job| {
+                check_record(options, &mut list_check, record, &mut terminal, |job| {
                     if job.is_stdin() {
                         let hashing = job_hashing(options, job);
                         return hash_source(job.entry.algorithm, &Source::Stdin, &hashing);

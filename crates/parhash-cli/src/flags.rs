@@ -208,6 +208,9 @@ pub struct SumArgs {
     #[command(flatten)]
     pub hashing: HashOptions,
 
+    #[command(flatten)]
+    pub multipart: crate::multipart::MultipartArgs,
+
     /// Files to hash; - or none means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
@@ -235,6 +238,10 @@ pub enum Device {
 /// hex digits is md5, 40 sha1, 56 sha224, 64 sha256, 96 sha384, 128 sha512; 8 is crc32 and
 /// 16 xxh64 (as `xxhsum -c` reads them). Use -a to check sha3-256, keccak256, whirlpool,
 /// crc32c, xxh128 and other lists of those lengths.
+///
+/// Object stores' multipart labels (`ETAG (NAME) = HEX-N`, `SHA256-COMPOSITE (NAME) =
+/// BASE64-N`, as `sum --etag` and `--composite` write them) are checked by trying the part
+/// sizes that give N parts, from one read: `NAME: OK (part size 8 MiB)`.
 ///
 /// MD5 and SHA-1 are BROKEN (practical collisions): a matching md5 or sha1 line shows only
 /// that the file was not damaged by accident, not that nobody tampered with it. The same
@@ -659,6 +666,9 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
             "the {flag} option is meaningful only when verifying checksums"
         ));
     }
+    if let Some(message) = crate::multipart::refused(sum) {
+        return Some(message);
+    }
     if sum.resume && sum.output_file.is_none() && sum.lists.is_none() {
         return Some("--resume continues a list of -o FILE or --lists DIR".into());
     }
@@ -709,15 +719,15 @@ impl SumArgs {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use clap::CommandFactory;
 
-    fn parse(args: &[&str]) -> Result<Cli, ParseError> {
+    pub(crate) fn parse(args: &[&str]) -> Result<Cli, ParseError> {
         parse_from(std::iter::once("parhash").chain(args.iter().copied()))
     }
 
-    fn sum(args: &[&str]) -> SumArgs {
+    pub(crate) fn sum(args: &[&str]) -> SumArgs {
         match parse(&[&["sum"], args].concat()).unwrap().command {
             Command::Sum(a) => a,
             other => panic!("{other:?}"),

@@ -23,6 +23,7 @@ mod list_file;
 mod list_json;
 mod many;
 mod messages;
+mod multipart;
 mod progress;
 mod stdio;
 mod sum;

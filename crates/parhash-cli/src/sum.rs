@@ -35,6 +35,9 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         };
         return check::run(&options, &args.files);
     }
+    if args.multipart.any() {
+        return crate::multipart::run(args);
+    }
     let mut algorithms = args.algorithms();
     if algorithms.is_empty() {
         algorithms.push(

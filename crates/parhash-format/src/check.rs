@@ -79,6 +79,8 @@ pub struct Checker {
     options: CheckOptions,
     /// The algorithm of the last properly formatted line, over all lists so far.
     last_seen: Option<Algorithm>,
+    /// Whether multipart checksum lines are entries ([`Checker::with_multipart`]).
+    multipart: bool,
 }
 
 impl Checker {
@@ -87,6 +89,18 @@ impl Checker {
         Checker {
             options,
             last_seen: None,
+            multipart: false,
+        }
+    }
+
+    /// This checker, taking object stores' multipart checksum lines (`ETAG (NAME) = HEX-N`)
+    /// as entries: their jobs have an [`Entry::multipart`], whose file the caller checks by
+    /// the part sizes it tries and reports with [`ListCheck::checked_noting`]. Without it they
+    /// are improperly formatted.
+    pub fn with_multipart(self) -> Checker {
+        Checker {
+            multipart: true,
+            ..self
         }
     }
 
@@ -103,7 +117,8 @@ impl Checker {
             options: self.options,
             shown,
             json: (self.options.json && !self.options.status).then(|| CheckReport::new(list)),
-            parser: Parser::new(self.options.algorithm, self.options.zero),
+            parser: Parser::new(self.options.algorithm, self.options.zero)
+                .with_multipart(self.multipart),
             tally: Tally::default(),
             line_number: 0,
             last_seen: self.last_seen,
@@ -311,6 +326,19 @@ impl ListCheck {
         outcome: &io::Result<Output>,
         out: &mut impl Sink,
     ) -> io::Result<()> {
+        self.checked_noting(job, outcome, None, out)
+    }
+
+    /// [`ListCheck::checked`] with a note after the verdict (`NAME: OK (part size 8 MiB)`),
+    /// where a line's verdict needs one: which multipart part size matched, or which were
+    /// tried.
+    pub fn checked_noting(
+        &mut self,
+        job: &Job,
+        outcome: &io::Result<Output>,
+        note: Option<&str>,
+        out: &mut impl Sink,
+    ) -> io::Result<()> {
         let entry = &job.entry;
         let verdict = match outcome {
             Err(err) if self.options.ignore_missing && err.kind() == io::ErrorKind::NotFound => {
@@ -354,7 +382,14 @@ impl ListCheck {
                     outcome,
                 },
             ),
-            None => report_line(&entry.name, verdict, self.options.zero),
+            None => match note {
+                Some(note) => report_line(
+                    &entry.name,
+                    &format!("{verdict} ({note})"),
+                    self.options.zero,
+                ),
+                None => report_line(&entry.name, verdict, self.options.zero),
+            },
         };
         out.output(&report)
     }

@@ -14,6 +14,9 @@
 //! - [`audit`]: `check --audit`, a list against the tree it describes: each file matched,
 //!   changed, missing, new, moved or unreadable, with its duplicates; the caller walks and
 //!   hashes; [`audit_list`] reads its list through a check run.
+//! - [`multipart`]: object stores' multipart checksums as they show them (S3's ETag `HEX-N`,
+//!   composite `BASE64-N`), their lines (`ETAG (NAME) = ...`) and part sizes; [`size`] sizes
+//!   as people write them (`8MiB`).
 //! - [`json`]: the `--json` records (JSON Lines) of `sum` and `check`.
 //! - [`length`]: `-l BITS` and the digest lengths each algorithm can produce.
 //! - [`escape`]: names as bytes, the checksum-line escape and the shell quoting of names in
@@ -60,11 +63,13 @@ pub mod length;
 pub mod line;
 pub mod list_file;
 pub mod meta;
+pub mod multipart;
 pub mod order;
 pub mod parse;
 pub mod record;
 pub mod resume;
 pub mod resumed;
+pub mod size;
 pub mod tag;
 pub mod update;
 pub mod walk;

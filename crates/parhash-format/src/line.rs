@@ -32,30 +32,45 @@ pub fn write_line(
     if style.json {
         return crate::json::sum_line(out, alg, digest, name, style.parsha);
     }
-    let escaped = !style.zero && escape::sum_needs_escape(name);
+    if style.tag {
+        let tag = tag::tag(alg, style.parsha, digest.as_bytes().len());
+        return write_tagged(out, &tag, &digest.to_hex(), name, style.zero);
+    }
+    let escaped = start_line(out, name, style.zero);
+    out.extend_from_slice(digest.to_hex().as_bytes());
+    out.extend_from_slice(if style.binary { b" *" } else { b"  " });
+    push_name(out, name, escaped);
+    out.push(if style.zero { b'\0' } else { b'\n' });
+}
+
+/// Appends a BSD line `TAG (NAME) = VALUE`, the name escaped as [`write_line`] escapes it
+/// (not with `zero`, which ends the line with NUL instead of a newline).
+pub fn write_tagged(out: &mut Vec<u8>, tag: &str, value: &str, name: &[u8], zero: bool) {
+    let escaped = start_line(out, name, zero);
+    out.extend_from_slice(tag.as_bytes());
+    out.extend_from_slice(b" (");
+    push_name(out, name, escaped);
+    out.extend_from_slice(b") = ");
+    out.extend_from_slice(value.as_bytes());
+    out.push(if zero { b'\0' } else { b'\n' });
+}
+
+/// Starts a line for `name`: the leading backslash where its name is escaped (coreutils'
+/// rule); whether it is.
+fn start_line(out: &mut Vec<u8>, name: &[u8], zero: bool) -> bool {
+    let escaped = !zero && escape::sum_needs_escape(name);
     if escaped {
         out.push(b'\\');
     }
-    let push_name = |out: &mut Vec<u8>| {
-        if escaped {
-            escape::escape_into(out, name);
-        } else {
-            out.extend_from_slice(name);
-        }
-    };
-    if style.tag {
-        let tag = tag::tag(alg, style.parsha, digest.as_bytes().len());
-        out.extend_from_slice(tag.as_bytes());
-        out.extend_from_slice(b" (");
-        push_name(out);
-        out.extend_from_slice(b") = ");
-        out.extend_from_slice(digest.to_hex().as_bytes());
+    escaped
+}
+
+fn push_name(out: &mut Vec<u8>, name: &[u8], escaped: bool) {
+    if escaped {
+        escape::escape_into(out, name);
     } else {
-        out.extend_from_slice(digest.to_hex().as_bytes());
-        out.extend_from_slice(if style.binary { b" *" } else { b"  " });
-        push_name(out);
+        out.extend_from_slice(name);
     }
-    out.push(if style.zero { b'\0' } else { b'\n' });
 }
 
 /// Appends the output's record of a file that could not be hashed: a JSON object with

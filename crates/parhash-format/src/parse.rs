@@ -35,6 +35,9 @@ pub struct Entry {
     /// The algorithm was inferred from the digest's length (a GNU line without -a), so a
     /// mismatch may mean the list was made with another algorithm of that length.
     pub inferred: bool,
+    /// An object store's multipart checksum (`ETAG` and `*-COMPOSITE` lines, read by parsers
+    /// that ask for them, [`Parser::with_multipart`]): `expected` is its raw digest.
+    pub multipart: Option<crate::multipart::Label>,
 }
 
 /// What one record of a checksum list is.
@@ -56,6 +59,8 @@ pub struct Parser {
     zero: bool,
     /// `Some(true)` once a marker-less line was seen, `Some(false)` once a marked one was.
     without_marker: Option<bool>,
+    /// Whether `ETAG` and `*-COMPOSITE` lines are entries (else improper).
+    multipart: bool,
 }
 
 impl Parser {
@@ -65,6 +70,16 @@ impl Parser {
             forced,
             zero,
             without_marker: None,
+            multipart: false,
+        }
+    }
+
+    /// This parser, reading object stores' multipart checksum lines as entries where `yes`
+    /// (a caller that checks them; for others they stay improperly formatted).
+    pub fn with_multipart(self, yes: bool) -> Parser {
+        Parser {
+            multipart: yes,
+            ..self
         }
     }
 
@@ -97,11 +112,22 @@ impl Parser {
     fn parse_bsd(&self, line: &[u8], escaped: bool) -> Option<Line> {
         let word_len = line.iter().position(|&b| b == b' ' || b == b'(')?;
         let tag = std::str::from_utf8(&line[..word_len]).ok()?;
+        let multipart = self
+            .multipart
+            .then(|| crate::multipart::from_tag(tag))
+            .flatten();
         let tag::Tagged {
             algorithm,
             params: parsha,
             digest_size,
-        } = tag::from_tag(tag)?;
+        } = match multipart {
+            Some(combine) => tag::Tagged {
+                algorithm: combine.algorithm(),
+                params: None,
+                digest_size: combine.algorithm().digest_size(),
+            },
+            None => tag::from_tag(tag)?,
+        };
         let mut after = &line[word_len..];
         after = after.strip_prefix(b" ").unwrap_or(after);
         let inside = after.strip_prefix(b"(")?;
@@ -117,6 +143,9 @@ impl Parser {
             return Some(Line::Improper);
         };
         let hex = skip_blanks(tail);
+        if let Some(combine) = multipart {
+            return Some(self.multipart_entry(combine, hex, raw_name, escaped));
+        }
         Some(
             match self.entry(algorithm, digest_size, hex, raw_name, escaped) {
                 Line::Entry(entry) => Line::Entry(Entry { parsha, ..entry }),
@@ -185,14 +214,8 @@ impl Parser {
         let Some(expected) = decode_hex(hex).filter(|d| d.len() == size) else {
             return Line::Improper;
         };
-        let name = if escaped {
-            match escape::unescape(raw_name).filter(|name| !name.contains(&0)) {
-                Some(name) => name,
-                None => return Line::Improper,
-            }
-        } else {
-            let up_to_nul = raw_name.split(|&b| b == 0).next().unwrap_or_default();
-            up_to_nul.to_vec()
+        let Some(name) = name(raw_name, escaped) else {
+            return Line::Improper;
         };
         Line::Entry(Entry {
             algorithm,
@@ -200,7 +223,43 @@ impl Parser {
             name,
             parsha: None,
             inferred: false,
+            multipart: None,
         })
+    }
+
+    /// The entry of a multipart checksum line (`ETAG (NAME) = HEX-N`).
+    fn multipart_entry(
+        &self,
+        combine: parhash::multipart::Combine,
+        value: &[u8],
+        raw_name: &[u8],
+        escaped: bool,
+    ) -> Line {
+        let label = std::str::from_utf8(value)
+            .ok()
+            .and_then(|value| crate::multipart::parse_value(combine, value).ok());
+        match (label, name(raw_name, escaped)) {
+            (Some(label), Some(name)) => Line::Entry(Entry {
+                algorithm: combine.algorithm(),
+                expected: label.digest.clone(),
+                name,
+                parsha: None,
+                inferred: false,
+                multipart: Some(label),
+            }),
+            _ => Line::Improper,
+        }
+    }
+}
+
+/// A line's file name: unescaped (`None` if it cannot be, or holds a NUL), or up to its first
+/// NUL.
+fn name(raw_name: &[u8], escaped: bool) -> Option<Vec<u8>> {
+    if escaped {
+        escape::unescape(raw_name).filter(|name| !name.contains(&0))
+    } else {
+        let up_to_nul = raw_name.split(|&b| b == 0).next().unwrap_or_default();
+        Some(up_to_nul.to_vec())
     }
 }
 
@@ -228,7 +287,7 @@ fn skip_blanks(bytes: &[u8]) -> &[u8] {
     &bytes[n..]
 }
 
-fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
+pub(crate) fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
     if hex.is_empty() || hex.len() % 2 != 0 {
         return None;
     }
@@ -254,6 +313,7 @@ mod tests {
             name: name.to_vec(),
             parsha: None,
             inferred: true,
+            multipart: None,
         })
     }
 
@@ -316,6 +376,39 @@ mod tests {
         assert_eq!(parse(&format!("MD5 (a) = {MD5_ABC}0")), Line::Improper);
         assert_eq!(parse(&format!("MD5 (a) {MD5_ABC}")), Line::Improper);
         assert_eq!(parse("NOSUCH (a) = 00"), Line::Improper);
+    }
+
+    #[test]
+    fn multipart_lines_for_parsers_that_ask() {
+        use parhash::multipart::Combine;
+        let etag = format!("ETAG (a b) = \"{MD5_ABC}-3\"");
+        assert_eq!(parse(&etag), Line::Improper);
+        let mut parser = Parser::new(None, false).with_multipart(true);
+        let Line::Entry(entry) = parser.parse(etag.as_bytes()) else {
+            panic!("{etag}")
+        };
+        let label = entry.multipart.unwrap();
+        assert_eq!(
+            (entry.algorithm, &entry.name[..]),
+            (Algorithm::Md5, &b"a b"[..])
+        );
+        assert_eq!((label.combine, label.parts), (Combine::S3Etag, Some(3)));
+        assert_eq!(entry.expected, label.digest);
+        let composite =
+            "\\SHA256-COMPOSITE (n\\nl) = BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=-2";
+        let Line::Entry(entry) = parser.parse(composite.as_bytes()) else {
+            panic!("{composite}")
+        };
+        assert_eq!(entry.name, b"n\nl");
+        assert_eq!(entry.expected, [7; 32]);
+        // Ordinary lines are read as ever; a bad value or a forced other algorithm is improper.
+        assert_eq!(
+            parser.parse(format!("MD5 (a) = {MD5_ABC}").as_bytes()),
+            tagged(b"a")
+        );
+        assert_eq!(parser.parse(b"ETAG (a) = zz-3"), Line::Improper);
+        let mut sha1 = Parser::new(Some(Algorithm::Sha1), false).with_multipart(true);
+        assert_eq!(sha1.parse(etag.as_bytes()), Line::Improper);
     }
 
     #[test]

@@ -30,47 +30,11 @@ pub const SEED_LENGTHS: [usize; 11] = [
     256 << 10,
 ];
 
-/// Parses a byte size: a number (decimal point allowed) with an optional suffix. `k`, `m`, `g`,
-/// `t` and their `KiB`-style spellings are binary (1024); `kB`, `MB`, `GB`, `TB` are decimal
-/// (1000), like the seeds' "50 MB". `1e6` is accepted for powers of ten.
+/// Parses a byte size (`64`, `4KiB`, `1.5M`, `50MB`, `1e8`): the rule of
+/// [`parhash_format::size::parse_size`], which `sum --part-size` reads sizes with too.
 pub fn parse_size(text: &str) -> Result<usize, ParseError> {
-    let t = text.trim();
-    let bad = || {
-        ParseError(format!(
-            "'{text}' is not a size (examples: 64, 4KiB, 1.5M, 50MB, 1e8)"
-        ))
-    };
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E'))
-        .unwrap_or(t.len());
-    // A trailing 'e'/'E' belongs to no exponent: treat "1e" as malformed.
-    let (number, suffix) = t.split_at(split);
-    if number.is_empty() {
-        return Err(bad());
-    }
-    let value: f64 = number.parse().map_err(|_| bad())?;
-    let multiplier: f64 = match suffix.trim() {
-        "" | "b" | "B" => 1.0,
-        "k" | "K" | "KiB" | "kiB" | "Ki" | "ki" => 1024.0,
-        "m" | "M" | "MiB" | "Mi" => 1024.0 * 1024.0,
-        "g" | "G" | "GiB" | "Gi" => 1024.0 * 1024.0 * 1024.0,
-        "t" | "T" | "TiB" | "Ti" => 1024.0f64.powi(4),
-        "kB" | "KB" => 1e3,
-        "MB" => 1e6,
-        "GB" => 1e9,
-        "TB" => 1e12,
-        _ => return Err(bad()),
-    };
-    let bytes = value * multiplier;
-    if !bytes.is_finite() || bytes < 0.0 || bytes > (usize::MAX / 2) as f64 {
-        return Err(bad());
-    }
-    if bytes.fract() != 0.0 {
-        return Err(ParseError(format!(
-            "'{text}' is not a whole number of bytes"
-        )));
-    }
-    Ok(bytes as usize)
+    let bytes = parhash_format::size::parse_size(text).map_err(ParseError)?;
+    usize::try_from(bytes).map_err(|_| ParseError(format!("'{text}' is too large")))
 }
 
 /// Parses a comma-separated list of items, each either one value or an inclusive range
@@ -248,22 +212,10 @@ mod tests {
     }
 
     #[test]
-    fn sizes_with_suffixes() {
-        let texts = ["64", "4KiB", "4k", "1.5M", "50MB", "2GiB", "1e8", "0"];
-        let sizes = [
-            64,
-            4096,
-            4096,
-            1536 * 1024,
-            50_000_000,
-            2 << 30,
-            100_000_000,
-            0,
-        ];
-        assert_eq!(texts.map(parse_size), sizes.map(Ok));
-        for bad in ["abc", "4q", "0.5", "-1"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
+    fn sizes_are_the_shared_rule_in_bytes() {
+        assert_eq!(parse_size("4KiB"), Ok(4096));
+        assert_eq!(parse_size("50MB"), Ok(50_000_000));
+        assert!(parse_size("0.5").is_err());
     }
 
     #[test]

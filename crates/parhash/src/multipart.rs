@@ -166,6 +166,21 @@ impl fmt::Display for MultipartError {
 
 impl std::error::Error for MultipartError {}
 
+/// The part sizes tools use: 5, 8, 15, 16 and 64 MiB and every power of two from 1 MiB to
+/// 5 GiB, in increasing order, each once (what [`candidate_part_sizes`] starts from, and what
+/// to try where a store shows a checksum without its part count).
+pub fn usual_part_sizes() -> Vec<u64> {
+    let mut sizes: Vec<u64> = [5, 8, 15, 16, 64].iter().map(|m| m * MIB).collect();
+    sizes.extend(
+        (0..=12)
+            .map(|shift| MIB << shift)
+            .filter(|&s| s <= S3_MAX_PART),
+    );
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
 /// The part sizes that give an object of `len` bytes exactly `parts` parts, from those tools
 /// use: 5, 8, 15, 16 and 64 MiB and every power of two from 1 MiB to 5 GiB, and `len / parts`
 /// rounded up to a whole MiB (what tools guess) and to a byte; in increasing order, each once.
@@ -173,12 +188,7 @@ pub fn candidate_part_sizes(len: u64, parts: u64) -> Vec<u64> {
     if parts == 0 {
         return Vec::new();
     }
-    let mut sizes: Vec<u64> = [5, 8, 15, 16, 64].iter().map(|m| m * MIB).collect();
-    sizes.extend(
-        (0..=12)
-            .map(|shift| MIB << shift)
-            .filter(|&s| s <= S3_MAX_PART),
-    );
+    let mut sizes = usual_part_sizes();
     let even = len.div_ceil(parts).max(1);
     sizes.push(even.div_ceil(MIB) * MIB);
     sizes.push(even);
