@@ -61,13 +61,13 @@ fn legacy_checksums_print_what_cksum_and_sum_print() {
     let names = fixture(dir.path(), 0x5eed_c0de);
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     for alg in LEGACY {
-        let with_a = [&["-a", alg][..], &names].concat();
-        let ours = parhash(dir.path(), &[&["sum"][..], &with_a].concat(), b"");
+        let with_a = [&["-a", alg][..], &names[..]].concat();
+        let ours = parhash(dir.path(), &[&["sum"][..], &with_a[..]].concat(), b"");
         assert_eq!(ours.code, Some(0), "{alg}: {ours:?}");
         let control = tool(dir.path(), "cksum", &with_a, b"");
         assert_eq!(ours.stdout_text(), control.stdout_text(), "cksum -a {alg}");
         let (program, flags) = classic_tool(alg);
-        let classic = tool(dir.path(), program, &[flags, &names].concat(), b"");
+        let classic = tool(dir.path(), program, &[flags, &names[..]].concat(), b"");
         assert_eq!(
             ours.stdout_text(),
             classic.stdout_text(),
@@ -75,15 +75,20 @@ fn legacy_checksums_print_what_cksum_and_sum_print() {
         );
         // --tag, --untagged, -b and --base64 change nothing; -z ends lines with NUL.
         for extra in [&["--tag"][..], &["--untagged"], &["-b"], &["--base64"]] {
-            let args = [&["sum"][..], extra, &with_a].concat();
+            let args = [&["sum"][..], extra, &with_a[..]].concat();
             assert_eq!(
                 parhash(dir.path(), &args, b"").stdout,
                 ours.stdout,
                 "{args:?}"
             );
         }
-        let zero = parhash(dir.path(), &[&["sum", "-z"][..], &with_a].concat(), b"");
-        let control = tool(dir.path(), "cksum", &[&["-z"][..], &with_a].concat(), b"");
+        let zero = parhash(dir.path(), &[&["sum", "-z"][..], &with_a[..]].concat(), b"");
+        let control = tool(
+            dir.path(),
+            "cksum",
+            &[&["-z"][..], &with_a[..]].concat(),
+            b"",
+        );
         assert_eq!(zero.stdout, control.stdout, "-z -a {alg}");
         // Standard input: no name without operands, `-` when it is named.
         let data = fs::read(dir.path().join(names[5])).unwrap();
@@ -209,7 +214,7 @@ fn check_reads_base64_digests_from_parhash_and_python() {
     let names: Vec<&str> = names.iter().take(8).map(String::as_str).collect();
     for (alg, tag) in HASHES.into_iter().filter(|(alg, _)| *alg != "crc32") {
         // parhash's own lines.
-        let args = [&["sum", "--base64", "--tag", "-a", alg][..], &names].concat();
+        let args = [&["sum", "--base64", "--tag", "-a", alg][..], &names[..]].concat();
         let list = parhash(dir.path(), &args, b"").stdout;
         let check = parhash(dir.path(), &["check", "--strict"], &list);
         assert_eq!(check.code, Some(0), "{alg}: {check:?}");
