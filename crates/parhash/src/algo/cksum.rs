@@ -58,7 +58,7 @@ impl CksumState {
     /// The CRC of the message followed by its length in the fewest bytes that hold it, least
     /// significant first (none for an empty message), as POSIX defines `cksum`.
     fn digest(&self) -> [u8; 12] {
-        let mut crc = self.crc.clone();
+        let mut crc = self.crc;
         let len_bytes = self.len.to_le_bytes();
         let used = LENGTH_BYTES - (self.len.leading_zeros() / 8) as usize;
         crc.update(&len_bytes[..used]);
