@@ -22,9 +22,9 @@ pub const DEFAULT_ALGORITHM: &str = "sha256";
 /// sha256sum, md5sum and friends.
 ///
 /// MD5 and SHA-1 are BROKEN (practical collisions): use them only to compare with old
-/// checksum lists, never for security. The checksums crc32, crc32c, crc64nvme, xxh64, xxh3
-/// and xxh128 are not cryptographic (no protection against a deliberate change): they catch
-/// accidental damage only. `parhash list` shows every algorithm.
+/// checksum lists, never for security. The checksums crc32, crc32c, crc64nvme, xxh64, xxh3,
+/// xxh128 and coreutils' crc, sysv and bsd are not cryptographic (no protection against a
+/// deliberate change): they catch accidental damage only. `parhash list` shows every algorithm.
 ///
 /// Exit status: 0 if everything succeeded, 1 if any file could not be read or any checksum
 /// did not match, or for a usage error of `sum` or `check` (as in coreutils); 2 for a usage
@@ -55,9 +55,9 @@ pub enum Command {
 /// with a backslash, as coreutils does; -z turns that off.
 ///
 /// MD5 and SHA-1 are BROKEN (practical collisions): use them only to compare with old
-/// checksum lists, never for security. The checksums crc32, crc32c, crc64nvme, xxh64, xxh3
-/// and xxh128 are not cryptographic (no protection against a deliberate change): they catch
-/// accidental damage only. `parhash list` shows every algorithm.
+/// checksum lists, never for security. The checksums crc32, crc32c, crc64nvme, xxh64, xxh3,
+/// xxh128 and coreutils' crc, sysv and bsd are not cryptographic (no protection against a
+/// deliberate change): they catch accidental damage only. `parhash list` shows every algorithm.
 #[derive(Args, Debug)]
 pub struct SumArgs {
     /// Hash algorithm(s) [default: sha256]; several: -a md5,sha256 or -a md5 -a sha256.
@@ -152,8 +152,34 @@ pub struct SumArgs {
     /// Write BSD-style checksum lines, `TAG (NAME) = HEX`, with the algorithm's tag (SHA256,
     /// MD5, SHA512-256, ...), as `sha256sum --tag` does. `parhash check` and `sha256sum -c`
     /// read these lines too.
-    #[arg(long)]
+    #[arg(long, overrides_with = "untagged")]
     pub tag: bool,
+
+    /// Write GNU lines (`HEX  NAME`) even with several algorithms (cksum's flag).
+    ///
+    /// The reverse of --tag, as in `cksum --untagged`: GNU lines where parhash would write
+    /// BSD lines, i.e. with several algorithms (each file's lines then say nothing of which
+    /// algorithm made them). Of --tag and --untagged the last one given wins.
+    #[arg(long, overrides_with = "tag")]
+    pub untagged: bool,
+
+    /// Write digests in base64 instead of hex (`cksum --base64`).
+    ///
+    /// Each digest as the base64 of its bytes (standard alphabet, padded), in GNU and BSD
+    /// lines alike, as `cksum --base64` (coreutils 9.2) writes it: `SHA256 (f) = 47DEQpj8...=`.
+    /// `parhash check` and `cksum -c` read BSD lines with base64 digests. The legacy
+    /// checksums (crc, sysv, bsd) print their own lines unchanged, as in cksum.
+    #[arg(long, conflicts_with = "json")]
+    pub base64: bool,
+
+    /// Write the digest's raw bytes, no line (`cksum --raw`); one file.
+    ///
+    /// Only the digest, as bytes, with no name and no newline, as `cksum --raw` (coreutils
+    /// 9.2) writes it; for the legacy checksums the checksum alone, big-endian (4 bytes for
+    /// crc, 2 for sysv and bsd). One input and one algorithm: "the --raw option is not
+    /// supported with multiple files".
+    #[arg(long, conflicts_with_all = ["json", "lists", "output_file", "recursive"])]
+    pub raw: bool,
 
     /// Mark files as read in binary mode (`HEX *NAME`).
     ///
@@ -629,7 +655,8 @@ where
     let cli = Cli::try_parse_from(args)?;
     let refused = match &cli.command {
         Command::Sum(sum) => refused_sum_flags(sum),
-        Command::Check(check) => refused_check_flags(check.tag, check.binary || check.text)
+        Command::Check(check) => crate::cksum_forms::refused_check(check.algorithm)
+            .or_else(|| refused_check_flags(check.tag, check.binary || check.text))
             // `-l` against `-a` (see `length`).
             .or_else(|| {
                 parhash_format::length::length_error(check.algorithm, check.hashing.length, true)
@@ -653,6 +680,9 @@ fn refused_check_flags(tag: bool, binary_or_text: bool) -> Option<String> {
 
 /// Why `sum`'s flags cannot go together, if they cannot (coreutils' checks, in its order).
 fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
+    if let Some(message) = crate::cksum_forms::refused(sum) {
+        return Some(message);
+    }
     if sum.tag && sum.text {
         return Some("--tag does not support --text mode".into());
     }

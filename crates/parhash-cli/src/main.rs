@@ -12,6 +12,7 @@ mod audit;
 mod bench;
 mod bench_args;
 mod check;
+mod cksum_forms;
 mod completion_flags;
 mod completions;
 mod flags;

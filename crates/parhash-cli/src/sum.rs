@@ -108,6 +108,9 @@ fn style_for(alg: Algorithm, args: &SumArgs) -> LineStyle {
         zero: args.output.zero,
         parsha: alg.takes_tree_params().then(|| args.hashing.tree_params()),
         json: args.output.json,
+        base64: args.base64,
+        raw: args.raw,
+        unnamed: args.files.is_empty(),
     }
 }
 
@@ -301,7 +304,7 @@ fn stream_lines(
             for (&alg, digest) in algorithms.iter().zip(digests) {
                 // Several algorithms' lines on one stream say which is which: BSD lines.
                 let style = LineStyle {
-                    tag: args.tag || several,
+                    tag: args.tag || (several && !args.untagged),
                     ..style_for(alg, args)
                 };
                 write_line(lines, alg, digest, name, style);

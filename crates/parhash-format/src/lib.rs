@@ -6,6 +6,7 @@
 //!
 //! - [`mod@line`]: checksum lines as `sum` writes them (GNU `HEX  NAME`, BSD `TAG (NAME) = HEX`,
 //!   `-z`), and [`tag`] the BSD tags (`SHA256`, `BLAKE2b-256`, `PARSHA256-T13-IV256`).
+//! - [`legacy`]: the lines of coreutils' legacy checksums (`cksum -a crc|sysv|bsd`, `sum`).
 //! - [`parse`]: the records of a list, as `sha256sum -c` reads them ([`parse::Parser`]),
 //!   with the algorithm of a tagless line inferred from its digest's length; [`record`] reads
 //!   one record of a list, at most [`record::MAX_RECORD_BYTES`] kept, for every list reader.
@@ -59,6 +60,7 @@ pub mod audit_list;
 pub mod check;
 pub mod escape;
 pub mod json;
+pub mod legacy;
 pub mod length;
 pub mod line;
 pub mod list_file;

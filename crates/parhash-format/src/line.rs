@@ -1,6 +1,9 @@
 //! Checksum lines as `sum` writes them (on the CPU and the GPU alike), byte for byte as
-//! coreutils' sha256sum does: `HEX  NAME`, `HEX *NAME`, or `TAG (NAME) = HEX` with `--tag`.
+//! coreutils' sha256sum does: `HEX  NAME`, `HEX *NAME`, or `TAG (NAME) = HEX` with `--tag`;
+//! the digest in base64 or raw as `cksum --base64` and `--raw` (coreutils 9.2) write it; the
+//! legacy checksums' own lines (`legacy`).
 
+use base64::Engine;
 use parhash::{Algorithm, Output, TreeParams};
 
 use crate::escape;
@@ -19,6 +22,14 @@ pub struct LineStyle {
     pub parsha: Option<TreeParams>,
     /// A JSON object per file instead (`--json`, see `json`).
     pub json: bool,
+    /// The digest in base64 (standard alphabet, padded) instead of hex, as `cksum --base64`.
+    pub base64: bool,
+    /// The digest's bytes alone, no line at all, as `cksum --raw` (the legacy checksums: the
+    /// checksum big-endian, without the byte count).
+    pub raw: bool,
+    /// No name in a legacy checksum's line (`cksum` reading standard input for want of a file
+    /// operand); the other lines always name their input.
+    pub unnamed: bool,
 }
 
 /// Appends one checksum line for `name`, byte for byte as coreutils writes it.
@@ -32,12 +43,29 @@ pub fn write_line(
     if style.json {
         return crate::json::sum_line(out, alg, digest, name, style.parsha);
     }
+    if style.raw {
+        let bytes = if alg.is_checkable() {
+            digest.as_bytes()
+        } else {
+            crate::legacy::checksum(digest)
+        };
+        return out.extend_from_slice(bytes);
+    }
+    if !alg.is_checkable() {
+        let name = (!style.unnamed).then_some(name);
+        return crate::legacy::write_line(out, alg, digest, name, style.zero);
+    }
+    let digest_text = if style.base64 {
+        base64::engine::general_purpose::STANDARD.encode(digest.as_bytes())
+    } else {
+        digest.to_hex()
+    };
     if style.tag {
         let tag = tag::tag(alg, style.parsha, digest.as_bytes().len());
-        return write_tagged(out, &tag, &digest.to_hex(), name, style.zero);
+        return write_tagged(out, &tag, &digest_text, name, style.zero);
     }
     let escaped = start_line(out, name, style.zero);
-    out.extend_from_slice(digest.to_hex().as_bytes());
+    out.extend_from_slice(digest_text.as_bytes());
     out.extend_from_slice(if style.binary { b" *" } else { b"  " });
     push_name(out, name, escaped);
     out.push(if style.zero { b'\0' } else { b'\n' });
@@ -120,6 +148,25 @@ mod tests {
         };
         assert_eq!(line(b"a", tag), b"MD5 (a) = ab01\n");
         assert_eq!(line(b"n\nl", tag), b"\\MD5 (n\\nl) = ab01\n");
+    }
+
+    #[test]
+    fn base64_and_raw_digests() {
+        let base64 = LineStyle {
+            base64: true,
+            ..LineStyle::default()
+        };
+        assert_eq!(line(b"a", base64), b"qwE=  a\n");
+        let tag = LineStyle {
+            tag: true,
+            ..base64
+        };
+        assert_eq!(line(b"a", tag), b"MD5 (a) = qwE=\n");
+        let raw = LineStyle {
+            raw: true,
+            ..LineStyle::default()
+        };
+        assert_eq!(line(b"a", raw), [0xab, 0x01]);
     }
 
     #[test]

@@ -9,7 +9,11 @@
 //!   throughout, and the other way round.
 //! - BSD line: optional blanks, optional `\`, `TAG`, optional space, `(NAME)`, blanks, `=`,
 //!   blanks, hex digest. The name ends at the last `)`.
-//! - Hex digits may be upper or lower case.
+//! - Hex digits may be upper or lower case. A BSD line's digest may be base64 instead (as
+//!   `cksum --base64` writes it, coreutils 9.2), told from hex by its length, and only in its
+//!   canonical form (padded, no stray bits), as `cksum -c` compares it.
+//! - Lines of the legacy checksums (`CRC`, `SYSV`, `BSD` tags) are improper: `cksum -c` does
+//!   not check them either.
 //! - A file name ends at its first NUL byte, as C strings do in coreutils (an escaped name with
 //!   a NUL makes the line improper).
 //! - The name may be empty only where b2sum allows it: a digest of an algorithm whose length
@@ -128,6 +132,9 @@ impl Parser {
             },
             None => tag::from_tag(tag)?,
         };
+        if !algorithm.is_checkable() {
+            return Some(Line::Improper);
+        }
         let mut after = &line[word_len..];
         after = after.strip_prefix(b" ").unwrap_or(after);
         let inside = after.strip_prefix(b"(")?;
@@ -211,7 +218,7 @@ impl Parser {
         raw_name: &[u8],
         escaped: bool,
     ) -> Line {
-        let Some(expected) = decode_hex(hex).filter(|d| d.len() == size) else {
+        let Some(expected) = decode_digest(hex, size) else {
             return Line::Improper;
         };
         let Some(name) = name(raw_name, escaped) else {
@@ -285,6 +292,25 @@ fn is_blank(b: u8) -> bool {
 fn skip_blanks(bytes: &[u8]) -> &[u8] {
     let n = bytes.iter().take_while(|&&b| is_blank(b)).count();
     &bytes[n..]
+}
+
+/// A digest of `size` bytes written in hex, or in base64 where its length says so.
+fn decode_digest(text: &[u8], size: usize) -> Option<Vec<u8>> {
+    if text.len() == 2 * size {
+        return decode_hex(text);
+    }
+    (text.len() == 4 * size.div_ceil(3))
+        .then(|| decode_base64(text))
+        .flatten()
+        .filter(|digest| digest.len() == size)
+}
+
+/// Canonical base64 only: what encoding the bytes again gives back exactly.
+fn decode_base64(text: &[u8]) -> Option<Vec<u8>> {
+    use base64::Engine;
+    let engine = base64::engine::general_purpose::STANDARD;
+    let bytes = engine.decode(text).ok()?;
+    (engine.encode(&bytes).as_bytes() == text).then_some(bytes)
 }
 
 pub(crate) fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
@@ -409,6 +435,23 @@ mod tests {
         assert_eq!(parser.parse(b"ETAG (a) = zz-3"), Line::Improper);
         let mut sha1 = Parser::new(Some(Algorithm::Sha1), false).with_multipart(true);
         assert_eq!(sha1.parse(etag.as_bytes()), Line::Improper);
+    }
+
+    #[test]
+    fn base64_digests_in_bsd_lines() {
+        // base64 of MD5("abc"), as `cksum --base64 -a md5` writes it.
+        let b64 = "kAFQmDzST7DWlj99KOF/cg==";
+        assert_eq!(parse(&format!("MD5 (a) = {b64}")), tagged(b"a"));
+        // Only the canonical form, of exactly the digest's length.
+        assert_eq!(parse("MD5 (a) = kAFQmDzST7DWlj99KOF/cg="), Line::Improper);
+        assert_eq!(parse("MD5 (a) = kAFQmDzST7DWlj99KOF/ch=="), Line::Improper);
+        assert_eq!(
+            parse("MD5 (a) = kAFQmDzST7DWlj99KOF/cg==AA"),
+            Line::Improper
+        );
+        // The legacy checksums' tags are not checked.
+        assert_eq!(parse("CRC (a) = 00000000"), Line::Improper);
+        assert_eq!(parse("BSD (a) = 0000"), Line::Improper);
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub(crate) fn checksum_line<'py>(
         zero,
         parsha: self::tree_params(tree_params)?,
         json: false,
+        ..line::LineStyle::default()
     };
     let mut out = Vec::new();
     line::write_line(

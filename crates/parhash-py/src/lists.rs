@@ -56,6 +56,7 @@ fn line_style(
         zero,
         parsha,
         json,
+        ..LineStyle::default()
     })
 }
 

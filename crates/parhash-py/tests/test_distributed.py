@@ -285,7 +285,11 @@ def test_lengths_of_every_algorithm_as_the_cli_takes_and_tags_them(tmp_path):
             digest = parhash.hash_file(path, name, **({} if size is None else {"digest_size": size}))
             params = (13, 256) if name == "parsha256" else None
             assert fmt.checksum_line(name, digest, os.fsencode(path), tag=True, tree_params=params) == out, (name, bits)
-            # check reads the tag back, with the length it names.
+            # check reads the tag back, with the length it names (coreutils' legacy checksums'
+            # lines are never checked).
+            if name in ("crc", "sysv", "bsd"):
+                assert fmt.parse_list(out) == [], name
+                continue
             [entry] = fmt.parse_list(out)
             assert entry.expected == digest, (name, bits)
     assert fmt.length_error(None, 256, checking=False).startswith("-l needs -a")

@@ -18,6 +18,9 @@ const CHECKSUMS: [Algorithm; 6] = [
     Algorithm::Xxh128,
 ];
 
+/// coreutils' legacy checksums: POSIX `cksum`, `sum -s`, `sum -r`.
+const LEGACY: [Algorithm; 3] = [Algorithm::Cksum, Algorithm::SysvSum, Algorithm::BsdSum];
+
 /// Each algorithm's digest of `123456789` and of the empty message. CRCs: the check values of
 /// the CRC catalogue (Rocksoft model) and the CRC of nothing, init XOR xorout (zero here).
 /// xxHash: xxhsum 0.8.1's output, also the `xxhash` Python package's.
@@ -99,7 +102,8 @@ fn registry_facts_and_names() {
     let sizes: Vec<usize> = CHECKSUMS.iter().map(|a| a.digest_size()).collect();
     assert_eq!(sizes, [4, 4, 8, 8, 8, 16]);
     for &alg in Algorithm::ALL {
-        assert_eq!(alg.info().cryptographic, !CHECKSUMS.contains(&alg), "{alg}");
+        let checksum = CHECKSUMS.contains(&alg) || LEGACY.contains(&alg);
+        assert_eq!(alg.info().cryptographic, !checksum, "{alg}");
     }
     assert_names_resolve(&[
         ("CRC32", Algorithm::Crc32),
@@ -170,6 +174,104 @@ fn crcs_equal_the_bitwise_reference_at_random_lengths_and_splits() {
                 hasher.finalize().as_bytes(),
                 want,
                 "{alg}, {len} bytes in pieces"
+            );
+        }
+    }
+}
+
+/// The legacy checksums from their definitions, literal and slow: POSIX `cksum`'s CRC bit by
+/// bit (polynomial 0x04C11DB7, not reflected, init 0, the length appended least significant
+/// byte first, the result complemented), the SysV sum of all bytes folded to 16 bits, the BSD
+/// sum rotated right before each byte. Each followed by the byte count, as the digest holds it.
+fn reference_legacy(alg: Algorithm, data: &[u8]) -> Vec<u8> {
+    let len = data.len() as u64;
+    let mut out = match alg {
+        Algorithm::Cksum => {
+            let mut message = data.to_vec();
+            let mut n = len;
+            while n > 0 {
+                message.push(n as u8);
+                n >>= 8;
+            }
+            let mut crc = 0u32;
+            for &byte in &message {
+                crc ^= u32::from(byte) << 24;
+                for _ in 0..8 {
+                    crc = if crc & 0x8000_0000 != 0 {
+                        (crc << 1) ^ 0x04C1_1DB7
+                    } else {
+                        crc << 1
+                    };
+                }
+            }
+            (!crc).to_be_bytes().to_vec()
+        }
+        Algorithm::SysvSum => {
+            let s: u64 = data.iter().map(|&b| u64::from(b)).sum::<u64>() % (1 << 32);
+            let r = (s & 0xffff) + (s >> 16);
+            (((r & 0xffff) + (r >> 16)) as u16).to_be_bytes().to_vec()
+        }
+        _ => {
+            let mut sum = 0u32;
+            for &b in data {
+                sum = (sum >> 1) + ((sum & 1) << 15);
+                sum = (sum + u32::from(b)) & 0xffff;
+            }
+            (sum as u16).to_be_bytes().to_vec()
+        }
+    };
+    out.extend_from_slice(&len.to_be_bytes());
+    out
+}
+
+#[test]
+fn legacy_checksums_follow_their_definitions() {
+    // coreutils 9.1: `printf 123456789 | cksum` is `930766865 9`, `sum -s` `477 1`, `sum -r`
+    // `53615     1`; the empty input `4294967295 0`, `0 0`, `00000     0`.
+    let known = [
+        (Algorithm::Cksum, 930_766_865u64, 4_294_967_295u64),
+        (Algorithm::SysvSum, 477, 0),
+        (Algorithm::BsdSum, 53615, 0),
+    ];
+    for (alg, check, empty) in known {
+        let width = alg.digest_size() - 8;
+        let value = |digest: &[u8]| {
+            digest[..width]
+                .iter()
+                .fold(0u64, |n, &b| n << 8 | u64::from(b))
+        };
+        let digest = hash(alg, b"123456789");
+        assert_eq!(value(digest.as_bytes()), check, "{alg}");
+        assert_eq!(digest.as_bytes()[width..], 9u64.to_be_bytes(), "{alg}");
+        assert_eq!(value(hash(alg, b"").as_bytes()), empty, "{alg}");
+        assert!(!alg.is_checkable() && !alg.info().cryptographic, "{alg}");
+        ran_default_variant(alg);
+    }
+    assert_names_resolve(&[
+        ("cksum", Algorithm::Cksum),
+        ("CRC", Algorithm::Cksum),
+        ("sum-s", Algorithm::SysvSum),
+        ("SYSV", Algorithm::SysvSum),
+        ("sum -r", Algorithm::BsdSum),
+        ("bsd", Algorithm::BsdSum),
+    ]);
+    let mut rng = rand::rng();
+    for _ in 0..200 {
+        // Lengths past 255 and 65535 give the length two and three bytes.
+        let len = rng.random_range(0..70_000);
+        let data: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        for alg in LEGACY {
+            let expected = reference_legacy(alg, &data);
+            assert_eq!(hash(alg, &data).as_bytes(), expected, "{alg} {len}");
+            // Streamed in two pieces, split anywhere.
+            let split = rng.random_range(0..=len);
+            let mut hasher = Hasher::new(alg);
+            hasher.update(&data[..split]);
+            hasher.update(&data[split..]);
+            assert_eq!(
+                hasher.finalize().as_bytes(),
+                expected,
+                "{alg} {len}/{split}"
             );
         }
     }

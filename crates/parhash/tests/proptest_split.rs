@@ -159,7 +159,8 @@ properties! {
 /// RustCrypto crates as they are (their controls are the authors' and NIST's vectors in
 /// `xof_blake2_blake3_kat.rs` and b2sum and hashlib in the CLI's tests), and the CRCs and
 /// xxHash, whose crates parhash also runs as they are (controls: `checksums.rs`'s bitwise CRC
-/// and xxhsum's digests, and zlib, crc32c, awscrt and xxhash in the Python tests).
+/// and xxhsum's digests, and zlib, crc32c, awscrt and xxhash in the Python tests), and
+/// coreutils' legacy checksums (`checksums.rs`'s definitions, `cksum` and `sum` in the CLI's).
 #[test]
 fn every_algorithm_with_an_oracle_is_covered() {
     let empty = Split {
@@ -178,6 +179,7 @@ fn every_algorithm_with_an_oracle_is_covered() {
                 | Family::Shake
                 | Family::Crc
                 | Family::XxHash
+                | Family::Legacy
         );
         assert_eq!(has_oracle, !expected_without, "{alg}: oracle {has_oracle}");
         if has_oracle {

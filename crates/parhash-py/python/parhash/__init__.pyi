@@ -290,6 +290,36 @@ def crc64nvme(
 ) -> Hash:
     """CRC-64/NVME (S3's), big-endian; not cryptographic."""
 
+def crc(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """POSIX cksum (coreutils `cksum -a crc`): the 4-byte CRC then the byte count as 8 bytes,
+    big-endian; not cryptographic."""
+
+def sysv(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """System V `sum -s`: the 16-bit sum then the byte count as 8 bytes, big-endian; not
+    cryptographic."""
+
+def bsd(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """BSD `sum -r`: the 16-bit sum then the byte count as 8 bytes, big-endian; not
+    cryptographic."""
+
 def groestl224(
     data: ReadableBuffer = b"",
     *,

@@ -11,6 +11,7 @@ pub mod blake2;
 pub mod blake3;
 pub(crate) mod block_api;
 pub(crate) mod checksum;
+pub mod cksum;
 pub mod crc;
 // One SSE2 move each way: unsafe code outside the kernels' own files (as `pieces` below).
 #[allow(unsafe_code)]

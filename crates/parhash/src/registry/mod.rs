@@ -28,8 +28,8 @@ use digest::{typenum::Unsigned, DynDigest};
 use crate::algo::parsha256::TreeParams;
 use crate::algo::sized::AnyLength;
 use crate::algo::{
-    blake, blake2, blake3, crc, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, shake,
-    simd, skein, whirlpool, xxhash,
+    blake, blake2, blake3, cksum, crc, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2,
+    shake, simd, skein, whirlpool, xxhash,
 };
 use crate::algo::{VariantInfo, Variants};
 use crate::threads::Threads;
@@ -74,6 +74,10 @@ pub enum Family {
     XxHash,
     /// Cyclic redundancy checks (CRC-32, CRC-32C, CRC-64/NVME): checksums.
     Crc,
+    /// coreutils' legacy checksums (POSIX `cksum`, SysV and BSD `sum`): a checksum and the
+    /// input's size, printed in their own line and never checked (see
+    /// [`Algorithm::is_checkable`]).
+    Legacy,
 }
 
 impl Family {
@@ -98,6 +102,7 @@ impl Family {
             Family::Shake => "SHAKE",
             Family::XxHash => "xxHash",
             Family::Crc => "CRC",
+            Family::Legacy => "coreutils legacy",
         }
     }
 }
@@ -489,6 +494,12 @@ algorithms! {
     Crc32c(crc::Crc32c) "crc32c", "CRC32C", ["crc-32/iscsi", "castagnoli"], Crc, block 1, checksum;
     /// CRC-64/NVME, S3's default checksum: a checksum, big-endian
     Crc64Nvme(crc::Crc64Nvme) "crc64nvme", "CRC64NVME", ["crc-64/nvme"], Crc, block 1, checksum;
+    /// POSIX cksum, as coreutils cksum (-a crc): CRC-32/CKSUM of the data then its length (the crc-fast crate); prints `CRC BYTES NAME` in decimal; digest: the CRC, then the byte count (64-bit), big-endian; no check
+    Cksum(cksum::Cksum) "crc", "CRC", ["cksum", "posix-cksum"], Legacy, block 1, checksum;
+    /// System V sum, as sum -s and cksum -a sysv: prints `SUM BLOCKS NAME` (512-byte blocks); digest: the 16-bit sum, then the byte count (64-bit), big-endian; no check
+    SysvSum(cksum::SysvSum) "sysv", "SYSV", ["sum-s", "sysv-sum"], Legacy, block 1, checksum;
+    /// BSD sum, as sum -r and cksum -a bsd: prints `SUM BLOCKS NAME` (1024-byte blocks, padded as sum pads them); digest: the 16-bit sum, then the byte count (64-bit), big-endian; no check
+    BsdSum(cksum::BsdSum) "bsd", "BSD", ["sum-r", "bsd-sum"], Legacy, block 1, checksum;
 }
 
 impl Algorithm {
@@ -505,6 +516,13 @@ impl Algorithm {
     /// The digest sizes this algorithm can produce ([`AlgorithmInfo::sizes`]).
     pub fn digest_sizes(self) -> DigestSizes {
         self.info().sizes
+    }
+
+    /// Whether checksum lists of this algorithm can be checked: not for coreutils' legacy
+    /// checksums (`crc`, `sysv`, `bsd`), whose lines (`CRC BYTES NAME`) are refused by
+    /// `cksum -c` too, and which no check line infers from a digest's length.
+    pub fn is_checkable(self) -> bool {
+        self.info().family != Family::Legacy
     }
 
     /// Whether this algorithm takes tree parameters ([`TreeParams`]: PARSHA-256's tree height

@@ -36,11 +36,12 @@ impl Algorithm {
         (bits % 8 == 0 && alg.digest_sizes().contains(size)).then_some((alg, size))
     }
 
-    /// Algorithms whose digest has this many bytes (used to infer the algorithm of a check line).
+    /// Algorithms whose digest has this many bytes (used to infer the algorithm of a check
+    /// line, so only those that can be checked: [`Algorithm::is_checkable`]).
     pub fn with_digest_size(size: usize) -> impl Iterator<Item = Algorithm> {
         Algorithm::ALL
             .iter()
             .copied()
-            .filter(move |a| a.digest_size() == size)
+            .filter(move |a| a.digest_size() == size && a.is_checkable())
     }
 }
