@@ -105,23 +105,22 @@ pub(super) fn read_exactly(
 ) -> io::Result<()> {
     let zeros = zeros(piece);
     let mut buf = take_buffer(piece);
-    let mut offset = 0;
-    let result = loop {
-        if offset == len {
-            break check_end(file, len);
-        }
-        let want = piece.min((len - offset) as usize);
-        if extents.is_hole(offset..offset + want as u64) {
+    let mut result = Ok(());
+    for start in (0..len).step_by(piece) {
+        let range = start..(start + piece as u64).min(len);
+        let want = (range.end - range.start) as usize;
+        if extents.is_hole(range) {
             consume(&zeros[..want]);
-        } else if let Err(err) = extents.read_at(file, &mut buf[..want], offset, len) {
-            break Err(err);
-        } else {
-            consume(&buf[..want]);
+            continue;
         }
-        offset += want as u64;
-    };
+        result = extents.read_at(file, &mut buf[..want], start, len);
+        if result.is_err() {
+            break;
+        }
+        consume(&buf[..want]);
+    }
     give_back(buf);
-    result
+    result.and_then(|()| check_end(file, len))
 }
 
 /// `len` zero bytes (at most [`PIECE_MAX`]), from one buffer the whole process shares. It is
