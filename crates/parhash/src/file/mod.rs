@@ -64,6 +64,12 @@
 //!   in (`MADV_POPULATE_READ`, which waits for the disk) rather than copying them, from the
 //!   start of the file whether it is cached or not: the hashers read the very pages the disk
 //!   filled, and copy nothing.
+//! - **The holes of a sparse file are not read** (Linux): a regular file of more than
+//!   [`SMALL_FILE`] bytes with a hole before its end (one `lseek(SEEK_HOLE)` says) is read one
+//!   data extent at a time as one stream, never mapped, and its holes are hashed as zeros from
+//!   memory: reading or mapping a hole would fill the page cache with zeros. The digest is
+//!   that of the file's bytes; a dense file, or a file system that cannot say, is read as
+//!   above.
 //! - **Several algorithms, one read** ([`MultiHasher`]): each file is read once and its
 //!   pieces go to one hasher per algorithm, spread over the threads; small files through each
 //!   algorithm's lanes. A file that changes size fails for every algorithm at once.
@@ -102,6 +108,7 @@
 pub(crate) mod many;
 pub(crate) mod multi;
 pub(crate) mod read;
+mod sparse;
 mod split;
 mod storage;
 
@@ -426,6 +433,9 @@ impl<'p> FileHasher<'p> {
 
     /// Hashes the `len` bytes of the regular file `file`.
     fn hash_regular(&self, file: &File, len: u64) -> io::Result<Output> {
+        if let Some(extents) = sparse::Extents::of(file, len) {
+            return self.hash_sparse(file, len, &extents);
+        }
         if let Some((threads, storage)) = self.parallel_reads(file, len) {
             self.started(Some(len));
             let map = self.maps && matches!(storage, Storage::Cached | Storage::Memory);
@@ -452,6 +462,19 @@ impl<'p> FileHasher<'p> {
                 self.hashed(piece.len());
             },
         )?;
+        finish(hasher)
+    }
+
+    /// Hashes the `len` bytes of `file`, which has holes (`extents` is its data): one stream
+    /// through the hasher (its own threads, where it has them), the holes from a buffer of
+    /// zeros ([`sparse`]), never a map (a map of a hole fills the page cache with zeros).
+    fn hash_sparse(&self, file: &File, len: u64, extents: &sparse::Extents) -> io::Result<Output> {
+        let mut hasher = self.hasher(Some(len))?;
+        self.started(Some(len));
+        sparse::read_exactly(file, len, self.piece_size(), extents, |piece| {
+            hasher.update(piece);
+            self.hashed(piece.len());
+        })?;
         finish(hasher)
     }
 

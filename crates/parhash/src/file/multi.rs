@@ -23,7 +23,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::many::engine::{Early, Windows};
 use super::many::{claim_path, on_workers, open_regular, split, window_len, workers_for, Regular};
-use super::read::{check_end, fill, give_back, read_piece_at, take_buffer, Buffer};
+use super::read::{check_end, fill, give_back, take_buffer, Buffer};
 use super::{
     finish, piece_size, spool, FileHasher, FileInput, FileVersion, HashFiles, Progress,
     ReadStrategy,
@@ -168,6 +168,7 @@ impl<'p> MultiHasher<'p> {
             // procfs and sysfs files say 0 bytes whatever they hold (as FileHasher).
             Some(before) if !before.is_empty() => {
                 let len = before.len();
+                let read_at = super::sparse::positional_reader(file, len);
                 let mut offset = 0;
                 let read = |buf: &mut [u8]| {
                     if offset == len {
@@ -175,7 +176,7 @@ impl<'p> MultiHasher<'p> {
                         return Ok(0);
                     }
                     let want = buf.len().min((len - offset) as usize);
-                    read_piece_at(file, &mut buf[..want], offset, len)?;
+                    read_at(offset, &mut buf[..want])?;
                     offset += want as u64;
                     Ok(want)
                 };

@@ -82,8 +82,8 @@ pub(super) fn hash(
 /// [`Plan::hash_part_from`].
 pub fn hash_part(plan: &Plan, index: usize, file: &File) -> Result<PartState, PartError> {
     let version = version_for(plan, file)?;
-    let len = plan.message_len();
-    let state = plan.hash_part_from(index, |offset, buf| read_piece_at(file, buf, offset, len))?;
+    let read = super::sparse::positional_reader(file, plan.message_len());
+    let state = plan.hash_part_from(index, read)?;
     match version {
         Some(version) => {
             version.check(file)?;
@@ -107,8 +107,7 @@ pub fn combine_parts<'a>(
     states: impl IntoIterator<Item = &'a PartState>,
     file: &File,
 ) -> Result<Output, PartError> {
-    let len = plan.message_len();
-    let read = |offset, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
+    let read = super::sparse::positional_reader(file, plan.message_len());
     let Some(version) = version_for(plan, file)? else {
         return plan.combine_from(states, read);
     };
