@@ -19,7 +19,7 @@ use parhash_format::check::{CheckOptions, Checker, Job, ListCheck, Record, Sink}
 use parhash_format::{escape, record};
 
 use crate::flags::{CheckArgs, HashOptions, OutputFlags, VerifyFlags};
-use crate::input::{builder_for, hash_input, Source};
+use crate::input::{builder_for, hash_source, Source};
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::progress::ManyProgress;
 
@@ -58,19 +58,6 @@ impl Options {
             json: self.output.json,
             tree_params: self.hashing.tree_params(),
         }
-    }
-}
-
-/// [`hash_input`] (for `check` and `sum` alike), except that standard input the parent closed fails as in sha256sum (`-: Bad
-/// file descriptor`) instead of reading as empty.
-pub fn hash_source(
-    algorithm: Algorithm,
-    source: &Source,
-    options: &HashOptions,
-) -> io::Result<Output> {
-    match (source, crate::stdio::stdin_error()) {
-        (Source::Stdin, Some(closed)) => Err(closed),
-        _ => hash_input(algorithm, source, options),
     }
 }
 

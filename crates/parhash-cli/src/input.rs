@@ -126,6 +126,19 @@ fn read_key(files: &[OsString]) -> Result<[u8; BLAKE3_KEY_LEN], String> {
     })
 }
 
+/// [`hash_input`] (for `check` and `sum` alike), except that standard input the parent closed fails as in sha256sum (`-: Bad
+/// file descriptor`) instead of reading as empty.
+pub fn hash_source(
+    algorithm: Algorithm,
+    source: &Source,
+    options: &HashOptions,
+) -> io::Result<Output> {
+    match (source, crate::stdio::stdin_error()) {
+        (Source::Stdin, Some(closed)) => Err(closed),
+        _ => hash_input(algorithm, source, options),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,6 @@ mod audit;
 mod bench;
 mod bench_args;
 mod check;
-mod cksum_forms;
 mod completion_flags;
 mod completions;
 mod flags;

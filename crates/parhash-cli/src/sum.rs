@@ -81,7 +81,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         } else {
             Source::Path(file.into())
         };
-        match check::hash_source(algorithm, &source, &args.hashing) {
+        match crate::input::hash_source(algorithm, &source, &args.hashing) {
             Ok(digest) => {
                 line.clear();
                 write_line(&mut line, algorithm, &digest, &name, style);
@@ -614,7 +614,7 @@ fn hand_on(stdout: &mut impl Write, lines: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
-/// An item of standard input the parent closed, as a failed item (see [`check::hash_source`]).
+/// An item of standard input the parent closed, as a failed item (see [`crate::input::hash_source`]).
 fn closed_stdin_fails(item: many::Item) -> many::Item {
     match (item, stdio::stdin_error()) {
         (

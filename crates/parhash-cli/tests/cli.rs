@@ -1203,7 +1203,7 @@ fn check_infers_the_algorithm_from_tags_and_lengths() {
 #[test]
 fn every_algorithm_round_trips_through_sum_and_check() {
     let (dir, names) = fixture();
-    // coreutils' legacy checksums print their own lines, which nothing checks (cksum_forms.rs).
+    // coreutils' legacy checksums print their own lines, which nothing checks (flags/cksum.rs).
     for &alg in Algorithm::ALL.iter().filter(|alg| alg.is_checkable()) {
         let name = alg.name();
         // Tags name the algorithm, so no -a is needed.

@@ -58,6 +58,7 @@
 pub mod audit;
 pub mod audit_list;
 pub mod check;
+mod digest_text;
 pub mod escape;
 pub mod json;
 pub mod legacy;

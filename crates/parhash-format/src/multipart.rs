@@ -139,7 +139,7 @@ pub fn parse_value(combine: Combine, text: &str) -> Result<Label, String> {
         None => (unquoted, None),
     };
     let digest = match combine {
-        Combine::S3Etag => crate::parse::decode_hex(body.as_bytes()),
+        Combine::S3Etag => crate::digest_text::decode_hex(body.as_bytes()),
         Combine::Composite(_) => BASE64.decode(body).ok(),
     };
     match digest {

@@ -22,6 +22,7 @@
 
 use parhash::{Algorithm, Family, TreeParams};
 
+use crate::digest_text;
 use crate::escape;
 use crate::tag;
 
@@ -218,7 +219,7 @@ impl Parser {
         raw_name: &[u8],
         escaped: bool,
     ) -> Line {
-        let Some(expected) = decode_digest(hex, size) else {
+        let Some(expected) = digest_text::decode_digest(hex, size) else {
             return Line::Improper;
         };
         let Some(name) = name(raw_name, escaped) else {
@@ -294,38 +295,6 @@ fn skip_blanks(bytes: &[u8]) -> &[u8] {
     &bytes[n..]
 }
 
-/// A digest of `size` bytes written in hex, or in base64 where its length says so.
-fn decode_digest(text: &[u8], size: usize) -> Option<Vec<u8>> {
-    if text.len() == 2 * size {
-        return decode_hex(text);
-    }
-    (text.len() == 4 * size.div_ceil(3))
-        .then(|| decode_base64(text))
-        .flatten()
-        .filter(|digest| digest.len() == size)
-}
-
-/// Canonical base64 only: what encoding the bytes again gives back exactly.
-fn decode_base64(text: &[u8]) -> Option<Vec<u8>> {
-    use base64::Engine;
-    let engine = base64::engine::general_purpose::STANDARD;
-    let bytes = engine.decode(text).ok()?;
-    (engine.encode(&bytes).as_bytes() == text).then_some(bytes)
-}
-
-pub(crate) fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
-    if hex.is_empty() || hex.len() % 2 != 0 {
-        return None;
-    }
-    hex.chunks_exact(2)
-        .map(|pair| {
-            let high = (pair[0] as char).to_digit(16)?;
-            let low = (pair[1] as char).to_digit(16)?;
-            Some((high * 16 + low) as u8)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -335,7 +304,7 @@ mod tests {
     fn entry(name: &[u8]) -> Line {
         Line::Entry(Entry {
             algorithm: Algorithm::Md5,
-            expected: decode_hex(MD5_ABC.as_bytes()).unwrap(),
+            expected: crate::digest_text::decode_hex(MD5_ABC.as_bytes()).unwrap(),
             name: name.to_vec(),
             parsha: None,
             inferred: true,

@@ -5,7 +5,7 @@
 
 use parhash::Algorithm;
 
-use crate::flags::SumArgs;
+use super::SumArgs;
 
 /// Why `-a ALG` cannot check, if it cannot (`cksum -c -a crc`, coreutils 9.1's words).
 pub fn refused_check(algorithm: Option<Algorithm>) -> Option<String> {

@@ -3,6 +3,9 @@
 //!
 //! Parsing only validates; nothing here opens files or hashes.
 
+pub mod cksum;
+pub mod multipart;
+
 use std::ffi::OsString;
 
 use clap::builder::TypedValueParser;
@@ -235,7 +238,7 @@ pub struct SumArgs {
     pub hashing: HashOptions,
 
     #[command(flatten)]
-    pub multipart: crate::multipart::MultipartArgs,
+    pub multipart: multipart::MultipartArgs,
 
     /// Files to hash; - or none means standard input.
     #[arg(value_name = "FILE")]
@@ -655,7 +658,7 @@ where
     let cli = Cli::try_parse_from(args)?;
     let refused = match &cli.command {
         Command::Sum(sum) => refused_sum_flags(sum),
-        Command::Check(check) => crate::cksum_forms::refused_check(check.algorithm)
+        Command::Check(check) => cksum::refused_check(check.algorithm)
             .or_else(|| refused_check_flags(check.tag, check.binary || check.text))
             // `-l` against `-a` (see `length`).
             .or_else(|| {
@@ -680,7 +683,7 @@ fn refused_check_flags(tag: bool, binary_or_text: bool) -> Option<String> {
 
 /// Why `sum`'s flags cannot go together, if they cannot (coreutils' checks, in its order).
 fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
-    if let Some(message) = crate::cksum_forms::refused(sum) {
+    if let Some(message) = cksum::refused(sum) {
         return Some(message);
     }
     if sum.tag && sum.text {
@@ -696,7 +699,7 @@ fn refused_sum_flags(sum: &SumArgs) -> Option<String> {
             "the {flag} option is meaningful only when verifying checksums"
         ));
     }
-    if let Some(message) = crate::multipart::refused(sum) {
+    if let Some(message) = multipart::refused(sum) {
         return Some(message);
     }
     if sum.resume && sum.output_file.is_none() && sum.lists.is_none() {
