@@ -74,6 +74,7 @@ pub fn style(flags: u8) -> LineStyle {
         zero: bit(2) && !json,
         json,
         parsha: bit(4).then(|| TreeParams::new(2, 128).expect("valid parameters")),
+        ..LineStyle::default()
     }
 }
 
