@@ -2,6 +2,8 @@
 //! CRCs combined equal the whole message's CRC as independent crates compute it (`crc32fast`,
 //! `crc32c`, `crc64fast-nvme`), for random lengths and part counts, and a file hashed on two
 //! threads gives the same.
+mod common;
+
 use std::io::Write;
 
 use parhash::file::FileHasher;
@@ -86,6 +88,7 @@ fn a_large_file_on_two_threads_gives_the_sequential_crc() {
                 "{algorithm} {}",
                 info.name
             );
+            common::ran_variant(algorithm, info.name);
         }
     }
 }
