@@ -370,6 +370,41 @@ def test_every_verdict(capsys, server, tmp_path):
     assert list(records(out)[0]) == ["kms", "only-here", "same"]
 
 
+def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, monkeypatch):
+    """An object listed, then deleted from the server before its HeadObject: the run goes on;
+    its file is new (it has no object any more), and `list` leaves the object out."""
+    s3 = s3_client(server)
+    s3.create_bucket(Bucket="deleted")
+    local = tmp_path / "local"
+    local.mkdir()
+    for name in ["a", "b", "c", "d"]:
+        s3.put_object(Bucket="deleted", Key=f"p/{name}", Body=name.encode() * 10, ChecksumAlgorithm="CRC32")
+        (local / name).write_bytes(name.encode() * 10)
+    listed = []
+    real_head = store.head
+
+    def deleting_head(client, bucket, key):
+        listed.append(key)
+        if key in ("p/b", "p/d"):  # listed, not yet asked: deleted now
+            s3.delete_object(Bucket=bucket, Key=key)
+        return real_head(client, bucket, key)
+
+    monkeypatch.setattr(store, "head", deleting_head)
+    code, out, err = run(capsys, "verify", local, "s3://deleted/p", "--endpoint-url", server, "--json")
+    got, summary = records(out)
+    assert {name: r["status"] for name, r in got.items()} == {"a": "matched", "b": "new", "c": "matched", "d": "new"}
+    assert "deleted after the listing" in got["b"]["reason"] and got["b"]["key"] is None
+    assert code == 1 and summary["passed"] is False and "2 matched, 0 changed, 0 missing, 2 new" in err
+    assert sorted(listed) == ["p/a", "p/b", "p/c", "p/d"]
+    code, out, err = run(capsys, "verify", local, "s3://deleted/p", "--endpoint-url", server)
+    assert "b: NEW (its object was deleted after the listing)" not in out  # gone from the listing now
+    assert code == 1 and "b: NEW\n" in out
+    s3.put_object(Bucket="deleted", Key="p/b", Body=b"b" * 10)
+    code, out, err = run(capsys, "list", "s3://deleted/p", "--endpoint-url", server)
+    assert code == 0, err
+    assert [line.split(" (")[1].split(")")[0] for line in out.splitlines()] == ["a", "c"]
+
+
 def test_errors_are_clear_and_never_success(capsys, server, filled, tmp_path):
     local, _ = filled
     code, _, err = run(capsys, "verify", local, "s3://no-such-bucket/x", "--endpoint-url", server)

@@ -105,7 +105,7 @@ class Verdict:
 
     def line(self) -> str:
         word = STATUS_WORDS[self.status]
-        if self.reason and self.status in ("changed", "unverifiable", "unreadable"):
+        if self.reason and self.status in ("changed", "new", "unverifiable", "unreadable"):
             return f"{self.name}: {word} ({self.reason})"
         return f"{self.name}: {word}"
 
@@ -273,6 +273,15 @@ def head(s3: Any, bucket: str, key: str) -> dict:
     return s3.head_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
 
 
+def gone(err: BaseException) -> bool:
+    """Whether ``err`` is the store saying the object is not there (HeadObject's bare 404,
+    GetObject's and GetObjectAttributes' NoSuchKey): one deleted after the listing."""
+    response = getattr(err, "response", None)
+    if not isinstance(response, dict):
+        return False
+    return response.get("Error", {}).get("Code") in ("404", "NoSuchKey")
+
+
 # The local side.
 
 
@@ -345,7 +354,13 @@ def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
         return Verdict("unreadable", name, key, reason=err.strerror or str(err))
     if size != obj["Size"]:
         return Verdict("changed", name, key, reason=f"{size} bytes here, {obj['Size']} in the store")
-    exp, why = expected(s3, bucket, key, head(s3, bucket, key))
+    try:
+        exp, why = expected(s3, bucket, key, head(s3, bucket, key))
+    except Exception as err:
+        if not gone(err):
+            raise
+        # Deleted since it was listed: the file has no object any more.
+        return Verdict("new", name, reason="its object was deleted after the listing")
     if exp is None:
         return Verdict("unverifiable", name, key, reason=why)
     wanted = requests_for(exp, size)
@@ -437,18 +452,24 @@ def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why
 def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16,
                     page_size: Optional[int] = None) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
     """(object, name, HeadObject, strongest checksum or None, why not) of every object under
-    ``prefix``, in key order."""
+    ``prefix``, in key order; one deleted after the listing is left out, as a later listing
+    would leave it."""
 
-    def one(obj: dict) -> Tuple[dict, str, dict, Optional[Expected], str]:
-        head_ = head(s3, bucket, obj["Key"])
-        exp, why = expected(s3, bucket, obj["Key"], head_)
+    def one(obj: dict) -> Optional[Tuple[dict, str, dict, Optional[Expected], str]]:
+        try:
+            head_ = head(s3, bucket, obj["Key"])
+            exp, why = expected(s3, bucket, obj["Key"], head_)
+        except Exception as err:
+            if gone(err):
+                return None
+            raise
         return obj, obj["Key"][len(prefix) :], head_, exp, why
 
     objects = listing(s3, bucket, prefix, page_size=page_size)
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
         try:
             jobs = (lambda obj=obj: one(obj) for obj in objects)
-            yield from _ordered(pool, jobs, 4 * threads)
+            yield from (found for found in _ordered(pool, jobs, 4 * threads) if found is not None)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
