@@ -73,10 +73,12 @@ def test_multipart_file_matches_hashlib_zlib_crc32c_and_awscrt(tmp_path):
             alg = "md5" if form == "etag" else form
             want.append(combined(alg, data, size) if size else (PART[alg](data), 1))
         assert got == want, length
-        assert store.etag_text(*got[0]) == hashlib.md5(
+        assert parhash.multipart_value("etag", *got[0]) == hashlib.md5(
             b"".join(hashlib.md5(p).digest() for p in parts_of(data, 1000))
         ).hexdigest() + f"-{len(parts_of(data, 1000))}"
-        assert store.checksum_text(got[6][0]) == base64.b64encode(PART["crc64nvme"](data)).decode()
+        assert parhash.multipart_value("crc64nvme", got[6][0]) == base64.b64encode(PART["crc64nvme"](data)).decode()
+        digest, parts = got[1]
+        assert parhash.multipart_value("sha256", digest, parts) == f"{base64.b64encode(digest).decode()}-{parts}"
 
 
 def test_multipart_file_errors(tmp_path):
@@ -87,6 +89,8 @@ def test_multipart_file_errors(tmp_path):
         parhash.multipart_file(tmp_path / "f", [("etag", 0)])
     with pytest.raises(ValueError, match="unknown algorithm"):
         parhash.multipart_file(tmp_path / "f", [("nohash", 10)])
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        parhash.multipart_value("nohash", b"1234")
 
 
 def test_candidate_part_sizes_give_the_part_count():

@@ -121,20 +121,6 @@ class Tally:
         return ", ".join(f"{n} {status}" for status, n in self.counts.items())
 
 
-# The text forms S3 shows.
-
-
-def etag_text(digest: bytes, parts: Optional[int] = None) -> str:
-    """An ETag as S3 shows it (without its quotes): hex, ``-N`` for a multipart upload."""
-    return digest.hex() + (f"-{parts}" if parts is not None else "")
-
-
-def checksum_text(digest: bytes, parts: Optional[int] = None) -> str:
-    """An additional checksum as S3 shows it: base64 of the big-endian digest, ``-N`` for a
-    composite checksum of N parts."""
-    return base64.b64encode(digest).decode() + (f"-{parts}" if parts is not None else "")
-
-
 def parse_url(url: str) -> Tuple[str, str]:
     """(bucket, prefix) of ``s3://bucket/prefix``; the prefix, when given, names a folder."""
     if not url.startswith("s3://"):
@@ -371,10 +357,12 @@ def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
         results = _parhash.multipart_file(path, wanted)
     except OSError as err:
         return Verdict("unreadable", name, key, exp.label, exp.text, reason=err.strerror or str(err))
-    text = etag_text if exp.form == "etag" else checksum_text
+    def text(digest: bytes, parts: int) -> str:
+        return _parhash.multipart_value(exp.form, digest, parts if exp.parts is not None else None)
+
     for (_, part_size), (digest, parts) in zip(wanted, results):
         if digest == exp.digest:
-            shown = text(digest, parts if exp.parts is not None else None)
+            shown = text(digest, parts)
             return Verdict("matched", name, key, exp.label, exp.text, shown,
                            part_size if exp.parts is not None else None)  # fmt: skip
     digest, parts = results[0]
@@ -383,7 +371,7 @@ def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
         tried = ", ".join(str(s) for _, s in wanted)
         reason = f"no part size of {tried} bytes gives the store's checksum"
     return Verdict("changed", name, key, exp.label, exp.text,
-                   text(digest, parts if exp.parts is not None else None), reason=reason)  # fmt: skip
+                   text(digest, parts), reason=reason)  # fmt: skip
 
 
 def _ordered(pool: ThreadPoolExecutor, jobs: Iterable[Callable[[], Any]], window: int) -> Iterator[Any]:

@@ -40,12 +40,6 @@ class Tally:
     def passed(self) -> bool: ...
     def summary(self) -> str: ...
 
-def etag_text(digest: bytes, parts: int | None = None) -> str:
-    """An ETag as S3 shows it (no quotes): hex, `-N` for a multipart upload."""
-
-def checksum_text(digest: bytes, parts: int | None = None) -> str:
-    """An additional checksum as S3 shows it: base64, `-N` for a composite of N parts."""
-
 def parse_url(url: str) -> tuple[str, str]: ...
 def client(
     endpoint_url: str | None = None, profile: str | None = None, region: str | None = None, connections: int = 10
