@@ -409,6 +409,77 @@ def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, m
     assert [line.split(" (")[1].split(")")[0] for line in out.splitlines()] == ["a", "c"]
 
 
+def counting_gets(monkeypatch):
+    """The keys of every GetObject the command's client sends (a botocore event hook)."""
+    keys = []
+    make = store.client
+
+    def counted(*args, **kwargs):
+        s3 = make(*args, **kwargs)
+        s3.meta.events.register("provide-client-params.s3.GetObject", lambda params, **_: keys.append(params["Key"]))
+        return s3
+
+    monkeypatch.setattr(store, "client", counted)
+    return keys
+
+
+def test_download_mismatches_says_where_and_nothing_is_downloaded_without_it(capsys, server, tmp_path, monkeypatch):
+    s3 = s3_client(server)
+    s3.create_bucket(Bucket="mismatch")
+    rng = random.Random(3)
+    local = tmp_path / "local"
+    local.mkdir()
+    originals = {"parts": (rng.randbytes(11 * MIB + 3), None, 5 * MIB), "single": (rng.randbytes(1000), "CRC32C", None),
+                 "grown": (rng.randbytes(100), None, None), "shrunk": (rng.randbytes(3 * MIB), "SHA256", None),
+                 "many": (rng.randbytes(200_000), None, None), "same": (rng.randbytes(10), None, None)}  # fmt: skip
+    for key, (data, alg, part_size) in originals.items():
+        upload(server, "mismatch", "p/" + key, data, tmp_path, algorithm=alg, part_size=part_size)
+
+    def flipped(data, offsets):
+        data = bytearray(data)
+        for i in offsets:
+            data[i] ^= 0x80
+        return bytes(data)
+
+    many = range(0, 200_000, 1000)
+    (local / "parts").write_bytes(flipped(originals["parts"][0], [5 * MIB + 10, 11 * MIB + 1]))
+    (local / "single").write_bytes(flipped(originals["single"][0], [100, 101, 102, 103, 900]))
+    (local / "grown").write_bytes(originals["grown"][0] + b"xyz")
+    (local / "shrunk").write_bytes(originals["shrunk"][0][: 3 * MIB // 2])
+    (local / "many").write_bytes(flipped(originals["many"][0], many))
+    (local / "same").write_bytes(originals["same"][0])
+    gets = counting_gets(monkeypatch)
+    code, out, err = run(capsys, "verify", local, "s3://mismatch/p", "--endpoint-url", server, "--json")
+    got, _ = records(out)
+    assert code == 1 and gets == [], "an object was downloaded without --download-mismatches"
+    assert all(r["difference"] is None for r in got.values())
+    code, out, err = run(capsys, "verify", local, "s3://mismatch/p", "--endpoint-url", server, "--json",
+                         "--download-mismatches")  # fmt: skip
+    got, _ = records(out)
+    assert code == 1 and sorted(gets) == ["p/grown", "p/many", "p/parts", "p/shrunk", "p/single"]
+    assert got["same"]["status"] == "matched" and got["same"]["difference"] is None
+    found = {name: r["difference"] for name, r in got.items() if r["difference"]}
+    assert found["parts"] == {"first": 5 * MIB + 10, "ranges": [[5 * MIB + 10, 5 * MIB + 11], [11 * MIB + 1, 11 * MIB + 2]],
+                              "part_size": 5 * MIB, "part_count": 3, "parts": [2, 3]}  # fmt: skip
+    assert found["single"] == {"first": 100, "ranges": [[100, 104], [900, 901]], "part_size": None,
+                               "part_count": None, "parts": []}  # fmt: skip
+    assert found["grown"]["ranges"] == [[100, 103]]
+    assert found["shrunk"]["ranges"] == [[3 * MIB // 2, 3 * MIB]]
+    # Past EXACT_RANGES ranges, COARSE-byte ones that still hold every difference.
+    ranges = found["many"]["ranges"]
+    assert ranges[: store.EXACT_RANGES] == [[i, i + 1] for i in many[: store.EXACT_RANGES]]
+    assert all(any(a <= i < b for a, b in ranges) for i in many)
+    assert all(r["status"] == "changed" and "downloaded: first difference at byte" in r["reason"]
+               for name, r in got.items() if name != "same")  # fmt: skip
+    code, out, err = run(capsys, "verify", local, "s3://mismatch/p", "--endpoint-url", server,
+                         "--download-mismatches")  # fmt: skip
+    line = next(line for line in out.splitlines() if line.startswith("parts:"))
+    assert line.endswith(f"downloaded: first difference at byte {5 * MIB + 10}; bytes {5 * MIB + 10}-{5 * MIB + 10}, "
+                         f"{11 * MIB + 1}-{11 * MIB + 1}; parts 2, 3 of 3)"), line  # fmt: skip
+    more = len(ranges) - store.SHOWN_RANGES
+    assert f"and {more} more ranges" in next(line for line in out.splitlines() if line.startswith("many:"))
+
+
 def test_errors_are_clear_and_never_success(capsys, server, filled, tmp_path):
     local, _ = filled
     code, _, err = run(capsys, "verify", local, "s3://no-such-bucket/x", "--endpoint-url", server)

@@ -35,6 +35,17 @@ from . import format as _format
 
 PROG = "parhash-store"
 
+#: --download-mismatches reads the object and the file this many bytes at a time.
+CHUNK = 1 << 20
+
+#: Differing ranges found to the byte; past that many, to COARSE bytes (a file that differs
+#: everywhere is not compared byte by byte in Python).
+EXACT_RANGES = 64
+COARSE = 64 << 10
+
+#: Ranges named in a verdict's line (--json has them all).
+SHOWN_RANGES = 4
+
 #: S3 accepts parts of 5 MiB and more (all but the last): smaller candidates are not tried.
 S3_MIN_PART = 5 << 20
 
@@ -86,6 +97,35 @@ class Expected:
 
 
 @dataclass
+class Difference:
+    """Where a downloaded object's bytes and its local file differ: byte ranges ``[start,
+    end)`` (exact for the first :data:`EXACT_RANGES`, then to :data:`COARSE` bytes), and for a
+    multipart object the numbers of the parts they fall in, with its part size."""
+
+    first: Optional[int] = None
+    ranges: list[Tuple[int, int]] = field(default_factory=list)
+    part_size: Optional[int] = None
+    part_count: Optional[int] = None
+    parts: list[int] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        return {"first": self.first, "ranges": [list(r) for r in self.ranges],
+                "part_size": self.part_size, "part_count": self.part_count, "parts": self.parts}  # fmt: skip
+
+    def text(self) -> str:
+        if self.first is None:
+            return "downloaded: its bytes are the file's"
+        shown = ", ".join(f"{start}-{end - 1}" for start, end in self.ranges[:SHOWN_RANGES])
+        more = len(self.ranges) - SHOWN_RANGES
+        words = f"downloaded: first difference at byte {self.first}; bytes {shown}"
+        if more > 0:
+            words += f" and {more} more ranges"
+        if self.part_count:
+            words += f"; part{'s' * (len(self.parts) > 1)} {', '.join(map(str, self.parts))} of {self.part_count}"
+        return words
+
+
+@dataclass
 class Verdict:
     """What became of one object or file (``key`` None for a new file)."""
 
@@ -97,11 +137,15 @@ class Verdict:
     actual: Optional[str] = None
     part_size: Optional[int] = None
     reason: Optional[str] = None
+    #: What a download of a changed object found (``--download-mismatches``).
+    difference: Optional[Difference] = None
 
     def record(self) -> dict[str, Any]:
+        found = self.difference
         return {"type": "store", "status": self.status, "path": self.name, "key": self.key,
                 "algorithm": self.algorithm, "expected": self.expected, "actual": self.actual,
-                "part_size": self.part_size, "reason": self.reason}  # fmt: skip
+                "part_size": self.part_size, "reason": self.reason,
+                "difference": found.record() if found else None}  # fmt: skip
 
     def line(self) -> str:
         word = STATUS_WORDS[self.status]
@@ -331,8 +375,100 @@ def requests_for(exp: Expected, size: int) -> list[Tuple[str, Optional[int]]]:
     return [(exp.form, s) for s in sizes if s >= S3_MIN_PART]
 
 
-def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
-    """One object against its local file: sizes first, then its strongest checksum."""
+def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference:
+    """Where the object's bytes and the file differ, the object streamed :data:`CHUNK` bytes at
+    a time beside the file (never held whole); for a multipart object, in which parts (its
+    part size from HeadObject of part 1, read in pieces that never cross a part's end)."""
+    found = Difference()
+    try:
+        top = s3.head_object(Bucket=bucket, Key=key, PartNumber=1)
+    except Exception as err:  # a store without part-numbered requests: no parts named
+        if gone(err):
+            raise
+        top = {}
+    count = top.get("PartsCount") or 0
+    if count > 1:
+        found.part_size, found.part_count = top["ContentLength"], count
+    body = s3.get_object(Bucket=bucket, Key=key)["Body"]
+    offset = 0
+    with open(path, "rb") as local, body:
+        while True:
+            want = CHUNK
+            if found.part_size:
+                want = min(want, found.part_size - offset % found.part_size)
+            theirs = body.read(want)
+            ours = local.read(len(theirs) or CHUNK)
+            if not theirs and not ours:
+                break
+            common = min(len(theirs), len(ours))
+            _differ(theirs[:common], ours[:common], offset, found)
+            if len(theirs) != len(ours):  # one ends here: the rest of the other differs
+                longer = body if len(theirs) > len(ours) else local
+                end = offset + max(len(theirs), len(ours))
+                for piece in iter(lambda: longer.read(CHUNK), b""):
+                    end += len(piece)
+                _add(found, offset + common, end)
+                break
+            offset += len(theirs)
+    found.first = found.ranges[0][0] if found.ranges else None
+    if found.part_size:
+        numbers = {n for start, end in found.ranges
+                   for n in range(start // found.part_size + 1, (end - 1) // found.part_size + 2)}  # fmt: skip
+        found.parts = sorted(n for n in numbers if n <= count)
+    return found
+
+
+def _differ(theirs: bytes, ours: bytes, offset: int, found: Difference) -> None:
+    """Adds the ranges where two pieces of the same length differ, halving them (each half one
+    memcmp) down to a byte, or to COARSE bytes once EXACT_RANGES are known."""
+    if theirs == ours:
+        return
+    exact = len(found.ranges) < EXACT_RANGES
+    if len(theirs) <= (64 if exact else COARSE):
+        if not exact:
+            _add(found, offset, offset + len(theirs))
+            return
+        for i, (a, b) in enumerate(zip(theirs, ours)):
+            if a != b:
+                _add(found, offset + i, offset + i + 1)
+        return
+    half = len(theirs) // 2
+    _differ(theirs[:half], ours[:half], offset, found)
+    _differ(theirs[half:], ours[half:], offset + half, found)
+
+
+def _add(found: Difference, start: int, end: int) -> None:
+    if found.ranges and found.ranges[-1][1] == start:
+        found.ranges[-1] = (found.ranges[-1][0], end)
+    else:
+        found.ranges.append((start, end))
+
+
+def _downloaded(s3: Any, bucket: str, verdict: Verdict, path: str) -> Verdict:
+    """``verdict`` (changed) with what a download of its object found, in its reason too."""
+    try:
+        verdict.difference = download_difference(s3, bucket, verdict.key, path)
+        said = verdict.difference.text()
+    except OSError as err:
+        said = f"not downloaded: {err.strerror or err}"
+    except Exception as err:
+        if not gone(err):
+            raise
+        said = "not downloaded: the object was deleted meanwhile"
+    verdict.reason = f"{verdict.reason}; {said}" if verdict.reason else said
+    return verdict
+
+
+def check(s3: Any, bucket: str, obj: dict, name: str, path: str, download: bool = False) -> Verdict:
+    """One object against its local file: sizes first, then its strongest checksum; with
+    ``download``, a changed object's bytes compared with the file's."""
+    verdict = _check(s3, bucket, obj, name, path)
+    if download and verdict.status == "changed":
+        return _downloaded(s3, bucket, verdict, path)
+    return verdict
+
+
+def _check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
     key = obj["Key"]
     try:
         size = os.stat(path).st_size
@@ -390,9 +526,12 @@ def _done(value: Any) -> Callable[[], Any]:
 
 
 def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
-           start_after: Optional[str] = None, page_size: Optional[int] = None) -> Iterator[Verdict]:  # fmt: skip
+           start_after: Optional[str] = None, page_size: Optional[int] = None,
+           download_mismatches: bool = False) -> Iterator[Verdict]:  # fmt: skip
     """Every object under ``prefix`` and every file below ``local``, one :class:`Verdict`
-    each, in key order; a failure of the store raises (botocore's exceptions)."""
+    each, in key order; a failure of the store raises (botocore's exceptions). No object's
+    bytes are read unless ``download_mismatches``: then each changed one's are (streamed), to
+    say where it differs."""
     objects = listing(s3, bucket, prefix, start_after, page_size=page_size)
     pairs = merge(objects, walk(local, start_after), prefix)
 
@@ -403,7 +542,8 @@ def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
             elif obj is None:
                 yield _done(Verdict("new", name))
             else:
-                yield lambda obj=obj, name=name, path=path: check(s3, bucket, obj, name, path)
+                yield lambda obj=obj, name=name, path=path: check(s3, bucket, obj, name, path,
+                                                                  download_mismatches)  # fmt: skip
 
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
         try:
@@ -511,6 +651,9 @@ def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     verify_.add_argument("local", metavar="LOCAL_DIR")
     verify_.add_argument("url", metavar="s3://BUCKET/PREFIX")
     verify_.add_argument("--quiet", action="store_true", help="no line for matched objects")
+    verify_.add_argument("--download-mismatches", action="store_true",
+                         help="download each changed object (streamed) and say which bytes and "
+                         "parts differ; without it no object's bytes are read")  # fmt: skip
     verify_.add_argument("--start-after", metavar="NAME",
                          help="resume after NAME (relative to the prefix), as a cut run says")  # fmt: skip
     list_ = commands.add_parser(
@@ -549,7 +692,8 @@ def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
     seen = 0
     try:
         for verdict in verify(s3, args.local, bucket, prefix, threads=args.threads,
-                              start_after=args.start_after, page_size=args.page_size):  # fmt: skip
+                              start_after=args.start_after, page_size=args.page_size,
+                              download_mismatches=args.download_mismatches):  # fmt: skip
             tally.counts[verdict.status] += 1
             seen += verdict.key is not None
             last = verdict.name
