@@ -30,6 +30,7 @@ from moto.server import ThreadedMotoServer
 
 import parhash
 import parhash.store as store
+from conftest import control_tool
 
 MIB = 1 << 20
 
@@ -372,6 +373,61 @@ def test_every_verdict(capsys, server, tmp_path):
     code, out, err = run(capsys, "verify", local, "s3://verdicts/p", "--endpoint-url", server,
                          "--json", "--start-after", "grown")  # fmt: skip
     assert list(records(out)[0]) == ["kms", "only-here", "same"]
+
+
+def rclone_env(url, config):
+    """rclone's remote `x:` for the server, from the environment alone (no config file)."""
+    env = {k: v for k, v in os.environ.items() if k != "AWS_CA_BUNDLE"}  # rclone refuses it on http
+    env.update(RCLONE_CONFIG=str(config), RCLONE_CONFIG_X_TYPE="s3", RCLONE_CONFIG_X_PROVIDER="Other",
+               RCLONE_CONFIG_X_ENDPOINT=url, RCLONE_CONFIG_X_ACCESS_KEY_ID="testing",
+               RCLONE_CONFIG_X_SECRET_ACCESS_KEY="testing", RCLONE_CONFIG_X_REGION="us-east-1")  # fmt: skip
+    return env
+
+
+def rclone_check(url, local, remote, tmp):
+    """`rclone check`'s verdict of every name it decides ("=" "*" "+" "-": same, differ, only
+    here, only in the store), and the names whose hash it could not check (said "=" by size)."""
+    rclone = control_tool("rclone", "rclone")
+    done = subprocess.run([rclone, "check", str(local), remote, "--combined", "-", "-vv"],
+                          env=rclone_env(url, tmp / "rclone.conf"), capture_output=True, text=True)  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    said = {line[2:]: line[0] for line in done.stdout.splitlines()}
+    undecided = {line.split(" : ", 1)[1].rsplit(": OK - could not check hash", 1)[0]
+                 for line in done.stderr.splitlines() if line.endswith(": OK - could not check hash")}  # fmt: skip
+    assert "Using md5 for hash comparisons" in done.stderr, done.stderr
+    return said, undecided
+
+
+def test_rclone_check_agrees_where_it_can_decide(capsys, server, tmp_path):
+    """Debian's rclone as the control: on every object whose MD5 ETag rclone can compare, the
+    same verdict; the multipart ones it passes on their size alone (their ETag is no MD5),
+    parhash-store decides (an edited one is changed)."""
+    s3_client(server).create_bucket(Bucket="rclone")
+    rng = random.Random(5)
+    local = tmp_path / "local"
+    objects = [("single/plain", 1000, None, None, False), ("single/crc32", 3000, "CRC32", None, False),
+               ("single/sha256-edited", 2000, "SHA256", None, True), ("single/edited", 500, None, None, True),
+               ("single/empty", 0, None, None, False), ("parts/same", 11 * MIB + 3, None, 5 * MIB, False),
+               ("parts/sha1", 10 * MIB + 1, "SHA1", 5 * MIB, False), ("parts/edited", 11 * MIB, None, 5 * MIB, True),
+               ("parts/crc32c-edited", 11 * MIB + 5, "CRC32C", 5 * MIB, True), ("gone", 10, None, None, False)]  # fmt: skip
+    for key, size, alg, part_size, edited in objects:
+        data = rng.randbytes(size)
+        upload(server, "rclone", "p/" + key, data, tmp_path, algorithm=alg, part_size=part_size)
+        if key != "gone":
+            (local / key).parent.mkdir(parents=True, exist_ok=True)
+            (local / key).write_bytes(bytes([data[0] ^ 1]) + data[1:] if edited else data)
+    (local / "only-here").write_bytes(b"new")
+    said, undecided = rclone_check(server, local, "x:rclone/p", tmp_path)
+    code, out, err = run(capsys, "verify", local, "s3://rclone/p", "--endpoint-url", server, "--json")
+    got = {name: r["status"] for name, r in records(out)[0].items()}
+    assert code == 1 and set(said) == set(got), (said, got)
+    assert undecided == {key for key, _, _, part_size, _ in objects if part_size}, said
+    word = {"=": "matched", "*": "changed", "+": "new", "-": "missing"}
+    assert {name: word[mark] for name, mark in said.items() if name not in undecided} == {
+        name: status for name, status in got.items() if name not in undecided}
+    assert {name: got[name] for name in undecided} == {
+        "parts/same": "matched", "parts/sha1": "matched", "parts/edited": "changed", "parts/crc32c-edited": "changed"}
+    assert said["parts/edited"] == "="  # rclone's size-only pass: what parhash-store adds
 
 
 def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, monkeypatch):
