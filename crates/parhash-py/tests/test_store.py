@@ -22,6 +22,7 @@ import awscrt.checksums
 import boto3
 import crc32c
 import moto
+import moto.s3.models
 import moto.settings
 import pytest
 from boto3.s3.transfer import TransferConfig
@@ -534,6 +535,28 @@ def test_download_mismatches_says_where_and_nothing_is_downloaded_without_it(cap
                          f"{11 * MIB + 1}-{11 * MIB + 1}; parts 2, 3 of 3)"), line  # fmt: skip
     more = len(ranges) - store.SHOWN_RANGES
     assert f"and {more} more ranges" in next(line for line in out.splitlines() if line.startswith("many:"))
+
+
+def test_min_part_size_for_stores_with_smaller_parts(capsys, server, tmp_path, monkeypatch):
+    """Parts smaller than S3's 5 MiB (Ceph's rgw_multipart_min_part_size can allow them):
+    found with --min-part-size, and never a match without it."""
+    monkeypatch.setattr(moto.s3.models, "S3_UPLOAD_PART_MIN_SIZE", 1024)
+    s3 = s3_client(server, checksums=False)
+    s3.create_bucket(Bucket="small-parts")
+    data = random.Random(6).randbytes(4 * (64 << 10))  # size/4 to a byte is the part size
+    up = s3.create_multipart_upload(Bucket="small-parts", Key="p/f")
+    parts = [{"PartNumber": n, "ETag": s3.upload_part(Bucket="small-parts", Key="p/f", UploadId=up["UploadId"],
+                                                     PartNumber=n, Body=part)["ETag"]}
+             for n, part in enumerate(parts_of(data, 64 << 10), 1)]  # fmt: skip
+    s3.complete_multipart_upload(Bucket="small-parts", Key="p/f", UploadId=up["UploadId"],
+                                 MultipartUpload={"Parts": parts})  # fmt: skip
+    (tmp_path / "f").write_bytes(data)
+    code, out, _ = run(capsys, "verify", tmp_path, "s3://small-parts/p", "--endpoint-url", server, "--json")
+    assert code == 1 and records(out)[0]["f"]["status"] == "changed"
+    code, out, err = run(capsys, "verify", tmp_path, "s3://small-parts/p", "--endpoint-url", server, "--json",
+                         "--min-part-size", 4096)  # fmt: skip
+    got = records(out)[0]["f"]
+    assert code == 0 and (got["status"], got["part_size"], got["expected"][-2:]) == ("matched", 64 << 10, "-4"), err
 
 
 def test_errors_are_clear_and_never_success(capsys, server, filled, tmp_path):

@@ -364,7 +364,7 @@ def merge(objects: Iterable[dict], files: Iterable[Tuple[str, str]], prefix: str
             obj, item = next(objects, None), next(files, None)
 
 
-def requests_for(exp: Expected, size: int) -> list[Tuple[str, Optional[int]]]:
+def requests_for(exp: Expected, size: int, min_part: int = S3_MIN_PART) -> list[Tuple[str, Optional[int]]]:
     """What ``multipart_file`` computes for ``exp``: the whole digest, or the form for every
     part size that gives the object its part count (a one-part upload: any size covers it)."""
     if exp.parts is None:
@@ -372,7 +372,7 @@ def requests_for(exp: Expected, size: int) -> list[Tuple[str, Optional[int]]]:
     if exp.parts == 1:
         return [(exp.form, max(size, 1))]
     sizes = _parhash.candidate_part_sizes(size, exp.parts)
-    return [(exp.form, s) for s in sizes if s >= S3_MIN_PART]
+    return [(exp.form, s) for s in sizes if s >= min_part]
 
 
 def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference:
@@ -459,16 +459,18 @@ def _downloaded(s3: Any, bucket: str, verdict: Verdict, path: str) -> Verdict:
     return verdict
 
 
-def check(s3: Any, bucket: str, obj: dict, name: str, path: str, download: bool = False) -> Verdict:
-    """One object against its local file: sizes first, then its strongest checksum; with
-    ``download``, a changed object's bytes compared with the file's."""
-    verdict = _check(s3, bucket, obj, name, path)
+def check(s3: Any, bucket: str, obj: dict, name: str, path: str, download: bool = False,
+          min_part: int = S3_MIN_PART) -> Verdict:  # fmt: skip
+    """One object against its local file: sizes first, then its strongest checksum (multipart
+    forms tried with the part sizes of ``min_part`` and more); with ``download``, a changed
+    object's bytes compared with the file's."""
+    verdict = _check(s3, bucket, obj, name, path, min_part)
     if download and verdict.status == "changed":
         return _downloaded(s3, bucket, verdict, path)
     return verdict
 
 
-def _check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
+def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int) -> Verdict:
     key = obj["Key"]
     try:
         size = os.stat(path).st_size
@@ -485,7 +487,7 @@ def _check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
         return Verdict("new", name, reason="its object was deleted after the listing")
     if exp is None:
         return Verdict("unverifiable", name, key, reason=why)
-    wanted = requests_for(exp, size)
+    wanted = requests_for(exp, size, min_part)
     if not wanted:
         return Verdict("changed", name, key, exp.label, exp.text,
                        reason=f"no S3 part size gives {exp.parts} parts of {size} bytes")  # fmt: skip
@@ -527,7 +529,7 @@ def _done(value: Any) -> Callable[[], Any]:
 
 def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
            start_after: Optional[str] = None, page_size: Optional[int] = None,
-           download_mismatches: bool = False) -> Iterator[Verdict]:  # fmt: skip
+           download_mismatches: bool = False, min_part_size: int = S3_MIN_PART) -> Iterator[Verdict]:  # fmt: skip
     """Every object under ``prefix`` and every file below ``local``, one :class:`Verdict`
     each, in key order; a failure of the store raises (botocore's exceptions). No object's
     bytes are read unless ``download_mismatches``: then each changed one's are (streamed), to
@@ -543,7 +545,7 @@ def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
                 yield _done(Verdict("new", name))
             else:
                 yield lambda obj=obj, name=name, path=path: check(s3, bucket, obj, name, path,
-                                                                  download_mismatches)  # fmt: skip
+                                                                  download_mismatches, min_part_size)  # fmt: skip
 
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
         try:
@@ -651,6 +653,10 @@ def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     verify_.add_argument("local", metavar="LOCAL_DIR")
     verify_.add_argument("url", metavar="s3://BUCKET/PREFIX")
     verify_.add_argument("--quiet", action="store_true", help="no line for matched objects")
+    verify_.add_argument("--min-part-size", type=int, default=S3_MIN_PART, metavar="BYTES",
+                         help="the store's smallest part (all but the last) of a multipart upload: "
+                         "smaller part sizes are not tried (S3: 5 MiB; Ceph's "
+                         "rgw_multipart_min_part_size)")  # fmt: skip
     verify_.add_argument("--download-mismatches", action="store_true",
                          help="download each changed object (streamed) and say which bytes and "
                          "parts differ; without it no object's bytes are read")  # fmt: skip
@@ -667,6 +673,8 @@ def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.threads < 1:
         parser.error("--threads must be at least 1")
+    if getattr(args, "min_part_size", 1) < 1:
+        parser.error("--min-part-size must be at least 1")
     return args
 
 
@@ -693,7 +701,8 @@ def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
     try:
         for verdict in verify(s3, args.local, bucket, prefix, threads=args.threads,
                               start_after=args.start_after, page_size=args.page_size,
-                              download_mismatches=args.download_mismatches):  # fmt: skip
+                              download_mismatches=args.download_mismatches,
+                              min_part_size=args.min_part_size):  # fmt: skip
             tally.counts[verdict.status] += 1
             seen += verdict.key is not None
             last = verdict.name
