@@ -478,6 +478,16 @@ def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int)
         return Verdict("unreadable", name, key, reason=err.strerror or str(err))
     if size != obj["Size"]:
         return Verdict("changed", name, key, reason=f"{size} bytes here, {obj['Size']} in the store")
+    listed = None
+    if not obj.get("ChecksumAlgorithm"):
+        # The listing names no additional checksum, so its ETag is the strongest one, and a
+        # match needs no HeadObject: an ETag that is no MD5 of the content (SSE's) cannot match.
+        # Anything else is asked of HeadObject below, which says why.
+        listed, _ = expected(s3, bucket, key, {"ETag": obj.get("ETag", "")})
+        if listed is not None:
+            verdict = _compare(listed, name, key, path, size, min_part)
+            if verdict.status == "matched":
+                return verdict
     try:
         exp, why = expected(s3, bucket, key, head(s3, bucket, key))
     except Exception as err:
@@ -487,6 +497,14 @@ def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int)
         return Verdict("new", name, reason="its object was deleted after the listing")
     if exp is None:
         return Verdict("unverifiable", name, key, reason=why)
+    if exp == listed:
+        return verdict
+    return _compare(exp, name, key, path, size, min_part)
+
+
+def _compare(exp: Expected, name: str, key: str, path: str, size: int, min_part: int) -> Verdict:
+    """The file at ``path`` (``size`` bytes) against the checksum ``exp``: one read for every
+    part size that may have made it."""
     wanted = requests_for(exp, size, min_part)
     if not wanted:
         return Verdict("changed", name, key, exp.label, exp.text,
@@ -495,6 +513,7 @@ def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int)
         results = _parhash.multipart_file(path, wanted)
     except OSError as err:
         return Verdict("unreadable", name, key, exp.label, exp.text, reason=err.strerror or str(err))
+
     def text(digest: bytes, parts: int) -> str:
         return _parhash.multipart_value(exp.form, digest, parts if exp.parts is not None else None)
 
