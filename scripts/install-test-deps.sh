@@ -20,6 +20,8 @@ command -v chromium >/dev/null || need_apt+=(chromium)
 command -v b3sum >/dev/null || need_apt+=(b3sum)
 # xxhsum (XXH64, XXH3, XXH128) is xxHash's own tool, the CLI's control for those.
 command -v xxhsum >/dev/null || need_apt+=(xxhash)
+# rclone's `check` is parhash-store's control against the tests' local S3 server (test_store.py).
+command -v rclone >/dev/null || need_apt+=(rclone)
 # SHAKE of any length is compared with `openssl dgst -xoflen`.
 command -v openssl >/dev/null || need_apt+=(openssl)
 # The CLI's manual page is rendered by groff in its tests (as `man` renders it).

@@ -46,6 +46,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::multipart_file, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::candidate_part_sizes, module)?)?;
+    module.add_function(wrap_pyfunction!(multipart::multipart_value, module)?)?;
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;

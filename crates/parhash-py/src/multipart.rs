@@ -1,6 +1,7 @@
 //! `multipart_file(path, requests)`: the checksums object stores give objects uploaded in
 //! parts (S3's ETag, composite checksums) and whole-object digests, every request from one
-//! read of the file with the GIL released (`parhash::multipart`); `candidate_part_sizes`.
+//! read of the file with the GIL released (`parhash::multipart`); `candidate_part_sizes`;
+//! `multipart_value`, their text as S3 shows it.
 
 use parhash::multipart::{self, Combine, Request};
 use parhash::Algorithm;
@@ -20,12 +21,17 @@ enum Wanted {
     Whole(Algorithm),
 }
 
-fn wanted(form: &str, part_size: Option<i64>) -> PyResult<Wanted> {
-    let combine = if form.eq_ignore_ascii_case("etag") {
+/// The form Python names: "etag" is S3's ETag, any other name an algorithm's checksum.
+fn combine(form: &str) -> PyResult<Combine> {
+    Ok(if form.eq_ignore_ascii_case("etag") {
         Combine::S3Etag
     } else {
         Combine::Composite(options::algorithm(form)?)
-    };
+    })
+}
+
+fn wanted(form: &str, part_size: Option<i64>) -> PyResult<Wanted> {
+    let combine = combine(form)?;
     let Some(size) = part_size else {
         return Ok(Wanted::Whole(combine.algorithm()));
     };
@@ -86,6 +92,19 @@ pub(crate) fn multipart_file<'py>(
             )
         })
         .collect()
+}
+
+/// `digest` as S3 shows it (`parhash_format::multipart::value`): hex for form "etag", base64
+/// for an algorithm's checksum (additional checksums are big-endian, as `multipart_file` gives
+/// them), then `-parts` where `parts` is given (a multipart ETag, a composite checksum).
+#[pyfunction]
+#[pyo3(signature = (form, digest, parts=None))]
+pub(crate) fn multipart_value(form: &str, digest: &[u8], parts: Option<u64>) -> PyResult<String> {
+    Ok(parhash_format::multipart::value(
+        combine(form)?,
+        digest,
+        parts,
+    ))
 }
 
 /// The part sizes that give an object of `size` bytes exactly `parts` parts, from those tools

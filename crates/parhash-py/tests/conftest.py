@@ -39,6 +39,17 @@ def cli_path() -> pathlib.Path:
     return pathlib.Path(os.environ.get("PARHASH_CLI", REPO / "target" / "debug" / "parhash"))
 
 
+def control_tool(name: str, package: str) -> str:
+    """The path of the control tool `name`: where it is missing, a test fails under CI (which
+    installs `package`: scripts/install-test-deps.sh) and is skipped elsewhere."""
+    path = shutil.which(name)
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must compare with {name}: scripts/install-test-deps.sh installs {package}")
+        pytest.skip(f"{name} is not installed (apt-get install {package})")
+    return path
+
+
 @pytest.fixture(scope="session")
 def cli():
     path = cli_path()

@@ -22,6 +22,7 @@ import awscrt.checksums
 import boto3
 import crc32c
 import moto
+import moto.s3.models
 import moto.settings
 import pytest
 from boto3.s3.transfer import TransferConfig
@@ -30,6 +31,7 @@ from moto.server import ThreadedMotoServer
 
 import parhash
 import parhash.store as store
+from conftest import control_tool
 
 MIB = 1 << 20
 
@@ -73,10 +75,12 @@ def test_multipart_file_matches_hashlib_zlib_crc32c_and_awscrt(tmp_path):
             alg = "md5" if form == "etag" else form
             want.append(combined(alg, data, size) if size else (PART[alg](data), 1))
         assert got == want, length
-        assert store.etag_text(*got[0]) == hashlib.md5(
+        assert parhash.multipart_value("etag", *got[0]) == hashlib.md5(
             b"".join(hashlib.md5(p).digest() for p in parts_of(data, 1000))
         ).hexdigest() + f"-{len(parts_of(data, 1000))}"
-        assert store.checksum_text(got[6][0]) == base64.b64encode(PART["crc64nvme"](data)).decode()
+        assert parhash.multipart_value("crc64nvme", got[6][0]) == base64.b64encode(PART["crc64nvme"](data)).decode()
+        digest, parts = got[1]
+        assert parhash.multipart_value("sha256", digest, parts) == f"{base64.b64encode(digest).decode()}-{parts}"
 
 
 def test_multipart_file_errors(tmp_path):
@@ -87,6 +91,8 @@ def test_multipart_file_errors(tmp_path):
         parhash.multipart_file(tmp_path / "f", [("etag", 0)])
     with pytest.raises(ValueError, match="unknown algorithm"):
         parhash.multipart_file(tmp_path / "f", [("nohash", 10)])
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        parhash.multipart_value("nohash", b"1234")
 
 
 def test_candidate_part_sizes_give_the_part_count():
@@ -340,7 +346,9 @@ def test_every_verdict(capsys, server, tmp_path):
             (local / key).write_bytes(data)
     s3_client(server, checksums=False).put_object(Bucket="verdicts", Key="p/kms", Body=b"secret",
                                                   ServerSideEncryption="aws:kms")  # fmt: skip
-    (local / "kms").write_bytes(b"secret")
+    # moto's SSE-KMS ETag is the MD5 of the content (S3's is not, so a file can never match it):
+    # a file of the same size and other bytes, whose verdict only HeadObject's header can give.
+    (local / "kms").write_bytes(b"Secret")
     (local / "only-here").write_bytes(b"new")
     for key in ["edited", "edited-etag", "edited-parts", "edited-composite"]:
         data = bytearray((local / key).read_bytes())
@@ -368,6 +376,194 @@ def test_every_verdict(capsys, server, tmp_path):
     code, out, err = run(capsys, "verify", local, "s3://verdicts/p", "--endpoint-url", server,
                          "--json", "--start-after", "grown")  # fmt: skip
     assert list(records(out)[0]) == ["kms", "only-here", "same"]
+
+
+def rclone_env(url, config):
+    """rclone's remote `x:` for the server, from the environment alone (no config file)."""
+    env = {k: v for k, v in os.environ.items() if k != "AWS_CA_BUNDLE"}  # rclone refuses it on http
+    env.update(RCLONE_CONFIG=str(config), RCLONE_CONFIG_X_TYPE="s3", RCLONE_CONFIG_X_PROVIDER="Other",
+               RCLONE_CONFIG_X_ENDPOINT=url, RCLONE_CONFIG_X_ACCESS_KEY_ID="testing",
+               RCLONE_CONFIG_X_SECRET_ACCESS_KEY="testing", RCLONE_CONFIG_X_REGION="us-east-1")  # fmt: skip
+    return env
+
+
+def rclone_check(url, local, remote, tmp):
+    """`rclone check`'s verdict of every name it decides ("=" "*" "+" "-": same, differ, only
+    here, only in the store), and the names whose hash it could not check (said "=" by size)."""
+    rclone = control_tool("rclone", "rclone")
+    done = subprocess.run([rclone, "check", str(local), remote, "--combined", "-", "-vv"],
+                          env=rclone_env(url, tmp / "rclone.conf"), capture_output=True, text=True)  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    said = {line[2:]: line[0] for line in done.stdout.splitlines()}
+    undecided = {line.split(" : ", 1)[1].rsplit(": OK - could not check hash", 1)[0]
+                 for line in done.stderr.splitlines() if line.endswith(": OK - could not check hash")}  # fmt: skip
+    assert "Using md5 for hash comparisons" in done.stderr, done.stderr
+    return said, undecided
+
+
+def test_rclone_check_agrees_where_it_can_decide(capsys, server, tmp_path):
+    """Debian's rclone as the control: on every object whose MD5 ETag rclone can compare, the
+    same verdict; the multipart ones it passes on their size alone (their ETag is no MD5),
+    parhash-store decides (an edited one is changed)."""
+    s3_client(server).create_bucket(Bucket="rclone")
+    rng = random.Random(5)
+    local = tmp_path / "local"
+    objects = [("single/plain", 1000, None, None, False), ("single/crc32", 3000, "CRC32", None, False),
+               ("single/sha256-edited", 2000, "SHA256", None, True), ("single/edited", 500, None, None, True),
+               ("single/empty", 0, None, None, False), ("parts/same", 11 * MIB + 3, None, 5 * MIB, False),
+               ("parts/sha1", 10 * MIB + 1, "SHA1", 5 * MIB, False), ("parts/edited", 11 * MIB, None, 5 * MIB, True),
+               ("parts/crc32c-edited", 11 * MIB + 5, "CRC32C", 5 * MIB, True), ("gone", 10, None, None, False)]  # fmt: skip
+    for key, size, alg, part_size, edited in objects:
+        data = rng.randbytes(size)
+        upload(server, "rclone", "p/" + key, data, tmp_path, algorithm=alg, part_size=part_size)
+        if key != "gone":
+            (local / key).parent.mkdir(parents=True, exist_ok=True)
+            (local / key).write_bytes(bytes([data[0] ^ 1]) + data[1:] if edited else data)
+    (local / "only-here").write_bytes(b"new")
+    said, undecided = rclone_check(server, local, "x:rclone/p", tmp_path)
+    code, out, err = run(capsys, "verify", local, "s3://rclone/p", "--endpoint-url", server, "--json")
+    got = {name: r["status"] for name, r in records(out)[0].items()}
+    assert code == 1 and set(said) == set(got), (said, got)
+    assert undecided == {key for key, _, _, part_size, _ in objects if part_size}, said
+    word = {"=": "matched", "*": "changed", "+": "new", "-": "missing"}
+    assert {name: word[mark] for name, mark in said.items() if name not in undecided} == {
+        name: status for name, status in got.items() if name not in undecided}
+    assert {name: got[name] for name in undecided} == {
+        "parts/same": "matched", "parts/sha1": "matched", "parts/edited": "changed", "parts/crc32c-edited": "changed"}
+    assert said["parts/edited"] == "="  # rclone's size-only pass: what parhash-store adds
+
+
+def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, monkeypatch):
+    """An object listed, then deleted from the server before its HeadObject: the run goes on;
+    its file is new (it has no object any more), and `list` leaves the object out."""
+    s3 = s3_client(server)
+    s3.create_bucket(Bucket="deleted")
+    local = tmp_path / "local"
+    local.mkdir()
+    for name in ["a", "b", "c", "d"]:
+        s3.put_object(Bucket="deleted", Key=f"p/{name}", Body=name.encode() * 10, ChecksumAlgorithm="CRC32")
+        (local / name).write_bytes(name.encode() * 10)
+    listed = []
+    real_head = store.head
+
+    def deleting_head(client, bucket, key):
+        listed.append(key)
+        if key in ("p/b", "p/d"):  # listed, not yet asked: deleted now
+            s3.delete_object(Bucket=bucket, Key=key)
+        return real_head(client, bucket, key)
+
+    monkeypatch.setattr(store, "head", deleting_head)
+    code, out, err = run(capsys, "verify", local, "s3://deleted/p", "--endpoint-url", server, "--json")
+    got, summary = records(out)
+    assert {name: r["status"] for name, r in got.items()} == {"a": "matched", "b": "new", "c": "matched", "d": "new"}
+    assert "deleted after the listing" in got["b"]["reason"] and got["b"]["key"] is None
+    assert code == 1 and summary["passed"] is False and "2 matched, 0 changed, 0 missing, 2 new" in err
+    assert sorted(listed) == ["p/a", "p/b", "p/c", "p/d"]
+    code, out, err = run(capsys, "verify", local, "s3://deleted/p", "--endpoint-url", server)
+    assert "b: NEW (its object was deleted after the listing)" not in out  # gone from the listing now
+    assert code == 1 and "b: NEW\n" in out
+    s3.put_object(Bucket="deleted", Key="p/b", Body=b"b" * 10)
+    code, out, err = run(capsys, "list", "s3://deleted/p", "--endpoint-url", server)
+    assert code == 0, err
+    assert [line.split(" (")[1].split(")")[0] for line in out.splitlines()] == ["a", "c"]
+
+
+def counting_gets(monkeypatch):
+    """The keys of every GetObject the command's client sends (a botocore event hook)."""
+    keys = []
+    make = store.client
+
+    def counted(*args, **kwargs):
+        s3 = make(*args, **kwargs)
+        s3.meta.events.register("provide-client-params.s3.GetObject", lambda params, **_: keys.append(params["Key"]))
+        return s3
+
+    monkeypatch.setattr(store, "client", counted)
+    return keys
+
+
+def test_download_mismatches_says_where_and_nothing_is_downloaded_without_it(capsys, server, tmp_path, monkeypatch):
+    s3 = s3_client(server)
+    s3.create_bucket(Bucket="mismatch")
+    rng = random.Random(3)
+    local = tmp_path / "local"
+    local.mkdir()
+    originals = {"parts": (rng.randbytes(11 * MIB + 3), None, 5 * MIB), "single": (rng.randbytes(1000), "CRC32C", None),
+                 "grown": (rng.randbytes(100), None, None), "shrunk": (rng.randbytes(3 * MIB), "SHA256", None),
+                 "many": (rng.randbytes(200_000), None, None), "same": (rng.randbytes(10), None, None)}  # fmt: skip
+    for key, (data, alg, part_size) in originals.items():
+        upload(server, "mismatch", "p/" + key, data, tmp_path, algorithm=alg, part_size=part_size)
+
+    def flipped(data, offsets):
+        data = bytearray(data)
+        for i in offsets:
+            data[i] ^= 0x80
+        return bytes(data)
+
+    many = range(0, 200_000, 1000)
+    (local / "parts").write_bytes(flipped(originals["parts"][0], [5 * MIB + 10, 11 * MIB + 1]))
+    (local / "single").write_bytes(flipped(originals["single"][0], [100, 101, 102, 103, 900]))
+    (local / "grown").write_bytes(originals["grown"][0] + b"xyz")
+    (local / "shrunk").write_bytes(originals["shrunk"][0][: 3 * MIB // 2])
+    (local / "many").write_bytes(flipped(originals["many"][0], many))
+    (local / "same").write_bytes(originals["same"][0])
+    gets = counting_gets(monkeypatch)
+    heads = []
+    real_head = store.head
+    monkeypatch.setattr(store, "head", lambda s3, bucket, key: heads.append(key) or real_head(s3, bucket, key))
+    code, out, err = run(capsys, "verify", local, "s3://mismatch/p", "--endpoint-url", server, "--json")
+    got, _ = records(out)
+    assert code == 1 and gets == [], "an object was downloaded without --download-mismatches"
+    # The listing's ETag matched: no HeadObject; it did not, or a checksum is listed: one.
+    assert sorted(heads) == ["p/many", "p/parts", "p/single"]
+    assert all(r["difference"] is None for r in got.values())
+    code, out, err = run(capsys, "verify", local, "s3://mismatch/p", "--endpoint-url", server, "--json",
+                         "--download-mismatches")  # fmt: skip
+    got, _ = records(out)
+    assert code == 1 and sorted(gets) == ["p/grown", "p/many", "p/parts", "p/shrunk", "p/single"]
+    assert got["same"]["status"] == "matched" and got["same"]["difference"] is None
+    found = {name: r["difference"] for name, r in got.items() if r["difference"]}
+    assert found["parts"] == {"first": 5 * MIB + 10, "ranges": [[5 * MIB + 10, 5 * MIB + 11], [11 * MIB + 1, 11 * MIB + 2]],
+                              "part_size": 5 * MIB, "part_count": 3, "parts": [2, 3]}  # fmt: skip
+    assert found["single"] == {"first": 100, "ranges": [[100, 104], [900, 901]], "part_size": None,
+                               "part_count": None, "parts": []}  # fmt: skip
+    assert found["grown"]["ranges"] == [[100, 103]]
+    assert found["shrunk"]["ranges"] == [[3 * MIB // 2, 3 * MIB]]
+    # Past EXACT_RANGES ranges, COARSE-byte ones that still hold every difference.
+    ranges = found["many"]["ranges"]
+    assert ranges[: store.EXACT_RANGES] == [[i, i + 1] for i in many[: store.EXACT_RANGES]]
+    assert all(any(a <= i < b for a, b in ranges) for i in many)
+    assert all(r["status"] == "changed" and "downloaded: first difference at byte" in r["reason"]
+               for name, r in got.items() if name != "same")  # fmt: skip
+    code, out, err = run(capsys, "verify", local, "s3://mismatch/p", "--endpoint-url", server,
+                         "--download-mismatches")  # fmt: skip
+    line = next(line for line in out.splitlines() if line.startswith("parts:"))
+    assert line.endswith(f"downloaded: first difference at byte {5 * MIB + 10}; bytes {5 * MIB + 10}-{5 * MIB + 10}, "
+                         f"{11 * MIB + 1}-{11 * MIB + 1}; parts 2, 3 of 3)"), line  # fmt: skip
+    more = len(ranges) - store.SHOWN_RANGES
+    assert f"and {more} more ranges" in next(line for line in out.splitlines() if line.startswith("many:"))
+
+
+def test_min_part_size_for_stores_with_smaller_parts(capsys, server, tmp_path, monkeypatch):
+    """Parts smaller than S3's 5 MiB (Ceph's rgw_multipart_min_part_size can allow them):
+    found with --min-part-size, and never a match without it."""
+    monkeypatch.setattr(moto.s3.models, "S3_UPLOAD_PART_MIN_SIZE", 1024)
+    s3 = s3_client(server, checksums=False)
+    s3.create_bucket(Bucket="small-parts")
+    data = random.Random(6).randbytes(4 * (64 << 10))  # size/4 to a byte is the part size
+    up = s3.create_multipart_upload(Bucket="small-parts", Key="p/f")
+    parts = [{"PartNumber": n, "ETag": s3.upload_part(Bucket="small-parts", Key="p/f", UploadId=up["UploadId"],
+                                                     PartNumber=n, Body=part)["ETag"]}
+             for n, part in enumerate(parts_of(data, 64 << 10), 1)]  # fmt: skip
+    s3.complete_multipart_upload(Bucket="small-parts", Key="p/f", UploadId=up["UploadId"],
+                                 MultipartUpload={"Parts": parts})  # fmt: skip
+    (tmp_path / "f").write_bytes(data)
+    code, out, _ = run(capsys, "verify", tmp_path, "s3://small-parts/p", "--endpoint-url", server, "--json")
+    assert code == 1 and records(out)[0]["f"]["status"] == "changed"
+    code, out, err = run(capsys, "verify", tmp_path, "s3://small-parts/p", "--endpoint-url", server, "--json",
+                         "--min-part-size", 4096)  # fmt: skip
+    got = records(out)[0]["f"]
+    assert code == 0 and (got["status"], got["part_size"], got["expected"][-2:]) == ("matched", 64 << 10, "-4"), err
 
 
 def test_errors_are_clear_and_never_success(capsys, server, filled, tmp_path):

@@ -765,7 +765,11 @@ def multipart_file(path: _Path, requests: Sequence[tuple[str, int | None]]) -> l
     with the GIL released: form "etag" is S3's ETag (MD5 of the parts' MD5s), an algorithm name
     its composite checksum (the digest of the parts' digests); part_size None asks for the digest
     of the whole file (MD5 for "etag"; a full-object CRC), with 1 part. Text forms:
-    ``parhash.store.etag_text`` and ``checksum_text``."""
+    ``multipart_value``."""
+
+def multipart_value(form: str, digest: bytes, parts: int | None = None) -> str:
+    """`digest` as S3 shows it: hex for form "etag", base64 for an algorithm's checksum, then
+    `-parts` where given (a multipart ETag, a composite checksum)."""
 
 def candidate_part_sizes(size: int, parts: int) -> list[int]:
     """The part sizes tools use that give an object of `size` bytes `parts` parts, increasing."""

@@ -35,6 +35,17 @@ from . import format as _format
 
 PROG = "parhash-store"
 
+#: --download-mismatches reads the object and the file this many bytes at a time.
+CHUNK = 1 << 20
+
+#: Differing ranges found to the byte; past that many, to COARSE bytes (a file that differs
+#: everywhere is not compared byte by byte in Python).
+EXACT_RANGES = 64
+COARSE = 64 << 10
+
+#: Ranges named in a verdict's line (--json has them all).
+SHOWN_RANGES = 4
+
 #: S3 accepts parts of 5 MiB and more (all but the last): smaller candidates are not tried.
 S3_MIN_PART = 5 << 20
 
@@ -86,6 +97,35 @@ class Expected:
 
 
 @dataclass
+class Difference:
+    """Where a downloaded object's bytes and its local file differ: byte ranges ``[start,
+    end)`` (exact for the first :data:`EXACT_RANGES`, then to :data:`COARSE` bytes), and for a
+    multipart object the numbers of the parts they fall in, with its part size."""
+
+    first: Optional[int] = None
+    ranges: list[Tuple[int, int]] = field(default_factory=list)
+    part_size: Optional[int] = None
+    part_count: Optional[int] = None
+    parts: list[int] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        return {"first": self.first, "ranges": [list(r) for r in self.ranges],
+                "part_size": self.part_size, "part_count": self.part_count, "parts": self.parts}  # fmt: skip
+
+    def text(self) -> str:
+        if self.first is None:
+            return "downloaded: its bytes are the file's"
+        shown = ", ".join(f"{start}-{end - 1}" for start, end in self.ranges[:SHOWN_RANGES])
+        more = len(self.ranges) - SHOWN_RANGES
+        words = f"downloaded: first difference at byte {self.first}; bytes {shown}"
+        if more > 0:
+            words += f" and {more} more ranges"
+        if self.part_count:
+            words += f"; part{'s' * (len(self.parts) > 1)} {', '.join(map(str, self.parts))} of {self.part_count}"
+        return words
+
+
+@dataclass
 class Verdict:
     """What became of one object or file (``key`` None for a new file)."""
 
@@ -97,15 +137,19 @@ class Verdict:
     actual: Optional[str] = None
     part_size: Optional[int] = None
     reason: Optional[str] = None
+    #: What a download of a changed object found (``--download-mismatches``).
+    difference: Optional[Difference] = None
 
     def record(self) -> dict[str, Any]:
+        found = self.difference
         return {"type": "store", "status": self.status, "path": self.name, "key": self.key,
                 "algorithm": self.algorithm, "expected": self.expected, "actual": self.actual,
-                "part_size": self.part_size, "reason": self.reason}  # fmt: skip
+                "part_size": self.part_size, "reason": self.reason,
+                "difference": found.record() if found else None}  # fmt: skip
 
     def line(self) -> str:
         word = STATUS_WORDS[self.status]
-        if self.reason and self.status in ("changed", "unverifiable", "unreadable"):
+        if self.reason and self.status in ("changed", "new", "unverifiable", "unreadable"):
             return f"{self.name}: {word} ({self.reason})"
         return f"{self.name}: {word}"
 
@@ -119,20 +163,6 @@ class Tally:
 
     def summary(self) -> str:
         return ", ".join(f"{n} {status}" for status, n in self.counts.items())
-
-
-# The text forms S3 shows.
-
-
-def etag_text(digest: bytes, parts: Optional[int] = None) -> str:
-    """An ETag as S3 shows it (without its quotes): hex, ``-N`` for a multipart upload."""
-    return digest.hex() + (f"-{parts}" if parts is not None else "")
-
-
-def checksum_text(digest: bytes, parts: Optional[int] = None) -> str:
-    """An additional checksum as S3 shows it: base64 of the big-endian digest, ``-N`` for a
-    composite checksum of N parts."""
-    return base64.b64encode(digest).decode() + (f"-{parts}" if parts is not None else "")
 
 
 def parse_url(url: str) -> Tuple[str, str]:
@@ -273,6 +303,15 @@ def head(s3: Any, bucket: str, key: str) -> dict:
     return s3.head_object(Bucket=bucket, Key=key, ChecksumMode="ENABLED")
 
 
+def gone(err: BaseException) -> bool:
+    """Whether ``err`` is the store saying the object is not there (HeadObject's bare 404,
+    GetObject's and GetObjectAttributes' NoSuchKey): one deleted after the listing."""
+    response = getattr(err, "response", None)
+    if not isinstance(response, dict):
+        return False
+    return response.get("Error", {}).get("Code") in ("404", "NoSuchKey")
+
+
 # The local side.
 
 
@@ -325,7 +364,7 @@ def merge(objects: Iterable[dict], files: Iterable[Tuple[str, str]], prefix: str
             obj, item = next(objects, None), next(files, None)
 
 
-def requests_for(exp: Expected, size: int) -> list[Tuple[str, Optional[int]]]:
+def requests_for(exp: Expected, size: int, min_part: int = S3_MIN_PART) -> list[Tuple[str, Optional[int]]]:
     """What ``multipart_file`` computes for ``exp``: the whole digest, or the form for every
     part size that gives the object its part count (a one-part upload: any size covers it)."""
     if exp.parts is None:
@@ -333,11 +372,105 @@ def requests_for(exp: Expected, size: int) -> list[Tuple[str, Optional[int]]]:
     if exp.parts == 1:
         return [(exp.form, max(size, 1))]
     sizes = _parhash.candidate_part_sizes(size, exp.parts)
-    return [(exp.form, s) for s in sizes if s >= S3_MIN_PART]
+    return [(exp.form, s) for s in sizes if s >= min_part]
 
 
-def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
-    """One object against its local file: sizes first, then its strongest checksum."""
+def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference:
+    """Where the object's bytes and the file differ, the object streamed :data:`CHUNK` bytes at
+    a time beside the file (never held whole); for a multipart object, in which parts (its
+    part size from HeadObject of part 1, read in pieces that never cross a part's end)."""
+    found = Difference()
+    try:
+        top = s3.head_object(Bucket=bucket, Key=key, PartNumber=1)
+    except Exception as err:  # a store without part-numbered requests: no parts named
+        if gone(err):
+            raise
+        top = {}
+    count = top.get("PartsCount") or 0
+    if count > 1:
+        found.part_size, found.part_count = top["ContentLength"], count
+    body = s3.get_object(Bucket=bucket, Key=key)["Body"]
+    offset = 0
+    with open(path, "rb") as local, body:
+        while True:
+            want = CHUNK
+            if found.part_size:
+                want = min(want, found.part_size - offset % found.part_size)
+            theirs = body.read(want)
+            ours = local.read(len(theirs) or CHUNK)
+            if not theirs and not ours:
+                break
+            common = min(len(theirs), len(ours))
+            _differ(theirs[:common], ours[:common], offset, found)
+            if len(theirs) != len(ours):  # one ends here: the rest of the other differs
+                longer = body if len(theirs) > len(ours) else local
+                end = offset + max(len(theirs), len(ours))
+                for piece in iter(lambda: longer.read(CHUNK), b""):
+                    end += len(piece)
+                _add(found, offset + common, end)
+                break
+            offset += len(theirs)
+    found.first = found.ranges[0][0] if found.ranges else None
+    if found.part_size:
+        numbers = {n for start, end in found.ranges
+                   for n in range(start // found.part_size + 1, (end - 1) // found.part_size + 2)}  # fmt: skip
+        found.parts = sorted(n for n in numbers if n <= count)
+    return found
+
+
+def _differ(theirs: bytes, ours: bytes, offset: int, found: Difference) -> None:
+    """Adds the ranges where two pieces of the same length differ, halving them (each half one
+    memcmp) down to a byte, or to COARSE bytes once EXACT_RANGES are known."""
+    if theirs == ours:
+        return
+    exact = len(found.ranges) < EXACT_RANGES
+    if len(theirs) <= (64 if exact else COARSE):
+        if not exact:
+            _add(found, offset, offset + len(theirs))
+            return
+        for i, (a, b) in enumerate(zip(theirs, ours)):
+            if a != b:
+                _add(found, offset + i, offset + i + 1)
+        return
+    half = len(theirs) // 2
+    _differ(theirs[:half], ours[:half], offset, found)
+    _differ(theirs[half:], ours[half:], offset + half, found)
+
+
+def _add(found: Difference, start: int, end: int) -> None:
+    if found.ranges and found.ranges[-1][1] == start:
+        found.ranges[-1] = (found.ranges[-1][0], end)
+    else:
+        found.ranges.append((start, end))
+
+
+def _downloaded(s3: Any, bucket: str, verdict: Verdict, path: str) -> Verdict:
+    """``verdict`` (changed) with what a download of its object found, in its reason too."""
+    try:
+        verdict.difference = download_difference(s3, bucket, verdict.key, path)
+        said = verdict.difference.text()
+    except OSError as err:
+        said = f"not downloaded: {err.strerror or err}"
+    except Exception as err:
+        if not gone(err):
+            raise
+        said = "not downloaded: the object was deleted meanwhile"
+    verdict.reason = f"{verdict.reason}; {said}" if verdict.reason else said
+    return verdict
+
+
+def check(s3: Any, bucket: str, obj: dict, name: str, path: str, download: bool = False,
+          min_part: int = S3_MIN_PART) -> Verdict:  # fmt: skip
+    """One object against its local file: sizes first, then its strongest checksum (multipart
+    forms tried with the part sizes of ``min_part`` and more); with ``download``, a changed
+    object's bytes compared with the file's."""
+    verdict = _check(s3, bucket, obj, name, path, min_part)
+    if download and verdict.status == "changed":
+        return _downloaded(s3, bucket, verdict, path)
+    return verdict
+
+
+def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int) -> Verdict:
     key = obj["Key"]
     try:
         size = os.stat(path).st_size
@@ -345,10 +478,34 @@ def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
         return Verdict("unreadable", name, key, reason=err.strerror or str(err))
     if size != obj["Size"]:
         return Verdict("changed", name, key, reason=f"{size} bytes here, {obj['Size']} in the store")
-    exp, why = expected(s3, bucket, key, head(s3, bucket, key))
+    listed = None
+    if not obj.get("ChecksumAlgorithm"):
+        # The listing names no additional checksum, so its ETag is the strongest one, and a
+        # match needs no HeadObject: an ETag that is no MD5 of the content (SSE's) cannot match.
+        # Anything else is asked of HeadObject below, which says why.
+        listed, _ = expected(s3, bucket, key, {"ETag": obj.get("ETag", "")})
+        if listed is not None:
+            verdict = _compare(listed, name, key, path, size, min_part)
+            if verdict.status == "matched":
+                return verdict
+    try:
+        exp, why = expected(s3, bucket, key, head(s3, bucket, key))
+    except Exception as err:
+        if not gone(err):
+            raise
+        # Deleted since it was listed: the file has no object any more.
+        return Verdict("new", name, reason="its object was deleted after the listing")
     if exp is None:
         return Verdict("unverifiable", name, key, reason=why)
-    wanted = requests_for(exp, size)
+    if exp == listed:
+        return verdict
+    return _compare(exp, name, key, path, size, min_part)
+
+
+def _compare(exp: Expected, name: str, key: str, path: str, size: int, min_part: int) -> Verdict:
+    """The file at ``path`` (``size`` bytes) against the checksum ``exp``: one read for every
+    part size that may have made it."""
+    wanted = requests_for(exp, size, min_part)
     if not wanted:
         return Verdict("changed", name, key, exp.label, exp.text,
                        reason=f"no S3 part size gives {exp.parts} parts of {size} bytes")  # fmt: skip
@@ -356,10 +513,13 @@ def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
         results = _parhash.multipart_file(path, wanted)
     except OSError as err:
         return Verdict("unreadable", name, key, exp.label, exp.text, reason=err.strerror or str(err))
-    text = etag_text if exp.form == "etag" else checksum_text
+
+    def text(digest: bytes, parts: int) -> str:
+        return _parhash.multipart_value(exp.form, digest, parts if exp.parts is not None else None)
+
     for (_, part_size), (digest, parts) in zip(wanted, results):
         if digest == exp.digest:
-            shown = text(digest, parts if exp.parts is not None else None)
+            shown = text(digest, parts)
             return Verdict("matched", name, key, exp.label, exp.text, shown,
                            part_size if exp.parts is not None else None)  # fmt: skip
     digest, parts = results[0]
@@ -368,7 +528,7 @@ def check(s3: Any, bucket: str, obj: dict, name: str, path: str) -> Verdict:
         tried = ", ".join(str(s) for _, s in wanted)
         reason = f"no part size of {tried} bytes gives the store's checksum"
     return Verdict("changed", name, key, exp.label, exp.text,
-                   text(digest, parts if exp.parts is not None else None), reason=reason)  # fmt: skip
+                   text(digest, parts), reason=reason)  # fmt: skip
 
 
 def _ordered(pool: ThreadPoolExecutor, jobs: Iterable[Callable[[], Any]], window: int) -> Iterator[Any]:
@@ -387,9 +547,12 @@ def _done(value: Any) -> Callable[[], Any]:
 
 
 def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
-           start_after: Optional[str] = None, page_size: Optional[int] = None) -> Iterator[Verdict]:  # fmt: skip
+           start_after: Optional[str] = None, page_size: Optional[int] = None,
+           download_mismatches: bool = False, min_part_size: int = S3_MIN_PART) -> Iterator[Verdict]:  # fmt: skip
     """Every object under ``prefix`` and every file below ``local``, one :class:`Verdict`
-    each, in key order; a failure of the store raises (botocore's exceptions)."""
+    each, in key order; a failure of the store raises (botocore's exceptions). No object's
+    bytes are read unless ``download_mismatches``: then each changed one's are (streamed), to
+    say where it differs."""
     objects = listing(s3, bucket, prefix, start_after, page_size=page_size)
     pairs = merge(objects, walk(local, start_after), prefix)
 
@@ -400,7 +563,8 @@ def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
             elif obj is None:
                 yield _done(Verdict("new", name))
             else:
-                yield lambda obj=obj, name=name, path=path: check(s3, bucket, obj, name, path)
+                yield lambda obj=obj, name=name, path=path: check(s3, bucket, obj, name, path,
+                                                                  download_mismatches, min_part_size)  # fmt: skip
 
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
         try:
@@ -437,18 +601,24 @@ def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why
 def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16,
                     page_size: Optional[int] = None) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
     """(object, name, HeadObject, strongest checksum or None, why not) of every object under
-    ``prefix``, in key order."""
+    ``prefix``, in key order; one deleted after the listing is left out, as a later listing
+    would leave it."""
 
-    def one(obj: dict) -> Tuple[dict, str, dict, Optional[Expected], str]:
-        head_ = head(s3, bucket, obj["Key"])
-        exp, why = expected(s3, bucket, obj["Key"], head_)
+    def one(obj: dict) -> Optional[Tuple[dict, str, dict, Optional[Expected], str]]:
+        try:
+            head_ = head(s3, bucket, obj["Key"])
+            exp, why = expected(s3, bucket, obj["Key"], head_)
+        except Exception as err:
+            if gone(err):
+                return None
+            raise
         return obj, obj["Key"][len(prefix) :], head_, exp, why
 
     objects = listing(s3, bucket, prefix, page_size=page_size)
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
         try:
             jobs = (lambda obj=obj: one(obj) for obj in objects)
-            yield from _ordered(pool, jobs, 4 * threads)
+            yield from (found for found in _ordered(pool, jobs, 4 * threads) if found is not None)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -502,6 +672,13 @@ def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     verify_.add_argument("local", metavar="LOCAL_DIR")
     verify_.add_argument("url", metavar="s3://BUCKET/PREFIX")
     verify_.add_argument("--quiet", action="store_true", help="no line for matched objects")
+    verify_.add_argument("--min-part-size", type=int, default=S3_MIN_PART, metavar="BYTES",
+                         help="the store's smallest part (all but the last) of a multipart upload: "
+                         "smaller part sizes are not tried (S3: 5 MiB; Ceph's "
+                         "rgw_multipart_min_part_size)")  # fmt: skip
+    verify_.add_argument("--download-mismatches", action="store_true",
+                         help="download each changed object (streamed) and say which bytes and "
+                         "parts differ; without it no object's bytes are read")  # fmt: skip
     verify_.add_argument("--start-after", metavar="NAME",
                          help="resume after NAME (relative to the prefix), as a cut run says")  # fmt: skip
     list_ = commands.add_parser(
@@ -515,6 +692,8 @@ def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.threads < 1:
         parser.error("--threads must be at least 1")
+    if getattr(args, "min_part_size", 1) < 1:
+        parser.error("--min-part-size must be at least 1")
     return args
 
 
@@ -540,7 +719,9 @@ def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
     seen = 0
     try:
         for verdict in verify(s3, args.local, bucket, prefix, threads=args.threads,
-                              start_after=args.start_after, page_size=args.page_size):  # fmt: skip
+                              start_after=args.start_after, page_size=args.page_size,
+                              download_mismatches=args.download_mismatches,
+                              min_part_size=args.min_part_size):  # fmt: skip
             tally.counts[verdict.status] += 1
             seen += verdict.key is not None
             last = verdict.name

@@ -5,6 +5,10 @@ from dataclasses import dataclass
 from typing import Any
 
 PROG: str
+CHUNK: int
+EXACT_RANGES: int
+COARSE: int
+SHOWN_RANGES: int
 S3_MIN_PART: int
 ADDITIONAL: tuple[tuple[str, str], ...]
 FULL_OBJECT_ONLY: frozenset[str]
@@ -22,6 +26,18 @@ class Expected:
     text: str
 
 @dataclass
+class Difference:
+    """Where a downloaded object and its file differ: [start, end) ranges, and the parts."""
+
+    first: int | None = None
+    ranges: list[tuple[int, int]] = ...
+    part_size: int | None = None
+    part_count: int | None = None
+    parts: list[int] = ...
+    def record(self) -> dict[str, Any]: ...
+    def text(self) -> str: ...
+
+@dataclass
 class Verdict:
     status: str
     name: str
@@ -31,6 +47,7 @@ class Verdict:
     actual: str | None = None
     part_size: int | None = None
     reason: str | None = None
+    difference: Difference | None = None
     def record(self) -> dict[str, Any]: ...
     def line(self) -> str: ...
 
@@ -39,12 +56,6 @@ class Tally:
     counts: dict[str, int]
     def passed(self) -> bool: ...
     def summary(self) -> str: ...
-
-def etag_text(digest: bytes, parts: int | None = None) -> str:
-    """An ETag as S3 shows it (no quotes): hex, `-N` for a multipart upload."""
-
-def checksum_text(digest: bytes, parts: int | None = None) -> str:
-    """An additional checksum as S3 shows it: base64, `-N` for a composite of N parts."""
 
 def parse_url(url: str) -> tuple[str, str]: ...
 def client(
@@ -56,15 +67,23 @@ def listing(
 def expected(s3: Any, bucket: str, key: str, head: dict[str, Any]) -> tuple[Expected | None, str]: ...
 def checksum_type(s3: Any, bucket: str, key: str) -> str | None: ...
 def head(s3: Any, bucket: str, key: str) -> dict[str, Any]: ...
+def gone(err: BaseException) -> bool:
+    """Whether `err` is the store saying the object is not there (404, NoSuchKey)."""
+
 def walk(root: str, start_after: str | None = None) -> Iterator[tuple[str, str]]: ...
 def merge(
     objects: Iterable[dict[str, Any]], files: Iterable[tuple[str, str]], prefix: str
 ) -> Iterator[tuple[dict[str, Any] | None, str | None, str | None]]: ...
-def requests_for(exp: Expected, size: int) -> list[tuple[str, int | None]]: ...
-def check(s3: Any, bucket: str, obj: dict[str, Any], name: str, path: str) -> Verdict: ...
+def requests_for(exp: Expected, size: int, min_part: int = ...) -> list[tuple[str, int | None]]: ...
+def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference:
+    """Where the object's bytes (streamed) and the file differ."""
+
+def check(
+    s3: Any, bucket: str, obj: dict[str, Any], name: str, path: str, download: bool = False, min_part: int = ...
+) -> Verdict: ...
 def verify(
     s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16, start_after: str | None = None,
-    page_size: int | None = None,
+    page_size: int | None = None, download_mismatches: bool = False, min_part_size: int = ...,
 ) -> Iterator[Verdict]: ...
 def store_line(exp: Expected, name: str) -> bytes: ...
 def store_record(

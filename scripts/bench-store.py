@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""parhash-store verify against `rclone check` and against hashing the local tree alone, on a
+tree uploaded to a local moto S3 server; and verify's peak memory from 10^4 to 10^6 objects.
+
+    target/py-venv/bin/python scripts/bench-store.py [--files 10000] [--rounds 5]
+        [--parhash target/release/parhash] [--work DIR] [--memory 10000 100000 1000000]
+
+Run with the venv scripts/test-python.sh makes (parhash, boto3, moto[server]) and `rclone` on
+PATH. The tree (made and uploaded once into WORK, seeded): four fifths single-part objects of
+100 B - 256 KiB (log-uniform), one fifth multipart uploads of 2-4 parts of 64 KiB, an exact multiple (moto is started with
+S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects fit a small disk; verify gets
+`--min-part-size 65536`; rclone cannot check them: their ETag is no MD5). No object has an
+additional checksum (what rclone can check: MD5 ETags; an object with one costs a HeadObject,
+timed alone as `heads`). moto's server runs in its own process. The commands alternate through scripts/time-alternating.py (medians):
+verify, `rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
+(ListObjectsV2, boto3) and HeadObject of the first 1,000 objects (16 threads), which show what
+the server costs.
+
+Memory: a child process runs the same `parhash-store verify` code in-process on N objects
+whose listing a stub client generates (pages of 1,000 keys, HeadObject answered in memory) and
+whose local files a stub walk names in key order (every name one real 1 KiB file: 10^6 files
+are not made); its peak RSS (VmHWM) is printed per N.
+"""
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BUCKET = "bench"
+PART = 64 << 10
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(work):
+    port = free_port()
+    env = dict(os.environ, S3_UPLOAD_PART_MIN_SIZE=str(PART))
+    log = open(work / "moto.log", "wb")
+    server = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+                              env=env, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return server, url
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("moto's server did not start (see moto.log)")
+
+
+def make_tree(tree, files):
+    """(name, data size, multipart, checksum) of every file, written below `tree`."""
+    rng = random.Random(58)
+    plan = []
+    for i in range(files):
+        name = f"d{i % 50:02}/f{i:06}"
+        if i % 5 == 4:
+            plan.append((name, rng.randint(2, 4) * PART, True, None))
+        else:
+            size = int(10 ** rng.uniform(2, 5.42))  # 100 B - 256 KiB
+            plan.append((name, size, False, None))
+    for name, size, _, _ in plan:
+        path = tree / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(rng.randbytes(size))
+    return plan
+
+
+def upload(url, tree, plan):
+    import boto3
+    from botocore.config import Config
+
+    config = Config(max_pool_connections=16, request_checksum_calculation="when_required")
+    s3 = boto3.client("s3", endpoint_url=url, config=config)
+    s3.create_bucket(Bucket=BUCKET)
+
+    def one(item):
+        name, _, multipart, checksum = item
+        data = (tree / name).read_bytes()
+        key = "t/" + name
+        if not multipart:
+            extra = {"ChecksumAlgorithm": checksum} if checksum else {}
+            s3.put_object(Bucket=BUCKET, Key=key, Body=data, **extra)
+            return
+        up = s3.create_multipart_upload(Bucket=BUCKET, Key=key)
+        parts = []
+        for n, start in enumerate(range(0, len(data), PART), 1):
+            done = s3.upload_part(Bucket=BUCKET, Key=key, UploadId=up["UploadId"], PartNumber=n,
+                                  Body=data[start : start + PART])  # fmt: skip
+            parts.append({"PartNumber": n, "ETag": done["ETag"]})
+        s3.complete_multipart_upload(Bucket=BUCKET, Key=key, UploadId=up["UploadId"],
+                                     MultipartUpload={"Parts": parts})  # fmt: skip
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        list(pool.map(one, plan))
+
+
+LISTING = """
+import boto3, sys
+s3 = boto3.client("s3", endpoint_url=sys.argv[1])
+n = sum(len(p.get("Contents", [])) for p in s3.get_paginator("list_objects_v2").paginate(Bucket="bench", Prefix="t/"))
+assert n == int(sys.argv[2]), n
+"""
+
+HEADS = """
+import boto3, sys, concurrent.futures
+from botocore.config import Config
+s3 = boto3.client("s3", endpoint_url=sys.argv[1], config=Config(max_pool_connections=18))
+keys = [o["Key"] for o in s3.list_objects_v2(Bucket="bench", Prefix="t/", MaxKeys=1000)["Contents"]]
+with concurrent.futures.ThreadPoolExecutor(16) as pool:
+    list(pool.map(lambda k: s3.head_object(Bucket="bench", Key=k, ChecksumMode="ENABLED"), keys))
+"""
+
+
+def timings(args, url, tree):
+    py = sys.executable
+    store = Path(py).parent / "parhash-store"
+    env = {k: v for k, v in os.environ.items() if k != "AWS_CA_BUNDLE"}  # rclone refuses it on http
+    env.update(RCLONE_CONFIG=str(args.work / "rclone.conf"), RCLONE_CONFIG_X_TYPE="s3",
+               RCLONE_CONFIG_X_PROVIDER="Other", RCLONE_CONFIG_X_ENDPOINT=url,
+               RCLONE_CONFIG_X_ACCESS_KEY_ID="bench", RCLONE_CONFIG_X_SECRET_ACCESS_KEY="bench",
+               RCLONE_CONFIG_X_REGION="us-east-1")  # fmt: skip
+    commands = [
+        f"verify={store} verify {tree} s3://{BUCKET}/t --endpoint-url {url} --quiet --min-part-size {PART}",
+        f"rclone=rclone check {tree} x:{BUCKET}/t",
+        f"sum={args.parhash} sum -r -a md5 --no-progress {tree}",
+        f"listing={py} -c '{LISTING}' {url} {args.files}",
+        f"heads={py} -c '{HEADS}' {url}",
+    ]
+    subprocess.run([py, str(REPO / "scripts" / "time-alternating.py"), "--rounds", str(args.rounds),
+                    "--warmup", "1", *commands], env=env, check=True)  # fmt: skip
+
+
+def memory_child(n):
+    """verify of n simulated objects in this process; prints {objects, seconds, max_rss_kib}."""
+    import parhash.store as store
+
+    sample = Path(os.environ["BENCH_STORE_SAMPLE"])
+    data = sample.read_bytes()
+    etag = '"' + hashlib.md5(data).hexdigest() + '"'
+
+    class Stub:
+        def get_paginator(self, _name):
+            return self
+
+        def paginate(self, Bucket, Prefix, **_):
+            for start in range(0, n, 1000):
+                yield {"Contents": [{"Key": f"{Prefix}{i:08}", "Size": len(data), "ETag": etag}
+                                    for i in range(start, min(n, start + 1000))]}  # fmt: skip
+
+        def head_object(self, **_):
+            return {"ETag": etag}
+
+    store.client = lambda *a, **k: Stub()
+    store.walk = lambda root, start_after=None: ((f"{i:08}", str(sample)) for i in range(n))
+    began = time.perf_counter()
+    with open(os.devnull, "w") as null:
+        sys.stdout = null
+        code = store.main(["verify", str(sample.parent), f"s3://{BUCKET}/t", "--quiet"])
+        sys.stdout = sys.__stdout__
+    assert code == 0, code
+    # VmHWM, not getrusage's maxrss: that one keeps the forking parent's peak across exec.
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    print(json.dumps({"objects": n, "seconds": round(time.perf_counter() - began, 1), "peak_rss_kib": peak}))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--parhash", default=str(REPO / "target" / "release" / "parhash"))
+    parser.add_argument("--work", type=Path, default=Path("/tmp/parhash-bench-store"))
+    parser.add_argument("--memory", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--no-timings", action="store_true", help="memory only")
+    parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.memory_child:
+        return memory_child(args.memory_child)
+    args.work.mkdir(parents=True, exist_ok=True)
+    # moto takes any credentials; never a real account's.
+    os.environ.update(AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_DEFAULT_REGION="us-east-1",
+                      AWS_CONFIG_FILE=os.devnull, AWS_SHARED_CREDENTIALS_FILE=os.devnull)  # fmt: skip
+    os.environ.pop("AWS_PROFILE", None)
+    if not args.no_timings:
+        tree = args.work / "tree"
+        server, url = start_server(args.work)
+        try:
+            shutil.rmtree(tree, ignore_errors=True)
+            began = time.perf_counter()
+            plan = make_tree(tree, args.files)
+            upload(url, tree, plan)
+            print(f"{args.files} files made and uploaded in {time.perf_counter() - began:.0f} s; "
+                  f"{sum(s for _, s, _, _ in plan) / 1e6:.0f} MB, {sum(m for _, _, m, _ in plan)} multipart")  # fmt: skip
+            timings(args, url, tree)
+        finally:
+            server.terminate()
+            server.wait()
+    sample = args.work / "sample" / "f"
+    sample.parent.mkdir(exist_ok=True)
+    sample.write_bytes(random.Random(1).randbytes(1024))
+    for n in args.memory:
+        env = dict(os.environ, BENCH_STORE_SAMPLE=str(sample))
+        subprocess.run([sys.executable, __file__, "--memory-child", str(n)], env=env, check=True)
+
+
+if __name__ == "__main__":
+    main()
