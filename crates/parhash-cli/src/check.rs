@@ -173,7 +173,7 @@ fn check_record(
                 crate::multipart::check_job(list_check, &job, label, &hashing, out)
             }
             None => match locator {
-                Some(locator) => locator.check(options, list_check, &job, out),
+                Some(locator) => locator.check(&job_hashing(options, &job), list_check, &job, out),
                 None => list_check.checked(&job, &outcome(&job), out),
             },
         },

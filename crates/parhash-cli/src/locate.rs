@@ -19,7 +19,6 @@ use parhash_format::check::{Job, ListCheck, Sink};
 use parhash_format::escape;
 use parhash_format::pieces::{self, Indexed, Piece, PieceIndex, PieceReader, PieceRecord};
 
-use crate::check::{job_hashing, Options};
 use crate::flags::HashOptions;
 use crate::input::builder_for;
 use crate::many;
@@ -177,17 +176,17 @@ impl Locator {
         escape::quote(&escape::os_bytes(self.path.as_os_str()))
     }
 
-    /// Checks `job`'s file as `check` does, and where it fails says which bytes differ.
+    /// Checks `job`'s file as `check` does (hashed with `hashing`, the line's options), and
+    /// where it fails says which bytes differ.
     pub fn check(
         &mut self,
-        options: &Options,
+        hashing: &HashOptions,
         list_check: &mut ListCheck,
         job: &Job,
         out: &mut impl Sink,
     ) -> io::Result<()> {
         let entry = &job.entry;
-        let hashing = job_hashing(options, job);
-        let builder = builder_for(entry.algorithm, &hashing);
+        let builder = builder_for(entry.algorithm, hashing);
         let params = entry
             .algorithm
             .takes_tree_params()
@@ -195,7 +194,7 @@ impl Locator {
         let tag = parhash_format::tag::tag(entry.algorithm, params, entry.expected.len());
         let plain = |list_check: &mut ListCheck, out: &mut _| -> io::Result<bool> {
             let source = crate::input::Source::from_name(&entry.name);
-            let outcome = crate::input::hash_source(entry.algorithm, &source, &hashing);
+            let outcome = crate::input::hash_source(entry.algorithm, &source, hashing);
             let failed = matches!(&outcome, Ok(d) if d.as_bytes() != entry.expected);
             list_check.checked(job, &outcome, out)?;
             Ok(failed)
