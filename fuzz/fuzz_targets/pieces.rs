@@ -1,7 +1,7 @@
 //! The piece list `LIST.parhash-pieces` is read by `check --locate` and `check --audit` and
 //! may have been written by anyone who can write beside the list. Any bytes through
 //! `pieces::PieceReader` and `pieces::PieceIndex`: no panic; a record read intact holds one
-//! digest of its length per piece, and written again (`pieces::write_record`) reads back the
+//! piece digest per piece, and written again (`pieces::write_record`) reads back the
 //! same, intact; a record changed in one byte is never read back intact with other fields
 //! or digests.
 #![no_main]
@@ -22,7 +22,7 @@ fuzz_target!(|input: &[u8]| {
         let intact = loop {
             match reader.next_piece().expect("a slice reads") {
                 Piece::Digest(digest) => {
-                    assert_eq!(digest.len(), record.digest.len());
+                    assert_eq!(digest.len(), pieces::PIECE_DIGEST_LEN);
                     digests.push(digest);
                 }
                 Piece::End { intact } => break intact,

@@ -35,9 +35,10 @@ pub struct PieceSum {
 }
 
 impl PieceSum {
-    /// For `--pieces`' size, with the first algorithm as `sum` hashes it; `None` without it.
+    /// For `--pieces`' size, recording the first algorithm's digest as `sum` hashes it; `None`
+    /// without it.
     pub fn new(size: Option<u64>, algorithm: Algorithm, hashing: &HashOptions) -> Option<PieceSum> {
-        let builder = builder_for(algorithm, hashing);
+        let builder = parhash::Hasher::builder(pieces::PIECE_ALGORITHM);
         let digest_size = hashing
             .digest_size(algorithm)
             .unwrap_or(algorithm.digest_size());
@@ -223,12 +224,8 @@ impl Locator {
             plain(list_check, out)?;
             return Ok(());
         }
-        let located = self.locate(
-            &indexed,
-            &escape::path_from_bytes(&entry.name),
-            &builder,
-            true,
-        );
+        let path = escape::path_from_bytes(&entry.name);
+        let located = self.locate(&indexed, &path, Some(&builder));
         match located {
             Err(err) => list_check.checked(job, &Err(err), out),
             Ok(located) => {
@@ -259,14 +256,13 @@ impl Locator {
         }
     }
 
-    /// Hashes the file at `path` once: its pieces against `indexed`'s, and with `whole`, its
+    /// Hashes the file at `path` once: its pieces against `indexed`'s, and with `whole` its
     /// digest too.
     fn locate(
         &self,
         indexed: &Indexed,
         path: &Path,
-        builder: &HasherBuilder,
-        whole: bool,
+        whole: Option<&HasherBuilder>,
     ) -> io::Result<Located> {
         let file = File::open(path)?;
         let len = file.metadata()?.len();
@@ -279,13 +275,13 @@ impl Locator {
         let mut listed_left = true;
         // The record's end, where the file has more pieces than it lists.
         let mut ended = None;
-        let whole_builders: Vec<HasherBuilder> =
-            whole.then(|| builder.clone()).into_iter().collect();
+        let whole_builders: Vec<HasherBuilder> = whole.cloned().into_iter().collect();
+        let piece_builder = parhash::Hasher::builder(pieces::PIECE_ALGORITHM);
         let mut read_error = None;
         let digests = crate::piece_hash::hash_file(
             &file,
             &whole_builders,
-            builder,
+            &piece_builder,
             record.piece_size,
             |index, digest| {
                 let listed = match listed_left.then(|| reader.next_piece()) {
@@ -343,9 +339,8 @@ impl Locator {
         let params = algorithm.takes_tree_params().then(|| hashing.tree_params());
         let tag = parhash_format::tag::tag(algorithm, params, expected.len());
         let indexed = self.usable(name, &tag, expected).ok()?;
-        let builder = builder_for(algorithm, hashing);
         let located = self
-            .locate(indexed, &escape::path_from_bytes(name), &builder, false)
+            .locate(indexed, &escape::path_from_bytes(name), None)
             .ok()?;
         located.intact.then(|| Change {
             pieces: located

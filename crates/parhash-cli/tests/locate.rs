@@ -155,7 +155,7 @@ fn a_damaged_piece_list_is_damage_of_the_list_not_of_the_file() {
     };
     let digests: Vec<_> = changed
         .chunks(PIECE)
-        .map(|c| parhash::hash(parhash::Algorithm::Sha256, c))
+        .map(|c| parhash::hash(pieces::PIECE_ALGORITHM, c))
         .collect();
     pieces::write_record(&mut forged, &record, digests.iter().map(|d| d.as_bytes()));
     fs::write(&pieces_path, &forged).unwrap();
@@ -276,7 +276,7 @@ fn pieces_go_with_a_list_file_only() {
     let out = parhash(dir.path(), &["sum", "--pieces=100", "-o", "L", "f"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("at least 1024 bytes"));
-    // Default size, several algorithms: the pieces are the first one's.
+    // Default size, several algorithms: the record is of the first one's line.
     let out = parhash(
         dir.path(),
         &["sum", "-a", "md5,sha256", "--pieces", "-o", "L", "f"],

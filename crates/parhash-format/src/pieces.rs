@@ -18,9 +18,11 @@
 //! ```
 //!
 //! TAG is the checksum line's BSD tag (`SHA256`, `BLAKE2b-256`, `PARSHA256-T13-IV256`), the
-//! algorithm and length of every digest of the record; DIGEST is the whole file's (what its
-//! list line says), the pieces' digests follow in hex, at most [`PER_LINE`] a line, one per
-//! [`PIECE_SIZE`]-byte piece from the start (the last may be shorter). The name is the last
+//! algorithm and length of DIGEST, the whole file's (what its list line says). The pieces'
+//! digests follow in hex, at most [`PER_LINE`] a line, one per [`PIECE_SIZE`]-byte piece from
+//! the start (the last may be shorter), all in [`PIECE_ALGORITHM`] (XXH3-128) whatever TAG:
+//! pieces only say where a file that fails its line differs (the verdict is always the whole
+//! digest's), and a hash at memory speed lets `check --locate` cost about what `check` costs. The name is the last
 //! field of the `file` line, escaped as checksum lines escape names. CHECK is the SHA-256 of
 //! the record's lines from `file` through its last digest line, newlines included: a record
 //! that was changed, cut or torn is known as damage of the piece list, never taken for damage
@@ -48,8 +50,14 @@ pub const PER_LINE: usize = 64;
 /// The piece size `sum --pieces` uses when none is given: 1 MiB.
 pub const DEFAULT_PIECE_SIZE: u64 = 1 << 20;
 
-/// The algorithm of a record's CHECK, whatever its pieces' algorithm.
+/// The algorithm of a record's CHECK.
 const CHECK_ALGORITHM: Algorithm = Algorithm::Sha256;
+
+/// The algorithm of every piece's digest.
+pub const PIECE_ALGORITHM: Algorithm = Algorithm::Xxh128;
+
+/// Bytes in a piece's digest.
+pub const PIECE_DIGEST_LEN: usize = 16;
 
 /// Where the piece list of the list at `list` lives: `LIST.parhash-pieces`.
 pub fn side_path(list: &Path) -> PathBuf {
@@ -87,7 +95,7 @@ impl PieceRecord {
     }
 }
 
-/// Appends the record of a file and its pieces' digests (each as long as `record.digest`).
+/// Appends the record of a file and its pieces' digests (each [`PIECE_DIGEST_LEN`] bytes).
 pub fn write_record<'a>(
     out: &mut Vec<u8>,
     record: &PieceRecord,
@@ -248,7 +256,7 @@ impl<R: BufRead> PieceReader<R> {
                 check.update(&line);
                 self.record = Some(Open {
                     check,
-                    digest_len: record.digest.len(),
+                    digest_len: PIECE_DIGEST_LEN,
                     expected: record.pieces(),
                     seen: 0,
                     broken: false,
@@ -399,7 +407,7 @@ mod tests {
     }
 
     fn digests(n: u8) -> Vec<Vec<u8>> {
-        (0..n).map(|i| vec![i; 32]).collect()
+        (0..n).map(|i| vec![i; PIECE_DIGEST_LEN]).collect()
     }
 
     fn written(records: &[(PieceRecord, Vec<Vec<u8>>)]) -> Vec<u8> {
@@ -506,7 +514,7 @@ mod tests {
     fn hostile_lines_are_bounded_and_counted() {
         let mut text = HEADER.to_vec();
         text.extend_from_slice(b"garbage\n");
-        write_record(&mut text, &record(b"a", 4), [&[7u8; 32][..]]);
+        write_record(&mut text, &record(b"a", 4), [&[7u8; PIECE_DIGEST_LEN][..]]);
         // A digest line over the bound inside a record, then a record claiming 2^60 pieces.
         text.extend_from_slice(b"file SHA256 4 8 ");
         text.extend_from_slice(hex(&[1; 32]).as_bytes());

@@ -13,8 +13,9 @@ pub struct PiecesArgs {
     /// Also write LIST.parhash-pieces: the digest of every SIZE piece (1MiB) of each file.
     ///
     /// With -o LIST, in the same read as the digests: the digests of each file's pieces of
-    /// SIZE bytes (KiB, MiB, GiB; 1 MiB without a value; at least 1 KiB), with the first
-    /// algorithm, in a side file LIST.parhash-pieces (its format: docs/lists.md). With it,
+    /// SIZE bytes (KiB, MiB, GiB; 1 MiB without a value; at least 1 KiB), in XXH3-128 (they
+    /// only say where; the verdict is the list's digest), in LIST.parhash-pieces (its
+    /// format: docs/lists.md). With it,
     /// `check --locate LIST` says which bytes of a file that fails differ, and `check
     /// --audit` how much of a changed file changed. Not with --resume, --update or --lists.
     #[arg(long, value_name = "SIZE", num_args = 0..=1, require_equals = true,
