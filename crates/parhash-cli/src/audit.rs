@@ -98,6 +98,7 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
     let mut out = crate::stdio::stdout();
     let mut lines = Vec::with_capacity(64 * 1024);
     let mut tally = Tally::default();
+    let locator = crate::locate::Locator::open(list);
     for verdict in report.verdicts() {
         tally.count(&verdict);
         if let Some(error) = &verdict.error {
@@ -111,11 +112,16 @@ pub fn run(args: &CheckArgs) -> Result<bool> {
                 parhash_format::error_text(error)
             );
         }
+        let line = lines.len();
         match &json {
             Some(json) => json.verdict(&mut lines, &verdict),
             None if options.verify.status => {}
             None if options.verify.quiet && verdict.status == Status::Matched => {}
             None => audit::report_line(&mut lines, &verdict, options.output.zero),
+        }
+        if let (Status::Changed, Some(expected)) = (verdict.status, &verdict.expected) {
+            let change = locator.changed(&verdict.name, spec.algorithm, &hashing, expected);
+            change.inspect(|c| c.annotate(&mut lines, line, json.is_some()));
         }
         if lines.len() >= 60 * 1024 {
             out.write_all(&lines).context(WRITE_ERROR)?;

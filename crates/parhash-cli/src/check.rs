@@ -31,6 +31,8 @@ pub struct Options {
     pub verify: VerifyFlags,
     pub output: OutputFlags,
     pub hashing: HashOptions,
+    /// `--locate`: say where a file that fails differs (see `locate`).
+    pub locate: bool,
 }
 
 impl From<&CheckArgs> for Options {
@@ -40,6 +42,7 @@ impl From<&CheckArgs> for Options {
             verify: args.verify.clone(),
             output: args.output.clone(),
             hashing: args.hashing.clone(),
+            locate: args.locate.locate,
         }
     }
 }
@@ -89,7 +92,7 @@ pub fn run(options: &Options, lists: &[OsString]) -> Result<bool> {
     } else {
         lists
     };
-    if lists.len() > 1 && lists.iter().all(|list| list != "-") {
+    if lists.len() > 1 && lists.iter().all(|list| list != "-") && !options.locate {
         return run_in_one_pass(options, lists);
     }
     let mut terminal = Terminal {
@@ -128,16 +131,24 @@ fn check_list(
         }
     };
     let mut buffer = Vec::new();
+    let mut locator = options.locate.then(|| crate::locate::Locator::open(list));
     loop {
         let record = match list_check.next_record(&mut reader, &mut buffer) {
             Ok(None) => break,
             Ok(Some(record)) => record,
             Err(err) => return checker.read_failed(list_check, &err, out),
         };
-        check_record(options, &mut list_check, record, out, |job| {
-            let source = Source::from_name(&job.entry.name);
-            hash_source(job.entry.algorithm, &source, &job_hashing(options, job))
-        })?;
+        check_record(
+            options,
+            &mut list_check,
+            record,
+            out,
+            locator.as_mut(),
+            |job| {
+                let source = Source::from_name(&job.entry.name);
+                hash_source(job.entry.algorithm, &source, &job_hashing(options, job))
+            },
+        )?;
     }
     checker.finish(list_check, out)
 }
@@ -149,6 +160,7 @@ fn check_record(
     list_check: &mut ListCheck,
     record: Record,
     out: &mut impl Sink,
+    locator: Option<&mut crate::locate::Locator>,
     outcome: impl FnOnce(&Job) -> io::Result<Output>,
 ) -> io::Result<()> {
     match record {
@@ -160,10 +172,10 @@ fn check_record(
                 let hashing = job_hashing(options, &job);
                 crate::multipart::check_job(list_check, &job, label, &hashing, out)
             }
-            None => {
-                let outcome = outcome(&job);
-                list_check.checked(&job, &outcome, out)
-            }
+            None => match locator {
+                Some(locator) => locator.check(&job_hashing(options, &job), list_check, &job, out),
+                None => list_check.checked(&job, &outcome(&job), out),
+            },
         },
     }
 }
@@ -300,19 +312,26 @@ fn run_in_one_pass(options: &Options, lists: &[OsString]) -> Result<bool> {
             }
             for record in &list.records {
                 let record = parsed(&mut list_check, record);
-                check_record(options, &mut list_check, record, &mut terminal, |job| {
-                    if job.is_stdin() {
-                        let hashing = job_hashing(options, job);
-                        return hash_source(job.entry.algorithm, &Source::Stdin, &hashing);
-                    }
-                    let (specs, outcome) = &outcomes[&job.entry.name];
-                    let spec = Spec::of(options, job);
-                    let at = specs.iter().position(|s| *s == spec).expect("planned");
-                    match outcome {
-                        Ok(digests) => Ok(digests[at].clone()),
-                        Err(err) => Err(same_error(err)),
-                    }
-                })?;
+                check_record(
+                    options,
+                    &mut list_check,
+                    record,
+                    &mut terminal,
+                    None,
+                    |job| {
+                        if job.is_stdin() {
+                            let hashing = job_hashing(options, job);
+                            return hash_source(job.entry.algorithm, &Source::Stdin, &hashing);
+                        }
+                        let (specs, outcome) = &outcomes[&job.entry.name];
+                        let spec = Spec::of(options, job);
+                        let at = specs.iter().position(|s| *s == spec).expect("planned");
+                        match outcome {
+                            Ok(digests) => Ok(digests[at].clone()),
+                            Err(err) => Err(same_error(err)),
+                        }
+                    },
+                )?;
             }
             match &list.failure {
                 Some((_, err)) => checker.read_failed(list_check.clone(), err, &mut terminal),

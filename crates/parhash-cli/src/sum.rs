@@ -32,6 +32,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
             verify: args.verify.clone(),
             output: args.output.clone(),
             hashing: args.hashing.clone(),
+            locate: false,
         };
         return check::run(&options, &args.files);
     }
@@ -134,6 +135,8 @@ enum Records {
     File {
         list: Written,
         side: Option<Written>,
+        /// `--pieces`' piece list.
+        pieces: Option<Written>,
     },
 }
 
@@ -208,7 +211,7 @@ impl Records {
             (Records::Stdout { lines, .. }, Ok(digests)) => {
                 stream_lines(lines, algorithms, args, name, Ok(digests));
             }
-            (Records::File { list, side }, Ok(digests)) => {
+            (Records::File { list, side, .. }, Ok(digests)) => {
                 stream_lines(&mut list.lines, algorithms, args, name, Ok(digests));
                 if let (Some(side), Some(meta)) = (side, meta) {
                     meta::write_record(&mut side.lines, name, meta);
@@ -234,7 +237,7 @@ impl Records {
 
     /// A record of the old list kept as it is (`--update`), with its metadata if recorded.
     fn keep(&mut self, name: &[u8], record: &[u8], meta: Option<&Meta>) {
-        if let Records::File { list, side } = self {
+        if let Records::File { list, side, .. } = self {
             list.lines.extend_from_slice(record);
             if let (Some(side), Some(meta)) = (side, meta) {
                 meta::write_record(&mut side.lines, name, meta);
@@ -248,9 +251,10 @@ impl Records {
         match self {
             Records::Stdout { out, lines } => hand_on(out, lines),
             Records::Lists(lists) => lists.iter_mut().try_for_each(Written::write),
-            Records::File { list, side } => {
-                // The side file first: whatever a crash leaves, it covers the list's entries.
+            Records::File { list, side, pieces } => {
+                // The side files first: whatever a crash leaves, they cover the list's entries.
                 side.iter_mut().try_for_each(Written::write)?;
+                pieces.iter_mut().try_for_each(Written::write)?;
                 list.write()
             }
         }
@@ -261,6 +265,7 @@ impl Records {
         Records::File {
             list: Written::new(list),
             side: Some(Written::new(side)),
+            pieces: None,
         }
     }
 
@@ -269,8 +274,9 @@ impl Records {
     fn finish(&mut self) -> Result<()> {
         match self {
             Records::Stdout { out, .. } => out.flush().context(WRITE_ERROR),
-            Records::File { list, side } => {
+            Records::File { list, side, pieces } => {
                 side.iter_mut().try_for_each(Written::sync)?;
+                pieces.iter_mut().try_for_each(Written::sync)?;
                 list.sync()
             }
             Records::Lists(lists) => lists.iter_mut().try_for_each(Written::sync),
@@ -360,7 +366,15 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
     if !target.is_file() {
         // A device or a pipe: the lines, written once.
         let list = Written::new(Durable::create(path)?);
-        let mut records = Records::File { list, side: None };
+        anyhow::ensure!(
+            args.pieces.pieces.is_none(),
+            "--pieces: -o names no regular file"
+        );
+        let mut records = Records::File {
+            list,
+            side: None,
+            pieces: None,
+        };
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
         return hash_planned(algorithms, files, args, &mut records, plan);
     }
@@ -372,6 +386,9 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
     // --resume where there is no list yet starts one: the same command line every time.
     if !(args.resume && path.exists()) {
         let mut records = Records::file(Durable::create(path)?, new_side_file(&side_path)?);
+        if let (Records::File { pieces, .. }, Some(_)) = (&mut records, args.pieces.pieces) {
+            *pieces = Some(Written::new(crate::locate::PieceSum::create(path)?));
+        }
         return hash_planned(algorithms, files, args, &mut records, with_meta(items));
     }
     // Locked before it is read: no other run writes it between.
@@ -526,6 +543,7 @@ fn hash_planned(
     let mut chunk_len = MIN_CHUNK;
     // The chunk's records in order: kept ones, and the hashed files' metadata.
     let mut waiting: InputOrder<Option<Meta>, Kept> = InputOrder::new();
+    let pieces = crate::locate::PieceSum::new(args.pieces.pieces, algorithms[0], &args.hashing);
     while plan.peek().is_some() {
         let mut chunk: Vec<many::Item> = Vec::new();
         while chunk.len() < chunk_len && !waiting.is_full() {
@@ -543,18 +561,28 @@ fn hash_planned(
         let hashing = !chunk.is_empty();
         let started = Instant::now();
         let mut held = None;
-        many::run(
+        crate::locate::run(
             algorithms,
             chunk.into_iter(),
             &args.hashing,
             &progress,
+            pieces.as_ref(),
             |outcomes| {
                 held.get_or_insert_with(|| started.elapsed());
-                for (name, result) in outcomes {
+                for ((name, result), piece_list) in outcomes {
                     write_kept(records, &mut waiting);
                     let meta = waiting.next_hashed();
                     all_ok &= result.is_ok();
                     records.record(algorithms, args, &name, &result, meta.as_ref())?;
+                    if let (
+                        Records::File {
+                            pieces: Some(file), ..
+                        },
+                        Some(text),
+                    ) = (&mut *records, piece_list)
+                    {
+                        file.lines.extend_from_slice(&text);
+                    }
                 }
                 records.pass_on()
             },

@@ -339,6 +339,29 @@ impl ListCheck {
         note: Option<&str>,
         out: &mut impl Sink,
     ) -> io::Result<()> {
+        let note = note.map(|note| format!(" ({note})"));
+        self.checked_with(job, outcome, note.as_deref(), out)
+    }
+
+    /// [`ListCheck::checked`] of a file, saying where it differs after its verdict (`NAME:
+    /// FAILED at bytes 0-1023`, from `check --locate`).
+    pub fn checked_located(
+        &mut self,
+        job: &Job,
+        outcome: &io::Result<Output>,
+        located: &str,
+        out: &mut impl Sink,
+    ) -> io::Result<()> {
+        self.checked_with(job, outcome, Some(&format!(" {located}")), out)
+    }
+
+    fn checked_with(
+        &mut self,
+        job: &Job,
+        outcome: &io::Result<Output>,
+        note: Option<&str>,
+        out: &mut impl Sink,
+    ) -> io::Result<()> {
         let entry = &job.entry;
         let verdict = match outcome {
             Err(err) if self.options.ignore_missing && err.kind() == io::ErrorKind::NotFound => {
@@ -383,11 +406,9 @@ impl ListCheck {
                 },
             ),
             None => match note {
-                Some(note) => report_line(
-                    &entry.name,
-                    &format!("{verdict} ({note})"),
-                    self.options.zero,
-                ),
+                Some(note) => {
+                    report_line(&entry.name, &format!("{verdict}{note}"), self.options.zero)
+                }
                 None => report_line(&entry.name, verdict, self.options.zero),
             },
         };

@@ -31,6 +31,8 @@
 //! - [`update`]: a list merged with a new walk (`--update`), in walk order, streaming.
 //! - [`meta`]: the side file `FILE.parhash-meta` (size, times, inode of each entry) that lets
 //!   `--update --rehash-changed` read again only the files that changed.
+//! - [`pieces`]: the piece list `FILE.parhash-pieces` (each file's pieces' digests) that lets
+//!   `check --locate` say which bytes of a damaged file differ.
 //! - [`list_file`]: the list and side file `sum -o FILE` writes: durably (written at once,
 //!   synced every few seconds), cut and continued, replaced by a rename; and the list's own
 //!   files, which its walk leaves out.
@@ -69,6 +71,7 @@ pub mod meta;
 pub mod multipart;
 pub mod order;
 pub mod parse;
+pub mod pieces;
 pub mod record;
 pub mod resume;
 pub mod resumed;

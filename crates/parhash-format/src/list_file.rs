@@ -374,8 +374,8 @@ pub fn sync_parent(path: &Path) {
 
 /// The files `sum -o LIST` writes, which its walk leaves out should they lie in the tree (a
 /// file being written is not listed): `LIST`, `LIST.tmp`, the side file's `.tmp` and the side
-/// file (beside the file a link `LIST` names, and the link); or the lists `sum --lists DIR`
-/// writes ([`OwnFiles::lists`]). `check --audit LIST` leaves them out too: they are not part of
+/// file (beside the file a link `LIST` names, and the link), and the piece list; or the lists
+/// `sum --lists DIR` writes ([`OwnFiles::lists`]). `check --audit LIST` leaves them out too: they are not part of
 /// the data.
 #[derive(Clone, Debug)]
 pub struct OwnFiles {
@@ -392,6 +392,7 @@ impl OwnFiles {
         if file != list {
             paths.push(list.to_path_buf());
         }
+        paths.push(crate::pieces::side_path(&file));
         OwnFiles::of(paths)
     }
 
@@ -547,7 +548,8 @@ mod tests {
                 "SUMS",
                 "SUMS.tmp",
                 "SUMS.parhash-meta.tmp",
-                "SUMS.parhash-meta"
+                "SUMS.parhash-meta",
+                "SUMS.parhash-pieces"
             ]
         );
         // Not there yet: nothing is left out.
