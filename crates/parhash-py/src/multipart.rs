@@ -1,6 +1,7 @@
 //! `multipart_file(path, requests)`: the checksums object stores give objects uploaded in
 //! parts (S3's ETag, composite checksums) and whole-object digests, every request from one
 //! read of the file with the GIL released (`parhash::multipart`); `candidate_part_sizes`.
+//! (`hash_file`/`hash_files` name the same forms as strings: the `forms` module.)
 
 use parhash::multipart::{self, Combine, Request};
 use parhash::Algorithm;
