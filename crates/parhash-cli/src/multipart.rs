@@ -69,8 +69,8 @@ struct FileOutcome {
     messages: Vec<String>,
 }
 
-/// The lines of one file: every form and part size from one read (without part sizes, the
-/// one-piece ETag: the MD5).
+/// The lines (with --json, the records) of one file: every form and part size from one read
+/// (without part sizes, the one-piece ETag: the MD5).
 fn sum_file(
     source: &Source,
     forms: &[Combine],
@@ -79,23 +79,37 @@ fn sum_file(
     out: &mut Vec<u8>,
 ) -> FileOutcome {
     let zero = args.output.zero;
+    let json = args.output.json;
     let shown = escape::quote(name);
-    let failed = |err: &io::Error| FileOutcome {
-        passed: false,
-        messages: vec![format!("{shown}: {}", parhash_format::error_text(err))],
+    let mut outcome = FileOutcome {
+        passed: true,
+        messages: Vec::new(),
     };
     if args.multipart.part_sizes.is_empty() {
-        return match crate::input::hash_source(Algorithm::Md5, source, &args.hashing) {
+        match crate::input::hash_source(Algorithm::Md5, source, &args.hashing) {
+            Ok(md5) if json => {
+                parhash_format::json::multipart_line(
+                    out,
+                    name,
+                    Combine::S3Etag,
+                    None,
+                    None,
+                    md5.as_bytes(),
+                );
+            }
             Ok(md5) => {
                 let value = forms::value(Combine::S3Etag, md5.as_bytes(), None);
                 line::write_tagged(out, forms::ETAG_TAG, &value, name, zero);
-                FileOutcome {
-                    passed: true,
-                    messages: Vec::new(),
-                }
             }
-            Err(err) => failed(&err),
-        };
+            Err(err) => {
+                if json {
+                    let etag = Combine::S3Etag;
+                    parhash_format::json::multipart_failure(out, name, etag, None, Ok(&err));
+                }
+                outcome.failed(format!("{shown}: {}", parhash_format::error_text(&err)));
+            }
+        }
+        return outcome;
     }
     let requests: Vec<Request> = forms
         .iter()
@@ -106,30 +120,57 @@ fn sum_file(
         .collect();
     let results = match compute_source(source, &requests) {
         Ok(results) => results,
-        Err(err) => return failed(&err),
-    };
-    let mut outcome = FileOutcome {
-        passed: true,
-        messages: Vec::new(),
+        Err(err) => {
+            if json {
+                for request in &requests {
+                    let size = Some(request.part_size());
+                    let combine = request.combine();
+                    parhash_format::json::multipart_failure(out, name, combine, size, Ok(&err));
+                }
+            }
+            outcome.failed(format!("{shown}: {}", parhash_format::error_text(&err)));
+            return outcome;
+        }
     };
     for (request, result) in requests.iter().zip(results) {
+        let size = request.part_size();
         match result {
+            Ok(multipart) if json => parhash_format::json::multipart_line(
+                out,
+                name,
+                request.combine(),
+                Some(size),
+                Some(multipart.parts),
+                multipart.digest.as_bytes(),
+            ),
             Ok(multipart) => {
                 let tag = forms::tag(request.combine());
                 line::write_tagged(out, &tag, &forms::text(&multipart), name, zero);
             }
             Err(err) => {
-                outcome.passed = false;
-                let size = forms::part_size_text(request.part_size());
-                let message = format!("{shown}: parts of {size}: {err}");
+                let why = format!("parts of {}: {err}", forms::part_size_text(size));
+                if json {
+                    let combine = request.combine();
+                    let record = Err(why.as_str());
+                    parhash_format::json::multipart_failure(out, name, combine, Some(size), record);
+                }
                 // One message per part size, not per form.
+                let message = format!("{shown}: {why}");
                 if !outcome.messages.contains(&message) {
-                    outcome.messages.push(message);
+                    outcome.failed(message);
                 }
             }
         }
     }
     outcome
+}
+
+impl FileOutcome {
+    /// Marks the file failed, with `message` for standard error.
+    fn failed(&mut self, message: String) {
+        self.passed = false;
+        self.messages.push(message);
+    }
 }
 
 /// Every request's checksum of `source`, from one read, or why S3 could not have made it (the
@@ -439,10 +480,8 @@ mod tests {
             ),
             (&["--etag", "-c", "l"], "cannot be used"),
             (&["--etag", "-r", "d"], "cannot be used"),
-            (
-                &["--composite", "--json", "--part-size", "8MiB"],
-                "cannot be used",
-            ),
+            (&["--etag", "--json", "--match", "x"], "--json goes with"),
+            (&["--etag", "--json", "--tag"], "cannot be used"),
         ] {
             let err = refusal(args);
             assert!(err.contains(why), "{args:?}: {err}");

@@ -128,7 +128,7 @@ fn line(tag: &str, name: &str, value: &str) -> String {
 }
 
 #[test]
-fn etags_and_composites_match_the_control_for_several_part_sizes() {
+fn etags_and_composites_and_their_json_match_the_control_for_several_part_sizes() {
     let Some((mut rng, dir)) = with_control() else {
         return;
     };
@@ -177,6 +177,60 @@ fn etags_and_composites_match_the_control_for_several_part_sizes() {
         })
         .collect();
     assert_eq!(out.stdout_text(), expected);
+
+    // The same values as --json records, a missing file's error once per form and size.
+    let mut args = vec!["sum", "--json", "--etag", "--composite", "-a", "crc32,sha1"];
+    args.extend(["--part-size", size_list.as_str()]);
+    args.extend(&names);
+    args.push("missing");
+    let out = parhash(dir, &args);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    says(&out, "missing: No such file or directory");
+    let records: Vec<serde_json::Value> = (out.stdout_text().lines())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let forms = [
+        ("etag", "md5"),
+        ("composite", "crc32"),
+        ("composite", "sha1"),
+    ];
+    let mut asks = Vec::new();
+    for &name in &names {
+        for (form, algorithm) in forms {
+            let control_form = if form == "etag" { "etag" } else { algorithm };
+            asks.extend(sizes.map(|size| (name, control_form, size)));
+        }
+    }
+    let values = control(dir, &asks);
+    // Each file's records in the plain lines' order, then the missing file's, one per form
+    // and size.
+    assert_eq!(records.len(), asks.len() + forms.len() * sizes.len());
+    for (n, ((name, control_form, size), value)) in asks.iter().zip(&values).enumerate() {
+        let (form, algorithm) = forms[(n / sizes.len()) % forms.len()];
+        assert_eq!(control_form == &"etag", form == "etag");
+        let parts: u64 = value.rsplit_once('-').unwrap().1.parse().unwrap();
+        assert_eq!(
+            records[n],
+            serde_json::json!({"path": name, "form": form, "algorithm": algorithm,
+                               "part_size": size, "parts": parts, "value": value}),
+        );
+    }
+    for record in &records[asks.len()..] {
+        assert_eq!(record["path"], "missing");
+        assert_eq!(record["errno"], 2);
+        assert!(record.get("value").is_none(), "{record}");
+    }
+    // The one-piece ETag: the MD5, no part size.
+    let out = parhash(dir, &["sum", "--json", "--etag", "small"]);
+    let [md5] = &control(dir, &[("small", "etag", 0)])[..] else {
+        panic!()
+    };
+    let record: serde_json::Value = serde_json::from_str(out.stdout_text().trim_end()).unwrap();
+    assert_eq!(
+        record,
+        serde_json::json!({"path": "small", "form": "etag", "algorithm": "md5",
+                           "part_size": null, "value": md5}),
+    );
 }
 
 #[test]
@@ -404,4 +458,15 @@ fn a_file_of_too_many_parts_is_an_error_and_the_others_go_on() {
         &out,
         "huge: parts of 5 MiB: 10001 parts are over S3's 10,000",
     );
+    let out = parhash(
+        dir,
+        &["sum", "--json", "--etag", "--part-size", "5MiB", "huge"],
+    );
+    assert_eq!(out.code, Some(1));
+    let record: serde_json::Value = serde_json::from_str(out.stdout_text().trim_end()).unwrap();
+    assert_eq!(record["errno"], serde_json::Value::Null);
+    assert!(record["error"]
+        .as_str()
+        .unwrap()
+        .contains("over S3's 10,000"));
 }

@@ -56,5 +56,13 @@ mod tests {
         assert_eq!(decode_digest(b"tK8=", 2), Some(vec![0xb4, 0xaf]));
         assert_eq!(decode_digest(b"b4af", 2), Some(vec![0xb4, 0xaf]));
         assert_eq!(decode_digest(b"NT3Yvg=A", 4), None);
+        // Lists hold canonical base64 only, as coreutils reads it: padded, no stray bits (a
+        // store's value may leave its padding out: multipart.rs restores it first).
+        assert_eq!(decode_base64(b"NT3Yvg"), None);
+        assert_eq!(decode_base64(b"NT3Yvh=="), None);
+        assert_eq!(
+            decode_base64(b"NT3Yvg=="),
+            Some(vec![0x35, 0x3d, 0xd8, 0xbe])
+        );
     }
 }

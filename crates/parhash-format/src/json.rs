@@ -13,6 +13,7 @@
 use std::io;
 
 use base64::Engine;
+use parhash::multipart::Combine;
 use parhash::{Algorithm, Output, TreeParams};
 use serde::Serialize;
 
@@ -212,6 +213,74 @@ pub fn sum_digests(
             failure,
         },
     );
+}
+
+/// `sum --etag` / `--composite`: one object per file, form and part size.
+#[derive(Serialize)]
+struct MultipartRecord {
+    #[serde(flatten)]
+    path: PathName,
+    form: &'static str,
+    algorithm: &'static str,
+    part_size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parts: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<String>,
+    #[serde(flatten)]
+    failure: Option<Failure>,
+}
+
+impl MultipartRecord {
+    fn new(name: &[u8], combine: Combine, part_size: Option<u64>) -> MultipartRecord {
+        MultipartRecord {
+            path: PathName::new(name),
+            form: match combine {
+                Combine::S3Etag => "etag",
+                Combine::Composite(_) => "composite",
+            },
+            algorithm: combine.algorithm().name(),
+            part_size,
+            parts: None,
+            value: None,
+            failure: None,
+        }
+    }
+}
+
+/// Appends `sum --etag`/`--composite`'s record of a computed value: `{"path", "form" ("etag"
+/// or "composite"), "algorithm", "part_size", "parts", "value"}`, the value as the store
+/// shows it (`crate::multipart::value`). An ETag of an object uploaded in one piece (no part
+/// size: the file's MD5) has `"part_size": null` and no `"parts"`.
+pub fn multipart_line(
+    out: &mut Vec<u8>,
+    name: &[u8],
+    combine: Combine,
+    part_size: Option<u64>,
+    parts: Option<u64>,
+    digest: &[u8],
+) {
+    let mut record = MultipartRecord::new(name, combine, part_size);
+    record.parts = parts;
+    record.value = Some(crate::multipart::value(combine, digest, parts));
+    push_line(out, &record);
+}
+
+/// Appends `sum --etag`/`--composite`'s record of a value that could not be computed: the
+/// file unreadable, or too many parts of this size for S3 (`"errno": null`).
+pub fn multipart_failure(
+    out: &mut Vec<u8>,
+    name: &[u8],
+    combine: Combine,
+    part_size: Option<u64>,
+    why: Result<&io::Error, &str>,
+) {
+    let mut record = MultipartRecord::new(name, combine, part_size);
+    record.failure = Some(match why {
+        Ok(err) => Failure::new(err),
+        Err(text) => Failure::message(text),
+    });
+    push_line(out, &record);
 }
 
 /// `check`: one object per checksum line (`"type": "line"`).
@@ -618,6 +687,45 @@ mod tests {
             parse(&out),
             json!({"path": "f", "algorithm": "parsha256", "tree_height": 16, "iv_bits": 0,
                    "digest": "ab01"})
+        );
+    }
+
+    #[test]
+    fn multipart_records() {
+        let mut out = Vec::new();
+        let crc = Combine::Composite(Algorithm::Crc32c);
+        multipart_line(
+            &mut out,
+            b"f",
+            crc,
+            Some(8 << 20),
+            Some(2),
+            &[0xe3, 6, 0x92, 0x83],
+        );
+        assert_eq!(
+            parse(&out),
+            json!({"path": "f", "form": "composite", "algorithm": "crc32c",
+                   "part_size": 8 << 20, "parts": 2, "value": "4waSgw==-2"})
+        );
+        out.clear();
+        multipart_line(&mut out, b"f", Combine::S3Etag, None, None, &[0xab; 16]);
+        assert_eq!(
+            parse(&out),
+            json!({"path": "f", "form": "etag", "algorithm": "md5", "part_size": null,
+                   "value": "ab".repeat(16)})
+        );
+        out.clear();
+        multipart_failure(
+            &mut out,
+            b"f",
+            Combine::S3Etag,
+            Some(5 << 20),
+            Err("too many"),
+        );
+        assert_eq!(
+            parse(&out),
+            json!({"path": "f", "form": "etag", "algorithm": "md5", "part_size": 5 << 20,
+                   "error": "too many", "errno": null})
         );
     }
 

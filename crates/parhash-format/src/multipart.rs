@@ -10,8 +10,7 @@
 //! `SHA256-COMPOSITE (NAME) = BASE64-N`, so a list holds them beside other lines and no
 //! coreutils tool takes them for its own.
 
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use parhash::multipart::{Combine, Multipart, MultipartError, Request, S3_MAX_PARTS};
 use parhash::Algorithm;
@@ -30,11 +29,19 @@ pub const COMPOSITE_ALGORITHMS: [Algorithm; 4] = [
     Algorithm::Crc32c,
 ];
 
-/// Base64 as S3 writes it (standard alphabet, padded), read with or without the padding.
-const BASE64: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
+/// Base64 as S3 writes it (standard alphabet, padded), read with or without the padding: where
+/// none is written it is restored, then the text is read by the lists' one rule
+/// (`digest_text`), so a store's value and a list line's digest are read alike.
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let missing = match (text.contains('='), text.len() % 4) {
+        (true, _) | (false, 0) => 0,
+        (false, 2) => 2,
+        (false, 3) => 1,
+        (false, _) => return None,
+    };
+    let padded = format!("{text}{}", "=".repeat(missing));
+    crate::digest_text::decode_base64(padded.as_bytes())
+}
 
 /// Why `algorithm` has no composite form, if it has none.
 pub fn composite_refusal(algorithm: Algorithm) -> Option<String> {
@@ -140,7 +147,7 @@ pub fn parse_value(combine: Combine, text: &str) -> Result<Label, String> {
     };
     let digest = match combine {
         Combine::S3Etag => crate::digest_text::decode_hex(body.as_bytes()),
-        Combine::Composite(_) => BASE64.decode(body).ok(),
+        Combine::Composite(_) => decode_base64(body),
     };
     match digest {
         Some(digest) if digest.len() == size => Ok(Label {
@@ -297,6 +304,19 @@ mod tests {
             "\"".into(),
         ] {
             assert!(parse_value(Combine::S3Etag, &bad).is_err(), "{bad}");
+        }
+        // Padding partly written, or bits past the digest set: not what encoding gives.
+        let crc = Combine::Composite(Algorithm::Crc32c);
+        assert!(parse_value(crc, "4waSgw==").is_ok() && parse_value(crc, "4waSgw").is_ok());
+        for bad in [
+            "4waSgw=",
+            "4waSgx==",
+            "4waSgx",
+            "4waSg",
+            "4waSgw===",
+            "=4waSgw=",
+        ] {
+            assert!(parse_value(crc, bad).is_err(), "{bad}");
         }
         let err = parse_value(SHA256, "!!!-2").unwrap_err();
         assert!(err.contains("base64 of 32 bytes"), "{err}");

@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyTuple};
 
 use crate::error::Error;
+use crate::forms::{Answer, Plan};
 use crate::options::{self, Options};
 
 /// Paths taken from the caller's iterable per turn with the GIL: as many as the engine hashes
@@ -60,8 +61,13 @@ pub(crate) fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
 /// (bytes) for BLAKE2b/s, BLAKE3 and SHAKE as in `new`; `read` ("auto", "sequential" or
 /// "parallel") as `parhash sum --read`. A file that cannot be read raises OSError
 /// (FileNotFoundError, PermissionError, IsADirectoryError...) with errno and filename.
+///
+/// Object stores' values by name: `"etag"` (S3's ETag) and `"ALG-composite"` (S3's composite
+/// checksums: sha1, sha256, crc32, crc32c) with `part_size` (bytes), each the store's text
+/// (`"hex-N"`, `"base64-N"`), from one read with any algorithms named beside them
+/// ([`Plan`]); `"etag"` without `part_size` is the ETag of an object uploaded in one piece.
 #[pyfunction]
-#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None))]
+#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None, part_size = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub(crate) fn hash_file<'py>(
     py: Python<'py>,
@@ -72,10 +78,25 @@ pub(crate) fn hash_file<'py>(
     iv_bits: Option<i64>,
     digest_size: Option<i64>,
     read: Option<&str>,
+    part_size: Option<i64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let path = path_arg(path)?;
     let read = read_strategy(read)?;
-    if let Ok(name) = name.extract::<String>() {
+    let single = name.extract::<String>().ok();
+    if let Some(plan) = forms_plan(name, single.as_ref(), part_size)? {
+        no_engine_options([threads, tree_height, iv_bits, digest_size], read)?;
+        let answers = py.detach(|| plan.compute(&path))?;
+        if single.is_some() {
+            return Ok(answers.into_iter().next().expect("one name").into_py(py));
+        }
+        let names: Vec<String> = name.extract()?;
+        let out = PyDict::new(py);
+        for (name, answer) in names.iter().zip(answers) {
+            out.set_item(name, answer.into_py(py))?;
+        }
+        return Ok(out.into_any());
+    }
+    if let Some(name) = single {
         let alg = options::algorithm(&name)?;
         let options = Options::new(alg, threads, tree_height, iv_bits, None, digest_size)?;
         let digest = py
@@ -99,6 +120,43 @@ pub(crate) fn hash_file<'py>(
         out.set_item(name, PyBytes::new(py, digest.as_bytes()))?;
     }
     Ok(out.into_any())
+}
+
+/// The plan of `hash_file`'s or `hash_files`' names where they name a multipart form (or a
+/// part size is given), else `None`.
+fn forms_plan(
+    name: &Bound<'_, PyAny>,
+    single: Option<&String>,
+    part_size: Option<i64>,
+) -> PyResult<Option<Plan>> {
+    let names: Vec<String> = match single {
+        Some(name) => vec![name.clone()],
+        None => match name.extract() {
+            Ok(names) => names,
+            // Not a list of names: the plain path says so.
+            Err(_) => return Ok(None),
+        },
+    };
+    if single.is_none() {
+        for (at, name) in names.iter().enumerate() {
+            if names[..at].contains(name) {
+                return Err(PyValueError::new_err(format!("{name} is named twice")));
+            }
+        }
+    }
+    Plan::new(&names, part_size)
+}
+
+/// The multipart forms are read as `parhash sum --etag` reads them: the engine's options do
+/// not apply.
+fn no_engine_options(options: [Option<i64>; 4], read: ReadStrategy) -> PyResult<()> {
+    if options.iter().any(Option::is_some) || read != ReadStrategy::Auto {
+        return Err(PyTypeError::new_err(
+            "threads, tree_height, iv_bits, digest_size and read do not go with the multipart \
+             forms (\"etag\", \"ALG-composite\")",
+        ));
+    }
+    Ok(())
 }
 
 /// The algorithms of a list of names (each once) and their builders: tree parameters for
@@ -165,14 +223,16 @@ pub(crate) struct FileDigests {
 }
 
 /// One algorithm, or several from one read of each file (with the names the caller gave, in
-/// order, for the dicts).
+/// order, for the dicts), or names with multipart forms among them (one file after another,
+/// each file's parts on all cores).
 enum Engine {
     One(FileHasher<'static>),
     Several(MultiHasher<'static>, Vec<String>),
+    Forms(Plan, Option<Vec<String>>),
 }
 
-/// One path's result: the path object as given, its digest(s) or error, the path as read.
-type Hashed = (Py<PyAny>, io::Result<Vec<Output>>, PathBuf);
+/// One path's result: the path object as given, its answers or error.
+type Hashed = (Py<PyAny>, Result<Vec<Answer>, Error>);
 
 #[pymethods]
 impl FileDigests {
@@ -195,22 +255,23 @@ impl FileDigests {
         if ready.is_empty() {
             self.fill(py, &mut ready)?;
         }
-        let Some((given, result, path)) = ready.pop_front() else {
+        let Some((given, result)) = ready.pop_front() else {
             return Ok(None);
         };
-        let value: Bound<'py, PyAny> = match (result, &self.engine) {
-            (Ok(digests), Engine::Several(_, names)) => {
+        let names = match &self.engine {
+            Engine::Several(_, names) | Engine::Forms(_, Some(names)) => Some(names),
+            Engine::One(_) | Engine::Forms(_, None) => None,
+        };
+        let value: Bound<'py, PyAny> = match (result, names) {
+            (Ok(answers), Some(names)) => {
                 let out = PyDict::new(py);
-                for (name, digest) in names.iter().zip(digests) {
-                    out.set_item(name, PyBytes::new(py, digest.as_bytes()))?;
+                for (name, answer) in names.iter().zip(answers) {
+                    out.set_item(name, answer.into_py(py))?;
                 }
                 out.into_any()
             }
-            (Ok(digests), Engine::One(_)) => PyBytes::new(py, digests[0].as_bytes()).into_any(),
-            (Err(err), _) => PyErr::from(Error::Io(err, path.clone()))
-                .into_value(py)
-                .into_bound(py)
-                .into_any(),
+            (Ok(answers), None) => (answers.into_iter().next().expect("one name")).into_py(py),
+            (Err(err), _) => PyErr::from(err).into_value(py).into_bound(py).into_any(),
         };
         Ok(Some(PyTuple::new(py, [given.into_bound(py), value])?))
     }
@@ -234,10 +295,14 @@ impl FileDigests {
             return Ok(());
         }
         let engine = &self.engine;
-        let results: Vec<io::Result<Vec<Output>>> = py.detach(|| match engine {
-            Engine::One(files) => files
-                .hash_paths(paths.iter())
-                .map(|(_, result)| result.map(|digest| vec![digest]))
+        let digests = |result: io::Result<Vec<Output>>, path: &PathBuf| {
+            result
+                .map(|digests| digests.into_iter().map(Answer::Digest).collect())
+                .map_err(|err| Error::Io(err, path.clone()))
+        };
+        let results: Vec<Result<Vec<Answer>, Error>> = py.detach(|| match engine {
+            Engine::One(files) => (files.hash_paths(paths.iter()).zip(&paths))
+                .map(|((_, result), path)| digests(result.map(|digest| vec![digest]), path))
                 .collect(),
             Engine::Several(files, _) => files
                 .hash_files(
@@ -245,12 +310,12 @@ impl FileDigests {
                         .iter()
                         .map(|path| ((), FileInput::from(path.as_path()))),
                 )
-                .map(|(_, result)| result)
+                .zip(&paths)
+                .map(|((_, result), path)| digests(result, path))
                 .collect(),
+            Engine::Forms(plan, _) => paths.iter().map(|path| plan.compute(path)).collect(),
         });
-        for ((given, result), path) in given.into_iter().zip(results).zip(paths) {
-            ready.push_back((given, result, path));
-        }
+        ready.extend(given.into_iter().zip(results));
         Ok(())
     }
 }
@@ -261,9 +326,10 @@ impl FileDigests {
 /// could not be read (the run goes on). With a list of names, each file is read once for all
 /// of them and yields `(path, {name: digest})` (one error per file, not one per algorithm).
 /// Paths are taken a window at a time: memory stays bounded for millions of paths.
-/// `tree_height`, `iv_bits`, `digest_size` and `read` as in `hash_file`.
+/// `tree_height`, `iv_bits`, `digest_size` and `read` as in `hash_file`; the multipart forms
+/// and `part_size` too (a file over S3's 10,000 parts yields a ValueError).
 #[pyfunction]
-#[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None))]
+#[pyo3(signature = (paths, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None, part_size = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub(crate) fn hash_files(
     paths: &Bound<'_, PyAny>,
@@ -273,9 +339,18 @@ pub(crate) fn hash_files(
     iv_bits: Option<i64>,
     digest_size: Option<i64>,
     read: Option<&str>,
+    part_size: Option<i64>,
 ) -> PyResult<FileDigests> {
     let read = read_strategy(read)?;
-    let engine = if let Ok(name) = name.extract::<String>() {
+    let single = name.extract::<String>().ok();
+    let engine = if let Some(plan) = forms_plan(name, single.as_ref(), part_size)? {
+        no_engine_options([threads, tree_height, iv_bits, digest_size], read)?;
+        let names = match single {
+            Some(_) => None,
+            None => Some(name.extract()?),
+        };
+        Engine::Forms(plan, names)
+    } else if let Ok(name) = name.extract::<String>() {
         let algorithm = options::algorithm(&name)?;
         let options = Options::new(algorithm, threads, tree_height, iv_bits, None, digest_size)?;
         Engine::One(FileHasher::new(options.builder(algorithm)).read_strategy(read))

@@ -172,6 +172,76 @@ pub(crate) fn sum_record<'py>(
     Ok(PyBytes::new(py, &out))
 }
 
+/// The form a multipart name names (`"etag"`, `"ALG-composite"`), as `hash_file` reads it.
+fn multipart_form(form: &str) -> PyResult<parhash::multipart::Combine> {
+    crate::forms::form_of_name(form)?.ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "{form} is no multipart form (\"etag\", \"ALG-composite\")"
+        ))
+    })
+}
+
+/// `parhash sum --etag`/`--composite`'s line of `name` for `form` (`"etag"`, `"ALG-composite"`)
+/// and its `value` as the store shows it (what `hash_files` gives): `ETAG (NAME) = HEX-N`.
+#[pyfunction]
+#[pyo3(signature = (form, value, name, *, zero=false))]
+pub(crate) fn multipart_line<'py>(
+    py: Python<'py>,
+    form: &str,
+    value: &str,
+    name: &[u8],
+    zero: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let tag = parhash_format::multipart::tag(multipart_form(form)?);
+    let mut out = Vec::new();
+    line::write_tagged(&mut out, &tag, value, name, zero);
+    Ok(PyBytes::new(py, &out))
+}
+
+/// `parhash sum --etag`/`--composite --json`'s record of `name` for `form` and `part_size`
+/// (None: the one-piece ETag): `result` the value as the store shows it, or the exception.
+#[pyfunction]
+pub(crate) fn multipart_record<'py>(
+    py: Python<'py>,
+    form: &str,
+    part_size: Option<u64>,
+    result: &Bound<'py, PyAny>,
+    name: &[u8],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let combine = multipart_form(form)?;
+    let mut out = Vec::new();
+    match result.extract::<String>() {
+        Ok(value) => {
+            let label = parhash_format::multipart::parse_value(combine, &value)
+                .map_err(PyValueError::new_err)?;
+            json::multipart_line(
+                &mut out,
+                name,
+                combine,
+                part_size,
+                label.parts,
+                &label.digest,
+            );
+        }
+        Err(_) if result.is_instance_of::<PyValueError>() => {
+            // S3's limits (too many parts): no OS error.
+            let text = parhash_format::error_text(&io_error(result, name));
+            json::multipart_failure(&mut out, name, combine, part_size, Err(&text));
+        }
+        Err(_) => {
+            let err = io_error(result, name);
+            json::multipart_failure(&mut out, name, combine, part_size, Ok(&err));
+        }
+    }
+    Ok(PyBytes::new(py, &out))
+}
+
+/// A part size as `parhash sum --part-size` reads it (`8MiB`, `5242880`; within S3's limits).
+#[pyfunction]
+pub(crate) fn parse_part_size(text: &str) -> PyResult<u64> {
+    parhash_format::multipart::parse_part_size(text).map_err(PyValueError::new_err)
+}
+
 /// The name distributions give `algorithm`'s list (`SHA256SUMS`, `B2SUMS`), as `parhash sum
 /// --lists` names it.
 #[pyfunction]
@@ -652,6 +722,9 @@ pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Walk>()?;
     module.add_function(wrap_pyfunction!(checksum_line, module)?)?;
     module.add_function(wrap_pyfunction!(sum_record, module)?)?;
+    module.add_function(wrap_pyfunction!(multipart_line, module)?)?;
+    module.add_function(wrap_pyfunction!(multipart_record, module)?)?;
+    module.add_function(wrap_pyfunction!(parse_part_size, module)?)?;
     module.add_function(wrap_pyfunction!(list_name, module)?)?;
     module.add_function(wrap_pyfunction!(several_length_error, module)?)?;
     module.add_function(wrap_pyfunction!(failure_message, module)?)?;

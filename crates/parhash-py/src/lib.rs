@@ -14,6 +14,7 @@ mod error;
 mod ffi;
 mod files;
 mod format;
+mod forms;
 mod hash_object;
 mod list_file;
 mod lists;

@@ -1,7 +1,8 @@
 //! `multipart_file(path, requests)`: the checksums object stores give objects uploaded in
 //! parts (S3's ETag, composite checksums) and whole-object digests, every request from one
 //! read of the file with the GIL released (`parhash::multipart`); `candidate_part_sizes`;
-//! `multipart_value`, their text as S3 shows it.
+//! `multipart_value`, their text as S3 shows it. (`hash_file`/`hash_files` name the same
+//! forms as strings: the `forms` module.)
 
 use parhash::multipart::{self, Combine, Request};
 use parhash::Algorithm;

@@ -1027,3 +1027,83 @@ def test_library_hash_files_with_several_algorithms(cluster, tree):
         distributed.hash_files(paths, ["md5", "sha1"], tree_height=5)
     with pytest.raises(ValueError, match="no algorithm"):
         distributed.hash_files(paths, [])
+
+
+def _store_value(alg: str, data: bytes, part_size: int) -> str:
+    """An S3 multipart value from hashlib: the digest of the parts' digests, hex (ETag) or
+    base64, then -N."""
+    parts = [data[i:i + part_size] for i in range(0, len(data), part_size)] or [b""]
+    combined = hashlib.new(alg, b"".join(hashlib.new(alg, p).digest() for p in parts)).digest()
+    text = combined.hex() if alg == "md5" else base64.b64encode(combined).decode()
+    return f"{text}-{len(parts)}"
+
+
+def test_library_hash_files_with_the_multipart_forms(cluster, tmp_path):
+    mib = 1 << 20
+    rng = random.Random()
+    seed = rng.randrange(1 << 30)
+    rng.seed(seed)
+    lengths = [0, 1, 5 * mib, 10 * mib + 1, rng.randrange(1, 12 * mib), rng.randrange(1, 100_000)]
+    paths = []
+    for n, length in enumerate(lengths):
+        path = tmp_path / f"f{n}"
+        path.write_bytes(rng.randbytes(length))
+        paths.append(path)
+    paths.insert(2, tmp_path / "missing")
+    size = 5 * mib + rng.randrange(mib)
+    got = list(distributed.hash_files(paths, ["etag", "sha256-composite", "md5"], part_size=size, task_files=2))
+    assert [path for path, _ in got] == paths
+    for path, result in got:
+        if path.name == "missing":
+            assert isinstance(result, FileNotFoundError)
+            continue
+        data = path.read_bytes()
+        assert result == {"etag": _store_value("md5", data, size),
+                          "sha256-composite": _store_value("sha256", data, size),
+                          "md5": hashlib.md5(data).digest()}, seed
+    # One form: its value; "etag" without a part size: a one-piece upload's, the MD5.
+    present = [p for p in paths if p.name != "missing"]
+    got = dict(distributed.hash_files(present, "sha1-composite", part_size=size))
+    assert got == {p: _store_value("sha1", p.read_bytes(), size) for p in present}, seed
+    got = dict(distributed.hash_files(present, "etag"))
+    assert got == {p: hashlib.md5(p.read_bytes()).hexdigest() for p in present}
+    # Refused on the driver, before any task runs, as parhash.hash_files refuses them.
+    with pytest.raises(ValueError, match="needs part_size"):
+        distributed.hash_files(paths, "sha256-composite")
+    with pytest.raises(ValueError, match="under S3's smallest part"):
+        distributed.hash_files(paths, "etag", part_size=mib)
+    with pytest.raises(TypeError, match="do not go with"):
+        distributed.hash_files(paths, "etag", part_size=size, digest_size=20)
+    with pytest.raises(ValueError, match="not split over the cluster"):
+        distributed.hash_file(paths[0], "etag")
+
+
+def test_sum_etag_and_composite_equal_the_cli(cluster, tmp_path):
+    mib = 1 << 20
+    rng = random.Random()
+    seed = rng.randrange(1 << 30)
+    rng.seed(seed)
+    names = []
+    for n, length in enumerate([0, 5 * mib, 10 * mib + 1, rng.randrange(1, 12 * mib)]):
+        (tmp_path / f"f {n}").write_bytes(rng.randbytes(length))
+        names.append(str(tmp_path / f"f {n}"))
+    names.insert(1, str(tmp_path / "missing"))
+    for args in (["--etag", "--composite", "-a", "crc32c,sha1", "--part-size", "5MiB"],
+                 ["--etag", "--part-size", "8MiB", "--json"],
+                 ["--composite", "--part-size", "6MiB", "--json", "-a", "crc32"],
+                 ["--etag"], ["--etag", "-z"]):
+        want = run_cli("sum", *args, *names)
+        got = run_dist(cluster, "sum", *args, *names)
+        assert want[0] == 1 and got == want, (seed, args, got, want)
+    # Too many parts for S3 (a sparse file, never read): that file's error, in the CLI's words.
+    with open(tmp_path / "huge", "wb") as huge:
+        huge.truncate(10_000 * 5 * mib + 1)
+    for json_flag in ([], ["--json"]):
+        args = ["sum", "--etag", "--part-size", "5MiB", *json_flag, names[0], str(tmp_path / "huge")]
+        assert run_dist(cluster, *args) == run_cli(*args)
+    for args in (["--composite", names[0]], ["--etag", "--part-size", "1MiB", names[0]],
+                 ["--etag", "-a", "sha1", "--part-size", "8MiB", names[0]],
+                 ["--composite", "-a", "crc64nvme", "--part-size", "8MiB", names[0]],
+                 ["--part-size", "8MiB", names[0]], ["--etag", "--tag", names[0]]):
+        status, out, err = run_dist(cluster, "sum", *args)
+        assert status != 0 and out == b"" and err, (args, err)

@@ -95,6 +95,83 @@ def test_multipart_file_errors(tmp_path):
         parhash.multipart_value("nohash", b"1234")
 
 
+def store_value(form: str, data: bytes, size: int) -> str:
+    """The control's value as the store shows it, for hash_file's form names."""
+    if form == "etag":
+        return store.etag_text(*combined("md5", data, size))
+    return store.checksum_text(*combined(form.removesuffix("-composite"), data, size))
+
+
+def test_hash_file_and_hash_files_take_the_multipart_forms(tmp_path):
+    rng = random.Random()
+    seed = rng.randrange(1 << 30)
+    rng.seed(seed)
+    forms = ["etag", "sha1-composite", "sha256-composite", "crc32-composite", "CRC32C-Composite"]
+    lengths = [0, 1, 5 * MIB, 10 * MIB + 1, rng.randrange(1, 17 * MIB)]
+    paths, datas = [], []
+    for n, length in enumerate(lengths):
+        data = rng.randbytes(length)
+        path = tmp_path / f"f{n}"
+        path.write_bytes(data)
+        paths.append(path)
+        datas.append(data)
+    for size in [5 * MIB, 8 * MIB, 5 * MIB + 1 + rng.randrange(3 * MIB)]:
+        for path, data in zip(paths, datas):
+            want = {form: store_value(form.lower(), data, size) for form in forms}
+            for form in forms:
+                assert parhash.hash_file(path, form, part_size=size) == want[form], (seed, form)
+            # Forms and whole-file digests from one read.
+            names = [*forms, "crc64nvme", "md5"]
+            got = parhash.hash_file(str(path), names, part_size=size)
+            want["crc64nvme"] = PART["crc64nvme"](data)
+            want["md5"] = hashlib.md5(data).digest()
+            assert got == want, seed
+        results = list(parhash.hash_files([*paths, tmp_path / "nope"], "etag", part_size=size))
+        assert [p for p, _ in results] == [*paths, tmp_path / "nope"]
+        for (_, value), data in zip(results, datas):
+            assert value == store_value("etag", data, size), seed
+        assert isinstance(results[-1][1], FileNotFoundError)
+        several = parhash.hash_files(paths, ["crc32c-composite", "sha256"], part_size=size)
+        for (_, got), data in zip(several, datas):
+            want = store_value("crc32c-composite", data, size)
+            assert got == {"crc32c-composite": want, "sha256": hashlib.sha256(data).digest()}
+    # Without a part size: the ETag of an object uploaded in one piece.
+    assert parhash.hash_file(paths[3], "etag") == hashlib.md5(datas[3]).hexdigest()
+    one_piece = dict(parhash.hash_files(paths, "etag"))
+    assert one_piece == {p: hashlib.md5(d).hexdigest() for p, d in zip(paths, datas)}
+
+
+def test_multipart_forms_in_hash_file_refuse_what_s3_would(tmp_path):
+    f = tmp_path / "f"
+    f.write_bytes(b"x")
+    for name, kwargs, error, text in [
+        ("etag", {"part_size": 0}, ValueError, "at least 1 byte"),
+        ("etag", {"part_size": 4 * MIB}, ValueError, "under S3's smallest part"),
+        ("etag", {"part_size": 6 << 30}, ValueError, "over S3's largest part"),
+        ("etag", {"part_size": -1}, ValueError, "negative"),
+        ("sha256-composite", {}, ValueError, "needs part_size"),
+        ("crc64nvme-composite", {"part_size": 8 * MIB}, ValueError, "full-object"),
+        ("md5-composite", {"part_size": 8 * MIB}, ValueError, "not md5"),
+        ("sha256", {"part_size": 8 * MIB}, TypeError, "part_size goes with"),
+        ("etag", {"part_size": 8 * MIB, "threads": 2}, TypeError, "do not go with"),
+        ("etag", {"part_size": 8 * MIB, "read": "sequential"}, TypeError, "do not go with"),
+    ]:
+        with pytest.raises(error, match=text):
+            parhash.hash_file(f, name, **kwargs)
+    with pytest.raises(ValueError, match="named twice"):
+        parhash.hash_file(f, ["etag", "etag"], part_size=8 * MIB)
+    # Too many parts for S3: a ValueError naming the file, from hash_files for that file only.
+    huge = tmp_path / "huge"
+    with open(huge, "wb") as out:
+        out.truncate(10_000 * 5 * MIB + 1)  # sparse, never read
+    with pytest.raises(ValueError, match="10001 parts"):
+        parhash.hash_file(huge, "etag", part_size=5 * MIB)
+    (got_huge, huge_value), (_, small) = parhash.hash_files([huge, f], "etag", part_size=5 * MIB)
+    assert got_huge == huge and isinstance(huge_value, ValueError)
+    assert str(huge_value) == "parts of 5 MiB: 10001 parts are over S3's 10,000 parts in one upload"
+    assert small == store_value("etag", b"x", 5 * MIB)
+
+
 def test_candidate_part_sizes_give_the_part_count():
     size = 20 * MIB + 3
     sizes = parhash.candidate_part_sizes(size, 3)

@@ -430,7 +430,9 @@ pub struct OutputFlags {
     ///
     /// Instead of checksum lines (sum) or `NAME: OK` reports (check), write one JSON object
     /// per line on standard output, with the fields docs/lists.md describes ("JSON records"):
-    /// `path`, `algorithm`, `digest` or `error` and `errno` for sum; `type`, `list`, `line`,
+    /// `path`, `algorithm`, `digest` or `error` and `errno` for sum (with --etag or
+    /// --composite: `form`, `part_size`, `parts` and `value` as the store shows it); `type`,
+    /// `list`, `line`,
     /// `status` (ok, failed, missing, unreadable, improper), `path`, `algorithm`, `expected`,
     /// `actual` for check, and a `"type": "summary"` object after each list (with --audit:
     /// `"type": "audit"` objects, `status`, `from`, `group`, `copies`..., then one

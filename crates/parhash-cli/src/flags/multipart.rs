@@ -56,15 +56,14 @@ pub struct MultipartArgs {
 }
 
 /// What the multipart forms do not go with: checking lists, writing lists, walking trees,
-/// JSON, the GPU, line styles and keys that do not apply.
-const MULTIPART_CONFLICTS: [&str; 12] = [
+/// the GPU, line styles and keys that do not apply.
+const MULTIPART_CONFLICTS: [&str; 11] = [
     "check",
     "lists",
     "output_file",
     "resume",
     "update",
     "recursive",
-    "json",
     "binary",
     "text",
     "keyed",
@@ -112,6 +111,13 @@ pub fn refused(args: &SumArgs) -> Option<String> {
     });
     if refusal.is_some() {
         return refusal;
+    }
+    if flags.expected.is_some() && args.output.json {
+        return Some(
+            "--json goes with --part-size's values; --match's verdicts are `check`'s: \
+             `check --json` a list of the value"
+                .into(),
+        );
     }
     match (&flags.expected, forms.as_slice()) {
         (Some(value), [form]) => forms::parse_value(*form, value).err(),

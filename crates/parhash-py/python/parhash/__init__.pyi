@@ -691,6 +691,27 @@ def file_digest(
 ) -> dict[str, Hash]:
     """Several algorithms, one read of `fileobj`: {name: hash object}."""
 
+_MultipartForm = Literal[
+    "etag", "sha1-composite", "sha256-composite", "crc32-composite", "crc32c-composite"
+]
+
+@overload
+def hash_file(path: _Path, name: _MultipartForm, *, part_size: int | None = None) -> str:
+    """An object store's value as it shows it: "etag" (S3's ETag, `hex-N`; without
+    `part_size` a one-piece upload's, the file's MD5 in hex) or "ALG-composite" (S3's
+    composite checksum, `base64-N`), for parts of `part_size` bytes (5 MiB to 5 GiB). A file
+    over 10,000 parts raises ValueError."""
+
+@overload
+def hash_file(
+    path: _Path,
+    name: list[str] | tuple[str, ...],
+    *,
+    part_size: int,
+) -> dict[str, bytes | str]:
+    """Multipart forms ("etag", "ALG-composite": str) and algorithms (bytes, the whole
+    file's digest) from one read: {name: value} for each name."""
+
 @overload
 def hash_file(
     path: _Path,
@@ -719,15 +740,29 @@ def hash_file(
     read: Literal["auto", "sequential", "parallel"] | None = None,
 ) -> dict[str, bytes]:
     """Several algorithms, one read of the file: {name: digest} for each name (`tree_height`,
-    `iv_bits` for parsha256, `digest_size` for those whose length it can be)."""
+    `iv_bits` for parsha256, `digest_size` for those whose length it can be). "etag" among
+    them (no `part_size`: a one-piece upload's ETag) is a str."""
 
-_Digests = TypeVar("_Digests", bytes, dict[str, bytes])
+_Digests = TypeVar("_Digests", bytes, dict[str, bytes], str, dict[str, bytes | str])
 
-class FileDigests(Iterator[tuple[_Path, Union[_Digests, OSError]]], Generic[_Digests]):
-    """`hash_files`' results: bytes for one algorithm, {name: bytes} for several."""
+class FileDigests(Iterator[tuple[_Path, Union[_Digests, OSError, ValueError]]], Generic[_Digests]):
+    """`hash_files`' results: bytes for one algorithm, {name: bytes} for several; str (and
+    {name: bytes | str}) with the multipart forms, ValueError for a file over S3's parts."""
 
     def __iter__(self) -> FileDigests[_Digests]: ...
-    def __next__(self) -> tuple[_Path, Union[_Digests, OSError]]: ...
+    def __next__(self) -> tuple[_Path, Union[_Digests, OSError, ValueError]]: ...
+
+@overload
+def hash_files(
+    paths: Iterable[_Path], name: _MultipartForm, *, part_size: int | None = None
+) -> FileDigests[str]:
+    """(path, value as the store shows it) or (path, OSError or ValueError), in input order."""
+
+@overload
+def hash_files(
+    paths: Iterable[_Path], name: list[str] | tuple[str, ...], *, part_size: int
+) -> FileDigests[dict[str, bytes | str]]:
+    """Multipart forms and algorithms, each file read once: (path, {name: value})."""
 
 @overload
 def hash_files(

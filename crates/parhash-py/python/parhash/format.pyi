@@ -35,6 +35,16 @@ def sum_record(
 ) -> bytes:
     """`parhash sum -a A,B --json`'s record: every digest by algorithm, or the error once."""
 
+def multipart_line(form: str, value: str, name: bytes, *, zero: bool = False) -> bytes:
+    """`parhash sum --etag`/`--composite`'s line of a form ("etag", "ALG-composite") and its
+    value as the store shows it: ``ETAG (NAME) = HEX-N``."""
+
+def multipart_record(form: str, part_size: int | None, result: str | BaseException, name: bytes) -> bytes:
+    """`parhash sum --etag`/`--composite --json`'s record of a value or of the error."""
+
+def parse_part_size(text: str) -> int:
+    """A part size as `parhash sum --part-size` reads it (8MiB, 5242880), within S3's limits."""
+
 def list_name(algorithm: str) -> str:
     """The name distributions give the algorithm's list (SHA256SUMS, B2SUMS), as `--lists`."""
 

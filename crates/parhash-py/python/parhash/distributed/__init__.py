@@ -68,10 +68,25 @@ __all__ = [
 ]
 
 
+def _is_multipart_form(name: Any) -> bool:
+    """Whether `name` names an object store's multipart form, as ``parhash.hash_file`` reads
+    it ("etag", "ALG-composite")."""
+    return isinstance(name, str) and (name.lower() == "etag" or name.lower().endswith("-composite"))
+
+
 def _spec(algorithm: Union[str, Sequence[str]], tree_height: Optional[int], iv_bits: Optional[int],
-          digest_size: Optional[int] = None) -> Spec:
+          digest_size: Optional[int] = None, part_size: Optional[int] = None) -> Spec:
     """Checks the algorithm(s), PARSHA-256's parameters and the digest size on the driver (a
     bad one fails here, before any task runs)."""
+    names = [algorithm] if isinstance(algorithm, str) else list(algorithm)
+    if part_size is not None or any(map(_is_multipart_form, names)):
+        # The library's rules (a form needs a part size S3 takes, the other options do not
+        # apply), checked through hash_file of an empty file.
+        options = {"tree_height": tree_height, "iv_bits": iv_bits, "digest_size": digest_size}
+        given = {key: value for key, value in options.items() if value is not None}
+        parhash.hash_file(os.devnull, algorithm, part_size=part_size, **given)
+        several = tuple(names) if not isinstance(algorithm, str) else ()
+        return Spec(names[0], algorithms=several, part_size=part_size, multipart=True)
     if not isinstance(algorithm, str):
         return _several_spec(list(algorithm), tree_height, iv_bits, digest_size)
     name = _lines.canonical_name(algorithm)
@@ -123,7 +138,8 @@ def hash_files(
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Optional[Progress] = None,
     version_retries: int = DEFAULT_VERSION_RETRIES,
-) -> Iterator[Tuple[Any, Union[bytes, Dict[str, bytes], BaseException]]]:
+    part_size: Optional[int] = None,
+) -> Iterator[Tuple[Any, Union[bytes, str, Dict[str, Union[bytes, str]], BaseException]]]:
     """Hashes files on the Ray cluster and yields ``(path, digest)`` in input order, or
     ``(path, error)`` for a file that could not be hashed: the file's ``OSError`` (missing,
     unreadable, a directory without ``recursive``, changed while read) or a
@@ -149,8 +165,14 @@ def hash_files(
     With a list of algorithm names (``["md5", "sha256"]``) each file is read once for all of
     them and yields ``(path, {name: digest})`` (an error once per file, not per algorithm), as
     ``parhash.hash_files`` with a list; such files are never split into parts.
+
+    Object stores' multipart forms as ``parhash.hash_files`` takes them: "etag" and
+    "ALG-composite" with `part_size` (bytes), each file yielding the value as the store shows
+    it (str; ``{name: value}`` with a list, algorithms beside the forms giving bytes), or
+    ValueError for a file over S3's 10,000 parts. Each file is one task's (its parts on that
+    worker's cores), never split over tasks.
     """
-    spec = _spec(algorithm, tree_height, iv_bits, digest_size)
+    spec = _spec(algorithm, tree_height, iv_bits, digest_size, part_size)
     names = [paths_or_dirs] if _is_one_path(paths_or_dirs) else paths_or_dirs
     connect(address)
     pipeline = Pipeline(
@@ -202,6 +224,13 @@ def hash_file(
     `version_retries` times, and then ``parhash.FileChanged`` (an OSError naming the file)
     is raised.
     """
+    if _is_multipart_form(algorithm):
+        # The parts machinery splits a tree mode's message and combines tree states; a form's
+        # parts would need their own digests per byte range and the form's combine step.
+        raise ValueError(
+            f"{algorithm}: one file's multipart form is computed by one task (hash_files with "
+            "part_size), not split over the cluster"
+        )
     spec = _spec(algorithm, tree_height, iv_bits)
     if version_retries < 0:
         raise ValueError("version_retries must be at least 0")

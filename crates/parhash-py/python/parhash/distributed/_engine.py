@@ -64,6 +64,12 @@ class Spec:
     #: caller, ``algorithm`` being the first; empty for one. A file then yields ``{name:
     #: digest}`` and is never split into parts (one task reads it once for all of them).
     algorithms: Tuple[str, ...] = ()
+    #: The part size of the multipart forms ("etag", "ALG-composite": ``parhash.hash_files``'
+    #: `part_size`), where ``multipart`` says some name is one.
+    part_size: Optional[int] = None
+    #: Whether a name is a multipart form: files then yield the values as the store shows them
+    #: (str) and are never split into parts.
+    multipart: bool = False
 
     @property
     def several(self) -> bool:
@@ -81,6 +87,8 @@ class Spec:
 
     def hash_kwargs(self) -> dict:
         """Every option as keyword arguments of ``parhash.new`` and ``hash_files``."""
+        if self.multipart:
+            return {} if self.part_size is None else {"part_size": self.part_size}
         if self.digest_size is None:
             return self.tree_kwargs()
         return {**self.tree_kwargs(), "digest_size": self.digest_size}
@@ -142,9 +150,11 @@ def cluster_cpus() -> int:
 def _hash_batch(paths: Sequence[Any], spec: Spec, threads: int) -> List[Any]:
     """On a worker: the digest or the OSError of each file, in order, through the library's
     many-file engine (small files side by side in SIMD lanes)."""
+    # The multipart forms spread each file's parts over the worker's cores themselves.
+    threads_arg = () if spec.multipart else (threads,)
     return [
         result
-        for _, result in parhash.hash_files(paths, spec.names(), threads, **spec.hash_kwargs())
+        for _, result in parhash.hash_files(paths, spec.names(), *threads_arg, **spec.hash_kwargs())
     ]
 
 
@@ -438,7 +448,7 @@ class Pipeline:
             yield self._batch_entry(batch)
 
     def _splits(self, item: Item) -> bool:
-        if item.spec.several:
+        if item.spec.several or item.spec.multipart:
             return False
         splits = parhash.splits(item.spec.algorithm)
         return splits and self.split_bytes is not None and item.size >= self.split_bytes

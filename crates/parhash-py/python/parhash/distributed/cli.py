@@ -105,6 +105,13 @@ def _algorithms(text: str) -> List[str]:
     return [_algorithm(name) for name in text.split(",")]
 
 
+def _part_size(text: str) -> int:
+    try:
+        return fmt.parse_part_size(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _bits(text: str) -> int:
     try:
         return fmt.parse_bits(text)
@@ -202,6 +209,16 @@ def _parser() -> argparse.ArgumentParser:
                             help="with --update, hash again files whose size, mtime, ctime, inode or device "
                             "changed since FILE.parhash-meta recorded them. This trusts file metadata, as rsync "
                             "and git do: a file rewritten with the same size and its mtime restored is not seen")
+    sum_parser.add_argument("--etag", action="store_true",
+                            help="S3's ETag of each file uploaded in parts of --part-size (without it: in one "
+                            "piece, the MD5): ETAG (NAME) = HEX-N, as `parhash sum --etag`; with --composite too, "
+                            "both from one read")
+    sum_parser.add_argument("--composite", action="store_true",
+                            help="S3's composite checksums of -a's algorithms (sha1, sha256, crc32, crc32c; "
+                            "default sha256) for parts of --part-size: SHA256-COMPOSITE (NAME) = BASE64-N")
+    sum_parser.add_argument("--part-size", type=_part_size, metavar="SIZE",
+                            help="part size of --etag and --composite: 8MiB (KiB, MiB, GiB; 5 MiB to 5 GiB); one "
+                            "size here (`parhash sum` takes several)")
     sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
     common(sum_parser, "an object per file (path, algorithm, digest; or error and errno); a name that is not "
            "UTF-8 also as path_bytes (base64)", "-z, --tag, -b or -t")
@@ -402,7 +419,77 @@ def _tree_params(algorithms: Sequence[str], args) -> Optional[Tuple[int, int]]:
     return None
 
 
+def _multipart_forms(args) -> List[str]:
+    """The forms of --etag and --composite, as ``parhash.hash_files`` names them, in `parhash
+    sum`'s order: the ETag, then each -a's composite."""
+    forms = ["etag"] if args.etag else []
+    if args.composite:
+        forms += [f"{name}-composite" for name in _sum_algorithms(args)]
+    return forms
+
+
+def _multipart_usage(args) -> Optional[str]:
+    """What --etag, --composite and --part-size do not go with, in the CLI's words."""
+    if not (args.etag or args.composite):
+        if args.part_size is not None:
+            return "--part-size and --match go with --etag or --composite"
+        return None
+    flag = "--etag" if args.etag else "--composite"
+    for other, given in (("--lists <DIR>", args.lists), ("--output <FILE>", args.output),
+                         ("--recursive", args.recursive), ("--tag", args.tag), ("--binary", args.binary),
+                         ("--text", args.text), ("--length <BITS>", args.length),
+                         ("--tree-height <T>", args.tree_height), ("--iv-bits <BITS>", args.iv_bits)):
+        if given not in (None, False):
+            return f"the argument '{flag}' cannot be used with '{other}'"
+    if args.algorithm and not args.composite:
+        return "-a names the algorithms of --composite; --etag is MD5's"
+    if args.composite and args.part_size is None:
+        return "--composite needs --part-size"
+    if not args.files or b"-" in map(os.fsencode, args.files):
+        return f"{flag} in parhash-dist hashes files on the cluster, not standard input (`parhash sum {flag}` reads it)"
+    try:
+        _multipart_spec(args)
+    except (ValueError, TypeError) as err:
+        return str(err)
+    return None
+
+
+def _multipart_spec(args) -> Spec:
+    from . import _spec as checked_spec
+
+    forms = _multipart_forms(args)
+    return checked_spec(forms if len(forms) > 1 else forms[0], None, None, part_size=args.part_size)
+
+
+def _sum_multipart(args, bar: Optional[_Bar], out: _Output) -> bool:
+    """``sum --etag/--composite``: a line (or a --json record) per file and form, as `parhash
+    sum` writes them; each file one task's, its parts on that worker's cores."""
+    forms = _multipart_forms(args)
+    spec = _multipart_spec(args)
+
+    def items() -> Iterator[Item]:
+        for name in map(os.fsencode, args.files):
+            for path, error in fmt.walk([name], False):
+                yield Item(key=path, path=path) if error is None else Item(key=path, preset=error)
+
+    all_ok = True
+    for name, result in _pipeline(args, spec, bar, None).run(items()):
+        failed = isinstance(result, BaseException)
+        values = {} if failed else result if isinstance(result, dict) else {forms[0]: result}
+        for form in forms:
+            if args.json:
+                out.write(fmt.multipart_record(form, args.part_size, result if failed else values[form], name))
+            elif not failed:
+                out.write(fmt.multipart_line(form, values[form], name, zero=args.zero))
+        if failed:
+            out.message(fmt.failure_message(result, name))
+            all_ok = False
+    return all_ok
+
+
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
+    if args.etag or args.composite:
+        return _sum_multipart(args, bar, out)
     if args.output is not None:
         return _sum_to_file(args, bar, out)
     spec = _spec(args)
@@ -659,7 +746,7 @@ def _run(args) -> int:
         return _usage_error(args, str(err))
     if args.command == "sum" and args.lists is not None and args.json:
         return _usage_error(args, "the argument '--lists <DIR>' cannot be used with '--json'")
-    usage = _list_file_usage(args)
+    usage = _list_file_usage(args) or (_multipart_usage(args) if args.command == "sum" else None)
     if usage is not None:
         return _usage_error(args, usage)
     if args.command == "sum" and args.list_name is not None and args.lists is None:
