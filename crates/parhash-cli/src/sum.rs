@@ -51,6 +51,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     } else {
         &args.files[..]
     };
+    crate::range::check_sum_flags(&algorithms, args)?;
     let algorithm = algorithms[0];
     if args.device == Device::Gpu {
         #[cfg(feature = "gpu")]
@@ -67,6 +68,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         || algorithms.len() > 1
         || args.lists.is_some()
         || args.output_file.is_some()
+        || args.ranges.any()
     {
         return run_many(&algorithms, files, args);
     }
@@ -334,6 +336,7 @@ fn stream_lines(
 /// lines.
 fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Result<bool> {
     let items = many::items_for(files, args.recursive).map(closed_stdin_fails);
+    let items = crate::range::without_outboards(items, args);
     if args.lists.is_some() {
         // The lists being written are not data, should they lie in the tree.
         let own = OwnFiles::lists(&list_paths(algorithms, args)?);
@@ -543,22 +546,16 @@ fn hash_planned(
         let hashing = !chunk.is_empty();
         let started = Instant::now();
         let mut held = None;
-        many::run(
-            algorithms,
-            chunk.into_iter(),
-            &args.hashing,
-            &progress,
-            |outcomes| {
-                held.get_or_insert_with(|| started.elapsed());
-                for (name, result) in outcomes {
-                    write_kept(records, &mut waiting);
-                    let meta = waiting.next_hashed();
-                    all_ok &= result.is_ok();
-                    records.record(algorithms, args, &name, &result, meta.as_ref())?;
-                }
-                records.pass_on()
-            },
-        )?;
+        crate::range::hash_items(algorithms, chunk.into_iter(), args, &progress, |outcomes| {
+            held.get_or_insert_with(|| started.elapsed());
+            for (name, result) in outcomes {
+                write_kept(records, &mut waiting);
+                let meta = waiting.next_hashed();
+                all_ok &= result.is_ok();
+                records.record(algorithms, args, &name, &result, meta.as_ref())?;
+            }
+            records.pass_on()
+        })?;
         // Kept records after the chunk's last file.
         write_kept(records, &mut waiting);
         records.pass_on()?;

@@ -5,6 +5,7 @@
 
 pub mod cksum;
 pub mod multipart;
+pub mod range;
 
 use std::ffi::OsString;
 
@@ -240,6 +241,9 @@ pub struct SumArgs {
     #[command(flatten)]
     pub multipart: multipart::MultipartArgs,
 
+    #[command(flatten)]
+    pub ranges: range::SumRangeFlags,
+
     /// Files to hash; - or none means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
@@ -324,6 +328,9 @@ pub struct CheckArgs {
     /// subset was moved out of it (it is missing; audit a larger part to see where it went).
     #[arg(long = "audit-path", value_name = "PATH", requires = "audit")]
     pub audit_paths: Vec<OsString>,
+
+    #[command(flatten)]
+    pub ranges: range::CheckRangeFlags,
 
     #[command(flatten)]
     pub verify: VerifyFlags,
