@@ -25,8 +25,10 @@ from ._parhash import (
     hash_many,
     multipart_file,
     new,
+    outboard_file,
     splits,
     takes_tree_params,
+    verify_range,
 )
 
 __version__ = _parhash.__version__
@@ -128,7 +130,9 @@ __all__ = [
     "hash_many",
     "multipart_file",
     "new",
+    "outboard_file",
     "splits",
     "takes_tree_params",
+    "verify_range",
     *_constructors,
 ]
