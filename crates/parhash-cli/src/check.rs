@@ -67,8 +67,8 @@ impl Options {
 /// Standard output and error for a check run: each record flushed at once (the next file may
 /// take long to hash, and NUL-terminated `-z` records would wait in the line buffer), messages
 /// as `parhash: MESSAGE`.
-struct Terminal<W: Write> {
-    out: W,
+pub(crate) struct Terminal<W: Write> {
+    pub(crate) out: W,
 }
 
 impl<W: Write> Sink for Terminal<W> {

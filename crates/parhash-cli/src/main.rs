@@ -27,6 +27,7 @@ mod messages;
 mod multipart;
 mod piece_hash;
 mod progress;
+mod range;
 mod stdio;
 mod sum;
 
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Command::Sum(args) => sum::run(args),
         Command::Check(args) if args.audit => audit::run(args),
+        Command::Check(args) if args.ranges.range.is_some() => range::check(args),
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),
         Command::List(args) => list::run(args),
         Command::Bench(args) => bench(args),

@@ -52,6 +52,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     } else {
         &args.files[..]
     };
+    crate::range::check_sum_flags(&algorithms, args)?;
     let algorithm = algorithms[0];
     if args.device == Device::Gpu {
         #[cfg(feature = "gpu")]
@@ -68,6 +69,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         || algorithms.len() > 1
         || args.lists.is_some()
         || args.output_file.is_some()
+        || args.ranges.any()
     {
         return run_many(&algorithms, files, args);
     }
@@ -340,6 +342,7 @@ fn stream_lines(
 /// lines.
 fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Result<bool> {
     let items = many::items_for(files, args.recursive).map(closed_stdin_fails);
+    let items = crate::range::without_outboards(items, args);
     if args.lists.is_some() {
         // The lists being written are not data, should they lie in the tree.
         let own = OwnFiles::lists(&list_paths(algorithms, args)?);
@@ -561,32 +564,45 @@ fn hash_planned(
         let hashing = !chunk.is_empty();
         let started = Instant::now();
         let mut held = None;
-        crate::locate::run(
-            algorithms,
-            chunk.into_iter(),
-            &args.hashing,
-            &progress,
-            pieces.as_ref(),
-            |outcomes| {
+        if args.ranges.range.is_some() || args.ranges.outboard.is_some() {
+            crate::range::hash_items(algorithms, chunk.into_iter(), args, &progress, |outcomes| {
                 held.get_or_insert_with(|| started.elapsed());
-                for ((name, result), piece_list) in outcomes {
+                for (name, result) in outcomes {
                     write_kept(records, &mut waiting);
                     let meta = waiting.next_hashed();
                     all_ok &= result.is_ok();
                     records.record(algorithms, args, &name, &result, meta.as_ref())?;
-                    if let (
-                        Records::File {
-                            pieces: Some(file), ..
-                        },
-                        Some(text),
-                    ) = (&mut *records, piece_list)
-                    {
-                        file.lines.extend_from_slice(&text);
-                    }
                 }
                 records.pass_on()
-            },
-        )?;
+            })?;
+        } else {
+            crate::locate::run(
+                algorithms,
+                chunk.into_iter(),
+                &args.hashing,
+                &progress,
+                pieces.as_ref(),
+                |outcomes| {
+                    held.get_or_insert_with(|| started.elapsed());
+                    for ((name, result), piece_list) in outcomes {
+                        write_kept(records, &mut waiting);
+                        let meta = waiting.next_hashed();
+                        all_ok &= result.is_ok();
+                        records.record(algorithms, args, &name, &result, meta.as_ref())?;
+                        if let (
+                            Records::File {
+                                pieces: Some(file), ..
+                            },
+                            Some(text),
+                        ) = (&mut *records, piece_list)
+                        {
+                            file.lines.extend_from_slice(&text);
+                        }
+                    }
+                    records.pass_on()
+                },
+            )?;
+        }
         // Kept records after the chunk's last file.
         write_kept(records, &mut waiting);
         records.pass_on()?;

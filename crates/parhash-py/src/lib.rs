@@ -23,6 +23,7 @@ mod many;
 mod multipart;
 mod options;
 mod order;
+mod outboard;
 mod parts;
 
 use parhash::Algorithm;
@@ -48,6 +49,8 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(multipart::multipart_file, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::candidate_part_sizes, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::multipart_value, module)?)?;
+    module.add_function(wrap_pyfunction!(outboard::outboard_file, module)?)?;
+    module.add_function(wrap_pyfunction!(outboard::verify_range, module)?)?;
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;

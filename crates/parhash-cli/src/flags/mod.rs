@@ -6,6 +6,7 @@
 pub mod cksum;
 pub mod multipart;
 pub mod pieces;
+pub mod range;
 
 use std::ffi::OsString;
 
@@ -244,6 +245,9 @@ pub struct SumArgs {
     #[command(flatten)]
     pub pieces: pieces::PiecesArgs,
 
+    #[command(flatten)]
+    pub ranges: range::SumRangeFlags,
+
     /// Files to hash; - or none means standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
@@ -331,6 +335,9 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub locate: pieces::LocateArgs,
+
+    #[command(flatten)]
+    pub ranges: range::CheckRangeFlags,
 
     #[command(flatten)]
     pub verify: VerifyFlags,

@@ -17,10 +17,10 @@ pub struct PiecesArgs {
     /// only say where; the verdict is the list's digest), in LIST.parhash-pieces (its
     /// format: docs/lists.md). With it,
     /// `check --locate LIST` says which bytes of a file that fails differ, and `check
-    /// --audit` how much of a changed file changed. Not with --resume, --update or --lists.
+    /// --audit` how much of a changed file changed. Not with --resume, --update, --lists or --outboard.
     #[arg(long, value_name = "SIZE", num_args = 0..=1, require_equals = true,
           default_missing_value = "1MiB", value_parser = parse_piece_size,
-          requires = "output_file", conflicts_with_all = ["resume", "update", "lists"])]
+          requires = "output_file", conflicts_with_all = ["resume", "update", "lists", "outboard"])]
     pub pieces: Option<u64>,
 }
 

@@ -26,8 +26,10 @@ from ._parhash import (
     multipart_file,
     multipart_value,
     new,
+    outboard_file,
     splits,
     takes_tree_params,
+    verify_range,
 )
 
 __version__ = _parhash.__version__
@@ -130,7 +132,9 @@ __all__ = [
     "multipart_file",
     "multipart_value",
     "new",
+    "outboard_file",
     "splits",
     "takes_tree_params",
+    "verify_range",
     *_constructors,
 ]

@@ -809,6 +809,33 @@ def multipart_value(form: str, digest: bytes, parts: int | None = None) -> str:
 def candidate_part_sizes(size: int, parts: int) -> list[int]:
     """The part sizes tools use that give an object of `size` bytes `parts` parts, increasing."""
 
+@overload
+def outboard_file(
+    path: _Path, chunk_group: int = 0, *, out: None = None
+) -> tuple[bytes, bytes]:
+    """(BLAKE3 digest, outboard) of the file at `path`, from one read with the GIL released:
+    bao's outboard format (the `bao` crate's, byte for byte, with chunk_group 0; iroh's 16 KiB
+    groups with 4; leaves of 2**chunk_group KiB, 0 to 10)."""
+
+@overload
+def outboard_file(path: _Path, chunk_group: int = 0, *, out: _Path) -> tuple[bytes, None]:
+    """The outboard written to `out` (through OUT.tmp, renamed once complete): (digest, None)."""
+
+def verify_range(
+    path: _Path,
+    outboard: ReadableBuffer | str | PathLike[str],
+    root: ReadableBuffer | str,
+    offset: int,
+    length: int,
+    *,
+    chunk_group: int = 0,
+) -> bool:
+    """Whether `length` bytes of the file from `offset` are those BLAKE3's digest `root` (32
+    bytes or 64 hex digits) was made from, checked with the file's outboard (its bytes, or its
+    path as str or os.PathLike) reading only the range, the GIL released. False: the bytes (or
+    the file's length) differ. ValueError: an empty range, one past the end, a damaged
+    outboard (no verdict on the data); OSError: a file that cannot be read."""
+
 def splits(name: str) -> bool:
     """Whether the algorithm `name` splits one message into parts (``PartPlan``)."""
 

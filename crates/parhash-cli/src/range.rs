@@ -1,0 +1,483 @@
+//! Outboards and byte ranges: `sum --outboard` (each file's BLAKE3 outboard written in the
+//! read that hashes it), `sum --range` (the digests of a byte range) and `check --range` (a
+//! range verified against a list's BLAKE3 digest with the file's outboard, reading only the
+//! range). The outboard format and the verification are the library's (`parhash::outboard`);
+//! this file finds the files, writes them atomically and reports.
+
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{bail, Result};
+use parhash::file::{FileChangedSize, FileVersion, MultiHasher};
+use parhash::outboard::{verify_range_grouped, ChunkGroup, Encoder, RangeError};
+use parhash::{Algorithm, Blake3Mode, Hasher, Output};
+use parhash_format::check::{Checker, Job, Record, Sink};
+use parhash_format::escape;
+use parhash_format::list_file::{replace, temporary};
+
+use crate::check::{self, Terminal};
+use crate::flags::range::ByteRange;
+use crate::flags::{CheckArgs, HashOptions, SumArgs};
+use crate::input::{builder_for, Source};
+use crate::many::{self, Item, Outcome};
+use crate::progress::ManyProgress;
+
+/// Refuses `sum --outboard` without BLAKE3 among the algorithms, or with a BLAKE3 that is not
+/// the plain hash of 32 bytes (the outboard is that tree's).
+pub fn check_sum_flags(algorithms: &[Algorithm], args: &SumArgs) -> Result<()> {
+    if args.ranges.outboard.is_none() {
+        return Ok(());
+    }
+    if !algorithms.contains(&Algorithm::Blake3) {
+        bail!("--outboard writes BLAKE3's tree: add -a blake3 (other algorithms may go with it)");
+    }
+    if args.hashing.blake3_mode != Blake3Mode::Hash {
+        bail!("--outboard is for BLAKE3's plain hash, not --keyed or --derive-key");
+    }
+    if args
+        .hashing
+        .digest_size(Algorithm::Blake3)
+        .is_some_and(|size| size != 32)
+    {
+        bail!("--outboard is the tree of BLAKE3's 32-byte digest: leave out -l");
+    }
+    Ok(())
+}
+
+/// Hashes `items` for `sum` as [`many::run`] does, except with `--range` (each file's range)
+/// or `--outboard` (each file with its outboard written in the same read), one file after the
+/// other: every outcome handed to `emit` as soon as it is known.
+pub fn hash_items(
+    algorithms: &[Algorithm],
+    items: impl Iterator<Item = Item>,
+    args: &SumArgs,
+    progress: &ManyProgress,
+    mut emit: impl FnMut(Vec<Outcome>) -> Result<()>,
+) -> Result<()> {
+    let flags = &args.ranges;
+    if let Some(range) = flags.range {
+        for item in items {
+            emit(vec![hash_range(algorithms, item, range, &args.hashing)])?;
+        }
+        return Ok(());
+    }
+    let Some(dir) = &flags.outboard else {
+        return many::run(algorithms, items, &args.hashing, progress, emit);
+    };
+    let group = flags.chunk_group.unwrap_or_default();
+    for item in items {
+        let outcome = match item {
+            Item::Hash {
+                name,
+                source: Source::Stdin,
+                ..
+            } => {
+                let err = io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "an outboard needs a regular file (the tree's shape needs its length first)",
+                );
+                (name, Err(err))
+            }
+            Item::Hash {
+                name,
+                source: Source::Path(path),
+                ..
+            } => {
+                let result = outboard_path(&path, Path::new(dir), group).and_then(|outboard| {
+                    hash_with_outboard(algorithms, &path, &outboard, group, &args.hashing)
+                });
+                (name, result)
+            }
+            Item::Failed { name, error } => (name, Err(error)),
+        };
+        emit(vec![outcome])?;
+    }
+    Ok(())
+}
+
+/// The outboard of the file at `path`: beside it (`dir` empty) or under `dir`, named
+/// `PATH.obao` for bao's chunk group and `PATH.obaoK` for another k, so that the name says
+/// what the outboard does not record.
+pub fn outboard_path(path: &Path, dir: &Path, group: ChunkGroup) -> io::Result<PathBuf> {
+    let mut name = path.as_os_str().to_os_string();
+    name.push(".obao");
+    if group != ChunkGroup::BAO {
+        name.push(group.chunk_log().to_string());
+    }
+    let beside = PathBuf::from(name);
+    if dir.as_os_str().is_empty() {
+        return Ok(beside);
+    }
+    let mut under = dir.to_path_buf();
+    for part in beside.components() {
+        match part {
+            Component::Normal(part) => under.push(part),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+            Component::ParentDir => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a name with .. has no place under --outboard's DIR: name the file without ..",
+                ))
+            }
+        }
+    }
+    Ok(under)
+}
+
+/// `items` without the outboards `-r` walks into where `sum --outboard` writes them: they
+/// are not data (and appear while the walk goes on).
+pub fn without_outboards(
+    items: impl Iterator<Item = Item>,
+    args: &SumArgs,
+) -> impl Iterator<Item = Item> {
+    let writing = args.ranges.outboard.is_some();
+    items.filter(move |item| {
+        !matches!(item, Item::Hash { walked: true, name, .. } if writing && is_outboard_name(name))
+    })
+}
+
+/// Whether a file `-r` walks into is an outboard (or one being written): it is not data.
+fn is_outboard_name(name: &[u8]) -> bool {
+    let name = name.strip_suffix(b".tmp").unwrap_or(name);
+    let Some(at) = name.windows(5).rposition(|w| w == b".obao") else {
+        return false;
+    };
+    let k = &name[at + 5..];
+    k.is_empty() || (k.len() <= 2 && k.iter().all(u8::is_ascii_digit))
+}
+
+/// Bytes read at once while writing an outboard (at most): a few of the encoder's 1 MiB units
+/// for each core, and one update of every other algorithm's hasher.
+const OUTBOARD_READ: usize = 16 << 20;
+
+/// Hashes the file at `path` with every algorithm and writes its outboard to `outboard`
+/// (through `OUTBOARD.tmp`, renamed once complete and synced), all from one read. BLAKE3's
+/// digest is the outboard's root; the other algorithms hash each buffer on threads of their
+/// own while the encoder hashes it on the pool.
+fn hash_with_outboard(
+    algorithms: &[Algorithm],
+    path: &Path,
+    outboard: &Path,
+    group: ChunkGroup,
+    options: &HashOptions,
+) -> io::Result<Vec<Output>> {
+    let mut file = File::open(path)?;
+    let version = FileVersion::of(&file).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "an outboard needs a regular file",
+        )
+    })?;
+    let len = version.len();
+    if let Some(parent) = outboard.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)?;
+    }
+    let tmp = temporary(outboard);
+    let written = (|| -> io::Result<Vec<Output>> {
+        let sink = File::create(&tmp)?;
+        let mut encoder = Encoder::with_sink(sink, len, group).threads(options.threads);
+        let mut others = (algorithms.iter().filter(|&&alg| alg != Algorithm::Blake3))
+            .map(|&alg| builder_for(alg, options).expected_len(len).build())
+            .collect::<Result<Vec<Hasher>, _>>()
+            .map_err(io::Error::other)?;
+        let mut buffer = Vec::with_capacity(OUTBOARD_READ);
+        let mut left = len;
+        loop {
+            // Up to one byte more than the file should still hold: a file that grew is caught.
+            buffer.clear();
+            let limit = left.min(OUTBOARD_READ as u64 - 1) + 1;
+            (&mut file).take(limit).read_to_end(&mut buffer)?;
+            let changed = |found| {
+                io::Error::other(FileChangedSize {
+                    expected: len,
+                    found,
+                })
+            };
+            match buffer.len() as u64 {
+                0 if left == 0 => break,
+                0 => return Err(changed(Some(len - left))),
+                got if got > left => return Err(changed(None)),
+                got => left -= got,
+            }
+            let bytes = &buffer[..];
+            std::thread::scope(|scope| {
+                for hasher in others.iter_mut() {
+                    scope.spawn(move || hasher.update(bytes));
+                }
+                encoder.update(bytes)
+            })?;
+        }
+        version.check(&file)?;
+        let (root, sink) = encoder.finalize()?;
+        sink.sync_all()?;
+        let mut others = others.into_iter();
+        let digests = algorithms.iter().map(|&alg| match alg {
+            Algorithm::Blake3 => Output::from_slice(&root),
+            _ => others
+                .next()
+                .expect("one hasher per other algorithm")
+                .finalize(),
+        });
+        Ok(digests.collect())
+    })();
+    match written {
+        Ok(digests) => {
+            replace(&tmp, outboard)?;
+            Ok(digests)
+        }
+        Err(err) => {
+            let _ = fs::remove_file(&tmp);
+            Err(err)
+        }
+    }
+}
+
+/// `sum --range`: the digests of `range` of one input, reading only that range, under the
+/// input's name followed by ` (bytes A-B)`.
+fn hash_range(
+    algorithms: &[Algorithm],
+    item: Item,
+    range: ByteRange,
+    options: &HashOptions,
+) -> Outcome {
+    let (mut name, result) = match item {
+        Item::Failed { name, error } => (name, Err(error)),
+        Item::Hash { name, source, .. } => {
+            let result = range_reader(&source, range).and_then(|reader| {
+                let builders = algorithms.iter().map(|&alg| builder_for(alg, options));
+                MultiHasher::new(builders).hash_reader(reader)
+            });
+            (name, result)
+        }
+    };
+    name.extend_from_slice(format!(" ({})", range.describe()).as_bytes());
+    (name, result)
+}
+
+/// A reader of `range` of `source`: a file seeked to it (an error past the end), or standard
+/// input with the bytes before it skipped.
+fn range_reader(source: &Source, range: ByteRange) -> io::Result<Box<dyn Read + Send>> {
+    match source {
+        Source::Stdin => {
+            let mut stdin = io::stdin();
+            let skipped = io::copy(&mut (&mut stdin).take(range.offset), &mut io::sink())?;
+            if skipped < range.offset {
+                return Err(past_end(range, skipped));
+            }
+            Ok(Box::new(stdin.take(range.len)))
+        }
+        Source::Path(path) => {
+            let mut file = File::open(path)?;
+            let len = file.metadata()?.len();
+            if range.offset + range.len > len {
+                return Err(past_end(range, len));
+            }
+            file.seek(SeekFrom::Start(range.offset))?;
+            Ok(Box::new(ExactRange {
+                file,
+                left: range.len,
+                len: range.len,
+            }))
+        }
+    }
+}
+
+fn past_end(range: ByteRange, len: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "the range {}:{} goes past the end of the file ({len} bytes)",
+            range.offset, range.len
+        ),
+    )
+}
+
+/// A range of a file that must give all its bytes: a file cut short meanwhile is an error,
+/// not the digest of fewer bytes.
+struct ExactRange {
+    file: File,
+    left: u64,
+    len: u64,
+}
+
+impl Read for ExactRange {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            return Ok(0);
+        }
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let got = self.file.read(&mut buf[..want])?;
+        if got == 0 {
+            return Err(io::Error::other(FileChangedSize {
+                expected: self.len,
+                found: Some(self.len - self.left),
+            }));
+        }
+        self.left -= got as u64;
+        Ok(got)
+    }
+}
+
+/// `check --range`: every BLAKE3 line's range verified with its file's outboard; the lists as
+/// `check` reads them, the summary as `check` gives it. `Ok(false)` if anything failed.
+pub fn check(args: &CheckArgs) -> Result<bool> {
+    let range = args.ranges.range.expect("check --range");
+    if range.len == 0 {
+        bail!(
+            "--range {}:0 holds no bytes: there is nothing to verify",
+            range.offset
+        );
+    }
+    if args.hashing.blake3_mode != Blake3Mode::Hash {
+        bail!(
+            "--range verifies BLAKE3's plain hash with its outboard, not --keyed or --derive-key"
+        );
+    }
+    // Untagged lines are BLAKE3's here (their 64 hex digits would otherwise say sha256).
+    if args.algorithm.is_some_and(|alg| alg != Algorithm::Blake3) {
+        bail!("--range verifies BLAKE3 lines with their outboards: leave out -a or give -a blake3");
+    }
+    let options = check::Options {
+        algorithm: Some(Algorithm::Blake3),
+        ..check::Options::from(args)
+    };
+    let mut checker = Checker::new(options.check_options());
+    let mut out = Terminal {
+        out: crate::stdio::stdout(),
+    };
+    let stdin_only = [OsString::from("-")];
+    let lists = if args.files.is_empty() {
+        &stdin_only[..]
+    } else {
+        &args.files[..]
+    };
+    let mut all_ok = true;
+    for list in lists {
+        let mut list_check = checker.start(&escape::os_bytes(list));
+        let mut reader: Box<dyn BufRead> = if list == "-" {
+            Box::new(BufReader::new(io::stdin()))
+        } else {
+            match File::open(list) {
+                Ok(file) => Box::new(BufReader::new(file)),
+                Err(err) => {
+                    all_ok &= checker.open_failed(list_check, &err, &mut out)?;
+                    continue;
+                }
+            }
+        };
+        let mut buffer = Vec::new();
+        let mut read_failed = None;
+        loop {
+            match list_check.next_record(&mut reader, &mut buffer) {
+                Ok(None) => break,
+                Ok(Some(Record::Skip)) => {}
+                Ok(Some(Record::Improper(improper))) => list_check.improper(&improper, &mut out)?,
+                Ok(Some(Record::Check(job))) => {
+                    let outcome = verify_job(&job, range, args, &mut out);
+                    let note = range.describe();
+                    list_check.checked_noting(&job, &outcome, Some(&note), &mut out)?;
+                }
+                Err(err) => {
+                    read_failed = Some(err);
+                    break;
+                }
+            }
+        }
+        all_ok &= match read_failed {
+            Some(err) => checker.read_failed(list_check, &err, &mut out)?,
+            None => checker.finish(list_check, &mut out)?,
+        };
+    }
+    out.out.flush()?;
+    Ok(all_ok)
+}
+
+/// The outcome of one line for [`ListCheck::checked_noting`](parhash_format::check::ListCheck):
+/// the listed digest where the range verified, another value where its data differs (which
+/// bytes said on standard error), an error with the reason for everything that is no verdict
+/// on the data (no outboard, a damaged one, a range past the end, another algorithm).
+fn verify_job(
+    job: &Job,
+    range: ByteRange,
+    args: &CheckArgs,
+    out: &mut impl Sink,
+) -> io::Result<Output> {
+    let entry = &job.entry;
+    let no_verdict = |text: String| io::Error::new(io::ErrorKind::InvalidData, text);
+    if entry.algorithm != Algorithm::Blake3 {
+        return Err(no_verdict(format!(
+            "--range verifies BLAKE3 lines (with their outboards), not {}",
+            entry.algorithm.name()
+        )));
+    }
+    let Ok(root) = <[u8; 32]>::try_from(entry.expected.as_slice()) else {
+        return Err(no_verdict(
+            "--range verifies BLAKE3's 32-byte digest, not a longer or shorter one".into(),
+        ));
+    };
+    let Source::Path(path) = Source::from_name(&entry.name) else {
+        return Err(no_verdict(
+            "--range needs a file, not standard input".into(),
+        ));
+    };
+    let data = File::open(&path)?;
+    let (outboard_path, group) = find_outboard(&path, args)?;
+    let outboard = File::open(&outboard_path)?;
+    let shown = outboard_path.display();
+    match verify_range_grouped(&root, group, outboard, data, range.offset, range.len) {
+        Ok(()) => Ok(Output::from_slice(&root)),
+        Err(err) if err.is_data_damage() => {
+            out.message(&format!("{}: {err}", escape::quote(&entry.name)));
+            // A value that is not the listed digest: the line is FAILED, counted as a
+            // mismatch, as `check` counts a file that differs.
+            let mut other = root;
+            other[0] ^= 1;
+            Ok(Output::from_slice(&other))
+        }
+        Err(err) if err.is_outboard_damage() => Err(no_verdict(format!(
+            "{shown}: {err}; the file's range was not checked (write the outboard again with \
+             `parhash sum -a blake3 --outboard` from a good copy)"
+        ))),
+        Err(RangeError::Io(err)) => Err(err),
+        Err(err) => Err(no_verdict(err.to_string())),
+    }
+}
+
+/// The outboard of the file at `path` and its chunk group: `--chunk-group`'s name, or the
+/// first name of a chunk group that exists (see [`outboard_path`]). An error saying how to
+/// make one where there is none.
+fn find_outboard(path: &Path, args: &CheckArgs) -> io::Result<(PathBuf, ChunkGroup)> {
+    let empty = PathBuf::new();
+    let dir = args.ranges.outboard.as_ref().unwrap_or(&empty);
+    let groups: Vec<ChunkGroup> = match args.ranges.chunk_group {
+        Some(group) => vec![group],
+        None => (0..=ChunkGroup::MAX_LOG)
+            .filter_map(ChunkGroup::new)
+            .collect(),
+    };
+    for &group in &groups {
+        let candidate = outboard_path(path, dir, group)?;
+        if candidate.is_file() {
+            return Ok((candidate, group));
+        }
+    }
+    let first = outboard_path(path, dir, groups[0])?;
+    let outboard_flag = if dir.as_os_str().is_empty() {
+        String::new()
+    } else {
+        format!("={}", dir.display())
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "no outboard ({} not found): write one with `parhash sum -a blake3 --outboard{} {}`",
+            first.display(),
+            outboard_flag,
+            path.display()
+        ),
+    ))
+}
