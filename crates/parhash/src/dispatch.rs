@@ -52,6 +52,8 @@
 //! - Dispatch costs what a hand-written enum costs: detection runs once per process, a hasher
 //!   stores the `Copy` enum, and each call is one `match`.
 
+use core::marker::PhantomData;
+
 use crate::algo::VariantInfo;
 
 /// One row of a backend table: a variant or a group alias.
@@ -93,10 +95,38 @@ pub(crate) trait Dispatch: Copy + PartialEq + 'static {
         Self::TABLE.iter().find(|e| e.name == name)?.resolve()
     }
 
-    /// The table's own spelling of `name` (a variant, group or alias) when it is available here.
-    fn static_name(name: &str) -> Option<&'static str> {
-        let entry = Self::TABLE.iter().find(|e| e.name == name)?;
-        entry.resolve().map(|_| entry.name)
+    /// The position of `name` (a variant, group or alias) in the table when it is available
+    /// here: what a checked variant keeps.
+    fn find(name: &str) -> Option<usize> {
+        let index = Self::TABLE.iter().position(|e| e.name == name)?;
+        Self::TABLE[index].resolve().map(|_| index)
+    }
+
+    /// The backend of the entry at `index`, one [`Dispatch::find`] or [`Dispatch::available`]
+    /// gave. It resolves as it did then: detection runs once per process
+    /// (`PARHASH_DISABLE_ISA` included), so the same tokens are found again.
+    fn at(index: usize) -> Self {
+        Self::TABLE[index]
+            .resolve()
+            .expect("an entry found available stays available")
+    }
+
+    /// The positions of the listed entries available here, in listing order.
+    fn available() -> impl Iterator<Item = usize> {
+        (0..Self::TABLE.len())
+            .filter(|&i| Self::TABLE[i].summary.is_some() && Self::TABLE[i].resolve().is_some())
+    }
+
+    /// The position of the entry `infos` flags as the default.
+    fn default_index() -> usize {
+        let default = Self::detect();
+        let listed = || (0..Self::TABLE.len()).filter(|&i| Self::TABLE[i].summary.is_some());
+        let is_group = |&i: &usize| matches!(Self::TABLE[i].pick, Pick::Best(_));
+        listed()
+            .filter(is_group)
+            .chain(listed().filter(|i| !is_group(i)))
+            .find(|&i| Self::TABLE[i].resolve() == Some(default))
+            .expect("the default backend is one of the listed entries")
     }
 
     /// The first of `names` that is available here.
@@ -106,19 +136,15 @@ pub(crate) trait Dispatch: Copy + PartialEq + 'static {
 
     /// The listed entries with availability here and exactly one default.
     fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let listed = || Self::TABLE.iter().filter(|e| e.summary.is_some());
-        let is_group = |e: &&Entry<Self>| matches!(e.pick, Pick::Best(_));
-        let flagged = listed()
-            .filter(is_group)
-            .chain(listed().filter(|e| !is_group(e)))
-            .find(|e| e.resolve() == Some(default))
-            .map(|e| e.name);
-        listed()
-            .map(|e| VariantInfo {
+        let flagged = Self::default_index();
+        Self::TABLE
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.summary.is_some())
+            .map(|(i, e)| VariantInfo {
                 name: e.name,
                 available: e.resolve().is_some(),
-                default: Some(e.name) == flagged,
+                default: i == flagged,
                 summary: e.summary.unwrap_or_default(),
             })
             .collect()
@@ -307,111 +333,70 @@ macro_rules! backends {
 }
 pub(crate) use backends;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::algo::{
-        blake, crc, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein,
-        whirlpool, xxhash,
-    };
+/// A backend table named by a function that takes its backend (a core's `with_backend`, a
+/// state's `new`), so that a macro given a core type can reach its table.
+pub(crate) struct Table<B>(PhantomData<B>);
 
-    backends! {
-        /// A table with every kind of entry.
-        enum Toy {
-            /// Always available.
-            Plain => "plain": "portable";
-            "best" = ["fast", "plain"]: "fast where it can be";
-            Fast(Avx2) => "fast": "needs AVX2";
-            "old-name" = ["plain"];
-        }
-        default = ["best"];
+/// The table of the backend `_takes_backend` takes.
+pub(crate) fn table<B: Dispatch, X>(_takes_backend: fn(B) -> X) -> Table<B> {
+    Table(PhantomData)
+}
+
+impl<B: Dispatch> Table<B> {
+    pub(crate) fn infos(self) -> Vec<VariantInfo> {
+        B::infos()
     }
-
-    backends! {
-        /// A table whose condition holds: its order comes first.
-        enum Preferred {
-            Plain => "plain": "portable";
-            Fast(Avx2) => "fast": "needs AVX2";
-        }
-        default = ["plain"];
-        where true => default = ["fast", "plain"];
+    pub(crate) fn find(self, name: &str) -> Option<usize> {
+        B::find(name)
     }
-
-    backends! {
-        /// A table whose condition fails: the plain order.
-        enum Unpreferred {
-            Plain => "plain": "portable";
-            Fast(Avx2) => "fast": "needs AVX2";
-        }
-        default = ["plain"];
-        where false => default = ["fast"];
+    pub(crate) fn available(self) -> impl Iterator<Item = usize> {
+        B::available()
     }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn a_condition_puts_its_default_order_first() {
-        let fast = crate::platform::Avx2::detect();
-        assert_eq!(
-            Preferred::detect(),
-            fast.map(Preferred::Fast).unwrap_or(Preferred::Plain)
-        );
-        assert_eq!(Unpreferred::detect(), Unpreferred::Plain);
-        assert_eq!(Unpreferred::by_name("fast"), fast.map(Unpreferred::Fast));
-        // Keccak's vendor rule: the AVX-512 form on Intel, the scalar BMI2 round elsewhere.
-        let expected = match (crate::platform::intel(), crate::platform::Avx512::detect()) {
-            (true, Some(avx512)) => keccak::Backend::ParallelAvx512(avx512),
-            _ => keccak::Backend::best_of(&["bmi2", "sequential"]).expect("sequential"),
-        };
-        assert_eq!(keccak::Backend::detect(), expected);
+    pub(crate) fn default_index(self) -> usize {
+        B::default_index()
     }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn a_table_resolves_groups_aliases_and_tokens() {
-        let fast = crate::platform::Avx2::detect().map(Toy::Fast);
-        let best = fast.unwrap_or(Toy::Plain);
-        assert_eq!(Toy::detect(), best);
-        assert_eq!(Toy::by_name("best"), Some(best));
-        assert_eq!(Toy::by_name("fast"), fast);
-        assert_eq!(Toy::by_name("old-name"), Some(Toy::Plain));
-        assert_eq!(Toy::by_name("nothing"), None);
-        let shown: Vec<_> = Toy::infos()
-            .into_iter()
-            .map(|v| (v.name, v.available, v.default, v.summary))
-            .collect();
-        assert_eq!(
-            shown,
-            [
-                ("plain", true, false, "portable"),
-                ("best", true, true, "fast where it can be"),
-                ("fast", fast.is_some(), false, "needs AVX2"),
-            ]
-        );
+    pub(crate) fn name(self, index: usize) -> &'static str {
+        B::TABLE[index].name
     }
-
-    /// One default, flagged on a name that picks exactly the backend `detect` returns; a name is
-    /// available exactly when it builds a backend.
-    fn check_table<B: Dispatch + core::fmt::Debug>() {
-        let infos = B::infos();
-        let flagged: Vec<_> = infos.iter().filter(|v| v.default).map(|v| v.name).collect();
-        assert_eq!(flagged.len(), 1, "{infos:?}");
-        assert_eq!(B::by_name(flagged[0]), Some(B::detect()), "{}", flagged[0]);
-        for v in &infos {
-            assert_eq!(B::by_name(v.name).is_some(), v.available, "{}", v.name);
-        }
-    }
-
-    #[test]
-    fn every_family_flags_the_default_it_picks() {
-        macro_rules! check_tables {
-            ($($table:ty),+ $(,)?) => {$(check_table::<$table>();)+};
-        }
-        check_tables! {
-            blake::Backend256, blake::Backend512, groestl::Backend, jh::Backend, keccak::Backend,
-            md5::Backend, sha1::Backend, sha2::sha256::Backend, sha2::sha512::Backend,
-            simd::Backend, skein::Backend, skein::SequentialOnly, whirlpool::Backend,
-            sandstorm::Form, parsha256::Backend, crc::Crc32Backend, crc::Crc32cBackend,
-            crc::Crc64Backend, xxhash::Xxh64Backend, xxhash::Xxh3Backend,
-        }
+    pub(crate) fn at(self, index: usize) -> B {
+        B::at(index)
     }
 }
+
+/// [`Variants`](crate::algo::Variants) for `$ty`, whose variants are the entries of the backend
+/// table that `$takes` (a function of the backend) names; `$build` makes the hasher from an
+/// entry's backend and the [`Threads`](crate::threads::Threads).
+macro_rules! table_variants {
+    ($takes:expr, $build:expr; $ty:ty) => {
+        impl $crate::algo::Variants for $ty {
+            fn variants() -> Vec<$crate::algo::VariantInfo> {
+                $crate::dispatch::table($takes).infos()
+            }
+            fn variant(name: &str) -> Option<$crate::algo::VariantOf<Self>> {
+                $crate::dispatch::table($takes)
+                    .find(name)
+                    .map($crate::algo::VariantOf::checked)
+            }
+            fn available_variants() -> Vec<$crate::algo::VariantOf<Self>> {
+                $crate::dispatch::table($takes)
+                    .available()
+                    .map($crate::algo::VariantOf::checked)
+                    .collect()
+            }
+            fn default_variant() -> $crate::algo::VariantOf<Self> {
+                $crate::algo::VariantOf::checked($crate::dispatch::table($takes).default_index())
+            }
+            fn variant_name(variant: $crate::algo::VariantOf<Self>) -> &'static str {
+                $crate::dispatch::table($takes).name(variant.index())
+            }
+            fn with_variant_on(
+                variant: $crate::algo::VariantOf<Self>,
+                threads: $crate::threads::Threads,
+            ) -> Self {
+                let backend = $crate::dispatch::table($takes).at(variant.index());
+                $build(backend, threads)
+            }
+        }
+    };
+}
+pub(crate) use table_variants;
