@@ -400,3 +400,127 @@ macro_rules! table_variants {
     };
 }
 pub(crate) use table_variants;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::{
+        blake, crc, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2, simd, skein,
+        whirlpool, xxhash,
+    };
+
+    backends! {
+        /// A table with every kind of entry.
+        enum Toy {
+            /// Always available.
+            Plain => "plain": "portable";
+            "best" = ["fast", "plain"]: "fast where it can be";
+            Fast(Avx2) => "fast": "needs AVX2";
+            "old-name" = ["plain"];
+        }
+        default = ["best"];
+    }
+
+    backends! {
+        /// A table whose condition holds: its order comes first.
+        enum Preferred {
+            Plain => "plain": "portable";
+            Fast(Avx2) => "fast": "needs AVX2";
+        }
+        default = ["plain"];
+        where true => default = ["fast", "plain"];
+    }
+
+    backends! {
+        /// A table whose condition fails: the plain order.
+        enum Unpreferred {
+            Plain => "plain": "portable";
+            Fast(Avx2) => "fast": "needs AVX2";
+        }
+        default = ["plain"];
+        where false => default = ["fast"];
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_condition_puts_its_default_order_first() {
+        let fast = crate::platform::Avx2::detect();
+        assert_eq!(
+            Preferred::detect(),
+            fast.map(Preferred::Fast).unwrap_or(Preferred::Plain)
+        );
+        assert_eq!(Unpreferred::detect(), Unpreferred::Plain);
+        assert_eq!(Unpreferred::by_name("fast"), fast.map(Unpreferred::Fast));
+        // Keccak's vendor rule: the AVX-512 form on Intel, the scalar BMI2 round elsewhere.
+        let expected = match (crate::platform::intel(), crate::platform::Avx512::detect()) {
+            (true, Some(avx512)) => keccak::Backend::ParallelAvx512(avx512),
+            _ => keccak::Backend::best_of(&["bmi2", "sequential"]).expect("sequential"),
+        };
+        assert_eq!(keccak::Backend::detect(), expected);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_table_resolves_groups_aliases_and_tokens() {
+        let fast = crate::platform::Avx2::detect().map(Toy::Fast);
+        let best = fast.unwrap_or(Toy::Plain);
+        assert_eq!(Toy::detect(), best);
+        assert_eq!(Toy::by_name("best"), Some(best));
+        assert_eq!(Toy::by_name("fast"), fast);
+        assert_eq!(Toy::by_name("old-name"), Some(Toy::Plain));
+        assert_eq!(Toy::by_name("nothing"), None);
+        let shown: Vec<_> = Toy::infos()
+            .into_iter()
+            .map(|v| (v.name, v.available, v.default, v.summary))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("plain", true, false, "portable"),
+                ("best", true, true, "fast where it can be"),
+                ("fast", fast.is_some(), false, "needs AVX2"),
+            ]
+        );
+    }
+
+    /// One default, flagged on a name that picks exactly the backend `detect` returns; a name is
+    /// available exactly when it builds a backend.
+    fn check_table<B: Dispatch + core::fmt::Debug>() {
+        let infos = B::infos();
+        let flagged: Vec<_> = infos.iter().filter(|v| v.default).map(|v| v.name).collect();
+        assert_eq!(flagged.len(), 1, "{infos:?}");
+        assert_eq!(B::by_name(flagged[0]), Some(B::detect()), "{}", flagged[0]);
+        for v in &infos {
+            assert_eq!(B::by_name(v.name).is_some(), v.available, "{}", v.name);
+        }
+        // The positions a checked variant keeps: the same entries, backends and default.
+        let available: Vec<_> = B::available().map(|i| B::TABLE[i].name).collect();
+        let listed: Vec<_> = infos
+            .iter()
+            .filter(|v| v.available)
+            .map(|v| v.name)
+            .collect();
+        assert_eq!(available, listed);
+        assert_eq!(B::TABLE[B::default_index()].name, flagged[0]);
+        assert_eq!(B::at(B::default_index()), B::detect());
+        for entry in B::TABLE {
+            let found = B::find(entry.name);
+            assert_eq!(found.map(B::at), B::by_name(entry.name), "{}", entry.name);
+        }
+        assert_eq!(B::find("no-such"), None);
+    }
+
+    #[test]
+    fn every_family_flags_the_default_it_picks() {
+        macro_rules! check_tables {
+            ($($table:ty),+ $(,)?) => {$(check_table::<$table>();)+};
+        }
+        check_tables! {
+            blake::Backend256, blake::Backend512, groestl::Backend, jh::Backend, keccak::Backend,
+            md5::Backend, sha1::Backend, sha2::sha256::Backend, sha2::sha512::Backend,
+            simd::Backend, skein::Backend, skein::SequentialOnly, whirlpool::Backend,
+            sandstorm::Form, parsha256::Backend, crc::Crc32Backend, crc::Crc32cBackend,
+            crc::Crc64Backend, xxhash::Xxh64Backend, xxhash::Xxh3Backend,
+        }
+    }
+}
