@@ -5,8 +5,9 @@
 //! tokens it needs; group aliases such as `parallel` ("the best available of these"); and the
 //! preference order of the default. The macro generates the `Copy` enum and implements
 //! [`Dispatch`] for it, which gives every family the same `detect()` (the default, detected once
-//! per process), `by_name()` (a forced variant, `None` where unknown or unavailable) and `infos()`
-//! (what `parhash list` shows). The family keeps only its `compress` match, by hand, so the
+//! per process), `find()` (a forced variant's position in the table, `None` where unknown or
+//! unavailable: what a checked variant keeps), `at()` (that position's backend) and `infos()`
+//! (what `parhash list` shows); [`table_variants!`] builds a hasher type's `Variants` on them. The family keeps only its `compress` match, by hand, so the
 //! kernel each variant calls stays in plain sight.
 //!
 //! ```ignore
