@@ -5,8 +5,9 @@
 //! tokens it needs; group aliases such as `parallel` ("the best available of these"); and the
 //! preference order of the default. The macro generates the `Copy` enum and implements
 //! [`Dispatch`] for it, which gives every family the same `detect()` (the default, detected once
-//! per process), `by_name()` (a forced variant, `None` where unknown or unavailable) and `infos()`
-//! (what `parhash list` shows). The family keeps only its `compress` match, by hand, so the
+//! per process), `find()` (a forced variant's position in the table, `None` where unknown or
+//! unavailable: what a checked variant keeps), `at()` (that position's backend) and `infos()`
+//! (what `parhash list` shows); [`table_variants!`] builds a hasher type's `Variants` on them. The family keeps only its `compress` match, by hand, so the
 //! kernel each variant calls stays in plain sight.
 //!
 //! ```ignore
@@ -52,6 +53,8 @@
 //! - Dispatch costs what a hand-written enum costs: detection runs once per process, a hasher
 //!   stores the `Copy` enum, and each call is one `match`.
 
+use core::marker::PhantomData;
+
 use crate::algo::VariantInfo;
 
 /// One row of a backend table: a variant or a group alias.
@@ -93,10 +96,38 @@ pub(crate) trait Dispatch: Copy + PartialEq + 'static {
         Self::TABLE.iter().find(|e| e.name == name)?.resolve()
     }
 
-    /// The table's own spelling of `name` (a variant, group or alias) when it is available here.
-    fn static_name(name: &str) -> Option<&'static str> {
-        let entry = Self::TABLE.iter().find(|e| e.name == name)?;
-        entry.resolve().map(|_| entry.name)
+    /// The position of `name` (a variant, group or alias) in the table when it is available
+    /// here: what a checked variant keeps.
+    fn find(name: &str) -> Option<usize> {
+        let index = Self::TABLE.iter().position(|e| e.name == name)?;
+        Self::TABLE[index].resolve().map(|_| index)
+    }
+
+    /// The backend of the entry at `index`, one [`Dispatch::find`] or [`Dispatch::available`]
+    /// gave. It resolves as it did then: detection runs once per process
+    /// (`PARHASH_DISABLE_ISA` included), so the same tokens are found again.
+    fn at(index: usize) -> Self {
+        Self::TABLE[index]
+            .resolve()
+            .expect("an entry found available stays available")
+    }
+
+    /// The positions of the listed entries available here, in listing order.
+    fn available() -> impl Iterator<Item = usize> {
+        (0..Self::TABLE.len())
+            .filter(|&i| Self::TABLE[i].summary.is_some() && Self::TABLE[i].resolve().is_some())
+    }
+
+    /// The position of the entry `infos` flags as the default.
+    fn default_index() -> usize {
+        let default = Self::detect();
+        let listed = || (0..Self::TABLE.len()).filter(|&i| Self::TABLE[i].summary.is_some());
+        let is_group = |&i: &usize| matches!(Self::TABLE[i].pick, Pick::Best(_));
+        listed()
+            .filter(is_group)
+            .chain(listed().filter(|i| !is_group(i)))
+            .find(|&i| Self::TABLE[i].resolve() == Some(default))
+            .expect("the default backend is one of the listed entries")
     }
 
     /// The first of `names` that is available here.
@@ -106,19 +137,15 @@ pub(crate) trait Dispatch: Copy + PartialEq + 'static {
 
     /// The listed entries with availability here and exactly one default.
     fn infos() -> Vec<VariantInfo> {
-        let default = Self::detect();
-        let listed = || Self::TABLE.iter().filter(|e| e.summary.is_some());
-        let is_group = |e: &&Entry<Self>| matches!(e.pick, Pick::Best(_));
-        let flagged = listed()
-            .filter(is_group)
-            .chain(listed().filter(|e| !is_group(e)))
-            .find(|e| e.resolve() == Some(default))
-            .map(|e| e.name);
-        listed()
-            .map(|e| VariantInfo {
+        let flagged = Self::default_index();
+        Self::TABLE
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.summary.is_some())
+            .map(|(i, e)| VariantInfo {
                 name: e.name,
                 available: e.resolve().is_some(),
-                default: Some(e.name) == flagged,
+                default: i == flagged,
                 summary: e.summary.unwrap_or_default(),
             })
             .collect()
@@ -307,6 +334,74 @@ macro_rules! backends {
 }
 pub(crate) use backends;
 
+/// A backend table named by a function that takes its backend (a core's `with_backend`, a
+/// state's `new`), so that a macro given a core type can reach its table.
+pub(crate) struct Table<B>(PhantomData<B>);
+
+/// The table of the backend `_takes_backend` takes.
+pub(crate) fn table<B: Dispatch, X>(_takes_backend: fn(B) -> X) -> Table<B> {
+    Table(PhantomData)
+}
+
+impl<B: Dispatch> Table<B> {
+    pub(crate) fn infos(self) -> Vec<VariantInfo> {
+        B::infos()
+    }
+    pub(crate) fn find(self, name: &str) -> Option<usize> {
+        B::find(name)
+    }
+    pub(crate) fn available(self) -> impl Iterator<Item = usize> {
+        B::available()
+    }
+    pub(crate) fn default_index(self) -> usize {
+        B::default_index()
+    }
+    pub(crate) fn name(self, index: usize) -> &'static str {
+        B::TABLE[index].name
+    }
+    pub(crate) fn at(self, index: usize) -> B {
+        B::at(index)
+    }
+}
+
+/// [`Variants`](crate::algo::Variants) for `$ty`, whose variants are the entries of the backend
+/// table that `$takes` (a function of the backend) names; `$build` makes the hasher from an
+/// entry's backend and the [`Threads`](crate::threads::Threads).
+macro_rules! table_variants {
+    ($takes:expr, $build:expr; $ty:ty) => {
+        impl $crate::algo::Variants for $ty {
+            fn variants() -> Vec<$crate::algo::VariantInfo> {
+                $crate::dispatch::table($takes).infos()
+            }
+            fn variant(name: &str) -> Option<$crate::algo::VariantOf<Self>> {
+                $crate::dispatch::table($takes)
+                    .find(name)
+                    .map($crate::algo::VariantOf::checked)
+            }
+            fn available_variants() -> Vec<$crate::algo::VariantOf<Self>> {
+                $crate::dispatch::table($takes)
+                    .available()
+                    .map($crate::algo::VariantOf::checked)
+                    .collect()
+            }
+            fn default_variant() -> $crate::algo::VariantOf<Self> {
+                $crate::algo::VariantOf::checked($crate::dispatch::table($takes).default_index())
+            }
+            fn variant_name(variant: $crate::algo::VariantOf<Self>) -> &'static str {
+                $crate::dispatch::table($takes).name(variant.index())
+            }
+            fn with_variant_on(
+                variant: $crate::algo::VariantOf<Self>,
+                threads: $crate::threads::Threads,
+            ) -> Self {
+                let backend = $crate::dispatch::table($takes).at(variant.index());
+                $build(backend, threads)
+            }
+        }
+    };
+}
+pub(crate) use table_variants;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,6 +494,21 @@ mod tests {
         for v in &infos {
             assert_eq!(B::by_name(v.name).is_some(), v.available, "{}", v.name);
         }
+        // The positions a checked variant keeps: the same entries, backends and default.
+        let available: Vec<_> = B::available().map(|i| B::TABLE[i].name).collect();
+        let listed: Vec<_> = infos
+            .iter()
+            .filter(|v| v.available)
+            .map(|v| v.name)
+            .collect();
+        assert_eq!(available, listed);
+        assert_eq!(B::TABLE[B::default_index()].name, flagged[0]);
+        assert_eq!(B::at(B::default_index()), B::detect());
+        for entry in B::TABLE {
+            let found = B::find(entry.name);
+            assert_eq!(found.map(B::at), B::by_name(entry.name), "{}", entry.name);
+        }
+        assert_eq!(B::find("no-such"), None);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 /// CUDA crate reach one by one.
 pub mod algo {
     pub use crate::algo::{blake3, keccak, md5, parsha256, sandstorm, sha1, sha2, simd};
-    pub use crate::algo::{VariantInfo, Variants};
+    pub use crate::algo::{VariantInfo, VariantOf, Variants};
 }
 
 /// The batch engine's lane kernels, chosen and listed by hand.

@@ -17,24 +17,24 @@ const ALGS: [Algorithm; 4] = [
 ];
 
 /// Every variant this machine can run, for one algorithm.
-fn available_variants(alg: Algorithm) -> Vec<&'static str> {
-    let all = alg.variants();
-    for v in all.iter().filter(|v| !v.available) {
+fn available_variants(alg: Algorithm) -> Vec<parhash::Variant> {
+    for v in alg.variants().iter().filter(|v| !v.available) {
         eprintln!("skipped {alg}/{}: not available on this CPU", v.name);
     }
-    let available: Vec<_> = all
-        .into_iter()
-        .filter(|v| v.available)
-        .map(|v| v.name)
-        .collect();
+    let available: Vec<_> = alg.available_variants().collect();
     // A portable variant always runs: none at all would test nothing.
     assert!(!available.is_empty(), "{alg}: no variant available");
     available
 }
 
-fn hash_with(alg: Algorithm, variant: &str, data: &[u8]) -> Vec<u8> {
-    common::ran_variant(alg, variant);
-    let mut h = Hasher::with_variant(alg.variant(variant).expect("available variant"));
+/// The scalar variant every SIMD size has, the others' reference.
+fn sequential(alg: Algorithm) -> parhash::Variant {
+    alg.variant("sequential").expect("always available")
+}
+
+fn hash_with(variant: parhash::Variant, data: &[u8]) -> Vec<u8> {
+    common::ran_variant(variant.algorithm(), variant.name());
+    let mut h = Hasher::with_variant(variant);
     h.update(data);
     h.finalize().as_bytes().to_vec()
 }
@@ -45,7 +45,7 @@ fn check_kat_file(alg: Algorithm, text: &str) {
     for variant in available_variants(alg) {
         for k in &kats {
             assert_eq!(
-                hex(&hash_with(alg, variant, &k.msg)),
+                hex(&hash_with(variant, &k.msg)),
                 hex(&k.md),
                 "{alg}/{variant} Len = {} (line {})",
                 k.bits,
@@ -138,7 +138,7 @@ fn check_vectors_every_variant(cases: &[(Algorithm, &[u8], &str)]) {
     for &(alg, msg, expected) in cases {
         for variant in available_variants(alg) {
             assert_eq!(
-                hex(&hash_with(alg, variant, msg)),
+                hex(&hash_with(variant, msg)),
                 expected.to_ascii_lowercase(),
                 "{alg}/{variant} of {} bytes",
                 msg.len()
@@ -366,11 +366,11 @@ fn every_variant_matches_sequential_at_random_lengths_and_splits() {
         let variants = available_variants(alg);
         for &len in &lengths {
             let data = random_bytes(&mut r, len);
-            let expected = hash_with(alg, "sequential", &data);
+            let expected = hash_with(sequential(alg), &data);
             let splits = random_splits(&mut r, len);
             for &variant in &variants {
-                common::ran_variant(alg, variant);
-                let mut h = Hasher::with_variant(alg.variant(variant).unwrap());
+                common::ran_variant(alg, variant.name());
+                let mut h = Hasher::with_variant(variant);
                 for piece in &splits {
                     h.update(&data[piece.clone()]);
                 }
@@ -411,10 +411,10 @@ fn long_message_pitfall_lengths_every_variant_matches_sequential() {
         let data = random_bytes(&mut r, threshold + 1);
         for len in lengths {
             let data = &data[..len];
-            let expected = hash_with(alg, "sequential", data);
+            let expected = hash_with(sequential(alg), data);
             for &variant in &variants {
-                common::ran_variant(alg, variant);
-                let mut h = Hasher::with_variant(alg.variant(variant).unwrap());
+                common::ran_variant(alg, variant.name());
+                let mut h = Hasher::with_variant(variant);
                 for piece in random_splits(&mut r, len) {
                     h.update(&data[piece]);
                 }
@@ -476,14 +476,14 @@ fn streaming_digest_trait_and_reset() {
     assert_eq!(d.finalize_reset(), expected);
     Digest::update(&mut d, &data);
     assert_eq!(d.finalize(), expected);
-    for variant in Simd256::variants().iter().filter(|v| v.available) {
-        let mut h = Simd256::with_variant(variant.name).unwrap();
+    for variant in Simd256::available_variants() {
+        let mut h = Simd256::with_variant(variant);
         Digest::update(&mut h, b"ab");
         Digest::reset(&mut h);
         Digest::update(&mut h, b"abc");
-        assert_eq!(h.finalize(), Simd256::digest(b"abc"), "{}", variant.name);
+        assert_eq!(h.finalize(), Simd256::digest(b"abc"), "{variant}");
     }
-    assert!(Simd256::with_variant("no-such-variant").is_none());
+    assert!(Simd256::variant("no-such-variant").is_none());
 }
 
 #[test]

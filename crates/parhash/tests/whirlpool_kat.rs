@@ -49,11 +49,17 @@ fn million_a_every_variant() {
     let (_, (count, msg, md)) = iso_vectors();
     let chunk: Vec<u8> = msg.iter().copied().cycle().take(1000 * msg.len()).collect();
     assert_eq!(count % 1000, 0);
-    for v in Algorithm::Whirlpool.variants() {
-        let mut h = Whirlpool::with_variant(v.name).expect("always available");
+    let variants = Whirlpool::available_variants();
+    assert_eq!(
+        variants.len(),
+        Algorithm::Whirlpool.variants().len(),
+        "always available"
+    );
+    for v in variants {
+        let mut h = Whirlpool::with_variant(v);
         for _ in 0..count / 1000 {
             Digest::update(&mut h, &chunk);
         }
-        assert_eq!(h.finalize().as_slice(), &md[..], "{}", v.name);
+        assert_eq!(h.finalize().as_slice(), &md[..], "{v}");
     }
 }

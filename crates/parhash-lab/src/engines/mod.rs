@@ -20,7 +20,7 @@ use crate::engine::EngineRef;
 use crate::tree_params::TreeParams;
 
 pub use peers::{blake3_anchor, peer_ids, peers};
-pub use variants::{default_variant, parhash_variant};
+pub use variants::{default_variant, parhash_engine, parhash_variant};
 
 /// Builders of extra engines (tree modes, batch engines, GPU back-ends) for an algorithm: each
 /// returns the engines it offers for that algorithm (none for most). Engines that take tree
@@ -57,11 +57,7 @@ pub fn parhash_engines(algorithm: Algorithm) -> Vec<EngineRef> {
 
 /// Like [`parhash_engines`], handing `tree` parameter sets to the extra engines.
 pub fn parhash_engines_with_tree(algorithm: Algorithm, tree: &[TreeParams]) -> Vec<EngineRef> {
-    let mut out: Vec<EngineRef> = algorithm
-        .variants()
-        .into_iter()
-        .filter_map(|v| parhash_variant(algorithm, v.name))
-        .collect();
+    let mut out: Vec<EngineRef> = algorithm.available_variants().map(parhash_engine).collect();
     for extra in EXTRA_ENGINES {
         out.extend(extra(algorithm, tree));
     }

@@ -52,7 +52,7 @@ impl Engine for ParhashEngine {
         let algorithm = self.variant.algorithm();
         // `hash` runs the default variant; the tree modes' one-shots thread (BLAKE3's past one
         // piece, see `hash_message`), so SANDstorm and PARSHA-256 keep the streaming path.
-        let one_shot = self.variant.name() == default_variant(algorithm)
+        let one_shot = self.variant == algorithm.default_variant()
             && (!Hasher::splits_over_threads(algorithm) || algorithm == Algorithm::Blake3);
         // One thread, as the lab counts this engine's threads (one per message): a tree mode's
         // `Hasher` would otherwise spread a long message over every core, and its "1 thread"
@@ -79,18 +79,17 @@ fn one_thread(variant: Variant) -> HasherBuilder {
 
 /// The parhash engine for one variant, or `None` if it is unknown or unavailable on this CPU.
 pub fn parhash_variant(algorithm: Algorithm, variant: &str) -> Option<EngineRef> {
-    let variant = algorithm.variant(variant).ok()?;
-    Some(Arc::new(ParhashEngine { variant }))
+    Some(parhash_engine(algorithm.variant(variant).ok()?))
+}
+
+/// The parhash engine for `variant`.
+pub fn parhash_engine(variant: Variant) -> EngineRef {
+    Arc::new(ParhashEngine { variant })
 }
 
 /// The name of the variant parhash uses by default for `algorithm`.
 pub fn default_variant(algorithm: Algorithm) -> &'static str {
-    algorithm
-        .variants()
-        .into_iter()
-        .find(|v| v.default)
-        .map(|v| v.name)
-        .unwrap_or("portable")
+    algorithm.default_variant().name()
 }
 
 #[cfg(test)]
@@ -104,8 +103,7 @@ mod tests {
             Algorithm::Sandstorm256,
             Algorithm::Blake3,
         ] {
-            for info in alg.variants().into_iter().filter(|v| v.available) {
-                let variant = alg.variant(info.name).unwrap();
+            for variant in alg.available_variants() {
                 assert_eq!(
                     one_thread(variant).threads_allowed(),
                     Threads::ONE,

@@ -19,8 +19,6 @@ use digest::block_buffer::BlockSizes;
 use digest::OutputSizeUser;
 
 use super::pieces;
-use super::VariantInfo;
-use crate::dispatch::Dispatch;
 
 /// The size-only `digest` traits of a core type (see the [module docs](self)).
 ///
@@ -672,36 +670,14 @@ macro_rules! hashers {
             impl: BaseFixedTraits AlgorithmName Default Clone HashMarker Reset FixedOutputReset;
         );
 
-        impl $crate::algo::Variants for $name {
-            fn variants() -> Vec<$crate::algo::VariantInfo> {
-                $crate::algo::block_api::variants_of(<$core>::with_backend)
-            }
-
-            fn variant_name(name: &str) -> Option<&'static str> {
-                $crate::algo::block_api::name_of(<$core>::with_backend, name)
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                let backend = $crate::dispatch::Dispatch::by_name(name)?;
-                Some(Self {
-                    core: <$core>::with_backend(backend),
-                    buffer: Default::default(),
-                })
-            }
-        }
+        $crate::dispatch::table_variants!(
+            <$core>::with_backend,
+            |backend, _| Self {
+                core: <$core>::with_backend(backend),
+                buffer: Default::default(),
+            };
+            $name
+        );
     )*};
 }
 pub(crate) use hashers;
-
-/// `name` as the backend table a core's `with_backend` takes spells it, hidden aliases included.
-pub(crate) fn name_of<B: Dispatch, Core>(
-    _with_backend: fn(B) -> Core,
-    name: &str,
-) -> Option<&'static str> {
-    B::static_name(name)
-}
-
-/// The variants of the backend enum a core's `with_backend` takes.
-pub(crate) fn variants_of<B: Dispatch, Core>(_with_backend: fn(B) -> Core) -> Vec<VariantInfo> {
-    B::infos()
-}

@@ -124,19 +124,11 @@ macro_rules! checksum_type {
             }
         }
 
-        impl $crate::algo::Variants for $name {
-            fn variants() -> Vec<$crate::algo::VariantInfo> {
-                <$backend as $crate::dispatch::Dispatch>::infos()
-            }
-
-            fn variant_name(name: &str) -> Option<&'static str> {
-                <$backend as $crate::dispatch::Dispatch>::static_name(name)
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                <$backend as $crate::dispatch::Dispatch>::by_name(name).map(|b| $name($state::new(b)))
-            }
-        }
+        $crate::dispatch::table_variants!(
+            $state::new,
+            |backend, _| $name($state::new(backend));
+            $name
+        );
     };
 }
 pub(crate) use checksum_type;

@@ -138,20 +138,8 @@ where
 /// [`Variants`](super::Variants) for hashers taken whole from a RustCrypto crate: one variant,
 /// `rustcrypto`, described by `summary`.
 macro_rules! rustcrypto_variants {
-    ($summary:literal: $($ty:ty),+) => {$(
-        impl $crate::algo::Variants for $ty {
-            fn variants() -> Vec<$crate::algo::VariantInfo> {
-                vec![$crate::algo::VariantInfo {
-                    name: "rustcrypto",
-                    available: true,
-                    default: true,
-                    summary: $summary,
-                }]
-            }
-            fn with_variant(name: &str) -> Option<Self> {
-                (name == "rustcrypto").then(Self::default)
-            }
-        }
-    )+};
+    ($summary:literal: $($ty:ty),+) => {
+        $crate::algo::single_variant!("rustcrypto": $summary, |_| Self::default(); $($ty),+);
+    };
 }
 pub(crate) use rustcrypto_variants;

@@ -256,26 +256,13 @@ impl HasherBuilder {
         }
         self.check_variant()?;
         let params = self.tree_params.unwrap_or_default();
-        let variant = self.variant.map(Variant::name);
-        let unavailable = || Error::UnavailableVariant {
-            algorithm,
-            variant: variant.unwrap_or_default().to_string(),
-            available: algorithm
-                .variants()
-                .into_iter()
-                .filter(|v| v.available)
-                .map(|v| v.name)
-                .collect(),
-        };
         // PARSHA-256's form from its backend table: `None` = the literal reference, else the
         // streaming engine's kernel (`None` = its own choice).
-        let parsha_kernel = match variant {
-            Some(name) if is_parsha => ParshaBackend::by_name(name)
-                .ok_or_else(unavailable)?
-                .kernel(),
+        let parsha_kernel = match self.variant {
+            Some(variant) if is_parsha => ParshaBackend::at(variant.index()).kernel(),
             _ => Some(None),
         };
-        let inner = match (variant, self.expected_len) {
+        let inner = match (self.variant, self.expected_len) {
             // The streaming engine has every variant but the literal reference.
             (_, Some(len)) if is_parsha && parsha_kernel.is_some() => {
                 let kernel = parsha_kernel.flatten();
@@ -293,13 +280,11 @@ impl HasherBuilder {
                 )),
             ),
             (None, _) => Inner::fixed(algorithm, self.threads),
-            (Some(name), _) => match InlineHash::new(algorithm, Some(name)) {
+            (Some(variant), _) => match InlineHash::new(algorithm, Some(variant)) {
                 Some(state) => Inner::Inline(state),
                 None => Inner::Digest(
                     algorithm,
-                    algorithm
-                        .new_dyn_variant(name, self.threads, params)
-                        .ok_or_else(unavailable)?,
+                    algorithm.new_dyn_variant(variant.index(), self.threads, params),
                 ),
             },
         };

@@ -12,7 +12,7 @@ use digest::block_api::{BlockSizeUser, CoreProxy};
 use digest::block_buffer::BlockSizes;
 use digest::OutputSizeUser;
 
-use super::{Algorithm, Output};
+use super::{Algorithm, Output, Variant};
 use crate::algo::block_api::{LazyMd, MdParts};
 use crate::algo::md5::Md5Core;
 use crate::algo::sha1::Sha1Core;
@@ -20,7 +20,7 @@ use crate::algo::sha2::{
     Sha224Params, Sha256Core, Sha256Params256, Sha384Params, Sha512Core, Sha512Params512,
     Sha512_224Params, Sha512_256Params,
 };
-use crate::algo::Variants;
+use crate::algo::{VariantOf, Variants};
 use crate::{Md5, Sha1, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 
 /// One state of an algorithm kept in place: its core behind a lazy buffer ([`LazyMd`]: a
@@ -60,9 +60,10 @@ macro_rules! each {
     };
 }
 
-/// The core of `T` on the named variant (its default one for `None`), behind a lazy buffer.
+/// The core of `T` on the variant at `index` of its table (its default one for `None`), behind
+/// a lazy buffer.
 #[inline(always)]
-fn state<T>(variant: Option<&str>) -> Option<LazyMd<T::Core>>
+fn state<T>(index: Option<usize>) -> LazyMd<T::Core>
 where
     T: Default + Variants + CoreProxy,
     T::Core: MdParts + Default,
@@ -70,11 +71,11 @@ where
 {
     // The default core by itself: not through `T::default()`, which builds (and zeroes) the
     // `digest` wrapper's own buffer too, on every hasher built.
-    let core = match variant {
+    let core = match index {
         None => T::Core::default(),
-        Some(name) => T::with_variant(name)?.decompose().0,
+        Some(index) => T::with_variant(VariantOf::checked(index)).decompose().0,
     };
-    Some(LazyMd::new(core))
+    LazyMd::new(core)
 }
 
 /// The digest of a state, which starts over, written straight into the `Output`.
@@ -102,23 +103,21 @@ where
 }
 
 impl InlineHash {
-    /// The in-place state of `algorithm` on `variant` (its default one for `None`); `None` for
-    /// an algorithm kept behind a box, or a variant unavailable here (the boxed path reports it).
+    /// The in-place state of `algorithm` on `variant` (one of `algorithm`'s; its default one
+    /// for `None`); `None` for an algorithm kept behind a box.
     #[inline(always)]
-    pub(super) fn new(algorithm: Algorithm, variant: Option<&str>) -> Option<Self> {
+    pub(super) fn new(algorithm: Algorithm, variant: Option<Variant>) -> Option<Self> {
+        debug_assert!(variant.is_none_or(|v| v.algorithm() == algorithm));
+        let index = variant.map(Variant::index);
         Some(match algorithm {
-            Algorithm::Md5 => InlineHash::Md5(state::<Md5>(variant)?),
-            Algorithm::Sha1 => InlineHash::Sha1(state::<Sha1>(variant)?),
-            Algorithm::Sha224 => InlineHash::Sha224(state::<Sha224>(variant)?),
-            Algorithm::Sha256 => InlineHash::Sha256(state::<Sha256>(variant)?),
-            Algorithm::Sha384 => InlineHash::Sha384(Box::new(state::<Sha384>(variant)?)),
-            Algorithm::Sha512 => InlineHash::Sha512(Box::new(state::<Sha512>(variant)?)),
-            Algorithm::Sha512_224 => {
-                InlineHash::Sha512_224(Box::new(state::<Sha512_224>(variant)?))
-            }
-            Algorithm::Sha512_256 => {
-                InlineHash::Sha512_256(Box::new(state::<Sha512_256>(variant)?))
-            }
+            Algorithm::Md5 => InlineHash::Md5(state::<Md5>(index)),
+            Algorithm::Sha1 => InlineHash::Sha1(state::<Sha1>(index)),
+            Algorithm::Sha224 => InlineHash::Sha224(state::<Sha224>(index)),
+            Algorithm::Sha256 => InlineHash::Sha256(state::<Sha256>(index)),
+            Algorithm::Sha384 => InlineHash::Sha384(Box::new(state::<Sha384>(index))),
+            Algorithm::Sha512 => InlineHash::Sha512(Box::new(state::<Sha512>(index))),
+            Algorithm::Sha512_224 => InlineHash::Sha512_224(Box::new(state::<Sha512_224>(index))),
+            Algorithm::Sha512_256 => InlineHash::Sha512_256(Box::new(state::<Sha512_256>(index))),
             _ => return None,
         })
     }

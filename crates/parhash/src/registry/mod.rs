@@ -31,7 +31,7 @@ use crate::algo::{
     blake, blake2, blake3, cksum, crc, groestl, jh, keccak, md5, parsha256, sandstorm, sha1, sha2,
     shake, simd, skein, whirlpool, xxhash,
 };
-use crate::algo::{VariantInfo, Variants};
+use crate::algo::{VariantInfo, VariantOf, Variants};
 use crate::threads::Threads;
 
 /// A hash family: algorithms that share one design and one module under `algo/`.
@@ -293,10 +293,34 @@ macro_rules! algorithms {
                 }
             }
 
-            /// `name` as the algorithm's variant table spells it, if available here.
-            pub(crate) fn variant_name(self, name: &str) -> Option<&'static str> {
+            /// The position of `name` in this algorithm's variant table, if available here.
+            fn find_variant(self, name: &str) -> Option<usize> {
                 match self {
-                    $(Algorithm::$variant => <$ty as Variants>::variant_name(name),)*
+                    $(Algorithm::$variant => <$ty as Variants>::variant(name).map(VariantOf::index),)*
+                }
+            }
+
+            /// The positions of the listed variants available here, in listing order.
+            fn available_variant_indices(self) -> Vec<usize> {
+                match self {
+                    $(Algorithm::$variant => <$ty as Variants>::available_variants()
+                        .into_iter()
+                        .map(VariantOf::index)
+                        .collect(),)*
+                }
+            }
+
+            /// The position of the default variant in this algorithm's variant table.
+            fn default_variant_index(self) -> usize {
+                match self {
+                    $(Algorithm::$variant => <$ty as Variants>::default_variant().index(),)*
+                }
+            }
+
+            /// The name of the variant at `index` (one [`Algorithm::find_variant`] gave).
+            fn variant_name_at(self, index: usize) -> &'static str {
+                match self {
+                    $(Algorithm::$variant => VariantOf::<$ty>::checked(index).name(),)*
                 }
             }
 
@@ -343,18 +367,24 @@ macro_rules! algorithms {
                 }
             }
 
+            /// The hasher on the variant at `index` (checked for this algorithm when it was
+            /// found) on `threads` threads.
             fn new_dyn_variant(
                 self,
-                variant: &str,
+                index: usize,
                 threads: Threads,
                 params: TreeParams,
-            ) -> Option<Box<dyn DynHash>> {
+            ) -> Box<dyn DynHash> {
                 if self == Algorithm::Parsha256 {
-                    let hasher = crate::algo::parsha256::Parsha256::with_variant_on(variant, threads)?;
-                    return Some(boxed(hasher.params(params)));
+                    let variant = VariantOf::<crate::algo::parsha256::Parsha256>::checked(index);
+                    let hasher = <crate::algo::parsha256::Parsha256 as Variants>::with_variant_on(variant, threads);
+                    return boxed(hasher.params(params));
                 }
                 match self {
-                    $(Algorithm::$variant => <$ty as Variants>::with_variant_on(variant, threads).map(boxed),)*
+                    $(Algorithm::$variant => boxed(<$ty as Variants>::with_variant_on(
+                        VariantOf::checked(index),
+                        threads,
+                    )),)*
                 }
             }
 
@@ -365,14 +395,10 @@ macro_rules! algorithms {
                     return self.new_dyn();
                 }
                 match self {
-                    $(Algorithm::$variant => {
-                        let default = <$ty as Variants>::variants()
-                            .into_iter()
-                            .find(|v| v.default)
-                            .map_or("portable", |v| v.name);
-                        <$ty as Variants>::with_variant_on(default, threads)
-                            .map_or_else(|| boxed(<$ty>::default()), boxed)
-                    })*
+                    $(Algorithm::$variant => boxed(<$ty as Variants>::with_variant_on(
+                        <$ty as Variants>::default_variant(),
+                        threads,
+                    )),)*
                 }
             }
         }

@@ -528,6 +528,90 @@ fn every_variant_agrees_with_default() {
     }
 }
 
+/// Every available variant of every algorithm, built from its value (no name read after
+/// `available_variants`), alone and on two threads, gives the default's digest on inputs
+/// around a block; its name parses back to the same value, and the value lists match the
+/// table's available names.
+#[test]
+fn every_variant_value_builds_the_default_digest() {
+    let data: Vec<u8> = (0..4100u32).map(|i| (i * 31 % 253) as u8).collect();
+    for &alg in Algorithm::ALL {
+        let listed: Vec<_> = alg
+            .variants()
+            .into_iter()
+            .filter(|v| v.available)
+            .map(|v| v.name)
+            .collect();
+        let values: Vec<Variant> = alg.available_variants().collect();
+        let names: Vec<_> = values.iter().map(|v| v.name()).collect();
+        assert_eq!(names, listed, "{alg}");
+        let default = alg.default_variant();
+        assert!(values.contains(&default), "{alg}: default {default}");
+        let flagged = alg
+            .variants()
+            .into_iter()
+            .find(|v| v.default)
+            .map(|v| v.name);
+        assert_eq!(Some(default.name()), flagged, "{alg}");
+        for variant in values {
+            assert_eq!(variant.algorithm(), alg);
+            assert_eq!(alg.variant(variant.name()), Ok(variant), "{alg}/{variant}");
+            for len in [0, 1, 65, 129, 4100] {
+                let expected = hash(alg, &data[..len]);
+                let mut h = Hasher::with_variant(variant);
+                h.update(&data[..len]);
+                assert_eq!(h.finalize(), expected, "{alg}/{variant}, {len} bytes");
+                let mut threaded = Hasher::builder(alg)
+                    .variant(variant)
+                    .threads(2)
+                    .build()
+                    .unwrap();
+                threaded.update(&data[..len]);
+                assert_eq!(
+                    threaded.finalize(),
+                    expected,
+                    "{alg}/{variant} x2, {len} bytes"
+                );
+            }
+        }
+    }
+}
+
+/// An alias accepted but not listed (`portable` for MD5's `sequential`) is its own value
+/// under its own name, and builds the same digest.
+#[test]
+fn an_unlisted_alias_is_a_value_too() {
+    let alg = Algorithm::Md5;
+    let alias = alg.variant("portable").unwrap();
+    assert_eq!(alias.name(), "portable");
+    assert_eq!(alias.to_string(), "portable");
+    assert!(!alg.available_variants().any(|v| v == alias));
+    let mut h = Hasher::with_variant(alias);
+    h.update(b"abc");
+    assert_eq!(h.finalize(), hash(alg, b"abc"));
+}
+
+/// An unknown name is refused at the edge, with the variants available here.
+#[test]
+fn an_unknown_variant_name_lists_the_available_ones() {
+    for &alg in Algorithm::ALL {
+        match alg.variant("no-such") {
+            Err(Error::UnavailableVariant {
+                algorithm,
+                variant,
+                available,
+            }) => {
+                assert_eq!(algorithm, alg);
+                assert_eq!(variant, "no-such");
+                let expected: Vec<_> = alg.available_variants().map(|v| v.name()).collect();
+                assert_eq!(available, expected, "{alg}");
+                assert!(!available.is_empty(), "{alg}");
+            }
+            other => panic!("{alg}: {other:?}"),
+        }
+    }
+}
+
 /// `hash`'s BLAKE3 shortcut (the crate's one-shot up to one piece) and the incremental path
 /// above it give the crate's digest on both sides of the piece size.
 #[test]

@@ -1,6 +1,6 @@
-//! A forced implementation variant as a value: [`Variant`] names one variant of one algorithm
-//! that this CPU can run, checked once when it is made ([`Algorithm::variant`]), so a builder
-//! given one never parses a name.
+//! A forced implementation variant as a value: [`Variant`] is one entry of one algorithm's
+//! variant table that this CPU can run, checked once when it is made ([`Algorithm::variant`]),
+//! so a builder given one never reads a name and cannot fail to find it.
 
 use std::fmt;
 
@@ -20,14 +20,23 @@ use super::{Algorithm, Error};
 /// assert_eq!(h.finalize(), parhash::hash(Algorithm::Sha256, b"abc"));
 /// assert!(Algorithm::Sha256.variant("no-such").is_err());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Variant {
     algorithm: Algorithm,
-    /// A name from the algorithm's own variant table (static: never a caller's string).
-    name: &'static str,
+    /// Its position in the variant table of the algorithm's type (a listed variant, a group
+    /// such as `parallel` or an accepted alias), found available here.
+    index: u8,
 }
 
 impl Variant {
+    /// The variant at `index` of `algorithm`'s table, which was found available here.
+    fn checked(algorithm: Algorithm, index: usize) -> Variant {
+        Variant {
+            algorithm,
+            index: u8::try_from(index).expect("variant tables hold a dozen entries"),
+        }
+    }
+
     /// The algorithm this is a variant of.
     pub fn algorithm(self) -> Algorithm {
         self.algorithm
@@ -35,13 +44,27 @@ impl Variant {
 
     /// Its name, as [`Algorithm::variants`] lists it.
     pub fn name(self) -> &'static str {
-        self.name
+        self.algorithm.variant_name_at(self.index())
+    }
+
+    /// Its position in the variant table of [`Variant::algorithm`]'s type.
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.index)
+    }
+}
+
+impl fmt::Debug for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Variant")
+            .field("algorithm", &self.algorithm)
+            .field("name", &self.name())
+            .finish()
     }
 }
 
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
+        f.write_str(self.name())
     }
 }
 
@@ -52,11 +75,8 @@ impl Algorithm {
     /// # Errors
     /// [`Error::UnavailableVariant`], which lists the variants available here.
     pub fn variant(self, name: &str) -> Result<Variant, Error> {
-        match self.variant_name(name) {
-            Some(name) => Ok(Variant {
-                algorithm: self,
-                name,
-            }),
+        match self.find_variant(name) {
+            Some(index) => Ok(Variant::checked(self, index)),
             None => Err(Error::UnavailableVariant {
                 algorithm: self,
                 variant: name.to_string(),
@@ -72,12 +92,14 @@ impl Algorithm {
 
     /// Every variant this CPU can run, in the order [`Algorithm::variants`] lists them.
     pub fn available_variants(self) -> impl Iterator<Item = Variant> {
-        self.variants()
+        self.available_variant_indices()
             .into_iter()
-            .filter(|v| v.available)
-            .map(move |v| Variant {
-                algorithm: self,
-                name: v.name,
-            })
+            .map(move |index| Variant::checked(self, index))
+    }
+
+    /// The variant used when none is forced: the one [`Algorithm::variants`] flags as the
+    /// default.
+    pub fn default_variant(self) -> Variant {
+        Variant::checked(self, self.default_variant_index())
     }
 }

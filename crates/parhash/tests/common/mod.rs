@@ -258,23 +258,37 @@ pub const fn cases(debug: usize, release: usize) -> usize {
     }
 }
 
-/// Names of the variants of `T` available on this CPU; prints the skipped ones and checks that
-/// exactly one variant is the default.
+/// Names of the variants of `T` available on this CPU (see [`variant_values`]).
 pub fn available_variants<T: parhash::lab::algo::Variants>() -> Vec<&'static str> {
+    variant_values::<T>()
+        .into_iter()
+        .map(|v| v.name())
+        .collect()
+}
+
+/// The variants of `T` available on this CPU, as values; prints the skipped ones and checks
+/// that exactly one variant is the default.
+pub fn variant_values<T: parhash::lab::algo::Variants>() -> Vec<parhash::lab::algo::VariantOf<T>> {
     let variants = T::variants();
     assert_eq!(
         variants.iter().filter(|v| v.default).count(),
         1,
         "exactly one default variant: {variants:?}"
     );
-    let mut out = Vec::new();
-    for v in variants {
-        if v.available {
-            out.push(v.name);
-        } else {
-            eprintln!("skipped variant {}: not available on this CPU", v.name);
-        }
+    for v in variants.iter().filter(|v| !v.available) {
+        eprintln!("skipped variant {}: not available on this CPU", v.name);
     }
+    let out = T::available_variants();
+    let listed: Vec<_> = variants
+        .iter()
+        .filter(|v| v.available)
+        .map(|v| v.name)
+        .collect();
+    let names: Vec<_> = out.iter().map(|v| v.name()).collect();
+    assert_eq!(
+        names, listed,
+        "the values are the listed available variants"
+    );
     assert!(!out.is_empty());
     out
 }
@@ -318,13 +332,13 @@ pub fn check_records_every_variant<T>(alg: parhash::Algorithm, kats: &[Kat], wha
 where
     T: parhash::lab::algo::Variants + digest::Digest,
 {
-    let variants = available_variants::<T>();
+    let variants = variant_values::<T>();
     for k in kats {
         let at = |variant| format!("{alg} {variant}: {what} line {}", k.line);
         for &variant in &variants {
-            let typed = T::with_variant(variant).expect("available variant");
+            let typed = T::with_variant(variant);
             let got = typed.chain_update(&k.msg).finalize();
-            assert_eq!(got.as_slice(), &k.md[..], "{}", at(variant));
+            assert_eq!(got.as_slice(), &k.md[..], "{}", at(variant.name()));
         }
         assert_eq!(T::digest(&k.msg).as_slice(), &k.md[..], "{}", at("default"));
     }
@@ -356,9 +370,9 @@ where
 {
     let monte = parse_monte(text);
     assert_eq!(monte.checkpoints.len(), 100);
-    for variant in available_variants::<D>() {
-        ran_variant(alg, variant);
-        let mut h = D::with_variant(variant).expect("listed as available");
+    for variant in variant_values::<D>() {
+        ran_variant(alg, variant.name());
+        let mut h = D::with_variant(variant);
         let mut seed = monte.seed.clone();
         for (j, expected) in monte.checkpoints.iter().enumerate() {
             let mut md = [seed.clone(), seed.clone(), seed.clone()];
@@ -416,7 +430,7 @@ pub fn differential_every_variant<T>(
     for _ in 0..cases(plan.cases.0, plan.cases.1) {
         lengths.push(r.random_range(0..=plan.max_len));
     }
-    let variants = available_variants::<T>();
+    let variants = variant_values::<T>();
     for len in lengths {
         let data = random_bytes(&mut r, len);
         let expected = oracle(&data);
@@ -426,20 +440,20 @@ pub fn differential_every_variant<T>(
         // `None`: the default hashers (`T::new`, `Hasher::new`), also fed in pieces.
         for variant in std::iter::once(None).chain(variants.iter().copied().map(Some)) {
             if let (Some(variant), Some((slow, limit))) = (variant, plan.slow) {
-                if slow == variant && len > limit {
+                if slow == variant.name() && len > limit {
                     continue;
                 }
             }
             let (mut typed, mut dynamic) = match variant {
                 Some(variant) => {
-                    ran_variant(alg, variant);
-                    let named = alg.variant(variant).expect("available");
-                    let typed = T::with_variant(variant).expect("available");
+                    ran_variant(alg, variant.name());
+                    let named = alg.variant(variant.name()).expect("available");
+                    let typed = T::with_variant(variant);
                     (typed, parhash::Hasher::with_variant(named))
                 }
                 None => (T::new(), parhash::Hasher::new(alg)),
             };
-            let variant = variant.unwrap_or("default");
+            let variant = variant.map_or("default", parhash::lab::algo::VariantOf::name);
             for piece in random_splits(&mut r, len) {
                 Digest::update(&mut typed, &data[piece.clone()]);
                 dynamic.update(&data[piece]);
@@ -477,8 +491,8 @@ where
 {
     let data = pattern(len);
     let expected = T::digest(&data);
-    for variant in available_variants::<T>() {
-        let mut h = T::with_variant(variant).expect("available");
+    for variant in variant_values::<T>() {
+        let mut h = T::with_variant(variant);
         // Garbage first, then reset: the variant must survive the reset.
         digest::Digest::update(&mut h, b"garbage");
         digest::Digest::reset(&mut h);

@@ -43,7 +43,6 @@ use digest::{
     OutputSizeUser, Reset, Update, XofReader,
 };
 
-use super::{VariantInfo, Variants};
 use crate::threads::{for_each_mut, Threads};
 
 /// Bytes per piece, the unit of work of one thread: 1 MiB (1024 chunks, a power of two), about
@@ -479,27 +478,13 @@ impl ExtendableOutputReset for Blake3 {
     }
 }
 
-/// The one variant: the `blake3` crate's code; threads are a [`Threads`] value, not a variant.
-const CRATE_VARIANT: &str = "blake3-crate";
-
-impl Variants for Blake3 {
-    fn variants() -> Vec<VariantInfo> {
-        vec![VariantInfo {
-            name: CRATE_VARIANT,
-            available: true,
-            default: true,
-            summary: "the official blake3 crate (its own SIMD dispatch), 1 MiB pieces on threads; one-shots of at most 64 bytes by an AVX-512 kernel where the CPU has one",
-        }]
-    }
-
-    fn with_variant(name: &str) -> Option<Self> {
-        Self::with_variant_on(name, Threads::ALL)
-    }
-
-    fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
-        (name == CRATE_VARIANT).then(|| Blake3::with_threads(threads))
-    }
-}
+// The one variant: the `blake3` crate's code; threads are a `Threads` value, not a variant.
+super::single_variant!(
+    "blake3-crate":
+        "the official blake3 crate (its own SIMD dispatch), 1 MiB pieces on threads; one-shots of at most 64 bytes by an AVX-512 kernel where the CPU has one",
+    Blake3::with_threads;
+    Blake3
+);
 
 /// BLAKE3 as an extendable-output function on at most `threads` threads, read for any length
 /// by the registry.

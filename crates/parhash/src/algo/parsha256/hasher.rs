@@ -19,8 +19,7 @@ use super::{
     check_params, parsha256_with, reference, ParshaError, ParshaOptions, DEFAULT_IV_BITS,
     DEFAULT_TREE_HEIGHT,
 };
-use crate::algo::{VariantInfo, Variants};
-use crate::dispatch::{backends, Dispatch};
+use crate::dispatch::backends;
 use crate::lanes::{Kernel, Width};
 use crate::threads::Threads;
 
@@ -214,24 +213,15 @@ impl Backend {
     }
 }
 
-impl Variants for Parsha256 {
-    fn variants() -> Vec<VariantInfo> {
-        Backend::infos()
-    }
-
-    fn with_variant(name: &str) -> Option<Self> {
-        Self::with_variant_on(name, Threads::ALL)
-    }
-
-    fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
-        let form = match Backend::by_name(name)?.kernel() {
+crate::dispatch::table_variants!(
+    |backend: Backend| backend,
+    |backend: Backend, threads| Parsha256 {
+        message: Vec::new(),
+        params: TreeParams::DEFAULT,
+        form: match backend.kernel() {
             None => Form::Reference,
             Some(kernel) => Form::Fast(ParshaOptions { threads, kernel }),
-        };
-        Some(Parsha256 {
-            message: Vec::new(),
-            params: TreeParams::DEFAULT,
-            form,
-        })
-    }
-}
+        },
+    };
+    Parsha256
+);

@@ -69,18 +69,28 @@ impl Wide {
 
     /// The AVX-512 form, if this CPU has AVX-512 and GFNI.
     pub fn avx512() -> Option<Wide> {
-        let form = Form::Avx512(Avx512::detect()?, Gfni::detect()?);
-        Some(Wide { form })
+        Some(Wide::avx512_on(Avx512::detect()?, Gfni::detect()?))
+    }
+
+    /// The AVX-512 form, on the ISAs these tokens prove.
+    pub(crate) fn avx512_on(avx512: Avx512, gfni: Gfni) -> Wide {
+        Wide {
+            form: Form::Avx512(avx512, gfni),
+        }
     }
 
     /// The AVX2 form, with GFNI's S-box where the CPU has it, else the table gather.
     pub fn avx2() -> Option<Wide> {
-        let avx2 = Avx2::detect()?;
+        Some(Wide::avx2_on(Avx2::detect()?))
+    }
+
+    /// The AVX2 form on the AVX2 this token proves, with GFNI's S-box where the CPU has it.
+    pub(crate) fn avx2_on(avx2: Avx2) -> Wide {
         let form = match GfniAvx2::detect() {
             Some(gfni) => Form::Avx2Gfni(avx2, gfni),
             None => Form::Avx2Gather(avx2),
         };
-        Some(Wide { form })
+        Wide { form }
     }
 
     /// The AVX2 form with the table-gather S-box even where GFNI exists (to test and time the

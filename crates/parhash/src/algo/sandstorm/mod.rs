@@ -30,9 +30,8 @@ use digest::{
     HashMarker, Output,
 };
 
-use super::{VariantInfo, Variants};
 use crate::algo::sandstorm::tree::{Tree, TreeOptions};
-use crate::dispatch::{backends, Dispatch};
+use crate::dispatch::backends;
 use crate::threads::Threads;
 use reference::{Boundaries, Chain};
 use word::Word;
@@ -202,25 +201,34 @@ backends! {
 }
 
 impl Form {
-    /// The tree engine of this form on `threads` (`Some(None)` = the literal reference); the
-    /// single-thread forms ignore `threads`. `None` only if a lane form's kernel cannot be
-    /// built although its tokens were detected.
-    fn engine(self, threads: Threads) -> Option<Option<TreeOptions>> {
-        Some(match self {
+    /// The tree engine of this form on `threads` (`None` = the literal reference); the
+    /// single-thread forms ignore `threads`. The lane forms run on the tokens they hold.
+    fn engine(self, threads: Threads) -> Option<TreeOptions> {
+        #[cfg(target_arch = "x86_64")]
+        use lanes::Wide;
+        match self {
             Form::Reference => None,
             Form::Sequential => Some(TreeOptions::SEQUENTIAL),
             Form::Interleaved => Some(TreeOptions::INTERLEAVED),
             Form::Parallel => Some(TreeOptions::fastest(threads)),
             Form::ParallelPortable => Some(TreeOptions::portable(threads)),
             #[cfg(target_arch = "x86_64")]
-            Form::InterleavedAvx512(..) => Some(TreeOptions::avx512(1)?),
+            Form::InterleavedAvx512(avx512, gfni) => {
+                Some(TreeOptions::portable(1).in_lanes(Wide::avx512_on(avx512, gfni)))
+            }
             #[cfg(target_arch = "x86_64")]
-            Form::InterleavedAvx2(_) => Some(TreeOptions::avx2(1)?),
+            Form::InterleavedAvx2(avx2) => {
+                Some(TreeOptions::portable(1).in_lanes(Wide::avx2_on(avx2)))
+            }
             #[cfg(target_arch = "x86_64")]
-            Form::ParallelAvx512(..) => Some(TreeOptions::avx512(threads)?),
+            Form::ParallelAvx512(avx512, gfni) => {
+                Some(TreeOptions::portable(threads).in_lanes(Wide::avx512_on(avx512, gfni)))
+            }
             #[cfg(target_arch = "x86_64")]
-            Form::ParallelAvx2(_) => Some(TreeOptions::avx2(threads)?),
-        })
+            Form::ParallelAvx2(avx2) => {
+                Some(TreeOptions::portable(threads).in_lanes(Wide::avx2_on(avx2)))
+            }
+        }
     }
 }
 
@@ -274,22 +282,14 @@ macro_rules! sandstorm_type {
             }
         }
 
-        impl Variants for $name {
-            fn variants() -> Vec<VariantInfo> {
-                Form::infos()
-            }
-
-            fn with_variant(name: &str) -> Option<Self> {
-                Self::with_variant_on(name, Threads::ALL)
-            }
-
-            fn with_variant_on(name: &str, threads: Threads) -> Option<Self> {
-                Form::by_name(name)?.engine(threads).map(|engine| Self {
-                    core: SandstormCore::with_engine(engine),
-                    buffer: Default::default(),
-                })
-            }
-        }
+        $crate::dispatch::table_variants!(
+            |form: Form| form,
+            |form: Form, threads| Self {
+                core: SandstormCore::with_engine(form.engine(threads)),
+                buffer: Default::default(),
+            };
+            $name
+        );
     };
 }
 

@@ -102,6 +102,14 @@ impl TreeOptions {
     pub fn avx2(threads: impl Into<Threads>) -> Option<TreeOptions> {
         TreeOptions::portable(threads).with_wide(Wide::avx2())
     }
+    /// This engine in the eight-lane form `wide`.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn in_lanes(self, wide: Wide) -> TreeOptions {
+        TreeOptions {
+            wide: Some(wide),
+            ..self
+        }
+    }
     /// This engine with the eight-lane form `wide`, if there is one.
     pub fn with_wide(self, wide: Option<Wide>) -> Option<TreeOptions> {
         Some(TreeOptions {
