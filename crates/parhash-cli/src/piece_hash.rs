@@ -8,7 +8,7 @@ use std::io;
 use std::sync::mpsc;
 use std::sync::Arc;
 
-use parhash::file::FileVersion;
+use parhash::file::{FileChangedSize, FileVersion};
 use parhash::{Hasher, HasherBuilder, Output, Threads};
 
 /// Bytes read at once.
@@ -58,7 +58,7 @@ pub fn hash_file(
                 let mut buffer = next_buffer(&mut spare, &returned);
                 let data = Arc::get_mut(&mut buffer).expect("returned buffers are unshared");
                 data.resize(want, 0);
-                read_exact_at(file, data, offset)?;
+                read_exact_at(file, data, offset, len)?;
                 offset += want as u64;
                 if to_pieces.send(Arc::clone(&buffer)).is_err() {
                     break;
@@ -150,22 +150,32 @@ fn hash_pieces(
     Ok(())
 }
 
-#[cfg(unix)]
-fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    use std::os::unix::fs::FileExt;
-    file.read_exact_at(buf, offset)
-        .map_err(|err| match err.kind() {
-            io::ErrorKind::UnexpectedEof => io::Error::other("file changed size while it was read"),
-            _ => err,
-        })
-}
-
-#[cfg(not(unix))]
-fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = file;
-    file.seek(SeekFrom::Start(offset))?;
-    file.read_exact(buf)
+/// `buf.len()` bytes of `file` from `offset`; a file of `len` bytes that ends first is the
+/// library's [`FileChangedSize`] (as every other read of the file engine reports it).
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64, len: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    let read = {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(buf, offset)
+    };
+    #[cfg(not(unix))]
+    let read = {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = file;
+        file.seek(SeekFrom::Start(offset))
+            .and_then(|_| file.read_exact(buf))
+    };
+    read.map_err(|err| match err.kind() {
+        io::ErrorKind::UnexpectedEof => io::Error::other(FileChangedSize {
+            expected: len,
+            found: file
+                .metadata()
+                .ok()
+                .map(|m| m.len())
+                .filter(|&now| now < len),
+        }),
+        _ => err,
+    })
 }
 
 #[cfg(test)]
