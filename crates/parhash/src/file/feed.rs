@@ -14,7 +14,7 @@ use std::fs::File;
 use std::io;
 
 use super::read::{read_exactly, read_to_end};
-use super::{finish, sparse, spool, FileVersion, MultiHasher, ReadAhead};
+use super::{finish, sparse, spool, FileVersion, MultiHasher, Progress, ReadAhead};
 use crate::{Hasher, Output, Threads};
 
 /// Bytes handed at once to the hashers and the consumer, read into a buffer.
@@ -64,14 +64,16 @@ impl MultiHasher<'_> {
         if version.is_none() && needs_length {
             let data = spool(&mut &*file)?;
             let mut hashers = self.feeding_hashers(Some(data.len() as u64))?;
-            self.started(Some(data.len() as u64));
+            let progress = self.progress.unwrap_or(&NoProgress);
+            progress.started(Some(data.len() as u64));
             hash_and_feed(&mut hashers, &mut consume, 0, &data)?;
-            self.hashed(data.len());
+            progress.hashed(data.len() as u64);
             return hashers.into_iter().map(finish).collect();
         }
         let len = version.map(|v| v.len());
         let mut hashers = self.feeding_hashers(len)?;
-        self.started(len);
+        let progress = self.progress.unwrap_or(&NoProgress);
+        progress.started(len);
         let mut offset = 0u64;
         let mut failed = None;
         let mut step = |bytes: &[u8]| {
@@ -81,7 +83,7 @@ impl MultiHasher<'_> {
             match hash_and_feed(&mut hashers, &mut consume, offset, bytes) {
                 Ok(()) => {
                     offset += bytes.len() as u64;
-                    self.hashed(bytes.len());
+                    progress.hashed(bytes.len() as u64);
                 }
                 Err(err) => failed = Some(err),
             }
@@ -137,19 +139,12 @@ impl MultiHasher<'_> {
             })
             .collect()
     }
-
-    fn started(&self, len: Option<u64>) {
-        if let Some(progress) = self.progress {
-            progress.started(len);
-        }
-    }
-
-    fn hashed(&self, bytes: usize) {
-        if let Some(progress) = self.progress {
-            progress.hashed(bytes as u64);
-        }
-    }
 }
+
+/// Told nothing (where the caller asked for no progress).
+struct NoProgress;
+
+impl Progress for NoProgress {}
 
 /// `bytes` (at `offset`) to every hasher, each on a thread of its own, and to `consume` on
 /// this one.
