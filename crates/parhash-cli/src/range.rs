@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{bail, Result};
 use parhash::file::{FileChangedSize, FileVersion, MultiHasher};
 use parhash::outboard::{verify_range_grouped, ChunkGroup, Encoder, RangeError};
-use parhash::{Algorithm, Blake3Mode, Hasher, Output};
+use parhash::{Algorithm, Blake3Mode, Output};
 use parhash_format::check::{Checker, Job, Record, Sink};
 use parhash_format::escape;
 use parhash_format::list_file::{replace, temporary};
@@ -148,14 +148,10 @@ fn is_outboard_name(name: &[u8]) -> bool {
     k.is_empty() || (k.len() <= 2 && k.iter().all(u8::is_ascii_digit))
 }
 
-/// Bytes read at once while writing an outboard (at most): a few of the encoder's 1 MiB units
-/// for each core, and one update of every other algorithm's hasher.
-const OUTBOARD_READ: usize = 16 << 20;
-
 /// Hashes the file at `path` with every algorithm and writes its outboard to `outboard`
-/// (through `OUTBOARD.tmp`, renamed once complete and synced), all from one read. BLAKE3's
-/// digest is the outboard's root; the other algorithms hash each buffer on threads of their
-/// own while the encoder hashes it on the pool.
+/// (through `OUTBOARD.tmp`, renamed once complete and synced), all from one read: the library's
+/// file engine reads it (maps, reads, a sparse file's holes from memory) and feeds the encoder
+/// while the other algorithms hash the same bytes. BLAKE3's digest is the outboard's root.
 fn hash_with_outboard(
     algorithms: &[Algorithm],
     path: &Path,
@@ -163,7 +159,7 @@ fn hash_with_outboard(
     group: ChunkGroup,
     options: &HashOptions,
 ) -> io::Result<Vec<Output>> {
-    let mut file = File::open(path)?;
+    let file = File::open(path)?;
     let version = FileVersion::of(&file).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -178,47 +174,29 @@ fn hash_with_outboard(
     let written = (|| -> io::Result<Vec<Output>> {
         let sink = File::create(&tmp)?;
         let mut encoder = Encoder::with_sink(sink, len, group).threads(options.threads);
-        let mut others = (algorithms.iter().filter(|&&alg| alg != Algorithm::Blake3))
-            .map(|&alg| builder_for(alg, options).expected_len(len).build())
-            .collect::<Result<Vec<Hasher>, _>>()
-            .map_err(io::Error::other)?;
-        let mut buffer = Vec::with_capacity(OUTBOARD_READ);
-        let mut left = len;
-        loop {
-            // Up to one byte more than the file should still hold: a file that grew is caught.
-            buffer.clear();
-            let limit = left.min(OUTBOARD_READ as u64 - 1) + 1;
-            (&mut file).take(limit).read_to_end(&mut buffer)?;
-            let changed = |found| {
-                io::Error::other(FileChangedSize {
+        let others = (algorithms.iter().filter(|&&alg| alg != Algorithm::Blake3))
+            .map(|&alg| builder_for(alg, options));
+        let engine = MultiHasher::new(others)
+            .read_strategy(options.read)
+            .memory_maps(!options.no_mmap);
+        let others = engine.hash_file_feeding(&file, |offset, bytes| {
+            // A file that was empty when opened is read to its end: one that grew since is
+            // the engine's error for a file that changed size, not the encoder's.
+            if offset + bytes.len() as u64 > len {
+                return Err(io::Error::other(FileChangedSize {
                     expected: len,
-                    found,
-                })
-            };
-            match buffer.len() as u64 {
-                0 if left == 0 => break,
-                0 => return Err(changed(Some(len - left))),
-                got if got > left => return Err(changed(None)),
-                got => left -= got,
+                    found: None,
+                }));
             }
-            let bytes = &buffer[..];
-            std::thread::scope(|scope| {
-                for hasher in others.iter_mut() {
-                    scope.spawn(move || hasher.update(bytes));
-                }
-                encoder.update(bytes)
-            })?;
-        }
+            encoder.update(bytes)
+        })?;
         version.check(&file)?;
         let (root, sink) = encoder.finalize()?;
         sink.sync_all()?;
         let mut others = others.into_iter();
         let digests = algorithms.iter().map(|&alg| match alg {
             Algorithm::Blake3 => Output::from_slice(&root),
-            _ => others
-                .next()
-                .expect("one hasher per other algorithm")
-                .finalize(),
+            _ => others.next().expect("one digest per other algorithm"),
         });
         Ok(digests.collect())
     })();

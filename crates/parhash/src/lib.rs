@@ -64,6 +64,16 @@ pub mod parsha256 {
     };
 }
 
+/// BLAKE3's subtrees: the chaining values of runs of a message at their offsets, and the
+/// merges that combine them into its digest (the `blake3` crate's `hazmat` interface, with
+/// errors for subtrees that are not the tree's).
+pub mod blake3 {
+    pub use crate::algo::blake3::subtree::{
+        left_subtree_len, max_subtree_len, merge, root, subtree, ChainingValue, SubtreeError,
+        CHUNK_LEN,
+    };
+}
+
 /// SANDstorm's tree mode used directly: the split/merge [`parts`](sandstorm::parts) of one
 /// message over machines.
 pub mod sandstorm {

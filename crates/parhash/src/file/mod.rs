@@ -73,6 +73,9 @@
 //! - **Several algorithms, one read** ([`MultiHasher`]): each file is read once and its
 //!   pieces go to one hasher per algorithm, spread over the threads; small files through each
 //!   algorithm's lanes. A file that changes size fails for every algorithm at once.
+//! - **The bytes to a consumer of the caller's, in the same read**
+//!   ([`MultiHasher::hash_file_feeding`]): an outboard encoder or a hasher of pieces gets the
+//!   file's bytes in order from whichever read the engine picks, with the same checks.
 //! - **Files of unknown length** (pipes, standard input, procfs and sysfs files, which say
 //!   0 bytes whatever they hold) are read to their end; PARSHA-256, which needs the length
 //!   first, spools them to memory (at most [`SPOOL_LIMIT`] bytes).
@@ -105,6 +108,7 @@
 
 #![forbid(unsafe_code)]
 
+mod feed;
 pub(crate) mod many;
 pub(crate) mod multi;
 pub(crate) mod read;

@@ -49,10 +49,10 @@ pub const PIECES_IN_FLIGHT: usize = 8;
 /// ```
 #[derive(Clone)]
 pub struct MultiHasher<'p> {
-    builders: Vec<HasherBuilder>,
-    progress: Option<&'p dyn Progress>,
+    pub(super) builders: Vec<HasherBuilder>,
+    pub(super) progress: Option<&'p dyn Progress>,
     read_strategy: ReadStrategy,
-    maps: bool,
+    pub(super) maps: bool,
 }
 
 impl std::fmt::Debug for MultiHasher<'_> {

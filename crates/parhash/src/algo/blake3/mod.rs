@@ -32,6 +32,7 @@ pub(crate) mod one_block;
 mod one_block_avx512;
 pub(crate) mod parts;
 mod spec;
+pub(crate) mod subtree;
 
 use ::blake3::hazmat::{
     hash_derive_key_context, merge_subtrees_non_root, merge_subtrees_root_xof, ChainingValue,
