@@ -138,7 +138,11 @@ def _parser() -> argparse.ArgumentParser:
         "did not match or Ray could not be reached, and for a usage error of sum or check (as `parhash sum` "
         "and `parhash check`); 2 for a missing or unknown subcommand.",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check,verify}")
+    # Listed for --help; main() hands `verify` to _store_verify before this parser sees it.
+    commands.add_parser("verify", add_help=False,
+                        help="check a local tree against s3://bucket/prefix, as `parhash-store verify` "
+                        "(`parhash-dist verify --help`)")
 
     def common(sub: argparse.ArgumentParser, json_help: str, json_excludes: str) -> None:
         sub.add_argument("--address", metavar="ADDR",
@@ -681,6 +685,8 @@ def _disconnect() -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     global _stdout
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["verify"]:
+        return _store_verify(argv[1:])
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exit:
@@ -693,6 +699,42 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _run(args)
     finally:
         sys.stdout = _stdout
+
+
+def _store_verify(argv: List[str]) -> int:
+    """``verify LOCAL_DIR s3://BUCKET/PREFIX``: ``parhash-store verify``'s options, output and
+    exit status (2 for its usage errors), with --address, --task-files, --task-bytes and
+    --max-retries for the cluster's part."""
+    from . import _store
+
+    own = argparse.ArgumentParser(add_help=False)
+    own.add_argument("--address")
+    own.add_argument("--task-files", type=_positive, default=_store.DEFAULT_TASK_FILES)
+    own.add_argument("--task-bytes", type=_positive, default=_store.DEFAULT_TASK_BYTES)
+    own.add_argument("--max-retries", type=int, default=DEFAULT_MAX_RETRIES)
+    try:
+        ours, rest = own.parse_known_args(argv)
+    except SystemExit as exit:
+        return int(exit.code or 0)
+    started: List[bool] = []
+
+    def verifier(*args: Any, **kwargs: Any):
+        # Ray is joined once the command line is known to be right, and its failure to
+        # connect ends the run as the store's failures do (status 2, said on standard error).
+        try:
+            started.append(_connect(ours.address))
+        except Exception as err:  # noqa: BLE001 - whatever Ray raises
+            raise RuntimeError(f"cannot connect to Ray ({ours.address or 'local'}): {err}") from err
+        return _store.verify(*args, **kwargs, task_files=ours.task_files, task_bytes=ours.task_bytes,
+                             max_retries=ours.max_retries)
+
+    import parhash.store
+
+    try:
+        return parhash.store.main(["verify", *rest], prog=PROG, verifier=verifier)
+    finally:
+        if any(started):
+            _disconnect()
 
 
 def _usage_error(args, text: str) -> int:
