@@ -6,6 +6,8 @@
 - ``hash_file(path, algorithm, parts=N)``: one large file of an algorithm that splits
   (``parhash.splits(algorithm)``) split into tree parts, each hashed by a task that reads only the bytes it needs (from a path every node sees
   or an fsspec URL), combined on the driver into the one-machine digest.
+- ``multipart_values(path, forms, part_sizes)``: one file's S3 ETag and composite checksums
+  for several part sizes, runs of whole parts hashed by tasks, combined on the driver.
 - ``verify_ranges(path, digest, outboard, ranges)``: ranges of one file checked against its
   BLAKE3 digest and outboard (``parhash.verify_range``), spread over tasks.
 - ``DigestColumn``: a callable for ``ray.data.Dataset.map_batches`` adding a digest column to
@@ -47,6 +49,7 @@ from ._engine import (
     connect,
 )
 
+from ._multipart import multipart_values
 from ._ranges import verify_ranges
 
 PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
@@ -68,6 +71,7 @@ __all__ = [
     "connect",
     "hash_file",
     "hash_files",
+    "multipart_values",
     "update_list",
     "verify_ranges",
     "write_list",

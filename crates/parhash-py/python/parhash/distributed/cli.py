@@ -105,9 +105,10 @@ def _algorithms(text: str) -> List[str]:
     return [_algorithm(name) for name in text.split(",")]
 
 
-def _part_size(text: str) -> int:
+def _part_sizes(text: str) -> List[int]:
+    """--part-size: one size or a comma-separated list (--part-size may also be repeated)."""
     try:
-        return fmt.parse_part_size(text)
+        return [fmt.parse_part_size(size) for size in text.split(",")]
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -220,9 +221,11 @@ def _parser() -> argparse.ArgumentParser:
     sum_parser.add_argument("--composite", action="store_true",
                             help="S3's composite checksums of -a's algorithms (sha1, sha256, crc32, crc32c; "
                             "default sha256) for parts of --part-size: SHA256-COMPOSITE (NAME) = BASE64-N")
-    sum_parser.add_argument("--part-size", type=_part_size, metavar="SIZE",
-                            help="part size of --etag and --composite: 8MiB (KiB, MiB, GiB; 5 MiB to 5 GiB); one "
-                            "size here (`parhash sum` takes several)")
+    sum_parser.add_argument("--part-size", type=_part_sizes, action="extend", metavar="SIZE",
+                            help="part size(s) of --etag and --composite: 8MiB (KiB, MiB, GiB; 5 MiB to 5 GiB); "
+                            "several: 8MiB,16MiB or --part-size repeated, a line for each, as `parhash sum`. With "
+                            "several, and for files of at least --split-bytes, each file's parts are spread over "
+                            "the cluster (--parts runs of whole parts) and combined here")
     sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
     common(sum_parser, "an object per file (path, algorithm, digest; or error and errno); a name that is not "
            "UTF-8 also as path_bytes (base64)", "-z, --tag, -b or -t")
@@ -462,7 +465,9 @@ def _multipart_spec(args) -> Spec:
     from . import _spec as checked_spec
 
     forms = _multipart_forms(args)
-    return checked_spec(forms if len(forms) > 1 else forms[0], None, None, part_size=args.part_size)
+    specs = [checked_spec(forms if len(forms) > 1 else forms[0], None, None, part_size=size)
+             for size in (args.part_size or [None])]
+    return specs[0]
 
 
 def _sum_multipart(args, bar: Optional[_Bar], out: _Output) -> bool:
@@ -470,25 +475,67 @@ def _sum_multipart(args, bar: Optional[_Bar], out: _Output) -> bool:
     sum` writes them; each file one task's, its parts on that worker's cores."""
     forms = _multipart_forms(args)
     spec = _multipart_spec(args)
+    sizes = args.part_size or [None]
 
     def items() -> Iterator[Item]:
         for name in map(os.fsencode, args.files):
             for path, error in fmt.walk([name], False):
                 yield Item(key=path, path=path) if error is None else Item(key=path, preset=error)
 
+    def split(item: Item) -> bool:
+        if item.path is None or sizes == [None]:
+            return False
+        if len(sizes) > 1:
+            return True
+        try:
+            return os.stat(item.path).st_size >= args.split_bytes
+        except OSError:
+            return False
+
+    listed = list(items())
+    if any(map(split, listed)):
+        results = ((item.key, _spread(args, item, forms, sizes)) for item in listed)
+    else:
+        results = _pipeline(args, spec, bar, None).run(iter(listed))
     all_ok = True
-    for name, result in _pipeline(args, spec, bar, None).run(items()):
+    for name, result in results:
         failed = isinstance(result, BaseException)
-        values = {} if failed else result if isinstance(result, dict) else {forms[0]: result}
-        for form in forms:
-            if args.json:
-                out.write(fmt.multipart_record(form, args.part_size, result if failed else values[form], name))
-            elif not failed:
-                out.write(fmt.multipart_line(form, values[form], name, zero=args.zero))
         if failed:
-            out.message(fmt.failure_message(result, name))
-            all_ok = False
+            values = {}
+        elif isinstance(result, dict) and all(isinstance(key, tuple) for key in result):
+            values = result
+        else:
+            one = result if isinstance(result, dict) else {forms[0]: result}
+            values = {(form, sizes[0]): value for form, value in one.items()}
+        refused = []
+        for form in forms:
+            for size in sizes:
+                value = result if failed else values[(form, size)]
+                if isinstance(value, BaseException) and not failed:
+                    refused.append(value)
+                if args.json:
+                    out.write(fmt.multipart_record(form, size, value, name))
+                elif not isinstance(value, BaseException):
+                    out.write(fmt.multipart_line(form, value, name, zero=args.zero))
+        for error in [result] if failed else list(dict.fromkeys(map(str, refused))):
+            out.message(fmt.failure_message(error if failed else ValueError(error), name))
+        all_ok &= not failed and not any(isinstance(v, BaseException) for v in values.values())
     return all_ok
+
+
+def _spread(args, item: Item, forms: List[str], sizes: List[int]) -> Any:
+    """One file's forms for every part size, its parts spread over the cluster
+    (``_multipart.multipart_values``): ``{(form, size): value or ValueError}``, or the file's
+    error."""
+    from . import _multipart
+    from ._engine import DistributedError
+
+    if item.path is None:
+        return item.preset
+    try:
+        return _multipart.multipart_values(item.path, forms, sizes, runs=args.parts, max_retries=args.max_retries)
+    except (OSError, DistributedError) as err:
+        return err
 
 
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
