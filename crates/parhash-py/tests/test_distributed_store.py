@@ -113,3 +113,10 @@ def test_errors_as_parhash_store_says_them(cluster, server, mixed, tmp_path):  #
         assert got[0] == want[0] == 2, got[2]
         assert got[1] == want[1]
         assert got[2].replace(b"parhash-dist", b"parhash-store") == want[2]
+
+
+def test_help_names_the_stores_options_and_the_clusters():
+    status, out, _ = command("parhash.distributed.cli", "verify", "--help")
+    assert status == 0
+    assert b"usage: parhash-dist verify" in out and b"--download-mismatches" in out
+    assert b"--address" in out and b"--task-files" in out and b"--max-retries" in out

@@ -1,4 +1,5 @@
-"""``parhash-dist``: ``parhash sum`` and ``parhash check`` with the hashing done on a Ray cluster.
+"""``parhash-dist``: ``parhash sum`` and ``parhash check`` with the hashing done on a Ray cluster
+(and ``verify``: ``parhash-store verify``, the files hashed on the workers).
 
 Standard output is byte for byte what ``parhash sum`` / ``parhash check`` print (GNU or BSD
 lines, escaped names, the ``NAME: OK`` report; with ``--json`` the CLI's JSON Lines), so
@@ -140,10 +141,6 @@ def _parser() -> argparse.ArgumentParser:
         "and `parhash check`); 2 for a missing or unknown subcommand.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check,verify}")
-    # Listed for --help; main() hands `verify` to _store_verify before this parser sees it.
-    commands.add_parser("verify", add_help=False,
-                        help="check a local tree against s3://bucket/prefix, as `parhash-store verify` "
-                        "(`parhash-dist verify --help`)")
 
     def common(sub: argparse.ArgumentParser, json_help: str, json_excludes: str) -> None:
         sub.add_argument("--address", metavar="ADDR",
@@ -259,6 +256,10 @@ def _parser() -> argparse.ArgumentParser:
            "unreadable or improper; path, algorithm, algorithm_from, expected, actual), then a summary object per "
            "list (its counts, passed); names that are not UTF-8 also as path_bytes/list_bytes (base64); --quiet "
            "leaves out the ok lines, --status prints nothing", "-z")
+    # Listed for --help; main() hands `verify` to _store_verify before this parser sees it.
+    commands.add_parser("verify", add_help=False,
+                        help="check a local tree against s3://bucket/prefix, as `parhash-store verify` "
+                        "(`parhash-dist verify --help`)")
     return parser
 
 
@@ -754,15 +755,25 @@ def _store_verify(argv: List[str]) -> int:
     --max-retries for the cluster's part."""
     from . import _store
 
-    own = argparse.ArgumentParser(add_help=False)
-    own.add_argument("--address")
-    own.add_argument("--task-files", type=_positive, default=_store.DEFAULT_TASK_FILES)
-    own.add_argument("--task-bytes", type=_positive, default=_store.DEFAULT_TASK_BYTES)
-    own.add_argument("--max-retries", type=int, default=DEFAULT_MAX_RETRIES)
+    own = argparse.ArgumentParser(prog=f"{PROG} verify", add_help=False, usage=argparse.SUPPRESS)
+    group = own.add_argument_group("the cluster's options")
+    group.add_argument("--address", metavar="ADDR", help="Ray to use, as `parhash-dist sum --address`")
+    group.add_argument("--task-files", type=_positive, default=_store.DEFAULT_TASK_FILES, metavar="N",
+                       help=f"files with an object per task (default {_store.DEFAULT_TASK_FILES})")
+    group.add_argument("--task-bytes", type=_positive, default=_store.DEFAULT_TASK_BYTES, metavar="N",
+                       help=f"bytes of files per task (default {_store.DEFAULT_TASK_BYTES >> 20} MiB)")
+    group.add_argument("--max-retries", type=int, default=DEFAULT_MAX_RETRIES, metavar="N",
+                       help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})")
     try:
         ours, rest = own.parse_known_args(argv)
     except SystemExit as exit:
         return int(exit.code or 0)
+    if "-h" in rest or "--help" in rest:
+        import parhash.store
+
+        parhash.store.main(["verify", "--help"], prog=PROG)
+        sys.stdout.write("\n" + own.format_help())
+        return 0
     started: List[bool] = []
 
     def verifier(*args: Any, **kwargs: Any):
