@@ -131,10 +131,7 @@ impl Plan {
         let file = std::fs::File::open(path).map_err(Error::io(path))?;
         let len = file.metadata().map_err(Error::io(path))?.len();
         for request in &self.requests {
-            request.check_s3_limits(len).map_err(|err| {
-                let size = forms::part_size_text(request.part_size());
-                Error::Value(format!("parts of {size}: {err}"))
-            })?;
+            within_s3_limits(*request, len)?;
         }
         let (combined, digests) = multipart::compute_file_whole(&file, &self.requests, &self.whole)
             .map_err(Error::io(path))?;
@@ -150,4 +147,55 @@ impl Plan {
             })
             .collect())
     }
+}
+
+/// Whether S3 takes an object of `len` bytes in `request`'s parts, refused in `parhash sum
+/// --etag`'s words (`parts of 5 MiB: 10001 parts are ...`).
+fn within_s3_limits(request: Request, len: u64) -> Result<(), Error> {
+    request.check_s3_limits(len).map_err(|err| {
+        let size = forms::part_size_text(request.part_size());
+        Error::Value(format!("parts of {size}: {err}"))
+    })
+}
+
+/// The value as the store shows it of the form `name` (`"etag"`, `"ALG-composite"`) for an
+/// object of `length` bytes in parts of `part_size`, from its parts' raw digests (each the
+/// form's algorithm's digest of one part, in order: `parhash::multipart::combine`'s rule):
+/// for a file whose parts were hashed elsewhere. A count of digests that is not the object's
+/// part count is a ValueError, as are S3's limits (in `hash_file`'s words).
+#[pyfunction]
+pub(crate) fn multipart_combine(
+    name: &str,
+    part_size: u64,
+    length: u64,
+    digests: Vec<Vec<u8>>,
+) -> PyResult<String> {
+    let Some(combine) = form_of_name(name)? else {
+        return Err(PyValueError::new_err(format!(
+            "{name} is no multipart form: \"etag\" or \"ALG-composite\""
+        )));
+    };
+    let request = Request::new(combine, part_size).map_err(Error::value)?;
+    within_s3_limits(request, length)?;
+    if digests.len() as u64 != request.parts(length) {
+        return Err(PyValueError::new_err(format!(
+            "{} part digests for {} parts",
+            digests.len(),
+            request.parts(length)
+        )));
+    }
+    let size = combine.algorithm().digest_size();
+    let parts: Vec<Output> = (digests.iter())
+        .map(|digest| {
+            if digest.len() == size {
+                Ok(Output::from_slice(digest))
+            } else {
+                Err(PyValueError::new_err(format!(
+                    "a part digest of {} bytes, not {size}",
+                    digest.len()
+                )))
+            }
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(forms::text(&multipart::combine(request, &parts)))
 }

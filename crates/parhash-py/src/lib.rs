@@ -49,6 +49,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(multipart::multipart_file, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::candidate_part_sizes, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::multipart_value, module)?)?;
+    module.add_function(wrap_pyfunction!(forms::multipart_combine, module)?)?;
     module.add_function(wrap_pyfunction!(outboard::outboard_file, module)?)?;
     module.add_function(wrap_pyfunction!(outboard::verify_range, module)?)?;
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;

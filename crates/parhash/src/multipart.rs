@@ -363,8 +363,10 @@ fn parts_of(data: &[u8], part_size: u64) -> impl Iterator<Item = &[u8]> {
     data.chunks(size).chain(empty)
 }
 
-/// The request's digest from its parts' digests, in order.
-fn combine(request: Request, parts: &[Output]) -> Multipart {
+/// The request's checksum from its parts' digests (each the request's algorithm's digest of
+/// one part), in order: the rule [`compute`] applies, for callers that hash the parts
+/// elsewhere (parhash-dist's workers).
+pub fn combine(request: Request, parts: &[Output]) -> Multipart {
     let mut hasher = Hasher::new(request.combine.algorithm());
     for part in parts {
         hasher.update(part.as_bytes());

@@ -806,6 +806,13 @@ def multipart_value(form: str, digest: bytes, parts: int | None = None) -> str:
     """`digest` as S3 shows it: hex for form "etag", base64 for an algorithm's checksum, then
     `-parts` where given (a multipart ETag, a composite checksum)."""
 
+def multipart_combine(form: str, part_size: int, length: int, digests: list[bytes]) -> str:
+    """The value as the store shows it of `form` ("etag", "ALG-composite") for an object of
+    `length` bytes in parts of `part_size`, from its parts' raw digests in order (each the
+    form's algorithm's digest of one part: MD5 for "etag"), combined by the library's rule: for
+    parts hashed elsewhere (`parhash.distributed.multipart_values`). ValueError: a count that is
+    not the object's part count, a digest of the wrong length, S3's limits."""
+
 def candidate_part_sizes(size: int, parts: int) -> list[int]:
     """The part sizes tools use that give an object of `size` bytes `parts` parts, increasing."""
 

@@ -460,17 +460,20 @@ def _downloaded(s3: Any, bucket: str, verdict: Verdict, path: str) -> Verdict:
 
 
 def check(s3: Any, bucket: str, obj: dict, name: str, path: str, download: bool = False,
-          min_part: int = S3_MIN_PART) -> Verdict:  # fmt: skip
+          min_part: int = S3_MIN_PART, ask: Optional[Callable[[str], Tuple[Optional[Expected], str]]] = None
+          ) -> Verdict:  # fmt: skip
     """One object against its local file: sizes first, then its strongest checksum (multipart
     forms tried with the part sizes of ``min_part`` and more); with ``download``, a changed
-    object's bytes compared with the file's."""
-    verdict = _check(s3, bucket, obj, name, path, min_part)
+    object's bytes compared with the file's. ``ask(key)``, where given, stands for HeadObject
+    and :func:`expected` (parhash-dist's workers: the driver asks the store)."""
+    verdict = _check(s3, bucket, obj, name, path, min_part, ask)
     if download and verdict.status == "changed":
         return _downloaded(s3, bucket, verdict, path)
     return verdict
 
 
-def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int) -> Verdict:
+def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int,
+           ask: Optional[Callable[[str], Tuple[Optional[Expected], str]]] = None) -> Verdict:  # fmt: skip
     key = obj["Key"]
     try:
         size = os.stat(path).st_size
@@ -489,7 +492,7 @@ def _check(s3: Any, bucket: str, obj: dict, name: str, path: str, min_part: int)
             if verdict.status == "matched":
                 return verdict
     try:
-        exp, why = expected(s3, bucket, key, head(s3, bucket, key))
+        exp, why = ask(key) if ask else expected(s3, bucket, key, head(s3, bucket, key))
     except Exception as err:
         if not gone(err):
             raise
@@ -647,9 +650,9 @@ def describe(err: BaseException) -> str:
     return str(err) or type(err).__name__
 
 
-def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+def _arguments(argv: Optional[Sequence[str]], prog: str = PROG) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog=PROG,
+        prog=prog,
         description="Check a local tree against an S3 bucket/prefix without downloading "
         "objects, or write the store's checksums as a checksum list.",
     )
@@ -697,31 +700,35 @@ def _arguments(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Optional[Sequence[str]] = None, *, prog: str = PROG,
+         verifier: Callable[..., Iterator[Verdict]] = verify) -> int:  # fmt: skip
+    """The command line; ``prog`` and ``verifier`` (:func:`verify`'s signature) are
+    parhash-dist's, whose workers hash the files."""
     try:
-        args = _arguments(argv)
+        args = _arguments(argv, prog)
     except SystemExit as exit_:
         return int(exit_.code or 0)
     try:
         bucket, prefix = parse_url(args.url)
         s3 = client(args.endpoint_url, args.profile, args.region, args.threads + 2)
     except StoreError as err:
-        print(f"{PROG}: {err}", file=sys.stderr)
+        print(f"{prog}: {err}", file=sys.stderr)
         return 2
     if args.command == "verify":
-        return _verify(args, s3, bucket, prefix)
+        return _verify(args, s3, bucket, prefix, prog, verifier)
     return _list(args, s3, bucket, prefix)
 
 
-def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
+def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str, prog: str = PROG,
+            verifier: Callable[..., Iterator[Verdict]] = verify) -> int:  # fmt: skip
     tally = Tally()
     last = args.start_after
     seen = 0
     try:
-        for verdict in verify(s3, args.local, bucket, prefix, threads=args.threads,
-                              start_after=args.start_after, page_size=args.page_size,
-                              download_mismatches=args.download_mismatches,
-                              min_part_size=args.min_part_size):  # fmt: skip
+        for verdict in verifier(s3, args.local, bucket, prefix, threads=args.threads,
+                                start_after=args.start_after, page_size=args.page_size,
+                                download_mismatches=args.download_mismatches,
+                                min_part_size=args.min_part_size):  # fmt: skip
             tally.counts[verdict.status] += 1
             seen += verdict.key is not None
             last = verdict.name
@@ -733,16 +740,16 @@ def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
         sys.stdout.flush()
         done = sum(tally.counts.values())
         where = f"after {done} verdicts" + (f", the last {last!r}; resume with --start-after {last!r}" if last else "")
-        print(f"{PROG}: {args.url}: {describe(err)} ({where})", file=sys.stderr)
+        print(f"{prog}: {args.url}: {describe(err)} ({where})", file=sys.stderr)
         return 2
     sys.stdout.flush()
     if seen == 0 and args.start_after is None:
-        print(f"{PROG}: {args.url}: no objects under this prefix", file=sys.stderr)
+        print(f"{prog}: {args.url}: no objects under this prefix", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps({"type": "store_summary", "store": args.url, **tally.counts,
                           "passed": tally.passed()}))  # fmt: skip
-    print(f"{PROG}: {args.url}: {tally.summary()}", file=sys.stderr)
+    print(f"{prog}: {args.url}: {tally.summary()}", file=sys.stderr)
     return 0 if tally.passed() else 1
 
 

@@ -6,11 +6,16 @@
 - ``hash_file(path, algorithm, parts=N)``: one large file of an algorithm that splits
   (``parhash.splits(algorithm)``) split into tree parts, each hashed by a task that reads only the bytes it needs (from a path every node sees
   or an fsspec URL), combined on the driver into the one-machine digest.
+- ``multipart_values(path, forms, part_sizes)``: one file's S3 ETag and composite checksums
+  for several part sizes, runs of whole parts hashed by tasks, combined on the driver.
+- ``verify_ranges(path, digest, outboard, ranges)``: ranges of one file checked against its
+  BLAKE3 digest and outboard (``parhash.verify_range``), spread over tasks.
 - ``DigestColumn``: a callable for ``ray.data.Dataset.map_batches`` adding a digest column to
   ``ray.data.read_binary_files(..., include_paths=True)``.
 - ``write_list``, ``update_list``, ``audit_list``: ``parhash.lists``' write (and resume),
   update and audit of a checksum list, the files hashed on the cluster.
-- ``parhash-dist sum|check``: the command line, printing what ``parhash sum|check`` print.
+- ``parhash-dist sum|check|verify``: the command line, printing what ``parhash sum|check`` (and
+  ``parhash-store verify``) print.
 
 Connecting (every function's ``address``): if this process already called ``ray.init``, that
 Ray is used (and never shut down here); otherwise ``ray.init(address)``: None starts a local
@@ -44,6 +49,9 @@ from ._engine import (
     connect,
 )
 
+from ._multipart import multipart_values
+from ._ranges import verify_ranges
+
 PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 #: Files of a tree-mode algorithm (parsha256, sandstorm*) at least this large are split into
@@ -63,7 +71,9 @@ __all__ = [
     "connect",
     "hash_file",
     "hash_files",
+    "multipart_values",
     "update_list",
+    "verify_ranges",
     "write_list",
 ]
 

@@ -1,4 +1,5 @@
-"""``parhash-dist``: ``parhash sum`` and ``parhash check`` with the hashing done on a Ray cluster.
+"""``parhash-dist``: ``parhash sum`` and ``parhash check`` with the hashing done on a Ray cluster
+(and ``verify``: ``parhash-store verify``, the files hashed on the workers).
 
 Standard output is byte for byte what ``parhash sum`` / ``parhash check`` print (GNU or BSD
 lines, escaped names, the ``NAME: OK`` report; with ``--json`` the CLI's JSON Lines), so
@@ -105,9 +106,10 @@ def _algorithms(text: str) -> List[str]:
     return [_algorithm(name) for name in text.split(",")]
 
 
-def _part_size(text: str) -> int:
+def _part_sizes(text: str) -> List[int]:
+    """--part-size: one size or a comma-separated list (--part-size may also be repeated)."""
     try:
-        return fmt.parse_part_size(text)
+        return [fmt.parse_part_size(size) for size in text.split(",")]
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -138,7 +140,7 @@ def _parser() -> argparse.ArgumentParser:
         "did not match or Ray could not be reached, and for a usage error of sum or check (as `parhash sum` "
         "and `parhash check`); 2 for a missing or unknown subcommand.",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check,verify}")
 
     def common(sub: argparse.ArgumentParser, json_help: str, json_excludes: str) -> None:
         sub.add_argument("--address", metavar="ADDR",
@@ -216,9 +218,11 @@ def _parser() -> argparse.ArgumentParser:
     sum_parser.add_argument("--composite", action="store_true",
                             help="S3's composite checksums of -a's algorithms (sha1, sha256, crc32, crc32c; "
                             "default sha256) for parts of --part-size: SHA256-COMPOSITE (NAME) = BASE64-N")
-    sum_parser.add_argument("--part-size", type=_part_size, metavar="SIZE",
-                            help="part size of --etag and --composite: 8MiB (KiB, MiB, GiB; 5 MiB to 5 GiB); one "
-                            "size here (`parhash sum` takes several)")
+    sum_parser.add_argument("--part-size", type=_part_sizes, action="extend", metavar="SIZE",
+                            help="part size(s) of --etag and --composite: 8MiB (KiB, MiB, GiB; 5 MiB to 5 GiB); "
+                            "several: 8MiB,16MiB or --part-size repeated, a line for each, as `parhash sum`. With "
+                            "several, and for files of at least --split-bytes, each file's parts are spread over "
+                            "the cluster (--parts runs of whole parts) and combined here")
     sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
     common(sum_parser, "an object per file (path, algorithm, digest; or error and errno); a name that is not "
            "UTF-8 also as path_bytes (base64)", "-z, --tag, -b or -t")
@@ -252,6 +256,10 @@ def _parser() -> argparse.ArgumentParser:
            "unreadable or improper; path, algorithm, algorithm_from, expected, actual), then a summary object per "
            "list (its counts, passed); names that are not UTF-8 also as path_bytes/list_bytes (base64); --quiet "
            "leaves out the ok lines, --status prints nothing", "-z")
+    # Listed for --help; main() hands `verify` to _store_verify before this parser sees it.
+    commands.add_parser("verify", add_help=False,
+                        help="check a local tree against s3://bucket/prefix, as `parhash-store verify` "
+                        "(`parhash-dist verify --help`)")
     return parser
 
 
@@ -458,7 +466,9 @@ def _multipart_spec(args) -> Spec:
     from . import _spec as checked_spec
 
     forms = _multipart_forms(args)
-    return checked_spec(forms if len(forms) > 1 else forms[0], None, None, part_size=args.part_size)
+    specs = [checked_spec(forms if len(forms) > 1 else forms[0], None, None, part_size=size)
+             for size in (args.part_size or [None])]
+    return specs[0]
 
 
 def _sum_multipart(args, bar: Optional[_Bar], out: _Output) -> bool:
@@ -466,25 +476,67 @@ def _sum_multipart(args, bar: Optional[_Bar], out: _Output) -> bool:
     sum` writes them; each file one task's, its parts on that worker's cores."""
     forms = _multipart_forms(args)
     spec = _multipart_spec(args)
+    sizes = args.part_size or [None]
 
     def items() -> Iterator[Item]:
         for name in map(os.fsencode, args.files):
             for path, error in fmt.walk([name], False):
                 yield Item(key=path, path=path) if error is None else Item(key=path, preset=error)
 
+    def split(item: Item) -> bool:
+        if item.path is None or sizes == [None]:
+            return False
+        if len(sizes) > 1:
+            return True
+        try:
+            return os.stat(item.path).st_size >= args.split_bytes
+        except OSError:
+            return False
+
+    listed = list(items())
+    if any(map(split, listed)):
+        results = ((item.key, _spread(args, item, forms, sizes)) for item in listed)
+    else:
+        results = _pipeline(args, spec, bar, None).run(iter(listed))
     all_ok = True
-    for name, result in _pipeline(args, spec, bar, None).run(items()):
+    for name, result in results:
         failed = isinstance(result, BaseException)
-        values = {} if failed else result if isinstance(result, dict) else {forms[0]: result}
-        for form in forms:
-            if args.json:
-                out.write(fmt.multipart_record(form, args.part_size, result if failed else values[form], name))
-            elif not failed:
-                out.write(fmt.multipart_line(form, values[form], name, zero=args.zero))
         if failed:
-            out.message(fmt.failure_message(result, name))
-            all_ok = False
+            values = {}
+        elif isinstance(result, dict) and all(isinstance(key, tuple) for key in result):
+            values = result
+        else:
+            one = result if isinstance(result, dict) else {forms[0]: result}
+            values = {(form, sizes[0]): value for form, value in one.items()}
+        refused = []
+        for form in forms:
+            for size in sizes:
+                value = result if failed else values[(form, size)]
+                if isinstance(value, BaseException) and not failed:
+                    refused.append(value)
+                if args.json:
+                    out.write(fmt.multipart_record(form, size, value, name))
+                elif not isinstance(value, BaseException):
+                    out.write(fmt.multipart_line(form, value, name, zero=args.zero))
+        for error in [result] if failed else list(dict.fromkeys(map(str, refused))):
+            out.message(fmt.failure_message(error if failed else ValueError(error), name))
+        all_ok &= not failed and not any(isinstance(v, BaseException) for v in values.values())
     return all_ok
+
+
+def _spread(args, item: Item, forms: List[str], sizes: List[int]) -> Any:
+    """One file's forms for every part size, its parts spread over the cluster
+    (``_multipart.multipart_values``): ``{(form, size): value or ValueError}``, or the file's
+    error."""
+    from . import _multipart
+    from ._engine import DistributedError
+
+    if item.path is None:
+        return item.preset
+    try:
+        return _multipart.multipart_values(item.path, forms, sizes, runs=args.parts, max_retries=args.max_retries)
+    except (OSError, DistributedError) as err:
+        return err
 
 
 def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
@@ -681,6 +733,8 @@ def _disconnect() -> None:
 def main(argv: Optional[List[str]] = None) -> int:
     global _stdout
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["verify"]:
+        return _store_verify(argv[1:])
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exit:
@@ -693,6 +747,52 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _run(args)
     finally:
         sys.stdout = _stdout
+
+
+def _store_verify(argv: List[str]) -> int:
+    """``verify LOCAL_DIR s3://BUCKET/PREFIX``: ``parhash-store verify``'s options, output and
+    exit status (2 for its usage errors), with --address, --task-files, --task-bytes and
+    --max-retries for the cluster's part."""
+    from . import _store
+
+    own = argparse.ArgumentParser(prog=f"{PROG} verify", add_help=False, usage=argparse.SUPPRESS)
+    group = own.add_argument_group("the cluster's options")
+    group.add_argument("--address", metavar="ADDR", help="Ray to use, as `parhash-dist sum --address`")
+    group.add_argument("--task-files", type=_positive, default=_store.DEFAULT_TASK_FILES, metavar="N",
+                       help=f"files with an object per task (default {_store.DEFAULT_TASK_FILES})")
+    group.add_argument("--task-bytes", type=_positive, default=_store.DEFAULT_TASK_BYTES, metavar="N",
+                       help=f"bytes of files per task (default {_store.DEFAULT_TASK_BYTES >> 20} MiB)")
+    group.add_argument("--max-retries", type=int, default=DEFAULT_MAX_RETRIES, metavar="N",
+                       help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})")
+    try:
+        ours, rest = own.parse_known_args(argv)
+    except SystemExit as exit:
+        return int(exit.code or 0)
+    if "-h" in rest or "--help" in rest:
+        import parhash.store
+
+        parhash.store.main(["verify", "--help"], prog=PROG)
+        sys.stdout.write("\n" + own.format_help())
+        return 0
+    started: List[bool] = []
+
+    def verifier(*args: Any, **kwargs: Any):
+        # Ray is joined once the command line is known to be right, and its failure to
+        # connect ends the run as the store's failures do (status 2, said on standard error).
+        try:
+            started.append(_connect(ours.address))
+        except Exception as err:  # noqa: BLE001 - whatever Ray raises
+            raise RuntimeError(f"cannot connect to Ray ({ours.address or 'local'}): {err}") from err
+        return _store.verify(*args, **kwargs, task_files=ours.task_files, task_bytes=ours.task_bytes,
+                             max_retries=ours.max_retries)
+
+    import parhash.store
+
+    try:
+        return parhash.store.main(["verify", *rest], prog=PROG, verifier=verifier)
+    finally:
+        if any(started):
+            _disconnect()
 
 
 def _usage_error(args, text: str) -> int:
