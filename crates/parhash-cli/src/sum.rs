@@ -144,7 +144,7 @@ enum Records {
         /// `--pieces`' piece list.
         pieces: Option<Written>,
         /// Where the records of the entries kept from the list (`--update`) come from.
-        kept: Option<KeptPieces>,
+        kept: Option<Box<KeptPieces>>,
     },
 }
 
@@ -646,7 +646,12 @@ fn update(
     if let (Records::File { pieces, kept, .. }, Some(sum)) = (&mut records, sum) {
         *pieces = Some(Written::new(PieceSum::create(&pieces_tmp)?));
         let line = (0, algorithm, style);
-        *kept = Some(KeptPieces::new(sum, &args.hashing, &pieces_path, line));
+        *kept = Some(Box::new(KeptPieces::new(
+            sum,
+            &args.hashing,
+            &pieces_path,
+            line,
+        )));
     }
     let hashed = hash_planned(&[algorithm], files, args, &mut records, plan, sum);
     let all_ok = match hashed {

@@ -37,7 +37,8 @@ pub struct LocateArgs {
     /// reported with the byte ranges of the pieces that differ (adjacent ones merged), and
     /// its new size if it changed. A piece list that does not agree with its list line is
     /// reported as damage of the piece list, never of the file; without one, check says it
-    /// cannot locate and how to make one.
+    /// cannot locate and how to make one. With --json a line that fails has `located`: its
+    /// ranges as `{"offset", "length"}` records, the piece size and the sizes.
     #[arg(long)]
     pub locate: bool,
 }
