@@ -416,8 +416,9 @@ impl OwnFiles {
         OwnFiles { paths, names }
     }
 
-    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file, then the link
-    /// to the list if it is one (or the lists).
+    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file, the link
+    /// to the list if it is one, then the piece list's `.tmp` and the piece list (or the
+    /// lists, then their piece lists').
     pub fn paths(&self) -> &[PathBuf] {
         &self.paths
     }
@@ -556,6 +557,7 @@ mod tests {
                 "SUMS.tmp",
                 "SUMS.parhash-meta.tmp",
                 "SUMS.parhash-meta",
+                "SUMS.parhash-pieces.tmp",
                 "SUMS.parhash-pieces"
             ]
         );
