@@ -17,50 +17,128 @@ use anyhow::Result;
 use parhash::{Algorithm, HasherBuilder, Output};
 use parhash_format::check::{Job, ListCheck, Sink};
 use parhash_format::escape;
-use parhash_format::pieces::{self, Indexed, Piece, PieceIndex, PieceReader, PieceRecord};
+use parhash_format::line::LineStyle;
+use parhash_format::list_file::Durable;
+use parhash_format::pieces::{self, Indexed, Located, Piece, PieceIndex, PieceReader, PieceRecord};
 
 use crate::flags::HashOptions;
 use crate::input::builder_for;
 use crate::many;
+use crate::messages::err_message;
 
-/// Ranges listed in a verdict before the rest are only counted.
-const MAX_RANGES_SHOWN: usize = 32;
-
-/// What `sum --pieces` records of each file: how its pieces are hashed.
+/// What `sum --pieces` records of each file: how its pieces are hashed, and the tag of each
+/// algorithm's digest its records carry (one piece list per list: `--lists` writes one beside
+/// each, the same pieces under each list's digest).
+#[derive(Clone)]
 pub struct PieceSum {
     piece_size: u64,
-    algorithm: Algorithm,
     builder: HasherBuilder,
-    tag: String,
+    tags: Vec<String>,
 }
 
 impl PieceSum {
-    /// For `--pieces`' size, recording the first algorithm's digest as `sum` hashes it; `None`
+    /// For `--pieces`' size, recording each algorithm's digest as `sum` hashes it; `None`
     /// without it.
-    pub fn new(size: Option<u64>, algorithm: Algorithm, hashing: &HashOptions) -> Option<PieceSum> {
-        let builder = parhash::Hasher::builder(pieces::PIECE_ALGORITHM);
-        let digest_size = hashing
-            .digest_size(algorithm)
-            .unwrap_or(algorithm.digest_size());
-        let params = algorithm.takes_tree_params().then(|| hashing.tree_params());
+    pub fn new(
+        size: Option<u64>,
+        algorithms: &[Algorithm],
+        hashing: &HashOptions,
+    ) -> Option<PieceSum> {
         Some(PieceSum {
             piece_size: size?,
-            algorithm,
-            builder,
-            tag: parhash_format::tag::tag(algorithm, params, digest_size),
+            builder: parhash::Hasher::builder(pieces::PIECE_ALGORITHM),
+            tags: algorithms.iter().map(|&a| tag_of(a, hashing)).collect(),
         })
     }
 
-    /// A piece list with only its header, at `LIST.parhash-pieces`.
-    pub fn create(list: &Path) -> Result<parhash_format::list_file::Durable> {
-        let mut file = parhash_format::list_file::Durable::create(&pieces::side_path(list))?;
+    /// The piece size.
+    pub fn piece_size(&self) -> u64 {
+        self.piece_size
+    }
+
+    /// A piece list with only its header, at `path`.
+    pub fn create(path: &Path) -> Result<Durable> {
+        let mut file = Durable::create(path)?;
         file.write(pieces::HEADER)?;
         Ok(file)
     }
+
+    /// The piece list record of `name` under the digest `whole` of algorithm `at` (in the
+    /// order given to [`PieceSum::new`]).
+    pub fn record(&self, at: usize, name: &[u8], whole: &Output, hashed: &FilePieces) -> Vec<u8> {
+        let record = PieceRecord {
+            tag: self.tags[at].clone(),
+            piece_size: self.piece_size,
+            file_size: hashed.len,
+            digest: whole.as_bytes().to_vec(),
+            name: name.to_vec(),
+        };
+        let mut text = Vec::new();
+        let digests = hashed.digests.iter().map(Output::as_bytes);
+        pieces::write_record(&mut text, &record, digests);
+        text
+    }
+
+    /// The record of a listed file whose piece list has none that agrees with its line
+    /// (`--resume`, `--update`): its pieces hashed again, with its digest in `algorithm`,
+    /// and recorded only if that is still the listed one; `None` where the file changed since
+    /// it was listed or cannot be read (said on standard error: no pieces are recorded
+    /// for it, rather than pieces of other bytes under its line).
+    pub fn rebuild(
+        &self,
+        at: usize,
+        algorithm: Algorithm,
+        hashing: &HashOptions,
+        name: &[u8],
+        expected: &[u8],
+    ) -> Option<Vec<u8>> {
+        let path = escape::path_from_bytes(name);
+        let whole = [builder_for(algorithm, hashing)];
+        let mut digests = Vec::new();
+        let hashed = File::open(&path).and_then(|file| {
+            let len = file.metadata()?.len();
+            let out = crate::piece_hash::hash_file(
+                &file,
+                &whole,
+                &self.builder,
+                self.piece_size,
+                |_, d| digests.push(d),
+            )?;
+            Ok((out, len))
+        });
+        let why = match hashed {
+            Ok((out, len)) if out[0].as_bytes() == expected => {
+                let hashed = FilePieces { len, digests };
+                return Some(self.record(at, name, &out[0], &hashed));
+            }
+            Ok(_) => "it changed since it was listed".to_string(),
+            Err(err) => parhash_format::error_text(&err),
+        };
+        err_message!(
+            "{}: no pieces recorded: {why} (`sum --update --rehash-changed` lists it again)",
+            escape::quote(name)
+        );
+        None
+    }
 }
 
-/// An item's outcome and, where pieces were hashed, its piece list record.
-pub type Hashed = (many::Outcome, Option<Vec<u8>>);
+/// The BSD tag of `algorithm`'s digest as `sum` writes it with `hashing`.
+fn tag_of(algorithm: Algorithm, hashing: &HashOptions) -> String {
+    let digest_size = hashing
+        .digest_size(algorithm)
+        .unwrap_or(algorithm.digest_size());
+    let params = algorithm.takes_tree_params().then(|| hashing.tree_params());
+    parhash_format::tag::tag(algorithm, params, digest_size)
+}
+
+/// A file's pieces as hashed: its length then, and each piece's digest in order.
+pub struct FilePieces {
+    pub len: u64,
+    pub digests: Vec<Output>,
+}
+
+/// An item's outcome and, where pieces were hashed, its pieces.
+pub type Hashed = (many::Outcome, Option<FilePieces>);
 
 /// `many::run`, with each file's pieces hashed in the same read where `pieces` says so (one
 /// file at a time; standard input and items that failed go through the engine as before).
@@ -77,7 +155,6 @@ pub fn run(
             emit(outcomes.into_iter().map(|o| (o, None)).collect())
         });
     };
-    debug_assert_eq!(pieces.algorithm, algorithms[0]);
     let builders: Vec<HasherBuilder> = algorithms
         .iter()
         .map(|&a| builder_for(a, options))
@@ -113,24 +190,157 @@ pub fn run(
             )
             .map(|whole| (whole, file.metadata().map_or(0, |m| m.len())))
         });
-        let (outcome, record) = match hashed {
-            Ok((whole, len)) => {
-                let record = PieceRecord {
-                    tag: pieces.tag.clone(),
-                    piece_size: pieces.piece_size,
-                    file_size: len,
-                    digest: whole[0].as_bytes().to_vec(),
-                    name: name.clone(),
-                };
-                let mut text = Vec::new();
-                pieces::write_record(&mut text, &record, digests.iter().map(Output::as_bytes));
-                (Ok(whole), Some(text))
-            }
+        let (outcome, hashed) = match hashed {
+            Ok((whole, len)) => (Ok(whole), Some(FilePieces { len, digests })),
             Err(err) => (Err(err), None),
         };
-        emit(vec![((name, outcome), record)])?;
+        emit(vec![((name, outcome), hashed)])?;
     }
     Ok(())
+}
+
+/// The piece list of a list being continued or brought up to date (`sum --pieces --resume`,
+/// `--update`): the records that agree with the list's kept lines are copied as they are.
+pub struct OldPieces {
+    file: File,
+    index: PieceIndex,
+}
+
+impl OldPieces {
+    /// The piece list at `path`; `None` where there is none or it cannot be read (said on
+    /// standard error: its records are made again).
+    pub fn open(path: &Path) -> Option<OldPieces> {
+        let opened = File::open(path).and_then(|file| {
+            let index = PieceIndex::read(BufReader::new(file.try_clone()?))?;
+            Ok(OldPieces { file, index })
+        });
+        match opened {
+            Ok(old) => Some(old),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+            Err(err) => {
+                err_message!(
+                    "{}: {}: its records are made again",
+                    path.display(),
+                    parhash_format::error_text(&err)
+                );
+                None
+            }
+        }
+    }
+
+    /// The piece size its intact records share, if they share one.
+    pub fn piece_size(&self) -> Option<u64> {
+        self.index.piece_size()
+    }
+
+    /// Where `name`'s record lies, if it is intact and records the digest `expected` of a
+    /// line of `tag` in pieces of `piece_size`.
+    pub fn find(
+        &self,
+        name: &[u8],
+        tag: &str,
+        expected: &[u8],
+        piece_size: u64,
+    ) -> Option<(u64, u64)> {
+        let indexed = self.index.get(name)?;
+        let record = &indexed.record;
+        let agrees = indexed.intact
+            && record.tag == tag
+            && record.digest == expected
+            && record.piece_size == piece_size;
+        agrees.then_some((indexed.offset, indexed.len))
+    }
+
+    /// The bytes of the record [`OldPieces::find`] found.
+    pub fn copy(&self, (offset, len): (u64, u64), out: &mut Vec<u8>) -> io::Result<()> {
+        let start = out.len();
+        out.resize(start + len as usize, 0);
+        read_at(&self.file, &mut out[start..], offset)
+    }
+}
+
+/// `buf.len()` bytes of `file` from `offset`.
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(buf, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = file;
+        file.seek(SeekFrom::Start(offset))?;
+        file.read_exact(buf)
+    }
+}
+
+/// The record of each kept entry of a list being continued or brought up to date: copied
+/// from the old piece list where it agrees with the entry's line, else made again
+/// ([`PieceSum::rebuild`]).
+pub struct KeptPieces {
+    sum: PieceSum,
+    hashing: HashOptions,
+    old: Option<OldPieces>,
+    /// The list's algorithm's place in `sum`'s, the algorithm and how its lines are written.
+    at: usize,
+    algorithm: Algorithm,
+    style: LineStyle,
+    /// Entries whose record was made again, for the closing note.
+    rebuilt: u64,
+}
+
+impl KeptPieces {
+    /// For the list whose old piece list is at `path` (none there: every record is made
+    /// again), its lines written with `algorithms[at]` in `style`.
+    pub fn new(
+        sum: &PieceSum,
+        hashing: &HashOptions,
+        path: &Path,
+        (at, algorithm, style): (usize, Algorithm, LineStyle),
+    ) -> KeptPieces {
+        KeptPieces {
+            sum: sum.clone(),
+            hashing: hashing.clone(),
+            old: OldPieces::open(path),
+            at,
+            algorithm,
+            style,
+            rebuilt: 0,
+        }
+    }
+
+    /// Appends the record of the list's kept line `line` (nothing for a line that records no
+    /// hashed file).
+    pub fn append(&mut self, line: &[u8], out: &mut Vec<u8>) -> io::Result<()> {
+        let Some(entry) = parhash_format::resume::own_entry(line, self.algorithm, self.style)
+        else {
+            return Ok(());
+        };
+        let (name, expected) = (&entry.name, entry.digest.as_bytes());
+        let tag = &self.sum.tags[self.at];
+        let found = (self.old.as_ref())
+            .and_then(|old| Some((old, old.find(name, tag, expected, self.sum.piece_size)?)));
+        if let Some((old, span)) = found {
+            return old.copy(span, out);
+        }
+        self.rebuilt += 1;
+        let rebuilt = (self.sum).rebuild(self.at, self.algorithm, &self.hashing, name, expected);
+        out.extend_from_slice(&rebuilt.unwrap_or_default());
+        Ok(())
+    }
+
+    /// Says how many kept entries had no record that agreed with their line, if any.
+    pub fn report(&self, path: &Path) {
+        if self.rebuilt > 0 {
+            err_message!(
+                "{}: {} listed files had no record that agrees with the list (missing, \
+                 damaged, of another list or piece size): their pieces were hashed again",
+                path.display(),
+                self.rebuilt
+            );
+        }
+    }
 }
 
 /// Why a file's pieces cannot be used.
@@ -232,14 +442,13 @@ impl Locator {
                 let outcome = Ok(located.whole.clone().expect("hashed whole"));
                 let matched =
                     located.whole.as_ref().map(Output::as_bytes) == Some(&entry.expected[..]);
-                let ranges = located.ranges(&indexed.record);
                 if !located.intact {
                     out.message(&format!(
                         "{}: the piece list of {name} is damaged: cannot locate",
                         self.shown()
                     ));
                 } else if matched != located.damaged.runs.is_empty()
-                    || located.len != indexed.record.file_size && matched
+                    || located.damaged.size != indexed.record.file_size && matched
                 {
                     // A file that matches its line with pieces that differ, or one that
                     // fails with every piece as listed: the piece list is not that of the
@@ -249,7 +458,7 @@ impl Locator {
                         self.shown()
                     ));
                 } else if !matched {
-                    return list_check.checked_located(job, &outcome, &ranges, out);
+                    return list_check.checked_located(job, &outcome, &located.damaged, out);
                 }
                 list_check.checked(job, &outcome, out)
             }
@@ -263,7 +472,7 @@ impl Locator {
         indexed: &Indexed,
         path: &Path,
         whole: Option<&HasherBuilder>,
-    ) -> io::Result<Located> {
+    ) -> io::Result<Reading> {
         let file = File::open(path)?;
         let len = file.metadata()?.len();
         let mut list = File::open(&self.path)?;
@@ -271,7 +480,12 @@ impl Locator {
         let mut reader = PieceReader::at(BufReader::new(list), indexed.offset);
         let intact = matches!(reader.next_record()?, Some((r, _)) if r == indexed.record);
         let record = &indexed.record;
-        let mut damaged = Damaged::default();
+        let mut damaged = Located {
+            piece_size: record.piece_size,
+            size: len,
+            listed_size: record.file_size,
+            ..Located::default()
+        };
         let mut listed_left = true;
         // The record's end, where the file has more pieces than it lists.
         let mut ended = None;
@@ -319,9 +533,8 @@ impl Locator {
                     None => break ended.unwrap_or(false),
                 }
             };
-        Ok(Located {
+        Ok(Reading {
             whole: digests.into_iter().next(),
-            len,
             damaged,
             intact,
         })
@@ -344,70 +557,23 @@ impl Locator {
             .ok()?;
         located.intact.then(|| Change {
             pieces: located
-                .len
+                .damaged
+                .size
                 .max(indexed.record.file_size)
                 .div_ceil(indexed.record.piece_size),
             changed: located.damaged.count,
-            bytes: located.damaged.bytes(&indexed.record, located.len),
+            bytes: located.damaged.bytes(),
         })
     }
 }
 
 /// What one read of a file against its piece list found.
-struct Located {
+struct Reading {
     whole: Option<Output>,
-    /// The file's length now.
-    len: u64,
-    damaged: Damaged,
+    /// The pieces that differ, and the file's length now.
+    damaged: Located,
     /// The piece list's record read back intact.
     intact: bool,
-}
-
-impl Located {
-    /// `at bytes A-B, C-D` (and the size, where it changed).
-    fn ranges(&self, record: &PieceRecord) -> String {
-        let end = self.len.max(record.file_size);
-        let mut shown: Vec<String> = (self.damaged.runs.iter().take(MAX_RANGES_SHOWN))
-            .map(|&(first, last)| {
-                let (start, _) = record.bytes_of(first, end);
-                let (_, stop) = record.bytes_of(last, end);
-                format!("{start}-{stop}")
-            })
-            .collect();
-        if self.damaged.runs.len() > MAX_RANGES_SHOWN {
-            shown.push(format!("... ({} ranges)", self.damaged.runs.len()));
-        }
-        let mut text = format!("at bytes {}", shown.join(", "));
-        if self.len != record.file_size {
-            text += &format!(" (now {} bytes, listed {})", self.len, record.file_size);
-        }
-        text
-    }
-}
-
-/// The pieces that differ, as runs of adjacent ones.
-#[derive(Default)]
-struct Damaged {
-    runs: Vec<(u64, u64)>,
-    count: u64,
-}
-
-impl Damaged {
-    fn add(&mut self, index: u64) {
-        self.count += 1;
-        match self.runs.last_mut() {
-            Some((_, last)) if *last + 1 == index => *last = index,
-            _ => self.runs.push((index, index)),
-        }
-    }
-
-    /// Bytes in the damaged pieces of a file that is `len` bytes now or was as listed.
-    fn bytes(&self, record: &PieceRecord, len: u64) -> u64 {
-        let end = len.max(record.file_size);
-        (self.runs.iter())
-            .map(|&(first, last)| record.bytes_of(last, end).1 + 1 - record.bytes_of(first, end).0)
-            .sum()
-    }
 }
 
 /// How much of a changed file changed.
@@ -478,20 +644,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn runs_merge_and_sizes_read() {
-        let mut damaged = Damaged::default();
-        for i in [0, 1, 2, 5, 7, 8] {
-            damaged.add(i);
-        }
-        assert_eq!(damaged.runs, [(0, 2), (5, 5), (7, 8)]);
-        let record = PieceRecord {
-            tag: "SHA256".into(),
-            piece_size: 4,
-            file_size: 34,
-            digest: vec![0; 32],
-            name: b"f".to_vec(),
-        };
-        assert_eq!(damaged.bytes(&record, 34), 12 + 4 + 6);
+    fn sizes_read() {
         assert_eq!(size_text(3 << 20), "3 MiB");
         assert_eq!(size_text(1536 << 20), "1.5 GiB");
         assert_eq!(size_text(5), "5 bytes");

@@ -3,7 +3,7 @@
 //! standard output, in one list per algorithm (`--lists`) or in one JSON object per file.
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -14,6 +14,7 @@ use crate::check;
 use crate::flags::{Device, SumArgs, DEFAULT_ALGORITHM};
 use crate::input::Source;
 use crate::list_file::{self, Planned};
+use crate::locate::{FilePieces, KeptPieces, OldPieces, PieceSum};
 use crate::many;
 use crate::messages::{err_message, WRITE_ERROR};
 use crate::progress::ManyProgress;
@@ -23,6 +24,7 @@ use parhash_format::line::{write_failure, write_line, LineStyle};
 use parhash_format::list_file::{replace, temporary, Durable, ListLock, OwnFiles, Target};
 use parhash_format::meta::{self, Meta};
 use parhash_format::order::InputOrder;
+use parhash_format::pieces;
 
 /// Runs `parhash sum`; `Ok(false)` when some file could not be hashed.
 pub fn run(args: &SumArgs) -> Result<bool> {
@@ -70,6 +72,7 @@ pub fn run(args: &SumArgs) -> Result<bool> {
         || args.lists.is_some()
         || args.output_file.is_some()
         || args.ranges.any()
+        || args.pieces.pieces.is_some()
     {
         return run_many(&algorithms, files, args);
     }
@@ -130,8 +133,9 @@ fn report_failure(name: &[u8], err: &io::Error) {
 enum Records {
     /// Standard output: each algorithm's lines (BSD lines when there are several), or JSON.
     Stdout { out: stdio::Stdout, lines: Vec<u8> },
-    /// One list per algorithm (`--lists`), in the order of the algorithms.
-    Lists(Vec<Written>),
+    /// One list per algorithm (`--lists`), in the order of the algorithms, and with
+    /// `--pieces` the piece list beside each (in the same order; none without).
+    Lists(Vec<Written>, Vec<Written>),
     /// `-o FILE`: what standard output would get, and the side file of metadata (none for a
     /// device or a pipe).
     File {
@@ -139,6 +143,8 @@ enum Records {
         side: Option<Written>,
         /// `--pieces`' piece list.
         pieces: Option<Written>,
+        /// Where the records of the entries kept from the list (`--update`) come from.
+        kept: Option<Box<KeptPieces>>,
     },
 }
 
@@ -172,25 +178,27 @@ impl Written {
 
 impl Records {
     /// Standard output, or the lists of `--lists` (created, empty, before anything is hashed).
-    fn open(algorithms: &[Algorithm], args: &SumArgs) -> Result<Records> {
+    fn open(algorithms: &[Algorithm], args: &SumArgs, with_pieces: bool) -> Result<Records> {
         if args.lists.is_none() {
             return Ok(Records::Stdout {
                 out: stdio::stdout(),
                 lines: Vec::with_capacity(64 * 1024),
             });
         }
-        Records::lists(&list_paths(algorithms, args)?)
+        Records::lists(&list_paths(algorithms, args)?, with_pieces)
     }
 
     /// The lists of `--lists` at `paths`, written as `-o`'s list is ([`Durable`]): created
-    /// empty.
-    fn lists(paths: &[PathBuf]) -> Result<Records> {
+    /// empty, and with `with_pieces` a piece list beside each.
+    fn lists(paths: &[PathBuf], with_pieces: bool) -> Result<Records> {
         let lists = paths.iter().map(|path| Durable::create(path));
-        Ok(Records::Lists(
-            lists
-                .map(|list| list.map(Written::new))
-                .collect::<Result<_, _>>()?,
-        ))
+        let lists = lists
+            .map(|list| list.map(Written::new))
+            .collect::<Result<_, _>>()?;
+        let pieces = (paths.iter().filter(|_| with_pieces))
+            .map(|path| PieceSum::create(&pieces::side_path(path)).map(Written::new))
+            .collect::<Result<_>>()?;
+        Ok(Records::Lists(lists, pieces))
     }
 
     /// Appends what `sum` writes for one file (its error, if any, goes to standard error
@@ -202,21 +210,45 @@ impl Records {
         name: &[u8],
         result: &io::Result<Vec<Output>>,
         meta: Option<&Meta>,
+        hashed: Option<(&PieceSum, &FilePieces)>,
     ) -> Result<()> {
         match (self, result.as_ref()) {
-            (Records::Lists(lists), Ok(digests)) => {
+            (Records::Lists(lists, piece_lists), Ok(digests)) => {
                 for ((&alg, digest), list) in algorithms.iter().zip(digests).zip(lists) {
                     write_line(&mut list.lines, alg, digest, name, style_for(alg, args));
                 }
+                if let Some((sum, hashed)) = hashed {
+                    for (at, list) in piece_lists.iter_mut().enumerate() {
+                        let record = sum.record(at, name, &digests[at], hashed);
+                        list.lines.extend_from_slice(&record);
+                    }
+                }
             }
-            (Records::Lists(_), Err(err)) => report_failure(name, err),
-            (Records::Stdout { lines, .. }, Ok(digests)) => {
-                stream_lines(lines, algorithms, args, name, Ok(digests));
-            }
-            (Records::File { list, side, .. }, Ok(digests)) => {
+            (Records::Lists(..), Err(err)) => report_failure(name, err),
+            (Records::Stdout { lines, .. }, Ok(digests)) => match hashed {
+                Some((sum, hashed)) => parhash_format::json::sum_pieces(
+                    lines,
+                    algorithms,
+                    digests,
+                    name,
+                    Some(args.hashing.tree_params()),
+                    (sum.piece_size(), &hashed.digests),
+                ),
+                None => stream_lines(lines, algorithms, args, name, Ok(digests)),
+            },
+            (
+                Records::File {
+                    list, side, pieces, ..
+                },
+                Ok(digests),
+            ) => {
                 stream_lines(&mut list.lines, algorithms, args, name, Ok(digests));
                 if let (Some(side), Some(meta)) = (side, meta) {
                     meta::write_record(&mut side.lines, name, meta);
+                }
+                if let (Some(pieces), Some((sum, hashed))) = (pieces, hashed) {
+                    let record = sum.record(0, name, &digests[0], hashed);
+                    pieces.lines.extend_from_slice(&record);
                 }
             }
             (records, Err(err)) => {
@@ -237,14 +269,25 @@ impl Records {
         Ok(())
     }
 
-    /// A record of the old list kept as it is (`--update`), with its metadata if recorded.
-    fn keep(&mut self, name: &[u8], record: &[u8], meta: Option<&Meta>) {
-        if let Records::File { list, side, .. } = self {
+    /// A record of the old list kept as it is (`--update`), with its metadata if recorded
+    /// and its piece list record where there is a piece list.
+    fn keep(&mut self, name: &[u8], record: &[u8], meta: Option<&Meta>) -> Result<()> {
+        if let Records::File {
+            list,
+            side,
+            pieces,
+            kept,
+        } = self
+        {
             list.lines.extend_from_slice(record);
             if let (Some(side), Some(meta)) = (side, meta) {
                 meta::write_record(&mut side.lines, name, meta);
             }
+            if let (Some(pieces), Some(kept)) = (pieces, kept) {
+                kept.append(record, &mut pieces.lines)?;
+            }
         }
+        Ok(())
     }
 
     /// Writes what was gathered: standard output flushed at once (a reader downstream never
@@ -252,8 +295,13 @@ impl Records {
     fn pass_on(&mut self) -> Result<()> {
         match self {
             Records::Stdout { out, lines } => hand_on(out, lines),
-            Records::Lists(lists) => lists.iter_mut().try_for_each(Written::write),
-            Records::File { list, side, pieces } => {
+            Records::Lists(lists, pieces) => {
+                pieces.iter_mut().try_for_each(Written::write)?;
+                lists.iter_mut().try_for_each(Written::write)
+            }
+            Records::File {
+                list, side, pieces, ..
+            } => {
                 // The side files first: whatever a crash leaves, they cover the list's entries.
                 side.iter_mut().try_for_each(Written::write)?;
                 pieces.iter_mut().try_for_each(Written::write)?;
@@ -268,6 +316,7 @@ impl Records {
             list: Written::new(list),
             side: Some(Written::new(side)),
             pieces: None,
+            kept: None,
         }
     }
 
@@ -276,12 +325,17 @@ impl Records {
     fn finish(&mut self) -> Result<()> {
         match self {
             Records::Stdout { out, .. } => out.flush().context(WRITE_ERROR),
-            Records::File { list, side, pieces } => {
+            Records::File {
+                list, side, pieces, ..
+            } => {
                 side.iter_mut().try_for_each(Written::sync)?;
                 pieces.iter_mut().try_for_each(Written::sync)?;
                 list.sync()
             }
-            Records::Lists(lists) => lists.iter_mut().try_for_each(Written::sync),
+            Records::Lists(lists, pieces) => {
+                pieces.iter_mut().try_for_each(Written::sync)?;
+                lists.iter_mut().try_for_each(Written::sync)
+            }
         }
     }
 }
@@ -345,19 +399,27 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
     let items = crate::range::without_outboards(items, args);
     if args.lists.is_some() {
         // The lists being written are not data, should they lie in the tree.
-        let own = OwnFiles::lists(&list_paths(algorithms, args)?);
+        let paths = list_paths(algorithms, args)?;
+        let own = OwnFiles::lists(&paths);
         let items = list_file::without(items, own);
+        let sum = piece_sum(algorithms, args, &paths[0]);
         if args.resume {
-            return resume_lists(algorithms, files, args, items);
+            return resume_lists(algorithms, files, args, items, sum.as_ref());
         }
-        let mut records = Records::open(algorithms, args)?;
+        let mut records = Records::open(algorithms, args, sum.is_some())?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
-        return hash_planned(algorithms, files, args, &mut records, plan);
+        return hash_planned(algorithms, files, args, &mut records, plan, sum.as_ref());
     }
     let Some(given) = &args.output_file else {
-        let mut records = Records::open(algorithms, args)?;
+        anyhow::ensure!(
+            args.pieces.pieces.is_none() || args.output.json,
+            "--pieces: give -o LIST or --lists DIR (a piece list beside each list), \
+             or --json (each file's pieces in its record)"
+        );
+        let sum = PieceSum::new(args.pieces.pieces, algorithms, &args.hashing);
+        let mut records = Records::open(algorithms, args, false)?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
-        return hash_planned(algorithms, files, args, &mut records, plan);
+        return hash_planned(algorithms, files, args, &mut records, plan, sum.as_ref());
     };
     let target = Target::of(given);
     if args.resume || args.update {
@@ -377,22 +439,32 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
             list,
             side: None,
             pieces: None,
+            kept: None,
         };
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
-        return hash_planned(algorithms, files, args, &mut records, plan);
+        return hash_planned(algorithms, files, args, &mut records, plan, None);
     }
+    let sum = piece_sum(algorithms, args, path);
     // --update where there is no list yet writes one.
     if args.update && path.exists() {
-        return update(algorithms[0], files, args, (given, path), items);
+        return update(
+            algorithms[0],
+            files,
+            args,
+            (given, path),
+            items,
+            sum.as_ref(),
+        );
     }
     let side_path = meta::side_path(path);
     // --resume where there is no list yet starts one: the same command line every time.
     if !(args.resume && path.exists()) {
         let mut records = Records::file(Durable::create(path)?, new_side_file(&side_path)?);
-        if let (Records::File { pieces, .. }, Some(_)) = (&mut records, args.pieces.pieces) {
-            *pieces = Some(Written::new(crate::locate::PieceSum::create(path)?));
+        if let (Records::File { pieces, .. }, Some(_)) = (&mut records, &sum) {
+            *pieces = Some(Written::new(PieceSum::create(&pieces::side_path(path))?));
         }
-        return hash_planned(algorithms, files, args, &mut records, with_meta(items));
+        let plan = with_meta(items);
+        return hash_planned(algorithms, files, args, &mut records, plan, sum.as_ref());
     }
     // Locked before it is read: no other run writes it between.
     let mut list = Durable::open(path)?;
@@ -408,7 +480,65 @@ fn run_many(algorithms: &[Algorithm], files: &[OsString], args: &SumArgs) -> Res
     list.cut(resumed.list_lens[0])?;
     let rest = resumed.first.into_iter().chain(items);
     let mut records = Records::file(list, side);
-    Ok(hash_planned(algorithms, files, args, &mut records, with_meta(rest))? && all_ok)
+    if let (Records::File { pieces, .. }, Some(sum)) = (&mut records, &sum) {
+        let kept = (0, algorithms[0], style);
+        *pieces = Some(carry_pieces(path, resumed.list_lens[0], sum, args, kept)?);
+    }
+    let plan = with_meta(rest);
+    Ok(hash_planned(algorithms, files, args, &mut records, plan, sum.as_ref())? && all_ok)
+}
+
+/// The piece lists `sum` writes: with `--pieces`, or with `--resume` and `--update` of a list
+/// that has one (at the size its records share; 1 MiB where they share none), so that a
+/// list brought on keeps its piece list consistent. `None` otherwise.
+fn piece_sum(algorithms: &[Algorithm], args: &SumArgs, list: &std::path::Path) -> Option<PieceSum> {
+    let size = args.pieces.pieces.or_else(|| {
+        let side = pieces::side_path(list);
+        let again = (args.resume || args.update) && list.exists() && side.exists();
+        again.then(|| {
+            let old = OldPieces::open(&side);
+            old.and_then(|old| old.piece_size())
+                .unwrap_or(pieces::DEFAULT_PIECE_SIZE)
+        })
+    });
+    PieceSum::new(size, algorithms, &args.hashing)
+}
+
+/// `--resume`: the piece list of the list at `list`, whose first `len` bytes are kept, made
+/// again with a record for each kept line (copied from the old piece list where one agrees
+/// with the line, hashed again where none does), in a temporary file renamed over it; the
+/// run writes the new files' records on after them.
+fn carry_pieces(
+    list: &std::path::Path,
+    len: u64,
+    sum: &PieceSum,
+    args: &SumArgs,
+    line: (usize, Algorithm, parhash_format::line::LineStyle),
+) -> Result<Written> {
+    let path = pieces::side_path(list);
+    let tmp = temporary(&path);
+    let mut kept = KeptPieces::new(sum, &args.hashing, &path, line);
+    let mut out = Written::new(PieceSum::create(&tmp)?);
+    let terminator = if line.2.zero { 0 } else { b'\n' };
+    let reader = std::io::BufReader::new(std::fs::File::open(list)?).take(len);
+    let written = (|| -> Result<()> {
+        for record in parhash_format::resume::Records::new(reader, terminator) {
+            kept.append(&record?.bytes, &mut out.lines)?;
+            if out.lines.len() >= 1 << 20 {
+                out.write()?;
+            }
+        }
+        out.write()?;
+        out.sync()?;
+        replace(&tmp, &path)?;
+        Ok(())
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    kept.report(&path);
+    Ok(out)
 }
 
 /// `--lists DIR --resume`: every list continued from the files they all have.
@@ -417,12 +547,13 @@ fn resume_lists(
     files: &[OsString],
     args: &SumArgs,
     mut items: impl Iterator<Item = many::Item>,
+    sum: Option<&PieceSum>,
 ) -> Result<bool> {
     let paths = list_paths(algorithms, args)?;
     if !paths.iter().all(|path| path.exists()) {
-        let mut records = Records::lists(&paths)?;
+        let mut records = Records::lists(&paths, sum.is_some())?;
         let plan = items.map(|item| Ok(Planned::Hash(item, None)));
-        return hash_planned(algorithms, files, args, &mut records, plan);
+        return hash_planned(algorithms, files, args, &mut records, plan, sum);
     }
     // Locked before they are read: no other run writes them between.
     let mut opened =
@@ -435,10 +566,18 @@ fn resume_lists(
     for (list, &len) in opened.iter_mut().zip(&resumed.list_lens) {
         list.cut(len)?;
     }
-    let mut records = Records::Lists(opened.into_iter().map(Written::new).collect());
+    let mut piece_lists = Vec::new();
+    if let Some(sum) = sum {
+        let kept = lists.iter().zip(&resumed.list_lens).enumerate();
+        for (at, ((path, alg, style), &len)) in kept {
+            piece_lists.push(carry_pieces(path, len, sum, args, (at, *alg, *style))?);
+        }
+    }
+    let opened = opened.into_iter().map(Written::new).collect();
+    let mut records = Records::Lists(opened, piece_lists);
     let rest = resumed.first.into_iter().chain(items);
     let plan = rest.map(|item| Ok(Planned::Hash(item, None)));
-    Ok(hash_planned(algorithms, files, args, &mut records, plan)? && all_ok)
+    Ok(hash_planned(algorithms, files, args, &mut records, plan, sum)? && all_ok)
 }
 
 /// Reports what resuming found: lines written again, files that still cannot be read.
@@ -480,6 +619,7 @@ fn update(
     args: &SumArgs,
     (given, path): (&std::path::Path, &std::path::Path),
     items: impl Iterator<Item = many::Item>,
+    sum: Option<&PieceSum>,
 ) -> Result<bool> {
     // Locked before it is read, until the new list (locked too) is renamed over it.
     let _old = ListLock::new(path)?;
@@ -501,18 +641,40 @@ fn update(
         &counts,
     )?;
     let mut records = Records::file(Durable::create(&list_tmp)?, new_side_file(&side_tmp)?);
-    let hashed = hash_planned(&[algorithm], files, args, &mut records, plan);
+    let pieces_path = pieces::side_path(path);
+    let pieces_tmp = temporary(&pieces_path);
+    if let (Records::File { pieces, kept, .. }, Some(sum)) = (&mut records, sum) {
+        *pieces = Some(Written::new(PieceSum::create(&pieces_tmp)?));
+        let line = (0, algorithm, style);
+        *kept = Some(Box::new(KeptPieces::new(
+            sum,
+            &args.hashing,
+            &pieces_path,
+            line,
+        )));
+    }
+    let hashed = hash_planned(&[algorithm], files, args, &mut records, plan, sum);
     let all_ok = match hashed {
         Ok(all_ok) => all_ok,
         Err(err) => {
             // The old list stays as it was.
             let _ = std::fs::remove_file(&list_tmp);
             let _ = std::fs::remove_file(&side_tmp);
+            let _ = std::fs::remove_file(&pieces_tmp);
             return Err(err);
         }
     };
     replace(&list_tmp, path)?;
     replace(&side_tmp, &side_path)?;
+    if let Records::File {
+        kept: Some(kept), ..
+    } = &records
+    {
+        // A crash before this leaves the old piece list: its records of files hashed again
+        // record other digests than their new lines, and `check --locate` says so.
+        replace(&pieces_tmp, &pieces_path)?;
+        kept.report(&pieces_path);
+    }
     // The new list's lock, kept until its side file too is in place.
     drop(records);
     let counts = counts.borrow();
@@ -538,6 +700,7 @@ fn hash_planned(
     args: &SumArgs,
     records: &mut Records,
     plan: impl Iterator<Item = Result<Planned>>,
+    pieces: Option<&PieceSum>,
 ) -> Result<bool> {
     let total = (!args.recursive).then_some(files.len() as u64);
     let progress = ManyProgress::new(total, args.hashing.no_progress);
@@ -546,7 +709,6 @@ fn hash_planned(
     let mut chunk_len = MIN_CHUNK;
     // The chunk's records in order: kept ones, and the hashed files' metadata.
     let mut waiting: InputOrder<Option<Meta>, Kept> = InputOrder::new();
-    let pieces = crate::locate::PieceSum::new(args.pieces.pieces, algorithms[0], &args.hashing);
     while plan.peek().is_some() {
         let mut chunk: Vec<many::Item> = Vec::new();
         while chunk.len() < chunk_len && !waiting.is_full() {
@@ -568,10 +730,10 @@ fn hash_planned(
             crate::range::hash_items(algorithms, chunk.into_iter(), args, &progress, |outcomes| {
                 held.get_or_insert_with(|| started.elapsed());
                 for (name, result) in outcomes {
-                    write_kept(records, &mut waiting);
+                    write_kept(records, &mut waiting)?;
                     let meta = waiting.next_hashed();
                     all_ok &= result.is_ok();
-                    records.record(algorithms, args, &name, &result, meta.as_ref())?;
+                    records.record(algorithms, args, &name, &result, meta.as_ref(), None)?;
                 }
                 records.pass_on()
             })?;
@@ -581,30 +743,22 @@ fn hash_planned(
                 chunk.into_iter(),
                 &args.hashing,
                 &progress,
-                pieces.as_ref(),
+                pieces,
                 |outcomes| {
                     held.get_or_insert_with(|| started.elapsed());
-                    for ((name, result), piece_list) in outcomes {
-                        write_kept(records, &mut waiting);
+                    for ((name, result), hashed) in outcomes {
+                        write_kept(records, &mut waiting)?;
                         let meta = waiting.next_hashed();
                         all_ok &= result.is_ok();
-                        records.record(algorithms, args, &name, &result, meta.as_ref())?;
-                        if let (
-                            Records::File {
-                                pieces: Some(file), ..
-                            },
-                            Some(text),
-                        ) = (&mut *records, piece_list)
-                        {
-                            file.lines.extend_from_slice(&text);
-                        }
+                        let hashed = pieces.zip(hashed.as_ref());
+                        records.record(algorithms, args, &name, &result, meta.as_ref(), hashed)?;
                     }
                     records.pass_on()
                 },
             )?;
         }
         // Kept records after the chunk's last file.
-        write_kept(records, &mut waiting);
+        write_kept(records, &mut waiting)?;
         records.pass_on()?;
         if hashing {
             chunk_len = next_chunk_len(chunk_len, held.unwrap_or_else(|| started.elapsed()));
@@ -622,10 +776,11 @@ struct Kept {
 }
 
 /// Writes the kept records at the head of `waiting`.
-fn write_kept(records: &mut Records, waiting: &mut InputOrder<Option<Meta>, Kept>) {
+fn write_kept(records: &mut Records, waiting: &mut InputOrder<Option<Meta>, Kept>) -> Result<()> {
     for Kept { name, record, meta } in waiting.kept_first() {
-        records.keep(&name, &record, meta.as_ref());
+        records.keep(&name, &record, meta.as_ref())?;
     }
+    Ok(())
 }
 
 /// About how long finished lines may wait before they are written.

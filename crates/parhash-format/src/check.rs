@@ -340,19 +340,20 @@ impl ListCheck {
         out: &mut impl Sink,
     ) -> io::Result<()> {
         let note = note.map(|note| format!(" ({note})"));
-        self.checked_with(job, outcome, note.as_deref(), out)
+        self.checked_with(job, outcome, note.as_deref(), None, out)
     }
 
     /// [`ListCheck::checked`] of a file, saying where it differs after its verdict (`NAME:
-    /// FAILED at bytes 0-1023`, from `check --locate`).
+    /// FAILED at bytes 0-1023`, from `check --locate`; with `--json` its line's `"located"`).
     pub fn checked_located(
         &mut self,
         job: &Job,
         outcome: &io::Result<Output>,
-        located: &str,
+        located: &crate::pieces::Located,
         out: &mut impl Sink,
     ) -> io::Result<()> {
-        self.checked_with(job, outcome, Some(&format!(" {located}")), out)
+        let note = format!(" {}", located.text());
+        self.checked_with(job, outcome, Some(&note), Some(located), out)
     }
 
     fn checked_with(
@@ -360,6 +361,7 @@ impl ListCheck {
         job: &Job,
         outcome: &io::Result<Output>,
         note: Option<&str>,
+        located: Option<&crate::pieces::Located>,
         out: &mut impl Sink,
     ) -> io::Result<()> {
         let entry = &job.entry;
@@ -403,6 +405,7 @@ impl ListCheck {
                     parsha: Some(job.tree_params),
                     expected: &entry.expected,
                     outcome,
+                    located,
                 },
             ),
             None => match note {

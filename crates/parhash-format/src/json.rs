@@ -115,7 +115,17 @@ struct SumRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     digest: Option<String>,
     #[serde(flatten)]
+    pieces: Option<PieceDigests>,
+    #[serde(flatten)]
     failure: Option<Failure>,
+}
+
+/// `sum --json --pieces`: `"piece_size"` and `"pieces"`, each piece's XXH3-128 digest in hex,
+/// in order from the file's start (none for an empty file).
+#[derive(Serialize)]
+struct PieceDigests {
+    piece_size: u64,
+    pieces: Vec<String>,
 }
 
 /// Appends `sum`'s record of a hashed file: `{"path", "algorithm", "digest"}` (and PARSHA-256's
@@ -134,6 +144,7 @@ pub fn sum_line(
             algorithm: algorithm.name(),
             tree: Tree::of(algorithm, parsha),
             digest: Some(digest.to_hex()),
+            pieces: None,
             failure: None,
         },
     );
@@ -155,6 +166,7 @@ pub fn sum_failure(
             algorithm: algorithm.name(),
             tree: Tree::of(algorithm, parsha),
             digest: None,
+            pieces: None,
             failure: Some(Failure::new(err)),
         },
     );
@@ -170,6 +182,8 @@ struct DigestsRecord<'a> {
     tree: Option<Tree>,
     #[serde(skip_serializing_if = "Option::is_none")]
     digests: Option<Digests<'a>>,
+    #[serde(flatten)]
+    pieces: Option<PieceDigests>,
     #[serde(flatten)]
     failure: Option<Failure>,
 }
@@ -210,7 +224,49 @@ pub fn sum_digests(
             algorithms: algorithms.iter().map(|a| a.name()).collect(),
             tree: algorithms.iter().find_map(|&alg| Tree::of(alg, parsha)),
             digests,
+            pieces: None,
             failure,
+        },
+    );
+}
+
+/// `sum --json --pieces`'s record of a hashed file: [`sum_line`]'s (one algorithm) or
+/// [`sum_digests`]' (several), with `"piece_size"` and `"pieces"`, the hex digests of the
+/// file's pieces of that size (XXH3-128, as in a piece list: [`crate::pieces`]).
+pub fn sum_pieces(
+    out: &mut Vec<u8>,
+    algorithms: &[Algorithm],
+    digests: &[Output],
+    name: &[u8],
+    parsha: Option<TreeParams>,
+    (piece_size, pieces): (u64, &[Output]),
+) {
+    let pieces = Some(PieceDigests {
+        piece_size,
+        pieces: pieces.iter().map(Output::to_hex).collect(),
+    });
+    if let ([algorithm], [digest]) = (algorithms, digests) {
+        return push_line(
+            out,
+            &SumRecord {
+                path: PathName::new(name),
+                algorithm: algorithm.name(),
+                tree: Tree::of(*algorithm, parsha),
+                digest: Some(digest.to_hex()),
+                pieces,
+                failure: None,
+            },
+        );
+    }
+    push_line(
+        out,
+        &DigestsRecord {
+            path: PathName::new(name),
+            algorithms: algorithms.iter().map(|a| a.name()).collect(),
+            tree: algorithms.iter().find_map(|&alg| Tree::of(alg, parsha)),
+            digests: Some(Digests(algorithms, digests)),
+            pieces,
+            failure: None,
         },
     );
 }
@@ -304,8 +360,46 @@ struct CheckRecord<'a> {
     expected: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     actual: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    located: Option<LocatedRecord>,
     #[serde(flatten)]
     failure: Option<Failure>,
+}
+
+/// `check --locate --json`: where a file that fails differs (`"located"` of its line).
+#[derive(Serialize)]
+struct LocatedRecord {
+    piece_size: u64,
+    size: u64,
+    listed_size: u64,
+    pieces_changed: u64,
+    bytes_changed: u64,
+    ranges: Vec<ByteRange>,
+}
+
+/// A range of bytes that differ: its first byte and length.
+#[derive(Serialize)]
+struct ByteRange {
+    offset: u64,
+    length: u64,
+}
+
+impl LocatedRecord {
+    fn new(located: &crate::pieces::Located) -> LocatedRecord {
+        LocatedRecord {
+            piece_size: located.piece_size,
+            size: located.size,
+            listed_size: located.listed_size,
+            pieces_changed: located.count,
+            bytes_changed: located.bytes(),
+            ranges: (located.byte_ranges())
+                .map(|(first, last)| ByteRange {
+                    offset: first,
+                    length: last + 1 - first,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Where a checked line's algorithm came from.
@@ -343,6 +437,8 @@ pub struct Checked<'a> {
     pub expected: &'a [u8],
     /// The digest computed, or why the file could not be hashed.
     pub outcome: &'a io::Result<Output>,
+    /// Where the file differs (`check --locate`), if that is known.
+    pub located: Option<&'a crate::pieces::Located>,
 }
 
 /// Counts of one list for its summary.
@@ -407,6 +503,7 @@ impl CheckReport {
                 tree: None,
                 expected: None,
                 actual: None,
+                located: None,
                 failure: None,
             },
         );
@@ -440,6 +537,7 @@ impl CheckReport {
                 tree: Tree::of(checked.algorithm, checked.parsha),
                 expected: Some(Output::from_slice(checked.expected).to_hex()),
                 actual,
+                located: checked.located.map(LocatedRecord::new),
                 failure,
             },
         );
@@ -744,6 +842,7 @@ mod tests {
             parsha: None,
             expected: &[0xab, 0x01],
             outcome,
+            located: None,
         };
         let ok = Ok(digest);
         assert_eq!(

@@ -392,14 +392,21 @@ impl OwnFiles {
         if file != list {
             paths.push(list.to_path_buf());
         }
-        paths.push(crate::pieces::side_path(&file));
+        let pieces = crate::pieces::side_path(&file);
+        paths.extend([temporary(&pieces), pieces]);
         OwnFiles::of(paths)
     }
 
     /// The lists of `sum --lists DIR` at `paths` ([`list_paths`]): were they walked, each would
-    /// be listed as it was when the walk reached it (empty, or cut short).
+    /// be listed as it was when the walk reached it (empty, or cut short). Their piece lists
+    /// (and those's `.tmp`) too.
     pub fn lists(paths: &[PathBuf]) -> OwnFiles {
-        OwnFiles::of(paths.to_vec())
+        let mut own = paths.to_vec();
+        for path in paths {
+            let pieces = crate::pieces::side_path(path);
+            own.extend([temporary(&pieces), pieces]);
+        }
+        OwnFiles::of(own)
     }
 
     fn of(paths: Vec<PathBuf>) -> OwnFiles {
@@ -409,8 +416,9 @@ impl OwnFiles {
         OwnFiles { paths, names }
     }
 
-    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file, then the link
-    /// to the list if it is one (or the lists).
+    /// Their paths: the list, its `.tmp`, the side file's `.tmp`, the side file, the link
+    /// to the list if it is one, then the piece list's `.tmp` and the piece list (or the
+    /// lists, then their piece lists').
     pub fn paths(&self) -> &[PathBuf] {
         &self.paths
     }
@@ -549,6 +557,7 @@ mod tests {
                 "SUMS.tmp",
                 "SUMS.parhash-meta.tmp",
                 "SUMS.parhash-meta",
+                "SUMS.parhash-pieces.tmp",
                 "SUMS.parhash-pieces"
             ]
         );

@@ -176,6 +176,8 @@ pub struct PieceReader<R> {
     offset: u64,
     /// A line read but not yet taken (a `file` line that ended a record without `end`).
     pending: Option<(Vec<u8>, u64)>,
+    /// Where the last record that ended with its `end` line ends.
+    ended_at: u64,
     record: Option<Open>,
     /// Lines outside every record that are no comment, and records that were not intact.
     damaged: u64,
@@ -205,6 +207,7 @@ impl<R: BufRead> PieceReader<R> {
             line: Vec::new(),
             offset,
             pending: None,
+            ended_at: offset,
             record: None,
             damaged: 0,
         }
@@ -305,6 +308,7 @@ impl<R: BufRead> PieceReader<R> {
                 let computed = std::mem::replace(&mut open.check, Hasher::new(CHECK_ALGORITHM));
                 let matches = check.as_deref() == Some(computed.finalize().as_bytes());
                 let intact = matches && !open.broken && open.seen == open.expected;
+                self.ended_at = self.offset;
                 return Ok(self.end(intact));
             }
             open.check.update(&line);
@@ -325,6 +329,71 @@ impl<R: BufRead> PieceReader<R> {
     }
 }
 
+/// Where a file that fails differs from its record (`check --locate`): the pieces that
+/// differ, as runs of adjacent ones. Its text and JSON forms are written from here and from
+/// [`crate::json`], so both say the same bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Located {
+    /// The record's piece size.
+    pub piece_size: u64,
+    /// The file's length now.
+    pub size: u64,
+    /// Its length when its pieces were recorded.
+    pub listed_size: u64,
+    /// First and last index of each run of pieces that differ, in order.
+    pub runs: Vec<(u64, u64)>,
+    /// Pieces that differ.
+    pub count: u64,
+}
+
+/// Ranges listed in a verdict's text before the rest are only counted (JSON lists them all).
+pub const MAX_RANGES_SHOWN: usize = 32;
+
+impl Located {
+    /// Adds piece `index`, after every piece added before it.
+    pub fn add(&mut self, index: u64) {
+        self.count += 1;
+        match self.runs.last_mut() {
+            Some((_, last)) if *last + 1 == index => *last = index,
+            _ => self.runs.push((index, index)),
+        }
+    }
+
+    /// Each run's bytes, first and last (inclusive), in a file of the larger of its two sizes
+    /// (a piece past the shorter end differs as a whole).
+    pub fn byte_ranges(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let end = self.size.max(self.listed_size);
+        let piece = self.piece_size;
+        self.runs.iter().map(move |&(first, last)| {
+            let start = first.saturating_mul(piece);
+            let stop = last.saturating_add(1).saturating_mul(piece).min(end);
+            (start, stop.saturating_sub(1))
+        })
+    }
+
+    /// Bytes in the pieces that differ.
+    pub fn bytes(&self) -> u64 {
+        self.byte_ranges()
+            .map(|(first, last)| last + 1 - first)
+            .sum()
+    }
+
+    /// `at bytes A-B, C-D` (and the size, where it changed), after a verdict.
+    pub fn text(&self) -> String {
+        let mut shown: Vec<String> = (self.byte_ranges().take(MAX_RANGES_SHOWN))
+            .map(|(start, stop)| format!("{start}-{stop}"))
+            .collect();
+        if self.runs.len() > MAX_RANGES_SHOWN {
+            shown.push(format!("... ({} ranges)", self.runs.len()));
+        }
+        let mut text = format!("at bytes {}", shown.join(", "));
+        if self.size != self.listed_size {
+            text += &format!(" (now {} bytes, listed {})", self.size, self.listed_size);
+        }
+        text
+    }
+}
+
 /// Where each name's record starts in a piece list, and whether it is intact: one pass over
 /// the list, holding the names and their `file` lines' fields, never their digests.
 #[derive(Debug, Default)]
@@ -341,6 +410,9 @@ pub struct Indexed {
     pub record: PieceRecord,
     /// Offset of its `file` line.
     pub offset: u64,
+    /// Its bytes, `file` line through `end` line, where it is intact (0 otherwise): what
+    /// `--resume` and `--update` copy into the new piece list as they are.
+    pub len: u64,
     /// Its CHECK and digests are as written ([`Piece::End`]).
     pub intact: bool,
 }
@@ -361,11 +433,13 @@ impl PieceIndex {
                 }
             };
             let name = record.name.clone();
+            let len = if intact { pieces.ended_at - offset } else { 0 };
             records.insert(
                 name,
                 Indexed {
                     record,
                     offset,
+                    len,
                     intact,
                 },
             );
@@ -374,6 +448,16 @@ impl PieceIndex {
             records,
             damaged: pieces.damaged(),
         })
+    }
+
+    /// The piece size of the intact records, where they agree on one (`--resume` and
+    /// `--update` go on with it when `--pieces` is not given again).
+    pub fn piece_size(&self) -> Option<u64> {
+        let mut sizes = (self.records.values())
+            .filter(|r| r.intact)
+            .map(|r| r.record.piece_size);
+        let first = sizes.next()?;
+        sizes.all(|size| size == first).then_some(first)
     }
 
     /// The record of `name`, if the list has one.
@@ -532,6 +616,25 @@ mod tests {
         assert!(!index.get(b"c").unwrap().intact);
         assert!(index.get(b"zero").is_none());
         assert_eq!(index.damaged, 4);
+    }
+
+    #[test]
+    fn located_runs_merge_and_their_bytes_read() {
+        let mut located = Located {
+            piece_size: 4,
+            size: 34,
+            listed_size: 30,
+            ..Located::default()
+        };
+        for i in [0, 1, 2, 5, 7, 8] {
+            located.add(i);
+        }
+        assert_eq!(located.runs, [(0, 2), (5, 5), (7, 8)]);
+        assert_eq!(located.bytes(), 12 + 4 + 6);
+        assert_eq!(
+            located.text(),
+            "at bytes 0-11, 20-23, 28-33 (now 34 bytes, listed 30)"
+        );
     }
 
     #[test]

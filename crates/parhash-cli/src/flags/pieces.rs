@@ -15,12 +15,15 @@ pub struct PiecesArgs {
     /// With -o LIST, in the same read as the digests: the digests of each file's pieces of
     /// SIZE bytes (KiB, MiB, GiB; 1 MiB without a value; at least 1 KiB), in XXH3-128 (they
     /// only say where; the verdict is the list's digest), in LIST.parhash-pieces (its
-    /// format: docs/lists.md). With it,
+    /// format: docs/lists.md); with --lists DIR one beside each list. With it,
     /// `check --locate LIST` says which bytes of a file that fails differ, and `check
-    /// --audit` how much of a changed file changed. Not with --resume, --update, --lists or --outboard.
+    /// --audit` how much of a changed file changed. --resume and --update keep the piece list
+    /// consistent with the list (and go on with it, at its size, when --pieces is not given
+    /// again). Without a list file, --json puts each file's pieces in its record. Not with
+    /// --outboard.
     #[arg(long, value_name = "SIZE", num_args = 0..=1, require_equals = true,
           default_missing_value = "1MiB", value_parser = parse_piece_size,
-          requires = "output_file", conflicts_with_all = ["resume", "update", "lists", "outboard"])]
+          conflicts_with_all = ["outboard", "range", "etag", "composite", "check", "device"])]
     pub pieces: Option<u64>,
 }
 
@@ -34,7 +37,8 @@ pub struct LocateArgs {
     /// reported with the byte ranges of the pieces that differ (adjacent ones merged), and
     /// its new size if it changed. A piece list that does not agree with its list line is
     /// reported as damage of the piece list, never of the file; without one, check says it
-    /// cannot locate and how to make one.
+    /// cannot locate and how to make one. With --json a line that fails has `located`: its
+    /// ranges as `{"offset", "length"}` records, the piece size and the sizes.
     #[arg(long)]
     pub locate: bool,
 }
