@@ -237,7 +237,11 @@ def listing(s3: Any, bucket: str, prefix: str, start_after: Optional[str] = None
     row: the listing no longer waits on one page after the other."""
     after = prefix + start_after if start_after else None
     if folders <= 1:
-        yield from _keys(_Ahead(lambda: _pages(s3, bucket, prefix, after, page_size), ahead))
+        pages = _Ahead(lambda: _pages(s3, bucket, prefix, after, page_size), ahead)
+        try:
+            yield from _keys(pages)
+        finally:
+            pages.close()
         return
     units = _Ahead(lambda: _level(s3, bucket, prefix, after, page_size), 2 * folders)
     window: deque = deque()
