@@ -5,10 +5,10 @@ The store's side is boto3 (the ``s3`` extra: credentials, region, profiles and e
 the AWS tools find them, retries by botocore); the local side is hashed by the extension,
 each file read once for every form its object may have (``parhash.multipart_file``). The
 listing (ListObjectsV2, the prefix's folders listed at once, pages fetched ahead in threads)
-and a walk of the tree in the same key order are merged one entry at a time, so memory does not grow with the bucket; objects
-with a local file are asked for their checksums (HeadObject with checksum mode, and
-GetObjectAttributes only where a multipart CRC's type is not said) and checked on a pool of
-threads while the listing goes on. docs/object-stores.md is the guide.
+and a walk of the tree in the same key order are merged one entry at a time, so memory does
+not grow with the bucket; objects with a local file are asked for their checksums (HeadObject
+with checksum mode, and GetObjectAttributes only where a multipart CRC's type is not said) and
+checked on a pool of threads while the listing goes on. docs/object-stores.md is the guide.
 
 Exit status as ``parhash check``'s: 0 when every object and file matched, 1 when anything
 else was found, 2 for a usage error or a run that could not finish (no bucket, credentials
