@@ -13,11 +13,14 @@ S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects fit a small disk; 
 additional checksum (what rclone can check: MD5 ETags; an object with one costs a HeadObject,
 timed alone as `heads`). moto's server runs in its own process. The commands alternate through scripts/time-alternating.py (medians):
 verify, `rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
-(ListObjectsV2, boto3) and HeadObject of the first 1,000 objects (16 threads), which show what
-the server costs.
+(ListObjectsV2, boto3, page after page), the listing as an ideal client asks it (plain GETs,
+the prefix's folders 8 at a time, nothing parsed but what the next request needs: the least
+time the server takes to list the prefix) and HeadObject of the first 1,000 objects (16
+threads), which show what the server costs.
 
 Memory: a child process runs the same `parhash-store verify` code in-process on N objects
-whose listing a stub client generates (pages of 1,000 keys, HeadObject answered in memory) and
+whose listing a stub client generates (folders of 10,000 keys named by the delimiter's listing,
+each listed in pages of 1,000 keys, HeadObject answered in memory) and
 whose local files a stub walk names in key order (every name one real 1 KiB file: 10^6 files
 are not made); its peak RSS (VmHWM) is printed per N.
 """
@@ -116,6 +119,31 @@ n = sum(len(p.get("Contents", [])) for p in s3.get_paginator("list_objects_v2").
 assert n == int(sys.argv[2]), n
 """
 
+# The listing as an ideal client asks it: plain GETs (moto checks no signature), nothing parsed
+# but the keys' count, the folders and the continuation token; the folders 8 at a time.
+IDEAL = """
+import concurrent.futures, http.client, re, sys, threading, urllib.parse
+url, local = urllib.parse.urlparse(sys.argv[1]), threading.local()
+def pages(prefix, delimiter=""):
+    n, folders, token = 0, [], None
+    while True:
+        if not hasattr(local, "c"):
+            local.c = http.client.HTTPConnection(url.hostname, url.port)
+        q = {"list-type": "2", "prefix": prefix, "delimiter": delimiter, **({"continuation-token": token} if token else {})}
+        local.c.request("GET", "/bench?" + urllib.parse.urlencode(q))
+        body = local.c.getresponse().read()
+        n += body.count(b"<Contents>")
+        folders += [f.decode() for f in re.findall(rb"<CommonPrefixes><Prefix>(.*?)</Prefix>", body)]
+        token = re.search(rb"<NextContinuationToken>(.*?)</NextContinuationToken>", body)
+        if not token:
+            return n, folders
+        token = token.group(1).decode()
+n, folders = pages("t/", "/")
+with concurrent.futures.ThreadPoolExecutor(8) as pool:
+    n += sum(k for k, _ in pool.map(pages, folders))
+assert n == int(sys.argv[2]), n
+"""
+
 HEADS = """
 import boto3, sys, concurrent.futures
 from botocore.config import Config
@@ -139,6 +167,7 @@ def timings(args, url, tree):
         f"rclone=rclone check {tree} x:{BUCKET}/t",
         f"sum={args.parhash} sum -r -a md5 --no-progress {tree}",
         f"listing={py} -c '{LISTING}' {url} {args.files}",
+        f"listing-ideal={py} -c '{IDEAL}' {url} {args.files}",
         f"heads={py} -c '{HEADS}' {url}",
     ]
     subprocess.run([py, str(REPO / "scripts" / "time-alternating.py"), "--rounds", str(args.rounds),
@@ -153,20 +182,32 @@ def memory_child(n):
     data = sample.read_bytes()
     etag = '"' + hashlib.md5(data).hexdigest() + '"'
 
+    per_folder = 10_000
+
+    def name(i):
+        return f"{i // per_folder:04}/{i:08}"
+
     class Stub:
+        """Folders of 10,000 keys: the delimiter's listing names them, each is listed in pages."""
+
         def get_paginator(self, _name):
             return self
 
-        def paginate(self, Bucket, Prefix, **_):
-            for start in range(0, n, 1000):
-                yield {"Contents": [{"Key": f"{Prefix}{i:08}", "Size": len(data), "ETag": etag}
+        def paginate(self, Bucket, Prefix, Delimiter=None, **_):
+            if Delimiter and Prefix.count("/") == 1:
+                folders = range((n + per_folder - 1) // per_folder)
+                yield {"CommonPrefixes": [{"Prefix": f"{Prefix}{f:04}/"} for f in folders]}
+                return
+            first = int(Prefix.rstrip("/").rsplit("/", 1)[1]) * per_folder
+            for start in range(first, min(n, first + per_folder), 1000):
+                yield {"Contents": [{"Key": f"{Prefix[: -5]}{name(i)}", "Size": len(data), "ETag": etag}
                                     for i in range(start, min(n, start + 1000))]}  # fmt: skip
 
         def head_object(self, **_):
             return {"ETag": etag}
 
     store.client = lambda *a, **k: Stub()
-    store.walk = lambda root, start_after=None: ((f"{i:08}", str(sample)) for i in range(n))
+    store.walk = lambda root, start_after=None: ((name(i), str(sample)) for i in range(n))
     began = time.perf_counter()
     with open(os.devnull, "w") as null:
         sys.stdout = null

@@ -547,6 +547,95 @@ def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, m
     assert [line.split(" (")[1].split(")")[0] for line in out.splitlines()] == ["a", "c"]
 
 
+# Keys that sort around "/" ("-" and "." come before it, "0" after), folders of one key and of
+# none (a marker alone), a folder in a folder alone, names past ASCII, and keys at the root.
+ORDER_KEYS = ["top", "p/a", "p/a b", "p/a-b", "p/a.b", "p/a/b", "p/a/c/d", "p/a/c.d", "p/a/c-d", "p/a0", "p/ab/1",
+              "p/b/x", "p/b/y/", "p/c/", "p/d/e/f/g", "p/d/e/f/h", "p/z", "p/\u00e9/x", "p/\u00e9-", "p/~",
+              "q/only/deep/x1", "q/only/deep/x2", "zz"]  # fmt: skip
+ORDER_KEYS += [f"p/f{i:02}/k{j}" for i in range(30) for j in range(i % 4)]  # folders of 0-3 keys
+
+
+def flat_listing(s3, bucket, prefix, after=None):
+    """ListObjectsV2 of the whole prefix, page after page: the order every listing must give."""
+    keys = [obj["Key"] for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
+            for obj in page.get("Contents", [])]  # fmt: skip
+    return [k for k in keys if not k.endswith("/") and (after is None or k.encode() > after.encode())]
+
+
+@pytest.fixture(scope="module")
+def ordered(server):
+    s3 = store.client(server)
+    s3.create_bucket(Bucket="order")
+    for key in ORDER_KEYS:
+        s3.put_object(Bucket="order", Key=key, Body=key.encode())
+    return s3
+
+
+@pytest.mark.parametrize("prefix", ["p/", "", "p/a", "p/a/", "p/f0", "q/", "q/only/deep/", "p/nothing/"])
+def test_folders_listed_at_once_keep_listobjectsv2s_order(ordered, prefix):
+    want = flat_listing(ordered, "order", prefix)
+    assert want == sorted(want, key=lambda k: k.encode()) and bool(want) == (prefix != "p/nothing/")
+    for folders in (1, 2, 8, 64):
+        for page_size in (None, 2):
+            got = [obj["Key"] for obj in store.listing(ordered, "order", prefix, folders=folders, page_size=page_size)]
+            assert got == want, (folders, page_size)
+
+
+def test_folders_listed_at_once_resume_after_any_name(ordered):
+    keys = flat_listing(ordered, "order", "p/")
+    names = [k[2:] for k in keys] + ["a/", "a/c", "b", "b/y", "c", "d/e", "f0", "f05", "f29/k9", "\u00e9", "\u00ff"]
+    for after in names:
+        want = flat_listing(ordered, "order", "p/", "p/" + after)
+        for folders in (1, 8):
+            got = [obj["Key"] for obj in store.listing(ordered, "order", "p/", after, folders=folders, page_size=3)]
+            assert got == want, (after, folders)
+
+
+def test_a_folders_listing_error_is_raised_and_nothing_waits():
+    """One folder's ListObjectsV2 failing midway: the consumer gets the error, in its place."""
+
+    class Failing:
+        def get_paginator(self, _name):
+            return self
+
+        def paginate(self, Bucket, Prefix, Delimiter=None, **_):
+            if Delimiter:
+                yield {"CommonPrefixes": [{"Prefix": f"{Prefix}{i}/"} for i in range(5)]}
+                return
+            yield {"Contents": [{"Key": Prefix + "k"}]}
+            if Prefix.endswith("2/"):
+                raise ConnectionError("cut")
+            yield {"Contents": [{"Key": Prefix + "l"}]}
+
+    got = []
+    with pytest.raises(ConnectionError):
+        for obj in store.listing(Failing(), "b", "x/", folders=3):
+            got.append(obj["Key"])
+    assert got == ["x/0/k", "x/0/l", "x/1/k", "x/1/l", "x/2/k"]
+    assert threading.active_count() < 20  # the listing threads stopped
+
+
+def test_verify_merges_keys_around_slash_with_the_walk(capsys, ordered, tmp_path):
+    """The local walk and the listing of folders at once meet in one order: every key that can
+    be a file matched ("a" cannot beside the folder "a/": missing), none out of place."""
+    local = tmp_path / "local"
+    names = [key[2:] for key in flat_listing(ordered, "order", "p/")]
+    folders_too = {name for name in names if any(other.startswith(name + "/") for other in names)}
+    for name in names:
+        if name not in folders_too:
+            (local / name).parent.mkdir(parents=True, exist_ok=True)
+            (local / name).write_bytes(b"p/" + name.encode())
+    (local / "c").mkdir()  # an empty folder: its marker is no object
+    (local / "new-b").write_bytes(b"x")
+    want = {name: "missing" if name in folders_too else "matched" for name in names} | {"new-b": "new"}
+    for folders in ("1", "8"):
+        code, out, err = run(capsys, "verify", local, "s3://order/p", "--endpoint-url", ordered.meta.endpoint_url,
+                             "--json", "--list-folders", folders)  # fmt: skip
+        got, _ = records(out)
+        assert code == 1 and {name: r["status"] for name, r in got.items()} == want, err
+        assert [r["path"] for r in got.values()] == sorted(want, key=lambda n: n.encode())
+
+
 def counting_gets(monkeypatch):
     """The keys of every GetObject the command's client sends (a botocore event hook)."""
     keys = []

@@ -4,11 +4,11 @@ an object, and the store's checksums written as a checksum list.
 The store's side is boto3 (the ``s3`` extra: credentials, region, profiles and endpoint as
 the AWS tools find them, retries by botocore); the local side is hashed by the extension,
 each file read once for every form its object may have (``parhash.multipart_file``). The
-listing (ListObjectsV2, pages fetched ahead in a thread) and a walk of the tree in the same
-key order are merged one entry at a time, so memory does not grow with the bucket; objects
-with a local file are asked for their checksums (HeadObject with checksum mode, and
-GetObjectAttributes only where a multipart CRC's type is not said) and checked on a pool of
-threads while the listing goes on. docs/object-stores.md is the guide.
+listing (ListObjectsV2, the prefix's folders listed at once, pages fetched ahead in threads)
+and a walk of the tree in the same key order are merged one entry at a time, so memory does
+not grow with the bucket; objects with a local file are asked for their checksums (HeadObject
+with checksum mode, and GetObjectAttributes only where a multipart CRC's type is not said) and
+checked on a pool of threads while the listing goes on. docs/object-stores.md is the guide.
 
 Exit status as ``parhash check``'s: 0 when every object and file matched, 1 when anything
 else was found, 2 for a usage error or a run that could not finish (no bucket, credentials
@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import base64
 import binascii
+import datetime
+import itertools
 import json
 import os
 import queue
@@ -63,6 +65,9 @@ ADDITIONAL = (
     ("ChecksumCRC32C", "crc32c"),
     ("ChecksumCRC32", "crc32"),
 )
+
+#: Folders of the prefix listed at once (``listing``'s ``folders``).
+LIST_FOLDERS = 8
 
 #: Checksums S3 keeps of the whole object only, however it was uploaded.
 FULL_OBJECT_ONLY = frozenset({"crc64nvme", "xxh64", "xxh3", "xxh128", "md5", "sha512"})
@@ -193,61 +198,194 @@ def client(endpoint_url: Optional[str] = None, profile: Optional[str] = None,
     try:
         import boto3
         import botocore.config
+        import botocore.session
     except ImportError as err:
         raise StoreError(f"boto3 is needed: pip install 'parhash[s3]' ({err})") from err
+    core = botocore.session.get_session()
+    # botocore reads every listed key's LastModified with dateutil, which costs more than the
+    # rest of the key's parsing; none is used here, and ISO 8601 is read by the standard library.
+    core.get_component("response_parser_factory").set_parser_defaults(timestamp_parser=_timestamp)
     try:
-        session = boto3.Session(profile_name=profile)
+        session = boto3.Session(profile_name=profile, botocore_session=core)
     except Exception as err:  # botocore.exceptions.ProfileNotFound and its kin
         raise StoreError(str(err)) from err
     config = botocore.config.Config(max_pool_connections=connections)
     return session.client("s3", endpoint_url=endpoint_url, region_name=region, config=config)
 
 
+def _timestamp(text: str) -> Any:
+    """A response's date: ListObjectsV2's ISO 8601 by the standard library, others (HTTP
+    dates) by botocore."""
+    try:
+        return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (ValueError, TypeError, AttributeError):
+        from botocore.utils import parse_timestamp
+
+        return parse_timestamp(text)
+
+
 def listing(s3: Any, bucket: str, prefix: str, start_after: Optional[str] = None,
-            ahead: int = 4, page_size: Optional[int] = None) -> Iterator[dict]:  # fmt: skip
+            ahead: int = 4, page_size: Optional[int] = None,
+            folders: int = LIST_FOLDERS) -> Iterator[dict]:  # fmt: skip
     """The objects under ``prefix`` in key order (folder markers left out), pages fetched up to
-    ``ahead`` ahead in a thread while the caller works on the ones before."""
-    pages: queue.Queue = queue.Queue(maxsize=ahead)
-    stop = threading.Event()
+    ``ahead`` ahead while the caller works on the ones before.
 
-    def fetch() -> None:
+    With ``folders`` > 1 the prefix's level is listed with the delimiter ``/`` and up to
+    ``folders`` of its folders are listed at once, each on its own thread, their keys handed on
+    in the order one ListObjectsV2 of the prefix gives them (a level holding one folder alone is
+    descended into). A store answers one request per folder then, not one per 1,000 keys in a
+    row: the listing no longer waits on one page after the other."""
+    after = prefix + start_after if start_after else None
+    if folders <= 1:
+        pages = _Ahead(lambda: _pages(s3, bucket, prefix, after, page_size), ahead)
         try:
-            arguments = {"Bucket": bucket, "Prefix": prefix}
-            if start_after:
-                arguments["StartAfter"] = prefix + start_after
-            if page_size:
-                arguments["PaginationConfig"] = {"PageSize": page_size}
-            for page in s3.get_paginator("list_objects_v2").paginate(**arguments):
-                if not _put(pages, ("page", page.get("Contents", [])), stop):
-                    return
-            _put(pages, ("end", None), stop)
-        except BaseException as err:  # handed to the consumer, which raises it
-            _put(pages, ("error", err), stop)
-
-    thread = threading.Thread(target=fetch, name="parhash-store listing", daemon=True)
-    thread.start()
+            yield from _keys(pages)
+        finally:
+            pages.close()
+        return
+    units = _Ahead(lambda: _level(s3, bucket, prefix, after, page_size), 2 * folders)
+    window: deque = deque()
+    started = 0
     try:
         while True:
-            kind, value = pages.get()
-            if kind == "end":
+            # Keep up to `folders` folders listing ahead of the one handed on.
+            while started < folders and len(window) < 2 * folders and (not window or units.ready()):
+                unit = next(units, None)
+                if unit is None:
+                    break
+                kind, value, start = unit
+                if kind == "folder":
+                    window.append(_Ahead(lambda f=value, s=start: _pages(s3, bucket, f, s, page_size), ahead))
+                    started += 1
+                else:
+                    window.append(value)
+            if not window:
                 return
-            if kind == "error":
-                raise value
-            for obj in value:
-                if not obj["Key"].endswith("/"):
-                    yield obj
+            unit = window.popleft()
+            if isinstance(unit, _Ahead):
+                started -= 1
+                try:
+                    yield from _keys(unit)
+                finally:
+                    unit.close()
+            else:
+                yield from unit
     finally:
-        stop.set()
+        units.close()
+        for unit in window:
+            if isinstance(unit, _Ahead):
+                unit.close()
 
 
-def _put(pages: queue.Queue, item: Any, stop: threading.Event) -> bool:
-    while not stop.is_set():
+def _pages(s3: Any, bucket: str, prefix: str, start_after: Optional[str], page_size: Optional[int],
+           delimiter: Optional[str] = None) -> Iterator[dict]:  # fmt: skip
+    """The ListObjectsV2 pages of ``prefix`` (after the key ``start_after``)."""
+    arguments: dict[str, Any] = {"Bucket": bucket, "Prefix": prefix}
+    if start_after:
+        arguments["StartAfter"] = start_after
+    if delimiter:
+        arguments["Delimiter"] = delimiter
+    if page_size:
+        arguments["PaginationConfig"] = {"PageSize": page_size}
+    return iter(s3.get_paginator("list_objects_v2").paginate(**arguments))
+
+
+def _keys(pages: Iterable[dict]) -> Iterator[dict]:
+    for page in pages:
+        for obj in page.get("Contents", []):
+            if not obj["Key"].endswith("/"):
+                yield obj
+
+
+def _level(s3: Any, bucket: str, prefix: str, after: Optional[str], page_size: Optional[int]
+           ) -> Iterator[Tuple[str, Any, Optional[str]]]:  # fmt: skip
+    """The level below ``prefix`` in key order, as ("keys", [object, ...], None) and ("folder",
+    folder prefix, the key to start after in it) units: what follows the key ``after`` (None:
+    everything). A level that is one folder alone is replaced by the level below it."""
+    start = None
+    if after is not None:
+        # The level's entry holding `after` (its first name, a folder of it or itself) is
+        # listed from its start: StartAfter past a folder's name would leave the folder out.
+        start = prefix + after[len(prefix) :].split("/", 1)[0]
+    pages = _pages(s3, bucket, prefix, start, page_size, "/")
+    first = next(pages, {})
+    found = first.get("CommonPrefixes", [])
+    if len(found) == 1 and not first.get("Contents") and not first.get("IsTruncated"):
+        folder = found[0]["Prefix"]
+        if after is None or _order(folder) > _order(after) or after.startswith(folder):
+            yield from _level(s3, bucket, folder, after, page_size)
+        return
+    for page in itertools.chain([first], pages):
+        entries = [(obj["Key"], obj) for obj in page.get("Contents", [])]
+        entries += [(p["Prefix"], None) for p in page.get("CommonPrefixes", [])]
+        entries.sort(key=lambda entry: _order(entry[0]))
+        keys: list = []
+        for name, obj in entries:
+            if obj is not None:
+                if after is None or _order(name) > _order(after):
+                    keys.append(obj)
+                continue
+            if after is not None and not (_order(name) > _order(after) or after.startswith(name)):
+                continue  # every key in it comes before `after`
+            if keys:
+                yield "keys", keys, None
+                keys = []
+            yield "folder", name, after if after is not None and after.startswith(name) else None
+        if keys:
+            yield "keys", keys, None
+
+
+class _Ahead:
+    """The items of ``produce()``, made in a thread of their own up to ``ahead`` before the
+    consumer takes them; the producer's exception is raised to the consumer, and close() stops
+    the producer (it is a daemon: a run that stops early does not wait on it)."""
+
+    def __init__(self, produce: Callable[[], Iterable[Any]], ahead: int):
+        self.items: queue.Queue = queue.Queue(maxsize=max(ahead, 1))
+        self.stop = threading.Event()
+        self.finished = False
+        self.thread = threading.Thread(target=self._run, args=(produce,), name="parhash-store listing", daemon=True)
+        self.thread.start()
+
+    def _run(self, produce: Callable[[], Iterable[Any]]) -> None:
         try:
-            pages.put(item, timeout=0.1)
-            return True
-        except queue.Full:
-            continue
-    return False
+            for item in produce():
+                if not self._put(("item", item)):
+                    return
+            self._put(("end", None))
+        except BaseException as err:  # handed to the consumer, which raises it
+            self._put(("error", err))
+
+    def _put(self, item: Any) -> bool:
+        while not self.stop.is_set():
+            try:
+                self.items.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def __iter__(self) -> "_Ahead":
+        return self
+
+    def __next__(self) -> Any:
+        if self.finished:
+            raise StopIteration
+        kind, value = self.items.get()
+        if kind == "item":
+            return value
+        self.finished = True
+        self.stop.set()
+        if kind == "error":
+            raise value
+        raise StopIteration
+
+    def ready(self) -> bool:
+        """Whether next() would not wait."""
+        return self.finished or not self.items.empty()
+
+    def close(self) -> None:
+        self.stop.set()
 
 
 def expected(s3: Any, bucket: str, key: str, head: dict) -> Tuple[Optional[Expected], str]:
@@ -551,12 +689,13 @@ def _done(value: Any) -> Callable[[], Any]:
 
 def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
            start_after: Optional[str] = None, page_size: Optional[int] = None,
-           download_mismatches: bool = False, min_part_size: int = S3_MIN_PART) -> Iterator[Verdict]:  # fmt: skip
+           download_mismatches: bool = False, min_part_size: int = S3_MIN_PART,
+           list_folders: int = LIST_FOLDERS) -> Iterator[Verdict]:  # fmt: skip
     """Every object under ``prefix`` and every file below ``local``, one :class:`Verdict`
     each, in key order; a failure of the store raises (botocore's exceptions). No object's
     bytes are read unless ``download_mismatches``: then each changed one's are (streamed), to
     say where it differs."""
-    objects = listing(s3, bucket, prefix, start_after, page_size=page_size)
+    objects = listing(s3, bucket, prefix, start_after, page_size=page_size, folders=list_folders)
     pairs = merge(objects, walk(local, start_after), prefix)
 
     def jobs() -> Iterator[Callable[[], Verdict]]:
@@ -601,8 +740,8 @@ def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why
             "reason": why or None}  # fmt: skip
 
 
-def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16,
-                    page_size: Optional[int] = None) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
+def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16, page_size: Optional[int] = None,
+                    list_folders: int = LIST_FOLDERS) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
     """(object, name, HeadObject, strongest checksum or None, why not) of every object under
     ``prefix``, in key order; one deleted after the listing is left out, as a later listing
     would leave it."""
@@ -617,7 +756,7 @@ def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16,
             raise
         return obj, obj["Key"][len(prefix) :], head_, exp, why
 
-    objects = listing(s3, bucket, prefix, page_size=page_size)
+    objects = listing(s3, bucket, prefix, page_size=page_size, folders=list_folders)
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
         try:
             jobs = (lambda obj=obj: one(obj) for obj in objects)
@@ -663,6 +802,9 @@ def _arguments(argv: Optional[Sequence[str]], prog: str = PROG) -> argparse.Name
     store.add_argument("--region", help="the store's region (else as the AWS tools find it)")
     store.add_argument("--json", action="store_true", help="JSON Lines records, not text lines")
     store.add_argument("--threads", type=int, default=16, help="objects checked at once (16)")
+    store.add_argument("--list-folders", type=int, default=LIST_FOLDERS, metavar="N",
+                       help=f"folders of the prefix listed at once ({LIST_FOLDERS}; 1: one listing "
+                       "of the whole prefix, page after page)")  # fmt: skip
     store.add_argument("--page-size", type=int, help=argparse.SUPPRESS)
     verify_ = commands.add_parser(
         "verify", parents=[store], help="check LOCAL_DIR against s3://bucket/prefix",
@@ -693,8 +835,8 @@ def _arguments(argv: Optional[Sequence[str]], prog: str = PROG) -> argparse.Name
     list_.add_argument("url", metavar="s3://BUCKET/PREFIX")
     list_.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not standard output")
     args = parser.parse_args(argv)
-    if args.threads < 1:
-        parser.error("--threads must be at least 1")
+    if args.threads < 1 or args.list_folders < 1:
+        parser.error("--threads and --list-folders must be at least 1")
     if getattr(args, "min_part_size", 1) < 1:
         parser.error("--min-part-size must be at least 1")
     return args
@@ -710,7 +852,7 @@ def main(argv: Optional[Sequence[str]] = None, *, prog: str = PROG,
         return int(exit_.code or 0)
     try:
         bucket, prefix = parse_url(args.url)
-        s3 = client(args.endpoint_url, args.profile, args.region, args.threads + 2)
+        s3 = client(args.endpoint_url, args.profile, args.region, args.threads + args.list_folders + 2)
     except StoreError as err:
         print(f"{prog}: {err}", file=sys.stderr)
         return 2
@@ -728,7 +870,7 @@ def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str, prog: s
         for verdict in verifier(s3, args.local, bucket, prefix, threads=args.threads,
                                 start_after=args.start_after, page_size=args.page_size,
                                 download_mismatches=args.download_mismatches,
-                                min_part_size=args.min_part_size):  # fmt: skip
+                                min_part_size=args.min_part_size, list_folders=args.list_folders):  # fmt: skip
             tally.counts[verdict.status] += 1
             seen += verdict.key is not None
             last = verdict.name
@@ -762,7 +904,8 @@ def _list(args: argparse.Namespace, s3: Any, bucket: str, prefix: str) -> int:
     count = without = 0
     try:
         for obj, name, head_, exp, why in store_checksums(s3, bucket, prefix, threads=args.threads,
-                                                          page_size=args.page_size):  # fmt: skip
+                                                          page_size=args.page_size,
+                                                          list_folders=args.list_folders):  # fmt: skip
             count += 1
             if args.json:
                 out.write(json.dumps(store_record(obj, name, head_, exp, why)).encode() + b"\n")

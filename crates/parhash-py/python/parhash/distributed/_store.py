@@ -94,7 +94,8 @@ def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
            start_after: Optional[str] = None, page_size: Optional[int] = None,
            download_mismatches: bool = False, min_part_size: int = store.S3_MIN_PART,
            task_files: int = DEFAULT_TASK_FILES, task_bytes: int = DEFAULT_TASK_BYTES,
-           max_retries: int = DEFAULT_MAX_RETRIES, window: Optional[int] = None) -> Iterator[store.Verdict]:  # fmt: skip
+           max_retries: int = DEFAULT_MAX_RETRIES, window: Optional[int] = None,
+           list_folders: int = store.LIST_FOLDERS) -> Iterator[store.Verdict]:  # fmt: skip
     """``parhash.store.verify`` on the connected Ray: every object under ``prefix`` and every
     file below ``local`` (a path the workers see too), one :class:`parhash.store.Verdict` each,
     in key order; at most ``window`` tasks at once (default: twice the cluster's CPUs). A
@@ -102,7 +103,7 @@ def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
     task = remote(_check_run, max_retries=max_retries)
     if window is None:
         window = 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
-    objects = store.listing(s3, bucket, prefix, start_after, page_size=page_size)
+    objects = store.listing(s3, bucket, prefix, start_after, page_size=page_size, folders=list_folders)
     pairs = store.merge(objects, store.walk(local, start_after), prefix)
 
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-dist store") as asking:
