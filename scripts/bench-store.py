@@ -7,14 +7,14 @@ tree uploaded to a local moto S3 server; and verify's peak memory from 10^4 to 1
 
 Run with the venv scripts/test-python.sh makes (parhash, boto3, moto[server]) and `rclone` on
 PATH. The tree (made and uploaded once into WORK, seeded): four fifths single-part objects of
-100 B - 256 KiB (log-uniform), one fifth multipart uploads of 2-4 parts of 64 KiB, an exact multiple (moto is started with
-S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects fit a small disk; verify gets
-`--min-part-size 65536`; rclone cannot check them: their ETag is no MD5). No object has an
-additional checksum (what rclone can check: MD5 ETags; an object with one costs a HeadObject,
-timed alone as `heads`). moto's server runs in its own process. The commands alternate through scripts/time-alternating.py (medians):
-verify, `rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
-(ListObjectsV2, boto3) and HeadObject of the first 1,000 objects (16 threads), which show what
-the server costs.
+100 B - 256 KiB (log-uniform), one fifth multipart uploads of 2-4 parts of 64 KiB, an exact
+multiple (moto is started with S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects
+fit a small disk; verify gets `--min-part-size 65536`; rclone cannot check them: their ETag is
+no MD5). No object has an additional checksum (what rclone can check: MD5 ETags; an object with
+one costs a HeadObject, timed alone as `heads`). moto's server runs in its own process. The
+commands alternate through scripts/time-alternating.py (medians): verify, `rclone check`,
+`parhash sum -r -a md5` of the tree, and the listing alone (ListObjectsV2, boto3) and HeadObject
+of the first 1,000 objects (16 threads), which show what the server costs.
 
 Memory: a child process runs the same `parhash-store verify` code in-process on N objects
 whose listing a stub client generates (pages of 1,000 keys, HeadObject answered in memory) and
@@ -204,8 +204,10 @@ def main():
             began = time.perf_counter()
             plan = make_tree(tree, args.files)
             upload(url, tree, plan)
-            print(f"{args.files} files made and uploaded in {time.perf_counter() - began:.0f} s; "
-                  f"{sum(s for _, s, _, _ in plan) / 1e6:.0f} MB, {sum(m for _, _, m, _ in plan)} multipart")  # fmt: skip
+            print(
+                f"{args.files} files made and uploaded in {time.perf_counter() - began:.0f} s; "
+                f"{sum(s for _, s, _, _ in plan) / 1e6:.0f} MB, {sum(m for _, _, m, _ in plan)} multipart"
+            )
             timings(args, url, tree)
         finally:
             server.terminate()

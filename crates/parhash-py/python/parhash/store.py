@@ -26,7 +26,7 @@ import queue
 import sys
 import threading
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
@@ -405,7 +405,7 @@ def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference
             if len(theirs) != len(ours):  # one ends here: the rest of the other differs
                 longer = body if len(theirs) > len(ours) else local
                 end = offset + max(len(theirs), len(ours))
-                for piece in iter(lambda: longer.read(CHUNK), b""):
+                for piece in iter(lambda: longer.read(CHUNK), b""):  # noqa: B023 (called in this iteration)
                     end += len(piece)
                 _add(found, offset + common, end)
                 break
@@ -598,8 +598,9 @@ def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why
             "reason": why or None}  # fmt: skip
 
 
-def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16,
-                    page_size: Optional[int] = None) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
+def store_checksums(
+    s3: Any, bucket: str, prefix: str, *, threads: int = 16, page_size: Optional[int] = None
+) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:
     """(object, name, HeadObject, strongest checksum or None, why not) of every object under
     ``prefix``, in key order; one deleted after the listing is left out, as a later listing
     would leave it."""

@@ -1,6 +1,6 @@
 """Type stubs of parhash.store: a local tree checked against an S3 bucket/prefix (boto3)."""
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,8 +82,16 @@ def check(
     s3: Any, bucket: str, obj: dict[str, Any], name: str, path: str, download: bool = False, min_part: int = ...
 ) -> Verdict: ...
 def verify(
-    s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16, start_after: str | None = None,
-    page_size: int | None = None, download_mismatches: bool = False, min_part_size: int = ...,
+    s3: Any,
+    local: str,
+    bucket: str,
+    prefix: str,
+    *,
+    threads: int = 16,
+    start_after: str | None = None,
+    page_size: int | None = None,
+    download_mismatches: bool = False,
+    min_part_size: int = ...,
 ) -> Iterator[Verdict]: ...
 def store_line(exp: Expected, name: str) -> bytes: ...
 def store_record(
