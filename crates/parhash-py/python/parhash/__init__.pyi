@@ -296,6 +296,16 @@ def crc(
     """POSIX cksum (coreutils `cksum -a crc`): the 4-byte CRC then the byte count as 8 bytes,
     big-endian; not cryptographic."""
 
+def crc32b(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """coreutils 9.6 `cksum -a crc32b`: zlib's CRC-32 (4 bytes) then the byte count as 8 bytes,
+    big-endian; not cryptographic."""
+
 def sysv(
     data: ReadableBuffer = b"",
     *,
