@@ -11,6 +11,7 @@ order flipping every round, so clock and load changes on a shared machine land o
 per benchmark the medians and after/before (above 1 = slower after).
 The binaries are what `cargo bench --no-run` builds (target/release/deps/NAME-HASH).
 Criterion's own files go to a temporary directory per binary."""
+
 import argparse
 import re
 import statistics
@@ -24,8 +25,13 @@ TIME = re.compile(r"time:\s+\[\S+ \S+ (\S+) (\S+) \S+ \S+\]")
 
 def run(binary, args, home):
     """Criterion's point estimate (ns) per benchmark name, from one run of `binary`."""
-    out = subprocess.run([binary, "--bench", *args], env={"CRITERION_HOME": home, "PATH": "/usr/bin:/bin"},
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [binary, "--bench", *args],
+        env={"CRITERION_HOME": home, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     results, name = {}, None
     for line in out.splitlines():
         m = TIME.search(line)
@@ -82,7 +88,7 @@ def main():
     a = p.parse_args(argv[:split])
     if len(a.binaries) > 2:
         p.error("one binary, or two (BEFORE AFTER)")
-    medians = rounds_of(a.binaries, argv[split + 1:], a.rounds)
+    medians = rounds_of(a.binaries, argv[split + 1 :], a.rounds)
     if len(medians) == 1:
         against_peer(medians[0], a.peer)
     else:

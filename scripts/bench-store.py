@@ -7,11 +7,12 @@ tree uploaded to a local moto S3 server; and verify's peak memory from 10^4 to 1
 
 Run with the venv scripts/test-python.sh makes (parhash, boto3, moto[server]) and `rclone` on
 PATH. The tree (made and uploaded once into WORK, seeded): four fifths single-part objects of
-100 B - 256 KiB (log-uniform), one fifth multipart uploads of 2-4 parts of 64 KiB, an exact multiple (moto is started with
-S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects fit a small disk; verify gets
-`--min-part-size 65536`; rclone cannot check them: their ETag is no MD5). No object has an
+100 B - 256 KiB (log-uniform), one fifth multipart uploads of 2-4 parts of 64 KiB, an exact
+multiple (moto is started with S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects
+fit a small disk; verify gets `--min-part-size 65536`; rclone cannot check them: their ETag is no MD5). No object has an
 additional checksum (what rclone can check: MD5 ETags; an object with one costs a HeadObject,
-timed alone as `heads`). moto's server runs in its own process. The commands alternate through scripts/time-alternating.py (medians):
+timed alone as `heads`). moto's server runs in its own process. The commands alternate through
+scripts/time-alternating.py (medians):
 verify, `rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
 (ListObjectsV2, boto3, page after page), the listing as an ideal client asks it (plain GETs,
 the prefix's folders 8 at a time, nothing parsed but what the next request needs: the least
@@ -129,7 +130,9 @@ def pages(prefix, delimiter=""):
     while True:
         if not hasattr(local, "c"):
             local.c = http.client.HTTPConnection(url.hostname, url.port)
-        q = {"list-type": "2", "prefix": prefix, "delimiter": delimiter, **({"continuation-token": token} if token else {})}
+        q = {"list-type": "2", "prefix": prefix, "delimiter": delimiter}
+        if token:
+            q["continuation-token"] = token
         local.c.request("GET", "/bench?" + urllib.parse.urlencode(q))
         body = local.c.getresponse().read()
         n += body.count(b"<Contents>")
@@ -245,8 +248,10 @@ def main():
             began = time.perf_counter()
             plan = make_tree(tree, args.files)
             upload(url, tree, plan)
+            megabytes = sum(s for _, s, _, _ in plan) / 1e6
+            multipart = sum(m for _, _, m, _ in plan)
             print(f"{args.files} files made and uploaded in {time.perf_counter() - began:.0f} s; "
-                  f"{sum(s for _, s, _, _ in plan) / 1e6:.0f} MB, {sum(m for _, _, m, _ in plan)} multipart")  # fmt: skip
+                  f"{megabytes:.0f} MB, {multipart} multipart")  # fmt: skip
             timings(args, url, tree)
         finally:
             server.terminate()

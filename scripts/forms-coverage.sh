@@ -45,7 +45,7 @@ for log in "${logs[@]}"; do
 done
 
 # The registry's variants this machine runs, with every ISA on.
-supported="$(env -u PARHASH_DISABLE_ISA cargo run --quiet -p parhash-cli -- list --json | python3 -c '
+supported="$(env -u PARHASH_DISABLE_ISA cargo run --quiet --bin parhash -- list --json | python3 -c '
 import json, sys
 for line in sys.stdin:
     record = json.loads(line)

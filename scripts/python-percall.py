@@ -7,9 +7,16 @@ Nine rounds alternate parhash and hashlib (`timeit` of 20,000 calls, best of 3);
 case, the median ns per call of each and the median of the per-round ratios parhash / hashlib.
 BENCHMARKS.md ("Python") quotes it.
 """
-import hashlib, statistics, sys, timeit
+
+import hashlib
+import statistics
+import sys
+import timeit
+
 import parhash
-b = bytes(range(64)); k = bytes(range(32))
+
+b = bytes(range(64))
+k = bytes(range(32))
 cases = {
     "blake2b": (lambda: parhash.blake2b(b).digest(), lambda: hashlib.blake2b(b).digest()),
     "blake2s": (lambda: parhash.blake2s(b).digest(), lambda: hashlib.blake2s(b).digest()),
@@ -25,5 +32,7 @@ for n in sys.argv[1:] or list(cases):
     for _ in range(9):
         a = min(timeit.repeat(p, number=20000, repeat=3)) / 20000
         c = min(timeit.repeat(h, number=20000, repeat=3)) / 20000
-        r.append(a / c); tp.append(a); th.append(c)
+        r.append(a / c)
+        tp.append(a)
+        th.append(c)
     print(n, statistics.median(tp) * 1e9, statistics.median(th) * 1e9, statistics.median(r))

@@ -10,6 +10,7 @@ small alignment stay unaligned whatever the frame.
 
 Usage: scripts/stack-alignment-scan.py [BINARY] (default target/release/parhash); needs objdump.
 """
+
 import collections
 import re
 import subprocess

@@ -11,9 +11,14 @@ root=$PWD
 work=target/py-versions
 rm -rf "$work"
 mkdir -p "$work/wheel"
-python3 -m pip wheel --quiet --no-deps -w "$work/wheel" ./crates/parhash-py
+# Built by the interpreter scripts/test-python.sh built the extension with, where it has run
+# (CI runs it first): maturin's release build is then cargo's, unchanged (PyO3's build script
+# runs again, and all that depends on it, when the interpreter differs).
+builder=target/py-venv/bin/python
+[ -x "$builder" ] || builder=python3
+"$builder" -m pip wheel --quiet --no-deps -w "$work/wheel" ./crates/parhash-py
 wheel=$(ls "$work"/wheel/parhash-*.whl)
-cargo build --quiet -p parhash-cli
+cargo build --quiet --bins
 
 interpreter() {
   local version=$1

@@ -16,8 +16,9 @@ fi
 "$venv/bin/python" -m pip install --quiet "ray[data]>=2.9" fsspec "tqdm>=4.60"
 # --force-reinstall: the version does not change when the code does.
 "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps ./crates/parhash-py
-# seekfs: the FUSE file system test_faults.py mounts (root and /dev/fuse).
-cargo build --quiet -p parhash-cli -p seekfs
+# The CLI and seekfs (the FUSE file system test_faults.py mounts; root and /dev/fuse): the
+# workspace's binaries, built with the features `cargo test --workspace` gives them (.ci/run).
+cargo build --quiet --bins
 # Run from the tests' folder, so `import parhash` finds the installed package.
 cd crates/parhash-py/tests
 PARHASH_CLI="$PWD/../../../target/debug/parhash" exec "../../../$venv/bin/python" -m pytest -q \

@@ -9,6 +9,7 @@ FILE's pages are dropped from the page cache (posix_fadvise DONTNEED) before eve
 each run reads it cold. Prints a Markdown table: median and min wall time per command, the
 median over rounds of each command's time divided by the first command's in that round, and
 the median CPU time (user + system, all threads)."""
+
 import argparse
 import os
 import re
@@ -60,13 +61,11 @@ def main():
             if not counted:
                 continue
             times[name].append(wall)
-            cpu[name].append(
-                after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-            )
+            cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     first = commands[0][0]
     print(f"| command | median wall (s) | min wall (s) | wall / {first} | median CPU (s) |")
     print("|---|---|---|---|---|")
-    for name, command in commands:
+    for name, _command in commands:
         ratios = [t / f for t, f in zip(times[name], times[first])]
         print(
             f"| {name} | {statistics.median(times[name]):.4f} | {min(times[name]):.4f} "

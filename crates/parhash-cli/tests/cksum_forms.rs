@@ -73,15 +73,8 @@ fn legacy_checksums_print_what_cksum_and_sum_print() {
             classic.stdout_text(),
             "{program} {flags:?}"
         );
-        // --tag, --untagged, -b and --base64 change nothing; -z ends lines with NUL.
-        for extra in [&["--tag"][..], &["--untagged"], &["-b"], &["--base64"]] {
-            let args = [&["sum"][..], extra, &with_a[..]].concat();
-            assert_eq!(
-                parhash(dir.path(), &args, b"").stdout,
-                ours.stdout,
-                "{args:?}"
-            );
-        }
+        assert_cksum_flags_change_nothing(dir.path(), &with_a, &ours.stdout);
+        // -z ends lines with NUL.
         let zero = parhash(dir.path(), &[&["sum", "-z"][..], &with_a[..]].concat(), b"");
         let control = tool(
             dir.path(),
@@ -98,6 +91,15 @@ fn legacy_checksums_print_what_cksum_and_sum_print() {
             let control = tool(dir.path(), "cksum", &args, &data);
             assert_eq!(ours.stdout_text(), control.stdout_text(), "{args:?} < data");
         }
+    }
+}
+
+/// `--tag`, `--untagged`, `-b` and `--base64` change nothing in a legacy checksum's lines, as
+/// in `cksum`: `parhash sum FLAG ARGS` prints `expected`.
+fn assert_cksum_flags_change_nothing(dir: &Path, args: &[&str], expected: &[u8]) {
+    for extra in [&["--tag"][..], &["--untagged"], &["-b"], &["--base64"]] {
+        let args = [&["sum"][..], extra, args].concat();
+        assert_eq!(parhash(dir, &args, b"").stdout, expected, "{args:?}");
     }
 }
 
@@ -319,4 +321,59 @@ fn refusals_in_coreutils_words() {
         let run = parhash(dir.path(), &args, b"");
         assert_eq!(run.code, Some(1), "{args:?}: {run:?}");
     }
+}
+
+/// Python's `cksum -a crc32b` lines (coreutils 9.6, newer than the `cksum` here): zlib's
+/// CRC-32 in decimal, the byte count, the name.
+const PY_CRC32B: &str = "import sys, zlib
+for path in sys.argv[1:]:
+    data = open(path, 'rb').read()
+    sys.stdout.write('%d %d %s\\n' % (zlib.crc32(data), len(data), path))";
+
+#[test]
+fn crc32b_prints_what_cksum_9_6_prints() {
+    if !require_tool("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let names = fixture(dir.path(), 0xc3c3_2b2b);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let with_a = [&["-a", "crc32b"][..], &names[..]].concat();
+    let ours = parhash(dir.path(), &[&["sum"][..], &with_a[..]].concat(), b"");
+    assert_eq!(ours.code, Some(0), "{ours:?}");
+    assert_eq!(ours.stdout, python(dir.path(), PY_CRC32B, &names));
+    assert_cksum_flags_change_nothing(dir.path(), &with_a, &ours.stdout);
+    // The check value (CRC-32/ISO-HDLC of `123456789`, 0xCBF43926), from standard input: no
+    // name without operands, `-` when named; --raw the CRC alone, big-endian; -z a NUL.
+    let check = b"123456789";
+    let run = |args: &[&str]| {
+        parhash(
+            dir.path(),
+            &[&["sum", "-a", "crc32b"][..], args].concat(),
+            check,
+        )
+    };
+    assert_eq!(run(&[]).stdout_text(), "3421780262 9\n");
+    assert_eq!(run(&["-"]).stdout_text(), "3421780262 9 -\n");
+    assert_eq!(run(&["-z", "-"]).stdout, b"3421780262 9 -\0");
+    assert_eq!(run(&["--raw"]).stdout, 0xCBF4_3926u32.to_be_bytes());
+    // crc32 stays zlib's CRC-32 in hex, as S3 and the CRC tools show it.
+    let hex = parhash(dir.path(), &["sum", "-a", "crc32"], check);
+    assert_eq!(hex.stdout_text(), "cbf43926  -\n");
+    // `cksum -c` 9.6 refuses it, in these words; its lines are no checksum lines.
+    let refused = parhash(dir.path(), &["check", "-a", "crc32b", names[0]], b"");
+    assert_eq!(refused.code, Some(1), "{refused:?}");
+    assert!(
+        refused.stderr.starts_with(
+            "parhash: --check is not supported with --algorithm={bsd,sysv,crc,crc32b}\n"
+        ),
+        "{refused:?}"
+    );
+    let check = parhash(dir.path(), &["check"], &ours.stdout);
+    assert_eq!(check.code, Some(1), "{check:?}");
+    assert!(check
+        .stderr
+        .contains("no properly formatted checksum lines found"));
+    let tagged = parhash(dir.path(), &["check"], b"CRC32B (f0) = cbf43926\n");
+    assert_eq!(tagged.code, Some(1), "{tagged:?}");
 }

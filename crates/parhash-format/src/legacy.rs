@@ -1,7 +1,9 @@
 //! The lines of coreutils' legacy checksums (`parhash::Algorithm::is_checkable` is false for
-//! them), byte for byte as `cksum -a crc|sysv|bsd`, `cksum` and `sum -s`/`sum -r` print them:
+//! them), byte for byte as `cksum -a crc|crc32b|sysv|bsd`, `cksum` and `sum -s`/`sum -r` print
+//! them:
 //!
-//! - `crc`: `CRC BYTES NAME`, both in decimal (`930766865 9 f`);
+//! - `crc`: `CRC BYTES NAME`, both in decimal (`930766865 9 f`); `crc32b` (coreutils 9.6) the
+//!   same with zlib's CRC-32 (`3421780262 9 f`);
 //! - `sysv`: `SUM BLOCKS NAME`, 512-byte blocks rounded up (`477 1 f`);
 //! - `bsd`: `SUM BLOCKS NAME`, the sum zero-padded to 5 digits and 1024-byte blocks right-aligned
 //!   in 5 columns (`53615     1 f`).
@@ -69,6 +71,12 @@ mod tests {
         let check = b"123456789";
         assert_eq!(line(Algorithm::Cksum, check, None), "930766865 9\n");
         assert_eq!(line(Algorithm::Cksum, b"", Some(b"f")), "4294967295 0 f\n");
+        // crc32b, coreutils 9.6's form: CRC-32/ISO-HDLC's check value 0xCBF43926.
+        assert_eq!(
+            line(Algorithm::Crc32b, check, Some(b"f")),
+            "3421780262 9 f\n"
+        );
+        assert_eq!(line(Algorithm::Crc32b, b"", None), "0 0\n");
         assert_eq!(line(Algorithm::SysvSum, check, Some(b"f")), "477 1 f\n");
         assert_eq!(line(Algorithm::SysvSum, b"", None), "0 0\n");
         assert_eq!(line(Algorithm::BsdSum, check, None), "53615     1\n");

@@ -60,7 +60,7 @@ def cli():
     def sum_files(algorithm, files, *extra):
         """Digests of `files` as `parhash sum -a ALGORITHM` prints them, in order."""
         # coreutils' legacy checksums print `SUM COUNT NAME`, not their digest: JSON has it.
-        legacy = algorithm in ("crc", "sysv", "bsd")
+        legacy = algorithm in ("crc", "crc32b", "sysv", "bsd")
         out = subprocess.run(
             [str(path), "sum", "-a", algorithm, "--no-progress", *(["--json"] if legacy else []),
              *extra, "--", *map(str, files)],

@@ -83,7 +83,7 @@ pub mod sandstorm {
 pub use algo::blake::{Blake224, Blake256, Blake384, Blake512};
 pub use algo::blake2::{Blake2b512, Blake2s256};
 pub use algo::blake3::{Blake3, Blake3Mode, KEY_LEN as BLAKE3_KEY_LEN};
-pub use algo::cksum::{BsdSum, Cksum, SysvSum, LENGTH_BYTES as LEGACY_LENGTH_BYTES};
+pub use algo::cksum::{BsdSum, Cksum, Crc32b, SysvSum, LENGTH_BYTES as LEGACY_LENGTH_BYTES};
 pub use algo::crc::{Crc32, Crc32c, Crc64Nvme};
 pub use algo::groestl::{Groestl224, Groestl256, Groestl384, Groestl512};
 pub use algo::jh::{Jh224, Jh256, Jh384, Jh512};

@@ -18,8 +18,13 @@ const CHECKSUMS: [Algorithm; 6] = [
     Algorithm::Xxh128,
 ];
 
-/// coreutils' legacy checksums: POSIX `cksum`, `sum -s`, `sum -r`.
-const LEGACY: [Algorithm; 3] = [Algorithm::Cksum, Algorithm::SysvSum, Algorithm::BsdSum];
+/// coreutils' legacy checksums: POSIX `cksum`, `cksum -a crc32b`, `sum -s`, `sum -r`.
+const LEGACY: [Algorithm; 4] = [
+    Algorithm::Cksum,
+    Algorithm::Crc32b,
+    Algorithm::SysvSum,
+    Algorithm::BsdSum,
+];
 
 /// Each algorithm's digest of `123456789` and of the empty message. CRCs: the check values of
 /// the CRC catalogue (Rocksoft model) and the CRC of nothing, init XOR xorout (zero here).
@@ -107,7 +112,6 @@ fn registry_facts_and_names() {
     }
     assert_names_resolve(&[
         ("CRC32", Algorithm::Crc32),
-        ("crc32b", Algorithm::Crc32),
         ("CRC-32/ISO-HDLC", Algorithm::Crc32),
         ("CRC-32C", Algorithm::Crc32c),
         ("CRC-32/ISCSI", Algorithm::Crc32c),
@@ -181,7 +185,7 @@ fn crcs_equal_the_bitwise_reference_at_random_lengths_and_splits() {
 
 /// The legacy checksums from their definitions, literal and slow: POSIX `cksum`'s CRC bit by
 /// bit (polynomial 0x04C11DB7, not reflected, init 0, the length appended least significant
-/// byte first, the result complemented), the SysV sum of all bytes folded to 16 bits, the BSD
+/// byte first, the result complemented), `crc32b`'s CRC-32/ISO-HDLC of the data alone, the SysV sum of all bytes folded to 16 bits, the BSD
 /// sum rotated right before each byte. Each followed by the byte count, as the digest holds it.
 fn reference_legacy(alg: Algorithm, data: &[u8]) -> Vec<u8> {
     let len = data.len() as u64;
@@ -206,6 +210,9 @@ fn reference_legacy(alg: Algorithm, data: &[u8]) -> Vec<u8> {
             }
             (!crc).to_be_bytes().to_vec()
         }
+        Algorithm::Crc32b => (reference_crc(reversed(0x04C1_1DB7, 32), 32, data) as u32)
+            .to_be_bytes()
+            .to_vec(),
         Algorithm::SysvSum => {
             let s: u64 = data.iter().map(|&b| u64::from(b)).sum::<u64>() % (1 << 32);
             let r = (s & 0xffff) + (s >> 16);
@@ -227,9 +234,11 @@ fn reference_legacy(alg: Algorithm, data: &[u8]) -> Vec<u8> {
 #[test]
 fn legacy_checksums_follow_their_definitions() {
     // coreutils 9.1: `printf 123456789 | cksum` is `930766865 9`, `sum -s` `477 1`, `sum -r`
-    // `53615     1`; the empty input `4294967295 0`, `0 0`, `00000     0`.
+    // `53615     1`; the empty input `4294967295 0`, `0 0`, `00000     0`. `cksum -a crc32b`
+    // (9.6) prints CRC-32/ISO-HDLC's check value 0xCBF43926 in decimal, 0 for nothing.
     let known = [
         (Algorithm::Cksum, 930_766_865u64, 4_294_967_295u64),
+        (Algorithm::Crc32b, 3_421_780_262, 0),
         (Algorithm::SysvSum, 477, 0),
         (Algorithm::BsdSum, 53615, 0),
     ];
@@ -250,6 +259,8 @@ fn legacy_checksums_follow_their_definitions() {
     assert_names_resolve(&[
         ("cksum", Algorithm::Cksum),
         ("CRC", Algorithm::Cksum),
+        ("crc32b", Algorithm::Crc32b),
+        ("CRC32B", Algorithm::Crc32b),
         ("sum-s", Algorithm::SysvSum),
         ("SYSV", Algorithm::SysvSum),
         ("sum -r", Algorithm::BsdSum),

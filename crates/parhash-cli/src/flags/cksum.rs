@@ -1,5 +1,5 @@
 //! What `sum` takes from coreutils' `cksum` beyond sha256sum's flags: the legacy checksums
-//! (`-a crc|sysv|bsd`, which cannot be checked), `--base64`, `--raw` and `--untagged`. The
+//! (`-a crc|crc32b|sysv|bsd`, which cannot be checked), `--base64`, `--raw` and `--untagged`. The
 //! lines themselves are `parhash_format::line`'s; here are the combinations refused, in
 //! coreutils' words.
 
@@ -7,11 +7,16 @@ use parhash::Algorithm;
 
 use super::SumArgs;
 
-/// Why `-a ALG` cannot check, if it cannot (`cksum -c -a crc`, coreutils 9.1's words).
+/// Why `-a ALG` cannot check, if it cannot (`cksum -c -a crc`): coreutils 9.1's words, those
+/// of the `cksum` the tests compare with; 9.6's, which name `crc32b` too, for `crc32b`.
 pub fn refused_check(algorithm: Option<Algorithm>) -> Option<String> {
     algorithm
         .filter(|alg| !alg.is_checkable())
-        .map(|_| "--check is not supported with --algorithm={bsd,sysv,crc}".into())
+        .map(|alg| match alg {
+            Algorithm::Crc32b => "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}",
+            _ => "--check is not supported with --algorithm={bsd,sysv,crc}",
+        })
+        .map(String::from)
 }
 
 /// Why `sum`'s cksum flags cannot go together, if they cannot.

@@ -5,10 +5,11 @@ from os import PathLike
 from typing import IO, Callable, ClassVar, Generic, Literal, TypeVar, Union, overload
 
 from _typeshed import ReadableBuffer
+from typing_extensions import TypeAlias
 
 __version__: str
 
-_Path = Union[str, bytes, PathLike[str], PathLike[bytes]]
+_Path: TypeAlias = Union[str, bytes, PathLike[str], PathLike[bytes]]
 
 #: Every algorithm: hashlib's names for hashlib's algorithms (sha3_256, shake_128), parhash's
 #: canonical names for the others (parhash.new also takes aliases, as the CLI does).
@@ -98,7 +99,6 @@ def blake224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def blake256(
     data: ReadableBuffer = b"",
     *,
@@ -106,7 +106,6 @@ def blake256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def blake384(
     data: ReadableBuffer = b"",
     *,
@@ -222,7 +221,6 @@ def shake128(
     digest_size: int | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def shake256(
     data: ReadableBuffer = b"",
     *,
@@ -231,7 +229,6 @@ def shake256(
     digest_size: int | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def shake_128(
     data: ReadableBuffer = b"",
     /,
@@ -262,7 +259,6 @@ def blake512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def crc32(
     data: ReadableBuffer = b"",
     *,
@@ -300,6 +296,16 @@ def crc(
     """POSIX cksum (coreutils `cksum -a crc`): the 4-byte CRC then the byte count as 8 bytes,
     big-endian; not cryptographic."""
 
+def crc32b(
+    data: ReadableBuffer = b"",
+    *,
+    threads: int | None = None,
+    variant: str | None = None,
+    usedforsecurity: bool = True,
+) -> Hash:
+    """coreutils 9.6 `cksum -a crc32b`: zlib's CRC-32 (4 bytes) then the byte count as 8 bytes,
+    big-endian; not cryptographic."""
+
 def sysv(
     data: ReadableBuffer = b"",
     *,
@@ -327,7 +333,6 @@ def groestl224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def groestl256(
     data: ReadableBuffer = b"",
     *,
@@ -335,7 +340,6 @@ def groestl256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def groestl384(
     data: ReadableBuffer = b"",
     *,
@@ -343,7 +347,6 @@ def groestl384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def groestl512(
     data: ReadableBuffer = b"",
     *,
@@ -351,7 +354,6 @@ def groestl512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def jh224(
     data: ReadableBuffer = b"",
     *,
@@ -359,7 +361,6 @@ def jh224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def jh256(
     data: ReadableBuffer = b"",
     *,
@@ -367,7 +368,6 @@ def jh256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def jh384(
     data: ReadableBuffer = b"",
     *,
@@ -375,7 +375,6 @@ def jh384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def jh512(
     data: ReadableBuffer = b"",
     *,
@@ -383,7 +382,6 @@ def jh512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def keccak224(
     data: ReadableBuffer = b"",
     *,
@@ -391,7 +389,6 @@ def keccak224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def keccak256(
     data: ReadableBuffer = b"",
     *,
@@ -399,7 +396,6 @@ def keccak256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def keccak384(
     data: ReadableBuffer = b"",
     *,
@@ -407,7 +403,6 @@ def keccak384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def keccak512(
     data: ReadableBuffer = b"",
     *,
@@ -415,7 +410,6 @@ def keccak512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def md5(
     data: ReadableBuffer = b"",
     *,
@@ -423,7 +417,6 @@ def md5(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sandstorm224(
     data: ReadableBuffer = b"",
     *,
@@ -431,7 +424,6 @@ def sandstorm224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sandstorm224_ref(
     data: ReadableBuffer = b"",
     *,
@@ -439,7 +431,6 @@ def sandstorm224_ref(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sandstorm256(
     data: ReadableBuffer = b"",
     *,
@@ -447,7 +438,6 @@ def sandstorm256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sandstorm256_ref(
     data: ReadableBuffer = b"",
     *,
@@ -455,7 +445,6 @@ def sandstorm256_ref(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sandstorm384(
     data: ReadableBuffer = b"",
     *,
@@ -463,7 +452,6 @@ def sandstorm384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sandstorm512(
     data: ReadableBuffer = b"",
     *,
@@ -471,7 +459,6 @@ def sandstorm512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha1(
     data: ReadableBuffer = b"",
     *,
@@ -479,7 +466,6 @@ def sha1(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha224(
     data: ReadableBuffer = b"",
     *,
@@ -487,7 +473,6 @@ def sha224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha256(
     data: ReadableBuffer = b"",
     *,
@@ -495,7 +480,6 @@ def sha256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha384(
     data: ReadableBuffer = b"",
     *,
@@ -503,7 +487,6 @@ def sha384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha3_224(
     data: ReadableBuffer = b"",
     *,
@@ -511,7 +494,6 @@ def sha3_224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha3_256(
     data: ReadableBuffer = b"",
     *,
@@ -519,7 +501,6 @@ def sha3_256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha3_384(
     data: ReadableBuffer = b"",
     *,
@@ -527,7 +508,6 @@ def sha3_384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha3_512(
     data: ReadableBuffer = b"",
     *,
@@ -535,7 +515,6 @@ def sha3_512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha512(
     data: ReadableBuffer = b"",
     *,
@@ -543,7 +522,6 @@ def sha512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha512_224(
     data: ReadableBuffer = b"",
     *,
@@ -551,7 +529,6 @@ def sha512_224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def sha512_256(
     data: ReadableBuffer = b"",
     *,
@@ -559,7 +536,6 @@ def sha512_256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def simd224(
     data: ReadableBuffer = b"",
     *,
@@ -567,7 +543,6 @@ def simd224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def simd256(
     data: ReadableBuffer = b"",
     *,
@@ -575,7 +550,6 @@ def simd256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def simd384(
     data: ReadableBuffer = b"",
     *,
@@ -583,7 +557,6 @@ def simd384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def simd512(
     data: ReadableBuffer = b"",
     *,
@@ -591,7 +564,6 @@ def simd512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def skein1024_1024(
     data: ReadableBuffer = b"",
     *,
@@ -599,7 +571,6 @@ def skein1024_1024(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def skein256_256(
     data: ReadableBuffer = b"",
     *,
@@ -607,7 +578,6 @@ def skein256_256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def skein512_224(
     data: ReadableBuffer = b"",
     *,
@@ -615,7 +585,6 @@ def skein512_224(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def skein512_256(
     data: ReadableBuffer = b"",
     *,
@@ -623,7 +592,6 @@ def skein512_256(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def skein512_384(
     data: ReadableBuffer = b"",
     *,
@@ -631,7 +599,6 @@ def skein512_384(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def skein512_512(
     data: ReadableBuffer = b"",
     *,
@@ -639,7 +606,6 @@ def skein512_512(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def whirlpool(
     data: ReadableBuffer = b"",
     *,
@@ -647,7 +613,6 @@ def whirlpool(
     variant: str | None = None,
     usedforsecurity: bool = True,
 ) -> Hash: ...
-
 def xxh128(
     data: ReadableBuffer = b"",
     *,
@@ -676,9 +641,7 @@ def xxh64(
     """XXH64, seed 0, as xxhsum -H1 prints it; not cryptographic."""
 
 @overload
-def file_digest(
-    fileobj: IO[bytes], digest: str | Callable[[], Hash], /, *, _bufsize: int = 262144
-) -> Hash:
+def file_digest(fileobj: IO[bytes], digest: str | Callable[[], Hash], /, *, _bufsize: int = 262144) -> Hash:
     """hashlib.file_digest: the hash object of what `fileobj` holds from its position on."""
 
 @overload
@@ -691,12 +654,11 @@ def file_digest(
 ) -> dict[str, Hash]:
     """Several algorithms, one read of `fileobj`: {name: hash object}."""
 
-_MultipartForm = Literal[
-    "etag", "sha1-composite", "sha256-composite", "crc32-composite", "crc32c-composite"
-]
+_MultipartForm: TypeAlias = Literal["etag", "sha1-composite", "sha256-composite", "crc32-composite", "crc32c-composite"]
 
+# A form's name is also a str: the first overload that matches wins, as intended.
 @overload
-def hash_file(path: _Path, name: _MultipartForm, *, part_size: int | None = None) -> str:
+def hash_file(path: _Path, name: _MultipartForm, *, part_size: int | None = None) -> str:  # type: ignore[overload-overlap]
     """An object store's value as it shows it: "etag" (S3's ETag, `hex-N`; without
     `part_size` a one-piece upload's, the file's MD5 in hex) or "ALG-composite" (S3's
     composite checksum, `base64-N`), for parts of `part_size` bytes (5 MiB to 5 GiB). A file
@@ -753,7 +715,7 @@ class FileDigests(Iterator[tuple[_Path, Union[_Digests, OSError, ValueError]]], 
     def __next__(self) -> tuple[_Path, Union[_Digests, OSError, ValueError]]: ...
 
 @overload
-def hash_files(
+def hash_files(  # type: ignore[overload-overlap]  # as hash_file's first overload
     paths: Iterable[_Path], name: _MultipartForm, *, part_size: int | None = None
 ) -> FileDigests[str]:
     """(path, value as the store shows it) or (path, OSError or ValueError), in input order."""
@@ -790,9 +752,7 @@ def hash_files(
 ) -> FileDigests[dict[str, bytes]]:
     """Several algorithms, each file read once: (path, {name: digest}) or (path, OSError)."""
 
-def hash_many(
-    buffers: Iterable[ReadableBuffer], name: str, threads: int | None = None
-) -> list[bytes]:
+def hash_many(buffers: Iterable[ReadableBuffer], name: str, threads: int | None = None) -> list[bytes]:
     """The digest of every buffer, in order, hashed side by side in SIMD lanes."""
 
 def multipart_file(path: _Path, requests: Sequence[tuple[str, int | None]]) -> list[tuple[bytes, int]]:
@@ -817,9 +777,7 @@ def candidate_part_sizes(size: int, parts: int) -> list[int]:
     """The part sizes tools use that give an object of `size` bytes `parts` parts, increasing."""
 
 @overload
-def outboard_file(
-    path: _Path, chunk_group: int = 0, *, out: None = None
-) -> tuple[bytes, bytes]:
+def outboard_file(path: _Path, chunk_group: int = 0, *, out: None = None) -> tuple[bytes, bytes]:
     """(BLAKE3 digest, outboard) of the file at `path`, from one read with the GIL released:
     bao's outboard format (the `bao` crate's, byte for byte, with chunk_group 0; iroh's 16 KiB
     groups with 4; leaves of 2**chunk_group KiB, 0 to 10)."""
@@ -892,17 +850,11 @@ class PartPlan:
     def iv_bits(self) -> int | None: ...
     def ranges(self, index: int) -> list[tuple[int, int]]: ...
     def top_ranges(self) -> list[tuple[int, int]]: ...
-    def hash_part(
-        self, index: int, message: ReadableBuffer, *, identity: bytes | None = None
-    ) -> bytes: ...
-    def hash_part_file(
-        self, index: int, path: _Path, *, identity: bytes | None = None
-    ) -> bytes: ...
+    def hash_part(self, index: int, message: ReadableBuffer, *, identity: bytes | None = None) -> bytes: ...
+    def hash_part_file(self, index: int, path: _Path, *, identity: bytes | None = None) -> bytes: ...
     @staticmethod
     def file_identity(path: _Path) -> bytes | None: ...
-    def combine(
-        self, states: Iterable[ReadableBuffer], message: ReadableBuffer | None = None
-    ) -> bytes: ...
+    def combine(self, states: Iterable[ReadableBuffer], message: ReadableBuffer | None = None) -> bytes: ...
     def combine_file(
         self, states: Iterable[ReadableBuffer], path: _Path, *, identity: bytes | None = None
     ) -> bytes: ...

@@ -4,9 +4,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from os import PathLike
 from typing import Any, Union, overload
 
-_Path = Union[str, bytes, PathLike[str], PathLike[bytes]]
+from typing_extensions import Self, TypeAlias
+
+_Path: TypeAlias = Union[str, bytes, PathLike[str], PathLike[bytes]]
 #: What a check run asks to print: (True, bytes) for standard output, (False, str) for a message.
-_Events = list[tuple[bool, Union[bytes, str]]]
+_Events: TypeAlias = list[tuple[bool, Union[bytes, str]]]
 
 def checksum_line(
     algorithm: str,
@@ -204,7 +206,7 @@ class DurableFile:
     def closed(self) -> bool: ...
     @property
     def path(self) -> bytes: ...
-    def __enter__(self) -> DurableFile: ...
+    def __enter__(self) -> Self: ...
     def __exit__(self, kind: object, value: object, traceback: object) -> None: ...
 
 class ListLock:

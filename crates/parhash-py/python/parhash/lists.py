@@ -41,6 +41,7 @@ OnMessage = Callable[[str], None]
 
 __all__ = ["AuditResult", "Hasher", "ListResult", "audit", "update", "write"]
 
+
 @dataclass
 class ListResult:
     """What writing or updating a list did: `ok` unless a file could not be hashed;
@@ -65,8 +66,13 @@ class AuditResult:
     groups: List[Dict[str, Any]] = field(default_factory=list)
 
 
-def local_hasher(algorithm: str, *, tree_params: Optional[Tuple[int, int]] = None,
-                 digest_size: Optional[int] = None, threads: Optional[int] = None) -> Hasher:
+def local_hasher(
+    algorithm: str,
+    *,
+    tree_params: Optional[Tuple[int, int]] = None,
+    digest_size: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Hasher:
     """This machine's many-file engine (``parhash.hash_files``) as a hasher."""
     options: Dict[str, Any] = {"digest_size": digest_size}
     if tree_params is not None:
@@ -88,8 +94,14 @@ def _walk(roots: Sequence[PathArg], recursive: bool = True) -> Iterator[Tuple[by
 class _Writer:
     """Writes hashed files' records to a list and its side file, as ``sum -o``."""
 
-    def __init__(self, algorithm: str, style: Dict[str, Any], list_out: fmt.DurableFile,
-                 side_out: Optional[fmt.DurableFile], on_message: OnMessage):
+    def __init__(
+        self,
+        algorithm: str,
+        style: Dict[str, Any],
+        list_out: fmt.DurableFile,
+        side_out: Optional[fmt.DurableFile],
+        on_message: OnMessage,
+    ):
         self.algorithm = algorithm
         self.style = style
         self.list_out = list_out
@@ -103,9 +115,15 @@ class _Writer:
             if self.style.get("json"):
                 line = fmt.sum_record(self.algorithm, result, name, tree_params)
             else:
-                line = fmt.checksum_line(self.algorithm, result, name, tag=self.style.get("tag", False),
-                                         binary=self.style.get("binary", False),
-                                         zero=self.style.get("zero", False), tree_params=tree_params)
+                line = fmt.checksum_line(
+                    self.algorithm,
+                    result,
+                    name,
+                    tag=self.style.get("tag", False),
+                    binary=self.style.get("binary", False),
+                    zero=self.style.get("zero", False),
+                    tree_params=tree_params,
+                )
             # The side file first: whatever a crash leaves, it covers the list's entries.
             if meta_line is not None and self.side_out is not None:
                 self.side_out.write(meta_line)
@@ -143,6 +161,7 @@ class _Writer:
 def _hash_walk(walk: Iterable[Tuple[bytes, Any]], writer: _Writer, hasher: Hasher) -> None:
     """Hashes every file of the walk (a walk error is that file's result), writes it, and
     finishes the files (closes them on an error)."""
+
     def steps() -> Iterator[Tuple[Optional[bytes], Any]]:
         for name, error in walk:
             if error is not None:
@@ -162,8 +181,9 @@ def _hash_walk(walk: Iterable[Tuple[bytes, Any]], writer: _Writer, hasher: Hashe
     writer.finish()
 
 
-def _style(algorithm: str, tag: bool, binary: bool, zero: bool, json: bool,
-           tree_params: Optional[Tuple[int, int]]) -> Dict[str, Any]:
+def _style(
+    algorithm: str, tag: bool, binary: bool, zero: bool, json: bool, tree_params: Optional[Tuple[int, int]]
+) -> Dict[str, Any]:
     if tree_params is None and parhash.new(algorithm).name == "parsha256":
         # The parameters as the library fills them in, as `parhash sum` writes them.
         tree: Any = parhash.new("parsha256")
@@ -180,10 +200,22 @@ def _messages(on_message: Optional[OnMessage], into: List[str]) -> OnMessage:
     return say
 
 
-def write(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256", *, resume: bool = False,
-          recursive: bool = True, tag: bool = False, binary: bool = False, zero: bool = False, json: bool = False,
-          tree_params: Optional[Tuple[int, int]] = None, digest_size: Optional[int] = None,
-          hasher: Optional[Hasher] = None, on_message: Optional[OnMessage] = None) -> ListResult:
+def write(
+    list_path: PathArg,
+    roots: Sequence[PathArg],
+    algorithm: str = "sha256",
+    *,
+    resume: bool = False,
+    recursive: bool = True,
+    tag: bool = False,
+    binary: bool = False,
+    zero: bool = False,
+    json: bool = False,
+    tree_params: Optional[Tuple[int, int]] = None,
+    digest_size: Optional[int] = None,
+    hasher: Optional[Hasher] = None,
+    on_message: Optional[OnMessage] = None,
+) -> ListResult:
     """``parhash sum -r ROOTS... -o LIST [--resume]``: the list of every file below `roots`
     written to `list_path` as it is hashed (durably: written at once, fsync every few seconds
     and at the end) with its side file ``LIST.parhash-meta``. With `resume` an existing list
@@ -248,10 +280,22 @@ def _chain(first: List[Tuple[bytes, Any]], rest: Iterable[Tuple[bytes, Any]]) ->
     yield from rest
 
 
-def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256", *,
-           rehash_changed: bool = False, recursive: bool = True, tag: bool = False, binary: bool = False, zero: bool = False,
-           json: bool = False, tree_params: Optional[Tuple[int, int]] = None, digest_size: Optional[int] = None,
-           hasher: Optional[Hasher] = None, on_message: Optional[OnMessage] = None) -> ListResult:
+def update(
+    list_path: PathArg,
+    roots: Sequence[PathArg],
+    algorithm: str = "sha256",
+    *,
+    rehash_changed: bool = False,
+    recursive: bool = True,
+    tag: bool = False,
+    binary: bool = False,
+    zero: bool = False,
+    json: bool = False,
+    tree_params: Optional[Tuple[int, int]] = None,
+    digest_size: Optional[int] = None,
+    hasher: Optional[Hasher] = None,
+    on_message: Optional[OnMessage] = None,
+) -> ListResult:
     """``parhash sum -r ROOTS... -o LIST --update [--rehash-changed]``: the list brought up to
     date with the tree: new files hashed and added, entries of files gone dropped, the others
     kept without reading them; with `rehash_changed`, those whose size, modification or change
@@ -263,8 +307,20 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
     target, _ = fmt.list_target(list_path, "--update")
     path = os.fsencode(target)
     if not os.path.exists(path):
-        return write(list_path, roots, algorithm, recursive=recursive, tag=tag, binary=binary, zero=zero, json=json,
-                     tree_params=tree_params, digest_size=digest_size, hasher=hasher, on_message=on_message)
+        return write(
+            list_path,
+            roots,
+            algorithm,
+            recursive=recursive,
+            tag=tag,
+            binary=binary,
+            zero=zero,
+            json=json,
+            tree_params=tree_params,
+            digest_size=digest_size,
+            hasher=hasher,
+            on_message=on_message,
+        )
     messages: List[str] = []
     say = _messages(on_message, messages)
     style = _style(algorithm, tag, binary, zero, json, tree_params)
@@ -274,17 +330,27 @@ def update(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha25
     # Locked before it is read, until the new list (locked too) is renamed over it.
     lock = fmt.ListLock(path)
     try:
-        return _update(list_path, path, side_path, roots, walk, algorithm, style, rehash_changed, hasher, messages,
-                       say)
+        return _update(list_path, path, side_path, roots, walk, algorithm, style, rehash_changed, hasher, messages, say)
     finally:
         lock.close()
 
 
-def _update(given: PathArg, path: bytes, side_path: bytes, roots: Sequence[PathArg], walk: Iterable[Tuple[bytes, Any]],
-            algorithm: str, style: Dict[str, Any], rehash_changed: bool, hasher: Hasher, messages: List[str],
-            say: OnMessage) -> ListResult:
-    merge = fmt.ListUpdate(path, algorithm, [os.fsencode(r) for r in roots], walk,
-                           rehash_changed=rehash_changed, **style)
+def _update(
+    given: PathArg,
+    path: bytes,
+    side_path: bytes,
+    roots: Sequence[PathArg],
+    walk: Iterable[Tuple[bytes, Any]],
+    algorithm: str,
+    style: Dict[str, Any],
+    rehash_changed: bool,
+    hasher: Hasher,
+    messages: List[str],
+    say: OnMessage,
+) -> ListResult:
+    merge = fmt.ListUpdate(
+        path, algorithm, [os.fsencode(r) for r in roots], walk, rehash_changed=rehash_changed, **style
+    )
     for text in merge.messages:
         say(text)
     list_tmp, side_tmp = fmt.temporary_path(path), fmt.temporary_path(side_path)
@@ -329,11 +395,22 @@ def _update(given: PathArg, path: bytes, side_path: bytes, roots: Sequence[PathA
     return ListResult(writer.ok, messages)
 
 
-def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algorithm: Optional[str] = None,
-          zero: bool = False, warn: bool = False, quiet: bool = False, status: bool = False, strict: bool = False,
-          json: bool = False, tree_height: Optional[int] = None, iv_bits: Optional[int] = None,
-          hasher_for: Optional[Callable[..., Hasher]] = None,
-          exists: Optional[Callable[[bytes], bool]] = None) -> AuditResult:
+def audit(
+    list_path: PathArg,
+    paths: Optional[Sequence[PathArg]] = None,
+    *,
+    algorithm: Optional[str] = None,
+    zero: bool = False,
+    warn: bool = False,
+    quiet: bool = False,
+    status: bool = False,
+    strict: bool = False,
+    json: bool = False,
+    tree_height: Optional[int] = None,
+    iv_bits: Optional[int] = None,
+    hasher_for: Optional[Callable[..., Hasher]] = None,
+    exists: Optional[Callable[[bytes], bool]] = None,
+) -> AuditResult:
     """``parhash check --audit [--audit-path PATH]... LIST``: every file of the tree (the
     current directory, or only `paths`) against the list: matched, changed, missing, new,
     moved or unreadable, with the other names holding its content. The files are hashed with
@@ -341,13 +418,24 @@ def audit(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, algo
     digest_size=...)`` (default :func:`local_hasher`); `exists` says whether a listed name
     outside `paths` is still there (default: this machine's file system)."""
     subset = [os.fsencode(p) for p in paths or []]
-    audit_, events = fmt.Audit.read(os.fsencode(list_path), paths=subset, algorithm=algorithm, zero=zero,
-                                    warn=warn, quiet=quiet, status=status, strict=strict, json=json,
-                                    tree_height=tree_height, iv_bits=iv_bits)
+    audit_, events = fmt.Audit.read(
+        os.fsencode(list_path),
+        paths=subset,
+        algorithm=algorithm,
+        zero=zero,
+        warn=warn,
+        quiet=quiet,
+        status=status,
+        strict=strict,
+        json=json,
+        tree_height=tree_height,
+        iv_bits=iv_bits,
+    )
     if audit_ is None:
         return AuditResult(False, [], {}, list(events))
-    hasher = (hasher_for or local_hasher)(audit_.algorithm, tree_params=audit_.tree_params,
-                                          digest_size=audit_.digest_size)
+    hasher = (hasher_for or local_hasher)(
+        audit_.algorithm, tree_params=audit_.tree_params, digest_size=audit_.digest_size
+    )
     # A root that is gone is walked as empty (its listed names are missing); one below
     # another is walked once.
     roots = fmt.Audit.roots(subset)

@@ -28,7 +28,7 @@ import queue
 import sys
 import threading
 from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
@@ -543,7 +543,7 @@ def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference
             if len(theirs) != len(ours):  # one ends here: the rest of the other differs
                 longer = body if len(theirs) > len(ours) else local
                 end = offset + max(len(theirs), len(ours))
-                for piece in iter(lambda: longer.read(CHUNK), b""):
+                for piece in iter(lambda: longer.read(CHUNK), b""):  # noqa: B023 (called in this iteration)
                     end += len(piece)
                 _add(found, offset + common, end)
                 break
@@ -741,7 +741,8 @@ def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why
 
 
 def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16, page_size: Optional[int] = None,
-                    list_folders: int = LIST_FOLDERS) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
+                    list_folders: int = LIST_FOLDERS
+                    ) -> Iterator[Tuple[dict, str, dict, Optional[Expected], str]]:  # fmt: skip
     """(object, name, HeadObject, strongest checksum or None, why not) of every object under
     ``prefix``, in key order; one deleted after the listing is left out, as a later listing
     would leave it."""

@@ -1,6 +1,7 @@
 """Type stubs of parhash.store: a local tree checked against an S3 bucket/prefix (boto3)."""
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,12 @@ def client(
     endpoint_url: str | None = None, profile: str | None = None, region: str | None = None, connections: int = 10
 ) -> Any: ...
 def listing(
-    s3: Any, bucket: str, prefix: str, start_after: str | None = None, ahead: int = 4, page_size: int | None = None,
+    s3: Any,
+    bucket: str,
+    prefix: str,
+    start_after: str | None = None,
+    ahead: int = 4,
+    page_size: int | None = None,
     folders: int = ...,
 ) -> Iterator[dict[str, Any]]:
     """The objects under `prefix` in ListObjectsV2's key order, `folders` of its folders listed at once."""
@@ -83,11 +89,28 @@ def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference
     """Where the object's bytes (streamed) and the file differ."""
 
 def check(
-    s3: Any, bucket: str, obj: dict[str, Any], name: str, path: str, download: bool = False, min_part: int = ...
+    s3: Any,
+    bucket: str,
+    obj: dict[str, Any],
+    name: str,
+    path: str,
+    download: bool = False,
+    min_part: int = ...,
+    ask: Callable[[str], tuple[Expected | None, str]] | None = None,
 ) -> Verdict: ...
+def _downloaded(s3: Any, bucket: str, verdict: Verdict, path: str) -> Verdict: ...
+def _ordered(pool: ThreadPoolExecutor, jobs: Iterable[Callable[[], Any]], window: int) -> Iterator[Any]: ...
 def verify(
-    s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16, start_after: str | None = None,
-    page_size: int | None = None, download_mismatches: bool = False, min_part_size: int = ...,
+    s3: Any,
+    local: str,
+    bucket: str,
+    prefix: str,
+    *,
+    threads: int = 16,
+    start_after: str | None = None,
+    page_size: int | None = None,
+    download_mismatches: bool = False,
+    min_part_size: int = ...,
     list_folders: int = ...,
 ) -> Iterator[Verdict]: ...
 def store_line(exp: Expected, name: str) -> bytes: ...
@@ -98,5 +121,7 @@ def store_checksums(
     s3: Any, bucket: str, prefix: str, *, threads: int = 16, page_size: int | None = None, list_folders: int = ...
 ) -> Iterator[tuple[dict[str, Any], str, dict[str, Any], Expected | None, str]]: ...
 def describe(err: BaseException) -> str: ...
-def main(argv: Sequence[str] | None = None) -> int: ...
+def main(
+    argv: Sequence[str] | None = None, *, prog: str = ..., verifier: Callable[..., Iterator[Verdict]] = ...
+) -> int: ...
 def entry_point() -> None: ...

@@ -1,11 +1,12 @@
 //! coreutils' legacy checksums: POSIX `cksum` (CRC-32/CKSUM over the message, then its
-//! length), `sum -s` (System V) and `sum -r` (BSD). Checksums, not cryptographic hashes (see
+//! length), `sum -s` (System V) and `sum -r` (BSD), and `cksum -a crc32b` (coreutils 9.6:
+//! zlib's CRC-32 printed as `cksum` prints its CRC). Checksums, not cryptographic hashes (see
 //! `checksum`), kept for comparing with what those tools print.
 //!
 //! What they print is the checksum *and* the input's size (`930766865 9 FILE`; `sum` counts
 //! 512- or 1024-byte blocks), so the digest holds both: the checksum as a big-endian integer
-//! (4 bytes for `crc`, 2 for the sums: what `cksum --raw` writes) followed by the byte count
-//! as a 64-bit big-endian integer. One digest then says everything a front end prints
+//! (4 bytes for `crc` and `crc32b`, 2 for the sums: what `cksum --raw` writes) followed by the
+//! byte count as a 64-bit big-endian integer. One digest then says everything a front end prints
 //! (`parhash_format`'s lines), through every engine, with no second channel for the length.
 //!
 //! The CRC is `crc-fast`'s CRC-32/CKSUM (the crate the other CRCs use: carry-less
@@ -65,6 +66,29 @@ impl Stream for CksumState {
         crc.update(&len_bytes[..used]);
         // A CRC-32: the cast drops only zero bits.
         with_length(crc.finalize() as u32, self.len)
+    }
+}
+
+/// `cksum -a crc32b`'s state: CRC-32/ISO-HDLC of the message alone (the length is printed,
+/// not checksummed) and the bytes counted.
+#[derive(Clone, Default)]
+struct Crc32bState {
+    crc: crc32fast::Hasher,
+    len: u64,
+}
+
+impl Stream for Crc32bState {
+    fn update(&mut self, data: &[u8]) {
+        self.crc.update(data);
+        self.len += data.len() as u64;
+    }
+
+    fn reset(&mut self) {
+        *self = Crc32bState::default();
+    }
+
+    fn value(&self) -> u128 {
+        with_length(self.crc.clone().finalize(), self.len)
     }
 }
 
@@ -128,6 +152,14 @@ backends! {
 }
 
 backends! {
+    /// Which crate computes `cksum -a crc32b`'s CRC.
+    pub(crate) enum Crc32bBackend {
+        Crc32fast => "crc32fast": "crc32fast crate: PCLMULQDQ folding, chosen at run time";
+    }
+    default = ["crc32fast"];
+}
+
+backends! {
     /// Which code computes the System V sum.
     pub(crate) enum SysvBackend {
         Portable => "portable": "portable Rust";
@@ -148,6 +180,15 @@ checksum_type! {
     /// 12-byte digest, the CRC then the byte count.
     Cksum: U12, CksumBackend, CksumBackendState {
         CrcFast: CksumState = CksumState::default();
+    }
+}
+
+checksum_type! {
+    /// coreutils 9.6 `cksum -a crc32b`: CRC-32/ISO-HDLC (zlib's `crc32`) of the message, its
+    /// length beside it (not in the CRC, unlike `crc`); a 12-byte digest, the CRC then the
+    /// byte count.
+    Crc32b: U12, Crc32bBackend, Crc32bBackendState {
+        Crc32fast: Crc32bState = Crc32bState::default();
     }
 }
 

@@ -74,8 +74,8 @@ pub enum Family {
     XxHash,
     /// Cyclic redundancy checks (CRC-32, CRC-32C, CRC-64/NVME): checksums.
     Crc,
-    /// coreutils' legacy checksums (POSIX `cksum`, SysV and BSD `sum`): a checksum and the
-    /// input's size, printed in their own line and never checked (see
+    /// coreutils' legacy checksums (POSIX `cksum`, SysV and BSD `sum`, `cksum -a crc32b`): a
+    /// checksum and the input's size, printed in their own line and never checked (see
     /// [`Algorithm::is_checkable`]).
     Legacy,
 }
@@ -514,14 +514,16 @@ algorithms! {
     Xxh3(xxhash::Xxh3) "xxh3", "XXH3", ["xxh3-64", "xxhash3"], XxHash, block 64, checksum;
     /// XXH3-128 (xxHash 0.8, seed 0), as xxhsum -H2: a fast checksum, big-endian as xxhsum prints it
     Xxh128(xxhash::Xxh128) "xxh128", "XXH128", ["xxh3-128", "xxhash128"], XxHash, block 64, checksum;
-    /// CRC-32/ISO-HDLC, as zlib, gzip, PNG and cksum -a crc32b: a checksum, big-endian
-    Crc32(crc::Crc32) "crc32", "CRC32", ["crc32b", "crc-32/iso-hdlc"], Crc, block 1, checksum;
+    /// CRC-32/ISO-HDLC, as zlib, gzip and PNG: a checksum, big-endian (crc32b: as cksum -a crc32b prints it)
+    Crc32(crc::Crc32) "crc32", "CRC32", ["crc-32/iso-hdlc"], Crc, block 1, checksum;
     /// CRC-32C, CRC-32/ISCSI (Castagnoli), as iSCSI, ext4, GCS and S3: a checksum, big-endian
     Crc32c(crc::Crc32c) "crc32c", "CRC32C", ["crc-32/iscsi", "castagnoli"], Crc, block 1, checksum;
     /// CRC-64/NVME, S3's default checksum: a checksum, big-endian
     Crc64Nvme(crc::Crc64Nvme) "crc64nvme", "CRC64NVME", ["crc-64/nvme"], Crc, block 1, checksum;
     /// POSIX cksum, as coreutils cksum (-a crc): CRC-32/CKSUM of the data then its length (the crc-fast crate); prints `CRC BYTES NAME` in decimal; digest: the CRC, then the byte count (64-bit), big-endian; no check
     Cksum(cksum::Cksum) "crc", "CRC", ["cksum", "posix-cksum"], Legacy, block 1, checksum;
+    /// CRC-32/ISO-HDLC (crc32's) as coreutils 9.6 cksum -a crc32b prints it: `CRC BYTES NAME` in decimal, the length not in the CRC; digest: the CRC, then the byte count (64-bit), big-endian; no check
+    Crc32b(cksum::Crc32b) "crc32b", "CRC32B", [], Legacy, block 1, checksum;
     /// System V sum, as sum -s and cksum -a sysv: prints `SUM BLOCKS NAME` (512-byte blocks); digest: the 16-bit sum, then the byte count (64-bit), big-endian; no check
     SysvSum(cksum::SysvSum) "sysv", "SYSV", ["sum-s", "sysv-sum"], Legacy, block 1, checksum;
     /// BSD sum, as sum -r and cksum -a bsd: prints `SUM BLOCKS NAME` (1024-byte blocks, padded as sum pads them); digest: the 16-bit sum, then the byte count (64-bit), big-endian; no check
@@ -545,7 +547,7 @@ impl Algorithm {
     }
 
     /// Whether checksum lists of this algorithm can be checked: not for coreutils' legacy
-    /// checksums (`crc`, `sysv`, `bsd`), whose lines (`CRC BYTES NAME`) are refused by
+    /// checksums (`crc`, `crc32b`, `sysv`, `bsd`), whose lines (`CRC BYTES NAME`) are refused by
     /// `cksum -c` too, and which no check line infers from a digest's length.
     pub fn is_checkable(self) -> bool {
         self.info().family != Family::Legacy

@@ -4,8 +4,9 @@
   -r`` walks them), packed into tasks of tens of MiB, results in input order as they arrive;
   a file's error is that file's result, never a failed job.
 - ``hash_file(path, algorithm, parts=N)``: one large file of an algorithm that splits
-  (``parhash.splits(algorithm)``) split into tree parts, each hashed by a task that reads only the bytes it needs (from a path every node sees
-  or an fsspec URL), combined on the driver into the one-machine digest.
+  (``parhash.splits(algorithm)``) split into tree parts, each hashed by a task that reads only
+  the bytes it needs (from a path every node sees or an fsspec URL), combined on the driver into
+  the one-machine digest.
 - ``multipart_values(path, forms, part_sizes)``: one file's S3 ETag and composite checksums
   for several part sizes, runs of whole parts hashed by tasks, combined on the driver.
 - ``verify_ranges(path, digest, outboard, ranges)``: ranges of one file checked against its
@@ -29,7 +30,7 @@ Needs the ``ray`` extra: ``pip install "parhash[ray]"``.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 import parhash
 import parhash.format
@@ -48,7 +49,6 @@ from ._engine import (
     Spec,
     connect,
 )
-
 from ._multipart import multipart_values
 from ._ranges import verify_ranges
 
@@ -84,8 +84,13 @@ def _is_multipart_form(name: Any) -> bool:
     return isinstance(name, str) and (name.lower() == "etag" or name.lower().endswith("-composite"))
 
 
-def _spec(algorithm: Union[str, Sequence[str]], tree_height: Optional[int], iv_bits: Optional[int],
-          digest_size: Optional[int] = None, part_size: Optional[int] = None) -> Spec:
+def _spec(
+    algorithm: Union[str, Sequence[str]],
+    tree_height: Optional[int],
+    iv_bits: Optional[int],
+    digest_size: Optional[int] = None,
+    part_size: Optional[int] = None,
+) -> Spec:
     """Checks the algorithm(s), PARSHA-256's parameters and the digest size on the driver (a
     bad one fails here, before any task runs)."""
     names = [algorithm] if isinstance(algorithm, str) else list(algorithm)
@@ -94,7 +99,8 @@ def _spec(algorithm: Union[str, Sequence[str]], tree_height: Optional[int], iv_b
         # apply), checked through hash_file of an empty file.
         options = {"tree_height": tree_height, "iv_bits": iv_bits, "digest_size": digest_size}
         given = {key: value for key, value in options.items() if value is not None}
-        parhash.hash_file(os.devnull, algorithm, part_size=part_size, **given)
+        # Whatever the caller gave, for the library to refuse: no overload is meant to match.
+        parhash.hash_file(os.devnull, algorithm, part_size=part_size, **given)  # type: ignore[call-overload]
         several = tuple(names) if not isinstance(algorithm, str) else ()
         return Spec(names[0], algorithms=several, part_size=part_size, multipart=True)
     if not isinstance(algorithm, str):
@@ -112,15 +118,16 @@ def _spec(algorithm: Union[str, Sequence[str]], tree_height: Optional[int], iv_b
     return Spec(name, tree_height, iv_bits, digest_size)
 
 
-def _several_spec(names: List[str], tree_height: Optional[int], iv_bits: Optional[int],
-                  digest_size: Optional[int]) -> Spec:
+def _several_spec(
+    names: List[str], tree_height: Optional[int], iv_bits: Optional[int], digest_size: Optional[int]
+) -> Spec:
     """Several algorithms from one read: the library's rules for a list of names (each once;
     tree parameters only with parsha256; a digest size for those with a choice of lengths),
     checked here through ``hash_file`` of an empty file."""
     if not all(isinstance(name, str) for name in names):
         raise TypeError("algorithm must be an algorithm name or a list of them")
-    options = {"tree_height": tree_height, "iv_bits": iv_bits, "digest_size": digest_size}
-    parhash.hash_file(os.devnull, names, **options)  # ValueError/TypeError as parhash.hash_file
+    # ValueError/TypeError as parhash.hash_file
+    parhash.hash_file(os.devnull, names, tree_height=tree_height, iv_bits=iv_bits, digest_size=digest_size)
     if len(names) == 1:
         return _spec(names[0], tree_height, iv_bits, digest_size)
     canonical = [_lines.canonical_name(name) for name in names]
@@ -183,7 +190,7 @@ def hash_files(
     worker's cores), never split over tasks.
     """
     spec = _spec(algorithm, tree_height, iv_bits, digest_size, part_size)
-    names = [paths_or_dirs] if _is_one_path(paths_or_dirs) else paths_or_dirs
+    names = cast(Iterable[PathArg], [paths_or_dirs] if _is_one_path(paths_or_dirs) else paths_or_dirs)
     connect(address)
     pipeline = Pipeline(
         spec,
@@ -259,8 +266,7 @@ def hash_file(
     raise AssertionError("the loop returns or raises")  # pragma: no cover
 
 
-def _hash_file_once(path: Any, spec: Spec, parts: int, max_retries: int,
-                    storage_options: Dict[str, Any]) -> bytes:
+def _hash_file_once(path: Any, spec: Spec, parts: int, max_retries: int, storage_options: Dict[str, Any]) -> bytes:
     """One try of :func:`hash_file`: plan, hash the parts on the cluster, combine."""
     plan = _engine.make_plan(path, spec, parts, storage_options)
     refs = _engine.submit_parts(plan, path, storage_options, max_retries)
@@ -358,9 +364,16 @@ def cluster_hasher(
     spec = _spec(algorithm, tree_height, iv_bits, digest_size)
 
     def hasher(names: Iterable[bytes]) -> Iterable[Tuple[bytes, Any]]:
-        pipeline = Pipeline(spec, task_bytes=task_bytes, task_files=task_files, max_retries=max_retries,
-                            split_bytes=split_bytes, parts=parts, progress=progress,
-                            version_retries=version_retries)
+        pipeline = Pipeline(
+            spec,
+            task_bytes=task_bytes,
+            task_files=task_files,
+            max_retries=max_retries,
+            split_bytes=split_bytes,
+            parts=parts,
+            progress=progress,
+            version_retries=version_retries,
+        )
         # Workers run elsewhere (another directory, another node): they get absolute paths.
         return pipeline.run(Item(key=name, path=os.path.abspath(name)) for name in names)
 
@@ -373,34 +386,49 @@ def _cluster_options(options: Dict[str, Any]) -> Dict[str, Any]:
     return {name: options.pop(name) for name in names if name in options}
 
 
-def write_list(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256", *,
-               resume: bool = False, address: Optional[str] = None, **options: Any) -> parhash.lists.ListResult:
+def write_list(
+    list_path: PathArg,
+    roots: Sequence[PathArg],
+    algorithm: str = "sha256",
+    *,
+    resume: bool = False,
+    address: Optional[str] = None,
+    **options: Any,
+) -> parhash.lists.ListResult:
     """``parhash.lists.write`` (``parhash sum -r ROOTS -o LIST [--resume]``) with the files
     hashed on the cluster; the list and its side file, written on the driver, are byte for
     byte those of ``parhash sum -o``. `options`: ``parhash.lists.write``'s (``tag``,
     ``tree_params``, ``digest_size``, ``on_message``...) and :func:`cluster_hasher`'s."""
     cluster = _cluster_options(options)
     connect(address)
-    hasher = cluster_hasher(algorithm, tree_params=options.get("tree_params"),
-                            digest_size=options.get("digest_size"), **cluster)
+    hasher = cluster_hasher(
+        algorithm, tree_params=options.get("tree_params"), digest_size=options.get("digest_size"), **cluster
+    )
     return parhash.lists.write(list_path, roots, algorithm, resume=resume, hasher=hasher, **options)
 
 
-def update_list(list_path: PathArg, roots: Sequence[PathArg], algorithm: str = "sha256", *,
-                rehash_changed: bool = False, address: Optional[str] = None,
-                **options: Any) -> parhash.lists.ListResult:
+def update_list(
+    list_path: PathArg,
+    roots: Sequence[PathArg],
+    algorithm: str = "sha256",
+    *,
+    rehash_changed: bool = False,
+    address: Optional[str] = None,
+    **options: Any,
+) -> parhash.lists.ListResult:
     """``parhash.lists.update`` (``parhash sum -r ROOTS -o LIST --update``) with the new and
     changed files hashed on the cluster; `options` as :func:`write_list`'s."""
     cluster = _cluster_options(options)
     connect(address)
-    hasher = cluster_hasher(algorithm, tree_params=options.get("tree_params"),
-                            digest_size=options.get("digest_size"), **cluster)
-    return parhash.lists.update(list_path, roots, algorithm, rehash_changed=rehash_changed, hasher=hasher,
-                                **options)
+    hasher = cluster_hasher(
+        algorithm, tree_params=options.get("tree_params"), digest_size=options.get("digest_size"), **cluster
+    )
+    return parhash.lists.update(list_path, roots, algorithm, rehash_changed=rehash_changed, hasher=hasher, **options)
 
 
-def audit_list(list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, address: Optional[str] = None,
-               **options: Any) -> parhash.lists.AuditResult:
+def audit_list(
+    list_path: PathArg, paths: Optional[Sequence[PathArg]] = None, *, address: Optional[str] = None, **options: Any
+) -> parhash.lists.AuditResult:
     """``parhash.lists.audit`` (``parhash check --audit LIST``) with the tree hashed on the
     cluster; `options`: ``parhash.lists.audit``'s (``json``, ``quiet``...) and
     :func:`cluster_hasher`'s."""

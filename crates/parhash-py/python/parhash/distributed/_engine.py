@@ -152,10 +152,7 @@ def _hash_batch(paths: Sequence[Any], spec: Spec, threads: int) -> List[Any]:
     many-file engine (small files side by side in SIMD lanes)."""
     # The multipart forms spread each file's parts over the worker's cores themselves.
     threads_arg = () if spec.multipart else (threads,)
-    return [
-        result
-        for _, result in parhash.hash_files(paths, spec.names(), *threads_arg, **spec.hash_kwargs())
-    ]
+    return [result for _, result in parhash.hash_files(paths, spec.names(), *threads_arg, **spec.hash_kwargs())]
 
 
 def _is_url(path: Any) -> bool:
@@ -211,8 +208,7 @@ def _copy_ranges_from_url(url: str, ranges, length: int, storage_options: dict, 
     return identity
 
 
-def _with_local_view(path: Any, ranges, length: int, storage_options: dict,
-                     use: Callable[[Any, Optional[bytes]], Any]):
+def _with_local_view(path: Any, ranges, length: int, storage_options: dict, use: Callable[[Any, Optional[bytes]], Any]):
     """``use(local_path, None)`` for a path, or for a URL ``use(view, identity)``: `view` a
     sparse local file of the same length holding only `ranges` (the bytes the part reads),
     removed afterwards, and `identity` the object's version it holds. A FileChanged names
@@ -277,8 +273,9 @@ def default_parts() -> int:
 def make_plan(path: Any, spec: Spec, parts: int, storage_options: dict) -> parhash.PartPlan:
     length = file_size(path, storage_options)
     # Each part runs in one task of one CPU: one thread per part.
-    return parhash.PartPlan(spec.algorithm, length, parts, threads=1, digest_size=spec.digest_size,
-                            **spec.tree_kwargs())
+    return parhash.PartPlan(
+        spec.algorithm, length, parts, threads=1, digest_size=spec.digest_size, **spec.tree_kwargs()
+    )
 
 
 def submit_parts(plan: parhash.PartPlan, path: Any, storage_options: dict, max_retries: int) -> list:
@@ -448,6 +445,7 @@ class Pipeline:
             yield self._batch_entry(batch)
 
     def _splits(self, item: Item) -> bool:
+        assert item.spec is not None  # every item has one after _sized
         if item.spec.several or item.spec.multipart:
             return False
         splits = parhash.splits(item.spec.algorithm)
@@ -469,9 +467,11 @@ class Pipeline:
     def _split_entry(self, item: Item, attempt: int = 0) -> _Entry:
         try:
             parts = self.parts or default_parts()
+            assert item.spec is not None  # every item has one after _sized
             plan = make_plan(item.path, item.spec, parts, {})
         except OSError as err:
-            return _Entry([item], [], lambda _, error=err: [error])
+            error: OSError = err  # `err` is unbound after the except clause
+            return _Entry([item], [], lambda _: [error])
         refs = submit_parts(plan, item.path, {}, self.max_retries)
 
         def finish(states: List[Any]) -> List[Any]:
@@ -504,9 +504,9 @@ class Pipeline:
                 self.progress.submitted(len(entry.items), entry.nbytes)
                 self._wait_for(entry, waiting)
             self.progress.running(len(waiting))
-            while window and window[0].results is not None:
+            while window and (results := window[0].results) is not None:
                 entry = window.popleft()
-                yield from zip((item.key for item in entry.items), entry.results)
+                yield from zip((item.key for item in entry.items), results)
             if not window:
                 if exhausted:
                     return
@@ -541,11 +541,13 @@ class Pipeline:
             entry.results = [error]
         elif entry.failures:
             reasons = sorted({describe_failure(err) for err in entry.failures.values()})
-            parts = "" if len(entry.refs) == 1 else (
-                f" (parts {', '.join(map(str, sorted(entry.failures)))} of {len(entry.refs)})"
+            parts = (
+                ""
+                if len(entry.refs) == 1
+                else (f" (parts {', '.join(map(str, sorted(entry.failures)))} of {len(entry.refs)})")
             )
-            error = DistributedError(f"not hashed: task failed{parts}: {'; '.join(reasons)}")
-            entry.results = [error if item.hashed else item.preset for item in entry.items]
+            failed = DistributedError(f"not hashed: task failed{parts}: {'; '.join(reasons)}")
+            entry.results = [failed if item.hashed else item.preset for item in entry.items]
         else:
             entry.results = entry.finish([entry.done[i] for i in range(len(entry.refs))])
         if entry.again is not None and isinstance(entry.results[0], parhash.FileChanged):

@@ -84,7 +84,8 @@ def _result(ref: Any, path: Any) -> List[List[bytes]]:
 
 def multipart_values(path: Any, forms: Union[str, Sequence[str]], part_sizes: Union[int, Sequence[int]], *,
                    runs: Optional[int] = None, address: Optional[str] = None,
-                   max_retries: int = DEFAULT_MAX_RETRIES) -> Dict[Tuple[str, int], Union[str, ValueError]]:  # fmt: skip
+                   max_retries: int = DEFAULT_MAX_RETRIES
+                   ) -> Dict[Tuple[str, int], Union[str, ValueError]]:  # fmt: skip
     """The values as the store shows them (``parhash.hash_file(path, form, part_size=size)``)
     of each form in ``forms`` ("etag", "ALG-composite") for each part size, keyed ``(form,
     size)``: the parts of each size hashed in ``runs`` tasks (default: one per CPU of the

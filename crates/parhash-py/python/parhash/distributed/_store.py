@@ -84,8 +84,8 @@ def _runs(pairs: Iterable[Tuple[Optional[dict], Optional[str], Optional[str]]], 
             nbytes += obj["Size"]
         # Missing and new ones count too, so that a run of them is not held whole.
         if files >= task_files or nbytes >= task_bytes or len(run) >= 16 * task_files:
-                yield run
-                run, files, nbytes = [], 0, 0
+            yield run
+            run, files, nbytes = [], 0, 0
     if run:
         yield run
 

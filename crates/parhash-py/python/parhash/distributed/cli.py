@@ -26,9 +26,17 @@ import parhash
 import parhash.format as fmt
 import parhash.lists
 
-from . import _lines
-from ._engine import DEFAULT_MAX_RETRIES, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES, Item, Pipeline, Progress, Spec, connect
-from . import DEFAULT_SPLIT_BYTES
+from . import DEFAULT_SPLIT_BYTES, _lines
+from ._engine import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TASK_BYTES,
+    DEFAULT_TASK_FILES,
+    Item,
+    Pipeline,
+    Progress,
+    Spec,
+    connect,
+)
 
 PROG = "parhash-dist"
 
@@ -56,8 +64,9 @@ class _Bar(Progress):
     def __init__(self) -> None:
         from tqdm import tqdm
 
-        self.bar = tqdm(unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, leave=False,
-                        dynamic_ncols=True, total=0)
+        self.bar = tqdm(
+            unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr, leave=False, dynamic_ncols=True, total=0
+        )
         self.files_done = self.files_seen = self.tasks = 0
 
     def submitted(self, files: int, nbytes: int) -> None:
@@ -143,123 +152,237 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="{sum,check,verify}")
 
     def common(sub: argparse.ArgumentParser, json_help: str, json_excludes: str) -> None:
-        sub.add_argument("--address", metavar="ADDR",
-                         help="Ray to use: unset starts a local one (or joins $RAY_ADDRESS), 'auto' joins the "
-                         "cluster `ray start` runs on this machine, ray://HOST:10001 connects through Ray Client")
+        sub.add_argument(
+            "--address",
+            metavar="ADDR",
+            help="Ray to use: unset starts a local one (or joins $RAY_ADDRESS), 'auto' joins the "
+            "cluster `ray start` runs on this machine, ray://HOST:10001 connects through Ray Client",
+        )
         sub.add_argument("-z", "--zero", action="store_true", help="NUL-terminated lines, names not escaped")
-        sub.add_argument("--json", action="store_true",
-                         help=f"JSON Lines, byte for byte as `parhash {sub.prog.split()[-1]} --json`: {json_help}. "
-                         f"Standard error and the exit status are as without --json. Not with {json_excludes}. See "
-                         "docs/lists.md (JSON records)")
+        sub.add_argument(
+            "--json",
+            action="store_true",
+            help=f"JSON Lines, byte for byte as `parhash {sub.prog.split()[-1]} --json`: {json_help}. "
+            f"Standard error and the exit status are as without --json. Not with {json_excludes}. See "
+            "docs/lists.md (JSON records)",
+        )
         sub.add_argument("--no-progress", action="store_true", help="no progress bar (there is one only on a terminal)")
-        sub.add_argument("--task-bytes", type=_positive, default=DEFAULT_TASK_BYTES, metavar="N",
-                         help=f"bytes of files per task (default {DEFAULT_TASK_BYTES >> 20} MiB)")
-        sub.add_argument("--task-files", type=_positive, default=DEFAULT_TASK_FILES, metavar="N",
-                         help=f"at most N files per task (default {DEFAULT_TASK_FILES})")
-        sub.add_argument("--max-retries", type=int, default=DEFAULT_MAX_RETRIES, metavar="N",
-                         help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})")
+        sub.add_argument(
+            "--task-bytes",
+            type=_positive,
+            default=DEFAULT_TASK_BYTES,
+            metavar="N",
+            help=f"bytes of files per task (default {DEFAULT_TASK_BYTES >> 20} MiB)",
+        )
+        sub.add_argument(
+            "--task-files",
+            type=_positive,
+            default=DEFAULT_TASK_FILES,
+            metavar="N",
+            help=f"at most N files per task (default {DEFAULT_TASK_FILES})",
+        )
+        sub.add_argument(
+            "--max-retries",
+            type=int,
+            default=DEFAULT_MAX_RETRIES,
+            metavar="N",
+            help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})",
+        )
 
     hashing = argparse.ArgumentParser(add_help=False)
     hashing.add_argument("--tree-height", type=int, metavar="T", help="PARSHA-256's tree height T (1..=40, default 13)")
-    hashing.add_argument("--iv-bits", type=int, metavar="BITS", help="PARSHA-256's IV length l: 0, 128 or 256 (default)")
+    hashing.add_argument(
+        "--iv-bits", type=int, metavar="BITS", help="PARSHA-256's IV length l: 0, 128 or 256 (default)"
+    )
 
     sum_parser = commands.add_parser(
-        "sum", parents=[hashing], help="print checksums of files, as `parhash sum`",
+        "sum",
+        parents=[hashing],
+        help="print checksums of files, as `parhash sum`",
         description="Print checksum lines of files (sha256 unless -a says otherwise) exactly as `parhash sum` "
         "does, hashed on a Ray cluster. Files of at least --split-bytes of an algorithm that splits "
-        "(parhash.splits) are split into parts over the cluster. With no FILE, or FILE -, standard input is hashed here.",
+        "(parhash.splits) are split into parts over the cluster. With no FILE, or FILE -, standard input "
+        "is hashed here.",
     )
-    sum_parser.add_argument("-a", "--algorithm", type=_algorithms, action="extend", metavar="ALG",
-                            help="hash algorithm (default sha256); see `parhash list`. Several (-a md5,sha256 "
-                            "or -a repeated): each file is read once for all of them, and standard output has "
-                            "BSD lines (one per file and algorithm), one JSON object per file with --json, or "
-                            "one list per algorithm with --lists")
-    sum_parser.add_argument("--lists", metavar="DIR",
-                            help="write one list per algorithm into the directory DIR (which must exist), named "
-                            "as distributions name them: MD5SUMS, SHA1SUMS, SHA256SUMS, SHA512SUMS, B2SUMS "
-                            "(blake2b), B3SUMS (blake3), TAGSUMS for the others; each list holds what `parhash "
-                            "sum -a ALG` prints (GNU lines; --tag, -b, -z apply); as `parhash sum --lists`")
-    sum_parser.add_argument("--list-name", metavar="TEMPLATE",
-                            help="name the lists of --lists after TEMPLATE ({name}: SHA256SUMS, {alg}: sha256)")
-    sum_parser.add_argument("-l", "--length", type=_bits, metavar="BITS",
-                            help="digest length in bits, with -a blake2b (8..512: BLAKE2's own digest size, not a "
-                            "prefix), blake2s (8..256), blake3, shake128 or shake256 (8..8388608); a multiple of 8 "
-                            "as b2sum -l counts it (b3sum --length 64 is -l 512), 0 for the default; --tag lines "
-                            "name it: BLAKE2b-256 (NAME) = HEX")
+    sum_parser.add_argument(
+        "-a",
+        "--algorithm",
+        type=_algorithms,
+        action="extend",
+        metavar="ALG",
+        help="hash algorithm (default sha256); see `parhash list`. Several (-a md5,sha256 "
+        "or -a repeated): each file is read once for all of them, and standard output has "
+        "BSD lines (one per file and algorithm), one JSON object per file with --json, or "
+        "one list per algorithm with --lists",
+    )
+    sum_parser.add_argument(
+        "--lists",
+        metavar="DIR",
+        help="write one list per algorithm into the directory DIR (which must exist), named "
+        "as distributions name them: MD5SUMS, SHA1SUMS, SHA256SUMS, SHA512SUMS, B2SUMS "
+        "(blake2b), B3SUMS (blake3), TAGSUMS for the others; each list holds what `parhash "
+        "sum -a ALG` prints (GNU lines; --tag, -b, -z apply); as `parhash sum --lists`",
+    )
+    sum_parser.add_argument(
+        "--list-name",
+        metavar="TEMPLATE",
+        help="name the lists of --lists after TEMPLATE ({name}: SHA256SUMS, {alg}: sha256)",
+    )
+    sum_parser.add_argument(
+        "-l",
+        "--length",
+        type=_bits,
+        metavar="BITS",
+        help="digest length in bits, with -a blake2b (8..512: BLAKE2's own digest size, not a "
+        "prefix), blake2s (8..256), blake3, shake128 or shake256 (8..8388608); a multiple of 8 "
+        "as b2sum -l counts it (b3sum --length 64 is -l 512), 0 for the default; --tag lines "
+        "name it: BLAKE2b-256 (NAME) = HEX",
+    )
     style = sum_parser.add_mutually_exclusive_group()
     style.add_argument("--tag", action="store_true", help="BSD-style lines: SHA256 (NAME) = HEX")
     style.add_argument("-b", "--binary", action="store_true", help="mark files as read in binary mode (HEX *NAME)")
     sum_parser.add_argument("-t", "--text", action="store_true", help="HEX  NAME (the default)")
-    sum_parser.add_argument("-r", "--recursive", action="store_true",
-                            help="hash the files below each directory FILE, in `parhash sum -r`'s order")
-    sum_parser.add_argument("--split-bytes", type=_positive, default=DEFAULT_SPLIT_BYTES, metavar="N",
-                            help=f"split files of at least N bytes (of an algorithm that splits) into parts "
-                            f"(default {DEFAULT_SPLIT_BYTES >> 20} MiB)")
-    sum_parser.add_argument("--parts", type=_positive, metavar="N",
-                            help="parts of a split file (default: one per CPU of the cluster)")
-    sum_parser.add_argument("-o", "--output", metavar="FILE",
-                            help="write the list to FILE instead of standard output, durably (written as hashed, "
-                            "fsync every 5 s and at the end), with FILE.parhash-meta beside it (each file's size, "
-                            "times, inode, device): byte for byte as `parhash sum -o`")
-    sum_parser.add_argument("--resume", action="store_true",
-                            help="continue the list FILE an interrupted run of the same command line left: its "
-                            "files are not hashed again, a torn last line is written again")
-    sum_parser.add_argument("--update", action="store_true",
-                            help="bring FILE up to date with the tree: new files hashed, entries of files gone "
-                            "dropped, the others kept without reading them (FILE.tmp renamed over FILE)")
-    sum_parser.add_argument("--rehash-changed", action="store_true",
-                            help="with --update, hash again files whose size, mtime, ctime, inode or device "
-                            "changed since FILE.parhash-meta recorded them. This trusts file metadata, as rsync "
-                            "and git do: a file rewritten with the same size and its mtime restored is not seen")
-    sum_parser.add_argument("--etag", action="store_true",
-                            help="S3's ETag of each file uploaded in parts of --part-size (without it: in one "
-                            "piece, the MD5): ETAG (NAME) = HEX-N, as `parhash sum --etag`; with --composite too, "
-                            "both from one read")
-    sum_parser.add_argument("--composite", action="store_true",
-                            help="S3's composite checksums of -a's algorithms (sha1, sha256, crc32, crc32c; "
-                            "default sha256) for parts of --part-size: SHA256-COMPOSITE (NAME) = BASE64-N")
-    sum_parser.add_argument("--part-size", type=_part_sizes, action="extend", metavar="SIZE",
-                            help="part size(s) of --etag and --composite: 8MiB (KiB, MiB, GiB; 5 MiB to 5 GiB); "
-                            "several: 8MiB,16MiB or --part-size repeated, a line for each, as `parhash sum`. With "
-                            "several, and for files of at least --split-bytes, each file's parts are spread over "
-                            "the cluster (--parts runs of whole parts) and combined here")
+    sum_parser.add_argument(
+        "-r",
+        "--recursive",
+        action="store_true",
+        help="hash the files below each directory FILE, in `parhash sum -r`'s order",
+    )
+    sum_parser.add_argument(
+        "--split-bytes",
+        type=_positive,
+        default=DEFAULT_SPLIT_BYTES,
+        metavar="N",
+        help=f"split files of at least N bytes (of an algorithm that splits) into parts "
+        f"(default {DEFAULT_SPLIT_BYTES >> 20} MiB)",
+    )
+    sum_parser.add_argument(
+        "--parts", type=_positive, metavar="N", help="parts of a split file (default: one per CPU of the cluster)"
+    )
+    sum_parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the list to FILE instead of standard output, durably (written as hashed, "
+        "fsync every 5 s and at the end), with FILE.parhash-meta beside it (each file's size, "
+        "times, inode, device): byte for byte as `parhash sum -o`",
+    )
+    sum_parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the list FILE an interrupted run of the same command line left: its "
+        "files are not hashed again, a torn last line is written again",
+    )
+    sum_parser.add_argument(
+        "--update",
+        action="store_true",
+        help="bring FILE up to date with the tree: new files hashed, entries of files gone "
+        "dropped, the others kept without reading them (FILE.tmp renamed over FILE)",
+    )
+    sum_parser.add_argument(
+        "--rehash-changed",
+        action="store_true",
+        help="with --update, hash again files whose size, mtime, ctime, inode or device "
+        "changed since FILE.parhash-meta recorded them. This trusts file metadata, as rsync "
+        "and git do: a file rewritten with the same size and its mtime restored is not seen",
+    )
+    sum_parser.add_argument(
+        "--etag",
+        action="store_true",
+        help="S3's ETag of each file uploaded in parts of --part-size (without it: in one "
+        "piece, the MD5): ETAG (NAME) = HEX-N, as `parhash sum --etag`; with --composite too, "
+        "both from one read",
+    )
+    sum_parser.add_argument(
+        "--composite",
+        action="store_true",
+        help="S3's composite checksums of -a's algorithms (sha1, sha256, crc32, crc32c; "
+        "default sha256) for parts of --part-size: SHA256-COMPOSITE (NAME) = BASE64-N",
+    )
+    sum_parser.add_argument(
+        "--part-size",
+        type=_part_sizes,
+        action="extend",
+        metavar="SIZE",
+        help="part size(s) of --etag and --composite: 8MiB (KiB, MiB, GiB; 5 MiB to 5 GiB); "
+        "several: 8MiB,16MiB or --part-size repeated, a line for each, as `parhash sum`. With "
+        "several, and for files of at least --split-bytes, each file's parts are spread over "
+        "the cluster (--parts runs of whole parts) and combined here",
+    )
     sum_parser.add_argument("files", nargs="*", metavar="FILE", help="files to hash; - or none: standard input")
-    common(sum_parser, "an object per file (path, algorithm, digest; or error and errno); a name that is not "
-           "UTF-8 also as path_bytes (base64)", "-z, --tag, -b or -t")
+    common(
+        sum_parser,
+        "an object per file (path, algorithm, digest; or error and errno); a name that is not "
+        "UTF-8 also as path_bytes (base64)",
+        "-z, --tag, -b or -t",
+    )
 
     check_parser = commands.add_parser(
-        "check", parents=[hashing], help="check files against checksum lists, as `parhash check`",
+        "check",
+        parents=[hashing],
+        help="check files against checksum lists, as `parhash check`",
         description="Verify files against checksum lists (GNU `HEX  NAME` or BSD `TAG (NAME) = HEX` lines) "
         "exactly as `parhash check` does, hashed on a Ray cluster.",
     )
-    check_parser.add_argument("-a", "--algorithm", type=_algorithm, metavar="ALG",
-                              help="algorithm of every line (overrides tags and digest lengths); GNU lines may "
-                              "then have any length it can make (blake2b, blake2s, blake3, shake128, shake256)")
-    check_parser.add_argument("-l", "--length", type=_bits, metavar="BITS",
-                              help="accepted and ignored, as by b2sum -c: each line's digest says its length "
-                              "(checked against -a all the same)")
-    check_parser.add_argument("--quiet", dest="report", action="store_const", const="quiet",
-                              help="don't print OK for each verified file")
-    check_parser.add_argument("--status", dest="report", action="store_const", const="status",
-                              help="print nothing; the exit status tells the result")
-    check_parser.add_argument("-w", "--warn", dest="report", action="store_const", const="warn",
-                              help="warn about improperly formatted lines")
+    check_parser.add_argument(
+        "-a",
+        "--algorithm",
+        type=_algorithm,
+        metavar="ALG",
+        help="algorithm of every line (overrides tags and digest lengths); GNU lines may "
+        "then have any length it can make (blake2b, blake2s, blake3, shake128, shake256)",
+    )
+    check_parser.add_argument(
+        "-l",
+        "--length",
+        type=_bits,
+        metavar="BITS",
+        help="accepted and ignored, as by b2sum -c: each line's digest says its length "
+        "(checked against -a all the same)",
+    )
+    check_parser.add_argument(
+        "--quiet", dest="report", action="store_const", const="quiet", help="don't print OK for each verified file"
+    )
+    check_parser.add_argument(
+        "--status",
+        dest="report",
+        action="store_const",
+        const="status",
+        help="print nothing; the exit status tells the result",
+    )
+    check_parser.add_argument(
+        "-w", "--warn", dest="report", action="store_const", const="warn", help="warn about improperly formatted lines"
+    )
     check_parser.add_argument("--strict", action="store_true", help="exit non-zero for improperly formatted lines")
     check_parser.add_argument("--ignore-missing", action="store_true", help="don't fail or report for missing files")
-    check_parser.add_argument("--audit", action="store_true",
-                              help="audit the current directory's tree against the one list: every file matched, "
-                              "changed, missing, new, moved or unreadable, with its copies; as `parhash check --audit`")
-    check_parser.add_argument("--audit-path", action="append", default=[], metavar="PATH",
-                              help="with --audit, audit only PATH (repeatable) against the whole list")
+    check_parser.add_argument(
+        "--audit",
+        action="store_true",
+        help="audit the current directory's tree against the one list: every file matched, "
+        "changed, missing, new, moved or unreadable, with its copies; as `parhash check --audit`",
+    )
+    check_parser.add_argument(
+        "--audit-path",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="with --audit, audit only PATH (repeatable) against the whole list",
+    )
     check_parser.add_argument("lists", nargs="*", metavar="FILE", help="checksum lists; - or none: standard input")
-    common(check_parser, "an object per checksum line (type, list, line, status: ok, failed, missing, "
-           "unreadable or improper; path, algorithm, algorithm_from, expected, actual), then a summary object per "
-           "list (its counts, passed); names that are not UTF-8 also as path_bytes/list_bytes (base64); --quiet "
-           "leaves out the ok lines, --status prints nothing", "-z")
+    common(
+        check_parser,
+        "an object per checksum line (type, list, line, status: ok, failed, missing, "
+        "unreadable or improper; path, algorithm, algorithm_from, expected, actual), then a summary object per "
+        "list (its counts, passed); names that are not UTF-8 also as path_bytes/list_bytes (base64); --quiet "
+        "leaves out the ok lines, --status prints nothing",
+        "-z",
+    )
     # Listed for --help; main() hands `verify` to _store_verify before this parser sees it.
-    commands.add_parser("verify", add_help=False,
-                        help="check a local tree against s3://bucket/prefix, as `parhash-store verify` "
-                        "(`parhash-dist verify --help`)")
+    commands.add_parser(
+        "verify",
+        add_help=False,
+        help="check a local tree against s3://bucket/prefix, as `parhash-store verify` (`parhash-dist verify --help`)",
+    )
     return parser
 
 
@@ -314,8 +437,10 @@ def _stdin_digest(spec: Spec) -> Any:
     """Standard input's digest, hashed on the driver (or its OSError); with several
     algorithms, ``{name: digest}`` from one read."""
     try:
-        hashers = {name: _lines.new(name, **_options_for(spec, name))
-                   for name in (spec.algorithms if spec.several else (spec.algorithm,))}
+        hashers = {
+            name: _lines.new(name, **_options_for(spec, name))
+            for name in (spec.algorithms if spec.several else (spec.algorithm,))
+        }
         read = _stdin_bytes().read
         while True:
             chunk = read(1 << 20)
@@ -412,9 +537,15 @@ class _ListsError(Exception):
 
 
 def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int]) -> Pipeline:
-    return Pipeline(spec, task_bytes=args.task_bytes, task_files=args.task_files,
-                    max_retries=args.max_retries, split_bytes=split_bytes,
-                    parts=getattr(args, "parts", None), progress=bar)
+    return Pipeline(
+        spec,
+        task_bytes=args.task_bytes,
+        task_files=args.task_files,
+        max_retries=args.max_retries,
+        split_bytes=split_bytes,
+        parts=getattr(args, "parts", None),
+        progress=bar,
+    )
 
 
 def _tree_params(algorithms: Sequence[str], args) -> Optional[Tuple[int, int]]:
@@ -423,6 +554,7 @@ def _tree_params(algorithms: Sequence[str], args) -> Optional[Tuple[int, int]]:
     for name in algorithms:
         if parhash.takes_tree_params(name):
             tree = parhash.new(name, tree_height=args.tree_height, iv_bits=args.iv_bits)
+            assert isinstance(tree, parhash.Hash) and tree.tree_height is not None and tree.iv_bits is not None
             return (tree.tree_height, tree.iv_bits)
     return None
 
@@ -443,10 +575,17 @@ def _multipart_usage(args) -> Optional[str]:
             return "--part-size and --match go with --etag or --composite"
         return None
     flag = "--etag" if args.etag else "--composite"
-    for other, given in (("--lists <DIR>", args.lists), ("--output <FILE>", args.output),
-                         ("--recursive", args.recursive), ("--tag", args.tag), ("--binary", args.binary),
-                         ("--text", args.text), ("--length <BITS>", args.length),
-                         ("--tree-height <T>", args.tree_height), ("--iv-bits <BITS>", args.iv_bits)):
+    for other, given in (
+        ("--lists <DIR>", args.lists),
+        ("--output <FILE>", args.output),
+        ("--recursive", args.recursive),
+        ("--tag", args.tag),
+        ("--binary", args.binary),
+        ("--text", args.text),
+        ("--length <BITS>", args.length),
+        ("--tree-height <T>", args.tree_height),
+        ("--iv-bits <BITS>", args.iv_bits),
+    ):
         if given not in (None, False):
             return f"the argument '{flag}' cannot be used with '{other}'"
     if args.algorithm and not args.composite:
@@ -466,8 +605,10 @@ def _multipart_spec(args) -> Spec:
     from . import _spec as checked_spec
 
     forms = _multipart_forms(args)
-    specs = [checked_spec(forms if len(forms) > 1 else forms[0], None, None, part_size=size)
-             for size in (args.part_size or [None])]
+    specs = [
+        checked_spec(forms if len(forms) > 1 else forms[0], None, None, part_size=size)
+        for size in (args.part_size or [None])
+    ]
     return specs[0]
 
 
@@ -494,6 +635,7 @@ def _sum_multipart(args, bar: Optional[_Bar], out: _Output) -> bool:
             return False
 
     listed = list(items())
+    results: Iterator[Tuple[Any, Any]]
     if any(map(split, listed)):
         results = ((item.key, _spread(args, item, forms, sizes)) for item in listed)
     else:
@@ -518,8 +660,9 @@ def _sum_multipart(args, bar: Optional[_Bar], out: _Output) -> bool:
                     out.write(fmt.multipart_record(form, size, value, name))
                 elif not isinstance(value, BaseException):
                     out.write(fmt.multipart_line(form, value, name, zero=args.zero))
-        for error in [result] if failed else list(dict.fromkeys(map(str, refused))):
-            out.message(fmt.failure_message(error if failed else ValueError(error), name))
+        errors = [result] if failed else [ValueError(text) for text in dict.fromkeys(map(str, refused))]
+        for error in errors:
+            out.message(fmt.failure_message(error, name))
         all_ok &= not failed and not any(isinstance(v, BaseException) for v in values.values())
     return all_ok
 
@@ -562,18 +705,22 @@ def _sum(args, bar: Optional[_Bar], out: _Output) -> bool:
     try:
         for name, result in _pipeline(args, spec, bar, args.split_bytes).run(items()):
             if args.json:
-                out.write(fmt.sum_record(algorithms if spec.several else spec.algorithm, result, name,
-                                         tree_params))
+                out.write(fmt.sum_record(algorithms if spec.several else spec.algorithm, result, name, tree_params))
             if isinstance(result, (bytes, dict)):
                 digests = result if isinstance(result, dict) else {spec.algorithm: result}
                 for index, algorithm in enumerate(algorithms):
                     if args.json:
                         break
                     # Several algorithms' lines on one stream say which is which: BSD lines.
-                    line = fmt.checksum_line(algorithm, digests[algorithm], name,
-                                             tag=args.tag or (spec.several and lists is None),
-                                             binary=args.binary, zero=args.zero,
-                                             tree_params=tree_params if parhash.takes_tree_params(algorithm) else None)
+                    line = fmt.checksum_line(
+                        algorithm,
+                        digests[algorithm],
+                        name,
+                        tag=args.tag or (spec.several and lists is None),
+                        binary=args.binary,
+                        zero=args.zero,
+                        tree_params=tree_params if parhash.takes_tree_params(algorithm) else None,
+                    )
                     if lists is not None:
                         lists.write(index, line)
                     else:
@@ -596,16 +743,33 @@ def _sum_to_file(args, bar: Optional[_Bar], out: _Output) -> bool:
 
     spec = _spec(args)
     tree_params = _tree_params((spec.algorithm,), args)
-    hasher = cluster_hasher(spec.algorithm, tree_params=tree_params, digest_size=spec.digest_size,
-                            task_bytes=args.task_bytes, task_files=args.task_files, split_bytes=args.split_bytes,
-                            parts=args.parts, max_retries=args.max_retries, progress=bar)
-    options: dict = dict(tag=args.tag, binary=args.binary, zero=args.zero, json=args.json, tree_params=tree_params,
-                         recursive=args.recursive, hasher=hasher, on_message=out.message)
+    hasher = cluster_hasher(
+        spec.algorithm,
+        tree_params=tree_params,
+        digest_size=spec.digest_size,
+        task_bytes=args.task_bytes,
+        task_files=args.task_files,
+        split_bytes=args.split_bytes,
+        parts=args.parts,
+        max_retries=args.max_retries,
+        progress=bar,
+    )
+    options: dict = dict(
+        tag=args.tag,
+        binary=args.binary,
+        zero=args.zero,
+        json=args.json,
+        tree_params=tree_params,
+        recursive=args.recursive,
+        hasher=hasher,
+        on_message=out.message,
+    )
     roots = [os.fsencode(name) for name in args.files]
     try:
         if args.update:
-            result = parhash.lists.update(args.output, roots, spec.algorithm, rehash_changed=args.rehash_changed,
-                                          **options)
+            result = parhash.lists.update(
+                args.output, roots, spec.algorithm, rehash_changed=args.rehash_changed, **options
+            )
         else:
             result = parhash.lists.write(args.output, roots, spec.algorithm, resume=args.resume, **options)
     except ValueError as err:  # a list that is not this command line's, in the CLI's words
@@ -620,15 +784,30 @@ def _audit(args, bar: Optional[_Bar], out: _Output) -> bool:
     from . import cluster_hasher
 
     def hasher_for(algorithm: str, **spec: Any):
-        return cluster_hasher(algorithm, **spec, task_bytes=args.task_bytes, task_files=args.task_files,
-                              max_retries=args.max_retries, progress=bar)
+        return cluster_hasher(
+            algorithm,
+            **spec,
+            task_bytes=args.task_bytes,
+            task_files=args.task_files,
+            max_retries=args.max_retries,
+            progress=bar,
+        )
 
     report = args.report
     result = parhash.lists.audit(
-        args.lists[0], [os.fsencode(p) for p in args.audit_path] or None, algorithm=args.algorithm,
-        zero=args.zero, warn=report == "warn", quiet=report == "quiet", status=report == "status",
-        strict=args.strict, json=args.json, tree_height=args.tree_height, iv_bits=args.iv_bits,
-        hasher_for=hasher_for)
+        args.lists[0],
+        [os.fsencode(p) for p in args.audit_path] or None,
+        algorithm=args.algorithm,
+        zero=args.zero,
+        warn=report == "warn",
+        quiet=report == "quiet",
+        status=report == "status",
+        strict=args.strict,
+        json=args.json,
+        tree_height=args.tree_height,
+        iv_bits=args.iv_bits,
+        hasher_for=hasher_for,
+    )
     out.events(result.events)
     return result.passed
 
@@ -637,10 +816,18 @@ def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
     if args.audit:
         return _audit(args, bar, out)
     report = args.report
-    checker = fmt.Checker(algorithm=args.algorithm, zero=args.zero, warn=report == "warn",
-                          quiet=report == "quiet", status=report == "status", strict=args.strict,
-                          ignore_missing=args.ignore_missing, json=args.json,
-                          tree_height=args.tree_height, iv_bits=args.iv_bits)
+    checker = fmt.Checker(
+        algorithm=args.algorithm,
+        zero=args.zero,
+        warn=report == "warn",
+        quiet=report == "quiet",
+        status=report == "status",
+        strict=args.strict,
+        ignore_missing=args.ignore_missing,
+        json=args.json,
+        tree_height=args.tree_height,
+        iv_bits=args.iv_bits,
+    )
     all_ok = True
     for list_name in [os.fsencode(name) for name in args.lists] or [b"-"]:
         all_ok &= _check_list(args, checker, list_name, bar, out)
@@ -758,12 +945,27 @@ def _store_verify(argv: List[str]) -> int:
     own = argparse.ArgumentParser(prog=f"{PROG} verify", add_help=False, usage=argparse.SUPPRESS)
     group = own.add_argument_group("the cluster's options")
     group.add_argument("--address", metavar="ADDR", help="Ray to use, as `parhash-dist sum --address`")
-    group.add_argument("--task-files", type=_positive, default=_store.DEFAULT_TASK_FILES, metavar="N",
-                       help=f"files with an object per task (default {_store.DEFAULT_TASK_FILES})")
-    group.add_argument("--task-bytes", type=_positive, default=_store.DEFAULT_TASK_BYTES, metavar="N",
-                       help=f"bytes of files per task (default {_store.DEFAULT_TASK_BYTES >> 20} MiB)")
-    group.add_argument("--max-retries", type=int, default=DEFAULT_MAX_RETRIES, metavar="N",
-                       help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})")
+    group.add_argument(
+        "--task-files",
+        type=_positive,
+        default=_store.DEFAULT_TASK_FILES,
+        metavar="N",
+        help=f"files with an object per task (default {_store.DEFAULT_TASK_FILES})",
+    )
+    group.add_argument(
+        "--task-bytes",
+        type=_positive,
+        default=_store.DEFAULT_TASK_BYTES,
+        metavar="N",
+        help=f"bytes of files per task (default {_store.DEFAULT_TASK_BYTES >> 20} MiB)",
+    )
+    group.add_argument(
+        "--max-retries",
+        type=int,
+        default=DEFAULT_MAX_RETRIES,
+        metavar="N",
+        help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})",
+    )
     try:
         ours, rest = own.parse_known_args(argv)
     except SystemExit as exit:
@@ -783,8 +985,9 @@ def _store_verify(argv: List[str]) -> int:
             started.append(_connect(ours.address))
         except Exception as err:  # noqa: BLE001 - whatever Ray raises
             raise RuntimeError(f"cannot connect to Ray ({ours.address or 'local'}): {err}") from err
-        return _store.verify(*args, **kwargs, task_files=ours.task_files, task_bytes=ours.task_bytes,
-                             max_retries=ours.max_retries)
+        return _store.verify(
+            *args, **kwargs, task_files=ours.task_files, task_bytes=ours.task_bytes, max_retries=ours.max_retries
+        )
 
     import parhash.store
 
@@ -838,8 +1041,7 @@ def _run(args) -> int:
             if not any(parhash.takes_tree_params(name) for name in algorithms):
                 if several:
                     return _usage_error(args, "--tree-height and --iv-bits apply only to -a parsha256")
-                return _usage_error(args, f"{algorithms[0]} takes no --tree-height or --iv-bits "
-                                    "(only parsha256 does)")
+                return _usage_error(args, f"{algorithms[0]} takes no --tree-height or --iv-bits (only parsha256 does)")
         if args.tree_height is not None or args.iv_bits is not None:
             _tree_params(sorted(parhash.algorithms_available), args)  # ValueError when out of range
     except ValueError as err:
@@ -853,8 +1055,12 @@ def _run(args) -> int:
         return _usage_error(args, "the argument '--list-name <TEMPLATE>' requires '--lists <DIR>'")
     # --json writes neither checksum lines nor reports, so their styles make no sense with it.
     if args.json:
-        for flag, given in (("--zero", args.zero), ("--tag", getattr(args, "tag", False)),
-                            ("--binary", getattr(args, "binary", False)), ("--text", getattr(args, "text", False))):
+        for flag, given in (
+            ("--zero", args.zero),
+            ("--tag", getattr(args, "tag", False)),
+            ("--binary", getattr(args, "binary", False)),
+            ("--text", getattr(args, "text", False)),
+        ):
             if given:
                 return _usage_error(args, f"the argument '--json' cannot be used with '{flag}'")
     # -l against -a, in the CLI's words (when checking, -l is accepted and ignored).
