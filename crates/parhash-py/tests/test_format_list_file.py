@@ -63,7 +63,8 @@ def test_replace_and_temporary_path(tmp_path):
 def test_own_files_are_left_out_by_identity(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert fmt.own_files("data/L") == [b"data/L", b"data/L.tmp", b"data/L.parhash-meta.tmp",
-                                       b"data/L.parhash-meta", b"data/L.parhash-pieces"]
+                                       b"data/L.parhash-meta", b"data/L.parhash-pieces.tmp",
+                                       b"data/L.parhash-pieces"]
     os.makedirs("data/sub")
     for name in fmt.own_files("data/L") + [b"data/sub/L", b"data/sub/L.parhash-meta", b"data/x"]:
         with open(name, "wb") as f:
