@@ -7,8 +7,10 @@ import random
 
 import pytest
 
-import parhash
-from parhash import distributed
+pytest.importorskip("ray", reason="parhash.distributed needs the ray extra")
+
+import parhash  # noqa: E402
+from parhash import distributed  # noqa: E402
 from test_distributed import cluster  # noqa: F401 - the local Ray fixture
 
 pytestmark = pytest.mark.ray

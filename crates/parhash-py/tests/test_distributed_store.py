@@ -10,12 +10,13 @@ import sys
 
 import boto3
 import pytest
-import ray
 
-import parhash.store as store
-from parhash.distributed import _store
-from test_distributed import cluster  # noqa: F401 - the local Ray fixture
-from test_store import MIB, aws_env, s3_client, server, upload  # noqa: F401 - the moto fixtures
+ray = pytest.importorskip("ray", reason="parhash.distributed needs the ray extra")
+
+import parhash.store as store  # noqa: E402
+from parhash.distributed import _store  # noqa: E402
+from test_distributed import cluster  # noqa: E402,F401 - the local Ray fixture
+from test_store import MIB, aws_env, s3_client, server, upload  # noqa: E402,F401 - the moto fixtures
 
 pytestmark = pytest.mark.ray
 
