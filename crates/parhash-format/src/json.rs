@@ -137,6 +137,18 @@ pub fn sum_line(
     name: &[u8],
     parsha: Option<TreeParams>,
 ) {
+    one_digest(out, algorithm, digest, name, parsha, None);
+}
+
+/// [`sum_line`]'s record, with the file's pieces where it has them ([`sum_pieces`]).
+fn one_digest(
+    out: &mut Vec<u8>,
+    algorithm: Algorithm,
+    digest: &Output,
+    name: &[u8],
+    parsha: Option<TreeParams>,
+    pieces: Option<PieceDigests>,
+) {
     push_line(
         out,
         &SumRecord {
@@ -144,7 +156,7 @@ pub fn sum_line(
             algorithm: algorithm.name(),
             tree: Tree::of(algorithm, parsha),
             digest: Some(digest.to_hex()),
-            pieces: None,
+            pieces,
             failure: None,
         },
     );
@@ -213,6 +225,18 @@ pub fn sum_digests(
     name: &[u8],
     parsha: Option<TreeParams>,
 ) {
+    several_digests(out, algorithms, outcome, name, parsha, None);
+}
+
+/// [`sum_digests`]' record, with the file's pieces where it has them ([`sum_pieces`]).
+fn several_digests(
+    out: &mut Vec<u8>,
+    algorithms: &[Algorithm],
+    outcome: Result<&[Output], &io::Error>,
+    name: &[u8],
+    parsha: Option<TreeParams>,
+    pieces: Option<PieceDigests>,
+) {
     let (digests, failure) = match outcome {
         Ok(digests) => (Some(Digests(algorithms, digests)), None),
         Err(err) => (None, Some(Failure::new(err))),
@@ -224,7 +248,7 @@ pub fn sum_digests(
             algorithms: algorithms.iter().map(|a| a.name()).collect(),
             tree: algorithms.iter().find_map(|&alg| Tree::of(alg, parsha)),
             digests,
-            pieces: None,
+            pieces,
             failure,
         },
     );
@@ -245,30 +269,10 @@ pub fn sum_pieces(
         piece_size,
         pieces: pieces.iter().map(Output::to_hex).collect(),
     });
-    if let ([algorithm], [digest]) = (algorithms, digests) {
-        return push_line(
-            out,
-            &SumRecord {
-                path: PathName::new(name),
-                algorithm: algorithm.name(),
-                tree: Tree::of(*algorithm, parsha),
-                digest: Some(digest.to_hex()),
-                pieces,
-                failure: None,
-            },
-        );
+    match (algorithms, digests) {
+        ([algorithm], [digest]) => one_digest(out, *algorithm, digest, name, parsha, pieces),
+        _ => several_digests(out, algorithms, Ok(digests), name, parsha, pieces),
     }
-    push_line(
-        out,
-        &DigestsRecord {
-            path: PathName::new(name),
-            algorithms: algorithms.iter().map(|a| a.name()).collect(),
-            tree: algorithms.iter().find_map(|&alg| Tree::of(alg, parsha)),
-            digests: Some(Digests(algorithms, digests)),
-            pieces,
-            failure: None,
-        },
-    );
 }
 
 /// `sum --etag` / `--composite`: one object per file, form and part size.

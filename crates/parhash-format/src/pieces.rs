@@ -330,8 +330,8 @@ impl<R: BufRead> PieceReader<R> {
 }
 
 /// Where a file that fails differs from its record (`check --locate`): the pieces that
-/// differ, as runs of adjacent ones. Its text and JSON forms are written from here and from
-/// [`crate::json`], so both say the same bytes.
+/// differ, as runs of adjacent ones. Its text form and its JSON record (which the JSON
+/// module builds from this value) both read these fields, so both say the same bytes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Located {
     /// The record's piece size.
