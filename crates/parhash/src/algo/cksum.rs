@@ -160,16 +160,8 @@ backends! {
 }
 
 backends! {
-    /// Which code computes the System V sum.
-    pub(crate) enum SysvBackend {
-        Portable => "portable": "portable Rust";
-    }
-    default = ["portable"];
-}
-
-backends! {
-    /// Which code computes the BSD sum.
-    pub(crate) enum BsdBackend {
+    /// Which code computes the System V and BSD sums (one portable form for each).
+    pub(crate) enum SumBackend {
         Portable => "portable": "portable Rust";
     }
     default = ["portable"];
@@ -195,7 +187,7 @@ checksum_type! {
 checksum_type! {
     /// System V `sum -s` (coreutils `cksum -a sysv`); a 10-byte digest, the 16-bit sum then
     /// the byte count.
-    SysvSum: U10, SysvBackend, SysvSumState {
+    SysvSum: U10, SumBackend, SysvSumState {
         Portable: SysvState = SysvState::default();
     }
 }
@@ -203,7 +195,7 @@ checksum_type! {
 checksum_type! {
     /// BSD `sum -r` (coreutils `cksum -a bsd`, `sum`'s default); a 10-byte digest, the 16-bit
     /// sum then the byte count.
-    BsdSum: U10, BsdBackend, BsdSumState {
+    BsdSum: U10, SumBackend, BsdSumState {
         Portable: BsdState = BsdState::default();
     }
 }

@@ -168,6 +168,7 @@ pub(super) fn read_whole(file: &File, len: u64) -> io::Result<Vec<u8>> {
 /// [`READ_AHEAD`] + 1 buffers go round between it and the hasher (through two channels), so
 /// the reader is at most that far ahead and memory stays bounded. With `map`, the file is
 /// mapped and that thread maps the pieces in instead ([`map_ahead`]), where a map can be made.
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))] // `map`: maps are Linux-only
 fn read_ahead(
     file: &File,
     start: u64,
@@ -178,13 +179,12 @@ fn read_ahead(
 ) -> io::Result<()> {
     advise_sequential(file);
     #[cfg(target_os = "linux")]
-    if map {
-        if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
-            return map_ahead(&mapping, file, start, len, piece, consume);
-        }
+    if let Some(mapping) = map
+        .then(|| crate::mapped::Mapping::new(file, len))
+        .flatten()
+    {
+        return map_ahead(&mapping, file, start, len, piece, consume);
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = map;
     let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Buffer, usize)>>(READ_AHEAD);
     let (empty_tx, empty_rx) = mpsc::channel::<Buffer>();
     for _ in 0..=READ_AHEAD {

@@ -48,6 +48,7 @@ pub(super) fn can_split(builder: &HasherBuilder) -> bool {
 ///
 /// # Errors
 /// A read error; [`super::FileChangedSize`] for a file that shrank or grew meanwhile.
+#[cfg_attr(not(target_os = "linux"), allow(unused_variables))] // `map`: maps are Linux-only
 pub(super) fn hash(
     file: &File,
     len: u64,
@@ -57,13 +58,12 @@ pub(super) fn hash(
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
     #[cfg(target_os = "linux")]
-    if map {
-        if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
-            return hash_mapped(&mapping, file, len, builder, threads, hashed);
-        }
+    if let Some(mapping) = map
+        .then(|| crate::mapped::Mapping::new(file, len))
+        .flatten()
+    {
+        return hash_mapped(&mapping, file, len, builder, threads, hashed);
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = map;
     let digest = hash_parts(file, len, builder, threads, hashed)?;
     check_end(file, len)?;
     Ok(digest)
