@@ -25,6 +25,7 @@ mod options;
 mod order;
 mod outboard;
 mod parts;
+mod subtree;
 
 use parhash::Algorithm;
 use pyo3::prelude::*;
@@ -55,6 +56,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;
+    subtree::add(module)?;
     format::add(module)?;
     lists::add(module)?;
     order::add(module)?;
