@@ -25,6 +25,7 @@ mod options;
 mod order;
 mod outboard;
 mod parts;
+mod ranges;
 mod subtree;
 
 use parhash::Algorithm;
@@ -57,6 +58,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;
     subtree::add(module)?;
+    ranges::add(module)?;
     format::add(module)?;
     lists::add(module)?;
     order::add(module)?;
