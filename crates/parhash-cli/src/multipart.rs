@@ -9,7 +9,7 @@ use std::io::{self, Read, Write};
 
 use anyhow::{Context, Result};
 use parhash::multipart::{
-    candidate_part_sizes, compute_file, compute_reader, usual_part_sizes, Combine, Multipart,
+    compute_file, compute_reader, s3_candidate_part_sizes, usual_part_sizes, Combine, Multipart,
     MultipartError, Request,
 };
 use parhash::{Algorithm, Output};
@@ -321,7 +321,8 @@ fn find(source: &Source, label: &Label, hashing: &HashOptions) -> io::Result<Fou
 
 /// The part sizes to try on a file of `len` bytes for a value of `parts` parts (for each part
 /// count a usual size gives, where the value does not say), one for a one-part upload (every
-/// size of one part gives the same value).
+/// size of one part gives the same value); only sizes S3 would have taken for this file, so
+/// that no refused size is reported as the one that made the value.
 fn sizes_to_try(len: u64, parts: Option<u64>) -> Vec<u64> {
     let counts: Vec<u64> = match parts {
         Some(parts) => vec![parts],
@@ -336,7 +337,7 @@ fn sizes_to_try(len: u64, parts: Option<u64>) -> Vec<u64> {
     let mut sizes: Vec<u64> = Vec::new();
     let mut one_part = false;
     for count in counts {
-        for size in candidate_part_sizes(len, count) {
+        for size in s3_candidate_part_sizes(len, count) {
             if count == 1 && std::mem::replace(&mut one_part, true) {
                 continue;
             }
@@ -502,5 +503,10 @@ mod tests {
         }
         assert_eq!(any.iter().filter(|&&s| s >= len).count(), 1);
         assert!(sizes_to_try(3, Some(5)).is_empty());
+        // Only sizes S3 takes for the file: none under 5 MiB in several parts, none that
+        // gives more than 10,000 parts.
+        assert!(sizes_to_try(10 << 20, Some(3)).is_empty());
+        assert_eq!(sizes_to_try(10 << 20, Some(2)), [5 << 20, 8 << 20]);
+        assert!(sizes_to_try(10_001 * (5 << 20), Some(10_001)).is_empty());
     }
 }

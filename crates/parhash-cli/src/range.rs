@@ -7,15 +7,16 @@
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use parhash::file::{FileChangedSize, FileVersion, MultiHasher};
-use parhash::outboard::{verify_range_grouped, ChunkGroup, Encoder, RangeError};
+use parhash::outboard::{ChunkGroup, Encoder};
 use parhash::{Algorithm, Blake3Mode, Output};
-use parhash_format::check::{Checker, Job, Record, Sink};
+use parhash_format::check::{Checker, Record, Sink};
 use parhash_format::escape;
 use parhash_format::list_file::{replace, temporary};
+use parhash_format::range::{outboard_path, verify_line, Outboards};
 
 use crate::check::{self, Terminal};
 use crate::flags::range::ByteRange;
@@ -95,35 +96,6 @@ pub fn hash_items(
         emit(vec![outcome])?;
     }
     Ok(())
-}
-
-/// The outboard of the file at `path`: beside it (`dir` empty) or under `dir`, named
-/// `PATH.obao` for bao's chunk group and `PATH.obaoK` for another k, so that the name says
-/// what the outboard does not record.
-pub fn outboard_path(path: &Path, dir: &Path, group: ChunkGroup) -> io::Result<PathBuf> {
-    let mut name = path.as_os_str().to_os_string();
-    name.push(".obao");
-    if group != ChunkGroup::BAO {
-        name.push(group.chunk_log().to_string());
-    }
-    let beside = PathBuf::from(name);
-    if dir.as_os_str().is_empty() {
-        return Ok(beside);
-    }
-    let mut under = dir.to_path_buf();
-    for part in beside.components() {
-        match part {
-            Component::Normal(part) => under.push(part),
-            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
-            Component::ParentDir => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    "a name with .. has no place under --outboard's DIR: name the file without ..",
-                ))
-            }
-        }
-    }
-    Ok(under)
 }
 
 /// `items` without the outboards `-r` walks into where `sum --outboard` writes them: they
@@ -304,11 +276,8 @@ impl Read for ExactRange {
 /// `check` reads them, the summary as `check` gives it. `Ok(false)` if anything failed.
 pub fn check(args: &CheckArgs) -> Result<bool> {
     let range = args.ranges.range.expect("check --range");
-    if range.len == 0 {
-        bail!(
-            "--range {}:0 holds no bytes: there is nothing to verify",
-            range.offset
-        );
+    if let Some(refusal) = range.check_refusal() {
+        bail!(refusal);
     }
     if args.hashing.blake3_mode != Blake3Mode::Hash {
         bail!(
@@ -326,6 +295,11 @@ pub fn check(args: &CheckArgs) -> Result<bool> {
     let mut checker = Checker::new(options.check_options());
     let mut out = Terminal {
         out: crate::stdio::stdout(),
+    };
+    let no_dir = PathBuf::new();
+    let outboards = Outboards {
+        dir: args.ranges.outboard.as_ref().unwrap_or(&no_dir),
+        chunk_group: args.ranges.chunk_group,
     };
     let stdin_only = [OsString::from("-")];
     let lists = if args.files.is_empty() {
@@ -355,7 +329,18 @@ pub fn check(args: &CheckArgs) -> Result<bool> {
                 Ok(Some(Record::Skip)) => {}
                 Ok(Some(Record::Improper(improper))) => list_check.improper(&improper, &mut out)?,
                 Ok(Some(Record::Check(job))) => {
-                    let outcome = verify_job(&job, range, args, &mut out);
+                    let entry = &job.entry;
+                    let checked = verify_line(
+                        entry.algorithm,
+                        &entry.expected,
+                        &entry.name,
+                        range,
+                        outboards,
+                    );
+                    if let Some(damage) = &checked.damage {
+                        out.message(damage);
+                    }
+                    let outcome = checked.outcome;
                     let note = range.describe();
                     list_check.checked_noting(&job, &outcome, Some(&note), &mut out)?;
                 }
@@ -372,90 +357,4 @@ pub fn check(args: &CheckArgs) -> Result<bool> {
     }
     out.out.flush()?;
     Ok(all_ok)
-}
-
-/// The outcome of one line for [`ListCheck::checked_noting`](parhash_format::check::ListCheck):
-/// the listed digest where the range verified, another value where its data differs (which
-/// bytes said on standard error), an error with the reason for everything that is no verdict
-/// on the data (no outboard, a damaged one, a range past the end, another algorithm).
-fn verify_job(
-    job: &Job,
-    range: ByteRange,
-    args: &CheckArgs,
-    out: &mut impl Sink,
-) -> io::Result<Output> {
-    let entry = &job.entry;
-    let no_verdict = |text: String| io::Error::new(io::ErrorKind::InvalidData, text);
-    if entry.algorithm != Algorithm::Blake3 {
-        return Err(no_verdict(format!(
-            "--range verifies BLAKE3 lines (with their outboards), not {}",
-            entry.algorithm.name()
-        )));
-    }
-    let Ok(root) = <[u8; 32]>::try_from(entry.expected.as_slice()) else {
-        return Err(no_verdict(
-            "--range verifies BLAKE3's 32-byte digest, not a longer or shorter one".into(),
-        ));
-    };
-    let Source::Path(path) = Source::from_name(&entry.name) else {
-        return Err(no_verdict(
-            "--range needs a file, not standard input".into(),
-        ));
-    };
-    let data = File::open(&path)?;
-    let (outboard_path, group) = find_outboard(&path, args)?;
-    let outboard = File::open(&outboard_path)?;
-    let shown = outboard_path.display();
-    match verify_range_grouped(&root, group, outboard, data, range.offset, range.len) {
-        Ok(()) => Ok(Output::from_slice(&root)),
-        Err(err) if err.is_data_damage() => {
-            out.message(&format!("{}: {err}", escape::quote(&entry.name)));
-            // A value that is not the listed digest: the line is FAILED, counted as a
-            // mismatch, as `check` counts a file that differs.
-            let mut other = root;
-            other[0] ^= 1;
-            Ok(Output::from_slice(&other))
-        }
-        Err(err) if err.is_outboard_damage() => Err(no_verdict(format!(
-            "{shown}: {err}; the file's range was not checked (write the outboard again with \
-             `parhash sum -a blake3 --outboard` from a good copy)"
-        ))),
-        Err(RangeError::Io(err)) => Err(err),
-        Err(err) => Err(no_verdict(err.to_string())),
-    }
-}
-
-/// The outboard of the file at `path` and its chunk group: `--chunk-group`'s name, or the
-/// first name of a chunk group that exists (see [`outboard_path`]). An error saying how to
-/// make one where there is none.
-fn find_outboard(path: &Path, args: &CheckArgs) -> io::Result<(PathBuf, ChunkGroup)> {
-    let empty = PathBuf::new();
-    let dir = args.ranges.outboard.as_ref().unwrap_or(&empty);
-    let groups: Vec<ChunkGroup> = match args.ranges.chunk_group {
-        Some(group) => vec![group],
-        None => (0..=ChunkGroup::MAX_LOG)
-            .filter_map(ChunkGroup::new)
-            .collect(),
-    };
-    for &group in &groups {
-        let candidate = outboard_path(path, dir, group)?;
-        if candidate.is_file() {
-            return Ok((candidate, group));
-        }
-    }
-    let first = outboard_path(path, dir, groups[0])?;
-    let outboard_flag = if dir.as_os_str().is_empty() {
-        String::new()
-    } else {
-        format!("={}", dir.display())
-    };
-    Err(io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!(
-            "no outboard ({} not found): write one with `parhash sum -a blake3 --outboard{} {}`",
-            first.display(),
-            outboard_flag,
-            path.display()
-        ),
-    ))
 }

@@ -404,6 +404,33 @@ fn match_finds_the_part_size_of_a_value_from_the_console() {
 }
 
 #[test]
+fn sizes_s3_refuses_are_never_found() {
+    let Some((mut rng, dir)) = with_control() else {
+        return;
+    };
+    let dir = dir.path();
+    // 10 MiB in 3 parts: only parts under S3's 5 MiB give 3, so no S3 upload made the value,
+    // though parts of 4 MiB give it.
+    write_file(dir, "f", 10 * MIB, &mut rng);
+    let value = control(dir, &[("f", "etag", 4 * MIB)]).remove(0);
+    let out = parhash(dir, &["sum", "--etag", "--match", &value, "f"]);
+    assert_eq!(
+        (out.code, out.stdout_text()),
+        (
+            Some(1),
+            "f: FAILED (no usual part size fits this file for 3 parts)\n".into()
+        )
+    );
+    fs::write(dir.join("list"), format!("ETAG (f) = {value}\n")).unwrap();
+    let out = parhash(dir, &["check", "list"]);
+    assert_eq!(out.code, Some(1));
+    assert_eq!(
+        out.stdout_text(),
+        "f: FAILED (no usual part size fits this file for 3 parts)\n"
+    );
+}
+
+#[test]
 fn bad_part_sizes_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
@@ -416,12 +443,20 @@ fn bad_part_sizes_are_usage_errors() {
         ("6GiB", "over S3's largest part"),
         ("8MB", "ambiguous"),
     ] {
-        let out = parhash(dir, &["sum", "--etag", "--part-size", size, "f"]);
-        // `sum`'s usage errors exit 1, as coreutils' sha256sum's do.
-        assert_eq!(out.code, Some(1), "{size}: {}", out.stderr);
-        says(&out, why);
-        assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
-        assert!(out.stdout.is_empty());
+        // Alone, or among good sizes (in one list or in repeated flags): refused all the same.
+        let listed = format!("8MiB,{size},16MiB");
+        for sizes in [
+            &["--part-size", size][..],
+            &["--part-size", &listed],
+            &["--part-size", "8MiB", "--part-size", size],
+        ] {
+            let out = parhash(dir, &[&["sum", "--etag"], sizes, &["f"]].concat());
+            // `sum`'s usage errors exit 1, as coreutils' sha256sum's do.
+            assert_eq!(out.code, Some(1), "{sizes:?}: {}", out.stderr);
+            says(&out, why);
+            assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+            assert!(out.stdout.is_empty(), "{sizes:?}: {}", out.stdout_text());
+        }
     }
     let out = parhash(
         dir,

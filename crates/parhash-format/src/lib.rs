@@ -72,6 +72,7 @@ pub mod multipart;
 pub mod order;
 pub mod parse;
 pub mod pieces;
+pub mod range;
 pub mod record;
 pub mod resume;
 pub mod resumed;

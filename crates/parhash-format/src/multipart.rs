@@ -12,7 +12,7 @@
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
-use parhash::multipart::{Combine, Multipart, MultipartError, Request, S3_MAX_PARTS};
+use parhash::multipart::{Combine, Multipart, MultipartError, S3_MAX_PARTS};
 use parhash::Algorithm;
 
 /// The tag of S3 ETag lines.
@@ -176,17 +176,14 @@ pub fn parse_part_size(text: &str) -> Result<u64, String> {
         ));
     }
     let size = crate::size::parse_size(text)?;
-    // An upload of two parts or more: the one whose parts S3's limits hold to.
-    Request::new(Combine::S3Etag, size)
-        .and_then(|request| request.check_s3_limits(size.saturating_add(1)))
-        .map_err(|err| match err {
-            MultipartError::PartTooSmall(_) => format!(
-                "parts of {} are under S3's smallest part, 5 MiB (only the last part of an \
+    parhash::multipart::check_part_size(size).map_err(|err| match err {
+        MultipartError::PartTooSmall(_) => format!(
+            "parts of {} are under S3's smallest part, 5 MiB (only the last part of an \
                  upload may be smaller)",
-                part_size_text(size)
-            ),
-            other => other.to_string(),
-        })?;
+            part_size_text(size)
+        ),
+        other => other.to_string(),
+    })?;
     Ok(size)
 }
 

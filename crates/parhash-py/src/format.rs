@@ -646,19 +646,22 @@ impl ListCheck {
     }
 
     /// Reports `step`: an improper line's warning, or a checked line's verdict from `result`
-    /// (the digest as bytes, or the exception that stopped it). The events to print.
-    #[pyo3(signature = (step, result=None))]
+    /// (the digest as bytes, or the exception that stopped it), with `note` after it in
+    /// parentheses (`check --range`'s `bytes A-B`). The events to print.
+    #[pyo3(signature = (step, result=None, *, note=None))]
     fn report(
         &mut self,
         py: Python<'_>,
         step: &Step,
         result: Option<&Bound<'_, PyAny>>,
+        note: Option<&str>,
     ) -> PyResult<Events> {
         let list_check = self.unfinished()?;
         let mut out = Vec::new();
         match (&step.job, &step.improper, result) {
             (Some(job), _, Some(result)) => {
-                list_check.checked(job, &outcome(result, &job.entry.name), &mut out)?
+                let outcome = outcome(result, &job.entry.name);
+                list_check.checked_noting(job, &outcome, note, &mut out)?
             }
             (Some(_), _, None) => {
                 return Err(PyValueError::new_err(

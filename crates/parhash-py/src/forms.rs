@@ -87,9 +87,7 @@ impl Plan {
                 let size = u64::try_from(size)
                     .map_err(|_| PyValueError::new_err(format!("part size {size} is negative")))?;
                 // As `parhash sum --part-size`: parts S3 takes in an upload of two or more.
-                Request::new(Combine::S3Etag, size)
-                    .and_then(|r| r.check_s3_limits(size.saturating_add(1)))
-                    .map_err(Error::value)?;
+                multipart::check_part_size(size).map_err(Error::value)?;
                 Ok::<u64, PyErr>(size)
             })
             .transpose()?;

@@ -25,6 +25,8 @@ mod options;
 mod order;
 mod outboard;
 mod parts;
+mod ranges;
+mod subtree;
 
 use parhash::Algorithm;
 use pyo3::prelude::*;
@@ -55,6 +57,8 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;
+    subtree::add(module)?;
+    ranges::add(module)?;
     format::add(module)?;
     lists::add(module)?;
     order::add(module)?;

@@ -88,3 +88,20 @@ def test_too_many_parts_is_that_sizes_error(cluster, files, tmp_path):  # noqa: 
     for json_flag in ([], ["--json"]):
         args = ["sum", "--etag", "--part-size", "5MiB", *json_flag, str(files["short"]), str(tmp_path / "huge")]
         assert run_dist(cluster, *args, "--split-bytes", "1") == run_cli(*args)
+
+
+
+@pytest.mark.parametrize("size, number, why", [("0", 0, "at least 1 byte"), ("1MiB", MIB, "under S3's smallest part"),
+                                               ("6GiB", 6 << 30, "over S3's largest part")])  # fmt: skip
+def test_a_refused_size_among_several_is_refused(cluster, files, size, number, why):  # noqa: F811
+    """Among good sizes, in one list or in repeated flags, as alone: the CLI's refusal; the
+    function's ValueError among several sizes as for one."""
+    path = str(files["three"])
+    for flags in (["--part-size", size], ["--part-size", f"8MiB,{size},16MiB"], ["--part-size", "8MiB", "--part-size", size]):
+        want = run_cli("sum", "--etag", *flags, path)
+        got = run_dist(cluster, "sum", "--etag", *flags, path)
+        assert (got[0], got[1]) == (want[0], want[1]) == (1, b""), flags
+        assert why.encode() in want[2] and why.encode() in got[2], (flags, got[2])
+    for sizes in ([number], [8 * MIB, number], [8 * MIB, number, 16 * MIB]):
+        with pytest.raises(ValueError, match=why):
+            distributed.multipart_values(path, ["etag"], sizes)

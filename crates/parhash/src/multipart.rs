@@ -198,6 +198,27 @@ pub fn candidate_part_sizes(len: u64, parts: u64) -> Vec<u64> {
     sizes
 }
 
+/// Whether S3 takes parts of `part_size` bytes in an upload of two parts or more (5 MiB to
+/// 5 GiB): the rule every part size given for S3's forms is held to.
+///
+/// # Errors
+/// The [`MultipartError`] that says which limit it breaks.
+pub fn check_part_size(part_size: u64) -> Result<(), MultipartError> {
+    Request::new(Combine::S3Etag, part_size)?.check_s3_limits(part_size.saturating_add(1))
+}
+
+/// [`candidate_part_sizes`] that S3 would have taken for an object of `len` bytes
+/// ([`Request::check_s3_limits`]): the sizes that may have made a value S3 shows with `parts`
+/// parts. Empty where none could (more than [`S3_MAX_PARTS`] parts, or parts under
+/// [`S3_MIN_PART`] that a file this small would need).
+pub fn s3_candidate_part_sizes(len: u64, parts: u64) -> Vec<u64> {
+    let mut sizes = candidate_part_sizes(len, parts);
+    sizes.retain(|&size| {
+        Request::new(Combine::S3Etag, size).is_ok_and(|r| r.check_s3_limits(len).is_ok())
+    });
+    sizes
+}
+
 /// Every request's checksum of `data`: all their parts hashed as one batch, then each
 /// request's digests combined. One result per request, in order.
 pub fn compute(data: &[u8], requests: &[Request]) -> Vec<Multipart> {

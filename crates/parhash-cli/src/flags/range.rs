@@ -7,49 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use parhash::outboard::ChunkGroup;
 
-/// A byte range of a file: `OFFSET:LENGTH`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ByteRange {
-    pub offset: u64,
-    pub len: u64,
-}
-
-impl ByteRange {
-    /// `bytes A-B` (inclusive, as `check --range` and `sum --range` print it), or `no bytes at
-    /// A` for an empty range.
-    pub fn describe(self) -> String {
-        match self.len {
-            0 => format!("no bytes at {}", self.offset),
-            len => format!("bytes {}-{}", self.offset, self.offset + (len - 1)),
-        }
-    }
-}
-
-/// Parses `OFFSET:LENGTH`, each a size as `--part-size` takes them (`4MiB`, `1e6`, `4096`).
-pub fn parse_range(text: &str) -> Result<ByteRange, String> {
-    let (offset, len) = text
-        .split_once(':')
-        .ok_or_else(|| format!("'{text}' is not OFFSET:LENGTH (example: 1GiB:4MiB)"))?;
-    let offset = parhash_format::size::parse_size(offset)?;
-    let len = parhash_format::size::parse_size(len)?;
-    if offset.checked_add(len).is_none() {
-        return Err(format!("'{text}' ends past the largest file offset"));
-    }
-    Ok(ByteRange { offset, len })
-}
-
-/// Parses a chunk group's k (0 to 10: leaves of 2^k KiB).
-pub fn parse_chunk_group(text: &str) -> Result<ChunkGroup, String> {
-    text.parse::<u8>()
-        .ok()
-        .and_then(ChunkGroup::new)
-        .ok_or_else(|| {
-            format!(
-                "'{text}' is no chunk group: 0 (bao, 1 KiB) to {} (1 MiB); 4 is iroh's 16 KiB",
-                ChunkGroup::MAX_LOG
-            )
-        })
-}
+pub use parhash_format::range::{parse_chunk_group, parse_range, ByteRange};
 
 /// `sum`'s flags for outboards and ranges.
 #[derive(Args, Debug, Default, Clone)]
@@ -119,34 +77,4 @@ pub struct CheckRangeFlags {
     /// The outboards' chunk group, as `sum --chunk-group` (0: bao's, 4: iroh's).
     #[arg(long = "chunk-group", value_name = "K", value_parser = parse_chunk_group, requires = "range")]
     pub chunk_group: Option<ChunkGroup>,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges_parse_with_sizes() {
-        let range = parse_range("1GiB:4MiB").unwrap();
-        assert_eq!(
-            range,
-            ByteRange {
-                offset: 1 << 30,
-                len: 4 << 20
-            }
-        );
-        assert_eq!(range.describe(), "bytes 1073741824-1077936127");
-        assert_eq!(parse_range("0:0").unwrap().describe(), "no bytes at 0");
-        assert!(parse_range("4096").is_err());
-        assert!(parse_range("x:1").is_err());
-        assert!(parse_range("1:-1").is_err());
-    }
-
-    #[test]
-    fn chunk_groups_are_0_to_10() {
-        assert_eq!(parse_chunk_group("0").unwrap(), ChunkGroup::BAO);
-        assert_eq!(parse_chunk_group("4").unwrap(), ChunkGroup::IROH);
-        assert!(parse_chunk_group("11").is_err());
-        assert!(parse_chunk_group("k").is_err());
-    }
 }

@@ -801,6 +801,25 @@ def verify_range(
     the file's length) differ. ValueError: an empty range, one past the end, a damaged
     outboard (no verdict on the data); OSError: a file that cannot be read."""
 
+def blake3_subtree(data: ReadableBuffer, offset: int) -> bytes:
+    """The chaining value (32 bytes, not a digest) of the BLAKE3 subtree of `data` starting at
+    byte `offset` of the message, the GIL released. ValueError where it is not one of BLAKE3's
+    subtrees (an offset not a multiple of 1024, no bytes, over blake3_max_subtree_len)."""
+
+def blake3_merge(left: bytes, right: bytes) -> bytes:
+    """The chaining value of the parent of two sibling subtrees (not the root: blake3_root)."""
+
+def blake3_root(left: bytes, right: bytes) -> bytes:
+    """The message's BLAKE3 digest from its top node's children's chaining values: the left
+    subtree of blake3_left_subtree_len(length) bytes and the right one of the rest."""
+
+def blake3_left_subtree_len(length: int) -> int | None:
+    """Bytes of the left child of a node over `length` bytes; None for 1024 or less (a leaf)."""
+
+def blake3_max_subtree_len(offset: int) -> int | None:
+    """The most bytes a subtree at `offset` holds; None at 0 (any length). ValueError for an
+    offset that is not a multiple of 1024."""
+
 def splits(name: str) -> bool:
     """Whether the algorithm `name` splits one message into parts (``PartPlan``)."""
 

@@ -47,6 +47,31 @@ def multipart_record(form: str, part_size: int | None, result: str | BaseExcepti
 def parse_part_size(text: str) -> int:
     """A part size as `parhash sum --part-size` reads it (8MiB, 5242880), within S3's limits."""
 
+def parse_range(text: str) -> tuple[int, int]:
+    """`OFFSET:LENGTH` as `parhash check --range` reads it (4MiB, 1e6): (offset, length)."""
+
+def parse_chunk_group(text: str) -> int:
+    """A chunk group's K as `parhash check --chunk-group` reads it (0 to 10)."""
+
+def range_refusal(offset: int, length: int) -> str | None:
+    """Why `parhash check --range` refuses the range (an empty one), else None."""
+
+def range_note(offset: int, length: int) -> str:
+    """The note after a `check --range` verdict: `bytes A-B`."""
+
+def verify_line_range(
+    algorithm: str,
+    expected: bytes,
+    name: bytes,
+    offset: int,
+    length: int,
+    outboard_dir: str | bytes | PathLike[str] | None = None,
+    chunk_group: str | None = None,
+) -> tuple[bytes | None, tuple[int | None, str] | None, str | None]:
+    """One list line's range verified with its file's outboard, as `parhash check --range`,
+    the GIL released: (digest for ListCheck.report, or None; (errno, reason) where there is
+    no verdict on the data; the message saying which chunks differ, where they do)."""
+
 def list_name(algorithm: str) -> str:
     """The name distributions give the algorithm's list (SHA256SUMS, B2SUMS), as `--lists`."""
 
@@ -143,7 +168,9 @@ class ListCheck:
     @property
     def shown(self) -> str: ...
     def record(self, record: bytes) -> Step | None: ...
-    def report(self, step: Step, result: bytes | BaseException | None = None) -> _Events: ...
+    def report(
+        self, step: Step, result: bytes | BaseException | None = None, *, note: str | None = None
+    ) -> _Events: ...
 
 class Checker:
     """`parhash check` over lists, one after the other."""

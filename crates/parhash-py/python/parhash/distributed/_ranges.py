@@ -57,3 +57,52 @@ def verify_ranges(path: Any, digest: Union[bytes, str], outboard: Any, ranges: S
                 raise cause from None
             raise _engine.DistributedError(f"{path}: ranges not verified: {_engine.describe_failure(err)}") from err
     return results
+
+
+#: A list line's range as a worker checks it: (algorithm, expected digest, name as bytes).
+Line = Tuple[str, bytes, bytes]
+#: What a worker says of it: parhash.format.verify_line_range's (digest, error, damage).
+Verdict = Tuple[Optional[bytes], Optional[Tuple[Optional[int], str]], Optional[str]]
+
+
+def _verify_lines(cwd: str, lines: Sequence[Line], offset: int, length: int, outboard_dir: Optional[str],
+                  chunk_group: Optional[str]) -> List[Verdict]:  # fmt: skip
+    """On a worker: each line's range verified with its file's outboard, from the driver's
+    working directory (the lists' names and the messages that quote them are relative to it)."""
+    from parhash import format as fmt
+
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return [fmt.verify_line_range(algorithm, expected, name, offset, length, outboard_dir, chunk_group)
+                for algorithm, expected, name in lines]  # fmt: skip
+    finally:
+        os.chdir(before)
+
+
+def verify_lines(lines: Sequence[Line], offset: int, length: int, *, outboard_dir: Optional[str] = None,
+                 chunk_group: Optional[int] = None, tasks: Optional[int] = None,
+                 max_retries: int = DEFAULT_MAX_RETRIES) -> List[Verdict]:  # fmt: skip
+    """``parhash check --range``'s verdict on each list line's range (``lines`` of
+    ``(algorithm, expected, name)``), as ``parhash.format.verify_line_range`` gives it, the
+    lines spread over ``tasks`` tasks (default: one per CPU of the connected cluster, at most
+    one per line). Files, outboards and names are as the driver's working directory sees them
+    (paths every node sees). A task that fails for good raises DistributedError."""
+    if not lines:
+        return []
+    group = None if chunk_group is None else str(chunk_group)
+    count = max(1, min(tasks or _engine.cluster_cpus(), len(lines)))
+    base, extra = divmod(len(lines), count)
+    task = remote(_verify_lines, max_retries=max_retries)
+    refs, first = [], 0
+    for i in range(count):
+        share = list(lines[first : first + base + (i < extra)])
+        first += len(share)
+        refs.append(task.remote(os.getcwd(), share, offset, length, outboard_dir, group))
+    results: List[Verdict] = []
+    for ref in refs:
+        try:
+            results.extend(_engine.ray.get(ref))
+        except Exception as err:  # noqa: BLE001 - Ray's wrapper of the task's exception
+            raise _engine.DistributedError(f"ranges not verified: {_engine.describe_failure(err)}") from err
+    return results

@@ -123,6 +123,21 @@ def _part_sizes(text: str) -> List[int]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def _range(text: str) -> Tuple[int, int]:
+    """check's --range OFFSET:LENGTH, as the CLI reads it."""
+    try:
+        return fmt.parse_range(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _chunk_group(text: str) -> int:
+    try:
+        return fmt.parse_chunk_group(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _bits(text: str) -> int:
     try:
         return fmt.parse_bits(text)
@@ -367,6 +382,19 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         metavar="PATH",
         help="with --audit, audit only PATH (repeatable) against the whole list",
+    )
+    check_parser.add_argument(
+        "--range",
+        type=_range,
+        metavar="OFFSET:LENGTH",
+        help="verify only these bytes of each BLAKE3 line's file (1GiB:4MiB) with its outboard, "
+        "on the workers; as `parhash check --range`",
+    )
+    check_parser.add_argument(
+        "--outboard", metavar="DIR", help="where --range finds the outboards (DIR/NAME.obao), as `sum --outboard=DIR`"
+    )
+    check_parser.add_argument(
+        "--chunk-group", type=_chunk_group, metavar="K", help="the outboards' chunk group (0: bao's, 4: iroh's)"
     )
     check_parser.add_argument("lists", nargs="*", metavar="FILE", help="checksum lists; - or none: standard input")
     common(
@@ -817,7 +845,8 @@ def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
         return _audit(args, bar, out)
     report = args.report
     checker = fmt.Checker(
-        algorithm=args.algorithm,
+        # --range: untagged lines are BLAKE3's (their 64 hex digits would otherwise say sha256).
+        algorithm="blake3" if args.range is not None else args.algorithm,
         zero=args.zero,
         warn=report == "warn",
         quiet=report == "quiet",
@@ -829,9 +858,78 @@ def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
         iv_bits=args.iv_bits,
     )
     all_ok = True
+    check_list = _check_list if args.range is None else _check_ranges
     for list_name in [os.fsencode(name) for name in args.lists] or [b"-"]:
-        all_ok &= _check_list(args, checker, list_name, bar, out)
+        all_ok &= check_list(args, checker, list_name, bar, out)
     return all_ok
+
+
+def _range_usage(args) -> Optional[str]:
+    """What `parhash check --range` refuses on this command line, in its words."""
+    if args.command != "check" or args.range is None:
+        return None
+    if args.algorithm not in (None, "blake3"):
+        return "--range verifies BLAKE3 lines with their outboards: leave out -a or give -a blake3"
+    return fmt.range_refusal(*args.range)
+
+
+def _open_list(checker: fmt.Checker, list_check: Any, list_name: bytes, out: _Output) -> Any:
+    """The list's stream, or None where it could not be opened (its end reported)."""
+    is_stdin = list_name == b"-"
+    try:
+        return _stdin_bytes() if is_stdin else open(list_name, "rb")
+    except OSError as err:
+        # The CLI opens a directory (and a closed standard input) and fails reading it.
+        if is_stdin or isinstance(err, IsADirectoryError):
+            out.ended(checker.read_failed(list_check, err))
+        else:
+            out.ended(checker.open_failed(list_check, err))
+        return None
+
+
+def _check_ranges(args, checker: fmt.Checker, list_name: bytes, bar: Optional[_Bar], out: _Output) -> bool:
+    """``check --range``: one list's lines read on the driver, their ranges verified on the
+    workers (``_ranges.verify_lines``), the verdicts reported in the list's order as `parhash
+    check --range` reports them."""
+    from . import _ranges
+
+    list_check = checker.start(list_name)
+    stream = _open_list(checker, list_check, list_name, out)
+    if stream is None:
+        return False
+    steps: List[Any] = []
+    read_error: Optional[OSError] = None
+    try:
+        for record in _records(stream, list_check.terminator):
+            step = list_check.record(record)
+            if step is not None:
+                steps.append(step)
+    except OSError as err:
+        read_error = err
+    finally:
+        if list_name != b"-":
+            stream.close()
+    lines = [(step.entry.algorithm, step.entry.expected, step.entry.name) for step in steps if step.entry is not None]
+    offset, length = args.range
+    outboard = None if args.outboard is None else os.fsdecode(args.outboard)
+    verdicts = iter(_ranges.verify_lines(lines, offset, length, outboard_dir=outboard, chunk_group=args.chunk_group,
+                                         max_retries=args.max_retries))  # fmt: skip
+    note = fmt.range_note(offset, length)
+    for step in steps:
+        if step.entry is None:
+            out.events(list_check.report(step))
+            continue
+        digest, error, damage = next(verdicts)
+        if damage is not None:
+            out.message(damage)
+        result: Any = digest
+        if error is not None:
+            errno, reason = error
+            result = OSError(errno, reason) if errno is not None else OSError(reason)
+        out.events(list_check.report(step, result, note=note))
+    if read_error is not None:
+        return out.ended(checker.read_failed(list_check, read_error))
+    return out.ended(checker.finish(list_check))
 
 
 def _entry_spec(entry: fmt.Entry) -> Spec:
@@ -865,13 +963,9 @@ def _check_list(args, checker: fmt.Checker, list_name: bytes, bar: Optional[_Bar
     and has the files hashed; the check run says what to print and whether the list passed."""
     list_check = checker.start(list_name)
     is_stdin = list_name == b"-"
-    try:
-        stream = _stdin_bytes() if is_stdin else open(list_name, "rb")
-    except OSError as err:
-        # The CLI opens a directory (and a closed standard input) and fails reading it.
-        if is_stdin or isinstance(err, IsADirectoryError):
-            return out.ended(checker.read_failed(list_check, err))
-        return out.ended(checker.open_failed(list_check, err))
+    stream = _open_list(checker, list_check, list_name, out)
+    if stream is None:
+        return False
     read_error: List[OSError] = []
 
     def items() -> Iterator[Item]:
@@ -1009,6 +1103,12 @@ def _usage_error(args, text: str) -> int:
 def _list_file_usage(args) -> Optional[str]:
     """What is wrong with -o/--resume/--update/--audit on this command line, as the CLI says it."""
     if args.command == "check":
+        if args.range is None:
+            for flag, given in (("--outboard <DIR>", args.outboard), ("--chunk-group <K>", args.chunk_group)):
+                if given is not None:
+                    return f"the argument '{flag}' requires '--range <OFFSET:LENGTH>'"
+        elif args.audit:
+            return "the argument '--range <OFFSET:LENGTH>' cannot be used with '--audit'"
         if args.audit_path and not args.audit:
             return "the argument '--audit-path <PATH>' requires '--audit'"
         if args.audit and args.ignore_missing:
@@ -1048,7 +1148,7 @@ def _run(args) -> int:
         return _usage_error(args, str(err))
     if args.command == "sum" and args.lists is not None and args.json:
         return _usage_error(args, "the argument '--lists <DIR>' cannot be used with '--json'")
-    usage = _list_file_usage(args) or (_multipart_usage(args) if args.command == "sum" else None)
+    usage = _list_file_usage(args) or (_multipart_usage(args) if args.command == "sum" else _range_usage(args))
     if usage is not None:
         return _usage_error(args, usage)
     if args.command == "sum" and args.list_name is not None and args.lists is None:
