@@ -12,7 +12,7 @@ use crate::messages::WRITE_ERROR;
 pub fn run(args: &ListArgs) -> Result<bool> {
     let mut stdout = crate::stdio::stdout();
     let listing = match args.json {
-        true => crate::list_json::algorithms(),
+        true => parhash_format::json::algorithms(),
         false => render().into_bytes(),
     };
     stdout.write_all(&listing).context(WRITE_ERROR)?;

@@ -20,7 +20,6 @@ mod gpu;
 mod input;
 mod list;
 mod list_file;
-mod list_json;
 mod locate;
 mod many;
 mod messages;

@@ -15,6 +15,7 @@ use std::process::Output;
 
 use base64::Engine;
 use serde_json::Value;
+use support::{fails_with, succeeded};
 
 fn parhash(dir: &Path, args: &[&str]) -> Output {
     support::parhash_in(dir, args, &[])
@@ -32,12 +33,7 @@ fn remove(dir: &Path, name: &[u8]) {
 
 /// `sum -r .` of `dir` written to `dir/LIST`.
 fn list_of(dir: &Path) {
-    let out = parhash(dir, &["sum", "-r", "."]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeded(parhash(dir, &["sum", "-r", "."]));
     fs::write(dir.join("LIST"), out.stdout).unwrap();
 }
 
@@ -318,12 +314,7 @@ fn the_files_sum_o_writes_are_not_reported() {
     for (name, content) in [("a", "1"), ("d/b", "2")] {
         write(dir.path(), name.as_bytes(), content);
     }
-    let out = parhash(dir.path(), &["sum", "-r", "-o", "LIST", "."]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeded(parhash(dir.path(), &["sum", "-r", "-o", "LIST", "."]));
     assert!(dir.path().join("LIST.parhash-meta").exists());
     write(dir.path(), b"LIST.tmp", "a torn update");
     let out = parhash(dir.path(), &["check", "--audit", "LIST"]);
@@ -465,10 +456,7 @@ fn usage_and_list_errors() {
         "parhash: NOLIST: No such file or directory\n"
     );
     let out = parhash(d, &["check", "--audit", "A", "B"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--audit takes exactly one checksum list")
-    );
+    fails_with(&out, 1, "--audit takes exactly one checksum list");
     // A line of another algorithm is improperly formatted; --strict fails on it.
     write(d, b"x", "x");
     let sha = parhash(d, &["sum", "x"]).stdout;

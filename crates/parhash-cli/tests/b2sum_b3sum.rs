@@ -47,13 +47,54 @@ fn fixture() -> (tempfile::TempDir, Vec<&'static str>) {
     (dir, files.into_iter().map(|(n, _)| n).collect())
 }
 
-/// The fixture's names that need no escaping (no newline, no backslash), for controls that
-/// print names as they are (Python's hashlib, `openssl dgst -r`).
-fn plain_names(names: Vec<&'static str>) -> Vec<&'static str> {
-    names
+/// The fixture, or None where a control of `tools` is missing ([`require_tool`]: the test
+/// skips, or fails under CI).
+fn fixture_for(tools: &[&str]) -> Option<(tempfile::TempDir, Vec<&'static str>)> {
+    tools.iter().all(|tool| require_tool(tool)).then(fixture)
+}
+
+/// The fixture with only its names that need no escaping (no newline, no backslash), for
+/// controls that print names as they are (Python's hashlib, `openssl dgst -r`), as
+/// [`fixture_for`] gives it.
+fn plain_fixture(tool: &str) -> Option<(tempfile::TempDir, Vec<&'static str>)> {
+    let (dir, names) = fixture_for(&[tool])?;
+    let plain = names
         .into_iter()
         .filter(|n| !n.contains(['\n', '\\']))
-        .collect()
+        .collect();
+    Some((dir, plain))
+}
+
+/// Checks that `parhash sum -a ALGORITHM -l BITS` of `names` prints `expected`, a control's
+/// lines, and that both those lines (with `-a`) and parhash's tagged list check clean.
+/// Returns the tagged list.
+fn sums_as_control(
+    dir: &Path,
+    algorithm: &str,
+    bits: &str,
+    names: &[&str],
+    expected: &str,
+) -> String {
+    let ours = parhash(dir, &args(&["sum", "-a", algorithm, "-l", bits], names));
+    assert_eq!(ours.code, Some(0), "{}", ours.stderr);
+    // Not `assert_eq!`: the lines of a long digest would fill the report.
+    assert!(
+        ours.stdout_text() == expected,
+        "{algorithm}, {bits} bits: parhash and the control differ"
+    );
+    checks_ok(
+        dir,
+        PARHASH,
+        &["check", "-a", algorithm],
+        expected,
+        names.len(),
+    );
+    let tagged = parhash(
+        dir,
+        &args(&["sum", "--tag", "-a", algorithm, "-l", bits], names),
+    );
+    checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
+    tagged.stdout_text()
 }
 
 fn args<'a>(prefix: &[&'a str], names: &[&'a str]) -> Vec<&'a str> {
@@ -64,10 +105,9 @@ const PARHASH: &str = env!("CARGO_BIN_EXE_parhash");
 
 #[test]
 fn blake2b_is_b2sum_and_cksum_byte_for_byte() {
-    if !require_tool("b2sum") || !require_tool("cksum") {
+    let Some((dir, names)) = fixture_for(&["b2sum", "cksum"]) else {
         return;
-    }
-    let (dir, names) = fixture();
+    };
     let dir = dir.path();
     for length in [None, Some("8"), Some("160"), Some("256"), Some("512")] {
         let l: Vec<&str> = length.map_or(vec![], |bits| vec!["-l", bits]);
@@ -133,10 +173,9 @@ fn blake2b_is_b2sum_and_cksum_byte_for_byte() {
 
 #[test]
 fn blake3_is_b3sum_byte_for_byte() {
-    if !require_tool("b3sum") {
+    let Some((dir, names)) = fixture_for(&["b3sum"]) else {
         return;
-    }
-    let (dir, names) = fixture();
+    };
     let dir = dir.path();
     // b3sum's --length counts bytes, parhash's -l bits. Past 128 bytes (parhash's old limit)
     // and many 64-byte output blocks, up to 64 KiB.
@@ -251,12 +290,10 @@ fn python_lines(dir: &Path, algorithm: &str, bytes: usize, names: &[&str]) -> St
 
 #[test]
 fn blake2s_and_shake_are_pythons_hashlib() {
-    if !require_tool("python3") {
+    let Some((dir, names)) = plain_fixture("python3") else {
         return;
-    }
-    let (dir, names) = fixture();
+    };
     let dir = dir.path();
-    let names = plain_names(names);
     for (algorithm, default_bytes, lengths) in [
         ("blake2s", 32, &[32][..]),
         // Past 128 bytes (parhash's old limit), SHAKE's rates (168 and 136 bytes), to 64 KiB.
@@ -265,20 +302,14 @@ fn blake2s_and_shake_are_pythons_hashlib() {
     ] {
         for &bytes in [1, 20, default_bytes].iter().chain(lengths) {
             let bits = (bytes * 8).to_string();
-            let ours = parhash(dir, &args(&["sum", "-a", algorithm, "-l", &bits], &names));
-            assert_eq!(ours.code, Some(0), "{}", ours.stderr);
             let expected = python_lines(dir, algorithm, bytes, &names);
-            assert_eq!(ours.stdout_text(), expected, "{algorithm}, {bytes} bytes");
+            // Round trips too: tagged (the tag names the length) and plain with -a.
+            let tagged = sums_as_control(dir, algorithm, &bits, &names, &expected);
             if bytes == default_bytes {
                 let plain = parhash(dir, &args(&["sum", "-a", algorithm], &names));
                 assert_eq!(plain.stdout_text(), expected, "{algorithm} default length");
             }
-            // Round trips: tagged (the tag names the length) and plain with -a.
-            let tagged = parhash(
-                dir,
-                &args(&["sum", "--tag", "-a", algorithm, "-l", &bits], &names),
-            );
-            let tag = tagged.stdout_text().split(" (").next().unwrap().to_string();
+            let tag = tagged.split(" (").next().unwrap().to_string();
             let upper = algorithm.to_uppercase().replace("BLAKE2S", "BLAKE2s");
             let expected_tag = if bytes == default_bytes {
                 upper
@@ -286,14 +317,6 @@ fn blake2s_and_shake_are_pythons_hashlib() {
                 format!("{upper}-{bits}")
             };
             assert_eq!(tag, expected_tag);
-            checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
-            checks_ok(
-                dir,
-                PARHASH,
-                &["check", "-a", algorithm],
-                &expected,
-                names.len(),
-            );
         }
     }
 }
@@ -314,45 +337,25 @@ fn openssl_lines(dir: &Path, algorithm: &str, bytes: usize, names: &[&str]) -> S
 
 #[test]
 fn shake_of_any_length_is_openssls() {
-    if !require_tool("openssl") {
+    let Some((dir, names)) = plain_fixture("openssl") else {
         return;
-    }
-    let (dir, names) = fixture();
+    };
     let dir = dir.path();
-    let names = plain_names(names);
     for algorithm in ["shake128", "shake256"] {
         for bytes in [129, 200, 1000, 65_536, 1 << 20] {
             let expected = openssl_lines(dir, algorithm, bytes, &names);
             let bits = (bytes * 8).to_string();
-            let ours = parhash(dir, &args(&["sum", "-a", algorithm, "-l", &bits], &names));
-            assert_eq!(ours.code, Some(0), "{}", ours.stderr);
-            assert!(
-                ours.stdout_text() == expected,
-                "{algorithm}, {bytes} bytes: parhash and OpenSSL differ"
-            );
             // OpenSSL's list checks with -a; the tagged list without.
-            checks_ok(
-                dir,
-                PARHASH,
-                &["check", "-a", algorithm],
-                &expected,
-                names.len(),
-            );
-            let tagged = parhash(
-                dir,
-                &args(&["sum", "--tag", "-a", algorithm, "-l", &bits], &names),
-            );
-            checks_ok(dir, PARHASH, &["check"], &tagged.stdout_text(), names.len());
+            sums_as_control(dir, algorithm, &bits, &names, &expected);
         }
     }
 }
 
 #[test]
 fn a_wrong_long_digest_fails_its_check() {
-    if !require_tool("b3sum") {
+    let Some((dir, names)) = fixture_for(&["b3sum"]) else {
         return;
-    }
-    let (dir, names) = fixture();
+    };
     let dir = dir.path();
     let list = run(dir, "b3sum", &args(&["--length", "1000"], &names)).stdout_text();
     // The last hex digit of the first line changed: that line fails, the others pass.
@@ -415,21 +418,14 @@ fn length_errors_are_usage_errors_that_say_what_is_wrong() {
     }
     // b2sum's spellings are names here; near misses are suggested.
     let out = parhash(dir, &["sum", "-a", "b2sm"]);
-    assert_eq!(out.code, Some(1));
-    assert!(
-        out.stderr.contains("did you mean 'blake2b'?"),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    out.fails_in_one_line(1, "did you mean 'blake2b'?");
 }
 
 #[test]
 fn blake3_keyed_and_derive_key_are_b3sums() {
-    if !require_tool("b3sum") {
+    let Some((dir, names)) = fixture_for(&["b3sum"]) else {
         return;
-    }
-    let (dir, names) = fixture();
+    };
     let dir = dir.path();
     let key = b"whats the Elvish word for friend";
     let keyed = |program: &str, args: &[&str], stdin: &[u8]| {

@@ -1,7 +1,11 @@
 //! `parhash bench` end to end: the binary runs presets in tiny mode, writes its files, and
 //! rejects bad flags with a message.
 
+mod support;
+
 use std::process::Command;
+
+use support::succeeded;
 
 fn parhash() -> Command {
     Command::new(env!("CARGO_BIN_EXE_parhash"))
@@ -31,15 +35,12 @@ fn list_presets_names_every_study() {
 #[test]
 fn tiny_tour_writes_report() {
     let dir = tempfile::tempdir().unwrap();
-    let out = parhash()
-        .args(["bench", "--tiny", "--no-progress", "--out"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeeded(
+        parhash()
+            .args(["bench", "--tiny", "--no-progress", "--out"])
+            .arg(dir.path())
+            .output()
+            .unwrap(),
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("roofs"), "{text}");
@@ -186,17 +187,14 @@ fn unusable_report_folder_is_named() {
 fn paired_rounds_reach_the_peers_table() {
     let dir = tempfile::tempdir().unwrap();
     let run = |rounds: &str| {
-        let out = parhash()
-            .args(["bench", "--tiny", "--no-progress", "--verbose", "-a", "md5"])
-            .args(["-l", "64", "-m", "1", "-t", "1", "--paired-rounds", rounds])
-            .arg("--out")
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let out = succeeded(
+            parhash()
+                .args(["bench", "--tiny", "--no-progress", "--verbose", "-a", "md5"])
+                .args(["-l", "64", "-m", "1", "-t", "1", "--paired-rounds", rounds])
+                .arg("--out")
+                .arg(dir.path())
+                .output()
+                .unwrap(),
         );
         String::from_utf8(out.stdout).unwrap()
     };

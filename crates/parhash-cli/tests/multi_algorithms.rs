@@ -14,7 +14,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use support::{parhash_in, require_tool, run_in_locale};
+use support::{parhash_in, require_tool, run_in_locale, succeeded};
 
 fn parhash(dir: &Path, args: &[&OsStr]) -> Output {
     parhash_in(dir, args, &[])
@@ -173,15 +173,12 @@ fn bsd_lines_verify_with_parhash_check_and_cksum() {
     let check = parhash(dir.path(), &[os("check"), os("--quiet"), os("ALL.sums")]);
     assert_eq!((check.status.code(), check.stdout.len()), (Some(0), 0));
     if require_tool("cksum") {
-        let cksum = Command::new("cksum")
-            .args(["-c", "--quiet", "ALL.sums"])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            cksum.status.success(),
-            "{}",
-            String::from_utf8_lossy(&cksum.stderr)
+        succeeded(
+            Command::new("cksum")
+                .args(["-c", "--quiet", "ALL.sums"])
+                .current_dir(dir.path())
+                .output()
+                .unwrap(),
         );
     }
     names.retain(|n| n.as_slice() != b"missing" && n.as_slice() != b"a dir");
@@ -531,12 +528,7 @@ fn lists_inside_the_walked_tree_do_not_list_themselves() {
         flags.extend(resume.then_some("--resume"));
         flags.push(".");
         let flags: Vec<&OsStr> = flags.into_iter().map(os).collect();
-        let out = parhash(dir.path(), &flags);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = succeeded(parhash(dir.path(), &flags));
         for list in ["MD5SUMS", "SHA256SUMS"] {
             let text = fs::read_to_string(dir.path().join("out").join(list)).unwrap();
             let names: Vec<&str> = (text.lines())

@@ -89,6 +89,13 @@ fn with_control() -> Option<(Rng, tempfile::TempDir)> {
     require_tool("python3").then(|| (seeded(), tempfile::tempdir().unwrap()))
 }
 
+/// [`with_control`] with the [`fixture`]'s files written in the directory.
+fn fixture_with_control() -> Option<(Rng, tempfile::TempDir, Vec<(String, u64)>)> {
+    let (mut rng, dir) = with_control()?;
+    let files = fixture(dir.path(), &mut rng);
+    Some((rng, dir, files))
+}
+
 /// Asserts that standard error says `text`.
 fn says(out: &Run, text: &str) {
     assert!(out.stderr.contains(text), "{text}: {}", out.stderr);
@@ -129,11 +136,10 @@ fn line(tag: &str, name: &str, value: &str) -> String {
 
 #[test]
 fn etags_and_composites_and_their_json_match_the_control_for_several_part_sizes() {
-    let Some((mut rng, dir)) = with_control() else {
+    let Some((mut rng, dir, files)) = fixture_with_control() else {
         return;
     };
     let dir = dir.path();
-    let files = fixture(dir, &mut rng);
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     let sizes = [5 * MIB, 8 * MIB, 5 * MIB + 1 + rng.below(4 * MIB)];
     let size_list = sizes.map(|s| s.to_string()).join(",");
@@ -267,11 +273,10 @@ fn crc32c_composite_and_the_one_piece_etag() {
 
 #[test]
 fn check_finds_the_part_size() {
-    let Some((mut rng, dir)) = with_control() else {
+    let Some((mut rng, dir, files)) = fixture_with_control() else {
         return;
     };
     let dir = dir.path();
-    let files = fixture(dir, &mut rng);
     // Each file uploaded with a part size a tool might pick: a usual one, or its size over
     // a part count rounded up to a whole MiB or to a byte.
     let mut asks = Vec::new();

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::Output;
 
 use serde_json::Value;
+use support::fails_with;
 
 const PIECE: usize = 4096;
 
@@ -45,12 +46,15 @@ const SIZES: [usize; 8] = [
     70,
 ];
 
-/// `dir/d` with one file of each of [`SIZES`], `f0` to `f7`.
-fn make_tree(dir: &Path) {
-    fs::create_dir_all(dir.join("d")).unwrap();
+/// A fresh directory holding `d`, with one file of each of [`SIZES`], `f0` to `f7`.
+fn make_tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("d")).unwrap();
     for (i, &len) in SIZES.iter().enumerate() {
-        fs::write(dir.join(format!("d/f{i}")), data(len, i as u64 + 1)).unwrap();
+        let name = dir.path().join(format!("d/f{i}"));
+        fs::write(name, data(len, i as u64 + 1)).unwrap();
     }
+    dir
 }
 
 fn read(dir: &Path, name: &str) -> Vec<u8> {
@@ -112,9 +116,8 @@ fn resumed(dir: &Path, kept: usize, pieces: Option<Vec<u8>>, extra: &[&str]) -> 
 
 #[test]
 fn resume_keeps_the_pieces_written_and_adds_the_new_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = make_tree();
     let dir = dir.path();
-    make_tree(dir);
     ok(dir, &["sum", "-r", "d", "--pieces=4KiB", "-o", "FULL"]);
     let full_pieces = read(dir, "FULL.parhash-pieces");
     let ends = record_ends(&full_pieces);
@@ -225,9 +228,8 @@ fn change_byte(dir: &Path, name: &str, at: usize) {
 
 #[test]
 fn update_keeps_recomputes_and_drops_pieces_and_locate_finds_the_right_bytes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = make_tree();
     let dir = dir.path();
-    make_tree(dir);
     ok(dir, &["sum", "-r", "d", "--pieces=4KiB", "-o", "L"]);
     // f5 changed in its third piece, f2 removed, g added.
     change_byte(dir, "d/f5", 2 * PIECE + 5);
@@ -324,9 +326,8 @@ fn update_keeps_recomputes_and_drops_pieces_and_locate_finds_the_right_bytes() {
 
 #[test]
 fn lists_get_a_piece_list_each_and_resume_keeps_them() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = make_tree();
     let dir = dir.path();
-    make_tree(dir);
     let lists = [
         "sum",
         "-a",
@@ -412,9 +413,8 @@ fn json_lines(out: &[u8]) -> Vec<Value> {
 
 #[test]
 fn json_records_carry_the_pieces_and_the_located_ranges() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = make_tree();
     let dir = dir.path();
-    make_tree(dir);
     // One algorithm, then several: `piece_size` and `pieces` beside the digest(s).
     for algorithms in ["sha256", "md5,blake3"] {
         let out = ok(
@@ -446,12 +446,7 @@ fn json_records_carry_the_pieces_and_the_located_ranges() {
     }
     // Without -o, --lists or --json there is nowhere for the pieces to go.
     let out = parhash(dir, &["sum", "--pieces", "d/f1"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("--json"),
-        "{}",
-        text(&out.stderr)
-    );
+    fails_with(&out, 1, "--json");
     // check --locate --json: the ranges of a file that fails, as offset and length.
     ok(dir, &["sum", "-r", "d", "--pieces=4KiB", "-o", "L"]);
     change_byte(dir, "d/f5", 1);

@@ -14,7 +14,7 @@ use std::process::Output;
 
 use parhash::outboard::{encode_grouped, ChunkGroup};
 use parhash::{hash, Algorithm};
-use support::{parhash_in, Rng};
+use support::{fails_with, parhash_in, Rng};
 
 fn parhash(dir: &Path, args: &[&str]) -> Output {
     parhash_in(dir, args, &[])
@@ -140,16 +140,10 @@ fn outboards_need_blake3_and_a_regular_file() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("a"), b"abc").unwrap();
     let out = parhash(dir.path(), &["sum", "-a", "sha256", "--outboard", "a"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("add -a blake3"), "{}", stderr(&out));
+    fails_with(&out, 1, "add -a blake3");
     assert!(!dir.path().join("a.obao").exists());
     let out = parhash(dir.path(), &["sum", "-a", "blake3", "--outboard", "-"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("needs a regular file"),
-        "{}",
-        stderr(&out)
-    );
+    fails_with(&out, 1, "needs a regular file");
     let out = parhash(
         dir.path(),
         &[
@@ -231,8 +225,7 @@ fn empty_ranges_and_ranges_past_the_end_are_errors() {
     let dir = tempfile::tempdir().unwrap();
     listed(dir.path(), "f", 5000, 0);
     let out = check_range(dir.path(), "10:0");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("holds no bytes"), "{}", stderr(&out));
+    fails_with(&out, 1, "holds no bytes");
     let out = check_range(dir.path(), "4990:11");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "f: FAILED open or read (bytes 4990-5000)\n");
@@ -242,8 +235,7 @@ fn empty_ranges_and_ranges_past_the_end_are_errors() {
         stderr(&out)
     );
     let out = check_range(dir.path(), "4KiB");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("OFFSET:LENGTH"), "{}", stderr(&out));
+    fails_with(&out, 1, "OFFSET:LENGTH");
 }
 
 #[test]
@@ -325,18 +317,12 @@ fn a_file_changed_since_sum_fails() {
     let sha256 = format!("SHA256 (f) = {}\n", hex(Algorithm::Sha256, &bytes));
     fs::write(dir.path().join("LIST"), sha256).unwrap();
     let out = check_range(dir.path(), "0:1000");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("no properly formatted"),
-        "{}",
-        stderr(&out)
-    );
+    fails_with(&out, 1, "no properly formatted");
     let out = parhash(
         dir.path(),
         &["check", "-a", "sha256", "--range", "0:1", "LIST"],
     );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("leave out -a"), "{}", stderr(&out));
+    fails_with(&out, 1, "leave out -a");
 }
 
 #[test]
@@ -377,12 +363,7 @@ fn sum_range_hashes_only_the_range_under_a_name_that_says_so() {
         format!("{}  f (no bytes at 3145728)\n", hex(Algorithm::Sha256, b""))
     );
     let out = parhash(dir.path(), &["sum", "--range", "3MiB:1", "f"]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        stderr(&out).contains("goes past the end of the file (3145728 bytes)"),
-        "{}",
-        stderr(&out)
-    );
+    fails_with(&out, 1, "goes past the end of the file (3145728 bytes)");
     let out = parhash(dir.path(), &["sum", "--range", "1:1", "--outboard", "f"]);
     assert_eq!(out.status.code(), Some(1));
 }

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use support::{fails_with, succeeded};
+
 mod support;
 
 fn parhash(dir: &Path, args: &[&OsStr]) -> Output {
@@ -356,8 +358,7 @@ fn files_unreadable_before_are_tried_again() {
         + 1;
     fs::write(dir.path().join("L"), &full[..two]).unwrap();
     let out = parhash(dir.path(), &os(&["sum", "-r", "d", "-o", "L", "--resume"]));
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("d/b: No such file"));
+    fails_with(&out, 1, "d/b: No such file");
     assert_eq!(fs::read(dir.path().join("L")).unwrap(), full);
     // Readable now: resume cannot insert its line and says to update.
     fs::write(dir.path().join("nowhere"), b"b").unwrap();
@@ -517,15 +518,12 @@ fn lists_stay_readable_by_sha256sum() {
         sum_ok(root, args);
         fs::write(root.join("d/s4/late"), b"late").unwrap();
         sum_ok(root, &[args, &["--update"]].concat());
-        let check = Command::new("sha256sum")
-            .args(["-c", "--quiet", list])
-            .current_dir(root)
-            .output()
-            .unwrap();
-        assert!(
-            check.status.success(),
-            "{}",
-            String::from_utf8_lossy(&check.stdout)
+        succeeded(
+            Command::new("sha256sum")
+                .args(["-c", "--quiet", list])
+                .current_dir(root)
+                .output()
+                .unwrap(),
         );
         fs::remove_file(root.join("d/s4/late")).unwrap();
     }

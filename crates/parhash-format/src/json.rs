@@ -19,6 +19,9 @@ use serde::Serialize;
 
 use crate::error_text;
 
+mod algorithms;
+pub use algorithms::algorithms;
+
 /// A name as UTF-8 (lossy), with its exact bytes when that loses anything.
 fn text_and_bytes(name: &[u8]) -> (String, Option<String>) {
     match std::str::from_utf8(name) {
@@ -30,31 +33,45 @@ fn text_and_bytes(name: &[u8]) -> (String, Option<String>) {
     }
 }
 
-#[derive(Serialize)]
-struct PathName {
-    path: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    path_bytes: Option<String>,
+/// A name as a record gives it: `KEY`, the name as UTF-8 (lossy), and `KEY_bytes`, its exact
+/// bytes in base64, where the text loses anything (`path`, `list`, an audit's `from`).
+/// Written into its record (`#[serde(flatten)]`).
+#[derive(Clone, Debug)]
+struct Name {
+    keys: [&'static str; 2],
+    text: String,
+    bytes: Option<String>,
 }
 
-impl PathName {
-    fn new(name: &[u8]) -> PathName {
-        let (path, path_bytes) = text_and_bytes(name);
-        PathName { path, path_bytes }
+impl Name {
+    fn new(keys: [&'static str; 2], name: &[u8]) -> Name {
+        let (text, bytes) = text_and_bytes(name);
+        Name { keys, text, bytes }
+    }
+
+    fn path(name: &[u8]) -> Name {
+        Name::new(["path", "path_bytes"], name)
+    }
+
+    fn list(name: &[u8]) -> Name {
+        Name::new(["list", "list_bytes"], name)
+    }
+
+    /// A moved file's old name.
+    fn moved_from(name: &[u8]) -> Name {
+        Name::new(["from", "from_bytes"], name)
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
-struct ListName {
-    list: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    list_bytes: Option<String>,
-}
-
-impl ListName {
-    fn new(name: &[u8]) -> ListName {
-        let (list, list_bytes) = text_and_bytes(name);
-        ListName { list, list_bytes }
+impl Serialize for Name {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry(self.keys[0], &self.text)?;
+        if let Some(bytes) = &self.bytes {
+            map.serialize_entry(self.keys[1], bytes)?;
+        }
+        map.end()
     }
 }
 
@@ -108,7 +125,7 @@ fn push_line(out: &mut Vec<u8>, value: &impl Serialize) {
 #[derive(Serialize)]
 struct SumRecord<'a> {
     #[serde(flatten)]
-    path: PathName,
+    path: Name,
     algorithm: &'a str,
     #[serde(flatten)]
     tree: Option<Tree>,
@@ -152,7 +169,7 @@ fn one_digest(
     push_line(
         out,
         &SumRecord {
-            path: PathName::new(name),
+            path: Name::path(name),
             algorithm: algorithm.name(),
             tree: Tree::of(algorithm, parsha),
             digest: Some(digest.to_hex()),
@@ -174,7 +191,7 @@ pub fn sum_failure(
     push_line(
         out,
         &SumRecord {
-            path: PathName::new(name),
+            path: Name::path(name),
             algorithm: algorithm.name(),
             tree: Tree::of(algorithm, parsha),
             digest: None,
@@ -188,7 +205,7 @@ pub fn sum_failure(
 #[derive(Serialize)]
 struct DigestsRecord<'a> {
     #[serde(flatten)]
-    path: PathName,
+    path: Name,
     algorithms: Vec<&'static str>,
     #[serde(flatten)]
     tree: Option<Tree>,
@@ -244,7 +261,7 @@ fn several_digests(
     push_line(
         out,
         &DigestsRecord {
-            path: PathName::new(name),
+            path: Name::path(name),
             algorithms: algorithms.iter().map(|a| a.name()).collect(),
             tree: algorithms.iter().find_map(|&alg| Tree::of(alg, parsha)),
             digests,
@@ -279,7 +296,7 @@ pub fn sum_pieces(
 #[derive(Serialize)]
 struct MultipartRecord {
     #[serde(flatten)]
-    path: PathName,
+    path: Name,
     form: &'static str,
     algorithm: &'static str,
     part_size: Option<u64>,
@@ -294,7 +311,7 @@ struct MultipartRecord {
 impl MultipartRecord {
     fn new(name: &[u8], combine: Combine, part_size: Option<u64>) -> MultipartRecord {
         MultipartRecord {
-            path: PathName::new(name),
+            path: Name::path(name),
             form: match combine {
                 Combine::S3Etag => "etag",
                 Combine::Composite(_) => "composite",
@@ -349,11 +366,11 @@ struct CheckRecord<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(flatten)]
-    list: &'a ListName,
+    list: &'a Name,
     line: u64,
     status: &'static str,
     #[serde(flatten)]
-    path: Option<PathName>,
+    path: Option<Name>,
     #[serde(skip_serializing_if = "Option::is_none")]
     algorithm: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -466,7 +483,7 @@ struct SummaryRecord<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(flatten)]
-    list: &'a ListName,
+    list: &'a Name,
     ok: u64,
     failed: u64,
     missing: u64,
@@ -480,14 +497,14 @@ struct SummaryRecord<'a> {
 /// The JSON records of one checksum list.
 #[derive(Clone, Debug)]
 pub struct CheckReport {
-    list: ListName,
+    list: Name,
 }
 
 impl CheckReport {
     /// For the list named `list` (`-` for standard input).
     pub fn new(list: &[u8]) -> CheckReport {
         CheckReport {
-            list: ListName::new(list),
+            list: Name::list(list),
         }
     }
 
@@ -535,7 +552,7 @@ impl CheckReport {
                 list: &self.list,
                 line,
                 status,
-                path: Some(PathName::new(checked.name)),
+                path: Some(Name::path(checked.name)),
                 algorithm: Some(checked.algorithm.name()),
                 algorithm_from: Some(checked.algorithm_from.name()),
                 tree: Tree::of(checked.algorithm, checked.parsha),
@@ -587,14 +604,12 @@ struct AuditRecord<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(flatten)]
-    list: &'a ListName,
+    list: &'a Name,
     status: &'static str,
     #[serde(flatten)]
-    path: PathName,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    from: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    from_bytes: Option<String>,
+    path: Name,
+    #[serde(flatten)]
+    from: Option<Name>,
     algorithm: &'static str,
     expected: Option<String>,
     actual: Option<String>,
@@ -610,7 +625,7 @@ struct AuditGroup<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(flatten)]
-    list: &'a ListName,
+    list: &'a Name,
     group: u64,
     algorithm: &'static str,
     digest: String,
@@ -621,7 +636,7 @@ struct AuditGroup<'a> {
 #[derive(Serialize)]
 struct AuditName {
     #[serde(flatten)]
-    path: PathName,
+    path: Name,
     listed: bool,
     on_disk: Option<bool>,
 }
@@ -632,7 +647,7 @@ struct AuditSummary<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(flatten)]
-    list: &'a ListName,
+    list: &'a Name,
     matched: u64,
     changed: u64,
     missing: u64,
@@ -647,7 +662,7 @@ struct AuditSummary<'a> {
 /// The JSON records of one list's audit (`check --audit --json`).
 #[derive(Clone, Debug)]
 pub struct AuditReport {
-    list: ListName,
+    list: Name,
     algorithm: Algorithm,
 }
 
@@ -655,7 +670,7 @@ impl AuditReport {
     /// For the list named `list`, whose digests are `algorithm`'s.
     pub fn new(list: &[u8], algorithm: Algorithm) -> AuditReport {
         AuditReport {
-            list: ListName::new(list),
+            list: Name::list(list),
             algorithm,
         }
     }
@@ -667,13 +682,6 @@ impl AuditReport {
     /// none). A list of each record's copies would make the report grow with the square of
     /// the names sharing a digest.
     pub fn verdict(&self, out: &mut Vec<u8>, verdict: &crate::audit::Verdict) {
-        let (from, from_bytes) = match &verdict.from {
-            Some(from) => {
-                let (text, bytes) = text_and_bytes(from);
-                (Some(text), bytes)
-            }
-            None => (None, None),
-        };
         let hex =
             |digest: &Option<Vec<u8>>| digest.as_deref().map(|d| Output::from_slice(d).to_hex());
         push_line(
@@ -682,9 +690,8 @@ impl AuditReport {
                 kind: "audit",
                 list: &self.list,
                 status: verdict.status.name(),
-                path: PathName::new(&verdict.name),
-                from,
-                from_bytes,
+                path: Name::path(&verdict.name),
+                from: verdict.from.as_deref().map(Name::moved_from),
                 algorithm: self.algorithm.name(),
                 expected: hex(&verdict.expected),
                 actual: hex(&verdict.actual),
@@ -712,7 +719,7 @@ impl AuditReport {
                 digest: Output::from_slice(&group.digest).to_hex(),
                 names: (group.names.iter())
                     .map(|name| AuditName {
-                        path: PathName::new(&name.name),
+                        path: Name::path(&name.name),
                         listed: name.listed,
                         on_disk: name.on_disk,
                     })
@@ -747,7 +754,8 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    fn parse(line: &[u8]) -> Value {
+    /// One record: a JSON value on exactly one line.
+    pub(super) fn parse(line: &[u8]) -> Value {
         assert_eq!(line.last(), Some(&b'\n'));
         assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);
         serde_json::from_slice(line).unwrap()

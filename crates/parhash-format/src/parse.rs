@@ -327,6 +327,12 @@ mod tests {
         Parser::new(None, false).parse(line.as_bytes())
     }
 
+    /// Checks that `parser`, in the state its earlier lines left it, reads `line` as `want`.
+    #[track_caller]
+    fn parses(parser: &mut Parser, line: String, want: Line) {
+        assert_eq!(parser.parse(line.as_bytes()), want, "{line:?}");
+    }
+
     #[test]
     fn gnu_lines() {
         assert_eq!(parse(&format!("{MD5_ABC}  a b\n")), entry(b"a b"));
@@ -397,10 +403,7 @@ mod tests {
         assert_eq!(entry.name, b"n\nl");
         assert_eq!(entry.expected, [7; 32]);
         // Ordinary lines are read as ever; a bad value or a forced other algorithm is improper.
-        assert_eq!(
-            parser.parse(format!("MD5 (a) = {MD5_ABC}").as_bytes()),
-            tagged(b"a")
-        );
+        parses(&mut parser, format!("MD5 (a) = {MD5_ABC}"), tagged(b"a"));
         assert_eq!(parser.parse(b"ETAG (a) = zz-3"), Line::Improper);
         let mut sha1 = Parser::new(Some(Algorithm::Sha1), false).with_multipart(true);
         assert_eq!(sha1.parse(etag.as_bytes()), Line::Improper);
@@ -439,50 +442,30 @@ mod tests {
     #[test]
     fn marker_less_lines_must_not_mix() {
         let mut parser = Parser::new(None, false);
-        assert_eq!(parser.parse(format!("{MD5_ABC} a").as_bytes()), entry(b"a"));
-        assert_eq!(
-            parser.parse(format!("{MD5_ABC}  b").as_bytes()),
-            entry(b" b")
-        );
+        parses(&mut parser, format!("{MD5_ABC} a"), entry(b"a"));
+        parses(&mut parser, format!("{MD5_ABC}  b"), entry(b" b"));
         let mut parser = Parser::new(None, false);
-        assert_eq!(
-            parser.parse(format!("{MD5_ABC}  b").as_bytes()),
-            entry(b"b")
-        );
-        assert_eq!(
-            parser.parse(format!("{MD5_ABC} a").as_bytes()),
-            Line::Improper
-        );
+        parses(&mut parser, format!("{MD5_ABC}  b"), entry(b"b"));
+        parses(&mut parser, format!("{MD5_ABC} a"), Line::Improper);
     }
 
     #[test]
     fn forced_algorithm() {
         let mut parser = Parser::new(Some(Algorithm::Md5), false);
-        assert_eq!(
-            parser.parse(format!("{MD5_ABC}  a").as_bytes()),
-            tagged(b"a")
-        );
-        assert_eq!(
-            parser.parse(format!("MD5 (a) = {MD5_ABC}").as_bytes()),
-            tagged(b"a")
-        );
-        assert_eq!(
-            parser.parse(format!("{MD5_ABC}00  a").as_bytes()),
-            Line::Improper
-        );
+        parses(&mut parser, format!("{MD5_ABC}  a"), tagged(b"a"));
+        parses(&mut parser, format!("MD5 (a) = {MD5_ABC}"), tagged(b"a"));
+        parses(&mut parser, format!("{MD5_ABC}00  a"), Line::Improper);
     }
 
     #[test]
     fn zero_records_are_verbatim() {
         let mut parser = Parser::new(None, true);
-        assert_eq!(
-            parser.parse(format!("{MD5_ABC}  n\nl\\\0").as_bytes()),
-            entry(b"n\nl\\")
+        parses(
+            &mut parser,
+            format!("{MD5_ABC}  n\nl\\\0"),
+            entry(b"n\nl\\"),
         );
-        assert_eq!(
-            parser.parse(format!("{MD5_ABC}  c\r\0").as_bytes()),
-            entry(b"c\r")
-        );
+        parses(&mut parser, format!("{MD5_ABC}  c\r\0"), entry(b"c\r"));
     }
 
     #[test]

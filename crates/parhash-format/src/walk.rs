@@ -131,16 +131,26 @@ mod tests {
             .collect()
     }
 
+    /// A fresh directory holding the directories `dirs` (parents first) and the `files`, each
+    /// file's content its name.
+    fn tree(dirs: &[&str], files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for d in dirs {
+            fs::create_dir(dir.path().join(d)).unwrap();
+        }
+        for f in files {
+            fs::write(dir.path().join(f), f).unwrap();
+        }
+        dir
+    }
+
     #[test]
     fn depth_first_in_byte_order() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tree(
+            &["b", "b/c", "a", "B"],
+            &["z", "b/y", "b/c/x", "b/a", "a/q", "B/p", "_"],
+        );
         let root = dir.path();
-        for d in ["b", "b/c", "a", "B"] {
-            fs::create_dir(root.join(d)).unwrap();
-        }
-        for f in ["z", "b/y", "b/c/x", "b/a", "a/q", "B/p", "_"] {
-            fs::write(root.join(f), f).unwrap();
-        }
         assert_eq!(names(root), ["B/p", "_", "a/q", "b/a", "b/c/x", "b/y", "z"]);
     }
 
@@ -148,10 +158,8 @@ mod tests {
     #[test]
     fn links_to_files_are_hashed_links_to_directories_are_not_followed() {
         use std::os::unix::fs::symlink;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tree(&["d"], &["d/f"]);
         let root = dir.path();
-        fs::create_dir(root.join("d")).unwrap();
-        fs::write(root.join("d/f"), "f").unwrap();
         symlink(root.join("d/f"), root.join("file-link")).unwrap();
         symlink(root.join("d"), root.join("dir-link")).unwrap();
         symlink(root, root.join("d/loop")).unwrap();
@@ -161,11 +169,8 @@ mod tests {
 
     #[test]
     fn expand_walks_directories_only_when_recursive() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tree(&["d"], &["d/f", "g"]);
         let root = dir.path();
-        fs::create_dir(root.join("d")).unwrap();
-        fs::write(root.join("d/f"), "f").unwrap();
-        fs::write(root.join("g"), "g").unwrap();
         let files = |recursive| -> Vec<PathBuf> {
             let names = [root.join("g"), root.join("d"), PathBuf::from("-")];
             expand(names, recursive)

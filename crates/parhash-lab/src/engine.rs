@@ -63,8 +63,10 @@ impl Provider {
 pub trait Engine: Send + Sync {
     /// parhash's canonical name of the algorithm computed (`blake3` for the anchor).
     fn algorithm(&self) -> String;
-    /// Who wrote it.
-    fn provider(&self) -> Provider;
+    /// Who wrote it: parhash, unless a peer's engine says otherwise.
+    fn provider(&self) -> Provider {
+        Provider::Parhash
+    }
     /// The implementation variant (`sha-ni`, `parallel`, `tree`...), or the crate for peers.
     fn variant(&self) -> String;
     /// Whether it runs on an accelerator (the bottleneck table's "accelerator" column).

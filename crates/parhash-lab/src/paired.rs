@@ -310,9 +310,6 @@ mod tests {
         fn algorithm(&self) -> String {
             "md5".into()
         }
-        fn provider(&self) -> Provider {
-            Provider::Parhash
-        }
         fn variant(&self) -> String {
             self.name.to_string()
         }

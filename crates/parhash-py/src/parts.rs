@@ -87,6 +87,20 @@ fn pairs(ranges: impl IntoIterator<Item = Range<u64>>) -> Vec<(u64, u64)> {
     ranges.into_iter().map(|r| (r.start, r.end)).collect()
 }
 
+/// A part's state as the bytes `hash_part` and `hash_part_file` return, recording `identity`
+/// in place of the one it has where one is given.
+fn state_bytes<'py>(
+    py: Python<'py>,
+    state: PartState,
+    identity: Option<Vec<u8>>,
+) -> Bound<'py, PyBytes> {
+    let state = match identity {
+        Some(identity) => state.with_identity(identity),
+        None => state,
+    };
+    PyBytes::new(py, &state.to_bytes())
+}
+
 #[pymethods]
 impl PartPlan {
     /// A plan for a message of `message_len` bytes of the algorithm `name` in at most `parts`
@@ -204,11 +218,7 @@ impl PartPlan {
         let state = py
             .detach(|| self.plan.hash_part(index, message))
             .map_err(Error::part(None))?;
-        let state = match identity {
-            Some(identity) => state.with_identity(identity),
-            None => state,
-        };
-        Ok(PyBytes::new(py, &state.to_bytes()))
+        Ok(state_bytes(py, state, identity))
     }
 
     /// The state of part `index` (bytes), reading only `ranges(index)` of the file at `path`,
@@ -231,11 +241,7 @@ impl PartPlan {
         let state = py
             .detach(|| parhash::file::hash_part(&self.plan, index, &file))
             .map_err(Error::part(Some(&path)))?;
-        let state = match identity {
-            Some(identity) => state.with_identity(identity),
-            None => state,
-        };
-        Ok(PyBytes::new(py, &state.to_bytes()))
+        Ok(state_bytes(py, state, identity))
     }
 
     /// The identity `hash_part_file` records for the file at `path` as it is now (bytes: its

@@ -4,7 +4,6 @@ and reports byte for byte, the driver killed (SIGKILL) and resumed."""
 
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,7 +15,7 @@ ray = pytest.importorskip("ray", reason="parhash.distributed needs the ray extra
 
 from parhash import distributed  # noqa: E402
 from test_distributed import cluster  # noqa: E402,F401 - the module's own local Ray
-from test_lists import IS_ROOT, audit_tree, change_tree, make_tree, read, run_cli  # noqa: E402
+from test_lists import IS_ROOT, audit_tree, change_tree, cli_update, make_tree, read, run_cli  # noqa: E402
 
 pytestmark = pytest.mark.ray
 
@@ -138,14 +137,8 @@ def test_sum_lists_that_cannot_be_written_are_named_as_the_cli_names_them(cluste
 
 @pytest.mark.parametrize("rehash", [False, True])
 def test_update_equals_the_cli(cluster, tmp_path, rehash):  # noqa: F811
-    make_tree(tmp_path / "data")
-    run_cli("sum", "--no-progress", "-r", "-o", "cli", "data", cwd=tmp_path)
-    shutil.copy(tmp_path / "cli", tmp_path / "got")
-    shutil.copy(tmp_path / "cli.parhash-meta", tmp_path / "got.parhash-meta")
-    time.sleep(0.01)
-    change_tree(tmp_path / "data")
     flags = ["--rehash-changed"] if rehash else []
-    want = run_cli("sum", "--no-progress", "-r", "-o", "cli", "--update", *flags, "data", cwd=tmp_path)
+    want = cli_update(tmp_path, flags)
     got = run_dist(cluster, "sum", "-r", "-o", "got", "--update", *flags, "data", cwd=tmp_path)
     assert (got[0], got[1], got[2].replace(b"got:", b"cli:")) == want
     assert read(tmp_path / "got") == read(tmp_path / "cli")

@@ -187,17 +187,23 @@ def change_tree(data):
     os.utime(rewritten, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 
-@pytest.mark.parametrize("rehash", [False, True])
-def test_update_equals_the_cli(tmp_path, monkeypatch, rehash):
+def cli_update(tmp_path, flags):
+    """The tree ``data`` listed by the CLI in ``cli`` and that list copied to ``got`` (side
+    file too), then the tree changed and ``cli`` brought up to date by the CLI (``--update
+    FLAGS``): the CLI's result, for an update of ``got`` to equal."""
     make_tree(tmp_path / "data")
-    monkeypatch.chdir(tmp_path)
     run_cli("sum", "--no-progress", "-r", "-o", "cli", "data", cwd=tmp_path)
     shutil.copy(tmp_path / "cli", tmp_path / "got")
     shutil.copy(tmp_path / "cli.parhash-meta", tmp_path / "got.parhash-meta")
     time.sleep(0.01)
     change_tree(tmp_path / "data")
-    flags = ["--rehash-changed"] if rehash else []
-    want = run_cli("sum", "--no-progress", "-r", "-o", "cli", "--update", *flags, "data", cwd=tmp_path)
+    return run_cli("sum", "--no-progress", "-r", "-o", "cli", "--update", *flags, "data", cwd=tmp_path)
+
+
+@pytest.mark.parametrize("rehash", [False, True])
+def test_update_equals_the_cli(tmp_path, monkeypatch, rehash):
+    monkeypatch.chdir(tmp_path)
+    want = cli_update(tmp_path, ["--rehash-changed"] if rehash else [])
     result = parhash.lists.update("got", ["data"], rehash_changed=rehash)
     assert read(tmp_path / "got") == read(tmp_path / "cli")
     assert read(tmp_path / "got.parhash-meta") == read(tmp_path / "cli.parhash-meta")

@@ -20,6 +20,15 @@ impl Run {
     pub fn stdout_text(&self) -> String {
         String::from_utf8_lossy(&self.stdout).into_owned()
     }
+
+    /// Checks that the program failed with exit status `code` and one line on standard error
+    /// holding `needle`.
+    #[track_caller]
+    pub fn fails_in_one_line(&self, code: i32, needle: &str) {
+        assert_eq!(self.code, Some(code), "{}", self.stderr);
+        assert!(self.stderr.contains(needle), "{}", self.stderr);
+        assert_eq!(self.stderr.lines().count(), 1, "{}", self.stderr);
+    }
 }
 
 /// Starts `program ARGS` in `dir` under the locale `locale` (`LC_ALL`), all three standard
@@ -97,6 +106,29 @@ pub fn parhash_in(dir: &Path, args: &[impl AsRef<OsStr>], env: &[(&str, String)]
         cmd.env(key, value);
     }
     cmd.output().unwrap()
+}
+
+/// `out`, once it is checked that its program exited with status 0 (else the test fails with
+/// the status and both of the program's output streams).
+#[track_caller]
+pub fn succeeded(out: Output) -> Output {
+    assert!(
+        out.status.success(),
+        "{}\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    out
+}
+
+/// Checks that the program behind `out` exited with status `code` and said `needle` on
+/// standard error.
+#[track_caller]
+pub fn fails_with(out: &Output, code: i32, needle: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{stderr}");
+    assert!(stderr.contains(needle), "{stderr}");
 }
 
 /// A small pseudo-random generator (xorshift; no dependency; a test prints its seed on

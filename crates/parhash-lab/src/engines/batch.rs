@@ -22,7 +22,7 @@ use parhash::lab::batch as lab_batch;
 use parhash::lab::lanes::Kernel;
 use parhash::{Algorithm, Hasher, Threads};
 
-use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
+use crate::engine::{Engine, EngineRef, StreamHasher};
 use crate::tree_params::TreeParams;
 use crate::units::format_size;
 
@@ -50,9 +50,6 @@ impl StreamHasher for OneAtATime {
 impl Engine for BatchEngine {
     fn algorithm(&self) -> String {
         self.algorithm.name().to_string()
-    }
-    fn provider(&self) -> Provider {
-        Provider::Parhash
     }
     fn variant(&self) -> String {
         match self.kernel {

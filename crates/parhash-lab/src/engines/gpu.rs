@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 use parhash::Algorithm;
 use parhash_cuda::{Gpu, GpuError, KeccakKind, KeccakLayout};
 
-use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
+use crate::engine::{Engine, EngineRef, StreamHasher};
 use crate::tree_params::{self, TreeParams};
 
 /// PARSHA-256's tree height when none is given: parhash's default, seed study 4's T = 13.
@@ -101,9 +101,6 @@ impl StreamHasher for Buffered {
 impl Engine for GpuEngine {
     fn algorithm(&self) -> String {
         self.algorithm.name().to_string()
-    }
-    fn provider(&self) -> Provider {
-        Provider::Parhash
     }
     fn variant(&self) -> String {
         self.variant.clone()

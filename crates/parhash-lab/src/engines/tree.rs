@@ -13,7 +13,7 @@ use digest::Digest;
 use parhash::parsha256::{parsha256_with, ParshaOptions};
 use parhash::{Algorithm, Hasher};
 
-use crate::engine::{feed_repeated, Engine, EngineRef, Provider, StreamHasher};
+use crate::engine::{feed_repeated, Engine, EngineRef, StreamHasher};
 use crate::tree_params::{self, TreeParams};
 
 /// A SANDstorm hasher running one message on a given number of threads.
@@ -36,9 +36,6 @@ impl<D: Digest + digest::FixedOutputReset + Send> StreamHasher for State<D> {
 impl<D: Digest + digest::FixedOutputReset + Send + 'static> Engine for SandstormThreads<D> {
     fn algorithm(&self) -> String {
         self.algorithm.name().to_string()
-    }
-    fn provider(&self) -> Provider {
-        Provider::Parhash
     }
     fn variant(&self) -> String {
         "threads".into()
@@ -141,9 +138,6 @@ impl ParshaTree {
 impl Engine for ParshaTree {
     fn algorithm(&self) -> String {
         "parsha256".into()
-    }
-    fn provider(&self) -> Provider {
-        Provider::Parhash
     }
     fn variant(&self) -> String {
         self.variant.clone()

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use parhash::{Algorithm, Hasher, HasherBuilder, Threads, Variant};
 
-use crate::engine::{Engine, EngineRef, Provider, StreamHasher};
+use crate::engine::{Engine, EngineRef, StreamHasher};
 
 /// A parhash variant, driven through the run-time [`Hasher`].
 struct ParhashEngine {
@@ -41,9 +41,6 @@ impl StreamHasher for ParhashState {
 impl Engine for ParhashEngine {
     fn algorithm(&self) -> String {
         self.variant.algorithm().name().to_string()
-    }
-    fn provider(&self) -> Provider {
-        Provider::Parhash
     }
     fn variant(&self) -> String {
         self.variant.to_string()

@@ -386,6 +386,16 @@ def _cluster_options(options: Dict[str, Any]) -> Dict[str, Any]:
     return {name: options.pop(name) for name in names if name in options}
 
 
+def _list_hasher(algorithm: str, address: Optional[str], options: Dict[str, Any]) -> parhash.lists.Hasher:
+    """Connected to `address`, the cluster hasher for a list's `algorithm`: :func:`cluster_hasher`'s
+    keyword arguments taken out of `options`, the list's length and tree parameters read from it."""
+    cluster = _cluster_options(options)
+    connect(address)
+    return cluster_hasher(
+        algorithm, tree_params=options.get("tree_params"), digest_size=options.get("digest_size"), **cluster
+    )
+
+
 def write_list(
     list_path: PathArg,
     roots: Sequence[PathArg],
@@ -399,11 +409,7 @@ def write_list(
     hashed on the cluster; the list and its side file, written on the driver, are byte for
     byte those of ``parhash sum -o``. `options`: ``parhash.lists.write``'s (``tag``,
     ``tree_params``, ``digest_size``, ``on_message``...) and :func:`cluster_hasher`'s."""
-    cluster = _cluster_options(options)
-    connect(address)
-    hasher = cluster_hasher(
-        algorithm, tree_params=options.get("tree_params"), digest_size=options.get("digest_size"), **cluster
-    )
+    hasher = _list_hasher(algorithm, address, options)
     return parhash.lists.write(list_path, roots, algorithm, resume=resume, hasher=hasher, **options)
 
 
@@ -418,11 +424,7 @@ def update_list(
 ) -> parhash.lists.ListResult:
     """``parhash.lists.update`` (``parhash sum -r ROOTS -o LIST --update``) with the new and
     changed files hashed on the cluster; `options` as :func:`write_list`'s."""
-    cluster = _cluster_options(options)
-    connect(address)
-    hasher = cluster_hasher(
-        algorithm, tree_params=options.get("tree_params"), digest_size=options.get("digest_size"), **cluster
-    )
+    hasher = _list_hasher(algorithm, address, options)
     return parhash.lists.update(list_path, roots, algorithm, rehash_changed=rehash_changed, hasher=hasher, **options)
 
 

@@ -18,7 +18,7 @@ import errno
 import logging
 import os
 import sys
-from typing import Any, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import ray
 
@@ -155,6 +155,28 @@ def _positive(text: str) -> int:
     return value
 
 
+def _task_options(to: "argparse._ActionsContainer", task_bytes: int, task_files: int, files: str) -> None:
+    """Adds how the work is cut into tasks (--task-bytes, --task-files: `files` per task) and
+    --max-retries to `to`, with these defaults."""
+    to.add_argument(
+        "--task-bytes",
+        type=_positive,
+        default=task_bytes,
+        metavar="N",
+        help=f"bytes of files per task (default {task_bytes >> 20} MiB)",
+    )
+    to.add_argument(
+        "--task-files", type=_positive, default=task_files, metavar="N", help=f"{files} per task (default {task_files})"
+    )
+    to.add_argument(
+        "--max-retries",
+        type=int,
+        default=DEFAULT_MAX_RETRIES,
+        metavar="N",
+        help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -182,27 +204,7 @@ def _parser() -> argparse.ArgumentParser:
             "docs/lists.md (JSON records)",
         )
         sub.add_argument("--no-progress", action="store_true", help="no progress bar (there is one only on a terminal)")
-        sub.add_argument(
-            "--task-bytes",
-            type=_positive,
-            default=DEFAULT_TASK_BYTES,
-            metavar="N",
-            help=f"bytes of files per task (default {DEFAULT_TASK_BYTES >> 20} MiB)",
-        )
-        sub.add_argument(
-            "--task-files",
-            type=_positive,
-            default=DEFAULT_TASK_FILES,
-            metavar="N",
-            help=f"at most N files per task (default {DEFAULT_TASK_FILES})",
-        )
-        sub.add_argument(
-            "--max-retries",
-            type=int,
-            default=DEFAULT_MAX_RETRIES,
-            metavar="N",
-            help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})",
-        )
+        _task_options(sub, DEFAULT_TASK_BYTES, DEFAULT_TASK_FILES, "at most N files")
 
     hashing = argparse.ArgumentParser(add_help=False)
     hashing.add_argument("--tree-height", type=int, metavar="T", help="PARSHA-256's tree height T (1..=40, default 13)")
@@ -564,16 +566,14 @@ class _ListsError(Exception):
     """A list of -o or --lists that cannot be named, created, written or resumed (status 1)."""
 
 
+def _tasks(args, bar: Optional[_Bar]) -> Dict[str, Any]:
+    """How the command line cuts the work into tasks (`_task_options`), with the progress bar:
+    keyword arguments of Pipeline and cluster_hasher."""
+    return dict(task_bytes=args.task_bytes, task_files=args.task_files, max_retries=args.max_retries, progress=bar)
+
+
 def _pipeline(args, spec: Spec, bar: Optional[_Bar], split_bytes: Optional[int]) -> Pipeline:
-    return Pipeline(
-        spec,
-        task_bytes=args.task_bytes,
-        task_files=args.task_files,
-        max_retries=args.max_retries,
-        split_bytes=split_bytes,
-        parts=getattr(args, "parts", None),
-        progress=bar,
-    )
+    return Pipeline(spec, split_bytes=split_bytes, parts=getattr(args, "parts", None), **_tasks(args, bar))
 
 
 def _tree_params(algorithms: Sequence[str], args) -> Optional[Tuple[int, int]]:
@@ -775,12 +775,9 @@ def _sum_to_file(args, bar: Optional[_Bar], out: _Output) -> bool:
         spec.algorithm,
         tree_params=tree_params,
         digest_size=spec.digest_size,
-        task_bytes=args.task_bytes,
-        task_files=args.task_files,
         split_bytes=args.split_bytes,
         parts=args.parts,
-        max_retries=args.max_retries,
-        progress=bar,
+        **_tasks(args, bar),
     )
     options: dict = dict(
         tag=args.tag,
@@ -807,24 +804,11 @@ def _sum_to_file(args, bar: Optional[_Bar], out: _Output) -> bool:
     return result.ok
 
 
-def _audit(args, bar: Optional[_Bar], out: _Output) -> bool:
-    """``check --audit [--audit-path PATH]... LIST``: parhash.lists.audit with the cluster's hasher."""
-    from . import cluster_hasher
-
-    def hasher_for(algorithm: str, **spec: Any):
-        return cluster_hasher(
-            algorithm,
-            **spec,
-            task_bytes=args.task_bytes,
-            task_files=args.task_files,
-            max_retries=args.max_retries,
-            progress=bar,
-        )
-
+def _check_options(args) -> Dict[str, Any]:
+    """The options of `check` and `check --audit` alike, as keyword arguments of fmt.Checker and
+    parhash.lists.audit."""
     report = args.report
-    result = parhash.lists.audit(
-        args.lists[0],
-        [os.fsencode(p) for p in args.audit_path] or None,
+    return dict(
         algorithm=args.algorithm,
         zero=args.zero,
         warn=report == "warn",
@@ -834,7 +818,18 @@ def _audit(args, bar: Optional[_Bar], out: _Output) -> bool:
         json=args.json,
         tree_height=args.tree_height,
         iv_bits=args.iv_bits,
-        hasher_for=hasher_for,
+    )
+
+
+def _audit(args, bar: Optional[_Bar], out: _Output) -> bool:
+    """``check --audit [--audit-path PATH]... LIST``: parhash.lists.audit with the cluster's hasher."""
+    from . import cluster_hasher
+
+    def hasher_for(algorithm: str, **spec: Any):
+        return cluster_hasher(algorithm, **spec, **_tasks(args, bar))
+
+    result = parhash.lists.audit(
+        args.lists[0], [os.fsencode(p) for p in args.audit_path] or None, hasher_for=hasher_for, **_check_options(args)
     )
     out.events(result.events)
     return result.passed
@@ -843,20 +838,11 @@ def _audit(args, bar: Optional[_Bar], out: _Output) -> bool:
 def _check(args, bar: Optional[_Bar], out: _Output) -> bool:
     if args.audit:
         return _audit(args, bar, out)
-    report = args.report
-    checker = fmt.Checker(
+    options = _check_options(args)
+    if args.range is not None:
         # --range: untagged lines are BLAKE3's (their 64 hex digits would otherwise say sha256).
-        algorithm="blake3" if args.range is not None else args.algorithm,
-        zero=args.zero,
-        warn=report == "warn",
-        quiet=report == "quiet",
-        status=report == "status",
-        strict=args.strict,
-        ignore_missing=args.ignore_missing,
-        json=args.json,
-        tree_height=args.tree_height,
-        iv_bits=args.iv_bits,
-    )
+        options["algorithm"] = "blake3"
+    checker = fmt.Checker(ignore_missing=args.ignore_missing, **options)
     all_ok = True
     check_list = _check_list if args.range is None else _check_ranges
     for list_name in [os.fsencode(name) for name in args.lists] or [b"-"]:
@@ -1039,27 +1025,7 @@ def _store_verify(argv: List[str]) -> int:
     own = argparse.ArgumentParser(prog=f"{PROG} verify", add_help=False, usage=argparse.SUPPRESS)
     group = own.add_argument_group("the cluster's options")
     group.add_argument("--address", metavar="ADDR", help="Ray to use, as `parhash-dist sum --address`")
-    group.add_argument(
-        "--task-files",
-        type=_positive,
-        default=_store.DEFAULT_TASK_FILES,
-        metavar="N",
-        help=f"files with an object per task (default {_store.DEFAULT_TASK_FILES})",
-    )
-    group.add_argument(
-        "--task-bytes",
-        type=_positive,
-        default=_store.DEFAULT_TASK_BYTES,
-        metavar="N",
-        help=f"bytes of files per task (default {_store.DEFAULT_TASK_BYTES >> 20} MiB)",
-    )
-    group.add_argument(
-        "--max-retries",
-        type=int,
-        default=DEFAULT_MAX_RETRIES,
-        metavar="N",
-        help=f"retries of a task whose worker died (default {DEFAULT_MAX_RETRIES})",
-    )
+    _task_options(group, _store.DEFAULT_TASK_BYTES, _store.DEFAULT_TASK_FILES, "files with an object")
     try:
         ours, rest = own.parse_known_args(argv)
     except SystemExit as exit:

@@ -86,6 +86,7 @@ use super::engine::{bytes, short, words, Ctx, Node, Split, Subtree, View};
 use crate::lanes::Kernel;
 use crate::parts::error::PartError;
 use crate::parts::key::{PlanKey, TreeMode};
+use crate::parts::read_in;
 use crate::parts::state::{sized_in_order, PartState};
 
 /// Message bytes (of the whole message, not only the part's) per read-and-hash step of
@@ -331,11 +332,7 @@ impl Plan {
             self.message_len(),
             "the message is not the plan's length"
         );
-        self.combine_from(states, |offset, buf| {
-            let at = offset as usize;
-            buf.copy_from_slice(&message[at..at + buf.len()]);
-            Ok(())
-        })
+        self.combine_from(states, read_in(message))
     }
 
     /// [`Plan::combine`], reading exactly [`Plan::top_ranges`] through `read(offset, buf)`, in

@@ -4,6 +4,8 @@
 use parhash::{Algorithm, VariantInfo};
 use serde::Serialize;
 
+use super::push_line;
+
 /// `list`: one object per algorithm.
 #[derive(Serialize)]
 struct AlgorithmRecord {
@@ -90,22 +92,11 @@ pub fn algorithms() -> Vec<u8> {
     out
 }
 
-/// Appends `value` as one line.
-fn push_line(out: &mut Vec<u8>, value: &impl Serialize) {
-    serde_json::to_writer(&mut *out, value).expect("these records always serialize");
-    out.push(b'\n');
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::tests::parse;
     use super::*;
     use serde_json::{json, Value};
-
-    fn parse(line: &[u8]) -> Value {
-        assert_eq!(line.last(), Some(&b'\n'));
-        assert_eq!(line.iter().filter(|&&b| b == b'\n').count(), 1);
-        serde_json::from_slice(line).unwrap()
-    }
 
     #[test]
     fn every_algorithm_is_one_record() {
