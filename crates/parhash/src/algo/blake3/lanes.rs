@@ -10,7 +10,7 @@
 
 use ::blake3::hazmat::ChainingValue;
 
-use super::spec::{BLOCK, IV, SCHEDULE};
+use super::spec::{rounds, BLOCK, IV};
 use crate::lanes::Width;
 #[cfg(target_arch = "x86_64")]
 use crate::platform::{Avx2, Avx512};
@@ -166,16 +166,7 @@ fn run<V: U32x>(isa: V::Isa, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]])
             V::splat(isa, IV[0]), V::splat(isa, IV[1]), V::splat(isa, IV[2]), V::splat(isa, IV[3]),
             low, high, V::splat(isa, BLOCK as u32), V::splat(isa, flags),
         ];
-        for s in &SCHEDULE {
-            g(&mut v, [0, 4, 8, 12], m[s[0]], m[s[1]]);
-            g(&mut v, [1, 5, 9, 13], m[s[2]], m[s[3]]);
-            g(&mut v, [2, 6, 10, 14], m[s[4]], m[s[5]]);
-            g(&mut v, [3, 7, 11, 15], m[s[6]], m[s[7]]);
-            g(&mut v, [0, 5, 10, 15], m[s[8]], m[s[9]]);
-            g(&mut v, [1, 6, 11, 12], m[s[10]], m[s[11]]);
-            g(&mut v, [2, 7, 8, 13], m[s[12]], m[s[13]]);
-            g(&mut v, [3, 4, 9, 14], m[s[14]], m[s[15]]);
-        }
+        rounds!(g, v, m);
         for i in 0..8 {
             h[i] = v[i].xor(v[i + 8]);
         }
