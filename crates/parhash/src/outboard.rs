@@ -39,8 +39,8 @@
 //!   `into_inner_with_prefix` form is this outboard exactly.
 //!
 //! The outboard does not record k: the writer and the verifier must agree on it (as with
-//! bao-tree). k = 0 hashes chunk by chunk (as bao does), one SIMD lane per core; groups of
-//! 16 KiB or more are hashed as wide as BLAKE3's kernels go.
+//! bao-tree). Every k hashes as wide as the CPU's vectors go: a level of the tree at a time,
+//! its chunks or parents side by side in SIMD lanes (`algo::blake3::lanes`), on every core.
 //!
 //! # Hashing and writing in one pass
 //!
@@ -61,8 +61,10 @@ use ::blake3::hazmat::{
     merge_subtrees_non_root, merge_subtrees_root, ChainingValue, HasherExt, Mode,
 };
 
+use crate::algo::blake3::lanes::{chunk_values, parent_values};
 use crate::algo::blake3::PIECE;
 use crate::file::FileChangedSize;
+use crate::lanes::Width;
 use crate::threads::{for_each_mut, Threads};
 
 /// Bytes of one BLAKE3 chunk, the tree's smallest leaf.
@@ -433,6 +435,11 @@ impl<W: Write + Seek> fmt::Debug for Encoder<W> {
 /// Hashes the subtree of `bytes` starting at byte `offset` (a group boundary; the whole
 /// message where `root`), appends its parents to `parents` in pre-order, and returns its
 /// chaining value (the digest where `root`).
+///
+/// Bottom up, a level at a time, each level's nodes side by side in SIMD lanes: the whole
+/// chunks, then the parents of each level (a level's chaining values, read two by two, are
+/// its parents' blocks). Pairing a level's nodes from the left and carrying an odd last one
+/// up unchanged builds BLAKE3's tree, whose left subtrees are whole powers of two.
 fn subtree(
     bytes: &[u8],
     offset: u64,
@@ -440,27 +447,70 @@ fn subtree(
     parents: &mut Vec<u8>,
     root: bool,
 ) -> ChainingValue {
-    let leaf = group.bytes();
-    if bytes.len() as u64 <= leaf {
+    if bytes.len() as u64 <= CHUNK_LEN {
         return leaf_value(bytes, offset, root);
     }
-    let split = (left_leaves(group.groups(bytes.len() as u64)) * leaf) as usize;
-    let at = parents.len();
-    parents.resize(at + PARENT_LEN as usize, 0);
-    let left = subtree(&bytes[..split], offset, group, parents, false);
-    let right = subtree(
-        &bytes[split..],
-        offset + split as u64,
-        group,
-        parents,
-        false,
-    );
-    parents[at..at + 32].copy_from_slice(&left);
-    parents[at + 32..at + 64].copy_from_slice(&right);
-    if root {
-        *merge_subtrees_root(&left, &right, Mode::Hash).as_bytes()
+    let width = Width::detect();
+    let whole = bytes.len() / CHUNK_LEN as usize;
+    let mut level = vec![[0; 32]; bytes.len().div_ceil(CHUNK_LEN as usize)];
+    let (whole_bytes, tail) = bytes.split_at(whole * CHUNK_LEN as usize);
+    chunk_values(width, whole_bytes, offset / CHUNK_LEN, &mut level[..whole]);
+    if !tail.is_empty() {
+        level[whole] = leaf_value(tail, offset + whole_bytes.len() as u64, false);
+    }
+    // Up to the groups (their parents are inside the leaves, not in the outboard), then up to
+    // this subtree's top, keeping every level.
+    let mut levels = Vec::new();
+    for height in 0.. {
+        if height >= group.chunk_log() {
+            if level.len() == 1 {
+                break;
+            }
+            levels.push(level.clone());
+        }
+        if root && level.len() == 2 {
+            let top = merge_subtrees_root(&level[0], &level[1], Mode::Hash);
+            level = vec![*top.as_bytes()];
+        } else {
+            level = merge_level(width, &level);
+        }
+    }
+    levels.push(level);
+    write_preorder(&levels, levels.len() - 1, 0, parents);
+    levels.last().expect("the top")[0]
+}
+
+/// The level above `level`: its nodes' parents two by two, an odd last node carried up.
+fn merge_level(width: Width, level: &[ChainingValue]) -> Vec<ChainingValue> {
+    let pairs = level.len() / 2;
+    let mut up = vec![[0; 32]; level.len().div_ceil(2)];
+    parent_values(width, level[..2 * pairs].as_flattened(), &mut up[..pairs]);
+    if level.len() % 2 == 1 {
+        up[pairs] = level[level.len() - 1];
+    }
+    up
+}
+
+/// Appends the parents of node `index` of `levels[height]` and of those below it, in
+/// pre-order: a node with two children is a parent (its children's chaining values, side by
+/// side in the level below); one with a single child is that child, carried up.
+fn write_preorder(
+    levels: &[Vec<ChainingValue>],
+    height: usize,
+    index: usize,
+    parents: &mut Vec<u8>,
+) {
+    if height == 0 {
+        return;
+    }
+    let below = &levels[height - 1];
+    let left = 2 * index;
+    if left + 1 < below.len() {
+        parents.extend_from_slice(below[left..left + 2].as_flattened());
+        write_preorder(levels, height - 1, left, parents);
+        write_preorder(levels, height - 1, left + 1, parents);
     } else {
-        merge_subtrees_non_root(&left, &right, Mode::Hash)
+        write_preorder(levels, height - 1, left, parents);
     }
 }
 

@@ -387,8 +387,24 @@ mod x86 {
         fn add(self, o: Self) -> Self {
             Avx2x8(avx2!(self.1 => _mm256_add_epi32(self.0, o.0)), self.1)
         }
+        /// Whole-byte rotations (16 and 24 bits: BLAKE's G) are one byte shuffle instead of
+        /// two shifts and an OR.
         #[inline(always)]
         fn rotl<const N: i32>(self) -> Self {
+            if N == 16 || N == 24 {
+                let mask = if N == 16 {
+                    avx2!(self.1 => _mm256_setr_epi8(
+                        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4,
+                        5, 10, 11, 8, 9, 14, 15, 12, 13
+                    ))
+                } else {
+                    avx2!(self.1 => _mm256_setr_epi8(
+                        1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12, 1, 2, 3, 0, 5, 6, 7,
+                        4, 9, 10, 11, 8, 13, 14, 15, 12
+                    ))
+                };
+                return Avx2x8(avx2!(self.1 => _mm256_shuffle_epi8(self.0, mask)), self.1);
+            }
             let left = avx2!(self.1 => _mm256_slli_epi32::<N>(self.0));
             let right = avx2!(self.1 => _mm256_srl_epi32(self.0, _mm_cvtsi32_si128(32 - N)));
             Avx2x8(avx2!(self.1 => _mm256_or_si256(left, right)), self.1)
@@ -840,13 +856,18 @@ mod tests {
         let mut want = [0u32; 16];
         let p = <Portable<u32, 16> as U32x>::load((), &words);
         p.add(p.rotl::<7>()).bswap().to_array(&mut want);
+        let mut want_bytes = [0u32; 16];
+        p.rotl::<16>().xor(p.rotl::<24>()).to_array(&mut want_bytes);
         if let Some(token) = crate::platform::Avx2::detect() {
             let mut got = [0u32; 16];
+            let mut got_bytes = [0u32; 16];
             for half in 0..2 {
                 let v = Avx2x8::load(token, &words[8 * half..]);
                 v.add(v.rotl::<7>()).bswap().to_array(&mut got[8 * half..]);
+                (v.rotl::<16>().xor(v.rotl::<24>())).to_array(&mut got_bytes[8 * half..]);
             }
             assert_eq!(got, want);
+            assert_eq!(got_bytes, want_bytes, "the byte-shuffle rotations");
         }
         if let Some(token) = crate::platform::Avx512::detect() {
             let mut got = [0u32; 16];

@@ -23,9 +23,12 @@
 //! Why not the crate's own `update_rayon`: its joins run on rayon's global pool (or, through
 //! `install`, on a pool while the calling thread waits), next to the library's pool of cores - 1
 //! helpers plus the caller: either more threads than cores or one fewer than the cores.
-// Unsafe code only in the one-block kernel.
+// Unsafe code only in the one-block and lane kernels.
 #![deny(unsafe_code)]
 
+// The lane kernel's dispatch enters its AVX2 and AVX-512 functions.
+#[allow(unsafe_code)]
+pub(crate) mod lanes;
 pub(crate) mod one_block;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]

@@ -14,7 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub(crate) use super::spec::BLOCK;
-use super::spec::{IV, ONE_BLOCK_ROOT, SCHEDULE};
+use super::spec::{rounds, IV, ONE_BLOCK_ROOT};
 use crate::algo::len_word::LenWord;
 
 /// The G function on state words `a, b, c, d` with message words `x, y`.
@@ -47,16 +47,7 @@ pub(crate) fn compress_portable(data: &[u8], out: &mut [u8; 32]) {
         IV[0], IV[1], IV[2], IV[3], IV[4], IV[5], IV[6], IV[7],
         IV[0], IV[1], IV[2], IV[3], 0, 0, data.len() as u32, ONE_BLOCK_ROOT,
     ];
-    for s in &SCHEDULE {
-        g(&mut v, [0, 4, 8, 12], m[s[0]], m[s[1]]);
-        g(&mut v, [1, 5, 9, 13], m[s[2]], m[s[3]]);
-        g(&mut v, [2, 6, 10, 14], m[s[4]], m[s[5]]);
-        g(&mut v, [3, 7, 11, 15], m[s[6]], m[s[7]]);
-        g(&mut v, [0, 5, 10, 15], m[s[8]], m[s[9]]);
-        g(&mut v, [1, 6, 11, 12], m[s[10]], m[s[11]]);
-        g(&mut v, [2, 7, 8, 13], m[s[12]], m[s[13]]);
-        g(&mut v, [3, 4, 9, 14], m[s[14]], m[s[15]]);
-    }
+    rounds!(g, v, m);
     for (i, bytes) in out.chunks_exact_mut(4).enumerate() {
         bytes.copy_from_slice(&(v[i] ^ v[i + 8]).to_le_bytes());
     }

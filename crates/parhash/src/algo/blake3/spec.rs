@@ -46,3 +46,22 @@ pub(super) const SCHEDULE: [[usize; 16]; ROUNDS] = {
     }
     schedule
 };
+
+/// The seven rounds on the state `$v` with the message words `$m`, through the caller's G
+/// (`$g(&mut v, [a, b, c, d], x, y)`, on words or on vectors of them): columns, then
+/// diagonals, each round reading the words in [`SCHEDULE`]'s order.
+macro_rules! rounds {
+    ($g:ident, $v:expr, $m:expr) => {
+        for s in &super::spec::SCHEDULE {
+            $g(&mut $v, [0, 4, 8, 12], $m[s[0]], $m[s[1]]);
+            $g(&mut $v, [1, 5, 9, 13], $m[s[2]], $m[s[3]]);
+            $g(&mut $v, [2, 6, 10, 14], $m[s[4]], $m[s[5]]);
+            $g(&mut $v, [3, 7, 11, 15], $m[s[6]], $m[s[7]]);
+            $g(&mut $v, [0, 5, 10, 15], $m[s[8]], $m[s[9]]);
+            $g(&mut $v, [1, 6, 11, 12], $m[s[10]], $m[s[11]]);
+            $g(&mut $v, [2, 7, 8, 13], $m[s[12]], $m[s[13]]);
+            $g(&mut $v, [3, 4, 9, 14], $m[s[14]], $m[s[15]]);
+        }
+    };
+}
+pub(super) use rounds;
