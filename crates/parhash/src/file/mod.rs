@@ -112,6 +112,7 @@ mod feed;
 pub(crate) mod many;
 pub(crate) mod multi;
 pub(crate) mod read;
+mod pipeline;
 mod sparse;
 mod split;
 mod storage;
