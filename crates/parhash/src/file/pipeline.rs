@@ -216,7 +216,8 @@ impl<'a> Feeder<'a> {
             match self.done.recv() {
                 Ok(done) => self.note(done),
                 Err(mpsc::RecvError) => {
-                    self.failed.get_or_insert_with(|| io::Error::other("a worker stopped"));
+                    self.failed
+                        .get_or_insert_with(|| io::Error::other("a worker stopped"));
                 }
             }
             if self.failed.is_some() {
