@@ -50,6 +50,9 @@ struct Done {
     result: io::Result<()>,
 }
 
+/// What the reading thread does once every worker is done with a piece (drop its map).
+pub(super) type After<'a> = Box<dyn FnOnce() + 'a>;
+
 /// What one worker does with each piece: `(offset, bytes)`; an error stops everything.
 pub(super) type Work<'w> = Box<dyn FnMut(u64, &[u8]) -> io::Result<()> + Send + 'w>;
 
@@ -60,7 +63,7 @@ pub(super) struct Feeder<'a> {
     /// Pieces done by each worker so far.
     finished: Vec<u64>,
     /// Pieces sent: the oldest one first, with what to do once every worker is done with it.
-    in_flight: VecDeque<(Arc<Piece<'a>>, Option<Box<dyn FnOnce() + 'a>>)>,
+    in_flight: VecDeque<(Arc<Piece<'a>>, Option<After<'a>>)>,
     /// Pieces sent before the oldest one in flight.
     retired: u64,
     offset: u64,
@@ -175,12 +178,12 @@ impl<'a> Feeder<'a> {
     pub(super) fn send_borrowed(
         &mut self,
         bytes: &'a [u8],
-        after: Option<Box<dyn FnOnce() + 'a>>,
+        after: Option<After<'a>>,
     ) -> io::Result<()> {
         self.send(Bytes::Borrowed(bytes), after)
     }
 
-    fn send(&mut self, bytes: Bytes<'a>, after: Option<Box<dyn FnOnce() + 'a>>) -> io::Result<()> {
+    fn send(&mut self, bytes: Bytes<'a>, after: Option<After<'a>>) -> io::Result<()> {
         self.take_reports()?;
         while self.in_flight.len() >= IN_FLIGHT {
             self.retire_oldest()?;
