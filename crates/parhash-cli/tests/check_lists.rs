@@ -48,7 +48,7 @@ fn release(zero: bool) -> (tempfile::TempDir, Vec<&'static str>) {
         .map(OsStr::new)
         .collect();
     args.extend(names.iter().map(|n| OsStr::from_bytes(n)));
-    let out = succeeded(support::parhash_in(dir.path(), &args, &[]));
+    succeeded(support::parhash_in(dir.path(), &args, &[]));
     // The same file under another list form: BSD lines of two algorithms in one list.
     let tagged = parhash(
         dir.path(),

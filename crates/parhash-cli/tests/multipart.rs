@@ -89,8 +89,11 @@ fn with_control() -> Option<(Rng, tempfile::TempDir)> {
     require_tool("python3").then(|| (seeded(), tempfile::tempdir().unwrap()))
 }
 
+/// The [`fixture`]'s files: each name and size.
+type Files = Vec<(String, u64)>;
+
 /// [`with_control`] with the [`fixture`]'s files written in the directory.
-fn fixture_with_control() -> Option<(Rng, tempfile::TempDir, Vec<(String, u64)>)> {
+fn fixture_with_control() -> Option<(Rng, tempfile::TempDir, Files)> {
     let (mut rng, dir) = with_control()?;
     let files = fixture(dir.path(), &mut rng);
     Some((rng, dir, files))

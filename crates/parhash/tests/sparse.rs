@@ -16,6 +16,15 @@ use parhash::{hash, Algorithm, Hasher, Threads};
 
 const MIB: u64 = 1 << 20;
 
+/// Held by every test here: [`the_holes_are_not_read`] counts the bytes the whole process
+/// reads (the parts of a file are read on several threads), so no other test may read meanwhile.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A file of `len` bytes made with `set_len`, data written only at `extents` (offset, length);
 /// its bytes as they read, and the number of data bytes.
 fn sparse_file(dir: &Path, name: &str, len: u64, extents: &[(u64, u64)]) -> (PathBuf, Vec<u8>) {
@@ -75,6 +84,7 @@ const ALGORITHMS: [Algorithm; 5] = [
 
 #[test]
 fn a_sparse_file_hashes_as_its_bytes_do() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     for (path, bytes) in files(dir.path()) {
         for alg in ALGORITHMS {
@@ -95,6 +105,7 @@ fn a_sparse_file_hashes_as_its_bytes_do() {
 /// digest of its bytes.
 #[test]
 fn the_parts_of_a_sparse_file_combine_to_its_digest() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     for (path, bytes) in files(dir.path()) {
         let file = File::open(&path).unwrap();
@@ -113,10 +124,10 @@ fn the_parts_of_a_sparse_file_combine_to_its_digest() {
     }
 }
 
-/// This thread's bytes read by system calls so far (`rchar`): the sparse path reads on the
-/// thread that hashes.
-fn bytes_read_by_this_thread() -> u64 {
-    let io = std::fs::read_to_string("/proc/thread-self/io").unwrap();
+/// This process's bytes read by system calls so far (`rchar`, all its threads: those that
+/// hash the parts of a file read them).
+fn bytes_read_by_this_process() -> u64 {
+    let io = std::fs::read_to_string("/proc/self/io").unwrap();
     io.lines()
         .find_map(|line| line.strip_prefix("rchar: "))
         .and_then(|n| n.trim().parse().ok())
@@ -126,6 +137,7 @@ fn bytes_read_by_this_thread() -> u64 {
 /// A 1 GiB file holding 16 MiB of data is hashed reading about its data, not its holes.
 #[test]
 fn the_holes_are_not_read() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let len = 1024 * MIB;
     let extents: Vec<(u64, u64)> = (0..16).map(|i| (i * 64 * MIB + 4096 * i, MIB)).collect();
@@ -162,9 +174,9 @@ fn the_holes_are_not_read() {
             at += step;
         }
         let files = FileHasher::new(Hasher::builder(alg).threads(Threads::new(2)));
-        let before = bytes_read_by_this_thread();
+        let before = bytes_read_by_this_process();
         let got = files.hash_path(&path).unwrap();
-        let read = bytes_read_by_this_thread() - before;
+        let read = bytes_read_by_this_process() - before;
         assert_eq!(got, expected.finalize(), "{alg}");
         // The data, and a piece more where a piece holds data and hole.
         assert!(read <= 16 * MIB + MIB, "{alg}: {read} bytes read");
@@ -185,6 +197,7 @@ impl Progress for FillAHole<'_> {
 /// file rewritten while it is read.
 #[test]
 fn a_hole_written_while_hashed_is_a_change() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     for alg in [Algorithm::Blake3, Algorithm::Sha256] {
         let (path, _) = sparse_file(dir.path(), alg.name(), 9 * MIB, &[(0, MIB)]);

@@ -5,16 +5,17 @@
 //! consumer alone read is mapped, the others are read into buffers; the checks that a file did
 //! not change while it was read are the same.
 //!
-//! IMPLEMENTATION NOTE. Each piece goes to every whole-file hasher on a thread of its own and
-//! to the consumer on the reading thread, side by side; the next piece is read once all are
-//! done with this one. Pieces are a few MiB, so starting those threads costs little next to
-//! hashing a piece, and a piece stays in the last-level cache while they all read it.
+//! IMPLEMENTATION NOTE. The calling thread reads; each whole-file hasher and the consumer
+//! take the pieces in order on a thread of their own, a few pieces behind the read
+//! ([`super::pipeline`]). An input of one piece is hashed and fed side by side on threads
+//! started for it: that costs less than setting up the pipeline.
 
 use std::fs::File;
 use std::io;
 
-use super::read::{read_exactly, read_to_end};
-use super::{finish, sparse, spool, FileVersion, MultiHasher, Progress, ReadAhead};
+use super::pipeline::{self, Feeder, Work};
+use super::read::{advise_sequential, check_end, fill, read_piece_at};
+use super::{finish, sparse, spool, FileVersion, MultiHasher, Progress};
 use crate::{Hasher, Output, Threads};
 
 /// Bytes handed at once to the hashers and the consumer, read into a buffer.
@@ -28,8 +29,9 @@ impl MultiHasher<'_> {
     /// Every builder's digest of `file` (none where there are no builders), and every byte of
     /// it handed to `consume` in order, all from one read: `consume(offset, bytes)` is called
     /// with consecutive pieces from offset 0, a hole of a sparse file as zeros, and may be
-    /// given pieces of any size. It runs on the calling thread while the whole-file hashers
-    /// hash the same piece on others; an error it returns stops the hashing and is returned.
+    /// given pieces of any size. It runs on a thread of its own while the whole-file hashers
+    /// hash the same piece on others and the calling thread reads the next ones; an error it
+    /// returns stops the hashing and is returned.
     ///
     /// A regular file is read for exactly its size, as [`MultiHasher::hash_file`] reads it;
     /// anything else (a pipe, a device) to its end.
@@ -61,40 +63,30 @@ impl MultiHasher<'_> {
             .builders
             .iter()
             .any(|b| b.algorithm().needs_message_length());
+        let progress = self.progress.unwrap_or(&NoProgress);
         if version.is_none() && needs_length {
             let data = spool(&mut &*file)?;
             let mut hashers = self.feeding_hashers(Some(data.len() as u64))?;
-            let progress = self.progress.unwrap_or(&NoProgress);
             progress.started(Some(data.len() as u64));
-            hash_and_feed(&mut hashers, &mut consume, 0, &data)?;
-            progress.hashed(data.len() as u64);
+            if data.len() <= FEED_PIECE {
+                hash_and_feed(&mut hashers, &mut consume, &data)?;
+                progress.hashed(data.len() as u64);
+            } else {
+                feed(&mut hashers, consume, FEED_PIECE, progress, |feeder| {
+                    data.chunks(FEED_PIECE)
+                        .try_for_each(|piece| feeder.send_borrowed(piece, None))
+                })?;
+            }
             return hashers.into_iter().map(finish).collect();
         }
         let len = version.map(|v| v.len());
         let mut hashers = self.feeding_hashers(len)?;
-        let progress = self.progress.unwrap_or(&NoProgress);
         progress.started(len);
-        let mut offset = 0u64;
-        let mut failed = None;
-        let mut step = |bytes: &[u8]| {
-            if failed.is_some() {
-                return;
-            }
-            match hash_and_feed(&mut hashers, &mut consume, offset, bytes) {
-                Ok(()) => {
-                    offset += bytes.len() as u64;
-                    progress.hashed(bytes.len() as u64);
-                }
-                Err(err) => failed = Some(err),
-            }
-        };
-        let read = match len {
-            None => read_to_end(&mut &*file, FEED_PIECE, &mut step).map(drop),
-            Some(len) => self.read_feeding(file, len, &mut step),
-        };
-        read?;
-        if let Some(err) = failed {
-            return Err(err);
+        match len {
+            None => feed(&mut hashers, consume, FEED_PIECE, progress, |feeder| {
+                feed_to_end(file, feeder)
+            })?,
+            Some(len) => self.feed_regular(file, len, &mut hashers, consume, progress)?,
         }
         if let Some(version) = version {
             version.check_large(file)?;
@@ -102,21 +94,63 @@ impl MultiHasher<'_> {
         hashers.into_iter().map(finish).collect()
     }
 
-    /// Reads the `len` bytes of the regular file `file` into `step`, as the engine reads it
-    /// for its digests: holes from memory, mapped where maps pay (a tree mode among the
-    /// builders, or no builder at all: the consumer is then the only reader), read otherwise.
-    fn read_feeding(&self, file: &File, len: u64, step: &mut impl FnMut(&[u8])) -> io::Result<()> {
-        if let Some(extents) = sparse::Extents::of(file, len) {
-            return sparse::read_exactly(file, len, FEED_PIECE, &extents, step);
+    /// Feeds the `len` bytes of the regular file `file`, read as the engine reads it for its
+    /// digests: holes from memory, mapped where maps pay (a tree mode among the builders, or
+    /// no builder at all: the consumer is then the only reader), read otherwise.
+    fn feed_regular(
+        &self,
+        file: &File,
+        len: u64,
+        hashers: &mut [Hasher],
+        mut consume: impl FnMut(u64, &[u8]) -> io::Result<()> + Send,
+        progress: &dyn Progress,
+    ) -> io::Result<()> {
+        let extents = sparse::Extents::of(file, len);
+        if len <= FEED_PIECE as u64 {
+            let mut data = vec![0; len as usize];
+            match &extents {
+                Some(extents) => extents.read_at(file, &mut data, 0, len)?,
+                None => read_piece_at(file, &mut data, 0, len)?,
+            }
+            check_end(file, len)?;
+            hash_and_feed(hashers, &mut consume, &data)?;
+            progress.hashed(len);
+            return Ok(());
         }
-        let map = self.maps
+        let map = extents.is_none()
+            && self.maps
             && (self.builders.is_empty()
                 || self
                     .builders
                     .iter()
                     .any(|b| Hasher::splits_over_threads(b.algorithm())));
-        let piece = if map { FEED_MAPPED_PIECE } else { FEED_PIECE };
-        read_exactly(file, len, piece, ReadAhead::WhenNotCached, map, step)
+        // A map pays from a few pieces on; a smaller file is read.
+        #[cfg(target_os = "linux")]
+        if map && len > 2 * FEED_MAPPED_PIECE as u64 {
+            if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
+                return feed_mapped(&mapping, file, len, hashers, consume, progress);
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = map;
+        advise_sequential(file);
+        feed(hashers, consume, FEED_PIECE, progress, |feeder| {
+            for start in (0..len).step_by(FEED_PIECE) {
+                let range = start..(start + FEED_PIECE as u64).min(len);
+                let want = (range.end - range.start) as usize;
+                if extents.as_ref().is_some_and(|e| e.is_hole(range)) {
+                    feeder.send_borrowed(sparse::zeros(want), None)?;
+                    continue;
+                }
+                let mut buf = feeder.buffer()?;
+                match &extents {
+                    Some(extents) => extents.read_at(file, &mut buf[..want], start, len)?,
+                    None => read_piece_at(file, &mut buf[..want], start, len)?,
+                }
+                feeder.send_buffer(buf, want)?;
+            }
+            check_end(file, len)
+        })
     }
 
     /// A fresh hasher per builder: one alone keeps its threads, several get one each (they
@@ -146,21 +180,92 @@ struct NoProgress;
 
 impl Progress for NoProgress {}
 
-/// `bytes` (at `offset`) to every hasher, each on a thread of its own, and to `consume` on
-/// this one.
+/// `bytes`, the whole input, to every hasher, each on a thread of its own, and to `consume`
+/// on this one.
 fn hash_and_feed(
     hashers: &mut [Hasher],
     consume: &mut impl FnMut(u64, &[u8]) -> io::Result<()>,
-    offset: u64,
     bytes: &[u8],
 ) -> io::Result<()> {
     if hashers.is_empty() {
-        return consume(offset, bytes);
+        return consume(0, bytes);
     }
     std::thread::scope(|scope| {
         for hasher in hashers.iter_mut() {
             scope.spawn(move || hasher.update(bytes));
         }
-        consume(offset, bytes)
+        consume(0, bytes)
     })
+}
+
+/// The pieces `read` sends to every hasher and to `consume`, each on a thread of its own
+/// ([`pipeline::run`]); buffers of `buffer_size` bytes.
+fn feed<'a>(
+    hashers: &mut [Hasher],
+    consume: impl FnMut(u64, &[u8]) -> io::Result<()> + Send,
+    buffer_size: usize,
+    progress: &'a dyn Progress,
+    read: impl FnOnce(&mut Feeder<'a>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut works: Vec<Work> = hashers
+        .iter_mut()
+        .map(|hasher| {
+            Box::new(move |_, bytes: &[u8]| {
+                hasher.update(bytes);
+                Ok(())
+            }) as Work
+        })
+        .collect();
+    works.push(Box::new(consume));
+    pipeline::run(works, buffer_size, progress, read)
+}
+
+/// Input of unknown length (a pipe, a device) to its end, [`FEED_PIECE`] at a time (each as
+/// full as the input allows).
+fn feed_to_end(file: &File, feeder: &mut Feeder) -> io::Result<()> {
+    loop {
+        let mut buf = feeder.buffer()?;
+        let n = fill(&mut &*file, &mut buf)?;
+        if n == 0 {
+            feeder.keep(buf);
+            return Ok(());
+        }
+        feeder.send_buffer(buf, n)?;
+        if n < FEED_PIECE {
+            return Ok(());
+        }
+    }
+}
+
+/// The `len` bytes of `file` from its map: each piece mapped in on this thread
+/// ([`crate::mapped::Mapping::populate`], which waits for the disk) while the workers hash
+/// the ones before in place, and dropped once they all are. A page the file lost is a
+/// [`super::FileChangedSize`] or an error, as when the digests alone are hashed from a map.
+#[cfg(target_os = "linux")]
+fn feed_mapped(
+    mapping: &crate::mapped::Mapping,
+    file: &File,
+    len: u64,
+    hashers: &mut [Hasher],
+    consume: impl FnMut(u64, &[u8]) -> io::Result<()> + Send,
+    progress: &dyn Progress,
+) -> io::Result<()> {
+    use super::read::{check_mapped_end, mapped_fault};
+    advise_sequential(file);
+    let bytes = mapping.bytes();
+    feed(hashers, consume, 0, progress, |feeder| {
+        for start in (0..bytes.len()).step_by(FEED_MAPPED_PIECE) {
+            let range = start..(start + FEED_MAPPED_PIECE).min(bytes.len());
+            if !mapping.populate(range.clone()) {
+                return Err(mapped_fault(file, len));
+            }
+            let piece = &bytes[range.clone()];
+            feeder.send_borrowed(piece, Some(Box::new(move || mapping.release(range))))?;
+        }
+        Ok(())
+    })?;
+    if mapping.faulted() {
+        return Err(mapped_fault(file, len));
+    }
+    check_mapped_end(file, len)
 }

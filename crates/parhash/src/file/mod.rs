@@ -66,8 +66,10 @@
 //!   filled, and copy nothing.
 //! - **The holes of a sparse file are not read** (Linux): a regular file of more than
 //!   [`SMALL_FILE`] bytes with a hole before its end (one `lseek(SEEK_HOLE)` says) is read one
-//!   data extent at a time as one stream, never mapped, and its holes are hashed as zeros from
-//!   memory: reading or mapping a hole would fill the page cache with zeros. The digest is
+//!   data extent at a time, never mapped, and its holes are hashed as zeros from memory:
+//!   reading or mapping a hole would fill the page cache with zeros. An algorithm that splits
+//!   over threads hashes it in parts, each thread reading its data and zeroing its holes, so
+//!   the zeros are hashed on every core; the others, as one stream. The digest is
 //!   that of the file's bytes; a dense file, or a file system that cannot say, is read as
 //!   above.
 //! - **Several algorithms, one read** ([`MultiHasher`]): each file is read once and its
@@ -111,6 +113,7 @@
 mod feed;
 pub(crate) mod many;
 pub(crate) mod multi;
+mod pipeline;
 pub(crate) mod read;
 mod sparse;
 mod split;
@@ -438,6 +441,11 @@ impl<'p> FileHasher<'p> {
     /// Hashes the `len` bytes of the regular file `file`.
     fn hash_regular(&self, file: &File, len: u64) -> io::Result<Output> {
         if let Some(extents) = sparse::Extents::of(file, len) {
+            if let Some(threads) = self.parallel_threads(len) {
+                self.started(Some(len));
+                let hashed = |n| self.hashed(n);
+                return split::hash_sparse(file, len, &extents, &self.builder, threads, &hashed);
+            }
             return self.hash_sparse(file, len, &extents);
         }
         if let Some((threads, storage)) = self.parallel_reads(file, len) {
@@ -469,8 +477,8 @@ impl<'p> FileHasher<'p> {
         finish(hasher)
     }
 
-    /// Hashes the `len` bytes of `file`, which has holes (`extents` is its data): one stream
-    /// through the hasher (its own threads, where it has them), the holes from a buffer of
+    /// Hashes the `len` bytes of `file`, which has holes (`extents` is its data), where it is
+    /// not hashed in parts ([`split::hash_sparse`]): one stream through the hasher (its own threads, where it has them), the holes from a buffer of
     /// zeros ([`sparse`]), never a map (a map of a hole fills the page cache with zeros).
     fn hash_sparse(&self, file: &File, len: u64, extents: &sparse::Extents) -> io::Result<Output> {
         let mut hasher = self.hasher(Some(len))?;
@@ -514,18 +522,23 @@ impl<'p> FileHasher<'p> {
     /// The threads that read and hash their own pieces of `file`, and where its bytes are,
     /// when it is read in parallel.
     fn parallel_reads(&self, file: &File, len: u64) -> Option<(crate::Threads, Storage)> {
-        let threads = self.builder.threads_allowed();
-        // The length first: counting the cores reads the cgroup quota files.
-        if len < split::SPLIT_FROM || !threads.more_than_one() || !split::can_split(&self.builder) {
-            return None;
-        }
-        let storage = match self.read_strategy {
-            ReadStrategy::Sequential => return None,
-            ReadStrategy::Parallel | ReadStrategy::Auto => storage_of(file, len),
-        };
+        let threads = self.parallel_threads(len)?;
+        let storage = storage_of(file, len);
         let parallel =
             self.read_strategy == ReadStrategy::Parallel || storage.serves_parallel_reads();
         parallel.then_some((threads, storage))
+    }
+
+    /// The threads that would hash a `len`-byte file in parts, each reading its own: `None`
+    /// where it is one stream (too short, one thread, an algorithm that does not split, or
+    /// sequential reads asked for).
+    fn parallel_threads(&self, len: u64) -> Option<crate::Threads> {
+        if self.read_strategy == ReadStrategy::Sequential || len < split::SPLIT_FROM {
+            return None;
+        }
+        // The length first: counting the cores reads the cgroup quota files.
+        let threads = self.builder.threads_allowed();
+        (threads.more_than_one() && split::can_split(&self.builder)).then_some(threads)
     }
 
     /// When a large file is read ahead: as asked, except that the default reads ahead from the

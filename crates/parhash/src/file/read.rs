@@ -306,12 +306,12 @@ pub(crate) fn mapped_fault(file: &File, len: u64) -> io::Error {
 /// half as many requests, each twice as large (BENCHMARKS.md, seekfs). Advice only:
 /// an error changes nothing.
 #[cfg(target_os = "linux")]
-fn advise_sequential(file: &File) {
+pub(super) fn advise_sequential(file: &File) {
     let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::Sequential);
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_sequential(_file: &File) {}
+pub(super) fn advise_sequential(_file: &File) {}
 
 /// The hasher's side of [`read_ahead`]: each full buffer to `consume`, then back to the
 /// reader (or to this thread's spares once the reader is done).

@@ -64,7 +64,29 @@ pub(super) fn hash(
     {
         return hash_mapped(&mapping, file, len, builder, threads, hashed);
     }
-    let digest = hash_parts(file, len, builder, threads, hashed)?;
+    let read = |offset: u64, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
+    let digest = hash_parts(read, len, builder, threads, hashed)?;
+    check_end(file, len)?;
+    Ok(digest)
+}
+
+/// [`hash`] of a file with holes (`extents` is its data): the threads read the data and zero
+/// the holes in their own buffers, so the holes' zeros are hashed over all of them too (one
+/// stream hashed them on one thread at a time), and no hole is read or mapped (either fills
+/// the page cache with zeros: [`super::sparse`]).
+///
+/// # Errors
+/// As [`hash`].
+pub(super) fn hash_sparse(
+    file: &File,
+    len: u64,
+    extents: &super::sparse::Extents,
+    builder: &HasherBuilder,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+) -> io::Result<Output> {
+    let read = |offset: u64, buf: &mut [u8]| extents.read_at(file, buf, offset, len);
+    let digest = hash_parts(read, len, builder, threads, hashed)?;
     check_end(file, len)?;
     Ok(digest)
 }
@@ -335,16 +357,17 @@ fn stream_mapped(
 #[cfg(target_os = "linux")]
 const RELEASE_SHARE: usize = 4 << 20;
 
-/// The parts plan, each part hashed by the thread that reads it.
+/// The parts plan of a `len`-byte message, each part hashed by the thread that reads it
+/// through `read(offset, buf)`.
 fn hash_parts(
-    file: &File,
+    read: impl Fn(u64, &mut [u8]) -> io::Result<()> + Sync,
     len: u64,
     builder: &HasherBuilder,
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
     let plan = plan_for(len, builder, threads)?;
-    let read = |offset: u64, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
+    let read = &read;
     let report = capped_progress(len, hashed);
     let states = on_threads(plan.parts(), threads, |index| {
         let state = plan.hash_part_from(index, read).map_err(into_io)?;
