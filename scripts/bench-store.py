@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """parhash-store verify against `rclone check` and against hashing the local tree alone, on a
-tree uploaded to a local moto S3 server; and verify's peak memory from 10^4 to 10^6 objects.
+tree uploaded to a local S3 server; and verify's peak memory from 10^4 to 10^6 objects.
 
     target/py-venv/bin/python scripts/bench-store.py [--files 10000] [--rounds 5]
         [--parhash target/release/parhash] [--work DIR] [--memory 10000 100000 1000000]
+        [--server moto | --server target/s3-server]
 
 Run with the venv scripts/test-python.sh makes (parhash, boto3, moto[server]) and `rclone` on
-PATH. The tree (made and uploaded once into WORK, seeded): four fifths single-part objects of
-100 B - 256 KiB (log-uniform), one fifth multipart uploads of 2-4 parts of 64 KiB, an exact
-multiple (moto is started with S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects
-fit a small disk; verify gets `--min-part-size 65536`; rclone cannot check them: their ETag is no MD5). No object has an
-additional checksum (what rclone can check: MD5 ETags; an object with one costs a HeadObject,
-timed alone as `heads`). moto's server runs in its own process. The commands alternate through
+PATH. The server is moto's (Python, in its own process) or scripts/s3-server (gofakes3's
+handlers, Go: scripts/build-s3-server.sh builds it), which costs the shared cores far less per
+request, so that what is timed is the clients. The tree (made and uploaded once into WORK,
+seeded): four fifths single-part objects of 100 B - 256 KiB (log-uniform), one fifth multipart
+uploads of 2-4 parts of 64 KiB, an exact multiple (moto is started with
+S3_UPLOAD_PART_MIN_SIZE=65536 so that 2,000 multipart objects fit a small disk, gofakes3 has no
+minimum; verify gets `--min-part-size 65536`; rclone cannot check them: their ETag is no MD5).
+No object has an additional checksum (what rclone can check: MD5 ETags; an object with one
+costs a HeadObject, timed alone as `heads`). The commands alternate through
 scripts/time-alternating.py (medians):
 verify, `rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
 (ListObjectsV2, boto3, page after page), the listing as an ideal client asks it (plain GETs,
@@ -50,20 +54,24 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_server(work):
+def start_server(work, server):
+    """moto's server (Python) or scripts/s3-server (gofakes3, Go), on a free local port."""
     port = free_port()
     env = dict(os.environ, S3_UPLOAD_PART_MIN_SIZE=str(PART))
-    log = open(work / "moto.log", "wb")
-    server = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-                              env=env, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+    if server == "moto":
+        command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
+    else:
+        command = [server, "-addr", f"127.0.0.1:{port}"]
+    log = open(work / "server.log", "wb")
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-            return server, url
+            return process, url
         except OSError:
             time.sleep(0.1)
-    raise SystemExit("moto's server did not start (see moto.log)")
+    raise SystemExit(f"the S3 server did not start (see {work / 'server.log'})")
 
 
 def make_tree(tree, files):
@@ -120,7 +128,7 @@ n = sum(len(p.get("Contents", [])) for p in s3.get_paginator("list_objects_v2").
 assert n == int(sys.argv[2]), n
 """
 
-# The listing as an ideal client asks it: plain GETs (moto checks no signature), nothing parsed
+# The listing as an ideal client asks it: plain GETs (neither server checks a signature), nothing parsed
 # but the keys' count, the folders and the continuation token; the folders 8 at a time.
 IDEAL = """
 import concurrent.futures, http.client, re, sys, threading, urllib.parse
@@ -136,7 +144,7 @@ def pages(prefix, delimiter=""):
         local.c.request("GET", "/bench?" + urllib.parse.urlencode(q))
         body = local.c.getresponse().read()
         n += body.count(b"<Contents>")
-        folders += [f.decode() for f in re.findall(rb"<CommonPrefixes><Prefix>(.*?)</Prefix>", body)]
+        folders += [f.decode() for f in re.findall(rb"<CommonPrefixes>\\s*<Prefix>(.*?)</Prefix>", body)]
         token = re.search(rb"<NextContinuationToken>(.*?)</NextContinuationToken>", body)
         if not token:
             return n, folders
@@ -229,6 +237,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--parhash", default=str(REPO / "target" / "release" / "parhash"))
     parser.add_argument("--work", type=Path, default=Path("/tmp/parhash-bench-store"))
+    parser.add_argument("--server", default="moto", help="moto, or scripts/build-s3-server.sh's binary")
     parser.add_argument("--memory", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--no-timings", action="store_true", help="memory only")
     parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
@@ -242,7 +251,7 @@ def main():
     os.environ.pop("AWS_PROFILE", None)
     if not args.no_timings:
         tree = args.work / "tree"
-        server, url = start_server(args.work)
+        server, url = start_server(args.work, args.server)
         try:
             shutil.rmtree(tree, ignore_errors=True)
             began = time.perf_counter()

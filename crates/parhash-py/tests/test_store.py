@@ -457,6 +457,69 @@ def test_every_verdict(capsys, server, tmp_path):
     assert list(records(out)[0]) == ["kms", "only-here", "same"]
 
 
+class StubStore:
+    """ListObjectsV2 (one page, no delimiter) and HeadObject of `objects` {key: (size, etag,
+    listed algorithm or None, HeadObject's fields)}, answered in memory."""
+
+    def __init__(self, objects):
+        self.objects = objects
+
+    def get_paginator(self, _name):
+        return self
+
+    def paginate(self, Bucket, Prefix, **_):
+        yield {"Contents": [{"Key": key, "Size": size, "ETag": f'"{etag}"', **({"ChecksumAlgorithm": [alg]} if alg else {})}
+                            for key, (size, etag, alg, _) in sorted(self.objects.items())]}  # fmt: skip
+
+    def head_object(self, Bucket, Key, **_):
+        size, etag, _, fields = self.objects[Key]
+        return {"ETag": f'"{etag}"', "ContentLength": size, **fields}
+
+
+def test_verify_hashes_listed_md5s_together_and_gives_checks_verdicts(tmp_path, monkeypatch):
+    """Files whose listed ETag is their MD5 are hashed a window at a time (hash_files); the
+    rest, and those that do not match, go through `check`: every verdict, in key order across
+    windows, is the one `check` gives the object alone."""
+    local = tmp_path / "local"
+    local.mkdir()
+    rng = random.Random(3)
+    objects = {}
+    for name, size in [("a", 100), ("b-edited", 50), ("c-grown", 20), ("d-missing", 9), ("f-one-part", 70),
+                       ("g-crc", 30), ("h", 0), ("i", 3000), ("j-edited", 1)]:  # fmt: skip
+        data = rng.randbytes(size)
+        md5 = hashlib.md5(data).hexdigest()
+        alg, fields = None, {}
+        if name == "f-one-part":
+            md5 = hashlib.md5(hashlib.md5(data).digest()).hexdigest() + "-1"
+        if name == "g-crc":
+            alg, fields = "CRC32", {"ChecksumCRC32": base64.b64encode(zlib.crc32(data).to_bytes(4, "big")).decode()}
+        objects[f"p/{name}"] = (size, md5, alg, fields)
+        if name != "d-missing":
+            (local / name).write_bytes(bytes(b ^ 1 for b in data) if "edited" in name else data)
+    (local / "c-grown").write_bytes(b"more" + (local / "c-grown").read_bytes())
+    (local / "e-new").write_bytes(b"new")
+    s3 = StubStore(objects)
+    alone = []
+    for obj, name, path in store.merge(store.listing(s3, "b", "p/", folders=1), store.walk(str(local)), "p/"):
+        if path is None:
+            alone.append(store.Verdict("missing", name, obj["Key"]))
+        elif obj is None:
+            alone.append(store.Verdict("new", name))
+        else:
+            alone.append(store.check(s3, "b", obj, name, path))
+    checked = []
+    real_check = store.check
+    monkeypatch.setattr(store, "check", lambda s3, bucket, obj, *rest: checked.append(obj["Key"]) or real_check(s3, bucket, obj, *rest))  # fmt: skip
+    for window in [2, 3, 1024]:
+        monkeypatch.setattr(store, "HASH_WINDOW", window)
+        checked.clear()
+        got = list(store.verify(s3, str(local), "b", "p/", threads=2, list_folders=1))
+        assert [v.record() for v in got] == [v.record() for v in alone], window
+        assert sorted(checked) == ["p/b-edited", "p/c-grown", "p/f-one-part", "p/g-crc", "p/j-edited"]
+    assert [v.status for v in alone] == ["matched", "changed", "changed", "missing", "new", "matched", "matched",
+                                         "matched", "matched", "changed"]  # fmt: skip
+
+
 def rclone_env(url, config):
     """rclone's remote `x:` for the server, from the environment alone (no config file)."""
     env = {k: v for k, v in os.environ.items() if k != "AWS_CA_BUNDLE"}  # rclone refuses it on http

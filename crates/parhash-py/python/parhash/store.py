@@ -3,7 +3,8 @@ an object, and the store's checksums written as a checksum list.
 
 The store's side is boto3 (the ``s3`` extra: credentials, region, profiles and endpoint as
 the AWS tools find them, retries by botocore); the local side is hashed by the extension,
-each file read once for every form its object may have (``parhash.multipart_file``). The
+each file read once for every form its object may have (``parhash.multipart_file``; files
+whose listed ETag is their MD5 many at a time, ``parhash.hash_files``). The
 listing (ListObjectsV2, the prefix's folders listed at once, pages fetched ahead in threads)
 and a walk of the tree in the same key order are merged one entry at a time, so memory does
 not grow with the bucket; objects with a local file are asked for their checksums (HeadObject
@@ -28,7 +29,7 @@ import queue
 import sys
 import threading
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
@@ -68,6 +69,11 @@ ADDITIONAL = (
 
 #: Folders of the prefix listed at once (``listing``'s ``folders``).
 LIST_FOLDERS = 8
+
+#: Entries of the merge :func:`verify` takes at a time: their files whose listed ETag is an
+#: MD5 are hashed together, enough to keep the extension's threads busy, few enough that the
+#: first verdicts come soon and memory stays flat.
+HASH_WINDOW = 1024
 
 #: Checksums S3 keeps of the whole object only, however it was uploaded.
 FULL_OBJECT_ONLY = frozenset({"crc64nvme", "xxh64", "xxh3", "xxh128", "md5", "sha512"})
@@ -683,10 +689,6 @@ def _ordered(pool: ThreadPoolExecutor, jobs: Iterable[Callable[[], Any]], window
         yield running.popleft().result()
 
 
-def _done(value: Any) -> Callable[[], Any]:
-    return lambda: value
-
-
 def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
            start_after: Optional[str] = None, page_size: Optional[int] = None,
            download_mismatches: bool = False, min_part_size: int = S3_MIN_PART,
@@ -694,25 +696,84 @@ def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
     """Every object under ``prefix`` and every file below ``local``, one :class:`Verdict`
     each, in key order; a failure of the store raises (botocore's exceptions). No object's
     bytes are read unless ``download_mismatches``: then each changed one's are (streamed), to
-    say where it differs."""
+    say where it differs.
+
+    The merge is taken :data:`HASH_WINDOW` entries at a time: the files whose listed ETag is
+    an MD5 of the whole file are hashed together (``parhash.hash_files``, many files at once on
+    the extension's threads), the other objects checked on a pool of ``threads`` threads
+    meanwhile; one window is prepared while the one before is handed on."""
     objects = listing(s3, bucket, prefix, start_after, page_size=page_size, folders=list_folders)
     pairs = merge(objects, walk(local, start_after), prefix)
 
-    def jobs() -> Iterator[Callable[[], Verdict]]:
-        for obj, name, path in pairs:
-            if path is None:
-                yield _done(Verdict("missing", name, obj["Key"]))
-            elif obj is None:
-                yield _done(Verdict("new", name))
-            else:
-                yield lambda obj=obj, name=name, path=path: check(s3, bucket, obj, name, path,
-                                                                  download_mismatches, min_part_size)  # fmt: skip
+    def checked(obj: dict, name: str, path: str) -> Verdict:
+        return check(s3, bucket, obj, name, path, download_mismatches, min_part_size)
 
     with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
         try:
-            yield from _ordered(pool, jobs(), 4 * threads)
+            prepared: deque = deque()
+            failure: Optional[BaseException] = None
+            while failure is None:
+                window = []
+                try:
+                    window.extend(itertools.islice(pairs, HASH_WINDOW))
+                except Exception as err:  # the listing's, the walk's: raised after what came before
+                    failure = err
+                if window:
+                    prepared.append(_prepare(pool, window, checked))
+                while len(prepared) > 1 or (prepared and len(window) < HASH_WINDOW):
+                    for slot in prepared.popleft():
+                        yield slot.result() if isinstance(slot, Future) else slot
+                if len(window) < HASH_WINDOW:
+                    break
+            if failure is not None:
+                raise failure
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _prepare(pool: ThreadPoolExecutor, window: list, checked: Callable[[dict, str, str], Verdict]) -> list:
+    """The verdicts of a window of the merge in order, each a :class:`Verdict` or a future of
+    one: a file whose object's listed ETag is its MD5 (:func:`_listed_md5`) is hashed here with
+    the others of the window, and only a mismatch or an error is checked (:func:`check`) on
+    ``pool``, from the start: its verdict is the one ``check`` gives."""
+    slots: list = []
+    batch = []
+    for obj, name, path in window:
+        if path is None:
+            slots.append(Verdict("missing", name, obj["Key"]))
+        elif obj is None:
+            slots.append(Verdict("new", name))
+        else:
+            exp = _listed_md5(obj, path)
+            if exp is None:
+                slots.append(pool.submit(checked, obj, name, path))
+            else:
+                batch.append((len(slots), obj, name, path, exp))
+                slots.append(None)
+    hashed = _parhash.hash_files([path for _, _, _, path, _ in batch], "md5")
+    for (at, obj, name, path, exp), (_, digest) in zip(batch, hashed):
+        if digest == exp.digest:
+            shown = _parhash.multipart_value(exp.form, digest)
+            slots[at] = Verdict("matched", name, obj["Key"], exp.label, exp.text, shown)
+        else:
+            slots[at] = pool.submit(checked, obj, name, path)
+    return slots
+
+
+def _listed_md5(obj: dict, path: str) -> Optional[Expected]:
+    """The listed ETag of ``obj`` where :func:`check` would compare the file at ``path`` with
+    it first, as the MD5 of the whole file: no additional checksum listed, an ETag of one
+    piece, the file of the object's size. Else None."""
+    if obj.get("ChecksumAlgorithm"):
+        return None
+    exp, _ = expected(None, "", obj["Key"], {"ETag": obj.get("ETag", "")})
+    if exp is None or exp.parts is not None:
+        return None
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return None
+    return exp if size == obj["Size"] else None
 
 
 # The list of the store's checksums.
