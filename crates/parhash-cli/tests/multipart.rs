@@ -291,6 +291,13 @@ fn check_finds_the_part_size() {
             len.div_ceil(count).max(1),
         ];
         let size = choices[rng.below(3) as usize];
+        // S3 takes no part under 5 MiB but the last, and a size it refuses is never found
+        // (`sizes_s3_refuses_are_never_found`): such an upload is made with the usual size.
+        let size = if size >= 5 * MIB || *len <= size {
+            size
+        } else {
+            choices[0]
+        };
         let form = ["etag", "sha256", "crc32"][rng.below(3) as usize];
         asks.push((name.as_str(), form, size));
     }

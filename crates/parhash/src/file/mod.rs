@@ -442,9 +442,11 @@ impl<'p> FileHasher<'p> {
     fn hash_regular(&self, file: &File, len: u64) -> io::Result<Output> {
         if let Some(extents) = sparse::Extents::of(file, len) {
             if let Some(threads) = self.parallel_threads(len) {
-                self.started(Some(len));
-                let hashed = |n| self.hashed(n);
-                return split::hash_sparse(file, len, &extents, &self.builder, threads, &hashed);
+                if let Some(plan) = split::sparse_plan(len, &self.builder, threads)? {
+                    self.started(Some(len));
+                    let hashed = |n| self.hashed(n);
+                    return split::hash_sparse(file, len, &extents, &plan, threads, &hashed);
+                }
             }
             return self.hash_sparse(file, len, &extents);
         }
@@ -478,8 +480,9 @@ impl<'p> FileHasher<'p> {
     }
 
     /// Hashes the `len` bytes of `file`, which has holes (`extents` is its data), where it is
-    /// not hashed in parts ([`split::hash_sparse`]): one stream through the hasher (its own threads, where it has them), the holes from a buffer of
-    /// zeros ([`sparse`]), never a map (a map of a hole fills the page cache with zeros).
+    /// not hashed in parts ([`split::sparse_plan`]): one stream through the hasher (its own
+    /// threads, where it has them), the holes from a buffer of zeros ([`sparse`]), never a map
+    /// (a map of a hole fills the page cache with zeros).
     fn hash_sparse(&self, file: &File, len: u64, extents: &sparse::Extents) -> io::Result<Output> {
         let mut hasher = self.hasher(Some(len))?;
         self.started(Some(len));

@@ -65,15 +65,31 @@ pub(super) fn hash(
         return hash_mapped(&mapping, file, len, builder, threads, hashed);
     }
     let read = |offset: u64, buf: &mut [u8]| read_piece_at(file, buf, offset, len);
-    let digest = hash_parts(read, len, builder, threads, hashed)?;
+    let plan = plan_for(len, builder, threads)?;
+    let digest = hash_parts(read, len, &plan, threads, hashed)?;
     check_end(file, len)?;
     Ok(digest)
 }
 
-/// [`hash`] of a file with holes (`extents` is its data): the threads read the data and zero
-/// the holes in their own buffers, so the holes' zeros are hashed over all of them too (one
-/// stream hashed them on one thread at a time), and no hole is read or mapped (either fills
-/// the page cache with zeros: [`super::sparse`]).
+/// The plan for [`hash_sparse`] of a file of `len` bytes with holes, where one pays: parts that
+/// each read one range of the message. Interleaved ones ([`Plan::interleaved`]) are streamed
+/// through the algorithm's own hasher instead, as from a map, which also refuses a tree too
+/// tall to stream in bounded memory.
+///
+/// # Errors
+/// A plan that cannot be made for this length.
+pub(super) fn sparse_plan(
+    len: u64,
+    builder: &HasherBuilder,
+    threads: Threads,
+) -> io::Result<Option<Plan>> {
+    Ok(Some(plan_for(len, builder, threads)?).filter(|plan| !plan.interleaved()))
+}
+
+/// [`hash`] of a file with holes (`extents` is its data) by `plan` ([`sparse_plan`]): the
+/// threads read the data and zero the holes in their own buffers, so the holes' zeros are
+/// hashed over all of them too (one stream hashed them on one thread at a time), and no hole is
+/// read or mapped (either fills the page cache with zeros: [`super::sparse`]).
 ///
 /// # Errors
 /// As [`hash`].
@@ -81,12 +97,12 @@ pub(super) fn hash_sparse(
     file: &File,
     len: u64,
     extents: &super::sparse::Extents,
-    builder: &HasherBuilder,
+    plan: &Plan,
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
     let read = |offset: u64, buf: &mut [u8]| extents.read_at(file, buf, offset, len);
-    let digest = hash_parts(read, len, builder, threads, hashed)?;
+    let digest = hash_parts(read, len, plan, threads, hashed)?;
     check_end(file, len)?;
     Ok(digest)
 }
@@ -362,11 +378,10 @@ const RELEASE_SHARE: usize = 4 << 20;
 fn hash_parts(
     read: impl Fn(u64, &mut [u8]) -> io::Result<()> + Sync,
     len: u64,
-    builder: &HasherBuilder,
+    plan: &Plan,
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
-    let plan = plan_for(len, builder, threads)?;
     let read = &read;
     let report = capped_progress(len, hashed);
     let states = on_threads(plan.parts(), threads, |index| {

@@ -403,7 +403,7 @@ impl Plan {
         message: &[u8],
     ) -> Result<Output, PartError> {
         self.check_len(message)?;
-        self.combine_from(states, read_in(message))
+        self.combine_from(states, pieces::read_in(message))
     }
 
     /// The digest from the states of all the parts, in any order, reading exactly
@@ -476,16 +476,6 @@ impl Plan {
         if expected != found {
             return Err(PartError::LengthMismatch { expected, found });
         }
-        Ok(())
-    }
-}
-
-/// The `read(offset, buf)` of a `combine_from` over `message`, in memory: the `combine` of a
-/// message at hand.
-pub(crate) fn read_in(message: &[u8]) -> impl FnMut(u64, &mut [u8]) -> io::Result<()> + '_ {
-    move |offset, buf| {
-        let at = offset as usize;
-        buf.copy_from_slice(&message[at..at + buf.len()]);
         Ok(())
     }
 }

@@ -37,3 +37,13 @@ pub(crate) fn read_in_pieces(
     BUFFER.set(buffer);
     result
 }
+
+/// The `read(offset, buf)` of a `combine_from` over `message`, in memory: the `combine` of a
+/// message at hand.
+pub(crate) fn read_in(message: &[u8]) -> impl FnMut(u64, &mut [u8]) -> io::Result<()> + '_ {
+    move |offset, buf| {
+        let at = offset as usize;
+        buf.copy_from_slice(&message[at..at + buf.len()]);
+        Ok(())
+    }
+}

@@ -86,7 +86,7 @@ use super::engine::{bytes, short, words, Ctx, Node, Split, Subtree, View};
 use crate::lanes::Kernel;
 use crate::parts::error::PartError;
 use crate::parts::key::{PlanKey, TreeMode};
-use crate::parts::read_in;
+use crate::parts::pieces::read_in;
 use crate::parts::state::{sized_in_order, PartState};
 
 /// Message bytes (of the whole message, not only the part's) per read-and-hash step of
