@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use parhash::file::{FileChangedSize, FileVersion, MultiHasher};
-use parhash::outboard::{ChunkGroup, Encoder};
+use parhash::outboard::{encode_mapped, ChunkGroup, Encoder};
 use parhash::{Algorithm, Blake3Mode, Output};
 use parhash_format::check::{Checker, Record, Sink};
 use parhash_format::escape;
@@ -145,25 +145,40 @@ fn hash_with_outboard(
     let tmp = temporary(outboard);
     let written = (|| -> io::Result<Vec<Output>> {
         let sink = File::create(&tmp)?;
-        let mut encoder = Encoder::with_sink(sink, len, group).threads(options.threads);
-        let others = (algorithms.iter().filter(|&&alg| alg != Algorithm::Blake3))
-            .map(|&alg| builder_for(alg, options));
-        let engine = MultiHasher::new(others)
-            .read_strategy(options.read)
-            .memory_maps(!options.no_mmap);
-        let others = engine.hash_file_feeding(&file, |offset, bytes| {
-            // A file that was empty when opened is read to its end: one that grew since is
-            // the engine's error for a file that changed size, not the encoder's.
-            if offset + bytes.len() as u64 > len {
-                return Err(io::Error::other(FileChangedSize {
-                    expected: len,
-                    found: None,
-                }));
+        // BLAKE3 alone from a map: the outboard's units hashed in place on every thread, as
+        // the engine hashes the digest alone; otherwise in order, in the engine's one read.
+        let alone = algorithms.iter().all(|&alg| alg == Algorithm::Blake3);
+        let maps = !options.no_mmap;
+        let mapped = if alone {
+            encode_mapped(&file, len, group, options.threads, maps, &sink)?
+        } else {
+            None
+        };
+        let (root, others) = match mapped {
+            Some(root) => (root, Vec::new()),
+            None => {
+                let mut encoder = Encoder::with_sink(&sink, len, group).threads(options.threads);
+                let others = (algorithms.iter().filter(|&&alg| alg != Algorithm::Blake3))
+                    .map(|&alg| builder_for(alg, options));
+                let engine = MultiHasher::new(others)
+                    .read_strategy(options.read)
+                    .memory_maps(!options.no_mmap);
+                let others = engine.hash_file_feeding(&file, |offset, bytes| {
+                    // A file that was empty when opened is read to its end: one that grew
+                    // since is the engine's error for a file that changed size, not the
+                    // encoder's.
+                    if offset + bytes.len() as u64 > len {
+                        return Err(io::Error::other(FileChangedSize {
+                            expected: len,
+                            found: None,
+                        }));
+                    }
+                    encoder.update(bytes)
+                })?;
+                (encoder.finalize()?.0, others)
             }
-            encoder.update(bytes)
-        })?;
+        };
         version.check(&file)?;
-        let (root, sink) = encoder.finalize()?;
         sink.sync_all()?;
         let mut others = others.into_iter();
         let digests = algorithms.iter().map(|&alg| match alg {

@@ -93,6 +93,29 @@ fn outboards_are_baos_written_in_the_read_of_every_algorithm() {
     assert_eq!(stdout(&out), expected);
 }
 
+/// BLAKE3 alone: a file of more than one unit is hashed in place from its map, each thread
+/// writing its units' parents (the library's `encode_mapped`), and gives bao's outboard too.
+#[test]
+fn outboards_of_blake3_alone_are_baos() {
+    let dir = tempfile::tempdir().unwrap();
+    for len in [(3 << 20) + 5000, 9 << 20] {
+        let bytes = data(len, len as u64);
+        fs::write(dir.path().join("f"), &bytes).unwrap();
+        for jobs in ["1", "0"] {
+            let out = parhash(
+                dir.path(),
+                &["sum", "-a", "blake3", "-j", jobs, "--outboard", "f"],
+            );
+            assert!(out.status.success(), "{}", stderr(&out));
+            let hex = hex(Algorithm::Blake3, &bytes);
+            assert_eq!(stdout(&out), format!("{hex}  f\n"));
+            let (bao_outboard, _) = bao::encode::outboard(&bytes);
+            let outboard = fs::read(dir.path().join("f.obao")).unwrap();
+            assert!(outboard == bao_outboard, "{len} bytes, -j {jobs}");
+        }
+    }
+}
+
 #[test]
 fn iroh_groups_go_under_a_directory_with_k_in_the_name() {
     let dir = tempfile::tempdir().unwrap();

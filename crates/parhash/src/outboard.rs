@@ -39,8 +39,10 @@
 //!   `into_inner_with_prefix` form is this outboard exactly.
 //!
 //! The outboard does not record k: the writer and the verifier must agree on it (as with
-//! bao-tree). Every k hashes as wide as the CPU's vectors go: a level of the tree at a time,
-//! its chunks or parents side by side in SIMD lanes (`algo::blake3::lanes`), on every core.
+//! bao-tree). Every k hashes as wide as the CPU's vectors go, on every core: groups of two
+//! chunks or more by the `blake3` crate (its many-chunk kernel, faster than ours), single
+//! chunks (k = 0) and every parent above the groups a level of the tree at a time, side by
+//! side in SIMD lanes (`algo::blake3::lanes`).
 //!
 //! # Hashing and writing in one pass
 //!
@@ -49,7 +51,9 @@
 //! `update` are hashed side by side on the library's thread pool, as the streaming BLAKE3
 //! hasher does, and their parents are written to the sink as soon as they are known. The
 //! file's length must be known up front: it fixes the tree's shape, and so where each parent
-//! goes in the pre-order layout.
+//! goes in the pre-order layout. A file in the page cache is better hashed in place:
+//! [`encode_mapped`] maps it and has each thread hash its units and write their parents
+//! where they go, as the file engine hashes BLAKE3 alone (`sum -a blake3 --outboard`).
 
 use std::fmt;
 use std::fs::File;
@@ -337,8 +341,7 @@ impl<W: Write + Seek> Encoder<W> {
 
     /// The leaves of the `len` bytes from byte `offset` (a group boundary).
     fn leaves(&self, offset: u64, len: u64) -> Range<u64> {
-        let bytes = self.group.bytes();
-        offset / bytes..(offset + len).div_ceil(bytes)
+        leaves_of(self.group, offset, len)
     }
 
     /// Writes the parents of the subtree over `leaves`, in pre-order, where they go.
@@ -422,6 +425,121 @@ impl<W: Write + Seek> Encoder<W> {
     }
 }
 
+/// The digest of `file` (`len` bytes, its length when opened) and its outboard, written to
+/// `sink` (at its offsets 0 to [`outboard_size`]), where the file engine would map the file
+/// (`maps` allowed, the file in the page cache or in memory, no holes) and it maps: its units
+/// hashed in place on `threads` threads, as the engine hashes BLAKE3 alone from a map, each
+/// unit's parents written where they go by the thread that made them. `None` where not (or
+/// for a file of one unit): nothing is read, and the caller feeds the file through an
+/// [`Encoder`] instead.
+///
+/// # Errors
+/// Those of the map and of writing the sink; a file that lost pages or grew while read is the
+/// file's change ([`FileChangedSize`] inside the `io::Error`).
+#[cfg(unix)]
+pub fn encode_mapped(
+    file: &File,
+    len: u64,
+    group: ChunkGroup,
+    threads: impl Into<Threads>,
+    maps: bool,
+    sink: &File,
+) -> io::Result<Option<[u8; 32]>> {
+    use std::os::unix::fs::FileExt;
+    // Units of 2 MiB (complete subtrees): half the parents above them, and half the writes,
+    // of 1 MiB ones, still below the size whose pages the engine maps in before hashing.
+    let unit = (2 << 20).max(group.bytes());
+    let merges = Encoder::with_sink(Positioned::new(sink), len, group);
+    if len <= unit {
+        return Ok(None);
+    }
+    let groups = merges.groups;
+    let range = |index: usize| {
+        let start = index as u64 * unit;
+        start..(start + unit).min(len)
+    };
+    #[cfg(target_os = "linux")]
+    let values = crate::file::in_place_parts(
+        file,
+        len,
+        maps,
+        len.div_ceil(unit) as usize,
+        |index| vec![range(index)],
+        threads.into(),
+        |index, bytes| {
+            let range = range(index);
+            let mut parents = Vec::new();
+            let part = &bytes[range.start as usize..range.end as usize];
+            let cv = subtree(part, range.start, group, &mut parents, false);
+            let leaves = leaves_of(group, range.start, range.end - range.start);
+            let at = HEADER_LEN + PARENT_LEN * preorder_index(groups, leaves);
+            sink.write_all_at(&parents, at)?;
+            Ok(cv)
+        },
+    );
+    #[cfg(not(target_os = "linux"))]
+    let values: Option<io::Result<Vec<ChainingValue>>> = {
+        let _ = (file, maps, threads);
+        None
+    };
+    let Some(values) = values else {
+        return Ok(None);
+    };
+    // The parents above the units, in order, as the encoder merges its units.
+    let mut merges = merges;
+    for (index, cv) in values?.into_iter().enumerate() {
+        let range = range(index);
+        merges.push(merges.leaves(range.start, range.end - range.start), cv)?;
+    }
+    merges.taken = len;
+    Ok(Some(merges.finalize()?.0))
+}
+
+/// A file written at the offset last sought, with positional writes: a seek costs no system
+/// call.
+#[cfg(unix)]
+struct Positioned<'a> {
+    file: &'a File,
+    at: u64,
+}
+
+#[cfg(unix)]
+impl<'a> Positioned<'a> {
+    fn new(file: &'a File) -> Positioned<'a> {
+        Positioned { file, at: 0 }
+    }
+}
+
+#[cfg(unix)]
+impl Write for Positioned<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let n = self.file.write_at(bytes, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+impl Seek for Positioned<'_> {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        match to {
+            SeekFrom::Start(at) => self.at = at,
+            _ => {
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    "seek from the start",
+                ))
+            }
+        }
+        Ok(self.at)
+    }
+}
+
 impl<W: Write + Seek> fmt::Debug for Encoder<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -447,33 +565,36 @@ fn subtree(
     parents: &mut Vec<u8>,
     root: bool,
 ) -> ChainingValue {
-    if bytes.len() as u64 <= CHUNK_LEN {
+    if bytes.len() as u64 <= group.bytes() {
         return leaf_value(bytes, offset, root);
     }
     let width = Width::detect();
-    let whole = bytes.len() / CHUNK_LEN as usize;
-    let mut level = vec![[0; 32]; bytes.len().div_ceil(CHUNK_LEN as usize)];
-    let (whole_bytes, tail) = bytes.split_at(whole * CHUNK_LEN as usize);
-    chunk_values(width, whole_bytes, offset / CHUNK_LEN, &mut level[..whole]);
-    if !tail.is_empty() {
-        level[whole] = leaf_value(tail, offset + whole_bytes.len() as u64, false);
+    let mut level;
+    if group.chunk_log() == 0 {
+        let whole = bytes.len() / CHUNK_LEN as usize;
+        level = vec![[0; 32]; bytes.len().div_ceil(CHUNK_LEN as usize)];
+        let (whole_bytes, tail) = bytes.split_at(whole * CHUNK_LEN as usize);
+        chunk_values(width, whole_bytes, offset / CHUNK_LEN, &mut level[..whole]);
+        if !tail.is_empty() {
+            level[whole] = leaf_value(tail, offset + whole_bytes.len() as u64, false);
+        }
+    } else {
+        // Groups of two chunks or more by the crate (its own SIMD code): its many-chunk kernel
+        // is faster than the lane kernel, and a group's inner parents are not in the outboard.
+        let size = group.bytes() as usize;
+        level = (bytes.chunks(size).enumerate())
+            .map(|(i, leaf)| leaf_value(leaf, offset + (i * size) as u64, false))
+            .collect();
     }
-    // Up to the groups (their parents are inside the leaves, not in the outboard), then up to
-    // this subtree's top, keeping every level.
+    // Up to this subtree's top, keeping every level.
     let mut levels = Vec::new();
-    for height in 0.. {
-        if height >= group.chunk_log() {
-            if level.len() == 1 {
-                break;
-            }
-            levels.push(level.clone());
-        }
-        if root && level.len() == 2 {
-            let top = merge_subtrees_root(&level[0], &level[1], Mode::Hash);
-            level = vec![*top.as_bytes()];
+    while level.len() > 1 {
+        let up = if root && level.len() == 2 {
+            vec![*merge_subtrees_root(&level[0], &level[1], Mode::Hash).as_bytes()]
         } else {
-            level = merge_level(width, &level);
-        }
+            merge_level(width, &level)
+        };
+        levels.push(std::mem::replace(&mut level, up));
     }
     levels.push(level);
     write_preorder(&levels, levels.len() - 1, 0, parents);
@@ -512,6 +633,11 @@ fn write_preorder(
     } else {
         write_preorder(levels, height - 1, left, parents);
     }
+}
+
+/// The leaves of `group` under the `len` bytes from byte `offset` (a group boundary).
+fn leaves_of(group: ChunkGroup, offset: u64, len: u64) -> Range<u64> {
+    offset / group.bytes()..(offset + len).div_ceil(group.bytes())
 }
 
 /// The chaining value of one leaf at byte `offset` (the digest where it is the whole message).

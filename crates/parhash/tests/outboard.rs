@@ -10,9 +10,10 @@ use std::ops::Range;
 
 use bao_tree::io::outboard::PreOrderMemOutboard;
 use bao_tree::BlockSize;
+use parhash::file::FileChangedSize;
 use parhash::outboard::{
-    encode, encode_file, encode_grouped, outboard_size, verify_range, verify_range_grouped,
-    ChunkGroup, Encoder, RangeError, CHUNK_LEN,
+    encode, encode_file, encode_grouped, encode_mapped, outboard_size, verify_range,
+    verify_range_grouped, ChunkGroup, Encoder, RangeError, CHUNK_LEN,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
@@ -126,7 +127,7 @@ fn grouped_outboards_are_bao_trees() {
 fn streamed_threaded_and_file_encodings_agree() {
     let mut rng = StdRng::seed_from_u64(61);
     let dir = tempfile::tempdir().unwrap();
-    for len in [0, 5000, MIB + 1, 3 * MIB + 777, 6 * MIB] {
+    for len in [0, 5000, MIB + 1, 3 * MIB + 777, 6 * MIB, 8 * MIB + 1] {
         let data = random_bytes(&mut rng, len);
         for k in [0, 4, 10] {
             let whole = encode_grouped(&data, group(k));
@@ -160,6 +161,51 @@ fn streamed_threaded_and_file_encodings_agree() {
             outboard.seek(SeekFrom::Start(0)).unwrap();
             outboard.read_to_end(&mut written).unwrap();
             assert_eq!((root, written), whole, "{len} k={k} file");
+            // From a map, on every thread count: a file just written is in the page cache,
+            // so every file of more than one unit (2 MiB) is mapped.
+            for threads in [1, 2, 0] {
+                let sink = tempfile::tempfile().unwrap();
+                let data_file = File::open(&path).unwrap();
+                let mapped =
+                    encode_mapped(&data_file, len as u64, group(k), threads, true, &sink).unwrap();
+                if len <= 2 * MIB {
+                    assert_eq!(mapped, None, "{len} k={k}: one unit is fed, not mapped");
+                    continue;
+                }
+                let mut written = Vec::new();
+                (&sink).read_to_end(&mut written).unwrap();
+                assert_eq!(
+                    (mapped.unwrap(), written),
+                    whole,
+                    "{len} k={k} mapped -j{threads}"
+                );
+                let not_mapped =
+                    encode_mapped(&data_file, len as u64, group(k), threads, false, &sink);
+                assert_eq!(not_mapped.unwrap(), None, "maps refused: the caller reads");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_mapped_file_that_changed_size_is_an_error_not_an_outboard() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data");
+    std::fs::write(&path, vec![5u8; 3 * MIB]).unwrap();
+    let file = File::open(&path).unwrap();
+    for len in [3 * MIB as u64 - 1, 4 * MIB as u64] {
+        let sink = tempfile::tempfile().unwrap();
+        match encode_mapped(&file, len, ChunkGroup::IROH, 0, true, &sink) {
+            Err(err) => {
+                let changed = err
+                    .get_ref()
+                    .and_then(|e| e.downcast_ref::<FileChangedSize>());
+                assert!(changed.is_some(), "told {len} bytes of 3 MiB: {err}");
+            }
+            // Not mapped (the pages past the end are not in the page cache): the caller
+            // reads it, and finds the change.
+            Ok(None) => assert!(len > 3 * MIB as u64, "a shorter length is mapped"),
+            Ok(Some(_)) => panic!("an outboard of {len} bytes from a file of 3 MiB"),
         }
     }
 }

@@ -133,6 +133,43 @@ pub(crate) use many::SMALL_FILE;
 pub(crate) use read::{piece_size, PIECE};
 pub use storage::{storage_of, ReadStrategy, Storage};
 
+/// `work(index)` for parts `0..parts` of the regular file `file` (`len` bytes), part `index`
+/// reading the byte ranges `ranges(index)`, each hashed in place from a map on `threads`
+/// threads ([`split::in_place`]), where the engine maps a file (`maps` allowed, the file in
+/// the page cache or in memory, no holes) and it maps: `None` otherwise, for the caller to
+/// read it. A page the file lost meanwhile, or a file that grew, is the file's change
+/// ([`FileChangedSize`]), as when a digest is hashed from a map.
+#[cfg(target_os = "linux")]
+pub(crate) fn in_place_parts<T: Send>(
+    file: &File,
+    len: u64,
+    maps: bool,
+    parts: usize,
+    ranges: impl Fn(usize) -> Vec<std::ops::Range<u64>> + Sync,
+    threads: crate::Threads,
+    work: impl Fn(usize, &[u8]) -> io::Result<T> + Sync,
+) -> Option<io::Result<Vec<T>>> {
+    if !maps
+        || !matches!(storage_of(file, len), Storage::Cached | Storage::Memory)
+        || sparse::Extents::of(file, len).is_some()
+    {
+        return None;
+    }
+    let mapping = crate::mapped::Mapping::new(file, len)?;
+    read::advise_sequential(file);
+    let bytes = mapping.bytes();
+    let results = split::in_place(&mapping, file, parts, ranges, threads, &|_| {}, |index| {
+        work(index, bytes)
+    });
+    Some(results.and_then(|results| {
+        if mapping.faulted() {
+            return Err(read::mapped_fault(file, len));
+        }
+        read::check_mapped_end(file, len)?;
+        Ok(results)
+    }))
+}
+
 use crate::{Algorithm, Hasher, HasherBuilder, Output};
 
 /// Most bytes of input of unknown length (a pipe, standard input, a `/proc` file) spooled to

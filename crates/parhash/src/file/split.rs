@@ -192,9 +192,7 @@ fn hash_mapped(
 }
 
 /// The parts of `plan` (each reading one range of the message) hashed in place from the map
-/// by `threads` threads, taking them from a shared counter. Parts of at least
-/// [`POPULATE_FROM`] are mapped in before they are hashed and dropped once they are; smaller
-/// ones fault in as they are read and are dropped in batches ([`released_after`]).
+/// ([`in_place`]), then combined.
 #[cfg(target_os = "linux")]
 fn parts_in_place(
     mapping: &crate::mapped::Mapping,
@@ -204,24 +202,53 @@ fn parts_in_place(
     threads: Threads,
     hashed: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Output> {
+    debug_assert_eq!(mapping.bytes().len() as u64, len);
     let bytes = mapping.bytes();
-    let parts = plan.parts();
+    let states = in_place(
+        mapping,
+        file,
+        plan.parts(),
+        |index| plan.ranges(index),
+        threads,
+        hashed,
+        |index| plan.hash_part(index, bytes).map_err(into_io),
+    )?;
+    plan.combine(&states, bytes).map_err(into_io)
+}
+
+/// `work(index)` for parts `0..parts` of a map, part `index` reading the byte ranges
+/// `ranges(index)` of it, on `threads` threads taking them from a shared counter; the results
+/// in part order, every part's bytes reported to `hashed` (the whole map at the end). Parts of
+/// at least [`POPULATE_FROM`] are mapped in before they are hashed and dropped once they are;
+/// smaller ones fault in as they are read and are dropped in batches ([`released_after`]).
+#[cfg(target_os = "linux")]
+pub(crate) fn in_place<T: Send>(
+    mapping: &crate::mapped::Mapping,
+    file: &File,
+    parts: usize,
+    ranges: impl Fn(usize) -> Vec<std::ops::Range<u64>> + Sync,
+    threads: Threads,
+    hashed: &(dyn Fn(usize) + Sync),
+    work: impl Fn(usize) -> io::Result<T> + Sync,
+) -> io::Result<Vec<T>> {
+    let bytes = mapping.bytes();
+    let len = bytes.len() as u64;
     let span = |index: usize| {
-        let range = plan.ranges(index).last().cloned().unwrap_or(0..0);
+        let range = ranges(index).last().cloned().unwrap_or(0..0);
         range.start as usize..range.end as usize
     };
     let part_bytes = span(0).len().max(1);
     let whole = part_bytes >= POPULATE_FROM;
     let batch = (RELEASE_BYTES / part_bytes).max(1);
     let report = capped_progress(len, hashed);
-    let states = on_threads(parts, threads, |index| {
-        let ranges = plan.ranges(index);
+    let results = on_threads(parts, threads, |index| {
+        let ranges = ranges(index);
         for range in ranges.iter().filter(|_| whole) {
             if !mapping.populate(range.start as usize..range.end as usize) {
                 return Err(mapped_fault(file, len));
             }
         }
-        let state = plan.hash_part(index, bytes).map_err(into_io)?;
+        let result = work(index)?;
         if whole {
             for range in &ranges {
                 mapping.release(range.start as usize..range.end as usize);
@@ -230,15 +257,14 @@ fn parts_in_place(
             mapping.release(span(done.start).start..span(done.end - 1).end);
         }
         report(ranges.iter().map(|r| r.end - r.start).sum());
-        Ok(state)
+        Ok(result)
     })?;
     if !whole {
         let tail = unreleased_from(parts, batch);
         release_on_threads(mapping, span(tail).start..bytes.len(), threads)?;
     }
-    let digest = plan.combine(&states, bytes).map_err(into_io)?;
     report(len);
-    Ok(digest)
+    Ok(results)
 }
 
 /// Parts of at least this many bytes are mapped in before they are hashed

@@ -152,6 +152,18 @@ fn run<V: U32x>(isa: V::Isa, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]])
     }
     let mut m = [h[0]; 16];
     for b in 0..blocks {
+        #[cfg(target_arch = "x86_64")]
+        if b + 4 < blocks {
+            for input in inputs {
+                let ahead = input[(b + 4) * BLOCK..].as_ptr();
+                // SAFETY: a prefetch is a hint; SSE is in every x86_64 CPU.
+                unsafe {
+                    ::core::arch::x86_64::_mm_prefetch::<{ ::core::arch::x86_64::_MM_HINT_T0 }>(
+                        ahead.cast(),
+                    )
+                };
+            }
+        }
         V::transpose_blocks(isa, inputs, b * BLOCK, false, &mut m);
         let flags = match node {
             Node::Parent => PARENT,

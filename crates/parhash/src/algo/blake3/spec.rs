@@ -52,16 +52,27 @@ pub(super) const SCHEDULE: [[usize; 16]; ROUNDS] = {
 /// diagonals, each round reading the words in [`SCHEDULE`]'s order.
 macro_rules! rounds {
     ($g:ident, $v:expr, $m:expr) => {
-        for s in &super::spec::SCHEDULE {
-            $g(&mut $v, [0, 4, 8, 12], $m[s[0]], $m[s[1]]);
-            $g(&mut $v, [1, 5, 9, 13], $m[s[2]], $m[s[3]]);
-            $g(&mut $v, [2, 6, 10, 14], $m[s[4]], $m[s[5]]);
-            $g(&mut $v, [3, 7, 11, 15], $m[s[6]], $m[s[7]]);
-            $g(&mut $v, [0, 5, 10, 15], $m[s[8]], $m[s[9]]);
-            $g(&mut $v, [1, 6, 11, 12], $m[s[10]], $m[s[11]]);
-            $g(&mut $v, [2, 7, 8, 13], $m[s[12]], $m[s[13]]);
-            $g(&mut $v, [3, 4, 9, 14], $m[s[14]], $m[s[15]]);
-        }
+        // Unrolled, so that every message index is a constant: a loop over the schedule reads
+        // the words through runtime indices, which keeps them (and the lane kernels' vectors)
+        // in memory.
+        super::spec::rounds!(@round $g, $v, $m, 0);
+        super::spec::rounds!(@round $g, $v, $m, 1);
+        super::spec::rounds!(@round $g, $v, $m, 2);
+        super::spec::rounds!(@round $g, $v, $m, 3);
+        super::spec::rounds!(@round $g, $v, $m, 4);
+        super::spec::rounds!(@round $g, $v, $m, 5);
+        super::spec::rounds!(@round $g, $v, $m, 6);
     };
+    (@round $g:ident, $v:expr, $m:expr, $r:expr) => {{
+        const S: [usize; 16] = super::spec::SCHEDULE[$r];
+        $g(&mut $v, [0, 4, 8, 12], $m[S[0]], $m[S[1]]);
+        $g(&mut $v, [1, 5, 9, 13], $m[S[2]], $m[S[3]]);
+        $g(&mut $v, [2, 6, 10, 14], $m[S[4]], $m[S[5]]);
+        $g(&mut $v, [3, 7, 11, 15], $m[S[6]], $m[S[7]]);
+        $g(&mut $v, [0, 5, 10, 15], $m[S[8]], $m[S[9]]);
+        $g(&mut $v, [1, 6, 11, 12], $m[S[10]], $m[S[11]]);
+        $g(&mut $v, [2, 7, 8, 13], $m[S[12]], $m[S[13]]);
+        $g(&mut $v, [3, 4, 9, 14], $m[S[14]], $m[S[15]]);
+    }};
 }
 pub(super) use rounds;
