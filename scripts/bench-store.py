@@ -18,7 +18,8 @@ No object has an additional checksum (what rclone can check: MD5 ETags; an objec
 costs a HeadObject, timed alone as `heads`). The commands alternate through
 scripts/time-alternating.py (medians):
 verify, `rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
-(ListObjectsV2, boto3, page after page), the listing as an ideal client asks it (plain GETs,
+(ListObjectsV2, boto3, page after page; the same through parhash.store's client, which reads
+the pages itself), the listing as an ideal client asks it (plain GETs,
 the prefix's folders 8 at a time, nothing parsed but what the next request needs: the least
 time the server takes to list the prefix) and HeadObject of the first 1,000 objects (16
 threads), which show what the server costs.
@@ -128,6 +129,14 @@ n = sum(len(p.get("Contents", [])) for p in s3.get_paginator("list_objects_v2").
 assert n == int(sys.argv[2]), n
 """
 
+# The same pages through parhash.store's client (botocore sends them; parhash reads them).
+LISTING_PARHASH = """
+import sys, parhash.store
+s3 = parhash.store.client(sys.argv[1])
+n = sum(len(p.get("Contents", [])) for p in s3.get_paginator("list_objects_v2").paginate(Bucket="bench", Prefix="t/"))
+assert n == int(sys.argv[2]), n
+"""
+
 # The listing as an ideal client asks it: plain GETs (neither server checks a signature), nothing parsed
 # but the keys' count, the folders and the continuation token; the folders 8 at a time.
 IDEAL = """
@@ -178,11 +187,15 @@ def timings(args, url, tree):
         f"rclone=rclone check {tree} x:{BUCKET}/t",
         f"sum={args.parhash} sum -r -a md5 --no-progress {tree}",
         f"listing={py} -c '{LISTING}' {url} {args.files}",
+        f"listing-parhash={py} -c '{LISTING_PARHASH}' {url} {args.files}",
         f"listing-ideal={py} -c '{IDEAL}' {url} {args.files}",
         f"heads={py} -c '{HEADS}' {url}",
     ]
+    # The tree read back into the page cache before every run (`--before`): some machines reclaim
+    # idle page cache within minutes, and every command here reads the tree as cached.
+    warm = f"find {tree} -type f -exec cat {{}} + > /dev/null"
     subprocess.run([py, str(REPO / "scripts" / "time-alternating.py"), "--rounds", str(args.rounds),
-                    "--warmup", "1", *commands], env=env, check=True)  # fmt: skip
+                    "--warmup", "1", "--before", warm, *commands], env=env, check=True)  # fmt: skip
 
 
 def memory_child(n):

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Wall time of several commands, run in turn round after round, medians side by side.
 
-    scripts/time-alternating.py [--rounds 5] [--warmup 0] [--evict FILE] [NAME=]COMMAND ...
+    scripts/time-alternating.py [--rounds 5] [--warmup 0] [--evict FILE] [--before COMMAND]
+        [NAME=]COMMAND ...
 
 Each round runs every command once (the order rotates each round, so clock and load changes
 on a shared machine land on all alike); a command's output goes to /dev/null. With --evict,
 FILE's pages are dropped from the page cache (posix_fadvise DONTNEED) before every run, so
-each run reads it cold. Prints a Markdown table: median and min wall time per command, the
-median over rounds of each command's time divided by the first command's in that round, and
+each run reads it cold. With --before, COMMAND runs (untimed) before every run: `cat FILE >
+/dev/null` puts back in the page cache what a machine that reclaims idle page cache (as some
+VMs do within minutes) took out, so that "cached" means cached. Prints a Markdown table:
+median and min wall time per command, the median over rounds of each command's time divided
+by the first command's in that round, and
 the median CPU time (user + system, all threads)."""
 
 import argparse
@@ -42,6 +46,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=0, help="rounds run first and not counted")
     parser.add_argument("--evict", help="file to drop from the page cache before each run")
+    parser.add_argument("--before", help="command (run by sh, not timed) before each run")
     parser.add_argument("commands", nargs="+", help="[NAME=]COMMAND (run by sh)")
     args = parser.parse_args()
     commands = [named(c) for c in args.commands]
@@ -53,6 +58,8 @@ def main():
         for name, command in commands[shift:] + commands[:shift]:
             if args.evict:
                 evict(args.evict)
+            if args.before:
+                subprocess.run(args.before, shell=True, check=True, stdout=subprocess.DEVNULL)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run(command, shell=True, check=True, stdout=subprocess.DEVNULL)

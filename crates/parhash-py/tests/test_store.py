@@ -654,6 +654,31 @@ def test_folders_listed_at_once_resume_after_any_name(ordered):
             assert got == want, (after, folders)
 
 
+def test_listing_pages_read_as_botocore_reads_them(server, filled, ordered):
+    """parhash's client reads ListObjectsV2's pages itself (botocore's parser costs more than
+    rclone's whole check): the same dicts as botocore's own parser, for every bucket the tests
+    fill (single-part and multipart objects, every additional checksum, awkward keys), with and
+    without a delimiter, in pages of 2; and every page was read by parhash's reader."""
+    plain = boto3.client("s3", endpoint_url=server)
+    ours = store.client(server)
+    bodies = []
+    ours.meta.events.register("before-parse.s3.ListObjectsV2", lambda response_dict, **_: bodies.append(response_dict["body"]))
+
+    def pages(s3, **args):
+        return [{k: v for k, v in page.items() if k != "ResponseMetadata"}
+                for page in s3.get_paginator("list_objects_v2").paginate(**args)]  # fmt: skip
+
+    buckets = [b["Name"] for b in plain.list_buckets()["Buckets"]]
+    assert {"forms", "order"} <= set(buckets)
+    for bucket in buckets:
+        for args in ({}, {"Delimiter": "/"}, {"Prefix": "p/", "Delimiter": "/"}, {"PaginationConfig": {"PageSize": 2}}):
+            want = pages(plain, Bucket=bucket, **args)
+            assert pages(ours, Bucket=bucket, **args) == want, (bucket, args)
+    assert any(b"<ChecksumAlgorithm>" in body for body in bodies) and any(b"%C3%A9" in body for body in bodies)
+    for body in bodies:
+        assert store._listing_page(body, store._timestamp) is not None
+
+
 def test_a_folders_listing_error_is_raised_and_nothing_waits():
     """One folder's ListObjectsV2 failing midway: the consumer gets the error, in its place."""
 
