@@ -436,12 +436,32 @@ impl<W: Write + Seek> Encoder<W> {
 /// # Errors
 /// Those of the map and of writing the sink; a file that lost pages or grew while read is the
 /// file's change ([`FileChangedSize`] inside the `io::Error`).
-#[cfg(unix)]
 pub fn encode_mapped(
     file: &File,
     len: u64,
     group: ChunkGroup,
     threads: impl Into<Threads>,
+    maps: bool,
+    sink: &File,
+) -> io::Result<Option<[u8; 32]>> {
+    #[cfg(target_os = "linux")]
+    return encode_in_place(file, len, group, threads.into(), maps, sink);
+    #[cfg(not(target_os = "linux"))]
+    {
+        // Parts in place from a map are the file engine's on Linux alone.
+        let _: Threads = threads.into();
+        let _ = (file, len, group, maps, sink);
+        Ok(None)
+    }
+}
+
+/// [`encode_mapped`] on Linux.
+#[cfg(target_os = "linux")]
+fn encode_in_place(
+    file: &File,
+    len: u64,
+    group: ChunkGroup,
+    threads: Threads,
     maps: bool,
     sink: &File,
 ) -> io::Result<Option<[u8; 32]>> {
@@ -458,14 +478,13 @@ pub fn encode_mapped(
         let start = index as u64 * unit;
         start..(start + unit).min(len)
     };
-    #[cfg(target_os = "linux")]
     let values = crate::file::in_place_parts(
         file,
         len,
         maps,
         len.div_ceil(unit) as usize,
         |index| vec![range(index)],
-        threads.into(),
+        threads,
         |index, bytes| {
             let range = range(index);
             let mut parents = Vec::new();
@@ -477,11 +496,6 @@ pub fn encode_mapped(
             Ok(cv)
         },
     );
-    #[cfg(not(target_os = "linux"))]
-    let values: Option<io::Result<Vec<ChainingValue>>> = {
-        let _ = (file, maps, threads);
-        None
-    };
     let Some(values) = values else {
         return Ok(None);
     };
@@ -497,20 +511,20 @@ pub fn encode_mapped(
 
 /// A file written at the offset last sought, with positional writes: a seek costs no system
 /// call.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 struct Positioned<'a> {
     file: &'a File,
     at: u64,
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 impl<'a> Positioned<'a> {
     fn new(file: &'a File) -> Positioned<'a> {
         Positioned { file, at: 0 }
     }
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 impl Write for Positioned<'_> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         use std::os::unix::fs::FileExt;
@@ -524,7 +538,7 @@ impl Write for Positioned<'_> {
     }
 }
 
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 impl Seek for Positioned<'_> {
     fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
         match to {
