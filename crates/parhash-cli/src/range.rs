@@ -148,9 +148,9 @@ fn hash_with_outboard(
         // BLAKE3 alone from a map: the outboard's units hashed in place on every thread, as
         // the engine hashes the digest alone; otherwise in order, in the engine's one read.
         let alone = algorithms.iter().all(|&alg| alg == Algorithm::Blake3);
-        let maps = !options.no_mmap;
+        let (read, maps) = (options.read, !options.no_mmap);
         let mapped = if alone {
-            encode_mapped(&file, len, group, options.threads, maps, &sink)?
+            encode_mapped(&file, len, group, options.threads, read, maps, &sink)?
         } else {
             None
         };

@@ -101,17 +101,22 @@ fn outboards_of_blake3_alone_are_baos() {
     for len in [(3 << 20) + 5000, 9 << 20] {
         let bytes = data(len, len as u64);
         fs::write(dir.path().join("f"), &bytes).unwrap();
-        for jobs in ["1", "0"] {
-            let out = parhash(
-                dir.path(),
-                &["sum", "-a", "blake3", "-j", jobs, "--outboard", "f"],
-            );
+        // In place on one thread and all; --read sequential and --no-mmap: read in order.
+        for how in [
+            ["-j", "1"],
+            ["-j", "0"],
+            ["--read", "sequential"],
+            ["--no-mmap", "-j0"],
+        ] {
+            let mut args = vec!["sum", "-a", "blake3", "--outboard", "f"];
+            args.extend(how);
+            let out = parhash(dir.path(), &args);
             assert!(out.status.success(), "{}", stderr(&out));
             let hex = hex(Algorithm::Blake3, &bytes);
             assert_eq!(stdout(&out), format!("{hex}  f\n"));
             let (bao_outboard, _) = bao::encode::outboard(&bytes);
             let outboard = fs::read(dir.path().join("f.obao")).unwrap();
-            assert!(outboard == bao_outboard, "{len} bytes, -j {jobs}");
+            assert!(outboard == bao_outboard, "{len} bytes, {how:?}");
         }
     }
 }

@@ -67,7 +67,7 @@ use ::blake3::hazmat::{
 
 use crate::algo::blake3::lanes::{chunk_values, parent_values};
 use crate::algo::blake3::PIECE;
-use crate::file::FileChangedSize;
+use crate::file::{FileChangedSize, ReadStrategy};
 use crate::lanes::Width;
 use crate::threads::{for_each_mut, Threads};
 
@@ -426,12 +426,12 @@ impl<W: Write + Seek> Encoder<W> {
 }
 
 /// The digest of `file` (`len` bytes, its length when opened) and its outboard, written to
-/// `sink` (at its offsets 0 to [`outboard_size`]), where the file engine would map the file
-/// (`maps` allowed, the file in the page cache or in memory, no holes) and it maps: its units
-/// hashed in place on `threads` threads, as the engine hashes BLAKE3 alone from a map, each
-/// unit's parents written where they go by the thread that made them. `None` where not (or
-/// for a file of one unit): nothing is read, and the caller feeds the file through an
-/// [`Encoder`] instead.
+/// `sink` (at its offsets 0 to [`outboard_size`]), where the file engine hashes a file in
+/// parts from a map (`maps` allowed, `read` not sequential, the file in the page cache or in
+/// memory, no holes) and it maps: its units hashed in place on `threads` threads, as the engine
+/// hashes BLAKE3 alone, each unit's parents written where they go by the thread that made
+/// them. `None` where not (or for a file of one unit): nothing is read, and the caller feeds
+/// the file through an [`Encoder`] instead.
 ///
 /// # Errors
 /// Those of the map and of writing the sink; a file that lost pages or grew while read is the
@@ -441,16 +441,17 @@ pub fn encode_mapped(
     len: u64,
     group: ChunkGroup,
     threads: impl Into<Threads>,
+    read: ReadStrategy,
     maps: bool,
     sink: &File,
 ) -> io::Result<Option<[u8; 32]>> {
     #[cfg(target_os = "linux")]
-    return encode_in_place(file, len, group, threads.into(), maps, sink);
+    return encode_in_place(file, len, group, threads.into(), read, maps, sink);
     #[cfg(not(target_os = "linux"))]
     {
         // Parts in place from a map are the file engine's on Linux alone.
         let _: Threads = threads.into();
-        let _ = (file, len, group, maps, sink);
+        let _ = (file, len, group, read, maps, sink);
         Ok(None)
     }
 }
@@ -462,6 +463,7 @@ fn encode_in_place(
     len: u64,
     group: ChunkGroup,
     threads: Threads,
+    read: ReadStrategy,
     maps: bool,
     sink: &File,
 ) -> io::Result<Option<[u8; 32]>> {
@@ -469,41 +471,30 @@ fn encode_in_place(
     // Units of 2 MiB (complete subtrees): half the parents above them, and half the writes,
     // of 1 MiB ones, still below the size whose pages the engine maps in before hashing.
     let unit = (2 << 20).max(group.bytes());
-    let merges = Encoder::with_sink(Positioned::new(sink), len, group);
     if len <= unit {
         return Ok(None);
     }
+    let mut merges = Encoder::with_sink(Positioned::new(sink), len, group);
     let groups = merges.groups;
-    let range = |index: usize| {
-        let start = index as u64 * unit;
-        start..(start + unit).min(len)
-    };
-    let values = crate::file::in_place_parts(
-        file,
-        len,
-        maps,
-        len.div_ceil(unit) as usize,
-        |index| vec![range(index)],
-        threads,
-        |index, bytes| {
-            let range = range(index);
+    let values =
+        crate::file::in_place_parts(file, len, unit, read, maps, threads, |index, part| {
+            let offset = index as u64 * unit;
             let mut parents = Vec::new();
-            let part = &bytes[range.start as usize..range.end as usize];
-            let cv = subtree(part, range.start, group, &mut parents, false);
-            let leaves = leaves_of(group, range.start, range.end - range.start);
-            let at = HEADER_LEN + PARENT_LEN * preorder_index(groups, leaves);
-            sink.write_all_at(&parents, at)?;
+            let cv = subtree(part, offset, group, &mut parents, false);
+            let leaves = leaves_of(group, offset, part.len() as u64);
+            sink.write_all_at(
+                &parents,
+                HEADER_LEN + PARENT_LEN * preorder_index(groups, leaves),
+            )?;
             Ok(cv)
-        },
-    );
+        });
     let Some(values) = values else {
         return Ok(None);
     };
     // The parents above the units, in order, as the encoder merges its units.
-    let mut merges = merges;
     for (index, cv) in values?.into_iter().enumerate() {
-        let range = range(index);
-        merges.push(merges.leaves(range.start, range.end - range.start), cv)?;
+        let offset = index as u64 * unit;
+        merges.push(merges.leaves(offset, unit.min(len - offset)), cv)?;
     }
     merges.taken = len;
     Ok(Some(merges.finalize()?.0))

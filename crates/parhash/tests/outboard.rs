@@ -11,6 +11,7 @@ use std::ops::Range;
 use bao_tree::io::outboard::PreOrderMemOutboard;
 use bao_tree::BlockSize;
 use parhash::file::FileChangedSize;
+use parhash::file::ReadStrategy::{Auto, Sequential};
 use parhash::outboard::{
     encode, encode_file, encode_grouped, encode_mapped, outboard_size, verify_range,
     verify_range_grouped, ChunkGroup, Encoder, RangeError, CHUNK_LEN,
@@ -167,7 +168,8 @@ fn streamed_threaded_and_file_encodings_agree() {
                 let sink = tempfile::tempfile().unwrap();
                 let data_file = File::open(&path).unwrap();
                 let mapped =
-                    encode_mapped(&data_file, len as u64, group(k), threads, true, &sink).unwrap();
+                    encode_mapped(&data_file, len as u64, group(k), threads, Auto, true, &sink)
+                        .unwrap();
                 if len <= 2 * MIB {
                     assert_eq!(mapped, None, "{len} k={k}: one unit is fed, not mapped");
                     continue;
@@ -179,9 +181,30 @@ fn streamed_threaded_and_file_encodings_agree() {
                     whole,
                     "{len} k={k} mapped -j{threads}"
                 );
-                let not_mapped =
-                    encode_mapped(&data_file, len as u64, group(k), threads, false, &sink);
+                let not_mapped = encode_mapped(
+                    &data_file,
+                    len as u64,
+                    group(k),
+                    threads,
+                    Auto,
+                    false,
+                    &sink,
+                );
                 assert_eq!(not_mapped.unwrap(), None, "maps refused: the caller reads");
+                let sequential = encode_mapped(
+                    &data_file,
+                    len as u64,
+                    group(k),
+                    threads,
+                    Sequential,
+                    true,
+                    &sink,
+                );
+                assert_eq!(
+                    sequential.unwrap(),
+                    None,
+                    "sequential reads asked: the caller reads"
+                );
             }
         }
     }
@@ -195,7 +218,7 @@ fn a_mapped_file_that_changed_size_is_an_error_not_an_outboard() {
     let file = File::open(&path).unwrap();
     for len in [3 * MIB as u64 - 1, 4 * MIB as u64] {
         let sink = tempfile::tempfile().unwrap();
-        match encode_mapped(&file, len, ChunkGroup::IROH, 0, true, &sink) {
+        match encode_mapped(&file, len, ChunkGroup::IROH, 0, Auto, true, &sink) {
             Err(err) => {
                 let changed = err
                     .get_ref()

@@ -133,34 +133,50 @@ pub(crate) use many::SMALL_FILE;
 pub(crate) use read::{piece_size, PIECE};
 pub use storage::{storage_of, ReadStrategy, Storage};
 
-/// `work(index)` for parts `0..parts` of the regular file `file` (`len` bytes), part `index`
-/// reading the byte ranges `ranges(index)`, each hashed in place from a map on `threads`
-/// threads ([`split::in_place`]), where the engine maps a file (`maps` allowed, the file in
-/// the page cache or in memory, no holes) and it maps: `None` otherwise, for the caller to
-/// read it. A page the file lost meanwhile, or a file that grew, is the file's change
+/// `work(index, part)` for the parts of `unit` bytes (the last one shorter) of the regular
+/// file `file` (`len` bytes), each hashed in place from a map on `threads` threads
+/// ([`split::in_place`]), where the engine hashes a file in parts from a map: maps allowed,
+/// reads not asked to be sequential, no holes, and the file's storage
+/// [`Storage::serves_maps`]. `None` otherwise, or where it does not map, for the caller to read
+/// it. A page the file lost meanwhile, or a file that grew, is the file's change
 /// ([`FileChangedSize`]), as when a digest is hashed from a map.
 #[cfg(target_os = "linux")]
 pub(crate) fn in_place_parts<T: Send>(
     file: &File,
     len: u64,
+    unit: u64,
+    read: ReadStrategy,
     maps: bool,
-    parts: usize,
-    ranges: impl Fn(usize) -> Vec<std::ops::Range<u64>> + Sync,
     threads: crate::Threads,
     work: impl Fn(usize, &[u8]) -> io::Result<T> + Sync,
 ) -> Option<io::Result<Vec<T>>> {
     if !maps
-        || !matches!(storage_of(file, len), Storage::Cached | Storage::Memory)
+        || read == ReadStrategy::Sequential
         || sparse::Extents::of(file, len).is_some()
+        || !storage_of(file, len).serves_maps()
     {
         return None;
     }
     let mapping = crate::mapped::Mapping::new(file, len)?;
     read::advise_sequential(file);
     let bytes = mapping.bytes();
-    let results = split::in_place(&mapping, file, parts, ranges, threads, &|_| {}, |index| {
-        work(index, bytes)
-    });
+    let range = |index: usize| {
+        let start = index as u64 * unit;
+        start..(start + unit).min(len)
+    };
+    let parts = len.div_ceil(unit) as usize;
+    let results = split::in_place(
+        &mapping,
+        file,
+        parts,
+        |i| vec![range(i)],
+        threads,
+        &|_| {},
+        |i| {
+            let range = range(i);
+            work(i, &bytes[range.start as usize..range.end as usize])
+        },
+    );
     Some(results.and_then(|results| {
         if mapping.faulted() {
             return Err(read::mapped_fault(file, len));
@@ -489,7 +505,7 @@ impl<'p> FileHasher<'p> {
         }
         if let Some((threads, storage)) = self.parallel_reads(file, len) {
             self.started(Some(len));
-            let map = self.maps && matches!(storage, Storage::Cached | Storage::Memory);
+            let map = self.maps && storage.serves_maps();
             return split::hash(file, len, &self.builder, threads, map, &|n| self.hashed(n));
         }
         let mut hasher = self.hasher(Some(len))?;

@@ -97,6 +97,12 @@ impl Storage {
         )
     }
 
+    /// Whether a file here is hashed from a map (where maps are allowed): its pages are in
+    /// memory, so mapping them costs page-table work only, no reads to wait for.
+    pub fn serves_maps(self) -> bool {
+        matches!(self, Storage::Cached | Storage::Memory)
+    }
+
     /// A few words for messages (`parhash sum --verbose`, the lab).
     pub fn describe(self) -> &'static str {
         match self {
