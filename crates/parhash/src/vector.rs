@@ -514,6 +514,19 @@ mod x86 {
         }
     }
 
+    impl Avx512x16 {
+        /// The register, for a kernel that names its registers (inline assembly).
+        #[inline(always)]
+        pub(crate) fn raw(self) -> __m512i {
+            self.0
+        }
+        /// A register as sixteen lanes, with the token that proves AVX-512.
+        #[inline(always)]
+        pub(crate) fn from_raw(isa: Avx512, raw: __m512i) -> Avx512x16 {
+            Avx512x16(raw, isa)
+        }
+    }
+
     impl U32x for Avx512x16 {
         const LANES: usize = 16;
         type Isa = Avx512;
@@ -562,8 +575,9 @@ mod x86 {
                 avx512!(isa => _mm512_storeu_si512(states[2 * m + 8].as_mut_ptr().cast(), high));
             }
         }
-        /// A 16x16 transpose in four butterfly stages of `vpermt2d`: stage b swaps the
-        /// b-sized blocks between rows i and i + b (one index bit per stage).
+        /// A 16x16 transpose in four butterfly stages: stage b swaps the b-word blocks
+        /// between rows i and i + b (one index bit per stage), the first in the loads, the
+        /// others by `vpermt2d`.
         #[inline(always)]
         fn transpose_blocks(
             isa: Self::Isa,
@@ -586,29 +600,46 @@ mod x86 {
                 }
                 idx
             }
-            const STAGES: [(usize, [i32; 16], [i32; 16]); 4] = [
-                (8, index(8, false), index(8, true)),
-                (4, index(4, false), index(4, true)),
-                (2, index(2, false), index(2, true)),
-                (1, index(1, false), index(1, true)),
-            ];
-            assert!(blocks.len() >= 16);
-            let mut r = [avx512!(isa => _mm512_setzero_si512()); 16];
-            for (l, row) in r.iter_mut().enumerate() {
-                let bytes = &blocks[l][offset..offset + 64];
-                *row = avx512!(isa => _mm512_loadu_si512(bytes.as_ptr().cast()));
-            }
-            for (b, lo, hi) in STAGES {
+            /// One butterfly stage; a function per stage (not a loop over a table of them),
+            /// so that its indices are constants: a loop over the stages was kept as a loop,
+            /// copying the table to the stack and the rows through memory on every block.
+            #[inline(always)]
+            fn stage<const B: usize>(isa: Avx512, r: &mut [__m512i; 16]) {
+                let (lo, hi) = (index(B, false), index(B, true));
                 let lo = avx512!(isa => _mm512_loadu_si512(lo.as_ptr().cast()));
                 let hi = avx512!(isa => _mm512_loadu_si512(hi.as_ptr().cast()));
                 for i in 0..16 {
-                    if i & b == 0 {
-                        let (x, y) = (r[i], r[i + b]);
+                    if i & B == 0 {
+                        let (x, y) = (r[i], r[i + B]);
                         r[i] = avx512!(isa => _mm512_permutex2var_epi32(x, lo, y));
-                        r[i + b] = avx512!(isa => _mm512_permutex2var_epi32(x, hi, y));
+                        r[i + B] = avx512!(isa => _mm512_permutex2var_epi32(x, hi, y));
                     }
                 }
             }
+            assert!(blocks.len() >= 16);
+            // The first stage (halves swapped between rows i and i + 8) is in the loads: row
+            // i is lane i's first 32 bytes and lane i + 8's, row i + 8 their last 32, each
+            // second half inserted from memory, which takes no shuffle port.
+            let mut r = [avx512!(isa => _mm512_setzero_si512()); 16];
+            for i in 0..8 {
+                let (x, y) = (
+                    &blocks[i][offset..offset + 64],
+                    &blocks[i + 8][offset..offset + 64],
+                );
+                let (x, y) = (x.as_ptr(), y.as_ptr());
+                // Each pointer is 64 readable bytes (the slices above): 32 at it, 32 at +32.
+                r[i] = avx512!(isa => _mm512_inserti64x4::<1>(
+                    _mm512_castsi256_si512(_mm256_loadu_si256(x.cast())),
+                    _mm256_loadu_si256(y.cast()),
+                ));
+                r[i + 8] = avx512!(isa => _mm512_inserti64x4::<1>(
+                    _mm512_castsi256_si512(_mm256_loadu_si256(x.add(32).cast())),
+                    _mm256_loadu_si256(y.add(32).cast()),
+                ));
+            }
+            stage::<4>(isa, &mut r);
+            stage::<2>(isa, &mut r);
+            stage::<1>(isa, &mut r);
             for (w, row) in r.iter().enumerate() {
                 let v = Avx512x16(*row, isa);
                 out[w] = if big_endian { v.bswap() } else { v };

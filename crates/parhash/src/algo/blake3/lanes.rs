@@ -5,7 +5,9 @@
 //! `hazmat` API runs a single lane: four times slower on AVX2 than `b3sum`.
 //!
 //! The kernel is written once over [`U32x`] and compiled for the portable arrays, AVX2 and
-//! AVX-512 (as the other lane kernels, `crate::lanes`). Only the plain hash's nodes (the IV as
+//! AVX-512 (as the other lane kernels, `crate::lanes`); on AVX-512 its rounds are assembly
+//! (`lanes_avx512`), which keeps the state and the message in the 32 registers: on par with the
+//! crate's own kernel per chunk. Only the plain hash's nodes (the IV as
 //! key, no root flag): the outboard is that tree's, and the root is merged by the crate.
 
 use ::blake3::hazmat::ChainingValue;
@@ -36,66 +38,37 @@ enum Node {
 /// The most lanes of any width (AVX-512's sixteen 32-bit words).
 const MAX_LANES: usize = 16;
 
+/// Blocks ahead of the one being compressed that each lane's input is prefetched: sixteen
+/// input streams at once are more than the hardware prefetcher follows. On AVX-512 (64 MiB,
+/// one thread) 1 or 2 blocks ahead were fastest, 3 and 4 slower, none 20 % slower.
+const AHEAD: usize = 2;
+
 /// The chaining values of the whole chunks `bytes` (a multiple of [`CHUNK`] bytes), the first
 /// being chunk number `first` of its message, into `out` (one per chunk).
 pub(crate) fn chunk_values(width: Width, bytes: &[u8], first: u64, out: &mut [ChainingValue]) {
     assert!(bytes.len() % CHUNK == 0 && out.len() == bytes.len() / CHUNK);
-    nodes(
-        width,
-        bytes,
-        CHUNK,
-        |done| Node::Chunk {
-            first: first + done as u64,
-        },
-        out,
-    );
+    dispatch(width, bytes, Node::Chunk { first }, out);
 }
 
 /// The chaining values of the parents `blocks` (each 64 bytes: its left and right children's
 /// chaining values), none of them the root, into `out` (one per parent).
 pub(crate) fn parent_values(width: Width, blocks: &[u8], out: &mut [ChainingValue]) {
     assert!(blocks.len() % BLOCK == 0 && out.len() == blocks.len() / BLOCK);
-    nodes(width, blocks, BLOCK, |_| Node::Parent, out);
+    dispatch(width, blocks, Node::Parent, out);
 }
 
-/// `out[i]` from `bytes[i * size..][..size]`, a lane per node; lanes past the last node
-/// repeat it and are dropped.
-fn nodes(
-    width: Width,
-    bytes: &[u8],
-    size: usize,
-    node: impl Fn(usize) -> Node,
-    out: &mut [ChainingValue],
-) {
-    let lanes = width.lanes32();
-    let mut states = [[0u32; 8]; MAX_LANES];
-    for (batch, outs) in out.chunks_mut(lanes).enumerate() {
-        let done = batch * lanes;
-        let mut inputs: [&[u8]; MAX_LANES] = [&[]; MAX_LANES];
-        for (l, input) in inputs.iter_mut().enumerate().take(lanes) {
-            let i = done + l.min(outs.len() - 1);
-            *input = &bytes[i * size..(i + 1) * size];
-        }
-        dispatch(width, &inputs[..lanes], node(done), &mut states[..lanes]);
-        for (cv, state) in outs.iter_mut().zip(&states) {
-            for (bytes, word) in cv.chunks_exact_mut(4).zip(state) {
-                bytes.copy_from_slice(&word.to_le_bytes());
-            }
-        }
-    }
-}
-
-/// The one dispatch point of this kernel.
-fn dispatch(width: Width, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]]) {
+/// The one dispatch point of this kernel: `out[i]` from the `i`th node of `bytes` (whole
+/// chunks, or parent blocks), a batch of nodes side by side in the lanes at a time.
+fn dispatch(width: Width, bytes: &[u8], node: Node, out: &mut [ChainingValue]) {
     match width {
-        Width::Portable => run_portable(inputs, node, out),
+        Width::Portable => run_portable(bytes, node, out),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Width::Avx2` holds an `Avx2` token, made only after detecting AVX2.
-        Width::Avx2(token) => unsafe { run_avx2(token, inputs, node, out) },
+        Width::Avx2(token) => unsafe { run_avx2(token, bytes, node, out) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Width::Avx512` holds an `Avx512` token, made only after detecting AVX-512
         // F/BW/VL/DQ and AVX2.
-        Width::Avx512(token) => unsafe { run_avx512(token, inputs, node, out) },
+        Width::Avx512(token) => unsafe { run_avx512(token, bytes, node, out) },
         #[cfg(not(target_arch = "x86_64"))]
         _ => unreachable!("SIMD widths exist only on x86_64"),
     }
@@ -104,58 +77,137 @@ fn dispatch(width: Width, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]]) {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
-fn run_avx2(token: Avx2, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]]) {
+fn run_avx2(token: Avx2, bytes: &[u8], node: Node, out: &mut [ChainingValue]) {
     crate::platform::align_frame();
-    run::<Avx2x8>(token, inputs, node, out);
+    run::<Avx2x8>(token, bytes, node, out);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2")]
 #[inline(never)]
-fn run_avx512(token: Avx512, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]]) {
+fn run_avx512(token: Avx512, bytes: &[u8], node: Node, out: &mut [ChainingValue]) {
     crate::platform::align_frame();
-    run::<Avx512x16>(token, inputs, node, out);
+    run::<Avx512x16>(token, bytes, node, out);
 }
 
 #[inline(never)]
-fn run_portable(inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]]) {
-    run::<Portable<u32, 8>>((), inputs, node, out);
+fn run_portable(bytes: &[u8], node: Node, out: &mut [ChainingValue]) {
+    run::<Portable<u32, 8>>((), bytes, node, out);
 }
 
-/// The G function on state words `a, b, c, d` with message words `x, y`, every lane.
+/// The G function on four columns or diagonals at once (`abcd[i]` the state words of the
+/// `i`th, `x[i]` and `y[i]` its message words), every lane: each step of G done for the four
+/// before the next, as BLAKE3's own SIMD kernels order it, so that four independent chains
+/// are in flight.
 #[inline(always)]
-fn g<V: U32x>(v: &mut [V; 16], [a, b, c, d]: [usize; 4], x: V, y: V) {
-    v[a] = v[a].add(v[b]).add(x);
-    v[d] = v[d].xor(v[a]).rotl::<16>();
-    v[c] = v[c].add(v[d]);
-    v[b] = v[b].xor(v[c]).rotl::<20>();
-    v[a] = v[a].add(v[b]).add(y);
-    v[d] = v[d].xor(v[a]).rotl::<24>();
-    v[c] = v[c].add(v[d]);
-    v[b] = v[b].xor(v[c]).rotl::<25>();
+fn g<V: U32x>(v: &mut [V; 16], abcd: [[usize; 4]; 4], x: [V; 4], y: [V; 4]) {
+    mix::<V, 16, 20>(v, abcd, x);
+    mix::<V, 24, 25>(v, abcd, y);
+}
+
+/// Half of [`g`]: the four steps that take message word `x`, with `d` and `b` rotated left by
+/// `D` and `B` bits.
+#[inline(always)]
+fn mix<V: U32x, const D: i32, const B: i32>(v: &mut [V; 16], abcd: [[usize; 4]; 4], x: [V; 4]) {
+    for ([a, b, _, _], x) in abcd.into_iter().zip(x) {
+        v[a] = v[a].add(v[b]).add(x);
+    }
+    for [a, _, _, d] in abcd {
+        v[d] = v[d].xor(v[a]).rotl::<D>();
+    }
+    for [_, _, c, d] in abcd {
+        v[c] = v[c].add(v[d]);
+    }
+    for [_, b, c, _] in abcd {
+        v[b] = v[b].xor(v[c]).rotl::<B>();
+    }
+}
+
+/// The seven rounds on every lane: [`rounds!`] over [`g`], or a width's own.
+trait Rounds: U32x {
+    #[inline(always)]
+    fn rounds(v: &mut [Self; 16], m: &[Self; 16]) {
+        rounds!(g, *v, m);
+    }
+}
+
+impl Rounds for Portable<u32, 8> {}
+#[cfg(target_arch = "x86_64")]
+impl Rounds for Avx2x8 {}
+#[cfg(target_arch = "x86_64")]
+impl Rounds for Avx512x16 {
+    #[inline(always)]
+    fn rounds(v: &mut [Self; 16], m: &[Self; 16]) {
+        // SAFETY: a value of this type is made only from the token that proves AVX-512
+        // (`crate::platform`); `v[0]` holds it.
+        unsafe { super::lanes_avx512::rounds(v, m) }
+    }
 }
 
 // No closures below that do vector work: a closure is a function of its own without the
 // enclosing target features, so its intrinsics would not inline.
 #[inline(always)]
-fn run<V: U32x>(isa: V::Isa, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]]) {
-    let (blocks, counters) = match node {
-        Node::Chunk { first } => (CHUNK / BLOCK, first),
-        Node::Parent => (1, 0),
+fn run<V: Rounds>(isa: V::Isa, bytes: &[u8], node: Node, out: &mut [ChainingValue]) {
+    let (size, first, step) = match node {
+        Node::Chunk { first } => (CHUNK, first, 1),
+        Node::Parent => (BLOCK, 0, 0),
     };
-    let step = u64::from(matches!(node, Node::Chunk { .. }));
-    let low = V::from_fn(isa, |l| (counters + step * l as u64) as u32);
-    let high = V::from_fn(isa, |l| ((counters + step * l as u64) >> 32) as u32);
+    let lanes = V::LANES;
+    let mut states = [[0u32; 8]; MAX_LANES];
+    for (batch, outs) in out.chunks_mut(lanes).enumerate() {
+        let done = batch * lanes;
+        // Lanes past the last node repeat it; their values are dropped.
+        let mut inputs: [&[u8]; MAX_LANES] = [&[]; MAX_LANES];
+        for (l, input) in inputs.iter_mut().enumerate().take(lanes) {
+            let i = done + l.min(outs.len() - 1);
+            *input = &bytes[i * size..(i + 1) * size];
+        }
+        let counter = first + step * done as u64;
+        block_run::<V>(
+            isa,
+            &inputs[..lanes],
+            size / BLOCK,
+            counter,
+            step,
+            node,
+            &mut states,
+        );
+        for (cv, state) in outs.iter_mut().zip(&states) {
+            for (bytes, word) in cv.chunks_exact_mut(4).zip(state) {
+                bytes.copy_from_slice(&word.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// One batch: the `blocks` blocks of every lane's node (lane `l`'s counter `counter + step *
+/// l`), the chaining values into `out`.
+#[inline(always)]
+fn block_run<V: Rounds>(
+    isa: V::Isa,
+    inputs: &[&[u8]],
+    blocks: usize,
+    counter: u64,
+    step: u64,
+    node: Node,
+    out: &mut [[u32; 8]],
+) {
+    let low = V::from_fn(isa, |l| (counter + step * l as u64) as u32);
+    let high = V::from_fn(isa, |l| ((counter + step * l as u64) >> 32) as u32);
     let mut h = [V::splat(isa, 0); 8];
     for (h, iv) in h.iter_mut().zip(IV) {
         *h = V::splat(isa, iv);
     }
     let mut m = [h[0]; 16];
+    let inputs: &[&[u8]] = &inputs[..V::LANES];
+    for input in inputs {
+        assert_eq!(input.len(), blocks * BLOCK);
+    }
     for b in 0..blocks {
         #[cfg(target_arch = "x86_64")]
-        if b + 4 < blocks {
+        if b + AHEAD < blocks {
             for input in inputs {
-                let ahead = input[(b + 4) * BLOCK..].as_ptr();
+                let ahead = input[(b + AHEAD) * BLOCK..].as_ptr();
                 // SAFETY: a prefetch is a hint; SSE is in every x86_64 CPU.
                 unsafe {
                     ::core::arch::x86_64::_mm_prefetch::<{ ::core::arch::x86_64::_MM_HINT_T0 }>(
@@ -178,7 +230,7 @@ fn run<V: U32x>(isa: V::Isa, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]])
             V::splat(isa, IV[0]), V::splat(isa, IV[1]), V::splat(isa, IV[2]), V::splat(isa, IV[3]),
             low, high, V::splat(isa, BLOCK as u32), V::splat(isa, flags),
         ];
-        rounds!(g, v, m);
+        V::rounds(&mut v, &m);
         for i in 0..8 {
             h[i] = v[i].xor(v[i + 8]);
         }

@@ -29,6 +29,10 @@
 // The lane kernel's dispatch enters its AVX2 and AVX-512 functions.
 #[allow(unsafe_code)]
 pub(crate) mod lanes;
+// Its rounds on AVX-512, in inline assembly.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod lanes_avx512;
 pub(crate) mod one_block;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]

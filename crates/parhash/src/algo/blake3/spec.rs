@@ -48,8 +48,9 @@ pub(super) const SCHEDULE: [[usize; 16]; ROUNDS] = {
 };
 
 /// The seven rounds on the state `$v` with the message words `$m`, through the caller's G
-/// (`$g(&mut v, [a, b, c, d], x, y)`, on words or on vectors of them): columns, then
-/// diagonals, each round reading the words in [`SCHEDULE`]'s order.
+/// on four columns or four diagonals at once (`$g(&mut v, [[a, b, c, d]; 4], [x; 4], [y; 4])`,
+/// on words or on vectors of them): columns, then diagonals, each round reading the words in
+/// [`SCHEDULE`]'s order.
 macro_rules! rounds {
     ($g:ident, $v:expr, $m:expr) => {
         // Unrolled, so that every message index is a constant: a loop over the schedule reads
@@ -65,14 +66,18 @@ macro_rules! rounds {
     };
     (@round $g:ident, $v:expr, $m:expr, $r:expr) => {{
         const S: [usize; 16] = super::spec::SCHEDULE[$r];
-        $g(&mut $v, [0, 4, 8, 12], $m[S[0]], $m[S[1]]);
-        $g(&mut $v, [1, 5, 9, 13], $m[S[2]], $m[S[3]]);
-        $g(&mut $v, [2, 6, 10, 14], $m[S[4]], $m[S[5]]);
-        $g(&mut $v, [3, 7, 11, 15], $m[S[6]], $m[S[7]]);
-        $g(&mut $v, [0, 5, 10, 15], $m[S[8]], $m[S[9]]);
-        $g(&mut $v, [1, 6, 11, 12], $m[S[10]], $m[S[11]]);
-        $g(&mut $v, [2, 7, 8, 13], $m[S[12]], $m[S[13]]);
-        $g(&mut $v, [3, 4, 9, 14], $m[S[14]], $m[S[15]]);
+        $g(
+            &mut $v,
+            [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]],
+            [$m[S[0]], $m[S[2]], $m[S[4]], $m[S[6]]],
+            [$m[S[1]], $m[S[3]], $m[S[5]], $m[S[7]]],
+        );
+        $g(
+            &mut $v,
+            [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
+            [$m[S[8]], $m[S[10]], $m[S[12]], $m[S[14]]],
+            [$m[S[9]], $m[S[11]], $m[S[13]], $m[S[15]]],
+        );
     }};
 }
 pub(super) use rounds;
