@@ -8,7 +8,10 @@ use parhash::multipart::{self, Combine, Request};
 use parhash::Algorithm;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyTuple};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use crate::error::Error;
 use crate::files::path_arg;
@@ -43,6 +46,74 @@ fn wanted(form: &str, part_size: Option<i64>) -> PyResult<Wanted> {
     ))
 }
 
+/// Requests as Python gives them: `(form, part_size or None)` each.
+type Requests = Vec<(String, Option<i64>)>;
+
+/// A file's requests split by kind: the part forms, the whole-file digests, and where each
+/// request's answer is (true: index in the part forms, false: in the digests).
+struct Plan {
+    parts: Vec<Request>,
+    whole: Vec<Algorithm>,
+    order: Vec<(bool, usize)>,
+}
+
+impl Plan {
+    fn new(requests: &[(String, Option<i64>)]) -> PyResult<Plan> {
+        let mut plan = Plan {
+            parts: Vec::new(),
+            whole: Vec::new(),
+            order: Vec::with_capacity(requests.len()),
+        };
+        for (form, size) in requests {
+            match wanted(form, *size)? {
+                Wanted::Parts(request) => {
+                    plan.order.push((true, plan.parts.len()));
+                    plan.parts.push(request);
+                }
+                Wanted::Whole(alg) => {
+                    plan.order.push((false, plan.whole.len()));
+                    plan.whole.push(alg);
+                }
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Every request's answer from one read of the file at `path`.
+    fn compute(&self, path: &Path) -> Result<Answers, Error> {
+        let file = std::fs::File::open(path).map_err(Error::io(path))?;
+        multipart::compute_file_whole(&file, &self.parts, &self.whole).map_err(Error::io(path))
+    }
+
+    /// `(digest, parts)` for each request, in order.
+    fn tuples<'py>(
+        &self,
+        py: Python<'py>,
+        answers: &Answers,
+    ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let (combined, digests) = answers;
+        (self.order.iter())
+            .map(|&(in_parts, index)| {
+                let (digest, count) = if in_parts {
+                    (combined[index].digest.as_bytes(), combined[index].parts)
+                } else {
+                    (digests[index].as_bytes(), 1)
+                };
+                PyTuple::new(
+                    py,
+                    [
+                        PyBytes::new(py, digest).into_any(),
+                        count.into_pyobject(py)?.into_any(),
+                    ],
+                )
+            })
+            .collect()
+    }
+}
+
+/// What `compute_file_whole` gives: the part forms' results and the whole-file digests.
+type Answers = (Vec<multipart::Multipart>, Vec<parhash::Output>);
+
 /// For each `(form, part_size)` of `requests`, `(digest, parts)`: the raw combined digest and
 /// the number of parts (1 for a whole-file digest), in order, from one read of the file at
 /// `path` (str, bytes or os.PathLike) with the GIL released. A file that cannot be read raises
@@ -51,46 +122,61 @@ fn wanted(form: &str, part_size: Option<i64>) -> PyResult<Wanted> {
 pub(crate) fn multipart_file<'py>(
     py: Python<'py>,
     path: &Bound<'py, PyAny>,
-    requests: Vec<(String, Option<i64>)>,
+    requests: Requests,
 ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
     let path = path_arg(path)?;
-    let mut parts = Vec::new();
-    let mut whole = Vec::new();
-    // Where each request's answer is: (true, index in parts) or (false, index in whole).
-    let mut order = Vec::with_capacity(requests.len());
-    for (form, size) in &requests {
-        match wanted(form, *size)? {
-            Wanted::Parts(request) => {
-                order.push((true, parts.len()));
-                parts.push(request);
-            }
-            Wanted::Whole(alg) => {
-                order.push((false, whole.len()));
-                whole.push(alg);
-            }
-        }
+    let plan = Plan::new(&requests)?;
+    let answers = py.detach(|| plan.compute(&path))?;
+    plan.tuples(py, &answers)
+}
+
+/// [`multipart_file`] for many files at once: `items` is a list of `(path, requests)`; the
+/// files are read on every core (one thread each, a file at a time) with the GIL released,
+/// and each item's answer comes back in order: its list of `(digest, parts)`, or the
+/// exception that reading it raised (OSError, `parhash.FileChanged`), not raised. Small files
+/// one per call cost a thread switch and a GIL hand-back each, more than their hashing
+/// (`parhash.store`'s verification of many objects uploaded in parts).
+#[pyfunction]
+pub(crate) fn multipart_files<'py>(
+    py: Python<'py>,
+    items: Vec<(Bound<'py, PyAny>, Requests)>,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let mut plans = Vec::with_capacity(items.len());
+    for (path, requests) in &items {
+        plans.push((path_arg(path)?, Plan::new(requests)?));
     }
-    let (combined, digests) = py
-        .detach(|| {
-            let file = std::fs::File::open(&path)?;
-            multipart::compute_file_whole(&file, &parts, &whole)
-        })
-        .map_err(Error::io(&path))?;
-    order
-        .into_iter()
-        .map(|(in_parts, index)| {
-            let (digest, count) = if in_parts {
-                (combined[index].digest.as_bytes(), combined[index].parts)
-            } else {
-                (digests[index].as_bytes(), 1)
-            };
-            PyTuple::new(
-                py,
-                [
-                    PyBytes::new(py, digest).into_any(),
-                    count.into_pyobject(py)?.into_any(),
-                ],
-            )
+    let answers = py.detach(|| {
+        // Workers take the next file from a shared index: files differ in size, and a file's
+        // parts are one thread's work.
+        let next = AtomicUsize::new(0);
+        let slots: Vec<Mutex<Option<Result<Answers, Error>>>> =
+            plans.iter().map(|_| Mutex::new(None)).collect();
+        let workers = std::thread::available_parallelism().map_or(1, usize::from);
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(plans.len()) {
+                scope.spawn(|| loop {
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((path, plan)) = plans.get(at) else {
+                        break;
+                    };
+                    let answer = plan.compute(path);
+                    *slots[at].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+                });
+            }
+        });
+        slots
+            .into_iter()
+            .map(|slot| {
+                slot.into_inner()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .expect("every file was taken")
+            })
+            .collect::<Vec<_>>()
+    });
+    (plans.iter().zip(answers))
+        .map(|((_, plan), answer)| match answer {
+            Ok(answers) => Ok(PyList::new(py, plan.tuples(py, &answers)?)?.into_any()),
+            Err(err) => Ok(PyErr::from(err).into_value(py).into_bound(py).into_any()),
         })
         .collect()
 }

@@ -83,6 +83,26 @@ def test_multipart_file_matches_hashlib_zlib_crc32c_and_awscrt(tmp_path):
         assert parhash.multipart_value("sha256", digest, parts) == f"{base64.b64encode(digest).decode()}-{parts}"
 
 
+def test_multipart_files_gives_each_file_multipart_files_answers_errors_in_place(tmp_path):
+    """Many files at once on every core: each item's answer is `multipart_file`'s for it, in
+    order, whatever the sizes; a file that cannot be read gives its exception in its place."""
+    rng = random.Random(7)
+    items, want = [], []
+    for n in range(40):
+        path = tmp_path / f"f{n}"
+        path.write_bytes(rng.randbytes(rng.choice([0, 1, 999, 1000, 4096, rng.randrange(1, 300_000)])))
+        requests = [("etag", None), ("etag", 1000), ("crc32c", 4096), ("sha256", None)][: 1 + n % 4]
+        items.append((str(path) if n % 2 else path, requests))
+        want.append(store._parhash.multipart_file(path, requests))
+    items.insert(5, (tmp_path / "nope", [("etag", None)]))
+    got = store._parhash.multipart_files(items)
+    assert isinstance(got.pop(5), FileNotFoundError)
+    assert got == want
+    assert store._parhash.multipart_files([]) == []
+    with pytest.raises(ValueError):
+        store._parhash.multipart_files([(tmp_path / "f1", [("no-such-form", None)])])
+
+
 def test_multipart_file_errors(tmp_path):
     with pytest.raises(FileNotFoundError):
         parhash.multipart_file(tmp_path / "nope", [("etag", 8 * MIB)])
@@ -476,21 +496,24 @@ class StubStore:
         return {"ETag": f'"{etag}"', "ContentLength": size, **fields}
 
 
-def test_verify_hashes_listed_md5s_together_and_gives_checks_verdicts(tmp_path, monkeypatch):
-    """Files whose listed ETag is their MD5 are hashed a window at a time (hash_files); the
-    rest, and those that do not match, go through `check`: every verdict, in key order across
-    windows, is the one `check` gives the object alone."""
+def test_verify_hashes_listed_etags_together_and_gives_checks_verdicts(tmp_path, monkeypatch):
+    """Files whose listed ETag may be theirs (an MD5, an MD5 of parts) are hashed a window at a
+    time (multipart_files); the rest, and those that do not match, go through `check`: every
+    verdict, in key order across windows, is the one `check` gives the object alone."""
     local = tmp_path / "local"
     local.mkdir()
     rng = random.Random(3)
     objects = {}
     for name, size in [("a", 100), ("b-edited", 50), ("c-grown", 20), ("d-missing", 9), ("f-one-part", 70),
-                       ("g-crc", 30), ("h", 0), ("i", 3000), ("j-edited", 1)]:  # fmt: skip
+                       ("g-crc", 30), ("h", 0), ("i", 3000), ("j-edited", 1), ("k-parts", 3000)]:  # fmt: skip
         data = rng.randbytes(size)
         md5 = hashlib.md5(data).hexdigest()
         alg, fields = None, {}
         if name == "f-one-part":
             md5 = hashlib.md5(hashlib.md5(data).digest()).hexdigest() + "-1"
+        if name == "k-parts":  # three parts of 1000 bytes (`min_part_size` below)
+            parts = b"".join(hashlib.md5(data[i : i + 1000]).digest() for i in range(0, size, 1000))
+            md5 = hashlib.md5(parts).hexdigest() + "-3"
         if name == "g-crc":
             alg, fields = "CRC32", {"ChecksumCRC32": base64.b64encode(zlib.crc32(data).to_bytes(4, "big")).decode()}
         objects[f"p/{name}"] = (size, md5, alg, fields)
@@ -506,18 +529,19 @@ def test_verify_hashes_listed_md5s_together_and_gives_checks_verdicts(tmp_path, 
         elif obj is None:
             alone.append(store.Verdict("new", name))
         else:
-            alone.append(store.check(s3, "b", obj, name, path))
+            alone.append(store.check(s3, "b", obj, name, path, min_part=1000))
     checked = []
     real_check = store.check
     monkeypatch.setattr(store, "check", lambda s3, bucket, obj, *rest: checked.append(obj["Key"]) or real_check(s3, bucket, obj, *rest))  # fmt: skip
     for window in [2, 3, 1024]:
         monkeypatch.setattr(store, "HASH_WINDOW", window)
         checked.clear()
-        got = list(store.verify(s3, str(local), "b", "p/", threads=2, list_folders=1))
+        got = list(store.verify(s3, str(local), "b", "p/", threads=2, list_folders=1, min_part_size=1000))
         assert [v.record() for v in got] == [v.record() for v in alone], window
-        assert sorted(checked) == ["p/b-edited", "p/c-grown", "p/f-one-part", "p/g-crc", "p/j-edited"]
+        assert sorted(checked) == ["p/b-edited", "p/c-grown", "p/g-crc", "p/j-edited"]
     assert [v.status for v in alone] == ["matched", "changed", "changed", "missing", "new", "matched", "matched",
-                                         "matched", "matched", "changed"]  # fmt: skip
+                                         "matched", "matched", "changed", "matched"]  # fmt: skip
+    assert alone[-1].part_size == 1000
 
 
 def rclone_env(url, config):
@@ -632,6 +656,34 @@ def ordered(server):
     for key in ORDER_KEYS:
         s3.put_object(Bucket="order", Key=key, Body=key.encode())
     return s3
+
+
+
+
+def test_walk_gives_the_files_in_key_order_and_resumes_after_any_key(tmp_path):
+    """The walk's order is S3's, the keys' bytes (a folder's files where their keys fall, not
+    before "a-b" or "a.b"); links to files are files, links to folders and other entries are
+    skipped; names that are not UTF-8 come as Python gives them; after any key, only the
+    keys above it; a folder that is not there is a StoreError."""
+    root = tmp_path / "t"
+    keys = ["a b", "a-b", "a.b", "a/x", "a/y/z", "a0", "\u00e9-", "\u00e9/q", "b\udcff", "z/zz/zzz", "A", "ab/c", "a!"]
+    for key in keys:
+        path = root / key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(key.encode("utf-8", "surrogateescape"))
+    (root / "empty").mkdir()
+    (root / "link-file").symlink_to(root / "a0")
+    (root / "link-folder").symlink_to(root / "a")
+    (root / "link-broken").symlink_to(tmp_path / "nowhere")
+    os.mkfifo(root / "fifo")
+    files = sorted(keys + ["link-file"], key=lambda k: k.encode("utf-8", "surrogateescape"))
+    got = list(store.walk(str(root)))
+    assert got == [(key, os.path.join(str(root), key)) for key in files]
+    for after in files + ["", "a", "a/", "a/y", "\u00e9", "zzz", "\U0010ffff"]:
+        above = [key for key in files if key.encode("utf-8", "surrogateescape") > after.encode("utf-8", "surrogateescape")]
+        assert [name for name, _ in store.walk(str(root), after)] == above, after
+    with pytest.raises(store.StoreError, match="not a folder"):
+        store.walk(str(tmp_path / "nowhere"))
 
 
 @pytest.mark.parametrize("prefix", ["p/", "", "p/a", "p/a/", "p/f0", "q/", "q/only/deep/", "p/nothing/"])

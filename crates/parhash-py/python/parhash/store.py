@@ -544,29 +544,18 @@ def gone(err: BaseException) -> bool:
 def walk(root: str, start_after: Optional[str] = None) -> Iterator[Tuple[str, str]]:
     """(name, path) of every file below ``root``, names relative with ``/``, in the order S3
     lists keys (each folder's entries sorted as ``name/`` for a folder, ``name`` for a file,
-    so a folder's files come where their keys do). Links to folders are not followed."""
-
-    def entries(folder: str, rel: str) -> Iterator[Tuple[str, str]]:
-        try:
-            with os.scandir(folder) as scan:
-                found = []
-                for entry in scan:
-                    is_dir = entry.is_dir(follow_symlinks=False)
-                    found.append((_order(entry.name + "/" * is_dir), entry, is_dir))
-        except OSError as err:
-            raise StoreError(f"{folder}: {err.strerror or err}") from err
-        found.sort(key=lambda item: item[0])
-        for _, entry, is_dir in found:
-            name = rel + entry.name
-            if is_dir:
-                if start_after is None or _order(start_after) < _order(name + "/\U0010ffff"):
-                    yield from entries(entry.path, name + "/")
-            elif entry.is_file() and (start_after is None or _order(name) > _order(start_after)):
-                yield name, entry.path
-
+    so a folder's files come where their keys do; ``_parhash.walk_keys``). Links to folders
+    are not followed; links to files are files."""
     if not os.path.isdir(root):
         raise StoreError(f"{root}: not a folder")
-    return entries(root, "")
+
+    def files() -> Iterator[Tuple[str, str]]:
+        try:
+            yield from _parhash.walk_keys(root, start_after)
+        except OSError as err:
+            raise StoreError(f"{err.filename}: {err.strerror or err}") from err
+
+    return files()
 
 
 def merge(objects: Iterable[dict], files: Iterable[Tuple[str, str]], prefix: str
@@ -736,12 +725,22 @@ def _compare(exp: Expected, name: str, key: str, path: str, size: int, min_part:
     part size that may have made it."""
     wanted = requests_for(exp, size, min_part)
     if not wanted:
-        return Verdict("changed", name, key, exp.label, exp.text,
-                       reason=f"no S3 part size gives {exp.parts} parts of {size} bytes")  # fmt: skip
+        return _no_part_size(exp, name, key, size)
     try:
         results = _parhash.multipart_file(path, wanted)
     except OSError as err:
         return Verdict("unreadable", name, key, exp.label, exp.text, reason=err.strerror or str(err))
+    return _verdict(exp, name, key, wanted, results)
+
+
+def _no_part_size(exp: Expected, name: str, key: str, size: int) -> Verdict:
+    return Verdict("changed", name, key, exp.label, exp.text,
+                   reason=f"no S3 part size gives {exp.parts} parts of {size} bytes")  # fmt: skip
+
+
+def _verdict(exp: Expected, name: str, key: str, wanted: list, results: list) -> Verdict:
+    """Matched where any of the ``wanted`` requests' ``results`` (``multipart_file``'s) is the
+    store's checksum, else changed."""
 
     def text(digest: bytes, parts: int) -> str:
         return _parhash.multipart_value(exp.form, digest, parts if exp.parts is not None else None)
@@ -780,44 +779,51 @@ def verify(s3: Any, local: str, bucket: str, prefix: str, *, threads: int = 16,
     bytes are read unless ``download_mismatches``: then each changed one's are (streamed), to
     say where it differs.
 
-    The merge is taken :data:`HASH_WINDOW` entries at a time: the files whose listed ETag is
-    an MD5 of the whole file are hashed together (``parhash.hash_files``, many files at once on
-    the extension's threads), the other objects checked on a pool of ``threads`` threads
-    meanwhile; one window is prepared while the one before is handed on."""
+    The merge is taken :data:`HASH_WINDOW` entries at a time: the files whose listed ETag may
+    be theirs (an MD5, or an MD5 of parts) are hashed together (``multipart_files``, many files
+    at once on the extension's threads) while the next window is merged, the other objects checked on a
+    pool of ``threads`` threads meanwhile; a window's verdicts are handed on in order."""
     objects = listing(s3, bucket, prefix, start_after, page_size=page_size, folders=list_folders)
     pairs = merge(objects, walk(local, start_after), prefix)
 
     def checked(obj: dict, name: str, path: str) -> Verdict:
         return check(s3, bucket, obj, name, path, download_mismatches, min_part_size)
 
-    with ThreadPoolExecutor(threads, thread_name_prefix="parhash-store") as pool:
-        try:
-            prepared: deque = deque()
-            failure: Optional[BaseException] = None
-            while failure is None:
-                window = []
-                try:
-                    window.extend(itertools.islice(pairs, HASH_WINDOW))
-                except Exception as err:  # the listing's, the walk's: raised after what came before
-                    failure = err
-                if window:
-                    prepared.append(_prepare(pool, window, checked))
-                while len(prepared) > 1 or (prepared and len(window) < HASH_WINDOW):
-                    for slot in prepared.popleft():
-                        yield slot.result() if isinstance(slot, Future) else slot
-                if len(window) < HASH_WINDOW:
-                    break
-            if failure is not None:
-                raise failure
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="parhash-store")
+    # One batch at a time: the extension spreads each over every core.
+    hasher = ThreadPoolExecutor(1, thread_name_prefix="parhash-store-hash")
+    try:
+        prepared: deque = deque()
+        failure: Optional[BaseException] = None
+        while failure is None:
+            window = []
+            try:
+                window.extend(itertools.islice(pairs, HASH_WINDOW))
+            except Exception as err:  # the listing's, the walk's: raised after what came before
+                failure = err
+            if window:
+                prepared.append(_prepare(pool, hasher, window, checked, min_part_size))
+            while len(prepared) > 1 or (prepared and len(window) < HASH_WINDOW):
+                for slot in prepared.popleft():
+                    if isinstance(slot, tuple):
+                        batch, at = slot
+                        slot = batch.result()[at]
+                    yield slot.result() if isinstance(slot, Future) else slot
+            if len(window) < HASH_WINDOW:
+                break
+        if failure is not None:
+            raise failure
+    finally:
+        hasher.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _prepare(pool: ThreadPoolExecutor, window: list, checked: Callable[[dict, str, str], Verdict]) -> list:
-    """The verdicts of a window of the merge in order, each a :class:`Verdict` or a future of
-    one: a file whose object's listed ETag is its MD5 (:func:`_listed_md5`) is hashed here with
-    the others of the window, and only a mismatch or an error is checked (:func:`check`) on
-    ``pool``, from the start: its verdict is the one ``check`` gives."""
+def _prepare(pool: ThreadPoolExecutor, hasher: ThreadPoolExecutor, window: list,
+             checked: Callable[[dict, str, str], Verdict], min_part: int) -> list:  # fmt: skip
+    """The verdicts of a window of the merge in order: each a :class:`Verdict`, a future of
+    one, or ``(batch, i)``, the ``i``-th of the list that the future ``batch`` gives. Every file
+    with its object goes to one batch, taken on ``hasher`` (:func:`_hashed`) so that the caller
+    merges the next window while it is hashed."""
     slots: list = []
     batch = []
     for obj, name, path in window:
@@ -826,36 +832,65 @@ def _prepare(pool: ThreadPoolExecutor, window: list, checked: Callable[[dict, st
         elif obj is None:
             slots.append(Verdict("new", name))
         else:
-            exp = _listed_md5(obj, path)
-            if exp is None:
-                slots.append(pool.submit(checked, obj, name, path))
-            else:
-                batch.append((len(slots), obj, name, path, exp))
-                slots.append(None)
-    hashed = _parhash.hash_files([path for _, _, _, path, _ in batch], "md5")
-    for (at, obj, name, path, exp), (_, digest) in zip(batch, hashed):
-        if digest == exp.digest:
-            shown = _parhash.multipart_value(exp.form, digest)
-            slots[at] = Verdict("matched", name, obj["Key"], exp.label, exp.text, shown)
+            slots.append((None, len(batch)))
+            batch.append((obj, name, path))
+    if batch:
+        done = hasher.submit(_hashed, pool, batch, checked, min_part)
+        slots = [(done, slot[1]) if isinstance(slot, tuple) else slot for slot in slots]
+    return slots
+
+
+def _hashed(pool: ThreadPoolExecutor, batch: list, checked: Callable[[dict, str, str], Verdict],
+            min_part: int) -> list:  # fmt: skip
+    """The verdicts of ``batch`` ((object, name, path) each), in order, each a
+    :class:`Verdict` or a future of one: a file whose object's listed ETag may be its own
+    (:func:`_listed_etag`) is hashed here with the others (``multipart_files``: every part size
+    that may have made it, many files at once), and only a mismatch or an error is checked
+    (:func:`check`) on ``pool``, from the start: its verdict is the one ``check`` gives. The
+    others are checked on ``pool`` at once."""
+    slots: list = []
+    sums = []
+    for obj, name, path in batch:
+        listed = _listed_etag(obj, path, min_part)
+        if listed is None:
+            slots.append(pool.submit(checked, obj, name, path))
+        else:
+            sums.append((len(slots), obj, name, path, *listed))
+            slots.append(None)
+    # Whole-file MD5s through hash_files (its small-file path: a third less CPU than the
+    # forms' reads), the multipart ETags through multipart_files.
+    whole = [item for item in sums if item[5][0][1] is None]
+    parts = [item for item in sums if item[5][0][1] is not None]
+    answers: list = [[(digest, 1)] for _, digest in _parhash.hash_files([item[3] for item in whole], "md5")]
+    answers += _parhash.multipart_files([(path, wanted) for _, _, _, path, _, wanted in parts])
+    for (at, obj, name, path, exp, wanted), results in zip(whole + parts, answers):
+        failed = isinstance(results, BaseException) or isinstance(results[0][0], BaseException)
+        verdict = None if failed else _verdict(exp, name, obj["Key"], wanted, results)
+        if verdict is not None and verdict.status == "matched":
+            slots[at] = verdict
         else:
             slots[at] = pool.submit(checked, obj, name, path)
     return slots
 
 
-def _listed_md5(obj: dict, path: str) -> Optional[Expected]:
+def _listed_etag(obj: dict, path: str, min_part: int) -> Optional[Tuple[Expected, list]]:
     """The listed ETag of ``obj`` where :func:`check` would compare the file at ``path`` with
-    it first, as the MD5 of the whole file: no additional checksum listed, an ETag of one
-    piece, the file of the object's size. Else None."""
+    it first, and what to compute for it (:func:`requests_for`): no additional checksum listed,
+    an ETag of an MD5 form, the file of the object's size, a part size that gives its parts.
+    Else None."""
     if obj.get("ChecksumAlgorithm"):
         return None
     exp, _ = expected(None, "", obj["Key"], {"ETag": obj.get("ETag", "")})
-    if exp is None or exp.parts is not None:
+    if exp is None:
         return None
     try:
         size = os.stat(path).st_size
     except OSError:
         return None
-    return exp if size == obj["Size"] else None
+    if size != obj["Size"]:
+        return None
+    wanted = requests_for(exp, size, min_part)
+    return (exp, wanted) if wanted else None
 
 
 # The list of the store's checksums.

@@ -102,9 +102,19 @@ def check(
 def _downloaded(s3: Any, bucket: str, verdict: Verdict, path: str) -> Verdict: ...
 def _ordered(pool: ThreadPoolExecutor, jobs: Iterable[Callable[[], Any]], window: int) -> Iterator[Any]: ...
 def _prepare(
-    pool: ThreadPoolExecutor, window: list[Any], checked: Callable[[dict[str, Any], str, str], Verdict]
+    pool: ThreadPoolExecutor,
+    hasher: ThreadPoolExecutor,
+    window: list[Any],
+    checked: Callable[[dict[str, Any], str, str], Verdict],
+    min_part: int,
 ) -> list[Any]: ...
-def _listed_md5(obj: dict[str, Any], path: str) -> Expected | None: ...
+def _hashed(
+    pool: ThreadPoolExecutor,
+    batch: list[Any],
+    checked: Callable[[dict[str, Any], str, str], Verdict],
+    min_part: int,
+) -> list[Any]: ...
+def _listed_etag(obj: dict[str, Any], path: str, min_part: int) -> tuple[Expected, list[Any]] | None: ...
 def verify(
     s3: Any,
     local: str,
