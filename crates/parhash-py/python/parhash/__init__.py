@@ -30,6 +30,7 @@ from ._parhash import (
     hash_many,
     multipart_combine,
     multipart_file,
+    multipart_files,
     multipart_value,
     new,
     outboard_file,

@@ -762,6 +762,13 @@ def multipart_file(path: _Path, requests: Sequence[tuple[str, int | None]]) -> l
     of the whole file (MD5 for "etag"; a full-object CRC), with 1 part. Text forms:
     ``multipart_value``."""
 
+def multipart_files(
+    items: Sequence[tuple[_Path, Sequence[tuple[str, int | None]]]],
+) -> list[list[tuple[bytes, int]] | OSError]:
+    """``multipart_file`` of each ``(path, requests)``, many files at once on every core with
+    the GIL released, in order; a file that cannot be read gives its exception (OSError,
+    ``FileChanged``) in its place, not raised."""
+
 def multipart_value(form: str, digest: bytes, parts: int | None = None) -> str:
     """`digest` as S3 shows it: hex for form "etag", base64 for an algorithm's checksum, then
     `-parts` where given (a multipart ETag, a composite checksum)."""
