@@ -7,8 +7,9 @@
 //! The kernel is written once over [`U32x`] and compiled for the portable arrays, AVX2 and
 //! AVX-512 (as the other lane kernels, `crate::lanes`); on AVX-512 its rounds are assembly
 //! (`lanes_avx512`), which keeps the state and the message in the 32 registers: on par with the
-//! crate's own kernel per chunk. Only the plain hash's nodes (the IV as
-//! key, no root flag): the outboard is that tree's, and the root is merged by the crate.
+//! crate's own kernel per chunk in cache, a few per cent slower from memory. Only the plain
+//! hash's nodes (the IV as key, no root flag): the outboard is that tree's, and the root is
+//! merged by the crate.
 
 use ::blake3::hazmat::ChainingValue;
 
