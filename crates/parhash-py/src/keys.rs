@@ -13,11 +13,13 @@ use std::path::PathBuf;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 
-/// One entry of a folder: its key's bytes after the folder's (a folder's with `/`), its name.
+/// One entry of a folder: its key's bytes after the folder's (a folder's with `/`), its name,
+/// and what it is (a link: whatever it points to, asked when it is reached).
 struct Entry {
     key: Vec<u8>,
     name: OsString,
     folder: bool,
+    link: bool,
 }
 
 /// A folder being walked: its key prefix (`""` or ending in `/`), its path, and the entries
@@ -61,18 +63,27 @@ fn os_error(err: io::Error, path: &std::path::Path) -> PyErr {
 }
 
 /// The entries of the folder at `path`, sorted by key: a folder as `name/`, so that its files
-/// come where their keys do. Links to folders are not folders here (not followed).
+/// come where their keys do. Links to folders are not folders here (not followed); entries
+/// that are neither files, folders nor links (fifos, sockets) are left out.
 fn read_folder(path: &std::path::Path) -> io::Result<Vec<Entry>> {
     let mut entries = Vec::new();
     for entry in fs::read_dir(path)? {
         let entry = entry?;
         let name = entry.file_name();
-        let folder = entry.file_type()?.is_dir();
+        let kind = entry.file_type()?;
+        let (folder, link) = (kind.is_dir(), kind.is_symlink());
         let mut key = key_bytes(&name);
         if folder {
             key.push(b'/');
         }
-        entries.push(Entry { key, name, folder });
+        if folder || link || kind.is_file() {
+            entries.push(Entry {
+                key,
+                name,
+                folder,
+                link,
+            });
+        }
     }
     entries.sort_unstable_by(|a, b| a.key.cmp(&b.key));
     Ok(entries)
@@ -119,7 +130,7 @@ impl KeyWalk {
                     self.open(name, path)?;
                 }
             } else if self.start_after.as_ref().is_none_or(|after| key > *after)
-                && fs::metadata(&path).is_ok_and(|meta| meta.is_file())
+                && (!entry.link || fs::metadata(&path).is_ok_and(|meta| meta.is_file()))
             {
                 return Ok(Some((name, path.into_os_string())));
             }
