@@ -26,6 +26,7 @@ use std::fs::File;
 use std::io::{self, Read};
 
 use crate::batch::hash_many;
+use crate::file::read::FromStart;
 use crate::file::FileVersion;
 use crate::registry::{Algorithm, Hasher, Output};
 
@@ -257,14 +258,18 @@ pub fn compute(data: &[u8], requests: &[Request]) -> Vec<Multipart> {
 /// # Errors
 /// The first error reading returns.
 pub fn compute_reader(reader: impl Read, requests: &[Request]) -> io::Result<Vec<Multipart>> {
-    Ok(read_once(reader, requests, &[])?.0)
+    Ok(read_once(reader, requests, &[], READ_BUFFER)?.0)
 }
+
+/// The buffer [`read_once`] reads a file of unknown or large size through.
+const READ_BUFFER: usize = 4 << 20;
 
 /// [`compute_reader`], and each of `whole`'s digests of all the bytes, from the same read.
 fn read_once(
     mut reader: impl Read,
     requests: &[Request],
     whole: &[Algorithm],
+    buffer_len: usize,
 ) -> io::Result<(Vec<Multipart>, Vec<Output>)> {
     struct Running {
         hasher: Hasher,
@@ -280,7 +285,7 @@ fn read_once(
         })
         .collect();
     let mut wholes: Vec<Hasher> = whole.iter().map(|&alg| Hasher::new(alg)).collect();
-    let mut buffer = vec![0u8; 4 << 20];
+    let mut buffer = vec![0u8; buffer_len];
     loop {
         let got = match reader.read(&mut buffer) {
             Ok(0) => break,
@@ -319,8 +324,8 @@ fn read_once(
     Ok((results, wholes.into_iter().map(Hasher::finalize).collect()))
 }
 
-/// [`compute`] over a regular file: mapped and batched where it can be, else read once
-/// ([`compute_reader`]). A file that changes while it is read is an error, not a checksum, by
+/// [`compute`] over a regular file from its start (whatever its position): mapped and batched
+/// where it can be, else read once ([`compute_reader`]). A file that changes while it is read is an error, not a checksum, by
 /// the file engine's rule ([`FileVersion::check`], and a map's fault as the engine reports it).
 ///
 /// # Errors
@@ -354,9 +359,15 @@ fn compute_file_once(
     requests: &[Request],
     whole: &[Algorithm],
 ) -> io::Result<(Vec<Multipart>, Vec<Output>)> {
+    let len = file.metadata()?.len();
+    if len < crate::file::SMALL_FILE {
+        // Read into a buffer of its size (one more byte sees the end): a map of a small file,
+        // its page faults and its unmap cost more than the read, and a zeroed 4 MiB buffer far
+        // more, as for the file engine's small files.
+        return read_once(FromStart::new(file), requests, whole, len as usize + 1);
+    }
     #[cfg(target_os = "linux")]
     {
-        let len = file.metadata()?.len();
         if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
             let data = mapping.bytes();
             let result = compute(data, requests);
@@ -374,7 +385,7 @@ fn compute_file_once(
             return Ok((result, digests));
         }
     }
-    read_once(file, requests, whole)
+    read_once(FromStart::new(file), requests, whole, READ_BUFFER)
 }
 
 /// `data` in parts of `part_size` bytes (one empty part for empty data).

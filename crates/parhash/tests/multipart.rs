@@ -94,8 +94,9 @@ fn an_empty_object_is_one_empty_part() {
 
 #[test]
 fn whole_file_digests_come_from_the_same_read_as_the_parts() {
-    // 0 bytes (read, not mapped) and 9 MiB + 5 (mapped where the platform maps).
-    for len in [0usize, (9 << 20) + 5] {
+    // Under 64 KiB read into a buffer of the file's size, at and above it (9 MiB + 5) mapped
+    // where the platform maps; both from the file's start, its position being its end here.
+    for len in [0usize, 1, 65_535, 65_536, 65_537, (9 << 20) + 5] {
         let data: Vec<u8> = (0..len).map(|i| (i % 253) as u8).collect();
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(&data).unwrap();
@@ -109,7 +110,8 @@ fn whole_file_digests_come_from_the_same_read_as_the_parts() {
         let (etag, count) = reference::<md5::Md5>(&data, 5 << 20);
         assert_eq!(
             (parts[0].digest.as_bytes(), parts[0].parts),
-            (&etag[..], count)
+            (&etag[..], count),
+            "{len}"
         );
         assert_eq!(whole[0].as_bytes(), &md5::Md5::digest(&data)[..], "{len}");
         assert_eq!(

@@ -824,19 +824,17 @@ def _prepare(pool: ThreadPoolExecutor, hasher: ThreadPoolExecutor, window: list,
     one, or ``(batch, i)``, the ``i``-th of the list that the future ``batch`` gives. Every file
     with its object goes to one batch, taken on ``hasher`` (:func:`_hashed`) so that the caller
     merges the next window while it is hashed."""
+    batch = [(obj, name, path) for obj, name, path in window if obj is not None and path is not None]
+    done = hasher.submit(_hashed, pool, batch, checked, min_part) if batch else None
+    in_batch = itertools.count()
     slots: list = []
-    batch = []
     for obj, name, path in window:
         if path is None:
             slots.append(Verdict("missing", name, obj["Key"]))
         elif obj is None:
             slots.append(Verdict("new", name))
         else:
-            slots.append((None, len(batch)))
-            batch.append((obj, name, path))
-    if batch:
-        done = hasher.submit(_hashed, pool, batch, checked, min_part)
-        slots = [(done, slot[1]) if isinstance(slot, tuple) else slot for slot in slots]
+            slots.append((done, next(in_batch)))
     return slots
 
 
@@ -857,15 +855,9 @@ def _hashed(pool: ThreadPoolExecutor, batch: list, checked: Callable[[dict, str,
         else:
             sums.append((len(slots), obj, name, path, *listed))
             slots.append(None)
-    # Whole-file MD5s through hash_files (its small-file path: a third less CPU than the
-    # forms' reads), the multipart ETags through multipart_files.
-    whole = [item for item in sums if item[5][0][1] is None]
-    parts = [item for item in sums if item[5][0][1] is not None]
-    answers: list = [[(digest, 1)] for _, digest in _parhash.hash_files([item[3] for item in whole], "md5")]
-    answers += _parhash.multipart_files([(path, wanted) for _, _, _, path, _, wanted in parts])
-    for (at, obj, name, path, exp, wanted), results in zip(whole + parts, answers):
-        failed = isinstance(results, BaseException) or isinstance(results[0][0], BaseException)
-        verdict = None if failed else _verdict(exp, name, obj["Key"], wanted, results)
+    answers = _parhash.multipart_files([(path, wanted) for _, _, _, path, _, wanted in sums])
+    for (at, obj, name, path, exp, wanted), results in zip(sums, answers):
+        verdict = None if isinstance(results, BaseException) else _verdict(exp, name, obj["Key"], wanted, results)
         if verdict is not None and verdict.status == "matched":
             slots[at] = verdict
         else:

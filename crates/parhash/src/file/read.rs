@@ -424,6 +424,27 @@ pub(super) fn check_mapped_end(file: &File, len: u64) -> io::Result<()> {
     Ok(())
 }
 
+/// A file read from its start by positional reads, whatever its own position (a caller may
+/// have written it, or read part of it).
+pub(crate) struct FromStart<'a> {
+    file: &'a File,
+    at: u64,
+}
+
+impl<'a> FromStart<'a> {
+    pub(crate) fn new(file: &'a File) -> FromStart<'a> {
+        FromStart { file, at: 0 }
+    }
+}
+
+impl Read for FromStart<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let got = read_at(self.file, buf, self.at)?;
+        self.at += got as u64;
+        Ok(got)
+    }
+}
+
 /// One positional read (`pread`): it needs no seek, so the file's own position does not matter
 /// and the reader thread shares the file by reference.
 #[cfg(unix)]

@@ -149,9 +149,9 @@ impl Rounds for Avx512x16 {
 // enclosing target features, so its intrinsics would not inline.
 #[inline(always)]
 fn run<V: Rounds>(isa: V::Isa, bytes: &[u8], node: Node, out: &mut [ChainingValue]) {
-    let (size, first, step) = match node {
-        Node::Chunk { first } => (CHUNK, first, 1),
-        Node::Parent => (BLOCK, 0, 0),
+    let size = match node {
+        Node::Chunk { .. } => CHUNK,
+        Node::Parent => BLOCK,
     };
     let lanes = V::LANES;
     let mut states = [[0u32; 8]; MAX_LANES];
@@ -163,16 +163,13 @@ fn run<V: Rounds>(isa: V::Isa, bytes: &[u8], node: Node, out: &mut [ChainingValu
             let i = done + l.min(outs.len() - 1);
             *input = &bytes[i * size..(i + 1) * size];
         }
-        let counter = first + step * done as u64;
-        block_run::<V>(
-            isa,
-            &inputs[..lanes],
-            size / BLOCK,
-            counter,
-            step,
-            node,
-            &mut states,
-        );
+        let first = match node {
+            Node::Chunk { first } => Node::Chunk {
+                first: first + done as u64,
+            },
+            Node::Parent => Node::Parent,
+        };
+        block_run::<V>(isa, &inputs[..lanes], first, &mut states);
         for (cv, state) in outs.iter_mut().zip(&states) {
             for (bytes, word) in cv.chunks_exact_mut(4).zip(state) {
                 bytes.copy_from_slice(&word.to_le_bytes());
@@ -181,18 +178,14 @@ fn run<V: Rounds>(isa: V::Isa, bytes: &[u8], node: Node, out: &mut [ChainingValu
     }
 }
 
-/// One batch: the `blocks` blocks of every lane's node (lane `l`'s counter `counter + step *
-/// l`), the chaining values into `out`.
+/// One batch: every lane's node (lane `l`'s the `l`th after `node`: a chunk's counter one
+/// more a lane), the chaining values into `out`.
 #[inline(always)]
-fn block_run<V: Rounds>(
-    isa: V::Isa,
-    inputs: &[&[u8]],
-    blocks: usize,
-    counter: u64,
-    step: u64,
-    node: Node,
-    out: &mut [[u32; 8]],
-) {
+fn block_run<V: Rounds>(isa: V::Isa, inputs: &[&[u8]], node: Node, out: &mut [[u32; 8]]) {
+    let (blocks, counter, step) = match node {
+        Node::Chunk { first } => (CHUNK / BLOCK, first, 1),
+        Node::Parent => (1, 0, 0),
+    };
     let low = V::from_fn(isa, |l| (counter + step * l as u64) as u32);
     let high = V::from_fn(isa, |l| ((counter + step * l as u64) >> 32) as u32);
     let mut h = [V::splat(isa, 0); 8];
