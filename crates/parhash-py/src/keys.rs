@@ -10,8 +10,9 @@ use std::fs;
 use std::io;
 use std::path::PathBuf;
 
-use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
+
+use crate::error::Error;
 
 /// One entry of a folder: its key's bytes after the folder's (a folder's with `/`), its name,
 /// and what it is (a link: whatever it points to, asked when it is reached).
@@ -42,24 +43,6 @@ fn key_bytes(name: &std::ffi::OsStr) -> Vec<u8> {
     {
         name.to_string_lossy().into_owned().into_bytes()
     }
-}
-
-/// The OSError for `path`, with its errno and file name as Python's own calls give them.
-fn os_error(err: io::Error, path: &std::path::Path) -> PyErr {
-    let strerror = match err.raw_os_error() {
-        Some(_) => err
-            .to_string()
-            .split(" (os error")
-            .next()
-            .unwrap_or("")
-            .to_owned(),
-        None => err.to_string(),
-    };
-    PyOSError::new_err((
-        err.raw_os_error().unwrap_or(0),
-        strerror,
-        path.to_path_buf(),
-    ))
 }
 
 /// The entries of the folder at `path`, sorted by key: a folder as `name/`, so that its files
@@ -102,7 +85,7 @@ impl KeyWalk {
     fn open(&mut self, prefix: OsString, path: PathBuf) -> PyResult<()> {
         // The GIL is kept: taking it back after a folder's reads waited for another thread's
         // switch interval (5 ms), far longer than the reads.
-        let entries = read_folder(&path).map_err(|err| os_error(err, &path))?;
+        let entries = read_folder(&path).map_err(Error::io(&path))?;
         self.stack.push(Folder {
             prefix,
             path,

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -684,6 +685,15 @@ def test_walk_gives_the_files_in_key_order_and_resumes_after_any_key(tmp_path):
         assert [name for name, _ in store.walk(str(root), after)] == above, after
     with pytest.raises(store.StoreError, match="not a folder"):
         store.walk(str(tmp_path / "nowhere"))
+    vanishing = tmp_path / "v"
+    (vanishing / "b").mkdir(parents=True)
+    (vanishing / "a").write_bytes(b"")
+    (vanishing / "b" / "f").write_bytes(b"")
+    files = store.walk(str(vanishing))
+    assert next(files)[0] == "a"
+    shutil.rmtree(vanishing / "b")  # listed in its parent, gone before it is read
+    with pytest.raises(store.StoreError, match="/v/b: No such file or directory"):
+        next(files)
 
 
 @pytest.mark.parametrize("prefix", ["p/", "", "p/a", "p/a/", "p/f0", "q/", "q/only/deep/", "p/nothing/"])
