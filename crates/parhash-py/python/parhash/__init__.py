@@ -142,6 +142,7 @@ __all__ = [
     "hash_files",
     "hash_many",
     "multipart_file",
+    "multipart_files",
     "multipart_combine",
     "multipart_value",
     "new",
