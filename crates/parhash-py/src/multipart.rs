@@ -10,8 +10,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use crate::error::Error;
 use crate::files::path_arg;
@@ -131,11 +129,12 @@ pub(crate) fn multipart_file<'py>(
 }
 
 /// [`multipart_file`] for many files at once: `items` is a list of `(path, requests)`; the
-/// files are read on every core (one thread each, a file at a time) with the GIL released,
-/// and each item's answer comes back in order: its list of `(digest, parts)`, or the
-/// exception that reading it raised (OSError, `parhash.FileChanged`), not raised. Small files
-/// one per call cost a thread switch and a GIL hand-back each, more than their hashing
-/// (`parhash.store`'s verification of many objects uploaded in parts).
+/// files are read on every core with the GIL released, and the parts and whole digests of
+/// small and middle-sized files are hashed side by side in SIMD lanes across files
+/// (`parhash::multipart::compute_files`). Each item's answer comes back in order: its list of
+/// `(digest, parts)`, or the exception that reading it raised (OSError,
+/// `parhash.FileChanged`), not raised. Small files one per call cost a thread switch and a GIL
+/// hand-back each, more than their hashing (`parhash.store`'s verification of many objects).
 #[pyfunction]
 pub(crate) fn multipart_files<'py>(
     py: Python<'py>,
@@ -146,37 +145,18 @@ pub(crate) fn multipart_files<'py>(
         plans.push((path_arg(path)?, Plan::new(requests)?));
     }
     let answers = py.detach(|| {
-        // Workers take the next file from a shared index: files differ in size, and a file's
-        // parts are one thread's work.
-        let next = AtomicUsize::new(0);
-        let slots: Vec<Mutex<Option<Result<Answers, Error>>>> =
-            plans.iter().map(|_| Mutex::new(None)).collect();
-        let workers = std::thread::available_parallelism().map_or(1, usize::from);
-        std::thread::scope(|scope| {
-            for _ in 0..workers.min(plans.len()) {
-                scope.spawn(|| loop {
-                    let at = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((path, plan)) = plans.get(at) else {
-                        break;
-                    };
-                    let answer = plan.compute(path);
-                    *slots[at].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
-                });
-            }
-        });
-        slots
-            .into_iter()
-            .map(|slot| {
-                slot.into_inner()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .expect("every file was taken")
-            })
-            .collect::<Vec<_>>()
+        let jobs: Vec<_> = (plans.iter())
+            .map(|(path, plan)| (path.as_path(), &plan.parts[..], &plan.whole[..]))
+            .collect();
+        multipart::compute_files(&jobs, parhash::Threads::default())
     });
     (plans.iter().zip(answers))
-        .map(|((_, plan), answer)| match answer {
+        .map(|((path, plan), answer)| match answer {
             Ok(answers) => Ok(PyList::new(py, plan.tuples(py, &answers)?)?.into_any()),
-            Err(err) => Ok(PyErr::from(err).into_value(py).into_bound(py).into_any()),
+            Err(err) => {
+                let err = Error::io(path)(err);
+                Ok(PyErr::from(err).into_value(py).into_bound(py).into_any())
+            }
         })
         .collect()
 }

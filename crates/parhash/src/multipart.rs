@@ -25,10 +25,11 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
 
-use crate::batch::hash_many;
+use crate::batch::{hash_many_with, BatchOptions};
 use crate::file::read::FromStart;
 use crate::file::FileVersion;
 use crate::registry::{Algorithm, Hasher, Output};
+use crate::threads::Threads;
 
 /// S3's smallest part (all but the last part of an upload are at least this).
 pub const S3_MIN_PART: u64 = 5 << 20;
@@ -223,32 +224,151 @@ pub fn s3_candidate_part_sizes(len: u64, parts: u64) -> Vec<u64> {
 /// Every request's checksum of `data`: all their parts hashed as one batch, then each
 /// request's digests combined. One result per request, in order.
 pub fn compute(data: &[u8], requests: &[Request]) -> Vec<Multipart> {
-    // The parts of all requests that share a part algorithm go to one batch.
-    let mut digests: Vec<Vec<Output>> = vec![Vec::new(); requests.len()];
-    let mut algorithms: Vec<Algorithm> = requests.iter().map(|r| r.combine.algorithm()).collect();
+    let [(results, _)] = compute_batch(&[(data, requests, &[])], Threads::default())
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one result per buffer"));
+    results
+}
+
+/// What one file or buffer asks for: its part forms ([`Request`]s), and its digests whole.
+type Asked<'a> = (&'a [u8], &'a [Request], &'a [Algorithm]);
+
+/// For each buffer, every request's checksum and every whole digest of it: all parts and
+/// whole buffers of an algorithm, of all the buffers, are one batch (SIMD lanes across
+/// buffers as across parts; on up to `threads`).
+fn compute_batch(items: &[Asked<'_>], threads: Threads) -> Vec<(Vec<Multipart>, Vec<Output>)> {
+    let mut algorithms: Vec<Algorithm> = items
+        .iter()
+        .flat_map(|(_, requests, whole)| {
+            let parts = requests.iter().map(|r| r.combine.algorithm());
+            parts.chain(whole.iter().copied())
+        })
+        .collect();
     algorithms.sort_unstable();
     algorithms.dedup();
+    let mut parts: Vec<Vec<Vec<Output>>> = (items.iter())
+        .map(|(_, requests, _)| vec![Vec::new(); requests.len()])
+        .collect();
+    let mut wholes: Vec<Vec<Output>> = (items.iter())
+        .map(|(_, _, whole)| vec![Output::from_slice(&[]); whole.len()])
+        .collect();
+    let opts = BatchOptions {
+        threads,
+        ..BatchOptions::default()
+    };
     for algorithm in algorithms {
+        // The messages in a fixed order (each buffer's requests, then its whole digests),
+        // and the digests handed back in that order.
         let mut messages: Vec<&[u8]> = Vec::new();
-        let mut owners: Vec<usize> = Vec::new();
-        for (index, request) in requests.iter().enumerate() {
-            if request.combine.algorithm() == algorithm {
+        for &(data, requests, whole) in items {
+            for request in requests
+                .iter()
+                .filter(|r| r.combine.algorithm() == algorithm)
+            {
                 messages.extend(parts_of(data, request.part_size));
-                owners.push(index);
+            }
+            messages.extend(whole.iter().filter(|&&a| a == algorithm).map(|_| data));
+        }
+        let mut digests = hash_many_with(algorithm, &messages, opts).into_iter();
+        for (i, &(data, requests, whole)) in items.iter().enumerate() {
+            for (r, request) in requests.iter().enumerate() {
+                if request.combine.algorithm() == algorithm {
+                    let count = request.parts(data.len() as u64) as usize;
+                    parts[i][r] = digests.by_ref().take(count).collect();
+                }
+            }
+            for (w, _) in whole.iter().enumerate().filter(|(_, &a)| a == algorithm) {
+                wholes[i][w] = digests.next().expect("a digest per message");
             }
         }
-        let mut all = hash_many(algorithm, &messages).into_iter();
-        for index in owners {
-            let count = requests[index].parts(data.len() as u64) as usize;
-            digests[index] = all.by_ref().take(count).collect();
-        }
     }
-    requests
-        .iter()
-        .zip(digests)
-        .map(|(&request, parts)| combine(request, &parts))
+    (items.iter().zip(parts).zip(wholes))
+        .map(|(((_, requests, _), parts), wholes)| {
+            let results = (requests.iter().zip(parts))
+                .map(|(&request, parts)| combine(request, &parts))
+                .collect();
+            (results, wholes)
+        })
         .collect()
 }
+
+/// What [`compute_files`] gives for one file: its requests' checksums and its whole digests,
+/// or why it could not be read.
+pub type FileAnswer = io::Result<(Vec<Multipart>, Vec<Output>)>;
+
+/// [`compute_file_whole`] for many files, on up to `threads` workers, each file's answer in
+/// its place. Each worker reads the files it takes whole, up to the file engine's limit of a
+/// file in lanes, and hashes the parts and whole digests of a few MiB of them as one batch: the
+/// SIMD lanes run across files, as across the parts of one (many small objects, each its own
+/// MD5, run as fast as the parts of one large one). Larger files, and files with holes, are
+/// read as [`compute_file_whole`] reads them. Errors as [`compute_file_whole`]'s (a path that
+/// cannot be opened: the open's error).
+pub fn compute_files(
+    jobs: &[(&std::path::Path, &[Request], &[Algorithm])],
+    threads: Threads,
+) -> Vec<FileAnswer> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let workers = threads.at_most(jobs.len().max(1));
+    let whole_up_to = crate::file::lane_file_limit(workers.count(), LANES);
+    let batch_bytes = crate::file::LANE_MEMORY / workers.count() as u64;
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut out: Vec<(usize, FileAnswer)> = Vec::new();
+        let mut held: Vec<(usize, Vec<u8>)> = Vec::new();
+        let mut held_bytes = 0;
+        let flush = |held: &mut Vec<(usize, Vec<u8>)>, out: &mut Vec<(usize, FileAnswer)>| {
+            let items: Vec<Asked<'_>> = (held.iter())
+                .map(|(i, data)| (&data[..], jobs[*i].1, jobs[*i].2))
+                .collect();
+            let answers = compute_batch(&items, Threads::ONE);
+            out.extend(
+                held.drain(..)
+                    .map(|(i, _)| i)
+                    .zip(answers.into_iter().map(Ok)),
+            );
+        };
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(path, requests, whole)) = jobs.get(i) else {
+                break;
+            };
+            let read = File::open(path).and_then(|file| {
+                let len = file.metadata()?.len();
+                match crate::file::read_whole_up_to(&file, len, whole_up_to)? {
+                    Some(data) => Ok(Ok(data)),
+                    None => compute_file_whole(&file, requests, whole).map(Err),
+                }
+            });
+            match read {
+                Ok(Ok(data)) => {
+                    held_bytes += data.len() as u64;
+                    held.push((i, data));
+                    if held_bytes >= batch_bytes {
+                        flush(&mut held, &mut out);
+                        held_bytes = 0;
+                    }
+                }
+                Ok(Err(answer)) => out.push((i, Ok(answer))),
+                Err(error) => out.push((i, Err(error))),
+            }
+        }
+        flush(&mut held, &mut out);
+        out
+    };
+    let mut answers: Vec<Option<FileAnswer>> = jobs.iter().map(|_| None).collect();
+    for (i, answer) in crate::threads::run_workers(workers, worker)
+        .into_iter()
+        .flatten()
+    {
+        answers[i] = Some(answer);
+    }
+    (answers.into_iter())
+        .map(|a| a.expect("every file is taken by a worker"))
+        .collect()
+}
+
+/// Lanes assumed when sizing what a worker of [`compute_files`] holds: the most any kernel has.
+const LANES: usize = 16;
 
 /// [`compute`] over a file, read once from start to end through `reader` (a file, a pipe):
 /// each request's current part is hashed as the bytes come, so memory stays one buffer
@@ -369,20 +489,13 @@ fn compute_file_once(
     #[cfg(target_os = "linux")]
     {
         if let Some(mapping) = crate::mapped::Mapping::new(file, len) {
-            let data = mapping.bytes();
-            let result = compute(data, requests);
-            let digests = whole
-                .iter()
-                .map(|&alg| {
-                    let mut hasher = Hasher::new(alg);
-                    hasher.update(data);
-                    hasher.finalize()
-                })
-                .collect();
+            let [answer] = compute_batch(&[(mapping.bytes(), requests, whole)], Threads::default())
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("one result per buffer"));
             if mapping.faulted() {
                 return Err(crate::file::read::mapped_fault(file, len));
             }
-            return Ok((result, digests));
+            return Ok(answer);
         }
     }
     read_once(FromStart::new(file), requests, whole, READ_BUFFER)

@@ -403,3 +403,49 @@ fn a_fifo_is_read_as_a_stream() {
     writer.join().unwrap();
     assert_eq!(got, hash(Algorithm::Parsha256, &data));
 }
+
+#[test]
+fn files_read_whole_into_lanes_give_the_digest_of_memory() {
+    // Files a little over a small file, up to and past the largest a worker reads whole into
+    // its lanes (2 MiB), side by side with small ones, on one thread and several: the lanes
+    // and the piece-by-piece read must agree with the in-memory hash at every size.
+    let dir = tempfile::tempdir().unwrap();
+    let small = SMALL_FILE as usize;
+    let sizes = [
+        0,
+        small - 1,
+        small,
+        small + 1,
+        small + 64,
+        3 * small + 5,
+        1 << 20,
+        (2 << 20) - 1,
+        2 << 20,
+        (2 << 20) + 1,
+        3 << 20,
+    ];
+    let mut paths = Vec::new();
+    let mut datas = Vec::new();
+    for (i, &len) in sizes.iter().chain(sizes.iter().rev()).enumerate() {
+        let data = random_bytes(len, 900 + i as u64);
+        paths.push(write_file(dir.path(), &format!("m{i}"), &data));
+        datas.push(data);
+    }
+    for alg in [
+        Algorithm::Md5,
+        Algorithm::Sha1,
+        Algorithm::Sha256,
+        Algorithm::Sha512,
+        Algorithm::Sha3_256,
+        Algorithm::Blake3,
+    ] {
+        for threads in [1, 2, 3] {
+            let builder = Hasher::builder(alg).threads(Threads::new(threads));
+            let got: Vec<_> = FileHasher::new(builder).hash_paths(&paths).collect();
+            for ((path, result), data) in got.iter().zip(&datas) {
+                let digest = result.as_ref().unwrap();
+                assert_eq!(*digest, hash(alg, data), "{alg} x{threads}: {path:?}");
+            }
+        }
+    }
+}

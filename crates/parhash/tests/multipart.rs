@@ -6,7 +6,7 @@ use std::io::Write;
 
 use digest::Digest;
 use parhash::multipart::{
-    compute, compute_file, compute_file_whole, compute_reader, Combine, Request,
+    compute, compute_file, compute_file_whole, compute_files, compute_reader, Combine, Request,
 };
 use parhash::Algorithm;
 use proptest::prelude::*;
@@ -119,5 +119,74 @@ fn whole_file_digests_come_from_the_same_read_as_the_parts() {
             &sha2::Sha256::digest(&data)[..],
             "{len}"
         );
+    }
+}
+
+#[test]
+fn many_files_get_each_files_answer_in_its_place() {
+    // Files small, middle-sized (read whole, their parts and whole digests in lanes across
+    // files) and large (read as one file is), a missing one and a folder among them, on one
+    // worker and several: each answer against the independent digests, errors in place.
+    let dir = tempfile::tempdir().unwrap();
+    let lens = [
+        0usize,
+        1,
+        65_535,
+        65_537,
+        200_000,
+        1 << 20,
+        (2 << 20) + 1,
+        (5 << 20) + 3,
+        300,
+        (11 << 20) + 7,
+    ];
+    let requests = [
+        Request::new(Combine::S3Etag, 64 << 10).unwrap(),
+        Request::new(Combine::S3Etag, 5 << 20).unwrap(),
+        Request::new(Combine::Composite(Algorithm::Sha256), 1 << 20).unwrap(),
+    ];
+    let whole = [Algorithm::Md5, Algorithm::Sha1];
+    let mut paths = Vec::new();
+    let mut datas = Vec::new();
+    for (i, &len) in lens.iter().enumerate() {
+        let data: Vec<u8> = (0..len).map(|j| (j * 7 + i) as u8).collect();
+        let path = dir.path().join(format!("f{i}"));
+        std::fs::write(&path, &data).unwrap();
+        paths.push(path);
+        datas.push(Some(data));
+        if i == 3 {
+            paths.push(dir.path().join("missing"));
+            datas.push(None);
+        }
+    }
+    paths.push(dir.path().to_path_buf());
+    datas.push(None);
+    for threads in [1, 2, 5] {
+        let jobs: Vec<_> = (paths.iter())
+            .enumerate()
+            .map(|(i, p)| {
+                // Every other file asks for its parts only.
+                let whole: &[Algorithm] = if i % 2 == 0 { &whole } else { &[] };
+                (p.as_path(), &requests[..], whole)
+            })
+            .collect();
+        let answers = compute_files(&jobs, parhash::Threads::new(threads));
+        assert_eq!(answers.len(), jobs.len());
+        for ((answer, data), (path, _, whole)) in answers.iter().zip(&datas).zip(&jobs) {
+            let Some(data) = data else {
+                assert!(answer.is_err(), "{path:?}");
+                continue;
+            };
+            let (parts, digests) = answer.as_ref().unwrap();
+            for (got, request) in parts.iter().zip(&requests) {
+                let want = expected(request.combine(), data, request.part_size() as usize);
+                assert_eq!((got.digest.as_bytes(), got.parts), (&want.0[..], want.1));
+            }
+            assert_eq!(digests.len(), whole.len());
+            if !whole.is_empty() {
+                assert_eq!(digests[0].as_bytes(), &md5::Md5::digest(data)[..]);
+                assert_eq!(digests[1].as_bytes(), &sha1::Sha1::digest(data)[..]);
+            }
+        }
     }
 }

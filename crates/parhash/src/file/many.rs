@@ -3,11 +3,12 @@
 //!
 //! IMPLEMENTATION NOTE. Inputs are taken [`WINDOW`] at a time. Within a window, worker threads
 //! (the library's pool, `threads::run_workers`) claim inputs one by one; a regular file of at
-//! most [`SMALL_FILE`] bytes is read whole and submitted to the worker's own
+//! most [`SMALL_FILE`] bytes (up to 2 MiB where the algorithm has lanes and memory allows:
+//! [`LANE_MEMORY`]) is read whole and submitted to the worker's own
 //! [`crate::batch::JobManager`], which hashes up to 16 files at once and drops each file's
 //! bytes as soon as its digest is out (where the builder forces a variant or tree parameters,
 //! which the lanes do not take, each small file gets a hasher of its own instead). So the
-//! memory in use is about threads x lanes x `SMALL_FILE` of file data plus one window of
+//! memory in use is at most [`LANE_MEMORY`] of file data plus one window of
 //! digests (at most [`WINDOW_DIGEST_BYTES`]: long XOF digests make shorter windows), however
 //! many files there are. A larger regular file is hashed by the worker that
 //! claimed it, through the same code as [`FileHasher::hash_file`] (so every error is the same):
@@ -26,7 +27,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{read, regular_file_len, storage_of, FileHasher, ReadStrategy, Storage};
+use super::sparse::Extents;
+use super::{read, regular_file_len, storage_of, FileHasher, FileVersion, ReadStrategy, Storage};
 use crate::batch::JobManager;
 use crate::{Hasher, Output, Threads};
 use engine::{Early, Windows};
@@ -35,6 +37,24 @@ use engine::{Early, Windows};
 /// it a file is long enough for the single-message code (or a tree mode) to run at full speed,
 /// and reading it whole would cost more memory than it saves time.
 pub const SMALL_FILE: u64 = 64 * 1024;
+
+/// File bytes a worker's lanes may hold at once: where the lanes run many times faster than
+/// one message (MD5: 16 lanes, 12x; BLAKE2b, SHA-1, SHA-512: 3x), a file of a few hundred KiB
+/// gains as much from them as a small one, so files are read whole into the lanes up to the
+/// size that keeps every worker's lanes within this much memory.
+pub(crate) const LANE_MEMORY: u64 = 64 << 20;
+
+/// The largest file read whole into lanes, however much memory [`LANE_MEMORY`] would allow:
+/// a worker's last few files run with lanes idle, and this bounds how long that lasts (16 MD5s
+/// of 2 MiB in lanes alone take about 4 ms).
+const LANE_FILE_MAX: u64 = 2 << 20;
+
+/// The largest file a worker of `workers` reads whole into its `lanes` lanes:
+/// [`SMALL_FILE`] at least, up to [`LANE_FILE_MAX`] where [`LANE_MEMORY`] allows it (each
+/// worker holds at most one file more than its lanes).
+pub(crate) fn lane_file_limit(workers: usize, lanes: usize) -> u64 {
+    (LANE_MEMORY / (workers.max(1) * (lanes + 1)) as u64).clamp(SMALL_FILE, LANE_FILE_MAX)
+}
 
 /// Inputs per window: enough to keep every thread's lanes full between the points where
 /// results are handed on in order.
@@ -114,6 +134,12 @@ impl<'p> FileHasher<'p> {
         let alg = self.algorithm();
         let mut lanes: Option<JobManager<'static>> =
             self.builder.lanes_agree().then(|| JobManager::new(alg));
+        let whole_up_to = match &lanes {
+            Some(lanes) if lanes.lanes() > 0 => {
+                lane_file_limit(self.builder.threads_allowed().count(), lanes.lanes())
+            }
+            _ => SMALL_FILE,
+        };
         let large_here = !Hasher::splits_over_threads(alg);
         // Job ids count up from 0: entry `id` says which input and how many bytes.
         let mut jobs: Vec<(usize, u64)> = Vec::new();
@@ -124,7 +150,7 @@ impl<'p> FileHasher<'p> {
             out.push((index, Early::Done(done.1)));
         };
         while let Some((index, path, walked)) = claim_path(window, next, &mut out) {
-            let outcome = match open_regular(path, walked) {
+            let outcome = match open_regular(path, walked, whole_up_to) {
                 Ok(Regular::Small(data)) => match &mut lanes {
                     Some(lanes) => {
                         jobs.push((index, data.len() as u64));
@@ -309,7 +335,8 @@ pub(super) fn split<D>(outcome: io::Result<(D, u64)>) -> (io::Result<D>, u64) {
 
 /// What [`open_regular`] found.
 pub(super) enum Regular {
-    /// A regular file of at most [`SMALL_FILE`] bytes, read whole.
+    /// A regular file of at most [`SMALL_FILE`] bytes (or the caller's larger limit), read
+    /// whole.
     Small(Vec<u8>),
     /// A larger regular file, open.
     Large(File),
@@ -328,8 +355,10 @@ fn is_regular(path: &Path) -> bool {
 /// be a regular file is not opened at all: the in-order pass opens it once (a FIFO opened
 /// here too would block this worker, or lose its writer's data to the first open). `walked`:
 /// a walk found it regular, so it is opened without that look (the `fstat` after the open
-/// still decides).
-pub(super) fn open_regular(path: &Path, walked: bool) -> io::Result<Regular> {
+/// still decides). A file of more than [`SMALL_FILE`] and at most `whole_up_to` bytes is read
+/// whole too, with the checks of the piece-by-piece read (a change while it is read is
+/// [`super::FileModified`]), unless it has holes, which are not read ([`super::sparse`]).
+pub(super) fn open_regular(path: &Path, walked: bool, whole_up_to: u64) -> io::Result<Regular> {
     if !walked && std::fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
         return Ok(Regular::Not);
     }
@@ -350,9 +379,35 @@ pub(super) fn open_regular(path: &Path, walked: bool) -> io::Result<Regular> {
                 Regular::Small(data)
             }
         }
-        Some(len) if len <= SMALL_FILE => Regular::Small(read::read_whole(&file, len)?),
-        Some(_) => Regular::Large(file),
+        Some(len) => match read_whole_up_to(&file, len, whole_up_to)? {
+            Some(data) => Regular::Small(data),
+            None => Regular::Large(file),
+        },
     })
+}
+
+/// The `len` bytes of the regular file `file` read whole, if there are at most `up_to` of them
+/// (and at most [`SMALL_FILE`], or it has no holes, which are not read: [`super::sparse`]);
+/// `None` for a larger file. A file of more than [`SMALL_FILE`] bytes gets the checks of the
+/// piece-by-piece read: a change while it is read is [`super::FileModified`].
+///
+/// # Errors
+/// A read error; [`super::FileChangedSize`] or [`super::FileModified`] for a file that changed.
+pub(crate) fn read_whole_up_to(file: &File, len: u64, up_to: u64) -> io::Result<Option<Vec<u8>>> {
+    if len <= SMALL_FILE {
+        return read::read_whole(file, len).map(Some);
+    }
+    if len > up_to || Extents::of(file, len).is_some() {
+        return Ok(None);
+    }
+    match FileVersion::of(file) {
+        Some(version) if version.len() == len => {
+            let data = read::read_whole(file, len)?;
+            version.check(file)?;
+            Ok(Some(data))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// The outcomes of [`FileHasher::hash_files`], in input order. Each window of inputs is hashed
@@ -428,6 +483,24 @@ impl<E: Windows, K, I: Iterator<Item = (K, FileInput)>> Iterator for HashFiles<E
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lanes_hold_files_within_their_memory() {
+        assert_eq!(lane_file_limit(1, 16), LANE_FILE_MAX);
+        assert_eq!(lane_file_limit(0, 16), LANE_FILE_MAX);
+        assert_eq!(lane_file_limit(1024, 16), SMALL_FILE);
+        for workers in [1, 2, 3, 8, 16, 64] {
+            for lanes in [2, 4, 8, 16] {
+                let limit = lane_file_limit(workers, lanes);
+                assert!((SMALL_FILE..=LANE_FILE_MAX).contains(&limit));
+                let held = limit * (workers * (lanes + 1)) as u64;
+                assert!(
+                    limit == SMALL_FILE || held <= LANE_MEMORY,
+                    "{workers} {lanes}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn long_digests_make_short_windows() {

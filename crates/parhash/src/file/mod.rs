@@ -129,7 +129,7 @@ pub use multi::MultiHasher;
 pub use read::ReadAhead;
 pub use split::{combine_parts, hash_part};
 // The engine's tuning: crate-private (the integration tests reach them through `crate::lab`).
-pub(crate) use many::SMALL_FILE;
+pub(crate) use many::{lane_file_limit, read_whole_up_to, LANE_MEMORY, SMALL_FILE};
 pub(crate) use read::{piece_size, PIECE};
 pub use storage::{storage_of, ReadStrategy, Storage};
 

@@ -26,7 +26,7 @@ use super::many::{claim_path, on_workers, open_regular, split, window_len, worke
 use super::read::{check_end, fill, give_back, take_buffer, Buffer};
 use super::{
     finish, piece_size, spool, FileHasher, FileInput, FileVersion, HashFiles, Progress,
-    ReadStrategy,
+    ReadStrategy, SMALL_FILE,
 };
 use crate::batch::JobManager;
 use crate::{Hasher, HasherBuilder, Output, Threads};
@@ -287,7 +287,7 @@ impl<'p> MultiHasher<'p> {
             }
         };
         while let Some((index, path, walked)) = claim_path(window, next, &mut out) {
-            let data = match open_regular(path, walked) {
+            let data = match open_regular(path, walked, SMALL_FILE) {
                 Ok(Regular::Small(data)) => data,
                 Ok(Regular::Large(_) | Regular::Not) => {
                     out.push((index, Early::InOrder));
