@@ -700,10 +700,14 @@ def test_walk_gives_the_files_in_key_order_and_resumes_after_any_key(tmp_path):
 def test_folders_listed_at_once_keep_listobjectsv2s_order(ordered, prefix):
     want = flat_listing(ordered, "order", prefix)
     assert want == sorted(want, key=lambda k: k.encode()) and bool(want) == (prefix != "p/nothing/")
+    # slow_page: 0 lists folders from the start; 1e-9 after a first page (always slow); 100
+    # never (one listing after the first page, as where pages come fast).
     for folders in (1, 2, 8, 64):
         for page_size in (None, 2):
-            got = [obj["Key"] for obj in store.listing(ordered, "order", prefix, folders=folders, page_size=page_size)]
-            assert got == want, (folders, page_size)
+            for slow_page in (0, 1e-9, 100):
+                got = [obj["Key"] for obj in store.listing(ordered, "order", prefix, folders=folders,
+                                                           page_size=page_size, slow_page=slow_page)]  # fmt: skip
+                assert got == want, (folders, page_size, slow_page)
 
 
 def test_folders_listed_at_once_resume_after_any_name(ordered):
@@ -711,9 +715,10 @@ def test_folders_listed_at_once_resume_after_any_name(ordered):
     names = [k[2:] for k in keys] + ["a/", "a/c", "b", "b/y", "c", "d/e", "f0", "f05", "f29/k9", "\u00e9", "\u00ff"]
     for after in names:
         want = flat_listing(ordered, "order", "p/", "p/" + after)
-        for folders in (1, 8):
-            got = [obj["Key"] for obj in store.listing(ordered, "order", "p/", after, folders=folders, page_size=3)]
-            assert got == want, (after, folders)
+        for folders, slow_page in ((1, 0), (8, 0), (8, 1e-9), (8, 100)):
+            got = [obj["Key"] for obj in store.listing(ordered, "order", "p/", after, folders=folders, page_size=3,
+                                                       slow_page=slow_page)]  # fmt: skip
+            assert got == want, (after, folders, slow_page)
 
 
 def test_listing_pages_read_as_botocore_reads_them(server, filled, ordered):
@@ -759,13 +764,13 @@ def test_a_folders_listing_error_is_raised_and_nothing_waits():
 
     got = []
     with pytest.raises(ConnectionError):
-        for obj in store.listing(Failing(), "b", "x/", folders=3):
+        for obj in store.listing(Failing(), "b", "x/", folders=3, slow_page=0):
             got.append(obj["Key"])
     assert got == ["x/0/k", "x/0/l", "x/1/k", "x/1/l", "x/2/k"]
     assert threading.active_count() < 20  # the listing threads stopped
 
 
-def test_verify_merges_keys_around_slash_with_the_walk(capsys, ordered, tmp_path):
+def test_verify_merges_keys_around_slash_with_the_walk(capsys, ordered, tmp_path, monkeypatch):
     """The local walk and the listing of folders at once meet in one order: every key that can
     be a file matched ("a" cannot beside the folder "a/": missing), none out of place."""
     local = tmp_path / "local"
@@ -778,6 +783,7 @@ def test_verify_merges_keys_around_slash_with_the_walk(capsys, ordered, tmp_path
     (local / "c").mkdir()  # an empty folder: its marker is no object
     (local / "new-b").write_bytes(b"x")
     want = {name: "missing" if name in folders_too else "matched" for name in names} | {"new-b": "new"}
+    monkeypatch.setattr(store, "SLOW_PAGE", 0)  # folders listed at once from the start
     for folders in ("1", "8"):
         code, out, err = run(capsys, "verify", local, "s3://order/p", "--endpoint-url", ordered.meta.endpoint_url,
                              "--json", "--list-folders", folders)  # fmt: skip

@@ -28,6 +28,7 @@ import os
 import queue
 import sys
 import threading
+import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -69,6 +70,12 @@ ADDITIONAL = (
 
 #: Folders of the prefix listed at once (``listing``'s ``folders``).
 LIST_FOLDERS = 8
+
+#: A first listing page that takes this many seconds or more has the rest of the listing done
+#: folder by folder, ``LIST_FOLDERS`` at once (``listing``'s ``slow_page``). A store nearby
+#: answers a page of 1,000 keys in a few hundredths of a second; across a network, S3 takes
+#: tenths: that is the wait that listing folders at once overlaps.
+SLOW_PAGE = 0.08
 
 #: Entries of the merge :func:`verify` takes at a time: their files whose listed ETag is an
 #: MD5 are hashed together, enough to keep the extension's threads busy, few enough that the
@@ -201,13 +208,15 @@ def client(endpoint_url: Optional[str] = None, profile: Optional[str] = None,
            region: Optional[str] = None, connections: int = 10) -> Any:  # fmt: skip
     """An S3 client as the AWS tools make one (environment, ``~/.aws/config`` and
     ``credentials``, ``profile``), for ``connections`` threads at once."""
+    # botocore's own session and client, which boto3's wrap: importing boto3 would add its
+    # transfer manager (a tenth of a second of a verification of 10,000 objects) for nothing.
     try:
-        import boto3
         import botocore.config
+        import botocore.exceptions
         import botocore.session
     except ImportError as err:
         raise StoreError(f"boto3 is needed: pip install 'parhash[s3]' ({err})") from err
-    core = botocore.session.get_session()
+    core = botocore.session.Session(profile=profile)
     # botocore reads a listing page through its shape-driven XML parser, 15 us a key against
     # 5 us for ElementTree and a table (1,000 keys a page): ListObjectsV2's pages are read by
     # `_listing_page` (the same dict, tested against botocore's); everything else (signing,
@@ -217,12 +226,11 @@ def client(endpoint_url: Optional[str] = None, profile: Optional[str] = None,
     # key's parsing; none is used here, and ISO 8601 is read by the standard library.
     parsers.set_parser_defaults(timestamp_parser=_timestamp)
     core.register_component("response_parser_factory", parsers)
-    try:
-        session = boto3.Session(profile_name=profile, botocore_session=core)
-    except Exception as err:  # botocore.exceptions.ProfileNotFound and its kin
-        raise StoreError(str(err)) from err
     config = botocore.config.Config(max_pool_connections=connections)
-    return session.client("s3", endpoint_url=endpoint_url, region_name=region, config=config)
+    try:
+        return core.create_client("s3", endpoint_url=endpoint_url, region_name=region, config=config)
+    except (botocore.exceptions.ProfileNotFound, botocore.exceptions.ConfigParseError) as err:
+        raise StoreError(str(err)) from err
 
 
 def _parsers() -> Any:
@@ -314,16 +322,46 @@ def _timestamp(text: str) -> Any:
 
 def listing(s3: Any, bucket: str, prefix: str, start_after: Optional[str] = None,
             ahead: int = 4, page_size: Optional[int] = None,
-            folders: int = LIST_FOLDERS) -> Iterator[dict]:  # fmt: skip
+            folders: int = LIST_FOLDERS, slow_page: Optional[float] = None) -> Iterator[dict]:  # fmt: skip
     """The objects under ``prefix`` in key order (folder markers left out), pages fetched up to
     ``ahead`` ahead while the caller works on the ones before.
 
-    With ``folders`` > 1 the prefix's level is listed with the delimiter ``/`` and up to
-    ``folders`` of its folders are listed at once, each on its own thread, their keys handed on
-    in the order one ListObjectsV2 of the prefix gives them (a level holding one folder alone is
-    descended into). A store answers one request per folder then, not one per 1,000 keys in a
-    row: the listing no longer waits on one page after the other."""
+    With ``folders`` > 1, where the first page took ``slow_page`` seconds (default
+    ``SLOW_PAGE``) or more (0: from the start), the rest of the prefix's level is listed with
+    the delimiter ``/`` and up to ``folders`` of its folders are listed at once, each on its own
+    thread, their keys handed on in the order one ListObjectsV2 of the prefix gives them (a
+    level holding one folder alone is descended into). A store answers one request per folder
+    then, not one per 1,000 keys in a row: the listing no longer waits on one page after the
+    other. Where pages come fast (a store nearby), each request costs more of the client's time
+    than its wait, and one listing, fewer requests, is faster."""
     after = prefix + start_after if start_after else None
+    slow_page = SLOW_PAGE if slow_page is None else slow_page
+    if folders > 1 and slow_page > 0:
+        pages = _pages(s3, bucket, prefix, after, page_size)
+        began = time.monotonic()
+        first = next(pages, None)
+        slow = time.monotonic() - began >= slow_page
+        if first is None:
+            return
+        contents = first.get("Contents", [])
+        rest: Optional[_Ahead] = None
+        tail: Iterator[dict] = iter(())
+        if first.get("IsTruncated") and contents and slow:
+            # The folders after the first page's last key, their listing started now (on a
+            # thread of its own, in runs of keys) while the first page is handed on.
+            last = contents[-1]["Key"][len(prefix) :]
+            rest = _Ahead(lambda: _runs(listing(s3, bucket, prefix, last, ahead, page_size, folders, 0)), ahead)
+            tail = (obj for run in rest for obj in run)
+        elif first.get("IsTruncated"):
+            rest = _Ahead(lambda: pages, ahead)
+            tail = _keys(rest)
+        try:
+            yield from _keys([first])
+            yield from tail
+        finally:
+            if rest is not None:
+                rest.close()
+        return
     if folders <= 1:
         pages = _Ahead(lambda: _pages(s3, bucket, prefix, after, page_size), ahead)
         try:
@@ -376,6 +414,15 @@ def _pages(s3: Any, bucket: str, prefix: str, start_after: Optional[str], page_s
     if page_size:
         arguments["PaginationConfig"] = {"PageSize": page_size}
     return iter(s3.get_paginator("list_objects_v2").paginate(**arguments))
+
+
+def _runs(objects: Iterator[dict], run: int = 1000) -> Iterator[list]:
+    """``objects`` in lists of up to ``run``: one hand-over between threads per run, not per key."""
+    while True:
+        chunk = list(itertools.islice(objects, run))
+        if not chunk:
+            return
+        yield chunk
 
 
 def _keys(pages: Iterable[dict]) -> Iterator[dict]:
@@ -974,8 +1021,9 @@ def _arguments(argv: Optional[Sequence[str]], prog: str = PROG) -> argparse.Name
     store.add_argument("--json", action="store_true", help="JSON Lines records, not text lines")
     store.add_argument("--threads", type=int, default=16, help="objects checked at once (16)")
     store.add_argument("--list-folders", type=int, default=LIST_FOLDERS, metavar="N",
-                       help=f"folders of the prefix listed at once ({LIST_FOLDERS}; 1: one listing "
-                       "of the whole prefix, page after page)")  # fmt: skip
+                       help=f"folders of the prefix listed at once where its first page took "
+                       f"{SLOW_PAGE} s or more ({LIST_FOLDERS}; 1: one listing of the whole prefix, "
+                       "page after page, as where pages come faster)")  # fmt: skip
     store.add_argument("--page-size", type=int, help=argparse.SUPPRESS)
     verify_ = commands.add_parser(
         "verify", parents=[store], help="check LOCAL_DIR against s3://bucket/prefix",
