@@ -212,12 +212,19 @@ def memory_child(n):
         return f"{i // per_folder:04}/{i:08}"
 
     class Stub:
-        """Folders of 10,000 keys: the delimiter's listing names them, each is listed in pages."""
+        """Folders of 10,000 keys: the delimiter's listing names them, each is listed in pages;
+        the whole prefix in pages too (instant pages: verify lists it so)."""
 
         def get_paginator(self, _name):
             return self
 
         def paginate(self, Bucket, Prefix, Delimiter=None, **_):
+            if not Delimiter and Prefix.count("/") == 1:  # the whole prefix, page after page
+                for start in range(0, n, 1000):
+                    yield {"Contents": [{"Key": f"{Prefix}{name(i)}", "Size": len(data), "ETag": etag}
+                                        for i in range(start, min(n, start + 1000))],
+                           "IsTruncated": start + 1000 < n}  # fmt: skip
+                return
             if Delimiter and Prefix.count("/") == 1:
                 folders = range((n + per_folder - 1) // per_folder)
                 yield {"CommonPrefixes": [{"Prefix": f"{Prefix}{f:04}/"} for f in folders]}
