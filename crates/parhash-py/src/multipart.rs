@@ -128,30 +128,41 @@ pub(crate) fn multipart_file<'py>(
     plan.tuples(py, &answers)
 }
 
-/// [`multipart_file`] for many files at once: `items` is a list of `(path, requests)`; the
-/// files are read on every core with the GIL released, and the parts and whole digests of
-/// small and middle-sized files are hashed side by side in SIMD lanes across files
-/// (`parhash::multipart::compute_files`). Each item's answer comes back in order: its list of
-/// `(digest, parts)`, or the exception that reading it raised (OSError,
-/// `parhash.FileChanged`), not raised. Small files one per call cost a thread switch and a GIL
-/// hand-back each, more than their hashing (`parhash.store`'s verification of many objects).
+/// [`multipart_file`] for many files at once: `items` is a list of `(path, requests)` or
+/// `(path, requests, size)`; the files are read on every core with the GIL released, and the
+/// parts and whole digests of small and middle-sized files are hashed side by side in SIMD
+/// lanes across files (`parhash::multipart::compute_files`). Each item's answer comes back in
+/// order: its list of `(digest, parts)`, or the exception that reading it raised (OSError,
+/// `parhash.FileChanged`, also for a file not of the `size` given, which is not read), not
+/// raised. Small files one per call cost a thread switch and a GIL hand-back each, more than
+/// their hashing, and a `stat` of each in Python as much again on a busy interpreter
+/// (`parhash.store`'s verification of many objects).
 #[pyfunction]
 pub(crate) fn multipart_files<'py>(
     py: Python<'py>,
-    items: Vec<(Bound<'py, PyAny>, Requests)>,
+    items: Vec<Bound<'py, PyAny>>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let mut plans = Vec::with_capacity(items.len());
-    for (path, requests) in &items {
-        plans.push((path_arg(path)?, Plan::new(requests)?));
+    for item in &items {
+        let (path, requests, size) = match item.extract::<(Bound<'py, PyAny>, Requests)>() {
+            Ok((path, requests)) => (path, requests, None),
+            Err(_) => item.extract::<(Bound<'py, PyAny>, Requests, Option<u64>)>()?,
+        };
+        plans.push((path_arg(&path)?, Plan::new(&requests)?, size));
     }
     let answers = py.detach(|| {
         let jobs: Vec<_> = (plans.iter())
-            .map(|(path, plan)| (path.as_path(), &plan.parts[..], &plan.whole[..]))
+            .map(|(path, plan, len)| multipart::FileJob {
+                path,
+                requests: &plan.parts,
+                whole: &plan.whole,
+                len: *len,
+            })
             .collect();
         multipart::compute_files(&jobs, parhash::Threads::default())
     });
     (plans.iter().zip(answers))
-        .map(|((path, plan), answer)| match answer {
+        .map(|((path, plan, _), answer)| match answer {
             Ok(answers) => Ok(PyList::new(py, plan.tuples(py, &answers)?)?.into_any()),
             Err(err) => {
                 let err = Error::io(path)(err);

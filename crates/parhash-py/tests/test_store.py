@@ -102,6 +102,16 @@ def test_multipart_files_gives_each_file_multipart_files_answers_errors_in_place
     assert store._parhash.multipart_files([]) == []
     with pytest.raises(ValueError):
         store._parhash.multipart_files([(tmp_path / "f1", [("no-such-form", None)])])
+    # With the size the file must have: its answer where it has it, FileChanged where not.
+    del items[5]
+    sizes = [os.path.getsize(path) + (n % 3 == 1) for n, (path, _) in enumerate(items)]
+    got = store._parhash.multipart_files([(p, r, s) for (p, r), s in zip(items, sizes)])
+    for n, (answer, answer_alone) in enumerate(zip(got, want)):
+        if n % 3 == 1:
+            assert isinstance(answer, parhash.FileChanged), n
+        else:
+            assert answer == answer_alone, n
+    assert store._parhash.multipart_files([(items[0][0], items[0][1], None)]) == want[:1]
 
 
 def test_multipart_file_errors(tmp_path):

@@ -27,7 +27,7 @@ use std::io::{self, Read};
 
 use crate::batch::{hash_many_with, BatchOptions};
 use crate::file::read::FromStart;
-use crate::file::FileVersion;
+use crate::file::{FileChangedSize, FileVersion};
 use crate::registry::{Algorithm, Hasher, Output};
 use crate::threads::Threads;
 
@@ -296,6 +296,21 @@ fn compute_batch(items: &[Asked<'_>], threads: Threads) -> Vec<(Vec<Multipart>, 
 /// or why it could not be read.
 pub type FileAnswer = io::Result<(Vec<Multipart>, Vec<Output>)>;
 
+/// One file of [`compute_files`]: where it is, what to compute, and the length it must have,
+/// if one is known (an object's size as its store lists it).
+#[derive(Clone, Copy, Debug)]
+pub struct FileJob<'a> {
+    /// The file.
+    pub path: &'a std::path::Path,
+    /// The part forms to compute.
+    pub requests: &'a [Request],
+    /// The digests of the whole file to compute.
+    pub whole: &'a [Algorithm],
+    /// The length the file must have: another is [`crate::file::FileChangedSize`], and
+    /// nothing is read.
+    pub len: Option<u64>,
+}
+
 /// [`compute_file_whole`] for many files, on up to `threads` workers, each file's answer in
 /// its place. Each worker reads the files it takes whole, up to the file engine's limit of a
 /// file in lanes, and hashes the parts and whole digests of a few MiB of them as one batch: the
@@ -303,10 +318,7 @@ pub type FileAnswer = io::Result<(Vec<Multipart>, Vec<Output>)>;
 /// MD5, run as fast as the parts of one large one). Larger files, and files with holes, are
 /// read as [`compute_file_whole`] reads them. Errors as [`compute_file_whole`]'s (a path that
 /// cannot be opened: the open's error).
-pub fn compute_files(
-    jobs: &[(&std::path::Path, &[Request], &[Algorithm])],
-    threads: Threads,
-) -> Vec<FileAnswer> {
+pub fn compute_files(jobs: &[FileJob<'_>], threads: Threads) -> Vec<FileAnswer> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let workers = threads.at_most(jobs.len().max(1));
     let whole_up_to = crate::file::lane_file_limit(workers.count(), LANES);
@@ -318,7 +330,7 @@ pub fn compute_files(
         let mut held_bytes = 0;
         let flush = |held: &mut Vec<(usize, Vec<u8>)>, out: &mut Vec<(usize, FileAnswer)>| {
             let items: Vec<Asked<'_>> = (held.iter())
-                .map(|(i, data)| (&data[..], jobs[*i].1, jobs[*i].2))
+                .map(|(i, data)| (&data[..], jobs[*i].requests, jobs[*i].whole))
                 .collect();
             let answers = compute_batch(&items, Threads::ONE);
             out.extend(
@@ -329,14 +341,18 @@ pub fn compute_files(
         };
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(path, requests, whole)) = jobs.get(i) else {
+            let Some(job) = jobs.get(i) else {
                 break;
             };
-            let read = File::open(path).and_then(|file| {
+            let read = File::open(job.path).and_then(|file| {
                 let len = file.metadata()?.len();
+                if let Some(expected) = job.len.filter(|&expected| expected != len) {
+                    let found = (len < expected).then_some(len);
+                    return Err(io::Error::other(FileChangedSize { expected, found }));
+                }
                 match crate::file::read_whole_up_to(&file, len, whole_up_to)? {
                     Some(data) => Ok(Ok(data)),
-                    None => compute_file_whole(&file, requests, whole).map(Err),
+                    None => compute_file_whole(&file, job.requests, job.whole).map(Err),
                 }
             });
             match read {

@@ -5,8 +5,10 @@
 use std::io::Write;
 
 use digest::Digest;
+use parhash::file::FileChangedSize;
 use parhash::multipart::{
-    compute, compute_file, compute_file_whole, compute_files, compute_reader, Combine, Request,
+    compute, compute_file, compute_file_whole, compute_files, compute_reader, Combine, FileJob,
+    Request,
 };
 use parhash::Algorithm;
 use proptest::prelude::*;
@@ -164,19 +166,34 @@ fn many_files_get_each_files_answer_in_its_place() {
     for threads in [1, 2, 5] {
         let jobs: Vec<_> = (paths.iter())
             .enumerate()
-            .map(|(i, p)| {
+            .map(|(i, p)| FileJob {
+                path: p,
+                requests: &requests,
                 // Every other file asks for its parts only.
-                let whole: &[Algorithm] = if i % 2 == 0 { &whole } else { &[] };
-                (p.as_path(), &requests[..], whole)
+                whole: if i % 2 == 0 { &whole } else { &[] },
+                // Every third says the length it has, one the length it has not.
+                len: match (i % 3, &datas[i]) {
+                    (0, Some(data)) => Some(data.len() as u64 + u64::from(i == 6)),
+                    _ => None,
+                },
             })
             .collect();
         let answers = compute_files(&jobs, parhash::Threads::new(threads));
         assert_eq!(answers.len(), jobs.len());
-        for ((answer, data), (path, _, whole)) in answers.iter().zip(&datas).zip(&jobs) {
-            let Some(data) = data else {
-                assert!(answer.is_err(), "{path:?}");
+        for ((answer, data), job) in answers.iter().zip(&datas).zip(&jobs) {
+            let Some(data) = data
+                .as_ref()
+                .filter(|d| job.len.is_none_or(|l| l == d.len() as u64))
+            else {
+                let err = answer.as_ref().unwrap_err();
+                let other = job.len.is_some() && data.is_some();
+                assert_eq!(
+                    err.get_ref().is_some_and(|e| e.is::<FileChangedSize>()),
+                    other
+                );
                 continue;
             };
+            let whole = job.whole;
             let (parts, digests) = answer.as_ref().unwrap();
             for (got, request) in parts.iter().zip(&requests) {
                 let want = expected(request.combine(), data, request.part_size() as usize);

@@ -763,11 +763,15 @@ def multipart_file(path: _Path, requests: Sequence[tuple[str, int | None]]) -> l
     ``multipart_value``."""
 
 def multipart_files(
-    items: Sequence[tuple[_Path, Sequence[tuple[str, int | None]]]],
+    items: Sequence[
+        tuple[_Path, Sequence[tuple[str, int | None]]] | tuple[_Path, Sequence[tuple[str, int | None]], int | None]
+    ],
 ) -> list[list[tuple[bytes, int]] | OSError]:
-    """``multipart_file`` of each ``(path, requests)``, many files at once on every core with
-    the GIL released, in order; a file that cannot be read gives its exception (OSError,
-    ``FileChanged``) in its place, not raised."""
+    """``multipart_file`` of each ``(path, requests)`` or ``(path, requests, size)``, many
+    files at once on every core with the GIL released, the parts and whole digests of small
+    and middle-sized files side by side in SIMD lanes, in order; a file that cannot be read
+    gives its exception (OSError, ``FileChanged``; a file not of the ``size`` given is
+    ``FileChanged`` and is not read) in its place, not raised."""
 
 def multipart_value(form: str, digest: bytes, parts: int | None = None) -> str:
     """`digest` as S3 shows it: hex for form "etag", base64 for an algorithm's checksum, then
