@@ -731,6 +731,28 @@ def test_folders_listed_at_once_resume_after_any_name(ordered):
             assert got == want, (after, folders, slow_page)
 
 
+def test_an_error_in_a_200_answer_is_still_an_error():
+    """parhash's client parses a listing page once, in botocore's check for an error in a 200
+    answer: that check keeps botocore's rule (an <Error> or a page cut short becomes a 500,
+    retried), and every other operation keeps botocore's own check."""
+    s3 = store.client("http://127.0.0.1:9")
+    model = s3.meta.service_model
+
+    def status(operation, body):
+        response = {"status_code": 200, "body": body, "headers": {}}
+        s3.meta.events.emit(f"before-parse.s3.{operation}", operation_model=model.operation_model(operation),
+                            response_dict=response, customized_response_dict={})  # fmt: skip
+        return response["status_code"], store._PARSED in response
+
+    page = b'<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>b</Name></ListBucketResult>'
+    error = b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code></Error>'
+    assert status("ListObjectsV2", page) == (200, True)
+    assert status("ListObjectsV2", error) == (500, False)
+    assert status("ListObjectsV2", page[:-20]) == (500, False)
+    assert status("CompleteMultipartUpload", error) == (500, False)
+    assert status("CompleteMultipartUpload", b"<CompleteMultipartUploadResult/>") == (200, False)
+
+
 def test_listing_pages_read_as_botocore_reads_them(server, filled, ordered):
     """parhash's client reads ListObjectsV2's pages itself (botocore's parser costs more than
     rclone's whole check): the same dicts as botocore's own parser, for every bucket the tests
