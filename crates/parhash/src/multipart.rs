@@ -344,19 +344,24 @@ pub fn compute_files(jobs: &[FileJob<'_>], threads: Threads) -> Vec<FileAnswer> 
             let Some(job) = jobs.get(i) else {
                 break;
             };
-            let read = File::open(job.path).and_then(|file| {
+            // A file read whole waits for its batch; any other is answered in its turn.
+            let whole = File::open(job.path).and_then(|file| {
                 let len = file.metadata()?.len();
                 if let Some(expected) = job.len.filter(|&expected| expected != len) {
                     let found = (len < expected).then_some(len);
                     return Err(io::Error::other(FileChangedSize { expected, found }));
                 }
                 match crate::file::read_whole_up_to(&file, len, whole_up_to)? {
-                    Some(data) => Ok(Ok(data)),
-                    None => compute_file_whole(&file, job.requests, job.whole).map(Err),
+                    Some(data) => Ok(Some(data)),
+                    None => {
+                        let answer = compute_file_whole(&file, job.requests, job.whole)?;
+                        out.push((i, Ok(answer)));
+                        Ok(None)
+                    }
                 }
             });
-            match read {
-                Ok(Ok(data)) => {
+            match whole {
+                Ok(Some(data)) => {
                     held_bytes += data.len() as u64;
                     held.push((i, data));
                     if held_bytes >= batch_bytes {
@@ -364,7 +369,7 @@ pub fn compute_files(jobs: &[FileJob<'_>], threads: Threads) -> Vec<FileAnswer> 
                         held_bytes = 0;
                     }
                 }
-                Ok(Err(answer)) => out.push((i, Ok(answer))),
+                Ok(None) => {}
                 Err(error) => out.push((i, Err(error))),
             }
         }

@@ -207,3 +207,26 @@ fn many_files_get_each_files_answer_in_its_place() {
         }
     }
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_that_says_zero_bytes_is_read_to_its_end() {
+    // procfs files say 0 bytes whatever they hold: read to the end, as one file alone is.
+    let path = std::path::Path::new("/proc/version");
+    let requests = [Request::new(Combine::S3Etag, 5 << 20).unwrap()];
+    let whole = [Algorithm::Md5];
+    let alone = compute_file_whole(&std::fs::File::open(path).unwrap(), &requests, &whole).unwrap();
+    let job = FileJob {
+        path,
+        requests: &requests,
+        whole: &whole,
+        len: None,
+    };
+    let many = compute_files(&[job], parhash::Threads::new(2));
+    let (parts, digests) = many[0].as_ref().unwrap();
+    assert_eq!(parts[0].digest, alone.0[0].digest);
+    assert_eq!(digests, &alone.1);
+    let text = std::fs::read(path).unwrap();
+    assert!(!text.is_empty());
+    assert_eq!(digests[0].as_bytes(), &md5::Md5::digest(&text)[..]);
+}

@@ -388,12 +388,17 @@ pub(super) fn open_regular(path: &Path, walked: bool, whole_up_to: u64) -> io::R
 
 /// The `len` bytes of the regular file `file` read whole, if there are at most `up_to` of them
 /// (and at most [`SMALL_FILE`], or it has no holes, which are not read: [`super::sparse`]);
-/// `None` for a larger file. A file of more than [`SMALL_FILE`] bytes gets the checks of the
-/// piece-by-piece read: a change while it is read is [`super::FileModified`].
+/// `None` for a larger file, and for one that says 0 bytes (procfs and sysfs files say so
+/// whatever they hold: the caller reads those to their end). A file of more than
+/// [`SMALL_FILE`] bytes gets the checks of the piece-by-piece read: a change while it is read
+/// is [`super::FileModified`].
 ///
 /// # Errors
 /// A read error; [`super::FileChangedSize`] or [`super::FileModified`] for a file that changed.
 pub(crate) fn read_whole_up_to(file: &File, len: u64, up_to: u64) -> io::Result<Option<Vec<u8>>> {
+    if len == 0 {
+        return Ok(None);
+    }
     if len <= SMALL_FILE {
         return read::read_whole(file, len).map(Some);
     }
