@@ -18,6 +18,7 @@ mod forms;
 mod hash_object;
 mod keys;
 mod list_file;
+mod listing;
 mod lists;
 mod locked;
 mod many;
@@ -59,6 +60,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(outboard::verify_range, module)?)?;
     module.add_function(wrap_pyfunction!(parts::splits, module)?)?;
     module.add_function(wrap_pyfunction!(keys::walk_keys, module)?)?;
+    module.add_function(wrap_pyfunction!(listing::listing_page, module)?)?;
     module.add_function(wrap_pyfunction!(parts::takes_tree_params, module)?)?;
     hash_object::add_constructors(module)?;
     subtree::add(module)?;

@@ -223,9 +223,10 @@ def client(endpoint_url: Optional[str] = None, profile: Optional[str] = None,
         raise StoreError(f"boto3 is needed: pip install 'parhash[s3]' ({err})") from err
     core = botocore.session.Session(profile=profile)
     # botocore reads a listing page through its shape-driven XML parser, 15 us a key against
-    # 5 us for ElementTree and a table (1,000 keys a page): ListObjectsV2's pages are read by
-    # `_listing_page` (the same dict, tested against botocore's); everything else (signing,
-    # retries, errors, the URL-decoding of keys) stays the SDK's.
+    # 6 for ElementTree and a table, and 2 for the extension, mostly without the interpreter's
+    # lock (1,000 keys a page): ListObjectsV2's pages are read by `_listing_page` (the same
+    # dict, tested against botocore's); everything else (signing, retries, errors, the
+    # URL-decoding of keys) stays the SDK's.
     parsers = _parsers()
     # botocore reads every LastModified with dateutil, which costs more than the rest of the
     # key's parsing; none is used here, and ISO 8601 is read by the standard library.
@@ -245,14 +246,12 @@ _PARSED = "parhash_parsed"
 
 
 def _one_parse_a_page(s3: Any) -> None:
-    """Has ``s3`` parse each ListObjectsV2 page once. botocore parses every S3 answer of 200
+    """Has ``s3`` read each ListObjectsV2 page once. botocore parses every S3 answer of 200
     to see whether it is an error in disguise (S3 may answer 200 with ``<Error>``; a page cut
     short is retried as a 500), then parses it again to read it: a third of the listing's time.
-    Here that check, its rule unchanged, keeps the page's tree for :func:`_listing_page`; every
-    other operation keeps botocore's own check (and all of them do where botocore has none by
-    that name)."""
-    import xml.etree.ElementTree as ElementTree
-
+    Here that check, its rule unchanged, keeps the page read by :func:`_listing_page` for the
+    parser; a page the extension cannot read, and every other operation, keeps botocore's own
+    check (and all of them do where botocore has none by that name)."""
     import botocore.handlers
 
     check = getattr(botocore.handlers, "_handle_200_error", None)
@@ -264,14 +263,14 @@ def _one_parse_a_page(s3: Any) -> None:
             check(operation_model, response_dict, **kwargs)
             return
         try:
-            root = ElementTree.fromstring(response_dict["body"])
-        except ElementTree.ParseError:
+            tag, page = _parhash.listing_page(response_dict["body"], _timestamp)
+        except ValueError:
+            check(operation_model, response_dict, **kwargs)
+            return
+        if tag == "Error":
             response_dict["status_code"] = 500
             return
-        if root.tag == "Error":
-            response_dict["status_code"] = 500
-            return
-        response_dict[_PARSED] = root
+        response_dict[_PARSED] = page
 
     s3.meta.events.unregister("before-parse.s3.*", check)
     s3.meta.events.register_first("before-parse.s3.*", check_once)
@@ -284,7 +283,10 @@ def _parsers() -> Any:
     class ListingParser(botocore.parsers.RestXMLParser):  # type: ignore[misc]
         def _parse_payload(self, response: dict, shape: Any, member_shapes: Any, final_parsed: dict) -> None:
             if getattr(shape, "name", None) == "ListObjectsV2Output" and response.get("body"):
-                page = _listing_page(response["body"], self._timestamp_parser, response.pop(_PARSED, None))
+                if _PARSED in response:
+                    page = response.pop(_PARSED)
+                else:
+                    page = _listing_page(response["body"], self._timestamp_parser)
                 if page is not None:
                     final_parsed.update(page)
                     return
@@ -299,59 +301,15 @@ def _parsers() -> Any:
     return Parsers()
 
 
-def _listing_page(body: bytes, timestamp: Callable[[str], Any], parsed: Any = None) -> Optional[dict]:
+def _listing_page(body: bytes, timestamp: Callable[[str], Any]) -> Optional[dict]:
     """A ListObjectsV2 page as botocore's parser gives it (its model's names, integers,
-    booleans, dates, lists and structures), read with ElementTree (``parsed``: the page's tree,
-    where it was parsed already); None for a page holding an element not named here (botocore
-    then reads it)."""
-    import xml.etree.ElementTree as ElementTree
-
-    def text(node: Any) -> str:
-        return node.text or ""
-
-    def integer(node: Any) -> int:
-        return int(node.text or "0")
-
-    def boolean(node: Any) -> bool:
-        return node.text == "true"
-
-    def date(node: Any) -> Any:
-        return timestamp(node.text or "")
-
-    def nested(fields: dict) -> Callable[[Any], Optional[dict]]:
-        return lambda node: _element(node, fields)
-
-    owner = {"DisplayName": (False, text), "ID": (False, text)}
-    restore = {"IsRestoreInProgress": (False, boolean), "RestoreExpiryDate": (False, date)}
-    obj = {"Key": (False, text), "ETag": (False, text), "ChecksumType": (False, text), "StorageClass": (False, text),
-           "Size": (False, integer), "LastModified": (False, date), "ChecksumAlgorithm": (True, text),
-           "Owner": (False, nested(owner)), "RestoreStatus": (False, nested(restore))}  # fmt: skip
-    page = {name: (False, text) for name in ("Name", "Prefix", "Delimiter", "ContinuationToken",
-                                             "NextContinuationToken", "StartAfter", "EncodingType")}  # fmt: skip
-    prefix = {"Prefix": (False, text)}
-    page.update({"MaxKeys": (False, integer), "KeyCount": (False, integer), "IsTruncated": (False, boolean),
-                 "Contents": (True, nested(obj)), "CommonPrefixes": (True, nested(prefix))})  # fmt: skip
+    booleans, dates, lists and structures), read by the extension (``listing_page``, without
+    the interpreter's lock); None for a page holding an element outside that model, or one the
+    extension cannot read (botocore then reads it)."""
     try:
-        return _element(ElementTree.fromstring(body) if parsed is None else parsed, page)
-    except (ElementTree.ParseError, ValueError):
+        return _parhash.listing_page(body, timestamp)[1]
+    except ValueError:
         return None
-
-
-def _element(node: Any, fields: dict) -> Optional[dict]:
-    """The children of ``node`` read by ``fields`` (name: (repeated, read)); None where one is
-    not named there or its reading is None."""
-    out: dict[str, Any] = {}
-    for child in node:
-        name = child.tag.rpartition("}")[2]
-        field = fields.get(name)
-        value = field[1](child) if field else None
-        if value is None:
-            return None
-        if field[0]:
-            out.setdefault(name, []).append(value)
-        else:
-            out[name] = value
-    return out
 
 
 def _timestamp(text: str) -> Any:
