@@ -7,6 +7,7 @@ moto is imported, not skipped: without it these tests fail."""
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 import json
 import os
@@ -855,6 +856,26 @@ def test_the_extensions_listing_page_is_botocores(body):
         {"status_code": 200, "headers": {}, "body": body}, shape)  # fmt: skip
     theirs.pop("ResponseMetadata", None)
     assert ours == theirs
+
+
+@settings(max_examples=300, deadline=None)
+@given(when=st.datetimes(min_value=datetime.datetime(1970, 1, 2), timezones=st.just(datetime.timezone.utc)),
+       form=st.sampled_from(["http", "iso", "iso-millis", "epoch", "http-no-zone"]))  # fmt: skip
+def test_dates_are_read_as_botocore_reads_them(when, form):
+    """The client's dates (ListObjectsV2's ISO 8601, HeadObject's HTTP date, anything else)
+    are the instants botocore's own reader gives, each with its time zone."""
+    import email.utils
+
+    from botocore.utils import parse_timestamp
+
+    when = when.replace(microsecond=when.microsecond // 1000 * 1000 if form == "iso-millis" else 0)
+    text = {"http": email.utils.format_datetime(when, usegmt=True),
+            "http-no-zone": email.utils.format_datetime(when.replace(tzinfo=None)),
+            "iso": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "iso-millis": when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z",
+            "epoch": str(int(when.timestamp()))}[form]  # fmt: skip
+    ours, theirs = store._timestamp(text), parse_timestamp(text)
+    assert ours.tzinfo is not None and ours == theirs, (text, ours, theirs)
 
 
 def test_a_folders_listing_error_is_raised_and_nothing_waits():

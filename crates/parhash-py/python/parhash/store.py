@@ -22,6 +22,7 @@ import argparse
 import base64
 import binascii
 import datetime
+import email.utils
 import itertools
 import json
 import os
@@ -313,14 +314,22 @@ def _listing_page(body: bytes, timestamp: Callable[[str], Any]) -> Optional[dict
 
 
 def _timestamp(text: str) -> Any:
-    """A response's date: ListObjectsV2's ISO 8601 by the standard library, others (HTTP
-    dates) by botocore."""
+    """A response's date: ListObjectsV2's ISO 8601 and HeadObject's HTTP date (RFC 7231, in
+    UTC) by the standard library, others by botocore (dateutil, which took a tenth of a
+    HeadObject's time in the interpreter)."""
     try:
         return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except (ValueError, TypeError, AttributeError):
-        from botocore.utils import parse_timestamp
+        pass
+    try:
+        date = email.utils.parsedate_to_datetime(text)
+    except (ValueError, TypeError, IndexError):
+        date = None
+    if date is not None and date.tzinfo is not None:
+        return date
+    from botocore.utils import parse_timestamp
 
-        return parse_timestamp(text)
+    return parse_timestamp(text)
 
 
 def listing(s3: Any, bucket: str, prefix: str, start_after: Optional[str] = None,
