@@ -3,7 +3,9 @@
 # versions), besides the 3.11 of scripts/test-python.sh: one abi3 wheel built once, installed
 # into a fresh virtual environment per version, and the tests that need no Ray run there (Ray's
 # own wheels do not cover every version; its tests run under scripts/test-python.sh).
-# A version that is not installed is named and skipped; none found at all is an error.
+# A version that is not installed is named and skipped; none found at all is an error. The
+# version of target/py-venv, where scripts/test-python.sh ran the suite, is not run again
+# (ALL_VERSIONS=1 runs it too).
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,12 +44,24 @@ no_rust_path() {
   (IFS=:; echo "${out[*]}")
 }
 
+# The version of scripts/test-python.sh's environment, where the whole suite (Ray's tests
+# too) has run: not run a second time here unless asked (ALL_VERSIONS=1).
+main=""
+if [ -x target/py-venv/bin/python ] && [ -z "${ALL_VERSIONS:-}" ]; then
+  main=$(target/py-venv/bin/python -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+fi
+
 tested=()
 missing=()
 for version in 3.9 3.10 3.11 3.12 3.13; do
   python=$(interpreter "$version" || true)
   if [ -z "$python" ]; then
     missing+=("$version")
+    continue
+  fi
+  if [ "$version" = "$main" ]; then
+    echo "== CPython $version: the suite runs in target/py-venv (scripts/test-python.sh)"
+    tested+=("$version")
     continue
   fi
   echo "== CPython $version ($python)"
