@@ -26,6 +26,9 @@ command -v rclone >/dev/null || need_apt+=(rclone)
 command -v openssl >/dev/null || need_apt+=(openssl)
 # The CLI's manual page is rendered by groff in its tests (as `man` renders it).
 command -v groff >/dev/null || need_apt+=(groff-base)
+# The `bao` tool (BLAKE3's outboard encoder, crates.io `bao_bin`) is the control for
+# `sum --outboard` and `check --range` (crates/parhash-cli/tests/ranges.rs); cargo builds it.
+command -v bao >/dev/null || cargo install --quiet --locked bao_bin
 [ ${#need_apt[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then

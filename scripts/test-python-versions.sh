@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # The Python package on every CPython >= 3.9 this machine has (python3.N on PATH or pyenv's
-# versions), besides the 3.11 of scripts/test-python.sh: one abi3 wheel built once, installed
+# versions), besides the one of scripts/test-python.sh: one abi3 wheel built once, installed
 # into a fresh virtual environment per version, and the tests that need no Ray run there (Ray's
 # own wheels do not cover every version; its tests run under scripts/test-python.sh).
-# A version that is not installed is named and skipped; none found at all is an error. The
-# version of target/py-venv, where scripts/test-python.sh ran the suite, is not run again
-# (ALL_VERSIONS=1 runs it too).
+# A version that is not installed is named and skipped; none found at all is an error.
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."

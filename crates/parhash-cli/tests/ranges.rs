@@ -14,7 +14,7 @@ use std::process::Output;
 
 use parhash::outboard::{encode_grouped, ChunkGroup};
 use parhash::{hash, Algorithm};
-use support::{fails_with, parhash_in, Rng};
+use support::{fails_with, parhash_in, require_tool, Rng};
 
 fn parhash(dir: &Path, args: &[&str]) -> Output {
     parhash_in(dir, args, &[])
@@ -117,6 +117,70 @@ fn outboards_of_blake3_alone_are_baos() {
             let (bao_outboard, _) = bao::encode::outboard(&bytes);
             let outboard = fs::read(dir.path().join("f.obao")).unwrap();
             assert!(outboard == bao_outboard, "{len} bytes, {how:?}");
+        }
+    }
+}
+
+/// The `bao` tool (crates.io `bao_bin`, installed by scripts/install-test-deps.sh): it decodes
+/// each file and a slice of it with the outboard parhash wrote, its own outboard is the same
+/// bytes, and `parhash check --range` verifies ranges with the outboard the tool wrote.
+#[test]
+fn the_bao_tool_and_parhash_read_each_others_outboards() {
+    if !require_tool("bao") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new("bao")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "bao {args:?}: {}", stderr(&out));
+        out.stdout
+    };
+    for &len in &SIZES {
+        let bytes = listed(dir.path(), "f", len, 0);
+        let root = hex(Algorithm::Blake3, &bytes);
+        assert_eq!(
+            run(&["decode", &root, "f", "--outboard=f.obao"]),
+            bytes,
+            "{len}"
+        );
+        let (start, count) = (len / 3, (len / 2).max(1));
+        let slice = run(&[
+            "slice",
+            &start.to_string(),
+            &count.to_string(),
+            "f",
+            "--outboard=f.obao",
+        ]);
+        fs::write(dir.path().join("slice"), slice).unwrap();
+        let decoded = run(&[
+            "decode-slice",
+            &root,
+            &start.to_string(),
+            &count.to_string(),
+            "slice",
+        ]);
+        assert_eq!(
+            decoded,
+            bytes[start.min(len)..(start + count).min(len)],
+            "{len}"
+        );
+        // The tool's own outboard: parhash's bytes, and what `check --range` reads.
+        run(&["encode", "f", "--outboard=bao.obao"]);
+        let ours = fs::read(dir.path().join("f.obao")).unwrap();
+        assert!(
+            fs::read(dir.path().join("bao.obao")).unwrap() == ours,
+            "{len}"
+        );
+        if len > 0 {
+            fs::rename(dir.path().join("bao.obao"), dir.path().join("f.obao")).unwrap();
+            let range = format!("{start}:{}", count.min(len - start));
+            let out = check_range(dir.path(), &range);
+            assert!(out.status.success(), "{len} {range}: {}", stderr(&out));
+            assert!(stdout(&out).starts_with("f: OK ("), "{}", stdout(&out));
         }
     }
 }
