@@ -28,6 +28,8 @@ mod piece_hash;
 mod progress;
 mod range;
 mod stdio;
+#[cfg(feature = "store")]
+mod store;
 mod sum;
 
 use std::process::ExitCode;
@@ -53,6 +55,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(&check::Options::from(args), &args.files),
         Command::List(args) => list::run(args),
         Command::Bench(args) => bench(args),
+        #[cfg(feature = "store")]
+        Command::Store(args) => store::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     };

@@ -28,6 +28,7 @@ mod order;
 mod outboard;
 mod parts;
 mod ranges;
+mod store;
 mod subtree;
 
 use parhash::Algorithm;
@@ -69,6 +70,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     lists::add(module)?;
     order::add(module)?;
     list_file::add(module)?;
+    store::add(module)?;
     // hashlib's spellings for hashlib's algorithms (`sha3_256`, not `sha3-256`), as hashlib's
     // own set has them; `new` takes every other spelling too.
     let names: Vec<&str> = Algorithm::ALL

@@ -35,7 +35,7 @@ from moto.server import ThreadedMotoServer
 
 import parhash
 import parhash.store as store
-from conftest import control_tool
+from conftest import cli_path, control_tool
 
 MIB = 1 << 20
 
@@ -227,10 +227,12 @@ def free_port() -> int:
 
 class Proxy:
     """A TCP relay to the server, whose cut() drops every connection and refuses new ones:
-    the network gone midway."""
+    the network gone midway. ``on_request(data)``, where given, sees what each client sends
+    before the server does."""
 
-    def __init__(self, port: int):
+    def __init__(self, port: int, on_request=None):
         self.target = port
+        self.on_request = on_request
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.sockets: list[socket.socket] = []
@@ -246,13 +248,15 @@ class Proxy:
             far = socket.create_connection(("127.0.0.1", self.target))
             with self.lock:
                 self.sockets += [near, far]
-            for a, b in ((near, far), (far, near)):
-                threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
+            for a, b, see in ((near, far, self.on_request), (far, near, None)):
+                threading.Thread(target=self.pipe, args=(a, b, see), daemon=True).start()
 
     @staticmethod
-    def pipe(a, b):
+    def pipe(a, b, see=None):
         try:
             while data := a.recv(65536):
+                if see is not None:
+                    see(data)
                 b.sendall(data)
         except OSError:
             pass
@@ -331,10 +335,39 @@ def full_object_upload(url, bucket, key, data, algorithm, part_size):
                                  MultipartUpload={"Parts": parts}, **{field: whole})  # fmt: skip
 
 
-def run(capsys, *args):
+def run(capsys, *args, binary=True):
+    """``parhash-store ARGS``, in this process; for ``verify``, also the binary's ``parhash
+    store verify ARGS`` (:func:`binary_verify`), which must say the same, unless ``binary`` is
+    False (a test that changes this process's code) or ARGS ask what only the package does
+    (--download-mismatches). --list-folders is the package's alone: left out for the binary."""
     code = store.main([str(a) for a in args])
     out, err = capsys.readouterr()
+    if binary and args[0] == "verify" and "--download-mismatches" not in args:
+        rest = list(args[1:])
+        if "--list-folders" in rest:
+            at = rest.index("--list-folders")
+            del rest[at : at + 2]
+        BINARY["last"] = binary_verify(rest, code, out, err)
     return code, out, err
+
+
+#: The binary's last run by :func:`run` (its messages are checked where they differ in words).
+BINARY: dict[str, subprocess.CompletedProcess] = {}
+
+
+def binary_verify(args, code, out, err):
+    """``parhash store verify ARGS`` (the Rust binary: the AWS SDK for Rust, the same rules)
+    against ``parhash-store verify``'s ``code``, standard output and counts: the same verdicts,
+    lines and records, in the same order; a run that could not finish, status 2 for both."""
+    done = subprocess.run([str(cli_path()), "store", "verify", *map(str, args)], capture_output=True, text=True)
+    assert done.returncode == code, (done.stderr, err)
+    if "--json" in args and code != 2:
+        assert [json.loads(line) for line in done.stdout.splitlines()] == [json.loads(line) for line in out.splitlines()]
+    else:
+        assert done.stdout == out, done.stderr
+    if code != 2:
+        assert done.stderr.split(": ", 1)[1] == err.split(": ", 1)[1]
+    return done
 
 
 def records(out):
@@ -613,16 +646,22 @@ def test_rclone_check_agrees_where_it_can_decide(capsys, server, tmp_path):
     assert said["parts/edited"] == "="  # rclone's size-only pass: what parhash-store adds
 
 
-def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, monkeypatch):
-    """An object listed, then deleted from the server before its HeadObject: the run goes on;
-    its file is new (it has no object any more), and `list` leaves the object out."""
-    s3 = s3_client(server)
+def fill_deleted(s3, tmp_path):
+    """Bucket `deleted`: four objects with a CRC32 under `p/`, each a file of the folder returned."""
     s3.create_bucket(Bucket="deleted")
     local = tmp_path / "local"
     local.mkdir()
     for name in ["a", "b", "c", "d"]:
         s3.put_object(Bucket="deleted", Key=f"p/{name}", Body=name.encode() * 10, ChecksumAlgorithm="CRC32")
         (local / name).write_bytes(name.encode() * 10)
+    return local
+
+
+def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, monkeypatch):
+    """An object listed, then deleted from the server before its HeadObject: the run goes on;
+    its file is new (it has no object any more), and `list` leaves the object out."""
+    s3 = s3_client(server)
+    local = fill_deleted(s3, tmp_path)
     listed = []
     real_head = store.head
 
@@ -633,7 +672,7 @@ def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, m
         return real_head(client, bucket, key)
 
     monkeypatch.setattr(store, "head", deleting_head)
-    code, out, err = run(capsys, "verify", local, "s3://deleted/p", "--endpoint-url", server, "--json")
+    code, out, err = run(capsys, "verify", local, "s3://deleted/p", "--endpoint-url", server, "--json", binary=False)
     got, summary = records(out)
     assert {name: r["status"] for name, r in got.items()} == {"a": "matched", "b": "new", "c": "matched", "d": "new"}
     assert "deleted after the listing" in got["b"]["reason"] and got["b"]["key"] is None
@@ -1026,19 +1065,22 @@ def test_errors_are_clear_and_never_success(capsys, server, filled, tmp_path):
     local, _ = filled
     code, _, err = run(capsys, "verify", local, "s3://no-such-bucket/x", "--endpoint-url", server)
     assert code == 2 and "no such bucket" in err
+    assert "s3://no-such-bucket/x: no such bucket (after 0 verdicts)" in BINARY["last"].stderr
     code, _, err = run(capsys, "verify", local, "s3://forms/nothing-here", "--endpoint-url", server)
     assert code == 2 and "no objects under this prefix" in err
+    assert "no objects under this prefix" in BINARY["last"].stderr
     code, _, err = run(capsys, "list", "s3://forms/nothing-here", "--endpoint-url", server)
     assert code == 2 and "no objects under this prefix" in err
     code, _, err = run(capsys, "verify", tmp_path / "absent", "s3://forms/all", "--endpoint-url", server)
-    assert code == 2 and "not a folder" in err
+    assert code == 2 and "not a folder" in err and "not a folder" in BINARY["last"].stderr
     code, _, err = run(capsys, "verify", local, "forms/all", "--endpoint-url", server)
-    assert code == 2 and "s3://" in err
+    assert code == 2 and "s3://" in err and "not an s3://bucket/prefix URL" in BINARY["last"].stderr
     # moto checks credentials once its IAM authorization is on.
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(moto.settings, "INITIAL_NO_AUTH_ACTION_COUNT", 0)
         code, _, err = run(capsys, "verify", local, "s3://forms/all", "--endpoint-url", server)
     assert code == 2 and "refused the credentials" in err and "InvalidAccessKeyId" in err
+    assert "refused the credentials or the access (InvalidAccessKeyId" in BINARY["last"].stderr
 
 
 def test_network_cut_midway_is_an_error_that_says_how_far_it_got(capsys, aws_env, tmp_path, monkeypatch):
@@ -1067,12 +1109,79 @@ def test_network_cut_midway_is_an_error_that_says_how_far_it_got(capsys, aws_env
 
         monkeypatch.setattr(store, "head", cutting_head)
         code, out, err = run(capsys, "verify", local, "s3://cut/k", "--endpoint-url", url, "--threads", "2",
-                             "--page-size", "5")  # fmt: skip
+                             "--page-size", "5", binary=False)  # fmt: skip
     finally:
         srv.stop()
     assert code == 2, err
     assert "cannot be reached" in err and "resume with --start-after" in err
     assert 0 < out.count(": OK") < 40
+
+
+def test_the_binary_goes_on_past_an_object_deleted_after_the_listing(aws_env, tmp_path):
+    """``parhash store verify``: objects listed, then deleted before their HeadObject (by a
+    relay that deletes them when the first HeadObject passes): their files are new."""
+    port = free_port()
+    srv = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    srv.start()
+    try:
+        s3 = s3_client(f"http://127.0.0.1:{port}")
+        local = fill_deleted(s3, tmp_path)
+        deleted = []
+
+        def delete_at_first_head(data):
+            if data.startswith(b"HEAD ") and not deleted:
+                deleted.append(data)
+                s3.delete_objects(Bucket="deleted", Delete={"Objects": [{"Key": "p/b"}, {"Key": "p/d"}]})
+
+        proxy = Proxy(port, delete_at_first_head)
+        url = f"http://127.0.0.1:{proxy.port}"
+        done = subprocess.run([str(cli_path()), "store", "verify", str(local), "s3://deleted/p", "--endpoint-url", url,
+                               "--json"], capture_output=True, text=True)  # fmt: skip
+    finally:
+        srv.stop()
+    got, summary = records(done.stdout)
+    assert {name: r["status"] for name, r in got.items()} == {"a": "matched", "b": "new", "c": "matched", "d": "new"}
+    assert got["b"]["reason"] == "its object was deleted after the listing" and got["b"]["key"] is None
+    assert done.returncode == 1 and "2 matched, 0 changed, 0 missing, 2 new" in done.stderr
+
+
+def test_the_binary_says_how_far_it_got_when_the_network_is_cut(aws_env, tmp_path):
+    """``parhash store verify`` with the store gone after ten HeadObjects (a relay cuts every
+    connection and refuses new ones): status 2, how far it got and how to resume; resumed from
+    there against the store back, it finishes."""
+    port = free_port()
+    srv = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    srv.start()
+    try:
+        direct = f"http://127.0.0.1:{port}"
+        s3 = s3_client(direct)
+        s3.create_bucket(Bucket="cut")
+        local = tmp_path / "local"
+        local.mkdir()
+        for i in range(40):
+            s3.put_object(Bucket="cut", Key=f"k/{i:03}", Body=b"%d" % i, ChecksumAlgorithm="SHA256")
+            (local / f"{i:03}").write_bytes(b"%d" % i)
+        heads = []
+        proxy: Proxy
+
+        def cut_at_the_tenth_head(data):
+            heads.extend([1] * data.count(b"HEAD /cut/"))
+            if len(heads) >= 10:
+                proxy.cut()
+
+        proxy = Proxy(port, cut_at_the_tenth_head)
+        url = f"http://127.0.0.1:{proxy.port}"
+        args = [str(cli_path()), "store", "verify", str(local), "s3://cut/k", "--threads", "2", "--page-size", "5"]
+        done = subprocess.run([*args, "--endpoint-url", url], capture_output=True, text=True)
+        assert done.returncode == 2, done.stderr
+        assert "cannot be reached" in done.stderr and "resume with --start-after" in done.stderr
+        assert 0 < done.stdout.count(": OK") < 40
+        last = done.stderr.split("resume with --start-after '")[1].split("'")[0]
+        again = subprocess.run([*args, "--endpoint-url", direct, "--start-after", last], capture_output=True, text=True)
+    finally:
+        srv.stop()
+    assert again.returncode == 0, again.stderr
+    assert done.stdout.count(": OK") + again.stdout.count(": OK") == 40
 
 
 def test_console_script_is_installed():

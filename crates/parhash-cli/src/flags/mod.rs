@@ -7,6 +7,8 @@ pub mod cksum;
 pub mod multipart;
 pub mod pieces;
 pub mod range;
+#[cfg(feature = "store")]
+pub mod store;
 
 use std::ffi::OsString;
 
@@ -48,6 +50,8 @@ pub enum Command {
     Check(CheckArgs),
     List(ListArgs),
     Bench(Box<crate::bench_args::BenchArgs>),
+    #[cfg(feature = "store")]
+    Store(store::StoreArgs),
     Completions(crate::completion_flags::CompletionsArgs),
     Man(crate::completion_flags::ManArgs),
 }

@@ -19,8 +19,6 @@ refused, no objects under the prefix, the network gone: the message says how far
 from __future__ import annotations
 
 import argparse
-import base64
-import binascii
 import datetime
 import email.utils
 import itertools
@@ -55,19 +53,9 @@ SHOWN_RANGES = 4
 S3_MIN_PART = 5 << 20
 
 #: The store's additional checksums (HeadObject's fields), strongest first, with parhash's
-#: name for each: the first one an object has is the one checked.
-ADDITIONAL = (
-    ("ChecksumSHA512", "sha512"),
-    ("ChecksumSHA256", "sha256"),
-    ("ChecksumSHA1", "sha1"),
-    ("ChecksumMD5", "md5"),
-    ("ChecksumXXHASH128", "xxh128"),
-    ("ChecksumCRC64NVME", "crc64nvme"),
-    ("ChecksumXXHASH64", "xxh64"),
-    ("ChecksumXXHASH3", "xxh3"),
-    ("ChecksumCRC32C", "crc32c"),
-    ("ChecksumCRC32", "crc32"),
-)
+#: name for each: the first one an object has is the one checked (the rules themselves, which
+#: ``parhash store verify`` shares, are the extension's: ``parhash_store::rules``).
+ADDITIONAL: Tuple[Tuple[str, str], ...] = tuple(_parhash.store_checksum_fields)
 
 #: Folders of the prefix listed at once (``listing``'s ``folders``).
 LIST_FOLDERS = 8
@@ -87,12 +75,6 @@ HASH_WINDOW = 1024
 #: every core, the GIL released), the next window's ETags are read and its verdicts given in
 #: Python (10,000 objects: 0.66 s against 0.70 s one window at a time).
 HASHERS = 2
-
-#: Checksums S3 keeps of the whole object only, however it was uploaded.
-FULL_OBJECT_ONLY = frozenset({"crc64nvme", "xxh64", "xxh3", "xxh128", "md5", "sha512"})
-
-#: Checksums S3 keeps as composites of multipart uploads only.
-COMPOSITE_ONLY = frozenset({"sha1", "sha256"})
 
 STATUS_WORDS = {
     "matched": "OK",
@@ -537,45 +519,17 @@ class _Ahead:
 
 def expected(s3: Any, bucket: str, key: str, head: dict) -> Tuple[Optional[Expected], str]:
     """The strongest checksum of an object parhash can reproduce, from its HeadObject (with
-    checksum mode), or None and why not."""
-    etag = head.get("ETag", "").strip('"')
-    value, _, count = etag.partition("-")
-    etag_parts = int(count) if count.isdigit() else None
-    for field_name, algorithm in ADDITIONAL:
-        text = head.get(field_name)
-        if not text:
-            continue
-        encoded, _, count = text.partition("-")
-        try:
-            digest = base64.b64decode(encoded, validate=True)
-        except (binascii.Error, ValueError):
-            continue
-        if algorithm in FULL_OBJECT_ONLY or etag_parts is None:
-            return Expected(algorithm, algorithm, digest, None, text), ""
-        if count.isdigit():
-            composite = True
-        elif algorithm in COMPOSITE_ONLY:
-            composite = True
-        else:
-            # A multipart CRC32/CRC32C is composite or full-object; real S3's HeadObject says
-            # which (and adds `-N` to a composite), other stores only GetObjectAttributes.
-            kind = head.get("ChecksumType") or checksum_type(s3, bucket, key)
-            composite = kind != "FULL_OBJECT"
-        if not composite:
-            return Expected(algorithm, algorithm, digest, None, text), ""
-        shown = text if count else f"{text}-{etag_parts}"
-        return Expected(f"{algorithm}-composite", algorithm, digest, etag_parts, shown), ""
-    if head.get("SSECustomerAlgorithm"):
-        return None, "SSE-C: the ETag is not an MD5 of the content, and no other checksum"
-    if str(head.get("ServerSideEncryption", "")).startswith("aws:kms"):
-        return None, "SSE-KMS: the ETag is not an MD5 of the content, and no other checksum"
-    try:
-        digest = bytes.fromhex(value)
-    except ValueError:
-        digest = b""
-    if len(digest) != 16:
-        return None, f"ETag {etag!r} is no MD5 form, and no other checksum"
-    return Expected("etag", "etag", digest, etag_parts, etag), ""
+    checksum mode), or None and why not; GetObjectAttributes is asked where HeadObject does
+    not say whether a multipart CRC is composite or full-object."""
+    checksums = {algorithm: head[name] for name, algorithm in ADDITIONAL if head.get(name)}
+    etag, kind = head.get("ETag", ""), head.get("ChecksumType")
+    if _parhash.store_needs_checksum_type(etag, checksums, kind):
+        kind = checksum_type(s3, bucket, key)
+    sse = head.get("ServerSideEncryption")
+    found = _parhash.store_expected(etag, checksums, kind, str(sse) if sse else None, head.get("SSECustomerAlgorithm"))
+    if isinstance(found, str):
+        return None, found
+    return Expected(*found), ""
 
 
 def checksum_type(s3: Any, bucket: str, key: str) -> Optional[str]:
@@ -641,12 +595,11 @@ def merge(objects: Iterable[dict], files: Iterable[Tuple[str, str]], prefix: str
 def requests_for(exp: Expected, size: int, min_part: int = S3_MIN_PART) -> list[Tuple[str, Optional[int]]]:
     """What ``multipart_file`` computes for ``exp``: the whole digest, or the form for every
     part size that gives the object its part count (a one-part upload: any size covers it)."""
-    if exp.parts is None:
-        return [(exp.form, None)]
-    if exp.parts == 1:
-        return [(exp.form, max(size, 1))]
-    sizes = _parhash.candidate_part_sizes(size, exp.parts)
-    return [(exp.form, s) for s in sizes if s >= min_part]
+    return _parhash.store_requests(_fields(exp), size, min_part)
+
+
+def _fields(exp: Expected) -> Tuple[str, str, bytes, Optional[int], str]:
+    return (exp.label, exp.form, exp.digest, exp.parts, exp.text)
 
 
 def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference:
@@ -783,39 +736,21 @@ def _compare(exp: Expected, name: str, key: str, path: str, size: int, min_part:
     """The file at ``path`` (``size`` bytes) against the checksum ``exp``: one read for every
     part size that may have made it."""
     wanted = requests_for(exp, size, min_part)
-    if not wanted:
-        return _no_part_size(exp, name, key, size)
-    try:
-        results = _parhash.multipart_file(path, wanted)
-    except OSError as err:
-        return Verdict("unreadable", name, key, exp.label, exp.text, reason=err.strerror or str(err))
-    return _verdict(exp, name, key, wanted, results)
+    results: list = []
+    if wanted:
+        try:
+            results = _parhash.multipart_file(path, wanted)
+        except OSError as err:
+            return Verdict("unreadable", name, key, exp.label, exp.text, reason=err.strerror or str(err))
+    return _verdict(exp, name, key, size, min_part, results)
 
 
-def _no_part_size(exp: Expected, name: str, key: str, size: int) -> Verdict:
-    return Verdict("changed", name, key, exp.label, exp.text,
-                   reason=f"no S3 part size gives {exp.parts} parts of {size} bytes")  # fmt: skip
-
-
-def _verdict(exp: Expected, name: str, key: str, wanted: list, results: list) -> Verdict:
-    """Matched where any of the ``wanted`` requests' ``results`` (``multipart_file``'s) is the
-    store's checksum, else changed."""
-
-    def text(digest: bytes, parts: int) -> str:
-        return _parhash.multipart_value(exp.form, digest, parts if exp.parts is not None else None)
-
-    for (_, part_size), (digest, parts) in zip(wanted, results):
-        if digest == exp.digest:
-            shown = text(digest, parts)
-            return Verdict("matched", name, key, exp.label, exp.text, shown,
-                           part_size if exp.parts is not None else None)  # fmt: skip
-    digest, parts = results[0]
-    reason = None
-    if exp.parts is not None and exp.parts > 1:
-        tried = ", ".join(str(s) for _, s in wanted)
-        reason = f"no part size of {tried} bytes gives the store's checksum"
-    return Verdict("changed", name, key, exp.label, exp.text,
-                   text(digest, parts), reason=reason)  # fmt: skip
+def _verdict(exp: Expected, name: str, key: str, size: int, min_part: int, results: list) -> Verdict:
+    """Matched where any of ``results`` (``multipart_file``'s for :func:`requests_for`'s
+    requests) is the store's checksum, else changed (also where no part size gives the
+    object's part count: no results)."""
+    status, actual, part_size, reason = _parhash.store_verdict(_fields(exp), size, min_part, results)
+    return Verdict(status, name, key, exp.label, exp.text, actual, part_size, reason)
 
 
 def _ordered(pool: ThreadPoolExecutor, jobs: Iterable[Callable[[], Any]], window: int) -> Iterator[Any]:
@@ -917,8 +852,10 @@ def _hashed(pool: ThreadPoolExecutor, batch: list, checked: Callable[[dict, str,
     # The object's size goes with each file: the extension reads only a file of that size (a
     # `stat` here, one per file, would wait on the interpreter's lock each time).
     answers = _parhash.multipart_files([(path, wanted, obj["Size"]) for _, obj, _, path, _, wanted in sums])
-    for (at, obj, name, path, exp, wanted), results in zip(sums, answers):
-        verdict = None if isinstance(results, BaseException) else _verdict(exp, name, obj["Key"], wanted, results)
+    for (at, obj, name, path, exp, _), results in zip(sums, answers):
+        verdict = None
+        if not isinstance(results, BaseException):
+            verdict = _verdict(exp, name, obj["Key"], obj["Size"], min_part, results)
         if verdict is not None and verdict.status == "matched":
             slots[at] = verdict
         else:

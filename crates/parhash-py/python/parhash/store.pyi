@@ -12,8 +12,6 @@ COARSE: int
 SHOWN_RANGES: int
 S3_MIN_PART: int
 ADDITIONAL: tuple[tuple[str, str], ...]
-FULL_OBJECT_ONLY: frozenset[str]
-COMPOSITE_ONLY: frozenset[str]
 STATUS_WORDS: dict[str, str]
 LIST_FOLDERS: int
 HASH_WINDOW: int

@@ -1,0 +1,223 @@
+//! The store's side, through the AWS SDK for Rust: a client made as the AWS tools make one,
+//! the listing (ListObjectsV2, page after page, fetched ahead on a task of its own), and an
+//! object's checksums (HeadObject with checksum mode; GetObjectAttributes where a multipart
+//! CRC's type is not said).
+
+use aws_sdk_s3::config::http::HttpResponse;
+use aws_sdk_s3::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_s3::types::{ChecksumMode, ObjectAttributes};
+use aws_sdk_s3::Client;
+use tokio::sync::mpsc;
+
+use crate::rules::Head;
+
+/// Where the store is and who asks: each None is found as the AWS tools find it (environment,
+/// `~/.aws/config` and `credentials`).
+#[derive(Clone, Debug, Default)]
+pub struct Connection {
+    /// An S3-compatible store's URL (MinIO, Ceph, R2...); its buckets are addressed by path.
+    pub endpoint_url: Option<String>,
+    /// The profile of `~/.aws/config` to use.
+    pub profile: Option<String>,
+    /// The store's region.
+    pub region: Option<String>,
+}
+
+/// An S3 client for `connection`.
+pub async fn client(connection: &Connection) -> Client {
+    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+    if let Some(profile) = &connection.profile {
+        loader = loader.profile_name(profile);
+    }
+    if let Some(region) = &connection.region {
+        loader = loader.region(aws_config::Region::new(region.clone()));
+    }
+    if let Some(url) = &connection.endpoint_url {
+        loader = loader.endpoint_url(url);
+    }
+    let shared = loader.load().await;
+    let mut config = aws_sdk_s3::config::Builder::from(&shared);
+    // Another store than AWS's (an endpoint given here or in the environment) is addressed by
+    // path: a local server has no names for virtual hosts.
+    if shared.endpoint_url().is_some() {
+        config = config.force_path_style(true);
+    }
+    // As botocore does, a store without a region configured is signed for us-east-1.
+    if shared.region().is_none() {
+        config = config.region(aws_config::Region::from_static("us-east-1"));
+    }
+    Client::from_conf(config.build())
+}
+
+/// One listed object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// Its key.
+    pub key: String,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its ETag as listed.
+    pub etag: String,
+    /// Whether the listing names an additional checksum of it.
+    pub checksum_listed: bool,
+}
+
+/// A request the store refused or that did not reach it, in words ([`describe`]), with
+/// whether it says the object is not there.
+#[derive(Debug)]
+pub struct StoreError {
+    /// What went wrong, in words.
+    pub message: String,
+    /// The store said there is no such object (HeadObject's bare 404, NoSuchKey).
+    pub gone: bool,
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// A failed request of `operation` in words: a missing bucket, refused credentials, a store
+/// that cannot be reached.
+pub fn describe<E>(operation: &str, err: &SdkError<E, HttpResponse>) -> StoreError
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    let context = chain(err);
+    let code = err.code().unwrap_or("");
+    let gone = matches!(code, "NoSuchKey" | "NotFound" | "404")
+        || matches!(err, SdkError::ServiceError(e) if e.raw().status().as_u16() == 404 && operation != "ListObjectsV2");
+    let message = match err {
+        SdkError::ServiceError(_) => match code {
+            "NoSuchBucket" => "no such bucket".to_string(),
+            "InvalidAccessKeyId"
+            | "SignatureDoesNotMatch"
+            | "AccessDenied"
+            | "403"
+            | "ExpiredToken"
+            | "InvalidToken"
+            | "InvalidClientTokenId" => {
+                let said = err.message().unwrap_or("");
+                format!("the store refused the credentials or the access ({code}: {said})")
+            }
+            _ => format!("{operation}: {context}"),
+        },
+        SdkError::DispatchFailure(_) | SdkError::TimeoutError(_) | SdkError::ResponseError(_) => {
+            if context.contains("credentials") {
+                "no AWS credentials found (environment, ~/.aws/credentials, --profile)".to_string()
+            } else {
+                format!("the store cannot be reached: {context}")
+            }
+        }
+        _ if context.contains("credentials") => {
+            "no AWS credentials found (environment, ~/.aws/credentials, --profile)".to_string()
+        }
+        _ => format!("{operation}: {context}"),
+    };
+    StoreError { message, gone }
+}
+
+/// An error and its causes, each once, as `a: b: c` (the SDK's own context adds a debug dump).
+fn chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut words: Vec<String> = vec![err.to_string()];
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !words.iter().any(|w| w.contains(&text)) {
+            words.push(text);
+        }
+        source = cause.source();
+    }
+    words.join(": ")
+}
+
+/// The objects under `prefix` in key order (folder markers left out), sent page by page on
+/// `pages` as they come; a failure is sent last. Stops when the receiver is gone.
+pub async fn list(
+    client: Client,
+    bucket: String,
+    prefix: String,
+    start_after: Option<String>,
+    page_size: Option<i32>,
+    pages: mpsc::Sender<Result<Vec<Listed>, StoreError>>,
+) {
+    let mut paginator = (client.list_objects_v2())
+        .bucket(bucket)
+        .prefix(prefix)
+        .set_start_after(start_after)
+        .set_max_keys(page_size)
+        .into_paginator()
+        .send();
+    while let Some(page) = paginator.next().await {
+        let page = match page {
+            Ok(page) => page,
+            Err(err) => {
+                let _ = pages.send(Err(describe("ListObjectsV2", &err))).await;
+                return;
+            }
+        };
+        let objects = (page.contents().iter())
+            .filter_map(|obj| {
+                let key = obj.key()?;
+                (!key.ends_with('/')).then(|| Listed {
+                    key: key.to_string(),
+                    size: obj.size().unwrap_or(0).max(0) as u64,
+                    etag: obj.e_tag().unwrap_or("").to_string(),
+                    checksum_listed: !obj.checksum_algorithm().is_empty(),
+                })
+            })
+            .collect();
+        if pages.send(Ok(objects)).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// What HeadObject (with checksum mode) says of `key`, with the checksum type asked of
+/// GetObjectAttributes where [`Head::needs_checksum_type`].
+pub async fn head(client: &Client, bucket: &str, key: &str) -> Result<Head, StoreError> {
+    let out = (client.head_object())
+        .bucket(bucket)
+        .key(key)
+        .checksum_mode(ChecksumMode::Enabled)
+        .send()
+        .await
+        .map_err(|err| describe("HeadObject", &err))?;
+    let fields = [
+        ("sha512", out.checksum_sha512()),
+        ("sha256", out.checksum_sha256()),
+        ("sha1", out.checksum_sha1()),
+        ("md5", out.checksum_md5()),
+        ("xxh128", out.checksum_xxhash128()),
+        ("crc64nvme", out.checksum_crc64_nvme()),
+        ("xxh64", out.checksum_xxhash64()),
+        ("xxh3", out.checksum_xxhash3()),
+        ("crc32c", out.checksum_crc32_c()),
+        ("crc32", out.checksum_crc32()),
+    ];
+    let mut head = Head {
+        etag: out.e_tag().unwrap_or("").to_string(),
+        checksums: (fields.into_iter())
+            .filter_map(|(name, text)| Some((name, text?.to_string())))
+            .collect(),
+        checksum_type: out.checksum_type().map(|t| t.as_str().to_string()),
+        server_side_encryption: out.server_side_encryption().map(|s| s.as_str().to_string()),
+        sse_customer_algorithm: out.sse_customer_algorithm().map(str::to_string),
+    };
+    if head.needs_checksum_type() {
+        let attributes = (client.get_object_attributes())
+            .bucket(bucket)
+            .key(key)
+            .object_attributes(ObjectAttributes::Checksum)
+            .send()
+            .await
+            .map_err(|err| describe("GetObjectAttributes", &err))?;
+        head.checksum_type = (attributes.checksum())
+            .and_then(|c| c.checksum_type())
+            .map(|t| t.as_str().to_string());
+    }
+    Ok(head)
+}
