@@ -17,7 +17,8 @@ minimum; verify gets `--min-part-size 65536`; rclone cannot check them: their ET
 No object has an additional checksum (what rclone can check: MD5 ETags; an object with one
 costs a HeadObject, timed alone as `heads`). The commands alternate through
 scripts/time-alternating.py (medians):
-verify, `rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
+verify (`parhash store verify`, the binary), the Python package's `parhash-store verify`,
+`rclone check`, `parhash sum -r -a md5` of the tree, and the listing alone
 (ListObjectsV2, boto3, page after page; the same through parhash.store's client, which reads
 the pages itself), the listing as an ideal client asks it (plain GETs,
 the prefix's folders 8 at a time, nothing parsed but what the next request needs: the least
@@ -28,7 +29,9 @@ Memory: a child process runs the same `parhash-store verify` code in-process on 
 whose listing a stub client generates (folders of 10,000 keys named by the delimiter's listing,
 each listed in pages of 1,000 keys, HeadObject answered in memory) and
 whose local files a stub walk names in key order (every name one real 1 KiB file: 10^6 files
-are not made); its peak RSS (VmHWM) is printed per N.
+are not made); its peak RSS (VmHWM) is printed per N. Then `parhash store verify`'s (the
+binary's) peak RSS per N, against a local HTTP server that makes its N keys' ListObjectsV2
+pages as they are asked for (`binary_memory`: the first 10,000 keys have a local file).
 """
 
 import argparse
@@ -182,8 +185,10 @@ def timings(args, url, tree):
                RCLONE_CONFIG_X_PROVIDER="Other", RCLONE_CONFIG_X_ENDPOINT=url,
                RCLONE_CONFIG_X_ACCESS_KEY_ID="bench", RCLONE_CONFIG_X_SECRET_ACCESS_KEY="bench",
                RCLONE_CONFIG_X_REGION="us-east-1")  # fmt: skip
+    target = f"{tree} s3://{BUCKET}/t --endpoint-url {url} --quiet --min-part-size {PART}"
     commands = [
-        f"verify={store} verify {tree} s3://{BUCKET}/t --endpoint-url {url} --quiet --min-part-size {PART}",
+        f"verify={args.parhash} store verify {target}",
+        f"verify-python={store} verify {target}",
         f"rclone=rclone check {tree} x:{BUCKET}/t",
         f"sum={args.parhash} sum -r -a md5 --no-progress {tree}",
         f"listing={py} -c '{LISTING}' {url} {args.files}",
@@ -251,6 +256,67 @@ def memory_child(n):
     print(json.dumps({"objects": n, "seconds": round(time.perf_counter() - began, 1), "peak_rss_kib": peak}))
 
 
+def binary_memory(parhash, work, counts):
+    """`parhash store verify`'s peak RSS for each n of `counts` objects: a local HTTP server
+    answers ListObjectsV2 with n keys in pages of 1,000, made as they are asked for (every key
+    1 KiB with the MD5 ETag of WORK/binary/sample); the local folder holds the first 10,000 of
+    them (each hashed, then matched), the rest are missing. The binary's peak is read by
+    `/usr/bin/time`-style rusage of the child alone (os.wait4)."""
+    import http.server
+    import threading
+    import urllib.parse
+
+    data = random.Random(1).randbytes(1024)
+    etag = hashlib.md5(data).hexdigest()
+    local = work / "binary" / "local"
+    local.mkdir(parents=True, exist_ok=True)
+    for i in range(min(10_000, max(counts))):
+        path = local / f"k{i:08}"
+        if not path.exists():
+            path.write_bytes(data)
+    state = {"n": 0}
+
+    class Listing(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *_):
+            pass
+
+        def do_GET(self):
+            query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+            start = int(query.get("continuation-token", ["0"])[0])
+            n = state["n"]
+            end = min(n, start + 1000)
+            entries = "".join(f"<Contents><Key>t/k{i:08}</Key><LastModified>2026-01-01T00:00:00.000Z</LastModified>"
+                              f"<ETag>&quot;{etag}&quot;</ETag><Size>1024</Size><StorageClass>STANDARD</StorageClass>"
+                              "</Contents>" for i in range(start, end))  # fmt: skip
+            more = f"<NextContinuationToken>{end}</NextContinuationToken>" if end < n else ""
+            body = (f'<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/'
+                    f'2006-03-01/"><Name>{BUCKET}</Name><Prefix>t/</Prefix><KeyCount>{end - start}</KeyCount>'
+                    f"<MaxKeys>1000</MaxKeys><IsTruncated>{'true' if more else 'false'}</IsTruncated>{more}"
+                    f"{entries}</ListBucketResult>").encode()  # fmt: skip
+            self.send_response(200)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Listing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        for n in counts:
+            state["n"] = n
+            began = time.perf_counter()
+            command = [parhash, "store", "verify", str(local), f"s3://{BUCKET}/t", "--endpoint-url", url, "--quiet"]
+            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, status, usage = os.wait4(child.pid, 0)
+            said = child.stderr.read().decode().strip() if child.stderr else ""
+            assert os.waitstatus_to_exitcode(status) == (0 if n <= 10_000 else 1), said
+            print(json.dumps({"binary_objects": n, "seconds": round(time.perf_counter() - began, 1),
+                              "peak_rss_kib": usage.ru_maxrss, "said": said}))  # fmt: skip
+    finally:
+        server.shutdown()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=10_000)
@@ -291,6 +357,8 @@ def main():
     for n in args.memory:
         env = dict(os.environ, BENCH_STORE_SAMPLE=str(sample))
         subprocess.run([sys.executable, __file__, "--memory-child", str(n)], env=env, check=True)
+    if args.memory:
+        binary_memory(args.parhash, args.work, args.memory)
 
 
 if __name__ == "__main__":

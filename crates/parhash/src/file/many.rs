@@ -386,7 +386,8 @@ pub(super) fn open_regular(path: &Path, walked: bool, whole_up_to: u64) -> io::R
     })
 }
 
-/// The `len` bytes of the regular file `file` read whole, if there are at most `up_to` of them
+/// The `len` bytes of the regular file `file`, just opened by the caller (its offset 0: it is
+/// read with `read(2)`), read whole, if there are at most `up_to` of them
 /// (and at most [`SMALL_FILE`], or it has no holes, which are not read: [`super::sparse`]);
 /// `None` for a larger file, and for one that says 0 bytes (procfs and sysfs files say so
 /// whatever they hold: the caller reads those to their end). A file of more than
@@ -400,14 +401,14 @@ pub(crate) fn read_whole_up_to(file: &File, len: u64, up_to: u64) -> io::Result<
         return Ok(None);
     }
     if len <= SMALL_FILE {
-        return read::read_whole(file, len).map(Some);
+        return read::read_whole_opened(file, len).map(Some);
     }
     if len > up_to || Extents::of(file, len).is_some() {
         return Ok(None);
     }
     match FileVersion::of(file) {
         Some(version) if version.len() == len => {
-            let data = read::read_whole(file, len)?;
+            let data = read::read_whole_opened(file, len)?;
             version.check(file)?;
             Ok(Some(data))
         }

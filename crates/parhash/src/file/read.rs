@@ -164,6 +164,27 @@ pub(super) fn read_whole(file: &File, len: u64) -> io::Result<Vec<u8>> {
     Ok(data)
 }
 
+/// [`read_whole`] of a file the caller has just opened (its offset is 0): `read(2)` straight
+/// into the vector's spare capacity, which the standard library's `File` fills without zeroing
+/// it first (zeroing each buffer cost a tenth of the CPU time of hashing a tree of small files).
+///
+/// # Errors
+/// As [`read_whole`].
+pub(super) fn read_whole_opened(file: &File, len: u64) -> io::Result<Vec<u8>> {
+    let mut data = Vec::with_capacity(len as usize);
+    file.take(len).read_to_end(&mut data)?;
+    if (data.len() as u64) < len {
+        let found = Some(data.len() as u64);
+        return Err(FileChangedSize {
+            expected: len,
+            found,
+        }
+        .into_io());
+    }
+    check_end(file, len)?;
+    Ok(data)
+}
+
 /// [`read_exactly`] from `start` on, with the reads on a scoped thread of their own:
 /// [`READ_AHEAD`] + 1 buffers go round between it and the hasher (through two channels), so
 /// the reader is at most that far ahead and memory stays bounded. With `map`, the file is
