@@ -688,10 +688,12 @@ def test_an_object_deleted_after_the_listing_goes_on(capsys, server, tmp_path, m
 
 
 # Keys that sort around "/" ("-" and "." come before it, "0" after), folders of one key and of
-# none (a marker alone), a folder in a folder alone, names past ASCII, and keys at the root.
+# none (a marker alone), a folder in a folder alone, names past ASCII, keys at the root, and keys
+# a listing URL-encodes ("+", "%").
 ORDER_KEYS = ["top", "p/a", "p/a b", "p/a-b", "p/a.b", "p/a/b", "p/a/c/d", "p/a/c.d", "p/a/c-d", "p/a0", "p/ab/1",
               "p/b/x", "p/b/y/", "p/c/", "p/d/e/f/g", "p/d/e/f/h", "p/z", "p/\u00e9/x", "p/\u00e9-", "p/~",
-              "q/only/deep/x1", "q/only/deep/x2", "zz"]  # fmt: skip
+              "q/only/deep/x1", "q/only/deep/x2", "zz",
+              "p/plus+sign", "p/pct%41"]  # fmt: skip
 ORDER_KEYS += [f"p/f{i:02}/k{j}" for i in range(30) for j in range(i % 4)]  # folders of 0-3 keys
 
 
@@ -1182,6 +1184,24 @@ def test_the_binary_says_how_far_it_got_when_the_network_is_cut(aws_env, tmp_pat
         srv.stop()
     assert again.returncode == 0, again.stderr
     assert done.stdout.count(": OK") + again.stdout.count(": OK") == 40
+
+
+def test_a_key_xml_cannot_carry_is_verified(capsys, server, tmp_path):
+    """A key with a control character, which a listing page can only carry URL-encoded (both
+    clients ask for that): matched, changed and missing like any other."""
+    s3 = s3_client(server)
+    s3.create_bucket(Bucket="control")
+    local = tmp_path / "local"
+    local.mkdir()
+    for name, body in [("a\x01b", b"one"), ("c\x1fd", b"two"), ("e\x02f", b"three")]:
+        s3.put_object(Bucket="control", Key="p/" + name, Body=body)
+        if name != "e\x02f":
+            (local / name).write_bytes(body if name == "a\x01b" else b"TWO")
+    code, out, err = run(capsys, "verify", local, "s3://control/p", "--endpoint-url", server, "--json")
+    got, _ = records(out)
+    assert {name: r["status"] for name, r in got.items()} == {"a\x01b": "matched", "c\x1fd": "changed",
+                                                                "e\x02f": "missing"}, err  # fmt: skip
+    assert code == 1
 
 
 def test_console_script_is_installed():

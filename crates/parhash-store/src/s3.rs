@@ -5,7 +5,7 @@
 
 use aws_sdk_s3::config::http::HttpResponse;
 use aws_sdk_s3::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_s3::types::{ChecksumMode, ObjectAttributes};
+use aws_sdk_s3::types::{ChecksumMode, EncodingType, ObjectAttributes};
 use aws_sdk_s3::Client;
 use tokio::sync::mpsc;
 
@@ -144,9 +144,12 @@ pub async fn list(
     page_size: Option<i32>,
     pages: mpsc::Sender<Result<Vec<Listed>, StoreError>>,
 ) {
+    // Keys come URL-encoded, as botocore asks for them: a key may hold characters XML 1.0
+    // cannot carry (control characters), which a page would otherwise not parse.
     let mut paginator = (client.list_objects_v2())
         .bucket(bucket)
         .prefix(prefix)
+        .encoding_type(EncodingType::Url)
         .set_start_after(start_after)
         .set_max_keys(page_size)
         .into_paginator()
@@ -159,11 +162,15 @@ pub async fn list(
                 return;
             }
         };
+        let encoded = page.encoding_type() == Some(&EncodingType::Url);
         let objects = (page.contents().iter())
             .filter_map(|obj| {
-                let key = obj.key()?;
+                let key = match obj.key()? {
+                    key if encoded => url_decoded(key)?,
+                    key => key.to_string(),
+                };
                 (!key.ends_with('/')).then(|| Listed {
-                    key: key.to_string(),
+                    key,
                     size: obj.size().unwrap_or(0).max(0) as u64,
                     etag: obj.e_tag().unwrap_or("").to_string(),
                     checksum_listed: !obj.checksum_algorithm().is_empty(),
@@ -174,6 +181,27 @@ pub async fn list(
             return;
         }
     }
+}
+
+/// A key as S3 URL-encodes it in a listing (`%XX` for a byte, `+` for a space, as botocore
+/// reads it back); None where the bytes are not UTF-8 (no key of S3's is).
+fn url_decoded(key: &str) -> Option<String> {
+    let bytes = key.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = key.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
 }
 
 /// What HeadObject (with checksum mode) says of `key`, with the checksum type asked of
@@ -220,4 +248,20 @@ pub async fn head(client: &Client, bucket: &str, key: &str) -> Result<Head, Stor
             .map(|t| t.as_str().to_string());
     }
     Ok(head)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn listed_keys_are_url_decoded_as_botocore_decodes_them() {
+        use super::url_decoded;
+        assert_eq!(
+            url_decoded("a+b%2Bc%01%C3%A9").as_deref(),
+            Some("a b+c\u{1}é")
+        );
+        assert_eq!(url_decoded("plain/key").as_deref(), Some("plain/key"));
+        assert_eq!(url_decoded("bad%4"), None);
+        assert_eq!(url_decoded("bad%zz"), None);
+        assert_eq!(url_decoded("%FF"), None);
+    }
 }
