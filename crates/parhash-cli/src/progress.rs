@@ -130,6 +130,20 @@ impl parhash::file::Progress for ManyProgress {
     }
 }
 
+/// A spinner counting `what` on standard error when it is a terminal and not `switched_off`
+/// (`--no-progress`); None otherwise. Its owner clears it.
+pub fn count_bar(what: &str, switched_off: bool) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() || switched_off {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(&format!("{{spinner}} {{pos}} {what} {{elapsed}}"))
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    bar.set_style(style);
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
+}
+
 /// Tests only, in debug builds: `PARHASH_DEBUG_RESIZE=SIZE:PATH` sets the length of the file
 /// at `PATH` to `SIZE` bytes (truncating it, or growing it with zeros) once the first piece of
 /// at least 1 MiB has been hashed (so not on a small file hashed before it), so that tests can

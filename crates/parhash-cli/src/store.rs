@@ -40,6 +40,8 @@ fn verify_tree(args: &VerifyArgs) -> anyhow::Result<bool> {
         min_part_size: args.min_part_size,
         page_size: args.page_size,
     };
+    // The verdicts given so far, on a terminal; lines are written beside it.
+    let progress = crate::progress::count_bar("objects and files checked", args.no_progress);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut tally = Tally::default();
     let mut seen = 0u64;
@@ -56,17 +58,26 @@ fn verify_tree(args: &VerifyArgs) -> anyhow::Result<bool> {
             tally.add(&verdict);
             seen += u64::from(verdict.key.is_some());
             if written.is_ok() {
-                written = if args.json {
-                    writeln!(out, "{}", verdict.record())
-                } else if !(args.quiet && verdict.status == "matched") {
-                    writeln!(out, "{}", verdict.line())
-                } else {
-                    Ok(())
+                let mut write = || {
+                    if args.json {
+                        writeln!(out, "{}", verdict.record())
+                    } else if !(args.quiet && verdict.status == "matched") {
+                        writeln!(out, "{}", verdict.line())
+                    } else {
+                        Ok(())
+                    }
+                };
+                written = match &progress {
+                    Some(bar) => bar.suspend(write),
+                    None => write(),
                 };
             }
             last = Some(verdict.name);
         },
     );
+    if let Some(bar) = &progress {
+        bar.finish_and_clear();
+    }
     written?;
     out.flush()?;
     if let Err(failure) = outcome {

@@ -68,6 +68,10 @@ pub struct VerifyArgs {
     #[arg(short, long)]
     pub quiet: bool,
 
+    /// No progress line on standard error (there is one only when it is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+
     /// Requests to the store at once.
     #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: u32,
