@@ -236,18 +236,44 @@ pub async fn head(client: &Client, bucket: &str, key: &str) -> Result<Head, Stor
         sse_customer_algorithm: out.sse_customer_algorithm().map(str::to_string),
     };
     if head.needs_checksum_type() {
-        let attributes = (client.get_object_attributes())
+        let asked = (client.get_object_attributes())
             .bucket(bucket)
             .key(key)
             .object_attributes(ObjectAttributes::Checksum)
             .send()
-            .await
-            .map_err(|err| describe("GetObjectAttributes", &err))?;
-        head.checksum_type = (attributes.checksum())
-            .and_then(|c| c.checksum_type())
-            .map(|t| t.as_str().to_string());
+            .await;
+        head.checksum_type = match asked {
+            Ok(attributes) => (attributes.checksum())
+                .and_then(|c| c.checksum_type())
+                .map(|t| t.as_str().to_string()),
+            Err(err) => match answered_type(&err) {
+                Some(kind) => kind,
+                None => return Err(describe("GetObjectAttributes", &err)),
+            },
+        };
     }
     Ok(head)
+}
+
+/// The checksum type in a successful GetObjectAttributes answer that the SDK refused for
+/// another part of it (moto before 5.2 sends `Last-Modified` as ISO 8601, which the SDK will
+/// not read; botocore does): `Some(type)` from the body, None where the store did not answer
+/// with success.
+fn answered_type<E>(err: &SdkError<E, HttpResponse>) -> Option<Option<String>> {
+    let SdkError::ServiceError(context) = err else {
+        return None;
+    };
+    let raw = context.raw();
+    if !raw.status().is_success() {
+        return None;
+    }
+    let body = std::str::from_utf8(raw.body().bytes()?).ok()?;
+    let document = roxmltree::Document::parse(body).ok()?;
+    let found = (document.descendants())
+        .find(|node| node.tag_name().name() == "ChecksumType")
+        .and_then(|node| node.text())
+        .map(|text| text.trim().to_string());
+    Some(found)
 }
 
 #[cfg(test)]

@@ -299,10 +299,14 @@ def _timestamp(text: str) -> Any:
     """A response's date: ListObjectsV2's ISO 8601 and HeadObject's HTTP date (RFC 7231, in
     UTC) by the standard library, others by botocore (dateutil, which took a tenth of a
     HeadObject's time in the interpreter)."""
+    # Only a zoned result: Python 3.11's reader also takes digits alone ("88250428800", an
+    # epoch to botocore) as a basic-format date without a zone.
     try:
-        return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        date = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
     except (ValueError, TypeError, AttributeError):
-        pass
+        date = None
+    if date is not None and date.tzinfo is not None:
+        return date
     try:
         date = email.utils.parsedate_to_datetime(text)
     except (ValueError, TypeError, IndexError):
