@@ -24,7 +24,7 @@ pub struct Verdict {
     pub name: String,
     /// The object's key.
     pub key: Option<String>,
-    /// The checksum checked ([`crate::rules::Expected::label`]).
+    /// The checksum checked: its label (`etag`, an algorithm, or `ALG-composite`).
     pub algorithm: Option<String>,
     /// The store's value.
     pub expected: Option<String>,
