@@ -81,10 +81,13 @@ fn verify_tree(args: &VerifyArgs) -> anyhow::Result<bool> {
     written?;
     out.flush()?;
     if let Err(failure) = outcome {
-        let mut whereabouts = format!("after {} verdicts", tally.total());
-        if let Some(last) = &last {
-            whereabouts += &format!(", the last '{last}'; resume with --start-after '{last}'");
-        }
+        let whereabouts = match &last {
+            Some(last) => format!(
+                "after {} verdicts, the last '{last}'; resume with --start-after '{last}'",
+                tally.total()
+            ),
+            None => "before any verdict".to_string(),
+        };
         return Err(UsageError(format!("{}: {failure} ({whereabouts})", args.url)).into());
     }
     if seen == 0 && args.start_after.is_none() {

@@ -1068,8 +1068,8 @@ def test_min_part_size_for_stores_with_smaller_parts(capsys, server, tmp_path, m
 def test_errors_are_clear_and_never_success(capsys, server, filled, tmp_path):
     local, _ = filled
     code, _, err = run(capsys, "verify", local, "s3://no-such-bucket/x", "--endpoint-url", server)
-    assert code == 2 and "no such bucket" in err
-    assert "s3://no-such-bucket/x: no such bucket (after 0 verdicts)" in BINARY["last"].stderr
+    assert code == 2 and "s3://no-such-bucket/x: no such bucket (before any verdict)" in err
+    assert "s3://no-such-bucket/x: no such bucket (before any verdict)" in BINARY["last"].stderr
     code, _, err = run(capsys, "verify", local, "s3://forms/nothing-here", "--endpoint-url", server)
     assert code == 2 and "no objects under this prefix" in err
     assert "no objects under this prefix" in BINARY["last"].stderr

@@ -18,7 +18,7 @@ use aws_sdk_s3::Client;
 use parhash::multipart::{self, FileJob};
 use parhash::Threads;
 use tokio::runtime::Runtime;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
 use crate::keys::KeyWalk;
@@ -85,7 +85,7 @@ struct Shared {
     client: Client,
     bucket: String,
     min_part: u64,
-    requests: Semaphore,
+    requests: Arc<Semaphore>,
 }
 
 /// One entry of the merge: an object, a file, or both.
@@ -114,7 +114,7 @@ pub fn verify(
         client: client.clone(),
         bucket: bucket.to_string(),
         min_part: options.min_part_size,
-        requests: Semaphore::new(options.threads.max(1)),
+        requests: Arc::new(Semaphore::new(options.threads.max(1))),
     });
     let (sender, mut pages) = mpsc::channel(PAGES_AHEAD);
     let after = options
@@ -304,9 +304,13 @@ async fn decide(shared: Arc<Shared>, window: Vec<Entry>) -> Vec<Result<Verdict, 
         tasks.push(match (&entry.object, &entry.path, &given[i]) {
             (_, _, Some(_)) => None,
             (Some(_), Some(_), None) => {
+                // Turns are taken here, in key order, so that the requests go out in the order
+                // the verdicts are reported: a store lost midway leaves every verdict before
+                // the first unanswered key decided.
+                let turn = (shared.requests.clone().acquire_owned().await).expect("never closed");
                 let (shared, window, first) = (shared.clone(), window.clone(), listed[i].take());
                 Some(tokio::spawn(async move {
-                    check(&shared, &window[i], first).await
+                    check(&shared, &window[i], first, turn).await
                 }))
             }
             _ => None,
@@ -346,6 +350,7 @@ async fn check(
     shared: &Shared,
     entry: &Entry,
     first: Option<Verdict>,
+    turn: OwnedSemaphorePermit,
 ) -> Result<Verdict, s3::StoreError> {
     let (object, path) = match (&entry.object, &entry.path) {
         (Some(object), Some(path)) => (object, path.clone()),
@@ -376,10 +381,8 @@ async fn check(
             listed = Some((exp, verdict));
         }
     }
-    let head = {
-        let _turn = shared.requests.acquire().await.expect("never closed");
-        s3::head(&shared.client, &shared.bucket, key).await
-    };
+    let head = s3::head(&shared.client, &shared.bucket, key).await;
+    drop(turn);
     let head = match head {
         Ok(head) => head,
         Err(err) if err.gone => {

@@ -1048,7 +1048,9 @@ def _verify(args: argparse.Namespace, s3: Any, bucket: str, prefix: str, prog: s
     except Exception as err:  # the store's, the walk's: the run stops here
         sys.stdout.flush()
         done = sum(tally.counts.values())
-        where = f"after {done} verdicts" + (f", the last {last!r}; resume with --start-after {last!r}" if last else "")
+        where = "before any verdict"
+        if last:
+            where = f"after {done} verdicts, the last {last!r}; resume with --start-after {last!r}"
         print(f"{prog}: {args.url}: {describe(err)} ({where})", file=sys.stderr)
         return 2
     sys.stdout.flush()
