@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use parhash::multipart::Combine;
+use parhash_store::catalog;
 use parhash_store::rules::{self, Expected, Head, Wanted};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -167,6 +168,49 @@ pub(crate) fn store_verdict(
     ))
 }
 
+/// The checksum line of an object named `name` (`parhash_store::catalog::line`):
+/// `CRC64NVME (NAME) = BASE64`, `SHA256-COMPOSITE (NAME) = BASE64-N`, `ETAG (NAME) = HEX[-N]`.
+#[pyfunction]
+pub(crate) fn store_line<'py>(
+    py: Python<'py>,
+    exp: ExpectedTuple,
+    name: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(PyBytes::new(py, &catalog::line(&from_tuple(exp)?, name)))
+}
+
+/// The JSON record of an object of a store's list (`parhash_store::catalog::Object::record`),
+/// from what HeadObject said of it (the checksum type GetObjectAttributes gave where asked).
+#[pyfunction]
+#[pyo3(signature = (key, name, size, etag, checksums, checksum_type=None, server_side_encryption=None, sse_customer_algorithm=None))]
+#[allow(clippy::too_many_arguments)] // HeadObject's fields, as `store_expected` takes them
+pub(crate) fn store_object_record(
+    key: &str,
+    name: &str,
+    size: u64,
+    etag: &str,
+    checksums: HashMap<String, String>,
+    checksum_type: Option<String>,
+    server_side_encryption: Option<String>,
+    sse_customer_algorithm: Option<String>,
+) -> String {
+    let head = head(
+        etag,
+        &checksums,
+        checksum_type,
+        server_side_encryption,
+        sse_customer_algorithm,
+    );
+    catalog::Object {
+        key: key.to_string(),
+        name: name.to_string(),
+        size,
+        expected: rules::expected(&head),
+        head,
+    }
+    .record()
+}
+
 /// HeadObject's checksum fields, strongest first, with parhash's name for each.
 pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("store_checksum_fields", rules::ADDITIONAL.to_vec())?;
@@ -174,5 +218,7 @@ pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(store_needs_checksum_type, module)?)?;
     module.add_function(wrap_pyfunction!(store_requests, module)?)?;
     module.add_function(wrap_pyfunction!(store_verdict, module)?)?;
+    module.add_function(wrap_pyfunction!(store_line, module)?)?;
+    module.add_function(wrap_pyfunction!(store_object_record, module)?)?;
     Ok(())
 }

@@ -348,6 +348,8 @@ def run(capsys, *args, binary=True):
             at = rest.index("--list-folders")
             del rest[at : at + 2]
         BINARY["last"] = binary_verify(rest, code, out, err)
+    if binary and args[0] == "list":
+        BINARY["last"] = binary_list(list(args[1:]), code, out, err)
     return code, out, err
 
 
@@ -367,6 +369,31 @@ def binary_verify(args, code, out, err):
         assert done.stdout == out, done.stderr
     if code != 2:
         assert done.stderr.split(": ", 1)[1] == err.split(": ", 1)[1]
+    return done
+
+
+def binary_list(args, code, out, err):
+    """``parhash store list ARGS`` against ``parhash-store list``'s ``code``, output (standard
+    output, or the file of ``-o``, which the binary writes beside it) and the objects named on
+    standard error: the same, byte for byte (records: the same fields and values)."""
+    args = [str(a) for a in args]
+    if "--list-folders" in args:
+        at = args.index("--list-folders")
+        del args[at : at + 2]
+    if "-o" in args:
+        at = args.index("-o") + 1
+        ours, args[at] = args[at], args[at] + ".binary"
+    done = subprocess.run([str(cli_path()), "store", "list", *args], capture_output=True)
+    assert done.returncode == code, (done.stderr, err)
+    got = Path(args[at]).read_bytes() if "-o" in args else done.stdout
+    want = Path(ours).read_bytes() if "-o" in args else out.encode()
+    if "--json" in args:
+        assert [json.loads(line) for line in got.splitlines()] == [json.loads(line) for line in want.splitlines()]
+    else:
+        assert got == want, done.stderr
+    if code != 2:
+        said = [line.split(": ", 1)[1] for line in done.stderr.decode().splitlines()]
+        assert said == [line.split(": ", 1)[1] for line in err.splitlines()]
     return done
 
 
@@ -459,6 +486,9 @@ def test_list_writes_the_stores_checksums(capsys, server, filled, tmp_path):
         else:
             want = next(line for line in lines if line.startswith(f"{alg} ({key}) = "))
         assert want in lines
+    # Kept, the list checks the tree offline: `parhash check` finds each part size itself.
+    checked = subprocess.run([str(cli_path()), "check", str(target)], cwd=local, capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout.count(": OK") == len(labels), checked.stdout + checked.stderr
     code, out, err = run(capsys, "list", "s3://forms/all/", "--endpoint-url", server, "--json")
     got = {r["path"]: r for r in map(json.loads, out.splitlines())}
     if FULL_OBJECT_MULTIPART:
@@ -1187,10 +1217,19 @@ def test_the_binary_says_how_far_it_got_when_the_network_is_cut(aws_env, tmp_pat
         assert 0 < done.stdout.count(": OK") < 40
         last = done.stderr.split("resume with --start-after '")[1].split("'")[0]
         again = subprocess.run([*args, "--endpoint-url", direct, "--start-after", last], capture_output=True, text=True)
+        # `parhash store list` cut the same way: the objects before the cut listed, then status 2.
+        heads.clear()
+        proxy = Proxy(port, cut_at_the_tenth_head)
+        listed = subprocess.run([str(cli_path()), "store", "list", "s3://cut/k", "--threads", "2", "--page-size", "5",
+                                 "--endpoint-url", f"http://127.0.0.1:{proxy.port}"], capture_output=True, text=True)  # fmt: skip
     finally:
         srv.stop()
     assert again.returncode == 0, again.stderr
     assert done.stdout.count(": OK") + again.stdout.count(": OK") == 40
+    assert listed.returncode == 2 and "cannot be reached" in listed.stderr, listed.stderr
+    count = len(listed.stdout.splitlines())
+    assert 0 < count < 40 and f"(after {count} objects)" in listed.stderr
+    assert listed.stdout.splitlines()[0] == f"SHA256 (000) = {base64.b64encode(hashlib.sha256(b'0').digest()).decode()}"
 
 
 def test_a_key_xml_cannot_carry_is_verified(capsys, server, tmp_path):

@@ -331,10 +331,11 @@ pub fn verdict(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn head(etag: &str, checksums: &[(&'static str, &str)]) -> Head {
+    /// A HeadObject answer of `etag` and `checksums` (the other modules' tests too).
+    pub(crate) fn head(etag: &str, checksums: &[(&'static str, &str)]) -> Head {
         Head {
             etag: etag.into(),
             checksums: checksums.iter().map(|&(a, t)| (a, t.to_string())).collect(),

@@ -6,7 +6,7 @@
 use aws_sdk_s3::config::http::HttpResponse;
 use aws_sdk_s3::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_s3::types::{ChecksumMode, EncodingType, ObjectAttributes};
-use aws_sdk_s3::Client;
+pub use aws_sdk_s3::Client;
 use tokio::sync::mpsc;
 
 use crate::rules::Head;

@@ -17,6 +17,31 @@ pub struct StoreArgs {
 #[derive(Subcommand, Debug)]
 pub enum StoreCommand {
     Verify(VerifyArgs),
+    List(ListArgs),
+}
+
+/// How the store is reached, for every `parhash store` command.
+#[derive(Args, Debug)]
+pub struct StoreFlags {
+    /// An S3-compatible store's URL (MinIO, Ceph, R2...), its buckets addressed by path.
+    #[arg(long, value_name = "URL")]
+    pub endpoint_url: Option<String>,
+
+    /// The AWS profile (~/.aws/config) to use.
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// The store's region (else as the AWS tools find it; us-east-1 where none is set).
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+
+    /// Requests to the store at once.
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: u32,
+
+    /// Keys per listing page (tests).
+    #[arg(long, hide = true, value_parser = clap::value_parser!(i32).range(1..))]
+    pub page_size: Option<i32>,
 }
 
 /// Check LOCAL_DIR against s3://BUCKET/PREFIX, reading no object's bytes.
@@ -32,8 +57,8 @@ pub enum StoreCommand {
 /// how far it got and how to resume).
 ///
 /// The Python package's `parhash-store verify` does the same, and also downloads changed
-/// objects to say where they differ (--download-mismatches), writes the store's checksums as
-/// a list (`parhash-store list`), and runs on a Ray cluster (`parhash-dist`).
+/// objects to say where they differ (--download-mismatches), and runs on a Ray cluster
+/// (`parhash-dist`).
 #[derive(Args, Debug)]
 #[command(
     after_help = "Example: parhash store verify ./photos s3://my-bucket/photos \
@@ -48,17 +73,8 @@ pub struct VerifyArgs {
     #[arg(value_name = "s3://BUCKET/PREFIX")]
     pub url: String,
 
-    /// An S3-compatible store's URL (MinIO, Ceph, R2...), its buckets addressed by path.
-    #[arg(long, value_name = "URL")]
-    pub endpoint_url: Option<String>,
-
-    /// The AWS profile (~/.aws/config) to use.
-    #[arg(long, value_name = "NAME")]
-    pub profile: Option<String>,
-
-    /// The store's region (else as the AWS tools find it; us-east-1 where none is set).
-    #[arg(long, value_name = "REGION")]
-    pub region: Option<String>,
+    #[command(flatten)]
+    pub store: StoreFlags,
 
     /// JSON Lines records, not text lines (fields: docs/object-stores.md).
     #[arg(long)]
@@ -72,10 +88,6 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub no_progress: bool,
 
-    /// Requests to the store at once.
-    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
-    pub threads: u32,
-
     /// The store's smallest part (all but the last) of a multipart upload.
     ///
     /// Smaller part sizes are not tried (S3: 5 MiB; Ceph's rgw_multipart_min_part_size).
@@ -85,8 +97,36 @@ pub struct VerifyArgs {
     /// Resume after NAME (relative to the prefix), as a cut run says.
     #[arg(long, value_name = "NAME")]
     pub start_after: Option<String>,
+}
 
-    /// Keys per listing page (tests).
-    #[arg(long, hide = true, value_parser = clap::value_parser!(i32).range(1..))]
-    pub page_size: Option<i32>,
+/// Write the store's checksums of every object under s3://BUCKET/PREFIX as a checksum list.
+///
+/// One line per object, its name relative to the prefix (escaped as `parhash sum` escapes
+/// names), with its strongest checksum in the form the store shows it: `CRC64NVME (NAME) =
+/// BASE64`, `SHA256-COMPOSITE (NAME) = BASE64-N`, `ETAG (NAME) = HEX[-N]`. `parhash check`
+/// reads the list back against local files, offline (it finds the part size of an ETag or a
+/// composite itself). An object with no checksum parhash can reproduce (the ETag of an
+/// SSE-KMS object) is named on standard error and left out. Exit status 0 when every object
+/// is listed, 1 when one was left out, 2 when the run could not finish.
+#[derive(Args, Debug)]
+#[command(after_help = "Example: parhash store list s3://my-bucket/photos -o photos.sums")]
+pub struct ListArgs {
+    /// The bucket, and the prefix of the objects.
+    #[arg(value_name = "s3://BUCKET/PREFIX")]
+    pub url: String,
+
+    /// Write the list to FILE, not standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub store: StoreFlags,
+
+    /// JSON Lines records with every checksum of every object (fields: docs/object-stores.md).
+    #[arg(long)]
+    pub json: bool,
+
+    /// No progress line on standard error (there is one only when it is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
 }

@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Tuple
 
 from . import _parhash
-from . import format as _format
 
 PROG = "parhash-store"
 
@@ -528,7 +527,8 @@ def expected(s3: Any, bucket: str, key: str, head: dict) -> Tuple[Optional[Expec
     checksums = {algorithm: head[name] for name, algorithm in ADDITIONAL if head.get(name)}
     etag, kind = head.get("ETag", ""), head.get("ChecksumType")
     if _parhash.store_needs_checksum_type(etag, checksums, kind):
-        kind = checksum_type(s3, bucket, key)
+        # Kept in ``head`` (the object's record names the type that decided).
+        kind = head["ChecksumType"] = checksum_type(s3, bucket, key)
     sse = head.get("ServerSideEncryption")
     found = _parhash.store_expected(etag, checksums, kind, str(sse) if sse else None, head.get("SSECustomerAlgorithm"))
     if isinstance(found, str):
@@ -886,23 +886,19 @@ def _listed_etag(obj: dict, min_part: int) -> Optional[Tuple[Expected, list]]:
 def store_line(exp: Expected, name: str) -> bytes:
     """The checksum line of an object: ``CRC64NVME (NAME) = BASE64``, ``SHA256-COMPOSITE (NAME)
     = BASE64-N``, ``ETAG (NAME) = HEX[-N]``, the name escaped as ``parhash sum`` escapes it."""
-    tag = "ETAG" if exp.form == "etag" else _format.tag(exp.form)
-    if exp.form != "etag" and exp.parts is not None:
-        tag += "-COMPOSITE"
-    template = _format.checksum_line("md5", bytes(16), os.fsencode(name), tag=True)
-    escaped = template.startswith(b"\\")
-    middle = template[len("\\MD5") if escaped else len("MD5") : -len(bytes(16).hex() + "\n")]
-    return (b"\\" if escaped else b"") + tag.encode() + middle + exp.text.encode() + b"\n"
+    return _parhash.store_line(_fields(exp), name)
 
 
 def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why: str) -> dict:
-    checksums = {alg: head_[f] for f, alg in ADDITIONAL if head_.get(f)}
-    return {"type": "store_object", "path": name, "key": obj["Key"], "size": obj["Size"],
-            "etag": head_.get("ETag", "").strip('"'), "checksums": checksums,
-            "checksum_type": head_.get("ChecksumType"),
-            "server_side_encryption": head_.get("ServerSideEncryption") or head_.get("SSECustomerAlgorithm"),
-            "algorithm": exp.label if exp else None, "checksum": exp.text if exp else None,
-            "reason": why or None}  # fmt: skip
+    """The JSON record of an object (``"type": "store_object"``): every checksum HeadObject
+    gave, and the one checked (``exp``, or ``why`` there is none, which the rules decide again
+    from the same answer)."""
+    checksums = {algorithm: head_[f] for f, algorithm in ADDITIONAL if head_.get(f)}
+    sse = head_.get("ServerSideEncryption")
+    record = _parhash.store_object_record(obj["Key"], name, obj["Size"], head_.get("ETag", ""), checksums,
+                                          head_.get("ChecksumType"), str(sse) if sse else None,
+                                          head_.get("SSECustomerAlgorithm"))  # fmt: skip
+    return json.loads(record)
 
 
 def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16, page_size: Optional[int] = None,
