@@ -47,6 +47,7 @@ fn verify_tree(args: &VerifyArgs) -> anyhow::Result<bool> {
         start_after: args.start_after.clone(),
         min_part_size: args.min_part_size,
         page_size: args.store.page_size,
+        download_mismatches: args.download_mismatches,
     };
     // The verdicts given so far, on a terminal; lines are written beside it.
     let progress = crate::progress::count_bar("objects and files checked", args.no_progress);

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use parhash::multipart::Combine;
 use parhash_store::catalog;
+use parhash_store::difference::{self, Failed};
 use parhash_store::rules::{self, Expected, Head, Wanted};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -211,6 +212,89 @@ pub(crate) fn store_object_record(
     .record()
 }
 
+/// `parhash.store.Difference`'s fields.
+type DifferenceTuple = (
+    Option<u64>,
+    Vec<(u64, u64)>,
+    Option<u64>,
+    Option<u64>,
+    Vec<u64>,
+);
+
+/// A Python file-like object's `read(n)` as a reader; the exception it raised, where one did,
+/// is kept to be raised again.
+struct PyRead<'py> {
+    object: Bound<'py, PyAny>,
+    raised: Option<PyErr>,
+}
+
+impl std::io::Read for PyRead<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let got = (self.object.call_method1("read", (buf.len(),)))
+            .and_then(|piece| Ok(piece.cast_into::<PyBytes>()?));
+        match got {
+            Ok(piece) => {
+                let piece = piece.as_bytes();
+                let n = piece.len().min(buf.len());
+                buf[..n].copy_from_slice(&piece[..n]);
+                Ok(n)
+            }
+            Err(err) => {
+                self.raised = Some(err);
+                Err(std::io::Error::other("the object's read raised"))
+            }
+        }
+    }
+}
+
+/// Where `body` (the object's bytes: a file-like object, such as botocore's streaming body)
+/// and the file at `path` differ (`parhash_store::difference::compare`), `parts` the part size
+/// and count of a multipart object: `Difference`'s fields. OSError (its strerror in parhash's
+/// words) where the file cannot be read; what `body.read` raised, raised again.
+#[pyfunction]
+#[pyo3(signature = (body, path, parts=None))]
+pub(crate) fn store_difference(
+    body: Bound<'_, PyAny>,
+    path: std::path::PathBuf,
+    parts: Option<(u64, u64)>,
+) -> PyResult<DifferenceTuple> {
+    let local_error = |err: std::io::Error| {
+        let text = parhash_format::error_text(&err);
+        pyo3::exceptions::PyOSError::new_err((err.raw_os_error().unwrap_or(0), text))
+    };
+    let mut object = PyRead {
+        object: body,
+        raised: None,
+    };
+    let mut local = std::fs::File::open(&path).map_err(local_error)?;
+    match difference::compare(&mut object, &mut local, parts) {
+        Ok(found) => Ok((
+            found.first,
+            found.ranges,
+            found.part_size,
+            found.part_count,
+            found.parts,
+        )),
+        Err(Failed::Local(err)) => Err(local_error(err)),
+        Err(Failed::Object(err)) => Err((object.raised.take())
+            .unwrap_or_else(|| pyo3::exceptions::PyOSError::new_err(err.to_string()))),
+    }
+}
+
+/// `Difference.text()`: what a download found, in words (`parhash_store::difference`).
+#[pyfunction]
+pub(crate) fn store_difference_text(fields: DifferenceTuple) -> String {
+    let (first, ranges, part_size, part_count, parts) = fields;
+    difference::Difference {
+        first,
+        ranges,
+        part_size,
+        part_count,
+        parts,
+    }
+    .text()
+}
+
 /// HeadObject's checksum fields, strongest first, with parhash's name for each.
 pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("store_checksum_fields", rules::ADDITIONAL.to_vec())?;
@@ -220,5 +304,11 @@ pub(crate) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(store_verdict, module)?)?;
     module.add_function(wrap_pyfunction!(store_line, module)?)?;
     module.add_function(wrap_pyfunction!(store_object_record, module)?)?;
+    module.add_function(wrap_pyfunction!(store_difference, module)?)?;
+    module.add_function(wrap_pyfunction!(store_difference_text, module)?)?;
+    module.add("store_chunk", difference::CHUNK)?;
+    module.add("store_exact_ranges", difference::EXACT_RANGES)?;
+    module.add("store_coarse", difference::COARSE)?;
+    module.add("store_shown_ranges", difference::SHOWN_RANGES)?;
     Ok(())
 }

@@ -336,13 +336,13 @@ def full_object_upload(url, bucket, key, data, algorithm, part_size):
 
 
 def run(capsys, *args, binary=True):
-    """``parhash-store ARGS``, in this process; for ``verify``, also the binary's ``parhash
-    store verify ARGS`` (:func:`binary_verify`), which must say the same, unless ``binary`` is
-    False (a test that changes this process's code) or ARGS ask what only the package does
-    (--download-mismatches). --list-folders is the package's alone: left out for the binary."""
+    """``parhash-store ARGS``, in this process; also the binary's ``parhash store ARGS``
+    (:func:`binary_verify`, :func:`binary_list`), which must say the same, unless ``binary`` is
+    False (a test that changes this process's code). --list-folders is the package's alone:
+    left out for the binary."""
     code = store.main([str(a) for a in args])
     out, err = capsys.readouterr()
-    if binary and args[0] == "verify" and "--download-mismatches" not in args:
+    if binary and args[0] == "verify":
         rest = list(args[1:])
         if "--list-folders" in rest:
             at = rest.index("--list-folders")

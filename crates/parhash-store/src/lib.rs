@@ -6,6 +6,8 @@
 //!   verdict (shared with the Python package's `parhash-store`).
 //! - [`keys`]: the files of a tree in the order S3 lists keys.
 //! - [`report`]: verdicts as lines and JSON records, and a run's counts.
+//! - [`difference`]: where a changed object's bytes and its file differ, for
+//!   `--download-mismatches`.
 //! - [`catalog`]: the store's checksums as a checksum list (lines `parhash check` reads, or
 //!   records), and (feature `s3`) every object's, asked of the store.
 //! - `s3` and `verify` (feature `s3`): the store's side through the AWS SDK for Rust, and the
@@ -14,6 +16,7 @@
 //! The guide is docs/object-stores.md.
 
 pub mod catalog;
+pub mod difference;
 pub mod keys;
 pub mod report;
 pub mod rules;

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::difference::Difference;
+
 /// The verdicts, in the order the counts are given, with the word a line shows for each.
 pub const STATUS_WORDS: [(&str, &str); 6] = [
     ("matched", "OK"),
@@ -34,6 +36,8 @@ pub struct Verdict {
     pub part_size: Option<u64>,
     /// Why, in words.
     pub reason: Option<String>,
+    /// What a download of a changed object found (`--download-mismatches`).
+    pub difference: Option<Difference>,
 }
 
 impl Verdict {
@@ -48,12 +52,28 @@ impl Verdict {
             actual: None,
             part_size: None,
             reason: None,
+            difference: None,
         }
     }
 
     /// `self` with `reason`.
     pub fn because(mut self, reason: impl Into<String>) -> Verdict {
         self.reason = Some(reason.into());
+        self
+    }
+
+    /// `self` (changed) with what a download of its object found, or why there is none, in
+    /// its reason too.
+    pub fn downloaded(mut self, found: Result<Difference, String>) -> Verdict {
+        let said = match &found {
+            Ok(difference) => difference.text(),
+            Err(why) => format!("not downloaded: {why}"),
+        };
+        self.reason = Some(match self.reason.take() {
+            Some(reason) => format!("{reason}; {said}"),
+            None => said,
+        });
+        self.difference = found.ok();
         self
     }
 
@@ -76,12 +96,10 @@ impl Verdict {
             r#type: &'static str,
             #[serde(flatten)]
             verdict: &'a Verdict,
-            difference: Option<()>,
         }
         serde_json::to_string(&Record {
             r#type: "store",
             verdict: self,
-            difference: None,
         })
         .expect("a record serializes")
     }

@@ -255,6 +255,51 @@ pub async fn head(client: &Client, bucket: &str, key: &str) -> Result<Head, Stor
     Ok(head)
 }
 
+/// `(part size, part count)` of a multipart object, as HeadObject of its first part says
+/// (None for one part, or a store without part-numbered requests).
+///
+/// # Errors
+/// Only that the object is gone ([`StoreError::gone`]).
+pub async fn parts(
+    client: &Client,
+    bucket: &str,
+    key: &str,
+) -> Result<Option<(u64, u64)>, StoreError> {
+    let asked = (client.head_object())
+        .bucket(bucket)
+        .key(key)
+        .part_number(1)
+        .send()
+        .await;
+    match asked {
+        Ok(first) => {
+            let count = u64::try_from(first.parts_count().unwrap_or(0)).unwrap_or(0);
+            let size = u64::try_from(first.content_length().unwrap_or(0)).unwrap_or(0);
+            Ok((count > 1 && size > 0).then_some((size, count)))
+        }
+        Err(err) => {
+            let err = describe("HeadObject", &err);
+            if err.gone {
+                return Err(err);
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// The object's bytes as they come (GetObject), for reading beside a local file.
+///
+/// # Errors
+/// The store's refusal (`gone` where the object was deleted), or its absence.
+pub async fn body(
+    client: &Client,
+    bucket: &str,
+    key: &str,
+) -> Result<aws_sdk_s3::primitives::ByteStream, StoreError> {
+    let got = (client.get_object()).bucket(bucket).key(key).send().await;
+    Ok(got.map_err(|err| describe("GetObject", &err))?.body)
+}
+
 /// The checksum type in a successful GetObjectAttributes answer that the SDK refused for
 /// another part of it (moto before 5.2 sends `Last-Modified` as ISO 8601, which the SDK will
 /// not read; botocore does): `Some(type)` from the body, None where the store did not answer

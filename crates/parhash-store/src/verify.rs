@@ -21,6 +21,7 @@ use tokio::runtime::Runtime;
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinHandle;
 
+use crate::difference::{self, Difference, Failed};
 use crate::keys::KeyWalk;
 use crate::report::Verdict;
 use crate::rules::{self, Expected, Head, Wanted};
@@ -47,6 +48,8 @@ pub struct Options {
     pub min_part_size: u64,
     /// Keys per listing page (the store's default where None).
     pub page_size: Option<i32>,
+    /// Download each changed object (streamed) to say where it differs from its file.
+    pub download_mismatches: bool,
 }
 
 impl Default for Options {
@@ -56,6 +59,7 @@ impl Default for Options {
             start_after: None,
             min_part_size: rules::S3_MIN_PART,
             page_size: None,
+            download_mismatches: false,
         }
     }
 }
@@ -86,6 +90,7 @@ struct Shared {
     bucket: String,
     min_part: u64,
     requests: Arc<Semaphore>,
+    download: bool,
 }
 
 /// One entry of the merge: an object, a file, or both.
@@ -115,6 +120,7 @@ pub fn verify(
         bucket: bucket.to_string(),
         min_part: options.min_part_size,
         requests: Arc::new(Semaphore::new(options.threads.max(1))),
+        download: options.download_mismatches,
     });
     let (sender, mut pages) = mpsc::channel(PAGES_AHEAD);
     let after = options
@@ -310,7 +316,14 @@ async fn decide(shared: Arc<Shared>, window: Vec<Entry>) -> Vec<Result<Verdict, 
                 let turn = (shared.requests.clone().acquire_owned().await).expect("never closed");
                 let (shared, window, first) = (shared.clone(), window.clone(), listed[i].take());
                 Some(tokio::spawn(async move {
-                    check(&shared, &window[i], first, turn).await
+                    let verdict = check(&shared, &window[i], first, turn).await?;
+                    if !(shared.download && verdict.status == "changed") {
+                        return Ok(verdict);
+                    }
+                    let path = window[i].path.clone().expect("a file");
+                    let found =
+                        downloaded(&shared, &verdict.key.clone().unwrap_or_default(), path).await?;
+                    Ok(verdict.downloaded(found))
                 }))
             }
             _ => None,
@@ -427,5 +440,60 @@ async fn compare(
         Ok(results) => rules::verdict(exp, name, key, &wanted, &rules::found(&wanted, &results)),
         Err(err) => rules::checked("unreadable", name, key, exp, None, None)
             .because(parhash_format::error_text(&err)),
+    }
+}
+
+/// Where the object `key` and the file at `path` differ, the object streamed beside the file
+/// (`parhash_store::difference`); why it could not be, in words (the file unreadable, the
+/// object deleted meanwhile).
+///
+/// # Errors
+/// The store's refusal or absence.
+async fn downloaded(
+    shared: &Shared,
+    key: &str,
+    path: PathBuf,
+) -> Result<Result<Difference, String>, s3::StoreError> {
+    let _turn = shared.requests.acquire().await.expect("never closed");
+    let deleted = || Ok(Err("the object was deleted meanwhile".to_string()));
+    let parts = match s3::parts(&shared.client, &shared.bucket, key).await {
+        Ok(parts) => parts,
+        Err(_) => return deleted(),
+    };
+    let body = match s3::body(&shared.client, &shared.bucket, key).await {
+        Ok(body) => body,
+        Err(err) if err.gone => return deleted(),
+        Err(err) => return Err(err),
+    };
+    let mut object = Blocking {
+        reader: Box::pin(body.into_async_read()),
+        runtime: tokio::runtime::Handle::current(),
+    };
+    let compared = tokio::task::spawn_blocking(move || {
+        let mut local = std::fs::File::open(&path).map_err(Failed::Local)?;
+        difference::compare(&mut object, &mut local, parts)
+    })
+    .await
+    .expect("a comparison does not panic");
+    match compared {
+        Ok(found) => Ok(Ok(found)),
+        Err(Failed::Local(err)) => Ok(Err(parhash_format::error_text(&err))),
+        Err(Failed::Object(err)) => Err(s3::StoreError {
+            message: format!("the store cannot be reached: GetObject: {err}"),
+            gone: false,
+        }),
+    }
+}
+
+/// An object's bytes read on a blocking thread, each read waiting on the runtime.
+struct Blocking {
+    reader: std::pin::Pin<Box<dyn tokio::io::AsyncRead + Send>>,
+    runtime: tokio::runtime::Handle,
+}
+
+impl std::io::Read for Blocking {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use tokio::io::AsyncReadExt;
+        self.runtime.block_on(self.reader.read(buf))
     }
 }

@@ -56,8 +56,7 @@ pub struct StoreFlags {
 /// the run could not finish (no bucket, credentials refused, the store gone: the message says
 /// how far it got and how to resume).
 ///
-/// The Python package's `parhash-store verify` does the same, and also downloads changed
-/// objects to say where they differ (--download-mismatches), and runs on a Ray cluster
+/// The Python package's `parhash-store verify` does the same, and also runs on a Ray cluster
 /// (`parhash-dist`).
 #[derive(Args, Debug)]
 #[command(
@@ -97,6 +96,13 @@ pub struct VerifyArgs {
     /// Resume after NAME (relative to the prefix), as a cut run says.
     #[arg(long, value_name = "NAME")]
     pub start_after: Option<String>,
+
+    /// Download each changed object (streamed) and say which bytes and parts differ.
+    ///
+    /// Without it no object's bytes are read. The object is read beside its file, never held
+    /// whole; the first 64 differing ranges are found to the byte, later ones to 64 KiB.
+    #[arg(long)]
+    pub download_mismatches: bool,
 }
 
 /// Write the store's checksums of every object under s3://BUCKET/PREFIX as a checksum list.

@@ -38,15 +38,15 @@ from . import _parhash
 PROG = "parhash-store"
 
 #: --download-mismatches reads the object and the file this many bytes at a time.
-CHUNK = 1 << 20
+CHUNK: int = _parhash.store_chunk
 
 #: Differing ranges found to the byte; past that many, to COARSE bytes (a file that differs
-#: everywhere is not compared byte by byte in Python).
-EXACT_RANGES = 64
-COARSE = 64 << 10
+#: everywhere is not compared byte by byte).
+EXACT_RANGES: int = _parhash.store_exact_ranges
+COARSE: int = _parhash.store_coarse
 
 #: Ranges named in a verdict's line (--json has them all).
-SHOWN_RANGES = 4
+SHOWN_RANGES: int = _parhash.store_shown_ranges
 
 #: S3 accepts parts of 5 MiB and more (all but the last): smaller candidates are not tried.
 S3_MIN_PART = 5 << 20
@@ -118,16 +118,7 @@ class Difference:
                 "part_size": self.part_size, "part_count": self.part_count, "parts": self.parts}  # fmt: skip
 
     def text(self) -> str:
-        if self.first is None:
-            return "downloaded: its bytes are the file's"
-        shown = ", ".join(f"{start}-{end - 1}" for start, end in self.ranges[:SHOWN_RANGES])
-        more = len(self.ranges) - SHOWN_RANGES
-        words = f"downloaded: first difference at byte {self.first}; bytes {shown}"
-        if more > 0:
-            words += f" and {more} more ranges"
-        if self.part_count:
-            words += f"; part{'s' * (len(self.parts) > 1)} {', '.join(map(str, self.parts))} of {self.part_count}"
-        return words
+        return _parhash.store_difference_text((self.first, self.ranges, self.part_size, self.part_count, self.parts))
 
 
 @dataclass
@@ -609,8 +600,8 @@ def _fields(exp: Expected) -> Tuple[str, str, bytes, Optional[int], str]:
 def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference:
     """Where the object's bytes and the file differ, the object streamed :data:`CHUNK` bytes at
     a time beside the file (never held whole); for a multipart object, in which parts (its
-    part size from HeadObject of part 1, read in pieces that never cross a part's end)."""
-    found = Difference()
+    part size from HeadObject of part 1, read in pieces that never cross a part's end). The
+    comparison is ``parhash_store::difference``'s, as the binary's."""
     try:
         top = s3.head_object(Bucket=bucket, Key=key, PartNumber=1)
     except Exception as err:  # a store without part-numbered requests: no parts named
@@ -618,61 +609,10 @@ def download_difference(s3: Any, bucket: str, key: str, path: str) -> Difference
             raise
         top = {}
     count = top.get("PartsCount") or 0
-    if count > 1:
-        found.part_size, found.part_count = top["ContentLength"], count
-    body = s3.get_object(Bucket=bucket, Key=key)["Body"]
-    offset = 0
-    with open(path, "rb") as local, body:
-        while True:
-            want = CHUNK
-            if found.part_size:
-                want = min(want, found.part_size - offset % found.part_size)
-            theirs = body.read(want)
-            ours = local.read(len(theirs) or CHUNK)
-            if not theirs and not ours:
-                break
-            common = min(len(theirs), len(ours))
-            _differ(theirs[:common], ours[:common], offset, found)
-            if len(theirs) != len(ours):  # one ends here: the rest of the other differs
-                longer = body if len(theirs) > len(ours) else local
-                end = offset + max(len(theirs), len(ours))
-                for piece in iter(lambda: longer.read(CHUNK), b""):  # noqa: B023 (called in this iteration)
-                    end += len(piece)
-                _add(found, offset + common, end)
-                break
-            offset += len(theirs)
-    found.first = found.ranges[0][0] if found.ranges else None
-    if found.part_size:
-        numbers = {n for start, end in found.ranges
-                   for n in range(start // found.part_size + 1, (end - 1) // found.part_size + 2)}  # fmt: skip
-        found.parts = sorted(n for n in numbers if n <= count)
-    return found
-
-
-def _differ(theirs: bytes, ours: bytes, offset: int, found: Difference) -> None:
-    """Adds the ranges where two pieces of the same length differ, halving them (each half one
-    memcmp) down to a byte, or to COARSE bytes once EXACT_RANGES are known."""
-    if theirs == ours:
-        return
-    exact = len(found.ranges) < EXACT_RANGES
-    if len(theirs) <= (64 if exact else COARSE):
-        if not exact:
-            _add(found, offset, offset + len(theirs))
-            return
-        for i, (a, b) in enumerate(zip(theirs, ours)):
-            if a != b:
-                _add(found, offset + i, offset + i + 1)
-        return
-    half = len(theirs) // 2
-    _differ(theirs[:half], ours[:half], offset, found)
-    _differ(theirs[half:], ours[half:], offset + half, found)
-
-
-def _add(found: Difference, start: int, end: int) -> None:
-    if found.ranges and found.ranges[-1][1] == start:
-        found.ranges[-1] = (found.ranges[-1][0], end)
-    else:
-        found.ranges.append((start, end))
+    parts = (top["ContentLength"], count) if count > 1 else None
+    with s3.get_object(Bucket=bucket, Key=key)["Body"] as body:
+        first, ranges, part_size, part_count, numbers = _parhash.store_difference(body, path, parts)
+    return Difference(first, list(ranges), part_size, part_count, list(numbers))
 
 
 def _downloaded(s3: Any, bucket: str, verdict: Verdict, path: str) -> Verdict:
