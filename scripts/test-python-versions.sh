@@ -49,8 +49,47 @@ if [ -x target/py-venv/bin/python ] && [ -z "${ALL_VERSIONS:-}" ]; then
   main=$(target/py-venv/bin/python -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 fi
 
+# One version's environment and tests; its output goes to its log.
+test_version() {
+  local version=$1 python=$2
+  local venv="$work/venv-$version"
+  echo "== CPython $version ($python)"
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  "$venv/bin/python" -m pip install --quiet -r crates/parhash-py/tests/requirements.txt
+  # The wheel installs where no Rust toolchain is: cargo and rustc off PATH, binaries only.
+  env PATH="$(no_rust_path)" "$venv/bin/python" -m pip install --quiet --no-index \
+    --only-binary=:all: "$wheel"
+  (cd /tmp && env PATH="$(no_rust_path)" "$root/$venv/bin/python" -c \
+    'import parhash as hashlib, parhash as blake3; assert hashlib.sha3_256(b"").name == "sha3_256"; assert blake3.blake3(b"", key=bytes(32)).digest()')
+  (cd crates/parhash-py/tests &&
+    PARHASH_CLI="$root/target/debug/parhash" "$root/$venv/bin/python" -m pytest -q \
+      -p no:cacheprovider -m "not ray" "${pytest_args[@]}")
+}
+
+# Versions run two at a time (PYTHON_VERSIONS_AT_ONCE): a run is mostly one interpreter's
+# thread and the server's, and CI's machine has two cores. Each log is shown when its batch
+# ends, in order.
+at_once=${PYTHON_VERSIONS_AT_ONCE:-2}
+pytest_args=("$@")
 tested=()
 missing=()
+failed=()
+batch=()
+finish_batch() {
+  local version status
+  for version in "${batch[@]}"; do
+    status=0
+    wait "${pids[$version]}" || status=$?
+    cat "$work/log-$version"
+    if [ "$status" -ne 0 ]; then
+      failed+=("$version")
+    fi
+    tested+=("$version")
+  done
+  batch=()
+}
+declare -A pids
 for version in 3.9 3.10 3.11 3.12 3.13; do
   python=$(interpreter "$version" || true)
   if [ -z "$python" ]; then
@@ -62,24 +101,21 @@ for version in 3.9 3.10 3.11 3.12 3.13; do
     tested+=("$version")
     continue
   fi
-  echo "== CPython $version ($python)"
-  venv="$work/venv-$version"
-  "$python" -m venv "$venv"
-  "$venv/bin/python" -m pip install --quiet --upgrade pip
-  "$venv/bin/python" -m pip install --quiet -r crates/parhash-py/tests/requirements.txt
-  # The wheel installs where no Rust toolchain is: cargo and rustc off PATH, binaries only.
-  env PATH="$(no_rust_path)" "$venv/bin/python" -m pip install --quiet --no-index \
-    --only-binary=:all: "$wheel"
-  (cd /tmp && env PATH="$(no_rust_path)" "$root/$venv/bin/python" -c \
-    'import parhash as hashlib, parhash as blake3; assert hashlib.sha3_256(b"").name == "sha3_256"; assert blake3.blake3(b"", key=bytes(32)).digest()')
-  (cd crates/parhash-py/tests &&
-    PARHASH_CLI="$root/target/debug/parhash" "$root/$venv/bin/python" -m pytest -q \
-      -p no:cacheprovider -m "not ray" "$@")
-  tested+=("$version")
+  test_version "$version" "$python" >"$work/log-$version" 2>&1 &
+  pids[$version]=$!
+  batch+=("$version")
+  if [ ${#batch[@]} -ge "$at_once" ]; then
+    finish_batch
+  fi
 done
+finish_batch
 [ ${#missing[@]} -eq 0 ] || echo "not installed here, not tested: CPython ${missing[*]}"
 if [ ${#tested[@]} -eq 0 ]; then
   echo "no CPython >= 3.9 found" >&2
   exit 1
 fi
 echo "tested on CPython ${tested[*]}"
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "failed on CPython ${failed[*]}" >&2
+  exit 1
+fi
