@@ -486,7 +486,8 @@ def test_list_writes_the_stores_checksums(capsys, server, filled, tmp_path):
         else:
             want = next(line for line in lines if line.startswith(f"{alg} ({key}) = "))
         assert want in lines
-    # Kept, the list checks the tree offline: `parhash check` finds each part size itself.
+    # Kept, the list checks the tree offline: `parhash check` finds each part size itself (S3's
+    # sizes: the forms here are uploaded in parts of 5 MiB and more).
     checked = subprocess.run([str(cli_path()), "check", str(target)], cwd=local, capture_output=True, text=True)
     assert checked.returncode == 0 and checked.stdout.count(": OK") == len(labels), checked.stdout + checked.stderr
     code, out, err = run(capsys, "list", "s3://forms/all/", "--endpoint-url", server, "--json")
