@@ -9,8 +9,8 @@ use std::io::{self, Read, Write};
 
 use anyhow::{Context, Result};
 use parhash::multipart::{
-    compute_file, compute_reader, s3_candidate_part_sizes, usual_part_sizes, Combine, Multipart,
-    MultipartError, Request,
+    compute_file, compute_reader, store_candidate_part_sizes, usual_part_sizes, Combine, Multipart,
+    MultipartError, Request, S3_MIN_PART,
 };
 use parhash::{Algorithm, Output};
 use parhash_format::check::{Job, ListCheck, Sink};
@@ -304,7 +304,8 @@ fn find(source: &Source, label: &Label, hashing: &HashOptions) -> io::Result<Fou
         };
         return Err(io::Error::other(why));
     }
-    let tried = sizes_to_try(metadata.len(), label.parts);
+    let min_part = hashing.min_part_size.unwrap_or(S3_MIN_PART);
+    let tried = sizes_to_try(metadata.len(), label.parts, min_part);
     let requests: Vec<Request> = (tried.iter())
         .map(|&size| Request::new(label.combine, size).expect("candidates are not 0"))
         .collect();
@@ -321,15 +322,16 @@ fn find(source: &Source, label: &Label, hashing: &HashOptions) -> io::Result<Fou
 
 /// The part sizes to try on a file of `len` bytes for a value of `parts` parts (for each part
 /// count a usual size gives, where the value does not say), one for a one-part upload (every
-/// size of one part gives the same value); only sizes S3 would have taken for this file, so
-/// that no refused size is reported as the one that made the value.
-fn sizes_to_try(len: u64, parts: Option<u64>) -> Vec<u64> {
+/// size of one part gives the same value); only sizes the store would have taken for this
+/// file (S3's limits, its smallest part `min_part`), so that no refused size is reported as the
+/// one that made the value.
+fn sizes_to_try(len: u64, parts: Option<u64>, min_part: u64) -> Vec<u64> {
     let counts: Vec<u64> = match parts {
         Some(parts) => vec![parts],
         None => (usual_part_sizes().into_iter())
             .filter_map(|size| {
                 let request = Request::new(Combine::S3Etag, size).ok()?;
-                request.check_s3_limits(len).ok()?;
+                request.check_store_limits(len, min_part).ok()?;
                 Some(request.parts(len))
             })
             .collect(),
@@ -337,7 +339,7 @@ fn sizes_to_try(len: u64, parts: Option<u64>) -> Vec<u64> {
     let mut sizes: Vec<u64> = Vec::new();
     let mut one_part = false;
     for count in counts {
-        for size in s3_candidate_part_sizes(len, count) {
+        for size in store_candidate_part_sizes(len, count, min_part) {
             if count == 1 && std::mem::replace(&mut one_part, true) {
                 continue;
             }
@@ -492,21 +494,28 @@ mod tests {
     #[test]
     fn sizes_tried() {
         let len = (20 << 20) + 3;
-        let sizes = sizes_to_try(len, Some(3));
+        let sizes = sizes_to_try(len, Some(3), S3_MIN_PART);
         assert!(sizes.contains(&(8 << 20)) && sizes.contains(&(7 << 20)));
         // One part: one size (all give the same value).
-        assert_eq!(sizes_to_try(3, Some(1)).len(), 1);
+        assert_eq!(sizes_to_try(3, Some(1), S3_MIN_PART).len(), 1);
         // No count: the counts the usual sizes give, each with its candidates.
-        let any = sizes_to_try(len, None);
+        let any = sizes_to_try(len, None, S3_MIN_PART);
         for size in [5 << 20, 8 << 20, 16 << 20] {
             assert!(any.contains(&size), "{size}");
         }
         assert_eq!(any.iter().filter(|&&s| s >= len).count(), 1);
-        assert!(sizes_to_try(3, Some(5)).is_empty());
+        assert!(sizes_to_try(3, Some(5), S3_MIN_PART).is_empty());
         // Only sizes S3 takes for the file: none under 5 MiB in several parts, none that
         // gives more than 10,000 parts.
-        assert!(sizes_to_try(10 << 20, Some(3)).is_empty());
-        assert_eq!(sizes_to_try(10 << 20, Some(2)), [5 << 20, 8 << 20]);
-        assert!(sizes_to_try(10_001 * (5 << 20), Some(10_001)).is_empty());
+        assert!(sizes_to_try(10 << 20, Some(3), S3_MIN_PART).is_empty());
+        assert_eq!(
+            sizes_to_try(10 << 20, Some(2), S3_MIN_PART),
+            [5 << 20, 8 << 20]
+        );
+        assert!(sizes_to_try(10_001 * (5 << 20), Some(10_001), S3_MIN_PART).is_empty());
+        // A store with smaller parts (--min-part-size): its part size tried, never under it.
+        assert!(sizes_to_try(3 << 16, Some(3), S3_MIN_PART).is_empty());
+        assert_eq!(sizes_to_try(3 << 16, Some(3), 1 << 16), [1 << 16]);
+        assert!(sizes_to_try(3 << 16, Some(3), (1 << 16) + 1).is_empty());
     }
 }

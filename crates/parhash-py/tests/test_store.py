@@ -486,8 +486,7 @@ def test_list_writes_the_stores_checksums(capsys, server, filled, tmp_path):
         else:
             want = next(line for line in lines if line.startswith(f"{alg} ({key}) = "))
         assert want in lines
-    # Kept, the list checks the tree offline: `parhash check` finds each part size itself (S3's
-    # sizes: the forms here are uploaded in parts of 5 MiB and more).
+    # Kept, the list checks the tree offline: `parhash check` finds each part size itself.
     checked = subprocess.run([str(cli_path()), "check", str(target)], cwd=local, capture_output=True, text=True)
     assert checked.returncode == 0 and checked.stdout.count(": OK") == len(labels), checked.stdout + checked.stderr
     code, out, err = run(capsys, "list", "s3://forms/all/", "--endpoint-url", server, "--json")
@@ -1094,6 +1093,15 @@ def test_min_part_size_for_stores_with_smaller_parts(capsys, server, tmp_path, m
                          "--min-part-size", 4096)  # fmt: skip
     got = records(out)[0]["f"]
     assert code == 0 and (got["status"], got["part_size"], got["expected"][-2:]) == ("matched", 64 << 10, "-4"), err
+    # The store's list, checked offline: `parhash check` too tries such parts only when told.
+    target = tmp_path / "STORE.sums"
+    code, _, err = run(capsys, "list", "s3://small-parts/p", "--endpoint-url", server, "-o", target)
+    assert code == 0, err
+    check = [str(cli_path()), "check", str(target)]
+    done = subprocess.run(check, cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 1 and "f: FAILED" in done.stdout, done.stdout
+    done = subprocess.run([*check, "--min-part-size", "4096"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "f: OK (part size 64 KiB)\n", done.stdout + done.stderr
 
 
 def test_errors_are_clear_and_never_success(capsys, server, filled, tmp_path):

@@ -241,8 +241,8 @@ pub fn requests_for(exp: &Expected, size: u64, min_part: u64) -> Option<Wanted> 
     if parts == 1 {
         return Some(Wanted::Parts(vec![request(size.max(1))]));
     }
-    let requests: Vec<Request> = (multipart::candidate_part_sizes(size, parts).into_iter())
-        .filter(|&s| s >= min_part)
+    let requests: Vec<Request> = (multipart::store_candidate_part_sizes(size, parts, min_part))
+        .into_iter()
         .map(request)
         .collect();
     (!requests.is_empty()).then_some(Wanted::Parts(requests))

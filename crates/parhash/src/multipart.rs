@@ -101,11 +101,20 @@ impl Request {
     /// # Errors
     /// The [`MultipartError`] that says which limit it breaks.
     pub fn check_s3_limits(self, len: u64) -> Result<(), MultipartError> {
+        self.check_store_limits(len, S3_MIN_PART)
+    }
+
+    /// [`Request::check_s3_limits`] for a store whose smallest part is `min_part` bytes (the
+    /// error for a smaller part names S3's).
+    ///
+    /// # Errors
+    /// The [`MultipartError`] that says which limit it breaks.
+    pub fn check_store_limits(self, len: u64, min_part: u64) -> Result<(), MultipartError> {
         let parts = self.parts(len);
         if self.part_size > S3_MAX_PART {
             return Err(MultipartError::PartTooLarge(self.part_size));
         }
-        if parts > 1 && self.part_size < S3_MIN_PART {
+        if parts > 1 && self.part_size < min_part {
             return Err(MultipartError::PartTooSmall(self.part_size));
         }
         if parts > S3_MAX_PARTS {
@@ -214,9 +223,18 @@ pub fn check_part_size(part_size: u64) -> Result<(), MultipartError> {
 /// parts. Empty where none could (more than [`S3_MAX_PARTS`] parts, or parts under
 /// [`S3_MIN_PART`] that a file this small would need).
 pub fn s3_candidate_part_sizes(len: u64, parts: u64) -> Vec<u64> {
+    store_candidate_part_sizes(len, parts, S3_MIN_PART)
+}
+
+/// [`s3_candidate_part_sizes`] for a store whose smallest part (all but the last) is
+/// `min_part` bytes instead of S3's 5 MiB (Ceph's `rgw_multipart_min_part_size` can allow
+/// smaller ones); S3's largest part and part count still hold. What every verification of a
+/// multipart value tries.
+pub fn store_candidate_part_sizes(len: u64, parts: u64, min_part: u64) -> Vec<u64> {
     let mut sizes = candidate_part_sizes(len, parts);
     sizes.retain(|&size| {
-        Request::new(Combine::S3Etag, size).is_ok_and(|r| r.check_s3_limits(len).is_ok())
+        Request::new(Combine::S3Etag, size)
+            .is_ok_and(|r| r.check_store_limits(len, min_part).is_ok())
     });
     sizes
 }

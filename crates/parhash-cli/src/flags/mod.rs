@@ -506,6 +506,15 @@ pub struct HashOptions {
     #[arg(long)]
     pub no_mmap: bool,
 
+    /// The store's smallest part, in bytes, for multipart values [default: 5 MiB, S3's].
+    ///
+    /// `ETAG (NAME) = HEX-N` and `ALG-COMPOSITE (NAME) = BASE64-N` values (check, sum --match)
+    /// are checked by trying the part sizes that give N parts; sizes under this one are not
+    /// tried. S3 takes parts of 5 MiB and up (all but the last); a store that allows smaller
+    /// ones (Ceph's rgw_multipart_min_part_size) needs its own here.
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub min_part_size: Option<u64>,
+
     /// PARSHA-256 tree height T, 1 to 40 [default: 13].
     ///
     /// The digest depends on it (and on --iv-bits); `--tag` lines record both, e.g.

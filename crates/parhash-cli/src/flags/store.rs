@@ -111,7 +111,7 @@ pub struct VerifyArgs {
 /// names), with its strongest checksum in the form the store shows it: `CRC64NVME (NAME) =
 /// BASE64`, `SHA256-COMPOSITE (NAME) = BASE64-N`, `ETAG (NAME) = HEX[-N]`. `parhash check`
 /// reads the list back against local files, offline (it finds the part size of an ETag or a
-/// composite itself among the sizes S3 allows, 5 MiB and up). An object with no checksum parhash can reproduce (the ETag of an
+/// composite itself; a store with parts under S3's 5 MiB: `check --min-part-size`). An object with no checksum parhash can reproduce (the ETag of an
 /// SSE-KMS object) is named on standard error and left out. Exit status 0 when every object
 /// is listed, 1 when one was left out, 2 when the run could not finish.
 #[derive(Args, Debug)]
