@@ -487,8 +487,12 @@ def test_list_writes_the_stores_checksums(capsys, server, filled, tmp_path):
             want = next(line for line in lines if line.startswith(f"{alg} ({key}) = "))
         assert want in lines
     # Kept, the list checks the tree offline: `parhash check` finds each part size itself.
+    # (moto before 5.2 keeps a wrong full-object multipart CRC: those lines cannot pass there.)
     checked = subprocess.run([str(cli_path()), "check", str(target)], cwd=local, capture_output=True, text=True)
-    assert checked.returncode == 0 and checked.stdout.count(": OK") == len(labels), checked.stdout + checked.stderr
+    reports = dict(line.split(": ", 1) for line in checked.stdout.splitlines())
+    sound = [key for key, *_ in FORMS if FULL_OBJECT_MULTIPART or key not in FULL_MULTIPART_KEYS]
+    assert all(reports.get(key, "").startswith("OK") for key in sound), checked.stdout + checked.stderr
+    assert checked.returncode == (0 if FULL_OBJECT_MULTIPART else 1), checked.stderr
     code, out, err = run(capsys, "list", "s3://forms/all/", "--endpoint-url", server, "--json")
     got = {r["path"]: r for r in map(json.loads, out.splitlines())}
     if FULL_OBJECT_MULTIPART:
