@@ -131,7 +131,9 @@ impl parhash::file::Progress for ManyProgress {
 }
 
 /// A spinner counting `what` on standard error when it is a terminal and not `switched_off`
-/// (`--no-progress`); None otherwise. Its owner clears it.
+/// (`--no-progress`); None otherwise. Its owner clears it. (`parhash store`'s: a lean build
+/// has none.)
+#[cfg(feature = "store")]
 pub fn count_bar(what: &str, switched_off: bool) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() || switched_off {
         return None;
