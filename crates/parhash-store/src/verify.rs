@@ -320,9 +320,10 @@ async fn decide(shared: Arc<Shared>, window: Vec<Entry>) -> Vec<Result<Verdict, 
                     if !(shared.download && verdict.status == "changed") {
                         return Ok(verdict);
                     }
-                    let path = window[i].path.clone().expect("a file");
-                    let found =
-                        downloaded(&shared, &verdict.key.clone().unwrap_or_default(), path).await?;
+                    let entry = &window[i];
+                    let (object, path) = (entry.object.as_ref(), entry.path.clone());
+                    let (key, path) = (&object.expect("an object").key, path.expect("a file"));
+                    let found = downloaded(&shared, key, path).await?;
                     Ok(verdict.downloaded(found))
                 }))
             }

@@ -515,16 +515,23 @@ def expected(s3: Any, bucket: str, key: str, head: dict) -> Tuple[Optional[Expec
     """The strongest checksum of an object parhash can reproduce, from its HeadObject (with
     checksum mode), or None and why not; GetObjectAttributes is asked where HeadObject does
     not say whether a multipart CRC is composite or full-object."""
-    checksums = {algorithm: head[name] for name, algorithm in ADDITIONAL if head.get(name)}
-    etag, kind = head.get("ETag", ""), head.get("ChecksumType")
+    etag, checksums, kind, _, _ = _facts(head)
     if _parhash.store_needs_checksum_type(etag, checksums, kind):
         # Kept in ``head`` (the object's record names the type that decided).
-        kind = head["ChecksumType"] = checksum_type(s3, bucket, key)
-    sse = head.get("ServerSideEncryption")
-    found = _parhash.store_expected(etag, checksums, kind, str(sse) if sse else None, head.get("SSECustomerAlgorithm"))
+        head["ChecksumType"] = checksum_type(s3, bucket, key)
+    found = _parhash.store_expected(*_facts(head))
     if isinstance(found, str):
         return None, found
     return Expected(*found), ""
+
+
+def _facts(head: dict) -> Tuple[str, dict[str, str], Optional[str], Optional[str], Optional[str]]:
+    """What the rules read of a HeadObject answer: (ETag, {algorithm: value}, checksum type,
+    SSE, SSE-C's algorithm), as ``_parhash.store_expected`` and ``store_object_record`` take it."""
+    checksums = {algorithm: head[name] for name, algorithm in ADDITIONAL if head.get(name)}
+    sse = head.get("ServerSideEncryption")
+    return (head.get("ETag", ""), checksums, head.get("ChecksumType"), str(sse) if sse else None,
+            head.get("SSECustomerAlgorithm"))  # fmt: skip
 
 
 def checksum_type(s3: Any, bucket: str, key: str) -> Optional[str]:
@@ -833,12 +840,7 @@ def store_record(obj: dict, name: str, head_: dict, exp: Optional[Expected], why
     """The JSON record of an object (``"type": "store_object"``): every checksum HeadObject
     gave, and the one checked (``exp``, or ``why`` there is none, which the rules decide again
     from the same answer)."""
-    checksums = {algorithm: head_[f] for f, algorithm in ADDITIONAL if head_.get(f)}
-    sse = head_.get("ServerSideEncryption")
-    record = _parhash.store_object_record(obj["Key"], name, obj["Size"], head_.get("ETag", ""), checksums,
-                                          head_.get("ChecksumType"), str(sse) if sse else None,
-                                          head_.get("SSECustomerAlgorithm"))  # fmt: skip
-    return json.loads(record)
+    return json.loads(_parhash.store_object_record(obj["Key"], name, obj["Size"], *_facts(head_)))
 
 
 def store_checksums(s3: Any, bucket: str, prefix: str, *, threads: int = 16, page_size: Optional[int] = None,
