@@ -1,15 +1,16 @@
 //! `parhash sum --device gpu`: files hashed by the CUDA backend (`parhash-cuda`). sha256,
 //! sha3-256 and keccak256 go in batches of many files (one GPU thread per file); parsha256
-//! (`--tree-height`, `--iv-bits`) hashes each file as a tree of GPU threads. The lines are the
-//! CPU's, byte for byte. Without a usable GPU this stops
-//! with the backend's one message, `no usable CUDA GPU: <reason>`.
+//! (`--tree-height`, `--iv-bits`) hashes each file as a tree of GPU threads, read once, a piece
+//! at a time on every core into pinned memory while the piece before is copied. The lines are
+//! the CPU's, byte for byte. Without a usable GPU this stops with the backend's one message,
+//! `no usable CUDA GPU: <reason>`.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
 use anyhow::{bail, Context, Result};
 use parhash::{Algorithm, Output};
-use parhash_cuda::{Gpu, KeccakKind, KeccakLayout};
+use parhash_cuda::{Gpu, KeccakKind, KeccakLayout, SourceError};
 
 use crate::flags::SumArgs;
 use crate::input;
@@ -86,7 +87,63 @@ pub fn run(
         bail!("--device gpu hashes the files named on the command line; -r is not supported");
     }
     let job = job_for(algorithm, args)?;
-    let gpu = Gpu::open()?;
+    run_on(&Gpu::open()?, job, 0, algorithm, files, args, style)
+}
+
+/// Runs `sum --device auto`: on the GPU where `parhash bench --preset gpu` recorded it winning
+/// on this machine ([`parhash_cuda::wins`]), files smaller than the recorded size on the CPU;
+/// `None` (nothing started) where the record, the GPU or this invocation rules the GPU out, and
+/// the caller hashes everything on the CPU.
+pub fn run_auto(
+    algorithm: Algorithm,
+    files: &[OsString],
+    args: &SumArgs,
+    style: LineStyle,
+) -> Option<Result<bool>> {
+    if args.recursive {
+        return None;
+    }
+    let job = job_for(algorithm, args).ok()?;
+    let GpuJob::Parsha {
+        tree_height,
+        iv_bits,
+    } = job
+    else {
+        return None;
+    };
+    let record = parhash_cuda::wins::load()?;
+    let name = algorithm.info().name;
+    let from = record.gpu_from(&record.device, name, tree_height, iv_bits)?;
+    // Opening the GPU costs more than hashing small files: only when one is large enough.
+    let large = files
+        .iter()
+        .any(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file() && m.len() >= from.max(1)));
+    if !large {
+        return None;
+    }
+    let gpu = Gpu::open().ok().filter(|g| g.name() == record.device)?;
+    Some(run_on(
+        &gpu,
+        job,
+        from.max(1),
+        algorithm,
+        files,
+        args,
+        style,
+    ))
+}
+
+/// Hashes `files` on `gpu`, those under `min_bytes` (and standard input, when it is above 0)
+/// on the CPU.
+fn run_on(
+    gpu: &Gpu,
+    job: GpuJob,
+    min_bytes: u64,
+    algorithm: Algorithm,
+    files: &[OsString],
+    args: &SumArgs,
+    style: LineStyle,
+) -> Result<bool> {
     let mut stdout = crate::stdio::stdout();
     let mut all_ok = true;
     let mut lines = Vec::new();
@@ -107,7 +164,10 @@ pub fn run(
             .collect();
         let digests: Vec<[u8; 32]> = match job {
             GpuJob::Sha256 => gpu.sha256_many(&inputs)?,
-            GpuJob::Keccak(kind) => gpu.keccak_many(&inputs, kind, KeccakLayout::Interleaved)?,
+            // Packed: block-interleaving on the host costs more end to end than it saves in
+            // the kernel (1.6-8x slower as the lab measured it; BENCHMARKS.md, GPU).
+            GpuJob::Keccak(kind) => gpu.keccak_many(&inputs, kind, KeccakLayout::Packed)?,
+            // Only standard input is read into memory for PARSHA-256 (files go to `parsha_file`).
             GpuJob::Parsha {
                 tree_height,
                 iv_bits,
@@ -145,11 +205,29 @@ pub fn run(
     for file in files {
         let name = escape::os_bytes(file).into_owned();
         let source = input::Source::from_name(&name);
-        let large = match &source {
-            input::Source::Path(p) => std::fs::metadata(p).is_ok_and(|m| m.len() > LARGE_FILE),
-            input::Source::Stdin => false,
+        let size = match &source {
+            input::Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            input::Source::Stdin => None,
         };
-        let entry = if large && !matches!(job, GpuJob::Parsha { .. }) {
+        let large = size.is_some_and(|len| len > LARGE_FILE);
+        let entry = if min_bytes > 0 && size.is_none_or(|len| len < min_bytes) {
+            match input::hash_input(algorithm, &source, &args.hashing) {
+                Ok(digest) => Entry::Done(digest),
+                Err(err) => Entry::Failed(err),
+            }
+        } else if let (
+            GpuJob::Parsha {
+                tree_height,
+                iv_bits,
+            },
+            input::Source::Path(path),
+        ) = (job, &source)
+        {
+            match parsha_file(gpu, path, tree_height, iv_bits)? {
+                Ok(digest) => Entry::Done(digest),
+                Err(err) => Entry::Failed(err),
+            }
+        } else if large && !matches!(job, GpuJob::Parsha { .. }) {
             match input::hash_input(algorithm, &source, &args.hashing) {
                 Ok(digest) => Entry::Done(digest),
                 Err(err) => Entry::Failed(err),
@@ -176,4 +254,37 @@ pub fn run(
     flush(&mut batch, &mut stdout, &mut all_ok)?;
     stdout.flush().context(WRITE_ERROR)?;
     Ok(all_ok)
+}
+
+/// PARSHA-256 of one file on the GPU, read once (the backend reads it straight into pinned
+/// memory on every core). `Ok(Err(..))`: the file could not be read, or changed while it was
+/// read (the library's rule, as on the CPU), a failure of that file alone; `Err(..)`: the GPU
+/// failed.
+fn parsha_file(
+    gpu: &Gpu,
+    path: &std::path::Path,
+    tree_height: u32,
+    iv_bits: u32,
+) -> Result<io::Result<Output>> {
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return Ok(Err(e)),
+    };
+    let Some(version) = parhash::file::FileVersion::of(&file) else {
+        // A pipe or a device has no length to plan the tree by: spooled, as the CPU spools it
+        // (a directory fails to be read here as it does there).
+        let data = match parhash::file::spool(&mut file) {
+            Ok(d) => d,
+            Err(e) => return Ok(Err(e)),
+        };
+        let (_, digest) = gpu.parsha256(&data, tree_height, iv_bits)?;
+        return Ok(Ok(Output::from_slice(&digest)));
+    };
+    match gpu.parsha256_from(&file, version.len(), tree_height, iv_bits, None) {
+        Ok(run) => Ok(version
+            .check(&file)
+            .map(|()| Output::from_slice(&run.digest))),
+        Err(SourceError::Read(e)) => Ok(Err(e)),
+        Err(SourceError::Gpu(e)) => Err(e.into()),
+    }
 }

@@ -56,6 +56,13 @@ pub fn run(args: &SumArgs) -> Result<bool> {
     };
     crate::range::check_sum_flags(&algorithms, args)?;
     let algorithm = algorithms[0];
+    #[cfg(feature = "gpu")]
+    if args.device == Device::Auto && algorithms.len() == 1 {
+        if let Some(done) = crate::gpu::run_auto(algorithm, files, args, style_for(algorithm, args))
+        {
+            return done;
+        }
+    }
     if args.device == Device::Gpu {
         #[cfg(feature = "gpu")]
         return crate::gpu::run(algorithm, files, args, style_for(algorithm, args));

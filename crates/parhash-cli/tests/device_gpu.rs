@@ -18,19 +18,22 @@ fn parhash(args: &[&str]) -> std::process::Output {
         .expect("run parhash")
 }
 
+/// Files `f0`, `f1`, ... of these lengths (byte k = k mod 251) in `dir`; their paths.
+fn write_files(dir: &std::path::Path, lens: &[usize]) -> Vec<String> {
+    lens.iter()
+        .enumerate()
+        .map(|(i, &len)| {
+            let path = dir.join(format!("f{i}"));
+            std::fs::write(&path, (0..len).map(|k| (k % 251) as u8).collect::<Vec<_>>()).unwrap();
+            path.to_string_lossy().into_owned()
+        })
+        .collect()
+}
+
 #[test]
 fn gpu_sum_fails_cleanly_without_a_gpu_or_matches_the_cpu() {
     let dir = tempfile::tempdir().unwrap();
-    let mut names = Vec::new();
-    for (i, len) in [0usize, 3, 64, 1000, 100_000].iter().enumerate() {
-        let path = dir.path().join(format!("f{i}"));
-        std::fs::write(
-            &path,
-            (0..*len).map(|k| (k % 251) as u8).collect::<Vec<_>>(),
-        )
-        .unwrap();
-        names.push(path.to_string_lossy().into_owned());
-    }
+    let names = write_files(dir.path(), &[0, 3, 64, 1000, 100_000]);
     let files: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
     let runs: [&[&str]; 5] = [
         &["-a", "sha256"],
@@ -72,4 +75,88 @@ fn other_algorithms_are_refused_on_the_gpu() {
     let out = parhash(&["sum", "--device", "gpu", "-a", "md5", "-"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not md5"));
+}
+
+/// `parhash` with `PARHASH_CUDA_CACHE` set to `cache` (where the kernels' PTX and the lab's
+/// `gpu-wins` record live).
+fn parhash_with_cache(cache: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let binary = std::env::var_os("PARHASH_BIN")
+        .unwrap_or_else(|| OsString::from(env!("CARGO_BIN_EXE_parhash")));
+    Command::new(binary)
+        .args(args)
+        .env("PARHASH_CUDA_CACHE", cache)
+        .output()
+        .expect("run parhash")
+}
+
+fn has_ptx(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .any(|e| e.unwrap().path().extension().is_some_and(|x| x == "ptx"))
+}
+
+#[test]
+fn auto_uses_the_gpu_only_where_the_record_says_it_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = write_files(dir.path(), &[10, 5000, 200_000]);
+    let files: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    let sum = |extra: &[&'static str]| -> Vec<&str> {
+        [&["sum", "-a", "parsha256"], extra, files.as_slice()].concat()
+    };
+    let cpu = parhash(&sum(&[]));
+    assert!(cpu.status.success());
+    // Is there a GPU here? `--device gpu` says so (its PTX goes to a cache of its own).
+    let probe_cache = tempfile::tempdir().unwrap();
+    let probe = parhash_with_cache(probe_cache.path(), &sum(&["--device", "gpu"]));
+    let gpu_name = probe.status.success().then(|| {
+        let smi = Command::new("nvidia-smi")
+            .args(["--query-gpu=name", "--format=csv,noheader"])
+            .output()
+            .expect("a GPU machine has nvidia-smi");
+        String::from_utf8_lossy(&smi.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    });
+    if std::env::var_os("PARHASH_REQUIRE_GPU").is_some() {
+        assert!(
+            gpu_name.is_some(),
+            "PARHASH_REQUIRE_GPU is set but there is no GPU"
+        );
+    }
+    let this_gpu = gpu_name
+        .clone()
+        .unwrap_or_else(|| "NVIDIA H100 80GB HBM3".into());
+    // No record, another GPU's record, parameters not measured, and this GPU's record: the lines
+    // are the CPU's every time, and the kernels ran (their PTX was cached) only in the last case
+    // on a machine with a GPU.
+    let records = [
+        None,
+        Some("device not this GPU\nparsha256 T=13 l=256 from 4096\n".to_string()),
+        Some(format!(
+            "device {this_gpu}\nparsha256 T=12 l=256 from 4096\n"
+        )),
+        Some(format!(
+            "device {this_gpu}\nparsha256 T=13 l=256 from 4096\n"
+        )),
+    ];
+    for (k, record) in records.iter().enumerate() {
+        let cache = tempfile::tempdir().unwrap();
+        if let Some(text) = record {
+            std::fs::write(cache.path().join("gpu-wins"), text).unwrap();
+        }
+        let auto = parhash_with_cache(cache.path(), &sum(&["--device", "auto"]));
+        let stderr = String::from_utf8_lossy(&auto.stderr);
+        assert!(auto.status.success(), "record {k}: {stderr}");
+        assert!(stderr.is_empty(), "record {k}: {stderr}");
+        assert_eq!(auto.stdout, cpu.stdout, "record {k}");
+        let gpu_ran = k == 3 && gpu_name.is_some();
+        assert_eq!(
+            has_ptx(cache.path()),
+            gpu_ran,
+            "record {k}: did the GPU run?"
+        );
+    }
 }

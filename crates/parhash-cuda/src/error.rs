@@ -60,3 +60,66 @@ impl From<ParshaError> for GpuError {
         GpuError::Parsha(e)
     }
 }
+
+/// Why hashing a source (a file, or bytes in memory) on the GPU failed: reading it, which is the
+/// source's failure alone, or the GPU.
+#[derive(Debug)]
+pub enum SourceError {
+    /// Reading the source failed, or it changed length while it was read.
+    Read(std::io::Error),
+    /// The GPU failed, or the request was refused.
+    Gpu(GpuError),
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::Read(e) => e.fmt(f),
+            SourceError::Gpu(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SourceError::Read(e) => Some(e),
+            SourceError::Gpu(e) => Some(e),
+        }
+    }
+}
+
+impl SourceError {
+    /// The error of a run over bytes in memory, which cannot fail to be read: the GPU's (a
+    /// read failure, were there one, is said as invalid input rather than assumed away).
+    pub fn in_memory(self) -> GpuError {
+        match self {
+            SourceError::Gpu(e) => e,
+            SourceError::Read(e) => GpuError::InvalidInput(e.to_string()),
+        }
+    }
+}
+
+impl From<GpuError> for SourceError {
+    fn from(e: GpuError) -> Self {
+        SourceError::Gpu(e)
+    }
+}
+
+impl From<std::io::Error> for SourceError {
+    fn from(e: std::io::Error) -> Self {
+        SourceError::Read(e)
+    }
+}
+
+impl From<cudarc::driver::DriverError> for SourceError {
+    fn from(e: cudarc::driver::DriverError) -> Self {
+        SourceError::Gpu(e.into())
+    }
+}
+
+impl From<ParshaError> for SourceError {
+    fn from(e: ParshaError) -> Self {
+        SourceError::Gpu(e.into())
+    }
+}

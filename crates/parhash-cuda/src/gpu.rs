@@ -1,6 +1,9 @@
 //! The GPU itself: opening it, loading the kernels (NVRTC, cached per architecture) and running
 //! them. Everything else in the crate is host logic that runs without a GPU.
 //!
+//! The buffers between the host and the kernels (pinned staging, device memory, streams) are
+//! kept across calls: see `pipeline`.
+//!
 //! Kernel launches are `unsafe` in cudarc (the driver cannot check argument types against the
 //! kernel's signature); each launch below passes exactly the arguments its `.cu` signature names,
 //! in order, and buffers sized for the grid it launches.
@@ -9,12 +12,11 @@ use crate::kernels::{self, Kernel};
 use crate::layout::{self, RATE_LANES};
 use crate::nonce;
 use crate::pack::{self, DOMAIN_KECCAK, DOMAIN_SHA3};
+use crate::pipeline::{self, Feed, Lane, Pending, ReadAt, Span, TreeBuffers};
 use crate::plan::{self, ParshaForm, Plan, TreePlan};
-use crate::{cache, GpuError};
-use cudarc::driver::sys::CUevent_flags;
+use crate::{cache, GpuError, SourceError};
 use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig,
-    PushKernelArg,
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -24,7 +26,7 @@ use std::time::Instant;
 /// Threads per block of the one-message-per-thread kernels.
 const THREADS: u32 = 256;
 
-/// Streams the Keccak batch rotates its chunks over (copy of one, compute of another).
+/// Streams a batch rotates its chunks over (packing one, copying another, computing a third).
 const STREAMS: usize = 3;
 
 fn no_gpu(reason: impl Into<String>) -> GpuError {
@@ -89,6 +91,10 @@ pub struct Gpu {
     name: String,
     arch: String,
     modules: Mutex<HashMap<&'static str, Arc<CudaModule>>>,
+    /// The batches' streams and buffers, kept across calls.
+    lanes: Mutex<Vec<Lane>>,
+    /// PARSHA-256's buffers (on `stream`), kept across calls once a tree has run.
+    tree: Mutex<Option<TreeBuffers>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -97,31 +103,6 @@ impl std::fmt::Debug for Gpu {
             .field("name", &self.name)
             .field("arch", &self.arch)
             .finish()
-    }
-}
-
-/// Event pair timing one stretch of a stream.
-struct Span {
-    start: CudaEvent,
-    end: CudaEvent,
-}
-
-impl Span {
-    fn begin(ctx: &Arc<CudaContext>, stream: &CudaStream) -> Result<Span, GpuError> {
-        let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-        let end = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
-        start.record(stream)?;
-        Ok(Span { start, end })
-    }
-
-    fn end(&self, stream: &CudaStream) -> Result<(), GpuError> {
-        Ok(self.end.record(stream)?)
-    }
-
-    /// Seconds between the two events (after they completed).
-    fn seconds(&self) -> Result<f64, GpuError> {
-        self.end.synchronize()?;
-        Ok(f64::from(self.start.elapsed_ms(&self.end)?) / 1e3)
     }
 }
 
@@ -164,6 +145,8 @@ impl Gpu {
             name,
             arch: kernels::arch_name(major as u32, minor as u32),
             modules: Mutex::new(HashMap::new()),
+            lanes: Mutex::new(Vec::new()),
+            tree: Mutex::new(None),
         })
     }
 
@@ -237,49 +220,13 @@ impl Gpu {
         self.sha256_many_timed(messages).map(|(d, _)| d)
     }
 
-    /// [`Gpu::sha256_many`] with its times.
+    /// [`Gpu::sha256_many`] with its times (`h2d_s` and `kernel_s` summed over chunks, which
+    /// overlap: their sum can exceed `total_s`).
     pub fn sha256_many_timed(
         &self,
         messages: &[&[u8]],
     ) -> Result<(Vec<[u8; 32]>, GpuTimes), GpuError> {
-        let wall = Instant::now();
-        if messages.is_empty() {
-            return Ok((Vec::new(), GpuTimes::default()));
-        }
-        let count = count_u32(messages.len(), "messages")?;
-        let func = self.function(&kernels::SHA256, "sha256_batch")?;
-        let packed = pack::pack(messages);
-        let s = &self.stream;
-        let copy = Span::begin(&self.ctx, s)?;
-        let data = s.clone_htod(&packed.data)?;
-        let offsets = s.clone_htod(&packed.offsets)?;
-        let lengths = s.clone_htod(&packed.lengths)?;
-        copy.end(s)?;
-        let mut out = s.alloc_zeros::<u32>(8 * messages.len())?;
-        let run = Span::begin(&self.ctx, s)?;
-        let mut launch = s.launch_builder(&func);
-        launch
-            .arg(&data)
-            .arg(&offsets)
-            .arg(&lengths)
-            .arg(&count)
-            .arg(&mut out);
-        // SAFETY: sha256_batch(const u8*, const u64*, const u64*, u32, u32*): `count` threads
-        // read their offset/length (both `count` long) and write 8 words of `out` (8 * count).
-        unsafe { launch.launch(grid_for(u64::from(count))) }?;
-        run.end(s)?;
-        let words = s.clone_dtoh(&out)?;
-        s.synchronize()?;
-        let digests = words
-            .chunks_exact(8)
-            .map(|w| plan::words_to_bytes(w.try_into().expect("8 words")))
-            .collect();
-        let times = GpuTimes {
-            h2d_s: copy.seconds()?,
-            kernel_s: run.seconds()?,
-            total_s: wall.elapsed().as_secs_f64(),
-        };
-        Ok((digests, times))
+        self.batch(messages, BatchOp::Sha256)
     }
 
     /// The smallest nonce in `range` for which the double SHA-256 of `header` (nonce in bytes
@@ -328,18 +275,21 @@ impl Gpu {
     }
 
     /// PARSHA-256(data, T) with an IV of `iv_bits` bits: `(t, digest)`, the kernel form chosen
-    /// by height.
+    /// by height; copies and rounds overlap as in [`Gpu::parsha256_from`].
     pub fn parsha256(
         &self,
         data: &[u8],
         tree_height: u32,
         iv_bits: u32,
     ) -> Result<(u32, [u8; 32]), GpuError> {
-        self.parsha256_with(data, tree_height, iv_bits, None)
+        self.parsha256_from(data, data.len() as u64, tree_height, iv_bits, None)
             .map(|r| (r.t, r.digest))
+            .map_err(SourceError::in_memory)
     }
 
-    /// PARSHA-256 with a forced kernel form (`None`: chosen by height), and its times.
+    /// PARSHA-256 with a forced kernel form (`None`: chosen by height), and its times. The
+    /// whole message is copied before the first launch, so `times.kernel_s` is the kernels
+    /// alone (the lab's kernel figures); [`Gpu::parsha256_from`] overlaps them.
     pub fn parsha256_with(
         &self,
         data: &[u8],
@@ -347,18 +297,54 @@ impl Gpu {
         iv_bits: u32,
         form: Option<ParshaForm>,
     ) -> Result<ParshaRun, GpuError> {
+        self.parsha256_run(data, data.len() as u64, tree_height, iv_bits, form, false)
+            .map_err(SourceError::in_memory)
+    }
+
+    /// PARSHA-256 of the first `len` bytes of `source` (a file, or bytes in memory), read once:
+    /// a piece at a time on every core into pinned memory while the piece before is copied to
+    /// the device, each round of the tree launched once the bytes it reads have arrived (so
+    /// `times.kernel_s` spans the launches, waits for pieces included). The source must hold
+    /// exactly `len` bytes until it has been read: one that ends sooner or runs on fails with
+    /// [`SourceError::Read`] holding the library's [`parhash::file::FileChangedSize`], as the
+    /// CPU's file hashing fails.
+    pub fn parsha256_from(
+        &self,
+        source: &(impl ReadAt + ?Sized),
+        len: u64,
+        tree_height: u32,
+        iv_bits: u32,
+        form: Option<ParshaForm>,
+    ) -> Result<ParshaRun, SourceError> {
+        self.parsha256_run(source, len, tree_height, iv_bits, form, true)
+    }
+
+    /// [`Gpu::parsha256_from`], with the rounds overlapping the copies or (`overlap` false)
+    /// launched once the whole message is on the device.
+    fn parsha256_run(
+        &self,
+        source: &(impl ReadAt + ?Sized),
+        len: u64,
+        tree_height: u32,
+        iv_bits: u32,
+        form: Option<ParshaForm>,
+        overlap: bool,
+    ) -> Result<ParshaRun, SourceError> {
         let wall = Instant::now();
-        let plan = match plan::plan(data.len() as u64, tree_height, iv_bits)? {
+        let plan = match plan::plan(len, tree_height, iv_bits)? {
             Plan::Short { iv_bits } => {
+                let mut data = vec![0u8; len as usize];
+                pipeline::read_exact_at(source, &mut data, 0, len)?;
+                pipeline::check_ends_at(source, len)?;
                 return Ok(ParshaRun {
                     t: 0,
-                    digest: plan::short_digest(data, iv_bits),
+                    digest: plan::short_digest(&data, iv_bits),
                     form: None,
                     times: GpuTimes {
                         total_s: wall.elapsed().as_secs_f64(),
                         ..GpuTimes::default()
                     },
-                })
+                });
             }
             Plan::Tree(p) => p,
         };
@@ -368,27 +354,44 @@ impl Gpu {
                 "the {} form cannot run a tree of height {}",
                 form.name(),
                 plan.t
-            )));
+            ))
+            .into());
         }
+        let padded = usize::try_from(plan.padded_bytes).map_err(|_| {
+            GpuError::InvalidInput(format!("{len} bytes do not fit this machine's memory"))
+        })?;
         let s = &self.stream;
-        let mut msg = s.alloc_zeros::<u8>(plan.padded_bytes as usize)?;
-        let copy = Span::begin(&self.ctx, s)?;
-        s.memcpy_htod(data, &mut msg.slice_mut(..data.len()))?;
-        copy.end(s)?;
+        let mut guard = self.tree.lock().expect("tree buffers lock");
+        let bufs = match &mut *guard {
+            Some(b) => b,
+            empty => empty.insert(TreeBuffers::new(&self.ctx, s)?),
+        };
+        let final_at = (plan.b > 0).then(|| plan.final_piece_offset());
+        let (mut feed, message) = Feed::new(&self.ctx, s, bufs, source, len, padded, final_at)?;
+        if !overlap {
+            feed.until(len)?;
+        }
         let run = Span::begin(&self.ctx, s)?;
         let (z0, z1) = match form {
-            ParshaForm::Warp | ParshaForm::Block => self.parsha_one_launch(&plan, &msg, form)?,
-            ParshaForm::Rounds => self.parsha_rounds(&plan, &msg)?,
+            ParshaForm::Warp | ParshaForm::Block => {
+                feed.until(len)?;
+                self.parsha_one_launch(&plan, message, form)?
+            }
+            ParshaForm::Rounds => self.parsha_rounds(&plan, message, &mut feed)?,
         };
         run.end(s)?;
-        let digest = plan::finish(&plan, z0, z1, plan::final_piece(&plan, data))
-            .map_err(GpuError::Driver)?;
+        feed.check_end()?;
+        let digest = plan::finish(&plan, z0, z1, feed.final_piece).map_err(GpuError::Driver)?;
+        let mut h2d_s = 0.0;
+        for copy in &feed.copies {
+            h2d_s += copy.seconds()?;
+        }
         Ok(ParshaRun {
             t: plan.t,
             digest,
             form: Some(form),
             times: GpuTimes {
-                h2d_s: copy.seconds()?,
+                h2d_s,
                 kernel_s: run.seconds()?,
                 total_s: wall.elapsed().as_secs_f64(),
             },
@@ -437,7 +440,14 @@ impl Gpu {
     }
 
     /// The per-round form: one launch per round, buffers swapped between rounds.
-    fn parsha_rounds(&self, plan: &TreePlan, msg: &CudaSlice<u8>) -> Result<ZPair, GpuError> {
+    /// Each round is launched once `feed` has the bytes it reads on the device, so the rounds
+    /// over the start of a long message run while the rest is read and copied.
+    fn parsha_rounds(
+        &self,
+        plan: &TreePlan,
+        msg: &CudaSlice<u8>,
+        feed: &mut Feed<'_, impl ReadAt + ?Sized>,
+    ) -> Result<ZPair, SourceError> {
         let s = &self.stream;
         let func = self.function(&kernels::PARSHA256, "parsha_round")?;
         let procs = plan.processors() as usize;
@@ -449,6 +459,7 @@ impl Gpu {
         let t = plan.t;
         let iv_words = plan.iv_words();
         for (base, shape) in plan.schedule() {
+            feed.until(base + shape.bytes())?;
             let base_words = base / 4;
             let int_words = (shape.int_bytes / 4) as u32;
             let int_count = shape.int_count as u32;
@@ -508,103 +519,157 @@ impl Gpu {
         kind: KeccakKind,
         layout: KeccakLayout,
     ) -> Result<(Vec<[u8; 32]>, GpuTimes), GpuError> {
+        self.batch(messages, BatchOp::Keccak(kind, layout))
+    }
+
+    /// One message per GPU thread: the batch cut into chunks rotated over the lanes, each chunk
+    /// packed on every core straight into its lane's pinned buffer, copied in one piece, hashed,
+    /// and its digests copied back in one piece while the next chunks are packed and copied.
+    fn batch(
+        &self,
+        messages: &[&[u8]],
+        op: BatchOp,
+    ) -> Result<(Vec<[u8; 32]>, GpuTimes), GpuError> {
         let wall = Instant::now();
         count_u32(messages.len(), "messages")?;
-        let func = match layout {
-            KeccakLayout::Packed => self.function(&kernels::KECCAK, "keccak_packed")?,
-            KeccakLayout::Interleaved => self.function(&kernels::KECCAK, "keccak_interleaved")?,
-        };
-        let total: usize = messages.iter().map(|m| m.len()).sum();
-        let chunks = pack::chunk_ranges(messages.len(), total, STREAMS);
         let mut digests = vec![[0u8; 32]; messages.len()];
         let mut times = GpuTimes::default();
+        let total: usize = messages.iter().map(|m| m.len()).sum();
+        let chunks = pack::chunk_ranges(messages.len(), total, STREAMS);
         if chunks.is_empty() {
             return Ok((digests, times));
         }
-        // Every buffer is allocated before the first copy: allocating pinned memory synchronises
-        // the device, which would serialise the streams if done between chunks.
+        let func = match op {
+            BatchOp::Sha256 => self.function(&kernels::SHA256, "sha256_batch")?,
+            BatchOp::Keccak(_, KeccakLayout::Packed) => {
+                self.function(&kernels::KECCAK, "keccak_packed")?
+            }
+            BatchOp::Keccak(_, KeccakLayout::Interleaved) => {
+                self.function(&kernels::KECCAK, "keccak_interleaved")?
+            }
+        };
+        let mut lanes = self.lanes.lock().expect("lanes lock");
         let streams = STREAMS.min(chunks.len());
-        let mut slots = Vec::with_capacity(streams);
-        for s in 0..streams {
-            let mine = chunks.iter().skip(s).step_by(streams);
+        while lanes.len() < streams {
+            lanes.push(Lane::new(&self.ctx)?);
+        }
+        // Every buffer is grown before the first copy: allocating synchronises the device, which
+        // would serialise the streams if done between chunks.
+        for (l, lane) in lanes.iter_mut().take(streams).enumerate() {
+            let mine = chunks.iter().skip(l).step_by(streams);
             let in_bytes = mine
                 .clone()
-                .map(|r| staged_len(&messages[r.clone()], layout))
+                .map(|r| staged_len(&messages[r.clone()], op))
                 .max()
-                .unwrap_or(16);
-            let out_lanes = 4 * mine.map(|r| r.len()).max().unwrap_or(1);
-            let stream = self.ctx.new_stream()?;
-            slots.push(StreamSlot {
-                // SAFETY: the pinned buffers are written (input) or copied into (output) before
-                // any byte of them is read.
-                pinned_in: unsafe { self.ctx.alloc_pinned::<u8>(in_bytes) }?,
-                // SAFETY: as for `pinned_in`.
-                pinned_out: unsafe { self.ctx.alloc_pinned::<u64>(out_lanes) }?,
-                dev_in: stream.alloc_zeros::<u8>(in_bytes)?,
-                dev_out: stream.alloc_zeros::<u64>(out_lanes)?,
-                stream,
-                pending: None,
-            });
+                .unwrap_or(0);
+            let out_bytes = 32 * mine.map(|r| r.len()).max().unwrap_or(0);
+            lane.reserve(&self.ctx, in_bytes, out_bytes)?;
         }
-        let domain = u32::from(kind.domain());
+        let mut take = |p: &Pending, out: &[u8]| {
+            for (d, got) in digests[p.first..p.first + p.count]
+                .iter_mut()
+                .zip(out.chunks_exact(32))
+            {
+                *d = op.digest(got);
+            }
+        };
+        let mut harvest = |lane: &mut Lane, times: &mut GpuTimes| -> Result<(), GpuError> {
+            if let Some(p) = lane.harvest(&mut take)? {
+                times.h2d_s += p.copy.seconds()?;
+                times.kernel_s += p.run.seconds()?;
+            }
+            Ok(())
+        };
         for (c, range) in chunks.iter().enumerate() {
-            let slot = &mut slots[c % streams];
-            slot.harvest(&mut digests, &mut times)?;
+            let lane = &mut lanes[c % streams];
+            // Waits for the lane's chunk before, which frees both its pinned buffers.
+            harvest(lane, &mut times)?;
             let chunk = &messages[range.clone()];
-            let staged = stage_keccak(chunk, kind, layout);
-            // Waits for this buffer's previous copy to the device, then refills it.
-            slot.pinned_in.as_mut_slice()?[..staged.bytes.len()].copy_from_slice(&staged.bytes);
-            let stream = slot.stream.clone();
+            let staged = staged_len(chunk, op);
+            let host = &mut lane.host_in.as_mut_slice()?[..staged];
+            let (a, b) = stage(chunk, op, host);
+            let stream = lane.stream.clone();
             let copy = Span::begin(&self.ctx, &stream)?;
-            stream.memcpy_htod(&slot.pinned_in, &mut slot.dev_in)?;
+            stream.memcpy_htod(&*host, &mut lane.dev_in.slice_mut(..staged))?;
             copy.end(&stream)?;
             let run = Span::begin(&self.ctx, &stream)?;
             let count = chunk.len() as u32;
-            let (a, b) = staged.split;
-            let table = slot.dev_in.slice(..a);
-            let second = slot.dev_in.slice(a..b);
-            let payload = slot.dev_in.slice(b..);
+            let table = lane.dev_in.slice(..a);
+            let second = lane.dev_in.slice(a..b);
+            let payload = lane.dev_in.slice(b..staged);
+            let mut out = lane.dev_out.slice_mut(..32 * chunk.len());
+            let domain = match op {
+                BatchOp::Keccak(kind, _) => u32::from(kind.domain()),
+                BatchOp::Sha256 => 0,
+            };
             let mut launch = stream.launch_builder(&func);
-            match layout {
-                KeccakLayout::Packed => {
-                    // keccak_packed(const u8* data, const u64* offsets, const u64* lengths,
-                    // u32 count, u32 domain, u64* digests)
+            match op {
+                // sha256_batch(const u8* data, const u64* offsets, const u64* lengths,
+                // u32 count, u32* digests)
+                BatchOp::Sha256 => {
+                    launch
+                        .arg(&payload)
+                        .arg(&table)
+                        .arg(&second)
+                        .arg(&count)
+                        .arg(&mut out);
+                }
+                // keccak_packed(const u8* data, const u64* offsets, const u64* lengths,
+                // u32 count, u32 domain, u64* digests)
+                BatchOp::Keccak(_, KeccakLayout::Packed) => {
                     launch
                         .arg(&payload)
                         .arg(&table)
                         .arg(&second)
                         .arg(&count)
                         .arg(&domain)
-                        .arg(&mut slot.dev_out);
+                        .arg(&mut out);
                 }
-                KeccakLayout::Interleaved => {
-                    // keccak_interleaved(const u64* lanes, const u32* blocks, u32 count,
-                    // u64* digests)
-                    launch
-                        .arg(&payload)
-                        .arg(&table)
-                        .arg(&count)
-                        .arg(&mut slot.dev_out);
+                // keccak_interleaved(const u64* lanes, const u32* blocks, u32 count,
+                // u64* digests)
+                BatchOp::Keccak(_, KeccakLayout::Interleaved) => {
+                    launch.arg(&payload).arg(&table).arg(&count).arg(&mut out);
                 }
             }
-            // SAFETY: the arguments match the signatures above; `stage_keccak` laid out the
-            // tables (`count` entries each) and the payload the kernel indexes, and `dev_out`
-            // holds at least 4 * count lanes (sized for this stream's largest chunk).
+            // SAFETY: the arguments match the signatures above; `stage` laid out the tables
+            // (`count` entries each) and the payload the kernel indexes, and `out` holds the 32
+            // bytes of digest each of the `count` threads writes.
             unsafe { launch.launch(grid_for(u64::from(count))) }?;
             run.end(&stream)?;
-            stream.memcpy_dtoh(&slot.dev_out, &mut slot.pinned_out)?;
-            slot.pending = Some(Pending {
+            let back = &mut lane.host_out.as_mut_slice()?[..32 * chunk.len()];
+            stream.memcpy_dtoh(&lane.dev_out.slice(..32 * chunk.len()), back)?;
+            lane.done.record(&stream)?;
+            lane.pending = Some(Pending {
                 first: range.start,
                 count: chunk.len(),
                 copy,
                 run,
             });
         }
-        for slot in &mut slots {
-            slot.harvest(&mut digests, &mut times)?;
+        for lane in lanes.iter_mut().take(streams) {
+            harvest(lane, &mut times)?;
         }
         times.total_s = wall.elapsed().as_secs_f64();
         Ok((digests, times))
+    }
+}
+
+/// What a batch runs: one message per GPU thread, 32 bytes of digest each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BatchOp {
+    Sha256,
+    Keccak(KeccakKind, KeccakLayout),
+}
+
+impl BatchOp {
+    /// A digest from the 32 bytes its kernel wrote: SHA-256's eight state words (native, little
+    /// endian on the GPU, big-endian in the digest); Keccak's four lanes are the digest's bytes.
+    fn digest(self, got: &[u8]) -> [u8; 32] {
+        let mut d: [u8; 32] = got.try_into().expect("32 bytes");
+        if self == BatchOp::Sha256 {
+            d.chunks_exact_mut(4).for_each(|w| w.reverse());
+        }
+        d
     }
 }
 
@@ -616,50 +681,13 @@ fn z_pair(z0: &[u32], z1: &[u32], p0: u32, p1: u32) -> ZPair {
     ((p0 != 0).then(|| bytes(z0)), (p1 != 0).then(|| bytes(z1)))
 }
 
-/// One stream of a Keccak batch with its reusable buffers (sized for its largest chunk).
-struct StreamSlot {
-    stream: Arc<CudaStream>,
-    pinned_in: cudarc::driver::PinnedHostSlice<u8>,
-    pinned_out: cudarc::driver::PinnedHostSlice<u64>,
-    dev_in: CudaSlice<u8>,
-    dev_out: CudaSlice<u64>,
-    pending: Option<Pending>,
-}
-
-/// The chunk a stream is working on.
-struct Pending {
-    first: usize,
-    count: usize,
-    copy: Span,
-    run: Span,
-}
-
-impl StreamSlot {
-    /// Waits for the stream's chunk in flight, if any, and copies its digests out.
-    fn harvest(&mut self, digests: &mut [[u8; 32]], times: &mut GpuTimes) -> Result<(), GpuError> {
-        let Some(p) = self.pending.take() else {
-            return Ok(());
-        };
-        let lanes = self.pinned_out.as_slice()?;
-        for i in 0..p.count {
-            let d = &mut digests[p.first + i];
-            for (k, lane) in lanes[4 * i..4 * i + 4].iter().enumerate() {
-                d[8 * k..8 * k + 8].copy_from_slice(&lane.to_le_bytes());
-            }
+/// The length of [`stage`]'s buffer for `chunk`, computed from the lengths alone.
+fn staged_len(chunk: &[&[u8]], op: BatchOp) -> usize {
+    match op {
+        BatchOp::Sha256 | BatchOp::Keccak(_, KeccakLayout::Packed) => {
+            pack::packed_len(chunk.iter().map(|m| m.len()))
         }
-        times.h2d_s += p.copy.seconds()?;
-        times.kernel_s += p.run.seconds()?;
-        Ok(())
-    }
-}
-
-/// The length of [`stage_keccak`]'s buffer for `chunk`, computed from the lengths alone.
-fn staged_len(chunk: &[&[u8]], layout: KeccakLayout) -> usize {
-    match layout {
-        KeccakLayout::Packed => {
-            16 * chunk.len() + pack::offsets_for(chunk.iter().map(|m| m.len())).1
-        }
-        KeccakLayout::Interleaved => {
+        BatchOp::Keccak(_, KeccakLayout::Interleaved) => {
             let max_blocks = chunk
                 .iter()
                 .map(|m| pack::keccak_block_count(m.len() as u64) as usize)
@@ -671,43 +699,32 @@ fn staged_len(chunk: &[&[u8]], layout: KeccakLayout) -> usize {
     }
 }
 
-/// A chunk's bytes for the device: `[table | second table | payload]`, `split` the two cuts.
-struct Staged {
-    bytes: Vec<u8>,
-    split: (usize, usize),
-}
-
-/// Lays a Keccak chunk out as one buffer (one copy): packed = offsets, lengths, messages;
-/// interleaved = block counts (u32, padded to 16 bytes), nothing, lanes.
-fn stage_keccak(chunk: &[&[u8]], kind: KeccakKind, layout: KeccakLayout) -> Staged {
-    let mut bytes = Vec::new();
-    match layout {
-        KeccakLayout::Packed => {
-            let p = pack::pack(chunk);
-            p.offsets.iter().for_each(|o| bytes.extend(o.to_le_bytes()));
-            let a = bytes.len();
-            p.lengths.iter().for_each(|l| bytes.extend(l.to_le_bytes()));
-            let b = bytes.len();
-            bytes.extend(&p.data);
-            Staged {
-                bytes,
-                split: (a, b),
-            }
-        }
-        KeccakLayout::Interleaved => {
+/// Lays a chunk out in `dst` (exactly [`staged_len`] bytes) for one copy, `[table | second
+/// table | payload]`, and returns the two cuts: packed = offsets, lengths, messages (written on
+/// every core); interleaved = block counts (u32, padded to 16 bytes), nothing, lanes.
+fn stage(chunk: &[&[u8]], op: BatchOp, dst: &mut [u8]) -> (usize, usize) {
+    match op {
+        BatchOp::Sha256 | BatchOp::Keccak(_, KeccakLayout::Packed) => pack::pack_into(chunk, dst),
+        BatchOp::Keccak(kind, KeccakLayout::Interleaved) => {
             let il = layout::interleave(chunk, kind.domain());
             debug_assert_eq!(
                 il.lanes.len().max(1),
                 (il.max_blocks * RATE_LANES * il.count).max(1)
             );
-            il.blocks.iter().for_each(|b| bytes.extend(b.to_le_bytes()));
-            bytes.resize(bytes.len().next_multiple_of(16).max(16), 0);
-            let a = bytes.len();
-            il.lanes.iter().for_each(|l| bytes.extend(l.to_le_bytes()));
-            Staged {
-                bytes,
-                split: (a, a),
+            let mut at = 0;
+            for b in &il.blocks {
+                dst[at..at + 4].copy_from_slice(&b.to_le_bytes());
+                at += 4;
             }
+            let a = at.next_multiple_of(16).max(16);
+            dst[at..a].fill(0);
+            at = a;
+            for l in &il.lanes {
+                dst[at..at + 8].copy_from_slice(&l.to_le_bytes());
+                at += 8;
+            }
+            dst[at..].fill(0);
+            (a, a)
         }
     }
 }
@@ -717,19 +734,47 @@ mod tests {
     use super::*;
 
     #[test]
-    fn staged_lengths_are_known_before_staging() {
+    fn every_staged_byte_is_written_and_the_payload_is_aligned() {
         let data: Vec<u8> = (0..5000u32).map(|i| i as u8).collect();
         let batches: Vec<Vec<&[u8]>> = vec![
             vec![&data[..0]],
             vec![&data[..1], &data[..136], &data[..137]],
             (0..40).map(|n| &data[..n * 97]).collect(),
         ];
+        let ops = [
+            BatchOp::Sha256,
+            BatchOp::Keccak(KeccakKind::Sha3_256, KeccakLayout::Packed),
+            BatchOp::Keccak(KeccakKind::Keccak256, KeccakLayout::Interleaved),
+        ];
         for batch in &batches {
-            for layout in [KeccakLayout::Packed, KeccakLayout::Interleaved] {
-                let staged = stage_keccak(batch, KeccakKind::Sha3_256, layout);
-                assert_eq!(staged.bytes.len(), staged_len(batch, layout), "{layout:?}");
-                assert_eq!(staged.split.1 % 16, 0, "the payload starts aligned");
+            for op in ops {
+                // Two reused buffers of different leftovers stage to the same bytes.
+                let len = staged_len(batch, op);
+                let (mut x, mut y) = (vec![0x00u8; len], vec![0xffu8; len]);
+                let split = stage(batch, op, &mut x);
+                assert_eq!(stage(batch, op, &mut y), split);
+                assert!(x == y, "{op:?}: a byte left unwritten");
+                assert_eq!(split.1 % 16, 0, "{op:?}: the payload starts aligned");
+                if let BatchOp::Keccak(kind, KeccakLayout::Interleaved) = op {
+                    let il = layout::interleave(batch, kind.domain());
+                    let lanes: Vec<u64> = x[split.1..]
+                        .chunks_exact(8)
+                        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                        .collect();
+                    assert_eq!(lanes[..il.lanes.len()], il.lanes[..]);
+                }
             }
         }
+    }
+
+    #[test]
+    fn sha256_words_become_big_endian_digest_bytes() {
+        let words: Vec<u8> = (0..8u32)
+            .flat_map(|w| (w * 0x01010101 + 0x00010203).to_le_bytes())
+            .collect();
+        let d = BatchOp::Sha256.digest(&words);
+        assert_eq!(&d[..4], &0x00010203u32.to_be_bytes());
+        let k = BatchOp::Keccak(KeccakKind::Sha3_256, KeccakLayout::Packed).digest(&words);
+        assert_eq!(k[..], words[..]);
     }
 }

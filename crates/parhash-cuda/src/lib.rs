@@ -10,6 +10,10 @@
 //!   [`cache`]: compiled PTX cached per architecture.
 //! - [`pack`], [`layout`], [`plan`], [`nonce`]: host logic (packing and padding rules, the
 //!   block-interleaved layout, PARSHA-256 scheduling, headers and targets), tested on the CPU.
+//! - the host pipeline (pinned staging buffers and device buffers kept across calls, several
+//!   streams, packing and reading on every core): see [`ReadAt`] and [`Gpu`].
+//! - [`wins`]: where the lab measured the GPU winning end to end on this machine (what
+//!   `parhash sum --device auto` follows).
 //! - [`Gpu`]: the device and every GPU operation.
 
 pub mod cache;
@@ -19,8 +23,11 @@ pub mod kernels;
 pub mod layout;
 pub mod nonce;
 pub mod pack;
+mod pipeline;
 pub mod plan;
+pub mod wins;
 
-pub use error::GpuError;
+pub use error::{GpuError, SourceError};
 pub use gpu::{Gpu, GpuTimes, KeccakKind, KeccakLayout, ParshaRun};
+pub use pipeline::{read_piece, ReadAt, PIECE_BYTES};
 pub use plan::ParshaForm;

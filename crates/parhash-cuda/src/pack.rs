@@ -56,6 +56,77 @@ pub fn pack(messages: &[&[u8]]) -> Packed {
     }
 }
 
+/// The length of [`pack_into`]'s buffer for messages of these lengths: the offset and length
+/// tables (8 bytes an entry each), then the packed messages.
+pub fn packed_len(lengths: impl IntoIterator<Item = usize>) -> usize {
+    let (offsets, data) = offsets_for(lengths);
+    16 * offsets.len() + data
+}
+
+/// Messages handed to one worker of [`pack_into`] at a time: enough that splitting the buffer
+/// costs nothing beside the copies, few enough that every core gets a share of a batch.
+const PACK_SHARE: usize = 4096;
+
+/// Packs `messages` straight into `dst` (at least [`packed_len`] bytes, e.g. a pinned staging
+/// buffer) as `[offsets | lengths | data]`, every table entry a little-endian u64 and the data
+/// laid out as [`pack`] lays it out, on all cores. Returns where the lengths and the data start
+/// (`data` is a multiple of 16, so the kernels' aligned loads hold). Every byte of the data
+/// region up to [`packed_len`] is written (the gaps with zeros), so a reused buffer carries
+/// nothing over from an earlier batch.
+pub fn pack_into(messages: &[&[u8]], dst: &mut [u8]) -> (usize, usize) {
+    use rayon::prelude::*;
+    let n = messages.len();
+    let (offsets, data_len) = offsets_for(messages.iter().map(|m| m.len()));
+    let (lengths_at, data_at) = (8 * n, 16 * n);
+    assert!(
+        dst.len() >= data_at + data_len,
+        "pack_into: {} bytes for a batch of {}",
+        dst.len(),
+        data_at + data_len
+    );
+    let (tables, rest) = dst.split_at_mut(data_at);
+    let (offset_table, length_table) = tables.split_at_mut(lengths_at);
+    let data = &mut rest[..data_len];
+    // Each share of messages owns a contiguous stretch of the data region, so the shares are
+    // cut from the buffer once, in order, and filled in parallel.
+    let mut shares = Vec::with_capacity(n.div_ceil(PACK_SHARE));
+    let mut remaining = data;
+    for first in (0..n).step_by(PACK_SHARE) {
+        let last = (first + PACK_SHARE).min(n);
+        let end = if last == n {
+            data_len
+        } else {
+            offsets[last] as usize
+        };
+        let (mine, tail) = remaining.split_at_mut(end - offsets[first] as usize);
+        remaining = tail;
+        shares.push((first..last, mine));
+    }
+    // An empty batch (or one of empty messages) still has PACK_ALIGN bytes of data: zeros.
+    remaining.fill(0);
+    shares.into_par_iter().for_each(|(range, out)| {
+        let base = offsets[range.start] as usize;
+        let mut end = 0;
+        for i in range {
+            let at = offsets[i] as usize - base;
+            let m = messages[i];
+            out[at..at + m.len()].copy_from_slice(m);
+            end = at + m.len().next_multiple_of(PACK_ALIGN);
+            out[at + m.len()..end].fill(0);
+        }
+        out[end..].fill(0);
+    });
+    offset_table
+        .par_chunks_exact_mut(8)
+        .zip(length_table.par_chunks_exact_mut(8))
+        .enumerate()
+        .for_each(|(i, (o, l))| {
+            o.copy_from_slice(&offsets[i].to_le_bytes());
+            l.copy_from_slice(&(messages[i].len() as u64).to_le_bytes());
+        });
+    (lengths_at, data_at)
+}
+
 /// SHA-256 blocks after padding a message of `len` bytes (the 0x80 byte and the 8-byte length).
 pub fn sha256_block_count(len: u64) -> u64 {
     (len + 9).div_ceil(SHA256_BLOCK as u64)
@@ -166,6 +237,41 @@ pub(crate) mod tests {
             end = off + m.len();
         }
         assert!(end <= p.data.len());
+    }
+
+    #[test]
+    fn packing_into_a_buffer_lays_out_tables_then_what_pack_lays_out() {
+        let msgs = messages();
+        let many: Vec<Vec<u8>> = (0..3 * PACK_SHARE + 5)
+            .map(|i| vec![i as u8; i % 41])
+            .collect();
+        let batches: Vec<Vec<&[u8]>> = vec![
+            vec![],
+            vec![b""],
+            vec![b"", b"abc", b""],
+            msgs.iter().map(|m| m.as_slice()).collect(),
+            many.iter().map(|m| m.as_slice()).collect(),
+        ];
+        for batch in &batches {
+            let p = pack(batch);
+            let len = packed_len(batch.iter().map(|m| m.len()));
+            // A reused buffer: longer than needed and full of an earlier batch's bytes.
+            let mut dst = vec![0xa5u8; len + 100];
+            let (lengths_at, data_at) = pack_into(batch, &mut dst);
+            let mut want = Vec::new();
+            p.offsets.iter().for_each(|o| want.extend(o.to_le_bytes()));
+            assert_eq!(want.len(), lengths_at);
+            p.lengths.iter().for_each(|l| want.extend(l.to_le_bytes()));
+            assert_eq!(want.len(), data_at);
+            assert_eq!(data_at % PACK_ALIGN, 0);
+            want.extend(&p.data);
+            assert_eq!(want.len(), len);
+            assert!(dst[..len] == want[..], "batch of {}", batch.len());
+            assert!(
+                dst[len..].iter().all(|&b| b == 0xa5),
+                "wrote past the batch"
+            );
+        }
     }
 
     #[test]

@@ -109,6 +109,14 @@ fn words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// A batch staged as `src/gpu.rs` stages it (`pack::pack_into`, into a reused buffer full of an
+/// earlier batch's bytes): its data, offset table and length table.
+fn staged(refs: &[&[u8]]) -> [Vec<u8>; 3] {
+    let mut buf = vec![0xa5u8; pack::packed_len(refs.iter().map(|m| m.len()))];
+    let (a, b) = pack::pack_into(refs, &mut buf);
+    [buf[b..].to_vec(), buf[..a].to_vec(), buf[a..b].to_vec()]
+}
+
 fn messages() -> Vec<Vec<u8>> {
     let mut lens: Vec<usize> = (0..=140).collect();
     lens.extend([191, 192, 200, 271, 272, 273, 1000, 4097]);
@@ -122,7 +130,7 @@ fn sha256_batch_kernel_matches_sha256() {
     let Some(exe) = emulator() else { return };
     let msgs = messages();
     let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
-    let p = pack::pack(&refs);
+    let [data, offsets, lengths] = staged(&refs);
     let count = msgs.len() as u32;
     let out = vec![0u8; 32 * msgs.len()];
     let r = launch(
@@ -130,12 +138,7 @@ fn sha256_batch_kernel_matches_sha256() {
         "sha256_batch",
         count.div_ceil(256),
         256,
-        &[
-            &p.data,
-            &le_bytes(&p.offsets, u64::to_le_bytes),
-            &le_bytes(&p.lengths, u64::to_le_bytes),
-            &out,
-        ],
+        &[&data, &offsets, &lengths, &out],
         &[u64::from(count)],
     );
     for (i, m) in msgs.iter().enumerate() {
@@ -321,18 +324,13 @@ fn keccak_kernels_match_sha3_and_keccak_in_both_layouts() {
             sha3::Keccak256::digest(m).to_vec()
         }),
     ] {
-        let p = pack::pack(&refs);
+        let [data, offsets, lengths] = staged(&refs);
         let packed = launch(
             exe,
             "keccak_packed",
             grid,
             256,
-            &[
-                &p.data,
-                &le_bytes(&p.offsets, u64::to_le_bytes),
-                &le_bytes(&p.lengths, u64::to_le_bytes),
-                &out,
-            ],
+            &[&data, &offsets, &lengths, &out],
             &[u64::from(count), u64::from(domain)],
         );
         let il = layout::interleave(&refs, domain);

@@ -133,6 +133,16 @@ fn parsha256_matches_the_cpu_for_every_height_and_iv_in_every_form() {
                         "{} len {len} T {tree_height} l {iv_bits}",
                         form.name()
                     );
+                    // The same form with its rounds overlapping the copies.
+                    let streamed = g
+                        .parsha256_from(&data[..], len as u64, tree_height, iv_bits, Some(form))
+                        .unwrap();
+                    assert_eq!(
+                        (streamed.t, streamed.digest),
+                        want,
+                        "{} streamed",
+                        form.name()
+                    );
                 }
             }
         }
@@ -192,4 +202,101 @@ fn host_to_device_rate_is_measured() {
     let rate = g.h2d_rate(64 << 20).unwrap();
     println!("host-to-device: {:.1} GB/s", rate / 1e9);
     assert!(rate > 1e8);
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU (scripts/gpu-check.sh runs it)"]
+fn reused_buffers_carry_nothing_between_batches() {
+    let g = gpu();
+    // A batch that grows the lanes, then batches that fill a fraction of them (none, one empty
+    // message, one message, a few), twice over: every digest must be its own message's,
+    // whatever an earlier batch left in the pinned and device buffers.
+    let lens = random_lengths(77, 20_000, 1000);
+    let shapes: [Vec<usize>; 6] = [
+        lens,
+        vec![],
+        vec![0],
+        vec![55],
+        vec![0, 0, 0],
+        vec![64, 1, 0, 200],
+    ];
+    for round in 0..2u64 {
+        for shape in &shapes {
+            let batch: Vec<Vec<u8>> = shape
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| random_bytes(round * 1_000_003 + i as u64, n))
+                .collect();
+            let refs: Vec<&[u8]> = batch.iter().map(|m| m.as_slice()).collect();
+            let sha = g.sha256_many(&refs).unwrap();
+            assert_eq!(sha.len(), batch.len());
+            for (d, m) in sha.iter().zip(&batch) {
+                assert_eq!(
+                    d.as_slice(),
+                    sha2::Sha256::digest(m).as_slice(),
+                    "len {}",
+                    m.len()
+                );
+            }
+            for layout in [KeccakLayout::Packed, KeccakLayout::Interleaved] {
+                let k = g.keccak_many(&refs, KeccakKind::Sha3_256, layout).unwrap();
+                for (d, m) in k.iter().zip(&batch) {
+                    assert_eq!(
+                        d.as_slice(),
+                        sha3::Sha3_256::digest(m).as_slice(),
+                        "{layout:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU (scripts/gpu-check.sh runs it)"]
+fn parsha256_of_files_read_in_pieces_matches_the_cpu() {
+    let g = gpu();
+    let dir = std::env::temp_dir().join(format!("parhash-gpu-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let piece = 16usize << 20;
+    // Files that end inside a piece, on a piece boundary, one byte either side, several pieces,
+    // then shorter ones after them (the device buffer keeps the longer file's bytes).
+    for (i, len) in [
+        piece - 1,
+        piece,
+        piece + 1,
+        2 * piece + 12_345,
+        100_000,
+        60,
+        0,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let data = random_bytes(i as u64 + 40, len);
+        let path = dir.join(format!("f{i}"));
+        std::fs::write(&path, &data).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        for (tree_height, iv_bits) in [(13, 256), (4, 0)] {
+            let run = g
+                .parsha256_from(&file, len as u64, tree_height, iv_bits, None)
+                .unwrap();
+            let want = parhash::parsha256::parsha256(&data, tree_height, iv_bits).unwrap();
+            assert_eq!((run.t, run.digest), want, "len {len} T {tree_height}");
+        }
+        // The length taken before reading is no longer the file's: refused, not hashed.
+        if len > 0 {
+            let shrank = g.parsha256_from(&file, len as u64 + 1, 13, 256, None);
+            assert!(
+                matches!(shrank, Err(parhash_cuda::SourceError::Read(_))),
+                "len {len}"
+            );
+            let grew = g.parsha256_from(&file, len as u64 - 1, 13, 256, None);
+            assert!(
+                matches!(grew, Err(parhash_cuda::SourceError::Read(_))),
+                "len {len}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

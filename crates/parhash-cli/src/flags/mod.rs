@@ -224,13 +224,19 @@ pub struct SumArgs {
     #[arg(short = 'r', long, conflicts_with = "check")]
     pub recursive: bool,
 
-    /// Hash on this device: cpu (the default) or gpu.
+    /// Hash on this device: cpu (the default), gpu, or auto.
     ///
     /// With gpu, parhash's CUDA backend hashes the files: sha256, sha3-256 and keccak256 in
     /// batches of many files (one GPU thread per file; files over 64 MiB on the CPU, streamed),
-    /// and parsha256 (with --tree-height and --iv-bits) as a tree of GPU threads. It needs
-    /// an NVIDIA GPU with its driver and NVRTC (CUDA 12); without one parhash stops with `no
-    /// usable CUDA GPU: <reason>`. The digests are the same as on the CPU.
+    /// and parsha256 (with --tree-height and --iv-bits) as a tree of GPU threads, each file
+    /// read once straight into pinned memory. It needs an NVIDIA GPU with its driver and NVRTC
+    /// (CUDA 12); without one parhash stops with `no usable CUDA GPU: <reason>`. The digests
+    /// are the same as on the CPU.
+    ///
+    /// With auto, the GPU hashes exactly the files `parhash bench --preset gpu` measured it
+    /// winning on end to end on this machine (parsha256 files from the size it recorded, with
+    /// the same --tree-height and --iv-bits, on the same GPU) and the CPU the rest; with no
+    /// such record, or no GPU, everything runs on the CPU. It never fails for want of a GPU.
     #[arg(long, value_enum, default_value_t = Device::Cpu, conflicts_with = "check")]
     pub device: Device,
 
@@ -264,6 +270,8 @@ pub enum Device {
     Cpu,
     /// An NVIDIA GPU through the CUDA backend.
     Gpu,
+    /// The GPU where the lab measured it winning on this machine, else the CPU.
+    Auto,
 }
 
 /// Check files against checksum lists written by `parhash sum` or coreutils' *sum tools.
@@ -916,6 +924,11 @@ pub(crate) mod tests {
         assert_eq!(sum(&[]).device, Device::Cpu);
         let s = sum(&["--device", "gpu", "-a", "parsha256", "--tree-height", "13"]);
         assert_eq!((s.device, s.hashing.tree_height), (Device::Gpu, Some(13)));
+        assert_eq!(sum(&["--device", "auto", "a", "b"]).device, Device::Auto);
+        assert_eq!(
+            sum(&["--device", "auto", "-a", "sha256,md5"]).device,
+            Device::Auto
+        );
         assert!(parse(&["sum", "--device", "tpu"]).is_err());
         assert!(parse(&["sum", "-c", "--device", "gpu"]).is_err());
     }

@@ -58,14 +58,14 @@ fn median_time(runs: usize, mut f: impl FnMut() -> std::io::Result<()>) -> std::
 }
 
 /// What [`interleaved`] measured of each form, in the order of the forms.
-struct Interleaved {
+pub(crate) struct Interleaved {
     /// Median wall time (s).
-    times: Vec<f64>,
+    pub(crate) times: Vec<f64>,
     /// Median over rounds of the form's time over the first form's in the same round.
-    ratios: Vec<f64>,
+    pub(crate) ratios: Vec<f64>,
     /// Median over rounds of the process's CPU time over the wall time while the form ran:
     /// the cores it kept busy (helper threads included). `None` where CPU time is not readable.
-    cpus: Vec<Option<f64>>,
+    pub(crate) cpus: Vec<Option<f64>>,
 }
 
 /// The forms of one piece of work timed in turn, round by round: `runs` rounds after one
@@ -73,7 +73,7 @@ struct Interleaved {
 /// round's ratio: on a shared host the forms' separate medians drift with the load between
 /// their batches (the file/memory ratio of one file moved 0.86-1.06 between sittings), while
 /// neighbours in time share it.
-fn interleaved(
+pub(crate) fn interleaved(
     runs: usize,
     forms: &mut [&mut dyn FnMut() -> std::io::Result<()>],
 ) -> std::io::Result<Interleaved> {

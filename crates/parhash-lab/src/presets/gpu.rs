@@ -2,16 +2,23 @@
 //! timers so that kernel-only and end-to-end times stand side by side: batched SHA-256 in
 //! compressions per second (and the nonce search), PARSHA-256 at 10^4, 10^6 and 10^8 bytes in
 //! each kernel form against one SHA-256 core and parhash's CPU tree on 2 and all threads (beside
-//! the measured host-to-device rate), and batched Keccak in both host layouts. Without a usable
-//! GPU it reports why and measures nothing.
+//! the measured host-to-device rate), and batched Keccak in both host layouts. Every end-to-end
+//! figure stands beside the CPU on all threads and the limit that bounds it, with the bottleneck
+//! named; a file in the page cache is timed against the host's read rate and the copy rate, and
+//! the size from which the GPU wins end to end is named for each algorithm. Without a usable GPU
+//! it reports why and measures nothing.
 
 use std::time::Instant;
 
+use super::end_to_end::interleaved;
 use super::Preset;
 use crate::engines::gpu;
 use crate::lab::{machine, LabOptions};
 use crate::report::{Report, Section, Table};
+use crate::source::ScratchFile;
 use crate::units::{format_rate, format_size, sig3};
+use parhash::file::FileHasher;
+use parhash::{Algorithm, Hasher, Threads, TreeParams};
 use parhash_cuda::{nonce, pack, Gpu, GpuTimes, KeccakKind, KeccakLayout, ParshaForm};
 
 /// See the module docs.
@@ -99,6 +106,24 @@ fn run(opts: &LabOptions) -> std::io::Result<Report> {
     Ok(report)
 }
 
+/// How the tables' bottleneck column is decided.
+const BOTTLENECK_RULE: &str = "Bottleneck: the largest of the kernel time, the copy of the \
+     staged bytes at the pinned copy rate, and the host's time (end to end less the larger of \
+     those two: packing or reading, launches, digests back).";
+
+/// The bottleneck of one end-to-end run ([`BOTTLENECK_RULE`]); `copy_s` is its bytes at the
+/// pinned copy rate.
+fn bottleneck(times: &GpuTimes, copy_s: f64) -> &'static str {
+    let device = times.kernel_s.max(copy_s);
+    if times.total_s - device >= device {
+        "host"
+    } else if times.kernel_s >= copy_s {
+        "kernel"
+    } else {
+        "copy"
+    }
+}
+
 fn gbps(bytes: f64, s: f64) -> String {
     if s > 0.0 {
         sig3(bytes / s / 1e9)
@@ -131,6 +156,9 @@ fn measure(
         "messages",
         "compressions/s, kernel",
         "compressions/s, end to end",
+        "end to end / kernel",
+        "compressions/s, CPU all threads",
+        "bottleneck",
     ]);
     let sizes: &[(usize, usize)] = if opts.tiny {
         &[(55, 1 << 10)]
@@ -141,12 +169,19 @@ fn measure(
         let data = vec![0x5au8; len * count];
         let msgs: Vec<&[u8]> = data.chunks_exact(len).collect();
         let times = best(reps, || gpu.sha256_many_timed(&msgs))?;
+        let cpu = best_seconds(reps, || {
+            std::hint::black_box(parhash::batch::hash_many(parhash::Algorithm::Sha256, &msgs));
+        });
         let compressions = (count as u64 * pack::sha256_block_count(len as u64)) as f64;
+        let staged = pack::packed_len(msgs.iter().map(|m| m.len())) as f64;
         t.push(vec![
             format!("sha256 of {len}-byte messages"),
             count.to_string(),
             sig3(compressions / times.kernel_s),
             sig3(compressions / times.total_s),
+            format!("{:.1}%", 100.0 * times.kernel_s / times.total_s.max(1e-12)),
+            sig3(compressions / cpu),
+            bottleneck(&times, staged / h2d).into(),
         ]);
     }
     let header = nonce::genesis_header();
@@ -165,6 +200,7 @@ fn measure(
         title: "Batched SHA-256".into(),
         paragraphs: vec![
             "Anchor: hashcat's SHA-256 reaches about 15 G compressions/s on an H100.".into(),
+            BOTTLENECK_RULE.into(),
         ],
         table: Some(t),
     });
@@ -181,6 +217,7 @@ fn measure(
         "CPU sha256 GB/s (1 thread)",
         "CPU parsha256 GB/s (2 threads)",
         "CPU parsha256 GB/s (all cores)",
+        "bottleneck",
     ]);
     let exponents: &[u32] = if opts.tiny { &[4, 5] } else { &[4, 6, 8] };
     let forms = [ParshaForm::Warp, ParshaForm::Block, ParshaForm::Rounds];
@@ -200,6 +237,18 @@ fn measure(
                 }
             }
             let r = run.expect("one run");
+            // End to end as files and `parhash::parsha256` run it: rounds overlapping copies.
+            let e2e = best(reps, || {
+                gpu.parsha256_from(
+                    &data[..],
+                    len as u64,
+                    height,
+                    gpu::DEFAULT_IV_BITS,
+                    Some(form),
+                )
+                .map(|r| ((), r.times))
+                .map_err(parhash_cuda::SourceError::in_memory)
+            })?;
             let cpu_tree = |threads: parhash::Threads| {
                 let options = parhash::parsha256::ParshaOptions {
                     threads,
@@ -233,10 +282,18 @@ fn measure(
                 height.to_string(),
                 r.t.to_string(),
                 gbps(len as f64, r.times.kernel_s),
-                gbps(len as f64, r.times.total_s),
+                gbps(len as f64, e2e.total_s),
                 gbps(len as f64, cpu_sha256),
                 gbps(len as f64, two),
                 gbps(len as f64, all),
+                bottleneck(
+                    &GpuTimes {
+                        kernel_s: r.times.kernel_s,
+                        ..e2e
+                    },
+                    len as f64 / h2d,
+                )
+                .into(),
             ]);
         }
     }
@@ -247,9 +304,10 @@ fn measure(
                  End to end includes the copy of the message, so it cannot beat the \
                  host-to-device rate ({} GB/s here). Each form runs its largest tree up to \
                  T = 13 (warp 5, block 10); the CPU columns hash the same tree (every GPU digest \
-                 was checked against the CPU's) and plain SHA-256 on one core ({}).",
+                 was checked against the CPU's) and plain SHA-256 on one core ({}). {}",
             sig3(h2d / 1e9),
-            sha256_kernel_name()
+            sha256_kernel_name(),
+            BOTTLENECK_RULE
         )],
         table: Some(t),
     });
@@ -262,6 +320,8 @@ fn measure(
         "kernel ns/B",
         "end-to-end ns/B",
         "copy share",
+        "CPU ns/B (all threads)",
+        "bottleneck",
     ]);
     let lens: &[usize] = if opts.tiny {
         &[64, 4096]
@@ -274,6 +334,12 @@ fn measure(
         let data = vec![0xa5u8; len * count];
         let msgs: Vec<&[u8]> = data.chunks_exact(len).collect();
         let bytes = (len * count) as f64;
+        let cpu = best_seconds(reps, || {
+            std::hint::black_box(parhash::batch::hash_many(
+                parhash::Algorithm::Sha3_256,
+                &msgs,
+            ));
+        });
         for layout in [KeccakLayout::Packed, KeccakLayout::Interleaved] {
             let times = best(reps, || {
                 gpu.keccak_many_timed(&msgs, KeccakKind::Sha3_256, layout)
@@ -285,6 +351,8 @@ fn measure(
                 sig3(times.kernel_s * 1e9 / bytes),
                 sig3(times.total_s * 1e9 / bytes),
                 format!("{:.0}%", 100.0 * times.h2d_s / times.total_s.max(1e-12)),
+                sig3(cpu * 1e9 / bytes),
+                bottleneck(&times, bytes / h2d).into(),
             ]);
         }
     }
@@ -296,7 +364,228 @@ fn measure(
              storage bottleneck until the bus saturated. Kernel and copy times are summed over \
              the overlapping streams."
                 .into(),
+            BOTTLENECK_RULE.into(),
         ],
+        table: Some(t),
+    });
+
+    crossover(gpu, opts, reps, h2d, report)?;
+    file_end_to_end(gpu, opts, h2d, report)
+}
+
+/// PARSHA-256 (parhash's T and l) at every power of ten: the GPU end to end (the form chosen by
+/// height) against the CPU's tree on all threads, and the size from which the GPU wins.
+fn crossover(
+    gpu: &Gpu,
+    opts: &LabOptions,
+    reps: usize,
+    h2d: f64,
+    report: &mut Report,
+) -> Result<(), parhash_cuda::GpuError> {
+    let (tree_height, iv_bits) = (gpu::DEFAULT_TREE_HEIGHT, gpu::DEFAULT_IV_BITS);
+    let mut t = Table::new(&[
+        "bytes",
+        "GPU end to end GB/s",
+        "CPU all threads GB/s",
+        "faster",
+        "bottleneck",
+    ]);
+    let exponents = if opts.tiny { 3..=5 } else { 3..=8 };
+    let mut wins_from: Option<u32> = None;
+    for e in exponents {
+        let len = 10usize.pow(e);
+        let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        let mut run: Option<parhash_cuda::ParshaRun> = None;
+        for _ in 0..reps {
+            let r = gpu
+                .parsha256_from(&data[..], len as u64, tree_height, iv_bits, None)
+                .map_err(parhash_cuda::SourceError::in_memory)?;
+            if run.is_none_or(|b| r.times.total_s < b.times.total_s) {
+                run = Some(r);
+            }
+        }
+        let r = run.expect("one run");
+        let cpu = best_seconds(reps, || {
+            std::hint::black_box(parhash::parsha256::parsha256(&data, tree_height, iv_bits))
+                .expect("valid tree parameters");
+        });
+        let gpu_won = r.times.total_s < cpu;
+        wins_from = match (gpu_won, wins_from) {
+            (true, None) => Some(e),
+            (true, from) => from,
+            (false, _) => None,
+        };
+        t.push(vec![
+            format!("1e{e}"),
+            gbps(len as f64, r.times.total_s),
+            gbps(len as f64, cpu),
+            if gpu_won { "GPU" } else { "CPU" }.into(),
+            bottleneck(&r.times, len as f64 / h2d).into(),
+        ]);
+    }
+    let mut paragraphs = vec![match wins_from {
+        Some(e) => format!(
+            "The GPU wins end to end from 1e{e} bytes up (T = {tree_height}, l = {iv_bits}, \
+                 best of {reps}; both from memory)."
+        ),
+        None => format!(
+            "The GPU does not win end to end at the largest size measured (T = \
+                 {tree_height}, l = {iv_bits}, best of {reps})."
+        ),
+    }];
+    // What `parhash sum --device auto` follows; a tiny run's sizes stop short of deciding.
+    if !opts.tiny {
+        paragraphs.push(record_wins(
+            gpu,
+            tree_height,
+            iv_bits,
+            wins_from.map(|e| 10u64.pow(e)),
+        ));
+    }
+    report.sections.push(Section {
+        title: "Where the GPU wins: PARSHA-256 end to end against all CPU threads".into(),
+        paragraphs,
+        table: Some(t),
+    });
+    Ok(())
+}
+
+/// Records the crossover for `parhash sum --device auto` (replacing this GPU's earlier one for
+/// the same parameters; another GPU's record is replaced whole) and says where.
+fn record_wins(gpu: &Gpu, tree_height: u32, iv_bits: u32, from_bytes: Option<u64>) -> String {
+    use parhash_cuda::wins::{self, Win, Wins};
+    let mut record = wins::load()
+        .filter(|w| w.device == gpu.name())
+        .unwrap_or_else(|| Wins {
+            device: gpu.name().to_string(),
+            ..Wins::default()
+        });
+    record.note = "where the GPU wins end to end, measured by parhash bench --preset gpu".into();
+    record.record(Win {
+        algorithm: "parsha256".into(),
+        tree_height,
+        iv_bits,
+        from_bytes,
+    });
+    match wins::store(&record) {
+        Ok(path) => format!(
+            "Recorded in {} for `parhash sum --device auto`, which hashes PARSHA-256 files of \
+             that size and more (T = {tree_height}, l = {iv_bits}) on this GPU.",
+            path.display()
+        ),
+        Err(e) => format!("Not recorded for `parhash sum --device auto`: {e}."),
+    }
+}
+
+/// PARSHA-256 of a file in the page cache: the GPU path (read once on every core into pinned
+/// pieces while the piece before is copied) against its two limits, the host's page-cache read
+/// rate (the same reads into ordinary memory) and the pinned copy rate, and against the CPU's
+/// file engine on all threads; alternated runs, medians.
+fn file_end_to_end(
+    gpu: &Gpu,
+    opts: &LabOptions,
+    h2d: f64,
+    report: &mut Report,
+) -> Result<(), parhash_cuda::GpuError> {
+    let io = |e: std::io::Error| parhash_cuda::GpuError::Driver(format!("the scratch file: {e}"));
+    let (tree_height, iv_bits) = (gpu::DEFAULT_TREE_HEIGHT, gpu::DEFAULT_IV_BITS);
+    let len = if opts.tiny { 32 << 20 } else { 1 << 30 };
+    let runs = if opts.tiny { 1 } else { 5 };
+    let file = ScratchFile::create(&opts.scratch(), "gpu-file", len).map_err(io)?;
+    let opened = file.open().map_err(io)?;
+    let mut last = None;
+    let mut gpu_file = || -> std::io::Result<()> {
+        let r = gpu
+            .parsha256_from(&opened, len as u64, tree_height, iv_bits, None)
+            .map_err(std::io::Error::other)?;
+        last = Some(r);
+        Ok(())
+    };
+    let engine = FileHasher::new(
+        Hasher::builder(Algorithm::Parsha256)
+            .tree_params(
+                TreeParams::new(tree_height, iv_bits)
+                    .map_err(std::io::Error::other)
+                    .map_err(io)?,
+            )
+            .threads(Threads::ALL),
+    );
+    let mut cpu_digest = None;
+    let mut cpu_file = || -> std::io::Result<()> {
+        cpu_digest = Some(engine.hash_file(&opened)?);
+        Ok(())
+    };
+    let mut piece = vec![0u8; parhash_cuda::PIECE_BYTES];
+    let mut read = || -> std::io::Result<()> {
+        for at in (0..len).step_by(piece.len()) {
+            let n = (len - at).min(piece.len());
+            parhash_cuda::read_piece(&opened, &mut piece[..n], at as u64, len as u64)?;
+        }
+        Ok(())
+    };
+    let m = interleaved(runs, &mut [&mut gpu_file, &mut cpu_file, &mut read]).map_err(io)?;
+    let run = last.expect("the GPU ran");
+    if cpu_digest.map(|d| d.as_bytes().to_vec()) != Some(run.digest.to_vec()) {
+        return Err(parhash_cuda::GpuError::InvalidInput(
+            "PARSHA-256 of the scratch file: the GPU's digest differs from the CPU's".into(),
+        ));
+    }
+    let (gpu_s, cpu_s, read_s) = (m.times[0], m.times[1], m.times[2]);
+    let copy_s = len as f64 / h2d;
+    let limit_s = read_s.max(copy_s);
+    let mut t = Table::new(&["what", "ms (median)", "GB/s", "GPU end to end / this"]);
+    let b = len as f64;
+    let mut row = |what: &str, s: f64| {
+        t.push(vec![
+            what.into(),
+            sig3(s * 1e3),
+            gbps(b, s),
+            format!("{:.2}", s / gpu_s),
+        ]);
+    };
+    row("GPU end to end (parhash's file path)", gpu_s);
+    row("  of which copies (GPU events, last run)", run.times.h2d_s);
+    row(
+        "  of which the kernel (GPU events, last run)",
+        run.times.kernel_s,
+    );
+    row(
+        "page-cache read on every core (the same reads, no copy)",
+        read_s,
+    );
+    row("pinned copy at the measured rate", copy_s);
+    row("CPU file engine, all threads", cpu_s);
+    report.sections.push(Section {
+        title: format!(
+            "A file in the page cache: PARSHA-256 of {}",
+            format_size(len)
+        ),
+        paragraphs: vec![format!(
+            "T = {tree_height}, l = {iv_bits}; {runs} alternated rounds after a warm-up, \
+             medians. End to end is {:.2} of the lower of the page-cache read rate and the \
+             pinned copy rate (the limit: {}), and {:.2}x the CPU's file engine on all threads. \
+             Bottleneck: {} (the largest of the read, the copy at the measured rate, the \
+             kernel, and the rest of end to end).",
+            limit_s / gpu_s,
+            if read_s >= copy_s {
+                "reading"
+            } else {
+                "the copy"
+            },
+            cpu_s / gpu_s,
+            [
+                (read_s, "reading the page cache"),
+                (copy_s, "the copy"),
+                (run.times.kernel_s, "the kernel"),
+                (
+                    gpu_s - limit_s.max(run.times.kernel_s),
+                    "the host between them"
+                ),
+            ]
+            .into_iter()
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or("-", |(_, what)| what)
+        )],
         table: Some(t),
     });
     Ok(())
