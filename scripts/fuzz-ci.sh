@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs every cargo-fuzz target in fuzz/ for SECONDS (default 20) over its corpus
+# Runs every cargo-fuzz target in fuzz/ for SECONDS (default 10) over its corpus
 # (fuzz/corpus/TARGET), as many at once as there are cores; fails on any crash, naming the
 # input that reproduces it. Inputs the runs find go to a temporary folder, not the corpus.
 # Installs what it needs where missing: a nightly toolchain (minimal profile) and cargo-fuzz.
 # Used by .ci/run; fuzz/README.md says how to fuzz longer.
 #   FUZZ_JOBS  targets run at once (default: the number of cores)
 set -euo pipefail
-seconds="${1:-20}"
+seconds="${1:-10}"
 cd "$(dirname "$0")/../fuzz"
 
 if ! rustup run nightly rustc --version >/dev/null 2>&1; then

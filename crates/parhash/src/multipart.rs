@@ -229,9 +229,21 @@ pub fn s3_candidate_part_sizes(len: u64, parts: u64) -> Vec<u64> {
 /// [`s3_candidate_part_sizes`] for a store whose smallest part (all but the last) is
 /// `min_part` bytes instead of S3's 5 MiB (Ceph's `rgw_multipart_min_part_size` can allow
 /// smaller ones); S3's largest part and part count still hold. What every verification of a
-/// multipart value tries.
+/// multipart value tries. Below 5 MiB the usual sizes (all whole MiB) are joined by `min_part`
+/// and its doubles: an uploader to such a store is most likely given its smallest part, and
+/// tools grow a part size by doubling.
 pub fn store_candidate_part_sizes(len: u64, parts: u64, min_part: u64) -> Vec<u64> {
     let mut sizes = candidate_part_sizes(len, parts);
+    if parts > 0 && min_part < S3_MIN_PART {
+        let doubles = std::iter::successors(Some(min_part.max(1)), |&s| s.checked_mul(2));
+        sizes.extend(
+            doubles
+                .take_while(|&s| s < S3_MIN_PART)
+                .filter(|&s| len.div_ceil(s).max(1) == parts),
+        );
+        sizes.sort_unstable();
+        sizes.dedup();
+    }
     sizes.retain(|&size| {
         Request::new(Combine::S3Etag, size)
             .is_ok_and(|r| r.check_store_limits(len, min_part).is_ok())
@@ -576,6 +588,26 @@ mod tests {
         }
         assert!(candidate_part_sizes(len, 0).is_empty());
         assert_eq!(candidate_part_sizes(0, 1).first(), Some(&1));
+    }
+
+    #[test]
+    fn a_store_with_small_parts_is_tried_at_its_smallest_part_and_doubles() {
+        // 64 KiB parts, the last one short: neither a usual size nor size / parts.
+        let len = 10 * 65_536 + 123;
+        assert!(!s3_candidate_part_sizes(len, 11).contains(&65_536));
+        assert!(store_candidate_part_sizes(len, 11, 65_536).contains(&65_536));
+        // Its double, for an uploader that doubled it; each candidate gives the part count.
+        let len = 5 * 131_072 + 7;
+        assert!(store_candidate_part_sizes(len, 6, 65_536).contains(&131_072));
+        for size in store_candidate_part_sizes(len, 6, 65_536) {
+            assert_eq!(len.div_ceil(size), 6, "{size}");
+        }
+        // S3's own minimum adds nothing, and no part count asks for nothing.
+        assert_eq!(
+            store_candidate_part_sizes(len, 6, S3_MIN_PART),
+            s3_candidate_part_sizes(len, 6)
+        );
+        assert!(store_candidate_part_sizes(len, 0, 65_536).is_empty());
     }
 
     #[test]
