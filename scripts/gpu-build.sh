@@ -3,7 +3,7 @@
 # has no cargo: the release test binaries of parhash-cuda, parhash-cli's `device_gpu` test (which
 # runs the `parhash` binary named by PARHASH_BIN there) and the release `parhash` binary,
 # stripped, copied to target/gpu-check/bin/ with a manifest (target/gpu-check/manifest) naming
-# each test binary. Carry target/gpu-check over to the GPU machine (same relative path under the
+# each test binary, and the Python package's abi3 wheel (target/gpu-check/wheel/). Carry target/gpu-check over to the GPU machine (same relative path under the
 # repository root) and run scripts/gpu-check.sh there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +35,10 @@ done < "$out/executables"
 rm "$out/executables"
 cp target/release/parhash "$out/bin/parhash"
 strip "$out"/bin/* 2>/dev/null || true
+# The wheel, built by the tests' interpreter where there is one (scripts/test-python.sh).
+builder=target/py-venv/bin/python
+[ -x "$builder" ] || builder=python3
+"$builder" -m pip wheel --quiet --no-deps -w "$out/wheel" ./crates/parhash-py >&2
 echo "built for scripts/gpu-check.sh:" >&2
-ls -l "$out/bin" >&2
+ls -l "$out/bin" "$out/wheel" >&2
 du -sh "$out" >&2

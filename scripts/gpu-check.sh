@@ -2,8 +2,9 @@
 # Runs parhash's GPU checks on a GPU machine that has CUDA (driver, NVRTC) and Python but no
 # cargo, using the binaries scripts/gpu-build.sh built beforehand (target/gpu-check/, carried
 # over). Prints the device, every test result (parhash-cuda's, and parhash-cli's device_gpu on
-# the prebuilt `parhash`), `parhash sum --device gpu` against the CPU, and
-# (with --bench) the GPU figures of `parhash bench --preset gpu`. Exit status 0 only if all passed.
+# the prebuilt `parhash`), `parhash sum --device gpu` against the CPU, the Python package's
+# `device="gpu"` against its CPU (the wheel unpacked, no pip needed), and (with --bench) the GPU
+# figures of `parhash bench --preset gpu`. Exit status 0 only if all passed.
 #   scripts/gpu-check.sh [--bench]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -81,6 +82,16 @@ for alg in sha256 sha3-256 keccak256 "parsha256 --tree-height 13" "parsha256 --t
     failed=1
   fi
 done
+
+echo "== Python: device=\"gpu\" against the CPU (scripts/gpu-check-python.py)"
+wheel="$(ls "$dir"/wheel/parhash-*.whl 2>/dev/null | head -n 1)"
+if [ -z "$wheel" ]; then
+  echo "FAILED: no wheel in $dir/wheel (scripts/gpu-build.sh builds it)"
+  failed=1
+else
+  rm -rf "$dir/py" && python3 -m zipfile -e "$wheel" "$dir/py"
+  PYTHONPATH="$PWD/$dir/py" python3 scripts/gpu-check-python.py || failed=1
+fi
 
 if [ "${1:-}" = "--bench" ]; then
   echo "== parhash bench --preset gpu"

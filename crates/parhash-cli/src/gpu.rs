@@ -10,7 +10,7 @@ use std::io::{self, Read, Write};
 
 use anyhow::{bail, Context, Result};
 use parhash::{Algorithm, Output};
-use parhash_cuda::{Gpu, KeccakKind, KeccakLayout, SourceError};
+use parhash_cuda::{Gpu, SourceError};
 
 use crate::flags::SumArgs;
 use crate::input;
@@ -39,30 +39,23 @@ enum Entry {
     Failed(io::Error),
 }
 
-/// What runs on the GPU.
+/// What runs on the GPU: many files per batch, or each file as PARSHA-256's tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum GpuJob {
-    Sha256,
-    Keccak(KeccakKind),
+    Batch,
     Parsha { tree_height: u32, iv_bits: u32 },
 }
 
 fn job_for(algorithm: Algorithm, args: &SumArgs) -> Result<GpuJob> {
-    Ok(match algorithm {
-        Algorithm::Sha256 => GpuJob::Sha256,
-        Algorithm::Sha3_256 => GpuJob::Keccak(KeccakKind::Sha3_256),
-        Algorithm::Keccak256 => GpuJob::Keccak(KeccakKind::Keccak256),
-        Algorithm::Parsha256 => {
-            let params = args.hashing.tree_params();
-            GpuJob::Parsha {
-                tree_height: params.tree_height(),
-                iv_bits: params.iv_bits(),
-            }
+    Gpu::check_algorithm(algorithm)?;
+    Ok(if algorithm == Algorithm::Parsha256 {
+        let params = args.hashing.tree_params();
+        GpuJob::Parsha {
+            tree_height: params.tree_height(),
+            iv_bits: params.iv_bits(),
         }
-        other => bail!(
-            "--device gpu hashes sha256, sha3-256, keccak256 and parsha256, not {}",
-            other.info().name
-        ),
+    } else {
+        GpuJob::Batch
     })
 }
 
@@ -162,20 +155,15 @@ fn run_on(
                 _ => None,
             })
             .collect();
-        let digests: Vec<[u8; 32]> = match job {
-            GpuJob::Sha256 => gpu.sha256_many(&inputs)?,
-            // Packed: block-interleaving on the host costs more end to end than it saves in
-            // the kernel (1.6-8x slower as the lab measured it; BENCHMARKS.md, GPU).
-            GpuJob::Keccak(kind) => gpu.keccak_many(&inputs, kind, KeccakLayout::Packed)?,
-            // Only standard input is read into memory for PARSHA-256 (files go to `parsha_file`).
+        // Only standard input is read into memory for PARSHA-256 (files go to `parsha_file`).
+        let (tree_height, iv_bits) = match job {
             GpuJob::Parsha {
                 tree_height,
                 iv_bits,
-            } => inputs
-                .iter()
-                .map(|d| gpu.parsha256(d, tree_height, iv_bits).map(|(_, z)| z))
-                .collect::<Result<_, _>>()?,
+            } => (tree_height, iv_bits),
+            GpuJob::Batch => (0, 0),
         };
+        let digests = gpu.hash_many(algorithm, &inputs, tree_height, iv_bits)?;
         let mut next = digests.iter();
         for (name, entry) in batch.drain(..) {
             let digest = match entry {
@@ -256,34 +244,17 @@ fn run_on(
     Ok(all_ok)
 }
 
-/// PARSHA-256 of one file on the GPU, read once (the backend reads it straight into pinned
-/// memory on every core). `Ok(Err(..))`: the file could not be read, or changed while it was
-/// read (the library's rule, as on the CPU), a failure of that file alone; `Err(..)`: the GPU
-/// failed.
+/// PARSHA-256 of one file on the GPU ([`Gpu::parsha256_file`]: read once, the CPU's rules for
+/// a file that changes). `Ok(Err(..))`: the file could not be read or changed, a failure of that
+/// file alone; `Err(..)`: the GPU failed.
 fn parsha_file(
     gpu: &Gpu,
     path: &std::path::Path,
     tree_height: u32,
     iv_bits: u32,
 ) -> Result<io::Result<Output>> {
-    let mut file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => return Ok(Err(e)),
-    };
-    let Some(version) = parhash::file::FileVersion::of(&file) else {
-        // A pipe or a device has no length to plan the tree by: spooled, as the CPU spools it
-        // (a directory fails to be read here as it does there).
-        let data = match parhash::file::spool(&mut file) {
-            Ok(d) => d,
-            Err(e) => return Ok(Err(e)),
-        };
-        let (_, digest) = gpu.parsha256(&data, tree_height, iv_bits)?;
-        return Ok(Ok(Output::from_slice(&digest)));
-    };
-    match gpu.parsha256_from(&file, version.len(), tree_height, iv_bits, None) {
-        Ok(run) => Ok(version
-            .check(&file)
-            .map(|()| Output::from_slice(&run.digest))),
+    match gpu.parsha256_file(path, tree_height, iv_bits) {
+        Ok(run) => Ok(Ok(Output::from_slice(&run.digest))),
         Err(SourceError::Read(e)) => Ok(Err(e)),
         Err(SourceError::Gpu(e)) => Err(e.into()),
     }

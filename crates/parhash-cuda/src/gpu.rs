@@ -215,6 +215,43 @@ impl Gpu {
         Ok(bytes as f64 * f64::from(reps) / span.seconds()?)
     }
 
+    /// Whether the GPU hashes `algorithm` (sha256, sha3-256 and keccak256 in batches, parsha256 as
+    /// a tree); the error says which it does.
+    pub fn check_algorithm(algorithm: parhash::Algorithm) -> Result<(), GpuError> {
+        use parhash::Algorithm as A;
+        match algorithm {
+            A::Sha256 | A::Sha3_256 | A::Keccak256 | A::Parsha256 => Ok(()),
+            other => Err(GpuError::InvalidInput(format!(
+                "the GPU hashes sha256, sha3-256, keccak256 and parsha256, not {}",
+                other.info().name
+            ))),
+        }
+    }
+
+    /// The digest of every message with `algorithm`, in order: sha256, sha3-256 and keccak256
+    /// one GPU thread per message (the packed layout, which the lab measured fastest end to
+    /// end), parsha256 (tree height `tree_height`, an IV of `iv_bits` bits) each message as a
+    /// tree. What `parhash sum --device gpu` and Python's `hash_many(..., device="gpu")` run.
+    pub fn hash_many(
+        &self,
+        algorithm: parhash::Algorithm,
+        messages: &[&[u8]],
+        tree_height: u32,
+        iv_bits: u32,
+    ) -> Result<Vec<[u8; 32]>, GpuError> {
+        use parhash::Algorithm as A;
+        Self::check_algorithm(algorithm)?;
+        match algorithm {
+            A::Sha256 => self.sha256_many(messages),
+            A::Sha3_256 => self.keccak_many(messages, KeccakKind::Sha3_256, KeccakLayout::Packed),
+            A::Keccak256 => self.keccak_many(messages, KeccakKind::Keccak256, KeccakLayout::Packed),
+            _ => messages
+                .iter()
+                .map(|m| self.parsha256(m, tree_height, iv_bits).map(|(_, d)| d))
+                .collect(),
+        }
+    }
+
     /// SHA-256 of every message, one GPU thread each (padding on the GPU).
     pub fn sha256_many(&self, messages: &[&[u8]]) -> Result<Vec<[u8; 32]>, GpuError> {
         self.sha256_many_timed(messages).map(|(d, _)| d)
@@ -317,6 +354,29 @@ impl Gpu {
         form: Option<ParshaForm>,
     ) -> Result<ParshaRun, SourceError> {
         self.parsha256_run(source, len, tree_height, iv_bits, form, true)
+    }
+
+    /// PARSHA-256 of the file at `path`, read once as [`Gpu::parsha256_from`] reads (the kernel
+    /// form chosen by height), under the CPU's rules for files: one that changes size or is
+    /// modified while it is read fails with the library's [`parhash::file::FileChangedSize`] or
+    /// [`parhash::file::FileModified`]; one with no length to plan the tree by (a pipe, a
+    /// device) is spooled into memory first as the CPU spools it ([`parhash::file::spool`]).
+    /// What `parhash sum --device gpu -a parsha256` and Python's `hash_file(..., device="gpu")`
+    /// run.
+    pub fn parsha256_file(
+        &self,
+        path: &std::path::Path,
+        tree_height: u32,
+        iv_bits: u32,
+    ) -> Result<ParshaRun, SourceError> {
+        let mut file = std::fs::File::open(path)?;
+        let Some(version) = parhash::file::FileVersion::of(&file) else {
+            let data = parhash::file::spool(&mut file)?;
+            return self.parsha256_from(&data[..], data.len() as u64, tree_height, iv_bits, None);
+        };
+        let run = self.parsha256_from(&file, version.len(), tree_height, iv_bits, None)?;
+        version.check(&file)?;
+        Ok(run)
     }
 
     /// [`Gpu::parsha256_from`], with the rounds overlapping the copies or (`overlap` false)

@@ -15,6 +15,7 @@ use pyo3::types::{PyBytes, PyDict, PyIterator, PyTuple};
 
 use crate::error::Error;
 use crate::forms::{Answer, Plan};
+use crate::gpu;
 use crate::options::{self, Options};
 
 /// Paths taken from the caller's iterable per turn with the GIL: as many as the engine hashes
@@ -66,8 +67,11 @@ pub(crate) fn path_arg(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
 /// checksums: sha1, sha256, crc32, crc32c) with `part_size` (bytes), each the store's text
 /// (`"hex-N"`, `"base64-N"`), from one read with any algorithms named beside them
 /// ([`Plan`]); `"etag"` without `part_size` is the ETag of an object uploaded in one piece.
+///
+/// `device="gpu"` hashes a parsha256 file on the GPU (`tree_height`, `iv_bits`), read once into
+/// pinned memory, as `parhash sum --device gpu` does.
 #[pyfunction]
-#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None, part_size = None))]
+#[pyo3(signature = (path, name, threads = None, *, tree_height = None, iv_bits = None, digest_size = None, read = None, part_size = None, device = "cpu"))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub(crate) fn hash_file<'py>(
     py: Python<'py>,
@@ -79,10 +83,28 @@ pub(crate) fn hash_file<'py>(
     digest_size: Option<i64>,
     read: Option<&str>,
     part_size: Option<i64>,
+    device: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let path = path_arg(path)?;
-    let read = read_strategy(read)?;
     let single = name.extract::<String>().ok();
+    if gpu::device(device)? == gpu::Device::Gpu {
+        let Some(name) = single.as_deref() else {
+            return Err(PyTypeError::new_err(
+                "hash_file(device=\"gpu\") takes one algorithm name",
+            ));
+        };
+        if threads.is_some() || digest_size.is_some() || read.is_some() || part_size.is_some() {
+            return Err(PyTypeError::new_err(
+                "hash_file(device=\"gpu\") takes tree_height and iv_bits, not threads, \
+                 digest_size, read or part_size",
+            ));
+        }
+        let alg = options::algorithm(name)?;
+        let tree = options::tree_params(tree_height, iv_bits)?;
+        let digest = gpu::hash_file(py, alg, tree, &path)?;
+        return Ok(PyBytes::new(py, &digest).into_any());
+    }
+    let read = read_strategy(read)?;
     if let Some(plan) = forms_plan(name, single.as_ref(), part_size)? {
         no_engine_options([threads, tree_height, iv_bits, digest_size], read)?;
         let answers = py.detach(|| plan.compute(&path))?;

@@ -15,6 +15,7 @@ mod ffi;
 mod files;
 mod format;
 mod forms;
+mod gpu;
 mod hash_object;
 mod keys;
 mod list_file;
@@ -52,6 +53,7 @@ fn _parhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(files::hash_file, module)?)?;
     module.add_function(wrap_pyfunction!(files::hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(many::hash_many, module)?)?;
+    module.add_function(wrap_pyfunction!(gpu::gpu_device, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::multipart_file, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::multipart_files, module)?)?;
     module.add_function(wrap_pyfunction!(multipart::candidate_part_sizes, module)?)?;

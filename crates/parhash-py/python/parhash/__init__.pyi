@@ -684,11 +684,13 @@ def hash_file(
     iv_bits: int | None = None,
     digest_size: int | None = None,
     read: Literal["auto", "sequential", "parallel"] | None = None,
+    device: Literal["cpu", "gpu"] = "cpu",
 ) -> bytes:
     """The digest of the file at `path`, read in pieces with the GIL released (`digest_size`
     in bytes for blake2b, blake2s, blake3, shake128 and shake256, as in `new`; `read` as
     `parhash sum --read`: "auto" (None) decides per file, "parallel" lets the hashing threads
-    read their own pieces, "sequential" reads one stream)."""
+    read their own pieces, "sequential" reads one stream). `device="gpu"`: a parsha256 file on
+    the GPU, read once (RuntimeError without a usable GPU)."""
 
 @overload
 def hash_file(
@@ -752,8 +754,19 @@ def hash_files(
 ) -> FileDigests[dict[str, bytes]]:
     """Several algorithms, each file read once: (path, {name: digest}) or (path, OSError)."""
 
-def hash_many(buffers: Iterable[ReadableBuffer], name: str, threads: int | None = None) -> list[bytes]:
-    """The digest of every buffer, in order, hashed side by side in SIMD lanes."""
+def hash_many(
+    buffers: Iterable[ReadableBuffer],
+    name: str,
+    threads: int | None = None,
+    *,
+    device: Literal["cpu", "gpu"] = "cpu",
+) -> list[bytes]:
+    """The digest of every buffer, in order, hashed side by side in SIMD lanes; `device="gpu"`
+    on the GPU (sha256, sha3_256, keccak256, parsha256; RuntimeError without a usable GPU)."""
+
+def gpu_device() -> str:
+    """The name of the GPU `device="gpu"` runs on; RuntimeError("no usable CUDA GPU: ...")
+    where there is none."""
 
 def multipart_file(path: _Path, requests: Sequence[tuple[str, int | None]]) -> list[tuple[bytes, int]]:
     """For each (form, part_size), (raw digest, part count), every one from one read of the file
