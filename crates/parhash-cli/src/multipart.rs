@@ -516,6 +516,10 @@ mod tests {
         // A store with smaller parts (--min-part-size): its part size tried, never under it.
         assert!(sizes_to_try(3 << 16, Some(3), S3_MIN_PART).is_empty());
         assert_eq!(sizes_to_try(3 << 16, Some(3), 1 << 16), [1 << 16]);
-        assert!(sizes_to_try(3 << 16, Some(3), (1 << 16) + 1).is_empty());
+        // The smallest part is tried itself: 65,537-byte parts make three of 3 x 65,536 bytes.
+        assert_eq!(
+            sizes_to_try(3 << 16, Some(3), (1 << 16) + 1),
+            [(1 << 16) + 1]
+        );
     }
 }
