@@ -136,12 +136,11 @@ impl Lane {
         in_bytes: usize,
         out_bytes: usize,
     ) -> Result<(), GpuError> {
-        if self.pending.take().is_some() {
-            self.done.synchronize()?;
-        }
-        if self.host_in.len() < in_bytes || self.host_out.len() < out_bytes {
-            self.done.synchronize()?;
-        }
+        // Whatever a failed call left queued (a copy from `host_in` whose chunk never became
+        // pending, say) ends before the buffers are written or freed: the raw copies below are
+        // invisible to cudarc's own tracking. After a call that succeeded the stream is idle.
+        self.stream.synchronize()?;
+        self.pending = None;
         if self.host_in.len() < in_bytes {
             let cap = grown(self.host_in.len(), in_bytes);
             self.host_in = pinned(ctx, cap)?;
@@ -310,7 +309,10 @@ impl TreeBuffers {
         bytes: usize,
     ) -> Result<(), GpuError> {
         if self.message.len() < bytes {
+            // Freeing the old buffer is ordered on `stream` alone: the copy stream's raw copies
+            // into it must have ended too.
             stream.synchronize()?;
+            self.copy.synchronize()?;
             self.message = device(stream, grown(self.message.len(), bytes))?;
         }
         Ok(())
@@ -366,6 +368,9 @@ impl<'a, S: ReadAt + ?Sized> Feed<'a, S> {
             copied,
             arrived,
         } = bufs;
+        // The buffer may have just been allocated on the compute stream (stream-ordered, and
+        // the copy stream does not block on it), and an earlier call's kernels read it there.
+        copy.join(compute)?;
         // Steps 2 and 5's zeros: the only bytes past the copied ones a kernel reads.
         if padded as u64 > len {
             copy.memset_zeros(&mut message.slice_mut(len as usize..padded))?;
@@ -436,6 +441,15 @@ impl<'a, S: ReadAt + ?Sized> Feed<'a, S> {
     pub(crate) fn check_end(&mut self) -> Result<(), crate::SourceError> {
         self.until(self.len)?;
         Ok(check_ends_at(self.source, self.len)?)
+    }
+}
+
+impl<S: ReadAt + ?Sized> Drop for Feed<'_, S> {
+    /// No copy outlives the feed: after a failed read or launch the pinned pieces and the
+    /// message buffer may be refilled or freed by the next call, and cudarc does not know of the
+    /// raw copies. After a run that succeeded every copy has long ended (the kernels waited).
+    fn drop(&mut self) {
+        let _ = self.copy.synchronize();
     }
 }
 

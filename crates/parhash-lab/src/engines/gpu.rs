@@ -65,10 +65,7 @@ impl GpuOp {
             GpuOp::Parsha {
                 tree_height,
                 iv_bits,
-            } => messages
-                .iter()
-                .map(|m| gpu.parsha256(m, tree_height, iv_bits).map(|(_, z)| z))
-                .collect(),
+            } => gpu.hash_many(Algorithm::Parsha256, messages, tree_height, iv_bits),
         }
     }
 }
