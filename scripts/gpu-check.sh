@@ -9,6 +9,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=target/gpu-check
+# The device tool brings back only what is written under $OUT: the whole output goes there too,
+# and on exit every test log, the bench's report and the gpu-wins record (see keep_results).
+if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+  exec > >(tee "$OUT/gpu-check.out") 2>&1
+fi
 if [ ! -f "$dir/manifest" ]; then
   echo "gpu-check: $dir/manifest is missing: run scripts/gpu-build.sh on a machine with cargo first" >&2
   exit 2
@@ -60,7 +65,16 @@ done < "$dir/manifest"
 
 echo "== parhash sum --device gpu against the CPU"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+keep_results() {
+  rm -rf "$tmp"
+  if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+    cp "$dir"/*.log "$OUT"/ 2>/dev/null
+    [ -d "$dir/bench-gpu" ] && cp -r "$dir/bench-gpu" "$OUT"/
+    [ -f "$PARHASH_CUDA_CACHE/gpu-wins" ] && cp "$PARHASH_CUDA_CACHE/gpu-wins" "$OUT"/
+  fi
+  return 0
+}
+trap keep_results EXIT
 python3 - "$tmp" <<'PY'
 import os, random, sys
 random.seed(7)
