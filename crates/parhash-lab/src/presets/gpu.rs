@@ -373,8 +373,10 @@ fn measure(
     file_end_to_end(gpu, opts, h2d, report)
 }
 
-/// PARSHA-256 (parhash's T and l) at every power of ten: the GPU end to end (the form chosen by
-/// height) against the CPU's tree on all threads, and the size from which the GPU wins.
+/// Where the GPU starts to win end to end against the CPU on all threads: PARSHA-256 (parhash's
+/// T and l, the form chosen by height) at every power of ten of bytes, and the batched kernels
+/// at every power of ten of 64-byte messages (in memory, `hash_many` on both sides). PARSHA-256's
+/// crossover is recorded for `parhash sum --device auto`.
 fn crossover(
     gpu: &Gpu,
     opts: &LabOptions,
@@ -384,14 +386,16 @@ fn crossover(
 ) -> Result<(), parhash_cuda::GpuError> {
     let (tree_height, iv_bits) = (gpu::DEFAULT_TREE_HEIGHT, gpu::DEFAULT_IV_BITS);
     let mut t = Table::new(&[
-        "bytes",
+        "algorithm",
+        "size",
         "GPU end to end GB/s",
         "CPU all threads GB/s",
         "faster",
         "bottleneck",
     ]);
+    let mut paragraphs = Vec::new();
     let exponents = if opts.tiny { 3..=5 } else { 3..=8 };
-    let mut wins_from: Option<u32> = None;
+    let mut wins = Crossover::default();
     for e in exponents {
         let len = 10usize.pow(e);
         let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
@@ -409,45 +413,101 @@ fn crossover(
             std::hint::black_box(parhash::parsha256::parsha256(&data, tree_height, iv_bits))
                 .expect("valid tree parameters");
         });
-        let gpu_won = r.times.total_s < cpu;
-        wins_from = match (gpu_won, wins_from) {
-            (true, None) => Some(e),
-            (true, from) => from,
-            (false, _) => None,
-        };
+        let gpu_won = wins.measured(e, r.times.total_s < cpu);
         t.push(vec![
-            format!("1e{e}"),
+            format!("parsha256 T={tree_height} l={iv_bits}"),
+            format!("1e{e} bytes"),
             gbps(len as f64, r.times.total_s),
             gbps(len as f64, cpu),
             if gpu_won { "GPU" } else { "CPU" }.into(),
             bottleneck(&r.times, len as f64 / h2d).into(),
         ]);
     }
-    let mut paragraphs = vec![match wins_from {
-        Some(e) => format!(
-            "The GPU wins end to end from 1e{e} bytes up (T = {tree_height}, l = {iv_bits}, \
-                 best of {reps}; both from memory)."
-        ),
-        None => format!(
-            "The GPU does not win end to end at the largest size measured (T = \
-                 {tree_height}, l = {iv_bits}, best of {reps})."
-        ),
-    }];
+    paragraphs.push(wins.say(
+        &format!("PARSHA-256 (T = {tree_height}, l = {iv_bits})"),
+        "bytes",
+    ));
     // What `parhash sum --device auto` follows; a tiny run's sizes stop short of deciding.
     if !opts.tiny {
         paragraphs.push(record_wins(
             gpu,
             tree_height,
             iv_bits,
-            wins_from.map(|e| 10u64.pow(e)),
+            wins.from.map(|e| 10u64.pow(e)),
         ));
     }
+
+    // The batched kernels: one GPU thread per 64-byte message (sha3-256 stands for keccak256,
+    // the same kernel with another domain byte).
+    const MESSAGE: usize = 64;
+    let exponents = if opts.tiny { 2..=3 } else { 2..=6 };
+    for algorithm in [Algorithm::Sha256, Algorithm::Sha3_256] {
+        let mut wins = Crossover::default();
+        for e in exponents.clone() {
+            let count = 10usize.pow(e);
+            let data = vec![0x3cu8; MESSAGE * count];
+            let msgs: Vec<&[u8]> = data.chunks_exact(MESSAGE).collect();
+            let times = best(reps, || match algorithm {
+                Algorithm::Sha256 => gpu.sha256_many_timed(&msgs),
+                _ => gpu.keccak_many_timed(&msgs, KeccakKind::Sha3_256, KeccakLayout::Packed),
+            })?;
+            let cpu = best_seconds(reps, || {
+                std::hint::black_box(parhash::batch::hash_many(algorithm, &msgs));
+            });
+            let gpu_won = wins.measured(e, times.total_s < cpu);
+            let staged = pack::packed_len(msgs.iter().map(|m| m.len())) as f64;
+            t.push(vec![
+                algorithm.name().to_string(),
+                format!("1e{e} x {MESSAGE} bytes"),
+                gbps(data.len() as f64, times.total_s),
+                gbps(data.len() as f64, cpu),
+                if gpu_won { "GPU" } else { "CPU" }.into(),
+                bottleneck(&times, staged / h2d).into(),
+            ]);
+        }
+        paragraphs.push(wins.say(
+            &format!("{} batches", algorithm.name()),
+            &format!("messages of {MESSAGE} bytes"),
+        ));
+    }
+    paragraphs.push(
+        "Both sides from memory, best of each. `sum --device auto` chooses the GPU only for \
+         PARSHA-256: its batched path reads the files one after another before the batch goes \
+         to the GPU, so a batch's in-memory figure above is not a file list's."
+            .into(),
+    );
     report.sections.push(Section {
-        title: "Where the GPU wins: PARSHA-256 end to end against all CPU threads".into(),
+        title: "Where the GPU wins: end to end against all CPU threads".into(),
         paragraphs,
         table: Some(t),
     });
     Ok(())
+}
+
+/// The size (a power of ten) from which the GPU won at every larger size measured.
+#[derive(Default)]
+struct Crossover {
+    from: Option<u32>,
+}
+
+impl Crossover {
+    /// Notes whether the GPU won at 10^`e` (sizes in increasing order); returns `won`.
+    fn measured(&mut self, e: u32, won: bool) -> bool {
+        self.from = match (won, self.from) {
+            (true, None) => Some(e),
+            (true, from) => from,
+            (false, _) => None,
+        };
+        won
+    }
+
+    /// One sentence: where `what` wins on the GPU, sizes counted in `unit`.
+    fn say(&self, what: &str, unit: &str) -> String {
+        match self.from {
+            Some(e) => format!("{what}: the GPU wins end to end from 1e{e} {unit} up."),
+            None => format!("{what}: the GPU does not win end to end at the largest size measured."),
+        }
+    }
 }
 
 /// Records the crossover for `parhash sum --device auto` (replacing this GPU's earlier one for
@@ -589,4 +649,46 @@ fn file_end_to_end(
         table: Some(t),
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_crossover_is_where_the_gpu_won_at_every_larger_size() {
+        let from = |outcomes: &[bool]| {
+            let mut c = Crossover::default();
+            for (e, &won) in (3u32..).zip(outcomes) {
+                assert_eq!(c.measured(e, won), won);
+            }
+            c.from
+        };
+        assert_eq!(from(&[false, false, true, true]), Some(5));
+        assert_eq!(from(&[true, true, true]), Some(3));
+        // A win followed by a loss is no crossover; a later win starts it again.
+        assert_eq!(from(&[true, false, true]), Some(5));
+        assert_eq!(from(&[true, true, false]), None);
+        assert_eq!(from(&[]), None);
+        let mut c = Crossover::default();
+        c.measured(6, true);
+        assert_eq!(
+            c.say("sha256 batches", "messages of 64 bytes"),
+            "sha256 batches: the GPU wins end to end from 1e6 messages of 64 bytes up."
+        );
+        c.measured(7, false);
+        assert!(c.say("x", "bytes").contains("does not win"));
+    }
+
+    #[test]
+    fn the_bottleneck_is_the_largest_share_of_end_to_end() {
+        let t = |kernel_s, total_s| GpuTimes {
+            h2d_s: 0.0,
+            kernel_s,
+            total_s,
+        };
+        assert_eq!(bottleneck(&t(1.0, 1.5), 0.5), "kernel");
+        assert_eq!(bottleneck(&t(0.5, 1.5), 1.0), "copy");
+        assert_eq!(bottleneck(&t(0.5, 3.0), 1.0), "host");
+    }
 }
