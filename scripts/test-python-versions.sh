@@ -3,7 +3,8 @@
 # PATH or pyenv's versions) besides the one of scripts/test-python.sh, or on every one with
 # ALL_VERSIONS=1: one abi3 wheel built once, installed into a fresh virtual environment per
 # version, and the tests that need no Ray run there (Ray's own wheels do not cover every
-# version; its tests run under scripts/test-python.sh). The ends are where versions differ (the
+# version; its tests run under scripts/test-python.sh), less those marked slow (they run there
+# too, and nothing in them depends on the version). The ends are where versions differ (the
 # oldest also gets the oldest moto and botocore); the versions between add CI minutes, not
 # findings. A version that is not installed is named and skipped; none found at all is an error.
 # Extra arguments go to pytest.
@@ -66,7 +67,7 @@ test_version() {
     'import parhash as hashlib, parhash as blake3; assert hashlib.sha3_256(b"").name == "sha3_256"; assert blake3.blake3(b"", key=bytes(32)).digest()')
   (cd crates/parhash-py/tests &&
     PARHASH_CLI="$root/target/debug/parhash" "$root/$venv/bin/python" -m pytest -q \
-      -p no:cacheprovider -m "not ray" "${pytest_args[@]}")
+      -p no:cacheprovider -m "not ray and not slow" "${pytest_args[@]}")
 }
 
 # Versions run two at a time (PYTHON_VERSIONS_AT_ONCE): a run is mostly one interpreter's

@@ -798,6 +798,9 @@ def test_folders_listed_at_once_keep_listobjectsv2s_order(ordered, prefix):
                 assert got == want, (folders, page_size, slow_page)
 
 
+# Slow (tens of seconds: hundreds of listings in pages of 3) and the same on every CPython:
+# scripts/test-python-versions.sh leaves it to the main suite.
+@pytest.mark.slow
 def test_folders_listed_at_once_resume_after_any_name(ordered):
     keys = flat_listing(ordered, "order", "p/")
     names = [k[2:] for k in keys] + ["a/", "a/c", "b", "b/y", "c", "d/e", "f0", "f05", "f29/k9", "\u00e9", "\u00ff"]
