@@ -21,8 +21,10 @@ def main() -> int:
         print(f"{'ok' if ok else 'FAILED'}: {what}")
         failed += not ok
 
-    # Batches that do not fill a buffer, one message, empty messages, then many.
-    batches = [[b""], [b"abc"], [b"", b"", b"x" * 55], [os.urandom(n % 997) for n in range(200_000)]]
+    # Batches that do not fill a buffer, one message, empty messages, then many (of mixed lengths,
+    # and of one length, which travel without tables).
+    batches = [[b""], [b"abc"], [b"", b"", b"x" * 55], [os.urandom(n % 997) for n in range(200_000)],
+               [os.urandom(55) for _ in range(200_000)]]  # fmt: skip
     for batch in batches:
         for alg in ("sha256", "sha3_256", "keccak256", "parsha256"):
             # PARSHA-256 runs one tree per message: a few thousand say as much as 200,000.

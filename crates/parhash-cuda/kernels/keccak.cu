@@ -1,7 +1,8 @@
 // Batched Keccak-256 / SHA3-256 (FIPS 202; Keccak-256 is the original submission's padding,
 // domain byte 0x01 instead of SHA-3's 0x06), one message per thread, with the two host layouts of
 // seed study 5:
-//   keccak_packed       messages one after another (non-interleaved); padding done here;
+//   keccak_packed       messages one after another (non-interleaved); padding done here
+//                       (keccak_uniform: all of one length, at a fixed stride, no tables);
 //   keccak_interleaved  block-interleaved: lane w of block k of message i at
 //                       lanes[(k * 17 + w) * count + i], padded by the host, so a warp's loads
 //                       of one lane are one coalesced transaction.
@@ -82,16 +83,9 @@ __device__ __forceinline__ u64 padded_lane(const u8* msg, u64 len, u64 blk, int 
     return lane;
 }
 
-// digests[4 * i ..] = the 256-bit digest of data[offsets[i] .. offsets[i] + lengths[i]] as four
-// little-endian lanes; `domain` is 0x01 (Keccak-256) or 0x06 (SHA3-256).
-extern "C" __global__ void keccak_packed(const u8* __restrict__ data,
-                                         const u64* __restrict__ offsets,
-                                         const u64* __restrict__ lengths, u32 count, u32 domain,
-                                         u64* __restrict__ digests) {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    const u8* msg = data + offsets[i];
-    u64 len = lengths[i];
+// The 256-bit digest of msg[0..len] (8-byte aligned) into out[0..4] as little-endian lanes;
+// `domain` is 0x01 (Keccak-256) or 0x06 (SHA3-256).
+__device__ __forceinline__ void keccak_message(const u8* msg, u64 len, u32 domain, u64* out) {
     u64 blocks = len / KECCAK_RATE_BYTES + 1;
     u64 a[25];
 #pragma unroll
@@ -104,7 +98,25 @@ extern "C" __global__ void keccak_packed(const u8* __restrict__ data,
         keccak_f1600(a);
     }
 #pragma unroll
-    for (int k = 0; k < 4; ++k) digests[4 * (u64)i + k] = a[k];
+    for (int k = 0; k < 4; ++k) out[k] = a[k];
+}
+
+// digests[4 * i ..] = the digest of data[offsets[i] .. offsets[i] + lengths[i]].
+extern "C" __global__ void keccak_packed(const u8* __restrict__ data,
+                                         const u64* __restrict__ offsets,
+                                         const u64* __restrict__ lengths, u32 count, u32 domain,
+                                         u64* __restrict__ digests) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    keccak_message(data + offsets[i], lengths[i], domain, digests + 4 * (u64)i);
+}
+
+// A batch of messages of one length, `len`, every `stride` bytes (a multiple of 8), no tables.
+extern "C" __global__ void keccak_uniform(const u8* __restrict__ data, u64 stride, u64 len,
+                                          u32 count, u32 domain, u64* __restrict__ digests) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    keccak_message(data + stride * i, len, domain, digests + 4 * (u64)i);
 }
 
 // The block-interleaved layout: message i has blocks[i] padded blocks (the host padded them).

@@ -24,14 +24,8 @@ __device__ __forceinline__ u32 padded_word(const u8* msg, u64 len, u64 blk, int 
     return word;
 }
 
-// digests[8 * i ..] = SHA-256(data[offsets[i] .. offsets[i] + lengths[i]]), as big-endian words.
-extern "C" __global__ void sha256_batch(const u8* __restrict__ data, const u64* __restrict__ offsets,
-                                        const u64* __restrict__ lengths, u32 count,
-                                        u32* __restrict__ digests) {
-    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= count) return;
-    const u8* msg = data + offsets[i];
-    u64 len = lengths[i];
+// SHA-256 of msg[0..len] (4-byte aligned) into out[0..8], as big-endian words.
+__device__ __forceinline__ void sha256_message(const u8* msg, u64 len, u32* out) {
     u64 blocks = (len + 9 + 63) / 64;
     u32 state[8];
 #pragma unroll
@@ -49,7 +43,25 @@ extern "C" __global__ void sha256_batch(const u8* __restrict__ data, const u64* 
         sha256_compress(state, w);
     }
 #pragma unroll
-    for (int k = 0; k < 8; ++k) digests[8 * (u64)i + k] = state[k];
+    for (int k = 0; k < 8; ++k) out[k] = state[k];
+}
+
+// digests[8 * i ..] = SHA-256(data[offsets[i] .. offsets[i] + lengths[i]]), as big-endian words.
+extern "C" __global__ void sha256_batch(const u8* __restrict__ data, const u64* __restrict__ offsets,
+                                        const u64* __restrict__ lengths, u32 count,
+                                        u32* __restrict__ digests) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    sha256_message(data + offsets[i], lengths[i], digests + 8 * (u64)i);
+}
+
+// A batch of messages of one length, `len`, every `stride` bytes (a multiple of 8): no tables to
+// copy, so a short message costs its own bytes on the bus and little more.
+extern "C" __global__ void sha256_uniform(const u8* __restrict__ data, u64 stride, u64 len,
+                                          u32 count, u32* __restrict__ digests) {
+    u32 i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count) return;
+    sha256_message(data + stride * i, len, digests + 8 * (u64)i);
 }
 
 // Nonce search. `params` holds, as big-endian words: [0..8) the midstate after the header's first

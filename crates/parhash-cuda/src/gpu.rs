@@ -599,15 +599,21 @@ impl Gpu {
         if chunks.is_empty() {
             return Ok((digests, times));
         }
-        let func = match op {
-            BatchOp::Sha256 => self.function(&kernels::SHA256, "sha256_batch")?,
+        // Each chunk's kernel: a chunk of messages all of one length travels without tables
+        // (`BatchOp::uniform`).
+        let (name, uniform_name, kernel) = match op {
+            BatchOp::Sha256 => ("sha256_batch", "sha256_uniform", &kernels::SHA256),
             BatchOp::Keccak(_, KeccakLayout::Packed) => {
-                self.function(&kernels::KECCAK, "keccak_packed")?
+                ("keccak_packed", "keccak_uniform", &kernels::KECCAK)
             }
             BatchOp::Keccak(_, KeccakLayout::Interleaved) => {
-                self.function(&kernels::KECCAK, "keccak_interleaved")?
+                ("keccak_interleaved", "keccak_interleaved", &kernels::KECCAK)
             }
         };
+        let (func, uniform_func) = (
+            self.function(kernel, name)?,
+            self.function(kernel, uniform_name)?,
+        );
         let mut lanes = self.lanes.lock().expect("lanes lock");
         let streams = STREAMS.min(chunks.len());
         while lanes.len() < streams {
@@ -645,6 +651,7 @@ impl Gpu {
             // Waits for the lane's chunk before, which frees both its pinned buffers.
             harvest(lane, &mut times)?;
             let chunk = &messages[range.clone()];
+            let uniform = op.uniform(chunk);
             let staged = staged_len(chunk, op);
             let host = &mut lane.host_in.as_mut_slice()?[..staged];
             let (a, b) = stage(chunk, op, host);
@@ -654,19 +661,27 @@ impl Gpu {
             copy.end(&stream)?;
             let run = Span::begin(&self.ctx, &stream)?;
             let count = chunk.len() as u32;
-            let table = lane.dev_in.slice(..a);
-            let second = lane.dev_in.slice(a..b);
+            // Views of at least a byte: the uniform and interleaved layouts leave a table empty
+            // (and do not pass it).
+            let table = lane.dev_in.slice(..a.max(1));
+            let second = lane.dev_in.slice(a..b.max(a + 1));
             let payload = lane.dev_in.slice(b..staged);
             let mut out = lane.dev_out.slice_mut(..32 * chunk.len());
             let domain = match op {
                 BatchOp::Keccak(kind, _) => u32::from(kind.domain()),
                 BatchOp::Sha256 => 0,
             };
-            let mut launch = stream.launch_builder(&func);
-            match op {
+            let (len, stride) =
+                uniform.map_or((0, 0), |len| (len as u64, pack::uniform_stride(len) as u64));
+            let mut launch = stream.launch_builder(if uniform.is_some() {
+                &uniform_func
+            } else {
+                &func
+            });
+            match (op, uniform) {
                 // sha256_batch(const u8* data, const u64* offsets, const u64* lengths,
                 // u32 count, u32* digests)
-                BatchOp::Sha256 => {
+                (BatchOp::Sha256, None) => {
                     launch
                         .arg(&payload)
                         .arg(&table)
@@ -674,9 +689,18 @@ impl Gpu {
                         .arg(&count)
                         .arg(&mut out);
                 }
+                // sha256_uniform(const u8* data, u64 stride, u64 len, u32 count, u32* digests)
+                (BatchOp::Sha256, Some(_)) => {
+                    launch
+                        .arg(&payload)
+                        .arg(&stride)
+                        .arg(&len)
+                        .arg(&count)
+                        .arg(&mut out);
+                }
                 // keccak_packed(const u8* data, const u64* offsets, const u64* lengths,
                 // u32 count, u32 domain, u64* digests)
-                BatchOp::Keccak(_, KeccakLayout::Packed) => {
+                (BatchOp::Keccak(_, KeccakLayout::Packed), None) => {
                     launch
                         .arg(&payload)
                         .arg(&table)
@@ -685,15 +709,27 @@ impl Gpu {
                         .arg(&domain)
                         .arg(&mut out);
                 }
+                // keccak_uniform(const u8* data, u64 stride, u64 len, u32 count, u32 domain,
+                // u64* digests)
+                (BatchOp::Keccak(_, KeccakLayout::Packed), Some(_)) => {
+                    launch
+                        .arg(&payload)
+                        .arg(&stride)
+                        .arg(&len)
+                        .arg(&count)
+                        .arg(&domain)
+                        .arg(&mut out);
+                }
                 // keccak_interleaved(const u64* lanes, const u32* blocks, u32 count,
                 // u64* digests)
-                BatchOp::Keccak(_, KeccakLayout::Interleaved) => {
+                (BatchOp::Keccak(_, KeccakLayout::Interleaved), _) => {
                     launch.arg(&payload).arg(&table).arg(&count).arg(&mut out);
                 }
             }
             // SAFETY: the arguments match the signatures above; `stage` laid out the tables
-            // (`count` entries each) and the payload the kernel indexes, and `out` holds the 32
-            // bytes of digest each of the `count` threads writes.
+            // (`count` entries each) and the payload the kernel indexes (uniform: `count`
+            // messages every `stride` bytes), and `out` holds the 32 bytes of digest each of the
+            // `count` threads writes.
             unsafe { launch.launch(grid_for(u64::from(count))) }?;
             run.end(&stream)?;
             let back = &mut lane.host_out.as_mut_slice()?[..32 * chunk.len()];
@@ -722,6 +758,15 @@ enum BatchOp {
 }
 
 impl BatchOp {
+    /// The one length of every message of `chunk` where it travels without tables at a fixed
+    /// stride ([`pack::uniform_len`]; the block-interleaved layout has no such form).
+    fn uniform(self, chunk: &[&[u8]]) -> Option<usize> {
+        match self {
+            BatchOp::Keccak(_, KeccakLayout::Interleaved) => None,
+            _ => pack::uniform_len(chunk),
+        }
+    }
+
     /// A digest from the 32 bytes its kernel wrote: SHA-256's eight state words (native, little
     /// endian on the GPU, big-endian in the digest); Keccak's four lanes are the digest's bytes.
     fn digest(self, got: &[u8]) -> [u8; 32] {
@@ -741,12 +786,16 @@ fn z_pair(z0: &[u32], z1: &[u32], p0: u32, p1: u32) -> ZPair {
     ((p0 != 0).then(|| bytes(z0)), (p1 != 0).then(|| bytes(z1)))
 }
 
+/// The bytes a Keccak batch of `messages` copies to the device in `layout` (one chunk's worth
+/// if it were one chunk: the lab's copy time).
+pub fn keccak_staged_len(messages: &[&[u8]], layout: KeccakLayout) -> usize {
+    staged_len(messages, BatchOp::Keccak(KeccakKind::Sha3_256, layout))
+}
+
 /// The length of [`stage`]'s buffer for `chunk`, computed from the lengths alone.
 fn staged_len(chunk: &[&[u8]], op: BatchOp) -> usize {
     match op {
-        BatchOp::Sha256 | BatchOp::Keccak(_, KeccakLayout::Packed) => {
-            pack::packed_len(chunk.iter().map(|m| m.len()))
-        }
+        BatchOp::Sha256 | BatchOp::Keccak(_, KeccakLayout::Packed) => pack::staged_len(chunk),
         BatchOp::Keccak(_, KeccakLayout::Interleaved) => {
             let max_blocks = chunk
                 .iter()
@@ -761,10 +810,11 @@ fn staged_len(chunk: &[&[u8]], op: BatchOp) -> usize {
 
 /// Lays a chunk out in `dst` (exactly [`staged_len`] bytes) for one copy, `[table | second
 /// table | payload]`, and returns the two cuts: packed = offsets, lengths, messages (written on
-/// every core); interleaved = block counts (u32, padded to 16 bytes), nothing, lanes.
+/// every core); uniform = no tables, the messages at a fixed stride (on every core);
+/// interleaved = block counts (u32, padded to 16 bytes), nothing, lanes.
 fn stage(chunk: &[&[u8]], op: BatchOp, dst: &mut [u8]) -> (usize, usize) {
     match op {
-        BatchOp::Sha256 | BatchOp::Keccak(_, KeccakLayout::Packed) => pack::pack_into(chunk, dst),
+        BatchOp::Sha256 | BatchOp::Keccak(_, KeccakLayout::Packed) => pack::stage_into(chunk, dst),
         BatchOp::Keccak(kind, KeccakLayout::Interleaved) => {
             let il = layout::interleave(chunk, kind.domain());
             debug_assert_eq!(
@@ -806,6 +856,8 @@ mod tests {
             BatchOp::Keccak(KeccakKind::Sha3_256, KeccakLayout::Packed),
             BatchOp::Keccak(KeccakKind::Keccak256, KeccakLayout::Interleaved),
         ];
+        let uniform: Vec<&[u8]> = (0..3000).map(|i| &data[i % 100..i % 100 + 55]).collect();
+        let batches = [batches, vec![uniform]].concat();
         for batch in &batches {
             for op in ops {
                 // Two reused buffers of different leftovers stage to the same bytes.
@@ -813,6 +865,10 @@ mod tests {
                 let (mut x, mut y) = (vec![0x00u8; len], vec![0xffu8; len]);
                 let split = stage(batch, op, &mut x);
                 assert_eq!(stage(batch, op, &mut y), split);
+                if let Some(n) = op.uniform(batch) {
+                    assert_eq!(len, batch.len() * pack::uniform_stride(n), "{op:?}");
+                    assert_eq!(split, (0, 0), "{op:?}: no tables");
+                }
                 assert!(x == y, "{op:?}: a byte left unwritten");
                 assert_eq!(split.1 % 16, 0, "{op:?}: the payload starts aligned");
                 if let BatchOp::Keccak(kind, KeccakLayout::Interleaved) = op {

@@ -31,7 +31,7 @@ impl Kernel {
 /// Batched SHA-256 and the nonce search.
 pub const SHA256: Kernel = Kernel {
     file: "sha256.cu",
-    functions: &["sha256_batch", "nonce_search"],
+    functions: &["sha256_batch", "sha256_uniform", "nonce_search"],
     body: include_str!("../kernels/sha256.cu"),
     needs_sha256_core: true,
 };
@@ -47,7 +47,7 @@ pub const PARSHA256: Kernel = Kernel {
 /// Batched Keccak-256 / SHA3-256, both layouts.
 pub const KECCAK: Kernel = Kernel {
     file: "keccak.cu",
-    functions: &["keccak_packed", "keccak_interleaved"],
+    functions: &["keccak_packed", "keccak_uniform", "keccak_interleaved"],
     body: include_str!("../kernels/keccak.cu"),
     needs_sha256_core: false,
 };

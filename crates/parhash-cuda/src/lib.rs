@@ -28,6 +28,6 @@ pub mod plan;
 pub mod wins;
 
 pub use error::{GpuError, SourceError};
-pub use gpu::{Gpu, GpuTimes, KeccakKind, KeccakLayout, ParshaRun};
+pub use gpu::{keccak_staged_len, Gpu, GpuTimes, KeccakKind, KeccakLayout, ParshaRun};
 pub use pipeline::{read_piece, ReadAt, PIECE_BYTES};
 pub use plan::ParshaForm;

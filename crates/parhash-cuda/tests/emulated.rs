@@ -153,6 +153,53 @@ fn sha256_batch_kernel_matches_sha256() {
 }
 
 #[test]
+fn uniform_kernels_match_sha256_sha3_and_keccak() {
+    let Some(exe) = emulator() else { return };
+    // Lengths around the alignment, SHA-256's block and Keccak's rate; 300 messages each, staged
+    // as `src/gpu.rs` stages a batch of one length (no tables, a fixed stride) into a reused
+    // buffer full of other bytes.
+    for len in [1usize, 7, 8, 55, 56, 63, 64, 119, 135, 136, 137, 300] {
+        let msgs: Vec<Vec<u8>> = (0..300)
+            .map(|i| random_bytes((len * 1000 + i) as u64, len))
+            .collect();
+        let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+        assert_eq!(pack::uniform_len(&refs), Some(len));
+        let stride = pack::uniform_stride(len);
+        let mut data = vec![0x5au8; stride * refs.len()];
+        pack::pack_uniform_into(&refs, &mut data);
+        let count = refs.len() as u32;
+        let out = vec![0u8; 32 * refs.len()];
+        let scalars = [stride as u64, len as u64, u64::from(count)];
+        let sha = launch(exe, "sha256_uniform", 2, 256, &[&data, &out], &scalars);
+        let keccak = |domain: u8| {
+            let mut s = scalars.to_vec();
+            s.push(u64::from(domain));
+            launch(exe, "keccak_uniform", 2, 256, &[&data, &out], &s)
+        };
+        let (sha3, k256) = (keccak(pack::DOMAIN_SHA3), keccak(pack::DOMAIN_KECCAK));
+        for (i, m) in msgs.iter().enumerate() {
+            let w: [u32; 8] = words(&sha[1][32 * i..32 * i + 32]).try_into().unwrap();
+            let at = 32 * i..32 * i + 32;
+            assert_eq!(
+                plan::words_to_bytes(&w).as_slice(),
+                sha2::Sha256::digest(m).as_slice(),
+                "sha256 len {len} message {i}"
+            );
+            assert_eq!(
+                sha3[1][at.clone()],
+                sha3::Sha3_256::digest(m)[..],
+                "sha3 len {len}"
+            );
+            assert_eq!(
+                k256[1][at],
+                sha3::Keccak256::digest(m)[..],
+                "keccak len {len}"
+            );
+        }
+    }
+}
+
+#[test]
 fn nonce_search_kernel_finds_the_genesis_nonce() {
     let Some(exe) = emulator() else { return };
     let header = nonce::genesis_header();

@@ -210,15 +210,19 @@ fn reused_buffers_carry_nothing_between_batches() {
     let g = gpu();
     // A batch that grows the lanes, then batches that fill a fraction of them (none, one empty
     // message, one message, a few), twice over: every digest must be its own message's,
-    // whatever an earlier batch left in the pinned and device buffers.
+    // whatever an earlier batch left in the pinned and device buffers. Batches of one length
+    // travel without tables (`pack::uniform_len`): over several chunks, and a few.
     let lens = random_lengths(77, 20_000, 1000);
-    let shapes: [Vec<usize>; 6] = [
+    let shapes: [Vec<usize>; 9] = [
         lens,
         vec![],
         vec![0],
         vec![55],
+        vec![55; 100_000],
         vec![0, 0, 0],
         vec![64, 1, 0, 200],
+        vec![136; 3000],
+        vec![1; 7],
     ];
     for round in 0..2u64 {
         for shape in &shapes {

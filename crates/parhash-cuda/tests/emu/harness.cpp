@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
     std::function<void()> kernel;
     if (op == "sha256_batch") {
         kernel = [&] { sha256_batch((const u8*)b(0), (const u64*)b(1), (const u64*)b(2), (u32)s.at(0), (u32*)b(3)); };
+    } else if (op == "sha256_uniform") {
+        kernel = [&] { sha256_uniform((const u8*)b(0), s.at(0), s.at(1), (u32)s.at(2), (u32*)b(1)); };
     } else if (op == "nonce_search") {
         kernel = [&] { nonce_search((const u32*)b(0), (u32)s.at(0), (u32)s.at(1), (u64*)b(1)); };
     } else if (op == "parsha_round") {
@@ -56,6 +58,8 @@ int main(int argc, char** argv) {
         kernel = [&] { parsha_block((const u32*)b(0), (u32)s.at(0), s.at(1), (u32)s.at(2), (u32)s.at(3), (u32*)b(1), (u32*)b(2)); };
     } else if (op == "keccak_packed") {
         kernel = [&] { keccak_packed((const u8*)b(0), (const u64*)b(1), (const u64*)b(2), (u32)s.at(0), (u32)s.at(1), (u64*)b(3)); };
+    } else if (op == "keccak_uniform") {
+        kernel = [&] { keccak_uniform((const u8*)b(0), s.at(0), s.at(1), (u32)s.at(2), (u32)s.at(3), (u64*)b(1)); };
     } else if (op == "keccak_interleaved") {
         kernel = [&] { keccak_interleaved((const u64*)b(0), (const u32*)b(1), (u32)s.at(0), (u64*)b(2)); };
     } else {
