@@ -678,54 +678,30 @@ impl Gpu {
             } else {
                 &func
             });
+            // sha256_batch(const u8* data, const u64* offsets, const u64* lengths, u32 count,
+            //              u32* digests)
+            // sha256_uniform(const u8* data, u64 stride, u64 len, u32 count, u32* digests)
+            // keccak_packed(const u8* data, const u64* offsets, const u64* lengths, u32 count,
+            //               u32 domain, u64* digests)
+            // keccak_uniform(const u8* data, u64 stride, u64 len, u32 count, u32 domain,
+            //                u64* digests)
+            // keccak_interleaved(const u64* lanes, const u32* blocks, u32 count, u64* digests)
             match (op, uniform) {
-                // sha256_batch(const u8* data, const u64* offsets, const u64* lengths,
-                // u32 count, u32* digests)
-                (BatchOp::Sha256, None) => {
-                    launch
-                        .arg(&payload)
-                        .arg(&table)
-                        .arg(&second)
-                        .arg(&count)
-                        .arg(&mut out);
-                }
-                // sha256_uniform(const u8* data, u64 stride, u64 len, u32 count, u32* digests)
-                (BatchOp::Sha256, Some(_)) => {
-                    launch
-                        .arg(&payload)
-                        .arg(&stride)
-                        .arg(&len)
-                        .arg(&count)
-                        .arg(&mut out);
-                }
-                // keccak_packed(const u8* data, const u64* offsets, const u64* lengths,
-                // u32 count, u32 domain, u64* digests)
-                (BatchOp::Keccak(_, KeccakLayout::Packed), None) => {
-                    launch
-                        .arg(&payload)
-                        .arg(&table)
-                        .arg(&second)
-                        .arg(&count)
-                        .arg(&domain)
-                        .arg(&mut out);
-                }
-                // keccak_uniform(const u8* data, u64 stride, u64 len, u32 count, u32 domain,
-                // u64* digests)
-                (BatchOp::Keccak(_, KeccakLayout::Packed), Some(_)) => {
-                    launch
-                        .arg(&payload)
-                        .arg(&stride)
-                        .arg(&len)
-                        .arg(&count)
-                        .arg(&domain)
-                        .arg(&mut out);
-                }
-                // keccak_interleaved(const u64* lanes, const u32* blocks, u32 count,
-                // u64* digests)
                 (BatchOp::Keccak(_, KeccakLayout::Interleaved), _) => {
-                    launch.arg(&payload).arg(&table).arg(&count).arg(&mut out);
+                    launch.arg(&payload).arg(&table);
+                }
+                (_, None) => {
+                    launch.arg(&payload).arg(&table).arg(&second);
+                }
+                (_, Some(_)) => {
+                    launch.arg(&payload).arg(&stride).arg(&len);
                 }
             }
+            launch.arg(&count);
+            if let BatchOp::Keccak(_, KeccakLayout::Packed) = op {
+                launch.arg(&domain);
+            }
+            launch.arg(&mut out);
             // SAFETY: the arguments match the signatures above; `stage` laid out the tables
             // (`count` entries each) and the payload the kernel indexes (uniform: `count`
             // messages every `stride` bytes), and `out` holds the 32 bytes of digest each of the
