@@ -600,7 +600,7 @@ impl Gpu {
             return Ok((digests, times));
         }
         // Each chunk's kernel: a chunk of messages all of one length travels without tables
-        // (`BatchOp::uniform`).
+        // (`pack::Staged::Uniform`).
         let (name, uniform_name, kernel) = match op {
             BatchOp::Sha256 => ("sha256_batch", "sha256_uniform", &kernels::SHA256),
             BatchOp::Keccak(_, KeccakLayout::Packed) => {
@@ -651,28 +651,32 @@ impl Gpu {
             // Waits for the lane's chunk before, which frees both its pinned buffers.
             harvest(lane, &mut times)?;
             let chunk = &messages[range.clone()];
-            let uniform = op.uniform(chunk);
             let staged = staged_len(chunk, op);
             let host = &mut lane.host_in.as_mut_slice()?[..staged];
-            let (a, b) = stage(chunk, op, host);
+            let layout = stage(chunk, op, host);
             let stream = lane.stream.clone();
             let copy = Span::begin(&self.ctx, &stream)?;
             stream.memcpy_htod(&*host, &mut lane.dev_in.slice_mut(..staged))?;
             copy.end(&stream)?;
             let run = Span::begin(&self.ctx, &stream)?;
             let count = chunk.len() as u32;
-            // Views of at least a byte: the uniform and interleaved layouts leave a table empty
-            // (and do not pass it).
-            let table = lane.dev_in.slice(..a.max(1));
-            let second = lane.dev_in.slice(a..b.max(a + 1));
+            // The tables' cuts, or the stride (a uniform chunk has no tables: its views are
+            // empty and not passed).
+            let (a, b, uniform) = match layout {
+                pack::Staged::Tables {
+                    lengths_at,
+                    data_at,
+                } => (lengths_at, data_at, None),
+                pack::Staged::Uniform { len, stride } => (0, 0, Some((len as u64, stride as u64))),
+            };
+            let table = lane.dev_in.slice(..a);
+            let second = lane.dev_in.slice(a..b);
             let payload = lane.dev_in.slice(b..staged);
             let mut out = lane.dev_out.slice_mut(..32 * chunk.len());
             let domain = match op {
                 BatchOp::Keccak(kind, _) => u32::from(kind.domain()),
                 BatchOp::Sha256 => 0,
             };
-            let (len, stride) =
-                uniform.map_or((0, 0), |len| (len as u64, pack::uniform_stride(len) as u64));
             let mut launch = stream.launch_builder(if uniform.is_some() {
                 &uniform_func
             } else {
@@ -686,15 +690,15 @@ impl Gpu {
             // keccak_uniform(const u8* data, u64 stride, u64 len, u32 count, u32 domain,
             //                u64* digests)
             // keccak_interleaved(const u64* lanes, const u32* blocks, u32 count, u64* digests)
-            match (op, uniform) {
+            match (op, &uniform) {
                 (BatchOp::Keccak(_, KeccakLayout::Interleaved), _) => {
                     launch.arg(&payload).arg(&table);
                 }
                 (_, None) => {
                     launch.arg(&payload).arg(&table).arg(&second);
                 }
-                (_, Some(_)) => {
-                    launch.arg(&payload).arg(&stride).arg(&len);
+                (_, Some((len, stride))) => {
+                    launch.arg(&payload).arg(stride).arg(len);
                 }
             }
             launch.arg(&count);
@@ -734,15 +738,6 @@ enum BatchOp {
 }
 
 impl BatchOp {
-    /// The one length of every message of `chunk` where it travels without tables at a fixed
-    /// stride ([`pack::uniform_len`]; the block-interleaved layout has no such form).
-    fn uniform(self, chunk: &[&[u8]]) -> Option<usize> {
-        match self {
-            BatchOp::Keccak(_, KeccakLayout::Interleaved) => None,
-            _ => pack::uniform_len(chunk),
-        }
-    }
-
     /// A digest from the 32 bytes its kernel wrote: SHA-256's eight state words (native, little
     /// endian on the GPU, big-endian in the digest); Keccak's four lanes are the digest's bytes.
     fn digest(self, got: &[u8]) -> [u8; 32] {
@@ -785,10 +780,10 @@ fn staged_len(chunk: &[&[u8]], op: BatchOp) -> usize {
 }
 
 /// Lays a chunk out in `dst` (exactly [`staged_len`] bytes) for one copy, `[table | second
-/// table | payload]`, and returns the two cuts: packed = offsets, lengths, messages (written on
-/// every core); uniform = no tables, the messages at a fixed stride (on every core);
+/// table | payload]`, and says how: packed = offsets, lengths, messages, or the messages alone
+/// at a fixed stride where they are all of one length (written on every core: `pack`);
 /// interleaved = block counts (u32, padded to 16 bytes), nothing, lanes.
-fn stage(chunk: &[&[u8]], op: BatchOp, dst: &mut [u8]) -> (usize, usize) {
+fn stage(chunk: &[&[u8]], op: BatchOp, dst: &mut [u8]) -> pack::Staged {
     match op {
         BatchOp::Sha256 | BatchOp::Keccak(_, KeccakLayout::Packed) => pack::stage_into(chunk, dst),
         BatchOp::Keccak(kind, KeccakLayout::Interleaved) => {
@@ -810,7 +805,10 @@ fn stage(chunk: &[&[u8]], op: BatchOp, dst: &mut [u8]) -> (usize, usize) {
                 at += 8;
             }
             dst[at..].fill(0);
-            (a, a)
+            pack::Staged::Tables {
+                lengths_at: a,
+                data_at: a,
+            }
         }
     }
 }
@@ -841,15 +839,23 @@ mod tests {
                 let (mut x, mut y) = (vec![0x00u8; len], vec![0xffu8; len]);
                 let split = stage(batch, op, &mut x);
                 assert_eq!(stage(batch, op, &mut y), split);
-                if let Some(n) = op.uniform(batch) {
-                    assert_eq!(len, batch.len() * pack::uniform_stride(n), "{op:?}");
-                    assert_eq!(split, (0, 0), "{op:?}: no tables");
-                }
+                let payload_at = match split {
+                    pack::Staged::Tables { data_at, .. } => data_at,
+                    pack::Staged::Uniform { len: n, stride } => {
+                        assert_ne!(
+                            op,
+                            BatchOp::Keccak(KeccakKind::Keccak256, KeccakLayout::Interleaved)
+                        );
+                        assert_eq!(pack::uniform_len(batch), Some(n), "{op:?}");
+                        assert_eq!(len, batch.len() * stride, "{op:?}: no tables");
+                        0
+                    }
+                };
                 assert!(x == y, "{op:?}: a byte left unwritten");
-                assert_eq!(split.1 % 16, 0, "{op:?}: the payload starts aligned");
+                assert_eq!(payload_at % 16, 0, "{op:?}: the payload starts aligned");
                 if let BatchOp::Keccak(kind, KeccakLayout::Interleaved) = op {
                     let il = layout::interleave(batch, kind.domain());
-                    let lanes: Vec<u64> = x[split.1..]
+                    let lanes: Vec<u64> = x[payload_at..]
                         .chunks_exact(8)
                         .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
                         .collect();

@@ -177,14 +177,34 @@ pub fn staged_len(messages: &[&[u8]]) -> usize {
     }
 }
 
-/// Lays `messages` out in `dst` (at least [`staged_len`] bytes) as [`staged_len`] decides:
-/// [`pack_uniform_into`] (returns `(0, 0)`: no tables) or [`pack_into`] (returns its cuts).
-pub fn stage_into(messages: &[&[u8]], dst: &mut [u8]) -> (usize, usize) {
-    if uniform_len(messages).is_some() {
-        pack_uniform_into(messages, dst);
-        (0, 0)
-    } else {
-        pack_into(messages, dst)
+/// How [`stage_into`] laid a batch out, for the kernel launch that reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Staged {
+    /// `[offsets | lengths | data]`: where the lengths and the data start ([`pack_into`]).
+    Tables { lengths_at: usize, data_at: usize },
+    /// Messages of `len` bytes every `stride` bytes from the start, no tables
+    /// ([`pack_uniform_into`]).
+    Uniform { len: usize, stride: usize },
+}
+
+/// Lays `messages` out in `dst` (at least [`staged_len`] bytes) as [`staged_len`] decides, and
+/// says how.
+pub fn stage_into(messages: &[&[u8]], dst: &mut [u8]) -> Staged {
+    match uniform_len(messages) {
+        Some(len) => {
+            pack_uniform_into(messages, dst);
+            Staged::Uniform {
+                len,
+                stride: uniform_stride(len),
+            }
+        }
+        None => {
+            let (lengths_at, data_at) = pack_into(messages, dst);
+            Staged::Tables {
+                lengths_at,
+                data_at,
+            }
+        }
     }
 }
 
