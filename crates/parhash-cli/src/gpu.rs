@@ -1,14 +1,18 @@
 //! `parhash sum --device gpu`: files hashed by the CUDA backend (`parhash-cuda`). sha256,
-//! sha3-256 and keccak256 go in batches of many files (one GPU thread per file); parsha256
-//! (`--tree-height`, `--iv-bits`) hashes each file as a tree of GPU threads, read once, a piece
-//! at a time on every core into pinned memory while the piece before is copied. The lines are
-//! the CPU's, byte for byte. Without a usable GPU this stops with the backend's one message,
-//! `no usable CUDA GPU: <reason>`.
+//! sha3-256 and keccak256 go in batches of many files (one GPU thread per file): a reader
+//! thread reads each batch's files at once (the file engine's reads and its rule for the
+//! storage, `--read`) while the GPU hashes the batch before; files over 64 MiB, and files
+//! with holes, are hashed by the CPU, streamed. parsha256 (`--tree-height`, `--iv-bits`)
+//! hashes each file as a tree of GPU threads, read once, a piece at a time on every core into
+//! pinned memory while the piece before is copied. The lines are the CPU's, byte for byte.
+//! Without a usable GPU this stops with the backend's one message, `no usable CUDA GPU:
+//! <reason>`.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
 use anyhow::{bail, Context, Result};
+use parhash::file::{read_whole_files, FileInput, WholeFile};
 use parhash::{Algorithm, Output};
 use parhash_cuda::{Gpu, SourceError};
 
@@ -18,8 +22,9 @@ use crate::messages::{err_message, WRITE_ERROR};
 use parhash_format::escape;
 use parhash_format::line::{write_failure, write_line, LineStyle};
 
-/// Bytes of file data read before a batch goes to the GPU (bounds memory on huge file lists).
-const BATCH_BYTES: usize = 512 << 20;
+/// Bytes of file data per batch (bounds memory on huge file lists: one batch is hashed while
+/// the next is read).
+const BATCH_BYTES: usize = 256 << 20;
 
 /// Files per batch at most.
 const BATCH_FILES: usize = 1 << 20;
@@ -30,10 +35,11 @@ const BATCH_FILES: usize = 1 << 20;
 pub const LARGE_FILE: u64 = 64 << 20;
 
 /// One file of a batch, in command-line order.
+#[derive(Debug)]
 enum Entry {
     /// Read into memory, to be hashed on the GPU.
     Read(Vec<u8>),
-    /// Already hashed (a large file, on the CPU).
+    /// Already hashed (on the CPU: a large file, one with holes, or below `auto`'s size).
     Done(Output),
     /// Could not be read.
     Failed(io::Error),
@@ -126,8 +132,8 @@ pub fn run_auto(
     ))
 }
 
-/// Hashes `files` on `gpu`, those under `min_bytes` (and standard input, when it is above 0)
-/// on the CPU.
+/// Hashes `files` on `gpu`: in batches, or (PARSHA-256) one file at a time, those under
+/// `min_bytes` (and standard input, when it is above 0) on the CPU.
 fn run_on(
     gpu: &Gpu,
     job: GpuJob,
@@ -137,111 +143,246 @@ fn run_on(
     args: &SumArgs,
     style: LineStyle,
 ) -> Result<bool> {
-    let mut stdout = crate::stdio::stdout();
-    let mut all_ok = true;
-    let mut lines = Vec::new();
-    // Files are read in order into a batch, which goes to the GPU when full; lines keep the
-    // command line's order.
-    let mut batch: Vec<(Vec<u8>, Entry)> = Vec::new();
-    let mut batch_bytes = 0usize;
-    let mut flush = |batch: &mut Vec<(Vec<u8>, Entry)>,
-                     stdout: &mut crate::stdio::Stdout,
-                     all_ok: &mut bool|
-     -> Result<()> {
-        let inputs: Vec<&[u8]> = batch
-            .iter()
-            .filter_map(|(_, e)| match e {
-                Entry::Read(d) => Some(d.as_slice()),
-                _ => None,
-            })
-            .collect();
-        // Only standard input is read into memory for PARSHA-256 (files go to `parsha_file`).
-        let (tree_height, iv_bits) = match job {
-            GpuJob::Parsha {
-                tree_height,
-                iv_bits,
-            } => (tree_height, iv_bits),
-            GpuJob::Batch => (0, 0),
-        };
-        let digests = gpu.hash_many(algorithm, &inputs, tree_height, iv_bits)?;
+    let out = Lines::new(algorithm, style);
+    match job {
+        GpuJob::Batch => run_batches(gpu, algorithm, files, args, out),
+        GpuJob::Parsha {
+            tree_height,
+            iv_bits,
+        } => {
+            let mut out = out;
+            for file in files {
+                let name = escape::os_bytes(file).into_owned();
+                let source = input::Source::from_name(&name);
+                let size = match &source {
+                    input::Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+                    input::Source::Stdin => None,
+                };
+                let entry = if min_bytes > 0 && size.is_none_or(|len| len < min_bytes) {
+                    hashed_on_cpu(algorithm, &source, args)
+                } else if let input::Source::Path(path) = &source {
+                    match parsha_file(gpu, path, tree_height, iv_bits)? {
+                        Ok(digest) => Entry::Done(digest),
+                        Err(err) => Entry::Failed(err),
+                    }
+                } else {
+                    // Standard input: read whole, one message on the GPU.
+                    read_in_turn(&name)
+                };
+                let batch = vec![(name, entry)];
+                let digests = hash_batch(gpu, algorithm, &batch, tree_height, iv_bits)?;
+                out.write(batch, digests)?;
+            }
+            out.finish()
+        }
+    }
+}
+
+/// The files of one batch, in command-line order, with what became of each.
+type Batch = Vec<(Vec<u8>, Entry)>;
+
+/// The batched hashes: a reader thread reads the next batch (its files at once, as the file
+/// engine reads small files: [`parhash::file::read_whole_files`], `--read`'s rule for the
+/// storage) while the GPU hashes this one and its lines are written.
+fn run_batches(
+    gpu: &Gpu,
+    algorithm: Algorithm,
+    files: &[OsString],
+    args: &SumArgs,
+    mut out: Lines,
+) -> Result<bool> {
+    pipeline(
+        group(files, BATCH_FILES, BATCH_BYTES as u64),
+        |names| read_batch(names, algorithm, args),
+        |batch| hash_batch(gpu, algorithm, batch, 0, 0),
+        |batch, digests| out.write(batch, digests),
+    )?;
+    out.finish()
+}
+
+/// Runs `read` over `batches` on a thread of its own, one batch ahead of `hash` and `write`
+/// on this one. At most two batches are held (one waits while the next is read); when
+/// `hash` or `write` fails, the reader stops at its next batch.
+fn pipeline<N: Send, B: Send>(
+    batches: impl Iterator<Item = N> + Send,
+    read: impl Fn(N) -> B + Sync,
+    mut hash: impl FnMut(&B) -> Result<Vec<[u8; 32]>>,
+    mut write: impl FnMut(B, Vec<[u8; 32]>) -> Result<()>,
+) -> Result<()> {
+    let (send, ready) = std::sync::mpsc::sync_channel::<B>(1);
+    let read = &read;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for names in batches {
+                // The receiver is gone only when hashing or writing failed.
+                if send.send(read(names)).is_err() {
+                    break;
+                }
+            }
+        });
+        for batch in ready {
+            let digests = hash(&batch)?;
+            write(batch, digests)?;
+        }
+        Ok(())
+    })
+}
+
+/// A file named on the command line and what a look at it found: its length where it is a
+/// regular file.
+type Named = (Vec<u8>, Option<u64>);
+
+/// The command line's names in batches of at most `max_files` files and about `max_bytes` of
+/// file data to read (the last file may pass it), by the lengths their files have now (a file
+/// that grows is bounded by [`LARGE_FILE`] when it is read).
+fn group(
+    files: &[OsString],
+    max_files: usize,
+    max_bytes: u64,
+) -> impl Iterator<Item = Vec<Named>> + '_ {
+    let mut names = files.iter().peekable();
+    std::iter::from_fn(move || {
+        names.peek()?;
+        let (mut batch, mut bytes) = (Vec::new(), 0u64);
+        while bytes < max_bytes && batch.len() < max_files {
+            let Some(file) = names.next() else { break };
+            let name = escape::os_bytes(file).into_owned();
+            let len = match input::Source::from_name(&name) {
+                input::Source::Path(path) => std::fs::metadata(path)
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len()),
+                input::Source::Stdin => None,
+            };
+            bytes += len.filter(|&len| len <= LARGE_FILE).unwrap_or(0);
+            batch.push((name, len));
+        }
+        Some(batch)
+    })
+}
+
+/// Reads a batch's regular files of at most [`LARGE_FILE`] bytes at once; hashes larger
+/// ones (and files with holes, which are not read) on the CPU, streamed; reads standard
+/// input and what is not a regular file whole, in turn.
+fn read_batch(names: Vec<Named>, algorithm: Algorithm, args: &SumArgs) -> Batch {
+    let inputs: Vec<FileInput> = names
+        .iter()
+        .map(|(name, len)| match len {
+            // A regular file a moment ago: opened without a second look.
+            Some(len) if *len <= LARGE_FILE => FileInput::Walked(escape::path_from_bytes(name)),
+            // Left for the loop below, in its turn.
+            _ => FileInput::Stdin,
+        })
+        .collect();
+    let read = read_whole_files(&inputs, LARGE_FILE, args.hashing.read, args.hashing.threads);
+    names
+        .into_iter()
+        .zip(read)
+        .map(|((name, len), whole)| {
+            let entry = match whole {
+                WholeFile::Read(data) => Entry::Read(data),
+                WholeFile::Failed(err) => Entry::Failed(err),
+                WholeFile::Left if len.is_some() => {
+                    hashed_on_cpu(algorithm, &input::Source::from_name(&name), args)
+                }
+                WholeFile::Left => read_in_turn(&name),
+            };
+            (name, entry)
+        })
+        .collect()
+}
+
+/// One input hashed by the CPU's file engine (streamed, with its checks).
+fn hashed_on_cpu(algorithm: Algorithm, source: &input::Source, args: &SumArgs) -> Entry {
+    match input::hash_input(algorithm, source, &args.hashing) {
+        Ok(digest) => Entry::Done(digest),
+        Err(err) => Entry::Failed(err),
+    }
+}
+
+/// Standard input, or what is not a regular file, read whole for the GPU.
+fn read_in_turn(name: &[u8]) -> Entry {
+    match read_all(name) {
+        Ok(data) => Entry::Read(data),
+        Err(err) => Entry::Failed(err),
+    }
+}
+
+/// The GPU's digests of a batch's files read into memory, in order.
+fn hash_batch(
+    gpu: &Gpu,
+    algorithm: Algorithm,
+    batch: &Batch,
+    tree_height: u32,
+    iv_bits: u32,
+) -> Result<Vec<[u8; 32]>> {
+    let inputs: Vec<&[u8]> = batch
+        .iter()
+        .filter_map(|(_, e)| match e {
+            Entry::Read(d) => Some(d.as_slice()),
+            _ => None,
+        })
+        .collect();
+    if inputs.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(gpu.hash_many(algorithm, &inputs, tree_height, iv_bits)?)
+}
+
+/// Writes each file's line (or its failure) in order.
+struct Lines {
+    algorithm: Algorithm,
+    style: LineStyle,
+    stdout: crate::stdio::Stdout,
+    lines: Vec<u8>,
+    all_ok: bool,
+}
+
+impl Lines {
+    fn new(algorithm: Algorithm, style: LineStyle) -> Lines {
+        Lines {
+            algorithm,
+            style,
+            stdout: crate::stdio::stdout(),
+            lines: Vec::new(),
+            all_ok: true,
+        }
+    }
+
+    /// The lines of `batch`, whose files read into memory have `digests`, in order.
+    fn write(&mut self, batch: Batch, digests: Vec<[u8; 32]>) -> Result<()> {
         let mut next = digests.iter();
-        for (name, entry) in batch.drain(..) {
+        for (name, entry) in batch {
             let digest = match entry {
                 Entry::Read(_) => {
                     Output::from_slice(next.next().expect("one digest per file read"))
                 }
                 Entry::Done(digest) => digest,
                 Entry::Failed(err) => {
-                    write_failure(&mut lines, algorithm, &name, &err, style);
-                    stdout.write_all(&lines).context(WRITE_ERROR)?;
-                    lines.clear();
+                    write_failure(&mut self.lines, self.algorithm, &name, &err, self.style);
+                    self.stdout.write_all(&self.lines).context(WRITE_ERROR)?;
+                    self.lines.clear();
                     err_message!(
                         "{}: {}",
                         escape::quote(&name),
                         parhash_format::error_text(&err)
                     );
-                    *all_ok = false;
+                    self.all_ok = false;
                     continue;
                 }
             };
-            write_line(&mut lines, algorithm, &digest, &name, style);
+            write_line(&mut self.lines, self.algorithm, &digest, &name, self.style);
         }
-        stdout.write_all(&lines).context(WRITE_ERROR)?;
-        lines.clear();
+        self.stdout.write_all(&self.lines).context(WRITE_ERROR)?;
+        self.lines.clear();
         Ok(())
-    };
-    for file in files {
-        let name = escape::os_bytes(file).into_owned();
-        let source = input::Source::from_name(&name);
-        let size = match &source {
-            input::Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-            input::Source::Stdin => None,
-        };
-        let large = size.is_some_and(|len| len > LARGE_FILE);
-        let entry = if min_bytes > 0 && size.is_none_or(|len| len < min_bytes) {
-            match input::hash_input(algorithm, &source, &args.hashing) {
-                Ok(digest) => Entry::Done(digest),
-                Err(err) => Entry::Failed(err),
-            }
-        } else if let (
-            GpuJob::Parsha {
-                tree_height,
-                iv_bits,
-            },
-            input::Source::Path(path),
-        ) = (job, &source)
-        {
-            match parsha_file(gpu, path, tree_height, iv_bits)? {
-                Ok(digest) => Entry::Done(digest),
-                Err(err) => Entry::Failed(err),
-            }
-        } else if large && !matches!(job, GpuJob::Parsha { .. }) {
-            match input::hash_input(algorithm, &source, &args.hashing) {
-                Ok(digest) => Entry::Done(digest),
-                Err(err) => Entry::Failed(err),
-            }
-        } else {
-            match read_all(&name) {
-                Ok(data) => {
-                    batch_bytes += data.len();
-                    Entry::Read(data)
-                }
-                Err(err) => Entry::Failed(err),
-            }
-        };
-        batch.push((name, entry));
-        // PARSHA-256 hashes one long file at a time; the batched hashes gather many.
-        let full = matches!(job, GpuJob::Parsha { .. })
-            || batch_bytes >= BATCH_BYTES
-            || batch.len() >= BATCH_FILES;
-        if full {
-            flush(&mut batch, &mut stdout, &mut all_ok)?;
-            batch_bytes = 0;
-        }
     }
-    flush(&mut batch, &mut stdout, &mut all_ok)?;
-    stdout.flush().context(WRITE_ERROR)?;
-    Ok(all_ok)
+
+    /// Flushes; whether every file was hashed.
+    fn finish(mut self) -> Result<bool> {
+        self.stdout.flush().context(WRITE_ERROR)?;
+        Ok(self.all_ok)
+    }
 }
 
 /// PARSHA-256 of one file on the GPU ([`Gpu::parsha256_file`]: read once, the CPU's rules for
@@ -257,5 +398,134 @@ fn parsha_file(
         Ok(run) => Ok(Ok(Output::from_slice(&run.digest))),
         Err(SourceError::Read(e)) => Ok(Err(e)),
         Err(SourceError::Gpu(e)) => Err(e.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn write(dir: &Path, name: &str, data: &[u8]) -> OsString {
+        let path = dir.join(name);
+        std::fs::write(&path, data).unwrap();
+        path.into_os_string()
+    }
+
+    #[test]
+    fn batches_end_at_their_file_count_or_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let files: Vec<OsString> = (0..10)
+            .map(|i| write(dir.path(), &format!("{i}"), &[1; 100]))
+            .collect();
+        let sizes = |max_files, max_bytes| -> Vec<usize> {
+            group(&files, max_files, max_bytes)
+                .map(|b| b.len())
+                .collect()
+        };
+        assert_eq!(sizes(4, u64::MAX), [4, 4, 2]);
+        assert_eq!(sizes(100, 250), [3, 3, 3, 1]);
+        assert_eq!(sizes(100, 1), vec![1; 10]);
+        assert!(group(&[], 4, 100).next().is_none());
+        // What is not a regular file (or is gone) counts no bytes and is looked at once.
+        let others = [
+            OsString::from("-"),
+            dir.path().join("missing").into_os_string(),
+            dir.path().as_os_str().to_owned(),
+        ];
+        let batch: Vec<Named> = group(&others, 100, 1).flatten().collect();
+        assert!(batch.iter().all(|(_, len)| len.is_none()));
+        assert_eq!(group(&others, 100, 1).count(), 1);
+    }
+
+    /// The pipeline hands every batch on in order, and a failure stops the reader.
+    #[test]
+    fn the_pipeline_keeps_order_and_stops_reading_at_a_failure() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let digest = |n: &u32| -> [u8; 32] { [*n as u8; 32] };
+        let mut written = Vec::new();
+        pipeline(
+            (0..50u32).map(|i| vec![i, i + 100]),
+            |names: Vec<u32>| names,
+            |batch: &Vec<u32>| Ok(batch.iter().map(digest).collect()),
+            |batch, digests| {
+                assert_eq!(digests, batch.iter().map(digest).collect::<Vec<_>>());
+                written.extend(batch);
+                Ok(())
+            },
+        )
+        .unwrap();
+        let want: Vec<u32> = (0..50).flat_map(|i| [i, i + 100]).collect();
+        assert_eq!(written, want);
+
+        let reads = AtomicUsize::new(0);
+        let mut hashed = 0;
+        let err = pipeline(
+            0..1000u32,
+            |n| {
+                reads.fetch_add(1, Ordering::Relaxed);
+                n
+            },
+            |&n| {
+                hashed += 1;
+                if n == 2 {
+                    anyhow::bail!("the GPU failed")
+                }
+                Ok(Vec::new())
+            },
+            |_, _| Ok(()),
+        )
+        .unwrap_err();
+        assert_eq!(err.to_string(), "the GPU failed");
+        assert_eq!(hashed, 3);
+        // Batch 2 failed; the reader may have read two more before it saw the receiver gone.
+        assert!(reads.load(Ordering::Relaxed) <= 5, "{reads:?}");
+    }
+
+    /// Every kind of input a batch meets becomes what the GPU path needs of it, in order: the
+    /// bytes of small files, the CPU's digest of files it does not read whole, each failure
+    /// its own.
+    #[test]
+    fn a_batch_reads_small_files_and_leaves_the_rest_to_the_cpu() {
+        let dir = tempfile::tempdir().unwrap();
+        let small: Vec<Vec<u8>> = (0..300usize)
+            .map(|i| (0..i * 7).map(|j| (i * 31 + j) as u8).collect())
+            .collect();
+        let mut files: Vec<OsString> = small
+            .iter()
+            .enumerate()
+            .map(|(i, data)| write(dir.path(), &format!("s{i}"), data))
+            .collect();
+        // A file with holes over the small size: hashed by the CPU, which skips its holes.
+        let sparse = dir.path().join("sparse");
+        let file = std::fs::File::create(&sparse).unwrap();
+        file.set_len(1 << 20).unwrap();
+        drop(file);
+        files.insert(5, sparse.into_os_string());
+        files.insert(9, dir.path().join("missing").into_os_string());
+        files.insert(12, dir.path().as_os_str().to_owned());
+        for read in ["auto", "sequential", "parallel"] {
+            for threads in ["1", "3"] {
+                let args = crate::flags::tests::sum(&["--read", read, "-j", threads]);
+                let names: Vec<Named> = group(&files, usize::MAX, u64::MAX).flatten().collect();
+                let batch = read_batch(names, Algorithm::Sha256, &args);
+                assert_eq!(batch.len(), files.len());
+                let mut small = small.iter();
+                for (i, (name, entry)) in batch.iter().enumerate() {
+                    assert_eq!(name, escape::os_bytes(&files[i]).as_ref());
+                    match (i, entry) {
+                        (5, Entry::Done(digest)) => {
+                            assert_eq!(*digest, parhash::hash(Algorithm::Sha256, &vec![0; 1 << 20]))
+                        }
+                        (9, Entry::Failed(e)) => assert_eq!(e.kind(), io::ErrorKind::NotFound),
+                        (12, Entry::Failed(e)) => assert_eq!(e.kind(), io::ErrorKind::IsADirectory),
+                        (5 | 9 | 12, other) => panic!("input {i}: {other:?}"),
+                        (_, Entry::Read(data)) => assert_eq!(Some(data), small.next()),
+                        (_, other) => panic!("input {i}: {other:?}"),
+                    }
+                }
+                assert!(small.next().is_none());
+            }
+        }
     }
 }

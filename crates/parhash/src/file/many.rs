@@ -279,6 +279,57 @@ fn one_file_at_a_time(window: &[FileInput], read: ReadStrategy) -> bool {
     }
 }
 
+/// What [`read_whole_files`] made of one input.
+#[derive(Debug)]
+pub enum WholeFile {
+    /// Every byte of it.
+    Read(Vec<u8>),
+    /// It could not be opened or read, or it changed while it was read (the errors of
+    /// [`FileHasher::hash_file`]).
+    Failed(io::Error),
+    /// Not read: standard input, a [`FileInput::Failed`], what is not a regular file (a FIFO
+    /// is opened once, by its reader, in its turn), a regular file of more than the caller's
+    /// limit, or one over [`SMALL_FILE`] bytes with holes (the file engine does not read
+    /// them): the caller's, in input order.
+    Left,
+}
+
+/// Reads the regular files among `inputs` of at most `up_to` bytes whole, with the file
+/// engine's rules: as many at once as `threads` allows where the storage serves parallel
+/// reads, one at a time where [`ReadStrategy`] (`read`, or `Auto`'s look at the first file)
+/// says several readers would make it seek, and the same checks as
+/// [`FileHasher::hash_files`]' small files (a file over [`SMALL_FILE`] bytes that changes
+/// while it is read fails with [`super::FileModified`]). For a caller that hashes the bytes
+/// elsewhere (a GPU's batches); one outcome per input, in input order.
+pub fn read_whole_files(
+    inputs: &[FileInput],
+    up_to: u64,
+    read: ReadStrategy,
+    threads: Threads,
+) -> Vec<WholeFile> {
+    let workers = workers_for(inputs, read, threads);
+    let outcomes = on_workers(inputs.len(), workers, |next| {
+        let mut out = Vec::new();
+        while let Some((index, path, walked)) = claim_path(inputs, next, &mut out) {
+            let outcome = match open_regular(path, walked, up_to) {
+                Ok(Regular::Small(data)) if data.len() as u64 <= up_to => Early::Done(data),
+                Ok(_) => Early::InOrder,
+                Err(error) => Early::Failed(error),
+            };
+            out.push((index, outcome));
+        }
+        out
+    });
+    outcomes
+        .into_iter()
+        .map(|outcome| match outcome {
+            Early::Done(data) => WholeFile::Read(data),
+            Early::Failed(error) => WholeFile::Failed(error),
+            Early::InOrder => WholeFile::Left,
+        })
+        .collect()
+}
+
 /// Runs `worker` on `workers` threads, each claiming inputs from a shared counter and
 /// returning (index, outcome) for those it claimed; the `len` outcomes in input order.
 pub(super) fn on_workers<D: Send>(

@@ -124,7 +124,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-pub use many::{FileInput, HashFiles};
+pub use many::{read_whole_files, FileInput, HashFiles, WholeFile};
 pub use multi::MultiHasher;
 pub use read::ReadAhead;
 pub use split::{combine_parts, hash_part};
