@@ -14,6 +14,7 @@ use std::io::{self, Read, Write};
 use anyhow::{bail, Context, Result};
 use parhash::file::{read_whole_files, FileInput, WholeFile};
 use parhash::{Algorithm, Output};
+use parhash_cuda::wins::Scale;
 use parhash_cuda::{Gpu, SourceError};
 
 use crate::flags::SumArgs;
@@ -90,9 +91,10 @@ pub fn run(
 }
 
 /// Runs `sum --device auto`: on the GPU where `parhash bench --preset gpu` recorded it winning
-/// on this machine ([`parhash_cuda::wins`]), files smaller than the recorded size on the CPU;
-/// `None` (nothing started) where the record, the GPU or this invocation rules the GPU out, and
-/// the caller hashes everything on the CPU.
+/// on this machine ([`parhash_cuda::wins`]): PARSHA-256 files of the recorded size and more
+/// (smaller ones on the CPU), and the batched algorithms' command lines of the recorded number
+/// of files or more. `None` (nothing started) where the record, the GPU or this invocation
+/// rules the GPU out, and the caller hashes everything on the CPU.
 pub fn run_auto(
     algorithm: Algorithm,
     files: &[OsString],
@@ -103,33 +105,36 @@ pub fn run_auto(
         return None;
     }
     let job = job_for(algorithm, args).ok()?;
-    let GpuJob::Parsha {
-        tree_height,
-        iv_bits,
-    } = job
-    else {
-        return None;
+    let scale = match job {
+        GpuJob::Parsha {
+            tree_height,
+            iv_bits,
+        } => Scale::Tree {
+            tree_height,
+            iv_bits,
+        },
+        GpuJob::Batch => Scale::Files,
     };
     let record = parhash_cuda::wins::load()?;
-    let name = algorithm.info().name;
-    let from = record.gpu_from(&record.device, name, tree_height, iv_bits)?;
-    // Opening the GPU costs more than hashing small files: only when one is large enough.
-    let large = files
-        .iter()
-        .any(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file() && m.len() >= from.max(1)));
-    if !large {
+    let from = record
+        .gpu_from(&record.device, algorithm.info().name, scale)?
+        .max(1);
+    // Opening the GPU costs more than hashing a few small files: only when the record says
+    // this command line is worth it.
+    let (worth_it, min_bytes) = match job {
+        GpuJob::Parsha { .. } => (
+            files
+                .iter()
+                .any(|f| std::fs::metadata(f).is_ok_and(|m| m.is_file() && m.len() >= from)),
+            from,
+        ),
+        GpuJob::Batch => (files.len() as u64 >= from, 0),
+    };
+    if !worth_it {
         return None;
     }
     let gpu = Gpu::open().ok().filter(|g| g.name() == record.device)?;
-    Some(run_on(
-        &gpu,
-        job,
-        from.max(1),
-        algorithm,
-        files,
-        args,
-        style,
-    ))
+    Some(run_on(&gpu, job, min_bytes, algorithm, files, args, style))
 }
 
 /// Hashes `files` on `gpu`: in batches, or (PARSHA-256) one file at a time, those under

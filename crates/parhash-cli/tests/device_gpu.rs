@@ -95,19 +95,11 @@ fn has_ptx(dir: &std::path::Path) -> bool {
         .any(|e| e.unwrap().path().extension().is_some_and(|x| x == "ptx"))
 }
 
-#[test]
-fn auto_uses_the_gpu_only_where_the_record_says_it_wins() {
-    let dir = tempfile::tempdir().unwrap();
-    let names = write_files(dir.path(), &[10, 5000, 200_000]);
-    let files: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-    let sum = |extra: &[&'static str]| -> Vec<&str> {
-        [&["sum", "-a", "parsha256"], extra, files.as_slice()].concat()
-    };
-    let cpu = parhash(&sum(&[]));
-    assert!(cpu.status.success());
-    // Is there a GPU here? `--device gpu` says so (its PTX goes to a cache of its own).
+/// The GPU's name where `sum --device gpu` runs here (`None`: no usable GPU), by `nvidia-smi`.
+fn this_gpu(files: &[&str]) -> Option<String> {
     let probe_cache = tempfile::tempdir().unwrap();
-    let probe = parhash_with_cache(probe_cache.path(), &sum(&["--device", "gpu"]));
+    let args = [&["sum", "--device", "gpu"], files].concat();
+    let probe = parhash_with_cache(probe_cache.path(), &args);
     let gpu_name = probe.status.success().then(|| {
         let smi = Command::new("nvidia-smi")
             .args(["--query-gpu=name", "--format=csv,noheader"])
@@ -126,37 +118,107 @@ fn auto_uses_the_gpu_only_where_the_record_says_it_wins() {
             "PARHASH_REQUIRE_GPU is set but there is no GPU"
         );
     }
+    gpu_name
+}
+
+/// `sum --device auto ARGS FILES` under each record (`{gpu}` stands for this GPU's name): the
+/// CPU's lines every time, no message, and the kernels ran (their PTX was cached) exactly where
+/// the record says `gpu` and there is a GPU.
+fn check_auto(args: &[&str], files: &[&str], records: &[(Option<&str>, bool)]) {
+    let sum = |extra: &[&str]| -> Vec<String> {
+        [&["sum"], args, extra, files]
+            .concat()
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    let cpu = parhash(&sum(&[]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(cpu.status.success());
+    let gpu_name = this_gpu(&[args, files].concat());
     let this_gpu = gpu_name
         .clone()
         .unwrap_or_else(|| "NVIDIA H100 80GB HBM3".into());
-    // No record, another GPU's record, parameters not measured, and this GPU's record: the lines
-    // are the CPU's every time, and the kernels ran (their PTX was cached) only in the last case
-    // on a machine with a GPU.
-    let records = [
-        None,
-        Some("device not this GPU\nparsha256 T=13 l=256 from 4096\n".to_string()),
-        Some(format!(
-            "device {this_gpu}\nparsha256 T=12 l=256 from 4096\n"
-        )),
-        Some(format!(
-            "device {this_gpu}\nparsha256 T=13 l=256 from 4096\n"
-        )),
-    ];
-    for (k, record) in records.iter().enumerate() {
+    for (k, (record, on_gpu)) in records.iter().enumerate() {
         let cache = tempfile::tempdir().unwrap();
         if let Some(text) = record {
+            let text = text.replace("{gpu}", &this_gpu);
             std::fs::write(cache.path().join("gpu-wins"), text).unwrap();
         }
-        let auto = parhash_with_cache(cache.path(), &sum(&["--device", "auto"]));
+        let args = sum(&["--device", "auto"]);
+        let auto = parhash_with_cache(
+            cache.path(),
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
         let stderr = String::from_utf8_lossy(&auto.stderr);
         assert!(auto.status.success(), "record {k}: {stderr}");
         assert!(stderr.is_empty(), "record {k}: {stderr}");
         assert_eq!(auto.stdout, cpu.stdout, "record {k}");
-        let gpu_ran = k == 3 && gpu_name.is_some();
+        let gpu_ran = *on_gpu && gpu_name.is_some();
         assert_eq!(
             has_ptx(cache.path()),
             gpu_ran,
             "record {k}: did the GPU run?"
+        );
+    }
+}
+
+#[test]
+fn auto_uses_the_gpu_only_where_the_record_says_it_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = write_files(dir.path(), &[10, 5000, 200_000]);
+    let files: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    // No record, another GPU's record, parameters not measured, a measurement the GPU lost,
+    // this GPU's record above the largest file, and at it.
+    check_auto(
+        &["-a", "parsha256"],
+        &files,
+        &[
+            (None, false),
+            (
+                Some("device not this GPU\nparsha256 T=13 l=256 from 4096\n"),
+                false,
+            ),
+            (
+                Some("device {gpu}\nparsha256 T=12 l=256 from 4096\n"),
+                false,
+            ),
+            (Some("device {gpu}\nparsha256 T=13 l=256 never\n"), false),
+            (
+                Some("device {gpu}\nparsha256 T=13 l=256 from 200001\n"),
+                false,
+            ),
+            (Some("device {gpu}\nsha256 files from 1\n"), false),
+            (Some("device {gpu}\nparsha256 T=13 l=256 from 4096\n"), true),
+        ],
+    );
+}
+
+#[test]
+fn auto_batches_on_the_gpu_from_the_recorded_number_of_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = write_files(dir.path(), &[0, 55, 1024, 70_000]);
+    let files: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    for alg in ["sha256", "sha3-256", "keccak256"] {
+        let record = |line: &str| Some(format!("device {{gpu}}\n{alg} {line}\n"));
+        let (more, at, never) = (
+            record("files from 5"),
+            record("files from 4"),
+            record("files never"),
+        );
+        check_auto(
+            &["-a", alg],
+            &files,
+            &[
+                (None, false),
+                (
+                    Some(&format!("device not this GPU\n{alg} files from 1\n")),
+                    false,
+                ),
+                (Some("device {gpu}\nparsha256 T=13 l=256 from 1\n"), false),
+                (never.as_deref(), false),
+                (more.as_deref(), false),
+                (at.as_deref(), true),
+            ],
         );
     }
 }

@@ -1,7 +1,9 @@
 //! Where the GPU wins end to end on this machine, as the lab measured it: `parhash bench
-//! --preset gpu` writes what it found (the GPU's name, and for each algorithm and parameter
-//! set the size from which the GPU beat every CPU thread), and `parhash sum --device auto`
-//! hashes on the GPU exactly there. Nothing measured, another GPU, or other parameters: the CPU.
+//! --preset gpu` times `parhash sum` with `--device gpu` against the CPU, process start and
+//! the GPU's opening included, and writes what it found (the GPU's name, and for each
+//! algorithm where the GPU beat every CPU thread at every larger size); `parhash sum --device
+//! auto` hashes on the GPU exactly there. Nothing measured, another GPU, or other parameters:
+//! the CPU.
 //!
 //! The record is a small text file beside the PTX cache ([`crate::cache::cache_dir`]), so it
 //! belongs to the machine and user that measured it:
@@ -10,27 +12,48 @@
 //! # where the GPU wins end to end (parhash bench --preset gpu, 2026-12-07)
 //! device NVIDIA H100 80GB HBM3
 //! parsha256 T=13 l=256 from 1000000
+//! sha256 files from 100000
+//! sha3-256 files never
 //! ```
 //!
-//! `never` in place of `from N` records a measurement the GPU lost at every size.
+//! A PARSHA-256 line counts the bytes of one file (with its tree height T and IV length l); a
+//! batched algorithm's line counts the files of one command line (each a small file: the
+//! lab measures files of [`FILES_OF_BYTES`] bytes). `never` in place of `from N` records a
+//! measurement the GPU lost at every size.
 
 use std::path::PathBuf;
 
 /// The record's file name in the cache folder.
 pub const FILE_NAME: &str = "gpu-wins";
 
+/// The size of each file in the lab's file lists, from which a batched algorithm's crossover
+/// (a number of files) is measured.
+pub const FILES_OF_BYTES: u64 = 1024;
+
+/// What a crossover counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// The bytes of one file hashed as PARSHA-256's tree with these parameters.
+    Tree {
+        /// PARSHA-256's tree height T.
+        tree_height: u32,
+        /// PARSHA-256's IV length l in bits.
+        iv_bits: u32,
+    },
+    /// The files of one command line, hashed in batches (one GPU thread per file).
+    Files,
+}
+
 /// One measured crossover.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Win {
-    /// The algorithm's name, as `parhash sum -a` takes it (`parsha256`).
+    /// The algorithm's name, as `parhash sum -a` takes it (`parsha256`, `sha256`).
     pub algorithm: String,
-    /// PARSHA-256's tree height T.
-    pub tree_height: u32,
-    /// PARSHA-256's IV length l in bits.
-    pub iv_bits: u32,
-    /// The size in bytes from which the GPU won end to end at every size measured; `None`: it
-    /// won at none.
-    pub from_bytes: Option<u64>,
+    /// What [`Win::from`] counts.
+    pub scale: Scale,
+    /// The size (bytes, or files) from which the GPU won end to end at every size measured;
+    /// `None`: it won at none.
+    pub from: Option<u64>,
 }
 
 /// What the lab measured on one GPU.
@@ -49,13 +72,17 @@ impl Wins {
     pub fn to_text(&self) -> String {
         let mut out = format!("# {}\ndevice {}\n", self.note, self.device);
         for w in &self.wins {
+            let scale = match w.scale {
+                Scale::Tree {
+                    tree_height,
+                    iv_bits,
+                } => format!("T={tree_height} l={iv_bits}"),
+                Scale::Files => "files".to_string(),
+            };
             let from = w
-                .from_bytes
-                .map_or_else(|| "never".to_string(), |b| format!("from {b}"));
-            out.push_str(&format!(
-                "{} T={} l={} {from}\n",
-                w.algorithm, w.tree_height, w.iv_bits
-            ));
+                .from
+                .map_or_else(|| "never".to_string(), |n| format!("from {n}"));
+            out.push_str(&format!("{} {scale} {from}\n", w.algorithm));
         }
         out
     }
@@ -85,16 +112,27 @@ impl Wins {
                     .and_then(|v| v.parse().ok())
                     .ok_or_else(bad)
             };
-            let (algorithm, from_bytes) = match words.as_slice() {
-                [alg, _, _, "never"] => (alg, None),
-                [alg, _, _, "from", n] => (alg, Some(n.parse().map_err(|_| bad())?)),
+            let (algorithm, scale, from) = match words.as_slice() {
+                [alg, "files", from @ ..] => (alg, Scale::Files, from),
+                [alg, t, l, from @ ..] => (
+                    alg,
+                    Scale::Tree {
+                        tree_height: param(t, "T=")?,
+                        iv_bits: param(l, "l=")?,
+                    },
+                    from,
+                ),
+                _ => return Err(bad()),
+            };
+            let from = match from {
+                ["never"] => None,
+                ["from", n] => Some(n.parse().map_err(|_| bad())?),
                 _ => return Err(bad()),
             };
             wins.wins.push(Win {
                 algorithm: algorithm.to_string(),
-                tree_height: param(words[1], "T=")?,
-                iv_bits: param(words[2], "l=")?,
-                from_bytes,
+                scale,
+                from,
             });
         }
         if wins.device.is_empty() {
@@ -103,34 +141,23 @@ impl Wins {
         Ok(wins)
     }
 
-    /// Adds `win`, replacing what was recorded for its algorithm and parameters.
+    /// Adds `win`, replacing what was recorded for its algorithm and scale.
     pub fn record(&mut self, win: Win) {
-        self.wins.retain(|w| {
-            (&w.algorithm, w.tree_height, w.iv_bits)
-                != (&win.algorithm, win.tree_height, win.iv_bits)
-        });
+        self.wins
+            .retain(|w| (&w.algorithm, w.scale) != (&win.algorithm, win.scale));
         self.wins.push(win);
     }
 
-    /// The size from which the GPU named `device` wins for `algorithm` with tree height
-    /// `tree_height` and an IV of `iv_bits` bits; `None` where that was not measured there or
-    /// the GPU never won.
-    pub fn gpu_from(
-        &self,
-        device: &str,
-        algorithm: &str,
-        tree_height: u32,
-        iv_bits: u32,
-    ) -> Option<u64> {
+    /// The size from which the GPU named `device` wins for `algorithm` at `scale`; `None`
+    /// where that was not measured there or the GPU never won.
+    pub fn gpu_from(&self, device: &str, algorithm: &str, scale: Scale) -> Option<u64> {
         if self.device != device {
             return None;
         }
         self.wins
             .iter()
-            .find(|w| {
-                w.algorithm == algorithm && w.tree_height == tree_height && w.iv_bits == iv_bits
-            })
-            .and_then(|w| w.from_bytes)
+            .find(|w| w.algorithm == algorithm && w.scale == scale)
+            .and_then(|w| w.from)
     }
 }
 
@@ -165,22 +192,28 @@ pub fn store(wins: &Wins) -> std::io::Result<PathBuf> {
 mod tests {
     use super::*;
 
+    const T13: Scale = Scale::Tree {
+        tree_height: 13,
+        iv_bits: 256,
+    };
+
     fn sample() -> Wins {
+        let win = |algorithm: &str, scale, from| Win {
+            algorithm: algorithm.into(),
+            scale,
+            from,
+        };
+        let t4 = Scale::Tree {
+            tree_height: 4,
+            iv_bits: 0,
+        };
         Wins {
             device: "NVIDIA H100 80GB HBM3".into(),
             wins: vec![
-                Win {
-                    algorithm: "parsha256".into(),
-                    tree_height: 13,
-                    iv_bits: 256,
-                    from_bytes: Some(1_000_000),
-                },
-                Win {
-                    algorithm: "parsha256".into(),
-                    tree_height: 4,
-                    iv_bits: 0,
-                    from_bytes: None,
-                },
+                win("parsha256", T13, Some(1_000_000)),
+                win("parsha256", t4, None),
+                win("sha256", Scale::Files, Some(100_000)),
+                win("sha3-256", Scale::Files, None),
             ],
             note: "measured".into(),
         }
@@ -189,38 +222,61 @@ mod tests {
     #[test]
     fn a_record_reads_back_as_written() {
         let w = sample();
-        assert_eq!(Wins::parse(&w.to_text()).unwrap(), w);
+        let text = w.to_text();
+        assert!(
+            text.contains("\nparsha256 T=13 l=256 from 1000000\n"),
+            "{text}"
+        );
+        assert!(text.contains("\nsha256 files from 100000\n"), "{text}");
+        assert!(text.contains("\nsha3-256 files never\n"), "{text}");
+        assert_eq!(Wins::parse(&text).unwrap(), w);
     }
 
     #[test]
     fn the_gpu_is_used_only_where_it_was_measured_to_win() {
         let w = sample();
         let h100 = "NVIDIA H100 80GB HBM3";
-        assert_eq!(w.gpu_from(h100, "parsha256", 13, 256), Some(1_000_000));
-        assert_eq!(w.gpu_from(h100, "parsha256", 4, 0), None, "it never won");
-        assert_eq!(w.gpu_from(h100, "parsha256", 13, 0), None, "not measured");
-        assert_eq!(w.gpu_from(h100, "sha256", 13, 256), None);
+        let t4 = Scale::Tree {
+            tree_height: 4,
+            iv_bits: 0,
+        };
+        let t13_l0 = Scale::Tree {
+            tree_height: 13,
+            iv_bits: 0,
+        };
+        assert_eq!(w.gpu_from(h100, "parsha256", T13), Some(1_000_000));
+        assert_eq!(w.gpu_from(h100, "parsha256", t4), None, "it never won");
+        assert_eq!(w.gpu_from(h100, "parsha256", t13_l0), None, "not measured");
+        assert_eq!(w.gpu_from(h100, "parsha256", Scale::Files), None);
+        assert_eq!(w.gpu_from(h100, "sha256", Scale::Files), Some(100_000));
+        assert_eq!(w.gpu_from(h100, "sha256", T13), None);
+        assert_eq!(w.gpu_from(h100, "sha3-256", Scale::Files), None, "never");
+        assert_eq!(w.gpu_from(h100, "keccak256", Scale::Files), None);
         assert_eq!(
-            w.gpu_from("NVIDIA A100", "parsha256", 13, 256),
+            w.gpu_from("NVIDIA A100", "parsha256", T13),
             None,
             "another GPU"
         );
     }
 
     #[test]
-    fn a_new_measurement_replaces_the_old_one_for_its_parameters() {
+    fn a_new_measurement_replaces_the_old_one_for_its_scale() {
         let mut w = sample();
+        let device = w.device.clone();
         w.record(Win {
             algorithm: "parsha256".into(),
-            tree_height: 13,
-            iv_bits: 256,
-            from_bytes: Some(10_000),
+            scale: T13,
+            from: Some(10_000),
         });
-        assert_eq!(w.wins.len(), 2);
-        assert_eq!(
-            w.gpu_from(&w.device.clone(), "parsha256", 13, 256),
-            Some(10_000)
-        );
+        w.record(Win {
+            algorithm: "sha3-256".into(),
+            scale: Scale::Files,
+            from: Some(1000),
+        });
+        assert_eq!(w.wins.len(), 4);
+        assert_eq!(w.gpu_from(&device, "parsha256", T13), Some(10_000));
+        assert_eq!(w.gpu_from(&device, "sha3-256", Scale::Files), Some(1000));
+        assert_eq!(w.gpu_from(&device, "sha256", Scale::Files), Some(100_000));
     }
 
     #[test]
@@ -233,9 +289,14 @@ mod tests {
             "parsha256 T=13 l=256 from x",
             "parsha256 13 256 never",
             "parsha256",
+            "sha256 files",
+            "sha256 files from",
+            "sha256 files from 5 6",
+            "sha256 files sometimes",
+            "parsha256 T=13 l=256",
         ] {
             let err = Wins::parse(&format!("device X\n{bad}\n")).unwrap_err();
-            assert!(err.starts_with("line 2:"), "{err}");
+            assert!(err.starts_with("line 2:"), "{bad}: {err}");
         }
     }
 }

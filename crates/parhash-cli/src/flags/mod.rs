@@ -233,10 +233,12 @@ pub struct SumArgs {
     /// (CUDA 12); without one parhash stops with `no usable CUDA GPU: <reason>`. The digests
     /// are the same as on the CPU.
     ///
-    /// With auto, the GPU hashes exactly the files `parhash bench --preset gpu` measured it
-    /// winning on end to end on this machine (parsha256 files from the size it recorded, with
-    /// the same --tree-height and --iv-bits, on the same GPU) and the CPU the rest; with no
-    /// such record, or no GPU, everything runs on the CPU. It never fails for want of a GPU.
+    /// With auto, the GPU hashes exactly where `parhash bench --preset gpu` measured `sum` on
+    /// the GPU beating `sum` on the CPU on this machine, process start and all: parsha256 files
+    /// from the size it recorded (with the same --tree-height and --iv-bits, on the same GPU;
+    /// smaller files on the CPU), and sha256, sha3-256 or keccak256 command lines of at least
+    /// the number of files it recorded. With no such record, -r, or no GPU, everything runs on
+    /// the CPU. It never fails for want of a GPU.
     #[arg(long, value_enum, default_value_t = Device::Cpu, conflicts_with = "check")]
     pub device: Device,
 

@@ -135,14 +135,18 @@ fn speed_up_limit(threads: usize, cpus: f64) -> f64 {
 
 /// Runs `program args..` with its output discarded: `false` if it is not installed.
 fn run_command(program: &str, args: &[String]) -> std::io::Result<bool> {
-    match Command::new(program)
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-    {
+    run_quietly(Command::new(program).args(args))
+}
+
+/// Runs `command` with its output discarded: `false` if its program is not installed, an
+/// error naming it if it fails.
+pub(crate) fn run_quietly(command: &mut Command) -> std::io::Result<bool> {
+    match command.stdout(Stdio::null()).stderr(Stdio::null()).status() {
         Ok(status) if status.success() => Ok(true),
-        Ok(status) => Err(std::io::Error::other(format!("{program} failed: {status}"))),
+        Ok(status) => Err(std::io::Error::other(format!(
+            "{} failed: {status}",
+            command.get_program().to_string_lossy()
+        ))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
     }

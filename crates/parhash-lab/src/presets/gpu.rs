@@ -5,12 +5,14 @@
 //! the measured host-to-device rate), and batched Keccak in both host layouts. Every end-to-end
 //! figure stands beside the CPU on all threads and the limit that bounds it, with the bottleneck
 //! named; a file in the page cache is timed against the host's read rate and the copy rate, and
-//! the size from which the GPU wins end to end is named for each algorithm. Without a usable GPU
-//! it reports why and measures nothing.
+//! the size from which the GPU wins end to end is named for each algorithm, in memory here and
+//! as `parhash sum` commands in [`super::gpu_sum`] (what `--device auto` follows). Without a
+//! usable GPU it reports why and measures nothing.
 
 use std::time::Instant;
 
 use super::end_to_end::interleaved;
+use super::gpu_sum::Crossover;
 use super::Preset;
 use crate::engines::gpu;
 use crate::lab::{machine, LabOptions};
@@ -399,13 +401,14 @@ fn measure(
     });
 
     crossover(gpu, opts, reps, h2d, report)?;
+    super::gpu_sum::crossover(gpu.name(), opts, report);
     file_end_to_end(gpu, opts, h2d, report)
 }
 
 /// Where the GPU starts to win end to end against the CPU on all threads: PARSHA-256 (parhash's
 /// T and l, the form chosen by height) at every power of ten of bytes, and the batched kernels
-/// at every power of ten of 64-byte messages (in memory, `hash_many` on both sides). PARSHA-256's
-/// crossover is recorded for `parhash sum --device auto`.
+/// at every power of ten of 64-byte messages (in memory, `hash_many` on both sides, the GPU
+/// open): the library's crossover. `sum --device auto` follows [`super::gpu_sum`]'s.
 fn crossover(
     gpu: &Gpu,
     opts: &LabOptions,
@@ -456,15 +459,6 @@ fn crossover(
         &format!("PARSHA-256 (T = {tree_height}, l = {iv_bits})"),
         "bytes",
     ));
-    // What `parhash sum --device auto` follows; a tiny run's sizes stop short of deciding.
-    if !opts.tiny {
-        paragraphs.push(record_wins(
-            gpu,
-            tree_height,
-            iv_bits,
-            wins.from.map(|e| 10u64.pow(e)),
-        ));
-    }
 
     // The batched kernels: one GPU thread per 64-byte message (sha3-256 stands for keccak256,
     // the same kernel with another domain byte).
@@ -500,9 +494,9 @@ fn crossover(
         ));
     }
     paragraphs.push(
-        "Both sides from memory, best of each. `sum --device auto` chooses the GPU only for \
-         PARSHA-256: its batched path reads the files one after another before the batch goes \
-         to the GPU, so a batch's in-memory figure above is not a file list's."
+        "Both sides from memory, best of each, the GPU already open: what the library's \
+         `hash_many` and `parsha256_from` give a program that keeps its GPU. `sum --device \
+         auto` follows the next table instead, the commands timed whole."
             .into(),
     );
     report.sections.push(Section {
@@ -511,61 +505,6 @@ fn crossover(
         table: Some(t),
     });
     Ok(())
-}
-
-/// The size (a power of ten) from which the GPU won at every larger size measured.
-#[derive(Default)]
-struct Crossover {
-    from: Option<u32>,
-}
-
-impl Crossover {
-    /// Notes whether the GPU won at 10^`e` (sizes in increasing order); returns `won`.
-    fn measured(&mut self, e: u32, won: bool) -> bool {
-        self.from = match (won, self.from) {
-            (true, None) => Some(e),
-            (true, from) => from,
-            (false, _) => None,
-        };
-        won
-    }
-
-    /// One sentence: where `what` wins on the GPU, sizes counted in `unit`.
-    fn say(&self, what: &str, unit: &str) -> String {
-        match self.from {
-            Some(e) => format!("{what}: the GPU wins end to end from 1e{e} {unit} up."),
-            None => {
-                format!("{what}: the GPU does not win end to end at the largest size measured.")
-            }
-        }
-    }
-}
-
-/// Records the crossover for `parhash sum --device auto` (replacing this GPU's earlier one for
-/// the same parameters; another GPU's record is replaced whole) and says where.
-fn record_wins(gpu: &Gpu, tree_height: u32, iv_bits: u32, from_bytes: Option<u64>) -> String {
-    use parhash_cuda::wins::{self, Win, Wins};
-    let mut record = wins::load()
-        .filter(|w| w.device == gpu.name())
-        .unwrap_or_else(|| Wins {
-            device: gpu.name().to_string(),
-            ..Wins::default()
-        });
-    record.note = "where the GPU wins end to end, measured by parhash bench --preset gpu".into();
-    record.record(Win {
-        algorithm: "parsha256".into(),
-        tree_height,
-        iv_bits,
-        from_bytes,
-    });
-    match wins::store(&record) {
-        Ok(path) => format!(
-            "Recorded in {} for `parhash sum --device auto`, which hashes PARSHA-256 files of \
-             that size and more (T = {tree_height}, l = {iv_bits}) on this GPU.",
-            path.display()
-        ),
-        Err(e) => format!("Not recorded for `parhash sum --device auto`: {e}."),
-    }
 }
 
 /// PARSHA-256 of a file in the page cache: the GPU path (read once on every core into pinned
@@ -685,31 +624,6 @@ fn file_end_to_end(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_crossover_is_where_the_gpu_won_at_every_larger_size() {
-        let from = |outcomes: &[bool]| {
-            let mut c = Crossover::default();
-            for (e, &won) in (3u32..).zip(outcomes) {
-                assert_eq!(c.measured(e, won), won);
-            }
-            c.from
-        };
-        assert_eq!(from(&[false, false, true, true]), Some(5));
-        assert_eq!(from(&[true, true, true]), Some(3));
-        // A win followed by a loss is no crossover; a later win starts it again.
-        assert_eq!(from(&[true, false, true]), Some(5));
-        assert_eq!(from(&[true, true, false]), None);
-        assert_eq!(from(&[]), None);
-        let mut c = Crossover::default();
-        c.measured(6, true);
-        assert_eq!(
-            c.say("sha256 batches", "messages of 64 bytes"),
-            "sha256 batches: the GPU wins end to end from 1e6 messages of 64 bytes up."
-        );
-        c.measured(7, false);
-        assert!(c.say("x", "bytes").contains("does not win"));
-    }
 
     #[test]
     fn the_bottleneck_is_the_largest_share_of_end_to_end() {

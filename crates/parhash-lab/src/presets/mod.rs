@@ -24,6 +24,7 @@ mod accelerator;
 mod batch;
 mod end_to_end;
 mod gpu;
+mod gpu_sum;
 mod internal_parallelism;
 pub mod parsha;
 pub mod sandstorm;
