@@ -11,7 +11,7 @@
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use parhash::file::{read_whole_files, FileInput, WholeFile};
 use parhash::{Algorithm, Output};
 use parhash_cuda::wins::Scale;
@@ -19,8 +19,8 @@ use parhash_cuda::{Gpu, SourceError};
 
 use crate::flags::SumArgs;
 use crate::input;
-use crate::messages::{err_message, WRITE_ERROR};
-use parhash_format::escape;
+use crate::many::Item;
+use crate::messages::{report_failure, WRITE_ERROR};
 use parhash_format::line::{write_failure, write_line, LineStyle};
 
 /// Bytes of file data per batch (bounds memory on huge file lists: one batch is hashed while
@@ -66,26 +66,14 @@ fn job_for(algorithm: Algorithm, args: &SumArgs) -> Result<GpuJob> {
     })
 }
 
-fn read_all(name: &[u8]) -> io::Result<Vec<u8>> {
-    let mut data = Vec::new();
-    if name == b"-" {
-        io::stdin().lock().read_to_end(&mut data)?;
-    } else {
-        data = std::fs::read(escape::path_from_bytes(name))?;
-    }
-    Ok(data)
-}
-
-/// Runs `sum --device gpu` over `files` (no directory walk); `Ok(false)` when a file failed.
+/// Runs `sum --device gpu` over `files` (with `-r`, the files below the directories among
+/// them, as on the CPU); `Ok(false)` when a file failed.
 pub fn run(
     algorithm: Algorithm,
     files: &[OsString],
     args: &SumArgs,
     style: LineStyle,
 ) -> Result<bool> {
-    if args.recursive {
-        bail!("--device gpu hashes the files named on the command line; -r is not supported");
-    }
     let job = job_for(algorithm, args)?;
     run_on(&Gpu::open()?, job, 0, algorithm, files, args, style)
 }
@@ -94,7 +82,8 @@ pub fn run(
 /// on this machine ([`parhash_cuda::wins`]): PARSHA-256 files of the recorded size and more
 /// (smaller ones on the CPU), and the batched algorithms' command lines of the recorded number
 /// of files or more. `None` (nothing started) where the record, the GPU or this invocation
-/// rules the GPU out, and the caller hashes everything on the CPU.
+/// (`-r`: how many files, and how large, is known only once walked) rules the GPU out, and the
+/// caller hashes everything on the CPU.
 pub fn run_auto(
     algorithm: Algorithm,
     files: &[OsString],
@@ -137,8 +126,8 @@ pub fn run_auto(
     Some(run_on(&gpu, job, min_bytes, algorithm, files, args, style))
 }
 
-/// Hashes `files` on `gpu`: in batches, or (PARSHA-256) one file at a time, those under
-/// `min_bytes` (and standard input, when it is above 0) on the CPU.
+/// Hashes `files` (walked with `-r`) on `gpu`: in batches, or (PARSHA-256) one file at a
+/// time, those under `min_bytes` (and standard input, when it is above 0) on the CPU.
 fn run_on(
     gpu: &Gpu,
     job: GpuJob,
@@ -148,62 +137,58 @@ fn run_on(
     args: &SumArgs,
     style: LineStyle,
 ) -> Result<bool> {
-    let out = Lines::new(algorithm, style);
-    match job {
-        GpuJob::Batch => run_batches(gpu, algorithm, files, args, out),
+    let mut out = Lines::new(algorithm, style);
+    let items = crate::many::items_for(files, args.recursive);
+    let (tree_height, iv_bits) = match job {
+        GpuJob::Batch => {
+            pipeline(
+                group(items, BATCH_FILES, BATCH_BYTES as u64),
+                |batch| read_batch(batch, algorithm, args),
+                |batch| hash_batch(gpu, algorithm, batch, 0, 0),
+                |batch, digests| out.write(batch, digests),
+            )?;
+            return out.finish();
+        }
         GpuJob::Parsha {
             tree_height,
             iv_bits,
-        } => {
-            let mut out = out;
-            for file in files {
-                let name = escape::os_bytes(file).into_owned();
-                let source = input::Source::from_name(&name);
-                let size = match &source {
-                    input::Source::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
-                    input::Source::Stdin => None,
-                };
-                let entry = if min_bytes > 0 && size.is_none_or(|len| len < min_bytes) {
-                    hashed_on_cpu(algorithm, &source, args)
-                } else if let input::Source::Path(path) = &source {
-                    match parsha_file(gpu, path, tree_height, iv_bits)? {
-                        Ok(digest) => Entry::Done(digest),
-                        Err(err) => Entry::Failed(err),
+        } => (tree_height, iv_bits),
+    };
+    for item in items {
+        let (name, entry) = match item {
+            Item::Failed { name, error } => (name, Entry::Failed(error)),
+            Item::Hash { name, source, .. } => {
+                let entry = match &source {
+                    input::Source::Path(path)
+                        if min_bytes > 0
+                            && std::fs::metadata(path).is_ok_and(|m| m.len() < min_bytes) =>
+                    {
+                        hashed_on_cpu(algorithm, &source, args)
                     }
-                } else {
-                    // Standard input: read whole, one message on the GPU.
-                    read_in_turn(&name)
+                    input::Source::Path(path) => {
+                        match parsha_file(gpu, path, tree_height, iv_bits)? {
+                            Ok(digest) => Entry::Done(digest),
+                            Err(err) => Entry::Failed(err),
+                        }
+                    }
+                    input::Source::Stdin if min_bytes > 0 => {
+                        hashed_on_cpu(algorithm, &source, args)
+                    }
+                    // Read whole, one message on the GPU.
+                    input::Source::Stdin => read_in_turn(&source),
                 };
-                let batch = vec![(name, entry)];
-                let digests = hash_batch(gpu, algorithm, &batch, tree_height, iv_bits)?;
-                out.write(batch, digests)?;
+                (name, entry)
             }
-            out.finish()
-        }
+        };
+        let batch = vec![(name, entry)];
+        let digests = hash_batch(gpu, algorithm, &batch, tree_height, iv_bits)?;
+        out.write(batch, digests)?;
     }
+    out.finish()
 }
 
 /// The files of one batch, in command-line order, with what became of each.
 type Batch = Vec<(Vec<u8>, Entry)>;
-
-/// The batched hashes: a reader thread reads the next batch (its files at once, as the file
-/// engine reads small files: [`parhash::file::read_whole_files`], `--read`'s rule for the
-/// storage) while the GPU hashes this one and its lines are written.
-fn run_batches(
-    gpu: &Gpu,
-    algorithm: Algorithm,
-    files: &[OsString],
-    args: &SumArgs,
-    mut out: Lines,
-) -> Result<bool> {
-    pipeline(
-        group(files, BATCH_FILES, BATCH_BYTES as u64),
-        |names| read_batch(names, algorithm, args),
-        |batch| hash_batch(gpu, algorithm, batch, 0, 0),
-        |batch, digests| out.write(batch, digests),
-    )?;
-    out.finish()
-}
 
 /// Runs `read` over `batches` on a thread of its own, one batch ahead of `hash` and `write`
 /// on this one. At most two batches are held (one waits while the next is read); when
@@ -233,34 +218,42 @@ fn pipeline<N: Send, B: Send>(
     })
 }
 
-/// A file named on the command line and what a look at it found: its length where it is a
-/// regular file.
-type Named = (Vec<u8>, Option<u64>);
+/// One input of a batch before it is read: its name, and what a look at it found (its length
+/// where it is a regular file), or why it has no digest.
+type Named = (Vec<u8>, Result<(input::Source, Option<u64>), io::Error>);
 
-/// The command line's names in batches of at most `max_files` files and about `max_bytes` of
-/// file data to read (the last file may pass it), by the lengths their files have now (a file
-/// that grows is bounded by [`LARGE_FILE`] when it is read).
+/// The inputs in batches of at most `max_files` files and about `max_bytes` of file data to
+/// read (the last file may pass it), by the lengths their files have now (a file that grows
+/// is bounded by [`LARGE_FILE`] when it is read). The batched hashes: a reader thread reads
+/// the next batch (its files at once, as the file engine reads small files:
+/// [`parhash::file::read_whole_files`], `--read`'s rule for the storage) while the GPU hashes
+/// one ([`pipeline`]).
 fn group(
-    files: &[OsString],
+    items: impl Iterator<Item = Item>,
     max_files: usize,
     max_bytes: u64,
-) -> impl Iterator<Item = Vec<Named>> + '_ {
-    let mut names = files.iter().peekable();
+) -> impl Iterator<Item = Vec<Named>> {
+    let mut items = items.peekable();
     std::iter::from_fn(move || {
-        names.peek()?;
+        items.peek()?;
         let (mut batch, mut bytes) = (Vec::new(), 0u64);
         while bytes < max_bytes && batch.len() < max_files {
-            let Some(file) = names.next() else { break };
-            let name = escape::os_bytes(file).into_owned();
-            let len = match input::Source::from_name(&name) {
-                input::Source::Path(path) => std::fs::metadata(path)
-                    .ok()
-                    .filter(|m| m.is_file())
-                    .map(|m| m.len()),
-                input::Source::Stdin => None,
+            let Some(item) = items.next() else { break };
+            let named = match item {
+                Item::Failed { name, error } => (name, Err(error)),
+                Item::Hash { name, source, .. } => {
+                    let len = match &source {
+                        input::Source::Path(path) => std::fs::metadata(path)
+                            .ok()
+                            .filter(|m| m.is_file())
+                            .map(|m| m.len()),
+                        input::Source::Stdin => None,
+                    };
+                    bytes += len.filter(|&len| len <= LARGE_FILE).unwrap_or(0);
+                    (name, Ok((source, len)))
+                }
             };
-            bytes += len.filter(|&len| len <= LARGE_FILE).unwrap_or(0);
-            batch.push((name, len));
+            batch.push(named);
         }
         Some(batch)
     })
@@ -269,28 +262,29 @@ fn group(
 /// Reads a batch's regular files of at most [`LARGE_FILE`] bytes at once; hashes larger
 /// ones (and files with holes, which are not read) on the CPU, streamed; reads standard
 /// input and what is not a regular file whole, in turn.
-fn read_batch(names: Vec<Named>, algorithm: Algorithm, args: &SumArgs) -> Batch {
-    let inputs: Vec<FileInput> = names
+fn read_batch(batch: Vec<Named>, algorithm: Algorithm, args: &SumArgs) -> Batch {
+    let inputs: Vec<FileInput> = batch
         .iter()
-        .map(|(name, len)| match len {
+        .map(|(_, named)| match named {
             // A regular file a moment ago: opened without a second look.
-            Some(len) if *len <= LARGE_FILE => FileInput::Walked(escape::path_from_bytes(name)),
+            Ok((input::Source::Path(path), Some(len))) if *len <= LARGE_FILE => {
+                FileInput::Walked(path.clone())
+            }
             // Left for the loop below, in its turn.
             _ => FileInput::Stdin,
         })
         .collect();
     let read = read_whole_files(&inputs, LARGE_FILE, args.hashing.read, args.hashing.threads);
-    names
+    batch
         .into_iter()
         .zip(read)
-        .map(|((name, len), whole)| {
-            let entry = match whole {
-                WholeFile::Read(data) => Entry::Read(data),
-                WholeFile::Failed(err) => Entry::Failed(err),
-                WholeFile::Left if len.is_some() => {
-                    hashed_on_cpu(algorithm, &input::Source::from_name(&name), args)
-                }
-                WholeFile::Left => read_in_turn(&name),
+        .map(|((name, named), whole)| {
+            let entry = match (whole, named) {
+                (_, Err(error)) => Entry::Failed(error),
+                (WholeFile::Read(data), _) => Entry::Read(data),
+                (WholeFile::Failed(err), _) => Entry::Failed(err),
+                (WholeFile::Left, Ok((source, Some(_)))) => hashed_on_cpu(algorithm, &source, args),
+                (WholeFile::Left, Ok((source, None))) => read_in_turn(&source),
             };
             (name, entry)
         })
@@ -306,8 +300,15 @@ fn hashed_on_cpu(algorithm: Algorithm, source: &input::Source, args: &SumArgs) -
 }
 
 /// Standard input, or what is not a regular file, read whole for the GPU.
-fn read_in_turn(name: &[u8]) -> Entry {
-    match read_all(name) {
+fn read_in_turn(source: &input::Source) -> Entry {
+    let read = match source {
+        input::Source::Stdin => {
+            let mut data = Vec::new();
+            io::stdin().lock().read_to_end(&mut data).map(|_| data)
+        }
+        input::Source::Path(path) => std::fs::read(path),
+    };
+    match read {
         Ok(data) => Entry::Read(data),
         Err(err) => Entry::Failed(err),
     }
@@ -367,11 +368,7 @@ impl Lines {
                     write_failure(&mut self.lines, self.algorithm, &name, &err, self.style);
                     self.stdout.write_all(&self.lines).context(WRITE_ERROR)?;
                     self.lines.clear();
-                    err_message!(
-                        "{}: {}",
-                        escape::quote(&name),
-                        parhash_format::error_text(&err)
-                    );
+                    report_failure(&name, &err);
                     self.all_ok = false;
                     continue;
                 }
@@ -409,6 +406,7 @@ fn parsha_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parhash_format::escape;
     use std::path::Path;
 
     fn write(dir: &Path, name: &str, data: &[u8]) -> OsString {
@@ -423,24 +421,69 @@ mod tests {
         let files: Vec<OsString> = (0..10)
             .map(|i| write(dir.path(), &format!("{i}"), &[1; 100]))
             .collect();
+        fn groups(
+            files: &[OsString],
+            max_files: usize,
+            max_bytes: u64,
+        ) -> impl Iterator<Item = Vec<Named>> + '_ {
+            group(crate::many::items_for(files, false), max_files, max_bytes)
+        }
         let sizes = |max_files, max_bytes| -> Vec<usize> {
-            group(&files, max_files, max_bytes)
+            groups(&files, max_files, max_bytes)
                 .map(|b| b.len())
                 .collect()
         };
         assert_eq!(sizes(4, u64::MAX), [4, 4, 2]);
         assert_eq!(sizes(100, 250), [3, 3, 3, 1]);
         assert_eq!(sizes(100, 1), vec![1; 10]);
-        assert!(group(&[], 4, 100).next().is_none());
+        assert!(groups(&[], 4, 100).next().is_none());
         // What is not a regular file (or is gone) counts no bytes and is looked at once.
         let others = [
             OsString::from("-"),
             dir.path().join("missing").into_os_string(),
             dir.path().as_os_str().to_owned(),
         ];
-        let batch: Vec<Named> = group(&others, 100, 1).flatten().collect();
-        assert!(batch.iter().all(|(_, len)| len.is_none()));
-        assert_eq!(group(&others, 100, 1).count(), 1);
+        let batch: Vec<Named> = groups(&others, 100, 1).flatten().collect();
+        assert!(batch
+            .iter()
+            .all(|(_, named)| matches!(named, Ok((_, None)))));
+        assert_eq!(groups(&others, 100, 1).count(), 1);
+    }
+
+    /// `-r`: the walk's files, in the walk's order and with its names (those the CPU prints),
+    /// each read whole, over batches of any size.
+    #[test]
+    fn a_walked_tree_is_read_in_the_walks_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let tree = dir.path().join("tree");
+        std::fs::create_dir_all(tree.join("b/c")).unwrap();
+        for (i, name) in ["z", "a", "b/y", "b/c/x", "b/c/w", "m"].iter().enumerate() {
+            std::fs::write(tree.join(name), vec![i as u8; i * 1000]).unwrap();
+        }
+        let roots = [tree.into_os_string()];
+        let walked: Vec<(Vec<u8>, Vec<u8>)> = crate::many::items_for(&roots, true)
+            .map(|item| match item {
+                Item::Hash {
+                    name,
+                    source: input::Source::Path(path),
+                    walked: true,
+                } => (name, std::fs::read(path).unwrap()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(walked.len(), 6);
+        let args = crate::flags::tests::sum(&["-r"]);
+        for max_files in [1, 4, 100] {
+            let batches = group(crate::many::items_for(&roots, true), max_files, u64::MAX);
+            let read: Vec<(Vec<u8>, Vec<u8>)> = batches
+                .flat_map(|batch| read_batch(batch, Algorithm::Sha256, &args))
+                .map(|(name, entry)| match entry {
+                    Entry::Read(data) => (name, data),
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            assert_eq!(read, walked, "batches of {max_files}");
+        }
     }
 
     /// The pipeline hands every batch on in order, and a failure stops the reader.
@@ -512,7 +555,8 @@ mod tests {
         for read in ["auto", "sequential", "parallel"] {
             for threads in ["1", "3"] {
                 let args = crate::flags::tests::sum(&["--read", read, "-j", threads]);
-                let names: Vec<Named> = group(&files, usize::MAX, u64::MAX).flatten().collect();
+                let items = crate::many::items_for(&files, false);
+                let names: Vec<Named> = group(items, usize::MAX, u64::MAX).flatten().collect();
                 let batch = read_batch(names, Algorithm::Sha256, &args);
                 assert_eq!(batch.len(), files.len());
                 let mut small = small.iter();

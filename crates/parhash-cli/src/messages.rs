@@ -17,6 +17,16 @@ macro_rules! err_message {
 }
 pub(crate) use err_message;
 
+/// `parhash: NAME: REASON` on standard error for an input that has no digest, once per file
+/// however many algorithms (`sum`, on every device).
+pub fn report_failure(name: &[u8], err: &io::Error) {
+    err_message!(
+        "{}: {}",
+        parhash_format::escape::quote(name),
+        parhash_format::error_text(err)
+    );
+}
+
 /// A mistake in the options that clap cannot see (`bench --tree` sets nothing takes, a feature
 /// this build lacks): `main` reports it in one line with exit status 2.
 #[derive(Clone, Debug, PartialEq, Eq)]

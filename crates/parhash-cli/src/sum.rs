@@ -16,7 +16,7 @@ use crate::input::Source;
 use crate::list_file::{self, Planned};
 use crate::locate::{FilePieces, KeptPieces, OldPieces, PieceSum};
 use crate::many;
-use crate::messages::{err_message, WRITE_ERROR};
+use crate::messages::{err_message, report_failure, WRITE_ERROR};
 use crate::progress::ManyProgress;
 use crate::stdio;
 use parhash_format::escape;
@@ -125,15 +125,6 @@ fn style_for(alg: Algorithm, args: &SumArgs) -> LineStyle {
         raw: args.raw,
         unnamed: args.files.is_empty(),
     }
-}
-
-/// `parhash: NAME: REASON` on standard error, once per file however many algorithms.
-fn report_failure(name: &[u8], err: &io::Error) {
-    err_message!(
-        "{}: {}",
-        escape::quote(name),
-        parhash_format::error_text(err)
-    );
 }
 
 /// Where `sum`'s records go.

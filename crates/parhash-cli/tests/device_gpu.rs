@@ -70,6 +70,42 @@ fn gpu_sum_fails_cleanly_without_a_gpu_or_matches_the_cpu() {
     }
 }
 
+/// `-r`, missing files and directories named without `-r`: the GPU's lines, messages and exit
+/// status are the CPU's.
+#[test]
+fn gpu_walks_trees_and_fails_files_as_the_cpu_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    std::fs::create_dir_all(tree.join("a/b")).unwrap();
+    write_files(&tree, &[0, 55, 4096]);
+    write_files(&tree.join("a"), &[1, 70_000]);
+    write_files(&tree.join("a/b"), &[136]);
+    let tree = tree.to_string_lossy().into_owned();
+    let missing = dir.path().join("missing").to_string_lossy().into_owned();
+    let loose = write_files(dir.path(), &[3]);
+    let runs: [&[&str]; 4] = [
+        &["-a", "sha256", "-r", &tree, &loose[0]],
+        &["-a", "sha3-256", "-r", &missing, &tree],
+        &["-a", "keccak256", &tree, &loose[0]],
+        &["-a", "parsha256", "-r", &tree, &missing],
+    ];
+    for args in runs {
+        let cpu = parhash(&[&["sum"], args].concat());
+        let gpu = parhash(&[&["sum", "--device", "gpu"], args].concat());
+        let stderr = String::from_utf8_lossy(&gpu.stderr);
+        if stderr.contains("no usable CUDA GPU: ") {
+            assert!(
+                std::env::var_os("PARHASH_REQUIRE_GPU").is_none(),
+                "PARHASH_REQUIRE_GPU is set but {stderr}"
+            );
+            continue;
+        }
+        assert_eq!(gpu.stdout, cpu.stdout, "{args:?}");
+        assert_eq!(gpu.stderr, cpu.stderr, "{args:?}");
+        assert_eq!(gpu.status.code(), cpu.status.code(), "{args:?}");
+    }
+}
+
 #[test]
 fn other_algorithms_are_refused_on_the_gpu() {
     let out = parhash(&["sum", "--device", "gpu", "-a", "md5", "-"]);

@@ -226,8 +226,9 @@ pub struct SumArgs {
 
     /// Hash on this device: cpu (the default), gpu, or auto.
     ///
-    /// With gpu, parhash's CUDA backend hashes the files: sha256, sha3-256 and keccak256 in
-    /// batches of many files (one GPU thread per file; files over 64 MiB on the CPU, streamed),
+    /// With gpu, parhash's CUDA backend hashes the files (-r walks as on the CPU): sha256,
+    /// sha3-256 and keccak256 in batches of many files (one GPU thread per file; files over
+    /// 64 MiB, and files with holes, on the CPU, streamed),
     /// and parsha256 (with --tree-height and --iv-bits) as a tree of GPU threads, each file
     /// read once straight into pinned memory. It needs an NVIDIA GPU with its driver and NVRTC
     /// (CUDA 12); without one parhash stops with `no usable CUDA GPU: <reason>`. The digests
