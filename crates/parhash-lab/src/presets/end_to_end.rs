@@ -139,14 +139,24 @@ fn run_command(program: &str, args: &[String]) -> std::io::Result<bool> {
 }
 
 /// Runs `command` with its output discarded: `false` if its program is not installed, an
-/// error naming it if it fails.
+/// error naming it, with the last line it wrote on standard error, if it fails.
 pub(crate) fn run_quietly(command: &mut Command) -> std::io::Result<bool> {
-    match command.stdout(Stdio::null()).stderr(Stdio::null()).status() {
-        Ok(status) if status.success() => Ok(true),
-        Ok(status) => Err(std::io::Error::other(format!(
-            "{} failed: {status}",
-            command.get_program().to_string_lossy()
-        ))),
+    match command
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+    {
+        Ok(out) if out.status.success() => Ok(true),
+        Ok(out) => {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let said = stderr.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+            Err(std::io::Error::other(format!(
+                "{} failed: {}{}{said}",
+                command.get_program().to_string_lossy(),
+                out.status,
+                if said.is_empty() { "" } else { ": " }
+            )))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(e),
     }
@@ -533,5 +543,10 @@ mod tests {
         );
         assert!(command_time(1, "false", &[]).is_err());
         assert!(command_time(1, "true", &[]).unwrap().is_some());
+        // A failure says why, in the command's own last words.
+        let args = ["-c", "echo first >&2; echo 'the last words' >&2; exit 3"].map(String::from);
+        let err = command_time(1, "sh", &args).unwrap_err().to_string();
+        assert!(err.starts_with("sh failed: exit status: 3"), "{err}");
+        assert!(err.ends_with(": the last words"), "{err}");
     }
 }
