@@ -4,7 +4,8 @@
 # over). Prints the device, every test result (parhash-cuda's, and parhash-cli's device_gpu on
 # the prebuilt `parhash`), `parhash sum --device gpu` against the CPU, the Python package's
 # `device="gpu"` against its CPU (the wheel unpacked, no pip needed), and (with --bench) the GPU
-# figures of `parhash bench --preset gpu`. Exit status 0 only if all passed.
+# figures of `parhash bench --preset gpu`, the gpu-wins record it wrote, and `sum --device auto`
+# against the CPU under that record. Exit status 0 only if all passed.
 #   scripts/gpu-check.sh [--bench]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -110,6 +111,18 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   echo "== parhash bench --preset gpu"
   "$dir/bin/parhash" bench --preset gpu --out "$dir/bench-gpu" || failed=1
+  echo "== gpu-wins, as just measured (what sum --device auto follows now)"
+  cat "$PARHASH_CUDA_CACHE/gpu-wins" 2>/dev/null || echo "no record written"
+  for alg in sha256 sha3-256 keccak256 parsha256; do
+    cpu="$("$dir/bin/parhash" sum -a "$alg" "$tmp"/f*)"
+    auto="$("$dir/bin/parhash" sum --device auto -a "$alg" "$tmp"/f*)"
+    if [ "$cpu" = "$auto" ] && [ -n "$auto" ]; then
+      echo "$alg: sum --device auto lines equal the CPU's"
+    else
+      echo "FAILED: $alg: sum --device auto lines differ from the CPU's"
+      failed=1
+    fi
+  done
 fi
 
 if [ "$failed" = 0 ]; then echo "gpu-check: all passed"; else echo "gpu-check: FAILURES"; fi
