@@ -111,7 +111,8 @@ pub(super) fn crossover(gpu_name: &str, opts: &LabOptions, report: &mut Report) 
          both. PARSHA-256 (T = {tree_height}, l = {iv_bits}) hashes one file of each size; the \
          batched algorithms hash lists of files of {FILES_OF_BYTES} bytes."
     )];
-    let measured = measure(gpu_name, opts, tree_height, iv_bits, &mut t);
+    let measured = parhash_binary()
+        .and_then(|exe| measure(&exe, gpu_name, opts, tree_height, iv_bits, &mut t));
     match measured {
         Ok((said, record)) => {
             paragraphs.extend(said);
@@ -128,16 +129,16 @@ pub(super) fn crossover(gpu_name: &str, opts: &LabOptions, report: &mut Report) 
     });
 }
 
-/// The measurements behind [`crossover`]: one sentence per algorithm, and where the record
-/// went.
+/// The measurements behind [`crossover`], with the `parhash` binary `exe`: one sentence per
+/// algorithm, and where the record went.
 fn measure(
+    exe: &Path,
     gpu_name: &str,
     opts: &LabOptions,
     tree_height: u32,
     iv_bits: u32,
     t: &mut Table,
 ) -> Result<(Vec<String>, String), String> {
-    let exe = parhash_binary()?;
     fn io(what: &'static str) -> impl Fn(std::io::Error) -> String {
         move |e| format!("{what}: {e}")
     }
@@ -178,7 +179,7 @@ fn measure(
         let file = ScratchFile::create(&scratch, "gpu-sum-file", 10usize.pow(e))
             .map_err(io("the scratch file"))?;
         let name = file.path().display().to_string();
-        let times = time_sums(&exe, &scratch, &args, &[name], runs).map_err(io("parhash sum"))?;
+        let times = time_sums(exe, &scratch, &args, &[name], runs).map_err(io("parhash sum"))?;
         wins.measured(e, row(parsha.clone(), format!("1e{e} bytes"), times));
     }
     said.push(wins.say(&format!("`sum` of PARSHA-256 ({parsha})"), "bytes"));
@@ -193,31 +194,37 @@ fn measure(
 
     let exponents = if opts.tiny { 2..=3 } else { 2..=5 };
     let dir = scratch.join("gpu-sum-files");
-    let names = file_list(&dir, 10usize.pow(*exponents.end())).map_err(io("the file list"))?;
-    for (measured, alike) in BATCHED {
-        let algorithm = measured.name();
-        let mut wins = Crossover::default();
-        let args = ["-a".to_string(), algorithm.to_string()];
-        for e in exponents.clone() {
-            let names = &names[..10usize.pow(e)];
-            let times = time_sums(&exe, &dir, &args, names, runs).map_err(io("parhash sum"))?;
-            wins.measured(e, row(algorithm.into(), format!("1e{e} files"), times));
+    let mut lists = || -> Result<(), String> {
+        let names = file_list(&dir, 10usize.pow(*exponents.end())).map_err(io("the file list"))?;
+        for (measured, alike) in BATCHED {
+            let algorithm = measured.name();
+            let mut wins = Crossover::default();
+            let args = ["-a".to_string(), algorithm.to_string()];
+            for e in exponents.clone() {
+                let names = &names[..10usize.pow(e)];
+                let times = time_sums(exe, &dir, &args, names, runs).map_err(io("parhash sum"))?;
+                wins.measured(e, row(algorithm.into(), format!("1e{e} files"), times));
+            }
+            let mut what = format!("`sum` of {algorithm}");
+            for other in alike {
+                what.push_str(&format!(" (and {}, recorded alike)", other.name()));
+            }
+            said.push(wins.say(&what, "files"));
+            for algorithm in std::iter::once(measured).chain(alike.iter().copied()) {
+                record.record(Win {
+                    algorithm: algorithm.name().into(),
+                    scale: Scale::Files,
+                    from: wins.from.map(|e| 10u64.pow(e)),
+                });
+            }
         }
-        let mut what = format!("`sum` of {algorithm}");
-        for other in alike {
-            what.push_str(&format!(" (and {}, recorded alike)", other.name()));
-        }
-        said.push(wins.say(&what, "files"));
-        for algorithm in std::iter::once(measured).chain(alike.iter().copied()) {
-            record.record(Win {
-                algorithm: algorithm.name().into(),
-                scale: Scale::Files,
-                from: wins.from.map(|e| 10u64.pow(e)),
-            });
-        }
-    }
-    // Best effort: the list is scratch.
+        Ok(())
+    };
+    let listed = lists();
+    // The list is scratch (100,000 files): gone whatever happened, so that the report's
+    // folder stays small enough to bring back from a device machine.
     let _ = std::fs::remove_dir_all(&dir);
+    listed?;
 
     // A tiny run's sizes stop short of deciding.
     if opts.tiny {
@@ -307,6 +314,48 @@ mod tests {
         assert!(err.to_string().contains("false failed"), "{err}");
         let gone = time_sums(Path::new("no-such-parhash"), dir.path(), &args, &names, 1);
         assert!(gone.is_err());
+    }
+
+    /// The whole section's course with `true` standing in for parhash (it takes any
+    /// arguments and succeeds): a row per size, a sentence per algorithm, nothing recorded by
+    /// a tiny run, and the scratch files gone; with `false`, the error and no scratch left.
+    #[cfg(unix)]
+    #[test]
+    fn the_section_times_every_size_and_leaves_no_scratch() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = LabOptions {
+            out_dir: dir.path().to_path_buf(),
+            tiny: true,
+            ..LabOptions::new()
+        };
+        let mut t = Table::new(&["a", "b", "c", "d", "e", "f"]);
+        let (said, record) = measure(Path::new("true"), "a GPU", &opts, 13, 256, &mut t).unwrap();
+        let sizes: Vec<(&str, &str)> = t
+            .rows
+            .iter()
+            .map(|r| (r[0].as_str(), r[1].as_str()))
+            .collect();
+        assert_eq!(
+            sizes,
+            [
+                ("parsha256 T=13 l=256", "1e5 bytes"),
+                ("parsha256 T=13 l=256", "1e6 bytes"),
+                ("sha256", "1e2 files"),
+                ("sha256", "1e3 files"),
+                ("sha3-256", "1e2 files"),
+                ("sha3-256", "1e3 files"),
+            ]
+        );
+        assert_eq!(said.len(), 3);
+        assert!(said[2].contains("keccak256, recorded alike"), "{said:?}");
+        assert!(record.contains("records nothing"), "{record}");
+        let left = |scratch: &Path| std::fs::read_dir(scratch).map_or(0, |entries| entries.count());
+        assert_eq!(left(&opts.scratch()), 0, "scratch left behind");
+
+        let mut t = Table::new(&["a", "b", "c", "d", "e", "f"]);
+        let err = measure(Path::new("false"), "a GPU", &opts, 13, 256, &mut t).unwrap_err();
+        assert!(err.starts_with("parhash sum: false failed"), "{err}");
+        assert_eq!(left(&opts.scratch()), 0, "scratch left behind");
     }
 
     #[test]
