@@ -140,6 +140,8 @@ fn run_on(
     let mut out = Lines::new(algorithm, style);
     let items = crate::many::items_for(files, args.recursive);
     let (tree_height, iv_bits) = match job {
+        // The next batch's files are read at once (the file engine's reads and `--read`'s
+        // rule) while the GPU hashes this one.
         GpuJob::Batch => {
             pipeline(
                 group(items, BATCH_FILES, BATCH_BYTES as u64),
@@ -224,10 +226,8 @@ type Named = (Vec<u8>, Result<(input::Source, Option<u64>), io::Error>);
 
 /// The inputs in batches of at most `max_files` files and about `max_bytes` of file data to
 /// read (the last file may pass it), by the lengths their files have now (a file that grows
-/// is bounded by [`LARGE_FILE`] when it is read). The batched hashes: a reader thread reads
-/// the next batch (its files at once, as the file engine reads small files:
-/// [`parhash::file::read_whole_files`], `--read`'s rule for the storage) while the GPU hashes
-/// one ([`pipeline`]).
+/// is bounded by [`LARGE_FILE`] when it is read). Runs on [`pipeline`]'s reader thread, so
+/// the one look at each file is not on the GPU's side either.
 fn group(
     items: impl Iterator<Item = Item>,
     max_files: usize,
